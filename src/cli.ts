@@ -1,0 +1,81 @@
+import { parseArgs } from 'node:util';
+import { apiKeyPath, ensureApiKey, writeApiKey } from './server/api-key';
+import { startLocalServer } from './server/local-server';
+import { resolveServeOptions, UsageError } from './cli/serve-options';
+import { consoleLogger, describeThrown } from './util/log';
+
+const USAGE = `Speech Studio headless server
+
+Usage:
+  node dist/cli.js serve [--host H] [--port P] [--data-dir D] [--auth on|off]
+  node dist/cli.js key show [--data-dir D]
+  node dist/cli.js key regenerate [--data-dir D]
+
+Environment: SPEECH_STUDIO_HOST, SPEECH_STUDIO_PORT, SPEECH_STUDIO_DATA_DIR, SPEECH_STUDIO_AUTH
+(flags win). Defaults: 127.0.0.1, 17860, a per-user data directory, auth off.`;
+
+const OPTIONS = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'data-dir': { type: 'string' },
+  auth: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+async function serve(flags: Parameters<typeof resolveServeOptions>[0]): Promise<void> {
+  const options = resolveServeOptions(flags);
+  const server = await startLocalServer({ ...options, log: consoleLogger });
+  if (options.auth) consoleLogger.info(`Authentication is on; the API key is in ${apiKeyPath(options.dataDir)}`);
+  console.log(`Speech Studio Local API listening on ${server.url}`);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      consoleLogger.warn(`Second ${signal}: exiting without waiting.`);
+      process.exit(1);
+    }
+    stopping = true;
+    consoleLogger.info(`${signal}: stopping; running jobs become interrupted.`);
+    server.close().then(
+      () => process.exit(0),
+      (error) => {
+        consoleLogger.error(`Shutdown failed: ${describeThrown(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+async function key(action: string | undefined, flags: Parameters<typeof resolveServeOptions>[0]): Promise<void> {
+  const { dataDir } = resolveServeOptions(flags);
+  if (action === 'regenerate') {
+    await writeApiKey(dataDir);
+    console.log(`A new API key is in ${apiKeyPath(dataDir)}; the previous key stopped working.`);
+  } else if (action === 'show') {
+    console.log(await ensureApiKey(dataDir));
+  } else {
+    throw new UsageError(`Expected "key show" or "key regenerate", got "key ${action ?? ''}".`);
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  if (values.help || positionals.length === 0) {
+    console.log(USAGE);
+    return;
+  }
+  const [command, action] = positionals;
+  if (command === 'serve') return serve(values);
+  if (command === 'key') return key(action, values);
+  throw new UsageError(`Unknown command "${command}".`);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+  const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+  console.error(inUse ? `The port is already in use: ${describeThrown(error)}` : describeThrown(error));
+  if (usage) console.error(`\n${USAGE}`);
+  process.exit(usage ? 2 : 1);
+});

@@ -1,0 +1,27 @@
+import path from 'node:path';
+import { defaultDataDir } from '../util/data-dir';
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  dataDir: string;
+  auth: boolean;
+}
+
+export class UsageError extends Error {}
+
+type Flags = { host?: string; port?: string; 'data-dir'?: string; auth?: string };
+
+/** Flags win over SPEECH_STUDIO_* environment variables, which win over the defaults. */
+export function resolveServeOptions(flags: Flags, env: NodeJS.ProcessEnv = process.env): ServeOptions {
+  const host = flags.host ?? env.SPEECH_STUDIO_HOST ?? '127.0.0.1';
+  const portText = flags.port ?? env.SPEECH_STUDIO_PORT ?? '17860';
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) throw new UsageError(`Expected a port from 0 to 65535, got ${JSON.stringify(portText)}.`);
+  const authText = (flags.auth ?? env.SPEECH_STUDIO_AUTH ?? 'off').toLowerCase();
+  if (!['on', 'off', 'true', 'false', '1', '0'].includes(authText)) {
+    throw new UsageError(`Expected --auth on or off, got ${JSON.stringify(authText)}.`);
+  }
+  const dataDir = path.resolve(flags['data-dir'] ?? env.SPEECH_STUDIO_DATA_DIR ?? defaultDataDir(env));
+  return { host, port, dataDir, auth: ['on', 'true', '1'].includes(authText) };
+}

@@ -1,0 +1,66 @@
+/**
+ * The typed messages between the server (parent) and the engine worker (child process, over IPC).
+ * The parent sends `run`; the child answers with any number of `progress` messages and then exactly one
+ * `result` or `failed` for that job. Cancel is not a message: the parent ends the child process.
+ */
+import type { SttOptions, TtsRequest } from '../api/types';
+
+export type EnginePhase =
+  | 'loading_model'
+  | 'decoding'
+  | 'detecting_language'
+  | 'transcribing'
+  | 'diarizing'
+  | 'punctuating'
+  | 'synthesizing'
+  | 'postprocessing'
+  | 'encoding';
+
+/** Everything the engine needs to synthesize one TTS job; paths are absolute. */
+export interface TtsTask {
+  kind: 'tts';
+  /** UTF-8 file holding the request's text (kept out of IPC messages and the job store). */
+  textPath: string;
+  /** Where the finished audio goes; the engine writes a temporary file beside it and renames at the end. */
+  outputPath: string;
+  options: Omit<TtsRequest, 'text'>;
+  voice: { engine: 'espeak-ng'; engineVoiceId: string; languageCode: string };
+}
+
+/** Everything the engine needs to transcribe one STT job; paths are absolute. */
+export interface SttTask {
+  kind: 'stt';
+  inputPath: string;
+  /** Folder for the transcript and intermediate files of this job. */
+  workDir: string;
+  modelPath: string;
+  options: SttOptions;
+}
+
+export type EngineTask = TtsTask | SttTask;
+
+export type ParentMessage = { type: 'run'; jobId: string; task: EngineTask };
+
+export type ChildMessage =
+  | { type: 'ready'; pid: number }
+  | { type: 'progress'; jobId: string; phase: EnginePhase; progress: number }
+  | { type: 'result'; jobId: string; backend: string; result: Record<string, unknown> }
+  | { type: 'failed'; jobId: string; message: string };
+
+/** The job-level reporter the engine-side code receives: `progress` is 0–100 over the whole job. */
+export interface ProgressReporter {
+  (phase: EnginePhase, progress: number): void;
+}
+
+export interface TaskOutcome {
+  backend: string;
+  result: Record<string, unknown>;
+}
+
+/** An error whose message is already a sentence for the user (no stack, no internals). */
+export class UserFacingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UserFacingError';
+  }
+}

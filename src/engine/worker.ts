@@ -1,0 +1,58 @@
+/**
+ * Entry of the engine child process: runs one task at a time and answers over IPC (see protocol.ts).
+ * Everything heavy (decoding, models, synthesis) happens here, never in the server's process.
+ */
+import type { ChildMessage, EngineTask, ParentMessage, ProgressReporter, TaskOutcome } from './protocol';
+import { UserFacingError } from './protocol';
+
+function send(message: ChildMessage): void {
+  process.send?.(message);
+}
+
+async function runTask(task: EngineTask, report: ProgressReporter): Promise<TaskOutcome> {
+  if (task.kind === 'tts') {
+    const { runTtsTask } = await import('./tts/run-tts');
+    return runTtsTask(task, report);
+  }
+  const { runSttTask } = await import('./stt/run-stt');
+  return runSttTask(task, report);
+}
+
+/** Errors meant for users pass as they are; anything else is named as an engine failure, without a stack. */
+function userMessage(error: unknown): string {
+  if (error instanceof UserFacingError) return error.message;
+  const detail = error instanceof Error ? error.message : String(error);
+  return `The speech engine failed: ${detail}`;
+}
+
+let busy = false;
+
+process.on('message', (message: ParentMessage) => {
+  if (message?.type !== 'run') return;
+  if (busy) {
+    send({ type: 'failed', jobId: message.jobId, message: 'The speech engine is already running a job.' });
+    return;
+  }
+  busy = true;
+  const { jobId, task } = message;
+  let last = 0;
+  const report: ProgressReporter = (phase, progress) => {
+    last = Math.max(last, Math.min(99, progress));
+    send({ type: 'progress', jobId, phase, progress: last });
+  };
+  runTask(task, report)
+    .then(
+      (outcome) => send({ type: 'result', jobId, backend: outcome.backend, result: outcome.result }),
+      (error: unknown) => {
+        if (!(error instanceof UserFacingError)) console.error(error instanceof Error ? error.stack : String(error));
+        send({ type: 'failed', jobId, message: userMessage(error) });
+      },
+    )
+    .finally(() => {
+      busy = false;
+    });
+});
+
+// The parent is gone (crashed or killed): there is no one to report to, so stop.
+process.on('disconnect', () => process.exit(0));
+send({ type: 'ready', pid: process.pid });

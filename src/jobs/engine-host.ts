@@ -1,0 +1,165 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildMessage, EnginePhase, EngineTask, ParentMessage, TaskOutcome } from '../engine/protocol';
+import type { Logger } from '../util/log';
+
+export interface EngineRunOptions {
+  signal: AbortSignal;
+  onProgress(phase: EnginePhase, progress: number): void;
+}
+
+export class EngineCancelledError extends Error {
+  constructor() {
+    super('The job was cancelled.');
+    this.name = 'EngineCancelledError';
+  }
+}
+
+export interface EngineHostOptions {
+  workerPath: string;
+  log: Logger;
+  /** An engine process with no job for this long exits, returning its memory (models stay warm until then). */
+  idleTimeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+interface RunningJob {
+  jobId: string;
+  options: EngineRunOptions;
+  resolve(outcome: TaskOutcome): void;
+  reject(error: Error): void;
+}
+
+/** One engine child process; it runs one job at a time. */
+class EngineProcess {
+  readonly child: ChildProcess;
+  private job: RunningJob | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private ended = false;
+  readonly exited: Promise<void>;
+
+  constructor(private readonly host: EngineHostOptions, private readonly onGone: (p: EngineProcess) => void) {
+    this.child = fork(host.workerPath, [], {
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      env: host.env ?? process.env,
+      execArgv: [],
+    });
+    this.child.stdout?.on('data', (chunk: Buffer) => this.logLines(chunk, 'info'));
+    this.child.stderr?.on('data', (chunk: Buffer) => this.logLines(chunk, 'warn'));
+    this.child.on('message', (message: ChildMessage) => this.onMessage(message));
+    this.exited = new Promise((resolve) => {
+      this.child.once('exit', (code, signal) => {
+        this.onExit(code, signal);
+        resolve();
+      });
+    });
+    this.child.once('error', (error) => {
+      this.host.log.error(`Engine process error: ${error.message}`);
+      this.fail(new Error(`The speech engine could not run: ${error.message}`));
+    });
+  }
+
+  /** Idle and alive: a killed process is never handed another job, even before its exit event. */
+  get available(): boolean {
+    return this.job === undefined && !this.ended;
+  }
+
+  run(jobId: string, task: EngineTask, options: EngineRunOptions): Promise<TaskOutcome> {
+    clearTimeout(this.idleTimer);
+    return new Promise<TaskOutcome>((resolve, reject) => {
+      this.job = { jobId, options, resolve, reject };
+      if (options.signal.aborted) return this.cancel();
+      options.signal.addEventListener('abort', () => this.cancel(), { once: true });
+      const message: ParentMessage = { type: 'run', jobId, task };
+      this.child.send(message, (error) => {
+        if (error) this.fail(new Error(`The speech engine could not be reached: ${error.message}`));
+      });
+    });
+  }
+
+  kill(): void {
+    this.ended = true;
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+  }
+
+  private cancel(): void {
+    const job = this.job;
+    if (!job) return;
+    this.job = undefined;
+    this.kill();
+    job.reject(new EngineCancelledError());
+  }
+
+  private onMessage(message: ChildMessage): void {
+    const job = this.job;
+    if (!job || !('jobId' in message) || message.jobId !== job.jobId) return;
+    switch (message.type) {
+      case 'progress':
+        job.options.onProgress(message.phase, message.progress);
+        return;
+      case 'result':
+        this.finish(() => job.resolve({ backend: message.backend, result: message.result }));
+        return;
+      case 'failed':
+        this.finish(() => job.reject(new Error(message.message)));
+        return;
+    }
+  }
+
+  private finish(settle: () => void): void {
+    this.job = undefined;
+    settle();
+    const idle = this.host.idleTimeoutMs ?? 10 * 60_000;
+    this.idleTimer = setTimeout(() => this.kill(), idle);
+    this.idleTimer.unref();
+  }
+
+  private onExit(code: number | null, signal: NodeJS.Signals | null): void {
+    this.ended = true;
+    clearTimeout(this.idleTimer);
+    this.onGone(this);
+    const how = signal ? `was ended by ${signal}` : `exited with code ${code}`;
+    this.fail(new Error(`The speech engine stopped unexpectedly (it ${how}) while running this job. The next job starts a fresh engine.`));
+  }
+
+  private fail(error: Error): void {
+    const job = this.job;
+    this.job = undefined;
+    job?.reject(error);
+  }
+
+  private logLines(chunk: Buffer, level: 'info' | 'warn'): void {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (line.trim()) this.host.log[level](`[engine ${this.child.pid}] ${line}`);
+    }
+  }
+}
+
+/**
+ * Runs engine tasks in child processes, so that the server's event loop never does engine work.
+ * Processes are started on first need and reused while they live (warm models); cancel and crashes end one.
+ */
+export class EngineHost {
+  private readonly processes = new Set<EngineProcess>();
+
+  constructor(private readonly options: EngineHostOptions) {}
+
+  run(jobId: string, task: EngineTask, options: EngineRunOptions): Promise<TaskOutcome> {
+    let process = [...this.processes].find((p) => p.available);
+    if (!process) {
+      process = new EngineProcess(this.options, (gone) => this.processes.delete(gone));
+      this.processes.add(process);
+    }
+    return process.run(jobId, task, options);
+  }
+
+  /** Process ids of the live engine processes (for diagnostics and fault tests). */
+  get pids(): number[] {
+    return [...this.processes].map((p) => p.child.pid).filter((pid): pid is number => pid !== undefined);
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.processes];
+    for (const p of all) p.kill();
+    await Promise.all(all.map((p) => p.exited));
+  }
+}

@@ -1,0 +1,69 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { EngineTask } from '../engine/protocol';
+import type { JobRecord } from './types';
+
+export const TTS_TEXT_FILE = 'input.txt';
+export const TRANSCRIPT_FILE = 'transcript.json';
+
+/** Where each job keeps its files: one folder per job under `<data-dir>/jobs/`. */
+export class JobFiles {
+  readonly root: string;
+
+  constructor(dataDir: string) {
+    this.root = path.join(dataDir, 'jobs');
+  }
+
+  dir(id: string): string {
+    return path.join(this.root, id);
+  }
+
+  file(id: string, name: string): string {
+    return path.join(this.root, id, name);
+  }
+
+  async create(id: string): Promise<string> {
+    const dir = this.dir(id);
+    await fs.mkdir(dir, { recursive: true });
+    return dir;
+  }
+
+  async remove(id: string): Promise<void> {
+    await fs.rm(this.dir(id), { recursive: true, force: true });
+  }
+
+  /** Removes everything in the job's folder except its finished output (inputs, partial files). */
+  async keepOnlyOutput(job: JobRecord): Promise<void> {
+    const names = await fs.readdir(this.dir(job.id)).catch(() => [] as string[]);
+    await Promise.all(
+      names
+        .filter((name) => name !== job.outputFile)
+        .map((name) => fs.rm(path.join(this.dir(job.id), name), { recursive: true, force: true })),
+    );
+  }
+
+  outputFileName(job: JobRecord): string {
+    return job.input.kind === 'tts' ? `output.${job.input.options.outputFormat}` : TRANSCRIPT_FILE;
+  }
+
+  /** The engine's view of a job: absolute paths and the options it needs. */
+  task(job: JobRecord): EngineTask {
+    const input = job.input;
+    if (input.kind === 'tts') {
+      return {
+        kind: 'tts',
+        textPath: this.file(job.id, TTS_TEXT_FILE),
+        outputPath: this.file(job.id, this.outputFileName(job)),
+        options: input.options,
+        voice: input.voice,
+      };
+    }
+    return {
+      kind: 'stt',
+      inputPath: this.file(job.id, input.inputFile),
+      workDir: this.dir(job.id),
+      modelPath: input.modelPath,
+      options: input.options,
+    };
+  }
+}

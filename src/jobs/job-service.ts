@@ -1,0 +1,282 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { promises as fs } from 'node:fs';
+import type { SttOptions, TtsRequest } from '../api/types';
+import type { EnginePhase } from '../engine/protocol';
+import { describeThrown, type Logger } from '../util/log';
+import { EngineCancelledError, type EngineHost } from './engine-host';
+import { JobFiles, TTS_TEXT_FILE } from './job-files';
+import { transition, type TransitionDetails } from './state';
+import type { JobStore } from './store';
+import { isActive, RUNNING_STATUSES, type JobOrigin, type JobRecord, type JobStatus, type TtsJobInput } from './types';
+
+export interface JobServiceOptions {
+  dataDir: string;
+  store: JobStore;
+  engine: EngineHost;
+  log: Logger;
+  /** Local API jobs waiting or running at most (decisions: 32). */
+  capacity: number;
+  /** Engine jobs running at once. */
+  concurrency: number;
+  /** Finished jobs kept; the oldest beyond this are pruned with their files. */
+  maxFinishedJobs: number;
+}
+
+export class QueueFullError extends Error {
+  constructor(readonly capacity: number) {
+    super(`The queue is full: ${capacity} Local API jobs are already waiting or running. Try again when one finishes.`);
+    this.name = 'QueueFullError';
+  }
+}
+
+export class JobNotActiveError extends Error {
+  constructor(readonly job: JobRecord) {
+    super(`The job has already finished (${job.status}); only queued or running jobs can be cancelled.`);
+    this.name = 'JobNotActiveError';
+  }
+}
+
+/** A place in the queue, held while a request is still being received (an upload), so capacity is exact. */
+export interface Reservation {
+  release(): void;
+}
+
+export interface NewTtsJob {
+  origin: JobOrigin;
+  request: TtsRequest;
+  voice: TtsJobInput['voice'];
+}
+
+export interface NewSttJob {
+  id: string;
+  origin: JobOrigin;
+  options: SttOptions;
+  inputFile: string;
+  originalName: string;
+  bytes: number;
+  modelPath: string;
+}
+
+interface RunningJob {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/** Creates, queues, runs, cancels and prunes jobs; emits `change` with the record after every visible change. */
+export class JobService extends EventEmitter {
+  readonly files: JobFiles;
+  private readonly queue: string[] = [];
+  private readonly running = new Map<string, RunningJob>();
+  private readonly activeApiJobs = new Set<string>();
+  private reservations = 0;
+  private stopping = false;
+
+  constructor(private readonly options: JobServiceOptions) {
+    super();
+    this.files = new JobFiles(options.dataDir);
+  }
+
+  /** After a restart: jobs that were running are interrupted; queued jobs run again, oldest first. */
+  async recover(): Promise<void> {
+    const jobs = this.options.store.all().sort((a, b) => a.createdAt - b.createdAt);
+    for (const job of jobs) {
+      if (RUNNING_STATUSES.has(job.status)) {
+        await this.move(job.id, 'interrupted', {
+          error: 'The job was interrupted because Speech Studio stopped while it ran.',
+        });
+      } else if (job.status === 'queued') {
+        if (job.origin === 'api') this.activeApiJobs.add(job.id);
+        this.queue.push(job.id);
+      }
+    }
+    this.pump();
+  }
+
+  get(id: string): JobRecord | undefined {
+    return this.options.store.get(id);
+  }
+
+  list(): JobRecord[] {
+    return this.options.store.all();
+  }
+
+  newJobId(): string {
+    return randomUUID();
+  }
+
+  /** Holds a place for a Local API job, or throws QueueFullError. Editor jobs are not limited. */
+  reserve(origin: JobOrigin): Reservation {
+    if (origin === 'editor') return { release: () => undefined };
+    if (this.activeApiJobs.size + this.reservations >= this.options.capacity) {
+      throw new QueueFullError(this.options.capacity);
+    }
+    this.reservations++;
+    let held = true;
+    return {
+      release: () => {
+        if (held) this.reservations--;
+        held = false;
+      },
+    };
+  }
+
+  async createTtsJob(job: NewTtsJob, reservation: Reservation): Promise<JobRecord> {
+    const { text, ...options } = job.request;
+    const id = this.newJobId();
+    await this.files.create(id);
+    try {
+      await fs.writeFile(this.files.file(id, TTS_TEXT_FILE), text, 'utf8');
+      return await this.enqueue(
+        this.newRecord(id, job.origin, nameFromText(text), { kind: 'tts', options, characters: text.length, voice: job.voice }),
+        reservation,
+      );
+    } catch (error) {
+      await this.files.remove(id);
+      throw error;
+    }
+  }
+
+  /** The upload is already in the job's folder (the caller streamed it there under `job.id`). */
+  async createSttJob(job: NewSttJob, reservation: Reservation): Promise<JobRecord> {
+    const { id, origin, options, inputFile, originalName, bytes, modelPath } = job;
+    const name = originalName.slice(0, 200) || 'upload';
+    return this.enqueue(
+      this.newRecord(id, origin, name, { kind: 'stt', options, inputFile, originalName, bytes, modelPath }),
+      reservation,
+    );
+  }
+
+  /** Cancels a queued or running job; resolves with the cancelled record once it is persisted. */
+  async cancel(id: string): Promise<JobRecord> {
+    const job = this.options.store.latest(id);
+    if (!job) throw new Error(`Job ${id} is not in the store.`);
+    if (!isActive(job.status)) throw new JobNotActiveError(job);
+    const index = this.queue.indexOf(id);
+    if (index >= 0) this.queue.splice(index, 1);
+    this.running.get(id)?.controller.abort();
+    return this.move(id, 'cancelled', { error: null });
+  }
+
+  /** Removes a finished job with its files; an active job is cancelled first. */
+  async delete(id: string): Promise<void> {
+    const job = this.options.store.latest(id);
+    if (!job) return;
+    if (isActive(job.status)) await this.cancel(id);
+    await this.running.get(id)?.done;
+    await this.options.store.remove([id]);
+    await this.files.remove(id);
+  }
+
+  /** Stops running work: running jobs become interrupted, queued jobs stay queued for the next start. */
+  async shutdown(): Promise<void> {
+    this.stopping = true;
+    this.queue.length = 0;
+    const runningIds = [...this.running.keys()];
+    await Promise.all(
+      runningIds.map((id) =>
+        this.move(id, 'interrupted', { error: 'The job was interrupted because Speech Studio stopped while it ran.' }).catch(
+          () => undefined,
+        ),
+      ),
+    );
+    await this.options.engine.close();
+    await Promise.all([...this.running.values()].map((r) => r.done));
+    await this.options.store.flush();
+  }
+
+  private newRecord(id: string, origin: JobOrigin, name: string, input: JobRecord['input']): JobRecord {
+    return {
+      id, name, kind: input.kind, status: 'queued', progress: 0, phase: 'queued', backend: null, result: null,
+      error: null, createdAt: Date.now(), startedAt: null, finishedAt: null, origin, input, outputFile: null,
+    };
+  }
+
+  private async enqueue(record: JobRecord, reservation: Reservation): Promise<JobRecord> {
+    try {
+      await this.options.store.insert(record);
+    } finally {
+      reservation.release();
+    }
+    if (record.origin === 'api') this.activeApiJobs.add(record.id);
+    this.queue.push(record.id);
+    this.emit('change', record);
+    this.pump();
+    return record;
+  }
+
+  private pump(): void {
+    while (!this.stopping && this.running.size < this.options.concurrency && this.queue.length > 0) {
+      const id = this.queue.shift()!;
+      const controller = new AbortController();
+      const entry: RunningJob = { controller, done: Promise.resolve() };
+      this.running.set(id, entry);
+      entry.done = this.runJob(id, controller.signal).finally(() => {
+        this.running.delete(id);
+        this.pump();
+      });
+    }
+  }
+
+  private async runJob(id: string, signal: AbortSignal): Promise<void> {
+    let job: JobRecord;
+    try {
+      job = await this.move(id, 'loading_model');
+    } catch {
+      return; // cancelled while it waited
+    }
+    let updates = Promise.resolve();
+    const onProgress = (phase: EnginePhase, progress: number): void => {
+      updates = updates.then(async () => {
+        const latest = this.options.store.latest(id);
+        if (latest?.status === 'loading_model' && phase !== 'loading_model') {
+          await this.move(id, 'processing', { phase });
+        }
+        this.options.store.setProgress(id, progress, phase);
+        const visible = this.options.store.get(id);
+        if (visible) this.emit('change', visible);
+      }).catch(() => undefined);
+    };
+    try {
+      const outcome = await this.options.engine.run(id, this.files.task(job), { signal, onProgress });
+      await updates;
+      if (this.options.store.latest(id)?.status === 'loading_model') await this.move(id, 'processing');
+      await this.move(id, 'succeeded', { backend: outcome.backend, result: outcome.result, outputFile: this.files.outputFileName(job) });
+    } catch (error) {
+      await updates;
+      const latest = this.options.store.latest(id);
+      if (!latest || !isActive(latest.status)) return;
+      if (error instanceof EngineCancelledError) return;
+      this.options.log.warn(`Job ${id} failed: ${describeThrown(error)}`);
+      await this.move(id, 'failed', { error: describeThrown(error) }).catch(() => undefined);
+    }
+  }
+
+  /** Persists a transition, then announces it; terminal states tidy the job's folder and prune history. */
+  private async move(id: string, to: JobStatus, details: TransitionDetails = {}): Promise<JobRecord> {
+    const job = await this.options.store.update(id, (current) => transition(current, to, details));
+    this.emit('change', job);
+    if (!isActive(job.status)) {
+      this.activeApiJobs.delete(id);
+      await this.files.keepOnlyOutput(job);
+      await this.prune();
+    }
+    return job;
+  }
+
+  private async prune(): Promise<void> {
+    const finished = this.options.store
+      .all()
+      .filter((job) => !isActive(job.status))
+      .sort((a, b) => (a.finishedAt ?? a.createdAt) - (b.finishedAt ?? b.createdAt));
+    const excess = finished.slice(0, Math.max(0, finished.length - this.options.maxFinishedJobs)).map((job) => job.id);
+    if (excess.length === 0) return;
+    await this.options.store.remove(excess);
+    await Promise.all(excess.map((id) => this.files.remove(id)));
+  }
+}
+
+function nameFromText(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'Speech';
+}

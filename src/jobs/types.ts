@@ -1,0 +1,70 @@
+import type { JobStatus } from '../api/openapi';
+import type { SttOptions, TtsRequest } from '../api/types';
+
+export type { JobStatus };
+export type JobKind = 'tts' | 'stt';
+/** Who created the job: the Local API sees only its own jobs; the editor sees all. */
+export type JobOrigin = 'api' | 'editor';
+
+export const ACTIVE_STATUSES: ReadonlySet<JobStatus> = new Set(['queued', 'loading_model', 'processing']);
+export const RUNNING_STATUSES: ReadonlySet<JobStatus> = new Set(['loading_model', 'processing']);
+export const isActive = (status: JobStatus): boolean => ACTIVE_STATUSES.has(status);
+
+export interface TtsJobInput {
+  kind: 'tts';
+  options: Omit<TtsRequest, 'text'>;
+  /** Characters of text; the text itself lives in the job folder, not in the store. */
+  characters: number;
+  voice: { engine: 'espeak-ng'; engineVoiceId: string; languageCode: string };
+}
+
+export interface SttJobInput {
+  kind: 'stt';
+  options: SttOptions;
+  /** File name of the upload inside the job folder. */
+  inputFile: string;
+  originalName: string;
+  bytes: number;
+  modelPath: string;
+}
+
+/** A job as the store keeps it: the public fields of the spec plus what the system needs to run it. */
+export interface JobRecord {
+  id: string;
+  name: string;
+  kind: JobKind;
+  status: JobStatus;
+  progress: number;
+  phase: string | null;
+  backend: string | null;
+  result: Record<string, unknown> | null;
+  error: string | null;
+  createdAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+  origin: JobOrigin;
+  input: TtsJobInput | SttJobInput;
+  /** File name of the output (TTS audio) or transcript (STT) inside the job folder, once succeeded. */
+  outputFile: string | null;
+}
+
+/** The Job object of the spec. */
+export interface PublicJob {
+  id: string;
+  name: string;
+  kind: JobKind;
+  status: JobStatus;
+  progress: number;
+  phase: string | null;
+  backend: string | null;
+  result: Record<string, unknown> | null;
+  error: string | null;
+  createdAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+}
+
+export function toPublicJob(job: JobRecord): PublicJob {
+  const { id, name, kind, status, progress, phase, backend, result, error, createdAt, startedAt, finishedAt } = job;
+  return { id, name, kind, status, progress, phase, backend, result, error, createdAt, startedAt, finishedAt };
+}

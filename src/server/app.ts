@@ -1,0 +1,40 @@
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { AppDeps } from './deps';
+import { errorMiddleware } from './middleware/errors';
+import { bearerAuth, checkHost, rejectBrowserOrigins, requireEnabled, requireFeature } from './middleware/security';
+import { jobRoutes } from './routes/jobs';
+import { serviceRoutes } from './routes/service';
+import { sttRoutes } from './routes/stt';
+import { ttsRoutes } from './routes/tts';
+import { voiceRoutes } from './routes/voices';
+
+export const API_PREFIX = '/v1';
+
+/** Builds the Local API as a Koa app. It does not listen: `listen` is the caller's (see local-server.ts). */
+export function createApp(deps: AppDeps): Koa {
+  const app = new Koa();
+  app.proxy = false;
+  app.silent = true;
+
+  const router = new Router({ prefix: API_PREFIX });
+  serviceRoutes(router, deps);
+  voiceRoutes(router, deps);
+  ttsRoutes(router, deps);
+  sttRoutes(router, deps);
+  jobRoutes(router, deps);
+
+  app.use(errorMiddleware(deps.log));
+  app.use(async (ctx, next) => {
+    ctx.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+    await next();
+  });
+  app.use(rejectBrowserOrigins);
+  app.use(checkHost(deps.boundHost));
+  app.use(requireEnabled(deps.isEnabled));
+  app.use(bearerAuth(deps.authEnabled, deps.apiKeys));
+  app.use(requireFeature(deps.entitlements, 'app_connection'));
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}

@@ -1,0 +1,139 @@
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import path from 'node:path';
+import { compileValidators } from '../api/validation';
+import { EngineHost } from '../jobs/engine-host';
+import { JobService } from '../jobs/job-service';
+import { JobStore } from '../jobs/store';
+import type { Logger } from '../util/log';
+import { createVoiceLibrary } from '../voices/library';
+import { apiKeyPath, ensureApiKey, FileApiKeySource, type ApiKeySource } from './api-key';
+import { API_PREFIX, createApp } from './app';
+import { localEntitlements, type EntitlementProvider } from './entitlements';
+import { rawErrorResponse } from './errors';
+
+export interface LocalServerOptions {
+  host: string;
+  port: number;
+  dataDir: string;
+  auth: boolean;
+  log: Logger;
+  /** Where the key comes from; default: `<data-dir>/api-key`, created on first start with auth on. */
+  apiKeys?: ApiKeySource;
+  entitlements?: EntitlementProvider;
+  queueCapacity?: number;
+  concurrency?: number;
+  maxFinishedJobs?: number;
+  /** The bundled engine worker (dist/engine-worker.js). */
+  engineWorkerPath?: string;
+  engineIdleTimeoutMs?: number;
+  preferredSttModel?: string;
+  maxUploadBytes?: number;
+}
+
+export interface LocalServer {
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly jobs: JobService;
+  readonly engine: EngineHost;
+  /** Switches the API off (503 LOCAL_API_DISABLED) or on, without stopping the server. */
+  setEnabled(enabled: boolean): void;
+  setAuth(enabled: boolean): void;
+  /** Stops accepting, interrupts running jobs, ends the engine and flushes the store. */
+  close(): Promise<void>;
+}
+
+export const isAllInterfaces = (host: string): boolean => host === '0.0.0.0' || host === '::' || host === '[::]';
+
+export function baseUrl(host: string, port: number): string {
+  const shown = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return `http://${shown}:${port}${API_PREFIX}`;
+}
+
+export const defaultEngineWorkerPath = (): string => path.join(__dirname, 'engine-worker.js');
+
+export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
+  const { dataDir, log } = options;
+  await fs.mkdir(dataDir, { recursive: true });
+  if (options.auth && !options.apiKeys) await ensureApiKey(dataDir);
+  const apiKeys = options.apiKeys ?? new FileApiKeySource(apiKeyPath(dataDir));
+
+  const store = await JobStore.open(path.join(dataDir, 'jobs.json'), log);
+  const engine = new EngineHost({
+    workerPath: options.engineWorkerPath ?? defaultEngineWorkerPath(),
+    log,
+    idleTimeoutMs: options.engineIdleTimeoutMs,
+  });
+  const jobs = new JobService({
+    dataDir, store, engine, log,
+    capacity: options.queueCapacity ?? 32,
+    concurrency: options.concurrency ?? 1,
+    maxFinishedJobs: options.maxFinishedJobs ?? 1000,
+  });
+  await jobs.recover();
+
+  let enabled = true;
+  let auth = options.auth;
+  const app = createApp({
+    dataDir, jobs, log, apiKeys,
+    voices: createVoiceLibrary(),
+    validators: compileValidators(),
+    entitlements: options.entitlements ?? localEntitlements(),
+    authEnabled: () => auth,
+    isEnabled: () => enabled,
+    boundHost: () => options.host,
+    preferredSttModel: () => options.preferredSttModel,
+    maxUploadBytes: options.maxUploadBytes,
+  });
+
+  const server = http.createServer({ maxHeaderSize: 16 * 1024 }, app.callback());
+  server.headersTimeout = 15_000;
+  server.requestTimeout = 0; // a 512 MB upload on a slow link may take long; idle sockets are cut below
+  server.keepAliveTimeout = 5_000;
+  server.setTimeout(60_000, (socket: Socket) => socket.destroy());
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const response = error.code === 'HPE_HEADER_OVERFLOW'
+      ? rawErrorResponse(431, 'Request Header Fields Too Large', 'HEADERS_TOO_LARGE', 'The request headers are larger than 16 KB.')
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? rawErrorResponse(408, 'Request Timeout', 'INVALID_REQUEST', 'The request was not received in time.')
+        : rawErrorResponse(400, 'Bad Request', 'INVALID_REQUEST', 'The request is not valid HTTP.');
+    socket.end(response);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  if (isAllInterfaces(options.host) && !options.auth) {
+    log.warn(`The Local API listens on all interfaces (${options.host}) with authentication off: any machine that can reach port ${port} can use it. Turn on --auth and use a firewall.`);
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: baseUrl(options.host, port),
+    host: options.host,
+    port,
+    jobs,
+    engine,
+    setEnabled: (value) => (enabled = value),
+    setAuth: (value) => (auth = value),
+    close: () =>
+      (closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await jobs.shutdown();
+        server.closeAllConnections();
+        await closed;
+      })()),
+  };
+}

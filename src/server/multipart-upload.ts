@@ -1,0 +1,88 @@
+import Busboy from 'busboy';
+import { createWriteStream, promises as fs } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { ApiError, invalidRequest } from './errors';
+
+export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
+const MEDIA_EXTENSIONS = new Set(['.wav', '.mp3', '.flac', '.ogg', '.oga', '.opus', '.aac', '.m4a', '.mp4', '.m4v', '.mov', '.webm', '.mkv']);
+
+export interface ReceivedUpload {
+  fields: Record<string, string>;
+  file: { path: string; fileName: string; originalName: string; bytes: number } | undefined;
+}
+
+export const tooLarge = (): ApiError =>
+  new ApiError('FILE_TOO_LARGE', `file: must be at most 512 MB (${MAX_UPLOAD_BYTES} bytes).`);
+
+/** The name the upload gets on disk: never the client's name, which may hold `../` or worse. */
+function storedName(originalName: string): string {
+  const extension = path.extname(originalName).toLowerCase();
+  return `input${MEDIA_EXTENSIONS.has(extension) ? extension : '.media'}`;
+}
+
+/**
+ * Streams a multipart/form-data body: the `file` part straight to `dir` (never into memory), the other
+ * parts as text fields. Stops at `maxBytes` with FILE_TOO_LARGE; on any failure the partial file is removed.
+ */
+export async function receiveUpload(req: IncomingMessage, dir: string, maxBytes = MAX_UPLOAD_BYTES): Promise<ReceivedUpload> {
+  const fields: Record<string, string> = {};
+  let file: ReceivedUpload['file'];
+  const writes: Promise<void>[] = [];
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let parser: Busboy.Busboy;
+      try {
+        parser = Busboy({
+          headers: req.headers,
+          limits: { fileSize: maxBytes, files: 1, fields: 16, fieldSize: 1024, parts: 17, fieldNameSize: 100 },
+        });
+      } catch (error) {
+        reject(invalidRequest(`body: must be multipart/form-data with a boundary (${(error as Error).message})`));
+        return;
+      }
+      const fail = (error: unknown): void => {
+        req.unpipe(parser);
+        req.resume();
+        reject(error);
+      };
+      parser.on('file', (name, stream, info) => {
+        if (name !== 'file') {
+          stream.resume();
+          fail(invalidRequest(`${name.slice(0, 100)}: is not a known file field; send the media as "file"`));
+          return;
+        }
+        const fileName = storedName(info.filename ?? '');
+        const target = path.join(dir, fileName);
+        const received = { path: target, fileName, originalName: path.basename(info.filename ?? 'upload').slice(0, 200), bytes: 0 };
+        file = received;
+        stream.on('data', (chunk: Buffer) => (received.bytes += chunk.length));
+        stream.on('limit', () => fail(tooLarge()));
+        const written = pipeline(stream, createWriteStream(target, { flags: 'wx' }));
+        written.catch(fail);
+        writes.push(written);
+      });
+      parser.on('field', (name, value, info) => {
+        if (info.valueTruncated) fail(invalidRequest(`${name.slice(0, 100)}: is too long`));
+        else fields[name] = value;
+      });
+      parser.on('filesLimit', () => fail(invalidRequest('file: send exactly one file')));
+      parser.on('fieldsLimit', () => fail(invalidRequest('body: has too many fields')));
+      parser.on('partsLimit', () => fail(invalidRequest('body: has too many parts')));
+      parser.on('error', (error: Error) => fail(invalidRequest(`body: is not a complete multipart/form-data body (${error.message})`)));
+      parser.on('close', () => resolve());
+      req.on('aborted', () => fail(invalidRequest('body: the upload was aborted by the client')));
+      req.on('error', (error) => fail(invalidRequest(`body: the upload failed (${error.message})`)));
+      req.pipe(parser);
+    });
+    await Promise.all(writes);
+    if (file && file.bytes > maxBytes) throw tooLarge();
+    return { fields, file };
+  } catch (error) {
+    await Promise.allSettled(writes);
+    if (file) await fs.rm(file.path, { force: true });
+    throw error;
+  }
+}

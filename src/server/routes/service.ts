@@ -1,0 +1,25 @@
+import Router from '@koa/router';
+import { openApiDocument } from '../../api/openapi';
+import { listWhisperModels } from '../../models/installed-models';
+import type { AppDeps } from '../deps';
+
+export function serviceRoutes(router: Router, deps: AppDeps): void {
+  router.get('/health', (ctx) => {
+    ctx.body = { status: 'ok', service: 'studio-local-api', apiVersion: 'v1' };
+  });
+
+  router.get('/capabilities', async (ctx) => {
+    const sttModels = await listWhisperModels(deps.dataDir);
+    ctx.body = {
+      apiVersion: 'v1',
+      authEnabled: deps.authEnabled(),
+      ttsEnabled: deps.entitlements.has('tts'),
+      sttEnabled: deps.entitlements.has('stt'),
+      models: { ttsInstalled: deps.voices.ttsInstalled(), sttInstalled: sttModels.length > 0 },
+    };
+  });
+
+  router.get('/openapi.json', (ctx) => {
+    ctx.body = openApiDocument;
+  });
+}

@@ -1,0 +1,16 @@
+import type { Context } from 'koa';
+import { promises as fs } from 'node:fs';
+import type { TranscriptFormat } from '../../api/openapi';
+import type { JobRecord } from '../../jobs/types';
+import { renderTranscript, type Transcript } from '../../transcripts/render';
+import type { AppDeps } from '../deps';
+import { ApiError } from '../errors';
+
+export async function sendTranscript(ctx: Context, deps: AppDeps, job: JobRecord, format: TranscriptFormat): Promise<void> {
+  const file = job.outputFile ? deps.jobs.files.file(job.id, job.outputFile) : undefined;
+  const text = file ? await fs.readFile(file, 'utf8').catch(() => undefined) : undefined;
+  if (text === undefined) throw new ApiError('OUTPUT_NOT_FOUND', 'The transcript of this job is gone from the data directory.');
+  const rendered = renderTranscript(JSON.parse(text) as Transcript, format);
+  ctx.type = rendered.mediaType;
+  ctx.body = rendered.body;
+}
