@@ -2,6 +2,7 @@ import Busboy from 'busboy';
 import { createWriteStream, promises as fs } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ApiError, invalidRequest } from './errors';
 
@@ -43,9 +44,12 @@ export async function receiveUpload(req: IncomingMessage, dir: string, maxBytes 
         reject(invalidRequest(`body: must be multipart/form-data with a boundary (${(error as Error).message})`));
         return;
       }
+      const openStreams: Readable[] = [];
       const fail = (error: unknown): void => {
         req.unpipe(parser);
         req.resume();
+        // The parser no longer sees the body, so an open file part would never end: end it here.
+        for (const stream of openStreams) stream.destroy();
         reject(error);
       };
       parser.on('file', (name, stream, info) => {
@@ -58,6 +62,7 @@ export async function receiveUpload(req: IncomingMessage, dir: string, maxBytes 
         const target = path.join(dir, fileName);
         const received = { path: target, fileName, originalName: path.basename(info.filename ?? 'upload').slice(0, 200), bytes: 0 };
         file = received;
+        openStreams.push(stream);
         stream.on('data', (chunk: Buffer) => (received.bytes += chunk.length));
         stream.on('limit', () => fail(tooLarge()));
         const written = pipeline(stream, createWriteStream(target, { flags: 'wx' }));

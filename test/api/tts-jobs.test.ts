@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { readWavInfo } from '../../src/engine/audio/wav-reader';
-import { assertErrorBody, isTerminal, postJson, request, startTestServer, waitFor, waitForJob, type TestServer } from '../helpers/server';
+import { assertErrorBody, isTerminal, postJson, rawPathRequest, request, startTestServer, waitFor, waitForJob, type TestServer } from '../helpers/server';
 import { englishVoiceId, LONG_TEXT } from '../helpers/voices';
 
 const processAlive = (pid: number): boolean => {
@@ -106,10 +106,12 @@ describe('TTS jobs through the Local API with espeak-ng', () => {
   });
 
   it('answers 404 for unknown and malformed job ids, and for traversal attempts', async () => {
-    for (const id of ['00000000-0000-4000-8000-000000000000', 'abc', '..%2F..%2Fjobs.json', '%2e%2e']) {
-      assertErrorBody(await request(`${t.base}/jobs/${id}`), 404, 'JOB_NOT_FOUND');
-      assertErrorBody(await request(`${t.base}/jobs/${id}/output`), 404, 'JOB_NOT_FOUND');
-      assertErrorBody(await request(`${t.base}/jobs/${id}/cancel`, { method: 'POST' }), 404, 'JOB_NOT_FOUND');
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'abc', '..%2F..%2Fjobs.json', '%2e%2e', '..']) {
+      // Raw paths: a URL parser would resolve the dots before the server saw them.
+      const raw = (suffix: string, method = 'GET') => rawPathRequest(t.server.port, method, `/v1/jobs/${id}${suffix}`);
+      assertErrorBody(await raw(''), 404, 'JOB_NOT_FOUND');
+      assertErrorBody(await raw('/output'), 404, 'JOB_NOT_FOUND');
+      assertErrorBody(await raw('/cancel', 'POST'), 404, 'JOB_NOT_FOUND');
     }
   });
 

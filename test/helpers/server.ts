@@ -78,6 +78,22 @@ export function request(
   });
 }
 
+/** A request whose path goes to the server exactly as written (no URL normalization of `..`). */
+export function rawPathRequest(port: number, method: string, rawPath: string): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path: rawPath }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body.toString('utf8')) });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 export const postJson = (url: string, body: unknown, headers: Record<string, string> = {}): Promise<RawResponse> =>
   request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
 

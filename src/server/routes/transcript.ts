@@ -2,7 +2,8 @@ import type { Context } from 'koa';
 import { promises as fs } from 'node:fs';
 import type { TranscriptFormat } from '../../api/openapi';
 import type { JobRecord } from '../../jobs/types';
-import { renderTranscript, type Transcript } from '../../transcripts/render';
+import { renderTranscript } from '../../transcripts/render';
+import type { Transcript } from '../../transcripts/types';
 import type { AppDeps } from '../deps';
 import { ApiError } from '../errors';
 
