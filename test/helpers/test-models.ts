@@ -1,11 +1,21 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-/** The shared test models: `$SPEECH_TEST_MODELS`, or `../shared/models` beside the project. */
+export const TEST_MODELS_ENV = 'SPEECH_TEST_MODELS';
+
+/**
+ * The shared test models and audio that cannot be downloaded here: `$SPEECH_TEST_MODELS`, or
+ * `../shared/models` beside the project. Never copied into the project.
+ */
 export function testModelsDir(): string {
-  const dir = process.env.SPEECH_TEST_MODELS ?? path.resolve(__dirname, '..', '..', '..', 'shared', 'models');
-  if (!existsSync(dir)) throw new Error(`Test models not found at ${dir}; set SPEECH_TEST_MODELS.`);
+  const dir = process.env[TEST_MODELS_ENV] ?? path.resolve(__dirname, '..', '..', '..', 'shared', 'models');
+  if (!existsSync(dir)) throw new Error(`Test models not found at ${dir}; set ${TEST_MODELS_ENV}.`);
   return dir;
 }
 
-export const testModel = (...parts: string[]): string => path.join(testModelsDir(), ...parts);
+/** A file of the test models, e.g. `testModel('audio', 'jfk.wav')` or `testModel('audio/jfk.wav')`. */
+export function testModel(...parts: string[]): string {
+  const file = path.join(testModelsDir(), ...parts);
+  if (!existsSync(file)) throw new Error(`Test model missing: ${file}; set ${TEST_MODELS_ENV}.`);
+  return file;
+}

@@ -1,0 +1,153 @@
+import type { WhisperContext } from '@fugood/whisper.node';
+import path from 'node:path';
+import { TRANSCRIPT_FORMATS } from '../../api/openapi';
+import type { Transcript } from '../../transcripts/types';
+import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
+import { findMediaTools } from '../media/ffmpeg';
+import { UserFacingError, type ProgressReporter, type SttTask, type TaskOutcome } from '../protocol';
+import { assignSpeakers } from './assign-speakers';
+import { buildSegments } from './build-segments';
+import { decodeInput } from './decode-input';
+import { diarizeSpeakers, type SpeakerTurn } from './diarize';
+import { findDiarizationModels, findVadModel } from './model-files';
+import { compactSpeech, type SpeechTimeline } from './speech-timeline';
+import { detectSpeech } from './speech-vad';
+import { createSttProgress, type StepReporter } from './stt-progress';
+import { toWhisperLanguage } from './whisper-languages';
+import { loadWhisperModel, sttThreadCount, transcribePcm16, type WhisperOutput } from './whisper-session';
+import { writeTranscript } from './write-transcript';
+
+export const STT_BACKEND = 'whisper.cpp';
+
+/** Language reported when `auto` was asked and there was no speech to detect it from (BCP-47 "undetermined"). */
+export const UNDETERMINED_LANGUAGE = 'und';
+
+// The share of the transcribing step that the VAD pass takes, when it runs (a rough guess: VAD costs
+// about 5 % of real time, whisper several times that).
+const VAD_SHARE = 0.15;
+
+/**
+ * Runs one STT job inside the engine process: decode (ffmpeg) → load the whisper model (kept warm between
+ * jobs) → VAD (when a Silero model is installed) → transcribe → diarize (when asked and installed) →
+ * write `<workDir>/transcript.json`. Times in the transcript are relative to the original file, also when
+ * cropped. Cancel by ending the process: the whisper binding cannot stop a running transcription.
+ */
+export async function runSttTask(task: SttTask, report: ProgressReporter): Promise<TaskOutcome> {
+  const progress = createSttProgress(report);
+  const { options } = task;
+  const language = toWhisperLanguage(options.language);
+  if (language === null) {
+    throw new UserFacingError(
+      `Whisper cannot transcribe the language "${options.language}"; use a code such as en, de or fr, or auto.`,
+    );
+  }
+  const threads = sttThreadCount();
+
+  progress('decoding', 0);
+  const input = await decodeInput(task.inputPath, options, findMediaTools(), (fraction) => progress('decoding', fraction));
+  progress('decoding', 1);
+
+  progress('loading_model', 0);
+  const whisper = await loadWhisperModel(task.modelPath);
+  progress('loading_model', 1);
+
+  const speech = await keepSpeech(task.modelPath, input.pcm, threads, progress);
+  const recognized = await recognize(whisper, speech, language, threads, progress);
+
+  const built = buildSegments(recognized.segments, {
+    toDecodedSeconds: speech.toSourceSeconds,
+    offsetSeconds: input.startSeconds,
+    endSeconds: input.endSeconds,
+    punctuation: options.punctuation,
+  });
+
+  const diarized = options.diarizationEnabled ? await diarize(task, input.pcm, input.startSeconds, threads, progress) : null;
+  const { segments, speakers } = diarized
+    ? assignSpeakers(built.segments, diarized)
+    : { segments: built.segments, speakers: null };
+
+  progress('postprocessing', 0);
+  const transcript: Transcript = {
+    text: built.text,
+    language: recognized.language,
+    durationSeconds: Math.round(input.durationSeconds * 1000) / 1000,
+    segments,
+    speakers,
+    options,
+    backend: STT_BACKEND,
+    model: path.basename(task.modelPath),
+  };
+  await writeTranscript(task.workDir, transcript);
+  progress('postprocessing', 1);
+
+  return {
+    backend: STT_BACKEND,
+    result: {
+      language: transcript.language,
+      durationSeconds: transcript.durationSeconds,
+      segmentCount: segments.length,
+      speakerCount: speakers === null ? null : speakers.length,
+      transcriptFormats: [...TRANSCRIPT_FORMATS],
+      model: transcript.model,
+    },
+  };
+}
+
+interface Speech extends SpeechTimeline {
+  /** How much of the transcribing step's progress the VAD pass took. */
+  vadShare: number;
+}
+
+/** Only the speech, when a VAD model is installed; else all of the audio. */
+async function keepSpeech(modelPath: string, pcm: Int16Array, threads: number, progress: StepReporter): Promise<Speech> {
+  const vadModel = await findVadModel(modelPath);
+  progress('transcribing', 0);
+  if (!vadModel) return { samples: pcm, toSourceSeconds: (seconds) => seconds, vadShare: 0 };
+  const ranges = await detectSpeech(pcm, vadModel, threads, (fraction) => progress('transcribing', VAD_SHARE * fraction));
+  return { ...compactSpeech(pcm, ranges, SPEECH_SAMPLE_RATE), vadShare: VAD_SHARE };
+}
+
+async function recognize(
+  whisper: WhisperContext,
+  speech: Speech,
+  language: string,
+  threads: number,
+  progress: StepReporter,
+): Promise<WhisperOutput> {
+  if (speech.samples.length === 0) {
+    return { language: language === 'auto' ? UNDETERMINED_LANGUAGE : language, segments: [] };
+  }
+  // whisper detects the language before its first progress report, which switches back to transcribing.
+  if (language === 'auto') progress('detecting_language', 0);
+  const output = await transcribePcm16(whisper, speech.samples, {
+    language,
+    threads,
+    onProgress: (fraction) => progress('transcribing', speech.vadShare + (1 - speech.vadShare) * fraction),
+  });
+  progress('transcribing', 1);
+  return output;
+}
+
+/**
+ * Speaker turns in original-media seconds, or null when the diarization models are not installed (the
+ * server turns diarization off or refuses the job before that; the engine just skips it).
+ */
+async function diarize(
+  task: SttTask,
+  pcm: Int16Array,
+  offsetSeconds: number,
+  threads: number,
+  progress: StepReporter,
+): Promise<SpeakerTurn[] | null> {
+  const models = await findDiarizationModels(task.modelPath);
+  if (!models) return null;
+  progress('diarizing', 0);
+  const turns = await diarizeSpeakers(pcm, models, {
+    speakerCountMode: task.options.speakerCountMode,
+    speakerCount: task.options.speakerCount,
+    threads,
+    onProgress: (fraction) => progress('diarizing', fraction),
+  });
+  progress('diarizing', 1);
+  return turns.map((turn) => ({ ...turn, start: turn.start + offsetSeconds, end: turn.end + offsetSeconds }));
+}

@@ -1,0 +1,86 @@
+import { initWhisper, type WhisperContext } from '@fugood/whisper.node';
+import { access } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { UserFacingError } from '../protocol';
+
+export const THREADS_ENV = 'SPEECH_STUDIO_THREADS';
+
+/** A whisper segment as the binding gives it: times in milliseconds of the audio that was passed in. */
+export interface WhisperSegment {
+  text: string;
+  startMs: number;
+  endMs: number;
+}
+
+export interface WhisperOutput {
+  /** The language whisper used: the one asked for, or the detected one for `auto`. */
+  language: string;
+  segments: WhisperSegment[];
+}
+
+export interface WhisperRunOptions {
+  /** A whisper language code or `auto`. */
+  language: string;
+  threads: number;
+  /** Fraction done, 0–1. */
+  onProgress?: (fraction: number) => void;
+}
+
+// One model stays loaded between jobs: loading blocks the engine process and costs seconds for big models.
+let loaded: { modelPath: string; context: Promise<WhisperContext> } | null = null;
+
+/** The whisper context for `modelPath`, loaded once per engine process; another path replaces it. */
+export async function loadWhisperModel(modelPath: string): Promise<WhisperContext> {
+  if (loaded?.modelPath === modelPath) return loaded.context;
+  await access(modelPath).catch(() => {
+    throw new UserFacingError(`The speech-to-text model ${path.basename(modelPath)} is not installed.`);
+  });
+  if (loaded) {
+    const previous = loaded.context;
+    loaded = null;
+    await (await previous.catch(() => null))?.release();
+  }
+  const context = initWhisper({ filePath: modelPath, useGpu: false });
+  loaded = { modelPath, context };
+  try {
+    return await context;
+  } catch {
+    loaded = null;
+    throw new UserFacingError(
+      `The speech-to-text model ${path.basename(modelPath)} could not be loaded; it may be damaged. Reinstall it.`,
+    );
+  }
+}
+
+/**
+ * Transcribes 16 kHz mono 16-bit PCM. The binding reads the ArrayBuffer as int16 samples (not float32),
+ * and reports segment times in milliseconds. Its `stop()` does not stop the work: cancel by ending the
+ * process instead.
+ */
+export async function transcribePcm16(
+  context: WhisperContext,
+  pcm: Int16Array,
+  options: WhisperRunOptions,
+): Promise<WhisperOutput> {
+  // The binding takes a whole ArrayBuffer: a view on a larger one is copied out first.
+  const exact = pcm.byteOffset === 0 && pcm.byteLength === pcm.buffer.byteLength ? pcm : pcm.slice();
+  const { promise } = context.transcribeData(exact.buffer as ArrayBuffer, {
+    language: options.language,
+    maxThreads: options.threads,
+    // whisper's progress can pass 100 when a window's timestamps run past the audio: clamp it.
+    onProgress: (percent) => options.onProgress?.(Math.min(100, Math.max(0, percent)) / 100),
+  });
+  const result = await promise;
+  return {
+    language: result.language || options.language,
+    segments: result.segments.map((segment) => ({ text: segment.text, startMs: segment.t0, endMs: segment.t1 })),
+  };
+}
+
+/** `SPEECH_STUDIO_THREADS`, else the CPU count capped at 8 (more threads stop helping whisper.cpp). */
+export function sttThreadCount(env: NodeJS.ProcessEnv = process.env): number {
+  const configured = Number.parseInt(env[THREADS_ENV] ?? '', 10);
+  if (Number.isInteger(configured) && configured > 0) return configured;
+  return Math.max(1, Math.min(8, os.availableParallelism()));
+}

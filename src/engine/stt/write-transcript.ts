@@ -1,0 +1,15 @@
+import { rename, writeFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Transcript } from '../../transcripts/types';
+
+export const TRANSCRIPT_FILE_NAME = 'transcript.json';
+
+/** Writes `<workDir>/transcript.json` through a temporary file, so a reader never sees half a transcript. */
+export async function writeTranscript(workDir: string, transcript: Transcript): Promise<string> {
+  await mkdir(workDir, { recursive: true });
+  const target = path.join(workDir, TRANSCRIPT_FILE_NAME);
+  const temporary = `${target}.${process.pid}.tmp`;
+  await writeFile(temporary, JSON.stringify(transcript), 'utf8');
+  await rename(temporary, target);
+  return target;
+}

@@ -1,0 +1,37 @@
+import type { SttOptions } from '../api/types';
+
+/** One word with its time span in seconds, relative to the start of the original media. */
+export interface TranscriptWord {
+  start: number;
+  end: number;
+  text: string;
+  /** The recognizer's confidence in 0–1; null when the backend does not report one per word. */
+  probability: number | null;
+  /** "Speaker N" when diarization ran and this word overlaps a speaker turn. */
+  speaker?: string;
+}
+
+export interface TranscriptSegment {
+  start: number;
+  end: number;
+  text: string;
+  /** "Speaker N" when diarization ran. */
+  speaker?: string;
+  words: TranscriptWord[];
+}
+
+/**
+ * A finished transcript, as stored in the job's `transcript.json` and served as `json-full`.
+ * Times are seconds rounded to milliseconds, relative to the original media even when it was cropped.
+ */
+export interface Transcript {
+  text: string;
+  language: string;
+  durationSeconds: number;
+  segments: TranscriptSegment[];
+  /** The speaker labels in order of first appearance; null when diarization did not run. */
+  speakers: string[] | null;
+  options: SttOptions;
+  backend: 'whisper.cpp';
+  model: string;
+}

@@ -1,0 +1,261 @@
+import assert from 'node:assert/strict';
+import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { SttOptions } from '../../src/api/types';
+import { UserFacingError, type EnginePhase, type SttTask } from '../../src/engine/protocol';
+import { runSttTask } from '../../src/engine/stt/run-stt';
+import { renderTranscript } from '../../src/transcripts/render';
+import type { Transcript } from '../../src/transcripts/types';
+import {
+  AUDIO_FORMATS,
+  encodeAudio,
+  encodeVideoWithAudio,
+  encodeVideoWithoutAudio,
+  writeEmptyWav,
+  type AudioFormat,
+} from '../helpers/media-fixtures';
+import { assertMonotonicCues, parseSrt, parseVtt } from '../helpers/subtitles';
+import { tempDir } from '../helpers/temp';
+import { testModel } from '../helpers/test-models';
+
+const WHISPER_MODEL = 'ggml-synthetic-random.bin';
+const JFK_SECONDS = 11;
+const defaults: SttOptions = { language: 'en', punctuation: true, diarizationEnabled: false, speakerCountMode: 'auto' };
+
+interface Run {
+  transcript: Transcript;
+  result: Record<string, unknown>;
+  backend: string;
+  progress: Array<[EnginePhase, number]>;
+}
+
+describe('runSttTask with whisper.cpp (random-weight model: structure only, never words)', () => {
+  let root = '';
+  let fixtures = '';
+  /** `<data>/models/{whisper,vad,diarization}` as the product installs them. */
+  let fullModel = '';
+  /** Only the whisper model: no VAD, no diarization. */
+  let bareModel = '';
+  let jobCount = 0;
+  const savedThreads = process.env.SPEECH_STUDIO_THREADS;
+
+  before(async () => {
+    process.env.SPEECH_STUDIO_THREADS = '2';
+    root = await tempDir('speech-studio-stt-');
+    fixtures = path.join(root, 'fixtures');
+    await mkdir(fixtures);
+    fullModel = await installModels(path.join(root, 'full'), { vad: true, diarization: true });
+    bareModel = await installModels(path.join(root, 'bare'), { vad: false, diarization: false });
+  });
+
+  after(async () => {
+    restoreEnv('SPEECH_STUDIO_THREADS', savedThreads);
+    await rm(root, { recursive: true, force: true });
+  });
+
+  async function transcribe(inputPath: string, options: Partial<SttOptions> = {}, modelPath = fullModel): Promise<Run> {
+    const workDir = path.join(root, 'jobs', String((jobCount += 1)));
+    const task: SttTask = { kind: 'stt', inputPath, workDir, modelPath, options: { ...defaults, ...options } };
+    const progress: Array<[EnginePhase, number]> = [];
+    const outcome = await runSttTask(task, (phase, value) => progress.push([phase, value]));
+    const transcript = JSON.parse(await readFile(path.join(workDir, 'transcript.json'), 'utf8')) as Transcript;
+    return { transcript, result: outcome.result, backend: outcome.backend, progress };
+  }
+
+  for (const format of Object.keys(AUDIO_FORMATS) as AudioFormat[]) {
+    it(`transcribes ${format} to a structurally valid transcript`, async () => {
+      const input = await encodeAudio(testModel('audio/jfk.wav'), fixtures, format, `jfk-${format}`);
+      const run = await transcribe(input);
+      assertOutcome(run, { durationSeconds: JFK_SECONDS, speakerCount: null });
+      assertTranscript(run.transcript, 0, run.transcript.durationSeconds);
+      assert.ok(run.transcript.segments.length > 0, 'the random model still yields segments on speech');
+      assertProgress(run.progress, ['decoding', 'loading_model', 'transcribing', 'postprocessing']);
+    });
+  }
+
+  it('transcribes the audio of an MP4 with a video track', async () => {
+    const run = await transcribe(await encodeVideoWithAudio(testModel('audio/jfk.wav'), fixtures));
+    assertOutcome(run, { durationSeconds: JFK_SECONDS, speakerCount: null });
+    assertTranscript(run.transcript, 0, run.transcript.durationSeconds);
+  });
+
+  it('keeps timestamps relative to the original file when cropped', async () => {
+    const run = await transcribe(testModel('audio/jfk.wav'), { cropStartSeconds: 2, cropEndSeconds: 8 });
+    assertOutcome(run, { durationSeconds: JFK_SECONDS, speakerCount: null });
+    assertTranscript(run.transcript, 2, 8);
+    assert.ok(run.transcript.segments.length > 0);
+  });
+
+  it('detects a language for auto and reports it', async () => {
+    const run = await transcribe(testModel('audio/jfk.wav'), { language: 'auto' });
+    assert.match(String(run.result.language), /^[a-z]{2,3}$/);
+    assert.equal(run.transcript.language, run.result.language);
+    assert.ok(run.progress.some(([phase]) => phase === 'detecting_language'));
+  });
+
+  it('transcribes without VAD when no VAD model is installed (and swaps the loaded model)', async () => {
+    const run = await transcribe(testModel('audio/jfk.wav'), {}, bareModel);
+    assertOutcome(run, { durationSeconds: JFK_SECONDS, speakerCount: null });
+    assertTranscript(run.transcript, 0, JFK_SECONDS);
+  });
+
+  it('gives an empty transcript, language "und", for audio where VAD finds no speech', async () => {
+    const run = await transcribe(testModel('audio/noise-no-speech.wav'), { language: 'auto' });
+    assert.equal(run.result.segmentCount, 0);
+    assert.equal(run.result.language, 'und');
+    assert.equal(renderTranscript(run.transcript, 'srt').body, '');
+  });
+
+  it('strips punctuation from segments and words when punctuation is off', async () => {
+    const run = await transcribe(testModel('audio/jfk.wav'), { punctuation: false });
+    for (const segment of run.transcript.segments) {
+      assert.doesNotMatch(segment.text, /[.,!?;:"]/);
+      for (const word of segment.words) assert.doesNotMatch(word.text, /[.,!?;:"]/);
+    }
+  });
+
+  it('labels segments and words with speakers when diarization models are installed', async () => {
+    const input = testModel('audio/multispeaker/pyannote-sample.wav');
+    const run = await transcribe(input, { diarizationEnabled: true, speakerCountMode: 'exact', speakerCount: 2 });
+    const { transcript } = run;
+    assert.ok(Array.isArray(transcript.speakers));
+    assert.equal(run.result.speakerCount, transcript.speakers.length);
+    assert.deepEqual(transcript.speakers, transcript.speakers.map((_, i) => `Speaker ${i + 1}`));
+    assert.ok(transcript.segments.length > 0);
+    for (const segment of transcript.segments) {
+      assert.ok(transcript.speakers.includes(String(segment.speaker)), `segment speaker ${segment.speaker}`);
+      for (const word of segment.words) assert.ok(transcript.speakers.includes(String(word.speaker)));
+    }
+    assertTranscript(transcript, 0, transcript.durationSeconds);
+    assertProgress(run.progress, ['decoding', 'loading_model', 'transcribing', 'diarizing', 'postprocessing']);
+    assert.match(renderTranscript(transcript, 'txt').body, /^Speaker \d+: /);
+  });
+
+  it('skips diarization, speakerCount null, when the diarization models are not installed', async () => {
+    const run = await transcribe(testModel('audio/jfk.wav'), { diarizationEnabled: true }, bareModel);
+    assert.equal(run.result.speakerCount, null);
+    assert.equal(run.transcript.speakers, null);
+  });
+
+  describe('refuses unusable input with a sentence for the user', () => {
+    it('a text file named .mp3', async () => {
+      const input = path.join(fixtures, 'not-audio.mp3');
+      await writeFile(input, 'This is not audio, just some text pretending to be an MP3 file.\n'.repeat(20));
+      await assert.rejects(transcribe(input), userError(/^The file is not a media file ffmpeg can read: \S/));
+    });
+
+    it('a video without audio', async () => {
+      await assert.rejects(transcribe(await encodeVideoWithoutAudio(fixtures)), userError(/^The file has no audio stream\.$/));
+    });
+
+    it('a WAV with no samples', async () => {
+      await assert.rejects(transcribe(await writeEmptyWav(fixtures)), userError(/^The file contains no audio \(0 seconds\)\.$/));
+    });
+
+    it('a crop that starts after the end', async () => {
+      await assert.rejects(
+        transcribe(testModel('audio/jfk.wav'), { cropStartSeconds: 20 }),
+        userError(/^The crop start \(20 s\) is at or beyond the end of the file \(11 s\)\.$/),
+      );
+    });
+
+    it('a language whisper does not know', async () => {
+      await assert.rejects(transcribe(testModel('audio/jfk.wav'), { language: 'xx' }), userError(/cannot transcribe the language "xx"/));
+    });
+
+    it('a missing ffmpeg or ffprobe', async () => {
+      const saved = { ffmpeg: process.env.SPEECH_STUDIO_FFMPEG, ffprobe: process.env.SPEECH_STUDIO_FFPROBE };
+      process.env.SPEECH_STUDIO_FFMPEG = path.join(root, 'no-such-dir', 'ffmpeg');
+      try {
+        await assert.rejects(transcribe(testModel('audio/jfk.wav')), userError(/^ffmpeg was not found \(its ffprobe/));
+        process.env.SPEECH_STUDIO_FFPROBE = 'ffprobe';
+        await assert.rejects(transcribe(testModel('audio/jfk.wav')), userError(/^ffmpeg was not found; install it/));
+      } finally {
+        restoreEnv('SPEECH_STUDIO_FFMPEG', saved.ffmpeg);
+        restoreEnv('SPEECH_STUDIO_FFPROBE', saved.ffprobe);
+      }
+    });
+
+    it('a model that is not installed', async () => {
+      const missing = path.join(root, 'full', 'models', 'whisper', 'ggml-missing.bin');
+      await assert.rejects(transcribe(testModel('audio/jfk.wav'), {}, missing), userError(/is not installed/));
+    });
+  });
+});
+
+async function installModels(dataDir: string, parts: { vad: boolean; diarization: boolean }): Promise<string> {
+  const models = path.join(dataDir, 'models');
+  await mkdir(path.join(models, 'whisper'), { recursive: true });
+  const whisper = path.join(models, 'whisper', WHISPER_MODEL);
+  await symlink(testModel(`whisper/${WHISPER_MODEL}`), whisper);
+  if (parts.vad) {
+    await mkdir(path.join(models, 'vad'));
+    await symlink(testModel('vad/ggml-silero-v6.2.0.bin'), path.join(models, 'vad', 'ggml-silero-v6.2.0.bin'));
+  }
+  if (parts.diarization) {
+    await mkdir(path.join(models, 'diarization'));
+    for (const name of ['segmentation.onnx', 'embedding.onnx']) {
+      await symlink(testModel(`sherpa-synthetic/diarization/${name}`), path.join(models, 'diarization', name));
+    }
+  }
+  return whisper;
+}
+
+function restoreEnv(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+}
+
+function userError(message: RegExp) {
+  return (error: unknown): boolean => {
+    assert.ok(error instanceof UserFacingError, `expected a UserFacingError, got ${String(error)}`);
+    assert.match(error.message, message);
+    return true;
+  };
+}
+
+function assertOutcome(run: Run, expected: { durationSeconds: number; speakerCount: null }): void {
+  assert.equal(run.backend, 'whisper.cpp');
+  const { result, transcript } = run;
+  // Lossy codecs pad a few frames; the length is still the file's, not the speech's.
+  assert.ok(Math.abs(Number(result.durationSeconds) - expected.durationSeconds) < 0.2, `duration ${result.durationSeconds}`);
+  assert.deepEqual(result, {
+    language: transcript.language,
+    durationSeconds: transcript.durationSeconds,
+    segmentCount: transcript.segments.length,
+    speakerCount: expected.speakerCount,
+    transcriptFormats: ['txt', 'srt', 'vtt', 'json-simple', 'json-full'],
+    model: WHISPER_MODEL,
+  });
+  assert.equal(transcript.backend, 'whisper.cpp');
+  assert.equal(transcript.model, WHISPER_MODEL);
+}
+
+/** Segments ordered, non-overlapping, inside [from, to]; words inside their segment; every format renders. */
+function assertTranscript(transcript: Transcript, from: number, to: number): void {
+  let previousEnd = from;
+  for (const segment of transcript.segments) {
+    assert.ok(segment.start < segment.end, `start < end: ${segment.start} ${segment.end}`);
+    assert.ok(segment.start >= previousEnd, `ordered: ${segment.start} >= ${previousEnd}`);
+    assert.ok(segment.end <= to, `within the audio: ${segment.end} <= ${to}`);
+    assert.ok(segment.text.length > 0);
+    assert.ok(segment.words.length > 0);
+    for (const word of segment.words) {
+      assert.ok(word.start >= segment.start && word.end <= segment.end && word.start <= word.end);
+      assert.ok(word.text.length > 0);
+    }
+    previousEnd = segment.end;
+  }
+  assertMonotonicCues(parseSrt(renderTranscript(transcript, 'srt').body));
+  assertMonotonicCues(parseVtt(renderTranscript(transcript, 'vtt').body));
+  assert.equal(JSON.parse(renderTranscript(transcript, 'json-simple').body).segments.length, transcript.segments.length);
+}
+
+function assertProgress(progress: ReadonlyArray<[EnginePhase, number]>, phases: readonly EnginePhase[]): void {
+  const values = progress.map(([, value]) => value);
+  assert.deepEqual(values, [...values].sort((a, b) => a - b), 'progress only rises');
+  assert.ok(values.every((value) => value >= 0 && value <= 99), 'progress stays in 0–99');
+  const seen = [...new Set(progress.map(([phase]) => phase))].filter((phase) => phase !== 'detecting_language');
+  assert.deepEqual(seen, phases);
+}
