@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { QueueFullError, type Reservation } from '../../jobs/job-service';
 import { toPublicJob } from '../../jobs/types';
+import { toWhisperLanguage } from '../../engine/stt/whisper-languages';
 import { chooseWhisperModel, diarizationModelsInstalled, listWhisperModels } from '../../models/installed-models';
 import type { AppDeps } from '../deps';
 import { ApiError, invalidRequest } from '../errors';
@@ -54,6 +55,9 @@ async function receiveAndCreate(
   const checked = deps.validators.sttOptions(upload.fields);
   if (!checked.ok) throw invalidRequest(checked.message);
   const options = checked.value;
+  if (options.language !== 'auto' && toWhisperLanguage(options.language) === null) {
+    throw invalidRequest(`language: ${options.language} is not a language whisper transcribes; use auto or a code such as en`);
+  }
 
   const model = chooseWhisperModel(models, options.language, deps.preferredSttModel?.());
   if (!model) {
