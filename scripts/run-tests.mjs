@@ -3,7 +3,14 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-const suites = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['test/unit', 'test/engine', 'test/api', 'test/cli'];
+// Every folder under test/ holds node:test suites, except the helpers and the suites that run inside VS Code.
+const NOT_NODE_SUITES = new Set(['helpers', 'vscode', 'vscode-host']);
+const suites = process.argv.slice(2).length > 0
+  ? process.argv.slice(2)
+  : readdirSync('test', { withFileTypes: true })
+      .filter((d) => d.isDirectory() && !NOT_NODE_SUITES.has(d.name))
+      .map((d) => path.join('test', d.name))
+      .sort();
 
 function testFiles(entry) {
   if (!statSync(entry, { throwIfNoEntry: false })) return [];
