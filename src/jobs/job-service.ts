@@ -264,13 +264,17 @@ export class JobService extends EventEmitter {
     return job;
   }
 
+  /** Beyond the limit, prunes a tenth more than needed, so the sort over the history is paid once per many jobs. */
   private async prune(): Promise<void> {
+    const limit = this.options.maxFinishedJobs;
+    if (this.options.store.size <= limit) return;
     const finished = this.options.store
       .all()
       .filter((job) => !isActive(job.status))
       .sort((a, b) => (a.finishedAt ?? a.createdAt) - (b.finishedAt ?? b.createdAt));
-    const excess = finished.slice(0, Math.max(0, finished.length - this.options.maxFinishedJobs)).map((job) => job.id);
-    if (excess.length === 0) return;
+    if (finished.length <= limit) return;
+    const keep = limit - Math.floor(limit / 10);
+    const excess = finished.slice(0, finished.length - keep).map((job) => job.id);
     await this.options.store.remove(excess);
     await Promise.all(excess.map((id) => this.files.remove(id)));
   }

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import type { Logger } from '../util/log';
+import { Journal, type JournalEntry } from './journal';
 import { isActive, type JobRecord } from './types';
 
 interface StoreData {
@@ -10,24 +11,34 @@ interface StoreData {
 }
 
 const PROGRESS_FLUSH_MS = 1000;
+/** The journal is folded into the snapshot once it has this many lines, or more lines than there are jobs. */
+const MIN_LINES_BEFORE_COMPACTION = 1000;
 
 /**
- * The durable job store. `committed` is what is (being) written; readers see a change only once the write
- * that carries it has finished, so every state a client sees survives a crash. Progress is the exception:
- * it is shown at once and written at a bounded rate.
+ * The durable job store: a lowdb snapshot (`jobs.json`) plus an append-only journal of changes
+ * (`jobs.json.journal`), so a change costs one appended line however long the history is.
+ * `committed` is what is (being) written; readers see a change only once the write that carries it has
+ * finished, so every state a client sees survives a crash. Progress is shown at once and written at a
+ * bounded rate.
  */
 export class JobStore {
   private readonly committed = new Map<string, JobRecord>();
   /** What readers see for jobs whose latest change is still being written (undefined: not yet created). */
   private readonly shown = new Map<string, JobRecord | undefined>();
   private readonly pendingWrites = new Map<string, number>();
+  private readonly progressed = new Set<string>();
   private progressTimer: NodeJS.Timeout | undefined;
+  private compaction: Promise<void> | undefined;
 
-  private constructor(private readonly db: Low<StoreData>) {
+  private constructor(private readonly db: Low<StoreData>, private readonly journal: Journal, entries: JournalEntry[]) {
     for (const job of db.data.jobs) this.committed.set(job.id, job);
+    for (const entry of entries) {
+      if ('put' in entry) this.committed.set(entry.put.id, entry.put);
+      else this.committed.delete(entry.remove);
+    }
   }
 
-  /** Opens the store; a damaged file is kept aside under a new name and the store starts empty. */
+  /** Opens the store; a damaged snapshot is kept aside under a new name and the store starts from the journal. */
   static async open(file: string, log: Logger): Promise<JobStore> {
     const db = new Low<StoreData>(new JSONFile<StoreData>(file), { version: 1, jobs: [] });
     try {
@@ -36,10 +47,11 @@ export class JobStore {
     } catch (error) {
       const kept = `${file}.damaged-${Date.now()}`;
       await fs.rename(file, kept).catch(() => undefined);
-      log.error(`The job store ${file} could not be read (${(error as Error).message}); kept it as ${kept} and started with no jobs.`);
+      log.error(`The job store ${file} could not be read (${(error as Error).message}); kept it as ${kept} and started without its jobs.`);
       db.data = { version: 1, jobs: [] };
     }
-    return new JobStore(db);
+    const journal = new Journal(`${file}.journal`);
+    return new JobStore(db, journal, await journal.readAll());
   }
 
   get(id: string): JobRecord | undefined {
@@ -53,6 +65,10 @@ export class JobStore {
       if (job) jobs.push(job);
     }
     return jobs;
+  }
+
+  get size(): number {
+    return this.committed.size;
   }
 
   /** The latest record including changes still being written: the base for the next change. */
@@ -76,32 +92,35 @@ export class JobStore {
   setProgress(id: string, progress: number, phase: string): void {
     const job = this.committed.get(id);
     if (!job || !isActive(job.status)) return;
-    const updated = { ...job, progress: Math.max(job.progress, Math.min(99, progress)), phase };
-    this.committed.set(id, updated);
+    this.committed.set(id, { ...job, progress: Math.max(job.progress, Math.min(99, progress)), phase });
+    this.progressed.add(id);
     this.progressTimer ??= setTimeout(() => {
       this.progressTimer = undefined;
-      void this.write().catch(() => undefined);
+      void this.writeProgress().catch(() => undefined);
     }, PROGRESS_FLUSH_MS);
   }
 
   async remove(ids: readonly string[]): Promise<void> {
     for (const id of ids) this.committed.delete(id);
-    await this.write();
+    await this.append(ids.map((id) => ({ remove: id })));
     for (const id of ids) this.shown.delete(id);
   }
 
+  /** Writes everything and folds the journal into the snapshot (on shutdown). */
   async flush(): Promise<void> {
     clearTimeout(this.progressTimer);
     this.progressTimer = undefined;
-    await this.write();
+    await this.writeProgress();
+    await this.journal.compact(() => this.writeSnapshot());
   }
 
   private async commit(id: string, next: JobRecord): Promise<void> {
     if (!this.pendingWrites.has(id)) this.shown.set(id, this.committed.get(id));
     this.pendingWrites.set(id, (this.pendingWrites.get(id) ?? 0) + 1);
     this.committed.set(id, next);
+    this.progressed.delete(id);
     try {
-      await this.write();
+      await this.append([{ put: next }]);
     } finally {
       const left = (this.pendingWrites.get(id) ?? 1) - 1;
       if (left === 0) {
@@ -113,7 +132,27 @@ export class JobStore {
     }
   }
 
-  private write(): Promise<void> {
+  private writeProgress(): Promise<void> {
+    const entries: JournalEntry[] = [];
+    for (const id of this.progressed) {
+      const job = this.committed.get(id);
+      if (job) entries.push({ put: job });
+    }
+    this.progressed.clear();
+    return this.append(entries);
+  }
+
+  private async append(entries: JournalEntry[]): Promise<void> {
+    if (entries.length > 0) await this.journal.append(entries);
+    if (!this.compaction && this.journal.lines > Math.max(MIN_LINES_BEFORE_COMPACTION, this.committed.size)) {
+      this.compaction = this.journal
+        .compact(() => this.writeSnapshot())
+        .catch(() => undefined)
+        .finally(() => (this.compaction = undefined));
+    }
+  }
+
+  private writeSnapshot(): Promise<void> {
     this.db.data = { version: 1, jobs: [...this.committed.values()] };
     return this.db.write();
   }

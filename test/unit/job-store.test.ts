@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { JobStore } from '../../src/jobs/store';
@@ -35,8 +35,31 @@ describe('JobStore', () => {
     assert.equal(store.latest('a')?.status, 'loading_model');
     await moving;
     assert.equal(store.get('a')?.status, 'loading_model');
-    const onDisk = JSON.parse(await readFile(file, 'utf8'));
-    assert.equal(onDisk.jobs[0].status, 'loading_model');
+    const reopened = await JobStore.open(file, silentLogger);
+    assert.equal(reopened.get('a')?.status, 'loading_model', 'what was shown is on disk');
+  });
+
+  it('skips a journal line torn by a crash and keeps every complete one', async () => {
+    const file = await storeFile();
+    const store = await JobStore.open(file, silentLogger);
+    await store.insert(record('t'));
+    await store.update('t', (j) => transition(j, 'loading_model'));
+    await appendFile(`${file}.journal`, '{"put":{"id":"t","status":"proc');
+    const reopened = await JobStore.open(file, silentLogger);
+    assert.equal(reopened.get('t')?.status, 'loading_model');
+  });
+
+  it('folds a long journal into the snapshot and keeps every job across the fold', async () => {
+    const file = await storeFile();
+    const store = await JobStore.open(file, silentLogger);
+    for (let i = 0; i < 1200; i++) await store.insert(record(`j${i}`));
+    await store.flush();
+    assert.equal(await readFile(`${file}.journal`, 'utf8'), '');
+    assert.equal(JSON.parse(await readFile(file, 'utf8')).jobs.length, 1200);
+    await store.update('j7', (j) => transition(j, 'cancelled'));
+    const reopened = await JobStore.open(file, silentLogger);
+    assert.equal(reopened.size, 1200);
+    assert.equal(reopened.get('j7')?.status, 'cancelled');
   });
 
   it('keeps progress monotonic, below 100 until success, and ignores it for finished jobs', async () => {
