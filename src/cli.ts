@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { apiKeyPath, ensureApiKey, writeApiKey } from './server/api-key';
 import { startLocalServer } from './server/local-server';
+import { runModelsCommand } from './cli/models-command';
 import { resolveServeOptions, UsageError } from './cli/serve-options';
 import { consoleLogger, describeThrown } from './util/log';
 
@@ -10,15 +11,18 @@ Usage:
   node dist/cli.js serve [--host H] [--port P] [--data-dir D] [--auth on|off]
   node dist/cli.js key show [--data-dir D]
   node dist/cli.js key regenerate [--data-dir D]
+  node dist/cli.js models list|install <id>|remove <id>|verify|import [<id>] <path> [--data-dir D] [--mirror URL]
 
-Environment: SPEECH_STUDIO_HOST, SPEECH_STUDIO_PORT, SPEECH_STUDIO_DATA_DIR, SPEECH_STUDIO_AUTH
-(flags win). Defaults: 127.0.0.1, 17860, a per-user data directory, auth off.`;
+Environment: SPEECH_STUDIO_HOST, SPEECH_STUDIO_PORT, SPEECH_STUDIO_DATA_DIR, SPEECH_STUDIO_AUTH,
+SPEECH_STUDIO_MODEL_MIRROR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY (flags win). Defaults: 127.0.0.1,
+17860, a per-user data directory, auth off.`;
 
 const OPTIONS = {
   host: { type: 'string' },
   port: { type: 'string' },
   'data-dir': { type: 'string' },
   auth: { type: 'string' },
+  mirror: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -69,6 +73,10 @@ async function main(argv: string[]): Promise<void> {
   const [command, action] = positionals;
   if (command === 'serve') return serve(values);
   if (command === 'key') return key(action, values);
+  if (command === 'models') {
+    process.exitCode = await runModelsCommand(positionals.slice(1), resolveServeOptions(values).dataDir, { mirror: values.mirror });
+    return;
+  }
   throw new UsageError(`Unknown command "${command}".`);
 }
 
