@@ -16,6 +16,49 @@ export type EnginePhase =
   | 'postprocessing'
   | 'encoding';
 
+/** The synthesizers the engine can drive. */
+export type TtsEngineName = 'espeak-ng' | 'flite' | 'svox-pico' | 'sherpa-onnx';
+
+/** The model families sherpa-onnx's OfflineTts loads. */
+export type SherpaModelKind = 'vits' | 'kokoro' | 'matcha' | 'zipvoice';
+
+/** The files and settings of a sherpa-onnx voice, with absolute paths (see src/voices/neural-voices.ts). */
+export interface SherpaVoiceModel {
+  kind: SherpaModelKind;
+  /** Model files by sherpa's config names: model, tokens, voices, lexicon, acousticModel, vocoder, encoder, decoder. */
+  files: Record<string, string>;
+  /** Speaker index inside a multi-speaker model. */
+  speakerId: number;
+  /** Where espeak-ng's phoneme data is (or will be) unpacked for the model's front end. */
+  espeakDataDir: string;
+  /** Kokoro multi-lingual models take a language; others have theirs built in. */
+  multiLingual?: boolean;
+  /** ZipVoice clones the voice of a reference recording (16-bit WAV) with its transcript. */
+  reference?: { audioPath: string; text: string };
+}
+
+/** SVOX Pico's two lingware files for one language. */
+export interface PicoVoiceModel {
+  textAnalysis: string;
+  signalGeneration: string;
+}
+
+/** The voice of a TTS job, resolved by the voice library when the job is created. */
+export interface TtsVoiceRef {
+  engine: TtsEngineName;
+  /** The engine's own name for the voice, e.g. espeak `gmw/en-US`, flite `slt`, a catalog id for sherpa-onnx. */
+  engineVoiceId: string;
+  languageCode: string;
+  /** Display name, for results and error messages. */
+  name?: string;
+  model?: SherpaVoiceModel | PicoVoiceModel;
+  /**
+   * Subtitle narration only: other voices by speaker name (`<v Name>` tags, `Name:` prefixes). Set by the
+   * editor's command from its setting; the API body has no such field.
+   */
+  speakers?: Record<string, TtsVoiceRef>;
+}
+
 /** Everything the engine needs to synthesize one TTS job; paths are absolute. */
 export interface TtsTask {
   kind: 'tts';
@@ -24,7 +67,7 @@ export interface TtsTask {
   /** Where the finished audio goes; the engine writes a temporary file beside it and renames at the end. */
   outputPath: string;
   options: Omit<TtsRequest, 'text'>;
-  voice: { engine: 'espeak-ng'; engineVoiceId: string; languageCode: string };
+  voice: TtsVoiceRef;
 }
 
 /** Everything the engine needs to transcribe one STT job; paths are absolute. */

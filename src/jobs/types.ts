@@ -1,10 +1,14 @@
 import type { JobStatus } from '../api/openapi';
 import type { SttOptions, TtsRequest } from '../api/types';
+import type { TtsVoiceRef } from '../engine/protocol';
 
 export type { JobStatus };
 export type JobKind = 'tts' | 'stt';
-/** Who created the job: the Local API sees only its own jobs; the editor sees all. */
-export type JobOrigin = 'api' | 'editor';
+/**
+ * Who created the job: the Local API sees only its own jobs; the editor sees all. `remote` jobs came from
+ * a relay (src/remote/device/) and, like editor jobs, never count against or appear in the Local API.
+ */
+export type JobOrigin = 'api' | 'editor' | 'remote';
 
 export const ACTIVE_STATUSES: ReadonlySet<JobStatus> = new Set(['queued', 'loading_model', 'processing']);
 export const RUNNING_STATUSES: ReadonlySet<JobStatus> = new Set(['loading_model', 'processing']);
@@ -15,7 +19,7 @@ export interface TtsJobInput {
   options: Omit<TtsRequest, 'text'>;
   /** Characters of text; the text itself lives in the job folder, not in the store. */
   characters: number;
-  voice: { engine: 'espeak-ng'; engineVoiceId: string; languageCode: string };
+  voice: TtsVoiceRef;
 }
 
 export interface SttJobInput {

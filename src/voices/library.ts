@@ -1,24 +1,23 @@
 /**
  * The voice library: every voice Speech Studio can speak with, and the GET /voices query over them.
- * Today that is espeak-ng's builtin voices, read from the generated `espeak-voices.json`.
+ *   - builtin, always ready: espeak-ng's voices for all its languages, Flite's English voices;
+ *   - SVOX Pico's six voices, ready once their lingware is in the data directory;
+ *   - neural voices (sherpa-onnx) from the model catalog, ready once installed;
+ *   - voices the user adds as folders with a voice.json (see voice-manifest.ts).
+ * Installed state is read from the data directory on every call, so installs show without a restart.
  */
-import type { Voice, VoiceQuery } from '../api/types';
-import espeakVoices from './espeak-voices.json';
-import { languageTagStartsWith } from './language-tag';
-import { voiceIdFor } from './voice-id';
-import { matchesSearch, searchTermsFor } from './voice-search';
+import type { VoiceQuery } from '../api/types';
+import { builtinCatalog } from '../models/catalog';
+import { espeakEntries, fliteEntries } from './builtin-voices';
+import { catalogVoiceEntries } from './neural-voices';
+import { picoEntries } from './pico-voices';
+import type { IndexedEntry, VoiceEntry } from './voice-entry';
+import { VoiceFiles } from './voice-files';
+import { manifestVoiceEntries } from './voice-manifest';
+import { queryVoices, type VoicePage } from './voice-query';
 
-export interface VoiceEntry {
-  voice: Voice;
-  engine: 'espeak-ng';
-  engineVoiceId: string;
-  createdAt: number;
-}
-
-export interface VoicePage {
-  items: Voice[];
-  meta: { page: number; limit: number; total: number; totalPages: number };
-}
+export type { VoiceEntry } from './voice-entry';
+export type { VoicePage } from './voice-query';
 
 export interface VoiceLibrary {
   list(query: VoiceQuery): VoicePage;
@@ -27,86 +26,40 @@ export interface VoiceLibrary {
   ttsInstalled(): boolean;
 }
 
-/** Builtin voices all share one creation time, so sorting by it falls through to name, then id. */
-const BUILTIN_CREATED_AT = 0;
-const ESPEAK_LICENSE = 'GPL-3.0-or-later';
-
-interface IndexedEntry extends VoiceEntry {
-  searchTerms: string[];
+export interface VoiceLibraryOptions {
+  /** The data directory whose models/ folder holds the installed voices; a function when it can change. */
+  dataDir: string | (() => string);
 }
 
-const collator = new Intl.Collator('en', { sensitivity: 'base' });
-
-type Comparator = (a: IndexedEntry, b: IndexedEntry) => number;
-const byId: Comparator = (a, b) => (a.voice.id < b.voice.id ? -1 : a.voice.id > b.voice.id ? 1 : 0);
-const byName: Comparator = (a, b) => collator.compare(a.voice.name, b.voice.name) || byId(a, b);
-const COMPARATORS: Record<VoiceQuery['sortBy'], Comparator> = {
-  name: byName,
-  languageCode: (a, b) => collator.compare(a.voice.languageCode, b.voice.languageCode) || byId(a, b),
-  createdAt: (a, b) => a.createdAt - b.createdAt || byName(a, b),
-};
-
-export function createVoiceLibrary(): VoiceLibrary {
-  const entries: IndexedEntry[] = espeakVoices.map(({ identifier, name, languageCode }) => ({
-    voice: {
-      id: voiceIdFor('espeak-ng', identifier),
-      name,
-      languageCode,
-      creationMode: 'builtin',
-      availability: 'ready',
-      access: { scope: 'builtin', canUse: true, license: ESPEAK_LICENSE },
-    },
-    engine: 'espeak-ng',
-    engineVoiceId: identifier,
-    createdAt: BUILTIN_CREATED_AT,
-    searchTerms: searchTermsFor(name, languageCode),
-  }));
-  const byVoiceId = new Map(entries.map((entry) => [entry.voice.id, entry]));
+/**
+ * Creates the library of a data directory.
+ *
+ * @example createVoiceLibrary({ dataDir }).list({ scope: 'all', sortBy: 'name', sortDirection: 'asc', page: 1, limit: 20 })
+ */
+export function createVoiceLibrary(options: VoiceLibraryOptions): VoiceLibrary {
+  const { dataDir } = options ?? {};
+  if (typeof dataDir !== 'function' && (typeof dataDir !== 'string' || dataDir === '')) {
+    throw new TypeError(`Expected { dataDir: string }, got ${JSON.stringify(options)}`);
+  }
+  const filesFor = (dir: string): VoiceFiles => (current?.dataDir === dir ? current : (current = new VoiceFiles(dir)));
+  let current: VoiceFiles | undefined;
+  const files = (): VoiceFiles => filesFor(typeof dataDir === 'function' ? dataDir() : dataDir);
+  const builtin = [...espeakEntries(), ...fliteEntries()];
+  const reserved = new Set(['svox-pico', ...builtinCatalog().models.map((entry) => entry.id)]);
+  const all = (): IndexedEntry[] => {
+    const where = files();
+    return [...builtin, ...picoEntries(where), ...catalogVoiceEntries(where), ...manifestVoiceEntries(where, reserved)];
+  };
 
   return {
-    list(query) {
-      const matching = entries.filter((entry) => matchesQuery(entry, query));
-      const compare = COMPARATORS[query.sortBy];
-      const direction = query.sortDirection === 'desc' ? -1 : 1;
-      matching.sort((a, b) => direction * compare(a, b));
-      const start = (query.page - 1) * query.limit;
-      return {
-        items: matching.slice(start, start + query.limit).map((entry) => entry.voice),
-        meta: {
-          page: query.page,
-          limit: query.limit,
-          total: matching.length,
-          totalPages: Math.ceil(matching.length / query.limit),
-        },
-      };
-    },
+    list: (query) => queryVoices(all(), query),
     get(id) {
-      const entry = byVoiceId.get(id.toLowerCase());
-      return entry && { voice: entry.voice, engine: entry.engine, engineVoiceId: entry.engineVoiceId, createdAt: entry.createdAt };
+      const wanted = id.toLowerCase();
+      const entry = all().find((candidate) => candidate.voice.id === wanted);
+      if (!entry) return undefined;
+      const { searchTerms: _terms, ...rest } = entry;
+      return rest;
     },
-    ttsInstalled() {
-      return entries.some((entry) => entry.voice.availability === 'ready');
-    },
+    ttsInstalled: () => builtin.some((entry) => entry.voice.availability === 'ready'),
   };
-}
-
-function matchesQuery(entry: IndexedEntry, query: VoiceQuery): boolean {
-  const { voice } = entry;
-  if (!inScope(voice, query.scope)) return false;
-  if (query.gender !== undefined && voice.gender !== query.gender) return false;
-  if (query.languageCode && !languageTagStartsWith(voice.languageCode, query.languageCode)) return false;
-  return !query.search || matchesSearch(entry.searchTerms, query.search);
-}
-
-function inScope(voice: Voice, scope: VoiceQuery['scope']): boolean {
-  switch (scope) {
-    case 'all':
-      return true;
-    case 'builtin':
-      return voice.access.scope === 'builtin';
-    case 'installed':
-      return voice.availability === 'ready';
-    case 'personal':
-      return voice.access.scope === 'personal';
-  }
 }

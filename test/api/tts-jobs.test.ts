@@ -91,7 +91,9 @@ describe('TTS jobs through the Local API with espeak-ng', () => {
       [{ voiceId, text: 'hi', denoise: 'yes' }, /^denoise: must be boolean/],
       [{ voiceId: 'not-a-uuid', text: 'hi' }, /^voiceId: must be a uuid/],
       [{ voiceId: '00000000-0000-4000-8000-000000000000', text: 'hi' }, /^voiceId: no voice/],
-      [{ voiceId, text: 'hi', outputFormat: 'mp3' }, /^outputFormat: mp3 cannot be produced yet/],
+      [{ voiceId, text: 'hi', outputFormat: 'ogg' }, /^outputFormat: must be one of "wav", "mp3", "aac", "flac"/],
+      [{ voiceId, text: 'hi', inputFormat: 'srt' }, /^text: not valid SRT, line 1: /],
+      [{ voiceId, text: 'WEBVTT\n\n00:01.000 --> 00:00.500\nx', inputFormat: 'vtt' }, /^text: not valid VTT, line 3: the cue ends before it starts/],
     ];
     for (const [body, message] of cases) {
       const res = await postJson(`${t.base}/tts/jobs`, body);

@@ -1,18 +1,32 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
 import type { VoiceQuery } from '../../src/api/types';
-import { createVoiceLibrary } from '../../src/voices/library';
+import type { SherpaVoiceModel } from '../../src/engine/protocol';
+import { createVoiceLibrary, type VoiceLibrary } from '../../src/voices/library';
 import { voiceIdFor } from '../../src/voices/voice-id';
+import { tempDir } from '../helpers/temp';
 
-const library = createVoiceLibrary();
+let dataDir: string;
+let library: VoiceLibrary;
 const list = (query: Partial<VoiceQuery>) =>
   library.list({ scope: 'all', sortBy: 'name', sortDirection: 'asc', page: 1, limit: 100, ...query });
 const names = (query: Partial<VoiceQuery>) => list(query).items.map((voice) => voice.name);
 
+/** espeak-ng 140 + Flite 4 (builtin) + SVOX Pico 6 + Piper 4 + Kokoro 11 speakers (downloadable). */
+const BUILTIN = 144;
+const ALL = 165;
+
+before(async () => {
+  dataDir = await tempDir();
+  library = createVoiceLibrary({ dataDir });
+});
+after(() => rm(dataDir, { recursive: true, force: true }));
+
 describe('voice library', () => {
   it('lists every espeak-ng voice as a ready builtin voice without a made-up gender', () => {
-    const page = list({ limit: 100, page: 2 });
-    assert.deepEqual(page.meta, { page: 2, limit: 100, total: 140, totalPages: 2 });
+    assert.deepEqual(list({ limit: 100, page: 2 }).meta, { page: 2, limit: 100, total: ALL, totalPages: 2 });
     const voice = list({ languageCode: 'en-US', search: 'america' }).items.find((item) => item.name === 'English (America)');
     assert.deepEqual(voice, {
       id: voiceIdFor('espeak-ng', 'gmw/en-US'),
@@ -25,23 +39,35 @@ describe('voice library', () => {
     assert.ok(library.ttsInstalled());
   });
 
-  it('finds a voice by id, in any letter case, with its espeak identifier', () => {
+  it('lists Flite\'s English voices as ready builtin voices with their genders', () => {
+    assert.deepEqual(list({ search: 'flite' }).items.map((v) => [v.name, v.languageCode, v.gender, v.availability, v.access.scope]), [
+      ['English (America) – Flite KAL', 'en-US', 'male', 'ready', 'builtin'],
+      ['English (America) – Flite RMS', 'en-US', 'male', 'ready', 'builtin'],
+      ['English (America) – Flite SLT', 'en-US', 'female', 'ready', 'builtin'],
+      ['English (Scotland) – Flite AWB', 'en-GB-scotland', 'male', 'ready', 'builtin'],
+    ]);
+    assert.equal(library.get(voiceIdFor('flite', 'slt'))?.ref.engine, 'flite');
+  });
+
+  it('finds a voice by id, in any letter case, with its engine reference', () => {
     const id = voiceIdFor('espeak-ng', 'roa/fr');
     const entry = library.get(id.toUpperCase());
     assert.equal(entry?.voice.name, 'French (France)');
     assert.equal(entry?.engine, 'espeak-ng');
     assert.equal(entry?.engineVoiceId, 'roa/fr');
+    assert.deepEqual(entry?.ref, { engine: 'espeak-ng', engineVoiceId: 'roa/fr', languageCode: 'fr-FR', name: 'French (France)' });
     assert.equal(entry?.createdAt, 0);
     assert.equal(library.get('00000000-0000-5000-8000-000000000000'), undefined);
   });
 
   it('filters by language code prefix at subtag boundaries', () => {
-    assert.deepEqual(names({ languageCode: 'en' }), [
-      'English (America, New York City)', 'English (America)', 'English (Caribbean)', 'English (Great Britain)',
-      'English (Lancaster)', 'English (Received Pronunciation)', 'English (Scotland)', 'English (West Midlands)',
+    assert.deepEqual(names({ languageCode: 'en-gb' }), [
+      'English (Great Britain)', 'English (Great Britain) – SVOX Pico', 'English (Lancaster)', 'English (Received Pronunciation)',
+      'English (Scotland)', 'English (Scotland) – Flite AWB', 'English (West Midlands)', 'Kokoro Emma (English, Great Britain)',
+      'Kokoro George (English, Great Britain)', 'Kokoro Isabella (English, Great Britain)', 'Kokoro Lewis (English, Great Britain)',
     ]);
-    assert.deepEqual(names({ languageCode: 'en-us' }), ['English (America, New York City)', 'English (America)']);
-    assert.equal(list({ languageCode: 'EN-GB' }).meta.total, 5);
+    assert.equal(list({ languageCode: 'en' }).meta.total, 8 + 4 + 2 + 1 + 11);
+    assert.equal(list({ languageCode: 'EN-US', scope: 'builtin' }).meta.total, 5);
     assert.equal(list({ languageCode: 'e' }).meta.total, 0);
   });
 
@@ -50,7 +76,7 @@ describe('voice library', () => {
     assert.deepEqual(first.items.map((voice) => [voice.languageCode, voice.name]), [
       ['af', 'Afrikaans'], ['am', 'Amharic'], ['an', 'Aragonese'], ['ar', 'Arabic'], ['as', 'Assamese'],
     ]);
-    assert.deepEqual(first.meta, { page: 1, limit: 5, total: 140, totalPages: 28 });
+    assert.deepEqual(first.meta, { page: 1, limit: 5, total: ALL, totalPages: 33 });
     const last = list({ sortBy: 'languageCode', sortDirection: 'desc', limit: 3 }).items;
     assert.deepEqual(last.map((voice) => voice.languageCode), ['yue', 'yue', 'xex']);
     assert.ok(last[0].id > last[1].id, 'equal codes fall back to the id, reversed too');
@@ -62,31 +88,118 @@ describe('voice library', () => {
   });
 
   it('searches names, codes and language names without regard to case or accents', () => {
-    assert.deepEqual(names({ search: 'français' }), ['French (Belgium)', 'French (France)', 'French (Switzerland)']);
+    assert.deepEqual(names({ search: 'français', scope: 'builtin' }), ['French (Belgium)', 'French (France)', 'French (Switzerland)']);
     assert.deepEqual(names({ search: 'Português' }), ['Portuguese (Brazil)', 'Portuguese (Portugal)']);
     assert.deepEqual(names({ search: 'PORTUGUES brazil' }), ['Portuguese (Brazil)']);
-    assert.deepEqual(names({ search: 'deutsch' }), ['German']);
+    assert.deepEqual(names({ search: 'deutsch' }), ['German', 'German – SVOX Pico', 'Piper German, Thorsten (medium)']);
     assert.deepEqual(names({ search: 'maori' }), ['Māori']);
     assert.deepEqual(names({ search: 'bokmal' }), ['Norwegian Bokmål']);
     assert.deepEqual(names({ search: 'pt-br' }), ['Portuguese (Brazil)']);
-    assert.deepEqual(names({ search: 'cantonese' }), ['Chinese (Cantonese, latin as Jyutping)', 'Chinese (Cantonese)']);
+    assert.deepEqual(names({ search: 'kokoro bella' }), ['Kokoro Bella (English, America)', 'Kokoro Isabella (English, Great Britain)']);
     assert.equal(list({ search: 'klingonese' }).meta.total, 0);
   });
 
-  it('gives an honest empty page for a gender espeak does not declare', () => {
-    assert.deepEqual(list({ gender: 'female' }), { items: [], meta: { page: 1, limit: 100, total: 0, totalPages: 0 } });
+  it('filters by gender where it is known', () => {
+    assert.deepEqual(names({ gender: 'male', scope: 'builtin' }), [
+      'English (America) – Flite KAL', 'English (America) – Flite RMS', 'English (Scotland) – Flite AWB',
+    ]);
+    assert.equal(list({ gender: 'female' }).meta.total, 1 + 6 + 2 + 7);
+    assert.equal(list({ gender: 'neutral' }).meta.total, 0);
   });
 
-  it('applies scopes: builtin and installed list all voices, personal none yet', () => {
-    assert.equal(list({ scope: 'builtin' }).meta.total, 140);
-    assert.equal(list({ scope: 'installed' }).meta.total, 140);
+  it('applies scopes: builtin and installed list the shipped voices, personal none yet', () => {
+    assert.equal(list({ scope: 'builtin' }).meta.total, BUILTIN);
+    assert.equal(list({ scope: 'installed' }).meta.total, BUILTIN);
     assert.equal(list({ scope: 'personal' }).meta.total, 0);
   });
 
   it('pages deterministically and gives an empty page past the end with the right meta', () => {
-    const pages = [1, 2, 3, 4, 5, 6, 7].flatMap((page) => list({ page, limit: 20 }).items.map((voice) => voice.id));
-    assert.equal(new Set(pages).size, 140);
+    const pages = [1, 2, 3, 4, 5, 6, 7, 8, 9].flatMap((page) => list({ page, limit: 20 }).items.map((voice) => voice.id));
+    assert.equal(new Set(pages).size, ALL);
     assert.deepEqual(pages, list({ limit: 100 }).items.concat(list({ limit: 100, page: 2 }).items).map((voice) => voice.id));
-    assert.deepEqual(list({ page: 8, limit: 20 }), { items: [], meta: { page: 8, limit: 20, total: 140, totalPages: 7 } });
+    assert.deepEqual(list({ page: 10, limit: 20 }), { items: [], meta: { page: 10, limit: 20, total: ALL, totalPages: 9 } });
+  });
+});
+
+describe('downloadable voices follow the data directory without a restart', () => {
+  const lessac = voiceIdFor('sherpa-onnx', 'piper-en-us-lessac-medium');
+  const picoFrench = voiceIdFor('svox-pico', 'fr-FR');
+
+  it('lists catalog and SVOX Pico voices as not installed, then installing, then ready', async () => {
+    assert.equal(library.get(lessac)?.voice.availability, 'not_installed');
+    assert.equal(library.get(picoFrench)?.voice.availability, 'not_installed');
+    await mkdir(path.join(dataDir, 'models', '.partial', 'piper-en-us-lessac-medium'), { recursive: true });
+    assert.equal(library.get(lessac)?.voice.availability, 'installing');
+    const dir = path.join(dataDir, 'models', 'tts', 'piper-en-us-lessac-medium');
+    await mkdir(dir, { recursive: true });
+    for (const name of ['en_US-lessac-medium.onnx', 'en_US-lessac-medium.onnx.json', 'tokens.txt']) await writeFile(path.join(dir, name), 'x');
+    await rm(path.join(dataDir, 'models', '.partial'), { recursive: true });
+    const entry = library.get(lessac)!;
+    assert.equal(entry.voice.availability, 'ready');
+    assert.ok(entry.createdAt > 0);
+    assert.deepEqual(entry.voice.access, { scope: 'shared', canUse: true, license: 'Blizzard-2013-Lessac' });
+    assert.deepEqual(entry.ref.model as SherpaVoiceModel, {
+      kind: 'vits',
+      files: { model: path.join(dir, 'en_US-lessac-medium.onnx'), tokens: path.join(dir, 'tokens.txt') },
+      speakerId: 0,
+      espeakDataDir: path.join(dataDir, 'runtime', 'espeak-ng-data'),
+    });
+    assert.equal(list({ scope: 'installed' }).meta.total, BUILTIN + 1);
+
+    const pico = path.join(dataDir, 'models', 'tts', 'svox-pico');
+    await mkdir(pico, { recursive: true });
+    await writeFile(path.join(pico, 'fr-FR_ta.bin'), 'x');
+    assert.equal(library.get(picoFrench)?.voice.availability, 'not_installed', 'both lingware files are needed');
+    await writeFile(path.join(pico, 'fr-FR_nk0_sg.bin'), 'x');
+    assert.equal(library.get(picoFrench)?.voice.availability, 'ready');
+    await rm(dir, { recursive: true });
+    assert.equal(library.get(lessac)?.voice.availability, 'not_installed');
+  });
+
+  it('gives each Kokoro speaker its own stable voice with the model\'s speaker index', () => {
+    const emma = library.get(voiceIdFor('sherpa-onnx', 'kokoro-en-v0.19#bf_emma'))!;
+    assert.deepEqual([emma.voice.name, emma.voice.languageCode, emma.voice.gender], ['Kokoro Emma (English, Great Britain)', 'en-GB', 'female']);
+    assert.equal((emma.ref.model as SherpaVoiceModel).speakerId, 7);
+    assert.match(emma.voice.id, /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it('reads voices added as folders with a voice.json, and lists a broken one as unavailable', async () => {
+    const dir = path.join(dataDir, 'models', 'tts', 'my-narrator');
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'voice.json'), JSON.stringify({
+      name: 'My Narrator', engine: 'zipvoice', languageCode: 'en-GB', gender: 'female', license: 'CC-BY-4.0',
+      files: { encoder: 'encoder.onnx', decoder: 'decoder.onnx', vocoder: 'vocos.onnx', tokens: 'tokens.txt' },
+      reference: { audio: 'reference.wav', text: 'Hello.' },
+    }));
+    const id = voiceIdFor('sherpa-onnx', 'custom/my-narrator#0');
+    assert.equal(library.get(id)?.voice.availability, 'unavailable', 'files missing');
+    for (const name of ['encoder.onnx', 'decoder.onnx', 'vocos.onnx', 'tokens.txt', 'reference.wav']) await writeFile(path.join(dir, name), 'x');
+    const entry = library.get(id)!;
+    assert.deepEqual([entry.voice.availability, entry.voice.creationMode, entry.voice.access.scope], ['ready', 'cloned', 'personal']);
+    assert.deepEqual((entry.ref.model as SherpaVoiceModel).reference, { audioPath: path.join(dir, 'reference.wav'), text: 'Hello.' });
+    assert.deepEqual(names({ scope: 'personal' }), ['My Narrator']);
+
+    const broken = path.join(dataDir, 'models', 'tts', 'broken');
+    await mkdir(broken, { recursive: true });
+    await writeFile(path.join(broken, 'voice.json'), JSON.stringify({ name: 'B', engine: 'tacotron', languageCode: 'en', files: {} }));
+    const brokenVoice = library.get(voiceIdFor('sherpa-onnx', 'custom/broken#0'))!.voice;
+    assert.equal(brokenVoice.availability, 'unavailable');
+    assert.match(brokenVoice.name, /engine must be one of vits, kokoro, matcha, zipvoice/);
+  });
+
+  it('rejects a missing data directory option', () => {
+    assert.throws(() => createVoiceLibrary(undefined as never), TypeError);
+  });
+});
+
+describe('speakerVoices (the editor\'s speaker → voice setting)', () => {
+  it('resolves ready voices and refuses unknown or missing ones', async () => {
+    const { speakerVoices, SpeakerVoiceError } = await import('../../src/voices/speaker-voices');
+    const french = voiceIdFor('espeak-ng', 'roa/fr');
+    assert.deepEqual(speakerVoices(library, { ' Marie ': french }), {
+      Marie: { engine: 'espeak-ng', engineVoiceId: 'roa/fr', languageCode: 'fr-FR', name: 'French (France)' },
+    });
+    assert.throws(() => speakerVoices(library, { Bob: '00000000-0000-5000-8000-000000000000' }), SpeakerVoiceError);
+    assert.throws(() => speakerVoices(library, { Bob: voiceIdFor('svox-pico', 'it-IT') }), /for speaker "Bob" is not installed/);
   });
 });

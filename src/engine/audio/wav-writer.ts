@@ -72,6 +72,11 @@ export class WavWriter {
     return { bytes: WAV_HEADER_BYTES + this.dataBytes, frames: this.frames };
   }
 
+  /** The same as close(), under the name every audio sink shares. */
+  finish(): Promise<WavSummary> {
+    return this.close();
+  }
+
   /** Closes the file without finishing it; the caller removes it. */
   async abort(): Promise<void> {
     if (this.closed) return;

@@ -51,6 +51,8 @@ export interface EspeakVoice {
   readonly sampleRate: number;
   /** Synthesizes plain text; returns espeak's mono 16-bit sample blocks in order. */
   synthesize(text: string): Int16Array[];
+  /** Synthesizes plain text, handing each block over as espeak makes it (synchronously, in order). */
+  synthesizeTo(text: string, onBlock: (samples: Int16Array) => void): void;
 }
 
 /**
@@ -70,16 +72,20 @@ export async function openEspeakVoice(identifier: string, rate: number): Promise
     appliedSettings = settings;
   };
   apply();
+  const synthesizeTo = (text: string, onBlock: (samples: Int16Array) => void): void => {
+    apply();
+    // The callback must return nothing: espeak stops synthesizing when it returns a truthy value.
+    worker.synthesize(escapeForSsml(text), (samples) => {
+      if (samples.length > 0) onBlock(samples);
+    });
+  };
   return {
     sampleRate: worker.get_samplerate(),
     synthesize(text) {
-      apply();
       const blocks: Int16Array[] = [];
-      // The callback must return nothing: espeak stops synthesizing when it returns a truthy value.
-      worker.synthesize(escapeForSsml(text), (samples) => {
-        if (samples.length > 0) blocks.push(samples);
-      });
+      synthesizeTo(text, (samples) => void blocks.push(samples));
       return blocks;
     },
+    synthesizeTo,
   };
 }

@@ -1,81 +1,164 @@
 /**
- * Runs one TTS job in the engine process: text file → espeak-ng, chunk by chunk → WAV file.
- * Audio streams straight to disk, so memory stays flat however long the text is.
+ * Runs one TTS job in the engine process, in two passes over a temporary recording at the output rate:
+ *   1. synthesis: plain text in chunks (record-text.ts), processed next to the synthesis in an audio thread
+ *      (speech-front.ts: stretch, trim, resample, denoise, measure), or subtitle cues on their timeline
+ *      (narrate.ts);
+ *   2. rendering: duration stretch, loudness gain and peak limit, encoding (render.ts).
+ * Audio streams through both passes, so memory stays flat however long the text is.
  */
 import { readFile, rename, rm } from 'node:fs/promises';
-import { PcmToWav } from '../audio/pcm-to-wav';
-import { concatSamples } from '../audio/samples';
-import { firstAudibleIndex } from '../audio/silence-trimmer';
+import { normalizeText } from '../../text/normalize';
+import { openAudioSink, type AudioSink } from '../audio/audio-sink';
+import { effectiveBitrateKbps, MEDIA_TYPES, type EncoderSettings } from '../audio/encoder-settings';
+import { findMediaTools, runTool } from '../media/ffmpeg';
 import { UserFacingError, type EnginePhase, type ProgressReporter, type TaskOutcome, type TtsTask } from '../protocol';
-import { ESPEAK_DEFAULT_RATE, espeakRateForSpeed, openEspeakVoice } from './espeak';
+import { recordNarration, type CueReport } from './narrate';
+import { recordText } from './record-text';
+import { normalizationGainDb, PEAK_CEILING_DBFS, renderRecording, TARGET_LUFS, type RenderPlan } from './render';
+import { planDuration, type DurationReport } from './duration-plan';
+import { ignoredOptions } from './ignored-options';
+import { readCues } from './read-cues';
+import { openSpeechEngine, type EngineSettings, type SpeechEngine } from './speech-engine';
+import { startSpeechFront, type SpeechFront } from './speech-front';
+import { SpeechRecorder, type RecordingSummary } from './speech-recorder';
 import { splitIntoChunks } from './text-chunks';
 
-/**
- * Silence between chunks, at espeak's default rate. Each espeak call ends almost without a pause, so
- * without it the last sentence of one chunk would run into the next; 0.3 s is espeak's own pause after
- * a full stop at 175 words per minute.
- */
-const CHUNK_PAUSE_SECONDS = 0.3;
 const SYNTHESIS_START = 5;
-const SYNTHESIS_END = 95;
+const SYNTHESIS_END = 90;
+const RENDER_END = 98;
 
 export async function runTtsTask(task: TtsTask, report: ProgressReporter): Promise<TaskOutcome> {
-  const { options } = task;
-  const text = await readFile(task.textPath, 'utf8');
-  const chunks = splitIntoChunks(text);
-  if (chunks.length === 0) throw new UserFacingError('The text produced no speech: it is empty or only whitespace.');
+  const { options, voice } = task;
+  const source = await readFile(task.textPath, 'utf8');
+  const narration = options.inputFormat !== 'txt';
+  const cues = narration ? readCues(source, options.inputFormat as 'srt' | 'vtt') : undefined;
+  if (!narration && source.trim() === '') throw new UserFacingError('The text produced no speech: it is empty or only whitespace.');
+  const encoder: EncoderSettings = {
+    format: options.outputFormat,
+    sampleRate: options.sampleRate,
+    channels: options.audioChannels === 'stereo' ? 2 : 1,
+    bitrateKbps: options.bitrateKbps,
+  };
+  const ffmpeg = findMediaTools().ffmpeg;
+  // Fail before minutes of synthesis, not after, when the format needs ffmpeg and it is missing.
+  if (encoder.format !== 'wav') await runTool('ffmpeg', ffmpeg, ['-version']);
 
-  const rate = espeakRateForSpeed(options.speed);
-  const voice = await openEspeakVoice(task.voice.engineVoiceId, rate);
-  const channels = options.audioChannels === 'stereo' ? 2 : 1;
-  const pause = new Int16Array(Math.round((voice.sampleRate * CHUNK_PAUSE_SECONDS * ESPEAK_DEFAULT_RATE) / rate));
+  const settings: EngineSettings = { speed: options.speed, language: options.language, steps: options.steps, guidanceScale: options.guidanceScale };
+  const { engine, notes } = await openSpeechEngine(voice, settings);
+  const engines: SpeechEngine[] = [engine];
+  const spokenLanguage = notes.language ?? voice.languageCode;
+  const prepare = (text: string): string => (options.preprocessPrompt ? normalizeText(text, spokenLanguage) : text);
   const progress = risingOnly(report);
   const partialPath = `${task.outputPath}.partial`;
-  let output: PcmToWav | undefined;
+  const spoolPath = `${task.outputPath}.speech.pcm`;
+  let sink: AudioSink | undefined;
+  let front: SpeechFront | undefined;
+  let recorder: SpeechRecorder | undefined;
   try {
-    output = await PcmToWav.create(partialPath, {
-      inputRate: voice.sampleRate,
-      outputRate: options.sampleRate,
-      channels,
-      trimSilence: options.trimSilence,
-    });
     progress('synthesizing', SYNTHESIS_START);
-    const totalCharacters = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-    let doneCharacters = 0;
-    let heardSpeech = false;
-    for (const [index, chunk] of chunks.entries()) {
-      const samples = concatSamples(voice.synthesize(chunk));
-      heardSpeech ||= firstAudibleIndex(samples) >= 0;
-      if (index > 0) await output.write(pause);
-      await output.write(samples);
-      doneCharacters += chunk.length;
-      progress('synthesizing', SYNTHESIS_START + ((SYNTHESIS_END - SYNTHESIS_START) * doneCharacters) / totalCharacters);
+    const synthesisProgress = (fraction: number): void =>
+      progress('synthesizing', SYNTHESIS_START + (SYNTHESIS_END - SYNTHESIS_START) * fraction);
+    let chunks = 0;
+    let cueReports: CueReport[] | undefined;
+    let recording: RecordingSummary;
+    if (cues) {
+      recorder = await SpeechRecorder.create(spoolPath, options.sampleRate, { denoise: options.denoise });
+      const speakerEngines = new Map<string, Promise<SpeechEngine>>();
+      cueReports = await recordNarration(cues, recorder, {
+        speed: options.speed,
+        spokenText: (cue) => prepare(cue.text).trim(),
+        engineFor: (speaker) => {
+          const other = speaker ? findSpeakerVoice(voice.speakers, speaker) : undefined;
+          if (!other || !speaker) return Promise.resolve(engine);
+          if (!speakerEngines.has(speaker)) {
+            speakerEngines.set(speaker, openSpeechEngine(other, settings).then((opened) => (engines.push(opened.engine), opened.engine)));
+          }
+          return speakerEngines.get(speaker)!;
+        },
+        onCue: (done) => synthesisProgress(done / cues.length),
+      });
+      chunks = cues.length;
+      recording = await recorder.finish();
+    } else {
+      const textChunks = splitIntoChunks(prepare(source));
+      if (textChunks.length === 0) throw new UserFacingError('The text produced no speech: it is empty or only whitespace.');
+      const total = textChunks.reduce((sum, chunk) => sum + chunk.length, 0);
+      front = await startSpeechFront({
+        spoolPath,
+        inputRate: engine.sampleRate,
+        outputRate: options.sampleRate,
+        stretch: engine.nativeSpeed ? 1 : options.speed,
+        trimSilence: options.trimSilence,
+        denoise: options.denoise,
+      });
+      await recordText(textChunks, engine, front, { speed: options.speed, onChunk: (done) => synthesisProgress(done / total) });
+      recording = await front.finish();
+      front = undefined;
+      chunks = textChunks.length;
     }
-    if (!heardSpeech) {
-      throw new UserFacingError('The text produced no speech: espeak-ng found nothing it could pronounce in it.');
+    if (!recording.heardSpeech) {
+      throw new UserFacingError(`The text produced no speech: ${engine.backend} found nothing it could pronounce in it.`);
     }
-    progress('encoding', 97);
-    const { bytes, frames } = await output.finish();
+
+    const duration: DurationReport | null = !narration && options.duration !== null
+      ? planDuration(recording.length, recording.sampleRate, options.duration, options.speed)
+      : null;
+    const measuredLufs = recording.lufs;
+    const gainDb = normalizationGainDb(measuredLufs);
+    const plan: RenderPlan = {
+      stretch: duration?.stretchFactor ?? 1,
+      targetSamples: duration?.targetSamples,
+      gain: options.postprocessOutput ? 10 ** (gainDb / 20) : null,
+    };
+    sink = await openAudioSink(partialPath, encoder, ffmpeg);
+    progress('postprocessing', SYNTHESIS_END);
+    await renderRecording(recording, sink, plan, (fraction) => progress('postprocessing', SYNTHESIS_END + (RENDER_END - SYNTHESIS_END) * fraction));
+    progress('encoding', RENDER_END);
+    const { bytes, frames } = await sink.finish();
+    sink = undefined;
     await rename(partialPath, task.outputPath);
     progress('encoding', 99);
+    const durationSeconds = round3(frames / options.sampleRate);
     return {
-      backend: 'espeak-ng',
+      backend: engine.backend,
       result: {
-        mediaType: 'audio/wav',
-        outputFormat: 'wav',
+        mediaType: MEDIA_TYPES[options.outputFormat],
+        outputFormat: options.outputFormat,
         sampleRate: options.sampleRate,
         audioChannels: options.audioChannels,
-        durationSeconds: Math.round((frames / options.sampleRate) * 1000) / 1000,
+        durationSeconds,
         bytes,
-        characters: countCodePoints(text),
-        chunks: chunks.length,
+        characters: countCodePoints(source),
+        chunks,
+        bitrateKbps: effectiveBitrateKbps(encoder),
+        voice: { name: voice.name ?? voice.engineVoiceId, engine: voice.engine, languageCode: voice.languageCode },
+        language: spokenLanguage,
+        speed: { value: options.speed, method: engine.nativeSpeed ? 'engine-rate' : 'time-stretch' },
+        duration: duration && { ...duration.summary, achievedSeconds: durationSeconds },
+        loudness: options.postprocessOutput
+          ? { targetLufs: TARGET_LUFS, measuredLufs: measuredLufs === null ? null : round3(measuredLufs), gainDb: round3(gainDb), peakCeilingDbfs: PEAK_CEILING_DBFS }
+          : null,
+        ...(cueReports ? { cues: cueReports, overranCues: cueReports.filter((cue) => cue.overran).length } : {}),
+        ignoredOptions: ignoredOptions(options, voice, notes, engine.backend),
       },
     };
   } catch (error) {
-    await output?.abort();
+    await front?.abort();
+    await sink?.abort();
     await rm(partialPath, { force: true });
     throw error;
+  } finally {
+    await recorder?.dispose();
+    await rm(spoolPath, { force: true });
+    for (const opened of engines) opened.dispose?.();
   }
+}
+
+function findSpeakerVoice<T>(speakers: Record<string, T> | undefined, name: string): T | undefined {
+  if (!speakers) return undefined;
+  const wanted = name.trim().toLowerCase();
+  const key = Object.keys(speakers).find((candidate) => candidate.trim().toLowerCase() === wanted);
+  return key === undefined ? undefined : speakers[key];
 }
 
 /** Forwards progress to `report` only when it rose (by at least 0.1), rounded to one decimal. */
@@ -88,6 +171,8 @@ function risingOnly(report: ProgressReporter): ProgressReporter {
     report(phase, rounded);
   };
 }
+
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 /** Characters as the API counts them (JSON Schema `maxLength` counts code points). */
 function countCodePoints(text: string): number {

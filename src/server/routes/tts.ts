@@ -2,14 +2,18 @@ import Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import { QueueFullError } from '../../jobs/job-service';
 import { toPublicJob } from '../../jobs/types';
+import { parseSubtitles, SubtitleError } from '../../subtitles/parse';
 import type { AppDeps } from '../deps';
 import { ApiError, invalidRequest } from '../errors';
 import { requireFeature } from '../middleware/security';
 import { queueFull } from './queue-full';
 
-/** Output formats the engine can write today; the others answer 422 rather than a wrong file. */
-const PRODUCIBLE_FORMATS = new Set(['wav']);
-
+/**
+ * POST /tts/jobs. Everything a request can get wrong is answered here, before the job exists: the schema
+ * (422 naming the field), an unknown voice (422), a voice that is not ready (409 VOICE_NOT_READY), and
+ * subtitles that cannot be read (422 with the line number). ffmpeg, needed for mp3/aac/flac, is checked
+ * when the job runs: a missing ffmpeg fails the job with a sentence saying how to install it.
+ */
 export function ttsRoutes(router: Router, deps: AppDeps): void {
   const parseJson = koaBody({ json: true, multipart: false, urlencoded: false, text: false, jsonLimit: '2mb', jsonStrict: true });
 
@@ -25,16 +29,18 @@ export function ttsRoutes(router: Router, deps: AppDeps): void {
       const checked = deps.validators.ttsRequest(ctx.request.body);
       if (!checked.ok) throw invalidRequest(checked.message);
       const request = checked.value;
-      if (!PRODUCIBLE_FORMATS.has(request.outputFormat)) {
-        throw invalidRequest(`outputFormat: ${request.outputFormat} cannot be produced yet; use wav`);
-      }
-      if (request.inputFormat !== 'txt') {
-        throw invalidRequest(`inputFormat: ${request.inputFormat} narration is not available yet; use txt`);
-      }
       const entry = deps.voices.get(request.voiceId.toLowerCase());
       if (!entry) throw invalidRequest(`voiceId: no voice ${request.voiceId} in your voice library (see GET /voices)`);
       if (entry.voice.availability !== 'ready') {
         throw new ApiError('VOICE_NOT_READY', `The voice ${entry.voice.name} is ${entry.voice.availability.replace('_', ' ')}.`);
+      }
+      if (request.inputFormat !== 'txt') {
+        try {
+          parseSubtitles(request.text, request.inputFormat);
+        } catch (error) {
+          if (error instanceof SubtitleError) throw invalidRequest(`text: not valid ${request.inputFormat.toUpperCase()}, ${error.message}`);
+          throw error;
+        }
       }
       let reservation;
       try {
@@ -43,14 +49,7 @@ export function ttsRoutes(router: Router, deps: AppDeps): void {
         if (error instanceof QueueFullError) throw queueFull(error);
         throw error;
       }
-      const job = await deps.jobs.createTtsJob(
-        {
-          origin: 'api',
-          request,
-          voice: { engine: entry.engine, engineVoiceId: entry.engineVoiceId, languageCode: entry.voice.languageCode },
-        },
-        reservation,
-      );
+      const job = await deps.jobs.createTtsJob({ origin: 'api', request, voice: entry.ref }, reservation);
       ctx.body = toPublicJob(job);
     },
   );

@@ -1,0 +1,18 @@
+/** Where the finished mono samples go: a WAV file written directly, or ffmpeg for mp3, aac and flac. */
+import { endianness } from 'node:os';
+import type { EncoderSettings } from './encoder-settings';
+import { FfmpegEncoder } from './ffmpeg-encoder';
+import { WavWriter } from './wav-writer';
+
+export interface AudioSink {
+  /** Mono samples at the output rate; stereo duplicates them. */
+  write(samples: Int16Array): Promise<void>;
+  finish(): Promise<{ bytes: number; frames: number }>;
+  abort(): Promise<void>;
+}
+
+export async function openAudioSink(path: string, settings: EncoderSettings, ffmpeg?: string): Promise<AudioSink> {
+  if (settings.format === 'wav') return WavWriter.create(path, { sampleRate: settings.sampleRate, channels: settings.channels });
+  if (endianness() === 'BE') throw new Error('Encoding through ffmpeg expects a little-endian machine.');
+  return FfmpegEncoder.start(path, settings, ffmpeg);
+}

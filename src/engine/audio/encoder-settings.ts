@@ -1,0 +1,46 @@
+/**
+ * What each output format means for ffmpeg: codec, container, media type, and the bitrate the encoder
+ * really uses (MPEG-2 layer III stops at 160 kbps below 32 kHz; AAC at 6144 bits per channel and frame).
+ */
+import type { OutputFormat } from '../../api/openapi';
+
+export const MEDIA_TYPES: Record<OutputFormat, string> = {
+  wav: 'audio/wav',
+  mp3: 'audio/mpeg',
+  aac: 'audio/aac',
+  flac: 'audio/flac',
+};
+
+export interface EncoderSettings {
+  format: OutputFormat;
+  sampleRate: number;
+  channels: 1 | 2;
+  /** null: the encoder's default. Ignored by wav and flac. */
+  bitrateKbps: number | null;
+}
+
+/** Formats that carry a bitrate; wav and flac are lossless and ignore it. */
+export const usesBitrate = (format: OutputFormat): boolean => format === 'mp3' || format === 'aac';
+
+/** The bitrate the encoder will really use for the request, or null for its default or a lossless format. */
+export function effectiveBitrateKbps({ format, sampleRate, channels, bitrateKbps }: EncoderSettings): number | null {
+  if (!usesBitrate(format) || bitrateKbps === null) return null;
+  if (format === 'mp3') return Math.min(bitrateKbps, sampleRate < 32_000 ? 160 : 320);
+  return Math.min(bitrateKbps, Math.floor((6144 * channels * sampleRate) / 1024 / 1000));
+}
+
+/** ffmpeg's output arguments (codec, bitrate, container) for an encoded format; wav is written without ffmpeg. */
+export function ffmpegOutputArgs(settings: EncoderSettings): string[] {
+  const bitrate = effectiveBitrateKbps(settings);
+  const rate = bitrate === null ? [] : ['-b:a', `${bitrate}k`];
+  switch (settings.format) {
+    case 'mp3':
+      return ['-c:a', 'libmp3lame', ...rate, '-f', 'mp3'];
+    case 'aac':
+      return ['-c:a', 'aac', ...rate, '-f', 'adts'];
+    case 'flac':
+      return ['-c:a', 'flac', '-sample_fmt', 's16', '-f', 'flac'];
+    case 'wav':
+      return ['-c:a', 'pcm_s16le', '-f', 'wav'];
+  }
+}

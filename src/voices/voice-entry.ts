@@ -1,0 +1,23 @@
+/** A voice of the library: what GET /voices shows, and what a job needs to speak with it. */
+import type { Voice } from '../api/types';
+import type { TtsEngineName, TtsVoiceRef } from '../engine/protocol';
+import { searchTermsFor } from './voice-search';
+
+export interface VoiceEntry {
+  voice: Voice;
+  engine: TtsEngineName;
+  engineVoiceId: string;
+  /** Milliseconds since the epoch; 0 for voices that ship with Speech Studio or are not installed. */
+  createdAt: number;
+  /** What a job with this voice hands to the engine (model paths resolved). */
+  ref: TtsVoiceRef;
+}
+
+export interface IndexedEntry extends VoiceEntry {
+  searchTerms: string[];
+}
+
+/** Adds the search terms of a voice: its name, language code and the language's names. */
+export function indexed(entry: VoiceEntry, extraTerms: string[] = []): IndexedEntry {
+  return { ...entry, searchTerms: [...searchTermsFor(entry.voice.name, entry.voice.languageCode), ...extraTerms.map((t) => t.toLowerCase())] };
+}

@@ -1,0 +1,132 @@
+/**
+ * Voices the user installs by hand: any folder `<data-dir>/models/tts/<folder>/` with a `voice.json` that
+ * describes a sherpa-onnx model (Piper/VITS, Kokoro, Matcha, or ZipVoice with its reference recording):
+ *
+ * ```json
+ * { "name": "Narrator", "engine": "vits", "languageCode": "en-GB", "gender": "female", "license": "CC-BY-4.0",
+ *   "files": { "model": "model.onnx", "tokens": "tokens.txt" },
+ *   "speakers": [{ "id": 0, "name": "Narrator" }],
+ *   "reference": { "audio": "reference.wav", "text": "What the reference recording says." } }
+ * ```
+ * File names are relative to the folder. A folder with a broken manifest is listed as `unavailable`.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Gender, Voice } from '../api/types';
+import type { SherpaModelKind, SherpaVoiceModel } from '../engine/protocol';
+import { REQUIRED_FILES } from '../engine/tts/sherpa-config';
+import { indexed, type IndexedEntry } from './voice-entry';
+import type { VoiceFiles } from './voice-files';
+import { voiceIdFor } from './voice-id';
+
+export const MANIFEST_FILE = 'voice.json';
+const KINDS: SherpaModelKind[] = ['vits', 'kokoro', 'matcha', 'zipvoice'];
+const GENDERS: Gender[] = ['female', 'male', 'neutral'];
+
+interface Manifest {
+  name: string;
+  engine: SherpaModelKind;
+  languageCode: string;
+  gender?: Gender;
+  license?: string;
+  multiLingual?: boolean;
+  files: Record<string, string>;
+  speakers?: { id: number; name?: string; gender?: Gender; languageCode?: string }[];
+  reference?: { audio: string; text: string };
+}
+
+/** The manifest's problem in words, or undefined when it is usable. */
+export function manifestProblem(data: unknown): string | undefined {
+  const m = data as Partial<Manifest> | null;
+  if (!m || typeof m !== 'object') return 'voice.json is not a JSON object';
+  if (typeof m.name !== 'string' || !m.name.trim()) return 'name is missing';
+  if (!KINDS.includes(m.engine as SherpaModelKind)) return `engine must be one of ${KINDS.join(', ')}`;
+  if (typeof m.languageCode !== 'string' || !/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(m.languageCode)) return 'languageCode must be a language tag';
+  if (m.gender !== undefined && !GENDERS.includes(m.gender)) return `gender must be one of ${GENDERS.join(', ')}`;
+  if (!m.files || typeof m.files !== 'object') return 'files is missing';
+  for (const [key, file] of Object.entries(m.files)) {
+    if (typeof file !== 'string' || path.isAbsolute(file) || file.split(/[\\/]/).includes('..')) return `files.${key} must be a file name inside the folder`;
+  }
+  const missing = REQUIRED_FILES[m.engine as SherpaModelKind].filter((key) => !m.files![key]);
+  if (missing.length > 0) return `files must name ${missing.join(', ')}`;
+  if (m.engine === 'zipvoice' && (typeof m.reference?.audio !== 'string' || typeof m.reference.text !== 'string')) {
+    return 'a zipvoice voice needs reference.audio and reference.text';
+  }
+  if (m.speakers !== undefined && (!Array.isArray(m.speakers) || m.speakers.some((s) => !Number.isInteger(s?.id) || s.id < 0))) {
+    return 'speakers must be a list of { id, name }';
+  }
+  return undefined;
+}
+
+/** Every folder under models/tts/ with a voice.json, except those owned by the catalog or SVOX Pico. */
+export function manifestVoiceEntries(files: VoiceFiles, reserved: ReadonlySet<string>): IndexedEntry[] {
+  const root = path.join(files.modelsDir, 'tts');
+  let folders: string[];
+  try {
+    folders = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  } catch {
+    return [];
+  }
+  return folders
+    .filter((folder) => !reserved.has(folder) && existsSync(path.join(root, folder, MANIFEST_FILE)))
+    .flatMap((folder) => entriesForFolder(path.join(root, folder), folder, files));
+}
+
+function entriesForFolder(dir: string, folder: string, files: VoiceFiles): IndexedEntry[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path.join(dir, MANIFEST_FILE), 'utf8'));
+  } catch {
+    data = null;
+  }
+  const problem = manifestProblem(data);
+  if (problem) return [broken(folder, problem)];
+  const m = data as Manifest;
+  const modelFiles = Object.fromEntries(Object.entries(m.files).map(([key, file]) => [key, path.join(dir, file)]));
+  const needed = [...REQUIRED_FILES[m.engine].map((key) => modelFiles[key]), ...(m.reference ? [path.join(dir, m.reference.audio)] : [])];
+  const ready = needed.every((file) => existsSync(file));
+  const createdAt = ready ? files.installedAt(path.join(dir, MANIFEST_FILE)) : 0;
+  const speakers = m.speakers?.length ? m.speakers : [{ id: 0 }];
+  return speakers.map((speaker: { id: number; name?: string; gender?: Gender; languageCode?: string }) => {
+    const engineVoiceId = `custom/${folder}#${speaker.id}`;
+    const name = speaker.name ?? (speakers.length > 1 ? `${m.name} ${speaker.id}` : m.name);
+    const languageCode = speaker.languageCode ?? m.languageCode;
+    const gender = speaker.gender ?? m.gender;
+    const model: SherpaVoiceModel = {
+      kind: m.engine,
+      files: modelFiles,
+      speakerId: speaker.id,
+      espeakDataDir: files.espeakDataDir,
+      ...(m.multiLingual ? { multiLingual: true } : {}),
+      ...(m.reference ? { reference: { audioPath: path.join(dir, m.reference.audio), text: m.reference.text } } : {}),
+    };
+    const voice: Voice = {
+      id: voiceIdFor('sherpa-onnx', engineVoiceId),
+      name,
+      languageCode,
+      ...(gender ? { gender } : {}),
+      creationMode: m.engine === 'zipvoice' ? 'cloned' : 'downloaded',
+      availability: ready ? 'ready' : 'unavailable',
+      access: { scope: 'personal', canUse: true, license: m.license ?? 'unknown' },
+    };
+    return indexed({ voice, engine: 'sherpa-onnx', engineVoiceId, createdAt, ref: { engine: 'sherpa-onnx', engineVoiceId, languageCode, name, model } }, [m.engine]);
+  });
+}
+
+function broken(folder: string, problem: string): IndexedEntry {
+  const engineVoiceId = `custom/${folder}#0`;
+  return indexed({
+    voice: {
+      id: voiceIdFor('sherpa-onnx', engineVoiceId),
+      name: `${folder} (${problem})`,
+      languageCode: 'und',
+      creationMode: 'downloaded',
+      availability: 'unavailable',
+      access: { scope: 'personal', canUse: false, license: 'unknown' },
+    },
+    engine: 'sherpa-onnx',
+    engineVoiceId,
+    createdAt: 0,
+    ref: { engine: 'sherpa-onnx', engineVoiceId, languageCode: 'und', name: folder },
+  });
+}

@@ -1,0 +1,149 @@
+import assert from 'node:assert/strict';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { Denoiser, NoiseFloorMeter } from '../../src/engine/audio/denoise';
+import { effectiveBitrateKbps, ffmpegOutputArgs } from '../../src/engine/audio/encoder-settings';
+import { measureLoudness } from '../../src/engine/audio/loudness';
+import { PeakLimiter } from '../../src/engine/audio/peak-limiter';
+import { SampleSpool } from '../../src/engine/audio/sample-spool';
+import { stretchClip, TimeStretcher } from '../../src/engine/audio/time-stretch';
+import { normalizationGainDb } from '../../src/engine/tts/render';
+import { tempDir } from '../helpers/temp';
+
+const RATE = 24_000;
+
+function sine(seconds: number, dbfs: number, hz = 997, rate = RATE): Int16Array {
+  const amplitude = 32767 * 10 ** (dbfs / 20);
+  return Int16Array.from({ length: Math.round(seconds * rate) }, (_, i) => Math.round(amplitude * Math.sin((2 * Math.PI * hz * i) / rate)));
+}
+
+/** Deterministic white noise at about `dbfs` RMS. */
+function noise(length: number, dbfs: number): Int16Array {
+  let seed = 7;
+  const scale = 32767 * 10 ** (dbfs / 20) * Math.sqrt(3);
+  return Int16Array.from({ length }, () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return Math.round(((seed / 2 ** 31) * 2 - 1) * scale);
+  });
+}
+
+const rms = (x: Int16Array): number => Math.sqrt(x.reduce((sum, v) => sum + v * v, 0) / x.length);
+
+describe('loudness (BS.1770)', () => {
+  it('measures a 997 Hz sine at -20 dBFS as -23 LUFS, at any sample rate', () => {
+    for (const rate of [16_000, 22_050, 48_000]) {
+      const lufs = measureLoudness(sine(3, -20, 997, rate), rate);
+      assert.ok(Math.abs(lufs - -23.01) < 0.1, `${rate} Hz: ${lufs} LUFS`);
+    }
+  });
+
+  it('gates silence: a tone with long pauses measures as the tone, silence as -Infinity', () => {
+    const gapped = new Int16Array(RATE * 6);
+    gapped.set(sine(2, -20), 0);
+    gapped.set(sine(2, -20), RATE * 4);
+    // Blocks that straddle a tone's edges pass the gates too, as BS.1770 specifies, and pull the level down a little.
+    assert.ok(Math.abs(measureLoudness(gapped, RATE) - -23.01) < 0.5);
+    assert.equal(measureLoudness(new Int16Array(RATE), RATE), -Infinity);
+    assert.equal(normalizationGainDb(-Infinity), 0);
+    assert.equal(normalizationGainDb(-23), 7);
+    assert.equal(normalizationGainDb(-80), 30, 'gain is capped');
+  });
+});
+
+describe('PeakLimiter', () => {
+  it('applies the gain and keeps every sample under the ceiling, output aligned with input', () => {
+    const input = sine(1, -6);
+    const limiter = new PeakLimiter({ sampleRate: RATE, gain: 4, ceilingDbfs: -1 });
+    const parts = [limiter.process(input.subarray(0, 5000)), limiter.process(input.subarray(5000)), limiter.flush()];
+    const output = Int16Array.from(parts.flatMap((p) => [...p]));
+    assert.equal(output.length, input.length);
+    const ceiling = 32767 * 10 ** (-1 / 20);
+    assert.ok(output.every((v) => Math.abs(v) <= ceiling + 1), 'no sample above -1 dBFS');
+    assert.ok(Math.max(...output.map(Math.abs)) > ceiling * 0.95, 'peaks reach the ceiling');
+  });
+
+  it('is a plain gain when nothing reaches the ceiling', () => {
+    const input = sine(0.2, -30);
+    const limiter = new PeakLimiter({ sampleRate: RATE, gain: 2, ceilingDbfs: -1 });
+    const output = Int16Array.from([...limiter.process(input), ...limiter.flush()]);
+    assert.ok(output.every((v, i) => Math.abs(v - input[i] * 2) <= 1));
+  });
+});
+
+describe('Denoiser', () => {
+  it('pushes an audible hiss floor down between words and keeps the speech', () => {
+    const hiss = noise(RATE, -50);
+    const tone = sine(1, -12);
+    const signal = new Int16Array(RATE * 3);
+    signal.set(hiss, 0);
+    signal.set(tone.map((v, i) => v + hiss[i]), RATE);
+    signal.set(hiss, RATE * 2);
+    const meter = new NoiseFloorMeter(RATE);
+    meter.push(signal);
+    assert.ok(meter.floorDb() > -60 && meter.floorDb() < -45, `floor ${meter.floorDb()}`);
+    const out = new Denoiser(RATE, meter.floorDb()).process(signal);
+    const tail = out.subarray(RATE * 2 + RATE / 5);
+    assert.ok(rms(tail) < rms(hiss) / 4, `hiss ${rms(hiss)} → ${rms(tail)}`);
+    const middle = out.subarray(RATE + RATE / 4, RATE * 2 - RATE / 4);
+    assert.ok(Math.abs(rms(middle) / rms(tone) - 1) < 0.05, 'the tone keeps its level');
+  });
+
+  it('leaves clean audio alone apart from the high-pass', () => {
+    const clean = new Int16Array(RATE * 2);
+    clean.set(sine(1, -12), RATE / 2);
+    const meter = new NoiseFloorMeter(RATE);
+    meter.push(clean);
+    assert.equal(meter.floorDb(), -Infinity);
+    const out = new Denoiser(RATE, meter.floorDb()).process(clean);
+    assert.ok(Math.abs(rms(out) / rms(clean) - 1) < 0.01);
+  });
+});
+
+describe('time stretch (Sonic)', () => {
+  it('makes audio the expected length at any factor, streamed or whole', async () => {
+    const input = sine(2, -12, 220);
+    for (const speed of [0.5, 0.8, 1.5, 2]) {
+      const output = await stretchClip(input, RATE, speed);
+      assert.ok(Math.abs(output.length - input.length / speed) < RATE * 0.02, `${speed}: ${output.length}`);
+    }
+    const stretcher = await TimeStretcher.create(RATE, 2);
+    let count = 0;
+    for (let i = 0; i < input.length; i += 1000) count += stretcher.process(input.subarray(i, i + 1000)).length;
+    count += stretcher.flush().length;
+    assert.ok(Math.abs(count - input.length / 2) < RATE * 0.02);
+    await assert.rejects(TimeStretcher.create(RATE, 0), TypeError);
+  });
+});
+
+describe('encoder settings', () => {
+  it('uses the requested bitrate where the codec allows it, and none for lossless formats', () => {
+    const base = { sampleRate: 44_100, channels: 2 as const, bitrateKbps: 192 };
+    assert.equal(effectiveBitrateKbps({ ...base, format: 'mp3' }), 192);
+    assert.equal(effectiveBitrateKbps({ ...base, format: 'mp3', sampleRate: 22_050, bitrateKbps: 320 }), 160);
+    assert.equal(effectiveBitrateKbps({ ...base, format: 'aac', sampleRate: 16_000, channels: 1 }), 96);
+    assert.equal(effectiveBitrateKbps({ ...base, format: 'flac' }), null);
+    assert.equal(effectiveBitrateKbps({ ...base, format: 'mp3', bitrateKbps: null }), null);
+    assert.deepEqual(ffmpegOutputArgs({ ...base, format: 'aac' }), ['-c:a', 'aac', '-b:a', '192k', '-f', 'adts']);
+    assert.deepEqual(ffmpegOutputArgs({ ...base, format: 'mp3', bitrateKbps: null }), ['-c:a', 'libmp3lame', '-f', 'mp3']);
+  });
+});
+
+describe('SampleSpool', () => {
+  it('gives back exactly what was written, in blocks', async () => {
+    const dir = await tempDir();
+    const spool = await SampleSpool.create(path.join(dir, 'speech.pcm'), RATE);
+    const input = sine(1, -12);
+    await spool.write(input.subarray(0, 7000));
+    await spool.writeSilence(500);
+    await spool.write(input.subarray(7000));
+    const back: number[] = [];
+    for await (const block of spool.read(4096)) back.push(...block);
+    assert.equal(back.length, input.length + 500);
+    assert.deepEqual(back.slice(0, 7000), [...input.subarray(0, 7000)]);
+    assert.ok(back.slice(7000, 7500).every((v) => v === 0));
+    assert.deepEqual(back.slice(7500), [...input.subarray(7000)]);
+    await spool.dispose();
+    await rm(dir, { recursive: true, force: true });
+  });
+});
