@@ -1,31 +1,88 @@
+/**
+ * Activation: builds the parts of the extension, registers them, and returns the API for other
+ * extensions. Nothing heavy happens here: the server is light, and the engine process starts when the
+ * first job needs it.
+ */
+import path from 'node:path';
 import * as vscode from 'vscode';
-import { startLocalServer, type LocalServer } from './server/local-server';
-import type { Logger } from './util/log';
+import { createVoiceLibrary } from './voices/library';
+import { createApi, type SpeechStudioApi } from './editor/api';
+import { SecretApiKeyStore } from './editor/api-key-store';
+import { AudioPlayer } from './editor/audio-player';
+import { registerChooseVoice } from './editor/commands/choose-voice';
+import { registerInstallModel } from './editor/commands/install-model';
+import { registerLocalApiCommands } from './editor/commands/local-api';
+import { registerNarrateSelection } from './editor/commands/narrate-selection';
+import { registerNarrateSubtitles } from './editor/commands/narrate-subtitles';
+import { registerTranscribe } from './editor/commands/transcribe';
+import { EditorJobs } from './editor/editor-jobs';
+import { registerJobsView } from './editor/jobs-view';
+import { createLog } from './editor/log';
+import { OutputRegistry } from './editor/output-registry';
+import { ServerController } from './editor/server-controller';
+import type { Services } from './editor/services';
+import { readSettings, updateSetting, watchSettings } from './editor/settings';
+import { registerExposureWarning, registerStatusBar } from './editor/status-bar';
 
-let server: LocalServer | undefined;
+export type { SpeechStudioApi, SpeechStudioJob } from './editor/api';
 
-/** Starts the Local API in the extension host when it is switched on; the editor commands come later. */
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  const channel = vscode.window.createOutputChannel('Speech Studio', { log: true });
-  context.subscriptions.push(channel);
-  const log: Logger = { info: (m) => channel.info(m), warn: (m) => channel.warn(m), error: (m) => channel.error(m) };
-  const settings = vscode.workspace.getConfiguration('speechStudio.localApi');
-  if (!settings.get<boolean>('enabled', true)) return;
-  try {
-    server = await startLocalServer({
-      host: settings.get<string>('host', '127.0.0.1'),
-      port: settings.get<number>('port', 17860),
-      auth: settings.get<boolean>('auth', false),
-      dataDir: context.globalStorageUri.fsPath,
-      log,
-    });
-    log.info(`Speech Studio Local API listening on ${server.url}`);
-  } catch (error) {
-    log.error(`The Local API could not start: ${(error as Error).message}`);
-  }
+let controller: ServerController | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<SpeechStudioApi> {
+  const log = createLog();
+  context.subscriptions.push(log);
+  let settings = readSettings();
+  const keys = await SecretApiKeyStore.open(context.secrets, log);
+  const server = new ServerController(settings, {
+    defaultDataDir: context.globalStorageUri.fsPath,
+    engineWorkerPath: path.join(context.extensionPath, 'dist', 'engine-worker.js'),
+    apiKeys: keys,
+    log,
+  });
+  controller = server;
+  const voices = createVoiceLibrary({ dataDir: () => server.dataDir });
+  const editorJobs = new EditorJobs({
+    server: () => server.ready(),
+    voices,
+    dataDir: () => server.dataDir,
+    defaultVoiceId: () => settings.ttsDefaultVoice,
+    preferredSttModel: () => settings.sttDefaultModel || undefined,
+    editorLanguage: () => vscode.env.language,
+  });
+  const player = new AudioPlayer();
+  const services: Services = {
+    context, log, controller: server, editorJobs, voices, keys, player,
+    outputs: new OutputRegistry(context.globalState),
+    settings: () => settings,
+  };
+
+  context.subscriptions.push(
+    keys,
+    player,
+    registerExposureWarning(server, () => updateSetting('localApi.auth', true)),
+    registerStatusBar(server),
+    registerJobsView(services),
+    registerTranscribe(services),
+    registerNarrateSelection(services),
+    registerNarrateSubtitles(services),
+    registerChooseVoice(services),
+    registerInstallModel(services),
+    registerLocalApiCommands(services),
+    watchSettings({
+      onDidChange: (changed) => {
+        settings = changed;
+        server.update(changed);
+      },
+      onRestartNeeded: (changed) => void server.restart(changed),
+    }),
+  );
+  // Not awaited: activation returns at once; commands wait for the server through `ready()`.
+  void server.start();
+  return createApi(services);
 }
 
+/** Stops the server: running jobs become interrupted, the engine process ends, the job store is flushed. */
 export async function deactivate(): Promise<void> {
-  await server?.close();
-  server = undefined;
+  await controller?.dispose();
+  controller = undefined;
 }

@@ -1,0 +1,72 @@
+/**
+ * The API that `activate()` returns to other extensions. Jobs created through it are editor jobs:
+ * they run on the same engine and queue as the Local API's, but the HTTP API never shows them.
+ *
+ * @example
+ * const studio = vscode.extensions.getExtension<SpeechStudioApi>('speech-studio.speech-studio');
+ * const api = await studio!.activate();
+ * const job = await api.createTtsJob({ text: 'Hello from another extension.' });
+ * api.onDidChangeJob((changed) => {
+ *   if (changed.id === job.id && changed.status === 'succeeded') console.log('audio at', changed.outputPath);
+ * });
+ */
+import * as vscode from 'vscode';
+import { JobFiles } from '../jobs/job-files';
+import type { JobRecord, PublicJob } from '../jobs/types';
+import { toPublicJob } from '../jobs/types';
+import { baseUrlOf } from './commands/local-api';
+import type { EditorSttRequest, EditorTtsRequest } from './editor-jobs';
+import type { Services } from './services';
+
+export type { EditorSttRequest, EditorTtsRequest };
+
+/** A job as the Local API shows it, plus where its result is once it succeeded. */
+export interface SpeechStudioJob extends PublicJob {
+  /** Absolute path of the audio (TTS) or of `transcript.json` (STT) when the job succeeded. */
+  outputPath?: string;
+}
+
+export interface SpeechStudioApi {
+  /** The Local API's base URL, e.g. `http://127.0.0.1:17860/v1`; undefined while it is off or not running. */
+  readonly baseUrl: string | undefined;
+  /** The bearer key for the Local API (needed when `speechStudio.localApi.auth` is on). */
+  getApiKey(): Promise<string>;
+  /** Queues a text-to-speech job; the fields are the Local API's `POST /tts/jobs` body, `voiceId` optional. */
+  createTtsJob(request: EditorTtsRequest): Promise<SpeechStudioJob>;
+  /** Queues a speech-to-text job for a local media file; the options are those of `POST /stt/jobs`. */
+  createSttJob(request: EditorSttRequest): Promise<SpeechStudioJob>;
+  /** Any job, editor or Local API; undefined when there is none with that id. */
+  getJob(id: string): SpeechStudioJob | undefined;
+  /** Cancels a queued or running job; rejects when it has already finished. */
+  cancelJob(id: string): Promise<SpeechStudioJob>;
+  /** Fires on every visible change of every job: status, progress, phase. */
+  readonly onDidChangeJob: vscode.Event<SpeechStudioJob>;
+}
+
+export function createApi(services: Services): SpeechStudioApi {
+  const { controller } = services;
+  const toJob = (job: JobRecord): SpeechStudioJob => {
+    const outputPath = job.status === 'succeeded' && job.outputFile ? new JobFiles(controller.dataDir).file(job.id, job.outputFile) : undefined;
+    return outputPath ? { ...toPublicJob(job), outputPath } : toPublicJob(job);
+  };
+  return {
+    get baseUrl() {
+      return baseUrlOf(services);
+    },
+    getApiKey: async () => services.keys.get(),
+    createTtsJob: async (request) => {
+      if (typeof request?.text !== 'string') throw new TypeError(`Expected { text: string }, got ${JSON.stringify(request)}`);
+      return toJob(await services.editorJobs.createTts(request));
+    },
+    createSttJob: async (request) => {
+      if (typeof request?.file !== 'string') throw new TypeError(`Expected { file: string }, got ${JSON.stringify(request)}`);
+      return toJob(await services.editorJobs.createStt(request));
+    },
+    getJob: (id) => {
+      const job = controller.jobs().find((j) => j.id === id);
+      return job && toJob(job);
+    },
+    cancelJob: async (id) => toJob(await (await controller.ready()).jobs.cancel(id)),
+    onDidChangeJob: (listener, thisArg, disposables) => controller.onDidChangeJob((job) => listener.call(thisArg, toJob(job)), undefined, disposables),
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * Install Model…: the model catalog in a quick pick (with what is installed), then the download under a
+ * progress notification whose Cancel button stops it. The server sees a model the moment it is complete.
+ */
+import * as vscode from 'vscode';
+import { entryBytes, type CatalogEntry } from '../../models/catalog';
+import { ModelError } from '../../models/model-error';
+import { createModelManager, type InstallResult, type ModelManager } from '../../models/model-manager';
+import type { ModelListing } from '../../models/model-status';
+import { reportError } from '../log';
+import type { Services } from '../services';
+
+const KIND_LABELS: Record<CatalogEntry['kind'], string> = {
+  stt: 'Speech-to-text',
+  'diarization-segmentation': 'Speaker diarization',
+  'speaker-embedding': 'Speaker diarization',
+  punctuation: 'Punctuation',
+  vad: 'Voice activity detection',
+  'tts-voice': 'Voices',
+};
+
+const STATUS_LABELS: Record<ModelListing['status'], string> = {
+  installed: '$(check) installed',
+  installing: '$(sync~spin) installing',
+  partial: '$(debug-pause) partly downloaded',
+  incomplete: '$(warning) files missing',
+  unverified: '$(question) unverified',
+  'not-installed': '',
+};
+
+interface ModelItem extends vscode.QuickPickItem {
+  id?: string;
+}
+
+const megabytes = (bytes: number | null): string => (bytes === null ? 'size unknown' : `${(bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0)} MB`);
+
+function modelItems(listings: ModelListing[]): ModelItem[] {
+  const items: ModelItem[] = [];
+  let lastGroup = '';
+  for (const { entry, status } of listings) {
+    const group = KIND_LABELS[entry.kind];
+    if (group !== lastGroup) items.push({ label: group, kind: vscode.QuickPickItemKind.Separator });
+    lastGroup = group;
+    items.push({
+      id: entry.id,
+      label: entry.name,
+      description: [megabytes(entryBytes(entry)), STATUS_LABELS[status]].filter(Boolean).join(' · '),
+      detail: `${entry.id} — ${entry.license}${entry.languages.length ? ` — ${entry.languages.slice(0, 6).join(', ')}` : ''}`,
+    });
+  }
+  return items;
+}
+
+export function openModelManager(services: Services): Promise<ModelManager> {
+  return createModelManager({ dataDir: services.controller.dataDir, mirror: services.settings().modelMirror || undefined });
+}
+
+/** Installs `id` (asks when not given); undefined when the user dismissed the pick or cancelled. */
+export async function installModel(services: Services, id?: string): Promise<InstallResult | undefined> {
+  const models = await openModelManager(services);
+  if (!id) {
+    const { models: listings } = await models.list();
+    const order = Object.keys(KIND_LABELS);
+    listings.sort((a, b) => order.indexOf(a.entry.kind) - order.indexOf(b.entry.kind));
+    const picked = await vscode.window.showQuickPick(modelItems(listings), {
+      title: 'Install Model',
+      placeHolder: 'Search the model catalog',
+      matchOnDescription: true,
+      matchOnDetail: true,
+    });
+    id = picked?.id;
+  }
+  if (!id) return undefined;
+  const entry = models.catalog.models.find((e) => e.id === id);
+  const title = `Installing ${entry?.name ?? id}`;
+  const controller = new AbortController();
+  try {
+    const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
+      token.onCancellationRequested(() => controller.abort());
+      let shown = 0;
+      return models.install(id!, {
+        signal: controller.signal,
+        onProgress: (p) => {
+          const overall = p.percent === null ? null : ((p.fileIndex + p.percent / 100) / p.fileCount) * 100;
+          const increment = overall === null ? undefined : Math.max(0, overall - shown);
+          if (overall !== null) shown = Math.max(shown, overall);
+          const action = p.phase === 'verifying' ? 'Verifying' : 'Downloading';
+          progress.report({ increment, message: `${action} ${p.file} (${megabytes(p.bytes)} of ${megabytes(p.totalBytes)})` });
+        },
+      });
+    });
+    services.log.info(result.alreadyInstalled ? `${id} was already installed.` : `Installed ${id}.`);
+    void vscode.window.showInformationMessage(result.alreadyInstalled ? `${entry?.name ?? id} is already installed.` : `${entry?.name ?? id} is installed.`);
+    return result;
+  } catch (error) {
+    if (controller.signal.aborted || (error instanceof ModelError && error.code === 'CANCELLED')) {
+      services.log.info(`Installing ${id} was cancelled.`);
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+export function registerInstallModel(services: Services): vscode.Disposable {
+  return vscode.commands.registerCommand('speechStudio.installModel', async (id?: unknown) => {
+    try {
+      return await installModel(services, typeof id === 'string' ? id : undefined);
+    } catch (error) {
+      reportError(services.log, 'Installing the model failed', error);
+      return undefined;
+    }
+  });
+}

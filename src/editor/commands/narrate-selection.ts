@@ -1,0 +1,80 @@
+/**
+ * Narrate Selection: speaks the selected text, or the paragraph around the cursor, with the default
+ * voice; plays it in the player and offers to save it as a file.
+ */
+import { copyFile } from 'node:fs/promises';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { JobRecord } from '../../jobs/types';
+import { runWithProgress, succeeded } from '../job-progress';
+import { reportError } from '../log';
+import type { Services } from '../services';
+
+export interface NarrateArgs {
+  /** Text to speak instead of the editor's selection. */
+  text?: string;
+  voiceId?: string;
+  /** Open the player (default true). */
+  play?: boolean;
+}
+
+export interface NarrateResult {
+  job: JobRecord;
+  /** The audio in the job's folder, when the job succeeded. */
+  audioPath?: string;
+}
+
+/** The selections' text; with nothing selected, the paragraph (lines between blank lines) at the cursor. */
+export function textToNarrate(editor: vscode.TextEditor): string {
+  const selected = editor.selections.filter((s) => !s.isEmpty).map((s) => editor.document.getText(s));
+  if (selected.length > 0) return selected.join('\n\n').trim();
+  const { document } = editor;
+  const line = editor.selection.active.line;
+  if (document.lineAt(line).isEmptyOrWhitespace) return '';
+  let first = line;
+  let last = line;
+  while (first > 0 && !document.lineAt(first - 1).isEmptyOrWhitespace) first--;
+  while (last < document.lineCount - 1 && !document.lineAt(last + 1).isEmptyOrWhitespace) last++;
+  return document.getText(new vscode.Range(first, 0, last, document.lineAt(last).text.length)).trim();
+}
+
+async function offerSave(audioPath: string, suggestedName: string): Promise<void> {
+  const choice = await vscode.window.showInformationMessage('The narration is ready.', 'Save As…');
+  if (choice !== 'Save As…') return;
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const target = await vscode.window.showSaveDialog({
+    title: 'Save Narration',
+    defaultUri: folder ? vscode.Uri.joinPath(folder, suggestedName) : undefined,
+    filters: { Audio: [path.extname(audioPath).slice(1)] },
+  });
+  if (target) await copyFile(audioPath, target.fsPath);
+}
+
+export async function narrateSelection(services: Services, args: NarrateArgs = {}): Promise<NarrateResult | undefined> {
+  const editor = vscode.window.activeTextEditor;
+  const text = args.text ?? (editor ? textToNarrate(editor) : '');
+  if (!text) {
+    void vscode.window.showInformationMessage('Select some text, or put the cursor in a paragraph, to narrate it.');
+    return undefined;
+  }
+  const job = await runWithProgress(services.controller, 'Narrating', () =>
+    services.editorJobs.createTts({ text, voiceId: args.voiceId }),
+  );
+  if (!succeeded(job)) return { job };
+  const audioPath = (await services.editorJobs.outputPath(job))!;
+  if (args.play !== false) services.player.play(audioPath, job.name);
+  void offerSave(audioPath, `${job.name.replace(/[^\p{L}\p{N} _-]+/gu, '').trim().slice(0, 40) || 'narration'}${path.extname(audioPath)}`);
+  return { job, audioPath };
+}
+
+export function registerNarrateSelection(services: Services): vscode.Disposable {
+  return vscode.commands.registerCommand('speechStudio.narrateSelection', async (first?: unknown) => {
+    const args = typeof first === 'object' && first !== null && !(first instanceof vscode.Uri) ? (first as NarrateArgs) : undefined;
+    try {
+      return await narrateSelection(services, args);
+    } catch (error) {
+      reportError(services.log, 'Narration failed', error);
+      return undefined;
+    }
+  });
+}

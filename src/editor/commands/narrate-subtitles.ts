@@ -1,0 +1,72 @@
+/**
+ * Narrate Subtitle File: speaks an SRT or WebVTT file in time with its cues, writes the narration beside
+ * it, and shows the cues whose speech overran their time as problems on the subtitle file.
+ */
+import { copyFile } from 'node:fs/promises';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { JobRecord } from '../../jobs/types';
+import { runWithProgress, succeeded } from '../job-progress';
+import { reportError } from '../log';
+import { besideSource, chooseOutputFile } from '../output-target';
+import type { Services } from '../services';
+import { fitDiagnostics, overrunCues, readProblem } from '../subtitle-fit';
+
+export interface NarrateSubtitlesArgs {
+  voiceId?: string;
+  overwrite?: boolean;
+}
+
+export interface NarrateSubtitlesResult {
+  job: JobRecord;
+  output?: vscode.Uri;
+  overruns: number;
+}
+
+export async function narrateSubtitleFile(services: Services, diagnostics: vscode.DiagnosticCollection, uri: vscode.Uri | undefined, args: NarrateSubtitlesArgs = {}): Promise<NarrateSubtitlesResult | undefined> {
+  const target = uri ?? vscode.window.activeTextEditor?.document.uri;
+  const extension = target ? path.extname(target.fsPath).toLowerCase() : '';
+  if (!target || (extension !== '.srt' && extension !== '.vtt')) {
+    void vscode.window.showInformationMessage('Open or right-click an .srt or .vtt file to narrate it.');
+    return undefined;
+  }
+  const document = await vscode.workspace.openTextDocument(target);
+  const format = extension === '.srt' ? 'srt' : 'vtt';
+  const problem = readProblem(document, format);
+  diagnostics.set(target, problem ? [problem] : []);
+  if (problem) throw new Error(`${path.basename(target.fsPath)} cannot be narrated: ${problem.message} (see the Problems panel).`);
+  const outputFile = await chooseOutputFile(besideSource(target.fsPath, '.wav'), args.overwrite);
+  if (!outputFile) return undefined;
+  const job = await runWithProgress(services.controller, `Narrating ${path.basename(target.fsPath)}`, () =>
+    services.editorJobs.createTts({ text: document.getText(), inputFormat: format, voiceId: args.voiceId, speakerVoices: services.settings().ttsSpeakerVoices }),
+  );
+  if (!succeeded(job)) return { job, overruns: 0 };
+  await copyFile((await services.editorJobs.outputPath(job))!, outputFile);
+  await services.outputs.set(job.id, outputFile);
+  const problems = fitDiagnostics(document, format, overrunCues(job.result));
+  diagnostics.set(target, problems);
+  services.log.info(`Narrated ${target.fsPath} into ${outputFile}; ${problems.length} cue(s) overran.`);
+  const summary = problems.length > 0 ? `${problems.length} cue(s) overran their time: see the Problems panel.` : 'Every cue fits its time.';
+  void vscode.window.showInformationMessage(`The narration is in ${path.basename(outputFile)}. ${summary}`, 'Play').then((choice) => {
+    if (choice) services.player.play(outputFile, path.basename(outputFile));
+  });
+  return { job, output: vscode.Uri.file(outputFile), overruns: problems.length };
+}
+
+export function registerNarrateSubtitles(services: Services): vscode.Disposable {
+  const diagnostics = vscode.languages.createDiagnosticCollection('speechStudio.subtitleFit');
+  return vscode.Disposable.from(
+    diagnostics,
+    vscode.workspace.onDidChangeTextDocument((event) => diagnostics.has(event.document.uri) && event.contentChanges.length > 0 && diagnostics.delete(event.document.uri)),
+    vscode.commands.registerCommand('speechStudio.narrateSubtitleFile', async (first?: unknown, second?: unknown) => {
+      const uri = first instanceof vscode.Uri ? first : undefined;
+      const args = [first, second].find((a): a is NarrateSubtitlesArgs => typeof a === 'object' && a !== null && !(a instanceof vscode.Uri) && !Array.isArray(a));
+      try {
+        return await narrateSubtitleFile(services, diagnostics, uri, args);
+      } catch (error) {
+        reportError(services.log, 'Narrating the subtitles failed', error);
+        return undefined;
+      }
+    }),
+  );
+}

@@ -1,0 +1,88 @@
+/**
+ * The choices of Transcribe Media File: format, language, diarization and speaker count. Each is asked
+ * with a quick pick whose first item is the previous answer, and the answers are remembered.
+ */
+import * as vscode from 'vscode';
+import { WHISPER_LANGUAGES } from '../../engine/stt/whisper-languages';
+
+export type TranscriptChoice = 'srt' | 'vtt' | 'txt' | 'json';
+
+export interface TranscribeOptions {
+  format: TranscriptChoice;
+  /** `auto` or a language code. */
+  language: string;
+  diarization: boolean;
+  /** A fixed number of speakers, or undefined to let diarization decide. */
+  speakerCount?: number;
+}
+
+const KEY = 'speechStudio.transcribeOptions';
+const DEFAULTS: TranscribeOptions = { format: 'srt', language: 'auto', diarization: false };
+
+export const FORMAT_EXTENSIONS: Record<TranscriptChoice, string> = { srt: '.srt', vtt: '.vtt', txt: '.txt', json: '.json' };
+/** JSON is the full transcript: segments, words with timings and probabilities, speakers. */
+export const RENDER_FORMATS = { srt: 'srt', vtt: 'vtt', txt: 'txt', json: 'json-full' } as const;
+
+export function rememberedOptions(state: vscode.Memento): TranscribeOptions {
+  return { ...DEFAULTS, ...state.get<Partial<TranscribeOptions>>(KEY, {}) };
+}
+
+export function rememberOptions(state: vscode.Memento, options: TranscribeOptions): Thenable<void> {
+  return state.update(KEY, options);
+}
+
+interface Choice<T> extends vscode.QuickPickItem {
+  value: T;
+}
+
+async function pick<T>(title: string, items: Choice<T>[], current: T, placeHolder?: string): Promise<T | undefined> {
+  const ordered = [...items.filter((i) => i.value === current), ...items.filter((i) => i.value !== current)];
+  const chosen = await vscode.window.showQuickPick(ordered, { title, placeHolder, matchOnDescription: true, ignoreFocusOut: true });
+  return chosen?.value;
+}
+
+function languageName(code: string): string {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'language' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** Asks for every option not given in `given`; undefined when the user dismissed a question. */
+export async function askTranscribeOptions(state: vscode.Memento, given: Partial<TranscribeOptions>): Promise<TranscribeOptions | undefined> {
+  const last = rememberedOptions(state);
+  const title = 'Transcribe Media File';
+  const format =
+    given.format ??
+    (await pick<TranscriptChoice>(title, [
+      { label: 'SRT', description: 'SubRip subtitles', value: 'srt' },
+      { label: 'VTT', description: 'WebVTT subtitles', value: 'vtt' },
+      { label: 'TXT', description: 'Plain text, one paragraph per segment', value: 'txt' },
+      { label: 'JSON', description: 'Segments, words, timings and speakers', value: 'json' },
+    ], last.format, 'Format of the transcript'));
+  if (!format) return undefined;
+  const languages = [...WHISPER_LANGUAGES].map((code) => ({ label: languageName(code), description: code, value: code }));
+  languages.sort((a, b) => a.label.localeCompare(b.label));
+  const language =
+    given.language ??
+    (await pick<string>(title, [{ label: 'Detect automatically', description: 'auto', value: 'auto' }, ...languages], last.language, 'Spoken language'));
+  if (!language) return undefined;
+  const diarization =
+    given.diarization ??
+    (await pick<boolean>(title, [
+      { label: 'One speaker', description: 'no speaker labels', value: false },
+      { label: 'Label the speakers', description: 'diarization: "Speaker 1:", "Speaker 2:", …', value: true },
+    ], last.diarization, 'Speakers'));
+  if (diarization === undefined) return undefined;
+  let speakerCount = given.speakerCount;
+  if (diarization && !('speakerCount' in given)) {
+    const counts = [2, 3, 4, 5, 6, 8, 10].map((n) => ({ label: `${n} speakers`, value: n as number | 0 }));
+    const chosen = await pick<number | 0>(title, [{ label: 'Find out automatically', value: 0 }, ...counts], last.speakerCount ?? 0, 'How many speakers?');
+    if (chosen === undefined) return undefined;
+    speakerCount = chosen || undefined;
+  }
+  const options: TranscribeOptions = { format, language, diarization, speakerCount: diarization ? speakerCount : undefined };
+  await rememberOptions(state, options);
+  return options;
+}

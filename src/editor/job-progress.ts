@@ -1,0 +1,69 @@
+/**
+ * Runs a job under a progress notification whose Cancel button cancels the job itself (not just the
+ * wait): the engine process running it is ended and the job is recorded as cancelled.
+ */
+import * as vscode from 'vscode';
+import type { JobRecord } from '../jobs/types';
+import type { LocalServer } from '../server/local-server';
+import { untilFinished } from './editor-jobs';
+
+const PHASES: Record<string, string> = {
+  queued: 'Waiting for the engine',
+  loading_model: 'Loading the model',
+  decoding: 'Decoding the media',
+  detecting_language: 'Detecting the language',
+  transcribing: 'Transcribing',
+  diarizing: 'Finding the speakers',
+  punctuating: 'Punctuating',
+  synthesizing: 'Synthesizing speech',
+  postprocessing: 'Finishing the audio',
+  encoding: 'Encoding',
+  done: 'Done',
+};
+
+export const describePhase = (phase: string | null): string => (phase ? PHASES[phase] ?? phase : '');
+
+export interface JobProgressDeps {
+  ready(): Promise<LocalServer>;
+  onDidChangeJob: vscode.Event<JobRecord>;
+}
+
+/**
+ * Creates a job with `create` and waits for it under a cancellable notification titled `title`.
+ * @returns the finished job: succeeded, failed, cancelled or interrupted.
+ */
+export function runWithProgress(deps: JobProgressDeps, title: string, create: () => Promise<JobRecord>): Promise<JobRecord> {
+  return Promise.resolve(
+    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+      progress.report({ message: 'Starting…' });
+      const job = await create();
+      const server = await deps.ready();
+      let shown = 0;
+      const show = (current: JobRecord): void => {
+        const increment = Math.max(0, current.progress - shown);
+        shown = Math.max(shown, current.progress);
+        progress.report({ increment, message: `${describePhase(current.phase)} (${Math.floor(current.progress)}%)` });
+      };
+      const watching = deps.onDidChangeJob((current) => current.id === job.id && show(current));
+      const cancel = (): void => {
+        // The server of the moment: a restart may have moved a queued job to a new one.
+        deps.ready().then((current) => current.jobs.cancel(job.id)).catch(() => undefined); // finished: nothing to cancel
+      };
+      const cancelling = token.onCancellationRequested(cancel);
+      if (token.isCancellationRequested) cancel();
+      try {
+        return await untilFinished(deps.onDidChangeJob, () => server.jobs.get(job.id), job.id);
+      } finally {
+        watching.dispose();
+        cancelling.dispose();
+      }
+    }),
+  );
+}
+
+/** Throws the job's own sentence when it failed; returns false when it was cancelled or interrupted. */
+export function succeeded(job: JobRecord): boolean {
+  if (job.status === 'failed') throw new Error(job.error ?? 'The job failed.');
+  if (job.status === 'interrupted') throw new Error(job.error ?? 'The job was interrupted.');
+  return job.status === 'succeeded';
+}

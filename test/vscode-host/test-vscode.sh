@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# `npm run test:vscode`: the integration suite inside a real VS Code (code-server), twice: against the
+# source folder, then against the packaged .vsix installed into a fresh profile. Installs the test host
+# on first use. Prints each run's `N passed, N failed` and the total last.
+# env: SPEECH_TEST_MODELS (default ../shared/models beside the project), SCREENSHOT_DIR (README pictures,
+#      taken in the source-folder run), SKIP_VSIX=1 (source folder only)
+set -euo pipefail
+HOST="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(cd "$HOST/../.." && pwd)"
+cd "$ROOT"
+started=$(date +%s)
+
+if [ ! -x "$HOST/node_modules/.bin/code-server" ] || ! command -v chromium >/dev/null; then
+  echo "Installing the VS Code test host (code-server, Chromium)…"
+  bash "$HOST/setup.sh"
+fi
+[ -z "${SCREENSHOT_DIR:-}" ] || export SCREENSHOT_DIR="$(realpath -m "$SCREENSHOT_DIR")"
+export SPEECH_TEST_MODELS="$(realpath "${SPEECH_TEST_MODELS:-$ROOT/../shared/models}")"
+[ -f "$SPEECH_TEST_MODELS/whisper/ggml-synthetic-random.bin" ] || { echo "Test models not found in $SPEECH_TEST_MODELS (set SPEECH_TEST_MODELS)"; exit 1; }
+
+node scripts/build.mjs
+node "$HOST/build-tests.mjs"
+TESTS="$ROOT/out/test/vscode/index.js"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/speech-studio-vscode-XXXXXX")"
+trap 'rm -rf "$WORK"' EXIT
+
+free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+
+# One run: a fresh workspace with the fixtures, a fresh data directory, the API on a free test port.
+run_suite() {
+  local label="$1" ext="$2" dir="$WORK/$1"
+  mkdir -p "$dir/ws/media" "$dir/data" "$dir/ui"
+  cp -r "$ROOT/test/vscode/fixtures/." "$dir/ws/"
+  cp "$SPEECH_TEST_MODELS/audio/jfk.wav" "$dir/ws/media/interview.wav"
+  printf '{ "speechStudio.localApi.port": %s, "speechStudio.dataDirectory": "%s" }\n' "$(free_port)" "$dir/data" > "$dir/settings.json"
+  echo "── VS Code suite: $label"
+  local rc=0
+  USER_SETTINGS="$dir/settings.json" UI_REQUEST_DIR="$dir/ui" TEST_RESULT_FILE="$dir/result.txt" TEST_TIMEOUT_MS=400000 \
+    bash "$HOST/run-vscode-tests.sh" "$ext" "$TESTS" "$dir/ws" || rc=$?
+  [ -s "$dir/result.txt" ] || echo "0 passed, 1 failed" > "$dir/result.txt"
+  echo "$label: $(cat "$dir/result.txt")"
+  return $rc
+}
+
+status=0
+run_suite source "$ROOT" || status=1
+if [ -z "${SKIP_VSIX:-}" ]; then
+  VSIX="$WORK/speech-studio-linux-x64.vsix"
+  npx --no-install vsce package --target linux-x64 --allow-missing-repository --no-rewrite-relative-links -o "$VSIX" >"$WORK/vsce.log" 2>&1 \
+    || { cat "$WORK/vsce.log"; exit 1; }
+  echo "Packaged $(basename "$VSIX"): $(du -h "$VSIX" | cut -f1)"
+  node "$HOST/check-vsix.mjs" "$VSIX" || status=1
+  unset SCREENSHOT_DIR
+  INSTALL_VSIX="$VSIX" run_suite vsix - || status=1
+fi
+
+STARTED=$started node -e '
+  let p = 0, f = 0;
+  for (const file of process.argv.slice(1)) {
+    const m = /(\d+) passed, (\d+) failed/.exec(require("fs").readFileSync(file, "utf8"));
+    if (m) { p += +m[1]; f += +m[2]; }
+  }
+  console.log(`VS Code step took ${Math.round(Date.now() / 1000 - process.env.STARTED)} s`);
+  console.log(`vscode: ${p} passed, ${f} failed`);
+' "$WORK"/*/result.txt
+exit $status
