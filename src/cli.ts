@@ -3,17 +3,22 @@ import { apiKeyPath, ensureApiKey, writeApiKey } from './server/api-key';
 import { startLocalServer } from './server/local-server';
 import { runModelsCommand } from './cli/models-command';
 import { resolveServeOptions, UsageError } from './cli/serve-options';
+import { startDeviceClient, type DeviceClient } from './remote/device/device-client';
 import { consoleLogger, describeThrown } from './util/log';
+import { createVoiceLibrary } from './voices/library';
 
 const USAGE = `Speech Studio headless server
 
 Usage:
-  node dist/cli.js serve [--host H] [--port P] [--data-dir D] [--auth on|off]
+  node dist/cli.js serve [--host H] [--port P] [--data-dir D] [--auth on|off] [--relay URL --device-token T]
   node dist/cli.js key show [--data-dir D]
   node dist/cli.js key regenerate [--data-dir D]
   node dist/cli.js models list|install <id>|remove <id>|verify|import [<id>] <path> [--data-dir D] [--mirror URL]
 
+--relay/--device-token join a relay's device pool (Remote API): this server runs the jobs it is sent.
+
 Environment: SPEECH_STUDIO_HOST, SPEECH_STUDIO_PORT, SPEECH_STUDIO_DATA_DIR, SPEECH_STUDIO_AUTH,
+SPEECH_STUDIO_RELAY, SPEECH_STUDIO_DEVICE_TOKEN,
 SPEECH_STUDIO_MODEL_MIRROR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY (flags win). Defaults: 127.0.0.1,
 17860, a per-user data directory, auth off.`;
 
@@ -23,6 +28,8 @@ const OPTIONS = {
   'data-dir': { type: 'string' },
   auth: { type: 'string' },
   mirror: { type: 'string' },
+  relay: { type: 'string' },
+  'device-token': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -31,6 +38,14 @@ async function serve(flags: Parameters<typeof resolveServeOptions>[0]): Promise<
   const server = await startLocalServer({ ...options, log: consoleLogger });
   if (options.auth) consoleLogger.info(`Authentication is on; the API key is in ${apiKeyPath(options.dataDir)}`);
   console.log(`Speech Studio Local API listening on ${server.url}`);
+  let device: DeviceClient | undefined;
+  if (options.relay) {
+    device = startDeviceClient({
+      relayUrl: options.relay.url, deviceToken: options.relay.deviceToken, jobs: server.jobs,
+      voices: createVoiceLibrary({ dataDir: options.dataDir }), dataDir: options.dataDir, log: consoleLogger,
+    });
+    console.log(`Speech Studio device joining the relay at ${options.relay.url}`);
+  }
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
@@ -40,7 +55,7 @@ async function serve(flags: Parameters<typeof resolveServeOptions>[0]): Promise<
     }
     stopping = true;
     consoleLogger.info(`${signal}: stopping; running jobs become interrupted.`);
-    server.close().then(
+    (device?.close() ?? Promise.resolve()).then(() => server.close()).then(
       () => process.exit(0),
       (error) => {
         consoleLogger.error(`Shutdown failed: ${describeThrown(error)}`);

@@ -6,11 +6,13 @@ export interface ServeOptions {
   port: number;
   dataDir: string;
   auth: boolean;
+  /** Join a relay's device pool (src/remote/device/): its URL and this device's token, both or neither. */
+  relay?: { url: string; deviceToken: string };
 }
 
 export class UsageError extends Error {}
 
-type Flags = { host?: string; port?: string; 'data-dir'?: string; auth?: string };
+type Flags = { host?: string; port?: string; 'data-dir'?: string; auth?: string; relay?: string; 'device-token'?: string };
 
 /** Flags win over SPEECH_STUDIO_* environment variables, which win over the defaults. */
 export function resolveServeOptions(flags: Flags, env: NodeJS.ProcessEnv = process.env): ServeOptions {
@@ -23,5 +25,11 @@ export function resolveServeOptions(flags: Flags, env: NodeJS.ProcessEnv = proce
     throw new UsageError(`Expected --auth on or off, got ${JSON.stringify(authText)}.`);
   }
   const dataDir = path.resolve(flags['data-dir'] ?? env.SPEECH_STUDIO_DATA_DIR ?? defaultDataDir(env));
-  return { host, port, dataDir, auth: ['on', 'true', '1'].includes(authText) };
+  const relayUrl = flags.relay ?? env.SPEECH_STUDIO_RELAY;
+  const deviceToken = flags['device-token'] ?? env.SPEECH_STUDIO_DEVICE_TOKEN;
+  if (Boolean(relayUrl) !== Boolean(deviceToken)) {
+    throw new UsageError('Expected --relay URL and --device-token T together (the token comes from the relay\'s portal or "relay.js devices enrol").');
+  }
+  const relay = relayUrl && deviceToken ? { relay: { url: relayUrl, deviceToken } } : {};
+  return { host, port, dataDir, auth: ['on', 'true', '1'].includes(authText), ...relay };
 }

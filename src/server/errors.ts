@@ -24,6 +24,16 @@ export const ERROR_STATUS = {
   INTERNAL_ERROR: 500,
   ENGINE_UNAVAILABLE: 503,
   LOCAL_API_DISABLED: 503,
+  // (B) Remote API (the relay, src/remote/): never thrown by the Local API.
+  INSUFFICIENT_CREDITS: 402,
+  INSUFFICIENT_SCOPE: 403,
+  DEVICE_NOT_ALLOWED: 403,
+  CSRF_REJECTED: 403,
+  STORAGE_QUOTA_EXCEEDED: 413,
+  RATE_LIMITED: 429,
+  CONCURRENCY_LIMIT: 429,
+  DEVICE_OFFLINE: 503,
+  NO_CAPABLE_DEVICE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -39,7 +49,7 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { feature?: string; headers?: Record<string, string> } = {},
+    readonly extra: { feature?: string; headers?: Record<string, string>; details?: Record<string, unknown> } = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -50,6 +60,8 @@ export class ApiError extends Error {
   toBody(): ErrorBody {
     const body: ErrorBody = { error: { code: this.code, message: this.message } };
     if (this.extra.feature !== undefined) body.error.feature = this.extra.feature;
+    // Extra members the contract puts inside `error`, e.g. `maxConcurrentJobs` of CONCURRENCY_LIMIT.
+    if (this.extra.details) Object.assign(body.error, this.extra.details, { code: this.code, message: this.message });
     return body;
   }
 }

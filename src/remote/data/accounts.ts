@@ -1,0 +1,96 @@
+import type { Database, Queryable } from '../db/database';
+
+export interface Account {
+  id: number;
+  name: string;
+  /** Credits with three decimals (stored as milli-credits). */
+  credits: number;
+  storageQuotaBytes: number;
+  storageUsedBytes: number;
+}
+
+export interface AccountDefaults {
+  initialCredits: number;
+  storageQuotaBytes: number;
+}
+
+export const DEFAULT_ACCOUNT: AccountDefaults = { initialCredits: 600, storageQuotaBytes: 10 * 1024 ** 3 };
+
+interface AccountRow {
+  id: number;
+  name: string;
+  credits_milli: number;
+  storage_quota_bytes: number;
+  storage_used_bytes: number;
+}
+
+const toAccount = (row: AccountRow): Account => ({
+  id: row.id,
+  name: row.name,
+  credits: row.credits_milli / 1000,
+  storageQuotaBytes: row.storage_quota_bytes,
+  storageUsedBytes: row.storage_used_bytes,
+});
+
+/**
+ * The relay's account: made on first start with the defaults. The schema holds many accounts (keys,
+ * devices and jobs all belong to one); this relay's portal and CLI administer the first.
+ */
+export async function ensureAccount(db: Database, defaults: AccountDefaults = DEFAULT_ACCOUNT): Promise<Account> {
+  return db.transaction(async (tx) => {
+    await tx.query('LOCK TABLE accounts IN EXCLUSIVE MODE');
+    const [existing] = await tx.query<AccountRow>('SELECT * FROM accounts ORDER BY id LIMIT 1');
+    if (existing) return toAccount(existing);
+    const [created] = await tx.query<AccountRow>(
+      `INSERT INTO accounts (name, credits_milli, storage_quota_bytes, created_at) VALUES ('default', $1, $2, $3) RETURNING *`,
+      [Math.round(defaults.initialCredits * 1000), defaults.storageQuotaBytes, Date.now()],
+    );
+    return toAccount(created);
+  });
+}
+
+export async function getAccount(db: Queryable, id: number): Promise<Account> {
+  const [row] = await db.query<AccountRow>('SELECT * FROM accounts WHERE id = $1', [id]);
+  if (!row) throw new Error(`No account ${id}.`);
+  return toAccount(row);
+}
+
+/** Adds (or, negative, removes) credits; returns the new balance. */
+export async function addCredits(db: Queryable, accountId: number, credits: number): Promise<number> {
+  if (!Number.isFinite(credits)) throw new TypeError(`Expected a number of credits, got ${credits}`);
+  const [row] = await db.query<{ credits_milli: number }>(
+    'UPDATE accounts SET credits_milli = credits_milli + $2 WHERE id = $1 RETURNING credits_milli',
+    [accountId, Math.round(credits * 1000)],
+  );
+  return row.credits_milli / 1000;
+}
+
+export async function setStorageQuota(db: Queryable, accountId: number, bytes: number): Promise<void> {
+  if (!Number.isSafeInteger(bytes) || bytes < 0) throw new TypeError(`Expected a number of bytes, got ${bytes}`);
+  await db.query('UPDATE accounts SET storage_quota_bytes = $2 WHERE id = $1', [accountId, bytes]);
+}
+
+/** Takes `milli` credits if the balance covers them; false when it does not. */
+export async function reserveCredits(tx: Queryable, accountId: number, milli: number): Promise<boolean> {
+  const rows = await tx.query(
+    'UPDATE accounts SET credits_milli = credits_milli - $2 WHERE id = $1 AND credits_milli >= $2 RETURNING id',
+    [accountId, milli],
+  );
+  return rows.length === 1;
+}
+
+/** Holds `bytes` of the storage quota if they fit; false when they do not. */
+export async function reserveStorage(tx: Queryable, accountId: number, bytes: number): Promise<boolean> {
+  const rows = await tx.query(
+    `UPDATE accounts SET storage_used_bytes = storage_used_bytes + $2
+     WHERE id = $1 AND storage_used_bytes + $2 <= storage_quota_bytes RETURNING id`,
+    [accountId, bytes],
+  );
+  return rows.length === 1;
+}
+
+/** Adjusts the storage in use by `delta` bytes (never below zero), whatever the quota. */
+export async function adjustStorage(db: Queryable, accountId: number, delta: number): Promise<void> {
+  if (delta === 0) return;
+  await db.query('UPDATE accounts SET storage_used_bytes = GREATEST(0, storage_used_bytes + $2) WHERE id = $1', [accountId, delta]);
+}

@@ -1,0 +1,85 @@
+import type { JobKind, JobStatus, PublicJob } from '../../jobs/types';
+import type { Queryable } from '../db/database';
+
+export const ACTIVE_SQL = `('queued', 'loading_model', 'processing')`;
+
+export interface JobRow {
+  id: string; account_id: number; key_id: string; device_id: string | null; pinned: boolean; accepted: boolean;
+  kind: JobKind; name: string; status: JobStatus; progress: number; phase: string | null; backend: string | null;
+  result: Record<string, unknown> | null; error: string | null; created_at: number; started_at: number | null; finished_at: number | null;
+  request: Record<string, unknown>; text: string | null; input_blob: string | null; input_name: string | null; input_bytes: number;
+  output_blob: string | null; output_bytes: number; storage_reserved_bytes: number; credits_reserved_milli: number;
+  credits_charged_milli: number | null; dispatched_session: string | null; dispatched_at: number | null; attempts: number;
+}
+
+export function toPublicJob(row: JobRow): PublicJob {
+  return {
+    id: row.id, name: row.name, kind: row.kind, status: row.status, progress: row.progress, phase: row.phase,
+    backend: row.backend, result: row.result, error: row.error, createdAt: row.created_at, startedAt: row.started_at,
+    finishedAt: row.finished_at,
+  };
+}
+
+export interface NewJobRow {
+  id: string; accountId: number; keyId: string; deviceId: string | null; pinned: boolean; accepted: boolean; kind: JobKind;
+  name: string; request: Record<string, unknown>; text?: string | null; creditsReservedMilli: number; storageReservedBytes: number;
+}
+
+export async function insertJob(tx: Queryable, job: NewJobRow): Promise<JobRow> {
+  const [row] = await tx.query<JobRow>(
+    `INSERT INTO jobs (id, account_id, key_id, device_id, pinned, accepted, kind, name, status, phase, created_at, request, text,
+       credits_reserved_milli, storage_reserved_bytes)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'queued', 'queued', $9, $10::jsonb, $11, $12, $13) RETURNING *`,
+    [job.id, job.accountId, job.keyId, job.deviceId, job.pinned, job.accepted, job.kind, job.name, Date.now(),
+      JSON.stringify(job.request), job.text ?? null, job.creditsReservedMilli, job.storageReservedBytes],
+  );
+  return row;
+}
+
+/** Jobs of a key that are waiting or running, including uploads still arriving (they hold a place). */
+export async function countActiveJobs(tx: Queryable, keyId: string): Promise<number> {
+  const [row] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE key_id = $1 AND status IN ${ACTIVE_SQL}`, [keyId]);
+  return row.n;
+}
+
+/** A job the key created and whose creation finished; anything else is "not found" to that key. */
+export async function findJobForKey(db: Queryable, keyId: string, id: string, forUpdate = false): Promise<JobRow | undefined> {
+  const [row] = await db.query<JobRow>(
+    `SELECT * FROM jobs WHERE id = $1 AND key_id = $2 AND accepted${forUpdate ? ' FOR UPDATE' : ''}`,
+    [id, keyId],
+  );
+  return row;
+}
+
+export async function lockJob(tx: Queryable, id: string): Promise<JobRow | undefined> {
+  const [row] = await tx.query<JobRow>('SELECT * FROM jobs WHERE id = $1 FOR UPDATE', [id]);
+  return row;
+}
+
+/**
+ * Claims the oldest job waiting for `deviceId` that no connection has been sent yet. SKIP LOCKED lets
+ * two instances (or two loops of one) claim side by side without ever claiming the same job twice.
+ */
+export async function claimNextJob(db: Queryable, deviceId: string, sessionId: string): Promise<JobRow | undefined> {
+  const [row] = await db.query<JobRow>(
+    `UPDATE jobs SET dispatched_session = $2, dispatched_at = $3, attempts = attempts + 1
+     WHERE id = (SELECT id FROM jobs WHERE device_id = $1 AND accepted AND status = 'queued' AND dispatched_session IS NULL
+                 ORDER BY created_at, id FOR UPDATE SKIP LOCKED LIMIT 1)
+     RETURNING *`,
+    [deviceId, sessionId, Date.now()],
+  );
+  return row;
+}
+
+/** Active jobs per device, the relay's measure of each device's expected wait. */
+export async function activeJobsByDevice(db: Queryable, accountId: number): Promise<Map<string, number>> {
+  const rows = await db.query<{ device_id: string; n: number }>(
+    `SELECT device_id, count(*)::int AS n FROM jobs WHERE account_id = $1 AND device_id IS NOT NULL AND status IN ${ACTIVE_SQL} GROUP BY device_id`,
+    [accountId],
+  );
+  return new Map(rows.map((row) => [row.device_id, row.n]));
+}
+
+export async function listRecentJobs(db: Queryable, accountId: number, limit = 50): Promise<JobRow[]> {
+  return db.query<JobRow>('SELECT * FROM jobs WHERE account_id = $1 AND accepted ORDER BY created_at DESC LIMIT $2', [accountId, limit]);
+}

@@ -1,0 +1,90 @@
+import { canTransition } from '../../jobs/state';
+import { isActive, type JobStatus } from '../../jobs/types';
+import { describeThrown, type Logger } from '../../util/log';
+import { adjustStorage } from '../data/accounts';
+import { lockJob, type JobRow } from '../data/jobs';
+import { CHANNELS, notify, type Database, type Queryable } from '../db/database';
+import type { BlobStore } from '../storage/blob-store';
+import { settledMilli } from './credits';
+
+export interface JobChange {
+  status?: JobStatus;
+  progress?: number;
+  phase?: string | null;
+  backend?: string | null;
+  result?: Record<string, unknown> | null;
+  error?: string | null;
+}
+
+/** The shortest legal path from one status to another (a device may report loading_model and processing at once). */
+function path(from: JobStatus, to: JobStatus): JobStatus[] | undefined {
+  if (from === to) return [];
+  if (canTransition(from, to)) return [to];
+  for (const middle of ['loading_model', 'processing'] as const) {
+    if (canTransition(from, middle)) {
+      const rest = path(middle, to);
+      if (rest) return [middle, ...rest];
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Every change of a relay job goes through here, under the row's lock: legal moves only, progress that
+ * never goes back, timestamps, and at the end the credits settled and the input removed.
+ */
+export class JobLifecycle {
+  constructor(private readonly db: Database, private readonly blobs: BlobStore, private readonly log: Logger) {}
+
+  /** Applies `change` unless the job has ended or belongs to another device; returns the new row or undefined. */
+  async update(id: string, change: JobChange, only: { deviceId?: string } = {}): Promise<JobRow | undefined> {
+    const removed: string[] = [];
+    const row = await this.db.transaction((tx) => this.updateIn(tx, id, change, only, removed));
+    for (const key of removed) await this.blobs.delete(key).catch((e) => this.log.warn(`Could not remove ${key}: ${describeThrown(e)}`));
+    return row;
+  }
+
+  async updateIn(tx: Queryable, id: string, change: JobChange, only: { deviceId?: string }, removed: string[]): Promise<JobRow | undefined> {
+    const job = await lockJob(tx, id);
+    if (!job || !isActive(job.status)) return undefined;
+    if (only.deviceId !== undefined && job.device_id !== only.deviceId) return undefined;
+    const now = Date.now();
+    const to = change.status ?? job.status;
+    const steps = path(job.status, to);
+    if (!steps) return undefined;
+    const next: JobRow = { ...job, status: to };
+    if (job.status === 'queued' && to !== 'queued' && to !== 'cancelled' && to !== 'failed') next.started_at = now;
+    if (change.phase !== undefined) next.phase = change.phase;
+    else if (steps.includes('loading_model')) next.phase = 'loading_model';
+    if (change.backend !== undefined) next.backend = change.backend;
+    if (change.progress !== undefined && Number.isFinite(change.progress)) next.progress = Math.max(job.progress, Math.min(99.9, change.progress));
+    if (change.error !== undefined) next.error = change.error;
+    if (!isActive(to)) {
+      next.finished_at = now;
+      if (to === 'succeeded') {
+        next.progress = 100;
+        next.phase = 'done';
+        next.result = change.result ?? job.result;
+        next.error = null;
+      }
+      next.credits_charged_milli = settledMilli(next);
+      await tx.query('UPDATE accounts SET credits_milli = credits_milli + $2 WHERE id = $1', [
+        job.account_id, job.credits_reserved_milli - next.credits_charged_milli,
+      ]);
+      if (job.input_blob) {
+        removed.push(job.input_blob);
+        await adjustStorage(tx, job.account_id, -job.input_bytes);
+        next.input_blob = null;
+      }
+      if (to === 'cancelled' && job.device_id) await notify(tx, CHANNELS.cancel, `${job.device_id} ${job.id}`);
+    }
+    const [saved] = await tx.query<JobRow>(
+      `UPDATE jobs SET status = $2, progress = $3, phase = $4, backend = $5, result = $6::jsonb, error = $7, started_at = $8,
+         finished_at = $9, input_blob = $10, credits_charged_milli = $11
+       WHERE id = $1 RETURNING *`,
+      [id, next.status, next.progress, next.phase, next.backend, next.result === null ? null : JSON.stringify(next.result), next.error,
+        next.started_at, next.finished_at, next.input_blob, next.credits_charged_milli],
+    );
+    return saved;
+  }
+}

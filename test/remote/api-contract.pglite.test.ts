@@ -1,0 +1,3 @@
+import { describeRelayContract } from './helpers/contract-suite';
+
+describeRelayContract('PGlite (embedded)', async () => ({ stop: async () => undefined }));
