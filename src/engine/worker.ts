@@ -18,10 +18,16 @@ async function runTask(task: EngineTask, report: ProgressReporter): Promise<Task
   return runSttTask(task, report);
 }
 
+/** A write that found the disk full (or the quota or file size limit reached); the code may survive only in the message. */
+const DISK_FULL = /\b(ENOSPC|EDQUOT|EFBIG)\b/;
+
 /** Errors meant for users pass as they are; anything else is named as an engine failure, without a stack. */
 function userMessage(error: unknown): string {
   if (error instanceof UserFacingError) return error.message;
   const detail = error instanceof Error ? error.message : String(error);
+  if (DISK_FULL.test(`${(error as NodeJS.ErrnoException | null)?.code ?? ''} ${detail}`)) {
+    return `The disk of Speech Studio's data directory is full, so the result could not be written (${detail}). Free some space and run the job again.`;
+  }
   return `The speech engine failed: ${detail}`;
 }
 
@@ -53,6 +59,17 @@ process.on('message', (message: ParentMessage) => {
     });
 });
 
-// The parent is gone (crashed or killed): there is no one to report to, so stop.
-process.on('disconnect', () => process.exit(0));
+// The parent is gone (crashed or killed): there is no one to report to, so stop, with whatever this process
+// started (it leads its own process group on POSIX). Not process.exit(): it waits for the native whisper work
+// to wind down, and deadlocks while a transcription runs, leaving an orphan that spins a core.
+process.on('disconnect', () => {
+  if (process.platform !== 'win32') {
+    try {
+      process.kill(-process.pid, 'SIGKILL');
+    } catch {
+      // Not a group leader: end just this process below.
+    }
+  }
+  process.kill(process.pid, 'SIGKILL');
+});
 send({ type: 'ready', pid: process.pid });

@@ -29,6 +29,12 @@ interface RunningJob {
   reject(error: Error): void;
 }
 
+/**
+ * On POSIX the engine leads its own process group, so ending it also ends what it started (ffmpeg,
+ * ffprobe): a decoder stuck on a pathological input must not outlive a cancelled or crashed engine.
+ */
+const OWN_PROCESS_GROUP = process.platform !== 'win32';
+
 /** One engine child process; it runs one job at a time. */
 class EngineProcess {
   readonly child: ChildProcess;
@@ -42,6 +48,7 @@ class EngineProcess {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       env: host.env ?? process.env,
       execArgv: [],
+      detached: OWN_PROCESS_GROUP,
     });
     this.child.stdout?.on('data', (chunk: Buffer) => this.logLines(chunk, 'info'));
     this.child.stderr?.on('data', (chunk: Buffer) => this.logLines(chunk, 'warn'));
@@ -79,6 +86,17 @@ class EngineProcess {
   kill(): void {
     this.ended = true;
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+    this.killHelpers();
+  }
+
+  /** Ends the rest of the engine's process group (its ffmpeg or ffprobe), also after the engine itself died. */
+  private killHelpers(): void {
+    if (!OWN_PROCESS_GROUP || this.child.pid === undefined) return;
+    try {
+      process.kill(-this.child.pid, 'SIGKILL');
+    } catch {
+      // ESRCH: the group is already empty.
+    }
   }
 
   private cancel(): void {
@@ -115,6 +133,7 @@ class EngineProcess {
 
   private onExit(code: number | null, signal: NodeJS.Signals | null): void {
     this.ended = true;
+    this.killHelpers();
     clearTimeout(this.idleTimer);
     this.onGone(this);
     const how = signal ? `was ended by ${signal}` : `exited with code ${code}`;

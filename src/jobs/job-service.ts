@@ -105,9 +105,9 @@ export class JobService extends EventEmitter {
     return randomUUID();
   }
 
-  /** Holds a place for a Local API job, or throws QueueFullError. Editor jobs are not limited. */
+  /** Holds a place for a Local API job, or throws QueueFullError. Editor and remote jobs are not limited here. */
   reserve(origin: JobOrigin): Reservation {
-    if (origin === 'editor') return { release: () => undefined };
+    if (origin !== 'api') return { release: () => undefined };
     if (this.activeApiJobs.size + this.reservations >= this.options.capacity) {
       throw new QueueFullError(this.options.capacity);
     }

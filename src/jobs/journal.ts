@@ -1,4 +1,5 @@
 import { promises as fs } from 'node:fs';
+import { isJournalEntry } from './record-check';
 import type { JobRecord } from './types';
 
 /** One line of the journal: the whole record after a change, or the removal of a job. */
@@ -16,23 +17,33 @@ export class Journal {
 
   constructor(readonly file: string) {}
 
-  /** Reads every complete entry; a line cut short by a crash (always the last one) is skipped. */
-  async readAll(): Promise<JournalEntry[]> {
+  /**
+   * Reads every complete entry. A line cut short by a crash (only ever the last one) is dropped quietly;
+   * any other line that is not a valid entry is counted in `damaged`, so the store can say so.
+   */
+  async readAll(): Promise<{ entries: JournalEntry[]; damaged: number }> {
     const text = await fs.readFile(this.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return '';
       throw error;
     });
     const entries: JournalEntry[] = [];
-    for (const line of text.split('\n')) {
+    let damaged = 0;
+    const lines = text.split('\n');
+    for (const [index, line] of lines.entries()) {
       if (!line) continue;
+      let entry: unknown;
       try {
-        entries.push(JSON.parse(line) as JournalEntry);
+        entry = JSON.parse(line);
       } catch {
-        // A torn write from a crash: the change was never shown to anyone, so it is safe to drop.
+        // A torn write from a crash is the last line, without its newline: never shown to anyone, safe to drop.
+        if (index !== lines.length - 1) damaged++;
+        continue;
       }
+      if (isJournalEntry(entry)) entries.push(entry);
+      else damaged++;
     }
     this.lines = entries.length;
-    return entries;
+    return { entries, damaged };
   }
 
   /** Appends entries; writes issued while one is under way are batched into the next append. */

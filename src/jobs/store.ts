@@ -3,6 +3,7 @@ import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import type { Logger } from '../util/log';
 import { Journal, type JournalEntry } from './journal';
+import { isJobRecord } from './record-check';
 import { isActive, type JobRecord } from './types';
 
 interface StoreData {
@@ -38,20 +39,41 @@ export class JobStore {
     }
   }
 
-  /** Opens the store; a damaged snapshot is kept aside under a new name and the store starts from the journal. */
+  /**
+   * Opens the store and never throws over what it finds on disk: a snapshot or journal that cannot be read
+   * is moved aside (`<name>.damaged-<time>`), one with damaged records is copied aside and the damaged
+   * records are left out; each case is logged with the name of the copy.
+   */
   static async open(file: string, log: Logger): Promise<JobStore> {
     const db = new Low<StoreData>(new JSONFile<StoreData>(file), { version: 1, jobs: [] });
     try {
       await db.read();
       if (!Array.isArray(db.data?.jobs)) throw new Error('it has no list of jobs');
     } catch (error) {
-      const kept = `${file}.damaged-${Date.now()}`;
-      await fs.rename(file, kept).catch(() => undefined);
-      log.error(`The job store ${file} could not be read (${(error as Error).message}); kept it as ${kept} and started without its jobs.`);
+      const kept = await keepAside(file, 'move');
+      log.error(`The job store ${file} could not be read (${(error as Error).message}); ${kept} and started without its jobs.`);
       db.data = { version: 1, jobs: [] };
     }
+    const valid = db.data.jobs.filter(isJobRecord);
+    if (valid.length < db.data.jobs.length) {
+      const kept = await keepAside(file, 'copy');
+      log.error(`The job store ${file} held ${db.data.jobs.length - valid.length} damaged job records; ${kept} and left them out.`);
+      db.data.jobs = valid;
+    }
     const journal = new Journal(`${file}.journal`);
-    return new JobStore(db, journal, await journal.readAll());
+    let entries: JournalEntry[] = [];
+    try {
+      const read = await journal.readAll();
+      entries = read.entries;
+      if (read.damaged > 0) {
+        const kept = await keepAside(journal.file, 'copy');
+        log.error(`The job journal ${journal.file} held ${read.damaged} damaged lines; ${kept} and left them out.`);
+      }
+    } catch (error) {
+      const kept = await keepAside(journal.file, 'move');
+      log.error(`The job journal ${journal.file} could not be read (${(error as Error).message}); ${kept} and started without its changes.`);
+    }
+    return new JobStore(db, journal, entries);
   }
 
   get(id: string): JobRecord | undefined {
@@ -155,5 +177,17 @@ export class JobStore {
   private writeSnapshot(): Promise<void> {
     this.db.data = { version: 1, jobs: [...this.committed.values()] };
     return this.db.write();
+  }
+}
+
+/** Moves or copies a damaged file to `<file>.damaged-<time>`; says what it did, for the log. */
+async function keepAside(file: string, how: 'move' | 'copy'): Promise<string> {
+  const kept = `${file}.damaged-${Date.now()}`;
+  try {
+    if (how === 'move') await fs.rename(file, kept);
+    else await fs.cp(file, kept, { recursive: true });
+    return `kept it as ${kept}`;
+  } catch (error) {
+    return `could not keep a copy (${(error as Error).message})`;
   }
 }

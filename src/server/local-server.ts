@@ -12,6 +12,7 @@ import { apiKeyPath, ensureApiKey, FileApiKeySource, type ApiKeySource } from '.
 import { API_PREFIX, createApp } from './app';
 import { localEntitlements, type EntitlementProvider } from './entitlements';
 import { rawErrorResponse } from './errors';
+import { resolveTimeouts, watchBodyRate, type RequestTimeouts } from './slow-requests';
 
 export interface LocalServerOptions {
   host: string;
@@ -30,6 +31,8 @@ export interface LocalServerOptions {
   engineIdleTimeoutMs?: number;
   preferredSttModel?: string;
   maxUploadBytes?: number;
+  /** Slow-client limits (slowloris); defaults in DEFAULT_TIMEOUTS. */
+  timeouts?: Partial<RequestTimeouts>;
 }
 
 export interface LocalServer {
@@ -78,7 +81,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   let auth = options.auth;
   const app = createApp({
     dataDir, jobs, log, apiKeys,
-    voices: createVoiceLibrary(),
+    voices: createVoiceLibrary({ dataDir }),
     validators: compileValidators(),
     entitlements: options.entitlements ?? localEntitlements(),
     authEnabled: () => auth,
@@ -88,11 +91,25 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     maxUploadBytes: options.maxUploadBytes,
   });
 
-  const server = http.createServer({ maxHeaderSize: 16 * 1024 }, app.callback());
-  server.headersTimeout = 15_000;
-  server.requestTimeout = 0; // a 512 MB upload on a slow link may take long; idle sockets are cut below
+  const timeouts = resolveTimeouts(options.timeouts);
+  const handle = app.callback();
+  const server = http.createServer(
+    {
+      maxHeaderSize: 16 * 1024,
+      // Node checks the headers deadline on this interval (30 s by default, which would double it).
+      connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(timeouts.headersMs / 4))),
+      // A request without Host (HTTP/1.0 style) gets the API's answer, not Node's bodiless 400; browsers always send one.
+      requireHostHeader: false,
+    },
+    (req, res) => {
+      watchBodyRate(req, res, timeouts);
+      void handle(req, res);
+    },
+  );
+  server.headersTimeout = timeouts.headersMs;
+  server.requestTimeout = 0; // a 512 MB upload on a slow link may take long: the body rate is watched instead
   server.keepAliveTimeout = 5_000;
-  server.setTimeout(60_000, (socket: Socket) => socket.destroy());
+  server.setTimeout(timeouts.idleMs, (socket: Socket) => socket.destroy());
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) {
       socket.destroy();

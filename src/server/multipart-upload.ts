@@ -2,7 +2,7 @@ import Busboy from 'busboy';
 import { createWriteStream, promises as fs } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ApiError, invalidRequest } from './errors';
 
@@ -16,6 +16,8 @@ export interface ReceivedUpload {
 
 export const tooLarge = (): ApiError =>
   new ApiError('FILE_TOO_LARGE', `file: must be at most 512 MB (${MAX_UPLOAD_BYTES} bytes).`);
+
+const partName = (name: string | undefined): string => (name ? name.slice(0, 100) : 'a part without a name');
 
 /** The name the upload gets on disk: never the client's name, which may hold `../` or worse. */
 function storedName(originalName: string): string {
@@ -44,33 +46,46 @@ export async function receiveUpload(req: IncomingMessage, dir: string, maxBytes 
         reject(invalidRequest(`body: must be multipart/form-data with a boundary (${(error as Error).message})`));
         return;
       }
-      const openStreams: Readable[] = [];
+      const openStreams: Array<Readable | Writable> = [];
+      let failed = false;
       const fail = (error: unknown): void => {
+        if (failed) return;
+        failed = true;
         req.unpipe(parser);
         req.resume();
-        // The parser no longer sees the body, so an open file part would never end: end it here.
+        // The parser no longer sees the body, so an open file part would never end: end it here, and its
+        // file too: a part that had ended but not yet said so would leave the pipeline waiting forever.
         for (const stream of openStreams) stream.destroy();
         reject(error);
       };
-      parser.on('file', (name, stream, info) => {
+      // A part without a name (or with name="") comes with name undefined: never assume a string.
+      parser.on('file', (name: string | undefined, stream, info) => {
+        // Parts the parser still finds in what it had already read after a failure are drained, never stored.
+        if (failed) {
+          stream.resume();
+          return;
+        }
         if (name !== 'file') {
           stream.resume();
-          fail(invalidRequest(`${name.slice(0, 100)}: is not a known file field; send the media as "file"`));
+          fail(invalidRequest(`${partName(name)}: is not a known file field; send the media as "file"`));
           return;
         }
         const fileName = storedName(info.filename ?? '');
         const target = path.join(dir, fileName);
         const received = { path: target, fileName, originalName: path.basename(info.filename ?? 'upload').slice(0, 200), bytes: 0 };
         file = received;
-        openStreams.push(stream);
+        const sink = createWriteStream(target, { flags: 'wx' });
+        openStreams.push(stream, sink);
         stream.on('data', (chunk: Buffer) => (received.bytes += chunk.length));
         stream.on('limit', () => fail(tooLarge()));
-        const written = pipeline(stream, createWriteStream(target, { flags: 'wx' }));
+        const written = pipeline(stream, sink);
         written.catch(fail);
         writes.push(written);
       });
-      parser.on('field', (name, value, info) => {
-        if (info.valueTruncated) fail(invalidRequest(`${name.slice(0, 100)}: is too long`));
+      parser.on('field', (name: string | undefined, value, info) => {
+        if (failed) return;
+        if (!name) fail(invalidRequest('body: a form field has no name'));
+        else if (info.valueTruncated) fail(invalidRequest(`${partName(name)}: is too long`));
         else fields[name] = value;
       });
       parser.on('filesLimit', () => fail(invalidRequest('file: send exactly one file')));

@@ -60,9 +60,15 @@ export async function uploadMultipart(
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data, json: () => JSON.parse(data.toString('utf8')) });
       });
     });
-    // The server may answer (413) and close before the whole body is sent: that is not a test failure.
+    // The server may answer (413) and close before the whole body is sent: that is not a test failure, but
+    // a connection that closes with no answer at all is, and must not leave the test waiting forever.
+    let answered = false;
+    req.on('response', () => (answered = true));
     req.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
+    });
+    req.on('close', () => {
+      if (!answered) reject(new Error('The server closed the connection without answering the upload.'));
     });
     Readable.from(body()).on('error', () => undefined).pipe(req);
   });

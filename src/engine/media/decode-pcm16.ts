@@ -14,6 +14,13 @@ export interface DecodeOptions {
   expectedSeconds?: number;
   /** Fraction decoded so far, 0–1. */
   onProgress?: (fraction: number) => void;
+  /**
+   * Decoding stops with a UserFacingError past this many seconds, whatever the container claimed: a tiny
+   * file can expand to gigabytes of samples (an hour of silence compresses to almost nothing).
+   */
+  maxSeconds?: number;
+  /** The sentence for that error. */
+  tooLong?: () => UserFacingError;
 }
 
 /**
@@ -28,9 +35,13 @@ export function decodeToPcm16(inputPath: string, tools: MediaTools, options: Dec
   args.push('-vn', '-sn', '-dn', '-ac', '1', '-ar', String(SPEECH_SAMPLE_RATE), '-f', 's16le', 'pipe:1');
 
   const expectedBytes = Math.ceil((options.expectedSeconds ?? 0) * SPEECH_SAMPLE_RATE) * 2;
+  const maxBytes = options.maxSeconds === undefined ? Infinity : Math.ceil(options.maxSeconds * SPEECH_SAMPLE_RATE) * 2;
   // A second of headroom, because container durations are rounded: growing means copying everything.
-  let bytes: Uint8Array<ArrayBuffer> = new Uint8Array(expectedBytes > 0 ? expectedBytes + SPEECH_SAMPLE_RATE : 1 << 20);
+  let bytes: Uint8Array<ArrayBuffer> = new Uint8Array(
+    Math.min(expectedBytes > 0 ? expectedBytes + SPEECH_SAMPLE_RATE : 1 << 20, maxBytes + SPEECH_SAMPLE_RATE),
+  );
   let length = 0;
+  let refused: UserFacingError | undefined;
 
   return new Promise((resolve, reject) => {
     const child = spawn(tools.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
@@ -40,13 +51,23 @@ export function decodeToPcm16(inputPath: string, tools: MediaTools, options: Dec
       if (stderr.length < 64 * 1024) stderr += text;
     });
     child.stdout.on('data', (chunk: Buffer) => {
-      if (length + chunk.length > bytes.length) bytes = grow(bytes, length + chunk.length);
+      if (refused) return;
+      if (length + chunk.length > maxBytes) {
+        refused = options.tooLong?.() ?? new UserFacingError(`The audio is longer than ${options.maxSeconds} seconds.`);
+        child.kill('SIGKILL');
+        return;
+      }
+      if (length + chunk.length > bytes.length) bytes = grow(bytes, Math.min(Math.max(length + chunk.length, Math.ceil(bytes.length * 1.5)), maxBytes));
       bytes.set(chunk, length);
       length += chunk.length;
       if (expectedBytes > 0) options.onProgress?.(Math.min(1, length / expectedBytes));
     });
     child.on('error', (error) => reject(isMissingExecutable(error) ? toolNotFoundError('ffmpeg') : error));
     child.on('close', (code) => {
+      if (refused) {
+        reject(refused);
+        return;
+      }
       if (code !== 0) {
         reject(new UserFacingError(`The file is not a media file ffmpeg can read: ${firstErrorLine(stderr, inputPath)}`));
         return;
@@ -56,8 +77,8 @@ export function decodeToPcm16(inputPath: string, tools: MediaTools, options: Dec
   });
 }
 
-function grow(bytes: Uint8Array<ArrayBuffer>, needed: number): Uint8Array<ArrayBuffer> {
-  const grown = new Uint8Array(Math.max(needed, Math.ceil(bytes.length * 1.5)));
+function grow(bytes: Uint8Array<ArrayBuffer>, size: number): Uint8Array<ArrayBuffer> {
+  const grown = new Uint8Array(size);
   grown.set(bytes);
   return grown;
 }

@@ -4,6 +4,13 @@ import type { MediaTools } from '../media/ffmpeg';
 import { probeMedia } from '../media/probe-media';
 import { UserFacingError } from '../protocol';
 
+/**
+ * The longest audio one job transcribes: 4 hours (16 kHz 16-bit samples: 460 MB in the engine). Longer
+ * media is transcribed in parts with cropStartSeconds/cropEndSeconds. It also bounds what a tiny file that
+ * decodes to hours of samples (a compression bomb) can cost.
+ */
+export const MAX_TRANSCRIBE_SECONDS = 4 * 3600;
+
 export interface DecodedInput {
   /** The part to transcribe, 16 kHz mono 16-bit. */
   pcm: Int16Array;
@@ -36,12 +43,15 @@ export async function decodeInput(
   }
   if (duration !== null && start > 0 && start >= duration) throw cropBeyondEnd(start, duration);
   const end = cropEnd === undefined ? duration : duration === null ? cropEnd : Math.min(cropEnd, duration);
+  if (end !== null && end - start > MAX_TRANSCRIBE_SECONDS) throw tooLong(end - start);
 
   const pcm = await decodeToPcm16(inputPath, tools, {
     startSeconds: start,
     endSeconds: cropEnd,
     expectedSeconds: end === null ? undefined : end - start,
     onProgress,
+    maxSeconds: MAX_TRANSCRIBE_SECONDS,
+    tooLong: () => tooLong(null),
   });
   if (pcm.length === 0) {
     if (start > 0) throw cropBeyondEnd(start, duration);
@@ -56,6 +66,15 @@ export async function decodeInput(
     startSeconds: start,
     endSeconds: decodedEnd,
   };
+}
+
+function tooLong(seconds: number | null): UserFacingError {
+  const limit = MAX_TRANSCRIBE_SECONDS / 3600;
+  const length = seconds === null ? 'longer than that' : `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min long`;
+  return new UserFacingError(
+    `A job transcribes at most ${limit} hours of audio, and the part to transcribe is ${length}: ` +
+      'split it with cropStartSeconds and cropEndSeconds.',
+  );
 }
 
 function cropBeyondEnd(start: number, duration: number | null): UserFacingError {

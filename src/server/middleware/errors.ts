@@ -3,12 +3,12 @@ import { describeThrown, type Logger } from '../../util/log';
 import { ApiError } from '../errors';
 
 /** The one place where failures become the spec's error body; anything unexpected is logged in full. */
-export function errorMiddleware(log: Logger): Middleware {
+export function errorMiddleware(log: Logger, apiName = 'Local API'): Middleware {
   return async (ctx, next) => {
     try {
       await next();
       if (ctx.body === undefined || ctx.body === '') {
-        if (ctx.status === 404) throw new ApiError('NOT_FOUND', `There is no ${ctx.method} ${ctx.path.slice(0, 200)} in the Local API.`);
+        if (ctx.status === 404) throw new ApiError('NOT_FOUND', `There is no ${ctx.method} ${ctx.path.slice(0, 200)} in the ${apiName}.`);
         if (ctx.status === 405 || ctx.status === 501) {
           throw new ApiError('METHOD_NOT_ALLOWED', `${ctx.path.slice(0, 200)} does not accept ${ctx.method.slice(0, 20)}; allowed: ${ctx.response.get('Allow')}.`);
         }
@@ -19,6 +19,12 @@ export function errorMiddleware(log: Logger): Middleware {
       ctx.set(error.headers);
       ctx.body = error.toBody();
       if (error.status >= 500 || error.code === 'FILE_TOO_LARGE') ctx.set('Connection', 'close');
+      // A body read part-way and then abandoned (a limit, a parse error) would leave the connection stalled
+      // behind it: read the rest and drop it, as Node does for a body nobody started to read.
+      if (!ctx.req.complete) {
+        ctx.req.unpipe();
+        ctx.req.resume();
+      }
     }
   };
 }
@@ -30,6 +36,15 @@ function toApiError(thrown: unknown, log: Logger, method: string, path: string):
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const reason = status === 413 ? 'body: is too large' : `body: ${describeThrown(thrown)}`;
     return new ApiError('INVALID_REQUEST', reason);
+  }
+  // zlib and brotli errors come from decoding a body sent with Content-Encoding gzip, deflate or br.
+  const code = (thrown as { code?: unknown })?.code;
+  if (typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__ERROR_'))) {
+    return new ApiError('INVALID_REQUEST', `body: is not valid data for its Content-Encoding (${describeThrown(thrown)})`);
+  }
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    log.error(`${method} ${path} failed: the disk of the data directory is full (${describeThrown(thrown)}).`);
+    return new ApiError('INTERNAL_ERROR', `The disk of Speech Studio's data directory is full, so the request could not be stored. Free some space and try again.`);
   }
   log.error(`Unexpected error in ${method} ${path}: ${thrown instanceof Error ? thrown.stack : describeThrown(thrown)}`);
   return new ApiError('INTERNAL_ERROR', `The server failed while handling ${method} ${path.slice(0, 200)}: ${describeThrown(thrown)}`);

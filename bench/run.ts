@@ -1,0 +1,50 @@
+/**
+ * `npm run bench`: runs each benchmark module in turn, each printing its figures with their targets, and
+ * writes everything as JSON to bench/results/bench-<date>.json (git-ignored), with the machine it ran on.
+ * `npm run bench -- polling memory` runs only the modules named.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { runApiOverheadBench } from './api-overhead';
+import { runMemoryBench } from './memory';
+import { runPollingBench } from './polling';
+import { machine } from './report';
+import { runStoreGrowthBench } from './store-growth';
+import { runTtsBench } from './tts';
+
+/** The bench modules, in the order they run: add one line to add a module. */
+const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<unknown> }> = [
+  { name: 'store', run: () => runStoreGrowthBench() },
+  { name: 'polling', run: () => runPollingBench() },
+  { name: 'overhead', run: () => runApiOverheadBench() },
+  { name: 'memory', run: () => runMemoryBench() },
+  { name: 'tts', run: () => runTtsBench() },
+  { name: 'relay', run: () => import('./relay').then((m) => m.runRelayBench()) },
+];
+
+async function main(): Promise<void> {
+  const only = process.argv.slice(2);
+  const unknown = only.filter((name) => !BENCHES.some((b) => b.name === name));
+  if (unknown.length > 0) throw new Error(`Unknown bench ${unknown.join(', ')}; known: ${BENCHES.map((b) => b.name).join(', ')}`);
+  const about = machine();
+  console.log(`machine: ${about.cpu}, ${about.cores} cores, ${about.memoryGb} GB, ${about.os}, Node ${about.node}, load ${os.loadavg()[0].toFixed(2)}`);
+  const results: Record<string, unknown> = {};
+  for (const bench of BENCHES) {
+    if (only.length > 0 && !only.includes(bench.name)) continue;
+    const started = performance.now();
+    results[bench.name] = await bench.run();
+    console.log(`${bench.name.padEnd(9)} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  }
+  const dir = path.join(__dirname, 'results');
+  await mkdir(dir, { recursive: true });
+  const date = new Date().toISOString();
+  const file = path.join(dir, `bench-${date.replace(/[:.]/g, '-')}.json`);
+  await writeFile(file, `${JSON.stringify({ date, machine: { ...about, loadAverageAfter: os.loadavg()[0] }, results }, null, 2)}\n`);
+  console.log(`results: ${path.relative(process.cwd(), file)}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
