@@ -51,17 +51,19 @@ async function measure(label: string, model: string, media: string): Promise<Fig
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'speech-bench-stt-'));
   try {
     await mkdir(path.join(dataDir, 'models', 'whisper'), { recursive: true });
-    await symlink(model, path.join(dataDir, 'models', 'whisper', path.basename(model)));
+    // Both sides load the model from the data directory: the engine finds VAD and diarization models beside it.
+    const installed = path.join(dataDir, 'models', 'whisper', path.basename(model));
+    await symlink(model, installed);
     const server = await startLocalServer({
       host: '127.0.0.1', port: 0, dataDir, auth: false, log: silentLogger, engineWorkerPath: ENGINE_WORKER, preferredSttModel: path.basename(model),
     });
     try {
-      await direct(model, media, dataDir);
+      await direct(installed, media, dataDir);
       await throughApi(server, media);
       const directRuns: number[] = [];
       const apiRuns: number[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        directRuns.push(await direct(model, media, dataDir));
+        directRuns.push(await direct(installed, media, dataDir));
         apiRuns.push(await throughApi(server, media));
       }
       if (process.env.BENCH_VERBOSE) console.log(`overhead  runs: direct ${directRuns.map((s) => s.toFixed(2)).join(" ")}; API ${apiRuns.map((s) => s.toFixed(2)).join(" ")}`);

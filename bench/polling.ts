@@ -93,6 +93,8 @@ export async function runPollingBench(options: { history?: number; seconds?: num
       await fetch(`${server.url}/jobs/${running}/cancel`, { method: 'POST' });
       const context = `${history} finished jobs, 1 TTS job ${stillRunning ? 'running throughout' : 'running (finished early)'}, ${connections} connections, ${seconds} s, ${os.availableParallelism()} cores`;
       const failures = result.errors + result.timeouts + result.non2xx;
+      // The same load with the engine idle, and with no framework at all: what the running job and Koa cost.
+      const idle = await load(`http://127.0.0.1:${server.port}`, polled, Math.min(seconds, 5), connections);
       const sample = await (await fetch(`${server.url}/jobs/${ids[0]}`)).text();
       const ceiling = await bareCeiling(sample, Math.min(seconds, 5), connections);
       return [
@@ -100,6 +102,7 @@ export async function runPollingBench(options: { history?: number; seconds?: num
         figure('polling', 'GET /jobs/{id} latency p50', result.latency.p50, 'ms'),
         figure('polling', 'GET /jobs/{id} latency p99', result.latency.p99, 'ms', { kind: 'max', value: 20 }),
         figure('polling', 'failed or non-2xx answers', failures, '', { kind: 'max', value: 0 }, `${result.requests.total} requests`),
+        figure('polling', 'same, engine idle (no job running)', idle.requests.average, 'req/s', undefined, `p99 ${idle.latency.p99} ms`),
         figure('polling', 'ceiling: bare node:http, same load generator, engine idle', ceiling.requests.average, 'req/s', undefined,
           `p99 ${ceiling.latency.p99} ms`),
       ];
