@@ -3,16 +3,9 @@ import { readdir } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { readWavInfo } from '../../src/engine/audio/wav-reader';
 import { assertErrorBody, isTerminal, postJson, rawPathRequest, request, startTestServer, waitFor, waitForJob, type TestServer } from '../helpers/server';
+import { isAlive } from '../helpers/processes';
 import { englishVoiceId, LONG_TEXT } from '../helpers/voices';
 
-const processAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('TTS jobs through the Local API with espeak-ng', () => {
   let t: TestServer;
@@ -141,7 +134,7 @@ describe('TTS jobs through the Local API with espeak-ng', () => {
     const cancelled = await request(`${t.base}/jobs/${running.id}/cancel`, { method: 'POST' });
     assert.equal(cancelled.json().status, 'cancelled');
     assert.ok(Date.now() - before < 1000, 'cancel answered within a second');
-    await waitFor('the engine process to end', async () => processAlive(pid), (alive) => !alive, 5000);
+    await waitFor('the engine process to end', async () => isAlive(pid), (alive) => !alive, 5000);
 
     assertErrorBody(await request(`${t.base}/jobs/${running.id}/cancel`, { method: 'POST' }), 422, 'JOB_NOT_ACTIVE');
     const after = (await request(`${t.base}/jobs/${running.id}`)).json();

@@ -5,6 +5,7 @@ import { after, describe, it } from 'node:test';
 import { readWavInfo } from '../../src/engine/audio/wav-reader';
 import { runCli, startCli } from '../helpers/cli';
 import { assertErrorBody, isTerminal, postJson, request, tempDir, waitFor, waitForJob } from '../helpers/server';
+import { childrenOf, isAlive } from '../helpers/processes';
 import { englishVoiceId, LONG_TEXT } from '../helpers/voices';
 
 const dirs: string[] = [];
@@ -14,27 +15,6 @@ async function dataDir(): Promise<string> {
   return dir;
 }
 after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
-
-/** Engine processes whose parent is `pid` (read from /proc: no orphan may survive its server). */
-async function childrenOf(pid: number): Promise<number[]> {
-  const found: number[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (ppid === pid) found.push(Number(entry));
-  }
-  return found;
-}
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('the headless server (node dist/cli.js serve)', () => {
   it('prints its listening line and honours the SPEECH_STUDIO_* environment variables', async () => {
@@ -87,7 +67,7 @@ describe('the headless server (node dist/cli.js serve)', () => {
 
     cli.child.kill('SIGTERM');
     assert.equal(await cli.exited, 0);
-    for (const pid of engines) await waitFor(`engine ${pid} to end`, async () => alive(pid), (a) => !a, 5000);
+    for (const pid of engines) await waitFor(`engine ${pid} to end`, async () => isAlive(pid), (a) => !a, 5000);
 
     cli = await startCli(['--port', '0', '--data-dir', dir]);
     try {
@@ -117,7 +97,7 @@ describe('the headless server (node dist/cli.js serve)', () => {
 
     cli.child.kill('SIGKILL');
     await cli.exited;
-    for (const pid of engines) await waitFor(`orphan engine ${pid} to exit`, async () => alive(pid), (a) => !a, 5000);
+    for (const pid of engines) await waitFor(`orphan engine ${pid} to exit`, async () => isAlive(pid), (a) => !a, 5000);
 
     cli = await startCli(['--port', '0', '--data-dir', dir]);
     try {

@@ -126,14 +126,4 @@ export async function oneHertzWav(file: string, seconds: number): Promise<string
   return file;
 }
 
-/** Pids of the live children of `pid` (Linux /proc): the engine processes of a server. */
-export async function childrenOf(pid: number): Promise<number[]> {
-  const found: number[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (ppid === pid) found.push(Number(entry));
-  }
-  return found;
-}
+export { childrenOf } from '../helpers/processes';
