@@ -9,7 +9,7 @@
 import { copyFile, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { SttOptions } from '../src/api/types';
+import type { SttOptions } from '../src/contract/types';
 import { runSttTask } from '../src/engine/stt/run-stt';
 import { startLocalServer, type LocalServer } from '../src/server/local-server';
 import { silentLogger } from '../src/util/log';

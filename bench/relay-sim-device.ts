@@ -4,8 +4,8 @@
  */
 import http from 'node:http';
 import WebSocket from 'ws';
-import type { Voice } from '../src/api/types';
-import { PROTOCOL_VERSION, type RelayMessage } from '../src/remote/dispatch/protocol';
+import type { Voice } from '../src/contract/types';
+import { PROTOCOL_VERSION, type RelayMessage } from '../src/link/protocol';
 
 /** A valid 44-byte WAV header with no samples: the smallest output a job can return. */
 const EMPTY_WAV = (() => {

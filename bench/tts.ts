@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { concatSamples } from '../src/engine/audio/samples';
-import { espeakRateForSpeed, openEspeakVoice } from '../src/engine/tts/espeak';
+import { espeakRateForSpeed, openEspeakVoice } from '../src/engine/tts/synthesizers/espeak';
 import { splitIntoChunks } from '../src/engine/tts/text-chunks';
 import { startLocalServer, type LocalServer } from '../src/server/local-server';
 import { silentLogger } from '../src/util/log';

@@ -20,7 +20,7 @@ await build({
     // The TTS audio thread the engine worker starts next to synthesis (src/engine/tts/speech-front.ts).
     'tts-front-worker': 'src/engine/tts/front-worker.ts',
     cli: 'src/cli.ts',
-    relay: 'src/remote/cli.ts',
+    relay: 'src/relay/cli.ts',
   },
   outdir: 'dist',
   bundle: true,

@@ -3,7 +3,7 @@
 // test/unit/espeak-catalog.test.ts fails while the committed file and the installed package disagree.
 import { writeFile } from 'node:fs/promises';
 
-const { listEspeakVoices } = await import('../src/engine/tts/espeak.ts');
+const { listEspeakVoices } = await import('../src/engine/tts/synthesizers/espeak.ts');
 const { toEspeakCatalog } = await import('../src/voices/espeak-catalog.ts');
 
 const catalog = toEspeakCatalog(await listEspeakVoices());

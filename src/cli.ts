@@ -2,8 +2,9 @@ import { parseArgs } from 'node:util';
 import { apiKeyPath, ensureApiKey, writeApiKey } from './server/api-key';
 import { startLocalServer } from './server/local-server';
 import { runModelsCommand } from './cli/models-command';
-import { resolveServeOptions, UsageError } from './cli/serve-options';
-import { startDeviceClient, type DeviceClient } from './remote/device/device-client';
+import { resolveServeOptions } from './cli/serve-options';
+import { UsageError } from './util/usage-error';
+import { startDeviceClient, type DeviceClient } from './device/device-client';
 import { consoleLogger, describeThrown } from './util/log';
 import { createVoiceLibrary } from './voices/library';
 

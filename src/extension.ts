@@ -6,7 +6,7 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { createVoiceLibrary } from './voices/library';
-import { createApi, type SpeechStudioApi } from './editor/api';
+import { createApi, type SpeechStudioApi } from './editor/extension-api';
 import { SecretApiKeyStore } from './editor/api-key-store';
 import { AudioPlayer } from './editor/audio-player';
 import { registerChooseVoice } from './editor/commands/choose-voice';
@@ -24,7 +24,7 @@ import type { Services } from './editor/services';
 import { readSettings, updateSetting, watchSettings } from './editor/settings';
 import { registerExposureWarning, registerStatusBar } from './editor/status-bar';
 
-export type { SpeechStudioApi, SpeechStudioJob } from './editor/api';
+export type { SpeechStudioApi, SpeechStudioJob } from './editor/extension-api';
 
 let controller: ServerController | undefined;
 

@@ -1,16 +1,16 @@
 import path from 'node:path';
 import { defaultDataDir } from '../util/data-dir';
+import { UsageError } from '../util/usage-error';
 
 export interface ServeOptions {
   host: string;
   port: number;
   dataDir: string;
   auth: boolean;
-  /** Join a relay's device pool (src/remote/device/): its URL and this device's token, both or neither. */
+  /** Join a relay's device pool (src/device/): its URL and this device's token, both or neither. */
   relay?: { url: string; deviceToken: string };
 }
 
-export class UsageError extends Error {}
 
 type Flags = { host?: string; port?: string; 'data-dir'?: string; auth?: string; relay?: string; 'device-token'?: string };
 

@@ -5,8 +5,8 @@
  */
 import { copyFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { SttOptions, TtsRequest } from '../api/types';
-import { compileValidators, type Validators } from '../api/validation';
+import type { SttOptions, TtsRequest } from '../contract/types';
+import { compileValidators, type Validators } from '../contract/validation';
 import { isActive, type JobRecord } from '../jobs/types';
 import { chooseWhisperModel, diarizationModelsInstalled, listWhisperModels } from '../models/installed-models';
 import type { LocalServer } from '../server/local-server';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { promises as fs } from 'node:fs';
-import type { SttOptions, TtsRequest } from '../api/types';
+import type { SttOptions, TtsRequest } from '../contract/types';
 import type { EnginePhase } from '../engine/protocol';
 import { describeThrown, type Logger } from '../util/log';
 import { EngineCancelledError, type EngineHost } from './engine-host';

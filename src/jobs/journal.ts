@@ -1,9 +1,9 @@
 import { promises as fs } from 'node:fs';
 import { isJournalEntry } from './record-check';
-import type { JobRecord } from './types';
+import type { JournalEntry } from './types';
 
-/** One line of the journal: the whole record after a change, or the removal of a job. */
-export type JournalEntry = { put: JobRecord } | { remove: string };
+export type { JournalEntry };
+
 
 /**
  * An append-only file of job changes beside the lowdb snapshot. Appending one line costs the same with

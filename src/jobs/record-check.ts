@@ -1,6 +1,5 @@
-import { JOB_STATUSES } from '../api/openapi';
-import type { JournalEntry } from './journal';
-import type { JobRecord } from './types';
+import { JOB_STATUSES } from '../contract/openapi';
+import type { JobRecord, JournalEntry } from './types';
 
 /**
  * Checks the shape of a job record read back from disk. A damaged or hand-edited store must not reach the

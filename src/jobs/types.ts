@@ -1,12 +1,12 @@
-import type { JobStatus } from '../api/openapi';
-import type { SttOptions, TtsRequest } from '../api/types';
+import type { JobStatus } from '../contract/openapi';
+import type { SttOptions, TtsRequest } from '../contract/types';
 import type { TtsVoiceRef } from '../engine/protocol';
 
 export type { JobStatus };
 export type JobKind = 'tts' | 'stt';
 /**
  * Who created the job: the Local API sees only its own jobs; the editor sees all. `remote` jobs came from
- * a relay (src/remote/device/) and, like editor jobs, never count against or appear in the Local API.
+ * a relay (src/device/) and, like editor jobs, never count against or appear in the Local API.
  */
 export type JobOrigin = 'api' | 'editor' | 'remote';
 
@@ -72,3 +72,6 @@ export function toPublicJob(job: JobRecord): PublicJob {
   const { id, name, kind, status, progress, phase, backend, result, error, createdAt, startedAt, finishedAt } = job;
   return { id, name, kind, status, progress, phase, backend, result, error, createdAt, startedAt, finishedAt };
 }
+
+/** One line of the job journal: the whole record after a change, or the removal of a job. */
+export type JournalEntry = { put: JobRecord } | { remove: string };

@@ -1,4 +1,4 @@
-import type { Validators } from '../api/validation';
+import type { Validators } from '../contract/validation';
 import type { JobService } from '../jobs/job-service';
 import type { Logger } from '../util/log';
 import type { VoiceLibrary } from '../voices/library';

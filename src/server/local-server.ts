@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
-import { compileValidators } from '../api/validation';
+import { compileValidators } from '../contract/validation';
 import { EngineHost } from '../jobs/engine-host';
 import { JobService } from '../jobs/job-service';
 import { JobStore } from '../jobs/store';
@@ -11,7 +11,7 @@ import { createVoiceLibrary } from '../voices/library';
 import { apiKeyPath, ensureApiKey, FileApiKeySource, type ApiKeySource } from './api-key';
 import { API_PREFIX, createApp } from './app';
 import { localEntitlements, type EntitlementProvider } from './entitlements';
-import { rawErrorResponse } from './errors';
+import { rawErrorResponse } from '../contract/errors';
 import { resolveTimeouts, watchBodyRate, type RequestTimeouts } from './slow-requests';
 
 export interface LocalServerOptions {

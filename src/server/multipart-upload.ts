@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ApiError, invalidRequest } from './errors';
+import { ApiError, invalidRequest } from '../contract/errors';
 
 export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
 const MEDIA_EXTENSIONS = new Set(['.wav', '.mp3', '.flac', '.ogg', '.oga', '.opus', '.aac', '.m4a', '.mp4', '.m4v', '.mov', '.webm', '.mkv']);

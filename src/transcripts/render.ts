@@ -1,4 +1,4 @@
-import type { TranscriptFormat } from '../api/openapi';
+import type { TranscriptFormat } from '../contract/openapi';
 import { renderSrt, renderVtt } from './render-subtitles';
 import type { Transcript } from './types';
 

@@ -1,4 +1,4 @@
-import type { SttOptions } from '../api/types';
+import type { SttOptions } from '../contract/types';
 
 /** One word with its time span in seconds, relative to the start of the original media. */
 export interface TranscriptWord {

@@ -2,7 +2,7 @@
  * Voices that ship inside Speech Studio's packages and need no download: every espeak-ng voice (from the
  * generated espeak-voices.json) and the four English voices compiled into Flite.
  */
-import type { Voice } from '../api/types';
+import type { Voice } from '../contract/types';
 import espeakVoices from './espeak-voices.json';
 import { indexed, type IndexedEntry } from './voice-entry';
 import { voiceIdFor } from './voice-id';

@@ -6,7 +6,7 @@
  *   - voices the user adds as folders with a voice.json (see voice-manifest.ts).
  * Installed state is read from the data directory on every call, so installs show without a restart.
  */
-import type { VoiceQuery } from '../api/types';
+import type { VoiceQuery } from '../contract/types';
 import { builtinCatalog } from '../models/catalog';
 import { espeakEntries, fliteEntries } from './builtin-voices';
 import { catalogVoiceEntries } from './neural-voices';

@@ -5,8 +5,8 @@
  * speaker.
  */
 import { existsSync } from 'node:fs';
-import type { Gender, Voice } from '../api/types';
-import type { SherpaModelKind } from '../engine/protocol';
+import type { Gender, Voice } from '../contract/types';
+import type { SherpaModelKind } from './voice-ref';
 import { builtinCatalog, type CatalogEntry } from '../models/catalog';
 import { indexed, type IndexedEntry } from './voice-entry';
 import type { VoiceFiles } from './voice-files';

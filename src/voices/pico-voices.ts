@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Voice } from '../api/types';
+import type { Voice } from '../contract/types';
 import { indexed, type IndexedEntry } from './voice-entry';
 import { voiceIdFor } from './voice-id';
 import type { VoiceFiles } from './voice-files';

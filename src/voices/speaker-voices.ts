@@ -5,7 +5,7 @@
  *
  * @example speakerVoices(library, { Marie: frenchVoiceId, Bob: englishVoiceId })
  */
-import type { TtsVoiceRef } from '../engine/protocol';
+import type { TtsVoiceRef } from './voice-ref';
 import type { VoiceLibrary } from './library';
 
 export class SpeakerVoiceError extends Error {

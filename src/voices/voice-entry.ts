@@ -1,6 +1,6 @@
 /** A voice of the library: what GET /voices shows, and what a job needs to speak with it. */
-import type { Voice } from '../api/types';
-import type { TtsEngineName, TtsVoiceRef } from '../engine/protocol';
+import type { Voice } from '../contract/types';
+import type { TtsEngineName, TtsVoiceRef } from './voice-ref';
 import { searchTermsFor } from './voice-search';
 
 export interface VoiceEntry {

@@ -12,9 +12,9 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Gender, Voice } from '../api/types';
-import type { SherpaModelKind, SherpaVoiceModel } from '../engine/protocol';
-import { REQUIRED_FILES } from '../engine/tts/sherpa-config';
+import type { Gender, Voice } from '../contract/types';
+import { REQUIRED_FILES, type SherpaModelKind, type SherpaVoiceModel } from './voice-ref';
+
 import { indexed, type IndexedEntry } from './voice-entry';
 import type { VoiceFiles } from './voice-files';
 import { voiceIdFor } from './voice-id';

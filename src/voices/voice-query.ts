@@ -1,5 +1,5 @@
 /** GET /voices over a list of voices: filters, search, sorting with a stable tie-break, and paging. */
-import type { VoiceQuery } from '../api/types';
+import type { VoiceQuery } from '../contract/types';
 import { languageTagStartsWith } from './language-tag';
 import type { IndexedEntry } from './voice-entry';
 import { matchesSearch } from './voice-search';

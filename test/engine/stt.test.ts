@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { SttOptions } from '../../src/api/types';
+import type { SttOptions } from '../../src/contract/types';
 import { UserFacingError, type EnginePhase, type SttTask } from '../../src/engine/protocol';
 import { runSttTask } from '../../src/engine/stt/run-stt';
 import { renderTranscript } from '../../src/transcripts/render';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { TtsRequest } from '../../src/api/types';
+import type { TtsRequest } from '../../src/contract/types';
 import { measureLoudness } from '../../src/engine/audio/loudness';
 import { readWavSamples } from '../../src/engine/audio/wav-reader';
 import { UserFacingError, type TtsTask, type TtsVoiceRef } from '../../src/engine/protocol';

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { TtsRequest } from '../../src/api/types';
+import type { TtsRequest } from '../../src/contract/types';
 import { readWavSamples } from '../../src/engine/audio/wav-reader';
 import { UserFacingError, type EnginePhase, type TtsTask } from '../../src/engine/protocol';
 import { runTtsTask } from '../../src/engine/tts/run-tts';

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import zlib from 'node:zlib';
-import { BITRATES, SAMPLE_RATES } from '../../src/api/openapi';
+import { BITRATES, SAMPLE_RATES } from '../../src/contract/openapi';
 import { multipartBody, rawPathSegment, type Part } from './fuzz-client';
 
 export interface RawBody {

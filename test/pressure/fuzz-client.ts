@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { ERROR_STATUS, type ErrorCode } from '../../src/server/errors';
+import { ERROR_STATUS, type ErrorCode } from '../../src/contract/errors';
 
 export interface Answer {
   status: number;

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import { ensureAccount } from '../../src/remote/data/accounts';
-import type { Database } from '../../src/remote/db/database';
-import { openDatabase } from '../../src/remote/db/open-database';
+import { ensureAccount } from '../../src/relay/data/accounts';
+import type { Database } from '../../src/relay/db/database';
+import { openDatabase } from '../../src/relay/db/open-database';
 import { silentLogger } from '../../src/util/log';
 import { uploadMultipart } from '../helpers/multipart';
 import { assertErrorBody, isTerminal, request, tempDir } from '../helpers/server';

@@ -7,7 +7,7 @@ import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import WebSocket from 'ws';
-import { addCredits } from '../../src/remote/data/accounts';
+import { addCredits } from '../../src/relay/data/accounts';
 import { uploadMultipart } from '../helpers/multipart';
 import { isTerminal, request, tempDir, waitFor } from '../helpers/server';
 import { startDevice, type TestDevice } from './helpers/device';

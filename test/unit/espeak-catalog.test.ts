@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { listEspeakVoices, openEspeakVoice } from '../../src/engine/tts/espeak';
+import { listEspeakVoices, openEspeakVoice } from '../../src/engine/tts/synthesizers/espeak';
 import { toEspeakCatalog } from '../../src/voices/espeak-catalog';
 import committed from '../../src/voices/espeak-voices.json';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { canTransition, IllegalTransitionError, transition } from '../../src/jobs/state';
-import { JOB_STATUSES } from '../../src/api/openapi';
+import { JOB_STATUSES } from '../../src/contract/openapi';
 import type { JobRecord } from '../../src/jobs/types';
 
 const job = (status: JobRecord['status']): JobRecord => ({

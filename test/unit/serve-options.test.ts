@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { resolveServeOptions, UsageError } from '../../src/cli/serve-options';
+import { resolveServeOptions } from '../../src/cli/serve-options';
+import { UsageError } from '../../src/util/usage-error';
 import { defaultDataDir } from '../../src/util/data-dir';
 
 describe('serve options', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SherpaVoiceModel } from '../../src/engine/protocol';
-import { sherpaGenerateRequest, sherpaTtsConfig } from '../../src/engine/tts/sherpa-config';
+import { sherpaGenerateRequest, sherpaTtsConfig } from '../../src/engine/tts/synthesizers/sherpa-config';
 
 const base = { speakerId: 0, espeakDataDir: '/d/runtime/espeak-ng-data' };
 const settings = { guidanceScale: 2.5, language: null, threads: 2 };

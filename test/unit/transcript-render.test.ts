@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { SttOptions } from '../../src/api/types';
+import type { SttOptions } from '../../src/contract/types';
 import { renderTranscript, type Transcript } from '../../src/transcripts/render';
 import { formatTimestamp } from '../../src/transcripts/timestamps';
 import { assertMonotonicCues, parseSrt, parseVtt } from '../helpers/subtitles';

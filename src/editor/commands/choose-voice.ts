@@ -3,7 +3,7 @@
  * name or code. The choice becomes the default voice (setting `speechStudio.tts.defaultVoice`).
  */
 import * as vscode from 'vscode';
-import type { Voice } from '../../api/types';
+import type { Voice } from '../../contract/types';
 import { reportError } from '../log';
 import type { Services } from '../services';
 import { updateSetting } from '../settings';

@@ -2,7 +2,7 @@
  * What each output format means for ffmpeg: codec, container, media type, and the bitrate the encoder
  * really uses (MPEG-2 layer III stops at 160 kbps below 32 kHz; AAC at 6144 bits per channel and frame).
  */
-import type { OutputFormat } from '../../api/openapi';
+import type { OutputFormat } from '../../contract/openapi';
 
 export const MEDIA_TYPES: Record<OutputFormat, string> = {
   wav: 'audio/wav',

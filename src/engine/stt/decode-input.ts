@@ -1,4 +1,4 @@
-import type { SttOptions } from '../../api/types';
+import type { SttOptions } from '../../contract/types';
 import { decodeToPcm16, SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import type { MediaTools } from '../media/ffmpeg';
 import { probeMedia } from '../media/probe-media';

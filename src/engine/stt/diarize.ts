@@ -1,4 +1,4 @@
-import type { SttOptions } from '../../api/types';
+import type { SttOptions } from '../../contract/types';
 import type { DiarizationModels } from './model-files';
 
 /** A stretch of audio (seconds) that the diarizer gave to one speaker; speakers are numbered arbitrarily. */

@@ -1,6 +1,6 @@
 import type { WhisperContext } from '@fugood/whisper.node';
 import path from 'node:path';
-import { TRANSCRIPT_FORMATS } from '../../api/openapi';
+import { TRANSCRIPT_FORMATS } from '../../contract/openapi';
 import type { Transcript } from '../../transcripts/types';
 import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import { findMediaTools } from '../media/ffmpeg';

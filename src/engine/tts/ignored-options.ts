@@ -3,7 +3,7 @@
  * caller sees why e.g. `steps` changed nothing for an espeak-ng voice.
  */
 import type { TtsTask } from '../protocol';
-import { asksForOtherLanguage, type EngineNotes } from './speech-engine';
+import { asksForOtherLanguage, type EngineNotes } from './synthesizers/synthesizer';
 
 export function ignoredOptions(options: TtsTask['options'], voice: TtsTask['voice'], notes: EngineNotes, backend: string): Record<string, string> {
   const ignored: Record<string, string> = {};

@@ -10,7 +10,7 @@ import { firstAudibleIndex } from '../audio/silence-trimmer';
 import { fitLength, stretchClip } from '../audio/time-stretch';
 import { fitCue } from './cue-fitting';
 import { CHUNK_PAUSE_SECONDS } from './record-text';
-import type { SpeechEngine } from './speech-engine';
+import type { SpeechEngine } from './synthesizers/synthesizer';
 import type { SpeechRecorder } from './speech-recorder';
 import { splitIntoChunks } from './text-chunks';
 

@@ -3,7 +3,7 @@
  * samples go to the speech front (stretch, trim, resample, denoise, measure, spool) as they are made.
  * Memory holds about one chunk's audio at a time.
  */
-import type { SpeechEngine } from './speech-engine';
+import type { SpeechEngine } from './synthesizers/synthesizer';
 import type { SpeechFront } from './speech-front';
 
 /**

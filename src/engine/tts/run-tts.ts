@@ -18,7 +18,8 @@ import { normalizationGainDb, PEAK_CEILING_DBFS, renderRecording, TARGET_LUFS, t
 import { planDuration, type DurationReport } from './duration-plan';
 import { ignoredOptions } from './ignored-options';
 import { readCues } from './read-cues';
-import { openSpeechEngine, type EngineSettings, type SpeechEngine } from './speech-engine';
+import { openSpeechEngine } from './speech-engine';
+import type { EngineSettings, SpeechEngine } from './synthesizers/synthesizer';
 import { startSpeechFront, type SpeechFront } from './speech-front';
 import { SpeechRecorder, type RecordingSummary } from './speech-recorder';
 import { splitIntoChunks } from './text-chunks';

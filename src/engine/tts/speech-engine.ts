@@ -1,75 +1,19 @@
-/**
- * One interface over every synthesizer (espeak-ng, Flite, SVOX Pico, sherpa-onnx): mono 16-bit samples at
- * the engine's own rate for a piece of text, plus what the engine did with the options that only some
- * engines understand (speed, language, steps, guidanceScale).
- */
+/** Picks the synthesizer adapter of a voice's engine; adapters load lazily, so unused ones cost nothing. */
 import type { TtsEngineName, TtsVoiceRef } from '../protocol';
-
-export interface SpeechEngine {
-  /** The `backend` of the job. */
-  readonly backend: string;
-  readonly sampleRate: number;
-  /** True when `speed` is the engine's own speaking rate; otherwise the caller time-stretches. */
-  readonly nativeSpeed: boolean;
-  synthesize(text: string): Promise<Int16Array>;
-  /**
-   * Like synthesize, but hands the samples over in pieces as they are made, so the next stage can work
-   * while the engine still speaks. Engines that cannot stream leave it out.
-   */
-  stream?(text: string, onSamples: (samples: Int16Array) => void): Promise<void>;
-  dispose?(): void;
-}
-
-export interface EngineSettings {
-  speed: number;
-  /** The request's `language`; `auto` keeps the voice's own. */
-  language: string;
-  steps: number;
-  guidanceScale: number;
-}
-
-/** What the engine made of the options that not every engine takes; `null` means ignored. */
-export interface EngineNotes {
-  /** The language the engine speaks, when the request overrode it and the engine could follow. */
-  language: string | null;
-  steps: number | null;
-  guidanceScale: number | null;
-}
-
-export interface OpenedEngine {
-  engine: SpeechEngine;
-  notes: EngineNotes;
-}
+import type { EngineSettings, OpenedEngine } from './synthesizers/synthesizer';
 
 /** Opens the engine of a voice with the job's settings. Engines load lazily, so unused ones cost nothing. */
 export async function openSpeechEngine(voice: TtsVoiceRef, settings: EngineSettings): Promise<OpenedEngine> {
   const engine: TtsEngineName = voice.engine;
   switch (engine) {
     case 'espeak-ng':
-      return (await import('./espeak-engine')).openEspeakEngine(voice, settings);
+      return (await import('./synthesizers/espeak-engine')).openEspeakEngine(voice, settings);
     case 'flite':
-      return (await import('./flite')).openFliteEngine(voice, settings);
+      return (await import('./synthesizers/flite')).openFliteEngine(voice, settings);
     case 'svox-pico':
-      return (await import('./svox-pico')).openPicoEngine(voice, settings);
+      return (await import('./synthesizers/svox-pico')).openPicoEngine(voice, settings);
     case 'sherpa-onnx':
-      return (await import('./sherpa-tts')).openSherpaEngine(voice, settings);
+      return (await import('./synthesizers/sherpa-tts')).openSherpaEngine(voice, settings);
   }
 }
 
-/** Float samples (-1…1) as 16-bit integers, clipped. */
-export function floatToInt16(samples: Float32Array): Int16Array {
-  const out = new Int16Array(samples.length);
-  for (let i = 0; i < samples.length; i++) {
-    const value = Math.round(samples[i] * 32767);
-    out[i] = value > 32767 ? 32767 : value < -32768 ? -32768 : value;
-  }
-  return out;
-}
-
-/** Whether a requested language differs from the voice's (`en` asks for nothing new from an `en-US` voice). */
-export function asksForOtherLanguage(requested: string, voiceLanguage: string): boolean {
-  if (requested.toLowerCase() === 'auto') return false;
-  const want = requested.toLowerCase();
-  const have = voiceLanguage.toLowerCase();
-  return !(have === want || have.startsWith(`${want}-`));
-}

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { keysMatch, type ApiKeySource } from '../api-key';
 import type { EntitlementProvider } from '../entitlements';
-import { ApiError } from '../errors';
+import { ApiError } from '../../contract/errors';
 
 /** Any browser Origin (including CORS preflights) is refused before anything else runs. */
 export const rejectBrowserOrigins: Middleware = async (ctx, next) => {

@@ -1,7 +1,7 @@
-import { isUuid } from '../../api/validation';
+import { isUuid } from '../../contract/validation';
 import type { JobService } from '../../jobs/job-service';
 import type { JobRecord } from '../../jobs/types';
-import { jobNotFound } from '../errors';
+import { jobNotFound } from '../../contract/errors';
 
 /** A job the Local API may see: created through it. Editor jobs answer 404 as if they did not exist. */
 export function findApiJob(jobs: JobService, id: string): JobRecord {

@@ -3,7 +3,7 @@ import { createReadStream, promises as fs } from 'node:fs';
 import { JobNotActiveError } from '../../jobs/job-service';
 import { toPublicJob, type JobRecord } from '../../jobs/types';
 import type { AppDeps } from '../deps';
-import { ApiError, invalidRequest } from '../errors';
+import { ApiError, invalidRequest } from '../../contract/errors';
 import { findApiJob } from './job-lookup';
 import { sendTranscript } from './transcript';
 

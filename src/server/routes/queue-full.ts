@@ -1,5 +1,5 @@
 import type { QueueFullError } from '../../jobs/job-service';
-import { ApiError } from '../errors';
+import { ApiError } from '../../contract/errors';
 
 const RETRY_AFTER_SECONDS = 5;
 

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { openApiDocument } from '../../api/openapi';
+import { openApiDocument } from '../../contract/openapi';
 import { listWhisperModels } from '../../models/installed-models';
 import type { AppDeps } from '../deps';
 

@@ -5,7 +5,7 @@ import { toPublicJob } from '../../jobs/types';
 import { toWhisperLanguage } from '../../engine/stt/whisper-languages';
 import { chooseWhisperModel, diarizationModelsInstalled, listWhisperModels } from '../../models/installed-models';
 import type { AppDeps } from '../deps';
-import { ApiError, invalidRequest } from '../errors';
+import { ApiError, invalidRequest } from '../../contract/errors';
 import { requireFeature } from '../middleware/security';
 import { MAX_UPLOAD_BYTES, receiveUpload, tooLarge } from '../multipart-upload';
 import { queueFull } from './queue-full';

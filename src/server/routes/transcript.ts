@@ -1,11 +1,11 @@
 import type { Context } from 'koa';
 import { promises as fs } from 'node:fs';
-import type { TranscriptFormat } from '../../api/openapi';
+import type { TranscriptFormat } from '../../contract/openapi';
 import type { JobRecord } from '../../jobs/types';
 import { renderTranscript } from '../../transcripts/render';
 import type { Transcript } from '../../transcripts/types';
 import type { AppDeps } from '../deps';
-import { ApiError } from '../errors';
+import { ApiError } from '../../contract/errors';
 
 export async function sendTranscript(ctx: Context, deps: AppDeps, job: JobRecord, format: TranscriptFormat): Promise<void> {
   const file = job.outputFile ? deps.jobs.files.file(job.id, job.outputFile) : undefined;

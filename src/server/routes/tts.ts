@@ -4,7 +4,7 @@ import { QueueFullError } from '../../jobs/job-service';
 import { toPublicJob } from '../../jobs/types';
 import { parseSubtitles, SubtitleError } from '../../subtitles/parse';
 import type { AppDeps } from '../deps';
-import { ApiError, invalidRequest } from '../errors';
+import { ApiError, invalidRequest } from '../../contract/errors';
 import { requireFeature } from '../middleware/security';
 import { queueFull } from './queue-full';
 

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../deps';
-import { invalidRequest } from '../errors';
+import { invalidRequest } from '../../contract/errors';
 
 export function voiceRoutes(router: Router, deps: AppDeps): void {
   router.get('/voices', (ctx) => {

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { addCredits, getAccount, setStorageQuota } from '../../../src/remote/data/accounts';
-import { revokeApiKey } from '../../../src/remote/data/api-keys';
+import { addCredits, getAccount, setStorageQuota } from '../../../src/relay/data/accounts';
+import { revokeApiKey } from '../../../src/relay/data/api-keys';
 import { uploadMultipart } from '../../helpers/multipart';
 import { assertErrorBody, isTerminal, request } from '../../helpers/server';
 import { testModel } from '../../helpers/test-models';

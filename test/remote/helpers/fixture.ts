@@ -3,8 +3,8 @@
  * only) and `offline` (enrolled, never connected). Runs on PGlite or on a PostgreSQL database URL.
  */
 import { rm } from 'node:fs/promises';
-import type { NewApiKey } from '../../../src/remote/data/api-keys';
-import { ACTIVE_SQL } from '../../../src/remote/data/jobs';
+import type { NewApiKey } from '../../../src/relay/data/api-keys';
+import { ACTIVE_SQL } from '../../../src/relay/data/jobs';
 import { postJson, request, waitFor, type RawResponse } from '../../helpers/server';
 import { startDevice, type TestDevice } from './device';
 import { bearer, makeDevice, makeKey, startTestRelay, type TestRelay } from './relay';

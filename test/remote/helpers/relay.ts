@@ -6,12 +6,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cp, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createApiKey, type NewApiKey } from '../../../src/remote/data/api-keys';
-import { enrolDevice } from '../../../src/remote/data/devices';
-import type { Database } from '../../../src/remote/db/database';
-import { MIGRATIONS } from '../../../src/remote/db/migrations';
-import { openDatabase } from '../../../src/remote/db/open-database';
-import { startRelay, type Relay, type RelayOptions } from '../../../src/remote/relay-server';
+import { createApiKey, type NewApiKey } from '../../../src/relay/data/api-keys';
+import { enrolDevice } from '../../../src/relay/data/devices';
+import type { Database } from '../../../src/relay/db/database';
+import { MIGRATIONS } from '../../../src/relay/db/migrations';
+import { openDatabase } from '../../../src/relay/db/open-database';
+import { startRelay, type Relay, type RelayOptions } from '../../../src/relay/relay-server';
 import { silentLogger } from '../../../src/util/log';
 import { PROJECT_ROOT, tempDir } from '../../helpers/server';
 

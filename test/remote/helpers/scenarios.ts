@@ -3,7 +3,7 @@
  * mid-job. Each takes the relay URL(s) to call and a database handle to look behind the API.
  */
 import assert from 'node:assert/strict';
-import type { Database } from '../../../src/remote/db/database';
+import type { Database } from '../../../src/relay/db/database';
 import { isTerminal, postJson, request, waitFor, type RawResponse } from '../../helpers/server';
 import { LONG_TEXT } from '../../helpers/voices';
 import { bearer } from './relay';

@@ -1,0 +1,161 @@
+import WebSocket from 'ws';
+import type { JobService } from '../jobs/job-service';
+import { describeThrown, type Logger } from '../util/log';
+import type { VoiceLibrary } from '../voices/library';
+import { PROTOCOL_VERSION, type DeviceMessage, type RelayMessage } from '../link/protocol';
+import { gatherCapabilities } from './capabilities';
+import { RemoteJobRunner } from './remote-jobs';
+import { linkUrl, relayOrigin } from './transfer';
+
+export interface DeviceClientOptions {
+  /** The relay, e.g. https://relay.example.com (with or without /v1). */
+  relayUrl: string;
+  deviceToken: string;
+  jobs: JobService;
+  voices: VoiceLibrary;
+  dataDir: string;
+  log: Logger;
+  /** Remote jobs this device takes at once, waiting or running (default 8). */
+  queueCapacity?: number;
+  preferredSttModel?: () => string | undefined;
+  /** First reconnect delay; it doubles up to `maxBackoffMs` (default 250 ms, 30 s). */
+  initialBackoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+export type DeviceLinkState = 'connecting' | 'connected' | 'disconnected' | 'stopped';
+
+export interface DeviceClient {
+  readonly state: DeviceLinkState;
+  /** The device id the relay confirmed, once connected. */
+  readonly deviceId: string | undefined;
+  /** Resolves at the next `connected` (at once when connected). */
+  connected(): Promise<void>;
+  /** Closes the link and stops remote jobs still here; no reconnect. */
+  close(): Promise<void>;
+}
+
+/**
+ * The device side of the Remote API: connects out to the relay (so devices behind NAT work), says hello
+ * with its capabilities, heart-beats, runs the jobs it is sent and reports them. A dropped link is
+ * retried with exponential backoff and jitter; jobs that were here when it dropped are stopped, since the
+ * relay has already interrupted or re-routed them.
+ */
+export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
+  const origin = relayOrigin(options.relayUrl);
+  if (!/^ssd_[A-Za-z0-9]{40}$/.test(options.deviceToken)) throw new TypeError('Expected a device token ssd_… (from the relay\'s portal or "relay.js devices enrol")');
+  const { log } = options;
+  const queueCapacity = options.queueCapacity ?? 8;
+  const initialBackoff = options.initialBackoffMs ?? 250;
+  const maxBackoff = options.maxBackoffMs ?? 30_000;
+  let state: DeviceLinkState = 'connecting';
+  let deviceId: string | undefined;
+  let socket: WebSocket | undefined;
+  let backoff = initialBackoff;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+  let lastCapabilities = '';
+  let waiters: Array<() => void> = [];
+  let warnedAuth = false;
+
+  const send = (message: DeviceMessage): void => {
+    if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  };
+  const runner = new RemoteJobRunner({ ...options, origin, token: options.deviceToken, queueCapacity, send });
+  const capabilities = () => gatherCapabilities(options.dataDir, options.voices, queueCapacity);
+
+  async function beat(): Promise<void> {
+    const current = await capabilities();
+    const text = JSON.stringify(current);
+    send(text === lastCapabilities ? { type: 'heartbeat' } : { type: 'heartbeat', capabilities: current });
+    lastCapabilities = text;
+  }
+
+  function connect(): void {
+    if (state === 'stopped') return;
+    state = 'connecting';
+    const ws = new WebSocket(linkUrl(origin), { headers: { Authorization: `Bearer ${options.deviceToken}` }, handshakeTimeout: 10_000 });
+    socket = ws;
+    ws.on('open', () => {
+      void capabilities().then((caps) => {
+        lastCapabilities = JSON.stringify(caps);
+        send({ type: 'hello', protocol: PROTOCOL_VERSION, capabilities: caps, activeJobs: runner.active() });
+      }, (error) => ws.close(4005, describeThrown(error).slice(0, 100)));
+    });
+    ws.on('message', (data) => {
+      let message: RelayMessage;
+      try {
+        message = JSON.parse(String(data)) as RelayMessage;
+      } catch {
+        return;
+      }
+      if (message.type === 'welcome') {
+        state = 'connected';
+        deviceId = message.deviceId;
+        backoff = initialBackoff;
+        warnedAuth = false;
+        log.info(`Connected to the relay ${origin.origin} as ${message.deviceId}.`);
+        clearInterval(heartbeat);
+        heartbeat = setInterval(() => void beat().catch(() => undefined), message.heartbeatMs);
+        heartbeat.unref();
+        for (const resolve of waiters.splice(0)) resolve();
+      } else if (message.type === 'assign') {
+        void runner.start(message.job);
+      } else if (message.type === 'cancel') {
+        void runner.cancel(message.jobId);
+      }
+    });
+    ws.on('unexpected-response', (_req, res) => {
+      if (res.statusCode === 401 && !warnedAuth) {
+        log.error('The relay refused this device\'s token (401): enrol the device again and update the token.');
+        warnedAuth = true;
+      }
+      if (res.statusCode === 401) backoff = maxBackoff;
+      ws.terminate();
+    });
+    ws.on('error', (error) => {
+      // Once per outage: a relay that is restarting refuses every retry until it is back.
+      if (state === 'connected' || backoff === initialBackoff) log.warn(`Relay link: ${describeThrown(error)}`);
+    });
+    ws.on('close', () => {
+      clearInterval(heartbeat);
+      if (socket !== ws) return;
+      socket = undefined;
+      void runner.cancelAll();
+      if (state === 'stopped') return;
+      if (state === 'connected') log.warn('The link to the relay dropped; reconnecting.');
+      state = 'disconnected';
+      const delay = Math.round(backoff * (0.8 + Math.random() * 0.4));
+      backoff = Math.min(maxBackoff, backoff * 2);
+      retryTimer = setTimeout(connect, delay);
+    });
+  }
+
+  connect();
+  return {
+    get state() {
+      return state;
+    },
+    get deviceId() {
+      return deviceId;
+    },
+    connected: () => (state === 'connected' ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
+    async close() {
+      state = 'stopped';
+      clearTimeout(retryTimer);
+      clearInterval(heartbeat);
+      waiters = [];
+      const ws = socket;
+      socket = undefined;
+      if (ws && ws.readyState !== WebSocket.CLOSED) {
+        await new Promise<void>((resolve) => {
+          ws.once('close', () => resolve());
+          ws.close(1000, 'device stopping');
+          setTimeout(() => (ws.terminate(), resolve()), 2_000).unref();
+        });
+      }
+      await runner.cancelAll();
+      runner.dispose();
+    },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * The espeak-ng synthesizer (WebAssembly build), loaded once per process.
+ * espeak keeps its voice and rate as global state, so every synthesis call re-applies the settings it
+ * needs: two jobs sharing the process can then interleave chunks without hearing each other's voice.
+ */
+import type { EspeakNGWorker, EspeakRawVoice } from '@echogarden/espeak-ng-emscripten';
+import { UserFacingError } from '../../protocol';
+
+/** espeak's own rate at speed 1, in words per minute, and the range it accepts. */
+export const ESPEAK_DEFAULT_RATE = 175;
+const MIN_RATE = 80;
+const MAX_RATE = 450;
+
+let workerPromise: Promise<EspeakNGWorker> | undefined;
+let appliedSettings = '';
+
+function loadWorker(): Promise<EspeakNGWorker> {
+  if (!workerPromise) {
+    workerPromise = (async () => {
+      // A runtime import (kept external by the bundler): the module finds espeak-ng.data beside itself.
+      const { default: init } = await import('@echogarden/espeak-ng-emscripten');
+      const module = await init();
+      return new module.eSpeakNGWorker();
+    })();
+    // A failed load is not cached, so a later job can try again.
+    workerPromise.catch(() => {
+      workerPromise = undefined;
+    });
+  }
+  return workerPromise;
+}
+
+/** The voices the installed espeak-ng offers, in its own order. */
+export async function listEspeakVoices(): Promise<EspeakRawVoice[]> {
+  return (await loadWorker()).list_voices();
+}
+
+/** espeak's rate in words per minute for a speed factor (1 = espeak's default 175). */
+export function espeakRateForSpeed(speed: number): number {
+  if (!Number.isFinite(speed) || speed <= 0) throw new TypeError(`Expected a positive speed, got ${speed}`);
+  return Math.min(MAX_RATE, Math.max(MIN_RATE, Math.round(ESPEAK_DEFAULT_RATE * speed)));
+}
+
+/** espeak reads its input as SSML, so plain text must not be able to open tags or entities. */
+export function escapeForSsml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export interface EspeakVoice {
+  /** Sample rate of what `synthesize` returns (22050 Hz for espeak-ng). */
+  readonly sampleRate: number;
+  /** Synthesizes plain text; returns espeak's mono 16-bit sample blocks in order. */
+  synthesize(text: string): Int16Array[];
+  /** Synthesizes plain text, handing each block over as espeak makes it (synchronously, in order). */
+  synthesizeTo(text: string, onBlock: (samples: Int16Array) => void): void;
+}
+
+/**
+ * Prepares an espeak voice by its identifier (e.g. `gmw/en-US`) at a rate in words per minute.
+ * Throws a UserFacingError when espeak does not know the voice.
+ */
+export async function openEspeakVoice(identifier: string, rate: number): Promise<EspeakVoice> {
+  const worker = await loadWorker();
+  const settings = JSON.stringify([identifier, rate]);
+  const apply = (): void => {
+    if (appliedSettings === settings) return;
+    appliedSettings = '';
+    if (worker.set_voice(identifier) !== 0) {
+      throw new UserFacingError(`The espeak-ng voice "${identifier}" is not installed.`);
+    }
+    worker.set_rate(rate);
+    appliedSettings = settings;
+  };
+  apply();
+  const synthesizeTo = (text: string, onBlock: (samples: Int16Array) => void): void => {
+    apply();
+    // The callback must return nothing: espeak stops synthesizing when it returns a truthy value.
+    worker.synthesize(escapeForSsml(text), (samples) => {
+      if (samples.length > 0) onBlock(samples);
+    });
+  };
+  return {
+    sampleRate: worker.get_samplerate(),
+    synthesize(text) {
+      const blocks: Int16Array[] = [];
+      synthesizeTo(text, (samples) => void blocks.push(samples));
+      return blocks;
+    },
+    synthesizeTo,
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * What a device says it can run, and the checks the relay routes by. The device builds this from its
+ * installed models and voice library (src/device/capabilities.ts); the relay never looks further.
+ */
+import type { SttOptions, Voice } from '../contract/types';
+
+export interface SttModelInfo {
+  name: string;
+  /** `.en` whisper models transcribe English only. */
+  englishOnly: boolean;
+}
+
+export interface DeviceCapabilities {
+  /** The product version of the device, for the portal. */
+  version: string;
+  tts: { voices: Voice[] };
+  stt: { models: SttModelInfo[]; diarization: boolean };
+  /** Remote jobs the device will take at once (waiting or running). */
+  queueCapacity: number;
+}
+
+export const EMPTY_CAPABILITIES: DeviceCapabilities = {
+  version: 'unknown', tts: { voices: [] }, stt: { models: [] , diarization: false }, queueCapacity: 0,
+};
+
+export function canRunTts(capabilities: DeviceCapabilities, voiceId: string): boolean {
+  const id = voiceId.toLowerCase();
+  return capabilities.tts.voices.some((voice) => voice.id === id && voice.availability === 'ready');
+}
+
+const isEnglish = (language: string): boolean => language.toLowerCase() === 'en' || language.toLowerCase().startsWith('en-');
+
+/**
+ * Whether some installed model handles the language (English-only models only English, as
+ * chooseWhisperModel decides), and diarization is there when the caller asked for it explicitly.
+ */
+export function canRunStt(capabilities: DeviceCapabilities, options: Pick<SttOptions, 'language'>, diarizationAsked: boolean): boolean {
+  const models = capabilities.stt.models.filter((model) => !model.englishOnly || isEnglish(options.language));
+  return models.length > 0 && (!diarizationAsked || capabilities.stt.diarization);
+}
+
+export const hasAnyStt = (capabilities: DeviceCapabilities): boolean => capabilities.stt.models.length > 0;
+export const hasAnyTts = (capabilities: DeviceCapabilities): boolean => capabilities.tts.voices.some((v) => v.availability === 'ready');
+
+/** Reads a capabilities object sent by a device, refusing anything of the wrong shape. */
+export function parseCapabilities(value: unknown): DeviceCapabilities | undefined {
+  const v = value as Partial<DeviceCapabilities> | null;
+  if (!v || typeof v !== 'object') return undefined;
+  if (typeof v.version !== 'string' || !Number.isInteger(v.queueCapacity) || (v.queueCapacity as number) < 0) return undefined;
+  if (!v.tts || !Array.isArray(v.tts.voices) || !v.stt || !Array.isArray(v.stt.models) || typeof v.stt.diarization !== 'boolean') return undefined;
+  const voicesOk = v.tts.voices.every((voice) => voice && typeof voice.id === 'string' && typeof voice.name === 'string' && typeof voice.languageCode === 'string');
+  const modelsOk = v.stt.models.every((model) => model && typeof model.name === 'string' && typeof model.englishOnly === 'boolean');
+  if (!voicesOk || !modelsOk || v.tts.voices.length > 5000 || v.stt.models.length > 200) return undefined;
+  return v as DeviceCapabilities;
+}

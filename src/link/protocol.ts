@@ -1,0 +1,76 @@
+/**
+ * The device link: one WebSocket per device, opened by the device (so devices behind NAT work) at
+ * `GET /v1/devices/connect` with `Authorization: Bearer <device token>`. JSON text frames, one message
+ * each. Files never travel over it: the device pulls inputs and pushes outputs over HTTP
+ * (`/v1/device/jobs/{id}/input|output`), streamed on both sides.
+ *
+ *   device → relay   hello (first), heartbeat, update (status/progress of a job), reject (cannot run it)
+ *   relay → device   welcome (after hello), assign (a job to run), cancel
+ */
+import type { SttOptions, TtsRequest } from '../contract/types';
+import type { JobStatus } from '../jobs/types';
+import type { DeviceCapabilities } from './capabilities';
+
+export const DEVICE_LINK_PATH = '/v1/devices/connect';
+export const PROTOCOL_VERSION = 1;
+
+export interface AssignedJob {
+  id: string;
+  kind: 'tts' | 'stt';
+  name: string;
+  tts?: { request: TtsRequest };
+  stt?: { options: SttOptions; diarizationAsked: boolean; originalName: string; inputBytes: number; inputPath: string };
+  /** Where the device PUTs the audio (TTS) or transcript.json (STT), relative to the relay's origin. */
+  outputPath: string;
+}
+
+export type RelayMessage =
+  | { type: 'welcome'; deviceId: string; sessionId: string; heartbeatMs: number; protocol: number }
+  | { type: 'assign'; job: AssignedJob }
+  | { type: 'cancel'; jobId: string };
+
+export type DeviceMessage =
+  | { type: 'hello'; protocol: number; capabilities: DeviceCapabilities; activeJobs: string[] }
+  | { type: 'heartbeat'; capabilities?: DeviceCapabilities }
+  | {
+      type: 'update';
+      jobId: string;
+      status: JobStatus;
+      progress: number;
+      phase: string | null;
+      backend?: string | null;
+      error?: string | null;
+      result?: Record<string, unknown> | null;
+    }
+  | { type: 'reject'; jobId: string; reason: string };
+
+const STATUSES = new Set(['queued', 'loading_model', 'processing', 'succeeded', 'failed', 'cancelled', 'interrupted']);
+const isString = (v: unknown, max = 200): v is string => typeof v === 'string' && v.length <= max;
+
+/** Parses one frame from a device; undefined for anything malformed (the link is then closed). */
+export function parseDeviceMessage(text: string): DeviceMessage | undefined {
+  let value: Record<string, unknown>;
+  try {
+    value = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  if (!value || typeof value !== 'object') return undefined;
+  switch (value.type) {
+    case 'hello':
+      return Array.isArray(value.activeJobs) && value.activeJobs.every((id) => isString(id, 64)) && value.capabilities
+        ? (value as unknown as DeviceMessage)
+        : undefined;
+    case 'heartbeat':
+      return value as unknown as DeviceMessage;
+    case 'update':
+      return isString(value.jobId, 64) && STATUSES.has(value.status as string) && typeof value.progress === 'number' &&
+        (value.phase === null || isString(value.phase, 64)) && (value.error === undefined || value.error === null || isString(value.error, 4000))
+        ? (value as unknown as DeviceMessage)
+        : undefined;
+    case 'reject':
+      return isString(value.jobId, 64) && isString(value.reason, 4000) ? (value as unknown as DeviceMessage) : undefined;
+    default:
+      return undefined;
+  }
+}

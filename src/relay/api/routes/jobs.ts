@@ -1,0 +1,76 @@
+import type Router from '@koa/router';
+import { isUuid } from '../../../contract/validation';
+import { isActive } from '../../../jobs/types';
+import { ApiError, invalidRequest } from '../../../contract/errors';
+import { renderTranscript, type Transcript } from '../../../transcripts/render';
+import { findJobForKey, toPublicJob, type JobRow } from '../../data/jobs';
+import { requireKey, type RelayDeps, type RelayState } from '../deps';
+import { requireScope } from '../key-auth';
+
+const AUDIO_MEDIA_TYPES: Record<string, string> = { wav: 'audio/wav', mp3: 'audio/mpeg', aac: 'audio/aac', flac: 'audio/flac' };
+
+const notFound = (id: string): ApiError =>
+  new ApiError('JOB_NOT_FOUND', `No job with id ${JSON.stringify(id.slice(0, 64))} was created with this key.`);
+
+function requireSucceeded(job: JobRow, kind: 'tts' | 'stt'): void {
+  if (job.kind !== kind) {
+    throw new ApiError('WRONG_JOB_KIND', kind === 'tts'
+      ? 'This is a speech-to-text job: fetch its transcript, not an audio output.'
+      : 'This is a text-to-speech job: fetch its audio output, not a transcript.');
+  }
+  if (job.status !== 'succeeded') throw new ApiError('JOB_NOT_COMPLETED', `The job is ${job.status}; results exist only once it has succeeded.`);
+}
+
+const outputGone = (): ApiError => new ApiError('OUTPUT_NOT_FOUND', 'The files of this job have expired from the relay\'s storage.');
+
+export function jobRoutes(router: Router<RelayState>, deps: RelayDeps): void {
+  const find = async (keyId: string, id: string): Promise<JobRow> => {
+    const job = isUuid(id) ? await findJobForKey(deps.db, keyId, id.toLowerCase()) : undefined;
+    if (!job) throw notFound(id);
+    return job;
+  };
+
+  router.get('/jobs/:id', requireScope('jobs.read'), async (ctx) => {
+    ctx.body = toPublicJob(await find(requireKey(ctx.state).id, ctx.params.id));
+  });
+
+  router.post('/jobs/:id/cancel', requireScope('jobs.cancel'), async (ctx) => {
+    const job = await find(requireKey(ctx.state).id, ctx.params.id);
+    if (!isActive(job.status)) {
+      throw new ApiError('JOB_NOT_ACTIVE', `The job has already finished (${job.status}); only queued or running jobs can be cancelled.`);
+    }
+    const cancelled = await deps.lifecycle.update(job.id, { status: 'cancelled', error: null });
+    // Finished between the read and the lock: answer with what it became.
+    const latest = cancelled ?? (await find(requireKey(ctx.state).id, job.id));
+    if (latest.status !== 'cancelled') {
+      throw new ApiError('JOB_NOT_ACTIVE', `The job has already finished (${latest.status}); only queued or running jobs can be cancelled.`);
+    }
+    ctx.body = toPublicJob(latest);
+  });
+
+  router.get('/jobs/:id/output', requireScope('jobs.read'), async (ctx) => {
+    const job = await find(requireKey(ctx.state).id, ctx.params.id);
+    requireSucceeded(job, 'tts');
+    const blob = job.output_blob ? await deps.blobs.get(job.output_blob) : undefined;
+    if (!blob) throw outputGone();
+    const format = String(job.request.outputFormat ?? 'wav');
+    ctx.type = AUDIO_MEDIA_TYPES[format] ?? 'application/octet-stream';
+    ctx.length = blob.bytes;
+    ctx.attachment(`speech-${job.id.slice(0, 8)}.${format}`);
+    ctx.body = blob.stream;
+  });
+
+  router.get('/jobs/:id/transcript', requireScope('jobs.read'), async (ctx) => {
+    const query = deps.validators.transcriptQuery(ctx.query);
+    if (!query.ok) throw invalidRequest(query.message);
+    const job = await find(requireKey(ctx.state).id, ctx.params.id);
+    requireSucceeded(job, 'stt');
+    const blob = job.output_blob ? await deps.blobs.get(job.output_blob) : undefined;
+    if (!blob) throw outputGone();
+    const chunks: Buffer[] = [];
+    for await (const chunk of blob.stream) chunks.push(chunk as Buffer);
+    const rendered = renderTranscript(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Transcript, query.value.format);
+    ctx.type = rendered.mediaType;
+    ctx.body = rendered.body;
+  });
+}

@@ -1,0 +1,70 @@
+import { parseArgs } from 'node:util';
+import { UsageError } from '../util/usage-error';
+import { consoleLogger, describeThrown } from '../util/log';
+import { InvalidInputError } from './data/api-keys';
+import { ADMIN_COMMANDS, runAdminCommand } from './cli/admin-commands';
+import { resolveRelayOptions } from './cli/relay-options';
+import { startRelay } from './relay-server';
+
+const USAGE = `Speech Studio relay: the Remote Speech API v1, routing jobs to a pool of devices
+
+Usage:
+  node dist/relay.js serve [--host H] [--port P] [--data-dir D] [--database-url URL] [--storage-dir S]
+                           [--retention-hours N] [--secure-cookies] [--trust-proxy]
+  node dist/relay.js keys create --name N --scopes a,b --pool dev_x,dev_y|* [--expires ISO] [--rpm N] [--concurrency N]
+  node dist/relay.js keys revoke <key id> | keys list [--json]
+  node dist/relay.js devices enrol --name N | devices revoke <device id> | devices list [--json]
+  node dist/relay.js credits add --amount N | credits show
+  node dist/relay.js storage quota --bytes N
+  node dist/relay.js admin password            (a new portal password for admin, shown once)
+Every command takes --data-dir D or --database-url URL.
+
+Without a database URL the relay keeps its data in PGlite (embedded PostgreSQL) under the data directory:
+one relay process at a time. With --database-url postgres://… any number of instances share the data.
+Environment: RELAY_HOST, RELAY_PORT, RELAY_DATA_DIR, DATABASE_URL, RELAY_STORAGE_DIR, RELAY_RETENTION_HOURS,
+RELAY_ADMIN_PASSWORD (the portal admin's password on first start; default: generated and printed once).`;
+
+const OPTIONS = {
+  host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' }, 'database-url': { type: 'string' },
+  'storage-dir': { type: 'string' }, 'retention-hours': { type: 'string' }, 'secure-cookies': { type: 'boolean' },
+  'trust-proxy': { type: 'boolean' }, name: { type: 'string' }, scopes: { type: 'string' }, pool: { type: 'string' },
+  expires: { type: 'string' }, rpm: { type: 'string' }, concurrency: { type: 'string' }, amount: { type: 'string' },
+  bytes: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+} as const;
+
+async function serve(options: ReturnType<typeof resolveRelayOptions>): Promise<void> {
+  const relay = await startRelay({ ...options, log: consoleLogger });
+  if (relay.generatedAdminPassword) {
+    console.log(`Portal sign-in created: user admin, password ${relay.generatedAdminPassword} (shown only this once; "relay.js admin password" makes a new one).`);
+  }
+  console.log(`Speech Studio relay listening on ${relay.url} (portal: ${relay.origin}/portal, ${options.databaseUrl ? 'PostgreSQL' : 'embedded PGlite'})`);
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    consoleLogger.info(`${signal}: stopping the relay; jobs running on its devices become interrupted.`);
+    relay.close().then(() => process.exit(0), (error) => {
+      consoleLogger.error(`Shutdown failed: ${describeThrown(error)}`);
+      process.exit(1);
+    });
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  if (values.help || positionals.length === 0) return void console.log(USAGE);
+  const options = resolveRelayOptions(values);
+  if (positionals[0] === 'serve') return serve(options);
+  const name = positionals.slice(0, 2).join(' ');
+  if (!ADMIN_COMMANDS.includes(name)) throw new UsageError(`Unknown command "${positionals.join(' ')}".`);
+  await runAdminCommand(name, positionals.slice(2), values, options);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+  console.error(describeThrown(error));
+  if (usage) console.error(`\n${USAGE}`);
+  process.exit(usage ? 2 : error instanceof InvalidInputError ? 2 : 1);
+});

@@ -1,0 +1,74 @@
+import type { DeviceCapabilities } from '../../link/capabilities';
+import type { Queryable } from '../db/database';
+import { InvalidInputError } from './api-keys';
+import { DEVICE_TOKEN_FORMAT, lookupOf, newSecret, publicId, secretMatches } from './secret-token';
+
+/** decisions.md: a device silent for 30 s is offline. */
+export const OFFLINE_AFTER_MS = 30_000;
+
+export interface Device {
+  id: string;
+  accountId: number;
+  name: string;
+  createdAt: number;
+  revokedAt: number | null;
+  capabilities: DeviceCapabilities | null;
+  sessionId: string | null;
+  instanceId: string | null;
+  connectedAt: number | null;
+  lastSeenAt: number | null;
+}
+
+export interface DeviceRow {
+  id: string; account_id: number; name: string; token_lookup: string; token_hash: string; created_at: number; revoked_at: number | null;
+  capabilities: DeviceCapabilities | null; session_id: string | null; instance_id: string | null; connected_at: number | null; last_seen_at: number | null;
+}
+
+export const toDevice = (row: DeviceRow): Device => ({
+  id: row.id, accountId: row.account_id, name: row.name, createdAt: row.created_at, revokedAt: row.revoked_at,
+  capabilities: row.capabilities, sessionId: row.session_id, instanceId: row.instance_id, connectedAt: row.connected_at,
+  lastSeenAt: row.last_seen_at,
+});
+
+/** Ready: connected and heart-beating within the offline limit. */
+export const isReady = (device: Device, now = Date.now(), offlineAfterMs = OFFLINE_AFTER_MS): boolean =>
+  device.revokedAt === null && device.sessionId !== null && device.lastSeenAt !== null && now - device.lastSeenAt < offlineAfterMs;
+
+/** Enrols a device: its token is returned here and never again. */
+export async function enrolDevice(db: Queryable, accountId: number, name: string): Promise<{ device: Device; token: string }> {
+  const trimmed = name.trim();
+  if (trimmed.length < 1 || trimmed.length > 100) throw new InvalidInputError('name: must be 1 to 100 characters');
+  const secret = newSecret(DEVICE_TOKEN_FORMAT);
+  const [row] = await db.query<DeviceRow>(
+    'INSERT INTO devices (id, account_id, name, token_lookup, token_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
+    [publicId('dev_', 16), accountId, trimmed, secret.lookup, secret.hash, Date.now()],
+  );
+  return { device: toDevice(row), token: secret.plaintext };
+}
+
+export async function listDevices(db: Queryable, accountId: number): Promise<Device[]> {
+  const rows = await db.query<DeviceRow>('SELECT * FROM devices WHERE account_id = $1 ORDER BY created_at, id', [accountId]);
+  return rows.map(toDevice);
+}
+
+export async function getDevice(db: Queryable, accountId: number, id: string): Promise<Device | undefined> {
+  const [row] = await db.query<DeviceRow>('SELECT * FROM devices WHERE account_id = $1 AND id = $2', [accountId, id]);
+  return row && toDevice(row);
+}
+
+/** Revokes a device's token; its connection is closed by the instance holding it at the next heartbeat. */
+export async function revokeDevice(db: Queryable, accountId: number, id: string): Promise<boolean> {
+  const rows = await db.query('UPDATE devices SET revoked_at = $3 WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id', [
+    accountId, id, Date.now(),
+  ]);
+  return rows.length === 1;
+}
+
+/** The enrolled, unrevoked device a token belongs to. */
+export async function authenticateDevice(db: Queryable, token: string): Promise<Device | undefined> {
+  const lookup = lookupOf(token, DEVICE_TOKEN_FORMAT);
+  if (!lookup) return undefined;
+  const rows = await db.query<DeviceRow>('SELECT * FROM devices WHERE token_lookup = $1', [lookup]);
+  const row = rows.find((candidate) => secretMatches(token, candidate.token_hash));
+  return row && row.revoked_at === null ? toDevice(row) : undefined;
+}

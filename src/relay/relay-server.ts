@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import path from 'node:path';
+import { compileValidators } from '../contract/validation';
+import { MAX_UPLOAD_BYTES } from '../server/multipart-upload';
+import { rawErrorResponse } from '../contract/errors';
+import type { Logger } from '../util/log';
+import { createRelayApp, RELAY_PREFIX } from './api/app';
+import { DEFAULT_ACCOUNT, ensureAccount, type AccountDefaults } from './data/accounts';
+import { OFFLINE_AFTER_MS } from './data/devices';
+import { ensureAdminUser } from './data/users';
+import type { Database } from './db/database';
+import { openDatabase } from './db/open-database';
+import { attachGateway } from './dispatch/gateway';
+import { JobLifecycle } from './dispatch/job-lifecycle';
+import { Sweeper } from './dispatch/sweeper';
+import { FolderBlobStore } from './storage/folder-store';
+
+export interface RelayOptions {
+  host: string;
+  port: number;
+  /** PGlite's files (without a database URL) and, by default, the storage folder. */
+  dataDir: string;
+  databaseUrl?: string;
+  /** Uploads and outputs; every instance of one relay must share it. Default `<dataDir>/storage`. */
+  storageDir?: string;
+  log: Logger;
+  offlineAfterMs?: number;
+  heartbeatMs?: number;
+  sweepIntervalMs?: number;
+  /** How long finished jobs' files are kept (default 24 h). */
+  retentionMs?: number;
+  maxUploadBytes?: number;
+  /** The portal admin's password on first start; default: generated and returned once. */
+  adminPassword?: string;
+  account?: AccountDefaults;
+  secureCookies?: boolean;
+  trustProxy?: boolean;
+}
+
+export interface Relay {
+  /** `http://host:port/v1` */
+  readonly url: string;
+  readonly origin: string;
+  readonly port: number;
+  readonly instanceId: string;
+  readonly db: Database;
+  readonly accountId: number;
+  /** Set on the first start when the admin password was generated: show it once. */
+  readonly generatedAdminPassword?: string;
+  /** Stops accepting; links close (their running jobs interrupted, queued ones re-routed); the database closes. */
+  close(): Promise<void>;
+}
+
+export async function startRelay(options: RelayOptions): Promise<Relay> {
+  const { log } = options;
+  const offlineAfterMs = options.offlineAfterMs ?? OFFLINE_AFTER_MS;
+  const instanceId = randomUUID();
+  const db = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, log });
+  try {
+    const account = await ensureAccount(db, options.account ?? DEFAULT_ACCOUNT);
+    const generatedAdminPassword = await ensureAdminUser(db, account.id, options.adminPassword);
+    const blobs = new FolderBlobStore(options.storageDir ?? path.join(options.dataDir, 'storage'));
+    const lifecycle = new JobLifecycle(db, blobs, log);
+    const app = createRelayApp({
+      db, blobs, lifecycle, log, validators: compileValidators(), accountId: account.id, offlineAfterMs,
+      maxUploadBytes: options.maxUploadBytes ?? MAX_UPLOAD_BYTES, secureCookies: options.secureCookies ?? false,
+      trustProxy: options.trustProxy ?? false,
+    });
+
+    const server = http.createServer({ maxHeaderSize: 16 * 1024 }, app.callback());
+    server.headersTimeout = 15_000;
+    server.requestTimeout = 0; // 512 MB uploads on slow links; idle sockets are cut below
+    server.keepAliveTimeout = 5_000;
+    server.setTimeout(120_000, (socket: Socket) => socket.destroy());
+    server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+      if (!socket.writable) return void socket.destroy();
+      socket.end(error.code === 'HPE_HEADER_OVERFLOW'
+        ? rawErrorResponse(431, 'Request Header Fields Too Large', 'HEADERS_TOO_LARGE', 'The request headers are larger than 16 KB.')
+        : rawErrorResponse(400, 'Bad Request', 'INVALID_REQUEST', 'The request is not valid HTTP.'));
+    });
+    const presence = { db, lifecycle, instanceId, offlineAfterMs, log };
+    const gateway = await attachGateway(server, { ...presence, heartbeatMs: options.heartbeatMs ?? 10_000 });
+    const sweeper = new Sweeper({
+      ...presence, blobs, retentionMs: options.retentionMs ?? 24 * 3600_000,
+      intervalMs: options.sweepIntervalMs ?? Math.max(250, Math.min(5_000, offlineAfterMs / 3)),
+    });
+
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    sweeper.start();
+    void sweeper.sweep();
+    const port = (server.address() as AddressInfo).port;
+    const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+    const origin = `http://${shownHost}:${port}`;
+
+    let closing: Promise<void> | undefined;
+    return {
+      url: `${origin}${RELAY_PREFIX}`, origin, port, instanceId, db, accountId: account.id, generatedAdminPassword,
+      close: () =>
+        (closing ??= (async () => {
+          const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+          server.closeIdleConnections();
+          await gateway.close();
+          await sweeper.stop();
+          server.closeAllConnections();
+          await closed;
+          await db.close();
+        })()),
+    };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}
