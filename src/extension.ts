@@ -23,6 +23,7 @@ import { ServerController } from './editor/server-controller';
 import type { Services } from './editor/services';
 import { readSettings, updateSetting, watchSettings } from './editor/settings';
 import { registerExposureWarning, registerStatusBar } from './editor/status-bar';
+import { registerWalkthrough } from './editor/walkthrough/register';
 
 export type { SpeechStudioApi, SpeechStudioJob } from './editor/extension-api';
 
@@ -68,6 +69,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     registerChooseVoice(services),
     registerInstallModel(services),
     registerLocalApiCommands(services),
+    registerWalkthrough(services),
     watchSettings({
       onDidChange: (changed) => {
         settings = changed;
