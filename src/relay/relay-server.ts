@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { compileValidators } from '../contract/validation';
-import { MAX_UPLOAD_BYTES } from '../server/multipart-upload';
+import { MAX_UPLOAD_BYTES } from '../http/upload/receive-upload';
 import { rawErrorResponse } from '../contract/errors';
 import type { Logger } from '../util/log';
 import { createRelayApp, RELAY_PREFIX } from './api/app';
