@@ -1,5 +1,4 @@
 import type Router from '@koa/router';
-import { koaBody } from 'koa-body';
 import { randomUUID } from 'node:crypto';
 import { invalidRequest } from '../../../contract/errors';
 import { jobNameFromText } from '../../../contract/job-rules';
@@ -11,6 +10,7 @@ import { ttsCostMilli } from '../../dispatch/credits';
 import { requireKey, type RelayDeps, type RelayState } from '../deps';
 import { insufficientCredits, placeJob, storageQuotaExceeded, takeConcurrencySlot } from '../job-placement';
 import { requireScope } from '../key-auth';
+import { jsonBody } from '../../../http/json-body';
 
 /** The output needs some room: an account at or over its quota takes no new job. */
 async function requireStorageRoom(tx: Queryable, accountId: number): Promise<void> {
@@ -22,15 +22,11 @@ async function requireStorageRoom(tx: Queryable, accountId: number): Promise<voi
 }
 
 export function ttsRoutes(router: Router<RelayState>, deps: RelayDeps): void {
-  const parseJson = koaBody({ json: true, multipart: false, urlencoded: false, text: false, jsonLimit: '2mb', jsonStrict: true });
+  const parseJson = jsonBody();
 
   router.post(
     '/tts/jobs',
     requireScope('tts.create'),
-    async (ctx, next) => {
-      if (!ctx.is('application/json')) throw invalidRequest('body: must be JSON sent with Content-Type: application/json');
-      await next();
-    },
     parseJson,
     async (ctx) => {
       const key = requireKey(ctx.state);

@@ -1,11 +1,13 @@
 /**
- * The relay's side of multipart uploads (POST /stt/jobs): hostile part layouts get the same 422 answers as
- * on the Local API, promptly, and leave nothing in the relay's storage or its job table.
+ * The relay at the edges of HTTP: hostile multipart layouts on POST /stt/jobs get the same 422 answers as
+ * on the Local API, promptly, and leave nothing in storage or the job table; what Node would answer
+ * before the app runs (CONNECT, odd Expect, no Host) and a JSON body in another charset get the error body.
  */
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { rawExchange, rawJson } from '../helpers/raw-http';
 import { assertErrorBody, request, type RawResponse } from '../helpers/server';
 import { startDevice, type TestDevice } from './helpers/device';
 import { bearer, makeDevice, makeKey, startTestRelay, type TestRelay } from './helpers/relay';
@@ -24,7 +26,7 @@ async function filesUnder(dir: string): Promise<string[]> {
   return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
 }
 
-describe('Relay uploads: malformed multipart bodies', { timeout: 120_000 }, () => {
+describe('Relay at the edges of HTTP', { timeout: 120_000 }, () => {
   let relay: TestRelay;
   let device: TestDevice;
   let key: string;
@@ -82,5 +84,28 @@ describe('Relay uploads: malformed multipart bodies', { timeout: 120_000 }, () =
       assert.match(assertErrorBody(res, 422, 'INVALID_REQUEST').error.message, /^file: must be sent as a file, with a filename/);
     }
     await assertNothingKept();
+  });
+
+  it('answers CONNECT with 405 and the error body, an odd Expect with 417, HTTP/1.1 without Host with 400', { timeout: 10_000 }, async () => {
+    const port = relay.relay.port;
+    const connect = await rawExchange(port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    assert.match(connect, /^HTTP\/1\.1 405 /);
+    assert.match(connect, /\r\nAllow: GET, HEAD, POST, PUT, OPTIONS\r\n/);
+    assert.equal(rawJson(connect).error.code, 'METHOD_NOT_ALLOWED');
+    const expect = await rawExchange(port, 'GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 999-weird\r\n\r\n');
+    assert.match(expect, /^HTTP\/1\.1 417 /);
+    assert.equal(rawJson(expect).error.code, 'INVALID_REQUEST');
+    const noHost = await rawExchange(port, 'GET /v1/health HTTP/1.1\r\n\r\n');
+    assert.match(noHost, /^HTTP\/1\.1 400 /);
+    assert.match(rawJson(noHost).error.message, /Host/);
+  });
+
+  it('refuses a JSON body declared in another charset than UTF-8 with 422', { timeout: 10_000 }, async () => {
+    const res = await request(`${relay.base}/tts/jobs`, {
+      method: 'POST',
+      headers: { ...bearer(key), 'Content-Type': 'application/json; charset=iso-8859-1' },
+      body: Buffer.from('{"voiceId":"x","text":"caf\xe9"}', 'latin1'),
+    });
+    assert.match(assertErrorBody(res, 422, 'INVALID_REQUEST').error.message, /UTF-8.*iso-8859-1/);
   });
 });
