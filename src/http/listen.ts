@@ -4,7 +4,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { rawErrorResponse } from '../contract/errors';
+import { rawErrorResponse, writeErrorResponse } from './raw-error';
 import { resolveTimeouts, watchBodyRate, type RequestTimeouts } from './slow-requests';
 
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -31,12 +31,6 @@ export interface HttpServer {
   close(drain?: () => Promise<void>): Promise<void>;
 }
 
-function answerRaw(res: http.ServerResponse, status: number, code: 'INVALID_REQUEST', message: string): void {
-  const body = JSON.stringify({ error: { code, message } });
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
-  res.end(body);
-}
-
 /** An HTTP server that is not listening yet (the relay attaches its WebSocket gateway first). */
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const timeouts = resolveTimeouts(options.timeouts);
@@ -50,7 +44,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     },
     (req, res) => {
       if (options.requireHost && req.httpVersion === '1.1' && req.headers.host === undefined) {
-        answerRaw(res, 400, 'INVALID_REQUEST', 'The request has no Host header, which HTTP/1.1 requires.');
+        writeErrorResponse(res, 400, 'INVALID_REQUEST', 'The request has no Host header, which HTTP/1.1 requires.');
         return;
       }
       watchBodyRate(req, res, timeouts);
@@ -80,7 +74,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   // Without a listener Node answers an Expect other than 100-continue with a bodiless 417.
   server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const expectation = String(req.headers.expect).slice(0, 100);
-    answerRaw(res, 417, 'INVALID_REQUEST', `Expect: ${JSON.stringify(expectation)} is not supported; only 100-continue is.`);
+    writeErrorResponse(res, 417, 'INVALID_REQUEST', `Expect: ${JSON.stringify(expectation)} is not supported; only 100-continue is.`);
   });
 
   let closing: Promise<void> | undefined;
