@@ -24,7 +24,10 @@ export interface ReceivedFile {
 }
 
 export interface ReceivedUpload {
+  /** The text fields; a repeated field keeps its last value here and every value in `entries`. */
   fields: Record<string, string>;
+  /** The text fields in the order they came, repeats included (`timestamp_granularities[]`). */
+  entries: Array<[name: string, value: string]>;
   file: ReceivedFile | undefined;
 }
 
@@ -45,6 +48,7 @@ const partName = (name: string | undefined): string => (name ? name.slice(0, 100
  */
 export async function receiveUpload(req: IncomingMessage, sink: UploadSink, maxBytes = MAX_UPLOAD_BYTES): Promise<ReceivedUpload> {
   const fields: Record<string, string> = {};
+  const entries: ReceivedUpload['entries'] = [];
   let file: ReceivedFile | undefined;
   let written: Promise<void> | undefined;
 
@@ -106,7 +110,10 @@ export async function receiveUpload(req: IncomingMessage, sink: UploadSink, maxB
         // Without a filename in its Content-Disposition, a part is a text field, however long its content.
         else if (name === 'file') fail(invalidRequest('file: must be sent as a file, with a filename (Content-Disposition: form-data; name="file"; filename="talk.wav")'));
         else if (info.valueTruncated) fail(invalidRequest(`${partName(name)}: is too long`));
-        else fields[name] = value;
+        else {
+          fields[name] = value;
+          entries.push([name, value]);
+        }
       });
       parser.on('filesLimit', () => fail(invalidRequest('file: send exactly one file')));
       parser.on('fieldsLimit', () => fail(invalidRequest('body: has too many fields')));
@@ -119,7 +126,7 @@ export async function receiveUpload(req: IncomingMessage, sink: UploadSink, maxB
     });
     await written;
     if (file && file.bytes > maxBytes) throw tooLarge(maxBytes);
-    return { fields, file };
+    return { fields, entries, file };
   } catch (error) {
     await written?.catch(() => undefined);
     if (file) await sink.remove(file.storedName);
