@@ -1,3 +1,4 @@
+import { TRANSCRIPT_MEDIA_TYPES } from '../contract/media-types';
 import type { TranscriptFormat } from '../contract/openapi';
 import { renderSrt, renderVtt } from './render-subtitles';
 import type { Transcript } from './types';
@@ -18,15 +19,15 @@ export interface RenderedTranscript {
 export function renderTranscript(transcript: Transcript, format: TranscriptFormat): RenderedTranscript {
   switch (format) {
     case 'txt':
-      return { body: renderTxt(transcript), mediaType: 'text/plain; charset=utf-8' };
+      return { body: renderTxt(transcript), mediaType: TRANSCRIPT_MEDIA_TYPES.txt };
     case 'srt':
-      return { body: renderSrt(transcript), mediaType: 'application/x-subrip; charset=utf-8' };
+      return { body: renderSrt(transcript), mediaType: TRANSCRIPT_MEDIA_TYPES.srt };
     case 'vtt':
-      return { body: renderVtt(transcript), mediaType: 'text/vtt; charset=utf-8' };
+      return { body: renderVtt(transcript), mediaType: TRANSCRIPT_MEDIA_TYPES.vtt };
     case 'json-simple':
-      return { body: renderJson(toSimpleJson(transcript)), mediaType: 'application/json' };
+      return { body: renderJson(toSimpleJson(transcript)), mediaType: TRANSCRIPT_MEDIA_TYPES['json-simple'] };
     case 'json-full':
-      return { body: renderJson(transcript), mediaType: 'application/json' };
+      return { body: renderJson(transcript), mediaType: TRANSCRIPT_MEDIA_TYPES['json-full'] };
     default:
       throw new TypeError(`Expected a transcript format, got ${String(format)}`);
   }
