@@ -1,6 +1,6 @@
 // Number fields sent as text (multipart parts, query parameters) take decimal numbers only (issue 12 #12).
 import assert from 'node:assert/strict';
-import { mkdir, rm, symlink } from 'node:fs/promises';
+import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { uploadMultipart } from '../helpers/multipart';
