@@ -167,6 +167,13 @@ describe('the served OpenAPI document', () => {
     assert.ok(!checker.schema('contract#/$defs/SttResult')(job.result), 'the result is not also an SttResult');
     assert.equal(typeof job.result.durationSeconds, 'number');
     assert.equal((await exchange('GET', '/jobs/{id}/output', { id })).status, 200);
+    const narration = await exchange('POST', '/tts/jobs', {
+      body: { voiceId, inputFormat: 'srt', text: '1\n00:00:00,000 --> 00:00:02,000\nA cue with its report.\n' },
+    });
+    const narrated = await waitForJob(t.base, narration.json().id, succeeded, 30_000);
+    assert.equal(narrated.status, 'succeeded', narrated.error);
+    assert.equal((await exchange('GET', '/jobs/{id}', { id: narrated.id })).status, 200);
+    assert.equal(narrated.result.cues.length, 1, 'a narration reports its cues, which the document describes');
     assert.equal((await exchange('GET', '/jobs/{id}/transcript', { id })).status, 409);
     assert.equal((await exchange('POST', '/jobs/{id}/cancel', { id })).status, 422);
     for (const { method, path: template } of checker.operations().filter((o) => o.path.startsWith('/jobs/'))) {
