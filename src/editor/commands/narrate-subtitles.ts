@@ -5,7 +5,7 @@
 import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { JobRecord } from '../../jobs/types';
+import { ttsResultOf, type JobRecord } from '../../jobs/types';
 import { runWithProgress, succeeded } from '../job-progress';
 import { reportError } from '../log';
 import { besideSource, chooseOutputFile } from '../output-target';
@@ -43,7 +43,7 @@ export async function narrateSubtitleFile(services: Services, diagnostics: vscod
   if (!succeeded(job)) return { job, overruns: 0 };
   await copyFile((await services.editorJobs.outputPath(job))!, outputFile);
   await services.outputs.set(job.id, outputFile);
-  const problems = fitDiagnostics(document, format, overrunCues(job.result));
+  const problems = fitDiagnostics(document, format, overrunCues(ttsResultOf(job)));
   diagnostics.set(target, problems);
   services.log.info(`Narrated ${target.fsPath} into ${outputFile}; ${problems.length} cue(s) overran.`);
   const summary = problems.length > 0 ? `${problems.length} cue(s) overran their time: see the Problems panel.` : 'Every cue fits its time.';
