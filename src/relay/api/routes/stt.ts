@@ -1,9 +1,8 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { randomUUID } from 'node:crypto';
-import type { SttOptions } from '../../../contract/types';
-import { toWhisperLanguage } from '../../../engine/stt/whisper-languages';
 import { ApiError, invalidRequest } from '../../../contract/errors';
+import { checkSttFields } from '../../../jobs/admission';
 import { tooLarge } from '../../../server/multipart-upload';
 import { adjustStorage, reserveCredits, reserveStorage } from '../../data/accounts';
 import { insertJob, lockJob, toPublicJob, type JobRow } from '../../data/jobs';
@@ -17,15 +16,6 @@ import { receiveUploadToStore, type UploadedFile } from '../receive-upload';
 
 /** Multipart framing around the file: a declared length this much over the limit cannot fit. */
 const FRAMING_ALLOWANCE = 64 * 1024;
-
-function checkOptions(deps: RelayDeps, fields: Record<string, string>): SttOptions {
-  const checked = deps.validators.sttOptions(fields);
-  if (!checked.ok) throw invalidRequest(checked.message);
-  if (checked.value.language !== 'auto' && toWhisperLanguage(checked.value.language) === null) {
-    throw invalidRequest(`language: ${checked.value.language} is not a language whisper transcribes; use auto or a code such as en`);
-  }
-  return checked.value;
-}
 
 export function sttRoutes(router: Router<RelayState>, deps: RelayDeps): void {
   router.post('/stt/jobs', requireScope('stt.create'), async (ctx) => {
@@ -72,8 +62,7 @@ async function accept(ctx: Context, deps: RelayDeps, id: string, fields: Record<
   const key = requireKey(ctx.state as RelayState);
   if (!file) throw invalidRequest('file: is required (a part named "file" holding the media)');
   if (file.bytes === 0) throw invalidRequest('file: is empty');
-  const options = checkOptions(deps, fields);
-  const diarizationAsked = 'diarizationEnabled' in fields && options.diarizationEnabled;
+  const { options, diarizationAsked } = checkSttFields(deps.validators, fields);
   const placement = await placeJob(deps, key, ctx.get('X-Studio-Device'), (caps) => canRunStt(caps, options, diarizationAsked),
     `speech-to-text in language ${options.language}${diarizationAsked ? ' with diarization' : ''}`);
   const cost = sttEstimateMilli(file.bytes, options);

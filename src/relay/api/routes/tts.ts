@@ -2,6 +2,8 @@ import type Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import { randomUUID } from 'node:crypto';
 import { invalidRequest } from '../../../contract/errors';
+import { checkTtsRequest } from '../../../jobs/admission';
+import { nameFromText } from '../../../jobs/job-name';
 import { reserveCredits } from '../../data/accounts';
 import { insertJob, toPublicJob } from '../../data/jobs';
 import { CHANNELS, notify, type Queryable } from '../../db/database';
@@ -10,11 +12,6 @@ import { ttsCostMilli } from '../../dispatch/credits';
 import { requireKey, type RelayDeps, type RelayState } from '../deps';
 import { insufficientCredits, placeJob, storageQuotaExceeded, takeConcurrencySlot } from '../job-placement';
 import { requireScope } from '../key-auth';
-
-function nameFromText(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'Speech';
-}
 
 /** The output needs some room: an account at or over its quota takes no new job. */
 async function requireStorageRoom(tx: Queryable, accountId: number): Promise<void> {
@@ -38,9 +35,8 @@ export function ttsRoutes(router: Router<RelayState>, deps: RelayDeps): void {
     parseJson,
     async (ctx) => {
       const key = requireKey(ctx.state);
-      const checked = deps.validators.ttsRequest(ctx.request.body);
-      if (!checked.ok) throw invalidRequest(checked.message);
-      const { text, ...request } = checked.value;
+      // The voice is checked where the job runs: placement only picks a device whose voice is ready.
+      const { text, ...request } = checkTtsRequest(deps.validators, ctx.request.body);
       request.voiceId = request.voiceId.toLowerCase();
       const placement = await placeJob(deps, key, ctx.get('X-Studio-Device'), (caps) => canRunTts(caps, request.voiceId), `voice ${request.voiceId}`);
       const cost = ttsCostMilli(text.length);
