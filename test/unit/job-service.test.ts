@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { compileValidators } from '../../src/contract/validation';
 import { EngineHost } from '../../src/jobs/engine-host';
 import { JobService } from '../../src/jobs/job-service';
-import type { Journal } from '../../src/jobs/journal';
+import type { Journal, JournalEntry } from '../../src/jobs/journal';
 import { JobStore } from '../../src/jobs/store';
 import type { JobRecord } from '../../src/jobs/types';
 import { silentLogger, type Logger } from '../../src/util/log';
@@ -30,7 +30,7 @@ describe('JobService when the store cannot write', () => {
   let jobs: JobService;
   let errors: string[];
   /** Which journal writes fail, by the entry they carry. */
-  let failWrite: (entry: { put?: JobRecord }) => boolean;
+  let failWrite: (entry: JournalEntry) => boolean;
 
   beforeEach(async () => {
     dir = await tempDir();
@@ -56,7 +56,7 @@ describe('JobService when the store cannot write', () => {
     waitFor(`job ${id} to end`, async () => jobs.get(id)!, (job) => !['queued', 'loading_model', 'processing'].includes(job.status), 5000);
 
   it('fails a job whose start could not be saved, with a sentence, and frees its place in the queue', async () => {
-    failWrite = (entry) => entry.put?.status === 'loading_model';
+    failWrite = (entry) => 'put' in entry && entry.put.status === 'loading_model';
     const job = await jobs.createTtsJob({ origin: 'api', request, voice }, jobs.reserve('api'));
     const failed = await ended(job.id);
     assert.equal(failed.status, 'failed');
@@ -71,7 +71,7 @@ describe('JobService when the store cannot write', () => {
   });
 
   it('ends the job failed in memory and frees its place when the store can save nothing after the job was created', async () => {
-    failWrite = (entry) => entry.put !== undefined && entry.put.status !== 'queued';
+    failWrite = (entry) => 'put' in entry && entry.put.status !== 'queued';
     const job = await jobs.createTtsJob({ origin: 'api', request, voice }, jobs.reserve('api'));
     const failed = await ended(job.id);
     assert.equal(failed.status, 'failed');
