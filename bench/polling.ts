@@ -25,7 +25,11 @@ const ENGINE_WORKER = path.resolve(__dirname, '..', 'dist', 'engine-worker.js');
 function finishedJob(id: string, at: number): JobRecord {
   return {
     id, name: `Finished job ${id.slice(0, 8)}`, kind: 'tts', status: 'succeeded', progress: 100, phase: 'done', backend: 'espeak-ng',
-    result: { mediaType: 'audio/wav', outputFormat: 'wav', sampleRate: 24000, audioChannels: 'mono', durationSeconds: 3.2, bytes: 153_644 },
+    result: {
+      mediaType: 'audio/wav', outputFormat: 'wav', sampleRate: 24000, audioChannels: 'mono', durationSeconds: 3.2, bytes: 153_644, characters: 60, chunks: 1,
+      bitrateKbps: null, voice: { name: 'English (America)', engine: 'espeak-ng', languageCode: 'en-US' }, language: 'en-US',
+      speed: { value: 1, method: 'engine-rate' }, duration: null, loudness: null, ignoredOptions: {},
+    },
     error: null, createdAt: at, startedAt: at + 5, finishedAt: at + 900, origin: 'api', outputFile: 'output.wav',
     input: {
       kind: 'tts', characters: 60,

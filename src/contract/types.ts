@@ -60,3 +60,75 @@ export interface Voice {
   availability: Availability;
   access: { scope: 'builtin' | 'personal' | 'shared'; canUse: boolean; license: string };
 }
+
+/**
+ * What a succeeded TTS job reports in `result`: the engine builds it (src/engine/tts/run-tts.ts), the store
+ * keeps it, the API, the editor and the relay read it. The member names are part of the API. (Type aliases
+ * rather than interfaces, so a result still fits where a plain JSON object is expected.)
+ */
+export type TtsResult = {
+  mediaType: string;
+  outputFormat: OutputFormat;
+  sampleRate: number;
+  audioChannels: 'mono' | 'stereo';
+  durationSeconds: number;
+  bytes: number;
+  /** Code points of the request's text. */
+  characters: number;
+  /** Text chunks (plain text) or cues (subtitles) synthesized. */
+  chunks: number;
+  /** The bitrate the encoder used (mp3, aac), null for lossless formats. */
+  bitrateKbps: number | null;
+  voice: { name: string; engine: string; languageCode: string };
+  /** The language the text was spoken in. */
+  language: string;
+  speed: { value: number; method: 'engine-rate' | 'time-stretch' };
+  /** The `duration` option's outcome; null when none was asked (or for subtitles, whose cues set the timing). */
+  duration: { targetSeconds: number; naturalSeconds: number; stretchFactor: number; reachedTarget: boolean; achievedSeconds: number } | null;
+  /** Loudness normalization; null when `postprocessOutput` is off. */
+  loudness: { targetLufs: number; measuredLufs: number | null; gainDb: number; peakCeilingDbfs: number } | null;
+  /** Subtitle narration only: how each cue fitted its time. */
+  cues?: TtsCueReport[];
+  /** Subtitle narration only: how many cues overran their time. */
+  overranCues?: number;
+  /** Request options this job could not use, by name, each with the reason. */
+  ignoredOptions: Record<string, string>;
+};
+
+/** One cue of a subtitle narration, in `TtsResult.cues`; times in seconds. */
+export type TtsCueReport = {
+  /** Position of the cue in the file, from 1. */
+  index: number;
+  start: number;
+  end: number;
+  speaker: string | null;
+  /** What the cue could use, including the silence before the next cue. */
+  slotSeconds: number;
+  /** Length of the speech as synthesized (after `speed`), before any fitting. */
+  speechSeconds: number;
+  /** Extra speed-up applied to fit (1 = none). */
+  speedFactor: number;
+  /** Where the speech really starts and ends on the output. */
+  placedStart: number;
+  placedEnd: number;
+  borrowedSeconds: number;
+  overran: boolean;
+  /** Seconds the speech ran past what the cue could use. */
+  overrunSeconds: number;
+};
+
+/** What a succeeded STT job reports in `result` (src/engine/stt/run-stt.ts builds it). */
+export type SttResult = {
+  /** The language transcribed (the detected one for `auto`, `und` when there was no speech). */
+  language: string;
+  durationSeconds: number;
+  segmentCount: number;
+  /** Speakers found by diarization; null when diarization did not run. */
+  speakerCount: number | null;
+  transcriptFormats: TranscriptFormat[];
+  /** File name of the whisper model used. */
+  model: string;
+};
+
+/** The `result` of a succeeded job: its kind tells which. */
+export type JobResult = TtsResult | SttResult;

@@ -1,7 +1,8 @@
 import path from 'node:path';
+import { compileValidators, type Validators } from '../contract/validation';
+import { admitStt, admitTts, installedSttModels } from '../jobs/admission';
 import type { JobService } from '../jobs/job-service';
 import { isActive, type JobRecord } from '../jobs/types';
-import { chooseWhisperModel, diarizationModelsInstalled, listWhisperModels } from '../models/installed-models';
 import { outputMediaType } from '../contract/media-types';
 import { describeThrown, type Logger } from '../util/log';
 import type { VoiceLibrary } from '../voices/library';
@@ -41,6 +42,7 @@ export class RemoteJobRunner {
   private readonly byLocal = new Map<string, Tracked>();
   private readonly byRelay = new Map<string, Tracked>();
   private readonly onChange = (record: JobRecord): void => void this.changed(record);
+  private readonly validators: Validators = compileValidators();
 
   constructor(private readonly deps: RunnerDeps) {
     deps.jobs.on('change', this.onChange);
@@ -97,33 +99,21 @@ export class RemoteJobRunner {
     this.deps.jobs.off('change', this.onChange);
   }
 
+  /** Admits the job here by the same rules as the Local API; a refusal's message goes back as the reason. */
   private async create(assignment: AssignedJob): Promise<JobRecord> {
     const { jobs } = this.deps;
     if (assignment.kind === 'tts' && assignment.tts) {
-      const entry = this.deps.voices.get(assignment.tts.request.voiceId);
-      if (!entry || entry.voice.availability !== 'ready') throw new Declined(`the voice ${assignment.tts.request.voiceId} is not ready here`);
-      return jobs.createTtsJob({ origin: 'remote', request: assignment.tts.request, voice: entry.ref }, jobs.reserve('remote'));
+      return jobs.createTtsJob({ origin: 'remote', ...admitTts(this.validators, assignment.tts.request, this.deps.voices) });
     }
     if (assignment.kind !== 'stt' || !assignment.stt) throw new Declined(`unknown job kind ${assignment.kind}`);
     const { options: asked, diarizationAsked, originalName, inputPath } = assignment.stt;
-    const options = { ...asked };
-    const model = chooseWhisperModel(await listWhisperModels(this.deps.dataDir), options.language, this.deps.preferredSttModel?.());
-    if (!model) throw new Declined(`no installed speech-to-text model handles language ${options.language}`);
-    if (options.diarizationEnabled && !(await diarizationModelsInstalled(this.deps.dataDir))) {
-      if (diarizationAsked) throw new Declined('the diarization models are not installed');
-      options.diarizationEnabled = false;
-    }
-    const id = jobs.newJobId();
-    const dir = await jobs.files.create(id);
-    try {
+    const { options, model } = admitStt({ options: asked, diarizationAsked }, await installedSttModels(this.deps.dataDir), this.deps.preferredSttModel?.());
+    return jobs.createSttJobWith('remote', async (_id, dir) => {
       const extension = path.extname(originalName).toLowerCase().replace(/[^a-z0-9.]/g, '') || '.media';
       const inputFile = `input${extension}`;
       const bytes = await downloadInput(this.deps.origin, inputPath, this.deps.token, path.join(dir, inputFile));
-      return await jobs.createSttJob({ id, origin: 'remote', options, inputFile, originalName, bytes, modelPath: model.path }, jobs.reserve('remote'));
-    } catch (error) {
-      await jobs.files.remove(id);
-      throw error;
-    }
+      return { options, inputFile, originalName, bytes, modelPath: model.path };
+    });
   }
 
   private changed(record: JobRecord): void {

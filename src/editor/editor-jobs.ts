@@ -1,18 +1,20 @@
 /**
- * Creating jobs from the editor: the same checks and defaults as the Local API (the request schemas of
- * the OpenAPI document), but with origin 'editor', so the HTTP API never sees them, and with media read
- * from a local file instead of an upload.
+ * Creating jobs from the editor: admitted by the same rules as the Local API's (src/jobs/admission.ts),
+ * refused with the same coded errors and messages, but with origin 'editor', so the HTTP API never sees
+ * them, and with media read from a local file instead of an upload.
  */
 import { copyFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { ApiError, invalidRequest } from '../contract/errors';
 import { storedInputName } from '../contract/media-types';
 import type { SttOptions, TtsRequest } from '../contract/types';
 import { compileValidators, type Validators } from '../contract/validation';
+import { admitStt, admitTts, checkSttFields, installedSttModels, type AdmittedTts } from '../jobs/admission';
 import { isActive, type JobRecord } from '../jobs/types';
-import { chooseWhisperModel, diarizationModelsInstalled, listWhisperModels } from '../models/installed-models';
 import type { LocalServer } from '../server/local-server';
 import { languageTagStartsWith } from '../voices/language-tag';
 import type { VoiceEntry, VoiceLibrary } from '../voices/library';
+import { isReadyVoice } from '../voices/voice-entry';
 
 /**
  * A TTS request from the editor: the Local API's fields; `voiceId` defaults to the configured voice.
@@ -23,21 +25,23 @@ export type EditorTtsRequest = Partial<Omit<TtsRequest, 'text'>> & { text: strin
 /** An STT request from the editor: a local media file and the Local API's options. */
 export type EditorSttRequest = Partial<SttOptions> & { file: string };
 
-export class EditorJobError extends Error {
-  constructor(message: string, readonly code: 'INVALID_REQUEST' | 'VOICE_NOT_READY' | 'MODEL_NOT_INSTALLED' | 'FILE_NOT_FOUND') {
-    super(message);
-    this.name = 'EditorJobError';
-  }
-}
 
 export interface EditorJobsDeps {
-  server(): Promise<LocalServer>;
+  server(): Promise<Pick<LocalServer, 'jobs'>>;
   voices: VoiceLibrary;
   dataDir(): string;
   defaultVoiceId(): string;
   preferredSttModel(): string | undefined;
   /** The editor's display language (`vscode.env.language`), for the default voice. */
   editorLanguage(): string;
+}
+
+/** In the editor, a missing model is installed with a command, not the CLI the API's message names. */
+function withEditorHint(error: unknown): unknown {
+  if (error instanceof ApiError && error.code === 'MODEL_NOT_INSTALLED') {
+    return new ApiError(error.code, `${error.message} In VS Code: run "Speech Studio: Install Model…".`);
+  }
+  return error;
 }
 
 export class EditorJobs {
@@ -49,69 +53,49 @@ export class EditorJobs {
   defaultVoice(): VoiceEntry {
     const configured = this.deps.defaultVoiceId();
     const entry = configured ? this.deps.voices.get(configured) : undefined;
-    if (entry?.voice.availability === 'ready') return entry;
+    if (entry && isReadyVoice(entry.voice)) return entry;
     const all = this.deps.voices.list({ scope: 'installed', sortBy: 'name', sortDirection: 'asc', page: 1, limit: 10_000 }).items;
     for (const language of [this.deps.editorLanguage(), 'en-US', 'en']) {
       const match = all.find((v) => v.languageCode.toLowerCase() === language.toLowerCase()) ?? all.find((v) => languageTagStartsWith(v.languageCode, language));
       if (match) return this.deps.voices.get(match.id)!;
     }
-    throw new EditorJobError('No voice is installed.', 'VOICE_NOT_READY');
+    throw new ApiError('VOICE_NOT_READY', 'No voice is installed.');
+  }
+
+  /** What createTts would queue, or the refusal (ApiError) the Local API would answer, without creating a job. */
+  admitTts(request: EditorTtsRequest): AdmittedTts {
+    const { speakerVoices, ...fields } = request;
+    const voiceId = fields.voiceId ?? this.defaultVoice().voice.id;
+    return admitTts(this.validators, { ...fields, voiceId }, this.deps.voices, speakerVoices);
   }
 
   async createTts(request: EditorTtsRequest): Promise<JobRecord> {
-    const { speakerVoices, ...fields } = request;
-    const voiceId = fields.voiceId ?? this.defaultVoice().voice.id;
-    const checked = this.validators.ttsRequest({ ...fields, voiceId });
-    if (!checked.ok) throw new EditorJobError(checked.message, 'INVALID_REQUEST');
-    const entry = this.readyVoice(voiceId, 'voiceId');
-    const speakers = Object.entries(speakerVoices ?? {}).map(([name, id]) => [name, this.readyVoice(id, `speakerVoices.${name}`).ref] as const);
-    const voice = speakers.length > 0 && checked.value.inputFormat !== 'txt' ? { ...entry.ref, speakers: Object.fromEntries(speakers) } : entry.ref;
+    const admitted = this.admitTts(request);
     const { jobs } = await this.deps.server();
-    return jobs.createTtsJob({ origin: 'editor', request: checked.value, voice }, jobs.reserve('editor'));
-  }
-
-  private readyVoice(voiceId: string, field: string): VoiceEntry {
-    const entry = this.deps.voices.get(voiceId);
-    if (!entry) throw new EditorJobError(`${field}: no voice ${voiceId} in the voice library`, 'INVALID_REQUEST');
-    if (entry.voice.availability !== 'ready') {
-      throw new EditorJobError(`The voice ${entry.voice.name} is ${entry.voice.availability.replace('_', ' ')}.`, 'VOICE_NOT_READY');
-    }
-    return entry;
+    return jobs.createTtsJob({ origin: 'editor', ...admitted });
   }
 
   async createStt(request: EditorSttRequest): Promise<JobRecord> {
     const { file, ...fields } = request;
     const source = path.resolve(file);
     const info = await stat(source).catch(() => undefined);
-    if (!info?.isFile()) throw new EditorJobError(`There is no media file ${source}.`, 'FILE_NOT_FOUND');
-    const checked = this.validators.sttOptions(Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])));
-    if (!checked.ok) throw new EditorJobError(checked.message, 'INVALID_REQUEST');
-    const options = checked.value;
-    const dataDir = this.deps.dataDir();
-    const model = chooseWhisperModel(await listWhisperModels(dataDir), options.language, this.deps.preferredSttModel());
-    if (!model) {
-      throw new EditorJobError('No speech-to-text model is installed for this language: run "Speech Studio: Install Model…".', 'MODEL_NOT_INSTALLED');
-    }
-    if (options.diarizationEnabled && !(await diarizationModelsInstalled(dataDir))) {
-      if (request.diarizationEnabled === true) {
-        throw new EditorJobError('Speaker diarization needs the diarization models, which are not installed: run "Speech Studio: Install Model…".', 'MODEL_NOT_INSTALLED');
-      }
-      options.diarizationEnabled = false; // on by default; without its models a plain transcript is what was asked
-    }
-    const { jobs } = await this.deps.server();
-    const id = jobs.newJobId();
-    const inputFile = storedInputName(source);
+    if (!info?.isFile()) throw invalidRequest(`file: there is no media file ${source}`);
+    // The options as a form would send them, so that admission reads them exactly as it reads an upload's.
+    const form = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+    const ask = checkSttFields(this.validators, form);
+    let admitted;
     try {
-      await jobs.files.create(id);
-      await copyFile(source, jobs.files.file(id, inputFile));
-      return await jobs.createSttJob(
-        { id, origin: 'editor', options, inputFile, originalName: path.basename(source), bytes: info.size, modelPath: model.path },
-        jobs.reserve('editor'),
-      );
+      admitted = admitStt(ask, await installedSttModels(this.deps.dataDir()), this.deps.preferredSttModel());
     } catch (error) {
-      await jobs.files.remove(id);
-      throw error;
+      throw withEditorHint(error);
     }
+    const { options, model } = admitted;
+    const inputFile = storedInputName(source);
+    const { jobs } = await this.deps.server();
+    return jobs.createSttJobWith('editor', async (_id, dir) => {
+      await copyFile(source, path.join(dir, inputFile));
+      return { options, inputFile, originalName: path.basename(source), bytes: info.size, modelPath: model.path };
+    });
   }
 
   /** Absolute path of a succeeded job's output (TTS audio) or transcript (STT `transcript.json`). */

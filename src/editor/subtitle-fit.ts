@@ -4,6 +4,7 @@
  * the reader stopped.
  */
 import * as vscode from 'vscode';
+import type { TtsResult } from '../contract/types';
 import { parseSubtitles, SubtitleError, type SubtitleFormat } from '../subtitles/parse';
 
 export interface CueFit {
@@ -14,12 +15,8 @@ export interface CueFit {
 }
 
 /** The cues that overran, from a subtitle narration job's `result.cues` (the engine's cue report). */
-export function overrunCues(result: Record<string, unknown> | null): CueFit[] {
-  const cues = result?.cues;
-  if (!Array.isArray(cues)) return [];
-  return cues
-    .filter((cue: { overran?: unknown }) => cue.overran === true)
-    .map((cue: { index: number; overrunSeconds?: number }) => ({ index: cue.index, overrunSeconds: Number(cue.overrunSeconds ?? 0) }));
+export function overrunCues(result: TtsResult | null): CueFit[] {
+  return (result?.cues ?? []).filter((cue) => cue.overran).map((cue) => ({ index: cue.index, overrunSeconds: cue.overrunSeconds }));
 }
 
 const source = (diagnostic: vscode.Diagnostic, code: string): vscode.Diagnostic => {

@@ -3,7 +3,7 @@
  * The parent sends `run`; the child answers with any number of `progress` messages and then exactly one
  * `result` or `failed` for that job. Cancel is not a message: the parent ends the child process.
  */
-import type { SttOptions, TtsRequest } from '../contract/types';
+import type { JobResult, SttOptions, TtsRequest } from '../contract/types';
 
 export type EnginePhase =
   | 'loading_model'
@@ -47,7 +47,7 @@ export type ParentMessage = { type: 'run'; jobId: string; task: EngineTask };
 export type ChildMessage =
   | { type: 'ready'; pid: number }
   | { type: 'progress'; jobId: string; phase: EnginePhase; progress: number }
-  | { type: 'result'; jobId: string; backend: string; result: Record<string, unknown> }
+  | { type: 'result'; jobId: string; backend: string; result: JobResult }
   | { type: 'failed'; jobId: string; message: string };
 
 /** The job-level reporter the engine-side code receives: `progress` is 0–100 over the whole job. */
@@ -55,10 +55,16 @@ export interface ProgressReporter {
   (phase: EnginePhase, progress: number): void;
 }
 
-export interface TaskOutcome {
+export interface TaskOutcome<R extends JobResult = JobResult> {
   backend: string;
-  result: Record<string, unknown>;
+  result: R;
 }
+
+/** The `backend` of every STT job. */
+export const STT_BACKEND = 'whisper.cpp';
+
+/** The engine that runs a task, known before it starts: a TTS voice names its synthesizer, which is its backend. */
+export const taskBackend = (task: EngineTask): string => (task.kind === 'stt' ? STT_BACKEND : task.voice.engine);
 
 /** An error whose message is already a sentence for the user (no stack, no internals). */
 export class UserFacingError extends Error {

@@ -25,6 +25,8 @@ export interface EngineHostOptions {
 interface RunningJob {
   jobId: string;
   options: EngineRunOptions;
+  /** Listens on `options.signal` while the job runs; removed when it settles, however it settles. */
+  onAbort(): void;
   resolve(outcome: TaskOutcome): void;
   reject(error: Error): void;
 }
@@ -73,9 +75,14 @@ class EngineProcess {
   run(jobId: string, task: EngineTask, options: EngineRunOptions): Promise<TaskOutcome> {
     clearTimeout(this.idleTimer);
     return new Promise<TaskOutcome>((resolve, reject) => {
-      this.job = { jobId, options, resolve, reject };
+      // Bound to this job: a signal aborted after the job settled must not cancel whatever job runs next.
+      const onAbort = (): void => {
+        if (this.job === job) this.cancel();
+      };
+      const job: RunningJob = { jobId, options, onAbort, resolve, reject };
+      this.job = job;
       if (options.signal.aborted) return this.cancel();
-      options.signal.addEventListener('abort', () => this.cancel(), { once: true });
+      options.signal.addEventListener('abort', onAbort, { once: true });
       const message: ParentMessage = { type: 'run', jobId, task };
       this.child.send(message, (error) => {
         if (error) this.fail(new Error(`The speech engine could not be reached: ${error.message}`));
@@ -100,11 +107,18 @@ class EngineProcess {
   }
 
   private cancel(): void {
-    const job = this.job;
+    const job = this.release();
     if (!job) return;
-    this.job = undefined;
     this.kill();
     job.reject(new EngineCancelledError());
+  }
+
+  /** Takes the current job off this process and stops listening to its signal. */
+  private release(): RunningJob | undefined {
+    const job = this.job;
+    this.job = undefined;
+    job?.options.signal.removeEventListener('abort', job.onAbort);
+    return job;
   }
 
   private onMessage(message: ChildMessage): void {
@@ -124,7 +138,7 @@ class EngineProcess {
   }
 
   private finish(settle: () => void): void {
-    this.job = undefined;
+    this.release();
     settle();
     const idle = this.host.idleTimeoutMs ?? 10 * 60_000;
     this.idleTimer = setTimeout(() => this.kill(), idle);
@@ -141,9 +155,7 @@ class EngineProcess {
   }
 
   private fail(error: Error): void {
-    const job = this.job;
-    this.job = undefined;
-    job?.reject(error);
+    this.release()?.reject(error);
   }
 
   private logLines(chunk: Buffer, level: 'info' | 'warn'): void {

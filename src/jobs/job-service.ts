@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { promises as fs } from 'node:fs';
-import { jobNameFromText } from '../contract/job-rules';
 import type { SttOptions, TtsRequest } from '../contract/types';
-import type { EnginePhase } from '../engine/protocol';
+import { taskBackend, type EnginePhase } from '../engine/protocol';
 import { describeThrown, type Logger } from '../util/log';
 import { EngineCancelledError, type EngineHost } from './engine-host';
 import { JobFiles, TTS_TEXT_FILE } from './job-files';
+import { nameFromFile, nameFromText } from './job-name';
 import { transition, type TransitionDetails } from './state';
 import type { JobStore } from './store';
 import { isActive, RUNNING_STATUSES, type JobOrigin, type JobRecord, type JobStatus, type TtsJobInput } from './types';
@@ -58,6 +58,15 @@ export interface NewSttJob {
   bytes: number;
   modelPath: string;
 }
+
+/** What a door knows of an STT job once its media is in the job's folder. */
+export type ReceivedSttJob = Omit<NewSttJob, 'id' | 'origin'>;
+
+/**
+ * Phases in which the engine is still getting ready (reading the input, loading the model): the job stays
+ * `loading_model` through them, for TTS and STT alike, and is `processing` from the first phase after.
+ */
+const PREPARING_PHASES: ReadonlySet<EnginePhase> = new Set(['decoding', 'loading_model']);
 
 interface RunningJob {
   controller: AbortController;
@@ -122,28 +131,51 @@ export class JobService extends EventEmitter {
     };
   }
 
-  async createTtsJob(job: NewTtsJob, reservation: Reservation): Promise<JobRecord> {
+  /**
+   * Queues an admitted TTS job (see admission.ts). Without a reservation it takes a place itself
+   * (QueueFullError); whatever fails, the place is released and the job's folder removed.
+   */
+  async createTtsJob(job: NewTtsJob, reservation?: Reservation): Promise<JobRecord> {
+    const place = reservation ?? this.reserve(job.origin);
     const { text, ...options } = job.request;
     const id = this.newJobId();
-    await this.files.create(id);
     try {
+      await this.files.create(id);
       await fs.writeFile(this.files.file(id, TTS_TEXT_FILE), text, 'utf8');
       return await this.enqueue(
-        this.newRecord(id, job.origin, jobNameFromText(text), { kind: 'tts', options, characters: text.length, voice: job.voice }),
-        reservation,
+        this.newRecord(id, job.origin, nameFromText(text), { kind: 'tts', options, characters: text.length, voice: job.voice }),
+        place,
       );
     } catch (error) {
+      place.release();
       await this.files.remove(id);
       throw error;
     }
   }
 
-  /** The upload is already in the job's folder (the caller streamed it there under `job.id`). */
+  /**
+   * Queues an STT job whose media arrives first (an upload, a copy, a download): takes a place in the queue
+   * (QueueFullError) and makes the job's folder, then `receive` puts the media there and admits the request.
+   * Whatever fails, the place is released and the folder removed.
+   */
+  async createSttJobWith(origin: JobOrigin, receive: (id: string, dir: string) => Promise<ReceivedSttJob>): Promise<JobRecord> {
+    const reservation = this.reserve(origin);
+    const id = this.newJobId();
+    try {
+      const received = await receive(id, await this.files.create(id));
+      return await this.createSttJob({ ...received, id, origin }, reservation);
+    } catch (error) {
+      reservation.release();
+      await this.files.remove(id);
+      throw error;
+    }
+  }
+
+  /** The media is already in the job's folder (the caller put it there under `job.id`). */
   async createSttJob(job: NewSttJob, reservation: Reservation): Promise<JobRecord> {
     const { id, origin, options, inputFile, originalName, bytes, modelPath } = job;
-    const name = originalName.slice(0, 200) || 'upload';
     return this.enqueue(
-      this.newRecord(id, origin, name, { kind: 'stt', options, inputFile, originalName, bytes, modelPath }),
+      this.newRecord(id, origin, nameFromFile(originalName), { kind: 'stt', options, inputFile, originalName, bytes, modelPath }),
       reservation,
     );
   }
@@ -220,17 +252,21 @@ export class JobService extends EventEmitter {
   }
 
   private async runJob(id: string, signal: AbortSignal): Promise<void> {
+    const queued = this.options.store.latest(id);
+    if (!queued || queued.status !== 'queued') return; // cancelled or removed while it waited
     let job: JobRecord;
     try {
-      job = await this.move(id, 'loading_model');
-    } catch {
-      return; // cancelled while it waited
+      // The engine is chosen now, so `backend` is known while the job runs, and after it is cancelled or interrupted.
+      job = await this.move(id, 'loading_model', { backend: taskBackend(this.files.task(queued)) });
+    } catch (error) {
+      await this.failUnstarted(id, error);
+      return;
     }
     let updates = Promise.resolve();
     const onProgress = (phase: EnginePhase, progress: number): void => {
       updates = updates.then(async () => {
         const latest = this.options.store.latest(id);
-        if (latest?.status === 'loading_model' && phase !== 'loading_model') {
+        if (latest?.status === 'loading_model' && !PREPARING_PHASES.has(phase)) {
           await this.move(id, 'processing', { phase });
         }
         this.options.store.setProgress(id, progress, phase);
@@ -253,9 +289,40 @@ export class JobService extends EventEmitter {
     }
   }
 
-  /** Persists a transition, then announces it; terminal states tidy the job's folder and prune history. */
+  /**
+   * A job that could not even start (most likely its record could not be saved as loading_model): it ends
+   * failed with the reason, so it neither waits forever nor holds its place in the queue. If the store cannot
+   * save that either, the job is failed in memory (what readers see until a restart) and the log says why.
+   */
+  private async failUnstarted(id: string, error: unknown): Promise<void> {
+    const latest = this.options.store.latest(id);
+    if (!latest || !isActive(latest.status)) return; // cancelled meanwhile: nothing is left to do
+    this.options.log.error(`Job ${id} could not start: ${describeThrown(error)}`);
+    const reason = `The job could not start (${describeThrown(error)}). Check that Speech Studio's data directory is writable and has free space, then run the job again.`;
+    try {
+      await this.move(id, 'failed', { error: reason });
+    } catch (again) {
+      this.options.log.error(`Job ${id} could not be marked failed either: ${describeThrown(again)}`);
+    }
+  }
+
+  /**
+   * Persists a transition, then announces it; terminal states tidy the job's folder and prune history. When
+   * the write fails, the store has still applied the change in memory (what readers see), so the service
+   * keeps its own books in step (a finished job holds no queue place) before the error goes up.
+   */
   private async move(id: string, to: JobStatus, details: TransitionDetails = {}): Promise<JobRecord> {
-    const job = await this.options.store.update(id, (current) => transition(current, to, details));
+    let job: JobRecord;
+    try {
+      job = await this.options.store.update(id, (current) => transition(current, to, details));
+    } catch (error) {
+      const applied = this.options.store.get(id);
+      if (applied?.status === to) {
+        this.emit('change', applied);
+        if (!isActive(to)) this.activeApiJobs.delete(id);
+      }
+      throw error;
+    }
     this.emit('change', job);
     if (!isActive(job.status)) {
       this.activeApiJobs.delete(id);

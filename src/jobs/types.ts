@@ -1,5 +1,5 @@
 import type { JobStatus } from '../contract/openapi';
-import type { SttOptions, TtsRequest } from '../contract/types';
+import type { JobResult, SttOptions, SttResult, TtsRequest, TtsResult } from '../contract/types';
 import type { TtsVoiceRef } from '../engine/protocol';
 
 export type { JobStatus };
@@ -41,7 +41,7 @@ export interface JobRecord {
   progress: number;
   phase: string | null;
   backend: string | null;
-  result: Record<string, unknown> | null;
+  result: JobResult | null;
   error: string | null;
   createdAt: number;
   startedAt: number | null;
@@ -61,12 +61,18 @@ export interface PublicJob {
   progress: number;
   phase: string | null;
   backend: string | null;
-  result: Record<string, unknown> | null;
+  result: JobResult | null;
   error: string | null;
   createdAt: number;
   startedAt: number | null;
   finishedAt: number | null;
 }
+
+/** The result of a succeeded TTS job; null for other jobs. */
+export const ttsResultOf = (job: Pick<JobRecord, 'kind' | 'result'>): TtsResult | null => (job.kind === 'tts' ? (job.result as TtsResult | null) : null);
+
+/** The result of a succeeded STT job; null for other jobs. */
+export const sttResultOf = (job: Pick<JobRecord, 'kind' | 'result'>): SttResult | null => (job.kind === 'stt' ? (job.result as SttResult | null) : null);
 
 export function toPublicJob(job: JobRecord): PublicJob {
   const { id, name, kind, status, progress, phase, backend, result, error, createdAt, startedAt, finishedAt } = job;

@@ -3,12 +3,12 @@
  * installed models and voice library (src/device/capabilities.ts); the relay never looks further.
  */
 import type { SttOptions, Voice } from '../contract/types';
+import { hasSttModel, sttRefusal } from '../jobs/admission';
+import type { WhisperModelInfo } from '../models/installed-models';
+import { isReadyVoice } from '../voices/voice-entry';
 
-export interface SttModelInfo {
-  name: string;
-  /** `.en` whisper models transcribe English only. */
-  englishOnly: boolean;
-}
+/** A whisper model as a device announces it (`.en` models transcribe English only). */
+export type SttModelInfo = WhisperModelInfo;
 
 export interface DeviceCapabilities {
   /** The product version of the device, for the portal. */
@@ -25,22 +25,19 @@ export const EMPTY_CAPABILITIES: DeviceCapabilities = {
 
 export function canRunTts(capabilities: DeviceCapabilities, voiceId: string): boolean {
   const id = voiceId.toLowerCase();
-  return capabilities.tts.voices.some((voice) => voice.id === id && voice.availability === 'ready');
+  return capabilities.tts.voices.some((voice) => voice.id === id && isReadyVoice(voice));
 }
-
-const isEnglish = (language: string): boolean => language.toLowerCase() === 'en' || language.toLowerCase().startsWith('en-');
 
 /**
- * Whether some installed model handles the language (English-only models only English, as
- * chooseWhisperModel decides), and diarization is there when the caller asked for it explicitly.
+ * Whether the device would admit an STT job with the models it announced (src/jobs/admission.ts decides):
+ * a model that serves the language, and the diarization models when the caller asked for diarization.
  */
-export function canRunStt(capabilities: DeviceCapabilities, options: Pick<SttOptions, 'language'>, diarizationAsked: boolean): boolean {
-  const models = capabilities.stt.models.filter((model) => !model.englishOnly || isEnglish(options.language));
-  return models.length > 0 && (!diarizationAsked || capabilities.stt.diarization);
+export function canRunStt(capabilities: DeviceCapabilities, options: Pick<SttOptions, 'language'> & Partial<SttOptions>, diarizationAsked: boolean): boolean {
+  return sttRefusal({ options, diarizationAsked }, capabilities.stt) === undefined;
 }
 
-export const hasAnyStt = (capabilities: DeviceCapabilities): boolean => capabilities.stt.models.length > 0;
-export const hasAnyTts = (capabilities: DeviceCapabilities): boolean => capabilities.tts.voices.some((v) => v.availability === 'ready');
+export const hasAnyStt = (capabilities: DeviceCapabilities): boolean => hasSttModel(capabilities.stt);
+export const hasAnyTts = (capabilities: DeviceCapabilities): boolean => capabilities.tts.voices.some(isReadyVoice);
 
 /** Reads a capabilities object sent by a device, refusing anything of the wrong shape. */
 export function parseCapabilities(value: unknown): DeviceCapabilities | undefined {

@@ -7,7 +7,7 @@
  *   device → relay   hello (first), heartbeat, update (status/progress of a job), reject (cannot run it)
  *   relay → device   welcome (after hello), assign (a job to run), cancel
  */
-import type { SttOptions, TtsRequest } from '../contract/types';
+import type { JobResult, SttOptions, TtsRequest } from '../contract/types';
 import type { JobStatus } from '../jobs/types';
 import type { DeviceCapabilities } from './capabilities';
 
@@ -40,7 +40,7 @@ export type DeviceMessage =
       phase: string | null;
       backend?: string | null;
       error?: string | null;
-      result?: Record<string, unknown> | null;
+      result?: JobResult | null;
     }
   | { type: 'reject'; jobId: string; reason: string };
 

@@ -50,19 +50,26 @@ function sizeRank(name: string): number {
   return index < 0 ? SIZE_PREFERENCE.length : index;
 }
 
+/** What choosing a model needs to know of it: an installed file, or a model a device announced to the relay. */
+export interface WhisperModelInfo {
+  name: string;
+  englishOnly: boolean;
+}
+
+const isEnglish = (language: string): boolean => language.toLowerCase() === 'en' || language.toLowerCase().startsWith('en-');
+
+/** English-only models transcribe only English (not `auto`: they cannot detect a language). */
+export const servesLanguage = (model: WhisperModelInfo, language: string): boolean => !model.englishOnly || isEnglish(language);
+
 /**
- * The model a job uses: the configured one if installed; otherwise the largest model that fits the
- * language (English-only models only for `en`, and preferred there).
+ * The model a job uses: the configured one if installed and it serves the language; otherwise the largest
+ * model that serves it (English-only models only for `en`, and preferred there).
  */
-export function chooseWhisperModel(
-  models: readonly InstalledWhisperModel[],
-  language: string,
-  preferredName?: string,
-): InstalledWhisperModel | undefined {
-  const preferred = preferredName ? models.find((m) => m.name === preferredName) : undefined;
+export function chooseWhisperModel<M extends WhisperModelInfo>(models: readonly M[], language: string, preferredName?: string): M | undefined {
+  const usable = models.filter((m) => servesLanguage(m, language));
+  const preferred = preferredName ? usable.find((m) => m.name === preferredName) : undefined;
   if (preferred) return preferred;
-  const english = language.toLowerCase() === 'en' || language.toLowerCase().startsWith('en-');
-  const usable = models.filter((m) => english || !m.englishOnly);
+  const english = isEnglish(language);
   return [...usable].sort(
     (a, b) => sizeRank(a.name) - sizeRank(b.name) || Number(b.englishOnly && english) - Number(a.englishOnly && english) || a.name.localeCompare(b.name),
   )[0];

@@ -73,6 +73,7 @@ export function parseSubtitles(source: string, format: SubtitleFormat): Subtitle
       if (!match) throw new SubtitleError(lineNumber, `cannot read the cue timing "${line.trim().slice(0, 60)}"`);
       const start = seconds(match[1], match[2], match[3], match[4]);
       const end = seconds(match[5], match[6], match[7], match[8]);
+      if (end === start) throw new SubtitleError(lineNumber, 'the cue has no duration: it starts and ends at the same time');
       if (!(end > start)) throw new SubtitleError(lineNumber, 'the cue ends before it starts');
       current = { start, end, line: lineNumber, lines: [] };
       drafts.push(current);

@@ -11,7 +11,7 @@ import { builtinCatalog } from '../models/catalog';
 import { espeakEntries, fliteEntries } from './builtin-voices';
 import { catalogVoiceEntries } from './neural-voices';
 import { picoEntries } from './pico-voices';
-import type { IndexedEntry, VoiceEntry } from './voice-entry';
+import { isReadyVoice, type IndexedEntry, type VoiceEntry } from './voice-entry';
 import { VoiceFiles } from './voice-files';
 import { manifestVoiceEntries } from './voice-manifest';
 import { queryVoices, type VoicePage } from './voice-query';
@@ -60,6 +60,6 @@ export function createVoiceLibrary(options: VoiceLibraryOptions): VoiceLibrary {
       const { searchTerms: _terms, ...rest } = entry;
       return rest;
     },
-    ttsInstalled: () => builtin.some((entry) => entry.voice.availability === 'ready'),
+    ttsInstalled: () => builtin.some((entry) => isReadyVoice(entry.voice)),
   };
 }

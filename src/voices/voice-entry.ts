@@ -13,6 +13,9 @@ export interface VoiceEntry {
   ref: TtsVoiceRef;
 }
 
+/** Only a ready voice can speak: the rest are still downloading, not installed, or missing files. */
+export const isReadyVoice = (voice: Pick<Voice, 'availability'>): boolean => voice.availability === 'ready';
+
 export interface IndexedEntry extends VoiceEntry {
   searchTerms: string[];
 }

@@ -1,7 +1,7 @@
 /** GET /voices over a list of voices: filters, search, sorting with a stable tie-break, and paging. */
 import type { VoiceQuery } from '../contract/types';
 import { languageTagStartsWith } from './language-tag';
-import type { IndexedEntry } from './voice-entry';
+import { isReadyVoice, type IndexedEntry } from './voice-entry';
 import { matchesSearch } from './voice-search';
 
 export interface VoicePage {
@@ -47,7 +47,7 @@ function inScope(voice: IndexedEntry['voice'], scope: VoiceQuery['scope']): bool
     case 'builtin':
       return voice.access.scope === 'builtin';
     case 'installed':
-      return voice.availability === 'ready';
+      return isReadyVoice(voice);
     case 'personal':
       return voice.access.scope === 'personal';
   }

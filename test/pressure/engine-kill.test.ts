@@ -88,7 +88,7 @@ describe('the engine process killed in each phase', { skip: !onLinux && 'needs L
       fifo = await holdFifoReader(path.join(jobDir(victim.id), 'input.wav'));
       const readers = await processesUsing(jobDir(victim.id));
       assert.ok(readers.length > 0, 'ffprobe holds the upload');
-      await killAndCheck(victim, { status: 'processing', phase: 'decoding' }, () => createStt());
+      await killAndCheck(victim, { status: 'loading_model', phase: 'decoding' }, () => createStt());
       for (const pid of readers) assert.ok(!isAlive(pid), `helper ${pid} outlived the engine`);
     } finally {
       fifo?.close();
@@ -104,7 +104,7 @@ describe('the engine process killed in each phase', { skip: !onLinux && 'needs L
     });
     try {
       fifo = await holdFifoReader(model);
-      await killAndCheck(victim, { status: 'processing', phase: 'loading_model' }, async () => {
+      await killAndCheck(victim, { status: 'loading_model', phase: 'loading_model' }, async () => {
         fifo?.close();
         await rm(model);
         await rename(real, model);

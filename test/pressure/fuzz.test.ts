@@ -32,7 +32,7 @@ async function seedFinishedJobs(dataDir: string): Promise<void> {
   const options = { language: 'en', punctuation: true, diarizationEnabled: false, speakerCountMode: 'auto' as const };
   const stt: JobRecord = {
     ...common, id: STT_ID, name: 'seeded.wav', kind: 'stt', status: 'succeeded', backend: 'whisper.cpp', outputFile: 'transcript.json',
-    result: { language: 'en', durationSeconds: 2, segmentCount: 1, speakerCount: null },
+    result: { language: 'en', durationSeconds: 2, segmentCount: 1, speakerCount: null, transcriptFormats: ['txt', 'srt', 'vtt', 'json-simple', 'json-full'], model: 'ggml-synthetic-random.bin' },
     input: { kind: 'stt', options, inputFile: 'input.wav', originalName: 'seeded.wav', bytes: 10, modelPath: '/nowhere' },
   };
   const tts = {

@@ -66,7 +66,7 @@ describe('relay units', () => {
     assert.equal(sttEstimateMilli(320_000, {}), 10_000);
     assert.equal(sttEstimateMilli(320_000, { cropStartSeconds: 2, cropEndSeconds: 5 }), 3000);
     const stt = { kind: 'stt' as const, text: null, credits_reserved_milli: 10_000, request: { options: {} } };
-    assert.equal(settledMilli({ ...stt, status: 'succeeded', result: { durationSeconds: 11.2 } }), 11_200);
+    assert.equal(settledMilli({ ...stt, status: 'succeeded', result: { language: 'en', durationSeconds: 11.2, segmentCount: 3, speakerCount: null, transcriptFormats: [], model: 'ggml-base.bin' } }), 11_200);
     assert.equal(settledMilli({ ...stt, status: 'failed', result: null }), 0);
   });
 

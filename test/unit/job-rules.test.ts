@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '../../src/contract/errors';
-import { jobNameFromText, requireSucceeded } from '../../src/contract/job-rules';
+import { requireSucceeded } from '../../src/contract/job-rules';
+import { nameFromText as jobNameFromText } from '../../src/jobs/job-name';
 
 const hasLoneSurrogate = (text: string): boolean => /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 

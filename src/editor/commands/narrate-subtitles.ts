@@ -5,7 +5,8 @@
 import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { JobRecord } from '../../jobs/types';
+import { ttsResultOf, type JobRecord } from '../../jobs/types';
+import type { EditorTtsRequest } from '../editor-jobs';
 import { runWithProgress, succeeded } from '../job-progress';
 import { reportError } from '../log';
 import { besideSource, chooseOutputFile } from '../output-target';
@@ -34,16 +35,16 @@ export async function narrateSubtitleFile(services: Services, diagnostics: vscod
   const format = extension === '.srt' ? 'srt' : 'vtt';
   const problem = readProblem(document, format);
   diagnostics.set(target, problem ? [problem] : []);
-  if (problem) throw new Error(`${path.basename(target.fsPath)} cannot be narrated: ${problem.message} (see the Problems panel).`);
+  const request: EditorTtsRequest = { text: document.getText(), inputFormat: format, voiceId: args.voiceId, speakerVoices: services.settings().ttsSpeakerVoices };
+  // Refused as the Local API refuses it (the Problems panel shows where the reader stopped), before asking where to save.
+  services.editorJobs.admitTts(request);
   const outputFile = await chooseOutputFile(besideSource(target.fsPath, '.wav'), args.overwrite);
   if (!outputFile) return undefined;
-  const job = await runWithProgress(services.controller, `Narrating ${path.basename(target.fsPath)}`, () =>
-    services.editorJobs.createTts({ text: document.getText(), inputFormat: format, voiceId: args.voiceId, speakerVoices: services.settings().ttsSpeakerVoices }),
-  );
+  const job = await runWithProgress(services.controller, `Narrating ${path.basename(target.fsPath)}`, () => services.editorJobs.createTts(request));
   if (!succeeded(job)) return { job, overruns: 0 };
   await copyFile((await services.editorJobs.outputPath(job))!, outputFile);
   await services.outputs.set(job.id, outputFile);
-  const problems = fitDiagnostics(document, format, overrunCues(job.result));
+  const problems = fitDiagnostics(document, format, overrunCues(ttsResultOf(job)));
   diagnostics.set(target, problems);
   services.log.info(`Narrated ${target.fsPath} into ${outputFile}; ${problems.length} cue(s) overran.`);
   const summary = problems.length > 0 ? `${problems.length} cue(s) overran their time: see the Problems panel.` : 'Every cue fits its time.';

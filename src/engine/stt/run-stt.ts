@@ -1,10 +1,11 @@
 import type { WhisperContext } from '@fugood/whisper.node';
 import path from 'node:path';
 import { TRANSCRIPT_FORMATS } from '../../contract/openapi';
+import type { SttResult } from '../../contract/types';
 import type { Transcript } from '../../transcripts/types';
 import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import { findMediaTools } from '../media/ffmpeg';
-import { UserFacingError, type ProgressReporter, type SttTask, type TaskOutcome } from '../protocol';
+import { STT_BACKEND, UserFacingError, type ProgressReporter, type SttTask, type TaskOutcome } from '../protocol';
 import { assignSpeakers } from './assign-speakers';
 import { buildSegments } from './build-segments';
 import { decodeInput } from './decode-input';
@@ -17,7 +18,7 @@ import { toWhisperLanguage } from './whisper-languages';
 import { loadWhisperModel, sttThreadCount, transcribePcm16, type WhisperOutput } from './whisper-session';
 import { writeTranscript } from './write-transcript';
 
-export const STT_BACKEND = 'whisper.cpp';
+export { STT_BACKEND };
 
 /** Language reported when `auto` was asked and there was no speech to detect it from (BCP-47 "undetermined"). */
 export const UNDETERMINED_LANGUAGE = 'und';
@@ -32,7 +33,7 @@ const VAD_SHARE = 0.15;
  * write `<workDir>/transcript.json`. Times in the transcript are relative to the original file, also when
  * cropped. Cancel by ending the process: the whisper binding cannot stop a running transcription.
  */
-export async function runSttTask(task: SttTask, report: ProgressReporter): Promise<TaskOutcome> {
+export async function runSttTask(task: SttTask, report: ProgressReporter): Promise<TaskOutcome<SttResult>> {
   const progress = createSttProgress(report);
   const { options } = task;
   const language = toWhisperLanguage(options.language);

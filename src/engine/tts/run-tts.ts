@@ -7,6 +7,7 @@
  * Audio streams through both passes, so memory stays flat however long the text is.
  */
 import { readFile, rename, rm } from 'node:fs/promises';
+import type { TtsResult } from '../../contract/types';
 import { normalizeText } from '../../text/normalize';
 import { openAudioSink, type AudioSink } from '../audio/audio-sink';
 import { effectiveBitrateKbps, MEDIA_TYPES, type EncoderSettings } from '../audio/encoder-settings';
@@ -28,7 +29,7 @@ const SYNTHESIS_START = 5;
 const SYNTHESIS_END = 90;
 const RENDER_END = 98;
 
-export async function runTtsTask(task: TtsTask, report: ProgressReporter): Promise<TaskOutcome> {
+export async function runTtsTask(task: TtsTask, report: ProgressReporter): Promise<TaskOutcome<TtsResult>> {
   const { options, voice } = task;
   const source = await readFile(task.textPath, 'utf8');
   const narration = options.inputFormat !== 'txt';

@@ -2,6 +2,7 @@ import type { Voice, VoiceQuery } from '../../contract/types';
 import { languageTagStartsWith } from '../../voices/language-tag';
 import { matchesSearch, searchTermsFor } from '../../voices/voice-search';
 import type { VoicePage } from '../../voices/library';
+import { isReadyVoice } from '../../voices/voice-entry';
 
 const collator = new Intl.Collator('en', { sensitivity: 'base' });
 
@@ -14,7 +15,7 @@ export function listPoolVoices(voices: readonly Voice[], query: VoiceQuery): Voi
   const matching = unique.filter((voice) => {
     if (query.scope === 'builtin' && voice.access?.scope !== 'builtin') return false;
     if (query.scope === 'personal' && voice.access?.scope !== 'personal') return false;
-    if (query.scope === 'installed' && voice.availability !== 'ready') return false;
+    if (query.scope === 'installed' && !isReadyVoice(voice)) return false;
     if (query.gender !== undefined && voice.gender !== query.gender) return false;
     if (query.languageCode && !languageTagStartsWith(voice.languageCode, query.languageCode)) return false;
     return !query.search || matchesSearch(searchTermsFor(voice.name, voice.languageCode), query.search);

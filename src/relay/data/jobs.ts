@@ -1,3 +1,4 @@
+import type { JobResult } from '../../contract/types';
 import type { JobKind, JobStatus, PublicJob } from '../../jobs/types';
 import type { Queryable } from '../db/database';
 
@@ -6,7 +7,7 @@ export const ACTIVE_SQL = `('queued', 'loading_model', 'processing')`;
 export interface JobRow {
   id: string; account_id: number; key_id: string; device_id: string | null; pinned: boolean; accepted: boolean;
   kind: JobKind; name: string; status: JobStatus; progress: number; phase: string | null; backend: string | null;
-  result: Record<string, unknown> | null; error: string | null; created_at: number; started_at: number | null; finished_at: number | null;
+  result: JobResult | null; error: string | null; created_at: number; started_at: number | null; finished_at: number | null;
   request: Record<string, unknown>; text: string | null; input_blob: string | null; input_name: string | null; input_bytes: number;
   output_blob: string | null; output_bytes: number; storage_reserved_bytes: number; credits_reserved_milli: number;
   credits_charged_milli: number | null; dispatched_session: string | null; dispatched_at: number | null; attempts: number;

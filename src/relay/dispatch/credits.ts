@@ -26,8 +26,9 @@ export function sttEstimateMilli(bytes: number, options: Pick<SttOptions, 'cropS
 export function settledMilli(job: Pick<JobRow, 'kind' | 'status' | 'result' | 'request' | 'text' | 'credits_reserved_milli'>): number {
   if (job.status !== 'succeeded') return 0;
   if (job.kind === 'tts') return ttsCostMilli(job.text?.length ?? 0);
-  const duration = Number(job.result?.durationSeconds);
-  if (!Number.isFinite(duration) || duration < 0) return job.credits_reserved_milli;
+  // The result came from a device: typed, but checked, since a device could send anything.
+  const duration = job.result?.durationSeconds;
+  if (typeof duration !== 'number' || !Number.isFinite(duration) || duration < 0) return job.credits_reserved_milli;
   const cropped = croppedSeconds((job.request as { options: SttOptions }).options);
   return Math.ceil(1000 * (cropped === undefined ? duration : Math.min(duration, cropped)));
 }

@@ -1,3 +1,4 @@
+import type { JobResult } from '../../contract/types';
 import { canTransition } from '../../jobs/state';
 import { isActive, type JobStatus } from '../../jobs/types';
 import { describeThrown, type Logger } from '../../util/log';
@@ -12,7 +13,7 @@ export interface JobChange {
   progress?: number;
   phase?: string | null;
   backend?: string | null;
-  result?: Record<string, unknown> | null;
+  result?: JobResult | null;
   error?: string | null;
 }
 

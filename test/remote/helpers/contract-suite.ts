@@ -149,6 +149,16 @@ export function describeRelayContract(label: string, backend: () => Promise<{ da
       assertErrorBody(await f.get('/jobs/not-a-uuid', full), 404, 'JOB_NOT_FOUND');
     });
 
+    it('refuses at creation what admission refuses (the Local API\'s rules): unreadable or too long subtitles, blank text, an unknown language, an exact speakerCount no device can diarize', async () => {
+      const refused = async (res: Awaited<ReturnType<typeof tts>>, status: number, code: string, message: RegExp) =>
+        assert.match(assertErrorBody(res, status, code).error.message, message);
+      await refused(await tts(full, { text: '1\n00:00:01,000 --> 00:0x:02,000\nHello.\n', inputFormat: 'srt' }), 422, 'INVALID_REQUEST', /^text: not valid SRT, line 2: /);
+      await refused(await tts(full, { text: '1\n99:00:00,000 --> 99:00:01,000\nFar.\n', inputFormat: 'srt' }), 422, 'INVALID_REQUEST', /^text: cue 1 \(line 2\) ends at 99:00:01,000/);
+      await refused(await tts(full, { text: ' \n ' }), 422, 'INVALID_REQUEST', /^text: has nothing to speak/);
+      await refused(await stt(full, { language: 'xx' }), 422, 'INVALID_REQUEST', /^language: xx is not a language whisper transcribes/);
+      await refused(await stt(full, { speakerCountMode: 'exact', speakerCount: '2' }), 503, 'NO_CAPABLE_DEVICE', /with diarization/);
+    });
+
     it('X-Studio-Device routes to the named device, or answers DEVICE_NOT_ALLOWED, DEVICE_OFFLINE, NO_CAPABLE_DEVICE', async () => {
       const named = await tts(full, {}, { 'X-Studio-Device': f.tts.id });
       assert.equal(named.status, 200, named.body.toString());

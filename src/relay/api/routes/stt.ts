@@ -1,10 +1,9 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { randomUUID } from 'node:crypto';
-import type { SttOptions } from '../../../contract/types';
-import { toWhisperLanguage } from '../../../engine/stt/whisper-languages';
 import { ApiError, invalidRequest } from '../../../contract/errors';
 import { FRAMING_ALLOWANCE, receiveUpload, tooLarge, type ReceivedFile } from '../../../http/upload/receive-upload';
+import { checkSttFields } from '../../../jobs/admission';
 import { adjustStorage, reserveCredits, reserveStorage } from '../../data/accounts';
 import { insertJob, lockJob, toPublicJob, type JobRow } from '../../data/jobs';
 import { CHANNELS, notify } from '../../db/database';
@@ -14,15 +13,6 @@ import { requireKey, type RelayDeps, type RelayState } from '../deps';
 import { insufficientCredits, placeJob, storageQuotaExceeded, takeConcurrencySlot } from '../job-placement';
 import { requireScope } from '../key-auth';
 import { jobBlobSink } from '../../storage/blob-sink';
-
-function checkOptions(deps: RelayDeps, fields: Record<string, string>): SttOptions {
-  const checked = deps.validators.sttOptions(fields);
-  if (!checked.ok) throw invalidRequest(checked.message);
-  if (checked.value.language !== 'auto' && toWhisperLanguage(checked.value.language) === null) {
-    throw invalidRequest(`language: ${checked.value.language} is not a language whisper transcribes; use auto or a code such as en`);
-  }
-  return checked.value;
-}
 
 export function sttRoutes(router: Router<RelayState>, deps: RelayDeps): void {
   router.post('/stt/jobs', requireScope('stt.create'), async (ctx) => {
@@ -70,8 +60,7 @@ async function accept(ctx: Context, deps: RelayDeps, id: string, fields: Record<
   const key = requireKey(ctx.state as RelayState);
   if (!file) throw invalidRequest('file: is required (a part named "file" holding the media)');
   if (file.bytes === 0) throw invalidRequest('file: is empty');
-  const options = checkOptions(deps, fields);
-  const diarizationAsked = 'diarizationEnabled' in fields && options.diarizationEnabled;
+  const { options, diarizationAsked } = checkSttFields(deps.validators, fields);
   const placement = await placeJob(deps, key, ctx.get('X-Studio-Device'), (caps) => canRunStt(caps, options, diarizationAsked),
     `speech-to-text in language ${options.language}${diarizationAsked ? ' with diarization' : ''}`);
   const cost = sttEstimateMilli(file.bytes, options);

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
-import { invalidRequest } from '../../../contract/errors';
-import { jobNameFromText } from '../../../contract/job-rules';
+import { checkTtsRequest } from '../../../jobs/admission';
+import { nameFromText } from '../../../jobs/job-name';
 import { reserveCredits } from '../../data/accounts';
 import { insertJob, toPublicJob } from '../../data/jobs';
 import { CHANNELS, notify, type Queryable } from '../../db/database';
@@ -30,9 +30,8 @@ export function ttsRoutes(router: Router<RelayState>, deps: RelayDeps): void {
     parseJson,
     async (ctx) => {
       const key = requireKey(ctx.state);
-      const checked = deps.validators.ttsRequest(ctx.request.body);
-      if (!checked.ok) throw invalidRequest(checked.message);
-      const { text, ...request } = checked.value;
+      // The voice is checked where the job runs: placement only picks a device whose voice is ready.
+      const { text, ...request } = checkTtsRequest(deps.validators, ctx.request.body);
       request.voiceId = request.voiceId.toLowerCase();
       const placement = await placeJob(deps, key, ctx.get('X-Studio-Device'), (caps) => canRunTts(caps, request.voiceId), `voice ${request.voiceId}`);
       const cost = ttsCostMilli(text.length);
@@ -42,7 +41,7 @@ export function ttsRoutes(router: Router<RelayState>, deps: RelayDeps): void {
         if (!(await reserveCredits(tx, key.accountId, cost))) throw insufficientCredits(cost);
         const row = await insertJob(tx, {
           id: randomUUID(), accountId: key.accountId, keyId: key.id, deviceId: placement.deviceId, pinned: placement.pinned,
-          accepted: true, kind: 'tts', name: jobNameFromText(text), request, text, creditsReservedMilli: cost, storageReservedBytes: 0,
+          accepted: true, kind: 'tts', name: nameFromText(text), request, text, creditsReservedMilli: cost, storageReservedBytes: 0,
         });
         await notify(tx, CHANNELS.dispatch, placement.deviceId);
         return row;
