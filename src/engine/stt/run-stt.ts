@@ -6,7 +6,6 @@ import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import { findMediaTools } from '../media/ffmpeg';
 import { UserFacingError, type ProgressReporter, type SttTask, type TaskOutcome } from '../protocol';
 import { assignSpeakers } from './assign-speakers';
-import { buildSegments } from './build-segments';
 import { decodeInput } from './decode-input';
 import { diarizeSpeakers, type SpeakerTurn } from './diarize';
 import { findDiarizationModels, findVadModel } from './model-files';
@@ -15,6 +14,7 @@ import { detectSpeech } from './speech-vad';
 import { createSttProgress, type StepReporter } from './stt-progress';
 import { toWhisperLanguage } from './whisper-languages';
 import { loadWhisperModel, sttThreadCount, transcribePcm16, type WhisperOutput } from './whisper-session';
+import { segmentsFromPieces } from './word-segments';
 import { writeTranscript } from './write-transcript';
 
 export const STT_BACKEND = 'whisper.cpp';
@@ -54,7 +54,7 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
   const speech = await keepSpeech(task.modelPath, input.pcm, threads, progress);
   const recognized = await recognize(whisper, speech, language, threads, progress);
 
-  const built = buildSegments(recognized.segments, {
+  const built = segmentsFromPieces(recognized.segments, recognized.text ?? '', {
     toDecodedSeconds: speech.toSourceSeconds,
     offsetSeconds: input.startSeconds,
     endSeconds: input.endSeconds,
@@ -76,6 +76,7 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
     options,
     backend: STT_BACKEND,
     model: path.basename(task.modelPath),
+    wordTiming: built.wordTiming,
   };
   await writeTranscript(task.workDir, transcript);
   progress('postprocessing', 1);
