@@ -2,6 +2,8 @@
  * The OpenAPI 3.1 description of the Local Speech API v1: the single source of the request schemas.
  * The server compiles its validators from this object at start-up and serves it at GET /v1/openapi.json.
  */
+import { SUBTITLE_QUERY_PARAMETERS } from './subtitle-query';
+
 export const SAMPLE_RATES = [16000, 22050, 24000, 32000, 44100, 48000] as const;
 export const BITRATES = [64, 96, 128, 192, 256, 320] as const;
 export const OUTPUT_FORMATS = ['wav', 'mp3', 'aac', 'flac'] as const;
@@ -105,6 +107,7 @@ export const VOICE_QUERY_PARAMETERS = [
 
 export const TRANSCRIPT_QUERY_PARAMETERS = [
   { name: 'format', in: 'query', schema: { type: 'string', enum: TRANSCRIPT_FORMATS, default: 'json-full' } },
+  ...SUBTITLE_QUERY_PARAMETERS,
 ] as const;
 
 const jobIdParameter = { name: 'id', in: 'path', required: true, schema: uuid };

@@ -4,6 +4,7 @@ import { JobNotActiveError } from '../../jobs/job-service';
 import { toPublicJob, type JobRecord } from '../../jobs/types';
 import type { AppDeps } from '../deps';
 import { ApiError, invalidRequest } from '../../contract/errors';
+import { subtitleStyleOf } from '../../contract/subtitle-query';
 import { findApiJob } from './job-lookup';
 import { sendTranscript } from './transcript';
 
@@ -55,8 +56,10 @@ export function jobRoutes(router: Router, deps: AppDeps): void {
   router.get('/jobs/:id/transcript', async (ctx) => {
     const query = deps.validators.transcriptQuery(ctx.query);
     if (!query.ok) throw invalidRequest(query.message);
+    const subtitles = subtitleStyleOf(query.value);
+    if (!subtitles.ok) throw invalidRequest(subtitles.message);
     const job = findApiJob(deps.jobs, ctx.params.id);
     requireSucceeded(job, 'stt');
-    await sendTranscript(ctx, deps, job, query.value.format);
+    await sendTranscript(ctx, deps, job, query.value.format, subtitles.style);
   });
 }
