@@ -22,6 +22,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<unknown> }> = [
   { name: 'tts', run: () => runTtsBench() },
   { name: 'relay', run: () => import('./relay').then((m) => m.runRelayBench()) },
   { name: 'timing', run: () => import('./timing').then((m) => m.runTimingBench()) },
+  { name: 'subtitles', run: () => import('./subtitles').then((m) => m.runSubtitlesBench()) },
 ];
 
 async function main(): Promise<void> {
