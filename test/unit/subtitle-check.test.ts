@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { checkSubtitles, displayText } from '../../src/subtitles/check';
-import { DEFAULT_SUBTITLE_STYLE, resolveStyle, STYLE_PRESETS, StyleError } from '../../src/subtitles/style';
+import { DEFAULT_SUBTITLE_STYLE, resolveStyle, STYLE_PRESETS, STYLE_RANGES, StyleError } from '../../src/subtitles/style';
 import { cueLimitsOf, layoutCues } from '../../src/transcripts/cues';
 import { renderTranscript, type Transcript } from '../../src/transcripts/render';
 
@@ -21,6 +21,16 @@ describe('resolveStyle', () => {
     assert.deepEqual(resolveStyle('bbc', { maxLines: 1 }), { ...STYLE_PRESETS.bbc.style, maxLines: 1 });
     assert.equal(resolveStyle('netflix-en').maxCharsPerSecond, 20);
     for (const preset of Object.values(STYLE_PRESETS)) assert.ok(preset.source.length > 0 && preset.label.length > 0);
+  });
+
+  it('is offered in the editor\'s settings with the same presets and ranges', () => {
+    const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
+    const settings = pkg.contributes.configuration.properties;
+    assert.deepEqual(settings['speechStudio.subtitles.style'].enum, Object.keys(STYLE_PRESETS));
+    const limits = settings['speechStudio.subtitles.limits'].properties;
+    for (const [field, range] of Object.entries(STYLE_RANGES)) {
+      assert.deepEqual([limits[field].type, limits[field].minimum, limits[field].maximum], [range.integer ? 'integer' : 'number', range.min, range.max], field);
+    }
   });
 
   it('names the field that is out of range, or the unknown preset', () => {

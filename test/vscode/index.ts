@@ -9,6 +9,7 @@ import './activation.test';
 import './narrate.test';
 import './transcribe.test';
 import './subtitles.test';
+import './subtitle-check.test';
 import './api-key.test';
 import './settings.test';
 import './ui.test';
