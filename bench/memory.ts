@@ -7,7 +7,7 @@
  */
 import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { MAX_UPLOAD_BYTES } from '../src/server/multipart-upload';
+import { MAX_UPLOAD_BYTES } from '../src/http/upload/receive-upload';
 import { voiceIdFor } from '../src/voices/voice-id';
 import { startCli } from '../test/helpers/cli';
 import { uploadMultipart } from '../test/helpers/multipart';

@@ -24,6 +24,7 @@ import type { Services } from './editor/services';
 import { readSettings, updateSetting, watchSettings } from './editor/settings';
 import { registerExposureWarning, registerStatusBar } from './editor/status-bar';
 import { registerSubtitleDiagnostics } from './editor/subtitles/diagnostics';
+import { registerWalkthrough } from './editor/walkthrough/register';
 
 export type { SpeechStudioApi, SpeechStudioJob } from './editor/extension-api';
 
@@ -70,6 +71,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     registerChooseVoice(services),
     registerInstallModel(services),
     registerLocalApiCommands(services),
+    registerWalkthrough(services),
     watchSettings({
       onDidChange: (changed) => {
         settings = changed;

@@ -70,15 +70,3 @@ export const invalidRequest = (message: string): ApiError => new ApiError('INVAL
 
 export const jobNotFound = (id: string): ApiError =>
   new ApiError('JOB_NOT_FOUND', `No job with id ${JSON.stringify(id.slice(0, 64))} was created through the Local API.`);
-
-/** A raw HTTP response for errors caught before Koa sees the request (bad framing, huge headers). */
-export function rawErrorResponse(status: number, reason: string, code: ErrorCode, message: string): string {
-  const body = JSON.stringify({ error: { code, message } });
-  return (
-    `HTTP/1.1 ${status} ${reason}\r\n` +
-    'Content-Type: application/json; charset=utf-8\r\n' +
-    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-    'Connection: close\r\n\r\n' +
-    body
-  );
-}

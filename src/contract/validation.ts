@@ -13,19 +13,52 @@ export interface Validators {
   transcriptQuery(query: Record<string, unknown>): Validation<TranscriptQuery>;
 }
 
-function newAjv(coerceTypes: boolean): Ajv2020 {
+/** Ajv as the contract needs it: strict, and knowing every format the OpenAPI document uses. */
+export function newAjv(coerceTypes: boolean): Ajv2020 {
   const ajv = new Ajv2020({ strict: true, allErrors: false, useDefaults: true, coerceTypes, verbose: true });
   ajv.addFormat('uuid', UUID);
+  ajv.addFormat('int64', { type: 'number', validate: Number.isSafeInteger });
+  // A file part or a binary answer: not JSON data, nothing for Ajv to check.
+  ajv.addFormat('binary', true);
   return ajv;
 }
 
 type Parameter = { name: string; schema: object; required?: boolean };
+type Properties = Record<string, { type?: string | readonly string[] }>;
 
-function querySchema(parameters: readonly Parameter[]): object {
+function querySchema(parameters: readonly Parameter[]): { type: 'object'; additionalProperties: false; properties: Properties } {
   return {
     type: 'object',
     additionalProperties: false,
     properties: Object.fromEntries(parameters.map((p) => [p.name, p.schema])),
+  };
+}
+
+/** A decimal number as people and generated clients write it: `12`, `-1`, `2.5`, `.5`, `1e3`. */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * Form and query values arrive as text, which Ajv's type coercion reads as JavaScript does: `0x10` as 16,
+ * `Infinity` as a number (then stored as null). A number field takes a finite decimal number only.
+ */
+function checkDecimalNumbers(properties: Properties, values: Record<string, unknown>): Validation<void> {
+  for (const [name, value] of Object.entries(values)) {
+    const type = [properties[name]?.type ?? []].flat();
+    if (typeof value !== 'string' || !(type.includes('number') || type.includes('integer'))) continue;
+    if (!DECIMAL.test(value) || !Number.isFinite(Number(value))) {
+      const kind = type.includes('integer') ? 'integer' : 'number';
+      return { ok: false, message: `${name}: must be ${kind} written in decimal, such as ${kind === 'integer' ? '3' : '2.5'}` };
+    }
+  }
+  return { ok: true, value: undefined };
+}
+
+/** Validates text fields (multipart parts, query parameters): decimal numbers first, then the schema with coercion. */
+function textFieldsValidator<T>(ajv: Ajv2020, schema: { properties: Properties }, what: string) {
+  const validate = ajv.compile<T>(schema);
+  return (values: Record<string, unknown>): Validation<T> => {
+    const numbers = checkDecimalNumbers(schema.properties, values);
+    return numbers.ok ? run(validate, { ...values }, what) : numbers;
   };
 }
 
@@ -38,18 +71,18 @@ export function compileValidators(): Validators {
   const sttFields = { ...schemas.SttRequest, required: [], properties: sttFieldProperties };
 
   const tts = json.compile<TtsRequest>(schemas.TtsRequest);
-  const stt = form.compile<SttOptions>(sttFields);
-  const voices = form.compile<VoiceQuery>(querySchema(VOICE_QUERY_PARAMETERS));
-  const transcript = form.compile<TranscriptQuery>(querySchema(TRANSCRIPT_QUERY_PARAMETERS));
+  const stt = textFieldsValidator<SttOptions>(form, sttFields, 'field');
+  const voices = textFieldsValidator<VoiceQuery>(form, querySchema(VOICE_QUERY_PARAMETERS), 'query');
+  const transcript = textFieldsValidator<TranscriptQuery>(form, querySchema(TRANSCRIPT_QUERY_PARAMETERS), 'query');
 
   return {
     ttsRequest: (body) => run(tts, structuredCopy(body), 'body'),
     sttOptions: (fields) => {
-      const checked = run(stt, { ...fields }, 'field');
+      const checked = stt(fields);
       return checked.ok ? checkSttCombination(checked.value) : checked;
     },
-    voiceQuery: (query) => run(voices, { ...query }, 'query'),
-    transcriptQuery: (query) => run(transcript, { ...query }, 'query'),
+    voiceQuery: voices,
+    transcriptQuery: transcript,
   };
 }
 

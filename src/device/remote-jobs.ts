@@ -2,12 +2,12 @@ import path from 'node:path';
 import type { JobService } from '../jobs/job-service';
 import { isActive, type JobRecord } from '../jobs/types';
 import { chooseWhisperModel, diarizationModelsInstalled, listWhisperModels } from '../models/installed-models';
+import { outputMediaType } from '../contract/media-types';
 import { describeThrown, type Logger } from '../util/log';
 import type { VoiceLibrary } from '../voices/library';
 import type { AssignedJob, DeviceMessage } from '../link/protocol';
 import { downloadInput, uploadOutput } from './transfer';
 
-const MEDIA_TYPES: Record<string, string> = { wav: 'audio/wav', mp3: 'audio/mpeg', aac: 'audio/aac', flac: 'audio/flac' };
 const PROGRESS_INTERVAL_MS = 250;
 
 export interface RunnerDeps {
@@ -150,7 +150,7 @@ export class RemoteJobRunner {
     try {
       if (!record.outputFile) throw new Error('the job succeeded without an output file');
       const format = record.input.kind === 'tts' ? record.input.options.outputFormat : 'json';
-      const contentType = MEDIA_TYPES[format] ?? 'application/json';
+      const contentType = outputMediaType(format);
       await uploadOutput(this.deps.origin, tracked.assignment.outputPath, this.deps.token, this.deps.jobs.files.file(record.id, record.outputFile), contentType);
       this.deps.send({ type: 'update', jobId: tracked.relayId, status, progress, phase, backend, result, error: null });
     } catch (error) {

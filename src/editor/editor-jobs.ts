@@ -5,6 +5,7 @@
  */
 import { copyFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { storedInputName } from '../contract/media-types';
 import type { SttOptions, TtsRequest } from '../contract/types';
 import { compileValidators, type Validators } from '../contract/validation';
 import { isActive, type JobRecord } from '../jobs/types';
@@ -28,8 +29,6 @@ export class EditorJobError extends Error {
     this.name = 'EditorJobError';
   }
 }
-
-const STORED_MEDIA_EXTENSIONS = new Set(['.wav', '.mp3', '.flac', '.ogg', '.oga', '.opus', '.aac', '.m4a', '.mp4', '.m4v', '.mov', '.webm', '.mkv']);
 
 export interface EditorJobsDeps {
   server(): Promise<LocalServer>;
@@ -101,8 +100,7 @@ export class EditorJobs {
     }
     const { jobs } = await this.deps.server();
     const id = jobs.newJobId();
-    const extension = path.extname(source).toLowerCase();
-    const inputFile = `input${STORED_MEDIA_EXTENSIONS.has(extension) ? extension : '.media'}`;
+    const inputFile = storedInputName(source);
     try {
       await jobs.files.create(id);
       await copyFile(source, jobs.files.file(id, inputFile));

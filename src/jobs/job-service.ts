@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { promises as fs } from 'node:fs';
+import { jobNameFromText } from '../contract/job-rules';
 import type { SttOptions, TtsRequest } from '../contract/types';
 import type { EnginePhase } from '../engine/protocol';
 import { describeThrown, type Logger } from '../util/log';
@@ -128,7 +129,7 @@ export class JobService extends EventEmitter {
     try {
       await fs.writeFile(this.files.file(id, TTS_TEXT_FILE), text, 'utf8');
       return await this.enqueue(
-        this.newRecord(id, job.origin, nameFromText(text), { kind: 'tts', options, characters: text.length, voice: job.voice }),
+        this.newRecord(id, job.origin, jobNameFromText(text), { kind: 'tts', options, characters: text.length, voice: job.voice }),
         reservation,
       );
     } catch (error) {
@@ -278,9 +279,4 @@ export class JobService extends EventEmitter {
     await this.options.store.remove(excess);
     await Promise.all(excess.map((id) => this.files.remove(id)));
   }
-}
-
-function nameFromText(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'Speech';
 }

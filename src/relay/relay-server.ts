@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { compileValidators } from '../contract/validation';
-import { MAX_UPLOAD_BYTES } from '../server/multipart-upload';
-import { rawErrorResponse } from '../contract/errors';
+import { createHttpServer } from '../http/listen';
+import type { RequestTimeouts } from '../http/slow-requests';
+import { MAX_UPLOAD_BYTES } from '../http/upload/receive-upload';
 import type { Logger } from '../util/log';
 import { createRelayApp, RELAY_PREFIX } from './api/app';
 import { DEFAULT_ACCOUNT, ensureAccount, type AccountDefaults } from './data/accounts';
@@ -37,6 +36,8 @@ export interface RelayOptions {
   account?: AccountDefaults;
   secureCookies?: boolean;
   trustProxy?: boolean;
+  /** Slow-client limits; by default the Local API's, with idle connections kept for 2 minutes. */
+  timeouts?: Partial<RequestTimeouts>;
 }
 
 export interface Relay {
@@ -69,34 +70,22 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
       trustProxy: options.trustProxy ?? false,
     });
 
-    const server = http.createServer({ maxHeaderSize: 16 * 1024 }, app.callback());
-    server.headersTimeout = 15_000;
-    server.requestTimeout = 0; // 512 MB uploads on slow links; idle sockets are cut below
-    server.keepAliveTimeout = 5_000;
-    server.setTimeout(120_000, (socket: Socket) => socket.destroy());
-    server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-      if (!socket.writable) return void socket.destroy();
-      socket.end(error.code === 'HPE_HEADER_OVERFLOW'
-        ? rawErrorResponse(431, 'Request Header Fields Too Large', 'HEADERS_TOO_LARGE', 'The request headers are larger than 16 KB.')
-        : rawErrorResponse(400, 'Bad Request', 'INVALID_REQUEST', 'The request is not valid HTTP.'));
+    const http = createHttpServer({
+      handle: app.callback(),
+      timeouts: { idleMs: 120_000, ...options.timeouts },
+      requireHost: true,
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'OPTIONS'],
     });
     const presence = { db, lifecycle, instanceId, offlineAfterMs, log };
-    const gateway = await attachGateway(server, { ...presence, heartbeatMs: options.heartbeatMs ?? 10_000 });
+    const gateway = await attachGateway(http.server, { ...presence, heartbeatMs: options.heartbeatMs ?? 10_000 });
     const sweeper = new Sweeper({
       ...presence, blobs, retentionMs: options.retentionMs ?? 24 * 3600_000,
       intervalMs: options.sweepIntervalMs ?? Math.max(250, Math.min(5_000, offlineAfterMs / 3)),
     });
 
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port, options.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    const port = await http.listen(options.port, options.host);
     sweeper.start();
     void sweeper.sweep();
-    const port = (server.address() as AddressInfo).port;
     const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
     const origin = `http://${shownHost}:${port}`;
 
@@ -105,12 +94,10 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
       url: `${origin}${RELAY_PREFIX}`, origin, port, instanceId, db, accountId: account.id, generatedAdminPassword,
       close: () =>
         (closing ??= (async () => {
-          const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-          server.closeIdleConnections();
-          await gateway.close();
-          await sweeper.stop();
-          server.closeAllConnections();
-          await closed;
+          await http.close(async () => {
+            await gateway.close();
+            await sweeper.stop();
+          });
           await db.close();
         })()),
     };

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps } from './deps';
-import { errorMiddleware } from './middleware/errors';
+import { errorMiddleware } from '../http/error-middleware';
 import { bearerAuth, checkHost, rejectBrowserOrigins, requireEnabled, requireFeature } from './middleware/security';
 import { jobRoutes } from './routes/jobs';
 import { serviceRoutes } from './routes/service';

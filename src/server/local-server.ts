@@ -1,8 +1,8 @@
 import { promises as fs } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { compileValidators } from '../contract/validation';
+import { createHttpServer } from '../http/listen';
+import type { RequestTimeouts } from '../http/slow-requests';
 import { EngineHost } from '../jobs/engine-host';
 import { JobService } from '../jobs/job-service';
 import { JobStore } from '../jobs/store';
@@ -11,8 +11,6 @@ import { createVoiceLibrary } from '../voices/library';
 import { apiKeyPath, ensureApiKey, FileApiKeySource, type ApiKeySource } from './api-key';
 import { API_PREFIX, createApp } from './app';
 import { localEntitlements, type EntitlementProvider } from './entitlements';
-import { rawErrorResponse } from '../contract/errors';
-import { resolveTimeouts, watchBodyRate, type RequestTimeouts } from './slow-requests';
 
 export interface LocalServerOptions {
   host: string;
@@ -91,51 +89,13 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     maxUploadBytes: options.maxUploadBytes,
   });
 
-  const timeouts = resolveTimeouts(options.timeouts);
-  const handle = app.callback();
-  const server = http.createServer(
-    {
-      maxHeaderSize: 16 * 1024,
-      // Node checks the headers deadline on this interval (30 s by default, which would double it).
-      connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(timeouts.headersMs / 4))),
-      // A request without Host (HTTP/1.0 style) gets the API's answer, not Node's bodiless 400; browsers always send one.
-      requireHostHeader: false,
-    },
-    (req, res) => {
-      watchBodyRate(req, res, timeouts);
-      void handle(req, res);
-    },
-  );
-  server.headersTimeout = timeouts.headersMs;
-  server.requestTimeout = 0; // a 512 MB upload on a slow link may take long: the body rate is watched instead
-  server.keepAliveTimeout = 5_000;
-  server.setTimeout(timeouts.idleMs, (socket: Socket) => socket.destroy());
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable) {
-      socket.destroy();
-      return;
-    }
-    const response = error.code === 'HPE_HEADER_OVERFLOW'
-      ? rawErrorResponse(431, 'Request Header Fields Too Large', 'HEADERS_TOO_LARGE', 'The request headers are larger than 16 KB.')
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? rawErrorResponse(408, 'Request Timeout', 'INVALID_REQUEST', 'The request was not received in time.')
-        : rawErrorResponse(400, 'Bad Request', 'INVALID_REQUEST', 'The request is not valid HTTP.');
-    socket.end(response);
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  // A request without Host (HTTP/1.0 style) gets the API's answer; browsers always send one.
+  const http = createHttpServer({ handle: app.callback(), timeouts: options.timeouts, methods: ['GET', 'HEAD', 'POST', 'OPTIONS'] });
+  const port = await http.listen(options.port, options.host);
   if (isAllInterfaces(options.host) && !options.auth) {
     log.warn(`The Local API listens on all interfaces (${options.host}) with authentication off: any machine that can reach port ${port} can use it. Turn on --auth and use a firewall.`);
   }
 
-  let closing: Promise<void> | undefined;
   return {
     url: baseUrl(options.host, port),
     host: options.host,
@@ -144,13 +104,6 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     engine,
     setEnabled: (value) => (enabled = value),
     setAuth: (value) => (auth = value),
-    close: () =>
-      (closing ??= (async () => {
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        await jobs.shutdown();
-        server.closeAllConnections();
-        await closed;
-      })()),
+    close: () => http.close(() => jobs.shutdown()),
   };
 }

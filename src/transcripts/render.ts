@@ -1,3 +1,4 @@
+import { TRANSCRIPT_MEDIA_TYPES } from '../contract/media-types';
 import type { TranscriptFormat } from '../contract/openapi';
 import { DEFAULT_SUBTITLE_STYLE, type SubtitleStyle } from '../subtitles/style';
 import { cueLimitsOf, layoutCues } from './cues';
@@ -27,20 +28,20 @@ export function renderTranscript(
 ): RenderedTranscript {
   switch (format) {
     case 'txt':
-      return { body: renderTxt(transcript), mediaType: 'text/plain; charset=utf-8' };
+      return { body: renderTxt(transcript), mediaType: TRANSCRIPT_MEDIA_TYPES.txt };
     case 'srt':
     case 'vtt': {
       const { cues, longWordCues } = layoutCues(transcript.segments, cueLimitsOf(style));
       return {
         body: format === 'srt' ? formatSrt(cues) : formatVtt(cues),
-        mediaType: format === 'srt' ? 'application/x-subrip; charset=utf-8' : 'text/vtt; charset=utf-8',
+        mediaType: TRANSCRIPT_MEDIA_TYPES[format],
         ...(longWordCues.length > 0 ? { longWordCues: longWordCues.map((i) => i + 1) } : {}),
       };
     }
     case 'json-simple':
-      return { body: renderJson(toSimpleJson(transcript)), mediaType: 'application/json' };
+      return { body: renderJson(toSimpleJson(transcript)), mediaType: TRANSCRIPT_MEDIA_TYPES['json-simple'] };
     case 'json-full':
-      return { body: renderJson(transcript), mediaType: 'application/json' };
+      return { body: renderJson(transcript), mediaType: TRANSCRIPT_MEDIA_TYPES['json-full'] };
     default:
       throw new TypeError(`Expected a transcript format, got ${String(format)}`);
   }

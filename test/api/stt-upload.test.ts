@@ -84,6 +84,15 @@ describe('POST /stt/jobs upload handling', () => {
     assert.deepEqual(await jobFolders(t.dataDir), []);
   });
 
+  it('says the media needs a filename when "file" comes as a plain field, short or long', async () => {
+    for (const content of ['RIFF....', 'x'.repeat(4096)]) {
+      const body = `--b\r\nContent-Disposition: form-data; name="file"\r\n\r\n${content}\r\n--b--\r\n`;
+      const res = await request(`${t.base}/stt/jobs`, { method: 'POST', headers: { 'Content-Type': 'multipart/form-data; boundary=b' }, body });
+      assert.match(assertErrorBody(res, 422, 'INVALID_REQUEST').error.message, /^file: must be sent as a file, with a filename/);
+    }
+    assert.deepEqual(await jobFolders(t.dataDir), []);
+  });
+
   it('validates every form field and combination with 422 naming the field', async () => {
     const cases: [Record<string, string>, RegExp][] = [
       [{ cropStartSeconds: '-1' }, /^cropStartSeconds: must be at least 0/],

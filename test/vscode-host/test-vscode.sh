@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm run test:vscode`: the integration suite inside a real VS Code (code-server), twice: against the
-# source folder, then against the packaged .vsix installed into a fresh profile. Installs the test host
+# source folder, then against the linux-x64 .vsix installed into a fresh profile, after packaging and checking
+# every platform's .vsix. Installs the test host
 # on first use. Prints each run's `N passed, N failed` and the total last.
 # env: SPEECH_TEST_MODELS (default ../shared/models beside the project), SCREENSHOT_DIR (README pictures,
 #      taken in the source-folder run), SKIP_VSIX=1 (source folder only)
@@ -47,11 +48,12 @@ run_suite() {
 status=0
 run_suite source "$ROOT" || status=1
 if [ -z "${SKIP_VSIX:-}" ]; then
-  VSIX="$WORK/speech-studio-linux-x64.vsix"
-  npx --no-install vsce package --target linux-x64 --allow-missing-repository --no-rewrite-relative-links -o "$VSIX" >"$WORK/vsce.log" 2>&1 \
-    || { cat "$WORK/vsce.log"; exit 1; }
-  echo "Packaged $(basename "$VSIX"): $(du -h "$VSIX" | cut -f1)"
-  node "$HOST/check-vsix.mjs" "$VSIX" || status=1
+  # Every platform's package, each proven to hold exactly its platform's native parts; the linux-x64 one
+  # then runs the suite installed into a fresh profile.
+  node scripts/package.mjs --out "$WORK/packages" >"$WORK/package.log" 2>&1 || { cat "$WORK/package.log"; exit 1; }
+  node scripts/check-packages.mjs "$WORK/packages" || status=1
+  VSIX="$(ls "$WORK"/packages/*-linux-x64-*.vsix)"
+  echo "Packaged $(ls "$WORK"/packages/*.vsix | wc -l) platform packages; linux-x64: $(du -h "$VSIX" | cut -f1)"
   unset SCREENSHOT_DIR
   INSTALL_VSIX="$VSIX" run_suite vsix - || status=1
 fi

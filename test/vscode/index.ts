@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runAll } from './harness';
+import './walkthrough.test';
 import './activation.test';
 import './narrate.test';
 import './transcribe.test';

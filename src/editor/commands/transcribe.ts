@@ -5,6 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { MEDIA_EXTENSIONS } from '../../contract/media-types';
 import type { JobRecord } from '../../jobs/types';
 import { renderTranscript, type Transcript } from '../../transcripts/render';
 import { runWithProgress, succeeded } from '../job-progress';
@@ -13,7 +14,6 @@ import { besideSource, chooseOutputFile } from '../output-target';
 import type { Services } from '../services';
 import { askTranscribeOptions, FORMAT_EXTENSIONS, RENDER_FORMATS, type TranscribeOptions } from './transcribe-options';
 
-export const MEDIA_EXTENSIONS = ['wav', 'mp3', 'flac', 'ogg', 'oga', 'opus', 'aac', 'm4a', 'mp4', 'm4v', 'mov', 'webm', 'mkv'];
 
 /** Arguments a caller (or a test) may pass to skip the questions. */
 export interface TranscribeArgs extends Partial<TranscribeOptions> {
@@ -38,7 +38,7 @@ async function pickMedia(): Promise<vscode.Uri | undefined> {
     title: 'Transcribe Media File',
     canSelectMany: false,
     openLabel: 'Transcribe',
-    filters: { 'Audio and video': MEDIA_EXTENSIONS },
+    filters: { 'Audio and video': [...MEDIA_EXTENSIONS] },
   });
   return picked?.[0];
 }

@@ -4,12 +4,7 @@
  */
 import type { OutputFormat } from '../../contract/openapi';
 
-export const MEDIA_TYPES: Record<OutputFormat, string> = {
-  wav: 'audio/wav',
-  mp3: 'audio/mpeg',
-  aac: 'audio/aac',
-  flac: 'audio/flac',
-};
+export { AUDIO_MEDIA_TYPES as MEDIA_TYPES } from '../../contract/media-types';
 
 export interface EncoderSettings {
   format: OutputFormat;

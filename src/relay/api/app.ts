@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { IncomingMessage } from 'node:http';
-import { errorMiddleware } from '../../server/middleware/errors';
+import { errorMiddleware } from '../../http/error-middleware';
 import { portalRouter } from '../portal/routes';
 import type { RelayDeps, RelayState } from './deps';
 import { apiKeyAuth, rateLimit } from './key-auth';

@@ -3,9 +3,17 @@ import { keysMatch, type ApiKeySource } from '../api-key';
 import type { EntitlementProvider } from '../entitlements';
 import { ApiError } from '../../contract/errors';
 
-/** Any browser Origin (including CORS preflights) is refused before anything else runs. */
+/** Sec-Fetch-Site values a browser sends when another site's page made the request. */
+const FOREIGN_SITES = new Set(['cross-site', 'same-site']);
+
+/**
+ * Any request a web page made is refused before anything else runs: one with an Origin header (even an
+ * empty one; CORS preflights too), and one whose Fetch Metadata says another site made it, which is how
+ * `<img>`, `<audio>` and `<script>` GETs arrive (no Origin). Native clients send neither header; a person
+ * typing the address (`Sec-Fetch-Site: none`) is served.
+ */
 export const rejectBrowserOrigins: Middleware = async (ctx, next) => {
-  if (ctx.get('Origin') !== '') {
+  if (ctx.headers.origin !== undefined || FOREIGN_SITES.has(ctx.get('Sec-Fetch-Site').toLowerCase())) {
     throw new ApiError('ORIGIN_NOT_ALLOWED', 'Requests from web pages are not allowed: the Local API does not serve browsers.');
   }
   await next();

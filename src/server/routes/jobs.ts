@@ -1,27 +1,14 @@
 import Router from '@koa/router';
 import { createReadStream, promises as fs } from 'node:fs';
 import { JobNotActiveError } from '../../jobs/job-service';
-import { toPublicJob, type JobRecord } from '../../jobs/types';
+import { toPublicJob } from '../../jobs/types';
 import type { AppDeps } from '../deps';
 import { ApiError, invalidRequest } from '../../contract/errors';
+import { requireSucceeded } from '../../contract/job-rules';
+import { AUDIO_MEDIA_TYPES } from '../../contract/media-types';
 import { subtitleStyleOf } from '../../contract/subtitle-query';
 import { findApiJob } from './job-lookup';
 import { sendTranscript } from './transcript';
-
-const AUDIO_MEDIA_TYPES: Record<string, string> = {
-  wav: 'audio/wav', mp3: 'audio/mpeg', aac: 'audio/aac', flac: 'audio/flac',
-};
-
-function requireSucceeded(job: JobRecord, kind: 'tts' | 'stt'): void {
-  if (job.kind !== kind) {
-    throw new ApiError('WRONG_JOB_KIND', kind === 'tts'
-      ? 'This is a speech-to-text job: fetch its transcript, not an audio output.'
-      : 'This is a text-to-speech job: fetch its audio output, not a transcript.');
-  }
-  if (job.status !== 'succeeded') {
-    throw new ApiError('JOB_NOT_COMPLETED', `The job is ${job.status}; results exist only once it has succeeded.`);
-  }
-}
 
 export function jobRoutes(router: Router, deps: AppDeps): void {
   router.get('/jobs/:id', (ctx) => {

@@ -1,7 +1,8 @@
 import Router from '@koa/router';
-import { openApiDocument } from '../../contract/openapi';
+import { openApiDocument, openApiDocumentFor } from '../../contract/openapi';
 import { listWhisperModels } from '../../models/installed-models';
 import type { AppDeps } from '../deps';
+import { requestBaseUrl } from '../request-base-url';
 
 export function serviceRoutes(router: Router, deps: AppDeps): void {
   router.get('/health', (ctx) => {
@@ -20,6 +21,6 @@ export function serviceRoutes(router: Router, deps: AppDeps): void {
   });
 
   router.get('/openapi.json', (ctx) => {
-    ctx.body = openApiDocument;
+    ctx.body = openApiDocumentFor(openApiDocument, requestBaseUrl(ctx, router.opts.prefix ?? ''));
   });
 }

@@ -7,7 +7,8 @@ import { chooseWhisperModel, diarizationModelsInstalled, listWhisperModels } fro
 import type { AppDeps } from '../deps';
 import { ApiError, invalidRequest } from '../../contract/errors';
 import { requireFeature } from '../middleware/security';
-import { MAX_UPLOAD_BYTES, receiveUpload, tooLarge } from '../multipart-upload';
+import { folderSink } from '../../http/upload/folder-sink';
+import { FRAMING_ALLOWANCE, MAX_UPLOAD_BYTES, receiveUpload, tooLarge } from '../../http/upload/receive-upload';
 import { queueFull } from './queue-full';
 
 export function sttRoutes(router: Router, deps: AppDeps): void {
@@ -16,7 +17,7 @@ export function sttRoutes(router: Router, deps: AppDeps): void {
   router.post('/stt/jobs', requireFeature(deps.entitlements, 'stt'), async (ctx) => {
     if (!ctx.is('multipart/form-data')) throw invalidRequest('body: must be multipart/form-data with the media in a part named "file"');
     const declared = Number(ctx.get('Content-Length'));
-    if (Number.isFinite(declared) && declared > maxBytes + 64 * 1024) throw tooLarge();
+    if (Number.isFinite(declared) && declared > maxBytes + FRAMING_ALLOWANCE) throw tooLarge(maxBytes);
 
     const models = await listWhisperModels(deps.dataDir);
     if (models.length === 0) {
@@ -49,7 +50,7 @@ async function receiveAndCreate(
   reservation: Reservation,
 ) {
   const dir = await deps.jobs.files.create(id);
-  const upload = await receiveUpload(ctx.req, dir, maxBytes);
+  const upload = await receiveUpload(ctx.req, folderSink(dir), maxBytes);
   if (!upload.file) throw invalidRequest('file: is required (a part named "file" holding the media)');
   if (upload.file.bytes === 0) throw invalidRequest('file: is empty');
   const checked = deps.validators.sttOptions(upload.fields);
@@ -71,7 +72,7 @@ async function receiveAndCreate(
     options.diarizationEnabled = false;
   }
   return deps.jobs.createSttJob(
-    { id, origin: 'api', options, inputFile: upload.file.fileName, originalName: upload.file.originalName, bytes: upload.file.bytes, modelPath: model.path },
+    { id, origin: 'api', options, inputFile: upload.file.storedName, originalName: upload.file.originalName, bytes: upload.file.bytes, modelPath: model.path },
     reservation,
   );
 }

@@ -1,5 +1,4 @@
 import Router from '@koa/router';
-import { koaBody } from 'koa-body';
 import { QueueFullError } from '../../jobs/job-service';
 import { toPublicJob } from '../../jobs/types';
 import { parseSubtitles, SubtitleError } from '../../subtitles/parse';
@@ -7,6 +6,7 @@ import type { AppDeps } from '../deps';
 import { ApiError, invalidRequest } from '../../contract/errors';
 import { requireFeature } from '../middleware/security';
 import { queueFull } from './queue-full';
+import { jsonBody } from '../../http/json-body';
 
 /**
  * POST /tts/jobs. Everything a request can get wrong is answered here, before the job exists: the schema
@@ -15,15 +15,11 @@ import { queueFull } from './queue-full';
  * when the job runs: a missing ffmpeg fails the job with a sentence saying how to install it.
  */
 export function ttsRoutes(router: Router, deps: AppDeps): void {
-  const parseJson = koaBody({ json: true, multipart: false, urlencoded: false, text: false, jsonLimit: '2mb', jsonStrict: true });
+  const parseJson = jsonBody();
 
   router.post(
     '/tts/jobs',
     requireFeature(deps.entitlements, 'tts'),
-    async (ctx, next) => {
-      if (!ctx.is('application/json')) throw invalidRequest('body: must be JSON sent with Content-Type: application/json');
-      await next();
-    },
     parseJson,
     async (ctx) => {
       const checked = deps.validators.ttsRequest(ctx.request.body);

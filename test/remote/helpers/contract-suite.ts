@@ -47,6 +47,7 @@ export function describeRelayContract(label: string, backend: () => Promise<{ da
       const doc = (await request(`${f.relay.base}/openapi.json`)).json();
       assert.equal(doc.openapi, '3.1.0');
       assert.ok(doc.paths['/jobs/{id}/cancel'] && doc.components.schemas.TtsRequest);
+      assert.deepEqual(doc.servers.map((s: { url: string }) => s.url), [f.relay.base], 'servers names the address the request reached');
     });
 
     it('401 INVALID_API_KEY for a missing, malformed, wrong, expired or revoked key', async () => {

@@ -2,25 +2,16 @@ import type Router from '@koa/router';
 import { isUuid } from '../../../contract/validation';
 import { isActive } from '../../../jobs/types';
 import { ApiError, invalidRequest } from '../../../contract/errors';
+import { requireSucceeded } from '../../../contract/job-rules';
+import { outputMediaType } from '../../../contract/media-types';
 import { LONG_WORD_CUES_HEADER, subtitleStyleOf } from '../../../contract/subtitle-query';
 import { renderTranscript, type Transcript } from '../../../transcripts/render';
 import { findJobForKey, toPublicJob, type JobRow } from '../../data/jobs';
 import { requireKey, type RelayDeps, type RelayState } from '../deps';
 import { requireScope } from '../key-auth';
 
-const AUDIO_MEDIA_TYPES: Record<string, string> = { wav: 'audio/wav', mp3: 'audio/mpeg', aac: 'audio/aac', flac: 'audio/flac' };
-
 const notFound = (id: string): ApiError =>
   new ApiError('JOB_NOT_FOUND', `No job with id ${JSON.stringify(id.slice(0, 64))} was created with this key.`);
-
-function requireSucceeded(job: JobRow, kind: 'tts' | 'stt'): void {
-  if (job.kind !== kind) {
-    throw new ApiError('WRONG_JOB_KIND', kind === 'tts'
-      ? 'This is a speech-to-text job: fetch its transcript, not an audio output.'
-      : 'This is a text-to-speech job: fetch its audio output, not a transcript.');
-  }
-  if (job.status !== 'succeeded') throw new ApiError('JOB_NOT_COMPLETED', `The job is ${job.status}; results exist only once it has succeeded.`);
-}
 
 const outputGone = (): ApiError => new ApiError('OUTPUT_NOT_FOUND', 'The files of this job have expired from the relay\'s storage.');
 
@@ -55,7 +46,7 @@ export function jobRoutes(router: Router<RelayState>, deps: RelayDeps): void {
     const blob = job.output_blob ? await deps.blobs.get(job.output_blob) : undefined;
     if (!blob) throw outputGone();
     const format = String(job.request.outputFormat ?? 'wav');
-    ctx.type = AUDIO_MEDIA_TYPES[format] ?? 'application/octet-stream';
+    ctx.type = outputMediaType(format);
     ctx.length = blob.bytes;
     ctx.attachment(`speech-${job.id.slice(0, 8)}.${format}`);
     ctx.body = blob.stream;

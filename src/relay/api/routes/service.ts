@@ -5,6 +5,8 @@ import { hasAnyStt, hasAnyTts } from '../../../link/capabilities';
 import { poolDevices } from '../../dispatch/routing';
 import { requireKey, type RelayDeps, type RelayState } from '../deps';
 import { requireScope } from '../key-auth';
+import { openApiDocumentFor } from '../../../contract/openapi';
+import { requestBaseUrl } from '../../../server/request-base-url';
 import { remoteOpenApiDocument } from '../openapi';
 import { listPoolVoices } from '../voice-list';
 
@@ -13,7 +15,7 @@ export function publicRoutes(router: Router<RelayState>): void {
     ctx.body = { status: 'ok', service: 'studio-remote-api', apiVersion: 'v1' };
   });
   router.get('/openapi.json', (ctx) => {
-    ctx.body = remoteOpenApiDocument;
+    ctx.body = openApiDocumentFor(remoteOpenApiDocument, requestBaseUrl(ctx, router.opts.prefix ?? ''));
   });
 }
 

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { SttOptions } from '../../../contract/types';
 import { toWhisperLanguage } from '../../../engine/stt/whisper-languages';
 import { ApiError, invalidRequest } from '../../../contract/errors';
-import { tooLarge } from '../../../server/multipart-upload';
+import { FRAMING_ALLOWANCE, receiveUpload, tooLarge, type ReceivedFile } from '../../../http/upload/receive-upload';
 import { adjustStorage, reserveCredits, reserveStorage } from '../../data/accounts';
 import { insertJob, lockJob, toPublicJob, type JobRow } from '../../data/jobs';
 import { CHANNELS, notify } from '../../db/database';
@@ -13,10 +13,7 @@ import { sttEstimateMilli } from '../../dispatch/credits';
 import { requireKey, type RelayDeps, type RelayState } from '../deps';
 import { insufficientCredits, placeJob, storageQuotaExceeded, takeConcurrencySlot } from '../job-placement';
 import { requireScope } from '../key-auth';
-import { receiveUploadToStore, type UploadedFile } from '../receive-upload';
-
-/** Multipart framing around the file: a declared length this much over the limit cannot fit. */
-const FRAMING_ALLOWANCE = 64 * 1024;
+import { jobBlobSink } from '../../storage/blob-sink';
 
 function checkOptions(deps: RelayDeps, fields: Record<string, string>): SttOptions {
   const checked = deps.validators.sttOptions(fields);
@@ -33,7 +30,7 @@ export function sttRoutes(router: Router<RelayState>, deps: RelayDeps): void {
     if (!ctx.is('multipart/form-data')) throw invalidRequest('body: must be multipart/form-data with the media in a part named "file"');
     const declaredText = ctx.get('Content-Length');
     const declared = declaredText === '' ? undefined : Number(declaredText);
-    if (declared !== undefined && declared > deps.maxUploadBytes + FRAMING_ALLOWANCE) throw tooLarge();
+    if (declared !== undefined && declared > deps.maxUploadBytes + FRAMING_ALLOWANCE) throw tooLarge(deps.maxUploadBytes);
     const header = ctx.get('X-Studio-Device');
     // Fail fast, before a large upload, when nothing could run any transcription at all.
     await placeJob(deps, key, header, hasAnyStt, 'speech-to-text');
@@ -51,13 +48,14 @@ export function sttRoutes(router: Router<RelayState>, deps: RelayDeps): void {
         name: 'upload', request: {}, creditsReservedMilli: 0, storageReservedBytes: reserved,
       });
     });
-    let file: UploadedFile | undefined;
+    const sink = jobBlobSink(deps.blobs, id);
+    let file: ReceivedFile | undefined;
     try {
-      const upload = await receiveUploadToStore(ctx.req, deps.blobs, id, deps.maxUploadBytes, tooLarge);
+      const upload = await receiveUpload(ctx.req, sink, deps.maxUploadBytes);
       file = upload.file;
-      ctx.body = toPublicJob(await accept(ctx, deps, id, upload.fields, file, reserved));
+      ctx.body = toPublicJob(await accept(ctx, deps, id, upload.fields, file && { ...file, key: sink.keyOf(file.storedName) }, reserved));
     } catch (error) {
-      if (file) await deps.blobs.delete(file.key).catch(() => undefined);
+      if (file) await sink.remove(file.storedName).catch(() => undefined);
       await deps.db.transaction(async (tx) => {
         const [gone] = await tx.query<JobRow>('DELETE FROM jobs WHERE id = $1 AND NOT accepted RETURNING *', [id]);
         if (gone) await adjustStorage(tx, key.accountId, -gone.storage_reserved_bytes);
@@ -68,7 +66,7 @@ export function sttRoutes(router: Router<RelayState>, deps: RelayDeps): void {
 }
 
 /** The upload is in storage: check it, choose the device, reserve the credits, and let the job go. */
-async function accept(ctx: Context, deps: RelayDeps, id: string, fields: Record<string, string>, file: UploadedFile | undefined, reserved: number): Promise<JobRow> {
+async function accept(ctx: Context, deps: RelayDeps, id: string, fields: Record<string, string>, file: (ReceivedFile & { key: string }) | undefined, reserved: number): Promise<JobRow> {
   const key = requireKey(ctx.state as RelayState);
   if (!file) throw invalidRequest('file: is required (a part named "file" holding the media)');
   if (file.bytes === 0) throw invalidRequest('file: is empty');

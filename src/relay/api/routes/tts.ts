@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
-import { koaBody } from 'koa-body';
 import { randomUUID } from 'node:crypto';
 import { invalidRequest } from '../../../contract/errors';
+import { jobNameFromText } from '../../../contract/job-rules';
 import { reserveCredits } from '../../data/accounts';
 import { insertJob, toPublicJob } from '../../data/jobs';
 import { CHANNELS, notify, type Queryable } from '../../db/database';
@@ -10,11 +10,7 @@ import { ttsCostMilli } from '../../dispatch/credits';
 import { requireKey, type RelayDeps, type RelayState } from '../deps';
 import { insufficientCredits, placeJob, storageQuotaExceeded, takeConcurrencySlot } from '../job-placement';
 import { requireScope } from '../key-auth';
-
-function nameFromText(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'Speech';
-}
+import { jsonBody } from '../../../http/json-body';
 
 /** The output needs some room: an account at or over its quota takes no new job. */
 async function requireStorageRoom(tx: Queryable, accountId: number): Promise<void> {
@@ -26,15 +22,11 @@ async function requireStorageRoom(tx: Queryable, accountId: number): Promise<voi
 }
 
 export function ttsRoutes(router: Router<RelayState>, deps: RelayDeps): void {
-  const parseJson = koaBody({ json: true, multipart: false, urlencoded: false, text: false, jsonLimit: '2mb', jsonStrict: true });
+  const parseJson = jsonBody();
 
   router.post(
     '/tts/jobs',
     requireScope('tts.create'),
-    async (ctx, next) => {
-      if (!ctx.is('application/json')) throw invalidRequest('body: must be JSON sent with Content-Type: application/json');
-      await next();
-    },
     parseJson,
     async (ctx) => {
       const key = requireKey(ctx.state);
@@ -50,7 +42,7 @@ export function ttsRoutes(router: Router<RelayState>, deps: RelayDeps): void {
         if (!(await reserveCredits(tx, key.accountId, cost))) throw insufficientCredits(cost);
         const row = await insertJob(tx, {
           id: randomUUID(), accountId: key.accountId, keyId: key.id, deviceId: placement.deviceId, pinned: placement.pinned,
-          accepted: true, kind: 'tts', name: nameFromText(text), request, text, creditsReservedMilli: cost, storageReservedBytes: 0,
+          accepted: true, kind: 'tts', name: jobNameFromText(text), request, text, creditsReservedMilli: cost, storageReservedBytes: 0,
         });
         await notify(tx, CHANNELS.dispatch, placement.deviceId);
         return row;

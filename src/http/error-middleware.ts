@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
-import { describeThrown, type Logger } from '../../util/log';
-import { ApiError } from '../../contract/errors';
+import { describeThrown, type Logger } from '../util/log';
+import { ApiError } from '../contract/errors';
 
 /** The one place where failures become the spec's error body; anything unexpected is logged in full. */
 export function errorMiddleware(log: Logger, apiName = 'Local API'): Middleware {

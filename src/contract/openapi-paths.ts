@@ -1,0 +1,192 @@
+/**
+ * The paths of the Local API's OpenAPI document, one builder per group, so a new group of routes adds one
+ * builder (and its tag) without touching the others.
+ */
+import { errorResponse, everyLocalOperation, jsonContent, responseRef } from './openapi-responses';
+import { AUDIO_MEDIA_TYPES, ref, TRANSCRIPT_FORMATS, uuid } from './openapi-schemas';
+import { SUBTITLE_QUERY_PARAMETERS } from './subtitle-query';
+
+export const VOICE_QUERY_PARAMETERS = [
+  { name: 'search', in: 'query', description: 'Words to find in the name or language.', schema: { type: 'string', maxLength: 200 } },
+  { name: 'languageCode', in: 'query', description: 'Only voices of this language (en matches en-US).', schema: { type: 'string', maxLength: 35 } },
+  { name: 'gender', in: 'query', schema: { type: 'string', enum: ['female', 'male', 'neutral'] } },
+  { name: 'scope', in: 'query', schema: { type: 'string', enum: ['all', 'builtin', 'installed', 'personal'], default: 'all' } },
+  { name: 'sortBy', in: 'query', schema: { type: 'string', enum: ['name', 'languageCode', 'createdAt'], default: 'name' } },
+  { name: 'sortDirection', in: 'query', schema: { type: 'string', enum: ['asc', 'desc'], default: 'asc' } },
+  { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 } },
+  { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+] as const;
+
+export const TRANSCRIPT_QUERY_PARAMETERS = [
+  { name: 'format', in: 'query', description: 'The transcript format.', schema: { type: 'string', enum: TRANSCRIPT_FORMATS, default: 'json-full' } },
+  ...SUBTITLE_QUERY_PARAMETERS,
+] as const;
+
+export const TAGS = {
+  service: { name: 'Service', description: 'Whether the API is up, what it can do, and this document.' },
+  voices: { name: 'Voices', description: 'The voices text-to-speech jobs can use.' },
+  jobs: { name: 'Jobs', description: 'Create text-to-speech and speech-to-text jobs, poll them, cancel them, fetch their results.' },
+} as const;
+
+export const jobIdParameter = { name: 'id', in: 'path', required: true, description: 'The job id.', schema: uuid } as const;
+export const jobResponse = { description: 'The job.', content: jsonContent(ref('Job')) } as const;
+
+/** The 200 answer of GET /jobs/{id}/output: the audio, in the media type of the job's output format. */
+export const audioResponse = {
+  description: 'The audio of a succeeded TTS job, in the media type of its output format.',
+  headers: { 'Content-Disposition': { description: 'attachment, with a file name.', schema: { type: 'string' } } },
+  content: Object.fromEntries(
+    AUDIO_MEDIA_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary', contentMediaType: type } }]),
+  ),
+};
+
+/** The 200 answer of GET /jobs/{id}/transcript: one media type per format (decisions.md, Transcript formats). */
+export const transcriptResponse = {
+  description: 'The transcript in the asked format: txt, srt and vtt as UTF-8 text, json-simple and json-full as JSON.',
+  content: {
+    'text/plain': { schema: { type: 'string', description: 'format=txt: one line per segment.' } },
+    'application/x-subrip': { schema: { type: 'string', description: 'format=srt: numbered cues.' } },
+    'text/vtt': { schema: { type: 'string', description: 'format=vtt: WEBVTT cues.' } },
+    'application/json': { schema: { anyOf: [ref('SimpleTranscript'), ref('FullTranscript')] } },
+  },
+} as const;
+
+const tags = (tag: { name: string }) => [tag.name];
+
+export function servicePaths() {
+  return {
+    '/health': {
+      get: {
+        operationId: 'getHealth', tags: tags(TAGS.service), summary: 'Check that the API is up',
+        description: 'Answers a constant body while the server runs.',
+        responses: { '200': { description: 'Alive.', content: jsonContent(ref('Health')) }, ...everyLocalOperation },
+      },
+    },
+    '/capabilities': {
+      get: {
+        operationId: 'getCapabilities', tags: tags(TAGS.service), summary: 'Tell what this machine can do',
+        description: 'Whether authentication is on, which features the account has, and whether TTS voices and STT models are installed.',
+        responses: { '200': { description: 'What this machine can do.', content: jsonContent(ref('Capabilities')) }, ...everyLocalOperation },
+      },
+    },
+    '/openapi.json': {
+      get: {
+        operationId: 'getOpenApi', tags: tags(TAGS.service), summary: 'Get this OpenAPI document',
+        description: 'The OpenAPI 3.1 description of the API, with `servers` naming the address the request reached.',
+        responses: { '200': { description: 'This document.', content: jsonContent({ type: 'object' }) }, ...everyLocalOperation },
+      },
+    },
+  };
+}
+
+export function voicePaths() {
+  return {
+    '/voices': {
+      get: {
+        operationId: 'listVoices', tags: tags(TAGS.voices), summary: 'List the voices',
+        description: 'The voices the account may use, a page at a time, filtered and sorted by the query.',
+        parameters: VOICE_QUERY_PARAMETERS,
+        responses: {
+          '200': { description: 'A page of voices.', content: jsonContent(ref('VoicePage')) },
+          '422': responseRef('InvalidRequest'),
+          ...everyLocalOperation,
+        },
+      },
+    },
+  };
+}
+
+export function jobCreationPaths() {
+  return {
+    '/tts/jobs': {
+      post: {
+        operationId: 'createTtsJob', tags: tags(TAGS.jobs), summary: 'Create a text-to-speech job',
+        description: 'Queues the synthesis of the text (or subtitles) with a voice. Poll GET /jobs/{id}, then fetch GET /jobs/{id}/output.',
+        requestBody: { required: true, content: jsonContent(ref('TtsRequest')) },
+        responses: {
+          '200': jobResponse,
+          '409': errorResponse('VOICE_NOT_READY: the voice is not installed or not usable yet.'),
+          '422': responseRef('InvalidRequest'),
+          '429': responseRef('QueueFull'),
+          ...everyLocalOperation,
+        },
+      },
+    },
+    '/stt/jobs': {
+      post: {
+        operationId: 'createSttJob', tags: tags(TAGS.jobs), summary: 'Create a speech-to-text job',
+        description: 'Uploads the media and queues its transcription. Poll GET /jobs/{id}, then fetch GET /jobs/{id}/transcript.',
+        requestBody: {
+          required: true,
+          content: {
+            'multipart/form-data': {
+              schema: ref('SttRequest'),
+              encoding: { file: { contentType: 'application/octet-stream, audio/*, video/*' } },
+            },
+          },
+        },
+        responses: {
+          '200': jobResponse,
+          '409': errorResponse('MODEL_NOT_INSTALLED: no speech-to-text model (or no diarization model, when asked for) is installed.'),
+          '413': errorResponse('FILE_TOO_LARGE: the file is larger than 512 MB.'),
+          '422': responseRef('InvalidRequest'),
+          '429': responseRef('QueueFull'),
+          ...everyLocalOperation,
+        },
+      },
+    },
+  };
+}
+
+export function jobPaths() {
+  return {
+    '/jobs/{id}': {
+      get: {
+        operationId: 'getJob', tags: tags(TAGS.jobs), summary: 'Get a job',
+        description: 'The job with its status, progress and, once it has succeeded, its result.',
+        parameters: [jobIdParameter],
+        responses: { '200': jobResponse, '404': responseRef('JobNotFound'), ...everyLocalOperation },
+      },
+    },
+    '/jobs/{id}/cancel': {
+      post: {
+        operationId: 'cancelJob', tags: tags(TAGS.jobs), summary: 'Cancel a job',
+        description: 'Cancels a queued or running job; the engine stops working on it.',
+        parameters: [jobIdParameter],
+        responses: {
+          '200': jobResponse,
+          '404': responseRef('JobNotFound'),
+          '422': errorResponse('JOB_NOT_ACTIVE: the job has already finished.'),
+          ...everyLocalOperation,
+        },
+      },
+    },
+    '/jobs/{id}/output': {
+      get: {
+        operationId: 'getJobOutput', tags: tags(TAGS.jobs), summary: 'Download the audio of a TTS job',
+        description: 'The audio file of a succeeded text-to-speech job.',
+        parameters: [jobIdParameter],
+        responses: {
+          '200': audioResponse,
+          '404': errorResponse('JOB_NOT_FOUND: no such Local API job; OUTPUT_NOT_FOUND: its file is gone from the data directory.'),
+          '409': errorResponse('JOB_NOT_COMPLETED: the job has not succeeded; WRONG_JOB_KIND: it is a speech-to-text job.'),
+          ...everyLocalOperation,
+        },
+      },
+    },
+    '/jobs/{id}/transcript': {
+      get: {
+        operationId: 'getJobTranscript', tags: tags(TAGS.jobs), summary: 'Download the transcript of an STT job',
+        description: 'The transcript of a succeeded speech-to-text job, in the format asked for.',
+        parameters: [jobIdParameter, ...TRANSCRIPT_QUERY_PARAMETERS],
+        responses: {
+          '200': transcriptResponse,
+          '404': errorResponse('JOB_NOT_FOUND: no such Local API job; OUTPUT_NOT_FOUND: its transcript is gone from the data directory.'),
+          '409': errorResponse('JOB_NOT_COMPLETED: the job has not succeeded; WRONG_JOB_KIND: it is a text-to-speech job.'),
+          '422': errorResponse('INVALID_REQUEST: the format is not one of txt, srt, vtt, json-simple, json-full, or a subtitle style parameter is out of range or given with another format than srt or vtt.'),
+          ...everyLocalOperation,
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,135 @@
+/**
+ * The one multipart/form-data receiver of the Local API and the relay: the media part streams into a
+ * pluggable sink (a job folder, the relay's blob store), never into memory; the other parts are text fields.
+ */
+import Busboy from 'busboy';
+import type { IncomingMessage } from 'node:http';
+import path from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { ApiError, invalidRequest } from '../../contract/errors';
+import { storedInputName } from '../../contract/media-types';
+import type { UploadSink } from './upload-sink';
+
+export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
+
+/** Multipart framing around the file: a declared body this much over the file limit cannot fit. */
+export const FRAMING_ALLOWANCE = 64 * 1024;
+
+export interface ReceivedFile {
+  /** The name the sink stored it under (`input.wav`, `input.media`): never the client's. */
+  storedName: string;
+  /** The client's file name, without folders, for display. */
+  originalName: string;
+  bytes: number;
+}
+
+export interface ReceivedUpload {
+  /** The text fields; a repeated field keeps its last value here and every value in `entries`. */
+  fields: Record<string, string>;
+  /** The text fields in the order they came, repeats included (`timestamp_granularities[]`). */
+  entries: Array<[name: string, value: string]>;
+  file: ReceivedFile | undefined;
+}
+
+const MB = 1024 * 1024;
+
+export const tooLarge = (maxBytes = MAX_UPLOAD_BYTES): ApiError =>
+  new ApiError('FILE_TOO_LARGE', `file: must be at most ${maxBytes % MB === 0 ? `${maxBytes / MB} MB (${maxBytes} bytes)` : `${maxBytes} bytes`}.`);
+
+/** The parser (or its file part) found the body cut short or malformed. */
+const incomplete = (error: Error): ApiError => invalidRequest(`body: is not a complete multipart/form-data body (${error.message})`);
+
+const partName = (name: string | undefined): string => (name ? name.slice(0, 100) : 'a part without a name');
+
+/**
+ * Streams a multipart/form-data body: the part named `file` into `sink`, the others as text fields. Stops
+ * at `maxBytes` with FILE_TOO_LARGE, answers any malformed body with INVALID_REQUEST, and on any failure
+ * removes what the sink had stored.
+ */
+export async function receiveUpload(req: IncomingMessage, sink: UploadSink, maxBytes = MAX_UPLOAD_BYTES): Promise<ReceivedUpload> {
+  const fields: Record<string, string> = {};
+  const entries: ReceivedUpload['entries'] = [];
+  let file: ReceivedFile | undefined;
+  let written: Promise<void> | undefined;
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let parser: Busboy.Busboy;
+      try {
+        parser = Busboy({
+          headers: req.headers,
+          limits: { fileSize: maxBytes, files: 1, fields: 16, fieldSize: 1024, parts: 17, fieldNameSize: 100 },
+        });
+      } catch (error) {
+        reject(invalidRequest(`body: must be multipart/form-data with a boundary (${(error as Error).message})`));
+        return;
+      }
+      const openStreams: Readable[] = [];
+      let failed = false;
+      const fail = (error: unknown): void => {
+        if (failed) return;
+        failed = true;
+        req.unpipe(parser);
+        req.resume();
+        // The parser no longer sees the body, so an open file part would never end: end it here, and the
+        // sink's side too: a part that had ended but not yet said so would leave the sink waiting forever.
+        for (const stream of openStreams) stream.destroy();
+        reject(error);
+      };
+      // A part without a name (or with name="") comes with name undefined: never assume a string.
+      parser.on('file', (name: string | undefined, stream, info) => {
+        // Parts the parser still finds in what it had already read after a failure are drained, never stored.
+        if (failed) {
+          stream.resume();
+          return;
+        }
+        if (name !== 'file') {
+          stream.resume();
+          fail(invalidRequest(`${partName(name)}: is not a known file field; send the media as "file"`));
+          return;
+        }
+        const received = { storedName: storedInputName(info.filename ?? ''), originalName: path.basename(info.filename ?? '').slice(0, 200) || 'upload', bytes: 0 };
+        file = received;
+        // Counted on the way to the sink, which may take a moment before it starts reading (a folder to make).
+        const counted = new Transform({
+          transform(chunk: Buffer, _encoding, callback) {
+            received.bytes += chunk.length;
+            callback(null, chunk);
+          },
+        });
+        openStreams.push(stream, counted);
+        stream.on('limit', () => fail(tooLarge(maxBytes)));
+        stream.on('error', (error: Error) => fail(incomplete(error)));
+        stream.pipe(counted);
+        written = sink.write(received.storedName, counted);
+        written.catch(fail);
+      });
+      parser.on('field', (name: string | undefined, value, info) => {
+        if (failed) return;
+        if (!name) fail(invalidRequest('body: a form field has no name'));
+        // Without a filename in its Content-Disposition, a part is a text field, however long its content.
+        else if (name === 'file') fail(invalidRequest('file: must be sent as a file, with a filename (Content-Disposition: form-data; name="file"; filename="talk.wav")'));
+        else if (info.valueTruncated) fail(invalidRequest(`${partName(name)}: is too long`));
+        else {
+          fields[name] = value;
+          entries.push([name, value]);
+        }
+      });
+      parser.on('filesLimit', () => fail(invalidRequest('file: send exactly one file')));
+      parser.on('fieldsLimit', () => fail(invalidRequest('body: has too many fields')));
+      parser.on('partsLimit', () => fail(invalidRequest('body: has too many parts')));
+      parser.on('error', (error: Error) => fail(incomplete(error)));
+      parser.on('close', () => resolve());
+      req.on('aborted', () => fail(invalidRequest('body: the upload was aborted by the client')));
+      req.on('error', (error) => fail(invalidRequest(`body: the upload failed (${error.message})`)));
+      req.pipe(parser);
+    });
+    await written;
+    if (file && file.bytes > maxBytes) throw tooLarge(maxBytes);
+    return { fields, entries, file };
+  } catch (error) {
+    await written?.catch(() => undefined);
+    if (file) await sink.remove(file.storedName);
+    throw error;
+  }
+}
