@@ -21,6 +21,8 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<unknown> }> = [
   { name: 'memory', run: () => runMemoryBench() },
   { name: 'tts', run: () => runTtsBench() },
   { name: 'relay', run: () => import('./relay').then((m) => m.runRelayBench()) },
+  { name: 'timing', run: () => import('./timing').then((m) => m.runTimingBench()) },
+  { name: 'subtitles', run: () => import('./subtitles').then((m) => m.runSubtitlesBench()) },
 ];
 
 async function main(): Promise<void> {

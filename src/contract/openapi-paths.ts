@@ -4,6 +4,7 @@
  */
 import { errorResponse, everyLocalOperation, jsonContent, responseRef } from './openapi-responses';
 import { AUDIO_MEDIA_TYPES, ref, TRANSCRIPT_FORMATS, uuid } from './openapi-schemas';
+import { SUBTITLE_QUERY_PARAMETERS } from './subtitle-query';
 
 export const VOICE_QUERY_PARAMETERS = [
   { name: 'search', in: 'query', description: 'Words to find in the name or language.', schema: { type: 'string', maxLength: 200 } },
@@ -18,6 +19,7 @@ export const VOICE_QUERY_PARAMETERS = [
 
 export const TRANSCRIPT_QUERY_PARAMETERS = [
   { name: 'format', in: 'query', description: 'The transcript format.', schema: { type: 'string', enum: TRANSCRIPT_FORMATS, default: 'json-full' } },
+  ...SUBTITLE_QUERY_PARAMETERS,
 ] as const;
 
 export const TAGS = {
@@ -181,7 +183,7 @@ export function jobPaths() {
           '200': transcriptResponse,
           '404': errorResponse('JOB_NOT_FOUND: no such Local API job; OUTPUT_NOT_FOUND: its transcript is gone from the data directory.'),
           '409': errorResponse('JOB_NOT_COMPLETED: the job has not succeeded; WRONG_JOB_KIND: it is a text-to-speech job.'),
-          '422': errorResponse('INVALID_REQUEST: the format is not one of txt, srt, vtt, json-simple, json-full.'),
+          '422': errorResponse('INVALID_REQUEST: the format is not one of txt, srt, vtt, json-simple, json-full, or a subtitle style parameter is out of range or given with another format than srt or vtt.'),
           ...everyLocalOperation,
         },
       },

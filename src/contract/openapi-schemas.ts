@@ -225,7 +225,10 @@ const fullTranscript = {
             items: {
               type: 'object',
               required: ['start', 'end', 'text', 'probability'],
-              properties: { start: number, end: number, text: string, probability: nullable('number'), speaker: string },
+              properties: {
+                start: number, end: number, text: string, probability: nullable('number'), speaker: string,
+                timing: { type: 'string', enum: ['estimated'], description: 'Present when the recognizer gave this word no time of its own.' },
+              },
             },
           },
         },
@@ -235,6 +238,7 @@ const fullTranscript = {
     options: { type: 'object', description: 'The STT options the job ran with.' },
     backend: string,
     model: string,
+    wordTiming: { type: 'string', enum: ['recognizer', 'estimated', 'mixed'], description: 'Where the word times come from.' },
   },
 } as const;
 

@@ -1,4 +1,5 @@
 import type { OutputFormat, TranscriptFormat } from './openapi';
+import type { SubtitleQuery } from './subtitle-query';
 
 /** A TTS request after validation, with every default filled in. */
 export interface TtsRequest {
@@ -42,7 +43,7 @@ export interface VoiceQuery {
   limit: number;
 }
 
-export interface TranscriptQuery {
+export interface TranscriptQuery extends SubtitleQuery {
   format: TranscriptFormat;
 }
 

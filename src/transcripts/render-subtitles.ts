@@ -1,10 +1,20 @@
-import { buildCues, DEFAULT_CUE_LIMITS, type CueLimits } from './cues';
+import { buildCues, DEFAULT_CUE_LIMITS, type Cue, type CueLimits } from './cues';
 import { formatTimestamp } from './timestamps';
 import type { Transcript } from './types';
 
 /** SubRip: numbered cues, `HH:MM:SS,mmm --> HH:MM:SS,mmm`, a blank line after each. */
 export function renderSrt(transcript: Transcript, limits: CueLimits = DEFAULT_CUE_LIMITS): string {
-  return buildCues(transcript.segments, limits)
+  return formatSrt(buildCues(transcript.segments, limits));
+}
+
+/** WebVTT: the `WEBVTT` header, then cues `HH:MM:SS.mmm`, each diarized cue in a `<v Speaker N>` voice span. */
+export function renderVtt(transcript: Transcript, limits: CueLimits = DEFAULT_CUE_LIMITS): string {
+  return formatVtt(buildCues(transcript.segments, limits));
+}
+
+/** Laid-out cues as SubRip. */
+export function formatSrt(cues: readonly Cue[]): string {
+  return cues
     .map((cue, i) => {
       const timing = `${formatTimestamp(cue.start, ',')} --> ${formatTimestamp(cue.end, ',')}`;
       return `${i + 1}\n${timing}\n${cue.lines.join('\n')}\n\n`;
@@ -12,15 +22,15 @@ export function renderSrt(transcript: Transcript, limits: CueLimits = DEFAULT_CU
     .join('');
 }
 
-/** WebVTT: the `WEBVTT` header, then cues `HH:MM:SS.mmm`, each diarized cue in a `<v Speaker N>` voice span. */
-export function renderVtt(transcript: Transcript, limits: CueLimits = DEFAULT_CUE_LIMITS): string {
-  const cues = buildCues(transcript.segments, limits).map((cue) => {
+/** Laid-out cues as WebVTT. */
+export function formatVtt(cues: readonly Cue[]): string {
+  const blocks = cues.map((cue) => {
     const timing = `${formatTimestamp(cue.start, '.')} --> ${formatTimestamp(cue.end, '.')}`;
     const text = cue.lines.map(escapeVttText).join('\n');
     const voiced = cue.speaker === undefined ? text : `<v ${escapeVttText(cue.speaker)}>${text}`;
     return `${timing}\n${voiced}\n\n`;
   });
-  return `WEBVTT\n\n${cues.join('')}`;
+  return `WEBVTT\n\n${blocks.join('')}`;
 }
 
 /** Cue text may not contain `&`, `<` or `>` raw (nor `-->`, which escaping `>` rules out). */

@@ -1,6 +1,8 @@
 import { TRANSCRIPT_MEDIA_TYPES } from '../contract/media-types';
 import type { TranscriptFormat } from '../contract/openapi';
-import { renderSrt, renderVtt } from './render-subtitles';
+import { DEFAULT_SUBTITLE_STYLE, type SubtitleStyle } from '../subtitles/style';
+import { cueLimitsOf, layoutCues } from './cues';
+import { formatSrt, formatVtt } from './render-subtitles';
 import type { Transcript } from './types';
 
 export type { Transcript } from './types';
@@ -8,22 +10,34 @@ export type { Transcript } from './types';
 export interface RenderedTranscript {
   body: string;
   mediaType: string;
+  /** SRT and WebVTT: the cues (numbered from 1) that hold a word longer than a line, the one allowed excess; absent when none. */
+  longWordCues?: number[];
 }
 
 /**
- * Renders a stored transcript in one of the API's transcript formats, with the media type to send.
+ * Renders a stored transcript in one of the API's transcript formats, with the media type to send. SRT and
+ * WebVTT cues are laid out from the stored words with `style` (src/subtitles/style.ts).
  * @example
- * const { body, mediaType } = renderTranscript(transcript, 'srt');
+ * const { body, mediaType } = renderTranscript(transcript, 'srt', resolveStyle('bbc'));
  * // mediaType === 'application/x-subrip; charset=utf-8'
  */
-export function renderTranscript(transcript: Transcript, format: TranscriptFormat): RenderedTranscript {
+export function renderTranscript(
+  transcript: Transcript,
+  format: TranscriptFormat,
+  style: SubtitleStyle = DEFAULT_SUBTITLE_STYLE,
+): RenderedTranscript {
   switch (format) {
     case 'txt':
       return { body: renderTxt(transcript), mediaType: TRANSCRIPT_MEDIA_TYPES.txt };
     case 'srt':
-      return { body: renderSrt(transcript), mediaType: TRANSCRIPT_MEDIA_TYPES.srt };
-    case 'vtt':
-      return { body: renderVtt(transcript), mediaType: TRANSCRIPT_MEDIA_TYPES.vtt };
+    case 'vtt': {
+      const { cues, longWordCues } = layoutCues(transcript.segments, cueLimitsOf(style));
+      return {
+        body: format === 'srt' ? formatSrt(cues) : formatVtt(cues),
+        mediaType: TRANSCRIPT_MEDIA_TYPES[format],
+        ...(longWordCues.length > 0 ? { longWordCues: longWordCues.map((i) => i + 1) } : {}),
+      };
+    }
     case 'json-simple':
       return { body: renderJson(toSimpleJson(transcript)), mediaType: TRANSCRIPT_MEDIA_TYPES['json-simple'] };
     case 'json-full':

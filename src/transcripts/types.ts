@@ -9,7 +9,15 @@ export interface TranscriptWord {
   probability: number | null;
   /** "Speaker N" when diarization ran and this word overlaps a speaker turn. */
   speaker?: string;
+  /**
+   * `estimated` when the recognizer gave no time of its own for this word and its span was shared out in
+   * proportion to length; absent when the times are the recognizer's.
+   */
+  timing?: 'estimated';
 }
+
+/** Where a transcript's word times come from: the recognizer's token timestamps, estimates, or both. */
+export type WordTiming = 'recognizer' | 'estimated' | 'mixed';
 
 export interface TranscriptSegment {
   start: number;
@@ -34,4 +42,6 @@ export interface Transcript {
   options: SttOptions;
   backend: 'whisper.cpp';
   model: string;
+  /** Absent in transcripts written before words were timed by the recognizer: their times are estimated. */
+  wordTiming?: WordTiming;
 }

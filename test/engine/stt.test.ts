@@ -4,7 +4,9 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { SttOptions } from '../../src/contract/types';
 import { UserFacingError, type EnginePhase, type SttTask } from '../../src/engine/protocol';
+import { readWavSamples } from '../../src/engine/audio/wav-reader';
 import { runSttTask } from '../../src/engine/stt/run-stt';
+import { detectSpeech } from '../../src/engine/stt/speech-vad';
 import { renderTranscript } from '../../src/transcripts/render';
 import type { Transcript } from '../../src/transcripts/types';
 import {
@@ -73,6 +75,25 @@ describe('runSttTask with whisper.cpp (random-weight model: structure only, neve
       assertProgress(run.progress, ['decoding', 'loading_model', 'transcribing', 'postprocessing']);
     });
   }
+
+  it('times words by whisper\'s token timestamps; no word and no cue starts in a pause VAD found', async () => {
+    const run = await transcribe(testModel('audio/jfk.wav'));
+    const { transcript } = run;
+    assert.equal(transcript.wordTiming, 'recognizer');
+    const words = transcript.segments.flatMap((segment) => segment.words);
+    assert.ok(words.length > 0);
+    for (const word of words) assert.equal(word.timing, undefined, `${word.text} is timed by the recognizer`);
+    const { samples } = readWavSamples(await readFile(testModel('audio/jfk.wav')));
+    const speech = await detectSpeech(samples, testModel('vad/ggml-silero-v6.2.0.bin'), 2);
+    const inSpeech = (seconds: number): boolean => speech.some((range) => seconds >= range.start - 0.001 && seconds <= range.end + 0.001);
+    for (const word of words) assert.ok(inSpeech(word.start), `word "${word.text}" starts at ${word.start}, inside speech`);
+    const cues = parseSrt(renderTranscript(transcript, 'srt').body);
+    const wordStarts = new Set(words.map((word) => word.start));
+    for (const cue of cues) {
+      assert.ok(wordStarts.has(cue.start), `cue at ${cue.start} starts where a word starts`);
+      assert.ok(inSpeech(cue.start), `cue at ${cue.start} starts inside speech`);
+    }
+  });
 
   it('transcribes the audio of an MP4 with a video track', async () => {
     const run = await transcribe(await encodeVideoWithAudio(testModel('audio/jfk.wav'), fixtures));

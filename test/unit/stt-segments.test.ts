@@ -8,7 +8,7 @@ const identity: SegmentPlacement = { toDecodedSeconds: (t) => t, offsetSeconds: 
 const seg = (text: string, startMs: number, endMs: number) => ({ text, startMs, endMs });
 
 describe('buildSegments', () => {
-  it('trims whisper text, converts milliseconds to seconds and times words by their length', () => {
+  it('trims whisper text, converts milliseconds to seconds and times words by their length, saying so', () => {
     assert.deepEqual(buildSegments([seg(' ab cd', 1000, 2000), seg(' efgh.', 2000, 2500)], identity), {
       text: 'ab cd efgh.',
       segments: [
@@ -17,12 +17,13 @@ describe('buildSegments', () => {
           end: 2,
           text: 'ab cd',
           words: [
-            { start: 1, end: 1.5, text: 'ab', probability: null },
-            { start: 1.5, end: 2, text: 'cd', probability: null },
+            { start: 1, end: 1.5, text: 'ab', probability: null, timing: 'estimated' },
+            { start: 1.5, end: 2, text: 'cd', probability: null, timing: 'estimated' },
           ],
         },
-        { start: 2, end: 2.5, text: 'efgh.', words: [{ start: 2, end: 2.5, text: 'efgh.', probability: null }] },
+        { start: 2, end: 2.5, text: 'efgh.', words: [{ start: 2, end: 2.5, text: 'efgh.', probability: null, timing: 'estimated' }] },
       ],
+      wordTiming: 'estimated',
     });
   });
 

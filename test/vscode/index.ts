@@ -10,6 +10,7 @@ import './activation.test';
 import './narrate.test';
 import './transcribe.test';
 import './subtitles.test';
+import './subtitle-check.test';
 import './api-key.test';
 import './settings.test';
 import './ui.test';

@@ -7,7 +7,6 @@ import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import { findMediaTools } from '../media/ffmpeg';
 import { STT_BACKEND, UserFacingError, type ProgressReporter, type SttTask, type TaskOutcome } from '../protocol';
 import { assignSpeakers } from './assign-speakers';
-import { buildSegments } from './build-segments';
 import { decodeInput } from './decode-input';
 import { diarizeSpeakers, type SpeakerTurn } from './diarize';
 import { findDiarizationModels, findVadModel } from './model-files';
@@ -16,6 +15,7 @@ import { detectSpeech } from './speech-vad';
 import { createSttProgress, type StepReporter } from './stt-progress';
 import { toWhisperLanguage } from './whisper-languages';
 import { loadWhisperModel, sttThreadCount, transcribePcm16, type WhisperOutput } from './whisper-session';
+import { segmentsFromPieces } from './word-segments';
 import { writeTranscript } from './write-transcript';
 
 export { STT_BACKEND };
@@ -55,7 +55,7 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
   const speech = await keepSpeech(task.modelPath, input.pcm, threads, progress);
   const recognized = await recognize(whisper, speech, language, threads, progress);
 
-  const built = buildSegments(recognized.segments, {
+  const built = segmentsFromPieces(recognized.segments, recognized.text ?? '', {
     toDecodedSeconds: speech.toSourceSeconds,
     offsetSeconds: input.startSeconds,
     endSeconds: input.endSeconds,
@@ -77,6 +77,7 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
     options,
     backend: STT_BACKEND,
     model: path.basename(task.modelPath),
+    wordTiming: built.wordTiming,
   };
   await writeTranscript(task.workDir, transcript);
   progress('postprocessing', 1);

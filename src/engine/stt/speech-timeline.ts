@@ -4,11 +4,18 @@ export interface SpeechRange {
   end: number;
 }
 
+/** Which end of a word a time is, for mapping times that fall between two stretches of speech. */
+export type SpeechEdge = 'start' | 'end';
+
 export interface SpeechTimeline {
   /** The speech stretches back to back, with a short silence between two stretches. */
   samples: Int16Array;
-  /** Maps a time in `samples` (seconds) back to the time in the audio the stretches came from. */
-  toSourceSeconds(seconds: number): number;
+  /**
+   * Maps a time in `samples` (seconds) back to the time in the audio the stretches came from. A time inside
+   * a gap stands for a point of the pause it replaced; with `edge`, it goes to the speech instead: `start`
+   * to where the next stretch starts, `end` to where the previous one ended (so no word starts in silence).
+   */
+  toSourceSeconds(seconds: number, edge?: SpeechEdge): number;
 }
 
 interface Piece {
@@ -46,7 +53,10 @@ export function compactSpeech(
     pieces.push({ at, from, to });
     at += to - from;
   });
-  return { samples, toSourceSeconds: (seconds) => toSource(pieces, gap, seconds * sampleRate) / sampleRate };
+  return {
+    samples,
+    toSourceSeconds: (seconds, edge) => toSource(pieces, gap, seconds * sampleRate, edge) / sampleRate,
+  };
 }
 
 function toSampleStretches(length: number, ranges: readonly SpeechRange[], sampleRate: number): Array<[number, number]> {
@@ -66,7 +76,7 @@ function toSampleStretches(length: number, ranges: readonly SpeechRange[], sampl
   return merged;
 }
 
-function toSource(pieces: readonly Piece[], gap: number, position: number): number {
+function toSource(pieces: readonly Piece[], gap: number, position: number, edge: SpeechEdge | undefined): number {
   if (pieces.length === 0) return position;
   const first = pieces[0];
   if (position <= first.at) return first.from;
@@ -83,6 +93,7 @@ function toSource(pieces: readonly Piece[], gap: number, position: number): numb
   const length = piece.to - piece.from;
   if (offset <= length) return piece.from + offset;
   const next = pieces[low + 1];
-  if (!next) return piece.to;
+  if (!next || edge === 'end') return piece.to;
+  if (edge === 'start') return next.from;
   return piece.to + ((offset - length) / gap) * (next.from - piece.to);
 }

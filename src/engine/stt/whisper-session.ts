@@ -6,7 +6,10 @@ import { UserFacingError } from '../protocol';
 
 export const THREADS_ENV = 'SPEECH_STUDIO_THREADS';
 
-/** A whisper segment as the binding gives it: times in milliseconds of the audio that was passed in. */
+/**
+ * A whisper segment as the binding gives it: times in milliseconds of the audio that was passed in. With
+ * token timestamps and `maxLen: 1` (what transcribePcm16 asks for) each one holds a single token.
+ */
 export interface WhisperSegment {
   text: string;
   startMs: number;
@@ -17,6 +20,8 @@ export interface WhisperOutput {
   /** The language whisper used: the one asked for, or the detected one for `auto`. */
   language: string;
   segments: WhisperSegment[];
+  /** whisper's whole text, whole even where a token cut a character in two; absent when whisper did not run. */
+  text?: string;
 }
 
 export interface WhisperRunOptions {
@@ -68,6 +73,9 @@ export async function transcribePcm16(
   const { promise } = context.transcribeData(exact.buffer as ArrayBuffer, {
     language: options.language,
     maxThreads: options.threads,
+    // One token per segment, each with its own time: words are merged from them (recognized-words.ts).
+    tokenTimestamps: true,
+    maxLen: 1,
     // whisper's progress can pass 100 when a window's timestamps run past the audio: clamp it.
     onProgress: (percent) => options.onProgress?.(Math.min(100, Math.max(0, percent)) / 100),
   });
@@ -75,6 +83,7 @@ export async function transcribePcm16(
   return {
     language: result.language || options.language,
     segments: result.segments.map((segment) => ({ text: segment.text, startMs: segment.t0, endMs: segment.t1 })),
+    text: result.result,
   };
 }
 

@@ -6,6 +6,7 @@ import type { AppDeps } from '../deps';
 import { ApiError, invalidRequest } from '../../contract/errors';
 import { requireSucceeded } from '../../contract/job-rules';
 import { AUDIO_MEDIA_TYPES } from '../../contract/media-types';
+import { subtitleStyleOf } from '../../contract/subtitle-query';
 import { findApiJob } from './job-lookup';
 import { sendTranscript } from './transcript';
 
@@ -42,8 +43,10 @@ export function jobRoutes(router: Router, deps: AppDeps): void {
   router.get('/jobs/:id/transcript', async (ctx) => {
     const query = deps.validators.transcriptQuery(ctx.query);
     if (!query.ok) throw invalidRequest(query.message);
+    const subtitles = subtitleStyleOf(query.value);
+    if (!subtitles.ok) throw invalidRequest(subtitles.message);
     const job = findApiJob(deps.jobs, ctx.params.id);
     requireSucceeded(job, 'stt');
-    await sendTranscript(ctx, deps, job, query.value.format);
+    await sendTranscript(ctx, deps, job, query.value.format, subtitles.style);
   });
 }

@@ -9,7 +9,11 @@ declare module '@echogarden/espeak-ng-emscripten' {
 
   export interface EspeakEvent {
     type: 'sentence' | 'word' | 'phoneme' | 'end' | 'samplerate' | 'mark' | 'play' | 'msg_terminated' | 'list_terminated';
+    /** 1-based character position in the text given to synthesize (word and sentence events). */
     text_position: number;
+    /** Characters of the word (word events). */
+    word_length: number;
+    /** Milliseconds from the start of this synthesize call's audio. */
     audio_position: number;
   }
 

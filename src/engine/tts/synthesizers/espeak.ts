@@ -53,6 +53,15 @@ export interface EspeakVoice {
   synthesize(text: string): Int16Array[];
   /** Synthesizes plain text, handing each block over as espeak makes it (synchronously, in order). */
   synthesizeTo(text: string, onBlock: (samples: Int16Array) => void): void;
+  /** Synthesizes plain text and reports where each word starts in the audio: the truth for word timing. */
+  synthesizeWords(text: string): { samples: Int16Array[]; words: EspeakWord[] };
+}
+
+export interface EspeakWord {
+  /** The word as it stands in the text. */
+  text: string;
+  /** Where espeak started speaking it, in seconds from the start of the audio. */
+  startSeconds: number;
 }
 
 /**
@@ -87,5 +96,21 @@ export async function openEspeakVoice(identifier: string, rate: number): Promise
       return blocks;
     },
     synthesizeTo,
+    synthesizeWords(text) {
+      apply();
+      const samples: Int16Array[] = [];
+      const words: EspeakWord[] = [];
+      // Positions count characters of what espeak was given: plain text without &, < and > is given as it is.
+      const given = escapeForSsml(text);
+      worker.synthesize(given, (block, events) => {
+        if (block.length > 0) samples.push(block);
+        for (const event of events) {
+          if (event.type !== 'word') continue;
+          const from = event.text_position - 1;
+          words.push({ text: given.slice(from, from + event.word_length), startSeconds: event.audio_position / 1000 });
+        }
+      });
+      return { samples, words };
+    },
   };
 }

@@ -4,6 +4,7 @@ import { isActive } from '../../../jobs/types';
 import { ApiError, invalidRequest } from '../../../contract/errors';
 import { requireSucceeded } from '../../../contract/job-rules';
 import { outputMediaType } from '../../../contract/media-types';
+import { LONG_WORD_CUES_HEADER, subtitleStyleOf } from '../../../contract/subtitle-query';
 import { renderTranscript, type Transcript } from '../../../transcripts/render';
 import { findJobForKey, toPublicJob, type JobRow } from '../../data/jobs';
 import { requireKey, type RelayDeps, type RelayState } from '../deps';
@@ -54,13 +55,17 @@ export function jobRoutes(router: Router<RelayState>, deps: RelayDeps): void {
   router.get('/jobs/:id/transcript', requireScope('jobs.read'), async (ctx) => {
     const query = deps.validators.transcriptQuery(ctx.query);
     if (!query.ok) throw invalidRequest(query.message);
+    const subtitles = subtitleStyleOf(query.value);
+    if (!subtitles.ok) throw invalidRequest(subtitles.message);
     const job = await find(requireKey(ctx.state).id, ctx.params.id);
     requireSucceeded(job, 'stt');
     const blob = job.output_blob ? await deps.blobs.get(job.output_blob) : undefined;
     if (!blob) throw outputGone();
     const chunks: Buffer[] = [];
     for await (const chunk of blob.stream) chunks.push(chunk as Buffer);
-    const rendered = renderTranscript(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Transcript, query.value.format);
+    const transcript = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Transcript;
+    const rendered = renderTranscript(transcript, query.value.format, subtitles.style);
+    if (rendered.longWordCues) ctx.set(LONG_WORD_CUES_HEADER, rendered.longWordCues.join(', '));
     ctx.type = rendered.mediaType;
     ctx.body = rendered.body;
   });
