@@ -1,10 +1,13 @@
 /**
  * A temporary file of 16-bit mono samples: the first pass of a job (synthesis) writes the whole speech here,
  * so the second pass (stretch, loudness, encoding) can read it back in blocks knowing its length and level,
- * with memory that does not grow with the text.
+ * with memory that does not grow with the text. Silence is not written but skipped over: the file gets a
+ * hole there (sparse where the file system allows), which reads back as zeros.
  */
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { endianness } from 'node:os';
+import path from 'node:path';
+import { DiskGuard } from './disk-guard';
 
 const IS_BIG_ENDIAN = endianness() === 'BE';
 /** Samples read back at a time: about 1.5 s at 22 050 Hz. */
@@ -12,7 +15,10 @@ export const SPOOL_BLOCK = 32_768;
 
 export class SampleSpool {
   private frames = 0;
+  /** Samples the file really holds; up to `frames` the rest is silence not yet given a length. */
+  private framesOnDisk = 0;
   private writing = true;
+  private guard: DiskGuard | undefined;
 
   private constructor(
     readonly path: string,
@@ -20,15 +26,21 @@ export class SampleSpool {
     readonly sampleRate: number,
   ) {}
 
-  static async create(path: string, sampleRate: number): Promise<SampleSpool> {
-    return new SampleSpool(path, await open(path, 'w+'), sampleRate);
+  /** A new spool; its writes stop (ENOSPC) before they would leave the disk without its reserve. */
+  static async create(file: string, sampleRate: number): Promise<SampleSpool> {
+    const guard = new DiskGuard(path.dirname(file));
+    await guard.ensureRoom(0);
+    const spool = new SampleSpool(file, await open(file, 'w+'), sampleRate);
+    spool.guard = guard;
+    return spool;
   }
 
   /** Opens a finished spool file (written by another thread) for reading. */
-  static async open(path: string, sampleRate: number): Promise<SampleSpool> {
-    const handle = await open(path, 'r');
-    const spool = new SampleSpool(path, handle, sampleRate);
+  static async open(file: string, sampleRate: number): Promise<SampleSpool> {
+    const handle = await open(file, 'r');
+    const spool = new SampleSpool(file, handle, sampleRate);
     spool.frames = Math.floor((await handle.stat()).size / 2);
+    spool.framesOnDisk = spool.frames;
     spool.writing = false;
     return spool;
   }
@@ -47,6 +59,7 @@ export class SampleSpool {
     if (samples.length === 0) return;
     const bytes = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
     const data = IS_BIG_ENDIAN ? Buffer.from(bytes).swap16() : bytes;
+    await this.guard?.beforeWrite(data.length);
     let written = 0;
     while (written < data.length) {
       const { bytesWritten } = await this.handle.write(data, written, data.length - written, this.frames * 2 + written);
@@ -54,13 +67,13 @@ export class SampleSpool {
       written += bytesWritten;
     }
     this.frames += samples.length;
+    this.framesOnDisk = this.frames;
   }
 
-  /** Writes `count` samples of silence. */
-  async writeSilence(count: number): Promise<void> {
-    for (let left = Math.max(0, Math.round(count)); left > 0; left -= SPOOL_BLOCK) {
-      await this.write(new Int16Array(Math.min(SPOOL_BLOCK, left)));
-    }
+  /** Adds `count` samples of silence without writing them: the next write (or close) leaves a hole. */
+  writeSilence(count: number): void {
+    if (!this.writing) throw new Error('The spool is already being read.');
+    this.frames += Math.max(0, Math.round(count));
   }
 
   /** Reads every sample back in order, `blockSize` at a time. No more writes after this starts. */
@@ -69,9 +82,11 @@ export class SampleSpool {
     for (let start = 0; start < this.frames; start += blockSize) {
       const count = Math.min(blockSize, this.frames - start);
       const bytes = Buffer.alloc(count * 2);
+      // Silence after the last write is not in the file yet: it stays the zeros of the new buffer.
+      const stored = Math.max(0, Math.min(count, this.framesOnDisk - start)) * 2;
       let got = 0;
-      while (got < bytes.length) {
-        const { bytesRead } = await this.handle.read(bytes, got, bytes.length - got, start * 2 + got);
+      while (got < stored) {
+        const { bytesRead } = await this.handle.read(bytes, got, stored - got, start * 2 + got);
         if (bytesRead === 0) throw new Error('The temporary audio file is shorter than what was written to it.');
         got += bytesRead;
       }
@@ -80,10 +95,16 @@ export class SampleSpool {
     }
   }
 
-  /** Closes the file and keeps it. */
+  /** Closes the file and keeps it, silence at its end included. */
   async close(): Promise<void> {
-    this.writing = false;
-    await this.handle.close().catch(() => undefined);
+    try {
+      // Trailing silence is only a length: give the file that length (a hole, not written zeros).
+      if (this.writing && this.frames > this.framesOnDisk) await this.handle.truncate(this.frames * 2);
+      this.framesOnDisk = this.frames;
+    } finally {
+      this.writing = false;
+      await this.handle.close().catch(() => undefined);
+    }
   }
 
   /** Closes and deletes the file. Safe to call more than once. */

@@ -74,7 +74,9 @@ export async function renderRecording(
     if (last) block = concat(block, fitter.padding());
     if (limiter) block = last ? concat(limiter.process(block), limiter.flush()) : limiter.process(block);
     if (plainGain !== null && plainGain !== 1) block = scale(block, plainGain);
-    await sink.write(block);
+    // Long pauses of a narration (cues far apart) are mostly silent blocks: the sink need not write them.
+    if (isSilent(block)) await sink.writeSilence(block.length);
+    else await sink.write(block);
   };
 
   try {
@@ -89,6 +91,11 @@ export async function renderRecording(
     stretcher?.release();
     await spool.close();
   }
+}
+
+function isSilent(samples: Int16Array): boolean {
+  for (let i = 0; i < samples.length; i++) if (samples[i] !== 0) return false;
+  return true;
 }
 
 function scale(samples: Int16Array, gain: number): Int16Array {
