@@ -34,7 +34,7 @@ export function reserveBytes(totalBytes: number): number {
 }
 
 export class DiskGuard {
-  /** Starts full, so the first write looks at the disk before it happens. */
+  /** Starts due, so the first write looks at the disk before it happens. */
   private unchecked = CHECK_EVERY_BYTES;
 
   constructor(readonly dir: string) {}
@@ -53,11 +53,14 @@ export class DiskGuard {
     throw error;
   }
 
-  /** Counts `bytes` about to be written; every CHECK_EVERY_BYTES it makes sure the disk still has room. */
+  /**
+   * Counts `bytes` about to be written. Every CHECK_EVERY_BYTES it makes sure the disk has room for that
+   * much more, so the writes until the next look cannot eat into the reserve.
+   */
   async beforeWrite(bytes: number): Promise<void> {
     this.unchecked += bytes;
     if (this.unchecked < CHECK_EVERY_BYTES) return;
     this.unchecked = 0;
-    await this.ensureRoom(Math.min(bytes, CHECK_EVERY_BYTES));
+    await this.ensureRoom(Math.max(bytes, CHECK_EVERY_BYTES));
   }
 }

@@ -13,8 +13,15 @@ const IS_BIG_ENDIAN = endianness() === 'BE';
 /** Samples read back at a time: about 1.5 s at 22 050 Hz. */
 export const SPOOL_BLOCK = 32_768;
 
+/** Samples of silence that were counted, not written (see SampleSpool.writeSilence). */
+export interface SilentRun {
+  start: number;
+  length: number;
+}
+
 export class SampleSpool {
   private frames = 0;
+  private readonly silence: SilentRun[] = [];
   /** Samples the file really holds; up to `frames` the rest is silence not yet given a length. */
   private framesOnDisk = 0;
   private writing = true;
@@ -73,26 +80,58 @@ export class SampleSpool {
   /** Adds `count` samples of silence without writing them: the next write (or close) leaves a hole. */
   writeSilence(count: number): void {
     if (!this.writing) throw new Error('The spool is already being read.');
-    this.frames += Math.max(0, Math.round(count));
+    const length = Math.max(0, Math.round(count));
+    if (length === 0) return;
+    const last = this.silence.at(-1);
+    if (last && last.start + last.length === this.frames) last.length += length;
+    else this.silence.push({ start: this.frames, length });
+    this.frames += length;
+  }
+
+  /** Where writeSilence skipped: runs of silence, in order. */
+  get silentRuns(): readonly SilentRun[] {
+    return this.silence;
   }
 
   /** Reads every sample back in order, `blockSize` at a time. No more writes after this starts. */
   async *read(blockSize = SPOOL_BLOCK): AsyncGenerator<Int16Array> {
+    for await (const part of this.readParts([], blockSize)) if (typeof part !== 'number') yield part;
+  }
+
+  /**
+   * Reads the samples back in order like read(), but each run of `silentRuns` (as writeSilence recorded
+   * them) comes as its length, without being read or held in memory.
+   */
+  async *readParts(silentRuns: readonly SilentRun[], blockSize = SPOOL_BLOCK): AsyncGenerator<Int16Array | number> {
     this.writing = false;
-    for (let start = 0; start < this.frames; start += blockSize) {
-      const count = Math.min(blockSize, this.frames - start);
-      const bytes = Buffer.alloc(count * 2);
-      // Silence after the last write is not in the file yet: it stays the zeros of the new buffer.
-      const stored = Math.max(0, Math.min(count, this.framesOnDisk - start)) * 2;
-      let got = 0;
-      while (got < stored) {
-        const { bytesRead } = await this.handle.read(bytes, got, stored - got, start * 2 + got);
-        if (bytesRead === 0) throw new Error('The temporary audio file is shorter than what was written to it.');
-        got += bytesRead;
+    let run = 0;
+    for (let start = 0; start < this.frames; ) {
+      while (run < silentRuns.length && silentRuns[run].start + silentRuns[run].length <= start) run++;
+      const next = silentRuns[run];
+      if (next && next.start <= start) {
+        const length = Math.min(next.start + next.length, this.frames) - start;
+        yield length;
+        start += length;
+        continue;
       }
-      if (IS_BIG_ENDIAN) bytes.swap16();
-      yield new Int16Array(bytes.buffer, bytes.byteOffset, count);
+      const count = Math.min(blockSize, this.frames - start, next ? next.start - start : Infinity);
+      yield await this.readBlock(start, count);
+      start += count;
     }
+  }
+
+  private async readBlock(start: number, count: number): Promise<Int16Array> {
+    const bytes = Buffer.alloc(count * 2);
+    // Silence after the last write is not in the file yet: it stays the zeros of the new buffer.
+    const stored = Math.max(0, Math.min(count, this.framesOnDisk - start)) * 2;
+    let got = 0;
+    while (got < stored) {
+      const { bytesRead } = await this.handle.read(bytes, got, stored - got, start * 2 + got);
+      if (bytesRead === 0) throw new Error('The temporary audio file is shorter than what was written to it.');
+      got += bytesRead;
+    }
+    if (IS_BIG_ENDIAN) bytes.swap16();
+    return new Int16Array(bytes.buffer, bytes.byteOffset, count);
   }
 
   /** Closes the file and keeps it, silence at its end included. */

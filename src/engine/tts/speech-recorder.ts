@@ -5,7 +5,7 @@
  */
 import { Denoiser, NoiseFloorMeter } from '../audio/denoise';
 import { LoudnessMeter } from '../audio/loudness';
-import { SampleSpool } from '../audio/sample-spool';
+import { SampleSpool, type SilentRun } from '../audio/sample-spool';
 import { firstAudibleIndex } from '../audio/silence-trimmer';
 
 /** What the second pass needs to know about a finished recording. */
@@ -19,6 +19,8 @@ export interface RecordingSummary {
   /** The highest sample magnitude, 0 to 1 of full scale. */
   peak: number;
   heardSpeech: boolean;
+  /** Long silences that padTo counted instead of writing (holes in the file), for the second pass to skip. */
+  silentRuns: readonly SilentRun[];
 }
 
 /** Long enough for the denoiser's and the loudness meter's filters to die away (their slowest: ~10 ms). */
@@ -96,6 +98,7 @@ export class SpeechRecorder {
       lufs: Number.isFinite(lufs) ? lufs : null,
       peak: 10 ** (this.loudness.samplePeakDbfs / 20),
       heardSpeech: this.heardSpeech,
+      silentRuns: [...this.spool.silentRuns],
     };
   }
 
