@@ -10,7 +10,7 @@ import type { TtsRequest } from '../../src/contract/types';
 import { SampleSpool } from '../../src/engine/audio/sample-spool';
 import { readWavSamples } from '../../src/engine/audio/wav-reader';
 import { WavWriter } from '../../src/engine/audio/wav-writer';
-import type { TtsTask } from '../../src/engine/protocol';
+import { UserFacingError, type TtsTask } from '../../src/engine/protocol';
 import { runTtsTask } from '../../src/engine/tts/run-tts';
 import { SpeechRecorder, type RecordingSummary } from '../../src/engine/tts/speech-recorder';
 import { tempDir } from '../helpers/temp';
@@ -119,6 +119,16 @@ describe('long silence in TTS output', () => {
     assert.ok(samples.subarray(6, 2006).every((v) => v === 0));
     assert.deepEqual([...samples.subarray(2006, 2010)], [-4, -4, 5, 5]);
     assert.ok(samples.subarray(2010).every((v) => v === 0));
+
+    // Past the 4 GB a WAV file can describe, even silence is refused, with a way out.
+    const long = await WavWriter.create(path.join(dir, 'long.wav'), { sampleRate: 48000, channels: 2 });
+    await long.writeSilence(48000 * 3600 * 6);
+    await assert.rejects(long.writeSilence(48000 * 3600), (error: unknown) => {
+      assert.ok(error instanceof UserFacingError);
+      assert.match(error.message, /^The audio is longer than a WAV file can hold \(4 GB\): choose mp3, aac or flac/);
+      return true;
+    });
+    await long.abort();
   });
 
   async function narrate(srt: string, options: Partial<TtsTask['options']> = {}) {

@@ -7,6 +7,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import path from 'node:path';
+import { UserFacingError } from '../protocol';
 import { DiskGuard } from './disk-guard';
 
 export const WAV_HEADER_BYTES = 44;
@@ -103,7 +104,7 @@ export class WavWriter {
   private checkRoomFor(frames: number): void {
     if (this.closed) throw new Error('The WAV writer is closed.');
     if (this.dataBytes + frames * this.format.channels * BYTES_PER_SAMPLE > MAX_DATA_BYTES) {
-      throw new RangeError('The audio is longer than a WAV file can hold (4 GB).');
+      throw new UserFacingError('The audio is longer than a WAV file can hold (4 GB): choose mp3, aac or flac, a lower sample rate, or mono.');
     }
   }
 
