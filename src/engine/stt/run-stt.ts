@@ -42,8 +42,6 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
       `Whisper cannot transcribe the language "${options.language}"; use a code such as en, de or fr, or auto.`,
     );
   }
-  const { multilingual } = await readWhisperModelHeader(task.modelPath);
-  const language = decodingLanguage(requested, { multilingual, modelName: path.basename(task.modelPath) });
   const threads = sttThreadCount();
 
   progress('decoding', 0);
@@ -51,6 +49,8 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
   progress('decoding', 1);
 
   progress('loading_model', 0);
+  const { multilingual } = await readWhisperModelHeader(task.modelPath);
+  const language = decodingLanguage(requested, { multilingual, modelName: path.basename(task.modelPath) });
   const whisper = await loadWhisperModel(task.modelPath);
   progress('loading_model', 1);
 
