@@ -2,14 +2,17 @@
  * Entry of the engine child process: runs one task at a time and answers over IPC (see protocol.ts).
  * Everything heavy (decoding, models, synthesis) happens here, never in the server's process.
  */
-import type { ChildMessage, EngineTask, ParentMessage, ProgressReporter, TaskOutcome } from './protocol';
+import type { ChildMessage, ParentMessage, ProgressReporter, TaskOutcome } from './protocol';
 import { UserFacingError } from './protocol';
+import { checkTask } from './task-check';
 
 function send(message: ChildMessage): void {
   process.send?.(message);
 }
 
-async function runTask(task: EngineTask, report: ProgressReporter): Promise<TaskOutcome> {
+/** Runs a task once the engine's own check passed: a store record edited by hand gets no further than that. */
+async function runTask(received: unknown, report: ProgressReporter): Promise<TaskOutcome> {
+  const task = await checkTask(received);
   if (task.kind === 'tts') {
     const { runTtsTask } = await import('./tts/run-tts');
     return runTtsTask(task, report);

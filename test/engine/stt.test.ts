@@ -18,6 +18,7 @@ import {
   type AudioFormat,
 } from '../helpers/media-fixtures';
 import { assertMonotonicCues, parseSrt, parseVtt } from '../helpers/subtitles';
+import { writeMultilingualWhisper } from '../helpers/multilingual-whisper';
 import { tempDir } from '../helpers/temp';
 import { testModel } from '../helpers/test-models';
 
@@ -39,6 +40,8 @@ describe('runSttTask with whisper.cpp (random-weight model: structure only, neve
   let fullModel = '';
   /** Only the whisper model: no VAD, no diarization. */
   let bareModel = '';
+  /** A multilingual variant of the synthetic model, with VAD. */
+  let multilingualModel = '';
   let jobCount = 0;
   const savedThreads = process.env.SPEECH_STUDIO_THREADS;
 
@@ -49,6 +52,7 @@ describe('runSttTask with whisper.cpp (random-weight model: structure only, neve
     await mkdir(fixtures);
     fullModel = await installModels(path.join(root, 'full'), { vad: true, diarization: true });
     bareModel = await installModels(path.join(root, 'bare'), { vad: false, diarization: false });
+    multilingualModel = await writeMultilingualWhisper(path.dirname(await installModels(path.join(root, 'multilingual'), { vad: true, diarization: false })));
   });
 
   after(async () => {
@@ -109,7 +113,8 @@ describe('runSttTask with whisper.cpp (random-weight model: structure only, neve
   });
 
   it('detects a language for auto and reports it', async () => {
-    const run = await transcribe(testModel('audio/jfk.wav'), { language: 'auto' });
+    // Only a multilingual model has languages to detect (the shared synthetic model is English-only).
+    const run = await transcribe(testModel('audio/jfk.wav'), { language: 'auto' }, multilingualModel);
     assert.match(String(run.result.language), /^[a-z]{2,3}$/);
     assert.equal(run.transcript.language, run.result.language);
     assert.ok(run.progress.some(([phase]) => phase === 'detecting_language'));

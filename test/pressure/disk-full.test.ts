@@ -7,8 +7,10 @@ import { execFileSync } from 'node:child_process';
 import { open, readdir, rm, statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { reserveBytes } from '../../src/engine/audio/disk-guard';
+import { WavWriter } from '../../src/engine/audio/wav-writer';
 import { uploadMultipart } from '../helpers/multipart';
-import { assertErrorBody, isTerminal, postJson, request, startTestServer, tempDir, waitForJob, type TestServer } from '../helpers/server';
+import { assertErrorBody, isTerminal, postJson, request, startTestServer, tempDir, waitFor, waitForJob, type TestServer } from '../helpers/server';
 import { testModel } from '../helpers/test-models';
 import { englishVoiceId, LONG_TEXT } from '../helpers/voices';
 import { installSyntheticWhisper } from './support';
@@ -64,19 +66,67 @@ describe('a full disk', () => {
   it('fails a TTS job clearly when its output does not fit, removes the partial file, and runs the next job once there is room', async (ctx) => {
     if (!t) return ctx.skip('cannot mount a tmpfs here (needs root)');
     const filler = await fillUntil(mountpoint, 256 * 1024);
-    // About a minute of speech: a few MB of WAV, far more than the 256 KB left.
-    const job = (await postJson(`${t.base}/tts/jobs`, { voiceId, text: LONG_TEXT.slice(0, 1000) })).json();
-    const failed = await waitForJob(t.base, job.id, isTerminal, 60_000);
-    assert.equal(failed.status, 'failed');
-    assert.match(failed.error, /disk .* is full.*Free some space/);
-    assert.doesNotMatch(failed.error, /\n\s+at /);
-    assert.deepEqual(await readdir(path.join(mountpoint, 'jobs', job.id)).catch(() => []), [], 'nothing of the job is left');
-    assert.ok((await freeBytes(mountpoint)) >= 200 * 1024, 'the partial output gave its space back');
-    assert.equal((await request(`${t.base}/jobs/${job.id}/output`)).status, 409);
-
-    await rm(filler);
+    try {
+      // About a minute of speech: a few MB of WAV, far more than the 256 KB left.
+      const job = (await postJson(`${t.base}/tts/jobs`, { voiceId, text: LONG_TEXT.slice(0, 1000) })).json();
+      const failed = await waitForJob(t.base, job.id, isTerminal, 60_000);
+      assert.equal(failed.status, 'failed');
+      assert.match(failed.error, /disk .* is full.*Free some space/);
+      assert.doesNotMatch(failed.error, /\n\s+at /);
+      // The job service tidies the folder just after it records the failure.
+      const folder = () => readdir(path.join(mountpoint, 'jobs', job.id)).catch(() => [] as string[]);
+      assert.deepEqual(await waitFor('the job folder to be tidied', folder, (names) => names.length === 0, 10_000), [], 'nothing of the job is left');
+      assert.ok((await freeBytes(mountpoint)) >= 200 * 1024, 'the partial output gave its space back');
+      assert.equal((await request(`${t.base}/jobs/${job.id}/output`)).status, 409);
+    } finally {
+      await rm(filler);
+    }
     const next = (await postJson(`${t.base}/tts/jobs`, { voiceId, text: 'There is room again.' })).json();
     assert.equal((await waitForJob(t.base, next.id, isTerminal)).status, 'succeeded');
+  });
+
+  it('fails a narration whose output cannot fit before writing it, and keeps the reserve free all along', async (ctx) => {
+    if (!t) return ctx.skip('cannot mount a tmpfs here (needs root)');
+    // Ten minutes of 48 kHz stereo WAV is 115 MB: far more than this 16 MB disk, though the request is tiny.
+    const text = '1\n00:00:01,000 --> 00:00:02,000\nHello.\n\n2\n00:10:00,000 --> 00:10:01,000\nStill here.\n';
+    const job = (await postJson(`${t.base}/tts/jobs`, { voiceId, text, inputFormat: 'srt', sampleRate: 48000, audioChannels: 'stereo' })).json();
+    // Watch the free space while the job runs, to see its lowest point.
+    let leastFree = Infinity;
+    let watching = true;
+    const watcher = (async () => {
+      while (watching) {
+        leastFree = Math.min(leastFree, await freeBytes(mountpoint));
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
+    const failed = await waitForJob(t.base, job.id, isTerminal, 60_000).finally(() => (watching = false));
+    await watcher;
+    assert.equal(failed.status, 'failed');
+    assert.match(failed.error, /disk .* is full.*The wav output needs about 11\d\.\d MB.*Free some space/);
+    const stats = await statfs(mountpoint);
+    assert.ok(leastFree >= reserveBytes(stats.blocks * stats.bsize), `${leastFree} bytes were left at the lowest`);
+    assert.deepEqual(await readdir(path.join(mountpoint, 'jobs', job.id)).catch(() => []), [], 'nothing of the job is left');
+  });
+
+  it('stops a file that grows while the disk fills, leaving the reserve free', async (ctx) => {
+    if (!t) return ctx.skip('cannot mount a tmpfs here (needs root)');
+    const file = path.join(mountpoint, 'growing.wav');
+    const writer = await WavWriter.create(file, { sampleRate: 48000, channels: 2 });
+    const second = Int16Array.from({ length: 48000 }, (_, i) => Math.round(8000 * Math.sin(i / 10)));
+    try {
+      await assert.rejects(async () => {
+        for (;;) await writer.write(second);
+      }, (error: NodeJS.ErrnoException) => {
+        assert.equal(error.code, 'ENOSPC');
+        assert.match(error.message, /MB are free and a job always leaves 0\.8 MB free/);
+        return true;
+      });
+      const stats = await statfs(mountpoint);
+      assert.ok(stats.bavail * stats.bsize >= reserveBytes(stats.blocks * stats.bsize), 'the reserve is still free');
+    } finally {
+      await writer.abort();
+      await rm(file, { force: true });
+    }
   });
 
   it('answers an upload that does not fit with the disk-full error and keeps none of it', async (ctx) => {

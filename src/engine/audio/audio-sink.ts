@@ -7,6 +7,8 @@ import { WavWriter } from './wav-writer';
 export interface AudioSink {
   /** Mono samples at the output rate; stereo duplicates them. */
   write(samples: Int16Array): Promise<void>;
+  /** `count` frames of silence, written as cheaply as the format allows (a hole in a WAV file). */
+  writeSilence(count: number): Promise<void>;
   finish(): Promise<{ bytes: number; frames: number }>;
   abort(): Promise<void>;
 }

@@ -40,6 +40,19 @@ export class NoiseFloorMeter {
     }
   }
 
+  /** Counts `count` samples of digital silence without looking at them (the same as pushing zeros). */
+  pushSilence(count: number): void {
+    const toBlockEnd = this.blockSamples - this.count;
+    if (count < toBlockEnd) {
+      this.count += count;
+      return;
+    }
+    this.push(new Int16Array(toBlockEnd));
+    const rest = count - toBlockEnd;
+    this.silentBlocks += Math.floor(rest / this.blockSamples);
+    this.count = rest % this.blockSamples;
+  }
+
   /**
    * The 10th percentile block level in dBFS: the level between words. -Infinity when the pauses are digital
    * silence, or when that level is not clearly below the speech (within 20 dB of the 90th percentile), since
@@ -129,5 +142,14 @@ export class Denoiser {
     }
     Object.assign(this, { x1, x2, y1, y2, envelope, gain });
     return out;
+  }
+
+  /**
+   * The state after a long digital silence, without processing it: filters and envelope at rest, the gate
+   * closed. Call it once the silence has run through process() for a moment (its tails have died away).
+   */
+  rest(): void {
+    Object.assign(this, { x1: 0, x2: 0, y1: 0, y2: 0, envelope: 0 });
+    if (this.gateThreshold > 0) this.gain = this.floorGain;
   }
 }

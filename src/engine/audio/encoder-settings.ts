@@ -39,3 +39,17 @@ export function ffmpegOutputArgs(settings: EncoderSettings): string[] {
       return ['-c:a', 'pcm_s16le', '-f', 'wav'];
   }
 }
+
+/** Bitrate ffmpeg's mp3 and aac encoders use when none is given. */
+const DEFAULT_LOSSY_KBPS = 128;
+
+/**
+ * About how many bytes `frames` of audio take in the output format, for the free-space check before
+ * encoding: exact for wav, by bitrate for mp3 and aac, and the PCM size (an upper bound) for flac.
+ */
+export function estimatedOutputBytes(settings: EncoderSettings, frames: number): number {
+  const pcmBytes = frames * settings.channels * 2;
+  if (!usesBitrate(settings.format)) return pcmBytes + 44;
+  const kbps = effectiveBitrateKbps(settings) ?? DEFAULT_LOSSY_KBPS;
+  return Math.ceil(((frames / settings.sampleRate) * kbps * 1000) / 8);
+}

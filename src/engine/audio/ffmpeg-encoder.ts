@@ -1,13 +1,19 @@
 /**
  * Encodes a stream of 16-bit PCM into mp3, aac or flac through an ffmpeg child process: samples go to
- * ffmpeg's stdin as they are made (with back-pressure), so memory stays flat for any length.
+ * ffmpeg's stdin as they are made (with back-pressure), so memory stays flat for any length. Silence goes
+ * as slices of one shared block of zeros, and the disk is looked at as the output grows (disk-guard.ts).
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { findMediaTools, firstErrorLine, isMissingExecutable, toolNotFoundError } from '../media/ffmpeg';
 import { UserFacingError } from '../protocol';
+import { DiskGuard } from './disk-guard';
 import { ffmpegOutputArgs, type EncoderSettings } from './encoder-settings';
+
+/** Zeros that silence is sent from; never written to. 256 KB: few writes, little memory. */
+const ZEROS = Buffer.alloc(256 * 1024);
 
 export interface EncodedSummary {
   bytes: number;
@@ -19,12 +25,14 @@ export class FfmpegEncoder {
   private stderr = '';
   private spawnError: Error | undefined;
   private readonly exited: Promise<number | null>;
+  private readonly guard: DiskGuard;
 
   private constructor(
     private readonly child: ChildProcessByStdio<Writable, null, Readable>,
     private readonly path: string,
     private readonly settings: EncoderSettings,
   ) {
+    this.guard = new DiskGuard(dirname(resolve(this.path)));
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (text: string) => {
       if (this.stderr.length < 16 * 1024) this.stderr += text;
@@ -56,9 +64,23 @@ export class FfmpegEncoder {
     if (samples.length === 0) return;
     if (this.spawnError) throw this.spawnError;
     const data = this.settings.channels === 2 ? duplicate(samples) : samples;
-    const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    // A copy: the caller may reuse its buffer while the pipe still holds this one.
+    await this.send(Buffer.from(Buffer.from(data.buffer, data.byteOffset, data.byteLength)));
     this.frames += samples.length;
-    if (!this.child.stdin.write(Buffer.from(bytes))) {
+  }
+
+  /** Appends `count` frames of silence. */
+  async writeSilence(count: number): Promise<void> {
+    if (this.spawnError) throw this.spawnError;
+    for (let left = count * this.settings.channels * 2; left > 0; left -= ZEROS.length) {
+      await this.send(left >= ZEROS.length ? ZEROS : ZEROS.subarray(0, left));
+    }
+    this.frames += count;
+  }
+
+  private async send(bytes: Buffer): Promise<void> {
+    await this.guard.beforeWrite(bytes.length);
+    if (!this.child.stdin.write(bytes)) {
       await new Promise<void>((resolve) => {
         const done = (): void => {
           this.child.stdin.off('drain', done);

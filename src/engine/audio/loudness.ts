@@ -94,6 +94,25 @@ export class LoudnessMeter {
     this.peak = peak;
   }
 
+  /**
+   * Counts `count` samples of digital silence without filtering them: the filters are set at rest and each
+   * whole 100 ms step of it has no energy. Call it once the silence has run through push() for a moment
+   * (the filters' tails have died away), as SpeechRecorder.padTo does.
+   */
+  pushSilence(count: number): void {
+    for (const filter of this.filters) Object.assign(filter, { x1: 0, x2: 0, y1: 0, y2: 0 });
+    const toStepEnd = this.stepSamples - this.stepCount;
+    if (count < toStepEnd) {
+      this.stepCount += count;
+      return;
+    }
+    this.steps.push(this.stepSum / this.stepSamples);
+    const rest = count - toStepEnd;
+    for (let whole = Math.floor(rest / this.stepSamples); whole > 0; whole--) this.steps.push(0);
+    this.stepSum = 0;
+    this.stepCount = rest % this.stepSamples;
+  }
+
   /** The highest sample magnitude seen, in dBFS (-Infinity for silence). */
   get samplePeakDbfs(): number {
     return 20 * Math.log10(this.peak);

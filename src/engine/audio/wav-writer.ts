@@ -1,9 +1,14 @@
 /**
  * Writes 16-bit PCM WAV files as a stream: the header goes out first with placeholder sizes, which are
- * patched once the length is known, so no audio has to be held in memory.
+ * patched once the length is known, so no audio has to be held in memory. Silence is skipped over rather
+ * than written (a hole in the file, sparse where the file system allows), and writes stop (ENOSPC) before
+ * the disk runs out of its reserve (disk-guard.ts).
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { endianness } from 'node:os';
+import path from 'node:path';
+import { UserFacingError } from '../protocol';
+import { DiskGuard } from './disk-guard';
 
 export const WAV_HEADER_BYTES = 44;
 const BYTES_PER_SAMPLE = 2;
@@ -25,39 +30,50 @@ export interface WavSummary {
 
 export class WavWriter {
   private frames = 0;
+  /** Frames the file really holds; up to `frames` the rest is silence not yet given a length. */
+  private framesOnDisk = 0;
   private closed = false;
+  private readonly guard: DiskGuard;
 
   private constructor(
     private readonly handle: FileHandle,
     readonly format: WavFormat,
-  ) {}
+    file: string,
+  ) {
+    this.guard = new DiskGuard(path.dirname(file));
+  }
 
-  /** Creates (or truncates) `path` and writes the header. */
-  static async create(path: string, format: WavFormat): Promise<WavWriter> {
+  /** Creates (or truncates) `file` and writes the header. */
+  static async create(file: string, format: WavFormat): Promise<WavWriter> {
     if (!Number.isInteger(format.sampleRate) || format.sampleRate <= 0) {
       throw new TypeError(`Expected a positive integer sampleRate, got ${format.sampleRate}`);
     }
     if (format.channels !== 1 && format.channels !== 2) throw new TypeError(`Expected 1 or 2 channels, got ${format.channels}`);
-    const handle = await open(path, 'w');
+    const handle = await open(file, 'w');
     try {
       await writeFully(handle, wavHeader(format, 0), 0);
     } catch (error) {
       await handle.close();
       throw error;
     }
-    return new WavWriter(handle, format);
+    return new WavWriter(handle, format, file);
   }
 
   /** Appends mono samples; with two channels each sample goes to both. */
   async write(samples: Int16Array): Promise<void> {
-    if (this.closed) throw new Error('The WAV writer is closed.');
+    this.checkRoomFor(samples.length);
     if (samples.length === 0) return;
-    const { channels } = this.format;
-    if (this.dataBytes + samples.length * channels * BYTES_PER_SAMPLE > MAX_DATA_BYTES) {
-      throw new RangeError('The audio is longer than a WAV file can hold (4 GB).');
-    }
-    await writeFully(this.handle, littleEndianBytes(interleave(samples, channels)), WAV_HEADER_BYTES + this.dataBytes);
+    const data = littleEndianBytes(interleave(samples, this.format.channels));
+    await this.guard.beforeWrite(data.length);
+    await writeFully(this.handle, data, WAV_HEADER_BYTES + this.dataBytes);
     this.frames += samples.length;
+    this.framesOnDisk = this.frames;
+  }
+
+  /** Appends `count` frames of silence without writing them: the next write (or close) leaves a hole. */
+  async writeSilence(count: number): Promise<void> {
+    this.checkRoomFor(count);
+    this.frames += count;
   }
 
   /** Patches the sizes into the header and closes the file. */
@@ -65,6 +81,7 @@ export class WavWriter {
     if (this.closed) throw new Error('The WAV writer is closed.');
     this.closed = true;
     try {
+      if (this.frames > this.framesOnDisk) await this.handle.truncate(WAV_HEADER_BYTES + this.dataBytes);
       await writeFully(this.handle, wavHeader(this.format, this.dataBytes), 0);
     } finally {
       await this.handle.close();
@@ -82,6 +99,13 @@ export class WavWriter {
     if (this.closed) return;
     this.closed = true;
     await this.handle.close();
+  }
+
+  private checkRoomFor(frames: number): void {
+    if (this.closed) throw new Error('The WAV writer is closed.');
+    if (this.dataBytes + frames * this.format.channels * BYTES_PER_SAMPLE > MAX_DATA_BYTES) {
+      throw new UserFacingError('The audio is longer than a WAV file can hold (4 GB): choose mp3, aac or flac, a lower sample rate, or mono.');
+    }
   }
 
   private get dataBytes(): number {

@@ -13,7 +13,8 @@ import { findDiarizationModels, findVadModel } from './model-files';
 import { compactSpeech, type SpeechTimeline } from './speech-timeline';
 import { detectSpeech } from './speech-vad';
 import { createSttProgress, type StepReporter } from './stt-progress';
-import { toWhisperLanguage } from './whisper-languages';
+import { decodingLanguage, toWhisperLanguage } from './whisper-languages';
+import { readWhisperModelHeader } from './whisper-model-header';
 import { loadWhisperModel, sttThreadCount, transcribePcm16, type WhisperOutput } from './whisper-session';
 import { segmentsFromPieces } from './word-segments';
 import { writeTranscript } from './write-transcript';
@@ -36,8 +37,8 @@ const VAD_SHARE = 0.15;
 export async function runSttTask(task: SttTask, report: ProgressReporter): Promise<TaskOutcome<SttResult>> {
   const progress = createSttProgress(report);
   const { options } = task;
-  const language = toWhisperLanguage(options.language);
-  if (language === null) {
+  const requested = toWhisperLanguage(options.language);
+  if (requested === null) {
     throw new UserFacingError(
       `Whisper cannot transcribe the language "${options.language}"; use a code such as en, de or fr, or auto.`,
     );
@@ -49,11 +50,13 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
   progress('decoding', 1);
 
   progress('loading_model', 0);
+  const { multilingual } = await readWhisperModelHeader(task.modelPath);
+  const language = decodingLanguage(requested, { multilingual, modelName: path.basename(task.modelPath) });
   const whisper = await loadWhisperModel(task.modelPath);
   progress('loading_model', 1);
 
   const speech = await keepSpeech(task.modelPath, input.pcm, threads, progress);
-  const recognized = await recognize(whisper, speech, language, threads, progress);
+  const recognized = await recognize(whisper, speech, { requested, language, multilingual }, threads, progress);
 
   const built = segmentsFromPieces(recognized.segments, recognized.text ?? '', {
     toDecodedSeconds: speech.toSourceSeconds,
@@ -112,17 +115,19 @@ async function keepSpeech(modelPath: string, pcm: Int16Array, threads: number, p
 async function recognize(
   whisper: WhisperContext,
   speech: Speech,
-  language: string,
+  { requested, language, multilingual }: { requested: string; language: string; multilingual: boolean },
   threads: number,
   progress: StepReporter,
 ): Promise<WhisperOutput> {
+  // Nothing was heard, so nothing was detected: `auto` stays undetermined even on an English-only model.
   if (speech.samples.length === 0) {
-    return { language: language === 'auto' ? UNDETERMINED_LANGUAGE : language, segments: [] };
+    return { language: requested === 'auto' ? UNDETERMINED_LANGUAGE : language, promptLanguage: null, segments: [] };
   }
   // whisper detects the language before its first progress report, which switches back to transcribing.
   if (language === 'auto') progress('detecting_language', 0);
   const output = await transcribePcm16(whisper, speech.samples, {
     language,
+    multilingual,
     threads,
     onProgress: (fraction) => progress('transcribing', speech.vadShare + (1 - speech.vadShare) * fraction),
   });

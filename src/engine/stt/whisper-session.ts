@@ -3,6 +3,7 @@ import { access } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { UserFacingError } from '../protocol';
+import { modelNotInstalled } from './whisper-model-header';
 
 export const THREADS_ENV = 'SPEECH_STUDIO_THREADS';
 
@@ -17,16 +18,24 @@ export interface WhisperSegment {
 }
 
 export interface WhisperOutput {
-  /** The language whisper used: the one asked for, or the detected one for `auto`. */
+  /** The language whisper decoded with: the one asked for, or the detected one for `auto`. */
   language: string;
+  /**
+   * The language token whisper put at the start of its decoder prompt, as the binding reports it
+   * (`whisper_full_lang_id`); null for an English-only model, which has no language tokens (the binding's
+   * value is then left over from an earlier run).
+   */
+  promptLanguage: string | null;
   segments: WhisperSegment[];
   /** whisper's whole text, whole even where a token cut a character in two; absent when whisper did not run. */
   text?: string;
 }
 
 export interface WhisperRunOptions {
-  /** A whisper language code or `auto`. */
+  /** A whisper language code, or `auto` to detect it (multilingual models only: see decodingLanguage). */
   language: string;
+  /** Whether the model has language tokens (whisper-model-header.ts). */
+  multilingual: boolean;
   threads: number;
   /** Fraction done, 0–1. */
   onProgress?: (fraction: number) => void;
@@ -39,7 +48,7 @@ let loaded: { modelPath: string; context: Promise<WhisperContext> } | null = nul
 export async function loadWhisperModel(modelPath: string): Promise<WhisperContext> {
   if (loaded?.modelPath === modelPath) return loaded.context;
   await access(modelPath).catch(() => {
-    throw new UserFacingError(`The speech-to-text model ${path.basename(modelPath)} is not installed.`);
+    throw modelNotInstalled(modelPath);
   });
   if (loaded) {
     const previous = loaded.context;
@@ -80,8 +89,11 @@ export async function transcribePcm16(
     onProgress: (percent) => options.onProgress?.(Math.min(100, Math.max(0, percent)) / 100),
   });
   const result = await promise;
+  const promptLanguage = options.multilingual ? result.language || null : null;
   return {
-    language: result.language || options.language,
+    // whisper_full_lang_id is only fresh when this run set it: take it for `auto`, never instead of a request.
+    language: options.language === 'auto' ? promptLanguage ?? options.language : options.language,
+    promptLanguage,
     segments: result.segments.map((segment) => ({ text: segment.text, startMs: segment.t0, endMs: segment.t1 })),
     text: result.result,
   };

@@ -35,6 +35,14 @@ class LengthFitter {
 
   constructor(private readonly target: number | undefined) {}
 
+  /** How many of `count` samples of silence fit. */
+  takeCount(count: number): number {
+    if (this.target === undefined) return count;
+    const kept = Math.min(count, Math.max(0, this.target - this.written));
+    this.written += kept;
+    return kept;
+  }
+
   take(samples: Int16Array): Int16Array {
     if (this.target === undefined) return samples;
     const room = Math.max(0, this.target - this.written);
@@ -73,15 +81,21 @@ export async function renderRecording(
     let block = fitter.take(samples);
     if (last) block = concat(block, fitter.padding());
     if (limiter) block = last ? concat(limiter.process(block), limiter.flush()) : limiter.process(block);
+    // Long pauses of a narration (cues far apart) are mostly silent blocks: no gain to apply, nothing to write.
+    if (isSilent(block)) return sink.writeSilence(block.length);
     if (plainGain !== null && plainGain !== 1) block = scale(block, plainGain);
     await sink.write(block);
   };
 
   try {
     let done = 0;
-    for await (const block of spool.read()) {
-      await afterStretch(stretcher ? stretcher.process(block) : block, false);
-      done += block.length;
+    // The recording's long silences are skipped unread. Each follows a moment of real silence (see
+    // SpeechRecorder.padTo), so the limiter holds only zeros and has recovered by then: writing the run ahead
+    // of what it holds changes nothing. A time stretch has no such state to skip over; it reads everything.
+    for await (const part of spool.readParts(stretcher ? [] : recording.silentRuns)) {
+      if (typeof part === 'number') await sink.writeSilence(fitter.takeCount(part));
+      else await afterStretch(stretcher ? stretcher.process(part) : part, false);
+      done += typeof part === 'number' ? part : part.length;
       onProgress(recording.length > 0 ? done / recording.length : 1);
     }
     await afterStretch(stretcher ? stretcher.flush() : new Int16Array(0), true);
@@ -89,6 +103,11 @@ export async function renderRecording(
     stretcher?.release();
     await spool.close();
   }
+}
+
+function isSilent(samples: Int16Array): boolean {
+  for (let i = 0; i < samples.length; i++) if (samples[i] !== 0) return false;
+  return true;
 }
 
 function scale(samples: Int16Array, gain: number): Int16Array {

@@ -7,10 +7,12 @@
  * Audio streams through both passes, so memory stays flat however long the text is.
  */
 import { readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
 import type { TtsResult } from '../../contract/types';
 import { normalizeText } from '../../text/normalize';
 import { openAudioSink, type AudioSink } from '../audio/audio-sink';
-import { effectiveBitrateKbps, MEDIA_TYPES, type EncoderSettings } from '../audio/encoder-settings';
+import { DiskGuard } from '../audio/disk-guard';
+import { effectiveBitrateKbps, estimatedOutputBytes, MEDIA_TYPES, type EncoderSettings } from '../audio/encoder-settings';
 import { findMediaTools, runTool } from '../media/ffmpeg';
 import { UserFacingError, type EnginePhase, type ProgressReporter, type TaskOutcome, type TtsTask } from '../protocol';
 import { recordNarration, type CueReport } from './narrate';
@@ -112,6 +114,8 @@ export async function runTtsTask(task: TtsTask, report: ProgressReporter): Promi
       targetSamples: duration?.targetSamples,
       gain: options.postprocessOutput ? 10 ** (gainDb / 20) : null,
     };
+    const outputFrames = plan.targetSamples ?? Math.ceil(recording.length / plan.stretch);
+    await new DiskGuard(path.dirname(partialPath)).ensureRoom(estimatedOutputBytes(encoder, outputFrames), `The ${encoder.format} output`);
     sink = await openAudioSink(partialPath, encoder, ffmpeg);
     progress('postprocessing', SYNTHESIS_END);
     await renderRecording(recording, sink, plan, (fraction) => progress('postprocessing', SYNTHESIS_END + (RENDER_END - SYNTHESIS_END) * fraction));

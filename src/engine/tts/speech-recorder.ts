@@ -5,7 +5,7 @@
  */
 import { Denoiser, NoiseFloorMeter } from '../audio/denoise';
 import { LoudnessMeter } from '../audio/loudness';
-import { SampleSpool } from '../audio/sample-spool';
+import { SampleSpool, type SilentRun } from '../audio/sample-spool';
 import { firstAudibleIndex } from '../audio/silence-trimmer';
 
 /** What the second pass needs to know about a finished recording. */
@@ -19,7 +19,12 @@ export interface RecordingSummary {
   /** The highest sample magnitude, 0 to 1 of full scale. */
   peak: number;
   heardSpeech: boolean;
+  /** Long silences that padTo counted instead of writing (holes in the file), for the second pass to skip. */
+  silentRuns: readonly SilentRun[];
 }
+
+/** Long enough for the denoiser's and the loudness meter's filters to die away (their slowest: ~10 ms). */
+const SETTLE_SECONDS = 0.2;
 
 export class SpeechRecorder {
   private readonly loudness: LoudnessMeter;
@@ -61,12 +66,25 @@ export class SpeechRecorder {
     await this.spool.write(out);
   }
 
-  /** Silence up to sample `position` (nothing when the recording is already past it). */
+  /**
+   * Silence up to sample `position` (nothing when the recording is already past it). Only its first moment
+   * runs through the filters, whose tails after speech are real samples; the rest is counted by the meters
+   * and skipped in the spool (a hole in the file), so a cue hours away costs neither time nor disk.
+   */
   async padTo(position: number): Promise<void> {
     const missing = Math.round(position) - this.spool.length;
     if (missing <= 0) return;
-    const silence = new Int16Array(Math.min(missing, 1 << 15));
-    for (let left = missing; left > 0; left -= silence.length) await this.write(silence.subarray(0, Math.min(left, silence.length)));
+    const settle = Math.min(missing, Math.round(this.sampleRate * SETTLE_SECONDS));
+    await this.write(new Int16Array(settle));
+    const rest = missing - settle;
+    if (rest === 0) return;
+    if (this.noiseFloor && this.denoiser) {
+      this.noiseFloor.pushSilence(rest);
+      this.denoiser.setFloor(this.noiseFloor.floorDb());
+      this.denoiser.rest();
+    }
+    this.loudness.pushSilence(rest);
+    this.spool.writeSilence(rest);
   }
 
   /** Stops recording; the file stays for the second pass (SampleSpool.open). */
@@ -80,6 +98,7 @@ export class SpeechRecorder {
       lufs: Number.isFinite(lufs) ? lufs : null,
       peak: 10 ** (this.loudness.samplePeakDbfs / 20),
       heardSpeech: this.heardSpeech,
+      silentRuns: [...this.spool.silentRuns],
     };
   }
 

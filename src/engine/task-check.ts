@@ -1,0 +1,131 @@
+/**
+ * The engine's own check of every task it receives, whatever door or store record the task came through:
+ * the API's schema and limits (the contract's validators, not a copy of them), the paths the task will
+ * touch, its voice, and the length of a narration's timeline. A task that fails the check fails its job
+ * with a sentence before any work starts, never with a crash or a job that runs away with memory or disk.
+ */
+import { open } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
+import { MAX_TTS_TEXT, openApiDocument } from '../contract/openapi';
+import type { SttOptions, TtsRequest } from '../contract/types';
+import { compileValidators, type Validators } from '../contract/validation';
+import type { TtsEngineName, TtsVoiceRef } from '../voices/voice-ref';
+import { UserFacingError, type EngineTask, type SttTask, type TtsTask } from './protocol';
+import { narrationTimelineProblem } from '../subtitles/timeline-limit';
+import { readCues } from './tts/read-cues';
+
+type Fields = Record<string, unknown>;
+
+/** Every engine the voice of a task may name (a Record, so the type keeps this list complete). */
+const ENGINES: Record<TtsEngineName, true> = { 'espeak-ng': true, flite: true, 'svox-pico': true, 'sherpa-onnx': true };
+/** UTF-8 takes at most 4 bytes a character: reading this much is enough to see a text is too long. */
+const MAX_TEXT_BYTES = MAX_TTS_TEXT * 4 + 4;
+
+let validators: Validators | undefined;
+const contract = (): Validators => (validators ??= compileValidators());
+
+/** The request fields that have a default: a task carries every one of them, already filled in. */
+function filledFields(schema: { properties: Record<string, object> }): string[] {
+  return Object.entries(schema.properties)
+    .filter(([, property]) => 'default' in property)
+    .map(([name]) => name);
+}
+
+function invalid(detail: string): UserFacingError {
+  return new UserFacingError(`The job cannot run: ${detail}. It may have been changed after it was created; create it again.`);
+}
+
+const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The task as the engine will run it (options as the contract reads them), or a sentence for the user. */
+export async function checkTask(task: unknown): Promise<EngineTask> {
+  if (!isObject(task)) throw invalid('the engine received no task');
+  if (task.kind === 'tts') return checkTtsTask(task);
+  if (task.kind === 'stt') return checkSttTask(task);
+  throw invalid(`its kind ${JSON.stringify(task.kind)} is neither tts nor stt`);
+}
+
+async function checkTtsTask(task: Fields): Promise<TtsTask> {
+  const textPath = absolutePath(task, 'textPath');
+  const outputPath = absolutePath(task, 'outputPath');
+  const options = optionsOf(task, filledFields(openApiDocument.components.schemas.TtsRequest));
+  if ('text' in options) throw invalid('options.text: the text belongs in its own file');
+  const voice = voiceOf(task.voice, 'voice');
+  const text = await readText(textPath);
+  const checked = contract().ttsRequest({ ...options, text });
+  if (!checked.ok) throw invalid(`its options are not valid (${checked.message})`);
+  const { text: _text, ...valid } = checked.value;
+  checkFinite(valid);
+  if (valid.inputFormat !== 'txt') {
+    const problem = narrationTimelineProblem(readCues(text, valid.inputFormat));
+    if (problem) throw new UserFacingError(`The narration is too long: ${problem}.`);
+  }
+  return { kind: 'tts', textPath, outputPath, options: valid satisfies Omit<TtsRequest, 'text'>, voice };
+}
+
+async function checkSttTask(task: Fields): Promise<SttTask> {
+  const inputPath = absolutePath(task, 'inputPath');
+  const workDir = absolutePath(task, 'workDir');
+  const modelPath = absolutePath(task, 'modelPath');
+  const options = optionsOf(task, filledFields(openApiDocument.components.schemas.SttRequest));
+  // The form-field validator: it reads the options as the API read them from the multipart form.
+  const checked = contract().sttOptions(options as Record<string, string>);
+  if (!checked.ok) throw invalid(`its options are not valid (${checked.message})`);
+  checkFinite(checked.value);
+  return { kind: 'stt', inputPath, workDir, modelPath, options: checked.value satisfies SttOptions };
+}
+
+function absolutePath(task: Fields, name: string): string {
+  const value = task[name];
+  if (typeof value !== 'string' || !isAbsolute(value) || value.includes('\0')) throw invalid(`${name} is not an absolute path`);
+  return value;
+}
+
+/** The task's options, with every defaulted field present (a missing one would be filled in silently). */
+function optionsOf(task: Fields, required: readonly string[]): Fields {
+  const options = task.options;
+  if (!isObject(options)) throw invalid('it has no options');
+  const missing = required.find((name) => !(name in options));
+  if (missing) throw invalid(`its options are not valid (${missing}: is missing)`);
+  return { ...options };
+}
+
+/** JSON has no Infinity, but a form field "Infinity" becomes one: no option may be infinite or NaN. */
+function checkFinite(options: object): void {
+  for (const [name, value] of Object.entries(options)) {
+    if (typeof value === 'number' && !Number.isFinite(value)) throw invalid(`its options are not valid (${name}: must be a finite number)`);
+  }
+}
+
+function voiceOf(value: unknown, where: string): TtsVoiceRef {
+  if (!isObject(value)) throw invalid(`${where} is missing`);
+  if (typeof value.engine !== 'string' || !Object.hasOwn(ENGINES, value.engine)) {
+    throw invalid(`${where}.engine ${JSON.stringify(value.engine)} is not a speech engine this version knows`);
+  }
+  for (const name of ['engineVoiceId', 'languageCode'] as const) {
+    if (typeof value[name] !== 'string' || value[name] === '') throw invalid(`${where}.${name} is missing`);
+  }
+  if (value.speakers !== undefined) {
+    if (!isObject(value.speakers)) throw invalid(`${where}.speakers is not a list of voices by speaker`);
+    for (const [speaker, other] of Object.entries(value.speakers)) voiceOf(other, `${where}.speakers.${speaker}`);
+  }
+  return value as unknown as TtsVoiceRef;
+}
+
+/** The text file's content; a file too long for the API is read only far enough to tell. */
+async function readText(textPath: string): Promise<string> {
+  const handle = await open(textPath, 'r').catch(() => {
+    throw invalid('its text file is missing');
+  });
+  try {
+    const bytes = Buffer.alloc(MAX_TEXT_BYTES);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(bytes, length, bytes.length - length, length);
+      if (bytesRead === 0 || (length += bytesRead) === bytes.length) break;
+    }
+    return bytes.toString('utf8', 0, length);
+  } finally {
+    await handle.close();
+  }
+}
