@@ -1,5 +1,6 @@
 import type { SttOptions } from '../../contract/types';
 import type { DiarizationModels } from './model-files';
+import { requireSherpa } from '../native-parts';
 
 /** A stretch of audio (seconds) that the diarizer gave to one speaker; speakers are numbered arbitrarily. */
 export interface SpeakerTurn {
@@ -82,7 +83,7 @@ function loadDiarizer(models: DiarizationModels, threads: number, clustering: Cl
     loaded.diarizer.setConfig({ clustering });
     return loaded.diarizer;
   }
-  const sherpa = require('sherpa-onnx-node') as SherpaModule;
+  const sherpa = requireSherpa<SherpaModule>();
   const diarizer = new sherpa.OfflineSpeakerDiarization({
     segmentation: { pyannote: { model: models.segmentation }, numThreads: threads },
     embedding: { model: models.embedding, numThreads: threads },

@@ -1,4 +1,5 @@
 import { initWhisperVad, type WhisperVadContext } from '@fugood/whisper.node';
+import { requireWhisper } from '../native-parts';
 import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import type { SpeechRange } from './speech-timeline';
 
@@ -15,6 +16,7 @@ async function loadVadModel(modelPath: string, threads: number): Promise<Whisper
     loaded = null;
     await (await previous.catch(() => null))?.release();
   }
+  await requireWhisper();
   const context = initWhisperVad({ filePath: modelPath, useGpu: false, nThreads: threads });
   loaded = { modelPath, context };
   return context.catch((error: unknown) => {

@@ -1,4 +1,5 @@
 import { initWhisper, type WhisperContext } from '@fugood/whisper.node';
+import { requireWhisper } from '../native-parts';
 import { access } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -55,6 +56,7 @@ export async function loadWhisperModel(modelPath: string): Promise<WhisperContex
     loaded = null;
     await (await previous.catch(() => null))?.release();
   }
+  await requireWhisper();
   const context = initWhisper({ filePath: modelPath, useGpu: false });
   loaded = { modelPath, context };
   try {

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { readWavSamples } from '../../audio/wav-reader';
 import { UserFacingError, type SherpaVoiceModel, type TtsVoiceRef } from '../../protocol';
+import { requireSherpa } from '../../native-parts';
 import { ensureEspeakData } from './espeak-data';
 import { REQUIRED_FILES } from '../../../voices/voice-ref';
 import { sherpaGenerateRequest, sherpaTtsConfig, type SherpaTtsConfig } from './sherpa-config';
@@ -27,7 +28,7 @@ function loadTts(config: SherpaTtsConfig): OfflineTts {
   if (!tts) {
     // Keep one model at a time: a job with another voice frees the previous one's memory.
     loaded.clear();
-    const sherpa = require('sherpa-onnx-node') as { OfflineTts: new (config: SherpaTtsConfig) => OfflineTts };
+    const sherpa = requireSherpa<{ OfflineTts: new (config: SherpaTtsConfig) => OfflineTts }>();
     tts = new sherpa.OfflineTts(config);
     loaded.set(key, tts);
   }
