@@ -13,6 +13,7 @@ import { API_PREFIX, createApp } from './app';
 import { localEntitlements, type EntitlementProvider } from './entitlements';
 import { rawErrorResponse } from '../contract/errors';
 import { resolveTimeouts, watchBodyRate, type RequestTimeouts } from './slow-requests';
+import { closeIdleSocket } from './idle-close';
 
 export interface LocalServerOptions {
   host: string;
@@ -109,7 +110,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   server.headersTimeout = timeouts.headersMs;
   server.requestTimeout = 0; // a 512 MB upload on a slow link may take long: the body rate is watched instead
   server.keepAliveTimeout = 5_000;
-  server.setTimeout(timeouts.idleMs, (socket: Socket) => socket.destroy());
+  server.setTimeout(timeouts.idleMs, closeIdleSocket);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) {
       socket.destroy();
