@@ -117,6 +117,22 @@ describe('hostile input', () => {
     }
   });
 
+  it('survives a compressed JSON body that turns invalid just past the 2 MB limit', async () => {
+    // Stored (level 0) deflate blocks of incompressible bytes: 2 MB of body inflate from about 2 MB of gzip.
+    // 0xff over more than one block (64 KB) breaks a block header, which the decoder meets near the limit.
+    const incompressible = Buffer.alloc(3 * 1024 * 1024);
+    for (let i = 0, x = 1; i < incompressible.length; i++) incompressible[i] = (x = (x * 48271) % 2147483647) & 0xff;
+    const intact = await gzip(incompressible, { level: 0 });
+    for (let from = 2 * 1024 * 1024 - 16 * 1024; from <= 2 * 1024 * 1024 + 64 * 1024; from += 4096) {
+      const damaged = Buffer.from(intact).fill(0xff, from, from + 70_000);
+      const res = await request(`${t.base}/tts/jobs`, {
+        method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, body: damaged,
+      });
+      assert.match(assertErrorBody(res, 422, 'INVALID_REQUEST').error.message, /too large|Content-Encoding/, `damage from byte ${from}`);
+    }
+    assert.equal((await request(`${t.base}/health`)).status, 200);
+  });
+
   it('answers a body that is not what its Content-Encoding says with 422, not 500', async () => {
     for (const encoding of ['gzip', 'deflate', 'br']) {
       const res = await request(`${t.base}/tts/jobs`, {

@@ -1,10 +1,10 @@
 import Router from '@koa/router';
-import { koaBody } from 'koa-body';
 import { QueueFullError } from '../../jobs/job-service';
 import { toPublicJob } from '../../jobs/types';
 import { parseSubtitles, SubtitleError } from '../../subtitles/parse';
 import type { AppDeps } from '../deps';
 import { ApiError, invalidRequest } from '../../contract/errors';
+import { jsonBody } from '../../http/request-body';
 import { requireFeature } from '../middleware/security';
 import { queueFull } from './queue-full';
 
@@ -15,7 +15,7 @@ import { queueFull } from './queue-full';
  * when the job runs: a missing ffmpeg fails the job with a sentence saying how to install it.
  */
 export function ttsRoutes(router: Router, deps: AppDeps): void {
-  const parseJson = koaBody({ json: true, multipart: false, urlencoded: false, text: false, jsonLimit: '2mb', jsonStrict: true });
+  const parseJson = jsonBody(2 * 1024 * 1024);
 
   router.post(
     '/tts/jobs',

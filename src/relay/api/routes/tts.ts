@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
-import { koaBody } from 'koa-body';
 import { randomUUID } from 'node:crypto';
 import { invalidRequest } from '../../../contract/errors';
+import { jsonBody } from '../../../http/request-body';
 import { reserveCredits } from '../../data/accounts';
 import { insertJob, toPublicJob } from '../../data/jobs';
 import { CHANNELS, notify, type Queryable } from '../../db/database';
@@ -26,7 +26,7 @@ async function requireStorageRoom(tx: Queryable, accountId: number): Promise<voi
 }
 
 export function ttsRoutes(router: Router<RelayState>, deps: RelayDeps): void {
-  const parseJson = koaBody({ json: true, multipart: false, urlencoded: false, text: false, jsonLimit: '2mb', jsonStrict: true });
+  const parseJson = jsonBody(2 * 1024 * 1024);
 
   router.post(
     '/tts/jobs',
