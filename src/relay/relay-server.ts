@@ -5,6 +5,7 @@ import path from 'node:path';
 import { compileValidators } from '../contract/validation';
 import { MAX_UPLOAD_BYTES } from '../server/multipart-upload';
 import { rawErrorResponse } from '../contract/errors';
+import { closeIdleSocket } from '../http/idle-close';
 import type { Logger } from '../util/log';
 import { createRelayApp, RELAY_PREFIX } from './api/app';
 import { DEFAULT_ACCOUNT, ensureAccount, type AccountDefaults } from './data/accounts';
@@ -73,7 +74,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     server.headersTimeout = 15_000;
     server.requestTimeout = 0; // 512 MB uploads on slow links; idle sockets are cut below
     server.keepAliveTimeout = 5_000;
-    server.setTimeout(120_000, (socket: Socket) => socket.destroy());
+    server.setTimeout(120_000, closeIdleSocket);
     server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
       if (!socket.writable) return void socket.destroy();
       socket.end(error.code === 'HPE_HEADER_OVERFLOW'

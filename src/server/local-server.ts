@@ -13,7 +13,7 @@ import { API_PREFIX, createApp } from './app';
 import { localEntitlements, type EntitlementProvider } from './entitlements';
 import { rawErrorResponse } from '../contract/errors';
 import { resolveTimeouts, watchBodyRate, type RequestTimeouts } from './slow-requests';
-import { closeIdleSocket } from './idle-close';
+import { closeIdleSocket } from '../http/idle-close';
 
 export interface LocalServerOptions {
   host: string;
