@@ -1,12 +1,21 @@
+import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 
-/** Whether a process with this pid still exists (signal 0 checks without signalling). */
+/**
+ * Whether `pid` still runs (signal 0 checks without signalling). A zombie does not: an engine orphaned by
+ * a killed server is adopted by init, which may reap it long after it ended, and signal 0 still reaches it.
+ */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return process.platform !== 'linux';
   }
 }
 

@@ -3,7 +3,7 @@
  * at /proc for processes that outlived their job, a logger that keeps what it was told.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, openSync } from 'node:fs';
 import { mkdir, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../src/util/log';
@@ -75,21 +75,6 @@ export async function processesUsing(dir: string): Promise<number[]> {
   return found;
 }
 
-/** Whether `pid` still runs; a zombie (dead, not yet reaped by whoever adopted it) does not. */
-export const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return process.platform !== 'linux';
-  }
-};
-
 /** Resident set size of a process in bytes (Linux), or 0 once it is gone. */
 export async function rssOf(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
@@ -126,4 +111,4 @@ export async function oneHertzWav(file: string, seconds: number): Promise<string
   return file;
 }
 
-export { childrenOf } from '../helpers/processes';
+export { childrenOf, isAlive } from '../helpers/processes';
