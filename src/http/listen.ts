@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { rawErrorResponse, writeErrorResponse } from './raw-error';
 import { resolveTimeouts, watchBodyRate, type RequestTimeouts } from './slow-requests';
+import { closeIdleSocket } from './idle-close';
 
 export const MAX_HEADER_BYTES = 16 * 1024;
 
@@ -54,7 +55,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   server.headersTimeout = timeouts.headersMs;
   server.requestTimeout = 0; // a 512 MB upload on a slow link may take long: the body rate is watched instead
   server.keepAliveTimeout = 5_000;
-  server.setTimeout(timeouts.idleMs, (socket: Socket) => socket.destroy());
+  server.setTimeout(timeouts.idleMs, closeIdleSocket);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) {
       socket.destroy();

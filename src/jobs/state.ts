@@ -1,7 +1,7 @@
 import type { JobRecord, JobStatus } from './types';
 
 /**
- * The only legal moves of a job (decisions.md): queued → loading_model → processing → a terminal state;
+ * The only legal moves of a job (docs/decisions.md): queued → loading_model → processing → a terminal state;
  * any active state may be cancelled or fail; a running job becomes interrupted when its host stopped.
  */
 const NEXT: Record<JobStatus, readonly JobStatus[]> = {

@@ -10,7 +10,7 @@ export interface ApiKeySource {
   current(): string | undefined;
 }
 
-/** `ssk_local_` followed by 32 random base62 characters (decisions.md). */
+/** `ssk_local_` followed by 32 random base62 characters (docs/decisions.md). */
 export function generateApiKey(): string {
   let secret = '';
   for (let i = 0; i < 32; i++) secret += BASE62[randomInt(BASE62.length)];

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 
 /**
- * Whether `pid` still runs (signal 0 checks without signalling). A zombie does not: it has exited and only
- * waits for whoever adopted it to reap it, which PID 1 of a container may do late.
+ * Whether `pid` still runs (signal 0 checks without signalling). A zombie does not: an engine orphaned by
+ * a killed server is adopted by init, which may reap it long after it ended, and signal 0 still reaches it.
  */
 export function isAlive(pid: number): boolean {
   try {

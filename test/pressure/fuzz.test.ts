@@ -132,7 +132,7 @@ describe(`fuzzing the Local API (seed ${SEED})`, () => {
     ];
     await fc.assert(
       fc.asyncProperty(jobIdSegment([STT_ID, TTS_ID]), fc.constantFrom(...endpoints), async (id, [method, suffix, statuses]) => {
-        // An id holding `/` reaches another route or none: 404 NOT_FOUND or 405 METHOD_NOT_ALLOWED (decisions.md).
+        // An id holding `/` reaches another route or none: 404 NOT_FOUND or 405 METHOD_NOT_ALLOWED (docs/decisions.md).
         checkAnswer(await send(port, method, `/v1/jobs/${id}${suffix}`, {}), [...statuses, 404, 405], `${method} /jobs/${id}${suffix}`);
       }),
       { seed: SEED, numRuns: RUNS.ids },

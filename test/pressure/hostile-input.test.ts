@@ -19,6 +19,7 @@ import { englishVoiceId, LONG_TEXT } from '../helpers/voices';
 import { installSyntheticWhisper, listTree, oneHertzWav, onLinux, rssOf } from './support';
 
 const run = promisify(execFile);
+const gzip = promisify(zlib.gzip);
 
 describe('hostile input', () => {
   let sandbox: string;
@@ -76,14 +77,60 @@ describe('hostile input', () => {
     }
   });
 
+  // 256 MB of spaces in 256 KB. Made without blocking: the server under test shares this event loop.
+  const gzipBomb = () => gzip(Buffer.alloc(256 * 1024 * 1024, 0x20), { level: 9 });
+
   it('refuses a gzip bomb in a JSON body after 2 MB of inflated bytes, without the memory', async () => {
-    const bomb = zlib.gzipSync(Buffer.alloc(256 * 1024 * 1024, 0x20), { level: 9 });
+    const bomb = await gzipBomb();
     const before = process.memoryUsage().rss;
     const res = await request(`${t.base}/tts/jobs`, {
       method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, body: bomb,
     });
     assert.match(assertErrorBody(res, 422, 'INVALID_REQUEST').error.message, /too large/);
     assert.ok(process.memoryUsage().rss - before < 64 * 1024 * 1024, 'the bomb was not inflated into memory');
+  });
+
+  it('answers a request sent on a kept-alive connection while its event loop was stalled past the keep-alive timeout', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const bomb = await gzipBomb();
+      const send = (method: string, path: string, body?: Buffer) =>
+        new Promise<{ status: number; reused: boolean }>((resolve, reject) => {
+          const headers = body ? { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' } : {};
+          const req = http.request(`${t.base}${path}`, { method, agent, headers }, (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, reused: req.reusedSocket }));
+          });
+          req.on('error', reject);
+          req.end(body);
+        });
+      assert.equal((await send('GET', '/health')).status, 200);
+      // What a synchronous 256 MB gzip did under CPU load: the loop that runs the server and this client is
+      // blocked past the server's keep-alive close (5 s + Node's 1 s grace), and the request goes out on the
+      // kept-alive socket before either side's timer has run. The server used to close it then, in the same
+      // turn, resetting the client mid-body.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 6_500);
+      const refused = await send('POST', '/tts/jobs', bomb);
+      assert.deepEqual(refused, { status: 422, reused: true });
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('survives a compressed JSON body that turns invalid just past the 2 MB limit', async () => {
+    // Stored (level 0) deflate blocks of incompressible bytes: 2 MB of body inflate from about 2 MB of gzip.
+    // 0xff over more than one block (64 KB) breaks a block header, which the decoder meets near the limit.
+    const incompressible = Buffer.alloc(3 * 1024 * 1024);
+    for (let i = 0, x = 1; i < incompressible.length; i++) incompressible[i] = (x = (x * 48271) % 2147483647) & 0xff;
+    const intact = await gzip(incompressible, { level: 0 });
+    for (let from = 2 * 1024 * 1024 - 16 * 1024; from <= 2 * 1024 * 1024 + 64 * 1024; from += 4096) {
+      const damaged = Buffer.from(intact).fill(0xff, from, from + 70_000);
+      const res = await request(`${t.base}/tts/jobs`, {
+        method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, body: damaged,
+      });
+      assert.match(assertErrorBody(res, 422, 'INVALID_REQUEST').error.message, /too large|Content-Encoding/, `damage from byte ${from}`);
+    }
+    assert.equal((await request(`${t.base}/health`)).status, 200);
   });
 
   it('answers a body that is not what its Content-Encoding says with 422, not 500', async () => {

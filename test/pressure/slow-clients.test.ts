@@ -23,9 +23,14 @@ interface Exchange {
 function trickle(port: number, head: string, drip: () => string, everyMs: number, giveUpMs = 20_000): Promise<Exchange> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(head));
+    let timer: NodeJS.Timeout | undefined;
+    // The drip starts once the head is written: a connecting socket already takes writes, and a piece sent
+    // ahead of the head under load made the server see a request line starting with it (400, not 408).
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.write(head);
+      timer = setInterval(() => socket.writable && socket.write(drip()), everyMs);
+    });
     const chunks: Buffer[] = [];
-    const timer = setInterval(() => socket.writable && socket.write(drip()), everyMs);
     const giveUp = setTimeout(() => {
       socket.destroy();
       reject(new Error(`The server still held the connection after ${giveUpMs} ms`));

@@ -11,7 +11,7 @@ const job = (status: JobRecord['status']): JobRecord => ({
 });
 
 describe('job state machine', () => {
-  it('allows exactly the moves of decisions.md', () => {
+  it('allows exactly the moves of docs/decisions.md', () => {
     const allowed = JOB_STATUSES.flatMap((from) => JOB_STATUSES.filter((to) => canTransition(from, to)).map((to) => `${from}>${to}`));
     assert.deepEqual(allowed.sort(), [
       'loading_model>cancelled', 'loading_model>failed', 'loading_model>interrupted', 'loading_model>processing',

@@ -3,7 +3,7 @@ import type { Queryable } from '../db/database';
 import { InvalidInputError } from './api-keys';
 import { DEVICE_TOKEN_FORMAT, lookupOf, newSecret, publicId, secretMatches } from './secret-token';
 
-/** decisions.md: a device silent for 30 s is offline. */
+/** docs/decisions.md: a device silent for 30 s is offline. */
 export const OFFLINE_AFTER_MS = 30_000;
 
 export interface Device {

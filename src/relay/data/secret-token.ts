@@ -17,7 +17,7 @@ export interface SecretFormat {
   length: number;
 }
 
-/** Remote API keys (decisions.md): `ssk_live_` + 40 base62 characters. */
+/** Remote API keys (docs/decisions.md): `ssk_live_` + 40 base62 characters. */
 export const API_KEY_FORMAT: SecretFormat = { prefix: 'ssk_live_', length: 40 };
 /** Device tokens: `ssd_` + 40 base62 characters. */
 export const DEVICE_TOKEN_FORMAT: SecretFormat = { prefix: 'ssd_', length: 40 };

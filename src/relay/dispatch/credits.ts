@@ -1,5 +1,5 @@
 /**
- * Credits (decisions.md): 1 credit = 1 second of audio transcribed, or 1 000 characters narrated. An
+ * Credits (docs/decisions.md): 1 credit = 1 second of audio transcribed, or 1 000 characters narrated. An
  * estimate is reserved when a job is created and settled when it ends; jobs that do not succeed cost
  * nothing. Amounts are milli-credits.
  */

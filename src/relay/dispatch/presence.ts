@@ -33,7 +33,7 @@ export async function reroute(tx: Queryable, job: JobRow, offlineAfterMs: number
 }
 
 /**
- * The device's link (session) ended. Jobs it was running become interrupted (decisions.md); jobs it had
+ * The device's link (session) ended. Jobs it was running become interrupted (docs/decisions.md); jobs it had
  * not started are sent to another device. Only jobs sent over that session are touched, so a newer
  * connection of the same device keeps its own.
  */

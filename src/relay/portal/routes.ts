@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { koaBody } from 'koa-body';
 import { ApiError } from '../../contract/errors';
+import { formBody } from '../../http/request-body';
 import type { RelayDeps } from '../api/deps';
 import { addCredits, getAccount } from '../data/accounts';
 import { createApiKey, InvalidInputError, listApiKeys, revokeApiKey } from '../data/api-keys';
@@ -22,7 +22,7 @@ const one = (value: string | string[] | undefined): string => list(value)[0] ?? 
 /** The web portal: sign-in, keys, devices, credits. Server-rendered forms; every post carries a CSRF token. */
 export function portalRouter(deps: RelayDeps): Router<PortalState> {
   const router = new Router<PortalState>();
-  const form = koaBody({ urlencoded: true, json: false, multipart: false, text: false, formLimit: '64kb' });
+  const form = formBody(64 * 1024);
   const nav = (ctx: Context): pages.Nav => ({ csrf: ctx.state.session!.csrfToken, user: ctx.state.session!.user.username });
   const body = (ctx: Context): Form => (ctx.request.body ?? {}) as Form;
   const accountOf = (ctx: Context): number => ctx.state.session!.user.accountId;

@@ -3,9 +3,9 @@ import { admitTts } from '../../jobs/admission';
 import { QueueFullError } from '../../jobs/job-service';
 import { toPublicJob } from '../../jobs/types';
 import type { AppDeps } from '../deps';
+import { jsonBody } from '../../http/request-body';
 import { requireFeature } from '../middleware/security';
 import { queueFull } from './queue-full';
-import { jsonBody } from '../../http/json-body';
 
 /**
  * POST /tts/jobs. Everything a request can get wrong is answered before the job exists, by admission

@@ -26,7 +26,7 @@ export function poolRoutes(router: Router<RelayState>, deps: RelayDeps): void {
     return { total: candidates.length, ready: candidates.map((c) => c.device).filter((d) => isReady(d, now, deps.offlineAfterMs)) };
   };
 
-  /** The Local body for the pool as a whole, plus how many of its devices are ready (decisions.md). */
+  /** The Local body for the pool as a whole, plus how many of its devices are ready (docs/decisions.md). */
   router.get('/capabilities', requireScope('capabilities.read'), async (ctx) => {
     const key = requireKey(ctx.state);
     const { total, ready } = await readyDevices(ctx.state);

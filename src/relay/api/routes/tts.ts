@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
 import { checkTtsRequest } from '../../../jobs/admission';
 import { nameFromText } from '../../../jobs/job-name';
+import { jsonBody } from '../../../http/request-body';
 import { reserveCredits } from '../../data/accounts';
 import { insertJob, toPublicJob } from '../../data/jobs';
 import { CHANNELS, notify, type Queryable } from '../../db/database';
@@ -10,7 +11,6 @@ import { ttsCostMilli } from '../../dispatch/credits';
 import { requireKey, type RelayDeps, type RelayState } from '../deps';
 import { insufficientCredits, placeJob, storageQuotaExceeded, takeConcurrencySlot } from '../job-placement';
 import { requireScope } from '../key-auth';
-import { jsonBody } from '../../../http/json-body';
 
 /** The output needs some room: an account at or over its quota takes no new job. */
 async function requireStorageRoom(tx: Queryable, accountId: number): Promise<void> {

@@ -1,0 +1,46 @@
+// The import rules CI enforces (`npm run depcheck`, scripts/depcheck.mjs): no module cycles, vscode only in the
+// editor, no HTTP in the core. The same script checks that no two top-level folders of src/ import each other.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-module-cycle',
+      comment: 'Two modules that import each other (type-only imports included) cannot be read, tested or moved alone.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'vscode-only-in-editor',
+      comment: 'Only the editor and the extension entry run inside VS Code; everything else must run in plain Node.',
+      severity: 'error',
+      from: { pathNot: '^src/(editor/|extension\\.ts$)' },
+      to: { path: '^vscode$|node_modules/@types/vscode/' },
+    },
+    {
+      name: 'no-http-in-core',
+      comment:
+        'The engine and the job core serve every door (Local API, editor, device link, relay); HTTP belongs to the doors.',
+      severity: 'error',
+      from: { path: '^src/(engine|jobs)/' },
+      to: {
+        path: [
+          '^(node:)?(http|https|http2)$',
+          'node_modules/(@types/)?(koa|koa-[^/]+|@koa/[^/]+|busboy|ws)/',
+          '^(koa|koa-[^/]+|@koa/[^/]+|busboy|ws)$',
+        ],
+      },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Type-only imports are dependencies too: a cycle through `import type` still ties two modules together.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+  },
+};
