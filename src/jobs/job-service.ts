@@ -7,7 +7,7 @@ import { describeThrown, type Logger } from '../util/log';
 import { EngineCancelledError, type EngineHost } from './engine-host';
 import { JobFiles, TTS_TEXT_FILE } from './job-files';
 import { nameFromFile, nameFromText } from './job-name';
-import { transition, type TransitionDetails } from './state';
+import { canTransition, transition, type TransitionDetails } from './state';
 import type { JobStore } from './store';
 import { isActive, RUNNING_STATUSES, type JobOrigin, type JobRecord, type JobStatus, type TtsJobInput } from './types';
 
@@ -307,11 +307,14 @@ export class JobService extends EventEmitter {
   }
 
   /**
-   * Persists a transition, then announces it; terminal states tidy the job's folder and prune history. When
-   * the write fails, the store has still applied the change in memory (what readers see), so the service
-   * keeps its own books in step (a finished job holds no queue place) before the error goes up.
+   * Persists a transition, then announces it; a terminal state first tidies the job's folder (so whoever
+   * sees the job finished sees only its output), then prunes history. When the write fails, the store has
+   * still applied the change in memory (what readers see), so the service keeps its own books in step (a
+   * finished job holds no queue place) before the error goes up.
    */
   private async move(id: string, to: JobStatus, details: TransitionDetails = {}): Promise<JobRecord> {
+    const before = this.options.store.get(id);
+    if (before && !isActive(to) && canTransition(before.status, to)) await this.files.keepOnlyOutput({ ...before, outputFile: details.outputFile ?? null });
     let job: JobRecord;
     try {
       job = await this.options.store.update(id, (current) => transition(current, to, details));
@@ -326,7 +329,6 @@ export class JobService extends EventEmitter {
     this.emit('change', job);
     if (!isActive(job.status)) {
       this.activeApiJobs.delete(id);
-      await this.files.keepOnlyOutput(job);
       await this.prune();
     }
     return job;
