@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { promises as fs } from 'node:fs';
 import type { SttOptions, TtsRequest } from '../contract/types';
-import type { EnginePhase } from '../engine/protocol';
+import type { EnginePhase, RecognizedSegment, WhisperHints } from '../engine/protocol';
 import { describeThrown, type Logger } from '../util/log';
 import { EngineCancelledError, type EngineHost } from './engine-host';
 import { JobFiles, TTS_TEXT_FILE } from './job-files';
@@ -46,6 +46,9 @@ export interface NewTtsJob {
   origin: JobOrigin;
   request: TtsRequest;
   voice: TtsJobInput['voice'];
+  /** The job's name; default: the start of the text. */
+  name?: string;
+  live?: boolean;
 }
 
 export interface NewSttJob {
@@ -56,6 +59,9 @@ export interface NewSttJob {
   originalName: string;
   bytes: number;
   modelPath: string;
+  /** The job's name; default: the upload's file name. */
+  name?: string;
+  whisper?: WhisperHints;
 }
 
 interface RunningJob {
@@ -63,7 +69,10 @@ interface RunningJob {
   done: Promise<void>;
 }
 
-/** Creates, queues, runs, cancels and prunes jobs; emits `change` with the record after every visible change. */
+/**
+ * Creates, queues, runs, cancels and prunes jobs; emits `change` with the record after every visible change,
+ * and `segments` (id, RecognizedSegment[]) as an STT job's engine recognizes them.
+ */
 export class JobService extends EventEmitter {
   readonly files: JobFiles;
   private readonly queue: string[] = [];
@@ -128,7 +137,9 @@ export class JobService extends EventEmitter {
     try {
       await fs.writeFile(this.files.file(id, TTS_TEXT_FILE), text, 'utf8');
       return await this.enqueue(
-        this.newRecord(id, job.origin, nameFromText(text), { kind: 'tts', options, characters: text.length, voice: job.voice }),
+        this.newRecord(id, job.origin, job.name ?? nameFromText(text), {
+          kind: 'tts', options, characters: text.length, voice: job.voice, ...(job.live ? { live: true } : {}),
+        }),
         reservation,
       );
     } catch (error) {
@@ -139,10 +150,10 @@ export class JobService extends EventEmitter {
 
   /** The upload is already in the job's folder (the caller streamed it there under `job.id`). */
   async createSttJob(job: NewSttJob, reservation: Reservation): Promise<JobRecord> {
-    const { id, origin, options, inputFile, originalName, bytes, modelPath } = job;
-    const name = originalName.slice(0, 200) || 'upload';
+    const { id, origin, options, inputFile, originalName, bytes, modelPath, whisper } = job;
+    const name = job.name ?? (originalName.slice(0, 200) || 'upload');
     return this.enqueue(
-      this.newRecord(id, origin, name, { kind: 'stt', options, inputFile, originalName, bytes, modelPath }),
+      this.newRecord(id, origin, name, { kind: 'stt', options, inputFile, originalName, bytes, modelPath, ...(whisper ? { whisper } : {}) }),
       reservation,
     );
   }
@@ -238,7 +249,8 @@ export class JobService extends EventEmitter {
       }).catch(() => undefined);
     };
     try {
-      const outcome = await this.options.engine.run(id, this.files.task(job), { signal, onProgress });
+      const onSegments = (segments: RecognizedSegment[]): void => void this.emit('segments', id, segments);
+      const outcome = await this.options.engine.run(id, this.files.task(job), { signal, onProgress, onSegments });
       await updates;
       if (this.options.store.latest(id)?.status === 'loading_model') await this.move(id, 'processing');
       await this.move(id, 'succeeded', { backend: outcome.backend, result: outcome.result, outputFile: this.files.outputFileName(job) });

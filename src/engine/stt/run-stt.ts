@@ -14,7 +14,7 @@ import { compactSpeech, type SpeechTimeline } from './speech-timeline';
 import { detectSpeech } from './speech-vad';
 import { createSttProgress, type StepReporter } from './stt-progress';
 import { toWhisperLanguage } from './whisper-languages';
-import { loadWhisperModel, sttThreadCount, transcribePcm16, type WhisperOutput } from './whisper-session';
+import { loadWhisperModel, sttThreadCount, transcribePcm16, type WhisperOutput, type WhisperRunOptions, type WhisperSegment } from './whisper-session';
 import { writeTranscript } from './write-transcript';
 
 export const STT_BACKEND = 'whisper.cpp';
@@ -52,7 +52,15 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
   progress('loading_model', 1);
 
   const speech = await keepSpeech(task.modelPath, input.pcm, threads, progress);
-  const recognized = await recognize(whisper, speech, language, threads, progress);
+  // Live segments in the original media's time, for clients that follow the job (SSE, streamed transcription).
+  const toSource = (ms: number): number =>
+    Math.round(Math.min(input.endSeconds, input.startSeconds + speech.toSourceSeconds(ms / 1000)) * 1000) / 1000;
+  const onSegments = report.segments
+    ? (found: WhisperSegment[]) => report.segments?.(found
+      .map((segment) => ({ start: toSource(segment.startMs), end: toSource(segment.endMs), text: segment.text.trim() }))
+      .filter((segment) => segment.text.length > 0))
+    : undefined;
+  const recognized = await recognize(whisper, speech, language, threads, progress, { ...task.whisper, onSegments });
 
   const built = buildSegments(recognized.segments, {
     toDecodedSeconds: speech.toSourceSeconds,
@@ -113,6 +121,7 @@ async function recognize(
   language: string,
   threads: number,
   progress: StepReporter,
+  extra: Pick<WhisperRunOptions, 'prompt' | 'translate' | 'temperature' | 'onSegments'> = {},
 ): Promise<WhisperOutput> {
   if (speech.samples.length === 0) {
     return { language: language === 'auto' ? UNDETERMINED_LANGUAGE : language, segments: [] };
@@ -120,6 +129,7 @@ async function recognize(
   // whisper detects the language before its first progress report, which switches back to transcribing.
   if (language === 'auto') progress('detecting_language', 0);
   const output = await transcribePcm16(whisper, speech.samples, {
+    ...extra,
     language,
     threads,
     onProgress: (fraction) => progress('transcribing', speech.vadShare + (1 - speech.vadShare) * fraction),

@@ -1,0 +1,60 @@
+/**
+ * Live synthesis of plain text: each text chunk goes through both passes (front, then render) on its own
+ * and is appended to the output at once, so the output file grows while the engine still speaks and a
+ * reader can stream it. Loudness is set once, from the first audible chunk, and the peak limiter guards
+ * every later chunk: a whole-text measurement would mean waiting for the whole text.
+ */
+import type { AudioSink } from '../audio/audio-sink';
+import { CHUNK_PAUSE_SECONDS, recordText } from './record-text';
+import { normalizationGainDb, renderRecording } from './render';
+import { startSpeechFront, type FrontSettings } from './speech-front';
+import type { SpeechEngine } from './synthesizers/synthesizer';
+
+export interface LiveTextOptions {
+  front: Omit<FrontSettings, 'inputRate'>;
+  speed: number;
+  /** Loudness normalization and peak limiting (the request's postprocessOutput). */
+  normalize: boolean;
+  /** Characters done so far, after each chunk. */
+  onChunk(doneCharacters: number): void;
+}
+
+export interface LiveTextSummary {
+  heardSpeech: boolean;
+  /** The loudness the gain was set from (the first audible chunk), null for silence. */
+  measuredLufs: number | null;
+  gainDb: number;
+}
+
+export async function speakTextLive(chunks: readonly string[], engine: SpeechEngine, sink: AudioSink, options: LiveTextOptions): Promise<LiveTextSummary> {
+  const rate = options.front.outputRate;
+  // The front trims each chunk's edges, so the pause between chunks is written here, at the output rate.
+  const pause = new Int16Array(Math.round((rate * CHUNK_PAUSE_SECONDS) / options.speed));
+  let gainDb: number | undefined;
+  let measuredLufs: number | null = null;
+  let heardSpeech = false;
+  let done = 0;
+  for (const chunk of chunks) {
+    const front = await startSpeechFront({ ...options.front, inputRate: engine.sampleRate });
+    try {
+      await recordText([chunk], engine, front, { speed: options.speed, onChunk: () => undefined });
+    } catch (error) {
+      await front.abort();
+      throw error;
+    }
+    const recording = await front.finish();
+    if (recording.heardSpeech) {
+      if (gainDb === undefined && recording.lufs !== null) {
+        measuredLufs = recording.lufs;
+        gainDb = normalizationGainDb(recording.lufs);
+      }
+      if (heardSpeech) await sink.write(pause);
+      heardSpeech = true;
+      const gain = options.normalize ? 10 ** ((gainDb ?? 0) / 20) : null;
+      await renderRecording(recording, sink, { stretch: 1, gain }, () => undefined);
+    }
+    done += chunk.length;
+    options.onChunk(done);
+  }
+  return { heardSpeech, measuredLufs, gainDb: gainDb ?? 0 };
+}
