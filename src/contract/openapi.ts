@@ -2,6 +2,7 @@
  * The OpenAPI 3.1 description of the Local Speech API v1: the single source of the request schemas.
  * The server compiles its validators from this object at start-up and serves it at GET /v1/openapi.json.
  */
+import { openAiPaths } from './openapi-openai';
 export const SAMPLE_RATES = [16000, 22050, 24000, 32000, 44100, 48000] as const;
 export const BITRATES = [64, 96, 128, 192, 256, 320] as const;
 export const OUTPUT_FORMATS = ['wav', 'mp3', 'aac', 'flac'] as const;
@@ -275,6 +276,7 @@ export const openApiDocument = {
         },
       },
     },
+    ...openAiPaths,
   },
 } as const;
 

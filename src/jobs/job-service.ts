@@ -83,6 +83,8 @@ export class JobService extends EventEmitter {
 
   constructor(private readonly options: JobServiceOptions) {
     super();
+    // Every open event stream and streamed answer listens for its job's changes.
+    this.setMaxListeners(0);
     this.files = new JobFiles(options.dataDir);
   }
 

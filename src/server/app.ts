@@ -3,6 +3,9 @@ import Koa from 'koa';
 import type { AppDeps } from './deps';
 import { errorMiddleware } from './middleware/errors';
 import { bearerAuth, checkHost, rejectBrowserOrigins, requireEnabled, requireFeature } from './middleware/security';
+import { openAiErrorShape } from './openai/errors';
+import { openAiRoutes } from './openai/routes';
+import { jobEventRoutes } from './routes/job-events';
 import { jobRoutes } from './routes/jobs';
 import { serviceRoutes } from './routes/service';
 import { sttRoutes } from './routes/stt';
@@ -23,7 +26,10 @@ export function createApp(deps: AppDeps): Koa {
   ttsRoutes(router, deps);
   sttRoutes(router, deps);
   jobRoutes(router, deps);
+  jobEventRoutes(router, deps);
+  openAiRoutes(router, deps);
 
+  app.use(openAiErrorShape);
   app.use(errorMiddleware(deps.log));
   app.use(async (ctx, next) => {
     ctx.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });

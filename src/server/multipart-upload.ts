@@ -10,7 +10,9 @@ export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
 const MEDIA_EXTENSIONS = new Set(['.wav', '.mp3', '.flac', '.ogg', '.oga', '.opus', '.aac', '.m4a', '.mp4', '.m4v', '.mov', '.webm', '.mkv']);
 
 export interface ReceivedUpload {
+  /** The text fields; a repeated field keeps its last value here and all of them in `entries`. */
   fields: Record<string, string>;
+  entries: Array<[name: string, value: string]>;
   file: { path: string; fileName: string; originalName: string; bytes: number } | undefined;
 }
 
@@ -31,6 +33,7 @@ function storedName(originalName: string): string {
  */
 export async function receiveUpload(req: IncomingMessage, dir: string, maxBytes = MAX_UPLOAD_BYTES): Promise<ReceivedUpload> {
   const fields: Record<string, string> = {};
+  const entries: Array<[string, string]> = [];
   let file: ReceivedUpload['file'];
   const writes: Promise<void>[] = [];
 
@@ -86,7 +89,10 @@ export async function receiveUpload(req: IncomingMessage, dir: string, maxBytes 
         if (failed) return;
         if (!name) fail(invalidRequest('body: a form field has no name'));
         else if (info.valueTruncated) fail(invalidRequest(`${partName(name)}: is too long`));
-        else fields[name] = value;
+        else {
+          fields[name] = value;
+          entries.push([name, value]);
+        }
       });
       parser.on('filesLimit', () => fail(invalidRequest('file: send exactly one file')));
       parser.on('fieldsLimit', () => fail(invalidRequest('body: has too many fields')));
@@ -99,7 +105,7 @@ export async function receiveUpload(req: IncomingMessage, dir: string, maxBytes 
     });
     await Promise.all(writes);
     if (file && file.bytes > maxBytes) throw tooLarge();
-    return { fields, file };
+    return { fields, entries, file };
   } catch (error) {
     await Promise.allSettled(writes);
     if (file) await fs.rm(file.path, { force: true });

@@ -9,6 +9,18 @@ import { CHUNK_PAUSE_SECONDS, recordText } from './record-text';
 import { normalizationGainDb, renderRecording } from './render';
 import { startSpeechFront, type FrontSettings } from './speech-front';
 import type { SpeechEngine } from './synthesizers/synthesizer';
+import { splitIntoChunks } from './text-chunks';
+
+/** The first chunk is kept short: the first audio leaves as soon as it is spoken. */
+export const FIRST_LIVE_CHUNK_CHARS = 160;
+
+/** The text in chunks for live synthesis: a short first one (a sentence when one fits), then the usual. */
+export function liveChunks(text: string): string[] {
+  const first = splitIntoChunks(text, FIRST_LIVE_CHUNK_CHARS)[0];
+  if (first === undefined) return [];
+  const end = text.indexOf(first) + first.length;
+  return [first, ...splitIntoChunks(text.slice(end))];
+}
 
 export interface LiveTextOptions {
   front: Omit<FrontSettings, 'inputRate'>;

@@ -23,7 +23,7 @@ import type { EngineSettings, SpeechEngine } from './synthesizers/synthesizer';
 import { startSpeechFront, type SpeechFront } from './speech-front';
 import { SpeechRecorder, type RecordingSummary } from './speech-recorder';
 import { splitIntoChunks } from './text-chunks';
-import { speakTextLive } from './live-text';
+import { liveChunks, speakTextLive } from './live-text';
 
 const SYNTHESIS_START = 5;
 const SYNTHESIS_END = 90;
@@ -172,10 +172,10 @@ interface LiveContext {
 /** The live variant (task.live): the output grows chunk by chunk while the engine speaks (live-text.ts). */
 async function runLive(task: TtsTask, engine: SpeechEngine, encoder: EncoderSettings, ffmpeg: string, text: string, context: LiveContext): Promise<TaskOutcome> {
   const { options, voice } = task;
-  const textChunks = splitIntoChunks(text);
+  const textChunks = liveChunks(text);
   if (textChunks.length === 0) throw new UserFacingError('The text produced no speech: it is empty or only whitespace.');
   const total = textChunks.reduce((sum, chunk) => sum + chunk.length, 0);
-  const sink = await openAudioSink(context.partialPath, encoder, ffmpeg);
+  const sink = await openAudioSink(context.partialPath, encoder, ffmpeg, true);
   let finished = false;
   try {
     const summary = await speakTextLive(textChunks, engine, sink, {
