@@ -86,7 +86,9 @@ export async function transcribePcm16(
   });
   const result = await promise;
   return {
-    language: result.language || options.language,
+    // whisper.cpp reports the last detected language even when this run was told one (a warm context
+    // that auto-detected before would name that language), so a given language is taken as it is.
+    language: options.language !== 'auto' ? options.language : result.language || options.language,
     segments: result.segments.map((segment) => ({ text: segment.text, startMs: segment.t0, endMs: segment.t1 })),
   };
 }
