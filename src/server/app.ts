@@ -7,6 +7,7 @@ import { openAiErrorShape } from './openai/errors';
 import { openAiRoutes } from './openai/routes';
 import { jobEventRoutes } from './routes/job-events';
 import { jobRoutes } from './routes/jobs';
+import { mcpRoutes } from '../mcp/http';
 import { serviceRoutes } from './routes/service';
 import { sttRoutes } from './routes/stt';
 import { ttsRoutes } from './routes/tts';
@@ -28,6 +29,7 @@ export function createApp(deps: AppDeps): Koa {
   jobRoutes(router, deps);
   jobEventRoutes(router, deps);
   openAiRoutes(router, deps);
+  mcpRoutes(router, deps);
 
   app.use(openAiErrorShape);
   app.use(errorMiddleware(deps.log));

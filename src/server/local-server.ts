@@ -10,6 +10,7 @@ import type { Logger } from '../util/log';
 import { createVoiceLibrary } from '../voices/library';
 import { apiKeyPath, ensureApiKey, FileApiKeySource, type ApiKeySource } from './api-key';
 import { API_PREFIX, createApp } from './app';
+import type { AppDeps } from './deps';
 import { localEntitlements, type EntitlementProvider } from './entitlements';
 import { rawErrorResponse } from '../contract/errors';
 import { resolveTimeouts, watchBodyRate, type RequestTimeouts } from './slow-requests';
@@ -31,6 +32,8 @@ export interface LocalServerOptions {
   engineIdleTimeoutMs?: number;
   preferredSttModel?: string;
   maxUploadBytes?: number;
+  /** OpenAI voice names mapped to our voice ids or names (the OpenAI door; see server/openai/voice-map.ts). */
+  openAiVoices?: Record<string, string>;
   /** Slow-client limits (slowloris); defaults in DEFAULT_TIMEOUTS. */
   timeouts?: Partial<RequestTimeouts>;
 }
@@ -41,6 +44,8 @@ export interface LocalServer {
   readonly port: number;
   readonly jobs: JobService;
   readonly engine: EngineHost;
+  /** What the app was built from, for other doors on the same core (the MCP server over stdio). */
+  readonly appDeps: AppDeps;
   /** Switches the API off (503 LOCAL_API_DISABLED) or on, without stopping the server. */
   setEnabled(enabled: boolean): void;
   setAuth(enabled: boolean): void;
@@ -79,7 +84,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
 
   let enabled = true;
   let auth = options.auth;
-  const app = createApp({
+  const appDeps: AppDeps = {
     dataDir, jobs, log, apiKeys,
     voices: createVoiceLibrary({ dataDir }),
     validators: compileValidators(),
@@ -89,7 +94,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     boundHost: () => options.host,
     preferredSttModel: () => options.preferredSttModel,
     maxUploadBytes: options.maxUploadBytes,
-  });
+    openAiVoices: options.openAiVoices,
+  };
+  const app = createApp(appDeps);
 
   const timeouts = resolveTimeouts(options.timeouts);
   const handle = app.callback();
@@ -142,6 +149,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     port,
     jobs,
     engine,
+    appDeps,
     setEnabled: (value) => (enabled = value),
     setAuth: (value) => (auth = value),
     close: () =>

@@ -109,7 +109,7 @@ describe('POST /audio/transcriptions and /audio/translations through the openai 
   });
 
   it('translates with whisper\'s translate task', async () => {
-    const translated = await client.audio.translations.create({ file: jfk(), model: 'whisper-1', response_format: 'verbose_json' });
+    const translated: any = await client.audio.translations.create({ file: jfk(), model: 'whisper-1', response_format: 'verbose_json' });
     assert.equal((translated as any).task, 'translate');
     assert.equal(translated.language, 'english');
     assert.ok(Math.abs(translated.duration - 11) < 0.6);
@@ -139,7 +139,7 @@ describe('POST /audio/transcriptions and /audio/translations through the openai 
     form.set('model', 'whisper-1');
     const missing = await fetch(`${t.base}/audio/transcriptions`, { method: 'POST', body: form });
     assert.equal(missing.status, 422);
-    const body = await missing.json();
+    const body: any = await missing.json();
     assert.equal(body.error.param, 'file');
     assert.equal(body.error.code, 'INVALID_REQUEST');
     await assert.rejects(client.audio.transcriptions.create({ file: jfk(), model: 'nova-3' }), (e: any) => e.status === 422 && e.param === 'model');
