@@ -157,6 +157,14 @@ export const openAiPaths = {
       },
     },
   },
+  '/models/{id}': {
+    get: {
+      tags: [OPENAI_TAG],
+      operationId: 'openAiRetrieveModel',
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+      responses: { '200': { description: 'One model object of GET /models.' }, ...errors('401', '404') },
+    },
+  },
   '/jobs/{id}/events': {
     get: {
       tags: ['Jobs'],
