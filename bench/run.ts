@@ -21,6 +21,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<unknown> }> = [
   { name: 'memory', run: () => runMemoryBench() },
   { name: 'tts', run: () => runTtsBench() },
   { name: 'relay', run: () => import('./relay').then((m) => m.runRelayBench()) },
+  { name: 'openai', run: () => import('./openai').then((m) => m.runOpenAiBench()) },
 ];
 
 async function main(): Promise<void> {

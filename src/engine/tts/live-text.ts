@@ -12,7 +12,7 @@ import type { SpeechEngine } from './synthesizers/synthesizer';
 import { splitIntoChunks } from './text-chunks';
 
 /** The first chunk is kept short: the first audio leaves as soon as it is spoken. */
-export const FIRST_LIVE_CHUNK_CHARS = 160;
+export const FIRST_LIVE_CHUNK_CHARS = 100;
 
 /** The text in chunks for live synthesis: a short first one (a sentence when one fits), then the usual. */
 export function liveChunks(text: string): string[] {
