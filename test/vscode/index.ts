@@ -8,6 +8,7 @@ import { runAll } from './harness';
 import './activation.test';
 import './narrate.test';
 import './transcribe.test';
+import './lm-tools.test';
 import './subtitles.test';
 import './api-key.test';
 import './settings.test';
