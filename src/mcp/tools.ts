@@ -4,10 +4,10 @@
  * the queue and show in GET /jobs/{id} and the editor's Jobs view), admitted with the same validators,
  * voice and model checks as the HTTP routes.
  */
-import { copyFile, stat, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError, invalidRequest } from '../contract/errors';
-import { OUTPUT_FORMATS, TRANSCRIPT_FORMATS, type TranscriptFormat } from '../contract/openapi';
+import { OUTPUT_FORMATS, type TranscriptFormat } from '../contract/openapi';
 import { toWhisperLanguage } from '../engine/stt/whisper-languages';
 import { QueueFullError, type JobService, type Reservation } from '../jobs/job-service';
 import { toPublicJob, type JobRecord, type PublicJob } from '../jobs/types';
@@ -19,7 +19,6 @@ import { queueFull } from '../server/routes/queue-full';
 import { resolveVoice, voiceOverridesFromEnv } from '../server/openai/voice-map';
 import { renderTranscript } from '../transcripts/render';
 import type { Transcript } from '../transcripts/types';
-import { readFile } from 'node:fs/promises';
 
 /** What the tools need of the server: the same dependencies as the HTTP app. */
 export type McpDeps = Pick<AppDeps, 'dataDir' | 'jobs' | 'voices' | 'validators' | 'log' | 'preferredSttModel' | 'openAiVoices'>;
@@ -167,4 +166,3 @@ function formatOfPath(file: string): (typeof OUTPUT_FORMATS)[number] {
   return (OUTPUT_FORMATS as readonly string[]).includes(extension) ? (extension as (typeof OUTPUT_FORMATS)[number]) : 'wav';
 }
 
-export { TRANSCRIPT_FORMATS };
