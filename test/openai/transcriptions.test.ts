@@ -108,6 +108,12 @@ describe('POST /audio/transcriptions and /audio/translations through the openai 
     assert.equal(plainJob.result.whisper, undefined);
   });
 
+  it('accepts OpenAI fields whisper.cpp has no use for and names them in X-Speech-Studio-Ignored', async () => {
+    const response = await client.audio.transcriptions.create({ file: jfk(), model: 'whisper-1', include: ['logprobs'], chunking_strategy: 'auto' }).withResponse();
+    assert.equal(typeof response.data.text, 'string');
+    assert.equal(response.response.headers.get('x-speech-studio-ignored'), 'include[]; chunking_strategy');
+  });
+
   it('translates with whisper\'s translate task', async () => {
     const translated: any = await client.audio.translations.create({ file: jfk(), model: 'whisper-1', response_format: 'verbose_json' });
     assert.equal((translated as any).task, 'translate');

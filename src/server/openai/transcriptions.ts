@@ -21,13 +21,14 @@ import { MAX_UPLOAD_BYTES, receiveUpload, tooLarge } from '../multipart-upload';
 import { queueFull } from '../routes/queue-full';
 import { openSse } from '../sse';
 import type { OpenAiDoor } from './door';
-import { JOB_ID_HEADER } from './speech';
+import { IGNORED_HEADER, JOB_ID_HEADER } from './speech';
 import { formatTranscript } from './transcription-format';
 import type { OpenAiTranscriptionBody } from './validation';
 
 /** OpenAI's transcription model names; an installed model's file name picks that model. */
 const OPENAI_STT_MODELS = /^(whisper-1|gpt-4o(-mini)?-transcribe([\w-]*)?|gpt-transcribe[\w-]*)$/;
 const TRANSLATION_FIELDS = new Set(['model', 'prompt', 'response_format', 'temperature']);
+const TRANSCRIPTION_FIELDS = new Set([...TRANSLATION_FIELDS, 'language', 'timestamp_granularities[]', 'stream']);
 
 type Task = 'transcribe' | 'translate';
 
@@ -66,14 +67,19 @@ async function transcribe(ctx: Context, deps: AppDeps, door: OpenAiDoor, task: T
   const id = deps.jobs.newJobId();
   let job: JobRecord;
   let body: OpenAiTranscriptionBody;
+  let ignored: string[];
   try {
-    ({ job, body } = await receiveAndCreate(ctx, deps, door, task, id, maxBytes, models, reservation));
+    ({ job, body, ignored } = await receiveAndCreate(ctx, deps, door, task, id, maxBytes, models, reservation));
   } catch (error) {
     reservation.release();
     await deps.jobs.files.remove(id);
     throw error;
   }
   ctx.set(JOB_ID_HEADER, job.id);
+  if (ignored.length > 0) {
+    ctx.set(IGNORED_HEADER, ignored.join('; ').slice(0, 500));
+    deps.log.info(`POST /audio/${task === 'translate' ? 'translations' : 'transcriptions'} (job ${job.id}): accepted but not honoured: ${ignored.join('; ')}`);
+  }
 
   const controller = new AbortController();
   ctx.res.once('close', () => {
@@ -100,17 +106,16 @@ async function transcribe(ctx: Context, deps: AppDeps, door: OpenAiDoor, task: T
 async function receiveAndCreate(
   ctx: Context, deps: AppDeps, door: OpenAiDoor, task: Task, id: string, maxBytes: number,
   models: InstalledWhisperModel[], reservation: Reservation,
-): Promise<{ job: JobRecord; body: OpenAiTranscriptionBody }> {
+): Promise<{ job: JobRecord; body: OpenAiTranscriptionBody; ignored: string[] }> {
   const dir = await deps.jobs.files.create(id);
   const upload = await receiveUpload(ctx.req, dir, maxBytes);
   if (!upload.file) throw invalidRequest('file: is required (a part named "file" holding the audio)');
   if (upload.file.bytes === 0) throw invalidRequest('file: is empty');
   const fields = formFields(upload.entries);
-  if (task === 'translate') {
-    const unknown = Object.keys(fields).find((name) => !TRANSLATION_FIELDS.has(name));
-    if (unknown) deps.log.info(`POST /audio/translations: field ${unknown} is not part of a translation request; ignored.`);
-    for (const name of Object.keys(fields)) if (!TRANSLATION_FIELDS.has(name)) delete fields[name];
-  }
+  // Fields OpenAI defines that whisper.cpp has no use for (include[], chunking_strategy, …) are accepted and reported.
+  const known = task === 'translate' ? TRANSLATION_FIELDS : TRANSCRIPTION_FIELDS;
+  const ignored = Object.keys(fields).filter((name) => !known.has(name));
+  for (const name of ignored) delete fields[name];
   const checked = door.validators.transcription(fields);
   if (!checked.ok) throw invalidRequest(checked.message);
   const body = checked.value;
@@ -143,7 +148,8 @@ async function receiveAndCreate(
     },
     reservation,
   );
-  return { job, body };
+  if ((body['timestamp_granularities[]'] ?? []).length > 0 && body.response_format !== 'verbose_json') ignored.push('timestamp_granularities[] (only verbose_json carries times)');
+  return { job, body, ignored };
 }
 
 /** The transcript of an ended job, or the error an OpenAI client should see. */
