@@ -5,7 +5,7 @@
  *     espeak-ng, 2 000 characters; target ratio ≤ 1.05;
  *   - transcription round trip: POST /audio/transcriptions (json) vs POST /stt/jobs → poll → transcript,
  *     synthetic whisper on jfk.wav; target ratio ≤ 1.05;
- *   - time to the first audio byte of /audio/speech against the whole response (same text); target ≤ 10 %;
+ *   - time to the first audio byte of /audio/speech (past the WAV header) against the whole response; target ≤ 10 %;
  *   - event latency of GET /jobs/{id}/events: from the event's publication in the server to its arrival
  *     in the client (same process, same clock), over 20 TTS jobs; target p99 < 50 ms.
  * Medians of 5 rounds after a warm-up, alternating the two paths.
@@ -49,15 +49,17 @@ async function nativeSpeech(server: LocalServer, voiceId: string): Promise<numbe
   return (performance.now() - started) / 1000;
 }
 
-/** Seconds to the first byte and to the last. */
+/** Seconds to the first audio byte (past the 44-byte WAV header, which leaves at once) and to the last. */
 async function openAiSpeech(client: OpenAI): Promise<{ first: number; whole: number }> {
   const started = performance.now();
   const response = await client.audio.speech.create({ model: 'espeak-ng', voice: VOICE_NAME, input: TEXT, response_format: 'wav' });
   const reader = response.body!.getReader();
   let first = 0;
+  let bytes = 0;
   for (;;) {
-    const { done } = await reader.read();
-    if (first === 0) first = (performance.now() - started) / 1000;
+    const { done, value } = await reader.read();
+    bytes += value?.length ?? 0;
+    if (first === 0 && (bytes > 44 || done)) first = (performance.now() - started) / 1000;
     if (done) break;
   }
   return { first, whole: (performance.now() - started) / 1000 };
@@ -139,7 +141,7 @@ export async function runOpenAiBench(): Promise<Figure[]> {
     return [
       figure('openai', 'speech: /audio/speech streamed / native job → poll → output (espeak-ng, 2 000 chars, wav)', wholeOpenAi / median(native), '×',
         { kind: 'max', value: 1.05 }, `medians of ${ROUNDS}: OpenAI ${wholeOpenAi.toFixed(2)} s, native ${median(native).toFixed(2)} s`),
-      figure('openai', 'speech: first audio byte / whole response (same request)', firstByte / wholeOpenAi, '×',
+      figure('openai', 'speech: first audio byte / whole response (same request, 2 000 chars)', firstByte / wholeOpenAi, '×',
         { kind: 'max', value: 0.1 }, `medians: first byte ${(firstByte * 1000).toFixed(0)} ms of ${(wholeOpenAi * 1000).toFixed(0)} ms`),
       figure('openai', 'transcription: /audio/transcriptions / native job → poll → transcript (synthetic whisper, jfk.wav)', median(openAiStt) / median(nativeStt), '×',
         { kind: 'max', value: 1.05 }, `medians of ${ROUNDS}: OpenAI ${median(openAiStt).toFixed(2)} s, native ${median(nativeStt).toFixed(2)} s`),

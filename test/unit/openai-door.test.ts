@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { FIRST_LIVE_CHUNK_CHARS, liveChunks } from '../../src/engine/tts/live-text';
+import { FIRST_LIVE_CHUNK_CHARS, LIVE_GROUP_CHARS, liveChunks, liveGroups } from '../../src/engine/tts/live-text';
 import { openAiErrorType, paramOf } from '../../src/server/openai/errors';
 import { OPENAI_VOICE_ENV, resolveVoice, voiceOverridesFromEnv } from '../../src/server/openai/voice-map';
 import { createVoiceLibrary, type VoiceLibrary } from '../../src/voices/library';
@@ -16,6 +16,15 @@ describe('live synthesis chunks', () => {
     assert.ok(chunks.slice(1).every((chunk) => chunk.length <= 400));
     assert.equal(chunks.join(' ').replace(/\s+/g, ' '), text.trim().replace(/\s+/g, ' '));
     assert.deepEqual(liveChunks('   '), []);
+  });
+
+  it('speaks the first chunk alone, then groups of at most LIVE_GROUP_CHARS, in order', () => {
+    const chunks = liveChunks('Short first. '.concat('A middling sentence of some length for the grouping. '.repeat(60)));
+    const groups = liveGroups(chunks);
+    assert.deepEqual(groups[0], [chunks[0]]);
+    assert.deepEqual(groups.flat(), chunks);
+    for (const group of groups.slice(1)) assert.ok(group.length === 1 || group.join('').length <= LIVE_GROUP_CHARS);
+    assert.ok(groups.length < chunks.length);
   });
 });
 

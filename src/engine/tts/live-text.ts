@@ -14,12 +14,32 @@ import { splitIntoChunks } from './text-chunks';
 /** The first chunk is kept short: the first audio leaves as soon as it is spoken. */
 export const FIRST_LIVE_CHUNK_CHARS = 100;
 
+/** Later chunks are processed a few at a time: each group costs a front and a render pass of its own. */
+export const LIVE_GROUP_CHARS = 1200;
+
 /** The text in chunks for live synthesis: a short first one (a sentence when one fits), then the usual. */
 export function liveChunks(text: string): string[] {
   const first = splitIntoChunks(text, FIRST_LIVE_CHUNK_CHARS)[0];
   if (first === undefined) return [];
   const end = text.indexOf(first) + first.length;
   return [first, ...splitIntoChunks(text.slice(end))];
+}
+
+/** The chunks in the groups that are spoken and appended together: the first alone, then up to LIVE_GROUP_CHARS each. */
+export function liveGroups(chunks: readonly string[]): string[][] {
+  const groups: string[][] = [];
+  let size = 0;
+  for (const [index, chunk] of chunks.entries()) {
+    const current = groups.at(-1);
+    if (index > 1 && current && size + chunk.length <= LIVE_GROUP_CHARS) {
+      current.push(chunk);
+      size += chunk.length;
+    } else {
+      groups.push([chunk]);
+      size = chunk.length;
+    }
+  }
+  return groups;
 }
 
 export interface LiveTextOptions {
@@ -46,10 +66,11 @@ export async function speakTextLive(chunks: readonly string[], engine: SpeechEng
   let measuredLufs: number | null = null;
   let heardSpeech = false;
   let done = 0;
-  for (const chunk of chunks) {
+  for (const group of liveGroups(chunks)) {
     const front = await startSpeechFront({ ...options.front, inputRate: engine.sampleRate });
+    const before = done;
     try {
-      await recordText([chunk], engine, front, { speed: options.speed, onChunk: () => undefined });
+      await recordText(group, engine, front, { speed: options.speed, onChunk: (characters) => options.onChunk(before + characters) });
     } catch (error) {
       await front.abort();
       throw error;
@@ -65,7 +86,7 @@ export async function speakTextLive(chunks: readonly string[], engine: SpeechEng
       const gain = options.normalize ? 10 ** ((gainDb ?? 0) / 20) : null;
       await renderRecording(recording, sink, { stretch: 1, gain }, () => undefined);
     }
-    done += chunk.length;
+    done += group.reduce((sum, chunk) => sum + chunk.length, 0);
     options.onChunk(done);
   }
   return { heardSpeech, measuredLufs, gainDb: gainDb ?? 0 };
