@@ -9,7 +9,8 @@ import { probeAudio } from '../helpers/tts-audio';
 import { englishVoiceId } from '../helpers/voices';
 
 const SENTENCES = 'The quick brown fox jumps over the lazy dog. Speech Studio speaks every sentence as it comes. ';
-const LONG_TEXT = SENTENCES.repeat(40);
+/** Seconds of synthesis: the stream opens while the job still runs, even on a starved machine. */
+const LONG_TEXT = SENTENCES.repeat(100);
 
 const FORMATS = {
   mp3: { codec: 'mp3', contentType: 'audio/mpeg' },
@@ -59,7 +60,7 @@ describe('POST /audio/speech through the openai SDK', () => {
   });
 
   it('streams: the first audio bytes arrive while the job is still running, and the job is a named Local API job', async () => {
-    const response = await client.audio.speech.create({ model: 'tts-1', voice: 'echo', input: LONG_TEXT, response_format: 'wav' });
+    const response = await client.audio.speech.create({ model: 'tts-1', voice: 'echo', input: LONG_TEXT, response_format: 'mp3' });
     const jobId = response.headers.get('x-speech-studio-job-id');
     assert.ok(jobId);
     const reader = response.body!.getReader();
@@ -67,7 +68,7 @@ describe('POST /audio/speech through the openai SDK', () => {
     assert.ok(first.value && first.value.length > 0);
     const atFirstChunk = (await request(`${t.base}/jobs/${jobId}`)).json();
     assert.ok(!isTerminal(atFirstChunk), `the job had already ${atFirstChunk.status} when the first bytes came`);
-    assert.match(atFirstChunk.name, /^OpenAI speech \(wav\): The quick brown fox/);
+    assert.match(atFirstChunk.name, /^OpenAI speech \(mp3\): The quick brown fox/);
     let bytes = first.value.length;
     for (;;) {
       const next = await reader.read();
