@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { apiKeyPath, ensureApiKey, writeApiKey } from './server/api-key';
+import { runStdioMcp } from './server/mcp/stdio';
 import { startLocalServer } from './server/local-server';
 import { runModelsCommand } from './cli/models-command';
 import { resolveServeOptions } from './cli/serve-options';
@@ -12,6 +13,7 @@ const USAGE = `Speech Studio headless server
 
 Usage:
   node dist/cli.js serve [--host H] [--port P] [--data-dir D] [--auth on|off] [--relay URL --device-token T]
+  node dist/cli.js mcp [--data-dir D]          the MCP server over stdio (tools for AI agents)
   node dist/cli.js key show [--data-dir D]
   node dist/cli.js key regenerate [--data-dir D]
   node dist/cli.js models list|install <id>|remove <id>|verify|import [<id>] <path> [--data-dir D] [--mirror URL]
@@ -89,6 +91,9 @@ async function main(argv: string[]): Promise<void> {
   const [command, action] = positionals;
   if (command === 'serve') return serve(values);
   if (command === 'key') return key(action, values);
+  if (command === 'mcp') {
+    return runStdioMcp({ dataDir: resolveServeOptions(values).dataDir });
+  }
   if (command === 'models') {
     process.exitCode = await runModelsCommand(positionals.slice(1), resolveServeOptions(values).dataDir, { mirror: values.mirror });
     return;

@@ -17,6 +17,7 @@ import { registerNarrateSubtitles } from './editor/commands/narrate-subtitles';
 import { registerTranscribe } from './editor/commands/transcribe';
 import { EditorJobs } from './editor/editor-jobs';
 import { registerJobsView } from './editor/jobs-view';
+import { registerLanguageModelTools } from './editor/lm-tools';
 import { createLog } from './editor/log';
 import { OutputRegistry } from './editor/output-registry';
 import { ServerController } from './editor/server-controller';
@@ -72,6 +73,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     registerInstallModel(services),
     registerLocalApiCommands(services),
     registerWalkthrough(services),
+    registerLanguageModelTools(services),
     watchSettings({
       onDidChange: (changed) => {
         settings = changed;

@@ -115,8 +115,12 @@ const ttsResult = {
       type: ['object', 'null'],
       description: 'The loudness normalization; null when postprocessOutput is off.',
       required: ['targetLufs', 'measuredLufs', 'gainDb', 'peakCeilingDbfs'],
-      properties: { targetLufs: number, measuredLufs: nullable('number'), gainDb: number, peakCeilingDbfs: number },
+      properties: {
+        targetLufs: number, measuredLufs: nullable('number'), gainDb: number, peakCeilingDbfs: number,
+        measuredOn: { type: 'string', enum: ['first-chunk'], description: 'Streamed speech only: the gain was set from the first sentence, not the whole text.' },
+      },
     },
+    live: { type: 'boolean', description: 'Streamed speech (the OpenAI-compatible route): the audio was written as it was made.' },
     cues: { type: 'array', items: cueReport, description: 'Subtitle narrations only: how each cue fitted its time.' },
     overranCues: { ...integer, description: 'Subtitle narrations only: cues whose speech overran their time.' },
     ignoredOptions: {

@@ -6,6 +6,7 @@
 import { jobCreationPaths, jobPaths, servicePaths, TAGS, voicePaths } from './openapi-paths';
 import { localResponses } from './openapi-responses';
 import { JOB_STATUSES, OUTPUT_FORMATS, schemas, TRANSCRIPT_FORMATS } from './openapi-schemas';
+import { openAiPaths } from './openapi-openai';
 
 export {
   AUDIO_MEDIA_TYPES, BITRATES, JOB_STATUSES, MAX_TTS_TEXT, OUTPUT_FORMATS, SAMPLE_RATES, TRANSCRIPT_FORMATS, TRANSCRIPT_MEDIA_TYPES,
@@ -44,6 +45,7 @@ export const openApiDocument = {
     ...voicePaths(),
     ...jobCreationPaths(),
     ...jobPaths(),
+    ...openAiPaths,
   },
 } as const;
 

@@ -87,7 +87,9 @@ export type TtsResult = {
   /** The `duration` option's outcome; null when none was asked (or for subtitles, whose cues set the timing). */
   duration: { targetSeconds: number; naturalSeconds: number; stretchFactor: number; reachedTarget: boolean; achievedSeconds: number } | null;
   /** Loudness normalization; null when `postprocessOutput` is off. */
-  loudness: { targetLufs: number; measuredLufs: number | null; gainDb: number; peakCeilingDbfs: number } | null;
+  /** Streamed speech (the OpenAI-compatible route): the audio was written as it was made. */
+  live?: boolean;
+  loudness: { targetLufs: number; measuredLufs: number | null; gainDb: number; peakCeilingDbfs: number; measuredOn?: 'first-chunk' } | null;
   /** Subtitle narration only: how each cue fitted its time. */
   cues?: TtsCueReport[];
   /** Subtitle narration only: how many cues overran their time. */

@@ -28,6 +28,11 @@ export interface TtsTask {
   outputPath: string;
   options: Omit<TtsRequest, 'text'>;
   voice: TtsVoiceRef;
+  /**
+   * Write the output while synthesizing, sentence group by sentence group, so a reader can stream the
+   * growing `<outputPath>.partial` (the OpenAI door). Plain text without a `duration` target only.
+   */
+  live?: boolean;
 }
 
 /** Everything the engine needs to transcribe one STT job; paths are absolute. */
@@ -38,6 +43,25 @@ export interface SttTask {
   workDir: string;
   modelPath: string;
   options: SttOptions;
+  /** What whisper takes beyond the Local API's options (the OpenAI door's prompt, task and temperature). */
+  whisper?: WhisperHints;
+}
+
+/** whisper.cpp decoding hints that the STT request of the contract does not carry. */
+export interface WhisperHints {
+  /** Initial prompt: spellings of names and jargon, the style of the text before. */
+  prompt?: string;
+  /** Translate into English instead of transcribing. */
+  translate?: boolean;
+  /** Sampling temperature; 0 is greedy decoding. */
+  temperature?: number;
+}
+
+/** A piece of the transcript as whisper recognized it, in seconds of the original media. */
+export interface RecognizedSegment {
+  start: number;
+  end: number;
+  text: string;
 }
 
 export type EngineTask = TtsTask | SttTask;
@@ -47,12 +71,15 @@ export type ParentMessage = { type: 'run'; jobId: string; task: EngineTask };
 export type ChildMessage =
   | { type: 'ready'; pid: number }
   | { type: 'progress'; jobId: string; phase: EnginePhase; progress: number }
+  | { type: 'segments'; jobId: string; segments: RecognizedSegment[] }
   | { type: 'result'; jobId: string; backend: string; result: JobResult }
   | { type: 'failed'; jobId: string; message: string };
 
 /** The job-level reporter the engine-side code receives: `progress` is 0–100 over the whole job. */
 export interface ProgressReporter {
   (phase: EnginePhase, progress: number): void;
+  /** STT: segments as whisper recognizes them, before the job ends. */
+  segments?(segments: RecognizedSegment[]): void;
 }
 
 export interface TaskOutcome<R extends JobResult = JobResult> {

@@ -49,6 +49,7 @@ process.on('message', (message: ParentMessage) => {
     last = Math.max(last, Math.min(99, progress));
     send({ type: 'progress', jobId, phase, progress: last });
   };
+  report.segments = (segments) => send({ type: 'segments', jobId, segments });
   runTask(task, report)
     .then(
       (outcome) => send({ type: 'result', jobId, backend: outcome.backend, result: outcome.result }),

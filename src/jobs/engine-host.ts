@@ -1,10 +1,11 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import type { ChildMessage, EnginePhase, EngineTask, ParentMessage, TaskOutcome } from '../engine/protocol';
+import type { ChildMessage, EnginePhase, EngineTask, ParentMessage, RecognizedSegment, TaskOutcome } from '../engine/protocol';
 import type { Logger } from '../util/log';
 
 export interface EngineRunOptions {
   signal: AbortSignal;
   onProgress(phase: EnginePhase, progress: number): void;
+  onSegments?(segments: RecognizedSegment[]): void;
 }
 
 export class EngineCancelledError extends Error {
@@ -127,6 +128,9 @@ class EngineProcess {
     switch (message.type) {
       case 'progress':
         job.options.onProgress(message.phase, message.progress);
+        return;
+      case 'segments':
+        job.options.onSegments?.(message.segments);
         return;
       case 'result':
         this.finish(() => job.resolve({ backend: message.backend, result: message.result }));

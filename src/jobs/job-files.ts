@@ -56,6 +56,7 @@ export class JobFiles {
         outputPath: this.file(job.id, this.outputFileName(job)),
         options: input.options,
         voice: input.voice,
+        ...(input.live ? { live: true } : {}),
       };
     }
     return {
@@ -64,6 +65,7 @@ export class JobFiles {
       workDir: this.dir(job.id),
       modelPath: input.modelPath,
       options: input.options,
+      ...(input.whisper ? { whisper: input.whisper } : {}),
     };
   }
 }

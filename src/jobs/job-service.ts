@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { promises as fs } from 'node:fs';
 import type { SttOptions, TtsRequest } from '../contract/types';
-import { taskBackend, type EnginePhase } from '../engine/protocol';
+import { taskBackend, type EnginePhase, type RecognizedSegment, type WhisperHints } from '../engine/protocol';
 import { describeThrown, type Logger } from '../util/log';
 import { EngineCancelledError, type EngineHost } from './engine-host';
 import { JobFiles, TTS_TEXT_FILE } from './job-files';
@@ -47,6 +47,9 @@ export interface NewTtsJob {
   origin: JobOrigin;
   request: TtsRequest;
   voice: TtsJobInput['voice'];
+  /** The job's name; default: the start of the text. */
+  name?: string;
+  live?: boolean;
 }
 
 export interface NewSttJob {
@@ -57,6 +60,9 @@ export interface NewSttJob {
   originalName: string;
   bytes: number;
   modelPath: string;
+  /** The job's name; default: the upload's file name. */
+  name?: string;
+  whisper?: WhisperHints;
 }
 
 /** What a door knows of an STT job once its media is in the job's folder. */
@@ -73,7 +79,10 @@ interface RunningJob {
   done: Promise<void>;
 }
 
-/** Creates, queues, runs, cancels and prunes jobs; emits `change` with the record after every visible change. */
+/**
+ * Creates, queues, runs, cancels and prunes jobs; emits `change` with the record after every visible change,
+ * and `segments` (id, RecognizedSegment[]) as an STT job's engine recognizes them.
+ */
 export class JobService extends EventEmitter {
   readonly files: JobFiles;
   private readonly queue: string[] = [];
@@ -84,6 +93,8 @@ export class JobService extends EventEmitter {
 
   constructor(private readonly options: JobServiceOptions) {
     super();
+    // Every open event stream and streamed answer listens for its job's changes.
+    this.setMaxListeners(0);
     this.files = new JobFiles(options.dataDir);
   }
 
@@ -143,7 +154,9 @@ export class JobService extends EventEmitter {
       await this.files.create(id);
       await fs.writeFile(this.files.file(id, TTS_TEXT_FILE), text, 'utf8');
       return await this.enqueue(
-        this.newRecord(id, job.origin, nameFromText(text), { kind: 'tts', options, characters: text.length, voice: job.voice }),
+        this.newRecord(id, job.origin, job.name ?? nameFromText(text), {
+          kind: 'tts', options, characters: text.length, voice: job.voice, ...(job.live ? { live: true } : {}),
+        }),
         place,
       );
     } catch (error) {
@@ -173,9 +186,10 @@ export class JobService extends EventEmitter {
 
   /** The media is already in the job's folder (the caller put it there under `job.id`). */
   async createSttJob(job: NewSttJob, reservation: Reservation): Promise<JobRecord> {
-    const { id, origin, options, inputFile, originalName, bytes, modelPath } = job;
+    const { id, origin, options, inputFile, originalName, bytes, modelPath, whisper } = job;
+    const name = job.name ?? nameFromFile(originalName);
     return this.enqueue(
-      this.newRecord(id, origin, nameFromFile(originalName), { kind: 'stt', options, inputFile, originalName, bytes, modelPath }),
+      this.newRecord(id, origin, name, { kind: 'stt', options, inputFile, originalName, bytes, modelPath, ...(whisper ? { whisper } : {}) }),
       reservation,
     );
   }
@@ -275,7 +289,8 @@ export class JobService extends EventEmitter {
       }).catch(() => undefined);
     };
     try {
-      const outcome = await this.options.engine.run(id, this.files.task(job), { signal, onProgress });
+      const onSegments = (segments: RecognizedSegment[]): void => void this.emit('segments', id, segments);
+      const outcome = await this.options.engine.run(id, this.files.task(job), { signal, onProgress, onSegments });
       await updates;
       if (this.options.store.latest(id)?.status === 'loading_model') await this.move(id, 'processing');
       await this.move(id, 'succeeded', { backend: outcome.backend, result: outcome.result, outputFile: this.files.outputFileName(job) });

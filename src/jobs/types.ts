@@ -1,6 +1,6 @@
 import type { JobStatus } from '../contract/openapi';
 import type { JobResult, SttOptions, SttResult, TtsRequest, TtsResult } from '../contract/types';
-import type { TtsVoiceRef } from '../engine/protocol';
+import type { TtsVoiceRef, WhisperHints } from '../engine/protocol';
 
 export type { JobStatus };
 export type JobKind = 'tts' | 'stt';
@@ -20,6 +20,8 @@ export interface TtsJobInput {
   /** Characters of text; the text itself lives in the job folder, not in the store. */
   characters: number;
   voice: TtsVoiceRef;
+  /** The engine writes the output while it speaks, for a reader streaming it (see TtsTask.live). */
+  live?: boolean;
 }
 
 export interface SttJobInput {
@@ -30,6 +32,8 @@ export interface SttJobInput {
   originalName: string;
   bytes: number;
   modelPath: string;
+  /** Decoding hints beyond the contract's options (the OpenAI door's prompt, translate, temperature). */
+  whisper?: WhisperHints;
 }
 
 /** A job as the store keeps it: the public fields of the spec plus what the system needs to run it. */

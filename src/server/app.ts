@@ -3,7 +3,11 @@ import Koa from 'koa';
 import type { AppDeps } from './deps';
 import { errorMiddleware } from '../http/error-middleware';
 import { bearerAuth, checkHost, rejectBrowserOrigins, requireEnabled, requireFeature } from './middleware/security';
+import { openAiErrorShape } from './openai/errors';
+import { openAiRoutes } from './openai/routes';
+import { jobEventRoutes } from './routes/job-events';
 import { jobRoutes } from './routes/jobs';
+import { mcpRoutes } from './mcp/http';
 import { serviceRoutes } from './routes/service';
 import { sttRoutes } from './routes/stt';
 import { ttsRoutes } from './routes/tts';
@@ -23,7 +27,11 @@ export function createApp(deps: AppDeps): Koa {
   ttsRoutes(router, deps);
   sttRoutes(router, deps);
   jobRoutes(router, deps);
+  jobEventRoutes(router, deps);
+  openAiRoutes(router, deps);
+  mcpRoutes(router, deps);
 
+  app.use(openAiErrorShape);
   app.use(errorMiddleware(deps.log));
   app.use(async (ctx, next) => {
     ctx.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });

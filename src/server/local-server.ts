@@ -10,6 +10,7 @@ import type { Logger } from '../util/log';
 import { createVoiceLibrary } from '../voices/library';
 import { apiKeyPath, ensureApiKey, FileApiKeySource, type ApiKeySource } from './api-key';
 import { API_PREFIX, createApp } from './app';
+import type { AppDeps } from './deps';
 import { localEntitlements, type EntitlementProvider } from './entitlements';
 
 export interface LocalServerOptions {
@@ -29,6 +30,8 @@ export interface LocalServerOptions {
   engineIdleTimeoutMs?: number;
   preferredSttModel?: string;
   maxUploadBytes?: number;
+  /** OpenAI voice names mapped to our voice ids or names (the OpenAI door; see server/openai/voice-map.ts). */
+  openAiVoices?: Record<string, string>;
   /** Slow-client limits (slowloris); defaults in DEFAULT_TIMEOUTS. */
   timeouts?: Partial<RequestTimeouts>;
 }
@@ -39,6 +42,8 @@ export interface LocalServer {
   readonly port: number;
   readonly jobs: JobService;
   readonly engine: EngineHost;
+  /** What the app was built from, for other doors on the same core (the MCP server over stdio). */
+  readonly appDeps: AppDeps;
   /** Switches the API off (503 LOCAL_API_DISABLED) or on, without stopping the server. */
   setEnabled(enabled: boolean): void;
   setAuth(enabled: boolean): void;
@@ -77,7 +82,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
 
   let enabled = true;
   let auth = options.auth;
-  const app = createApp({
+  const appDeps: AppDeps = {
     dataDir, jobs, log, apiKeys,
     voices: createVoiceLibrary({ dataDir }),
     validators: compileValidators(),
@@ -87,7 +92,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     boundHost: () => options.host,
     preferredSttModel: () => options.preferredSttModel,
     maxUploadBytes: options.maxUploadBytes,
-  });
+    openAiVoices: options.openAiVoices,
+  };
+  const app = createApp(appDeps);
 
   // A request without Host (HTTP/1.0 style) gets the API's answer; browsers always send one.
   const http = createHttpServer({ handle: app.callback(), timeouts: options.timeouts, methods: ['GET', 'HEAD', 'POST', 'OPTIONS'] });
@@ -102,6 +109,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     port,
     jobs,
     engine,
+    appDeps,
     setEnabled: (value) => (enabled = value),
     setAuth: (value) => (auth = value),
     close: () => http.close(() => jobs.shutdown()),

@@ -13,8 +13,9 @@ export interface AudioSink {
   abort(): Promise<void>;
 }
 
-export async function openAudioSink(path: string, settings: EncoderSettings, ffmpeg?: string): Promise<AudioSink> {
+/** `live`: every encoded packet reaches the file at once, for a reader streaming the growing file. */
+export async function openAudioSink(path: string, settings: EncoderSettings, ffmpeg?: string, live = false): Promise<AudioSink> {
   if (settings.format === 'wav') return WavWriter.create(path, { sampleRate: settings.sampleRate, channels: settings.channels });
   if (endianness() === 'BE') throw new Error('Encoding through ffmpeg expects a little-endian machine.');
-  return FfmpegEncoder.start(path, settings, ffmpeg);
+  return FfmpegEncoder.start(path, settings, ffmpeg, live);
 }

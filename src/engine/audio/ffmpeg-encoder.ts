@@ -49,11 +49,11 @@ export class FfmpegEncoder {
   }
 
   /** Starts ffmpeg writing `path` in the settings' format. */
-  static start(path: string, settings: EncoderSettings, ffmpeg = findMediaTools().ffmpeg): FfmpegEncoder {
+  static start(path: string, settings: EncoderSettings, ffmpeg = findMediaTools().ffmpeg, flushEachPacket = false): FfmpegEncoder {
     const args = [
       '-nostdin', '-hide_banner', '-nostats', '-v', 'error', '-y',
       '-f', 's16le', '-ar', String(settings.sampleRate), '-ac', String(settings.channels), '-i', 'pipe:0',
-      ...ffmpegOutputArgs(settings), path,
+      ...ffmpegOutputArgs(settings), ...(flushEachPacket ? ['-flush_packets', '1'] : []), path,
     ];
     const child = spawn(ffmpeg, args, { stdio: ['pipe', 'ignore', 'pipe'], windowsHide: true });
     return new FfmpegEncoder(child, path, settings);

@@ -15,7 +15,7 @@ import { detectSpeech } from './speech-vad';
 import { createSttProgress, type StepReporter } from './stt-progress';
 import { decodingLanguage, toWhisperLanguage } from './whisper-languages';
 import { readWhisperModelHeader } from './whisper-model-header';
-import { loadWhisperModel, sttThreadCount, transcribePcm16, type WhisperOutput } from './whisper-session';
+import { loadWhisperModel, sttThreadCount, transcribePcm16, type WhisperOutput, type WhisperRunOptions, type WhisperSegment } from './whisper-session';
 import { segmentsFromPieces } from './word-segments';
 import { writeTranscript } from './write-transcript';
 
@@ -56,7 +56,15 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
   progress('loading_model', 1);
 
   const speech = await keepSpeech(task.modelPath, input.pcm, threads, progress);
-  const recognized = await recognize(whisper, speech, { requested, language, multilingual }, threads, progress);
+  // Live segments in the original media's time, for clients that follow the job (SSE, streamed transcription).
+  const toSource = (ms: number): number =>
+    Math.round(Math.min(input.endSeconds, input.startSeconds + speech.toSourceSeconds(ms / 1000)) * 1000) / 1000;
+  const onSegments = report.segments
+    ? (found: WhisperSegment[]) => report.segments?.(found
+      .map((segment) => ({ start: toSource(segment.startMs), end: toSource(segment.endMs), text: segment.text.trim() }))
+      .filter((segment) => segment.text.length > 0))
+    : undefined;
+  const recognized = await recognize(whisper, speech, { requested, language, multilingual }, threads, progress, { ...task.whisper, onSegments });
 
   const built = segmentsFromPieces(recognized.segments, recognized.text ?? '', {
     toDecodedSeconds: speech.toSourceSeconds,
@@ -94,6 +102,10 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
       speakerCount: speakers === null ? null : speakers.length,
       transcriptFormats: [...TRANSCRIPT_FORMATS],
       model: transcript.model,
+      // What whisper was given beyond the contract's options (only when something was).
+      ...(task.whisper && Object.keys(task.whisper).length > 0
+        ? { whisper: { prompt: task.whisper.prompt !== undefined, task: task.whisper.translate ? 'translate' : 'transcribe', temperature: task.whisper.temperature ?? 0 } }
+        : {}),
     },
   };
 }
@@ -118,6 +130,7 @@ async function recognize(
   { requested, language, multilingual }: { requested: string; language: string; multilingual: boolean },
   threads: number,
   progress: StepReporter,
+  extra: Pick<WhisperRunOptions, 'prompt' | 'translate' | 'temperature' | 'onSegments'> = {},
 ): Promise<WhisperOutput> {
   // Nothing was heard, so nothing was detected: `auto` stays undetermined even on an English-only model.
   if (speech.samples.length === 0) {
@@ -126,6 +139,7 @@ async function recognize(
   // whisper detects the language before its first progress report, which switches back to transcribing.
   if (language === 'auto') progress('detecting_language', 0);
   const output = await transcribePcm16(whisper, speech.samples, {
+    ...extra,
     language,
     multilingual,
     threads,

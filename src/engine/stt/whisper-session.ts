@@ -40,6 +40,12 @@ export interface WhisperRunOptions {
   threads: number;
   /** Fraction done, 0–1. */
   onProgress?: (fraction: number) => void;
+  /** Segments as whisper finishes them, before the whole run ends. */
+  onSegments?: (segments: WhisperSegment[]) => void;
+  /** Initial prompt, translate-to-English and temperature (the OpenAI door's fields). */
+  prompt?: string;
+  translate?: boolean;
+  temperature?: number;
 }
 
 // One model stays loaded between jobs: loading blocks the engine process and costs seconds for big models.
@@ -89,6 +95,13 @@ export async function transcribePcm16(
     maxLen: 1,
     // whisper's progress can pass 100 when a window's timestamps run past the audio: clamp it.
     onProgress: (percent) => options.onProgress?.(Math.min(100, Math.max(0, percent)) / 100),
+    ...(options.onSegments
+      ? { onNewSegments: (found: { segments: Array<{ text: string; t0: number; t1: number }> }) =>
+        options.onSegments?.(found.segments.map((segment) => ({ text: segment.text, startMs: segment.t0, endMs: segment.t1 }))) }
+      : {}),
+    ...(options.prompt ? { prompt: options.prompt } : {}),
+    ...(options.translate ? { translate: true } : {}),
+    ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
   });
   const result = await promise;
   const promptLanguage = options.multilingual ? result.language || null : null;

@@ -26,6 +26,7 @@ import type { EngineSettings, SpeechEngine } from './synthesizers/synthesizer';
 import { startSpeechFront, type SpeechFront } from './speech-front';
 import { SpeechRecorder, type RecordingSummary } from './speech-recorder';
 import { splitIntoChunks } from './text-chunks';
+import { liveChunks, speakTextLive } from './live-text';
 
 const SYNTHESIS_START = 5;
 const SYNTHESIS_END = 90;
@@ -65,6 +66,9 @@ export async function runTtsTask(task: TtsTask, report: ProgressReporter): Promi
     let chunks = 0;
     let cueReports: CueReport[] | undefined;
     let recording: RecordingSummary;
+    if (task.live && !cues && options.duration === null) {
+      return await runLive(task, engine, encoder, ffmpeg, prepare(source), { progress, synthesisProgress, spoolPath, partialPath, notes, spokenLanguage, source });
+    }
     if (cues) {
       recorder = await SpeechRecorder.create(spoolPath, options.sampleRate, { denoise: options.denoise });
       const speakerEngines = new Map<string, Promise<SpeechEngine>>();
@@ -157,6 +161,73 @@ export async function runTtsTask(task: TtsTask, report: ProgressReporter): Promi
     await recorder?.dispose();
     await rm(spoolPath, { force: true });
     for (const opened of engines) opened.dispose?.();
+  }
+}
+
+interface LiveContext {
+  progress: ProgressReporter;
+  synthesisProgress(fraction: number): void;
+  spoolPath: string;
+  partialPath: string;
+  notes: Awaited<ReturnType<typeof openSpeechEngine>>['notes'];
+  spokenLanguage: string;
+  source: string;
+}
+
+/** The live variant (task.live): the output grows chunk by chunk while the engine speaks (live-text.ts). */
+async function runLive(task: TtsTask, engine: SpeechEngine, encoder: EncoderSettings, ffmpeg: string, text: string, context: LiveContext): Promise<TaskOutcome<TtsResult>> {
+  const { options, voice } = task;
+  const textChunks = liveChunks(text);
+  if (textChunks.length === 0) throw new UserFacingError('The text produced no speech: it is empty or only whitespace.');
+  const total = textChunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  const sink = await openAudioSink(context.partialPath, encoder, ffmpeg, true);
+  let finished = false;
+  try {
+    const summary = await speakTextLive(textChunks, engine, sink, {
+      front: { spoolPath: context.spoolPath, outputRate: options.sampleRate, stretch: engine.nativeSpeed ? 1 : options.speed, trimSilence: options.trimSilence, denoise: options.denoise },
+      speed: options.speed,
+      normalize: options.postprocessOutput,
+      onChunk: (done) => context.synthesisProgress(done / total),
+    });
+    if (!summary.heardSpeech) {
+      throw new UserFacingError(`The text produced no speech: ${engine.backend} found nothing it could pronounce in it.`);
+    }
+    context.progress('encoding', RENDER_END);
+    const { bytes, frames } = await sink.finish();
+    finished = true;
+    await rename(context.partialPath, task.outputPath);
+    const durationSeconds = round3(frames / options.sampleRate);
+    return {
+      backend: engine.backend,
+      result: {
+        mediaType: MEDIA_TYPES[options.outputFormat],
+        outputFormat: options.outputFormat,
+        sampleRate: options.sampleRate,
+        audioChannels: options.audioChannels,
+        durationSeconds,
+        bytes,
+        characters: countCodePoints(context.source),
+        chunks: textChunks.length,
+        bitrateKbps: effectiveBitrateKbps(encoder),
+        voice: { name: voice.name ?? voice.engineVoiceId, engine: voice.engine, languageCode: voice.languageCode },
+        language: context.spokenLanguage,
+        speed: { value: options.speed, method: engine.nativeSpeed ? 'engine-rate' : 'time-stretch' },
+        duration: null,
+        live: true,
+        loudness: options.postprocessOutput
+          ? {
+            targetLufs: TARGET_LUFS, measuredLufs: summary.measuredLufs === null ? null : round3(summary.measuredLufs),
+            gainDb: round3(summary.gainDb), peakCeilingDbfs: PEAK_CEILING_DBFS, measuredOn: 'first-chunk',
+          }
+          : null,
+        ignoredOptions: ignoredOptions(options, voice, context.notes, engine.backend),
+      },
+    };
+  } finally {
+    if (!finished) {
+      await sink.abort();
+      await rm(context.partialPath, { force: true });
+    }
   }
 }
 

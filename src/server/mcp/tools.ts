@@ -1,0 +1,168 @@
+/**
+ * The speech tools an AI agent gets over MCP: list voices, narrate text to a file or a job, transcribe a
+ * media file on this machine into a chosen format, read a job. Jobs are Local API jobs (they count against
+ * the queue and show in GET /jobs/{id} and the editor's Jobs view), admitted with the same validators,
+ * voice and model checks as the HTTP routes.
+ */
+import { copyFile, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ApiError, invalidRequest } from '../../contract/errors';
+import { OUTPUT_FORMATS, type TranscriptFormat } from '../../contract/openapi';
+import { toWhisperLanguage } from '../../engine/stt/whisper-languages';
+import { QueueFullError, type JobService, type Reservation } from '../../jobs/job-service';
+import { toPublicJob, type JobRecord, type PublicJob } from '../../jobs/types';
+import { waitForJobEnd } from '../../jobs/wait-for-job';
+import { chooseWhisperModel, listWhisperModels } from '../../models/installed-models';
+import type { AppDeps } from '../deps';
+import { findApiJob } from '../routes/job-lookup';
+import { queueFull } from '../routes/queue-full';
+import { resolveVoice, voiceOverridesFromEnv } from '../openai/voice-map';
+import { renderTranscript } from '../../transcripts/render';
+import type { Transcript } from '../../transcripts/types';
+
+/** What the tools need of the server: the same dependencies as the HTTP app. */
+export type McpDeps = Pick<AppDeps, 'dataDir' | 'jobs' | 'voices' | 'validators' | 'log' | 'preferredSttModel' | 'openAiVoices'>;
+
+export interface NarrateInput {
+  text: string;
+  voice?: string;
+  format?: (typeof OUTPUT_FORMATS)[number];
+  outputPath?: string;
+  overwrite?: boolean;
+  speed?: number;
+}
+
+export interface TranscribeInput {
+  path: string;
+  format?: TranscriptFormat;
+  language?: string;
+  outputPath?: string;
+  overwrite?: boolean;
+}
+
+export interface VoiceSummary {
+  id: string;
+  name: string;
+  languageCode: string;
+  gender?: string;
+  availability: string;
+}
+
+/** The voice an agent gets when it names none: the one OpenAI's default `alloy` maps to. */
+const DEFAULT_VOICE = 'alloy';
+
+function reserve(jobs: JobService): Reservation {
+  try {
+    return jobs.reserve('api');
+  } catch (error) {
+    if (error instanceof QueueFullError) throw queueFull(error);
+    throw error;
+  }
+}
+
+/** Writes are explicit: an absolute path, and an existing file is replaced only when asked. */
+async function checkTarget(target: string, overwrite: boolean | undefined, field: string): Promise<string> {
+  if (!path.isAbsolute(target)) throw invalidRequest(`${field}: must be an absolute path`);
+  const existing = await stat(target).catch(() => undefined);
+  if (existing?.isDirectory()) throw invalidRequest(`${field}: is a folder; give a file name`);
+  if (existing && !overwrite) throw invalidRequest(`${field}: ${target} exists; pass overwrite: true to replace it`);
+  return target;
+}
+
+function ended(job: JobRecord): JobRecord {
+  if (job.status === 'succeeded') return job;
+  throw new ApiError(job.status === 'failed' && job.phase === 'decoding' ? 'INVALID_REQUEST' : 'INTERNAL_ERROR',
+    `The job ${job.id} ${job.status === 'failed' ? `failed: ${(job.error ?? '').replace(/\.$/, '')}` : `was ${job.status}`}.`);
+}
+
+export function speechTools(deps: McpDeps) {
+  const overrides = { ...voiceOverridesFromEnv(), ...deps.openAiVoices };
+
+  return {
+    listVoices(input: { search?: string; languageCode?: string; limit?: number }): { voices: VoiceSummary[]; total: number } {
+      const page = deps.voices.list({
+        search: input.search, languageCode: input.languageCode, scope: 'all', sortBy: 'name', sortDirection: 'asc', page: 1, limit: input.limit ?? 20,
+      });
+      return {
+        voices: page.items.map(({ id, name, languageCode, gender, availability }) => ({ id, name, languageCode, ...(gender ? { gender } : {}), availability })),
+        total: page.meta.total,
+      };
+    },
+
+    /** Starts a narration; with `outputPath`, waits for it and writes the audio there. */
+    async narrate(input: NarrateInput, signal?: AbortSignal): Promise<{ job: PublicJob; outputPath?: string }> {
+      const wanted = input.voice ?? DEFAULT_VOICE;
+      const match = resolveVoice(deps.voices, wanted, overrides);
+      if (!match.found) throw invalidRequest(`voice: no voice ${JSON.stringify(wanted.slice(0, 100))}; see list_voices`);
+      const target = input.outputPath ? await checkTarget(input.outputPath, input.overwrite, 'outputPath') : undefined;
+      const format = input.format ?? (target ? formatOfPath(target) : 'wav');
+      const checked = deps.validators.ttsRequest({ voiceId: match.entry.voice.id, text: input.text, outputFormat: format, ...(input.speed ? { speed: input.speed } : {}) });
+      if (!checked.ok) throw invalidRequest(checked.message);
+      if (match.entry.voice.availability !== 'ready') {
+        throw new ApiError('VOICE_NOT_READY', `The voice ${match.entry.voice.name} is ${match.entry.voice.availability.replace('_', ' ')}.`);
+      }
+      const created = await deps.jobs.createTtsJob(
+        { origin: 'api', request: checked.value, voice: match.entry.ref, name: `MCP narration: ${input.text.replace(/\s+/g, ' ').trim().slice(0, 40)}` },
+        reserve(deps.jobs),
+      );
+      if (!target) return { job: toPublicJob(created) };
+      const done = ended(await waitForJobEnd(deps.jobs, created.id, signal));
+      await copyFile(deps.jobs.files.file(done.id, done.outputFile!), target);
+      return { job: toPublicJob(done), outputPath: target };
+    },
+
+    /** Transcribes a media file of this machine; waits, and answers the transcript in the format asked. */
+    async transcribe(input: TranscribeInput, signal?: AbortSignal): Promise<{ job: PublicJob; transcript: string; outputPath?: string }> {
+      if (!path.isAbsolute(input.path)) throw invalidRequest('path: must be an absolute path to a media file');
+      const source = await stat(input.path).catch(() => undefined);
+      if (!source?.isFile()) throw invalidRequest(`path: ${input.path} is not a file`);
+      const target = input.outputPath ? await checkTarget(input.outputPath, input.overwrite, 'outputPath') : undefined;
+      const format = input.format ?? 'txt';
+      const checked = deps.validators.sttOptions({ language: input.language ?? 'auto', diarizationEnabled: 'false' });
+      if (!checked.ok) throw invalidRequest(checked.message);
+      const options = checked.value;
+      if (options.language !== 'auto' && toWhisperLanguage(options.language) === null) {
+        throw invalidRequest(`language: ${options.language} is not a language whisper transcribes; use a code such as en`);
+      }
+      const models = await listWhisperModels(deps.dataDir);
+      const model = chooseWhisperModel(models, options.language, deps.preferredSttModel?.());
+      if (!model) throw new ApiError('MODEL_NOT_INSTALLED', 'No installed speech-to-text model fits: install a whisper model (models install).');
+      const reservation = reserve(deps.jobs);
+      const id = deps.jobs.newJobId();
+      let created: JobRecord;
+      try {
+        await deps.jobs.files.create(id);
+        const extension = path.extname(input.path).toLowerCase().replace(/[^.a-z0-9]/g, '').slice(0, 8) || '.media';
+        const inputFile = `input${extension}`;
+        await copyFile(input.path, deps.jobs.files.file(id, inputFile));
+        const originalName = path.basename(input.path);
+        created = await deps.jobs.createSttJob(
+          { id, origin: 'api', options, inputFile, originalName, bytes: source.size, modelPath: model.path, name: `MCP transcription: ${originalName}`.slice(0, 200) },
+          reservation,
+        );
+      } catch (error) {
+        reservation.release();
+        await deps.jobs.files.remove(id);
+        throw error;
+      }
+      const done = ended(await waitForJobEnd(deps.jobs, created.id, signal));
+      const transcript = JSON.parse(await readFile(deps.jobs.files.file(done.id, done.outputFile!), 'utf8')) as Transcript;
+      const rendered = renderTranscript(transcript, format).body;
+      if (target) await writeFile(target, rendered, 'utf8');
+      return { job: toPublicJob(done), transcript: rendered, ...(target ? { outputPath: target } : {}) };
+    },
+
+    readJob(id: string): PublicJob {
+      return toPublicJob(findApiJob(deps.jobs, id));
+    },
+  };
+}
+
+export type SpeechTools = ReturnType<typeof speechTools>;
+
+/** The audio format a file name asks for (`talk.mp3` → mp3), wav otherwise. */
+function formatOfPath(file: string): (typeof OUTPUT_FORMATS)[number] {
+  const extension = path.extname(file).slice(1).toLowerCase();
+  return (OUTPUT_FORMATS as readonly string[]).includes(extension) ? (extension as (typeof OUTPUT_FORMATS)[number]) : 'wav';
+}
+
