@@ -111,4 +111,18 @@ export async function authenticateApiKey(db: Queryable, given: string): Promise<
   return toKey(row);
 }
 
+/**
+ * Locks a key's row until the transaction ends, so concurrent job creations for one key (on any instance)
+ * count its active jobs one after the other.
+ */
+export async function lockApiKey(tx: Queryable, id: string): Promise<void> {
+  await tx.query('SELECT id FROM api_keys WHERE id = $1 FOR UPDATE', [id]);
+}
+
+/** The account and device pool of a key, live or not (a job keeps the pool its key has now). */
+export async function keyPool(db: Queryable, id: string): Promise<Pick<ApiKey, 'accountId' | 'pool'>> {
+  const [row] = await db.query<Pick<KeyRow, 'account_id' | 'pool'>>('SELECT account_id, pool FROM api_keys WHERE id = $1', [id]);
+  return { accountId: row.account_id, pool: row.pool };
+}
+
 export const keyAllowsDevice = (key: ApiKey, deviceId: string): boolean => key.pool.includes(ALL_DEVICES) || key.pool.includes(deviceId);

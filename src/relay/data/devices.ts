@@ -51,6 +51,12 @@ export async function listDevices(db: Queryable, accountId: number): Promise<Dev
   return rows.map(toDevice);
 }
 
+/** The account's devices that are not revoked, connected or not. */
+export async function liveDevices(db: Queryable, accountId: number): Promise<Device[]> {
+  const rows = await db.query<DeviceRow>('SELECT * FROM devices WHERE account_id = $1 AND revoked_at IS NULL', [accountId]);
+  return rows.map(toDevice);
+}
+
 export async function getDevice(db: Queryable, accountId: number, id: string): Promise<Device | undefined> {
   const [row] = await db.query<DeviceRow>('SELECT * FROM devices WHERE account_id = $1 AND id = $2', [accountId, id]);
   return row && toDevice(row);
@@ -71,4 +77,46 @@ export async function authenticateDevice(db: Queryable, token: string): Promise<
   const rows = await db.query<DeviceRow>('SELECT * FROM devices WHERE token_lookup = $1', [lookup]);
   const row = rows.find((candidate) => secretMatches(token, candidate.token_hash));
   return row && row.revoked_at === null ? toDevice(row) : undefined;
+}
+
+/** A device said hello on a new link (session) held by `instanceId`: it is ready from now on. */
+export async function recordConnection(
+  tx: Queryable, deviceId: string, link: { sessionId: string; instanceId: string }, capabilities: DeviceCapabilities, now = Date.now(),
+): Promise<void> {
+  await tx.query(
+    'UPDATE devices SET session_id = $2, instance_id = $3, connected_at = $4, last_seen_at = $4, capabilities = $5::jsonb WHERE id = $1',
+    [deviceId, link.sessionId, link.instanceId, now, JSON.stringify(capabilities)],
+  );
+}
+
+/**
+ * A heartbeat on link `sessionId` (with new capabilities, or null when unchanged). `current` is false when
+ * that link is no longer the device's (a newer one replaced it, or the device was found silent).
+ */
+export async function recordHeartbeat(
+  db: Queryable, deviceId: string, sessionId: string, capabilities: DeviceCapabilities | null, now = Date.now(),
+): Promise<{ current: boolean; revoked: boolean }> {
+  const [row] = await db.query<{ revoked_at: number | null }>(
+    `UPDATE devices SET last_seen_at = $3, capabilities = COALESCE($4::jsonb, capabilities)
+     WHERE id = $1 AND session_id = $2 RETURNING revoked_at`,
+    [deviceId, sessionId, now, capabilities ? JSON.stringify(capabilities) : null],
+  );
+  return { current: row !== undefined, revoked: row !== undefined && row.revoked_at !== null };
+}
+
+/** The device's link `sessionId` ended; true when it was still the device's current one. */
+export async function clearSession(db: Queryable, deviceId: string, sessionId: string): Promise<boolean> {
+  const rows = await db.query('UPDATE devices SET session_id = NULL, instance_id = NULL WHERE id = $1 AND session_id = $2 RETURNING id', [
+    deviceId, sessionId,
+  ]);
+  return rows.length === 1;
+}
+
+/** Devices with a link that has not been heard from since `before`. */
+export async function silentDevices(db: Queryable, before: number): Promise<Array<{ id: string; sessionId: string }>> {
+  const rows = await db.query<{ id: string; session_id: string }>(
+    'SELECT id, session_id FROM devices WHERE session_id IS NOT NULL AND last_seen_at < $1',
+    [before],
+  );
+  return rows.map((row) => ({ id: row.id, sessionId: row.session_id }));
 }

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type WebSocket from 'ws';
 import type { TtsRequest } from '../../contract/types';
 import { describeThrown } from '../../util/log';
-import type { Device } from '../data/devices';
-import { claimNextJob, type JobRow } from '../data/jobs';
+import { recordHeartbeat, type Device } from '../data/devices';
+import { claimNextJob, lockQueuedJob, type JobRow } from '../data/jobs';
 import { parseCapabilities } from '../../link/capabilities';
 import { deviceConnected, deviceLost, reroute, type PresenceDeps } from './presence';
 import { parseDeviceMessage, PROTOCOL_VERSION, type AssignedJob, type DeviceMessage, type RelayMessage } from '../../link/protocol';
@@ -123,12 +123,8 @@ export class DeviceSession {
   private async heartbeat(capabilities: unknown): Promise<void> {
     const parsed = capabilities === undefined ? undefined : parseCapabilities(capabilities);
     if (parsed) this.capacity = parsed.queueCapacity;
-    const rows = await this.host.db.query<{ revoked_at: number | null }>(
-      `UPDATE devices SET last_seen_at = $3, capabilities = COALESCE($4::jsonb, capabilities)
-       WHERE id = $1 AND session_id = $2 RETURNING revoked_at`,
-      [this.device.id, this.sessionId, Date.now(), parsed ? JSON.stringify(parsed) : null],
-    );
-    if (rows.length === 0 || rows[0].revoked_at !== null) this.close(4003, 'session ended or device revoked');
+    const beat = await recordHeartbeat(this.host.db, this.device.id, this.sessionId, parsed ?? null);
+    if (!beat.current || beat.revoked) this.close(4003, 'session ended or device revoked');
     else if (parsed) this.pump();
   }
 
@@ -136,7 +132,7 @@ export class DeviceSession {
     this.sent.delete(jobId);
     this.host.log.info(`Device ${this.device.id} declined job ${jobId}: ${reason}`);
     const moved = await this.host.db.transaction(async (tx) => {
-      const [job] = await tx.query<JobRow>(`SELECT * FROM jobs WHERE id = $1 AND device_id = $2 AND status = 'queued' FOR UPDATE`, [jobId, this.device.id]);
+      const job = await lockQueuedJob(tx, jobId, this.device.id);
       if (!job) return true;
       if (job.attempts >= 3 || job.pinned) return false;
       return (await reroute(tx, job, this.host.offlineAfterMs, this.device.id)) !== this.device.id;

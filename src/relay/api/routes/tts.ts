@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import { randomUUID } from 'node:crypto';
 import { invalidRequest } from '../../../contract/errors';
-import { reserveCredits } from '../../data/accounts';
+import { hasStorageRoom, reserveCredits } from '../../data/accounts';
 import { insertJob, toPublicJob } from '../../data/jobs';
 import { CHANNELS, notify, type Queryable } from '../../db/database';
 import { canRunTts } from '../../../link/capabilities';
@@ -18,11 +18,7 @@ function nameFromText(text: string): string {
 
 /** The output needs some room: an account at or over its quota takes no new job. */
 async function requireStorageRoom(tx: Queryable, accountId: number): Promise<void> {
-  const [row] = await tx.query<{ used: number; quota: number }>(
-    'SELECT storage_used_bytes AS used, storage_quota_bytes AS quota FROM accounts WHERE id = $1',
-    [accountId],
-  );
-  if (row.used >= row.quota) throw storageQuotaExceeded();
+  if (!(await hasStorageRoom(tx, accountId))) throw storageQuotaExceeded();
 }
 
 export function ttsRoutes(router: Router<RelayState>, deps: RelayDeps): void {
