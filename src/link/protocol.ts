@@ -47,6 +47,14 @@ export type DeviceMessage =
 const STATUSES = new Set(['queued', 'loading_model', 'processing', 'succeeded', 'failed', 'cancelled', 'interrupted']);
 const isString = (v: unknown, max = 200): v is string => typeof v === 'string' && v.length <= max;
 
+/** `value` with every U+0000 in its strings and keys replaced by U+FFFD, the replacement character. */
+function withoutNul(value: unknown): unknown {
+  if (typeof value === 'string') return value.replaceAll('\u0000', '\uFFFD');
+  if (Array.isArray(value)) return value.map(withoutNul);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key.replaceAll('\u0000', '\uFFFD'), withoutNul(item)]));
+}
+
 /** Parses one frame from a device; undefined for anything malformed (the link is then closed). */
 export function parseDeviceMessage(text: string): DeviceMessage | undefined {
   let value: Record<string, unknown>;
@@ -55,6 +63,8 @@ export function parseDeviceMessage(text: string): DeviceMessage | undefined {
   } catch {
     return undefined;
   }
+  // JSON carries NUL only escaped; the relay stores what devices say in PostgreSQL, which cannot hold it.
+  if (text.includes('\\u0000')) value = withoutNul(value) as Record<string, unknown>;
   if (!value || typeof value !== 'object') return undefined;
   switch (value.type) {
     case 'hello':

@@ -2,6 +2,7 @@ import type { DeviceCapabilities } from '../../link/capabilities';
 import type { Queryable } from '../db/database';
 import { InvalidInputError } from './api-keys';
 import { DEVICE_TOKEN_FORMAT, lookupOf, newSecret, publicId, secretMatches } from './secret-token';
+import { hasNul, NUL_REFUSED } from './stored-text';
 
 /** decisions.md: a device silent for 30 s is offline. */
 export const OFFLINE_AFTER_MS = 30_000;
@@ -38,6 +39,7 @@ export const isReady = (device: Device, now = Date.now(), offlineAfterMs = OFFLI
 export async function enrolDevice(db: Queryable, accountId: number, name: string): Promise<{ device: Device; token: string }> {
   const trimmed = name.trim();
   if (trimmed.length < 1 || trimmed.length > 100) throw new InvalidInputError('name: must be 1 to 100 characters');
+  if (hasNul(trimmed)) throw new InvalidInputError(`name: ${NUL_REFUSED}`);
   const secret = newSecret(DEVICE_TOKEN_FORMAT);
   const [row] = await db.query<DeviceRow>(
     'INSERT INTO devices (id, account_id, name, token_lookup, token_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
@@ -58,12 +60,14 @@ export async function liveDevices(db: Queryable, accountId: number): Promise<Dev
 }
 
 export async function getDevice(db: Queryable, accountId: number, id: string): Promise<Device | undefined> {
+  if (hasNul(id)) return undefined;
   const [row] = await db.query<DeviceRow>('SELECT * FROM devices WHERE account_id = $1 AND id = $2', [accountId, id]);
   return row && toDevice(row);
 }
 
 /** Revokes a device's token; its connection is closed by the instance holding it at the next heartbeat. */
 export async function revokeDevice(db: Queryable, accountId: number, id: string): Promise<boolean> {
+  if (hasNul(id)) return false;
   const rows = await db.query('UPDATE devices SET revoked_at = $3 WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id', [
     accountId, id, Date.now(),
   ]);

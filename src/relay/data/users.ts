@@ -1,6 +1,7 @@
 import bcrypt from 'bcryptjs';
 import type { Database, Queryable } from '../db/database';
 import { randomBase62 } from './secret-token';
+import { hasNul } from './stored-text';
 
 export const ADMIN_USERNAME = 'admin';
 const BCRYPT_COST = 11;
@@ -41,7 +42,8 @@ export async function setPassword(db: Queryable, username: string, password: str
 
 /** The user when the password matches; bcrypt runs even for an unknown name. */
 export async function verifyPassword(db: Queryable, username: string, password: string): Promise<User | undefined> {
-  const [row] = await db.query<{ id: number; account_id: number; username: string; password_hash: string }>(
+  // No user name holds NUL (PostgreSQL cannot store one): such a name matches nobody.
+  const [row] = hasNul(username) ? [] : await db.query<{ id: number; account_id: number; username: string; password_hash: string }>(
     'SELECT id, account_id, username, password_hash FROM users WHERE username = $1',
     [username.slice(0, 100)],
   );

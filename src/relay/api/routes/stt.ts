@@ -12,6 +12,7 @@ import { canRunStt, hasAnyStt } from '../../../link/capabilities';
 import { sttEstimateMilli } from '../../dispatch/credits';
 import { requireKey, type RelayDeps, type RelayState } from '../deps';
 import { insufficientCredits, placeJob, storageQuotaExceeded, takeConcurrencySlot } from '../job-placement';
+import { hasNul, NUL_REFUSED } from '../../data/stored-text';
 import { requireScope } from '../key-auth';
 import { receiveUploadToStore, type UploadedFile } from '../receive-upload';
 
@@ -71,6 +72,7 @@ async function accept(ctx: Context, deps: RelayDeps, id: string, fields: Record<
   const key = requireKey(ctx.state as RelayState);
   if (!file) throw invalidRequest('file: is required (a part named "file" holding the media)');
   if (file.bytes === 0) throw invalidRequest('file: is empty');
+  if (hasNul(file.originalName)) throw invalidRequest(`file: its file name ${NUL_REFUSED}`);
   const options = checkOptions(deps, fields);
   const diarizationAsked = 'diarizationEnabled' in fields && options.diarizationEnabled;
   const placement = await placeJob(deps, key, ctx.get('X-Studio-Device'), (caps) => canRunStt(caps, options, diarizationAsked),

@@ -10,6 +10,7 @@ import { ttsCostMilli } from '../../dispatch/credits';
 import { requireKey, type RelayDeps, type RelayState } from '../deps';
 import { insufficientCredits, placeJob, storageQuotaExceeded, takeConcurrencySlot } from '../job-placement';
 import { requireScope } from '../key-auth';
+import { refuseNul } from '../refuse-nul';
 
 function nameFromText(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
@@ -36,6 +37,7 @@ export function ttsRoutes(router: Router<RelayState>, deps: RelayDeps): void {
       const key = requireKey(ctx.state);
       const checked = deps.validators.ttsRequest(ctx.request.body);
       if (!checked.ok) throw invalidRequest(checked.message);
+      refuseNul(checked.value);
       const { text, ...request } = checked.value;
       request.voiceId = request.voiceId.toLowerCase();
       const placement = await placeJob(deps, key, ctx.get('X-Studio-Device'), (caps) => canRunTts(caps, request.voiceId), `voice ${request.voiceId}`);
