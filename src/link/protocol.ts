@@ -6,6 +6,7 @@
  *
  *   device → relay   hello (first), heartbeat, update (status/progress of a job), reject (cannot run it)
  *   relay → device   welcome (after hello), assign (a job to run), cancel
+ *   close codes      LINK_CLOSE below
  */
 import type { SttOptions, TtsRequest } from '../contract/types';
 import type { JobStatus } from '../jobs/types';
@@ -13,6 +14,20 @@ import type { DeviceCapabilities } from './capabilities';
 
 export const DEVICE_LINK_PATH = '/v1/devices/connect';
 export const PROTOCOL_VERSION = 1;
+
+/**
+ * The WebSocket close codes the relay ends a link with, and the reason text it sends. A device reconnects
+ * after any of them with backoff, except `superseded`: then another link with the same device token (most
+ * likely a second device given the same token) has replaced this one, and reconnecting would only replace
+ * that one in turn, each time interrupting the other's jobs. The newest link wins; the older one stops.
+ */
+export const LINK_CLOSE = {
+  noHello: { code: 4000, reason: 'no hello' },
+  badProtocol: { code: 4001, reason: 'expected hello, protocol 1' },
+  malformed: { code: 4002, reason: 'malformed message' },
+  ended: { code: 4003, reason: 'session ended or device revoked' },
+  superseded: { code: 4004, reason: 'superseded by a newer link with the same device token' },
+} as const;
 
 export interface AssignedJob {
   id: string;

@@ -95,17 +95,19 @@ export async function recordConnection(
 
 /**
  * A heartbeat on link `sessionId` (with new capabilities, or null when unchanged). `current` is false when
- * that link is no longer the device's (a newer one replaced it, or the device was found silent).
+ * that link is no longer the device's: `replaced` when a newer link is, else the device was found silent.
  */
 export async function recordHeartbeat(
   db: Queryable, deviceId: string, sessionId: string, capabilities: DeviceCapabilities | null, now = Date.now(),
-): Promise<{ current: boolean; revoked: boolean }> {
+): Promise<{ current: boolean; replaced: boolean; revoked: boolean }> {
   const [row] = await db.query<{ revoked_at: number | null }>(
     `UPDATE devices SET last_seen_at = $3, capabilities = COALESCE($4::jsonb, capabilities)
      WHERE id = $1 AND session_id = $2 RETURNING revoked_at`,
     [deviceId, sessionId, now, capabilities ? JSON.stringify(capabilities) : null],
   );
-  return { current: row !== undefined, revoked: row !== undefined && row.revoked_at !== null };
+  if (row) return { current: true, replaced: false, revoked: row.revoked_at !== null };
+  const [latest] = await db.query<{ session_id: string | null; revoked_at: number | null }>('SELECT session_id, revoked_at FROM devices WHERE id = $1', [deviceId]);
+  return { current: false, replaced: latest?.session_id != null && latest.revoked_at === null, revoked: latest?.revoked_at != null };
 }
 
 /** The device's link `sessionId` ended; true when it was still the device's current one. */

@@ -6,7 +6,7 @@ import { recordHeartbeat, type Device } from '../data/devices';
 import { claimNextJob, lockQueuedJob, type JobRow } from '../data/jobs';
 import { parseCapabilities } from '../../link/capabilities';
 import { deviceConnected, deviceLost, reroute, type PresenceDeps } from './presence';
-import { parseDeviceMessage, PROTOCOL_VERSION, type AssignedJob, type DeviceMessage, type RelayMessage } from '../../link/protocol';
+import { LINK_CLOSE, parseDeviceMessage, PROTOCOL_VERSION, type AssignedJob, type DeviceMessage, type RelayMessage } from '../../link/protocol';
 
 const HELLO_TIMEOUT_MS = 10_000;
 
@@ -42,12 +42,12 @@ export class DeviceSession {
   /** Settles once the link has closed and its jobs have been handled. */
   readonly ended = new Promise<void>((resolve) => (this.endedResolve = resolve));
 
-  constructor(private readonly ws: WebSocket, readonly device: Device, private readonly host: SessionHost) {
-    const helloTimer = setTimeout(() => this.close(4000, 'no hello'), HELLO_TIMEOUT_MS);
+  constructor(private readonly ws: WebSocket, readonly device: Device, private readonly host: SessionHost, readonly address = 'unknown address') {
+    const helloTimer = setTimeout(() => this.end(LINK_CLOSE.noHello), HELLO_TIMEOUT_MS);
     let chain = Promise.resolve();
     ws.on('message', (data, isBinary) => {
       const message = isBinary ? undefined : parseDeviceMessage(data.toString());
-      if (!message) return this.close(4002, 'malformed message');
+      if (!message) return this.end(LINK_CLOSE.malformed);
       // One message at a time, in order: an update must not overtake the one before it.
       chain = chain.then(() => this.handle(message, helloTimer)).catch((error) => {
         host.log.warn(`Device ${device.id}: ${describeThrown(error)}`);
@@ -80,6 +80,20 @@ export class DeviceSession {
     if (!this.closed) this.ws.close(code, reason);
   }
 
+  end(how: { code: number; reason: string }): void {
+    this.close(how.code, how.reason);
+  }
+
+  /** A newer link of the same device token replaced this one: the device is told, and both ends log it. */
+  supersede(by: string): void {
+    if (this.closed) return;
+    this.host.log.warn(
+      `Device ${this.device.id} (${this.device.name}): ${by} replaced its link from ${this.address}. If two devices share this ` +
+        'device token they push each other off the relay: the older one is told to stop. Enrol each device with its own token.',
+    );
+    this.end(LINK_CLOSE.superseded);
+  }
+
   /** Drops the TCP connection at once (shutdown, superseded link). */
   terminate(): void {
     this.ws.terminate();
@@ -88,9 +102,9 @@ export class DeviceSession {
   private async handle(message: DeviceMessage, helloTimer: NodeJS.Timeout): Promise<void> {
     if (this.closed) return;
     if (!this.ready) {
-      if (message.type !== 'hello' || message.protocol !== PROTOCOL_VERSION) return this.close(4001, 'expected hello, protocol 1');
+      if (message.type !== 'hello' || message.protocol !== PROTOCOL_VERSION) return this.end(LINK_CLOSE.badProtocol);
       const capabilities = parseCapabilities(message.capabilities);
-      if (!capabilities) return this.close(4002, 'malformed capabilities');
+      if (!capabilities) return this.end({ code: LINK_CLOSE.malformed.code, reason: 'malformed capabilities' });
       clearTimeout(helloTimer);
       this.capacity = capabilities.queueCapacity;
       for (const id of message.activeJobs) this.sent.add(id);
@@ -116,7 +130,7 @@ export class DeviceSession {
       case 'reject':
         return this.rejected(message.jobId, message.reason);
       default:
-        return this.close(4001, 'unexpected message');
+        return this.end({ code: LINK_CLOSE.badProtocol.code, reason: 'unexpected message' });
     }
   }
 
@@ -124,7 +138,9 @@ export class DeviceSession {
     const parsed = capabilities === undefined ? undefined : parseCapabilities(capabilities);
     if (parsed) this.capacity = parsed.queueCapacity;
     const beat = await recordHeartbeat(this.host.db, this.device.id, this.sessionId, parsed ?? null);
-    if (!beat.current || beat.revoked) this.close(4003, 'session ended or device revoked');
+    // Replaced by a link on another instance whose notice did not arrive: the same ending as the notice's.
+    if (beat.replaced) this.supersede('a newer link on another relay instance');
+    else if (!beat.current || beat.revoked) this.end(LINK_CLOSE.ended);
     else if (parsed) this.pump();
   }
 

@@ -34,7 +34,7 @@ export async function attachGateway(server: Server, deps: PresenceDeps & { heart
     register: (session) => {
       const previous = sessions.get(session.device.id);
       sessions.set(session.device.id, session);
-      if (previous && previous !== session) previous.close(4004, 'superseded by a newer link');
+      if (previous && previous !== session) previous.supersede(`a newer link from ${session.address}`);
     },
     unregister: (session) => {
       if (sessions.get(session.device.id) === session) sessions.delete(session.device.id);
@@ -50,7 +50,7 @@ export async function attachGateway(server: Server, deps: PresenceDeps & { heart
     await deps.db.listen(CHANNELS.presence, (payload) => {
       const [deviceId, sessionId] = payload.split(' ');
       const local = sessions.get(deviceId);
-      if (local && local.sessionId !== sessionId) local.close(4004, 'superseded by a newer link');
+      if (local && local.sessionId !== sessionId) local.supersede('a newer link on another relay instance');
     }),
   ];
 
@@ -62,7 +62,7 @@ export async function attachGateway(server: Server, deps: PresenceDeps & { heart
       (device) => {
         if (!device) return refuse(socket, 401, 'Unauthorized', 'The device token is wrong, or the device was removed.');
         wss.handleUpgrade(req, socket, head, (ws) => {
-          const session = new DeviceSession(ws, device, host);
+          const session = new DeviceSession(ws, device, host, req.socket.remoteAddress);
           all.add(session);
           void session.ended.then(() => all.delete(session));
         });
