@@ -37,6 +37,8 @@ export interface RelayOptions {
   account?: AccountDefaults;
   secureCookies?: boolean;
   trustProxy?: boolean;
+  /** Host names the relay answers to (see api/allowed-hosts.ts); default: any. */
+  allowedHosts?: string[];
 }
 
 export interface Relay {
@@ -66,7 +68,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     const app = createRelayApp({
       db, blobs, lifecycle, log, validators: compileValidators(), accountId: account.id, offlineAfterMs,
       maxUploadBytes: options.maxUploadBytes ?? MAX_UPLOAD_BYTES, secureCookies: options.secureCookies ?? false,
-      trustProxy: options.trustProxy ?? false,
+      trustProxy: options.trustProxy ?? false, allowedHosts: options.allowedHosts,
     });
 
     const server = http.createServer({ maxHeaderSize: 16 * 1024 }, app.callback());
@@ -81,7 +83,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
         : rawErrorResponse(400, 'Bad Request', 'INVALID_REQUEST', 'The request is not valid HTTP.'));
     });
     const presence = { db, lifecycle, instanceId, offlineAfterMs, log };
-    const gateway = await attachGateway(server, { ...presence, heartbeatMs: options.heartbeatMs ?? 10_000 });
+    const gateway = await attachGateway(server, { ...presence, heartbeatMs: options.heartbeatMs ?? 10_000, allowedHosts: options.allowedHosts });
     const sweeper = new Sweeper({
       ...presence, blobs, retentionMs: options.retentionMs ?? 24 * 3600_000,
       intervalMs: options.sweepIntervalMs ?? Math.max(250, Math.min(5_000, offlineAfterMs / 3)),

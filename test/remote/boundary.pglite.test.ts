@@ -1,24 +1,28 @@
 /**
  * The relay's boundary against hostile input on PGlite: text PostgreSQL cannot store (NUL) in every field
  * a caller, an administrator or a device controls is refused with 422 naming the field, or stored
- * replaced, never a 500 with the database's words.
+ * replaced, never a 500 with the database's words; portal sign-in is throttled by address and by account;
+ * the Host allow-list refuses names it does not list.
  */
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { after, before, describe, it } from 'node:test';
+import { hostAllowed } from '../../src/relay/allowed-hosts';
 import { databaseErrors } from '../../src/relay/api/database-errors';
 import { createApiKey, InvalidInputError, revokeApiKey } from '../../src/relay/data/api-keys';
 import { enrolDevice, getDevice, revokeDevice } from '../../src/relay/data/devices';
-import { verifyPassword } from '../../src/relay/data/users';
+import { SIGN_IN_LIMITS } from '../../src/relay/data/sign-in-windows';
+import { setPassword, verifyPassword } from '../../src/relay/data/users';
+import { resolveRelayOptions } from '../../src/relay/cli/relay-options';
 import { errorMiddleware } from '../../src/server/middleware/errors';
 import { silentLogger } from '../../src/util/log';
 import { uploadMultipart } from '../helpers/multipart';
 import { assertErrorBody, postJson, request, waitFor } from '../helpers/server';
 import { connectFakeDevice, type FakeDevice } from './helpers/fake-device';
-import { signIn, type PortalSession } from './helpers/portal';
-import { bearer, makeDevice, makeKey, startTestRelay, type TestRelay } from './helpers/relay';
+import { postLogin, signIn, type PortalSession } from './helpers/portal';
+import { ADMIN_PASSWORD, bearer, makeDevice, makeKey, startTestRelay, type TestRelay } from './helpers/relay';
 import { ENGLISH_VOICE } from './helpers/scenarios';
 
 const NUL = '\u0000';
@@ -104,6 +108,11 @@ describe('the relay\'s boundary', () => {
     assert.ok(device.open, 'the link is still up');
     assert.deepEqual(errors, []);
   });
+  it('serves any Host when no allow-list is set', async () => {
+    assert.equal((await request(`${relay.base}/health`, { headers: { Host: 'anything.example' } })).status, 200);
+    assert.equal((await request(`${relay.origin}/portal/login`, { headers: { Host: 'other.example:99' } })).status, 200);
+  });
+
   it('a database error reaches no client in the database\'s words: unstorable text is 422, anything else a plain 500 logged in one line', async () => {
     const logged: string[] = [];
     const app = new Koa();
@@ -129,5 +138,82 @@ describe('the relay\'s boundary', () => {
       server.closeAllConnections();
       server.close();
     }
+  });
+});
+
+describe('portal sign-in throttling', () => {
+  let relay: TestRelay;
+  const warnings: string[] = [];
+  const from = (address: string) => ({ 'X-Forwarded-For': address });
+  before(async () => {
+    // Behind a trusted proxy, so each attempt can come from the address the test names.
+    relay = await startTestRelay({ trustProxy: true, log: { info: () => undefined, warn: (m) => warnings.push(m), error: (m) => warnings.push(m) } });
+  });
+  after(() => relay?.dispose());
+
+  it('by address: after 10 failed attempts the next is refused with 429 and Retry-After, even with the right password', async () => {
+    for (let i = 0; i < SIGN_IN_LIMITS.perAddress; i++) assert.equal((await postLogin(relay.origin, `wrong ${i}`, from('203.0.113.1'))).status, 401);
+    const refused = await postLogin(relay.origin, ADMIN_PASSWORD, from('203.0.113.1'));
+    assert.equal(refused.status, 429);
+    const wait = Number(refused.headers['retry-after']);
+    assert.ok(wait >= 1 && wait <= SIGN_IN_LIMITS.windowMs / 1000, `Retry-After ${refused.headers['retry-after']}`);
+    assert.match(refused.body.toString(), /Too many sign-in attempts/);
+    assert.ok(warnings.some((w) => /sign-in from 203\.0\.113\.1 is refused/.test(w)), warnings.join('\n'));
+    // Another address is not held back by this one's failures.
+    assert.equal((await postLogin(relay.origin, ADMIN_PASSWORD, from('203.0.113.2'))).status, 302);
+  });
+
+  it('by account: 20 failures spread over 20 addresses refuse the account everywhere; a new password lets the admin back in', async () => {
+    for (let i = 0; i < SIGN_IN_LIMITS.perAccount; i++) {
+      assert.equal((await postLogin(relay.origin, `guess ${i}`, from(`198.51.100.${i + 1}`))).status, 401);
+    }
+    const refused = await postLogin(relay.origin, ADMIN_PASSWORD, from('198.51.100.200'));
+    assert.equal(refused.status, 429);
+    assert.ok(Number(refused.headers['retry-after']) >= 1);
+    assert.ok(warnings.some((w) => /sign-in for "admin" is refused/.test(w)), warnings.join('\n'));
+    // Another account name is a different subject (and fails as usual).
+    assert.equal((await postLogin(relay.origin, 'x', from('198.51.100.201'), 'someone')).status, 401);
+    await setPassword(relay.db, 'admin', 'a brand new password');
+    assert.equal((await postLogin(relay.origin, 'a brand new password', from('198.51.100.202'))).status, 302);
+  });
+});
+
+describe('the Host allow-list', () => {
+  let relay: TestRelay;
+  before(async () => {
+    relay = await startTestRelay({ allowedHosts: ['relay.example.test', '.example.org', '127.0.0.1'] });
+  });
+  after(() => relay?.dispose());
+
+  const withHost = (path: string, host: string, headers: Record<string, string> = {}) =>
+    request(`${relay.origin}${path}`, { headers: { Host: host, ...headers } });
+
+  it('answers the listed names (any port, subdomains of a .domain entry) and refuses others with 403 HOST_NOT_ALLOWED', async () => {
+    for (const host of ['relay.example.test', 'RELAY.example.test:8443', 'example.org', 'a.b.example.org', `127.0.0.1:${relay.relay.port}`]) {
+      assert.equal((await withHost('/v1/health', host)).status, 200, host);
+    }
+    for (const host of ['evil.test', 'relay.example.test.evil.test', 'notexample.org', 'localhost', 'relay.example.test@evil.test']) {
+      for (const path of ['/v1/health', '/portal/login', '/v1/capabilities']) {
+        const body = assertErrorBody(await withHost(path, host), 403, 'HOST_NOT_ALLOWED');
+        assert.match(body.error.message, /allowed hosts/);
+      }
+    }
+  });
+
+  it('refuses a device link to another Host before looking at its token', async () => {
+    const upgrade = { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' };
+    assertErrorBody(await withHost('/v1/devices/connect', 'evil.test', upgrade), 403, 'HOST_NOT_ALLOWED');
+    assertErrorBody(await withHost('/v1/devices/connect', 'relay.example.test', upgrade), 401, 'INVALID_API_KEY');
+  });
+
+  it('the option comes from --allowed-hosts or RELAY_ALLOWED_HOSTS; a Host that is no host name is refused', () => {
+    // (Without the option any Host is served: see "the relay's boundary" above, whose relay has none.)
+    for (const header of ['', ' ', 'a b', 'relay.example.test/x', '[::1']) assert.equal(hostAllowed(['relay.example.test', '::1'], header), false, header);
+    assert.equal(hostAllowed(['::1'], '[::1]:80'), true);
+    assert.equal(hostAllowed(undefined, 'anything'), true);
+    assert.deepEqual(resolveRelayOptions({ 'allowed-hosts': 'Relay.Example.com, .example.org,[::1]' }, {}).allowedHosts, ['relay.example.com', '.example.org', '::1']);
+    assert.deepEqual(resolveRelayOptions({}, { RELAY_ALLOWED_HOSTS: 'a.test' }).allowedHosts, ['a.test']);
+    assert.equal(resolveRelayOptions({}, {}).allowedHosts, undefined);
+    assert.throws(() => resolveRelayOptions({ 'allowed-hosts': 'http://a.test/' }, {}), /--allowed-hosts/);
   });
 });

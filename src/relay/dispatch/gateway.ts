@@ -7,9 +7,10 @@ import { CHANNELS } from '../db/database';
 import { DeviceSession, type SessionHost } from './device-session';
 import type { PresenceDeps } from './presence';
 import { DEVICE_LINK_PATH } from '../../link/protocol';
+import { hostAllowed, hostRefusal } from '../allowed-hosts';
 
-function refuse(socket: Duplex, status: number, reason: string, message: string): void {
-  const body = JSON.stringify({ error: { code: 'INVALID_API_KEY', message } });
+function refuse(socket: Duplex, status: number, reason: string, message: string, code = 'INVALID_API_KEY'): void {
+  const body = JSON.stringify({ error: { code, message } });
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
@@ -24,7 +25,7 @@ export interface Gateway {
  * Accepts device links on this instance's HTTP server and ties them to the database's channels: a job
  * queued for a device connected here is sent at once, whichever instance accepted it.
  */
-export async function attachGateway(server: Server, deps: PresenceDeps & { heartbeatMs: number }): Promise<Gateway> {
+export async function attachGateway(server: Server, deps: PresenceDeps & { heartbeatMs: number; allowedHosts?: readonly string[] }): Promise<Gateway> {
   const sessions = new Map<string, DeviceSession>();
   /** Every link, said hello or not, until its close has been handled. */
   const all = new Set<DeviceSession>();
@@ -57,6 +58,8 @@ export async function attachGateway(server: Server, deps: PresenceDeps & { heart
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const url = new URL(req.url ?? '/', 'http://relay');
     if (url.pathname !== DEVICE_LINK_PATH) return refuse(socket, 404, 'Not Found', 'Devices connect at /v1/devices/connect.');
+    const hostHeader = req.headers.host ?? '';
+    if (!hostAllowed(deps.allowedHosts, hostHeader)) return refuse(socket, 403, 'Forbidden', hostRefusal(hostHeader), 'HOST_NOT_ALLOWED');
     const match = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '');
     authenticateDevice(deps.db, match?.[1] ?? '').then(
       (device) => {

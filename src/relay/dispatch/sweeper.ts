@@ -3,6 +3,7 @@ import { adjustStorage } from '../data/accounts';
 import { silentDevices } from '../data/devices';
 import { deleteAbandonedUploads, devicesWithUnsentJobs, expireOutputs, lockOrphanedJobs, unsendJobsOfStaleLinks } from '../data/job-dispatch';
 import { dropRateWindows } from '../data/rate-windows';
+import { dropSignInWindows, SIGN_IN_LIMITS } from '../data/sign-in-windows';
 import { CHANNELS, notify } from '../db/database';
 import type { BlobStore } from '../storage/blob-store';
 import { deviceLost, reroute, type PresenceDeps } from './presence';
@@ -60,6 +61,7 @@ export class Sweeper {
     });
 
     await dropRateWindows(db, now - 120_000);
+    await dropSignInWindows(db, now - 2 * SIGN_IN_LIMITS.windowMs);
     await this.dropAbandonedUploads(now);
     await this.expireFiles(now);
   }
