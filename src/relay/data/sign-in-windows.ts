@@ -31,8 +31,8 @@ export async function dropSignInWindows(db: Queryable, before: number): Promise<
 
 /**
  * Failed portal sign-ins allowed in one window before the next attempts are refused (429) until it ends:
- * per address, and per account name from all addresses together (distributed guessing). Documented in
- * README (the relay's portal).
+ * per address, and per account name from all addresses together (distributed guessing). The numbers and
+ * why: docs/relay-and-job-store.md.
  */
 export const SIGN_IN_LIMITS = { windowMs: 15 * 60_000, perAddress: 10, perAccount: 20 } as const;
 
