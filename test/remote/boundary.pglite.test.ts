@@ -21,6 +21,7 @@ import { silentLogger } from '../../src/util/log';
 import { uploadMultipart } from '../helpers/multipart';
 import { assertErrorBody, postJson, request, waitFor } from '../helpers/server';
 import { connectFakeDevice, type FakeDevice } from './helpers/fake-device';
+import { signInThrottle } from '../../src/relay/portal/sign-in-throttle';
 import { postLogin, signIn, type PortalSession } from './helpers/portal';
 import { ADMIN_PASSWORD, bearer, makeDevice, makeKey, startTestRelay, type TestRelay } from './helpers/relay';
 import { ENGLISH_VOICE } from './helpers/scenarios';
@@ -158,9 +159,23 @@ describe('portal sign-in throttling', () => {
     const wait = Number(refused.headers['retry-after']);
     assert.ok(wait >= 1 && wait <= SIGN_IN_LIMITS.windowMs / 1000, `Retry-After ${refused.headers['retry-after']}`);
     assert.match(refused.body.toString(), /Too many sign-in attempts/);
+    const again = await postLogin(relay.origin, 'wrong again', from('203.0.113.1'));
+    assert.equal(again.status, 429);
+    assert.ok(Number(again.headers['retry-after']) <= wait, 'a refused attempt does not lengthen the wait');
     assert.ok(warnings.some((w) => /sign-in from 203\.0\.113\.1 is refused/.test(w)), warnings.join('\n'));
     // Another address is not held back by this one's failures.
     assert.equal((await postLogin(relay.origin, ADMIN_PASSWORD, from('203.0.113.2'))).status, 302);
+  });
+
+  it('the window slides: attempts just before and just after a quarter hour count together, and leave it 15 minutes later', async () => {
+    const throttle = signInThrottle(relay.db, silentLogger);
+    const quarter = Math.ceil(Date.now() / 900_000) * 900_000 + 900_000;
+    const address = '192.0.2.7';
+    for (let i = 0; i < 5; i++) assert.equal(await throttle.take('slider', address, quarter - 1_000), undefined);
+    for (let i = 0; i < 5; i++) assert.equal(await throttle.take('slider', address, quarter + 1_000), undefined);
+    const wait = await throttle.take('slider', address, quarter + 2_000);
+    assert.ok(wait !== undefined && wait > 800 && wait <= 900, `refused for ${wait} s`);
+    assert.equal(await throttle.take('slider', address, quarter + 2_000 + wait * 1000), undefined, 'allowed once the oldest left the window');
   });
 
   it('by account: 20 failures spread over 20 addresses refuse the account everywhere; a new password lets the admin back in', async () => {

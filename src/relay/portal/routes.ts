@@ -10,7 +10,7 @@ import { activeJobsByDevice, listRecentJobs } from '../data/jobs';
 import { createSession, deleteSession, SESSION_LIFETIME_MS } from '../data/sessions';
 import { verifyPassword } from '../data/users';
 import * as pages from './pages';
-import { signInSucceeded, takeSignInAttempt } from './sign-in-throttle';
+import { signInThrottle } from './sign-in-throttle';
 import {
   checkCsrf, LOGIN_CSRF_COOKIE, loadSession, newCsrfToken, ownOrigin, portalHeaders, readCookie, requireSession, SESSION_COOKIE, setCookie,
   type PortalState,
@@ -27,6 +27,7 @@ export function portalRouter(deps: RelayDeps): Router<PortalState> {
   const nav = (ctx: Context): pages.Nav => ({ csrf: ctx.state.session!.csrfToken, user: ctx.state.session!.user.username });
   const body = (ctx: Context): Form => (ctx.request.body ?? {}) as Form;
   const accountOf = (ctx: Context): number => ctx.state.session!.user.accountId;
+  const throttle = signInThrottle(deps.db, deps.log);
 
   router.use(portalHeaders, loadSession(deps));
   router.get('/', (ctx) => ctx.redirect('/portal'));
@@ -42,7 +43,7 @@ export function portalRouter(deps: RelayDeps): Router<PortalState> {
   router.post('/portal/login', form, async (ctx) => {
     checkCsrf(ctx, body(ctx)._csrf, readCookie(ctx, LOGIN_CSRF_COOKIE));
     const username = one(body(ctx).username);
-    const waitSeconds = await takeSignInAttempt(deps.db, deps.log, username, ctx.ip);
+    const waitSeconds = await throttle.take(username, ctx.ip);
     if (waitSeconds !== undefined) {
       ctx.status = 429;
       ctx.set('Retry-After', String(waitSeconds));
@@ -58,7 +59,7 @@ export function portalRouter(deps: RelayDeps): Router<PortalState> {
       ctx.body = pages.loginPage(readCookie(ctx, LOGIN_CSRF_COOKIE)!, 'The user name or password is wrong.');
       return;
     }
-    await signInSucceeded(deps.db, username, ctx.ip);
+    await throttle.succeeded(username, ctx.ip);
     const { cookieValue } = await createSession(deps.db, user);
     setCookie(ctx, deps, SESSION_COOKIE, cookieValue, SESSION_LIFETIME_MS / 1000);
     setCookie(ctx, deps, LOGIN_CSRF_COOKIE, '', 0);
