@@ -35,6 +35,7 @@ export class DeviceSession {
   private closed = false;
   private pumping: Promise<void> | undefined;
   private pumpAgain = false;
+  private superseded = false;
   /** Jobs sent over this link that the device has not finished: never more than it said it takes. */
   private readonly sent = new Set<string>();
   private capacity = 0;
@@ -86,7 +87,8 @@ export class DeviceSession {
 
   /** A newer link of the same device token replaced this one: the device is told, and both ends log it. */
   supersede(by: string): void {
-    if (this.closed) return;
+    if (this.closed || this.superseded) return;
+    this.superseded = true;
     this.host.log.warn(
       `Device ${this.device.id} (${this.device.name}): ${by} replaced its link from ${this.address}. If two devices share this ` +
         'device token they push each other off the relay: the older one is told to stop. Enrol each device with its own token.',

@@ -51,7 +51,9 @@ export async function attachGateway(server: Server, deps: PresenceDeps & { heart
     await deps.db.listen(CHANNELS.presence, (payload) => {
       const [deviceId, sessionId] = payload.split(' ');
       const local = sessions.get(deviceId);
-      if (local && local.sessionId !== sessionId) local.supersede('a newer link on another relay instance');
+      // A newer link on this instance is handled by `register`; this notice is for links elsewhere.
+      const newerIsHere = [...all].some((session) => session.sessionId === sessionId);
+      if (local && local.sessionId !== sessionId && !newerIsHere) local.supersede('a newer link on another relay instance');
     }),
   ];
 
