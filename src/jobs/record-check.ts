@@ -1,12 +1,13 @@
 import { JOB_STATUSES } from '../contract/openapi';
-import { compileValidators, type Validators } from '../contract/validation';
+import { compileValidators, type Validation, type Validators } from '../contract/validation';
 import { isActive, JOB_ORIGINS, type JobRecord, type JournalEntry } from './types';
 
 /**
  * Checks a job record read back from disk. A damaged or hand-edited store must not reach the job service:
  * ids and file names become paths (a job id of `../..` would be pruned with `rm -r`), a record missing its
  * status would make start-up throw, and a job that may still run must carry options the API itself would
- * accept, or the engine fails on them (`inputFormat` missing) or is asked for something no request may ask.
+ * accept, or the engine is asked for something no request may ask (a sample rate of 1e9).
+ * docs/relay-and-job-store.md says what a sound record is.
  */
 const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
 const SAFE_FILE_NAME = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,200}$/;
@@ -51,20 +52,34 @@ function shapeProblem(value: Record<string, unknown>): string | undefined {
 }
 
 /**
- * The options of a job that may still run, checked with the API's own schema. A finished job never runs
- * again, so its options are history: they are not held to a schema that may have grown stricter since.
+ * The options of a job that may still run, checked as the API checks a request: with its validators, which
+ * fill in every default. A finished job never runs again, so its options are history: they are not held to
+ * a schema that may have grown stricter since.
  */
-function optionsProblem(record: JobRecord): string | undefined {
+function checkOptions(record: JobRecord): Validation<JobRecord['input']['options']> | undefined {
   if (!isActive(record.status)) return undefined;
   const input = record.input;
+  if (input.kind === 'stt') return schema().sttOptions({ ...input.options } as unknown as Record<string, string>);
   // The text lives in the job's folder, not in the record; any non-empty text stands in for it.
-  const checked = input.kind === 'tts'
-    ? schema().ttsRequest({ ...input.options, text: 'text' })
-    : schema().sttOptions({ ...input.options } as unknown as Record<string, string>);
-  if (!checked.ok) return `input.options.${checked.message}`;
-  // The job service stores options with every default filled in; the engine reads them as they are stored.
-  const missing = Object.keys(checked.value).find((name) => name !== 'text' && !(name in input.options));
-  return missing === undefined ? undefined : `input.options.${missing}: is missing`;
+  const checked = schema().ttsRequest({ ...input.options, text: 'text' });
+  if (!checked.ok) return checked;
+  const { text: _text, ...options } = checked.value;
+  return { ok: true, value: options };
+}
+
+function optionsProblem(record: JobRecord): string | undefined {
+  const checked = checkOptions(record);
+  return checked && !checked.ok ? `input.options.${checked.message}` : undefined;
+}
+
+/**
+ * A sound record as the engine may read it: a job that may still run gets its options with every default
+ * filled in, as the API fills them (a record written before an option existed, or edited by hand, lacks
+ * some; the engine reads options as they are stored).
+ */
+export function withDefaults(record: JobRecord): JobRecord {
+  const checked = checkOptions(record);
+  return checked?.ok ? { ...record, input: { ...record.input, options: checked.value } as JobRecord['input'] } : record;
 }
 
 /** Why a record read from disk cannot be used, or undefined when it can. */

@@ -3,7 +3,7 @@ import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import type { Logger } from '../util/log';
 import { Journal, type JournalEntry } from './journal';
-import { isJobRecord, recordProblem } from './record-check';
+import { isJobRecord, recordProblem, withDefaults } from './record-check';
 import { replayStore } from './store-replay';
 import { isActive, type JobRecord } from './types';
 
@@ -80,6 +80,7 @@ export class JobStore {
       const kept = await keepAside(journal.file, 'copy');
       log.error(`The job journal ${journal.file} held ${replayed.changedAfterEnd} changes to jobs that had already finished; ${kept} and left them out (a finished job never changes).`);
     }
+    for (const [id, job] of replayed.jobs) replayed.jobs.set(id, withDefaults(job));
     return new JobStore(db, journal, replayed.jobs);
   }
 

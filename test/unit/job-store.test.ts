@@ -188,7 +188,7 @@ describe('JobStore', () => {
   it('leaves out a job that would still run with options the API refuses, and names the option', async () => {
     const cases: Array<[string, (options: Record<string, unknown>) => void, RegExp]> = [
       ['a sample rate of 1e9', (o) => (o.sampleRate = 1e9), /sampleRate: must be one of/],
-      ['no input format', (o) => delete o.inputFormat, /inputFormat: is missing/],
+      ['an input format the API does not take', (o) => (o.inputFormat = 'doc'), /inputFormat: must be one of/],
       ['an unknown option', (o) => (o.volume = 11), /volume: is not a known field/],
     ];
     for (const [what, damage, message] of cases) {
@@ -212,5 +212,23 @@ describe('JobStore', () => {
     const log = errorLog();
     assert.equal((await JobStore.open(file, log)).get('stt'), undefined);
     assert.match(log.errors[0], /speakerCount: is required/);
+  });
+  it('fills in the defaults a waiting job\'s options lack, as the API does, so the engine reads complete options', async () => {
+    const file = await storeFile();
+    const old = record('old');
+    const options = old.input.options as unknown as Record<string, unknown>;
+    delete options.inputFormat;
+    delete options.sampleRate;
+    const stt = sttRecord('stt', 'editor');
+    delete (stt.input.options as unknown as Record<string, unknown>).punctuation;
+    await writeFile(file, JSON.stringify({ version: 1, jobs: [old, stt] }));
+    const log = errorLog();
+    const store = await JobStore.open(file, log);
+    assert.deepEqual(log.errors, []);
+    const loaded = store.get('old')!.input as TtsJobInput;
+    assert.equal(loaded.options.inputFormat, 'txt');
+    assert.equal(loaded.options.sampleRate, 24000);
+    assert.deepEqual(loaded.options, ttsOptions());
+    assert.equal((store.get('stt')!.input.options as SttOptions).punctuation, true);
   });
 });
