@@ -2,7 +2,7 @@ import WebSocket from 'ws';
 import type { JobService } from '../jobs/job-service';
 import { describeThrown, type Logger } from '../util/log';
 import type { VoiceLibrary } from '../voices/library';
-import { PROTOCOL_VERSION, type DeviceMessage, type RelayMessage } from '../link/protocol';
+import { LINK_CLOSE, PROTOCOL_VERSION, type DeviceMessage, type RelayMessage } from '../link/protocol';
 import { gatherCapabilities } from './capabilities';
 import { RemoteJobRunner } from './remote-jobs';
 import { linkUrl, relayOrigin } from './transfer';
@@ -39,7 +39,8 @@ export interface DeviceClient {
  * The device side of the Remote API: connects out to the relay (so devices behind NAT work), says hello
  * with its capabilities, heart-beats, runs the jobs it is sent and reports them. A dropped link is
  * retried with exponential backoff and jitter; jobs that were here when it dropped are stopped, since the
- * relay has already interrupted or re-routed them.
+ * relay has already interrupted or re-routed them. A link the relay replaced with a newer one of the same
+ * token (LINK_CLOSE.superseded) is not retried: the newest link wins.
  */
 export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
   const origin = relayOrigin(options.relayUrl);
@@ -117,12 +118,22 @@ export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
       // Once per outage: a relay that is restarting refuses every retry until it is back.
       if (state === 'connected' || backoff === initialBackoff) log.warn(`Relay link: ${describeThrown(error)}`);
     });
-    ws.on('close', () => {
+    ws.on('close', (code, reason) => {
       clearInterval(heartbeat);
       if (socket !== ws) return;
       socket = undefined;
       void runner.cancelAll();
       if (state === 'stopped') return;
+      if (code === LINK_CLOSE.superseded.code) {
+        // Reconnecting would push the other link off in turn, each time interrupting its jobs: stop here.
+        state = 'stopped';
+        log.error(
+          `The relay ${origin.origin} replaced this device's link with a newer one using the same device token ` +
+            `(${reason.toString() || LINK_CLOSE.superseded.reason}). Two devices cannot share one token: enrol this device ` +
+            'separately in the relay\'s portal and give it its own token. This device stays off the relay until Speech Studio restarts.',
+        );
+        return;
+      }
       if (state === 'connected') log.warn('The link to the relay dropped; reconnecting.');
       state = 'disconnected';
       const delay = Math.round(backoff * (0.8 + Math.random() * 0.4));

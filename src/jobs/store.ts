@@ -3,7 +3,8 @@ import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import type { Logger } from '../util/log';
 import { Journal, type JournalEntry } from './journal';
-import { isJobRecord } from './record-check';
+import { isJobRecord, recordProblem, withDefaults } from './record-check';
+import { replayStore } from './store-replay';
 import { isActive, type JobRecord } from './types';
 
 interface StoreData {
@@ -23,7 +24,7 @@ const MIN_LINES_BEFORE_COMPACTION = 1000;
  * bounded rate.
  */
 export class JobStore {
-  private readonly committed = new Map<string, JobRecord>();
+  private readonly committed: Map<string, JobRecord>;
   /** What readers see for jobs whose latest change is still being written (undefined: not yet created). */
   private readonly shown = new Map<string, JobRecord | undefined>();
   private readonly pendingWrites = new Map<string, number>();
@@ -31,12 +32,8 @@ export class JobStore {
   private progressTimer: NodeJS.Timeout | undefined;
   private compaction: Promise<void> | undefined;
 
-  private constructor(private readonly db: Low<StoreData>, private readonly journal: Journal, entries: JournalEntry[]) {
-    for (const job of db.data.jobs) this.committed.set(job.id, job);
-    for (const entry of entries) {
-      if ('put' in entry) this.committed.set(entry.put.id, entry.put);
-      else this.committed.delete(entry.remove);
-    }
+  private constructor(private readonly db: Low<StoreData>, private readonly journal: Journal, jobs: Map<string, JobRecord>) {
+    this.committed = jobs;
   }
 
   /**
@@ -55,11 +52,8 @@ export class JobStore {
       db.data = { version: 1, jobs: [] };
     }
     const valid = db.data.jobs.filter(isJobRecord);
-    if (valid.length < db.data.jobs.length) {
-      const kept = await keepAside(file, 'copy');
-      log.error(`The job store ${file} held ${db.data.jobs.length - valid.length} damaged job records; ${kept} and left them out.`);
-      db.data.jobs = valid;
-    }
+    const invalid = db.data.jobs.length - valid.length;
+    const firstProblem = invalid > 0 ? recordProblem(db.data.jobs.find((job) => !isJobRecord(job))) : undefined;
     const journal = new Journal(`${file}.journal`);
     let entries: JournalEntry[] = [];
     try {
@@ -73,7 +67,21 @@ export class JobStore {
       const kept = await keepAside(journal.file, 'move');
       log.error(`The job journal ${journal.file} could not be read (${(error as Error).message}); ${kept} and started without its changes.`);
     }
-    return new JobStore(db, journal, entries);
+    const replayed = replayStore(valid, entries);
+    if (invalid + replayed.duplicates > 0) {
+      const kept = await keepAside(file, 'copy');
+      const what = [
+        invalid > 0 ? `${invalid} damaged job records (the first: ${firstProblem})` : '',
+        replayed.duplicates > 0 ? `${replayed.duplicates} second records of one job id (a finished record was kept where there was one)` : '',
+      ].filter(Boolean).join(' and ');
+      log.error(`The job store ${file} held ${what}; ${kept} and left them out.`);
+    }
+    if (replayed.changedAfterEnd > 0) {
+      const kept = await keepAside(journal.file, 'copy');
+      log.error(`The job journal ${journal.file} held ${replayed.changedAfterEnd} changes to jobs that had already finished; ${kept} and left them out (a finished job never changes).`);
+    }
+    for (const [id, job] of replayed.jobs) replayed.jobs.set(id, withDefaults(job));
+    return new JobStore(db, journal, replayed.jobs);
   }
 
   get(id: string): JobRecord | undefined {

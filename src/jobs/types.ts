@@ -8,7 +8,8 @@ export type JobKind = 'tts' | 'stt';
  * Who created the job: the Local API sees only its own jobs; the editor sees all. `remote` jobs came from
  * a relay (src/device/) and, like editor jobs, never count against or appear in the Local API.
  */
-export type JobOrigin = 'api' | 'editor' | 'remote';
+export const JOB_ORIGINS = ['api', 'editor', 'remote'] as const;
+export type JobOrigin = (typeof JOB_ORIGINS)[number];
 
 export const ACTIVE_STATUSES: ReadonlySet<JobStatus> = new Set(['queued', 'loading_model', 'processing']);
 export const RUNNING_STATUSES: ReadonlySet<JobStatus> = new Set(['loading_model', 'processing']);

@@ -6,6 +6,7 @@
  *
  *   device → relay   hello (first), heartbeat, update (status/progress of a job), reject (cannot run it)
  *   relay → device   welcome (after hello), assign (a job to run), cancel
+ *   close codes      LINK_CLOSE below
  */
 import type { JobResult, SttOptions, TtsRequest } from '../contract/types';
 import type { JobStatus } from '../jobs/types';
@@ -13,6 +14,20 @@ import type { DeviceCapabilities } from './capabilities';
 
 export const DEVICE_LINK_PATH = '/v1/devices/connect';
 export const PROTOCOL_VERSION = 1;
+
+/**
+ * The WebSocket close codes the relay ends a link with, and the reason text it sends. A device reconnects
+ * after any of them with backoff, except `superseded`: then another link with the same device token (most
+ * likely a second device given the same token) has replaced this one, and reconnecting would only replace
+ * that one in turn, each time interrupting the other's jobs. The newest link wins; the older one stops.
+ */
+export const LINK_CLOSE = {
+  noHello: { code: 4000, reason: 'no hello' },
+  badProtocol: { code: 4001, reason: 'expected hello, protocol 1' },
+  malformed: { code: 4002, reason: 'malformed message' },
+  ended: { code: 4003, reason: 'session ended or device revoked' },
+  superseded: { code: 4004, reason: 'superseded by a newer link with the same device token' },
+} as const;
 
 export interface AssignedJob {
   id: string;
@@ -47,6 +62,14 @@ export type DeviceMessage =
 const STATUSES = new Set(['queued', 'loading_model', 'processing', 'succeeded', 'failed', 'cancelled', 'interrupted']);
 const isString = (v: unknown, max = 200): v is string => typeof v === 'string' && v.length <= max;
 
+/** `value` with every U+0000 in its strings and keys replaced by U+FFFD, the replacement character. */
+function withoutNul(value: unknown): unknown {
+  if (typeof value === 'string') return value.replaceAll('\u0000', '\uFFFD');
+  if (Array.isArray(value)) return value.map(withoutNul);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key.replaceAll('\u0000', '\uFFFD'), withoutNul(item)]));
+}
+
 /** Parses one frame from a device; undefined for anything malformed (the link is then closed). */
 export function parseDeviceMessage(text: string): DeviceMessage | undefined {
   let value: Record<string, unknown>;
@@ -55,6 +78,8 @@ export function parseDeviceMessage(text: string): DeviceMessage | undefined {
   } catch {
     return undefined;
   }
+  // JSON carries NUL only escaped; the relay stores what devices say in PostgreSQL, which cannot hold it.
+  if (text.includes('\\u0000')) value = withoutNul(value) as Record<string, unknown>;
   if (!value || typeof value !== 'object') return undefined;
   switch (value.type) {
     case 'hello':

@@ -10,7 +10,7 @@ const USAGE = `Speech Studio relay: the Remote Speech API v1, routing jobs to a 
 
 Usage:
   node dist/relay.js serve [--host H] [--port P] [--data-dir D] [--database-url URL] [--storage-dir S]
-                           [--retention-hours N] [--secure-cookies] [--trust-proxy]
+                           [--retention-hours N] [--secure-cookies] [--trust-proxy] [--allowed-hosts H1,H2]
   node dist/relay.js keys create --name N --scopes a,b --pool dev_x,dev_y|* [--expires ISO] [--rpm N] [--concurrency N]
   node dist/relay.js keys revoke <key id> | keys list [--json]
   node dist/relay.js devices enrol --name N | devices revoke <device id> | devices list [--json]
@@ -21,13 +21,16 @@ Every command takes --data-dir D or --database-url URL.
 
 Without a database URL the relay keeps its data in PGlite (embedded PostgreSQL) under the data directory:
 one relay process at a time. With --database-url postgres://… any number of instances share the data.
+--allowed-hosts lists the host names the relay answers to (relay.example.com, or .example.com for a domain and
+its subdomains); a request naming another Host gets 403. Unset: any Host is served.
 Environment: RELAY_HOST, RELAY_PORT, RELAY_DATA_DIR, DATABASE_URL, RELAY_STORAGE_DIR, RELAY_RETENTION_HOURS,
-RELAY_ADMIN_PASSWORD (the portal admin's password on first start; default: generated and printed once).`;
+RELAY_ALLOWED_HOSTS, RELAY_ADMIN_PASSWORD (the portal admin's password on first start; default: generated and
+printed once).`;
 
 const OPTIONS = {
   host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' }, 'database-url': { type: 'string' },
   'storage-dir': { type: 'string' }, 'retention-hours': { type: 'string' }, 'secure-cookies': { type: 'boolean' },
-  'trust-proxy': { type: 'boolean' }, name: { type: 'string' }, scopes: { type: 'string' }, pool: { type: 'string' },
+  'trust-proxy': { type: 'boolean' }, 'allowed-hosts': { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, pool: { type: 'string' },
   expires: { type: 'string' }, rpm: { type: 'string' }, concurrency: { type: 'string' }, amount: { type: 'string' },
   bytes: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } as const;

@@ -38,6 +38,8 @@ export interface RelayOptions {
   trustProxy?: boolean;
   /** Slow-client limits; by default the Local API's, with idle connections kept for 2 minutes. */
   timeouts?: Partial<RequestTimeouts>;
+  /** Host names the relay answers to (see api/allowed-hosts.ts); default: any. */
+  allowedHosts?: string[];
 }
 
 export interface Relay {
@@ -67,7 +69,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     const app = createRelayApp({
       db, blobs, lifecycle, log, validators: compileValidators(), accountId: account.id, offlineAfterMs,
       maxUploadBytes: options.maxUploadBytes ?? MAX_UPLOAD_BYTES, secureCookies: options.secureCookies ?? false,
-      trustProxy: options.trustProxy ?? false,
+      trustProxy: options.trustProxy ?? false, allowedHosts: options.allowedHosts,
     });
 
     const http = createHttpServer({
@@ -77,7 +79,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'OPTIONS'],
     });
     const presence = { db, lifecycle, instanceId, offlineAfterMs, log };
-    const gateway = await attachGateway(http.server, { ...presence, heartbeatMs: options.heartbeatMs ?? 10_000 });
+    const gateway = await attachGateway(http.server, { ...presence, heartbeatMs: options.heartbeatMs ?? 10_000, allowedHosts: options.allowedHosts });
     const sweeper = new Sweeper({
       ...presence, blobs, retentionMs: options.retentionMs ?? 24 * 3600_000,
       intervalMs: options.sweepIntervalMs ?? Math.max(250, Math.min(5_000, offlineAfterMs / 3)),

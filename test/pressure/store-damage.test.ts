@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { compileValidators } from '../../src/contract/validation';
 import { isTerminal, postJson, request, startTestServer, tempDir, waitForJob } from '../helpers/server';
 import { englishVoiceId } from '../helpers/voices';
 import { recordingLogger } from './support';
@@ -129,6 +130,33 @@ describe('a damaged job store', () => {
       assert.equal((await request(`${again.base}/jobs/${id}`)).json().status, 'succeeded');
     } finally {
       await again.stop();
+    }
+  });
+  it('never runs a finished job again for a hand-edited second record, nor hands the engine a job with options the API refuses', async () => {
+    const checked = compileValidators().ttsRequest({ voiceId: GOOD, text: 'Hello.' }); // the voice that runs is the record's `voice`
+    assert.ok(checked.ok);
+    const { text: _text, ...options } = checked.value;
+    const queued = (id: string, changed: object = {}) => finishedJob(id, {
+      status: 'queued', progress: 0, phase: 'queued', backend: null, result: null, startedAt: null, finishedAt: null, outputFile: null,
+      input: { kind: 'tts', characters: 6, options: { ...options, ...changed }, voice: { engine: 'espeak-ng', engineVoiceId: 'gmw/en-US', languageCode: 'en-US' } },
+    });
+    const snapshot = { version: 1, jobs: [finishedJob(GOOD), queued(GOOD), queued(GOOD_TOO, { sampleRate: 1e9 })] };
+    const { t, log } = await startOn({
+      'jobs.json': JSON.stringify(snapshot), jobs: null, [`jobs/${GOOD}`]: null, [`jobs/${GOOD}/output.wav`]: 'RIFF',
+      [`jobs/${GOOD}/input.txt`]: 'Hello.', [`jobs/${GOOD_TOO}`]: null, [`jobs/${GOOD_TOO}/input.txt`]: 'Hello.',
+    });
+    try {
+      const before = (await request(`${t.base}/jobs/${GOOD}`)).json();
+      // The queue runs oldest first: once a new job has finished, anything recovered at start has run.
+      const job = (await postJson(`${t.base}/tts/jobs`, { voiceId: await englishVoiceId(t.base), text: 'After the recovered ones.' })).json();
+      await waitForJob(t.base, job.id, isTerminal);
+      assert.deepEqual((await request(`${t.base}/jobs/${GOOD}`)).json(), before);
+      assert.equal(before.status, 'succeeded');
+      assert.equal((await request(`${t.base}/jobs/${GOOD}/output`)).body.toString(), 'RIFF');
+      assert.equal((await request(`${t.base}/jobs/${GOOD_TOO}`)).status, 404, 'the record with a sample rate of 1e9 never became a job');
+      assert.ok(log.lines.some((l) => /1 damaged job records \(the first: input\.options\.sampleRate: must be one of/.test(l) && /1 second records of one job id/.test(l)), log.lines.join('\n'));
+    } finally {
+      await t.stop();
     }
   });
 });

@@ -3,7 +3,7 @@
  * and a large upload streamed through the relay's storage to the device.
  */
 import assert from 'node:assert/strict';
-import { open, rm } from 'node:fs/promises';
+import { open, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import WebSocket from 'ws';
@@ -85,6 +85,29 @@ describe('device links', () => {
       assert.equal(received.input.bytes, 256 * 1024 * 1024);
     } finally {
       await device.dispose();
+    }
+  });
+  it('a device restarted on its data directory keeps its remote jobs\' records: none is set aside as damaged', async () => {
+    const { token } = await makeDevice(relay.db, relay.relay.accountId, 'restarts');
+    const first: TestDevice = await startDevice({ relayOrigin: relay.origin, token, stt: false });
+    let second: TestDevice | undefined;
+    try {
+      await first.connected();
+      const created = await createTts(relay.base, key, 'A remote job that outlives a restart.');
+      assert.equal(created.status, 200, created.body.toString());
+      assert.equal((await waitJob(relay.base, key, created.json().id, isTerminal)).status, 'succeeded');
+      const before = (await first.localJobs()).filter((job) => job.origin === 'remote');
+      assert.equal(before.length, 1);
+      await first.kill();
+      second = await startDevice({ relayOrigin: relay.origin, token, stt: false, dataDir: first.dataDir });
+      await second.connected();
+      assert.doesNotMatch(second.output(), /damaged/, second.output());
+      assert.deepEqual((await readdir(first.dataDir)).filter((name) => name.includes('.damaged-')), []);
+      const after = (await second.localJobs()).filter((job) => job.origin === 'remote');
+      assert.deepEqual(after.map((job) => [job.id, job.status]), before.map((job) => [job.id, 'succeeded']));
+    } finally {
+      await first.kill();
+      await (second ?? first).dispose();
     }
   });
 });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { Voice } from '../../src/contract/types';
 import { listPoolVoices } from '../../src/relay/api/voice-list';
@@ -14,6 +15,7 @@ import { parseDeviceMessage } from '../../src/link/protocol';
 import { pickDevice, type Candidate } from '../../src/relay/dispatch/routing';
 import { linkUrl, relayOrigin } from '../../src/device/transfer';
 import { silentLogger } from '../../src/util/log';
+import { PROJECT_ROOT } from '../helpers/server';
 import { pgliteDataDir } from './helpers/relay';
 
 const voice = (id: string, name: string, languageCode = 'en-US'): Voice => ({
@@ -107,5 +109,18 @@ describe('relay units', () => {
       await db.close();
       await rm(dir, { recursive: true, force: true });
     }
+  });
+  it('the relay\'s SQL lives in src/relay/data (and the database seam in src/relay/db): routes, dispatch and portal call functions there', async () => {
+    const root = path.join(PROJECT_ROOT, 'src', 'relay');
+    const files = (await readdir(root, { recursive: true })).filter((name) => name.endsWith('.ts'));
+    const outside = files.filter((name) => !/^(data|db)[\\/]/.test(name));
+    assert.ok(outside.some((name) => name.includes('sweeper')), 'the scan sees the dispatch folder');
+    const offenders: string[] = [];
+    for (const name of outside) {
+      const text = await readFile(path.join(root, name), 'utf8');
+      const sql = /\.query\s*[<(]|\b(SELECT|INSERT INTO|DELETE FROM|UPDATE \w+ SET)\b/.exec(text);
+      if (sql) offenders.push(`${name}: ${sql[0]}`);
+    }
+    assert.deepEqual(offenders, []);
   });
 });

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { JobStore } from '../../src/jobs/store';
 import { transition } from '../../src/jobs/state';
-import type { JobRecord } from '../../src/jobs/types';
+import type { SttOptions } from '../../src/contract/types';
+import { compileValidators } from '../../src/contract/validation';
+import { JOB_ORIGINS, type JobOrigin, type JobRecord, type TtsJobInput } from '../../src/jobs/types';
 import { silentLogger, type Logger } from '../../src/util/log';
 import { tempDir } from '../helpers/temp';
 
@@ -16,11 +18,38 @@ async function storeFile(): Promise<string> {
   return path.join(dir, 'jobs.json');
 }
 
-const record = (id: string): JobRecord => ({
+const validators = compileValidators();
+/** The options of a TTS request as the job service stores them: validated, every default filled in. */
+const ttsOptions = (): TtsJobInput['options'] => {
+  const checked = validators.ttsRequest({ voiceId: '0f0e0d0c-0b0a-4908-8706-050403020100', text: 'x' });
+  assert.ok(checked.ok);
+  const { text: _text, ...options } = checked.value;
+  return options;
+};
+const sttOptions = (): SttOptions => {
+  const checked = validators.sttOptions({ language: 'en' });
+  assert.ok(checked.ok);
+  return checked.value;
+};
+
+const record = (id: string, origin: JobOrigin = 'api'): JobRecord => ({
   id, name: id, kind: 'tts', status: 'queued', progress: 0, phase: 'queued', backend: null, result: null, error: null,
-  createdAt: 1, startedAt: null, finishedAt: null, origin: 'api', outputFile: null,
-  input: { kind: 'tts', characters: 1, options: {} as never, voice: { engine: 'espeak-ng', engineVoiceId: 'en', languageCode: 'en' } },
+  createdAt: 1, startedAt: null, finishedAt: null, origin, outputFile: null,
+  input: { kind: 'tts', characters: 1, options: ttsOptions(), voice: { engine: 'espeak-ng', engineVoiceId: 'en', languageCode: 'en' } },
 });
+const sttRecord = (id: string, origin: JobOrigin): JobRecord => ({
+  ...record(id, origin), kind: 'stt',
+  input: { kind: 'stt', options: sttOptions(), inputFile: 'input.wav', originalName: 'talk.wav', bytes: 10, modelPath: '/models/ggml-base.bin' },
+});
+const finished = (job: JobRecord): JobRecord => ({ ...job, status: 'succeeded', progress: 100, phase: 'done', startedAt: 2, finishedAt: 3, outputFile: 'output.wav' });
+
+/** A logger that keeps its error lines, for the store's reports of what it left out. */
+function errorLog(): Logger & { errors: string[] } {
+  const errors: string[] = [];
+  return { ...silentLogger, error: (m: string) => errors.push(m), errors };
+}
+const damagedCopies = async (file: string): Promise<string[]> =>
+  (await readdir(path.dirname(file))).filter((n) => n.includes('.damaged-'));
 
 describe('JobStore', () => {
   it('shows a new job or a transition only once it is on disk', async () => {
@@ -99,5 +128,107 @@ describe('JobStore', () => {
     assert.equal(await readFile(path.join(path.dirname(file), kept[0]), 'utf8'), '{"jobs": [');
     await store.insert(record('z'));
     assert.equal(store.get('z')?.id, 'z');
+  });
+  it('keeps the jobs of every origin across a restart, from the journal and from the snapshot, with nothing set aside', async () => {
+    for (const fold of [false, true]) {
+      const file = await storeFile();
+      const store = await JobStore.open(file, silentLogger);
+      for (const origin of JOB_ORIGINS) {
+        await store.insert(record(`tts-${origin}`, origin));
+        await store.insert(sttRecord(`stt-${origin}`, origin));
+        await store.insert(record(`done-${origin}`, origin));
+        await store.update(`done-${origin}`, (j) => transition(transition(transition(j, 'loading_model'), 'processing'), 'succeeded'));
+      }
+      if (fold) await store.flush();
+      const log = errorLog();
+      const reopened = await JobStore.open(file, log);
+      for (const origin of JOB_ORIGINS) {
+        assert.equal(reopened.get(`tts-${origin}`)?.origin, origin, `a queued ${origin} TTS job (${fold ? 'snapshot' : 'journal'})`);
+        assert.equal(reopened.get(`stt-${origin}`)?.origin, origin, `a queued ${origin} STT job (${fold ? 'snapshot' : 'journal'})`);
+        assert.equal(reopened.get(`done-${origin}`)?.status, 'succeeded', `a finished ${origin} job (${fold ? 'snapshot' : 'journal'})`);
+      }
+      assert.equal(reopened.size, JOB_ORIGINS.length * 3);
+      assert.deepEqual(log.errors, []);
+      assert.deepEqual(await damagedCopies(file), []);
+    }
+  });
+
+  it('keeps the finished record of a job id written twice in the snapshot, so the job never runs again', async () => {
+    for (const order of ['finished first', 'finished last']) {
+      const file = await storeFile();
+      const done = finished(record('dup'));
+      const again = record('dup');
+      const jobs = order === 'finished first' ? [done, again, record('other')] : [again, done, record('other')];
+      await writeFile(file, JSON.stringify({ version: 1, jobs }));
+      const log = errorLog();
+      const store = await JobStore.open(file, log);
+      assert.equal(store.get('dup')?.status, 'succeeded', order);
+      assert.equal(store.get('other')?.status, 'queued');
+      assert.equal(store.size, 2);
+      assert.equal(log.errors.length, 1, log.errors.join('\n'));
+      assert.match(log.errors[0], /1 second records of one job id/);
+      assert.equal((await damagedCopies(file)).length, 1);
+    }
+  });
+
+  it('refuses journal lines that would change a finished job, and reports them', async () => {
+    const file = await storeFile();
+    const store = await JobStore.open(file, silentLogger);
+    await store.insert(record('f'));
+    await store.update('f', (j) => transition(j, 'cancelled'));
+    await appendFile(`${file}.journal`, `${JSON.stringify({ put: record('f') })}\n`);
+    const log = errorLog();
+    const reopened = await JobStore.open(file, log);
+    assert.equal(reopened.get('f')?.status, 'cancelled');
+    assert.equal(log.errors.length, 1, log.errors.join('\n'));
+    assert.match(log.errors[0], /1 changes to jobs that had already finished/);
+    assert.equal((await damagedCopies(file)).length, 1);
+  });
+
+  it('leaves out a job that would still run with options the API refuses, and names the option', async () => {
+    const cases: Array<[string, (options: Record<string, unknown>) => void, RegExp]> = [
+      ['a sample rate of 1e9', (o) => (o.sampleRate = 1e9), /sampleRate: must be one of/],
+      ['an input format the API does not take', (o) => (o.inputFormat = 'doc'), /inputFormat: must be one of/],
+      ['an unknown option', (o) => (o.volume = 11), /volume: is not a known field/],
+    ];
+    for (const [what, damage, message] of cases) {
+      const file = await storeFile();
+      const bad = record('bad');
+      damage(bad.input.options as unknown as Record<string, unknown>);
+      const badButFinished = finished({ ...bad, id: 'history' });
+      await writeFile(file, JSON.stringify({ version: 1, jobs: [bad, badButFinished, record('good')] }));
+      const log = errorLog();
+      const store = await JobStore.open(file, log);
+      assert.equal(store.get('bad'), undefined, what);
+      assert.equal(store.get('good')?.status, 'queued', what);
+      assert.equal(store.get('history')?.status, 'succeeded', `${what}: a finished job is history, never run again`);
+      assert.equal(log.errors.length, 1, log.errors.join('\n'));
+      assert.match(log.errors[0], message);
+    }
+    const file = await storeFile();
+    const stt = sttRecord('stt', 'remote');
+    (stt.input.options as unknown as Record<string, unknown>).speakerCountMode = 'exact';
+    await writeFile(file, JSON.stringify({ version: 1, jobs: [stt] }));
+    const log = errorLog();
+    assert.equal((await JobStore.open(file, log)).get('stt'), undefined);
+    assert.match(log.errors[0], /speakerCount: is required/);
+  });
+  it('fills in the defaults a waiting job\'s options lack, as the API does, so the engine reads complete options', async () => {
+    const file = await storeFile();
+    const old = record('old');
+    const options = old.input.options as unknown as Record<string, unknown>;
+    delete options.inputFormat;
+    delete options.sampleRate;
+    const stt = sttRecord('stt', 'editor');
+    delete (stt.input.options as unknown as Record<string, unknown>).punctuation;
+    await writeFile(file, JSON.stringify({ version: 1, jobs: [old, stt] }));
+    const log = errorLog();
+    const store = await JobStore.open(file, log);
+    assert.deepEqual(log.errors, []);
+    const loaded = store.get('old')!.input as TtsJobInput;
+    assert.equal(loaded.options.inputFormat, 'txt');
+    assert.equal(loaded.options.sampleRate, 24000);
+    assert.deepEqual(loaded.options, ttsOptions());
+    assert.equal((store.get('stt')!.input.options as SttOptions).punctuation, true);
   });
 });

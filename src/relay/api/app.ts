@@ -3,6 +3,8 @@ import Koa from 'koa';
 import type { IncomingMessage } from 'node:http';
 import { errorMiddleware } from '../../http/error-middleware';
 import { portalRouter } from '../portal/routes';
+import { allowedHostsOnly } from '../allowed-hosts';
+import { databaseErrors } from './database-errors';
 import type { RelayDeps, RelayState } from './deps';
 import { apiKeyAuth, rateLimit } from './key-auth';
 import { deviceFileRoutes } from './routes/device-files';
@@ -68,6 +70,8 @@ export function createRelayApp(deps: RelayDeps): Koa {
     if (!ctx.req.complete) await drainRequest(ctx.req, DRAIN_LIMIT_BYTES, DRAIN_LIMIT_MS);
   });
   app.use(errorMiddleware(deps.log, 'Remote API'));
+  app.use(allowedHostsOnly(deps.allowedHosts));
+  app.use(databaseErrors(deps.log));
   app.use(async (ctx, next) => {
     ctx.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
     await next();

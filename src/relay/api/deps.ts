@@ -21,6 +21,8 @@ export interface RelayDeps {
   secureCookies: boolean;
   /** Trust X-Forwarded-Proto/For from a load balancer in front. */
   trustProxy: boolean;
+  /** Host names the relay answers to (see allowed-hosts.ts); undefined or empty: any. */
+  allowedHosts?: readonly string[];
 }
 
 /** What the auth middlewares leave for the handlers. */

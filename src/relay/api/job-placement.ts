@@ -1,5 +1,5 @@
 import { ApiError } from '../../contract/errors';
-import { keyAllowsDevice, type ApiKey } from '../data/api-keys';
+import { keyAllowsDevice, lockApiKey, type ApiKey } from '../data/api-keys';
 import { isReady } from '../data/devices';
 import { countActiveJobs } from '../data/jobs';
 import type { Queryable } from '../db/database';
@@ -49,7 +49,7 @@ export async function placeJob(deps: RelayDeps, key: ApiKey, header: string, nee
  * first, so concurrent creations for one key (on any instance) count one after the other.
  */
 export async function takeConcurrencySlot(tx: Queryable, key: ApiKey): Promise<void> {
-  await tx.query('SELECT id FROM api_keys WHERE id = $1 FOR UPDATE', [key.id]);
+  await lockApiKey(tx, key.id);
   const active = await countActiveJobs(tx, key.id);
   if (active >= key.maxConcurrentJobs) {
     throw new ApiError('CONCURRENCY_LIMIT', `This key may have ${key.maxConcurrentJobs} jobs waiting or running at once; ${active} are.`, {

@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import { ApiError } from '../../contract/errors';
 import { authenticateApiKey, type Scope } from '../data/api-keys';
 import { authenticateDevice } from '../data/devices';
+import { countRequest } from '../data/rate-windows';
 import type { RelayDeps, RelayState } from './deps';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="speech-studio-relay"' };
@@ -32,14 +33,10 @@ export function rateLimit(deps: RelayDeps): Middleware<RelayState> {
     const key = ctx.state.key!;
     const now = Date.now();
     const windowStart = now - (now % WINDOW_MS);
-    const [row] = await deps.db.query<{ requests: number }>(
-      `INSERT INTO rate_windows (key_id, window_start, requests) VALUES ($1, $2, 1)
-       ON CONFLICT (key_id, window_start) DO UPDATE SET requests = rate_windows.requests + 1 RETURNING requests`,
-      [key.id, windowStart],
-    );
+    const requests = await countRequest(deps.db, key.id, windowStart);
     ctx.set('X-RateLimit-Limit', String(key.rpm));
-    ctx.set('X-RateLimit-Remaining', String(Math.max(0, key.rpm - row.requests)));
-    if (row.requests > key.rpm) {
+    ctx.set('X-RateLimit-Remaining', String(Math.max(0, key.rpm - requests)));
+    if (requests > key.rpm) {
       const retryAfter = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
       throw new ApiError('RATE_LIMITED', `This key may make ${key.rpm} requests a minute; try again in ${retryAfter} s.`, {
         headers: { 'Retry-After': String(retryAfter) },

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../../util/usage-error';
+import { parseAllowedHosts } from '../allowed-hosts';
 
 export interface RelayFlags {
   host?: string;
@@ -11,6 +12,7 @@ export interface RelayFlags {
   'retention-hours'?: string;
   'secure-cookies'?: boolean;
   'trust-proxy'?: boolean;
+  'allowed-hosts'?: string;
 }
 
 export interface ResolvedRelayOptions {
@@ -25,6 +27,7 @@ export interface ResolvedRelayOptions {
   secureCookies: boolean;
   trustProxy: boolean;
   adminPassword?: string;
+  allowedHosts?: string[];
 }
 
 /** Linux `$XDG_DATA_HOME/speech-studio-relay`, macOS and Windows their application-data folders. */
@@ -52,6 +55,9 @@ export function resolveRelayOptions(flags: RelayFlags, env: NodeJS.ProcessEnv = 
   }
   const retentionHours = positiveNumber(flags['retention-hours'] ?? env.RELAY_RETENTION_HOURS, '--retention-hours');
   const storageDir = flags['storage-dir'] ?? env.RELAY_STORAGE_DIR;
+  const allowedHosts = parseAllowedHosts(flags['allowed-hosts'] ?? env.RELAY_ALLOWED_HOSTS ?? '');
+  const badHost = allowedHosts.find((entry) => !/^\.?[a-z0-9.:_-]+$/.test(entry));
+  if (badHost !== undefined) throw new UsageError(`Expected --allowed-hosts to list host names such as relay.example.com or .example.com, got ${JSON.stringify(badHost)}.`);
   return {
     host: flags.host ?? env.RELAY_HOST ?? '127.0.0.1',
     port,
@@ -65,5 +71,6 @@ export function resolveRelayOptions(flags: RelayFlags, env: NodeJS.ProcessEnv = 
     secureCookies: flags['secure-cookies'] ?? env.RELAY_SECURE_COOKIES === '1',
     trustProxy: flags['trust-proxy'] ?? env.RELAY_TRUST_PROXY === '1',
     adminPassword: env.RELAY_ADMIN_PASSWORD || undefined,
+    allowedHosts: allowedHosts.length > 0 ? allowedHosts : undefined,
   };
 }

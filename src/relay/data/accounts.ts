@@ -70,6 +70,26 @@ export async function setStorageQuota(db: Queryable, accountId: number, bytes: n
   await db.query('UPDATE accounts SET storage_quota_bytes = $2 WHERE id = $1', [accountId, bytes]);
 }
 
+/** Adds (or, negative, removes) milli-credits, whatever the balance: settling a job's reservation. */
+export async function adjustCreditsMilli(tx: Queryable, accountId: number, milli: number): Promise<void> {
+  if (milli === 0) return;
+  await tx.query('UPDATE accounts SET credits_milli = credits_milli + $2 WHERE id = $1', [accountId, milli]);
+}
+
+export async function creditBalanceMilli(tx: Queryable, accountId: number): Promise<number> {
+  const [row] = await tx.query<{ credits_milli: number }>('SELECT credits_milli FROM accounts WHERE id = $1', [accountId]);
+  return row.credits_milli;
+}
+
+/** False once the account uses all of its storage quota (or more). */
+export async function hasStorageRoom(tx: Queryable, accountId: number): Promise<boolean> {
+  const [row] = await tx.query<{ used: number; quota: number }>(
+    'SELECT storage_used_bytes AS used, storage_quota_bytes AS quota FROM accounts WHERE id = $1',
+    [accountId],
+  );
+  return row.used < row.quota;
+}
+
 /** Takes `milli` credits if the balance covers them; false when it does not. */
 export async function reserveCredits(tx: Queryable, accountId: number, milli: number): Promise<boolean> {
   const rows = await tx.query(

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/database';
 import { API_KEY_FORMAT, lookupOf, newSecret, publicId, secretMatches } from './secret-token';
+import { hasNul, NUL_REFUSED } from './stored-text';
 
 export const SCOPES = ['capabilities.read', 'voices.read', 'tts.create', 'stt.create', 'jobs.read', 'jobs.cancel'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -54,6 +55,7 @@ function checkInteger(value: number, what: string, low: number, high: number): n
 
 async function checkPool(db: Queryable, accountId: number, pool: readonly string[]): Promise<string[]> {
   const ids = [...new Set(pool.map((id) => id.trim()).filter(Boolean))];
+  if (ids.some(hasNul)) throw new InvalidInputError(`pool: ${NUL_REFUSED}`);
   if (ids.length === 0) throw new InvalidInputError('pool: name at least one device id, or * for every device');
   if (ids.includes(ALL_DEVICES)) return [ALL_DEVICES];
   const rows = await db.query<{ id: string }>('SELECT id FROM devices WHERE account_id = $1 AND id = ANY($2::text[])', [accountId, ids]);
@@ -67,6 +69,7 @@ async function checkPool(db: Queryable, accountId: number, pool: readonly string
 export async function createApiKey(db: Queryable, accountId: number, input: NewApiKey): Promise<{ key: ApiKey; plaintext: string }> {
   const name = input.name.trim();
   if (name.length < 1 || name.length > 100) throw new InvalidInputError('name: must be 1 to 100 characters');
+  if (hasNul(name)) throw new InvalidInputError(`name: ${NUL_REFUSED}`);
   const scopes = [...new Set(input.scopes.map((s) => s.trim()).filter(Boolean))];
   if (scopes.length === 0) throw new InvalidInputError(`scopes: name at least one of ${SCOPES.join(', ')}`);
   const unknownScope = scopes.find((s) => !(SCOPES as readonly string[]).includes(s));
@@ -94,6 +97,7 @@ export async function listApiKeys(db: Queryable, accountId: number): Promise<Api
 
 /** Revokes at once: the next request with the key gets 401. False when there is no such live key. */
 export async function revokeApiKey(db: Queryable, accountId: number, id: string): Promise<boolean> {
+  if (hasNul(id)) return false;
   const rows = await db.query('UPDATE api_keys SET revoked_at = $3 WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id', [
     accountId, id, Date.now(),
   ]);
@@ -109,6 +113,20 @@ export async function authenticateApiKey(db: Queryable, given: string): Promise<
   const row = rows.find((candidate) => secretMatches(given, candidate.secret_hash));
   if (!row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) return undefined;
   return toKey(row);
+}
+
+/**
+ * Locks a key's row until the transaction ends, so concurrent job creations for one key (on any instance)
+ * count its active jobs one after the other.
+ */
+export async function lockApiKey(tx: Queryable, id: string): Promise<void> {
+  await tx.query('SELECT id FROM api_keys WHERE id = $1 FOR UPDATE', [id]);
+}
+
+/** The account and device pool of a key, live or not (a job keeps the pool its key has now). */
+export async function keyPool(db: Queryable, id: string): Promise<Pick<ApiKey, 'accountId' | 'pool'>> {
+  const [row] = await db.query<Pick<KeyRow, 'account_id' | 'pool'>>('SELECT account_id, pool FROM api_keys WHERE id = $1', [id]);
+  return { accountId: row.account_id, pool: row.pool };
 }
 
 export const keyAllowsDevice = (key: ApiKey, deviceId: string): boolean => key.pool.includes(ALL_DEVICES) || key.pool.includes(deviceId);

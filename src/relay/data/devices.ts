@@ -2,6 +2,7 @@ import type { DeviceCapabilities } from '../../link/capabilities';
 import type { Queryable } from '../db/database';
 import { InvalidInputError } from './api-keys';
 import { DEVICE_TOKEN_FORMAT, lookupOf, newSecret, publicId, secretMatches } from './secret-token';
+import { hasNul, NUL_REFUSED } from './stored-text';
 
 /** docs/decisions.md: a device silent for 30 s is offline. */
 export const OFFLINE_AFTER_MS = 30_000;
@@ -38,6 +39,7 @@ export const isReady = (device: Device, now = Date.now(), offlineAfterMs = OFFLI
 export async function enrolDevice(db: Queryable, accountId: number, name: string): Promise<{ device: Device; token: string }> {
   const trimmed = name.trim();
   if (trimmed.length < 1 || trimmed.length > 100) throw new InvalidInputError('name: must be 1 to 100 characters');
+  if (hasNul(trimmed)) throw new InvalidInputError(`name: ${NUL_REFUSED}`);
   const secret = newSecret(DEVICE_TOKEN_FORMAT);
   const [row] = await db.query<DeviceRow>(
     'INSERT INTO devices (id, account_id, name, token_lookup, token_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
@@ -51,13 +53,21 @@ export async function listDevices(db: Queryable, accountId: number): Promise<Dev
   return rows.map(toDevice);
 }
 
+/** The account's devices that are not revoked, connected or not. */
+export async function liveDevices(db: Queryable, accountId: number): Promise<Device[]> {
+  const rows = await db.query<DeviceRow>('SELECT * FROM devices WHERE account_id = $1 AND revoked_at IS NULL', [accountId]);
+  return rows.map(toDevice);
+}
+
 export async function getDevice(db: Queryable, accountId: number, id: string): Promise<Device | undefined> {
+  if (hasNul(id)) return undefined;
   const [row] = await db.query<DeviceRow>('SELECT * FROM devices WHERE account_id = $1 AND id = $2', [accountId, id]);
   return row && toDevice(row);
 }
 
 /** Revokes a device's token; its connection is closed by the instance holding it at the next heartbeat. */
 export async function revokeDevice(db: Queryable, accountId: number, id: string): Promise<boolean> {
+  if (hasNul(id)) return false;
   const rows = await db.query('UPDATE devices SET revoked_at = $3 WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id', [
     accountId, id, Date.now(),
   ]);
@@ -71,4 +81,48 @@ export async function authenticateDevice(db: Queryable, token: string): Promise<
   const rows = await db.query<DeviceRow>('SELECT * FROM devices WHERE token_lookup = $1', [lookup]);
   const row = rows.find((candidate) => secretMatches(token, candidate.token_hash));
   return row && row.revoked_at === null ? toDevice(row) : undefined;
+}
+
+/** A device said hello on a new link (session) held by `instanceId`: it is ready from now on. */
+export async function recordConnection(
+  tx: Queryable, deviceId: string, link: { sessionId: string; instanceId: string }, capabilities: DeviceCapabilities, now = Date.now(),
+): Promise<void> {
+  await tx.query(
+    'UPDATE devices SET session_id = $2, instance_id = $3, connected_at = $4, last_seen_at = $4, capabilities = $5::jsonb WHERE id = $1',
+    [deviceId, link.sessionId, link.instanceId, now, JSON.stringify(capabilities)],
+  );
+}
+
+/**
+ * A heartbeat on link `sessionId` (with new capabilities, or null when unchanged). `current` is false when
+ * that link is no longer the device's: `replaced` when a newer link is, else the device was found silent.
+ */
+export async function recordHeartbeat(
+  db: Queryable, deviceId: string, sessionId: string, capabilities: DeviceCapabilities | null, now = Date.now(),
+): Promise<{ current: boolean; replaced: boolean; revoked: boolean }> {
+  const [row] = await db.query<{ revoked_at: number | null }>(
+    `UPDATE devices SET last_seen_at = $3, capabilities = COALESCE($4::jsonb, capabilities)
+     WHERE id = $1 AND session_id = $2 RETURNING revoked_at`,
+    [deviceId, sessionId, now, capabilities ? JSON.stringify(capabilities) : null],
+  );
+  if (row) return { current: true, replaced: false, revoked: row.revoked_at !== null };
+  const [latest] = await db.query<{ session_id: string | null; revoked_at: number | null }>('SELECT session_id, revoked_at FROM devices WHERE id = $1', [deviceId]);
+  return { current: false, replaced: latest?.session_id != null && latest.revoked_at === null, revoked: latest?.revoked_at != null };
+}
+
+/** The device's link `sessionId` ended; true when it was still the device's current one. */
+export async function clearSession(db: Queryable, deviceId: string, sessionId: string): Promise<boolean> {
+  const rows = await db.query('UPDATE devices SET session_id = NULL, instance_id = NULL WHERE id = $1 AND session_id = $2 RETURNING id', [
+    deviceId, sessionId,
+  ]);
+  return rows.length === 1;
+}
+
+/** Devices with a link that has not been heard from since `before`. */
+export async function silentDevices(db: Queryable, before: number): Promise<Array<{ id: string; sessionId: string }>> {
+  const rows = await db.query<{ id: string; session_id: string }>(
+    'SELECT id, session_id FROM devices WHERE session_id IS NOT NULL AND last_seen_at < $1',
+    [before],
+  );
+  return rows.map((row) => ({ id: row.id, sessionId: row.session_id }));
 }

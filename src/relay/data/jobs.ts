@@ -57,6 +57,71 @@ export async function lockJob(tx: Queryable, id: string): Promise<JobRow | undef
   return row;
 }
 
+/** A queued job, locked; with `deviceId`, only when it waits for that device. */
+export async function lockQueuedJob(tx: Queryable, id: string, deviceId?: string): Promise<JobRow | undefined> {
+  const [row] = deviceId === undefined
+    ? await tx.query<JobRow>(`SELECT * FROM jobs WHERE id = $1 AND status = 'queued' FOR UPDATE`, [id])
+    : await tx.query<JobRow>(`SELECT * FROM jobs WHERE id = $1 AND device_id = $2 AND status = 'queued' FOR UPDATE`, [id, deviceId]);
+  return row;
+}
+
+/** Writes the lifecycle's fields of a job (status, progress, result, timestamps, settlement). */
+export async function saveJobState(tx: Queryable, job: JobRow): Promise<JobRow> {
+  const [saved] = await tx.query<JobRow>(
+    `UPDATE jobs SET status = $2, progress = $3, phase = $4, backend = $5, result = $6::jsonb, error = $7, started_at = $8,
+       finished_at = $9, input_blob = $10, credits_charged_milli = $11
+     WHERE id = $1 RETURNING *`,
+    [job.id, job.status, job.progress, job.phase, job.backend, job.result === null ? null : JSON.stringify(job.result), job.error,
+      job.started_at, job.finished_at, job.input_blob, job.credits_charged_milli],
+  );
+  return saved;
+}
+
+export interface AcceptedUpload {
+  deviceId: string;
+  pinned: boolean;
+  /** The upload's file name: the job's name too. */
+  name: string;
+  request: Record<string, unknown>;
+  inputBlob: string;
+  inputBytes: number;
+  creditsReservedMilli: number;
+}
+
+/** An STT job whose upload has arrived becomes visible and goes to its device. */
+export async function acceptUpload(tx: Queryable, id: string, upload: AcceptedUpload): Promise<JobRow> {
+  const [row] = await tx.query<JobRow>(
+    `UPDATE jobs SET accepted = true, device_id = $2, pinned = $3, name = $4, request = $5::jsonb, input_blob = $6, input_name = $4,
+       input_bytes = $7, storage_reserved_bytes = 0, credits_reserved_milli = $8, created_at = $9 WHERE id = $1 RETURNING *`,
+    [id, upload.deviceId, upload.pinned, upload.name, JSON.stringify(upload.request), upload.inputBlob, upload.inputBytes,
+      upload.creditsReservedMilli, Date.now()],
+  );
+  return row;
+}
+
+/** Removes a job whose creation failed before it was accepted; returns it (for its storage) or undefined. */
+export async function dropUnacceptedJob(tx: Queryable, id: string): Promise<JobRow | undefined> {
+  const [row] = await tx.query<JobRow>('DELETE FROM jobs WHERE id = $1 AND NOT accepted RETURNING *', [id]);
+  return row;
+}
+
+/** A job that was sent to `deviceId` and is still waiting or running: the device may move its files. */
+export async function findActiveJobForDevice(db: Queryable, id: string, deviceId: string): Promise<JobRow | undefined> {
+  const [row] = await db.query<JobRow>(`SELECT * FROM jobs WHERE id = $1 AND device_id = $2 AND status IN ${ACTIVE_SQL}`, [id, deviceId]);
+  return row;
+}
+
+/**
+ * Records a job's output file, if the job is still active. Returns the bytes of the output it replaces (0
+ * for none), or undefined when the job has ended.
+ */
+export async function storeJobOutput(tx: Queryable, id: string, blobKey: string, bytes: number): Promise<number | undefined> {
+  const [current] = await tx.query<{ output_bytes: number }>(`SELECT output_bytes FROM jobs WHERE id = $1 AND status IN ${ACTIVE_SQL} FOR UPDATE`, [id]);
+  if (!current) return undefined;
+  await tx.query('UPDATE jobs SET output_blob = $2, output_bytes = $3 WHERE id = $1', [id, blobKey, bytes]);
+  return current.output_bytes;
+}
+
 /**
  * Claims the oldest job waiting for `deviceId` that no connection has been sent yet. SKIP LOCKED lets
  * two instances (or two loops of one) claim side by side without ever claiming the same job twice.

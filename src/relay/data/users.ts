@@ -1,6 +1,8 @@
 import bcrypt from 'bcryptjs';
 import type { Database, Queryable } from '../db/database';
 import { randomBase62 } from './secret-token';
+import { accountSubject, clearSignInAttempts } from './sign-in-windows';
+import { hasNul } from './stored-text';
 
 export const ADMIN_USERNAME = 'admin';
 const BCRYPT_COST = 11;
@@ -35,13 +37,18 @@ export async function setPassword(db: Queryable, username: string, password: str
   if (password.length < 8) throw new TypeError('Expected a password of at least 8 characters');
   const hash = await bcrypt.hash(password, BCRYPT_COST);
   const rows = await db.query('UPDATE users SET password_hash = $2 WHERE username = $1 RETURNING id', [username, hash]);
-  if (rows.length === 1) await db.query('DELETE FROM sessions WHERE user_id = (SELECT id FROM users WHERE username = $1)', [username]);
+  if (rows.length === 1) {
+    await db.query('DELETE FROM sessions WHERE user_id = (SELECT id FROM users WHERE username = $1)', [username]);
+    // A new password is the way back in for an administrator whose name was throttled by someone else's guesses.
+    await clearSignInAttempts(db, [accountSubject(username)]);
+  }
   return rows.length === 1;
 }
 
 /** The user when the password matches; bcrypt runs even for an unknown name. */
 export async function verifyPassword(db: Queryable, username: string, password: string): Promise<User | undefined> {
-  const [row] = await db.query<{ id: number; account_id: number; username: string; password_hash: string }>(
+  // No user name holds NUL (PostgreSQL cannot store one): such a name matches nobody.
+  const [row] = hasNul(username) ? [] : await db.query<{ id: number; account_id: number; username: string; password_hash: string }>(
     'SELECT id, account_id, username, password_hash FROM users WHERE username = $1',
     [username.slice(0, 100)],
   );

@@ -112,4 +112,16 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 2,
+    name: 'portal sign-in attempts per account and per address',
+    statements: [
+      `CREATE TABLE sign_in_windows (
+        subject text NOT NULL,
+        window_start bigint NOT NULL,
+        attempts integer NOT NULL,
+        PRIMARY KEY (subject, window_start)
+      )`,
+    ],
+  },
 ];

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type WebSocket from 'ws';
 import type { TtsRequest } from '../../contract/types';
 import { describeThrown } from '../../util/log';
-import type { Device } from '../data/devices';
-import { claimNextJob, type JobRow } from '../data/jobs';
+import { recordHeartbeat, type Device } from '../data/devices';
+import { claimNextJob, lockQueuedJob, type JobRow } from '../data/jobs';
 import { parseCapabilities } from '../../link/capabilities';
 import { deviceConnected, deviceLost, reroute, type PresenceDeps } from './presence';
-import { parseDeviceMessage, PROTOCOL_VERSION, type AssignedJob, type DeviceMessage, type RelayMessage } from '../../link/protocol';
+import { LINK_CLOSE, parseDeviceMessage, PROTOCOL_VERSION, type AssignedJob, type DeviceMessage, type RelayMessage } from '../../link/protocol';
 
 const HELLO_TIMEOUT_MS = 10_000;
 
@@ -35,6 +35,7 @@ export class DeviceSession {
   private closed = false;
   private pumping: Promise<void> | undefined;
   private pumpAgain = false;
+  private superseded = false;
   /** Jobs sent over this link that the device has not finished: never more than it said it takes. */
   private readonly sent = new Set<string>();
   private capacity = 0;
@@ -42,12 +43,12 @@ export class DeviceSession {
   /** Settles once the link has closed and its jobs have been handled. */
   readonly ended = new Promise<void>((resolve) => (this.endedResolve = resolve));
 
-  constructor(private readonly ws: WebSocket, readonly device: Device, private readonly host: SessionHost) {
-    const helloTimer = setTimeout(() => this.close(4000, 'no hello'), HELLO_TIMEOUT_MS);
+  constructor(private readonly ws: WebSocket, readonly device: Device, private readonly host: SessionHost, readonly address = 'unknown address') {
+    const helloTimer = setTimeout(() => this.end(LINK_CLOSE.noHello), HELLO_TIMEOUT_MS);
     let chain = Promise.resolve();
     ws.on('message', (data, isBinary) => {
       const message = isBinary ? undefined : parseDeviceMessage(data.toString());
-      if (!message) return this.close(4002, 'malformed message');
+      if (!message) return this.end(LINK_CLOSE.malformed);
       // One message at a time, in order: an update must not overtake the one before it.
       chain = chain.then(() => this.handle(message, helloTimer)).catch((error) => {
         host.log.warn(`Device ${device.id}: ${describeThrown(error)}`);
@@ -80,6 +81,21 @@ export class DeviceSession {
     if (!this.closed) this.ws.close(code, reason);
   }
 
+  end(how: { code: number; reason: string }): void {
+    this.close(how.code, how.reason);
+  }
+
+  /** A newer link of the same device token replaced this one: the device is told, and both ends log it. */
+  supersede(by: string): void {
+    if (this.closed || this.superseded) return;
+    this.superseded = true;
+    this.host.log.warn(
+      `Device ${this.device.id} (${this.device.name}): ${by} replaced its link from ${this.address}. If two devices share this ` +
+        'device token they push each other off the relay: the older one is told to stop. Enrol each device with its own token.',
+    );
+    this.end(LINK_CLOSE.superseded);
+  }
+
   /** Drops the TCP connection at once (shutdown, superseded link). */
   terminate(): void {
     this.ws.terminate();
@@ -88,9 +104,9 @@ export class DeviceSession {
   private async handle(message: DeviceMessage, helloTimer: NodeJS.Timeout): Promise<void> {
     if (this.closed) return;
     if (!this.ready) {
-      if (message.type !== 'hello' || message.protocol !== PROTOCOL_VERSION) return this.close(4001, 'expected hello, protocol 1');
+      if (message.type !== 'hello' || message.protocol !== PROTOCOL_VERSION) return this.end(LINK_CLOSE.badProtocol);
       const capabilities = parseCapabilities(message.capabilities);
-      if (!capabilities) return this.close(4002, 'malformed capabilities');
+      if (!capabilities) return this.end({ code: LINK_CLOSE.malformed.code, reason: 'malformed capabilities' });
       clearTimeout(helloTimer);
       this.capacity = capabilities.queueCapacity;
       for (const id of message.activeJobs) this.sent.add(id);
@@ -116,19 +132,17 @@ export class DeviceSession {
       case 'reject':
         return this.rejected(message.jobId, message.reason);
       default:
-        return this.close(4001, 'unexpected message');
+        return this.end({ code: LINK_CLOSE.badProtocol.code, reason: 'unexpected message' });
     }
   }
 
   private async heartbeat(capabilities: unknown): Promise<void> {
     const parsed = capabilities === undefined ? undefined : parseCapabilities(capabilities);
     if (parsed) this.capacity = parsed.queueCapacity;
-    const rows = await this.host.db.query<{ revoked_at: number | null }>(
-      `UPDATE devices SET last_seen_at = $3, capabilities = COALESCE($4::jsonb, capabilities)
-       WHERE id = $1 AND session_id = $2 RETURNING revoked_at`,
-      [this.device.id, this.sessionId, Date.now(), parsed ? JSON.stringify(parsed) : null],
-    );
-    if (rows.length === 0 || rows[0].revoked_at !== null) this.close(4003, 'session ended or device revoked');
+    const beat = await recordHeartbeat(this.host.db, this.device.id, this.sessionId, parsed ?? null);
+    // Replaced by a link on another instance whose notice did not arrive: the same ending as the notice's.
+    if (beat.replaced) this.supersede('a newer link on another relay instance');
+    else if (!beat.current || beat.revoked) this.end(LINK_CLOSE.ended);
     else if (parsed) this.pump();
   }
 
@@ -136,7 +150,7 @@ export class DeviceSession {
     this.sent.delete(jobId);
     this.host.log.info(`Device ${this.device.id} declined job ${jobId}: ${reason}`);
     const moved = await this.host.db.transaction(async (tx) => {
-      const [job] = await tx.query<JobRow>(`SELECT * FROM jobs WHERE id = $1 AND device_id = $2 AND status = 'queued' FOR UPDATE`, [jobId, this.device.id]);
+      const job = await lockQueuedJob(tx, jobId, this.device.id);
       if (!job) return true;
       if (job.attempts >= 3 || job.pinned) return false;
       return (await reroute(tx, job, this.host.offlineAfterMs, this.device.id)) !== this.device.id;

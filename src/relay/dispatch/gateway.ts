@@ -7,9 +7,10 @@ import { CHANNELS } from '../db/database';
 import { DeviceSession, type SessionHost } from './device-session';
 import type { PresenceDeps } from './presence';
 import { DEVICE_LINK_PATH } from '../../link/protocol';
+import { hostAllowed, hostRefusal } from '../allowed-hosts';
 
-function refuse(socket: Duplex, status: number, reason: string, message: string): void {
-  const body = JSON.stringify({ error: { code: 'INVALID_API_KEY', message } });
+function refuse(socket: Duplex, status: number, reason: string, message: string, code = 'INVALID_API_KEY'): void {
+  const body = JSON.stringify({ error: { code, message } });
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
@@ -24,7 +25,7 @@ export interface Gateway {
  * Accepts device links on this instance's HTTP server and ties them to the database's channels: a job
  * queued for a device connected here is sent at once, whichever instance accepted it.
  */
-export async function attachGateway(server: Server, deps: PresenceDeps & { heartbeatMs: number }): Promise<Gateway> {
+export async function attachGateway(server: Server, deps: PresenceDeps & { heartbeatMs: number; allowedHosts?: readonly string[] }): Promise<Gateway> {
   const sessions = new Map<string, DeviceSession>();
   /** Every link, said hello or not, until its close has been handled. */
   const all = new Set<DeviceSession>();
@@ -34,7 +35,7 @@ export async function attachGateway(server: Server, deps: PresenceDeps & { heart
     register: (session) => {
       const previous = sessions.get(session.device.id);
       sessions.set(session.device.id, session);
-      if (previous && previous !== session) previous.close(4004, 'superseded by a newer link');
+      if (previous && previous !== session) previous.supersede(`a newer link from ${session.address}`);
     },
     unregister: (session) => {
       if (sessions.get(session.device.id) === session) sessions.delete(session.device.id);
@@ -50,19 +51,23 @@ export async function attachGateway(server: Server, deps: PresenceDeps & { heart
     await deps.db.listen(CHANNELS.presence, (payload) => {
       const [deviceId, sessionId] = payload.split(' ');
       const local = sessions.get(deviceId);
-      if (local && local.sessionId !== sessionId) local.close(4004, 'superseded by a newer link');
+      // A newer link on this instance is handled by `register`; this notice is for links elsewhere.
+      const newerIsHere = [...all].some((session) => session.sessionId === sessionId);
+      if (local && local.sessionId !== sessionId && !newerIsHere) local.supersede('a newer link on another relay instance');
     }),
   ];
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const url = new URL(req.url ?? '/', 'http://relay');
     if (url.pathname !== DEVICE_LINK_PATH) return refuse(socket, 404, 'Not Found', 'Devices connect at /v1/devices/connect.');
+    const hostHeader = req.headers.host ?? '';
+    if (!hostAllowed(deps.allowedHosts, hostHeader)) return refuse(socket, 403, 'Forbidden', hostRefusal(hostHeader), 'HOST_NOT_ALLOWED');
     const match = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '');
     authenticateDevice(deps.db, match?.[1] ?? '').then(
       (device) => {
         if (!device) return refuse(socket, 401, 'Unauthorized', 'The device token is wrong, or the device was removed.');
         wss.handleUpgrade(req, socket, head, (ws) => {
-          const session = new DeviceSession(ws, device, host);
+          const session = new DeviceSession(ws, device, host, req.socket.remoteAddress);
           all.add(session);
           void session.ended.then(() => all.delete(session));
         });

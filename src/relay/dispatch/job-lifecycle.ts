@@ -2,8 +2,8 @@ import type { JobResult } from '../../contract/types';
 import { canTransition } from '../../jobs/state';
 import { isActive, type JobStatus } from '../../jobs/types';
 import { describeThrown, type Logger } from '../../util/log';
-import { adjustStorage } from '../data/accounts';
-import { lockJob, type JobRow } from '../data/jobs';
+import { adjustCreditsMilli, adjustStorage } from '../data/accounts';
+import { lockJob, saveJobState, type JobRow } from '../data/jobs';
 import { CHANNELS, notify, type Database, type Queryable } from '../db/database';
 import type { BlobStore } from '../storage/blob-store';
 import { settledMilli } from './credits';
@@ -69,9 +69,7 @@ export class JobLifecycle {
         next.error = null;
       }
       next.credits_charged_milli = settledMilli(next);
-      await tx.query('UPDATE accounts SET credits_milli = credits_milli + $2 WHERE id = $1', [
-        job.account_id, job.credits_reserved_milli - next.credits_charged_milli,
-      ]);
+      await adjustCreditsMilli(tx, job.account_id, job.credits_reserved_milli - next.credits_charged_milli);
       if (job.input_blob) {
         removed.push(job.input_blob);
         await adjustStorage(tx, job.account_id, -job.input_bytes);
@@ -79,13 +77,6 @@ export class JobLifecycle {
       }
       if (to === 'cancelled' && job.device_id) await notify(tx, CHANNELS.cancel, `${job.device_id} ${job.id}`);
     }
-    const [saved] = await tx.query<JobRow>(
-      `UPDATE jobs SET status = $2, progress = $3, phase = $4, backend = $5, result = $6::jsonb, error = $7, started_at = $8,
-         finished_at = $9, input_blob = $10, credits_charged_milli = $11
-       WHERE id = $1 RETURNING *`,
-      [id, next.status, next.progress, next.phase, next.backend, next.result === null ? null : JSON.stringify(next.result), next.error,
-        next.started_at, next.finished_at, next.input_blob, next.credits_charged_milli],
-    );
-    return saved;
+    return saveJobState(tx, next);
   }
 }

@@ -1,6 +1,9 @@
 import type { Logger } from '../../util/log';
 import type { DeviceCapabilities } from '../../link/capabilities';
-import { ACTIVE_SQL, type JobRow } from '../data/jobs';
+import { keyPool } from '../data/api-keys';
+import { clearSession, recordConnection } from '../data/devices';
+import { jobsOfEndedLink, jobsSentOverOtherLinks, moveJobToLink, routeJob, unsendQueuedJob } from '../data/job-dispatch';
+import { lockQueuedJob, type JobRow } from '../data/jobs';
 import { CHANNELS, notify, type Database, type Queryable } from '../db/database';
 import type { JobLifecycle } from './job-lifecycle';
 import { needOf, pickDevice, poolDevices } from './routing';
@@ -22,12 +25,11 @@ export interface PresenceDeps {
 export async function reroute(tx: Queryable, job: JobRow, offlineAfterMs: number, exclude: string | null): Promise<string | null> {
   let target = job.device_id;
   if (!job.pinned) {
-    const [key] = await tx.query<{ account_id: number; pool: string[] }>('SELECT account_id, pool FROM api_keys WHERE id = $1', [job.key_id]);
-    const candidates = await poolDevices(tx, { accountId: key.account_id, pool: key.pool });
+    const candidates = await poolDevices(tx, await keyPool(tx, job.key_id));
     const device = pickDevice(candidates, needOf(job), { offlineAfterMs }, new Set(exclude ? [exclude] : []));
     if (device) target = device.id;
   }
-  await tx.query('UPDATE jobs SET device_id = $2, dispatched_session = NULL, dispatched_at = NULL WHERE id = $1', [job.id, target]);
+  await routeJob(tx, job.id, target);
   if (target) await notify(tx, CHANNELS.dispatch, target);
   return target;
 }
@@ -38,18 +40,12 @@ export async function reroute(tx: Queryable, job: JobRow, offlineAfterMs: number
  * connection of the same device keeps its own.
  */
 export async function deviceLost(deps: PresenceDeps, deviceId: string, sessionId: string): Promise<void> {
-  const cleared = await deps.db.query(
-    'UPDATE devices SET session_id = NULL, instance_id = NULL WHERE id = $1 AND session_id = $2 RETURNING id',
-    [deviceId, sessionId],
-  );
-  const jobs = await deps.db.query<JobRow>(
-    `SELECT * FROM jobs WHERE device_id = $1 AND status IN ${ACTIVE_SQL} AND (dispatched_session = $2 OR ($3 AND dispatched_session IS NULL))`,
-    [deviceId, sessionId, cleared.length === 1],
-  );
+  const wasCurrent = await clearSession(deps.db, deviceId, sessionId);
+  const jobs = await jobsOfEndedLink(deps.db, deviceId, sessionId, wasCurrent);
   for (const job of jobs) {
     if (job.status === 'queued') {
       await deps.db.transaction(async (tx) => {
-        const [fresh] = await tx.query<JobRow>(`SELECT * FROM jobs WHERE id = $1 AND status = 'queued' FOR UPDATE`, [job.id]);
+        const fresh = await lockQueuedJob(tx, job.id);
         if (fresh) await reroute(tx, fresh, deps.offlineAfterMs, deviceId);
       });
     } else {
@@ -70,24 +66,17 @@ export async function deviceConnected(
   capabilities: DeviceCapabilities,
   activeJobs: readonly string[],
 ): Promise<void> {
-  const now = Date.now();
   await deps.db.transaction(async (tx) => {
-    await tx.query(
-      `UPDATE devices SET session_id = $2, instance_id = $3, connected_at = $4, last_seen_at = $4, capabilities = $5::jsonb WHERE id = $1`,
-      [deviceId, sessionId, deps.instanceId, now, JSON.stringify(capabilities)],
-    );
+    await recordConnection(tx, deviceId, { sessionId, instanceId: deps.instanceId }, capabilities);
     await notify(tx, CHANNELS.presence, `${deviceId} ${sessionId}`);
   });
-  const jobs = await deps.db.query<JobRow>(
-    `SELECT * FROM jobs WHERE device_id = $1 AND status IN ${ACTIVE_SQL} AND dispatched_session IS NOT NULL AND dispatched_session <> $2`,
-    [deviceId, sessionId],
-  );
+  const jobs = await jobsSentOverOtherLinks(deps.db, deviceId, sessionId);
   const kept = new Set(activeJobs);
   for (const job of jobs) {
     if (kept.has(job.id)) {
-      await deps.db.query('UPDATE jobs SET dispatched_session = $2 WHERE id = $1', [job.id, sessionId]);
+      await moveJobToLink(deps.db, job.id, sessionId);
     } else if (job.status === 'queued') {
-      await deps.db.query(`UPDATE jobs SET dispatched_session = NULL, dispatched_at = NULL WHERE id = $1 AND status = 'queued'`, [job.id]);
+      await unsendQueuedJob(deps.db, job.id);
     } else {
       await deps.lifecycle.update(job.id, { status: 'interrupted', error: LOST_WHILE_RUNNING }, { deviceId });
     }

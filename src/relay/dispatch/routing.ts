@@ -1,6 +1,6 @@
 import type { ApiKey } from '../data/api-keys';
 import { keyAllowsDevice } from '../data/api-keys';
-import { isReady, toDevice, type Device, type DeviceRow } from '../data/devices';
+import { isReady, liveDevices, type Device } from '../data/devices';
 import { activeJobsByDevice, type JobRow } from '../data/jobs';
 import type { Queryable } from '../db/database';
 import { canRunStt, canRunTts, type DeviceCapabilities } from '../../link/capabilities';
@@ -16,10 +16,9 @@ export interface Candidate {
 
 /** Every unrevoked device of the pool, with its load. */
 export async function poolDevices(db: Queryable, key: Pick<ApiKey, 'accountId' | 'pool'>): Promise<Candidate[]> {
-  const rows = await db.query<DeviceRow>('SELECT * FROM devices WHERE account_id = $1 AND revoked_at IS NULL', [key.accountId]);
+  const devices = await liveDevices(db, key.accountId);
   const load = await activeJobsByDevice(db, key.accountId);
-  return rows
-    .map(toDevice)
+  return devices
     .filter((device) => keyAllowsDevice(key as ApiKey, device.id))
     .map((device) => ({ device, active: load.get(device.id) ?? 0 }));
 }

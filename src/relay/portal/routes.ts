@@ -10,6 +10,7 @@ import { activeJobsByDevice, listRecentJobs } from '../data/jobs';
 import { createSession, deleteSession, SESSION_LIFETIME_MS } from '../data/sessions';
 import { verifyPassword } from '../data/users';
 import * as pages from './pages';
+import { signInThrottle } from './sign-in-throttle';
 import {
   checkCsrf, LOGIN_CSRF_COOKIE, loadSession, newCsrfToken, ownOrigin, portalHeaders, readCookie, requireSession, SESSION_COOKIE, setCookie,
   type PortalState,
@@ -26,6 +27,7 @@ export function portalRouter(deps: RelayDeps): Router<PortalState> {
   const nav = (ctx: Context): pages.Nav => ({ csrf: ctx.state.session!.csrfToken, user: ctx.state.session!.user.username });
   const body = (ctx: Context): Form => (ctx.request.body ?? {}) as Form;
   const accountOf = (ctx: Context): number => ctx.state.session!.user.accountId;
+  const throttle = signInThrottle(deps.db, deps.log);
 
   router.use(portalHeaders, loadSession(deps));
   router.get('/', (ctx) => ctx.redirect('/portal'));
@@ -40,13 +42,24 @@ export function portalRouter(deps: RelayDeps): Router<PortalState> {
 
   router.post('/portal/login', form, async (ctx) => {
     checkCsrf(ctx, body(ctx)._csrf, readCookie(ctx, LOGIN_CSRF_COOKIE));
-    const user = await verifyPassword(deps.db, one(body(ctx).username), one(body(ctx).password));
+    const username = one(body(ctx).username);
+    const waitSeconds = await throttle.take(username, ctx.ip);
+    if (waitSeconds !== undefined) {
+      ctx.status = 429;
+      ctx.set('Retry-After', String(waitSeconds));
+      ctx.type = 'html';
+      ctx.body = pages.loginPage(readCookie(ctx, LOGIN_CSRF_COOKIE)!,
+        `Too many sign-in attempts for this account or from this address: try again in ${Math.ceil(waitSeconds / 60)} minute(s).`);
+      return;
+    }
+    const user = await verifyPassword(deps.db, username, one(body(ctx).password));
     if (!user) {
       ctx.status = 401;
       ctx.type = 'html';
       ctx.body = pages.loginPage(readCookie(ctx, LOGIN_CSRF_COOKIE)!, 'The user name or password is wrong.');
       return;
     }
+    await throttle.succeeded(username, ctx.ip);
     const { cookieValue } = await createSession(deps.db, user);
     setCookie(ctx, deps, SESSION_COOKIE, cookieValue, SESSION_LIFETIME_MS / 1000);
     setCookie(ctx, deps, LOGIN_CSRF_COOKIE, '', 0);

@@ -159,6 +159,12 @@ export function describeRelayContract(label: string, backend: () => Promise<{ da
       await refused(await stt(full, { speakerCountMode: 'exact', speakerCount: '2' }), 503, 'NO_CAPABLE_DEVICE', /with diarization/);
     });
 
+    it('422 INVALID_REQUEST naming the field for NUL (U+0000), which the database cannot store: never a 500', async () => {
+      assert.match(assertErrorBody(await tts(full, { text: 'a\u0000b' }), 422, 'INVALID_REQUEST').error.message, /^text: must not contain the NUL/);
+      const named = await stt(full, {}, {}, { source: JFK, filename: 'x.wav"; filename*=UTF-8\'\'a%00b.wav; x="' });
+      assert.match(assertErrorBody(named, 422, 'INVALID_REQUEST').error.message, /^file: its file name must not contain the NUL/);
+    });
+
     it('X-Studio-Device routes to the named device, or answers DEVICE_NOT_ALLOWED, DEVICE_OFFLINE, NO_CAPABLE_DEVICE', async () => {
       const named = await tts(full, {}, { 'X-Studio-Device': f.tts.id });
       assert.equal(named.status, 200, named.body.toString());

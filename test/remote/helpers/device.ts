@@ -28,13 +28,15 @@ export interface DeviceOptions {
   token: string;
   /** Install the synthetic whisper model (STT). Default true. */
   stt?: boolean;
+  /** Start on this data directory (a restart of a device stopped with `kill`); default a new one. */
+  dataDir?: string;
 }
 
 const CONNECTED = /Connected to the relay/g;
 
 export async function startDevice(options: DeviceOptions): Promise<TestDevice> {
-  const dataDir = await tempDir('speech-device-');
-  if (options.stt !== false) {
+  const dataDir = options.dataDir ?? (await tempDir('speech-device-'));
+  if (options.stt !== false && options.dataDir === undefined) {
     await mkdir(path.join(dataDir, 'models', 'whisper'), { recursive: true });
     await symlink(testModel('whisper/ggml-synthetic-random.bin'), path.join(dataDir, 'models', 'whisper', 'ggml-synthetic-random.bin'));
   }

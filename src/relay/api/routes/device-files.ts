@@ -2,8 +2,7 @@ import type Router from '@koa/router';
 import { isUuid } from '../../../contract/validation';
 import { ApiError } from '../../../contract/errors';
 import { adjustStorage } from '../../data/accounts';
-import type { JobRow } from '../../data/jobs';
-import { ACTIVE_SQL } from '../../data/jobs';
+import { findActiveJobForDevice, storeJobOutput, type JobRow } from '../../data/jobs';
 import { BlobTooLargeError, jobBlobKey } from '../../storage/blob-store';
 import type { RelayDeps, RelayState } from '../deps';
 import { deviceAuth } from '../key-auth';
@@ -17,9 +16,7 @@ const MAX_OUTPUT_BYTES = 2 * 1024 ** 3;
  */
 export function deviceFileRoutes(router: Router<RelayState>, deps: RelayDeps): void {
   const assigned = async (deviceId: string, id: string): Promise<JobRow> => {
-    const [job] = isUuid(id)
-      ? await deps.db.query<JobRow>(`SELECT * FROM jobs WHERE id = $1 AND device_id = $2 AND status IN ${ACTIVE_SQL}`, [id.toLowerCase(), deviceId])
-      : [];
+    const job = isUuid(id) ? await findActiveJobForDevice(deps.db, id.toLowerCase(), deviceId) : undefined;
     if (!job) throw new ApiError('JOB_NOT_FOUND', 'No active job with this id was sent to this device.');
     return job;
   };
@@ -45,13 +42,9 @@ export function deviceFileRoutes(router: Router<RelayState>, deps: RelayDeps): v
       throw error;
     }
     const saved = await deps.db.transaction(async (tx) => {
-      const [current] = await tx.query<{ output_bytes: number }>(
-        `SELECT output_bytes FROM jobs WHERE id = $1 AND status IN ${ACTIVE_SQL} FOR UPDATE`,
-        [job.id],
-      );
-      if (!current) return false;
-      await tx.query('UPDATE jobs SET output_blob = $2, output_bytes = $3 WHERE id = $1', [job.id, key, bytes]);
-      await adjustStorage(tx, job.account_id, bytes - current.output_bytes);
+      const replaced = await storeJobOutput(tx, job.id, key, bytes);
+      if (replaced === undefined) return false;
+      await adjustStorage(tx, job.account_id, bytes - replaced);
       return true;
     });
     if (!saved) {

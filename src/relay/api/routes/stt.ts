@@ -4,13 +4,14 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, invalidRequest } from '../../../contract/errors';
 import { FRAMING_ALLOWANCE, receiveUpload, tooLarge, type ReceivedFile } from '../../../http/upload/receive-upload';
 import { checkSttFields } from '../../../jobs/admission';
-import { adjustStorage, reserveCredits, reserveStorage } from '../../data/accounts';
-import { insertJob, lockJob, toPublicJob, type JobRow } from '../../data/jobs';
+import { adjustStorage, creditBalanceMilli, reserveCredits, reserveStorage } from '../../data/accounts';
+import { acceptUpload, dropUnacceptedJob, insertJob, lockJob, toPublicJob, type JobRow } from '../../data/jobs';
 import { CHANNELS, notify } from '../../db/database';
 import { canRunStt, hasAnyStt } from '../../../link/capabilities';
 import { sttEstimateMilli } from '../../dispatch/credits';
 import { requireKey, type RelayDeps, type RelayState } from '../deps';
 import { insufficientCredits, placeJob, storageQuotaExceeded, takeConcurrencySlot } from '../job-placement';
+import { hasNul, NUL_REFUSED } from '../../data/stored-text';
 import { requireScope } from '../key-auth';
 import { jobBlobSink } from '../../storage/blob-sink';
 
@@ -29,8 +30,7 @@ export function sttRoutes(router: Router<RelayState>, deps: RelayDeps): void {
     const reserved = declared ?? 0;
     await deps.db.transaction(async (tx) => {
       await takeConcurrencySlot(tx, key);
-      const [account] = await tx.query<{ credits_milli: number }>('SELECT credits_milli FROM accounts WHERE id = $1', [key.accountId]);
-      if (account.credits_milli <= 0) throw insufficientCredits(1000);
+      if ((await creditBalanceMilli(tx, key.accountId)) <= 0) throw insufficientCredits(1000);
       if (!(await reserveStorage(tx, key.accountId, reserved))) throw storageQuotaExceeded();
       // Not yet accepted: invisible to GET /jobs, but it holds one of the key's concurrent places.
       await insertJob(tx, {
@@ -47,7 +47,7 @@ export function sttRoutes(router: Router<RelayState>, deps: RelayDeps): void {
     } catch (error) {
       if (file) await sink.remove(file.storedName).catch(() => undefined);
       await deps.db.transaction(async (tx) => {
-        const [gone] = await tx.query<JobRow>('DELETE FROM jobs WHERE id = $1 AND NOT accepted RETURNING *', [id]);
+        const gone = await dropUnacceptedJob(tx, id);
         if (gone) await adjustStorage(tx, key.accountId, -gone.storage_reserved_bytes);
       });
       throw error;
@@ -60,6 +60,7 @@ async function accept(ctx: Context, deps: RelayDeps, id: string, fields: Record<
   const key = requireKey(ctx.state as RelayState);
   if (!file) throw invalidRequest('file: is required (a part named "file" holding the media)');
   if (file.bytes === 0) throw invalidRequest('file: is empty');
+  if (hasNul(file.originalName)) throw invalidRequest(`file: its file name ${NUL_REFUSED}`);
   const { options, diarizationAsked } = checkSttFields(deps.validators, fields);
   const placement = await placeJob(deps, key, ctx.get('X-Studio-Device'), (caps) => canRunStt(caps, options, diarizationAsked),
     `speech-to-text in language ${options.language}${diarizationAsked ? ' with diarization' : ''}`);
@@ -70,11 +71,10 @@ async function accept(ctx: Context, deps: RelayDeps, id: string, fields: Record<
     // Hold what the file really takes: less than the declared body, or all of it when no length was declared.
     if (!(await reserveStorage(tx, key.accountId, file.bytes - reserved))) throw storageQuotaExceeded();
     if (!(await reserveCredits(tx, key.accountId, cost))) throw insufficientCredits(cost); // rolls the storage back too
-    const [row] = await tx.query<JobRow>(
-      `UPDATE jobs SET accepted = true, device_id = $2, pinned = $3, name = $4, request = $5::jsonb, input_blob = $6, input_name = $4,
-         input_bytes = $7, storage_reserved_bytes = 0, credits_reserved_milli = $8, created_at = $9 WHERE id = $1 RETURNING *`,
-      [id, placement.deviceId, placement.pinned, file.originalName, JSON.stringify({ options, diarizationAsked }), file.key, file.bytes, cost, Date.now()],
-    );
+    const row = await acceptUpload(tx, id, {
+      deviceId: placement.deviceId, pinned: placement.pinned, name: file.originalName, request: { options, diarizationAsked },
+      inputBlob: file.key, inputBytes: file.bytes, creditsReservedMilli: cost,
+    });
     await notify(tx, CHANNELS.dispatch, placement.deviceId);
     return row;
   });

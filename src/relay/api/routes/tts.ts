@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { checkTtsRequest } from '../../../jobs/admission';
 import { nameFromText } from '../../../jobs/job-name';
 import { jsonBody } from '../../../http/request-body';
-import { reserveCredits } from '../../data/accounts';
+import { hasStorageRoom, reserveCredits } from '../../data/accounts';
 import { insertJob, toPublicJob } from '../../data/jobs';
 import { CHANNELS, notify, type Queryable } from '../../db/database';
 import { canRunTts } from '../../../link/capabilities';
@@ -11,14 +11,11 @@ import { ttsCostMilli } from '../../dispatch/credits';
 import { requireKey, type RelayDeps, type RelayState } from '../deps';
 import { insufficientCredits, placeJob, storageQuotaExceeded, takeConcurrencySlot } from '../job-placement';
 import { requireScope } from '../key-auth';
+import { refuseNul } from '../refuse-nul';
 
 /** The output needs some room: an account at or over its quota takes no new job. */
 async function requireStorageRoom(tx: Queryable, accountId: number): Promise<void> {
-  const [row] = await tx.query<{ used: number; quota: number }>(
-    'SELECT storage_used_bytes AS used, storage_quota_bytes AS quota FROM accounts WHERE id = $1',
-    [accountId],
-  );
-  if (row.used >= row.quota) throw storageQuotaExceeded();
+  if (!(await hasStorageRoom(tx, accountId))) throw storageQuotaExceeded();
 }
 
 export function ttsRoutes(router: Router<RelayState>, deps: RelayDeps): void {
@@ -31,7 +28,9 @@ export function ttsRoutes(router: Router<RelayState>, deps: RelayDeps): void {
     async (ctx) => {
       const key = requireKey(ctx.state);
       // The voice is checked where the job runs: placement only picks a device whose voice is ready.
-      const { text, ...request } = checkTtsRequest(deps.validators, ctx.request.body);
+      const checked = checkTtsRequest(deps.validators, ctx.request.body);
+      refuseNul(checked);
+      const { text, ...request } = checked;
       request.voiceId = request.voiceId.toLowerCase();
       const placement = await placeJob(deps, key, ctx.get('X-Studio-Device'), (caps) => canRunTts(caps, request.voiceId), `voice ${request.voiceId}`);
       const cost = ttsCostMilli(text.length);
