@@ -121,7 +121,8 @@ async function readText(textPath: string): Promise<string> {
     const bytes = Buffer.alloc(MAX_TEXT_BYTES);
     let length = 0;
     for (;;) {
-      const { bytesRead } = await handle.read(bytes, length, bytes.length - length, length);
+      // No file position: the text may come through a pipe (a FIFO), which cannot seek.
+      const { bytesRead } = await handle.read(bytes, length, bytes.length - length, null);
       if (bytesRead === 0 || (length += bytesRead) === bytes.length) break;
     }
     return bytes.toString('utf8', 0, length);

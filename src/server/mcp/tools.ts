@@ -8,11 +8,11 @@ import { copyFile, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError, invalidRequest } from '../../contract/errors';
 import { OUTPUT_FORMATS, type TranscriptFormat } from '../../contract/openapi';
-import { toWhisperLanguage } from '../../engine/stt/whisper-languages';
 import { QueueFullError, type JobService, type Reservation } from '../../jobs/job-service';
 import { toPublicJob, type JobRecord, type PublicJob } from '../../jobs/types';
 import { waitForJobEnd } from '../../jobs/wait-for-job';
-import { chooseWhisperModel, listWhisperModels } from '../../models/installed-models';
+import { admitStt, admitTts, checkSttFields, installedSttModels, requireSttModel } from '../../jobs/admission';
+import { storedInputName } from '../../contract/media-types';
 import type { AppDeps } from '../deps';
 import { findApiJob } from '../routes/job-lookup';
 import { queueFull } from '../routes/queue-full';
@@ -96,13 +96,9 @@ export function speechTools(deps: McpDeps) {
       if (!match.found) throw invalidRequest(`voice: no voice ${JSON.stringify(wanted.slice(0, 100))}; see list_voices`);
       const target = input.outputPath ? await checkTarget(input.outputPath, input.overwrite, 'outputPath') : undefined;
       const format = input.format ?? (target ? formatOfPath(target) : 'wav');
-      const checked = deps.validators.ttsRequest({ voiceId: match.entry.voice.id, text: input.text, outputFormat: format, ...(input.speed ? { speed: input.speed } : {}) });
-      if (!checked.ok) throw invalidRequest(checked.message);
-      if (match.entry.voice.availability !== 'ready') {
-        throw new ApiError('VOICE_NOT_READY', `The voice ${match.entry.voice.name} is ${match.entry.voice.availability.replace('_', ' ')}.`);
-      }
+      const admitted = admitTts(deps.validators, { voiceId: match.entry.voice.id, text: input.text, outputFormat: format, ...(input.speed ? { speed: input.speed } : {}) }, deps.voices);
       const created = await deps.jobs.createTtsJob(
-        { origin: 'api', request: checked.value, voice: match.entry.ref, name: `MCP narration: ${input.text.replace(/\s+/g, ' ').trim().slice(0, 40)}` },
+        { origin: 'api', ...admitted, name: `MCP narration: ${input.text.replace(/\s+/g, ' ').trim().slice(0, 40)}` },
         reserve(deps.jobs),
       );
       if (!target) return { job: toPublicJob(created) };
@@ -118,22 +114,16 @@ export function speechTools(deps: McpDeps) {
       if (!source?.isFile()) throw invalidRequest(`path: ${input.path} is not a file`);
       const target = input.outputPath ? await checkTarget(input.outputPath, input.overwrite, 'outputPath') : undefined;
       const format = input.format ?? 'txt';
-      const checked = deps.validators.sttOptions({ language: input.language ?? 'auto', diarizationEnabled: 'false' });
-      if (!checked.ok) throw invalidRequest(checked.message);
-      const options = checked.value;
-      if (options.language !== 'auto' && toWhisperLanguage(options.language) === null) {
-        throw invalidRequest(`language: ${options.language} is not a language whisper transcribes; use a code such as en`);
-      }
-      const models = await listWhisperModels(deps.dataDir);
-      const model = chooseWhisperModel(models, options.language, deps.preferredSttModel?.());
-      if (!model) throw new ApiError('MODEL_NOT_INSTALLED', 'No installed speech-to-text model fits: install a whisper model (models install).');
+      const installed = await installedSttModels(deps.dataDir);
+      requireSttModel(installed);
+      const ask = checkSttFields(deps.validators, { language: input.language ?? 'auto', diarizationEnabled: 'false' });
+      const { options, model } = admitStt(ask, installed, deps.preferredSttModel?.());
       const reservation = reserve(deps.jobs);
       const id = deps.jobs.newJobId();
       let created: JobRecord;
       try {
         await deps.jobs.files.create(id);
-        const extension = path.extname(input.path).toLowerCase().replace(/[^.a-z0-9]/g, '').slice(0, 8) || '.media';
-        const inputFile = `input${extension}`;
+        const inputFile = storedInputName(input.path);
         await copyFile(input.path, deps.jobs.files.file(id, inputFile));
         const originalName = path.basename(input.path);
         created = await deps.jobs.createSttJob(

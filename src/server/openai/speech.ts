@@ -10,6 +10,7 @@ import { Readable } from 'node:stream';
 import { ApiError, invalidRequest } from '../../contract/errors';
 import type { OpenAiSpeechFormat } from '../../contract/openapi-openai';
 import type { OutputFormat } from '../../contract/openapi';
+import { admitTts } from '../../jobs/admission';
 import { QueueFullError, type Reservation } from '../../jobs/job-service';
 import { isActive } from '../../jobs/types';
 import type { AppDeps } from '../deps';
@@ -86,18 +87,14 @@ async function createSpeech(ctx: Context, deps: AppDeps, door: OpenAiDoor): Prom
   const format = body.response_format;
   const engineFormat = ENGINE_FORMAT[format];
   // The Local API's request, through the Local API's own validator: one set of rules for both doors.
-  const local = deps.validators.ttsRequest({
+  const admitted = admitTts(deps.validators, {
     voiceId: match.entry.voice.id,
     text: body.input,
     outputFormat: engineFormat,
     sampleRate: SAMPLE_RATE,
     bitrateKbps: engineFormat === 'mp3' || engineFormat === 'aac' ? 128 : null,
     speed,
-  });
-  if (!local.ok) throw invalidRequest(local.message);
-  if (match.entry.voice.availability !== 'ready') {
-    throw new ApiError('VOICE_NOT_READY', `The voice ${match.entry.voice.name} is ${match.entry.voice.availability.replace('_', ' ')}.`);
-  }
+  }, deps.voices);
   let reservation: Reservation;
   try {
     reservation = deps.jobs.reserve('api');
@@ -106,7 +103,7 @@ async function createSpeech(ctx: Context, deps: AppDeps, door: OpenAiDoor): Prom
     throw error;
   }
   const job = await deps.jobs.createTtsJob(
-    { origin: 'api', request: local.value, voice: match.entry.ref, name: `OpenAI speech (${format}): ${snippet(body.input)}`, live: true },
+    { origin: 'api', ...admitted, name: `OpenAI speech (${format}): ${snippet(body.input)}`, live: true },
     reservation,
   );
   if (ignored.length > 0) deps.log.info(`POST /audio/speech (job ${job.id}): accepted but not honoured: ${ignored.join('; ')}`);
