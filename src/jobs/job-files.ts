@@ -56,6 +56,7 @@ export class JobFiles {
         outputPath: this.file(job.id, this.outputFileName(job)),
         options: input.options,
         voice: input.voice,
+        ...(input.lexicon?.length ? { lexicon: input.lexicon } : {}),
       };
     }
     return {

@@ -1,5 +1,5 @@
 import type { JobStatus } from '../contract/openapi';
-import type { JobResult, SttOptions, SttResult, TtsRequest, TtsResult } from '../contract/types';
+import type { JobResult, LexiconEntry, SttOptions, SttResult, TtsRequest, TtsResult } from '../contract/types';
 import type { TtsVoiceRef } from '../engine/protocol';
 
 export type { JobStatus };
@@ -20,6 +20,8 @@ export interface TtsJobInput {
   /** Characters of text; the text itself lives in the job folder, not in the store. */
   characters: number;
   voice: TtsVoiceRef;
+  /** The lexicon entries found in the text at creation: a later PUT /lexicon does not change a queued job. */
+  lexicon?: LexiconEntry[];
 }
 
 export interface SttJobInput {

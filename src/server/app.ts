@@ -4,6 +4,7 @@ import type { AppDeps } from './deps';
 import { errorMiddleware } from '../http/error-middleware';
 import { bearerAuth, checkHost, rejectBrowserOrigins, requireEnabled, requireFeature } from './middleware/security';
 import { jobRoutes } from './routes/jobs';
+import { lexiconRoutes } from './routes/lexicon';
 import { serviceRoutes } from './routes/service';
 import { sttRoutes } from './routes/stt';
 import { ttsRoutes } from './routes/tts';
@@ -23,6 +24,7 @@ export function createApp(deps: AppDeps): Koa {
   ttsRoutes(router, deps);
   sttRoutes(router, deps);
   jobRoutes(router, deps);
+  lexiconRoutes(router, deps);
 
   app.use(errorMiddleware(deps.log));
   app.use(async (ctx, next) => {
