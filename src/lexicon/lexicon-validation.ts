@@ -18,9 +18,12 @@ export function validateLexicon(body: unknown): Validation<LexiconDocument> {
   const check = schemaCheck();
   if (!check(data)) {
     const error = check.errors?.[0];
+    const at = entryPath(`${error?.instancePath.slice(1).replace(/\//g, '.')}:`).slice(0, -1);
     if (error?.keyword === 'pattern' && error.instancePath.endsWith('/phonemes')) {
-      const field = entryPath(error.instancePath.slice(1).replace(/\//g, '.') + ':').slice(0, -1);
-      return { ok: false, message: `${field}: must not contain any of ${PHONEME_FORBIDDEN.split('').join(' ')}` };
+      return { ok: false, message: `${at}: must not contain any of ${PHONEME_FORBIDDEN.split('').join(' ')}` };
+    }
+    if (error?.keyword === 'additionalProperties' && at !== '') {
+      return { ok: false, message: `${at}.${describeError(error, 'body')}` };
     }
     return { ok: false, message: entryPath(describeError(error, 'body')) };
   }
