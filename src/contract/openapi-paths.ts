@@ -3,6 +3,7 @@
  * builder (and its tag) without touching the others.
  */
 import { errorResponse, everyLocalOperation, jsonContent, responseRef } from './openapi-responses';
+import { lexiconSchemas } from './lexicon-schema';
 import { AUDIO_MEDIA_TYPES, ref, TRANSCRIPT_FORMATS, uuid } from './openapi-schemas';
 import { SUBTITLE_QUERY_PARAMETERS } from './subtitle-query';
 
@@ -198,7 +199,7 @@ export function lexiconPaths() {
       get: {
         operationId: 'getLexicon', tags: tags(TAGS.lexicon), summary: 'Get the pronunciation lexicon',
         description: 'The lexicon as last PUT; `{ "entries": [] }` when there is none.',
-        responses: { '200': { description: 'The lexicon.', content: jsonContent(ref('Lexicon')) }, ...everyLocalOperation },
+        responses: { '200': { description: 'The lexicon.', content: jsonContent(lexiconSchemas.Lexicon) }, ...everyLocalOperation },
       },
       put: {
         operationId: 'putLexicon', tags: tags(TAGS.lexicon), summary: 'Replace the pronunciation lexicon',
@@ -209,9 +210,9 @@ export function lexiconPaths() {
           + 'engine speaks; `phonemes` (`alphabet: "espeak"`) are espeak-ng phoneme mnemonics, spoken as written by '
           + 'espeak-ng voices; other engines speak `say` instead, or leave the word and list the entry in the job '
           + 'result\'s `lexicon.skipped`. The TTS request itself does not change.',
-        requestBody: { required: true, content: jsonContent(ref('Lexicon')) },
+        requestBody: { required: true, content: jsonContent(lexiconSchemas.Lexicon) },
         responses: {
-          '200': { description: 'The lexicon as stored.', content: jsonContent(ref('Lexicon')) },
+          '200': { description: 'The lexicon as stored.', content: jsonContent(lexiconSchemas.Lexicon) },
           '422': errorResponse('INVALID_REQUEST: the document is not a valid lexicon; the message names the entry, e.g. `entries[3].text: …`.'),
           ...everyLocalOperation,
         },

@@ -120,7 +120,7 @@ const ttsResult = {
     },
     cues: { type: 'array', items: cueReport, description: 'Subtitle narrations only: how each cue fitted its time.' },
     overranCues: { ...integer, description: 'Subtitle narrations only: cues whose speech overran their time.' },
-    lexicon: { ...lexiconSchemas.LexiconReport, description: 'Only when lexicon entries matched the text: which were applied, which the engine could not speak.' },
+    lexicon: { ...ref('LexiconReport'), description: 'Only when lexicon entries matched the text: which were applied, which the engine could not speak.' },
     ignoredOptions: {
       type: 'object', additionalProperties: string,
       description: 'Request options the voice could not use, each with the reason.',
@@ -309,5 +309,5 @@ export const schemas = {
   Error: errorBody,
   TtsRequest: ttsRequest,
   SttRequest: sttRequest,
-  ...lexiconSchemas,
+  LexiconReport: lexiconSchemas.LexiconReport,
 } as const;

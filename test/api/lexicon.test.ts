@@ -71,7 +71,8 @@ describe('the pronunciation lexicon through the Local API', () => {
   it('is described in the OpenAPI document', async () => {
     const document = (await request(`${t.base}/openapi.json`)).json();
     assert.deepEqual(Object.keys(document.paths['/lexicon']).sort(), ['get', 'put']);
-    assert.ok(document.components.schemas.Lexicon);
+    assert.equal(document.paths['/lexicon'].put.requestBody.content['application/json'].schema.properties.entries.type, 'array');
+    assert.ok(document.components.schemas.TtsResult.properties.lexicon);
   });
 
   it('a queued job keeps the entries it was created with when the lexicon changes', async () => {
