@@ -1,6 +1,6 @@
 /** `node dist/cli.js audiobook <file.md|folder> --out book.m4b`: progress lines, and Ctrl+C leaves no partial book. */
 import path from 'node:path';
-import { AudiobookCancelled, exportAudiobook, type AudiobookFormat } from '../audiobook/export-audiobook';
+import type { AudiobookFormat } from '../audiobook/export-audiobook';
 import { UsageError } from '../util/usage-error';
 
 export interface AudiobookFlags {
@@ -19,6 +19,8 @@ export async function runAudiobookCommand(input: string | undefined, flags: Audi
   const level = flags['chapter-level'] === undefined ? undefined : Number(flags['chapter-level']);
   if (level !== undefined && !(Number.isInteger(level) && level >= 1 && level <= 6)) throw new UsageError('--chapter-level must be 1 to 6.');
 
+  // Loaded here so `serve` does not load the synthesis code into the server process.
+  const { AudiobookCancelled, exportAudiobook } = await import('../audiobook/export-audiobook');
   const controller = new AbortController();
   const cancel = (): void => controller.abort();
   process.once('SIGINT', cancel);
