@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { apiKeyPath, ensureApiKey, writeApiKey } from './server/api-key';
 import { runStdioMcp } from './server/mcp/stdio';
 import { startLocalServer } from './server/local-server';
+import { runAudiobookCommand } from './cli/audiobook-command';
 import { runModelsCommand } from './cli/models-command';
 import { resolveServeOptions } from './cli/serve-options';
 import { UsageError } from './util/usage-error';
@@ -17,6 +18,7 @@ Usage:
   node dist/cli.js key show [--data-dir D]
   node dist/cli.js key regenerate [--data-dir D]
   node dist/cli.js models list|install <id>|remove <id>|verify|import [<id>] <path> [--data-dir D] [--mirror URL]
+  node dist/cli.js audiobook <file.md|folder> --out book.m4b [--voice ID] [--format m4b|mp3] [--chapter-level N] [--data-dir D]
 
 --relay/--device-token join a relay's device pool (Remote API): this server runs the jobs it is sent.
 
@@ -33,6 +35,10 @@ const OPTIONS = {
   mirror: { type: 'string' },
   relay: { type: 'string' },
   'device-token': { type: 'string' },
+  out: { type: 'string' },
+  voice: { type: 'string' },
+  format: { type: 'string' },
+  'chapter-level': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -96,6 +102,10 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'models') {
     process.exitCode = await runModelsCommand(positionals.slice(1), resolveServeOptions(values).dataDir, { mirror: values.mirror });
+    return;
+  }
+  if (command === 'audiobook') {
+    process.exitCode = await runAudiobookCommand(action, values, resolveServeOptions(values).dataDir);
     return;
   }
   throw new UsageError(`Unknown command "${command}".`);

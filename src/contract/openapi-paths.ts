@@ -3,6 +3,7 @@
  * builder (and its tag) without touching the others.
  */
 import { errorResponse, everyLocalOperation, jsonContent, responseRef } from './openapi-responses';
+import { lexiconSchemas } from './lexicon-schema';
 import { AUDIO_MEDIA_TYPES, ref, TRANSCRIPT_FORMATS, uuid } from './openapi-schemas';
 import { SUBTITLE_QUERY_PARAMETERS } from './subtitle-query';
 
@@ -25,6 +26,7 @@ export const TRANSCRIPT_QUERY_PARAMETERS = [
 export const TAGS = {
   service: { name: 'Service', description: 'Whether the API is up, what it can do, and this document.' },
   voices: { name: 'Voices', description: 'The voices text-to-speech jobs can use.' },
+  lexicon: { name: 'Lexicon', description: 'The pronunciation lexicon every text-to-speech job applies before synthesis.' },
   jobs: { name: 'Jobs', description: 'Create text-to-speech and speech-to-text jobs, poll them, cancel them, fetch their results.' },
 } as const;
 
@@ -184,6 +186,34 @@ export function jobPaths() {
           '404': errorResponse('JOB_NOT_FOUND: no such Local API job; OUTPUT_NOT_FOUND: its transcript is gone from the data directory.'),
           '409': errorResponse('JOB_NOT_COMPLETED: the job has not succeeded; WRONG_JOB_KIND: it is a text-to-speech job.'),
           '422': errorResponse('INVALID_REQUEST: the format is not one of txt, srt, vtt, json-simple, json-full, or a subtitle style parameter is out of range or given with another format than srt or vtt.'),
+          ...everyLocalOperation,
+        },
+      },
+    },
+  };
+}
+
+export function lexiconPaths() {
+  return {
+    '/lexicon': {
+      get: {
+        operationId: 'getLexicon', tags: tags(TAGS.lexicon), summary: 'Get the pronunciation lexicon',
+        description: 'The lexicon as last PUT; `{ "entries": [] }` when there is none.',
+        responses: { '200': { description: 'The lexicon.', content: jsonContent(lexiconSchemas.Lexicon) }, ...everyLocalOperation },
+      },
+      put: {
+        operationId: 'putLexicon', tags: tags(TAGS.lexicon), summary: 'Replace the pronunciation lexicon',
+        description:
+          'Replaces the whole lexicon. Every TTS job created afterwards applies its entries to the text before synthesis '
+          + '(queued jobs keep the entries they were created with): whole words, case-insensitive unless `caseSensitive`, '
+          + 'only for jobs in the entry\'s `language` when it has one, longer entries first. `say` is a respelling every '
+          + 'engine speaks; `phonemes` (`alphabet: "espeak"`) are espeak-ng phoneme mnemonics, spoken as written by '
+          + 'espeak-ng voices; other engines speak `say` instead, or leave the word and list the entry in the job '
+          + 'result\'s `lexicon.skipped`. The TTS request itself does not change.',
+        requestBody: { required: true, content: jsonContent(lexiconSchemas.Lexicon) },
+        responses: {
+          '200': { description: 'The lexicon as stored.', content: jsonContent(lexiconSchemas.Lexicon) },
+          '422': errorResponse('INVALID_REQUEST: the document is not a valid lexicon; the message names the entry, e.g. `entries[3].text: …`.'),
           ...everyLocalOperation,
         },
       },

@@ -3,6 +3,7 @@
  * results, voices, transcripts and the error body. The server validates requests with these very objects.
  */
 import { ERROR_STATUS } from './errors';
+import { lexiconSchemas } from './lexicon-schema';
 
 export const SAMPLE_RATES = [16000, 22050, 24000, 32000, 44100, 48000] as const;
 export const BITRATES = [64, 96, 128, 192, 256, 320] as const;
@@ -123,6 +124,7 @@ const ttsResult = {
     live: { type: 'boolean', description: 'Streamed speech (the OpenAI-compatible route): the audio was written as it was made.' },
     cues: { type: 'array', items: cueReport, description: 'Subtitle narrations only: how each cue fitted its time.' },
     overranCues: { ...integer, description: 'Subtitle narrations only: cues whose speech overran their time.' },
+    lexicon: { ...ref('LexiconReport'), description: 'Only when lexicon entries matched the text: which were applied, which the engine could not speak.' },
     ignoredOptions: {
       type: 'object', additionalProperties: string,
       description: 'Request options the voice could not use, each with the reason.',
@@ -311,4 +313,5 @@ export const schemas = {
   Error: errorBody,
   TtsRequest: ttsRequest,
   SttRequest: sttRequest,
+  LexiconReport: lexiconSchemas.LexiconReport,
 } as const;

@@ -3,7 +3,7 @@
  * The server compiles its validators from this object at start-up and serves it at GET /v1/openapi.json,
  * with `servers` set to the address the request reached (`openApiDocumentFor`).
  */
-import { jobCreationPaths, jobPaths, servicePaths, TAGS, voicePaths } from './openapi-paths';
+import { jobCreationPaths, jobPaths, lexiconPaths, servicePaths, TAGS, voicePaths } from './openapi-paths';
 import { localResponses } from './openapi-responses';
 import { JOB_STATUSES, OUTPUT_FORMATS, schemas, TRANSCRIPT_FORMATS } from './openapi-schemas';
 import { openAiPaths } from './openapi-openai';
@@ -31,7 +31,7 @@ export const openApiDocument = {
     license: { name: 'GPL-3.0-or-later', identifier: 'GPL-3.0-or-later' },
   },
   servers: [{ url: DEFAULT_BASE_URL, description: 'The Local API (the served document names the address it was reached at).' }],
-  tags: [TAGS.service, TAGS.voices, TAGS.jobs],
+  tags: [TAGS.service, TAGS.voices, TAGS.jobs, TAGS.lexicon],
   components: {
     securitySchemes: {
       bearer: { type: 'http', scheme: 'bearer', description: 'Only when authentication is on: the key from Speech Studio: Copy API Key.' },
@@ -46,6 +46,7 @@ export const openApiDocument = {
     ...jobCreationPaths(),
     ...jobPaths(),
     ...openAiPaths,
+    ...lexiconPaths(),
   },
 } as const;
 

@@ -94,6 +94,8 @@ export type TtsResult = {
   cues?: TtsCueReport[];
   /** Subtitle narration only: how many cues overran their time. */
   overranCues?: number;
+  /** Only when lexicon entries matched the text: the entries applied and those the engine could not speak. */
+  lexicon?: LexiconReport;
   /** Request options this job could not use, by name, each with the reason. */
   ignoredOptions: Record<string, string>;
 };
@@ -135,3 +137,19 @@ export type SttResult = {
 
 /** The `result` of a succeeded job: its kind tells which. */
 export type JobResult = TtsResult | SttResult;
+
+/** One pronunciation lexicon entry (src/contract/lexicon-schema.ts): `say` and/or espeak-ng `phonemes`. */
+export type LexiconEntry = {
+  text: string;
+  say?: string;
+  phonemes?: string;
+  alphabet?: 'espeak';
+  caseSensitive?: boolean;
+  language?: string;
+};
+
+/** The lexicon document of GET/PUT /lexicon and `<data-dir>/lexicon.json`. */
+export type LexiconDocument = { entries: LexiconEntry[] };
+
+/** What a TTS job did with the lexicon entries its text matched. */
+export type LexiconReport = { applied: string[]; skipped: { text: string; reason: string }[] };

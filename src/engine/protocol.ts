@@ -3,7 +3,7 @@
  * The parent sends `run`; the child answers with any number of `progress` messages and then exactly one
  * `result` or `failed` for that job. Cancel is not a message: the parent ends the child process.
  */
-import type { JobResult, SttOptions, TtsRequest } from '../contract/types';
+import type { JobResult, LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
 
 export type EnginePhase =
   | 'loading_model'
@@ -33,6 +33,8 @@ export interface TtsTask {
    * growing `<outputPath>.partial` (the OpenAI door). Plain text without a `duration` target only.
    */
   live?: boolean;
+  /** The pronunciation lexicon entries found in the text when the job was created (src/lexicon/). */
+  lexicon?: LexiconEntry[];
 }
 
 /** Everything the engine needs to transcribe one STT job; paths are absolute. */

@@ -7,7 +7,8 @@
 import { open } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { MAX_TTS_TEXT, openApiDocument } from '../contract/openapi';
-import type { SttOptions, TtsRequest } from '../contract/types';
+import type { LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
+import { validateLexicon } from '../lexicon/lexicon-validation';
 import { compileValidators, type Validators } from '../contract/validation';
 import type { TtsEngineName, TtsVoiceRef } from '../voices/voice-ref';
 import { UserFacingError, type EngineTask, type SttTask, type TtsTask } from './protocol';
@@ -60,7 +61,16 @@ async function checkTtsTask(task: Fields): Promise<TtsTask> {
     const problem = narrationTimelineProblem(readCues(text, valid.inputFormat));
     if (problem) throw new UserFacingError(`The narration is too long: ${problem}.`);
   }
-  return { kind: 'tts', textPath, outputPath, options: valid satisfies Omit<TtsRequest, 'text'>, voice };
+  const lexicon = lexiconOf(task.lexicon);
+  return { kind: 'tts', textPath, outputPath, options: valid satisfies Omit<TtsRequest, 'text'>, voice, ...(lexicon ? { lexicon } : {}) };
+}
+
+/** The task's lexicon entries, checked as PUT /lexicon checks them. */
+function lexiconOf(value: unknown): LexiconEntry[] | undefined {
+  if (value === undefined) return undefined;
+  const checked = validateLexicon({ entries: value });
+  if (!checked.ok) throw invalid(`its lexicon is not valid (${checked.message})`);
+  return checked.value.entries;
 }
 
 async function checkSttTask(task: Fields): Promise<SttTask> {

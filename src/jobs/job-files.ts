@@ -57,6 +57,7 @@ export class JobFiles {
         options: input.options,
         voice: input.voice,
         ...(input.live ? { live: true } : {}),
+        ...(input.lexicon?.length ? { lexicon: input.lexicon } : {}),
       };
     }
     return {

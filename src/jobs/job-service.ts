@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { promises as fs } from 'node:fs';
-import type { SttOptions, TtsRequest } from '../contract/types';
+import type { LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
 import { taskBackend, type EnginePhase, type RecognizedSegment, type WhisperHints } from '../engine/protocol';
+import { entriesIn } from '../lexicon/apply-lexicon';
+import { readLexicon } from '../lexicon/lexicon-file';
 import { describeThrown, type Logger } from '../util/log';
 import { EngineCancelledError, type EngineHost } from './engine-host';
 import { JobFiles, TTS_TEXT_FILE } from './job-files';
@@ -50,6 +52,8 @@ export interface NewTtsJob {
   /** The job's name; default: the start of the text. */
   name?: string;
   live?: boolean;
+  /** The lexicon to apply instead of the data directory's (the editor's workspace lexicon wins). */
+  lexicon?: readonly LexiconEntry[];
 }
 
 export interface NewSttJob {
@@ -153,16 +157,28 @@ export class JobService extends EventEmitter {
     try {
       await this.files.create(id);
       await fs.writeFile(this.files.file(id, TTS_TEXT_FILE), text, 'utf8');
+      const lexicon = entriesIn(text, job.lexicon ?? (await this.serverLexicon()));
+      const input: TtsJobInput = {
+        kind: 'tts', options, characters: text.length, voice: job.voice, ...(lexicon.length ? { lexicon } : {}), ...(job.live ? { live: true } : {}),
+      };
       return await this.enqueue(
-        this.newRecord(id, job.origin, job.name ?? nameFromText(text), {
-          kind: 'tts', options, characters: text.length, voice: job.voice, ...(job.live ? { live: true } : {}),
-        }),
+        this.newRecord(id, job.origin, job.name ?? nameFromText(text), input),
         place,
       );
     } catch (error) {
       place.release();
       await this.files.remove(id);
       throw error;
+    }
+  }
+
+  /** The data directory's lexicon; a broken file is logged and read as empty rather than failing every job. */
+  private async serverLexicon(): Promise<readonly LexiconEntry[]> {
+    try {
+      return (await readLexicon(this.options.dataDir)).entries;
+    } catch (error) {
+      this.options.log.warn(`The pronunciation lexicon is not used: ${describeThrown(error)}`);
+      return [];
     }
   }
 

@@ -1,5 +1,5 @@
 import type { JobStatus } from '../contract/openapi';
-import type { JobResult, SttOptions, SttResult, TtsRequest, TtsResult } from '../contract/types';
+import type { JobResult, LexiconEntry, SttOptions, SttResult, TtsRequest, TtsResult } from '../contract/types';
 import type { TtsVoiceRef, WhisperHints } from '../engine/protocol';
 
 export type { JobStatus };
@@ -23,6 +23,8 @@ export interface TtsJobInput {
   voice: TtsVoiceRef;
   /** The engine writes the output while it speaks, for a reader streaming it (see TtsTask.live). */
   live?: boolean;
+  /** The lexicon entries found in the text at creation: a later PUT /lexicon does not change a queued job. */
+  lexicon?: LexiconEntry[];
 }
 
 export interface SttJobInput {

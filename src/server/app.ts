@@ -8,6 +8,7 @@ import { openAiRoutes } from './openai/routes';
 import { jobEventRoutes } from './routes/job-events';
 import { jobRoutes } from './routes/jobs';
 import { mcpRoutes } from './mcp/http';
+import { lexiconRoutes } from './routes/lexicon';
 import { serviceRoutes } from './routes/service';
 import { sttRoutes } from './routes/stt';
 import { ttsRoutes } from './routes/tts';
@@ -30,6 +31,7 @@ export function createApp(deps: AppDeps): Koa {
   jobEventRoutes(router, deps);
   openAiRoutes(router, deps);
   mcpRoutes(router, deps);
+  lexiconRoutes(router, deps);
 
   app.use(openAiErrorShape);
   app.use(errorMiddleware(deps.log));

@@ -107,6 +107,12 @@ describe('the engine process re-checks every task', () => {
     await assertRefused(null, /the engine received no task/);
   });
 
+  it('refuses a lexicon no PUT /lexicon would have stored, e.g. phonemes that would leave espeak-ng\'s [[…]]', async () => {
+    const lexicon = [{ text: 'GIF', phonemes: 'x]] <voice name="y">', alphabet: 'espeak' }];
+    await assertRefused(await ttsTask('A GIF.', {}, { lexicon }), /\(entries\[0\]\.phonemes: must not contain any of \[ \] < > &\)/);
+    await assertRefused(await ttsTask('A GIF.', {}, { lexicon: 'GIF' }), /its lexicon is not valid \(entries: must be array\)/);
+  });
+
   it('refuses a narration whose timeline runs past 10 hours, naming the cue and its line (SRT and VTT)', async () => {
     const srt = '1\n00:00:01,000 --> 00:00:02,000\nHello.\n\n2\n99:00:00,000 --> 99:00:01,000\nLater.\n';
     await assertRefused(await ttsTask(srt, { inputFormat: 'srt' }), /^The narration is too long: cue 2 \(line 6\) ends at 99:00:01\.000, past the 10-hour limit/);

@@ -9,6 +9,7 @@
 import { readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { TtsResult } from '../../contract/types';
+import { lexiconForEngine } from '../../lexicon/engine-lexicon';
 import { normalizeText } from '../../text/normalize';
 import { openAudioSink, type AudioSink } from '../audio/audio-sink';
 import { DiskGuard } from '../audio/disk-guard';
@@ -52,7 +53,8 @@ export async function runTtsTask(task: TtsTask, report: ProgressReporter): Promi
   const { engine, notes } = await openSpeechEngine(voice, settings);
   const engines: SpeechEngine[] = [engine];
   const spokenLanguage = notes.language ?? voice.languageCode;
-  const prepare = (text: string): string => (options.preprocessPrompt ? normalizeText(text, spokenLanguage) : text);
+  const lexicon = lexiconForEngine(task.lexicon, spokenLanguage, voice.engine);
+  const prepare = (text: string): string => lexicon.apply(options.preprocessPrompt ? normalizeText(text, spokenLanguage) : text);
   const progress = risingOnly(report);
   const partialPath = `${task.outputPath}.partial`;
   const spoolPath = `${task.outputPath}.speech.pcm`;
@@ -149,6 +151,7 @@ export async function runTtsTask(task: TtsTask, report: ProgressReporter): Promi
           ? { targetLufs: TARGET_LUFS, measuredLufs: measuredLufs === null ? null : round3(measuredLufs), gainDb: round3(gainDb), peakCeilingDbfs: PEAK_CEILING_DBFS }
           : null,
         ...(cueReports ? { cues: cueReports, overranCues: cueReports.filter((cue) => cue.overran).length } : {}),
+        ...(lexicon.report() ? { lexicon: lexicon.report() } : {}),
         ignoredOptions: ignoredOptions(options, voice, notes, engine.backend),
       },
     };

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { runCli } from '../helpers/cli';
+import { CLI, tempDir } from '../helpers/server';
+import { LONG_TEXT } from '../helpers/voices';
+
+const dirs: string[] = [];
+async function workDir(): Promise<string> {
+  const dir = await tempDir();
+  dirs.push(dir);
+  return dir;
+}
+after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+async function probe(file: string): Promise<{ chapters: any[]; format: any }> {
+  const { stdout } = await promisify(execFile)('ffprobe', ['-v', 'error', '-show_chapters', '-show_format', '-of', 'json', file]);
+  return JSON.parse(stdout);
+}
+
+const BOOK = `---
+title: "The Koa Book"
+author: Ann Writer
+---
+
+# One: Arrival
+
+Koa arrived at the harbour.
+
+## A section, still in chapter one
+
+\`\`\`
+# not a heading, code
+\`\`\`
+
+# Two; Departure
+
+Koa left again.
+`;
+
+describe('node dist/cli.js audiobook', () => {
+  it('makes one M4B with a chapter marker per top heading and the front matter\'s title and author', async () => {
+    const dir = await workDir();
+    await writeFile(path.join(dir, 'book.md'), BOOK);
+    const out = path.join(dir, 'book.m4b');
+    const run = await runCli(['audiobook', path.join(dir, 'book.md'), '--out', out, '--data-dir', path.join(dir, 'data')]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^Chapter 1\/2 "One: Arrival": done, [\d.]+ s$/m);
+    assert.match(run.stdout, /^Wrote .*book\.m4b: 2 chapters\.$/m);
+    const { chapters, format } = await probe(out);
+    assert.deepEqual(chapters.map((c) => c.tags.title), ['One: Arrival', 'Two; Departure']);
+    assert.equal(chapters[0].start, 0);
+    assert.equal(chapters[1].start, chapters[0].end);
+    assert.ok(Math.abs(Number(format.duration) - Number(chapters[1].end_time)) < 0.1, `${format.duration} vs ${chapters[1].end_time}`);
+    assert.deepEqual([format.tags.title, format.tags.artist], ['The Koa Book', 'Ann Writer']);
+    assert.match(format.format_name, /mp4/);
+    assert.deepEqual((await readdir(dir)).sort(), ['book.m4b', 'book.md']);
+  });
+
+  it('reads a folder\'s .md files in name order as one book, and writes MP3 with chapters', async () => {
+    const dir = await workDir();
+    const folder = path.join(dir, 'manuscript');
+    await mkdir(folder);
+    await writeFile(path.join(folder, '10-end.md'), '# The End\n\nGoodbye.\n');
+    await writeFile(path.join(folder, '2-start.md'), '# The Start\n\nHello.\n');
+    const out = path.join(dir, 'book.mp3');
+    const run = await runCli(['audiobook', folder, '--out', out, '--format', 'mp3', '--data-dir', path.join(dir, 'data')]);
+    assert.equal(run.code, 0, run.stderr);
+    const { chapters, format } = await probe(out);
+    assert.equal(format.format_name, 'mp3');
+    assert.deepEqual(chapters.map((c) => c.tags.title), ['The Start', 'The End']);
+  });
+
+  it('stops on Ctrl+C (SIGINT) with code 130 and leaves no book, partial file or work folder', async () => {
+    const dir = await workDir();
+    await writeFile(path.join(dir, 'long.md'), `# Long\n\n${LONG_TEXT}\n\n# Later\n\nNever read.\n`);
+    const child = spawn(process.execPath, [CLI, 'audiobook', path.join(dir, 'long.md'), '--out', path.join(dir, 'long.m4b'), '--data-dir', path.join(dir, 'data')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (/Chapter 1\/2 "Long": \d+%/.test(output)) resolve();
+      });
+      exited.then(() => reject(new Error(`exited before any progress:\n${output}`)));
+    });
+    child.kill('SIGINT');
+    assert.equal(await exited, 130, output);
+    assert.doesNotMatch(output, /Chapter 2\/2/);
+    assert.deepEqual((await readdir(dir)).sort(), ['long.md']);
+  });
+
+  it('refuses a missing --out with the usage', async () => {
+    const run = await runCli(['audiobook', 'book.md']);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /audiobook needs --out/);
+  });
+});
