@@ -1,13 +1,21 @@
 /**
- * The OpenAPI 3.1 paths of the doors beside the Local API: the OpenAI-compatible audio routes (tagged
- * `OpenAI-compatible`, request schemas after OpenAI's published reference), the live job events of the
- * native API and the MCP endpoint. Merged into the served document by openapi.ts; the OpenAI door compiles
- * its request validators from the schemas here.
+ * The OpenAPI 3.1 paths of the OpenAI-compatible audio routes (tagged `OpenAI-compatible`, request schemas
+ * after OpenAI's published reference), with their error schema and shared responses: these routes answer
+ * errors in OpenAI's shape (src/server/openai/errors.ts), except 408 and 431, which the HTTP layer answers
+ * before any route is known. Merged into the served document by openapi.ts; the OpenAI door compiles its
+ * request validators from the schemas here.
  */
+import { bearerChallengeHeader, jsonContent, responseRef, retryAfterHeader } from './openapi-responses';
+import { ref } from './openapi-schemas';
+
 /** The Local API's text limit (MAX_TTS_TEXT of openapi.ts, which imports this module). */
 const MAX_TTS_TEXT = 100_000;
 
 export const OPENAI_TAG = 'OpenAI-compatible';
+export const OPENAI_TAG_OBJECT = {
+  name: OPENAI_TAG,
+  description: 'The OpenAI audio API on this machine (speech, transcriptions, translations, models), for the OpenAI SDKs: each call runs as a Local API job; errors come in OpenAI\'s shape with our code in `code`.',
+} as const;
 export const OPENAI_SPEECH_FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'] as const;
 export const OPENAI_TRANSCRIPT_FORMATS = ['json', 'text', 'srt', 'verbose_json', 'vtt'] as const;
 
@@ -50,8 +58,10 @@ export const openAiTranscriptionFields = {
   },
 } as const;
 
+/** OpenAI's error body; `code` is ours (the Local API's error codes). */
 const openAiError = {
   type: 'object',
+  description: 'An error on the OpenAI-compatible routes, in OpenAI\'s shape; `code` is the Local API\'s error code.',
   required: ['error'],
   properties: {
     error: {
@@ -59,27 +69,69 @@ const openAiError = {
       required: ['message', 'type', 'param', 'code'],
       properties: {
         message: { type: 'string' },
-        type: { type: 'string' },
-        param: { type: ['string', 'null'] },
+        type: { type: 'string', description: 'authentication_error, permission_error, not_found_error, rate_limit_error, server_error or invalid_request_error.' },
+        param: { type: ['string', 'null'], description: 'The request field at fault, when one is.' },
         code: { type: ['string', 'null'], description: 'Our error code (INVALID_REQUEST, QUEUE_FULL, …).' },
       },
     },
   },
 } as const;
 
-const errors = (...statuses: string[]) =>
-  Object.fromEntries(statuses.map((status) => [status, { description: 'OpenAI error shape; `code` is ours.', content: { 'application/json': { schema: openAiError } } }]));
+/** Component schemas of the OpenAI-compatible routes (merged into the document's by openapi.ts). */
+export const openAiSchemas = { OpenAiError: openAiError } as const;
 
-const transcriptionResponse = {
+/** An error answer in OpenAI's shape; `description` names our codes and when they happen. */
+const openAiErrorResponse = (description: string, headers?: Record<string, object>) =>
+  ({ description, ...(headers ? { headers } : {}), content: jsonContent(ref('OpenAiError')) }) as const;
+
+/** Reusable `components.responses` of the OpenAI-compatible routes (merged into the document's by openapi.ts). */
+export const openAiResponses = {
+  OpenAiUnauthorized: openAiErrorResponse(
+    'AUTH_REQUIRED or INVALID_API_KEY (authentication_error): authentication is on and the Bearer key is missing, wrong or regenerated.',
+    bearerChallengeHeader,
+  ),
+  OpenAiEntitlementRequired: openAiErrorResponse('ENTITLEMENT_REQUIRED (permission_error): the account lacks the feature (app_connection, tts or stt).'),
+  OpenAiForbidden: openAiErrorResponse(
+    'ORIGIN_NOT_ALLOWED or HOST_NOT_ALLOWED (permission_error): the request came from a web page, or named another Host than this machine\'s loopback name.',
+  ),
+  OpenAiInternalError: openAiErrorResponse('INTERNAL_ERROR (server_error): something unexpected failed; the message says what.'),
+  OpenAiUnavailable: openAiErrorResponse('LOCAL_API_DISABLED (server_error): the Local API is switched off in the settings.'),
+  OpenAiInvalidRequest: openAiErrorResponse('INVALID_REQUEST (invalid_request_error): the body or a field is invalid; `param` names the field.'),
+  OpenAiQueueFull: openAiErrorResponse('QUEUE_FULL (rate_limit_error): too many Local API jobs are waiting or running.', retryAfterHeader),
+} as const;
+
+/** The answers every OpenAI-compatible operation can give besides its own (the middleware's, in OpenAI's shape). */
+const everyOpenAiOperation = {
+  '401': responseRef('OpenAiUnauthorized'),
+  '402': responseRef('OpenAiEntitlementRequired'),
+  '403': responseRef('OpenAiForbidden'),
+  // Answered by the HTTP layer before the route is known: the Local API's error body.
+  '408': responseRef('RequestTimeout'),
+  '431': responseRef('HeadersTooLarge'),
+  '500': responseRef('OpenAiInternalError'),
+  '503': responseRef('OpenAiUnavailable'),
+} as const;
+
+const tags = [OPENAI_TAG];
+
+const transcriptionResponses = {
   '200': {
     description: '`json`: { text }; `verbose_json`: { task, language, duration, text, segments, words?, timing }; `text`, `srt`, `vtt`: the text; `stream=true`: SSE `transcript.text.delta` then `transcript.text.done`.',
+    headers: {
+      'X-Speech-Studio-Job-Id': { description: 'The Local API job that did the work.', schema: { type: 'string', format: 'uuid' } },
+      'X-Speech-Studio-Ignored': { description: 'The OpenAI fields accepted but not honoured, when there are any.', schema: { type: 'string' } },
+    },
     content: {
       'application/json': { schema: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } } },
       'text/plain': { schema: { type: 'string' } },
       'text/event-stream': { schema: { type: 'string' } },
     },
   },
-  ...errors('401', '409', '413', '422', '429'),
+  '409': openAiErrorResponse('MODEL_NOT_INSTALLED: no whisper model is installed (or none serves the language).'),
+  '413': openAiErrorResponse('FILE_TOO_LARGE: the file is larger than the upload limit.'),
+  '422': responseRef('OpenAiInvalidRequest'),
+  '429': responseRef('OpenAiQueueFull'),
+  ...everyOpenAiOperation,
 };
 
 const transcriptionBody = (translation: boolean) => ({
@@ -100,89 +152,89 @@ const transcriptionBody = (translation: boolean) => ({
   },
 });
 
-const jobIdParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } } as const;
+const modelObject = {
+  type: 'object',
+  required: ['id', 'object', 'created', 'owned_by'],
+  properties: { id: { type: 'string' }, object: { const: 'model' }, created: { type: 'integer' }, owned_by: { type: 'string' } },
+} as const;
 
 export const openAiPaths = {
   '/audio/speech': {
     post: {
-      tags: [OPENAI_TAG],
+      tags,
       operationId: 'openAiCreateSpeech',
-      description: 'Runs as a Local API job (X-Speech-Studio-Job-Id header) and streams the audio as it is synthesized. A client that disconnects cancels the job.',
+      summary: 'Speak a text (OpenAI-compatible)',
+      description: 'Runs as a Local API job (X-Speech-Studio-Job-Id header) and streams the audio as it is synthesized. A client that disconnects cancels the job. Fields we cannot honour are accepted and named in X-Speech-Studio-Ignored.',
       requestBody: { required: true, content: { 'application/json': { schema: openAiSpeechRequest } } },
       responses: {
         '200': {
           description: 'The audio, chunked as it is made; `pcm` is 24 kHz 16-bit mono little-endian; `stream_format: "sse"` sends `speech.audio.delta` and `speech.audio.done` events.',
+          headers: {
+            'X-Speech-Studio-Job-Id': { description: 'The Local API job that speaks the text.', schema: { type: 'string', format: 'uuid' } },
+            'X-Speech-Studio-Ignored': { description: 'The OpenAI fields accepted but not honoured, when there are any.', schema: { type: 'string' } },
+          },
           content: Object.fromEntries(
             ['audio/mpeg', 'audio/ogg', 'audio/aac', 'audio/flac', 'audio/wav', 'audio/pcm', 'text/event-stream'].map((type) => [type, { schema: { type: 'string' } }]),
           ),
         },
-        ...errors('401', '409', '422', '429', '500'),
+        '409': openAiErrorResponse('VOICE_NOT_READY: the voice is not installed or not usable yet.'),
+        '422': responseRef('OpenAiInvalidRequest'),
+        '429': responseRef('OpenAiQueueFull'),
+        ...everyOpenAiOperation,
       },
     },
   },
   '/audio/transcriptions': {
-    post: { tags: [OPENAI_TAG], operationId: 'openAiCreateTranscription', requestBody: transcriptionBody(false), responses: transcriptionResponse },
+    post: {
+      tags,
+      operationId: 'openAiCreateTranscription',
+      summary: 'Transcribe audio (OpenAI-compatible)',
+      description: 'Uploads the media and transcribes it with whisper as a Local API job, then answers the transcript in the asked `response_format` (or streams it with `stream=true`). `prompt` and `temperature` go to whisper.',
+      requestBody: transcriptionBody(false),
+      responses: transcriptionResponses,
+    },
   },
   '/audio/translations': {
-    post: { tags: [OPENAI_TAG], operationId: 'openAiCreateTranslation', requestBody: transcriptionBody(true), responses: transcriptionResponse },
+    post: {
+      tags,
+      operationId: 'openAiCreateTranslation',
+      summary: 'Translate audio into English text (OpenAI-compatible)',
+      description: 'Uploads the media and has whisper translate its speech into English, as a Local API job; answers like POST /audio/transcriptions.',
+      requestBody: transcriptionBody(true),
+      responses: transcriptionResponses,
+    },
   },
   '/models': {
     get: {
-      tags: [OPENAI_TAG],
+      tags,
       operationId: 'openAiListModels',
+      summary: 'List the models (OpenAI-compatible)',
+      description: 'The installed whisper models, the TTS engines with ready voices, and the OpenAI model names they answer to.',
       responses: {
         '200': {
-          description: 'Installed whisper models, the TTS engines with ready voices, and the OpenAI names they answer to.',
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['object', 'data'],
-                properties: {
-                  object: { const: 'list' },
-                  data: {
-                    type: 'array',
-                    items: {
-                      type: 'object',
-                      required: ['id', 'object', 'created', 'owned_by'],
-                      properties: { id: { type: 'string' }, object: { const: 'model' }, created: { type: 'integer' }, owned_by: { type: 'string' } },
-                    },
-                  },
-                },
-              },
-            },
-          },
+          description: 'The models.',
+          content: jsonContent({
+            type: 'object',
+            required: ['object', 'data'],
+            properties: { object: { const: 'list' }, data: { type: 'array', items: modelObject } },
+          }),
         },
-        ...errors('401'),
+        ...everyOpenAiOperation,
       },
     },
   },
   '/models/{id}': {
     get: {
-      tags: [OPENAI_TAG],
+      tags,
       operationId: 'openAiRetrieveModel',
-      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-      responses: { '200': { description: 'One model object of GET /models.' }, ...errors('401', '404') },
-    },
-  },
-  '/jobs/{id}/events': {
-    get: {
-      tags: ['Jobs'],
-      operationId: 'getJobEvents',
-      description: 'Server-Sent Events: `job` (the Job object) on every status, phase or progress change (progress at most 4 a second), `segment` for STT segments as recognized, the terminal `job` last, then the stream ends. Send Last-Event-ID to resume.',
-      parameters: [jobIdParameter, { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' } }],
+      summary: 'Get a model (OpenAI-compatible)',
+      description: 'One model of GET /models, by its id.',
+      parameters: [{ name: 'id', in: 'path', required: true, description: 'The model id.', schema: { type: 'string' } }],
       responses: {
-        '200': { description: 'The event stream.', content: { 'text/event-stream': { schema: { type: 'string' } } } },
-        '404': { description: 'No such Local API job.' },
+        '200': { description: 'The model.', content: jsonContent(modelObject) },
+        '404': openAiErrorResponse('NOT_FOUND (not_found_error): no model has this id.'),
+        ...everyOpenAiOperation,
       },
-    },
-  },
-  '/mcp': {
-    post: {
-      tags: ['MCP'],
-      operationId: 'mcp',
-      description: 'Model Context Protocol over Streamable HTTP (stateless): tools list_voices, narrate, transcribe, read_job.',
-      responses: { '200': { description: 'A JSON-RPC answer (JSON or an SSE stream).' } },
     },
   },
 } as const;

@@ -28,6 +28,7 @@ export const TAGS = {
   voices: { name: 'Voices', description: 'The voices text-to-speech jobs can use.' },
   lexicon: { name: 'Lexicon', description: 'The pronunciation lexicon every text-to-speech job applies before synthesis.' },
   jobs: { name: 'Jobs', description: 'Create text-to-speech and speech-to-text jobs, poll them, cancel them, fetch their results.' },
+  mcp: { name: 'MCP', description: 'The Model Context Protocol endpoint: tools for AI assistants (list_voices, narrate, transcribe, read_job).' },
 } as const;
 
 export const jobIdParameter = { name: 'id', in: 'path', required: true, description: 'The job id.', schema: uuid } as const;
@@ -150,6 +151,23 @@ export function jobPaths() {
         responses: { '200': jobResponse, '404': responseRef('JobNotFound'), ...everyLocalOperation },
       },
     },
+    '/jobs/{id}/events': {
+      get: {
+        operationId: 'getJobEvents', tags: tags(TAGS.jobs), summary: 'Follow a job\'s events',
+        description: 'Server-Sent Events: `job` (the Job object) on every status, phase or progress change (progress at most 4 a second), '
+          + '`segment` for STT segments as they are recognized, the terminal `job` last, then the stream ends. Send Last-Event-ID to resume.',
+        parameters: [
+          jobIdParameter,
+          { name: 'Last-Event-ID', in: 'header', required: false, description: 'The id of the last event received: the stream resumes after it.', schema: { type: 'string' } },
+        ],
+        responses: {
+          '200': { description: 'The event stream.', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+          '204': { description: 'The job has finished and there is no event after Last-Event-ID: nothing more will come.' },
+          '404': responseRef('JobNotFound'),
+          ...everyLocalOperation,
+        },
+      },
+    },
     '/jobs/{id}/cancel': {
       post: {
         operationId: 'cancelJob', tags: tags(TAGS.jobs), summary: 'Cancel a job',
@@ -214,6 +232,44 @@ export function lexiconPaths() {
         responses: {
           '200': { description: 'The lexicon as stored.', content: jsonContent(lexiconSchemas.Lexicon) },
           '422': errorResponse('INVALID_REQUEST: the document is not a valid lexicon; the message names the entry, e.g. `entries[3].text: …`.'),
+          ...everyLocalOperation,
+        },
+      },
+    },
+  };
+}
+
+/** A JSON-RPC error, as the MCP transport answers a message it cannot take. */
+const jsonRpcError = {
+  description: 'A JSON-RPC error from the MCP transport.',
+  content: jsonContent({
+    type: 'object',
+    required: ['jsonrpc', 'error'],
+    properties: {
+      jsonrpc: { const: '2.0' },
+      error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' } } },
+      id: { type: ['string', 'integer', 'null'] },
+    },
+  }),
+} as const;
+
+export function mcpPaths() {
+  return {
+    '/mcp': {
+      post: {
+        operationId: 'callMcp', tags: tags(TAGS.mcp), summary: 'Send a Model Context Protocol message',
+        description: 'Model Context Protocol over Streamable HTTP, stateless (no session): the tools list_voices, narrate, transcribe and read_job. '
+          + 'Send a JSON-RPC message with Accept: application/json, text/event-stream. GET and DELETE answer 405.',
+        requestBody: { required: true, content: jsonContent({ type: 'object', description: 'A JSON-RPC 2.0 message (or a batch of them).' }) },
+        responses: {
+          '200': {
+            description: 'The JSON-RPC answer.',
+            content: { ...jsonContent({ type: 'object' }), 'text/event-stream': { schema: { type: 'string' } } },
+          },
+          '202': { description: 'A notification or a response was accepted; there is no answer.' },
+          '400': { ...jsonRpcError, description: 'The body is not a JSON-RPC message the server takes.' },
+          '406': { ...jsonRpcError, description: 'The Accept header does not take both application/json and text/event-stream.' },
+          '422': responseRef('InvalidRequest'),
           ...everyLocalOperation,
         },
       },

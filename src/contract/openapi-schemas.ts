@@ -144,6 +144,16 @@ const sttResult = {
     speakerCount: { type: ['integer', 'null'], description: 'null when diarization did not run.' },
     transcriptFormats: { type: 'array', items: { type: 'string', enum: TRANSCRIPT_FORMATS } },
     model: { ...string, description: 'File name of the whisper model used.' },
+    whisper: {
+      type: 'object',
+      description: 'What whisper was given beyond the request\'s options (the OpenAI-compatible routes); only when something was.',
+      required: ['prompt', 'task', 'temperature'],
+      properties: {
+        prompt: { type: 'boolean', description: 'Whether an initial prompt was given (the prompt itself is not kept here).' },
+        task: { type: 'string', enum: ['transcribe', 'translate'] },
+        temperature: { type: 'number', minimum: 0, maximum: 1 },
+      },
+    },
   },
 } as const;
 

@@ -3,10 +3,10 @@
  * The server compiles its validators from this object at start-up and serves it at GET /v1/openapi.json,
  * with `servers` set to the address the request reached (`openApiDocumentFor`).
  */
-import { jobCreationPaths, jobPaths, lexiconPaths, servicePaths, TAGS, voicePaths } from './openapi-paths';
+import { jobCreationPaths, jobPaths, lexiconPaths, mcpPaths, servicePaths, TAGS, voicePaths } from './openapi-paths';
 import { localResponses } from './openapi-responses';
 import { JOB_STATUSES, OUTPUT_FORMATS, schemas, TRANSCRIPT_FORMATS } from './openapi-schemas';
-import { openAiPaths } from './openapi-openai';
+import { OPENAI_TAG_OBJECT, openAiPaths, openAiResponses, openAiSchemas } from './openapi-openai';
 
 export {
   AUDIO_MEDIA_TYPES, BITRATES, JOB_STATUSES, MAX_TTS_TEXT, OUTPUT_FORMATS, SAMPLE_RATES, TRANSCRIPT_FORMATS, TRANSCRIPT_MEDIA_TYPES,
@@ -31,13 +31,13 @@ export const openApiDocument = {
     license: { name: 'GPL-3.0-or-later', identifier: 'GPL-3.0-or-later' },
   },
   servers: [{ url: DEFAULT_BASE_URL, description: 'The Local API (the served document names the address it was reached at).' }],
-  tags: [TAGS.service, TAGS.voices, TAGS.jobs, TAGS.lexicon],
+  tags: [TAGS.service, TAGS.voices, TAGS.jobs, TAGS.lexicon, OPENAI_TAG_OBJECT, TAGS.mcp],
   components: {
     securitySchemes: {
       bearer: { type: 'http', scheme: 'bearer', description: 'Only when authentication is on: the key from Speech Studio: Copy API Key.' },
     },
-    schemas,
-    responses: localResponses,
+    schemas: { ...schemas, ...openAiSchemas },
+    responses: { ...localResponses, ...openAiResponses },
   },
   security: [{}, { bearer: [] }],
   paths: {
@@ -47,6 +47,7 @@ export const openApiDocument = {
     ...jobPaths(),
     ...openAiPaths,
     ...lexiconPaths(),
+    ...mcpPaths(),
   },
 } as const;
 

@@ -86,9 +86,9 @@ export type TtsResult = {
   speed: { value: number; method: 'engine-rate' | 'time-stretch' };
   /** The `duration` option's outcome; null when none was asked (or for subtitles, whose cues set the timing). */
   duration: { targetSeconds: number; naturalSeconds: number; stretchFactor: number; reachedTarget: boolean; achievedSeconds: number } | null;
-  /** Loudness normalization; null when `postprocessOutput` is off. */
   /** Streamed speech (the OpenAI-compatible route): the audio was written as it was made. */
   live?: boolean;
+  /** Loudness normalization; null when `postprocessOutput` is off. `measuredOn`: streamed speech set its gain from the first chunk. */
   loudness: { targetLufs: number; measuredLufs: number | null; gainDb: number; peakCeilingDbfs: number; measuredOn?: 'first-chunk' } | null;
   /** Subtitle narration only: how each cue fitted its time. */
   cues?: TtsCueReport[];
@@ -133,6 +133,11 @@ export type SttResult = {
   transcriptFormats: TranscriptFormat[];
   /** File name of the whisper model used. */
   model: string;
+  /**
+   * What whisper was given beyond the contract's options (the OpenAI door's prompt, task and temperature);
+   * only when something was. `prompt` tells whether an initial prompt was given, not the prompt itself.
+   */
+  whisper?: { prompt: boolean; task: 'transcribe' | 'translate'; temperature: number };
 };
 
 /** The `result` of a succeeded job: its kind tells which. */

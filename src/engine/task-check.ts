@@ -7,11 +7,12 @@
 import { open } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { MAX_TTS_TEXT, openApiDocument } from '../contract/openapi';
+import { openAiTranscriptionFields } from '../contract/openapi-openai';
 import type { LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
 import { validateLexicon } from '../lexicon/lexicon-validation';
 import { compileValidators, type Validators } from '../contract/validation';
 import type { TtsEngineName, TtsVoiceRef } from '../voices/voice-ref';
-import { UserFacingError, type EngineTask, type SttTask, type TtsTask } from './protocol';
+import { UserFacingError, type EngineTask, type SttTask, type TtsTask, type WhisperHints } from './protocol';
 import { narrationTimelineProblem } from '../subtitles/timeline-limit';
 import { readCues } from './tts/read-cues';
 
@@ -21,6 +22,8 @@ type Fields = Record<string, unknown>;
 const ENGINES: Record<TtsEngineName, true> = { 'espeak-ng': true, flite: true, 'svox-pico': true, 'sherpa-onnx': true };
 /** UTF-8 takes at most 4 bytes a character: reading this much is enough to see a text is too long. */
 const MAX_TEXT_BYTES = MAX_TTS_TEXT * 4 + 4;
+/** The OpenAI door's limit on whisper's initial prompt. */
+const MAX_WHISPER_PROMPT = openAiTranscriptionFields.properties.prompt.maxLength;
 
 let validators: Validators | undefined;
 const contract = (): Validators => (validators ??= compileValidators());
@@ -62,7 +65,10 @@ async function checkTtsTask(task: Fields): Promise<TtsTask> {
     if (problem) throw new UserFacingError(`The narration is too long: ${problem}.`);
   }
   const lexicon = lexiconOf(task.lexicon);
-  return { kind: 'tts', textPath, outputPath, options: valid satisfies Omit<TtsRequest, 'text'>, voice, ...(lexicon ? { lexicon } : {}) };
+  const live = optionalBoolean(task.live, 'live');
+  return {
+    kind: 'tts', textPath, outputPath, options: valid satisfies Omit<TtsRequest, 'text'>, voice, ...(lexicon ? { lexicon } : {}), ...(live ? { live: true } : {}),
+  };
 }
 
 /** The task's lexicon entries, checked as PUT /lexicon checks them. */
@@ -82,7 +88,35 @@ async function checkSttTask(task: Fields): Promise<SttTask> {
   const checked = contract().sttOptions(options as Record<string, string>);
   if (!checked.ok) throw invalid(`its options are not valid (${checked.message})`);
   checkFinite(checked.value);
-  return { kind: 'stt', inputPath, workDir, modelPath, options: checked.value satisfies SttOptions };
+  const whisper = whisperHintsOf(task.whisper);
+  return { kind: 'stt', inputPath, workDir, modelPath, options: checked.value satisfies SttOptions, ...(whisper ? { whisper } : {}) };
+}
+
+function optionalBoolean(value: unknown, where: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'boolean') throw invalid(`${where} is not true or false`);
+  return value;
+}
+
+/** The OpenAI door's whisper hints (prompt, translate, temperature), within the limits its schema set. */
+function whisperHintsOf(value: unknown): WhisperHints | undefined {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) throw invalid('whisper is not a set of whisper hints');
+  const hints: WhisperHints = {};
+  const { prompt, translate, temperature } = value;
+  if (prompt !== undefined) {
+    if (typeof prompt !== 'string' || prompt.length > MAX_WHISPER_PROMPT) throw invalid(`whisper.prompt is not a text of at most ${MAX_WHISPER_PROMPT} characters`);
+    hints.prompt = prompt;
+  }
+  const translated = optionalBoolean(translate, 'whisper.translate');
+  if (translated !== undefined) hints.translate = translated;
+  if (temperature !== undefined) {
+    if (typeof temperature !== 'number' || !Number.isFinite(temperature) || temperature < 0 || temperature > 1) {
+      throw invalid('whisper.temperature is not a number from 0 to 1');
+    }
+    hints.temperature = temperature;
+  }
+  return hints;
 }
 
 function absolutePath(task: Fields, name: string): string {

@@ -8,7 +8,8 @@ import { errorResponse, jsonContent, localResponses, responseRef, retryAfterHead
 import { ref } from '../../contract/openapi-schemas';
 import { SCOPES } from '../data/api-keys';
 
-const { Health: _localHealth, ...localSchemas } = local.components.schemas;
+// Health and the OpenAI door's error body are the Local API's only.
+const { Health: _localHealth, OpenAiError: _openAiError, ...localSchemas } = local.components.schemas;
 
 const deviceHeader = {
   name: 'X-Studio-Device', in: 'header', required: false,
