@@ -3,6 +3,7 @@
  * its cue's start (see cue-fitting.ts for what happens when it does not fit). The recording lasts until the
  * last cue ends, or until the last speech ends when that overran.
  */
+import type { TtsCueReport } from '../../contract/types';
 import type { SubtitleCue } from '../../subtitles/parse';
 import { StreamingResampler } from '../audio/resampler';
 import { concatSamples } from '../audio/samples';
@@ -17,24 +18,8 @@ import { splitIntoChunks } from './text-chunks';
 /** Silence kept before and after each cue's speech: enough not to clip an onset, small enough to be on time. */
 const CUE_MARGIN_SECONDS = 0.01;
 
-export interface CueReport {
-  index: number;
-  start: number;
-  end: number;
-  speaker: string | null;
-  /** The cue's own slot, and what it could use including the silence before the next cue. */
-  slotSeconds: number;
-  /** Length of the speech as synthesized (after `speed`), before any fitting. */
-  speechSeconds: number;
-  /** Extra speed-up applied to fit (1 = none). */
-  speedFactor: number;
-  /** Where the speech really starts and ends on the output. */
-  placedStart: number;
-  placedEnd: number;
-  borrowedSeconds: number;
-  overran: boolean;
-  overrunSeconds: number;
-}
+/** One cue's report in the job result (the contract's type). */
+export type CueReport = TtsCueReport;
 
 export interface NarrationOptions {
   speed: number;
