@@ -246,16 +246,17 @@ export function mergeWithNext(source: string, format: SubtitleFormat, style: Sub
   const timing = doc.lines[cue.line - 1];
   const last = doc.lines[(cue.lineNumbers.at(-1) ?? cue.line) - 1];
   const body = [retimed(doc, cue, { end: Math.max(ms(cue.end), ms(next.end)) }), ...lines].join(doc.eol);
-  // The next cue goes with the line break before it; the blank line that separated it stays as the separator.
+  // The next cue goes with the blank lines after it; the last cue of a file goes with the blank lines before it.
   const nextFirst = identifierLine(doc, next) ?? doc.lines[next.line - 1];
-  const nextLast = doc.lines[(next.lineNumbers.at(-1) ?? next.line) - 1];
-  const before = doc.lines[doc.lines.indexOf(nextFirst) - 1];
-  const removeFrom = before && before.end >= last.end ? before.end : nextFirst.start;
+  const nextLast = (next.lineNumbers.at(-1) ?? next.line) - 1;
+  const after = doc.lines.slice(nextLast + 1).find((line) => line.text.trim() !== '');
+  const before = doc.lines.slice(0, doc.lines.indexOf(nextFirst)).findLast((line) => line.text.trim() !== '');
+  const removal = after ? { start: nextFirst.start, end: after.start } : { start: before?.end ?? nextFirst.start, end: doc.lines[nextLast].end };
   const identified = identifierLine(doc, next);
   const numbered = identified && /^\s*\d+\s*$/.test(identified.text);
   return [
     { start: timing.start, end: last.end, text: body },
-    { start: removeFrom, end: nextLast.end, text: '' },
+    { ...removal, text: '' },
     ...(numbered ? renumber(doc, index + 1, -1) : []),
   ];
 }
