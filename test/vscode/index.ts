@@ -11,6 +11,7 @@ import './narrate.test';
 import './transcribe.test';
 import './subtitles.test';
 import './subtitle-check.test';
+import './subtitle-quick-fix.test';
 import './api-key.test';
 import './settings.test';
 import './ui.test';
