@@ -30,7 +30,7 @@ async function openFixture(): Promise<vscode.TextEditor> {
 
 async function actionsAt(uri: vscode.Uri, line: number): Promise<vscode.CodeAction[]> {
   const found = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>(
-    'vscode.executeCodeActionProvider', uri, new vscode.Range(line, 0, line, 1), vscode.CodeActionKind.QuickFix.value);
+    'vscode.executeCodeActionProvider', uri, new vscode.Range(line, 0, line, 1), vscode.CodeActionKind.QuickFix.value, 10);
   return found.filter((a): a is vscode.CodeAction => 'edit' in a && a.edit !== undefined);
 }
 

@@ -5,8 +5,6 @@
 import * as vscode from 'vscode';
 import type { ProblemKind } from '../../subtitles/check';
 import { cueAtLine, fixAll, quickFix, SubtitleEditError, type QuickFix, type TextEdit } from '../../subtitles/edits';
-import type { SubtitleFormat } from '../../subtitles/scan';
-import type { SubtitleStyle } from '../../subtitles/style';
 import { SUBTITLE_CHECK_SOURCE, subtitleFormatOf } from './diagnostics';
 import { readSubtitleCheckSetting } from './style-setting';
 
@@ -43,6 +41,13 @@ export function toWorkspaceEdit(document: vscode.TextDocument, edits: readonly T
   return edit;
 }
 
+/** "Fix all" reworks the whole file, so its edit is made only when the action is picked (resolveCodeAction). */
+class FixAllAction extends vscode.CodeAction {
+  constructor(readonly document: vscode.TextDocument, readonly problem: ProblemKind) {
+    super(`${FIX_ALL_NAMES[problem]} in this file`, vscode.CodeActionKind.QuickFix);
+  }
+}
+
 export class SubtitleQuickFixes implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
 
@@ -71,17 +76,22 @@ export class SubtitleQuickFixes implements vscode.CodeActionProvider {
         actions.push(action);
       });
     }
-    for (const kind of kinds) actions.push(...fixAllAction(document, source, format, style, kind));
+    for (const kind of kinds) actions.push(new FixAllAction(document, kind));
     return actions;
+  }
+
+  resolveCodeAction(action: vscode.CodeAction): vscode.CodeAction {
+    if (action instanceof FixAllAction) action.edit = fixAllEdit(action.document, action.problem);
+    return action;
   }
 }
 
-function fixAllAction(document: vscode.TextDocument, source: string, format: SubtitleFormat, style: SubtitleStyle, kind: ProblemKind): vscode.CodeAction[] {
-  const edits = attempt(() => fixAll(source, format, style, kind, FIXES_FOR[kind]![0]));
-  if (edits.length === 0) return [];
-  const action = new vscode.CodeAction(`${FIX_ALL_NAMES[kind]} in this file`, vscode.CodeActionKind.QuickFix);
-  action.edit = toWorkspaceEdit(document, edits);
-  return [action];
+function fixAllEdit(document: vscode.TextDocument, problem: ProblemKind): vscode.WorkspaceEdit {
+  const format = subtitleFormatOf(document);
+  if (!format) return new vscode.WorkspaceEdit();
+  const { style } = readSubtitleCheckSetting(document.uri);
+  const source = document.getText();
+  return toWorkspaceEdit(document, attempt(() => fixAll(source, format, style, problem, FIXES_FOR[problem]![0])));
 }
 
 /** A fix that does not apply (a merge of the last cue) is simply not offered. */
