@@ -5,14 +5,14 @@ import { SUBTITLE_CHECK_SOURCE } from '../../src/editor/subtitles/diagnostics';
 import { teardown, test } from './harness';
 import { ui, updateSetting, waitFor, workspaceFile } from './helpers';
 
-// quick-fix.srt (BOM, CRLF): cue 1 has a line too long, cue 2 is too short, cue 3 too long, cue 4 overlaps it.
+// quick-fix.srt (BOM, CRLF): cue 1 has a line too long, cue 2 is too short, cue 3 too long (a line too), cue 4 overlaps it.
 const ORIGINAL = [
   '1', '00:00:01,000 --> 00:00:04,000', 'A line that is much, much longer than forty-two characters and more', '',
   '2', '00:00:04,500 --> 00:00:05,000', 'Too short.', '',
   '3', '00:00:06,000 --> 00:00:14,000', 'This cue runs for eight seconds. It should be split in two.', '',
   '4', '00:00:13,500 --> 00:00:16,000', 'I start early.', '',
 ].join('\r\n');
-const PROBLEMS = ['1:reading-speed', '2:line-too-long', '5:reading-speed', '5:too-short', '9:too-long', '13:overlap'];
+const PROBLEMS = ['1:reading-speed', '2:line-too-long', '5:reading-speed', '5:too-short', '9:too-long', '10:line-too-long', '13:overlap'];
 
 const problems = (uri: vscode.Uri): vscode.Diagnostic[] =>
   vscode.languages.getDiagnostics(uri).filter((d) => d.source === SUBTITLE_CHECK_SOURCE);
