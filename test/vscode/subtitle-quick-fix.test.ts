@@ -58,7 +58,7 @@ test('each subtitle quick fix turns the problem it is offered on into the expect
   assert.deepEqual((await actionsAt(uri, 2)).map((a) => a.title), ['Rebalance the lines of cue 1', 'Split cue 1 in two', 'Rebalance all lines too long in this file']);
   assert.equal(await apply(editor, 2, 'Rebalance the lines of cue 1'), replaced(
     ['A line that is much, much longer than forty-two characters and more', 'A line that is much, much longer\r\nthan forty-two characters and more']));
-  await waitFor('no line too long', () => (brief(uri).includes('line-too-long') ? undefined : true));
+  await waitFor('no line too long in cue 1', () => (brief(uri).includes('2:line-too-long') ? undefined : true));
 
   editor = await openFixture();
   assert.equal(await apply(editor, 5, 'Extend cue 2 into the following gap'), replaced(['00:00:04,500 --> 00:00:05,000', '00:00:04,500 --> 00:00:05,330']));
