@@ -34,12 +34,14 @@ async function actionsAt(uri: vscode.Uri, line: number): Promise<vscode.CodeActi
   return found.filter((a): a is vscode.CodeAction => 'edit' in a && a.edit !== undefined);
 }
 
-async function apply(editor: vscode.TextEditor, line: number, title: string): Promise<string> {
+/** Applies the action titled `title` on `line` and checks the text it leaves. */
+async function apply(editor: vscode.TextEditor, line: number, title: string, expected: string): Promise<void> {
   const actions = await actionsAt(editor.document.uri, line);
   const action = actions.find((a) => a.title === title);
   assert.ok(action, `"${title}" on line ${line} among: ${actions.map((a) => a.title).join(' | ')}`);
   assert.ok(await vscode.workspace.applyEdit(action.edit!));
-  return editor.document.getText();
+  const text = editor.document.getText();
+  assert.equal(text, expected, `${title}: ${JSON.stringify(text)}`);
 }
 
 const replaced = (...pairs: [string, string][]): string => pairs.reduce((text, [from, to]) => {
@@ -56,12 +58,12 @@ test('each subtitle quick fix turns the problem it is offered on into the expect
   let editor = await openFixture();
   const uri = editor.document.uri;
   assert.deepEqual((await actionsAt(uri, 2)).map((a) => a.title), ['Rebalance the lines of cue 1', 'Split cue 1 in two', 'Rebalance all lines too long in this file']);
-  assert.equal(await apply(editor, 2, 'Rebalance the lines of cue 1'), replaced(
+  await apply(editor, 2, 'Rebalance the lines of cue 1', replaced(
     ['A line that is much, much longer than forty-two characters and more', 'A line that is much, much longer\r\nthan forty-two characters and more']));
   await waitFor('no line too long in cue 1', () => (brief(uri).includes('2:line-too-long') ? undefined : true));
 
   editor = await openFixture();
-  assert.equal(await apply(editor, 5, 'Extend cue 2 into the following gap'), replaced(['00:00:04,500 --> 00:00:05,000', '00:00:04,500 --> 00:00:05,330']));
+  await apply(editor, 5, 'Extend cue 2 into the following gap', replaced(['00:00:04,500 --> 00:00:05,000', '00:00:04,500 --> 00:00:05,330']));
 
   // 32 + 26 characters over 8 s: the break at 6 + 8 × 32/58 = 10.414 s, 40 ms either side; cue 4 becomes 5.
   const split = replaced(
@@ -70,12 +72,12 @@ test('each subtitle quick fix turns the problem it is offered on into the expect
     ['\r\n4\r\n00:00:13,500', '\r\n5\r\n00:00:13,500'],
   );
   editor = await openFixture();
-  assert.equal(await apply(editor, 9, 'Split cue 3 in two'), split);
+  await apply(editor, 9, 'Split cue 3 in two', split);
   editor = await openFixture();
-  assert.equal(await apply(editor, 9, 'Split all cues too long in this file'), split);
+  await apply(editor, 9, 'Split all cues too long in this file', split);
 
   editor = await openFixture();
-  assert.equal(await apply(editor, 13, 'End cue 3 before cue 4 starts'), replaced(['00:00:06,000 --> 00:00:14,000', '00:00:06,000 --> 00:00:13,420']));
+  await apply(editor, 13, 'End cue 3 before cue 4 starts', replaced(['00:00:06,000 --> 00:00:14,000', '00:00:06,000 --> 00:00:13,420']));
   await waitFor('no overlap', () => (brief(uri).includes('overlap') ? undefined : true));
 
   // The fixed file saves with its byte-order mark and CRLF line ends.
