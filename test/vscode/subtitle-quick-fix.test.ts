@@ -50,10 +50,14 @@ const replaced = (...pairs: [string, string][]): string => pairs.reduce((text, [
 }, ORIGINAL);
 
 teardown(async () => {
+  await updateSetting('subtitles.style', undefined);
   await updateSetting('subtitles.check', false);
 });
 
 test('each subtitle quick fix turns the problem it is offered on into the expected text', async () => {
+  // The expected times are the default style's (the check tests before this one leave BBC's set).
+  await updateSetting('subtitles.style', 'default');
+  await updateSetting('subtitles.limits', undefined);
   await updateSetting('subtitles.check', true);
   let editor = await openFixture();
   const uri = editor.document.uri;
