@@ -24,7 +24,7 @@ import { ServerController } from './editor/server-controller';
 import type { Services } from './editor/services';
 import { readSettings, updateSetting, watchSettings } from './editor/settings';
 import { registerExposureWarning, registerStatusBar } from './editor/status-bar';
-import { registerSubtitleDiagnostics } from './editor/subtitles/diagnostics';
+import { registerSubtitleEditing } from './editor/subtitles/register';
 import { registerWalkthrough } from './editor/walkthrough/register';
 
 export type { SpeechStudioApi, SpeechStudioJob } from './editor/extension-api';
@@ -68,7 +68,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     registerTranscribe(services),
     registerNarrateSelection(services),
     registerNarrateSubtitles(services),
-    registerSubtitleDiagnostics(),
+    registerSubtitleEditing(),
     registerChooseVoice(services),
     registerInstallModel(services),
     registerLocalApiCommands(services),

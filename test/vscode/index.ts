@@ -12,6 +12,7 @@ import './transcribe.test';
 import './lm-tools.test';
 import './subtitles.test';
 import './subtitle-check.test';
+import './subtitle-quick-fix.test';
 import './api-key.test';
 import './settings.test';
 import './ui.test';

@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as vscode from 'vscode';
+import { SUBTITLE_CHECK_SOURCE } from '../../src/editor/subtitles/diagnostics';
+import { teardown, test } from './harness';
+import { ui, updateSetting, waitFor, workspaceFile } from './helpers';
+
+// quick-fix.srt (BOM, CRLF): cue 1 has a line too long, cue 2 is too short, cue 3 too long (a line too), cue 4 overlaps it.
+const ORIGINAL = [
+  '1', '00:00:01,000 --> 00:00:04,000', 'A line that is much, much longer than forty-two characters and more', '',
+  '2', '00:00:04,500 --> 00:00:05,000', 'Too short.', '',
+  '3', '00:00:06,000 --> 00:00:14,000', 'This cue runs for eight seconds. It should be split in two.', '',
+  '4', '00:00:13,500 --> 00:00:16,000', 'I start early.', '',
+].join('\r\n');
+const PROBLEMS = ['1:reading-speed', '2:line-too-long', '5:reading-speed', '5:too-short', '9:too-long', '10:line-too-long', '13:overlap'];
+
+const problems = (uri: vscode.Uri): vscode.Diagnostic[] =>
+  vscode.languages.getDiagnostics(uri).filter((d) => d.source === SUBTITLE_CHECK_SOURCE);
+const brief = (uri: vscode.Uri): string =>
+  problems(uri).map((d) => `${d.range.start.line}:${String(d.code)}`).sort().join(' ');
+
+async function openFixture(): Promise<vscode.TextEditor> {
+  const uri = workspaceFile('subtitles', 'quick-fix.srt');
+  const editor = await vscode.window.showTextDocument(uri);
+  if (editor.document.isDirty) await vscode.commands.executeCommand('workbench.action.files.revert');
+  assert.equal(editor.document.getText(), ORIGINAL);
+  await waitFor('the quick-fix file\'s problems', () => (brief(uri) === [...PROBLEMS].sort().join(' ') ? true : undefined));
+  return editor;
+}
+
+async function actionsAt(uri: vscode.Uri, line: number): Promise<vscode.CodeAction[]> {
+  const found = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>(
+    'vscode.executeCodeActionProvider', uri, new vscode.Range(line, 0, line, 1), vscode.CodeActionKind.QuickFix.value, 10);
+  return found.filter((a): a is vscode.CodeAction => 'edit' in a && a.edit !== undefined);
+}
+
+/** Applies the action titled `title` on `line` and checks the text it leaves. */
+async function apply(editor: vscode.TextEditor, line: number, title: string, expected: string): Promise<void> {
+  const actions = await actionsAt(editor.document.uri, line);
+  const action = actions.find((a) => a.title === title);
+  assert.ok(action, `"${title}" on line ${line} among: ${actions.map((a) => a.title).join(' | ')}`);
+  assert.ok(await vscode.workspace.applyEdit(action.edit!));
+  const text = editor.document.getText();
+  assert.equal(text, expected, `${title}: ${JSON.stringify(text)}`);
+}
+
+const replaced = (...pairs: [string, string][]): string => pairs.reduce((text, [from, to]) => {
+  assert.ok(text.includes(from), from);
+  return text.replace(from, to);
+}, ORIGINAL);
+
+teardown(async () => {
+  await updateSetting('subtitles.style', undefined);
+  await updateSetting('subtitles.check', false);
+});
+
+test('each subtitle quick fix turns the problem it is offered on into the expected text', async () => {
+  // The expected times are the default style's (the check tests before this one leave BBC's set).
+  await updateSetting('subtitles.style', 'default');
+  await updateSetting('subtitles.limits', undefined);
+  await updateSetting('subtitles.check', true);
+  let editor = await openFixture();
+  const uri = editor.document.uri;
+  assert.deepEqual((await actionsAt(uri, 2)).map((a) => a.title), ['Rebalance the lines of cue 1', 'Split cue 1 in two', 'Rebalance all lines too long in this file']);
+  await apply(editor, 2, 'Rebalance the lines of cue 1', replaced(
+    ['A line that is much, much longer than forty-two characters and more', 'A line that is much, much longer\r\nthan forty-two characters and more']));
+  await waitFor('no line too long in cue 1', () => (brief(uri).includes('2:line-too-long') ? undefined : true));
+
+  editor = await openFixture();
+  await apply(editor, 5, 'Extend cue 2 into the following gap', replaced(['00:00:04,500 --> 00:00:05,000', '00:00:04,500 --> 00:00:05,330']));
+
+  // 32 + 26 characters over 8 s: the break at 6 + 8 × 32/58 = 10.414 s, 40 ms either side; cue 4 becomes 5.
+  const split = replaced(
+    ['00:00:06,000 --> 00:00:14,000\r\nThis cue runs for eight seconds. It should be split in two.',
+      '00:00:06,000 --> 00:00:10,374\r\nThis cue runs for eight seconds.\r\n\r\n4\r\n00:00:10,454 --> 00:00:14,000\r\nIt should be split in two.'],
+    ['\r\n4\r\n00:00:13,500', '\r\n5\r\n00:00:13,500'],
+  );
+  editor = await openFixture();
+  await apply(editor, 9, 'Split cue 3 in two', split);
+  editor = await openFixture();
+  await apply(editor, 9, 'Split all cues too long in this file', split);
+
+  editor = await openFixture();
+  await apply(editor, 13, 'End cue 3 before cue 4 starts', replaced(['00:00:06,000 --> 00:00:14,000', '00:00:06,000 --> 00:00:13,420']));
+  await waitFor('no overlap', () => (brief(uri).includes('overlap') ? undefined : true));
+
+  // The fixed file saves with its byte-order mark and CRLF line ends.
+  await vscode.commands.executeCommand('workbench.action.files.save');
+  const saved = readFileSync(uri.fsPath, 'utf8');
+  assert.ok(saved.startsWith('\uFEFF1\r\n'));
+  assert.ok(!/[^\r]\n/.test(saved), 'only CRLF line ends');
+}, 90_000);
+
+test('Shift Subtitle Timing moves the cues from the cursor\'s on by the typed offset, as one undoable edit', async () => {
+  const uri = workspaceFile('subtitles', 'quick-fix.srt');
+  const editor = await vscode.window.showTextDocument(uri);
+  const before = editor.document.getText();
+  assert.ok(before.includes('00:00:06,000 --> 00:00:13,420'), 'the quick-fix test saved the file with the overlap pulled back');
+  editor.selection = new vscode.Selection(10, 3, 10, 3); // in cue 3's text
+  const shifting = Promise.resolve(vscode.commands.executeCommand<boolean>('speechStudio.shiftSubtitleTiming'));
+  const input = '.quick-input-widget input';
+  await ui({ action: 'waitFor', selector: '.quick-input-widget:has-text("Seconds to move the cues by")' });
+  await ui({ action: 'type', selector: input, text: '-0.25' });
+  await ui({ action: 'press', key: 'Enter' });
+  await ui({ action: 'waitFor', selector: '.quick-input-widget .monaco-list-row:has-text("From cue 3 on")' });
+  await ui({ action: 'click', selector: '.quick-input-widget .monaco-list-row:has-text("From cue 3 on")' });
+  assert.equal(await shifting, true);
+  assert.equal(editor.document.getText(), before
+    .replace('00:00:06,000 --> 00:00:13,420', '00:00:05,750 --> 00:00:13,170')
+    .replace('00:00:13,500 --> 00:00:16,000', '00:00:13,250 --> 00:00:15,750'));
+  await vscode.commands.executeCommand('undo');
+  assert.equal(editor.document.getText(), before);
+  await vscode.commands.executeCommand('workbench.action.files.revert');
+}, 60_000);
