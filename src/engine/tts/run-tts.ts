@@ -134,18 +134,7 @@ export async function runTtsTask(task: TtsTask, report: ProgressReporter): Promi
     return {
       backend: engine.backend,
       result: {
-        mediaType: MEDIA_TYPES[options.outputFormat],
-        outputFormat: options.outputFormat,
-        sampleRate: options.sampleRate,
-        audioChannels: options.audioChannels,
-        durationSeconds,
-        bytes,
-        characters: countCodePoints(source),
-        chunks,
-        bitrateKbps: effectiveBitrateKbps(encoder),
-        voice: { name: voice.name ?? voice.engineVoiceId, engine: voice.engine, languageCode: voice.languageCode },
-        language: spokenLanguage,
-        speed: { value: options.speed, method: engine.nativeSpeed ? 'engine-rate' : 'time-stretch' },
+        ...audioResult(task, engine, encoder, { durationSeconds, bytes, source, chunks, language: spokenLanguage }),
         duration: duration && { ...duration.summary, achievedSeconds: durationSeconds },
         loudness: options.postprocessOutput
           ? { targetLufs: TARGET_LUFS, measuredLufs: measuredLufs === null ? null : round3(measuredLufs), gainDb: round3(gainDb), peakCeilingDbfs: PEAK_CEILING_DBFS }
@@ -203,18 +192,7 @@ async function runLive(task: TtsTask, engine: SpeechEngine, encoder: EncoderSett
     return {
       backend: engine.backend,
       result: {
-        mediaType: MEDIA_TYPES[options.outputFormat],
-        outputFormat: options.outputFormat,
-        sampleRate: options.sampleRate,
-        audioChannels: options.audioChannels,
-        durationSeconds,
-        bytes,
-        characters: countCodePoints(context.source),
-        chunks: textChunks.length,
-        bitrateKbps: effectiveBitrateKbps(encoder),
-        voice: { name: voice.name ?? voice.engineVoiceId, engine: voice.engine, languageCode: voice.languageCode },
-        language: context.spokenLanguage,
-        speed: { value: options.speed, method: engine.nativeSpeed ? 'engine-rate' : 'time-stretch' },
+        ...audioResult(task, engine, encoder, { durationSeconds, bytes, source: context.source, chunks: textChunks.length, language: context.spokenLanguage }),
         duration: null,
         live: true,
         loudness: options.postprocessOutput
@@ -249,6 +227,30 @@ function risingOnly(report: ProgressReporter): ProgressReporter {
     if (rounded <= last) return;
     last = rounded;
     report(phase, rounded);
+  };
+}
+
+/** The result fields every TTS job reports, whether its audio was rendered after synthesis or written live. */
+function audioResult(
+  task: TtsTask,
+  engine: SpeechEngine,
+  encoder: EncoderSettings,
+  made: { durationSeconds: number; bytes: number; source: string; chunks: number; language: string },
+): Pick<TtsResult, 'mediaType' | 'outputFormat' | 'sampleRate' | 'audioChannels' | 'durationSeconds' | 'bytes' | 'characters' | 'chunks' | 'bitrateKbps' | 'voice' | 'language' | 'speed'> {
+  const { options, voice } = task;
+  return {
+    mediaType: MEDIA_TYPES[options.outputFormat],
+    outputFormat: options.outputFormat,
+    sampleRate: options.sampleRate,
+    audioChannels: options.audioChannels,
+    durationSeconds: made.durationSeconds,
+    bytes: made.bytes,
+    characters: countCodePoints(made.source),
+    chunks: made.chunks,
+    bitrateKbps: effectiveBitrateKbps(encoder),
+    voice: { name: voice.name ?? voice.engineVoiceId, engine: voice.engine, languageCode: voice.languageCode },
+    language: made.language,
+    speed: { value: options.speed, method: engine.nativeSpeed ? 'engine-rate' : 'time-stretch' },
   };
 }
 

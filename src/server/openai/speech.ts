@@ -11,7 +11,7 @@ import { ApiError, invalidRequest } from '../../contract/errors';
 import type { OpenAiSpeechFormat } from '../../contract/openapi-openai';
 import type { OutputFormat } from '../../contract/openapi';
 import { admitTts } from '../../jobs/admission';
-import { QueueFullError, type Reservation } from '../../jobs/job-service';
+import { QueueFullError } from '../../jobs/job-service';
 import { isActive } from '../../jobs/types';
 import type { AppDeps } from '../deps';
 import { requireFeature } from '../middleware/security';
@@ -95,17 +95,12 @@ async function createSpeech(ctx: Context, deps: AppDeps, door: OpenAiDoor): Prom
     bitrateKbps: engineFormat === 'mp3' || engineFormat === 'aac' ? 128 : null,
     speed,
   }, deps.voices);
-  let reservation: Reservation;
-  try {
-    reservation = deps.jobs.reserve('api');
-  } catch (error) {
-    if (error instanceof QueueFullError) throw queueFull(error);
-    throw error;
-  }
-  const job = await deps.jobs.createTtsJob(
-    { origin: 'api', ...admitted, name: `OpenAI speech (${format}): ${snippet(body.input)}`, live: true },
-    reservation,
-  );
+  // The job service takes the queue place itself and gives it back if the job cannot be created.
+  const job = await deps.jobs
+    .createTtsJob({ origin: 'api', ...admitted, name: `OpenAI speech (${format}): ${snippet(body.input)}`, live: true })
+    .catch((error: unknown) => {
+      throw error instanceof QueueFullError ? queueFull(error) : error;
+    });
   if (ignored.length > 0) deps.log.info(`POST /audio/speech (job ${job.id}): accepted but not honoured: ${ignored.join('; ')}`);
 
   const controller = new AbortController();
