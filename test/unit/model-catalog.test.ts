@@ -45,7 +45,7 @@ describe('the model catalog', () => {
     assert.equal(new Set(targets).size, targets.length, 'no two entries install the same file');
     for (const target of targets) {
       assert.ok(!path.posix.isAbsolute(target) && !target.split('/').includes('..'), target);
-      assert.match(target, /^(whisper\/ggml-[^/]+\.bin|vad\/ggml-silero-[^/]+\.bin|diarization\/(segmentation|embedding)\.onnx|punctuation\/[^/]+|tts\/[^/]+\/[^/]+)$/, target);
+      assert.match(target, /^(whisper\/ggml-[^/]+\.bin|parakeet\/ggml-parakeet-[^/]+\.bin|vad\/ggml-silero-[^/]+\.bin|diarization\/(segmentation|embedding)\.onnx|punctuation\/[^/]+|tts\/[^/]+\/[^/]+)$/, target);
     }
     for (const model of catalog.models.filter((e) => e.kind === 'tts-voice')) {
       assert.ok(model.files.every((f) => f.target.startsWith(`tts/${model.id}/`)), `${model.id} installs under tts/${model.id}/`);
@@ -57,6 +57,12 @@ describe('the model catalog', () => {
       assert.ok(entry(`whisper-${size}`), `whisper ${size}`);
     }
     assert.ok(catalog.models.some((e) => e.kind === 'stt' && /-q\d_\d$/.test(e.id)), 'quantized whisper models');
+    for (const quantization of ['q4_0', 'q8_0']) {
+      const parakeet = entry(`parakeet-tdt-0.6b-v3-${quantization}`);
+      assert.equal(parakeet?.license, 'CC-BY-4.0', `Parakeet ${quantization}`);
+      assert.equal(parakeet?.files[0].checksum, 'verify', `Parakeet ${quantization} has a published size and sha256`);
+      assert.equal(parakeet?.languages.length, 25, 'English and 24 European languages');
+    }
     assert.equal(entry('diarization-pyannote-segmentation-3.0')?.files[0].target, 'diarization/segmentation.onnx');
     assert.ok(catalog.models.some((e) => e.kind === 'speaker-embedding' && e.languages.includes('en')));
     assert.ok(catalog.models.some((e) => e.kind === 'punctuation'));
