@@ -31,6 +31,7 @@ export interface CatalogEntry {
   name: string;
   description?: string;
   languages: string[];
+  gender?: 'female' | 'male';
   license: string;
   licenseUrl?: string;
   homepage?: string;

@@ -28,12 +28,8 @@ const kokoroSpeaker = (id: number, key: string): Speaker => ({
   languageCode: key[0] === 'a' ? 'en-US' : 'en-GB',
 });
 
-/** What the catalog does not say: speakers of multi-speaker models, and genders. */
-const DETAILS: Record<string, { gender?: Gender; speakers?: Speaker[] }> = {
-  'piper-en-us-lessac-medium': { gender: 'female' },
-  'piper-de-de-thorsten-medium': { gender: 'male' },
-  'piper-fr-fr-siwis-medium': { gender: 'female' },
-  'piper-es-es-davefx-medium': { gender: 'male' },
+/** What the catalog does not say: the speakers of multi-speaker models. */
+const DETAILS: Record<string, { speakers?: Speaker[] }> = {
   // sherpa-onnx's speaker order for kokoro-en-v0_19.
   'kokoro-en-v0.19': {
     speakers: ['af', 'af_bella', 'af_nicole', 'af_sarah', 'af_sky', 'am_adam', 'am_michael', 'bf_emma', 'bf_isabella', 'bm_george', 'bm_lewis']
@@ -70,7 +66,7 @@ function entriesFor(entry: CatalogEntry, files: VoiceFiles): IndexedEntry[] {
     const languageCode = speaker?.languageCode ?? entry.languages[0];
     const name = speaker?.name ?? entry.name;
     const engineVoiceId = speaker ? `${entry.id}#${speaker.key}` : entry.id;
-    const gender = speaker?.gender ?? details.gender;
+    const gender = speaker?.gender ?? entry.gender;
     const voice: Voice = {
       id: voiceIdFor('sherpa-onnx', engineVoiceId),
       name,

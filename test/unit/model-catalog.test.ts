@@ -68,7 +68,9 @@ describe('the model catalog', () => {
     assert.ok(catalog.models.some((e) => e.kind === 'punctuation'));
     assert.ok(catalog.models.some((e) => e.kind === 'vad'));
     const piper = catalog.models.filter((e) => e.engine === 'sherpa-onnx-vits');
-    assert.ok(piper.length >= 3 && new Set(piper.map((e) => e.languages[0].slice(0, 2))).size >= 3, 'Piper voices in several languages');
+    assert.ok(piper.length >= 30, `at least 30 Piper voices, not ${piper.length}`);
+    assert.ok(new Set(piper.map((e) => e.languages[0].split('-')[0])).size >= 15, 'Piper voices in at least 15 languages');
+    for (const voice of piper) assert.ok(voice.licenseUrl?.startsWith('https://'), `${voice.id} links its licence`);
     for (const voice of piper) assert.ok(voice.files.some((f) => f.target.endsWith('.onnx.json')), `${voice.id} brings its .onnx.json`);
     assert.ok(catalog.models.some((e) => e.engine === 'sherpa-onnx-kokoro'), 'Kokoro');
   });

@@ -14,9 +14,9 @@ const list = (query: Partial<VoiceQuery>) =>
   library.list({ scope: 'all', sortBy: 'name', sortDirection: 'asc', page: 1, limit: 100, ...query });
 const names = (query: Partial<VoiceQuery>) => list(query).items.map((voice) => voice.name);
 
-/** espeak-ng 140 + Flite 4 (builtin) + SVOX Pico 6 + Piper 4 + Kokoro 11 speakers (downloadable). */
+/** espeak-ng 140 + Flite 4 (builtin) + SVOX Pico 6 + Piper 38 + Kokoro 11 speakers (downloadable). */
 const BUILTIN = 144;
-const ALL = 165;
+const ALL = 199;
 
 before(async () => {
   dataDir = await tempDir();
@@ -65,8 +65,9 @@ describe('voice library', () => {
       'English (Great Britain)', 'English (Great Britain) – SVOX Pico', 'English (Lancaster)', 'English (Received Pronunciation)',
       'English (Scotland)', 'English (Scotland) – Flite AWB', 'English (West Midlands)', 'Kokoro Emma (English, Great Britain)',
       'Kokoro George (English, Great Britain)', 'Kokoro Isabella (English, Great Britain)', 'Kokoro Lewis (English, Great Britain)',
+      'Piper English (GB), Cori (high)', 'Piper English (GB), Jenny Dioco (medium)',
     ]);
-    assert.equal(list({ languageCode: 'en' }).meta.total, 8 + 4 + 2 + 1 + 11);
+    assert.equal(list({ languageCode: 'en' }).meta.total, 8 + 4 + 2 + 4 + 11);
     assert.equal(list({ languageCode: 'EN-US', scope: 'builtin' }).meta.total, 5);
     assert.equal(list({ languageCode: 'e' }).meta.total, 0);
   });
@@ -76,10 +77,10 @@ describe('voice library', () => {
     assert.deepEqual(first.items.map((voice) => [voice.languageCode, voice.name]), [
       ['af', 'Afrikaans'], ['am', 'Amharic'], ['an', 'Aragonese'], ['ar', 'Arabic'], ['as', 'Assamese'],
     ]);
-    assert.deepEqual(first.meta, { page: 1, limit: 5, total: ALL, totalPages: 33 });
+    assert.deepEqual(first.meta, { page: 1, limit: 5, total: ALL, totalPages: 40 });
     const last = list({ sortBy: 'languageCode', sortDirection: 'desc', limit: 3 }).items;
-    assert.deepEqual(last.map((voice) => voice.languageCode), ['yue', 'yue', 'xex']);
-    assert.ok(last[0].id > last[1].id, 'equal codes fall back to the id, reversed too');
+    assert.deepEqual(last.map((voice) => voice.languageCode), ['zh-CN', 'yue', 'yue']);
+    assert.ok(last[1].id > last[2].id, 'equal codes fall back to the id, reversed too');
   });
 
   it('sorts builtin voices by creation time, then by name', () => {
@@ -89,12 +90,15 @@ describe('voice library', () => {
 
   it('searches names, codes and language names without regard to case or accents', () => {
     assert.deepEqual(names({ search: 'français', scope: 'builtin' }), ['French (Belgium)', 'French (France)', 'French (Switzerland)']);
-    assert.deepEqual(names({ search: 'Português' }), ['Portuguese (Brazil)', 'Portuguese (Portugal)']);
-    assert.deepEqual(names({ search: 'PORTUGUES brazil' }), ['Portuguese (Brazil)']);
+    assert.deepEqual(names({ search: 'Português' }), [
+      'Piper Portuguese (Brazil), Cadu (medium)', 'Piper Portuguese (Brazil), Faber (medium)', 'Piper Portuguese (Portugal), Tugao (medium)',
+      'Portuguese (Brazil)', 'Portuguese (Portugal)',
+    ]);
+    assert.deepEqual(names({ search: 'PORTUGUES brazil' }), ['Piper Portuguese (Brazil), Cadu (medium)', 'Piper Portuguese (Brazil), Faber (medium)', 'Portuguese (Brazil)']);
     assert.deepEqual(names({ search: 'deutsch' }), ['German', 'German – SVOX Pico', 'Piper German, Thorsten (medium)']);
     assert.deepEqual(names({ search: 'maori' }), ['Māori']);
     assert.deepEqual(names({ search: 'bokmal' }), ['Norwegian Bokmål']);
-    assert.deepEqual(names({ search: 'pt-br' }), ['Portuguese (Brazil)']);
+    assert.deepEqual(names({ search: 'pt-br' }), ['Piper Portuguese (Brazil), Cadu (medium)', 'Piper Portuguese (Brazil), Faber (medium)', 'Portuguese (Brazil)']);
     assert.deepEqual(names({ search: 'kokoro bella' }), ['Kokoro Bella (English, America)', 'Kokoro Isabella (English, Great Britain)']);
     assert.equal(list({ search: 'klingonese' }).meta.total, 0);
   });
@@ -103,7 +107,7 @@ describe('voice library', () => {
     assert.deepEqual(names({ gender: 'male', scope: 'builtin' }), [
       'English (America) – Flite KAL', 'English (America) – Flite RMS', 'English (Scotland) – Flite AWB',
     ]);
-    assert.equal(list({ gender: 'female' }).meta.total, 1 + 6 + 2 + 7);
+    assert.equal(list({ gender: 'female' }).meta.total, 1 + 6 + 14 + 7);
     assert.equal(list({ gender: 'neutral' }).meta.total, 0);
   });
 
@@ -114,10 +118,10 @@ describe('voice library', () => {
   });
 
   it('pages deterministically and gives an empty page past the end with the right meta', () => {
-    const pages = [1, 2, 3, 4, 5, 6, 7, 8, 9].flatMap((page) => list({ page, limit: 20 }).items.map((voice) => voice.id));
+    const pages = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].flatMap((page) => list({ page, limit: 20 }).items.map((voice) => voice.id));
     assert.equal(new Set(pages).size, ALL);
     assert.deepEqual(pages, list({ limit: 100 }).items.concat(list({ limit: 100, page: 2 }).items).map((voice) => voice.id));
-    assert.deepEqual(list({ page: 10, limit: 20 }), { items: [], meta: { page: 10, limit: 20, total: ALL, totalPages: 9 } });
+    assert.deepEqual(list({ page: 11, limit: 20 }), { items: [], meta: { page: 11, limit: 20, total: ALL, totalPages: 10 } });
   });
 });
 
