@@ -21,7 +21,7 @@ export interface CatalogFile {
   approxSize?: number;
   sha256: string | null;
   checksum: ChecksumPolicy;
-  role?: 'model' | 'config' | 'tokens' | 'voices';
+  role?: 'model' | 'config' | 'tokens' | 'voices' | 'lexicon';
   source: string;
 }
 

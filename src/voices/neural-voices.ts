@@ -18,23 +18,57 @@ interface Speaker {
   name: string;
   gender: Gender;
   languageCode: string;
+  /** What a multi-lingual model is told to speak for this speaker (its `lang`). */
+  modelLanguage?: string;
 }
 
-const kokoroSpeaker = (id: number, key: string): Speaker => ({
-  id,
-  key,
-  name: `Kokoro ${key === 'af' ? 'Default' : key.slice(3, 4).toUpperCase() + key.slice(4)} (English, ${key[0] === 'a' ? 'America' : 'Great Britain'})`,
-  gender: key[1] === 'f' ? 'female' : 'male',
-  languageCode: key[0] === 'a' ? 'en-US' : 'en-GB',
-});
+/** Kokoro names its speakers `<language letter><f|m>_<name>`; the letter says the language. */
+const KOKORO_LANGUAGES: Record<string, { code: string; label: string; lang: string }> = {
+  a: { code: 'en-US', label: 'English, America', lang: 'en-us' },
+  b: { code: 'en-GB', label: 'English, Great Britain', lang: 'en-gb' },
+  e: { code: 'es-ES', label: 'Spanish', lang: 'es' },
+  f: { code: 'fr-FR', label: 'French', lang: 'fr-fr' },
+  h: { code: 'hi-IN', label: 'Hindi', lang: 'hi' },
+  i: { code: 'it-IT', label: 'Italian', lang: 'it' },
+  j: { code: 'ja-JP', label: 'Japanese', lang: 'ja' },
+  p: { code: 'pt-BR', label: 'Portuguese, Brazil', lang: 'pt-br' },
+  z: { code: 'zh-CN', label: 'Chinese, Mandarin', lang: 'zh' },
+};
 
-/** What the catalog does not say: the speakers of multi-speaker models. */
-const DETAILS: Record<string, { speakers?: Speaker[] }> = {
+const kokoroSpeaker = (id: number, key: string, multiLingual = false): Speaker => {
+  const language = KOKORO_LANGUAGES[key[0]];
+  const given = key.slice(3);
+  return {
+    id,
+    key,
+    name: `Kokoro ${key === 'af' ? 'Default' : given.slice(0, 1).toUpperCase() + given.slice(1)} (${language.label})${multiLingual ? ' – v1.0' : ''}`,
+    gender: key[1] === 'f' ? 'female' : 'male',
+    languageCode: language.code,
+    ...(multiLingual ? { modelLanguage: language.lang } : {}),
+  };
+};
+
+/**
+ * Kokoro v1.0's 54 speakers in the order sherpa-onnx's export wrote them into voices.bin (sorted by key;
+ * 54 styles of 510 × 256 floats is the file's size, 28 200 960 bytes).
+ */
+const KOKORO_V1_SPEAKERS = [
+  'af_alloy', 'af_aoede', 'af_bella', 'af_heart', 'af_jessica', 'af_kore', 'af_nicole', 'af_nova', 'af_river', 'af_sarah', 'af_sky',
+  'am_adam', 'am_echo', 'am_eric', 'am_fenrir', 'am_liam', 'am_michael', 'am_onyx', 'am_puck', 'am_santa',
+  'bf_alice', 'bf_emma', 'bf_isabella', 'bf_lily', 'bm_daniel', 'bm_fable', 'bm_george', 'bm_lewis',
+  'ef_dora', 'em_alex', 'em_santa', 'ff_siwis', 'hf_alpha', 'hf_beta', 'hm_omega', 'hm_psi', 'if_sara', 'im_nicola',
+  'jf_alpha', 'jf_gongitsune', 'jf_nezumi', 'jf_tebukuro', 'jm_kumo', 'pf_dora', 'pm_alex', 'pm_santa',
+  'zf_xiaobei', 'zf_xiaoni', 'zf_xiaoxiao', 'zf_xiaoyi', 'zm_yunjian', 'zm_yunxi', 'zm_yunxia', 'zm_yunyang',
+];
+
+/** What the catalog does not say: the speakers of multi-speaker models, and which models take a language. */
+const DETAILS: Record<string, { speakers?: Speaker[]; multiLingual?: boolean }> = {
   // sherpa-onnx's speaker order for kokoro-en-v0_19.
   'kokoro-en-v0.19': {
     speakers: ['af', 'af_bella', 'af_nicole', 'af_sarah', 'af_sky', 'am_adam', 'am_michael', 'bf_emma', 'bf_isabella', 'bm_george', 'bm_lewis']
       .map((key, id) => kokoroSpeaker(id, key)),
   },
+  'kokoro-multi-lang-v1.0': { speakers: KOKORO_V1_SPEAKERS.map((key, id) => kokoroSpeaker(id, key, true)), multiLingual: true },
 };
 
 const KINDS: Record<NonNullable<CatalogEntry['engine']>, SherpaModelKind> = {
@@ -43,7 +77,7 @@ const KINDS: Record<NonNullable<CatalogEntry['engine']>, SherpaModelKind> = {
 };
 
 /** Catalog file roles → sherpa config names. */
-const ROLE_NAMES: Record<string, string> = { model: 'model', tokens: 'tokens', voices: 'voices' };
+const ROLE_NAMES: Record<string, string> = { model: 'model', tokens: 'tokens', voices: 'voices', lexicon: 'lexicon' };
 
 export function catalogVoiceEntries(files: VoiceFiles, catalog = builtinCatalog()): IndexedEntry[] {
   return catalog.models
@@ -56,9 +90,12 @@ function entriesFor(entry: CatalogEntry, files: VoiceFiles): IndexedEntry[] {
   const paths = entry.files.map((file) => ({ role: file.role, path: files.target(file.target) }));
   const ready = paths.every((file) => existsSync(file.path));
   const availability: Voice['availability'] = ready ? 'ready' : files.installing(entry.id) ? 'installing' : 'not_installed';
-  const modelFiles = Object.fromEntries(
-    paths.filter((file) => file.role && ROLE_NAMES[file.role]).map((file) => [ROLE_NAMES[file.role!], file.path]),
-  );
+  // sherpa-onnx takes several lexicons as one comma-separated list.
+  const modelFiles: Record<string, string> = {};
+  for (const file of paths.filter((f) => f.role && ROLE_NAMES[f.role])) {
+    const name = ROLE_NAMES[file.role!];
+    modelFiles[name] = modelFiles[name] ? `${modelFiles[name]},${file.path}` : file.path;
+  }
   const createdAt = ready ? Math.max(...paths.map((file) => files.installedAt(file.path))) : 0;
   const details = DETAILS[entry.id] ?? {};
   const speakers: (Speaker | undefined)[] = details.speakers ?? [undefined];
@@ -88,10 +125,18 @@ function entriesFor(entry: CatalogEntry, files: VoiceFiles): IndexedEntry[] {
           engineVoiceId,
           languageCode,
           name,
-          model: { kind, files: modelFiles, speakerId: speaker?.id ?? 0, espeakDataDir: files.espeakDataDir },
+          model: {
+            kind,
+            files: modelFiles,
+            speakerId: speaker?.id ?? 0,
+            espeakDataDir: files.espeakDataDir,
+            ...(details.multiLingual ? { multiLingual: true } : {}),
+            ...(speaker?.modelLanguage ? { speakerLanguage: speaker.modelLanguage } : {}),
+          },
         },
       },
-      [kind === 'vits' ? 'piper' : kind, 'neural', ...entry.languages],
+      // A speaker of a multi-speaker model is found by its own language, not by every language of its model.
+      [kind === 'vits' ? 'piper' : kind, 'neural', ...(speaker ? [speaker.languageCode] : entry.languages)],
     );
   });
 }

@@ -19,6 +19,8 @@ export interface SherpaVoiceModel {
   espeakDataDir: string;
   /** Kokoro multi-lingual models take a language; others have theirs built in. */
   multiLingual?: boolean;
+  /** A multi-lingual model's speaker speaks this language unless the job asks for another (e.g. `es`). */
+  speakerLanguage?: string;
   /** ZipVoice clones the voice of a reference recording (16-bit WAV) with its transcript. */
   reference?: { audioPath: string; text: string };
 }

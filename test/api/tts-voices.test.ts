@@ -19,12 +19,12 @@ describe('GET /voices', () => {
 
   it('pages the whole library in name order with exact meta', async () => {
     const first = await get('limit=3');
-    assert.deepEqual(first.meta, { page: 1, limit: 3, total: 199, totalPages: 67 });
+    assert.deepEqual(first.meta, { page: 1, limit: 3, total: 253, totalPages: 85 });
     assert.deepEqual(first.items.map((v: { name: string }) => v.name), ['Afrikaans', 'Albanian', 'Amharic']);
-    assert.deepEqual(await names('limit=3&page=66'), ['Vietnamese (Northern)', 'Vietnamese (Southern)', 'Welsh']);
-    assert.deepEqual(await names('limit=3&page=67'), ['xextan-test']);
-    assert.deepEqual(await get('limit=3&page=68'), { items: [], meta: { page: 68, limit: 3, total: 199, totalPages: 67 } });
-    assert.deepEqual((await get('')).meta, { page: 1, limit: 20, total: 199, totalPages: 10 });
+    assert.deepEqual(await names('limit=3&page=84'), ['Vietnamese (Northern)', 'Vietnamese (Southern)', 'Welsh']);
+    assert.deepEqual(await names('limit=3&page=85'), ['xextan-test']);
+    assert.deepEqual(await get('limit=3&page=86'), { items: [], meta: { page: 86, limit: 3, total: 253, totalPages: 85 } });
+    assert.deepEqual((await get('')).meta, { page: 1, limit: 20, total: 253, totalPages: 13 });
   });
 
   it('filters by language code at subtag boundaries, gender and scope, and sorts both ways', async () => {
@@ -37,14 +37,16 @@ describe('GET /voices', () => {
     ]);
     assert.deepEqual(await names('languageCode=de&sortBy=name'), ['German', 'German – SVOX Pico', 'Piper German, Thorsten (medium)']);
     assert.deepEqual(await names('gender=female&languageCode=en-GB'), [
-      'English (Great Britain) – SVOX Pico', 'Kokoro Emma (English, Great Britain)', 'Kokoro Isabella (English, Great Britain)',
+      'English (Great Britain) – SVOX Pico', 'Kokoro Alice (English, Great Britain) – v1.0',
+      'Kokoro Emma (English, Great Britain)', 'Kokoro Emma (English, Great Britain) – v1.0',
+      'Kokoro Isabella (English, Great Britain)', 'Kokoro Isabella (English, Great Britain) – v1.0', 'Kokoro Lily (English, Great Britain) – v1.0',
       'Piper English (GB), Cori (high)', 'Piper English (GB), Jenny Dioco (medium)',
     ]);
     const installed = await get('scope=installed&limit=1');
     assert.equal(installed.meta.total, 144);
     assert.equal((await get('scope=personal')).meta.total, 0);
     const byLanguage = await get('sortBy=languageCode&sortDirection=desc&limit=2');
-    assert.deepEqual(byLanguage.items.map((v: { languageCode: string }) => v.languageCode), ['zh-CN', 'yue']);
+    assert.deepEqual(byLanguage.items.map((v: { languageCode: string }) => v.languageCode), ['zh-CN', 'zh-CN']);
   });
 
   it('searches names, language names and codes, ignoring case and accents', async () => {

@@ -73,6 +73,9 @@ describe('the model catalog', () => {
     for (const voice of piper) assert.ok(voice.licenseUrl?.startsWith('https://'), `${voice.id} links its licence`);
     for (const voice of piper) assert.ok(voice.files.some((f) => f.target.endsWith('.onnx.json')), `${voice.id} brings its .onnx.json`);
     assert.ok(catalog.models.some((e) => e.engine === 'sherpa-onnx-kokoro'), 'Kokoro');
+    const kokoro = entry('kokoro-multi-lang-v1.0');
+    assert.ok(kokoro && kokoro.languages.length >= 9, 'Kokoro v1.0 multi-language');
+    assert.ok(kokoro.files.filter((f) => f.checksum === 'verify').length >= 2, 'its model and voices are verified');
   });
 
   it('installs the speaker-embedding model before the segmentation model that needs it', () => {

@@ -22,6 +22,10 @@ describe('the sherpa-onnx configuration of neural voices', () => {
     const model: SherpaVoiceModel = { ...base, kind: 'kokoro', files, speakerId: 7 };
     assert.deepEqual(sherpaTtsConfig(model, { ...settings, language: 'fr' }).model.kokoro, { ...files, dataDir: base.espeakDataDir });
     assert.equal(sherpaTtsConfig({ ...model, multiLingual: true }, { ...settings, language: 'fr' }).model.kokoro?.lang, 'fr');
+    const spanishSpeaker: SherpaVoiceModel = { ...model, multiLingual: true, speakerLanguage: 'es' };
+    assert.equal(sherpaTtsConfig(spanishSpeaker, settings).model.kokoro?.lang, 'es', 'a speaker speaks its own language by default');
+    assert.equal(sherpaTtsConfig(spanishSpeaker, { ...settings, language: 'fr' }).model.kokoro?.lang, 'fr', 'the job may ask for another');
+    assert.equal(sherpaTtsConfig({ ...model, speakerLanguage: 'es' }, settings).model.kokoro?.lang, undefined, 'single-language models take none');
     assert.equal(sherpaGenerateRequest(model, 'Hi.', 1, 32).sid, 7);
   });
 

@@ -14,9 +14,9 @@ const list = (query: Partial<VoiceQuery>) =>
   library.list({ scope: 'all', sortBy: 'name', sortDirection: 'asc', page: 1, limit: 100, ...query });
 const names = (query: Partial<VoiceQuery>) => list(query).items.map((voice) => voice.name);
 
-/** espeak-ng 140 + Flite 4 (builtin) + SVOX Pico 6 + Piper 38 + Kokoro 11 speakers (downloadable). */
+/** espeak-ng 140 + Flite 4 (builtin) + SVOX Pico 6 + Piper 38 + Kokoro 11 + Kokoro v1.0 54 speakers (downloadable). */
 const BUILTIN = 144;
-const ALL = 199;
+const ALL = 253;
 
 before(async () => {
   dataDir = await tempDir();
@@ -26,7 +26,7 @@ after(() => rm(dataDir, { recursive: true, force: true }));
 
 describe('voice library', () => {
   it('lists every espeak-ng voice as a ready builtin voice without a made-up gender', () => {
-    assert.deepEqual(list({ limit: 100, page: 2 }).meta, { page: 2, limit: 100, total: ALL, totalPages: 2 });
+    assert.deepEqual(list({ limit: 100, page: 2 }).meta, { page: 2, limit: 100, total: ALL, totalPages: 3 });
     const voice = list({ languageCode: 'en-US', search: 'america' }).items.find((item) => item.name === 'English (America)');
     assert.deepEqual(voice, {
       id: voiceIdFor('espeak-ng', 'gmw/en-US'),
@@ -63,11 +63,15 @@ describe('voice library', () => {
   it('filters by language code prefix at subtag boundaries', () => {
     assert.deepEqual(names({ languageCode: 'en-gb' }), [
       'English (Great Britain)', 'English (Great Britain) – SVOX Pico', 'English (Lancaster)', 'English (Received Pronunciation)',
-      'English (Scotland)', 'English (Scotland) – Flite AWB', 'English (West Midlands)', 'Kokoro Emma (English, Great Britain)',
-      'Kokoro George (English, Great Britain)', 'Kokoro Isabella (English, Great Britain)', 'Kokoro Lewis (English, Great Britain)',
+      'English (Scotland)', 'English (Scotland) – Flite AWB', 'English (West Midlands)',
+      'Kokoro Alice (English, Great Britain) – v1.0', 'Kokoro Daniel (English, Great Britain) – v1.0',
+      'Kokoro Emma (English, Great Britain)', 'Kokoro Emma (English, Great Britain) – v1.0', 'Kokoro Fable (English, Great Britain) – v1.0',
+      'Kokoro George (English, Great Britain)', 'Kokoro George (English, Great Britain) – v1.0',
+      'Kokoro Isabella (English, Great Britain)', 'Kokoro Isabella (English, Great Britain) – v1.0',
+      'Kokoro Lewis (English, Great Britain)', 'Kokoro Lewis (English, Great Britain) – v1.0', 'Kokoro Lily (English, Great Britain) – v1.0',
       'Piper English (GB), Cori (high)', 'Piper English (GB), Jenny Dioco (medium)',
     ]);
-    assert.equal(list({ languageCode: 'en' }).meta.total, 8 + 4 + 2 + 4 + 11);
+    assert.equal(list({ languageCode: 'en' }).meta.total, 8 + 4 + 2 + 4 + 11 + 28);
     assert.equal(list({ languageCode: 'EN-US', scope: 'builtin' }).meta.total, 5);
     assert.equal(list({ languageCode: 'e' }).meta.total, 0);
   });
@@ -77,10 +81,10 @@ describe('voice library', () => {
     assert.deepEqual(first.items.map((voice) => [voice.languageCode, voice.name]), [
       ['af', 'Afrikaans'], ['am', 'Amharic'], ['an', 'Aragonese'], ['ar', 'Arabic'], ['as', 'Assamese'],
     ]);
-    assert.deepEqual(first.meta, { page: 1, limit: 5, total: ALL, totalPages: 40 });
+    assert.deepEqual(first.meta, { page: 1, limit: 5, total: ALL, totalPages: 51 });
     const last = list({ sortBy: 'languageCode', sortDirection: 'desc', limit: 3 }).items;
-    assert.deepEqual(last.map((voice) => voice.languageCode), ['zh-CN', 'yue', 'yue']);
-    assert.ok(last[1].id > last[2].id, 'equal codes fall back to the id, reversed too');
+    assert.deepEqual(last.map((voice) => voice.languageCode), ['zh-CN', 'zh-CN', 'zh-CN']);
+    assert.ok(last[0].id > last[1].id && last[1].id > last[2].id, 'equal codes fall back to the id, reversed too');
   });
 
   it('sorts builtin voices by creation time, then by name', () => {
@@ -91,15 +95,23 @@ describe('voice library', () => {
   it('searches names, codes and language names without regard to case or accents', () => {
     assert.deepEqual(names({ search: 'français', scope: 'builtin' }), ['French (Belgium)', 'French (France)', 'French (Switzerland)']);
     assert.deepEqual(names({ search: 'Português' }), [
+      'Kokoro Alex (Portuguese, Brazil) – v1.0', 'Kokoro Dora (Portuguese, Brazil) – v1.0', 'Kokoro Santa (Portuguese, Brazil) – v1.0',
       'Piper Portuguese (Brazil), Cadu (medium)', 'Piper Portuguese (Brazil), Faber (medium)', 'Piper Portuguese (Portugal), Tugao (medium)',
       'Portuguese (Brazil)', 'Portuguese (Portugal)',
     ]);
-    assert.deepEqual(names({ search: 'PORTUGUES brazil' }), ['Piper Portuguese (Brazil), Cadu (medium)', 'Piper Portuguese (Brazil), Faber (medium)', 'Portuguese (Brazil)']);
+    assert.deepEqual(names({ search: 'PORTUGUES brazil' }), [
+      'Kokoro Alex (Portuguese, Brazil) – v1.0', 'Kokoro Dora (Portuguese, Brazil) – v1.0', 'Kokoro Santa (Portuguese, Brazil) – v1.0',
+      'Piper Portuguese (Brazil), Cadu (medium)', 'Piper Portuguese (Brazil), Faber (medium)', 'Portuguese (Brazil)']);
     assert.deepEqual(names({ search: 'deutsch' }), ['German', 'German – SVOX Pico', 'Piper German, Thorsten (medium)']);
     assert.deepEqual(names({ search: 'maori' }), ['Māori']);
     assert.deepEqual(names({ search: 'bokmal' }), ['Norwegian Bokmål']);
-    assert.deepEqual(names({ search: 'pt-br' }), ['Piper Portuguese (Brazil), Cadu (medium)', 'Piper Portuguese (Brazil), Faber (medium)', 'Portuguese (Brazil)']);
-    assert.deepEqual(names({ search: 'kokoro bella' }), ['Kokoro Bella (English, America)', 'Kokoro Isabella (English, Great Britain)']);
+    assert.deepEqual(names({ search: 'pt-br' }), [
+      'Kokoro Alex (Portuguese, Brazil) – v1.0', 'Kokoro Dora (Portuguese, Brazil) – v1.0', 'Kokoro Santa (Portuguese, Brazil) – v1.0',
+      'Piper Portuguese (Brazil), Cadu (medium)', 'Piper Portuguese (Brazil), Faber (medium)', 'Portuguese (Brazil)']);
+    assert.deepEqual(names({ search: 'kokoro bella' }), [
+      'Kokoro Bella (English, America)', 'Kokoro Bella (English, America) – v1.0',
+      'Kokoro Isabella (English, Great Britain)', 'Kokoro Isabella (English, Great Britain) – v1.0',
+    ]);
     assert.equal(list({ search: 'klingonese' }).meta.total, 0);
   });
 
@@ -107,7 +119,7 @@ describe('voice library', () => {
     assert.deepEqual(names({ gender: 'male', scope: 'builtin' }), [
       'English (America) – Flite KAL', 'English (America) – Flite RMS', 'English (Scotland) – Flite AWB',
     ]);
-    assert.equal(list({ gender: 'female' }).meta.total, 1 + 6 + 14 + 7);
+    assert.equal(list({ gender: 'female' }).meta.total, 1 + 6 + 14 + 7 + 29);
     assert.equal(list({ gender: 'neutral' }).meta.total, 0);
   });
 
@@ -118,10 +130,10 @@ describe('voice library', () => {
   });
 
   it('pages deterministically and gives an empty page past the end with the right meta', () => {
-    const pages = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].flatMap((page) => list({ page, limit: 20 }).items.map((voice) => voice.id));
+    const pages = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13].flatMap((page) => list({ page, limit: 20 }).items.map((voice) => voice.id));
     assert.equal(new Set(pages).size, ALL);
-    assert.deepEqual(pages, list({ limit: 100 }).items.concat(list({ limit: 100, page: 2 }).items).map((voice) => voice.id));
-    assert.deepEqual(list({ page: 11, limit: 20 }), { items: [], meta: { page: 11, limit: 20, total: ALL, totalPages: 10 } });
+    assert.deepEqual(pages, list({ limit: 100 }).items.concat(list({ limit: 100, page: 2 }).items, list({ limit: 100, page: 3 }).items).map((voice) => voice.id));
+    assert.deepEqual(list({ page: 14, limit: 20 }), { items: [], meta: { page: 14, limit: 20, total: ALL, totalPages: 13 } });
   });
 });
 
@@ -165,6 +177,20 @@ describe('downloadable voices follow the data directory without a restart', () =
     assert.deepEqual([emma.voice.name, emma.voice.languageCode, emma.voice.gender], ['Kokoro Emma (English, Great Britain)', 'en-GB', 'female']);
     assert.equal((emma.ref.model as SherpaVoiceModel).speakerId, 7);
     assert.match(emma.voice.id, /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it('lists Kokoro v1.0 speakers by their own language, with both lexicons and the language the model must speak', () => {
+    const alex = library.get(voiceIdFor('sherpa-onnx', 'kokoro-multi-lang-v1.0#em_alex'))!;
+    assert.deepEqual([alex.voice.name, alex.voice.languageCode, alex.voice.gender], ['Kokoro Alex (Spanish) – v1.0', 'es-ES', 'male']);
+    const model = alex.ref.model as SherpaVoiceModel;
+    assert.equal(model.speakerId, 29);
+    assert.equal(model.multiLingual, true);
+    assert.equal(model.speakerLanguage, 'es');
+    const dir = path.join(dataDir, 'models', 'tts', 'kokoro-multi-lang-v1.0');
+    assert.equal(model.files.lexicon, [path.join(dir, 'lexicon-us-en.txt'), path.join(dir, 'lexicon-zh.txt')].join(','));
+    const yunyang = library.get(voiceIdFor('sherpa-onnx', 'kokoro-multi-lang-v1.0#zm_yunyang'))!;
+    assert.deepEqual([(yunyang.ref.model as SherpaVoiceModel).speakerId, yunyang.voice.languageCode], [53, 'zh-CN']);
+    assert.equal(list({ search: 'kokoro', languageCode: 'ja' }).meta.total, 5);
   });
 
   it('reads voices added as folders with a voice.json, and lists a broken one as unavailable', async () => {

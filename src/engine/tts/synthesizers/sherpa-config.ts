@@ -45,7 +45,8 @@ export function sherpaTtsConfig(model: SherpaVoiceModel, settings: SherpaJobSett
       return { model: { ...base, matcha: { ...files, dataDir } }, maxNumSentences: 1 };
     case 'kokoro': {
       const kokoro: Record<string, string> = { ...files, dataDir };
-      if (model.multiLingual && settings.language) kokoro.lang = settings.language;
+      const lang = settings.language ?? model.speakerLanguage;
+      if (model.multiLingual && lang) kokoro.lang = lang;
       return { model: { ...base, kokoro }, maxNumSentences: 1 };
     }
     case 'zipvoice':
