@@ -18,7 +18,8 @@ Usage:
   node dist/cli.js key show [--data-dir D]
   node dist/cli.js key regenerate [--data-dir D]
   node dist/cli.js models list|install <id>|remove <id>|verify|import [<id>] <path> [--data-dir D] [--mirror URL]
-  node dist/cli.js audiobook <file.md|folder> --out book.m4b [--voice ID] [--format m4b|mp3] [--chapter-level N] [--data-dir D]
+  node dist/cli.js audiobook <file.md|folder> --out book.m4b [--voice ID] [--format m4b|mp3] [--chapter-level N]
+                             [--speakers "Ann=VOICE,Bob=VOICE"] [--per-chapter (MP3 files in the folder --out)] [--data-dir D]
 
 --relay/--device-token join a relay's device pool (Remote API): this server runs the jobs it is sent.
 
@@ -39,6 +40,8 @@ const OPTIONS = {
   voice: { type: 'string' },
   format: { type: 'string' },
   'chapter-level': { type: 'string' },
+  speakers: { type: 'string' },
+  'per-chapter': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -12,12 +12,14 @@ export interface Chapter {
 export interface Manuscript {
   title: string | undefined;
   author: string | undefined;
+  /** The front matter's `speakers:` line (`Ann=<voice>, Bob=<voice>`), as written. */
+  speakers?: string;
   chapters: Chapter[];
 }
 
 const HEADING = /^(#{1,6})[ \t]+(.+?)[ \t#]*$/;
 
-/** `title:` and `author:` of a YAML front matter block (simple `key: value` lines; quotes removed). */
+/** `title:`, `author:` and `speakers:` of a YAML front matter block (simple `key: value` lines; quotes removed). */
 function frontMatter(source: string): { fields: Record<string, string>; body: string } {
   const match = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(\r?\n|$)/.exec(source);
   if (!match) return { fields: {}, body: source };
@@ -49,5 +51,5 @@ export function parseManuscript(source: string, fallbackTitle: string, chapterLe
   };
   push(fields.title ?? fallbackTitle, 0, starts[0]?.line ?? lines.length);
   starts.forEach((start, i) => push(start.title, start.line, starts[i + 1]?.line ?? lines.length));
-  return { title: fields.title, author: fields.author, chapters };
+  return { title: fields.title, author: fields.author, ...(fields.speakers ? { speakers: fields.speakers } : {}), chapters };
 }

@@ -1,6 +1,7 @@
 /** `node dist/cli.js audiobook <file.md|folder> --out book.m4b`: progress lines, and Ctrl+C leaves no partial book. */
 import path from 'node:path';
 import type { AudiobookFormat } from '../audiobook/export-audiobook';
+import { parseSpeakerList } from '../audiobook/passages';
 import { UsageError } from '../util/usage-error';
 
 export interface AudiobookFlags {
@@ -8,14 +9,18 @@ export interface AudiobookFlags {
   voice?: string;
   format?: string;
   'chapter-level'?: string;
+  speakers?: string;
+  'per-chapter'?: boolean;
 }
 
 /** Runs the export; answers the exit code (130 when cancelled). */
 export async function runAudiobookCommand(input: string | undefined, flags: AudiobookFlags, dataDir: string): Promise<number> {
   if (!input) throw new UsageError('Expected "audiobook <file.md|folder> --out book.m4b".');
   if (!flags.out) throw new UsageError('audiobook needs --out, the book to write (e.g. book.m4b).');
-  const format = (flags.format ?? (path.extname(flags.out).toLowerCase() === '.mp3' ? 'mp3' : 'm4b')) as AudiobookFormat;
+  const perChapter = flags['per-chapter'] === true;
+  const format = (flags.format ?? (perChapter || path.extname(flags.out).toLowerCase() === '.mp3' ? 'mp3' : 'm4b')) as AudiobookFormat;
   if (format !== 'm4b' && format !== 'mp3') throw new UsageError(`--format must be m4b or mp3, not ${flags.format}.`);
+  if (perChapter && format !== 'mp3') throw new UsageError('--per-chapter writes MP3 files; leave out --format or use --format mp3.');
   const level = flags['chapter-level'] === undefined ? undefined : Number(flags['chapter-level']);
   if (level !== undefined && !(Number.isInteger(level) && level >= 1 && level <= 6)) throw new UsageError('--chapter-level must be 1 to 6.');
 
@@ -27,7 +32,8 @@ export async function runAudiobookCommand(input: string | undefined, flags: Audi
   process.once('SIGTERM', cancel);
   try {
     await exportAudiobook({
-      input, out: flags.out, format, dataDir, voiceId: flags.voice, chapterLevel: level,
+      input, out: flags.out, format, dataDir, voiceId: flags.voice, chapterLevel: level, perChapter,
+      speakers: parseSpeakerList(flags.speakers),
       onProgress: (line) => console.log(line), signal: controller.signal,
     });
     return 0;

@@ -47,7 +47,7 @@ describe('node dist/cli.js audiobook', () => {
     const dir = await workDir();
     await writeFile(path.join(dir, 'book.md'), BOOK);
     const out = path.join(dir, 'book.m4b');
-    const run = await runCli(['audiobook', path.join(dir, 'book.md'), '--out', out, '--data-dir', path.join(dir, 'data')]);
+    const run = await runCli(['audiobook', path.join(dir, 'book.md'), '--out', out, '--data-dir', await workDir()]);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^Chapter 1\/2 "One: Arrival": done, [\d.]+ s$/m);
     assert.match(run.stdout, /^Wrote .*book\.m4b: 2 chapters\.$/m);
@@ -75,10 +75,64 @@ describe('node dist/cli.js audiobook', () => {
     assert.deepEqual(chapters.map((c) => c.tags.title), ['The Start', 'The End']);
   });
 
+  it('re-exports from the cache: only the paragraph that changed is synthesized again', async () => {
+    const dir = await workDir();
+    const dataDir = await workDir();
+    const source = path.join(dir, 'book.md');
+    await writeFile(source, BOOK);
+    const out = path.join(dir, 'book.m4b');
+    const first = await runCli(['audiobook', source, '--out', out, '--data-dir', dataDir]);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /^6 paragraphs synthesized, 0 from the cache\.$/m);
+    const again = await runCli(['audiobook', source, '--out', out, '--data-dir', dataDir]);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /^0 paragraphs synthesized, 6 from the cache\.$/m);
+    await writeFile(source, BOOK.replace('Koa left again.', 'Koa left again, much later, in the rain.'));
+    const edited = await runCli(['audiobook', source, '--out', out, '--data-dir', dataDir]);
+    assert.equal(edited.code, 0, edited.stderr);
+    assert.match(edited.stdout, /^1 paragraphs synthesized, 5 from the cache\.$/m);
+    const { chapters } = await probe(out);
+    assert.ok(Number(chapters[1].end_time) - Number(chapters[1].start_time) > 3, 'the longer sentence is in the book');
+  });
+
+  it('switches voices at <!-- voice: --> tags and Name: prefixes, and says which voice it cannot find', async () => {
+    const dir = await workDir();
+    const dataDir = await workDir();
+    const source = path.join(dir, 'voices.md');
+    await writeFile(source, '# Voices\n\nHello there.\n\nHello there.\n\n<!-- voice: English (Great Britain) -->\n\nHello there.\n\n<!-- voice: default -->\n\nAnn: Hello there.\n');
+    const run = await runCli(['audiobook', source, '--out', path.join(dir, 'v.m4b'), '--speakers', 'Ann=German', '--data-dir', dataDir]);
+    assert.equal(run.code, 0, run.stderr);
+    // The heading, then "Hello there." in the book's voice twice (once from the cache), in the British voice, and as Ann.
+    assert.match(run.stdout, /^4 paragraphs synthesized, 1 from the cache\.$/m);
+    const unknown = await runCli(['audiobook', source, '--out', path.join(dir, 'x.m4b'), '--speakers', 'Ann=Nobody Such', '--data-dir', dataDir]);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /No voice "Nobody Such" in the voice library/);
+    assert.deepEqual((await readdir(dir)).sort(), ['v.m4b', 'voices.md']);
+  });
+
+  it('writes one tagged MP3 per chapter into a folder with --per-chapter, and will not overwrite other files', async () => {
+    const dir = await workDir();
+    await writeFile(path.join(dir, 'book.md'), BOOK);
+    const out = path.join(dir, 'chapters');
+    const run = await runCli(['audiobook', path.join(dir, 'book.md'), '--out', out, '--per-chapter', '--data-dir', await workDir()]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual((await readdir(out)).sort(), ['01 One Arrival.mp3', '02 Two; Departure.mp3']);
+    const { format } = await probe(path.join(out, '02 Two; Departure.mp3'));
+    assert.equal(format.format_name, 'mp3');
+    assert.deepEqual([format.tags.title, format.tags.track, format.tags.album, format.tags.artist], ['Two; Departure', '2/2', 'The Koa Book', 'Ann Writer']);
+    await writeFile(path.join(out, 'notes.txt'), 'mine');
+    const refused = await runCli(['audiobook', path.join(dir, 'book.md'), '--out', out, '--per-chapter', '--data-dir', await workDir()]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /holds files other than an earlier export's MP3s/);
+    assert.equal((await readdir(out)).length, 3);
+  });
+
   it('stops on Ctrl+C (SIGINT) with code 130 and leaves no book, partial file or work folder', async () => {
     const dir = await workDir();
     await writeFile(path.join(dir, 'long.md'), `# Long\n\n${LONG_TEXT}\n\n# Later\n\nNever read.\n`);
-    const child = spawn(process.execPath, [CLI, 'audiobook', path.join(dir, 'long.md'), '--out', path.join(dir, 'long.m4b'), '--data-dir', path.join(dir, 'data')], {
+    // The data directory (with the re-export cache) lives elsewhere, as it does for users.
+    const dataDir = await workDir();
+    const child = spawn(process.execPath, [CLI, 'audiobook', path.join(dir, 'long.md'), '--out', path.join(dir, 'long.m4b'), '--data-dir', dataDir], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -94,6 +148,7 @@ describe('node dist/cli.js audiobook', () => {
     assert.equal(await exited, 130, output);
     assert.doesNotMatch(output, /Chapter 2\/2/);
     assert.deepEqual((await readdir(dir)).sort(), ['long.md']);
+    assert.deepEqual(await readdir(path.join(dataDir, 'cache', 'audiobook')), [], 'no scratch folder or half-made paragraph is left in the cache');
   });
 
   it('refuses a missing --out with the usage', async () => {

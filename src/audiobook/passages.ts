@@ -1,0 +1,77 @@
+/**
+ * A chapter as the audiobook synthesizes it: paragraphs (blank-line separated, fenced code kept whole),
+ * each with the speaker whose voice reads it. `<!-- voice: X -->` on its own switches the voice for the
+ * paragraphs after it (X is a voice id or name; `default` switches back), and a paragraph that starts with
+ * `Name:` for a name the book maps to a voice is read by that voice, as subtitle narration does with
+ * `Name:` prefixes. A paragraph is the unit the re-export cache keys on, so an edit re-reads one paragraph.
+ */
+
+export interface Passage {
+  text: string;
+  /** The voice id or name asked for, or undefined for the book's voice. */
+  voice: string | undefined;
+}
+
+const VOICE_TAG = /^<!--\s*voice:\s*(.+?)\s*-->$/i;
+const SPEAKER_PREFIX = /^([\p{L}][\p{L}\p{N} .'-]{0,40}):\s+(\S[\s\S]*)$/u;
+
+/** Blank-line separated blocks of Markdown; a fenced code block with blank lines inside stays one block. */
+function blocks(markdown: string): string[] {
+  const result: string[] = [];
+  let current: string[] = [];
+  let inFence = false;
+  for (const line of markdown.split(/\r?\n/)) {
+    if (/^(```|~~~)/.test(line.trim())) inFence = !inFence;
+    if (!inFence && line.trim() === '') {
+      if (current.length > 0) result.push(current.join('\n'));
+      current = [];
+    } else {
+      current.push(line);
+    }
+  }
+  if (current.length > 0) result.push(current.join('\n'));
+  return result;
+}
+
+/**
+ * The passages of a chapter. `speakers` maps names (as in `Name:` prefixes) to voices; `startVoice` is the
+ * voice a `<!-- voice: -->` tag of an earlier chapter left in force; the answer says which one this chapter
+ * leaves.
+ */
+export function chapterPassages(
+  markdown: string,
+  speakers: Readonly<Record<string, string>>,
+  startVoice?: string,
+): { passages: Passage[]; endVoice: string | undefined } {
+  const passages: Passage[] = [];
+  let voice = startVoice;
+  const speakerNames = new Map(Object.keys(speakers).map((name) => [name.toLowerCase(), name]));
+  for (const block of blocks(markdown)) {
+    const tag = VOICE_TAG.exec(block.trim());
+    if (tag) {
+      voice = tag[1].toLowerCase() === 'default' ? undefined : tag[1];
+      continue;
+    }
+    const prefix = SPEAKER_PREFIX.exec(block.trim());
+    const speaker = prefix ? speakerNames.get(prefix[1].trim().toLowerCase()) : undefined;
+    if (prefix && speaker !== undefined) {
+      passages.push({ text: prefix[2], voice: speakers[speaker] });
+    } else if (/[\p{L}\p{N}]/u.test(block)) {
+      passages.push({ text: block, voice });
+    }
+  }
+  return { passages, endVoice: voice };
+}
+
+/** `Ann=<voice>, Bob=<voice>` (the CLI flag and the front matter's `speakers:` line) as a map. */
+export function parseSpeakerList(list: string | undefined): Record<string, string> {
+  const speakers: Record<string, string> = {};
+  for (const pair of (list ?? '').split(/[,;]/)) {
+    const at = pair.indexOf('=');
+    if (at <= 0) continue;
+    const name = pair.slice(0, at).trim();
+    const voice = pair.slice(at + 1).trim();
+    if (name && voice) speakers[name] = voice;
+  }
+  return speakers;
+}
