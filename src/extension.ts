@@ -10,6 +10,7 @@ import { createApi, type SpeechStudioApi } from './editor/extension-api';
 import { SecretApiKeyStore } from './editor/api-key-store';
 import { AudioPlayer } from './editor/audio-player';
 import { registerChooseVoice } from './editor/commands/choose-voice';
+import { registerExportAudiobook } from './editor/commands/export-audiobook';
 import { registerInstallModel } from './editor/commands/install-model';
 import { registerLocalApiCommands } from './editor/commands/local-api';
 import { registerNarrateSelection } from './editor/commands/narrate-selection';
@@ -68,6 +69,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     registerTranscribe(services),
     registerNarrateSelection(services),
     registerNarrateSubtitles(services),
+    registerExportAudiobook(services),
     registerSubtitleEditing(),
     registerChooseVoice(services),
     registerInstallModel(services),

@@ -11,6 +11,7 @@ import './narrate.test';
 import './transcribe.test';
 import './lm-tools.test';
 import './subtitles.test';
+import './audiobook.test';
 import './subtitle-check.test';
 import './subtitle-quick-fix.test';
 import './api-key.test';
