@@ -111,5 +111,22 @@ test('Re-transcribe Cue(s) replaces the selected cue\'s text with what the engin
   assert.equal(cue1.lines.join(' '), result.words[0].map((word) => word.text.trim()).join(' '));
   assert.deepEqual(cueTimes(editor.document.getText()), cueTimes(SHIFTED), 'the times stay');
   await undoUntil(editor, SHIFTED);
+}, 120_000);
+
+test('Re-transcribe Cue(s) runs one cropped job per run of selected cues and replaces them all in one undoable edit', async () => {
+  const editor = await openShifted();
+  // Cues 1 and 2 (one run), and cue 4: two spans, two jobs.
+  editor.selections = [new vscode.Selection(1, 0, 5, 2), new vscode.Selection(14, 4, 14, 4)];
+  const result = await vscode.commands.executeCommand<RetranscribeResult | undefined>('speechStudio.retranscribeCues', { language: 'en' });
+  assert.ok(result, 'the command ran');
+  assert.deepEqual(result.spans.map((span) => span.cues), [[1, 2], [4]]);
+  assert.deepEqual(result.jobs.map((job) => job.status), ['succeeded', 'succeeded']);
+  assert.ok(result.spans[1].cropStartSeconds >= 7.98 && result.spans[1].cropEndSeconds <= 11.2, JSON.stringify(result.spans));
+  const edits = result.spans.flatMap((span, i) => replaceCueTexts(SHIFTED, 'srt', DEFAULT_SUBTITLE_STYLE, span, result.words[i]).edits);
+  const expected = applyEdits(SHIFTED, edits);
+  assert.notEqual(expected, SHIFTED);
+  assert.equal(editor.document.getText(), expected);
+  assert.equal(scanSubtitles(expected, 'srt').cues[2].lines.join(' '), 'what your country can do for you,', 'cue 3 was not asked for');
+  await undoUntil(editor, SHIFTED);
   await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 }, 120_000);
