@@ -14,8 +14,8 @@ import { rememberedOptions } from '../commands/transcribe-options';
 import { runWithProgress, succeeded } from '../job-progress';
 import { reportError } from '../log';
 import type { Services } from '../services';
+import { activeSubtitle } from './active-subtitle';
 import { mediaForSubtitle } from './cue-media';
-import { subtitleFormatOf } from './diagnostics';
 import { toWorkspaceEdit } from './quick-fixes';
 import { readSubtitleCheckSetting } from './style-setting';
 
@@ -71,13 +71,9 @@ async function transcribeSpan(services: Services, media: vscode.Uri, span: CueSp
 }
 
 export async function retranscribeCues(services: Services, args: RetranscribeArgs = {}): Promise<RetranscribeResult | undefined> {
-  const editor = vscode.window.activeTextEditor;
-  const format = editor && subtitleFormatOf(editor.document);
-  if (!editor || !format) {
-    void vscode.window.showWarningMessage('Open an .srt or .vtt file and select the cues to re-transcribe.');
-    return undefined;
-  }
-  const document = editor.document;
+  const active = activeSubtitle('re-transcribe its cues');
+  if (!active) return undefined;
+  const { editor, document, format } = active;
   const source = document.getText();
   const version = document.version;
   const cues = cuesInLines(source, format, selectedLines(editor));

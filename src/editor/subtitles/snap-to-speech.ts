@@ -9,8 +9,8 @@ import { findSpeechRegions } from '../../jobs/speech-regions';
 import { DEFAULT_SNAP_WINDOW_SECONDS, snapToSpeech, type SnapReport } from '../../subtitles/snap';
 import { reportError } from '../log';
 import type { Services } from '../services';
+import { activeSubtitle } from './active-subtitle';
 import { mediaForSubtitle } from './cue-media';
-import { subtitleFormatOf } from './diagnostics';
 import { toWorkspaceEdit } from './quick-fixes';
 import { readSubtitleCheckSetting, SUBTITLE_SETTINGS } from './style-setting';
 import { requireVadModel } from './vad-model';
@@ -36,13 +36,9 @@ export const describeSnap = (report: SnapReport): string =>
     : `Moved ${report.moved} of ${report.total} cues (mean ${report.meanShiftMs} ms, max ${report.maxShiftMs} ms).`;
 
 export async function snapSubtitlesToSpeech(services: Services): Promise<SnapToSpeechResult | undefined> {
-  const editor = vscode.window.activeTextEditor;
-  const format = editor && subtitleFormatOf(editor.document);
-  if (!editor || !format) {
-    void vscode.window.showWarningMessage('Open an .srt or .vtt file to snap its timing to speech.');
-    return undefined;
-  }
-  const document = editor.document;
+  const active = activeSubtitle('snap its timing to speech');
+  if (!active) return undefined;
+  const { document, format } = active;
   const media = await mediaForSubtitle(services.context, document.uri);
   if (!media) return undefined;
   if (media.scheme !== 'file') throw new Error(`Only media files on this machine can be analysed, not ${media.toString()}.`);
