@@ -7,6 +7,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { findSpeechRegions } from '../../jobs/speech-regions';
 import { DEFAULT_SNAP_WINDOW_SECONDS, snapToSpeech, type SnapReport } from '../../subtitles/snap';
+import { describePhase } from '../job-progress';
 import { reportError } from '../log';
 import type { Services } from '../services';
 import { activeSubtitle } from './active-subtitle';
@@ -55,8 +56,8 @@ export async function snapSubtitlesToSpeech(services: Services): Promise<SnapToS
         const server = await services.controller.ready();
         return await findSpeechRegions(server.engine, services.controller.dataDir, media.fsPath, vadModel, {
           signal: cancel.signal,
-          onProgress: (_phase, percent) => {
-            progress.report({ increment: Math.max(0, percent - shown), message: `${Math.floor(percent)}%` });
+          onProgress: (phase, percent) => {
+            progress.report({ increment: Math.max(0, percent - shown), message: `${describePhase(phase)} (${Math.floor(percent)}%)` });
             shown = Math.max(shown, percent);
           },
         });
