@@ -26,6 +26,8 @@ import type { Services } from './editor/services';
 import { readSettings, updateSetting, watchSettings } from './editor/settings';
 import { registerExposureWarning, registerStatusBar } from './editor/status-bar';
 import { registerSubtitleEditing } from './editor/subtitles/register';
+import { registerRetranscribeCues } from './editor/subtitles/retranscribe-cues';
+import { registerSnapToSpeech } from './editor/subtitles/snap-to-speech';
 import { registerWalkthrough } from './editor/walkthrough/register';
 
 export type { SpeechStudioApi, SpeechStudioJob } from './editor/extension-api';
@@ -71,6 +73,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     registerNarrateSubtitles(services),
     registerExportAudiobook(services),
     registerSubtitleEditing(),
+    registerSnapToSpeech(services),
+    registerRetranscribeCues(services),
     registerChooseVoice(services),
     registerInstallModel(services),
     registerLocalApiCommands(services),

@@ -12,6 +12,7 @@ const PHASES: Record<string, string> = {
   loading_model: 'Loading the model',
   decoding: 'Decoding the media',
   detecting_language: 'Detecting the language',
+  detecting_speech: 'Finding the speech',
   transcribing: 'Transcribing',
   diarizing: 'Finding the speakers',
   punctuating: 'Punctuating',

@@ -10,6 +10,7 @@ export type EnginePhase =
   | 'decoding'
   | 'detecting_language'
   | 'transcribing'
+  | 'detecting_speech'
   | 'diarizing'
   | 'punctuating'
   | 'synthesizing'
@@ -66,7 +67,32 @@ export interface RecognizedSegment {
   text: string;
 }
 
-export type EngineTask = TtsTask | SttTask;
+/**
+ * Finds where speech starts and ends in a media file with Silero VAD: not a job (no store record, no
+ * queue), a short task the editor runs directly, e.g. to snap subtitle timing to speech.
+ */
+export interface SpeechRegionsTask {
+  kind: 'speech-regions';
+  inputPath: string;
+  /** The Silero VAD model in whisper.cpp format. */
+  vadModelPath: string;
+}
+
+/** The stretches of speech of a media file, in seconds from its start, in time order. */
+export interface SpeechRegionsResult {
+  durationSeconds: number;
+  regions: Array<{ start: number; end: number }>;
+}
+
+/** What the job service queues: a TTS or STT job's task. */
+export type JobTask = TtsTask | SttTask;
+
+export type EngineTask = JobTask | SpeechRegionsTask;
+
+export type EngineResult = JobResult | SpeechRegionsResult;
+
+/** The result a task of type T answers with. */
+export type ResultOf<T extends EngineTask> = T extends SpeechRegionsTask ? SpeechRegionsResult : JobResult;
 
 export type ParentMessage = { type: 'run'; jobId: string; task: EngineTask };
 
@@ -74,7 +100,7 @@ export type ChildMessage =
   | { type: 'ready'; pid: number }
   | { type: 'progress'; jobId: string; phase: EnginePhase; progress: number }
   | { type: 'segments'; jobId: string; segments: RecognizedSegment[] }
-  | { type: 'result'; jobId: string; backend: string; result: JobResult }
+  | { type: 'result'; jobId: string; backend: string; result: EngineResult }
   | { type: 'failed'; jobId: string; message: string };
 
 /** The job-level reporter the engine-side code receives: `progress` is 0–100 over the whole job. */
@@ -84,7 +110,7 @@ export interface ProgressReporter {
   segments?(segments: RecognizedSegment[]): void;
 }
 
-export interface TaskOutcome<R extends JobResult = JobResult> {
+export interface TaskOutcome<R extends EngineResult = JobResult> {
   backend: string;
   result: R;
 }
@@ -92,8 +118,12 @@ export interface TaskOutcome<R extends JobResult = JobResult> {
 /** The `backend` of every STT job. */
 export const STT_BACKEND = 'whisper.cpp';
 
+/** The `backend` of a speech-regions task. */
+export const VAD_BACKEND = 'silero-vad';
+
 /** The engine that runs a task, known before it starts: a TTS voice names its synthesizer, which is its backend. */
-export const taskBackend = (task: EngineTask): string => (task.kind === 'stt' ? STT_BACKEND : task.voice.engine);
+export const taskBackend = (task: EngineTask): string =>
+  task.kind === 'stt' ? STT_BACKEND : task.kind === 'speech-regions' ? VAD_BACKEND : task.voice.engine;
 
 /** An error whose message is already a sentence for the user (no stack, no internals). */
 export class UserFacingError extends Error {

@@ -12,7 +12,7 @@ import type { LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
 import { validateLexicon } from '../lexicon/lexicon-validation';
 import { compileValidators, type Validators } from '../contract/validation';
 import type { TtsEngineName, TtsVoiceRef } from '../voices/voice-ref';
-import { UserFacingError, type EngineTask, type SttTask, type TtsTask, type WhisperHints } from './protocol';
+import { UserFacingError, type EngineTask, type SpeechRegionsTask, type SttTask, type TtsTask, type WhisperHints } from './protocol';
 import { narrationTimelineProblem } from '../subtitles/timeline-limit';
 import { readCues } from './tts/read-cues';
 
@@ -46,7 +46,12 @@ export async function checkTask(task: unknown): Promise<EngineTask> {
   if (!isObject(task)) throw invalid('the engine received no task');
   if (task.kind === 'tts') return checkTtsTask(task);
   if (task.kind === 'stt') return checkSttTask(task);
-  throw invalid(`its kind ${JSON.stringify(task.kind)} is neither tts nor stt`);
+  if (task.kind === 'speech-regions') return checkSpeechRegionsTask(task);
+  throw invalid(`its kind ${JSON.stringify(task.kind)} is neither tts nor stt nor speech-regions`);
+}
+
+function checkSpeechRegionsTask(task: Fields): SpeechRegionsTask {
+  return { kind: 'speech-regions', inputPath: absolutePath(task, 'inputPath'), vadModelPath: absolutePath(task, 'vadModelPath') };
 }
 
 async function checkTtsTask(task: Fields): Promise<TtsTask> {

@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import type { ChildMessage, EnginePhase, EngineTask, ParentMessage, RecognizedSegment, TaskOutcome } from '../engine/protocol';
+import type { ChildMessage, EnginePhase, EngineResult, EngineTask, ParentMessage, RecognizedSegment, ResultOf, TaskOutcome } from '../engine/protocol';
 import type { Logger } from '../util/log';
 
 export interface EngineRunOptions {
@@ -28,7 +28,7 @@ interface RunningJob {
   options: EngineRunOptions;
   /** Listens on `options.signal` while the job runs; removed when it settles, however it settles. */
   onAbort(): void;
-  resolve(outcome: TaskOutcome): void;
+  resolve(outcome: TaskOutcome<EngineResult>): void;
   reject(error: Error): void;
 }
 
@@ -73,9 +73,10 @@ class EngineProcess {
     return this.job === undefined && !this.ended;
   }
 
-  run(jobId: string, task: EngineTask, options: EngineRunOptions): Promise<TaskOutcome> {
+  run<T extends EngineTask>(jobId: string, task: T, options: EngineRunOptions): Promise<TaskOutcome<ResultOf<T>>> {
     clearTimeout(this.idleTimer);
-    return new Promise<TaskOutcome>((resolve, reject) => {
+    // The child answers a task with the result of its kind (worker.ts dispatches on `kind`).
+    return new Promise<TaskOutcome<EngineResult>>((resolve, reject) => {
       // Bound to this job: a signal aborted after the job settled must not cancel whatever job runs next.
       const onAbort = (): void => {
         if (this.job === job) this.cancel();
@@ -88,7 +89,7 @@ class EngineProcess {
       this.child.send(message, (error) => {
         if (error) this.fail(new Error(`The speech engine could not be reached: ${error.message}`));
       });
-    });
+    }) as Promise<TaskOutcome<ResultOf<T>>>;
   }
 
   kill(): void {
@@ -178,7 +179,7 @@ export class EngineHost {
 
   constructor(private readonly options: EngineHostOptions) {}
 
-  run(jobId: string, task: EngineTask, options: EngineRunOptions): Promise<TaskOutcome> {
+  run<T extends EngineTask>(jobId: string, task: T, options: EngineRunOptions): Promise<TaskOutcome<ResultOf<T>>> {
     let process = [...this.processes].find((p) => p.available);
     if (!process) {
       process = new EngineProcess(this.options, (gone) => this.processes.delete(gone));

@@ -299,6 +299,25 @@ export function shiftTiming(source: string, format: SubtitleFormat, offsetSecond
   return moved.flatMap((cue) => retime(doc, cue, { start: ms(cue.start) + offset, end: ms(cue.end) + offset }));
 }
 
+/** New times (ms) for some cues (by position from 1), as edits of their timing lines only. */
+export function retimeCues(source: string, format: SubtitleFormat, times: ReadonlyMap<number, { start?: number; end?: number }>): TextEdit[] {
+  const doc = read(source, format);
+  return [...times].flatMap(([index, time]) => retime(doc, cueOf(doc, index), time));
+}
+
+/**
+ * Replaces the text lines of cue `index` (from 1) with `lines`, written with the file's line break; no
+ * lines is no edit (a cue without text would end its block, and the next cue's text would join it).
+ */
+export function replaceCueLines(source: string, format: SubtitleFormat, index: number, lines: readonly string[]): TextEdit[] {
+  if (lines.length === 0) return [];
+  const doc = read(source, format);
+  const cue = cueOf(doc, index);
+  if (cue.lines.length > 0) return replaceText(doc, cue, lines);
+  const timing = doc.lines[cue.line - 1];
+  return [{ start: timing.end, end: timing.end, text: doc.eol + lines.join(doc.eol) }];
+}
+
 // ---- applying ----------------------------------------------------------------------------------------
 
 /** The source with the (non-overlapping) edits made. */

@@ -107,6 +107,11 @@ describe('the engine process re-checks every task', () => {
     await assertRefused(null, /the engine received no task/);
   });
 
+  it('refuses a speech-regions task whose media or VAD model is not an absolute path', async () => {
+    await assertRefused({ kind: 'speech-regions', inputPath: 'jfk.wav', vadModelPath: path.join(dir, 'vad.bin') }, /inputPath is not an absolute path/);
+    await assertRefused({ kind: 'speech-regions', inputPath: path.join(dir, 'jfk.wav') }, /vadModelPath is not an absolute path/);
+  });
+
   it('refuses a lexicon no PUT /lexicon would have stored, e.g. phonemes that would leave espeak-ng\'s [[…]]', async () => {
     const lexicon = [{ text: 'GIF', phonemes: 'x]] <voice name="y">', alphabet: 'espeak' }];
     await assertRefused(await ttsTask('A GIF.', {}, { lexicon }), /\(entries\[0\]\.phonemes: must not contain any of \[ \] < > &\)/);

@@ -14,6 +14,7 @@ import './subtitles.test';
 import './audiobook.test';
 import './subtitle-check.test';
 import './subtitle-quick-fix.test';
+import './subtitle-speech.test';
 import './api-key.test';
 import './settings.test';
 import './ui.test';

@@ -17,10 +17,15 @@ export function modelsDirOf(whisperModelPath: string): string {
  * The Silero VAD model in whisper.cpp format: `SPEECH_STUDIO_VAD_MODEL`, else the newest
  * `<models-dir>/vad/ggml-silero-*.bin`. Null when there is none: transcription then runs without VAD.
  */
-export async function findVadModel(whisperModelPath: string, env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
+export function findVadModel(whisperModelPath: string, env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
+  return findVadModelIn(modelsDirOf(whisperModelPath), env);
+}
+
+/** The same, for a models folder (`<data-dir>/models`). */
+export async function findVadModelIn(modelsDir: string, env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
   const configured = env[VAD_MODEL_ENV]?.trim();
   if (configured) return (await exists(configured)) ? configured : null;
-  const vadDir = path.join(modelsDirOf(whisperModelPath), 'vad');
+  const vadDir = path.join(modelsDir, 'vad');
   const names = await readdir(vadDir).catch(() => [] as string[]);
   const candidates = names
     .filter((name) => /^ggml-silero-.*\.bin$/.test(name))

@@ -1,0 +1,116 @@
+/**
+ * Snapping subtitle timing to speech: each cue's start moves to the nearest speech onset and its end to
+ * the nearest speech offset within a window, as text edits of the timing lines only (so CRLF, a BOM,
+ * WebVTT cue settings and NOTE blocks survive), with a report of how much moved.
+ */
+import { retimeCues, type TextEdit } from './edits';
+import { scanSubtitles, type ScannedCue, type SubtitleFormat } from './scan';
+import type { SubtitleStyle } from './style';
+
+/** A stretch of speech in seconds. */
+export interface SpeechSpan {
+  start: number;
+  end: number;
+}
+
+export const DEFAULT_SNAP_WINDOW_SECONDS = 0.5;
+
+export interface SnapReport {
+  /** Cues with at least one boundary moved. */
+  moved: number;
+  /** All cues of the file. */
+  total: number;
+  /** Of the boundaries that moved, in ms. */
+  meanShiftMs: number;
+  maxShiftMs: number;
+}
+
+export interface SnapResult {
+  edits: TextEdit[];
+  report: SnapReport;
+}
+
+const ms = (seconds: number): number => Math.round(seconds * 1000);
+
+/** The value of `sorted` nearest to `target` within `window` (all ms), if any; ties go to the earlier one. */
+function nearest(sorted: readonly number[], target: number, window: number): number | undefined {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (sorted[middle] < target) low = middle + 1;
+    else high = middle;
+  }
+  const candidates = [sorted[low - 1], sorted[low]].filter((value): value is number => value !== undefined && Math.abs(value - target) <= window);
+  return candidates.sort((a, b) => Math.abs(a - target) - Math.abs(b - target))[0];
+}
+
+interface Timed {
+  index: number;
+  start: number;
+  end: number;
+}
+
+/**
+ * Moves each cue's start to the nearest speech onset and its end to the nearest offset, each within
+ * `windowSeconds` of where it is. A move is left out when it would make the cue overlap a neighbour, come
+ * closer to one than the style's minimum gap (or the gap it had, if smaller), or last less than the style's
+ * minimum duration (or its own duration, if already shorter). Cues that cannot be read are left alone.
+ * @example snapToSpeech(srt, 'srt', [{ start: 0.32, end: 2.1 }], style).report // { moved: 1, total: 1, … }
+ */
+export function snapToSpeech(
+  source: string,
+  format: SubtitleFormat,
+  speech: readonly SpeechSpan[],
+  style: SubtitleStyle,
+  windowSeconds = DEFAULT_SNAP_WINDOW_SECONDS,
+): SnapResult {
+  if (!(windowSeconds >= 0 && Number.isFinite(windowSeconds))) throw new TypeError(`Expected a window of 0 seconds or more, got ${windowSeconds}`);
+  const window = ms(windowSeconds);
+  const onsets = speech.map((span) => ms(span.start)).sort((a, b) => a - b);
+  const offsets = speech.map((span) => ms(span.end)).sort((a, b) => a - b);
+  const scanned = scanSubtitles(source, format).cues;
+  const cues: Timed[] = scanned
+    .filter((cue: ScannedCue) => cue.end > cue.start)
+    .map((cue) => ({ index: cue.index, start: ms(cue.start), end: ms(cue.end) }))
+    .sort((a, b) => a.start - b.start || a.index - b.index);
+  const minGap = ms(style.minGapSeconds);
+  const minDuration = ms(style.minDurationSeconds);
+  /** The gap a neighbour pair must keep: the style's, or the smaller one it already had (never below 0). */
+  const gapBetween = (before: Timed, after: Timed): number => Math.min(minGap, Math.max(0, after.start - before.end));
+
+  const times = new Map<number, { start?: number; end?: number }>();
+  const shifts: number[] = [];
+  let previousEnd: number | undefined;
+  cues.forEach((cue, i) => {
+    const before = cues[i - 1];
+    const after = cues[i + 1];
+    const startTo = nearest(onsets, cue.start, window) ?? cue.start;
+    const endTo = nearest(offsets, cue.end, window) ?? cue.end;
+    const lowest = before && previousEnd !== undefined ? previousEnd + gapBetween(before, cue) : -Infinity;
+    // The next cue's start may stay or move to its own onset: the end keeps clear of both.
+    const nextStart = after ? Math.min(after.start, nearest(onsets, after.start, window) ?? after.start) : Infinity;
+    const highest = after ? nextStart - gapBetween(cue, after) : Infinity;
+    const shortest = Math.min(minDuration, cue.end - cue.start);
+    const fits = (start: number, end: number): boolean =>
+      start >= 0 && end > start && end - start >= shortest && (start === cue.start || start >= lowest) && (end === cue.end || end <= highest);
+    const choice = [[startTo, endTo], [startTo, cue.end], [cue.start, endTo]].find(([start, end]) => fits(start, end)) ?? [cue.start, cue.end];
+    const [start, end] = choice;
+    if (start !== cue.start || end !== cue.end) {
+      times.set(cue.index, { ...(start !== cue.start ? { start } : {}), ...(end !== cue.end ? { end } : {}) });
+      if (start !== cue.start) shifts.push(Math.abs(start - cue.start));
+      if (end !== cue.end) shifts.push(Math.abs(end - cue.end));
+    }
+    previousEnd = end;
+  });
+  const total = shifts.reduce((sum, shift) => sum + shift, 0);
+  return {
+    edits: retimeCues(source, format, times),
+    report: {
+      moved: times.size,
+      total: scanned.length,
+      meanShiftMs: shifts.length === 0 ? 0 : Math.round(total / shifts.length),
+      maxShiftMs: shifts.length === 0 ? 0 : Math.max(...shifts),
+    },
+  };
+}

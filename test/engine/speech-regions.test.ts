@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { copyFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { EngineHost } from '../../src/jobs/engine-host';
+import { findSpeechRegions, speechRegionsCacheDir } from '../../src/jobs/speech-regions';
+import { silentLogger } from '../../src/util/log';
+import { ENGINE_WORKER } from '../helpers/server';
+import { tempDir } from '../helpers/temp';
+import { testModel } from '../helpers/test-models';
+
+/** jfk.wav: 11 s, "And so my fellow Americans…" from about 0.3 s to about 10.6 s, with pauses between phrases. */
+const JFK_SECONDS = 11;
+
+describe('the speech-regions engine task (Silero VAD in the engine process) and its cache', () => {
+  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger, env: { ...process.env, SPEECH_STUDIO_THREADS: '2' } });
+  let dir = '';
+  let media = '';
+  const vad = testModel('vad', 'ggml-silero-v6.2.0.bin');
+
+  before(async () => {
+    dir = await tempDir('speech-studio-regions-');
+    media = path.join(dir, 'jfk.wav');
+    await copyFile(testModel('audio', 'jfk.wav'), media);
+  });
+  after(async () => {
+    await host.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('finds the stretches of speech of jfk.wav in order, inside the file, and reports its progress', async () => {
+    const phases = new Set<string>();
+    const found = await findSpeechRegions(host, path.join(dir, 'data'), media, vad, { onProgress: (phase) => phases.add(phase) });
+    assert.equal(found.cached, false);
+    assert.ok(Math.abs(found.durationSeconds - JFK_SECONDS) < 0.1, `duration ${found.durationSeconds}`);
+    assert.ok(found.regions.length >= 2, `the pauses between phrases split the speech: ${JSON.stringify(found.regions)}`);
+    const first = found.regions[0];
+    const last = found.regions.at(-1)!;
+    assert.ok(first.start > 0.05 && first.start < 0.8, `speech starts after the lead-in silence: ${first.start}`);
+    assert.ok(last.end > 9.5 && last.end <= found.durationSeconds, `speech ends near the end: ${last.end}`);
+    for (const [i, region] of found.regions.entries()) {
+      assert.ok(region.end > region.start, `region ${i} has a length`);
+      if (i > 0) assert.ok(region.start >= found.regions[i - 1].end, `region ${i} starts after the one before ends`);
+    }
+    assert.ok(phases.has('decoding') && phases.has('detecting_speech'), [...phases].join(' '));
+  });
+
+  it('answers from the cache while the file is unchanged, and analyses again when it changes', async () => {
+    const data = path.join(dir, 'data');
+    const again = await findSpeechRegions(host, data, media, vad);
+    assert.equal(again.cached, true);
+    const first = await findSpeechRegions(host, path.join(dir, 'other-data'), media, vad);
+    assert.deepEqual(again.regions, first.regions, 'the cached answer is the engine\'s answer');
+
+    await utimes(media, new Date(), new Date(Date.now() + 5_000));
+    const touched = await findSpeechRegions(host, data, media, vad);
+    assert.equal(touched.cached, false, 'a new modification time is a new analysis');
+    assert.deepEqual(touched.regions, first.regions);
+    assert.equal((await readdir(speechRegionsCacheDir(data))).filter((name) => name.endsWith('.json')).length, 1, 'one entry a file');
+  });
+
+  it('a damaged cache entry is analysed again, not trusted', async () => {
+    const data = path.join(dir, 'data');
+    const [entry] = (await readdir(speechRegionsCacheDir(data))).filter((name) => name.endsWith('.json'));
+    await writeFile(path.join(speechRegionsCacheDir(data), entry), '{"key":');
+    const found = await findSpeechRegions(host, data, media, vad);
+    assert.equal(found.cached, false);
+    assert.ok(found.regions.length >= 2);
+  });
+
+  it('fails with the engine\'s sentence for a file that is not media', async () => {
+    const text = path.join(dir, 'notes.wav');
+    await writeFile(text, 'not audio at all');
+    await assert.rejects(findSpeechRegions(host, path.join(dir, 'data'), text, vad), /not a media file|no audio|could not|cannot/i);
+  });
+});
