@@ -183,6 +183,20 @@ describe('choosing the Parakeet model through the openai SDK\'s model field', ()
     assert.equal((await jobOf(auto.response.headers.get('x-speech-studio-job-id'))).backend, 'whisper.cpp');
   });
 
+  it('streams a Parakeet transcription chunk by chunk: deltas, then the whole text', async () => {
+    const stream = await client.audio.transcriptions.create({ file: jfk(), model: SYNTHETIC_PARAKEET_NAME, language: 'en', stream: true });
+    const events = [];
+    for await (const event of stream) events.push(event);
+    const last = events.at(-1);
+    assert.equal(last?.type, 'transcript.text.done');
+    const deltas = events.slice(0, -1);
+    assert.ok(deltas.length > 0 && deltas.every((event) => event.type === 'transcript.text.delta'), 'live pieces arrive before the end');
+    if (last?.type === 'transcript.text.done') {
+      const joined = deltas.map((event) => (event as { delta: string }).delta).join('');
+      assert.equal(joined.replace(/\s+/g, ' ').trim(), last.text.replace(/\s+/g, ' ').trim());
+    }
+  });
+
   it('lists the Parakeet model with its languages in GET /models', async () => {
     const one: any = await client.models.retrieve(SYNTHETIC_PARAKEET_NAME);
     assert.equal(one.owned_by, 'parakeet');
