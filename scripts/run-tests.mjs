@@ -25,5 +25,16 @@ if (files.length === 0) {
   console.error(`No test files under ${suites.join(', ')}.`);
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit' });
-process.exit(result.status ?? 1);
+const run = (testFiles, env = process.env) =>
+  spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...testFiles], { stdio: 'inherit', env }).status ?? 1;
+
+// The STT suites run a second time on the other recognizer, Parakeet, with its generated synthetic model
+// (test/helpers/stt-engine.ts), when the whole suite runs or when one of them is asked for.
+const PARAKEET_PASS = ['test/engine/stt.test.ts', 'test/api/stt-jobs.test.ts'];
+const parakeetFiles = PARAKEET_PASS.filter((file) => files.includes(file));
+
+const status = run(files);
+const parakeetStatus = parakeetFiles.length > 0 && process.env.SPEECH_TEST_STT_ENGINE === undefined
+  ? (console.log(`\nParakeet pass: ${parakeetFiles.join(', ')}`), run(parakeetFiles, { ...process.env, SPEECH_TEST_STT_ENGINE: 'parakeet' }))
+  : 0;
+process.exit(status || parakeetStatus);

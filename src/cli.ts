@@ -9,11 +9,12 @@ import { UsageError } from './util/usage-error';
 import { startDeviceClient, type DeviceClient } from './device/device-client';
 import { consoleLogger, describeThrown } from './util/log';
 import { createVoiceLibrary } from './voices/library';
+import { sttModelFileName } from './models/catalog';
 
 const USAGE = `Speech Studio headless server
 
 Usage:
-  node dist/cli.js serve [--host H] [--port P] [--data-dir D] [--auth on|off] [--relay URL --device-token T]
+  node dist/cli.js serve [--host H] [--port P] [--data-dir D] [--auth on|off] [--stt-model M] [--relay URL --device-token T]
   node dist/cli.js mcp [--data-dir D]          the MCP server over stdio (tools for AI agents)
   node dist/cli.js key show [--data-dir D]
   node dist/cli.js key regenerate [--data-dir D]
@@ -22,9 +23,11 @@ Usage:
                              [--speakers "Ann=VOICE,Bob=VOICE"] [--per-chapter (MP3 files in the folder --out)] [--data-dir D]
 
 --relay/--device-token join a relay's device pool (Remote API): this server runs the jobs it is sent.
+--stt-model: the default speech-to-text model, an installed file name or catalog id (whisper or Parakeet);
+  without it each job gets the best installed model for its language (Parakeet for its languages).
 
 Environment: SPEECH_STUDIO_HOST, SPEECH_STUDIO_PORT, SPEECH_STUDIO_DATA_DIR, SPEECH_STUDIO_AUTH,
-SPEECH_STUDIO_RELAY, SPEECH_STUDIO_DEVICE_TOKEN,
+SPEECH_STUDIO_RELAY, SPEECH_STUDIO_DEVICE_TOKEN, SPEECH_STUDIO_STT_MODEL,
 SPEECH_STUDIO_MODEL_MIRROR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY (flags win). Defaults: 127.0.0.1,
 17860, a per-user data directory, auth off.`;
 
@@ -36,6 +39,7 @@ const OPTIONS = {
   mirror: { type: 'string' },
   relay: { type: 'string' },
   'device-token': { type: 'string' },
+  'stt-model': { type: 'string' },
   out: { type: 'string' },
   voice: { type: 'string' },
   format: { type: 'string' },
@@ -47,7 +51,8 @@ const OPTIONS = {
 
 async function serve(flags: Parameters<typeof resolveServeOptions>[0]): Promise<void> {
   const options = resolveServeOptions(flags);
-  const server = await startLocalServer({ ...options, log: consoleLogger });
+  const preferredSttModel = options.sttModel === undefined ? undefined : sttModelFileName(options.sttModel);
+  const server = await startLocalServer({ ...options, log: consoleLogger, ...(preferredSttModel ? { preferredSttModel } : {}) });
   if (options.auth) consoleLogger.info(`Authentication is on; the API key is in ${apiKeyPath(options.dataDir)}`);
   console.log(`Speech Studio Local API listening on ${server.url}`);
   let device: DeviceClient | undefined;
@@ -55,6 +60,7 @@ async function serve(flags: Parameters<typeof resolveServeOptions>[0]): Promise<
     device = startDeviceClient({
       relayUrl: options.relay.url, deviceToken: options.relay.deviceToken, jobs: server.jobs,
       voices: createVoiceLibrary({ dataDir: options.dataDir }), dataDir: options.dataDir, log: consoleLogger,
+      ...(preferredSttModel ? { preferredSttModel: () => preferredSttModel } : {}),
     });
     console.log(`Speech Studio device joining the relay at ${options.relay.url}`);
   }

@@ -9,10 +9,15 @@ export interface ServeOptions {
   auth: boolean;
   /** Join a relay's device pool (src/device/): its URL and this device's token, both or neither. */
   relay?: { url: string; deviceToken: string };
+  /**
+   * The default STT model (`--stt-model`, `SPEECH_STUDIO_STT_MODEL`): an installed file's name or a catalog
+   * id. Jobs use it when it serves their language; else the best installed model for it.
+   */
+  sttModel?: string;
 }
 
 
-type Flags = { host?: string; port?: string; 'data-dir'?: string; auth?: string; relay?: string; 'device-token'?: string };
+type Flags = { host?: string; port?: string; 'data-dir'?: string; auth?: string; relay?: string; 'device-token'?: string; 'stt-model'?: string };
 
 /** Flags win over SPEECH_STUDIO_* environment variables, which win over the defaults. */
 export function resolveServeOptions(flags: Flags, env: NodeJS.ProcessEnv = process.env): ServeOptions {
@@ -31,5 +36,6 @@ export function resolveServeOptions(flags: Flags, env: NodeJS.ProcessEnv = proce
     throw new UsageError('Expected --relay URL and --device-token T together (the token comes from the relay\'s portal or "relay.js devices enrol").');
   }
   const relay = relayUrl && deviceToken ? { relay: { url: relayUrl, deviceToken } } : {};
-  return { host, port, dataDir, auth: ['on', 'true', '1'].includes(authText), ...relay };
+  const sttModel = (flags['stt-model'] ?? env.SPEECH_STUDIO_STT_MODEL)?.trim();
+  return { host, port, dataDir, auth: ['on', 'true', '1'].includes(authText), ...relay, ...(sttModel ? { sttModel } : {}) };
 }

@@ -48,7 +48,7 @@ export const openAiTranscriptionFields = {
   type: 'object',
   required: ['model'],
   properties: {
-    model: { type: 'string', minLength: 1, maxLength: 200, description: '`whisper-1`, any `*transcribe*` model name, or the file name of an installed whisper model.' },
+    model: { type: 'string', minLength: 1, maxLength: 200, description: '`whisper-1`, any `*transcribe*` model name (the default model), or the file name or catalog id of an installed whisper or Parakeet model (see GET /models). A Parakeet model takes no `prompt` or `temperature`, does not translate and covers its own languages: such requests are refused with 422 naming the field.' },
     language: { type: 'string', minLength: 1, maxLength: 35, pattern: '^[A-Za-z0-9-]+$' },
     prompt: { type: 'string', maxLength: 1024, description: "whisper's initial prompt." },
     response_format: { type: 'string', enum: OPENAI_TRANSCRIPT_FORMATS, default: 'json' },

@@ -305,7 +305,24 @@ export const schemas = {
       models: {
         type: 'object',
         required: ['ttsInstalled', 'sttInstalled'],
-        properties: { ttsInstalled: { type: 'boolean' }, sttInstalled: { type: 'boolean' } },
+        properties: {
+          ttsInstalled: { type: 'boolean' },
+          sttInstalled: { type: 'boolean' },
+          sttModels: {
+            type: 'array',
+            description: 'The installed speech-to-text models. `languages`: codes the model covers (`mul`: any language whisper knows); `default`: the model a job in `auto` runs on (a named language may choose another, e.g. Parakeet for its languages).',
+            items: {
+              type: 'object',
+              required: ['name', 'engine', 'languages', 'default'],
+              properties: {
+                name: { type: 'string' },
+                engine: { type: 'string', enum: ['whisper.cpp', 'parakeet'] },
+                languages: { type: 'array', items: { type: 'string' } },
+                default: { type: 'boolean' },
+              },
+            },
+          },
+        },
       },
     },
   },

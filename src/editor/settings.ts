@@ -3,6 +3,7 @@
  * cannot take on the fly; `watchSettings` reports every change at once and restarts with a debounce.
  */
 import * as vscode from 'vscode';
+import { sttModelFileName } from '../models/catalog';
 
 export const SECTION = 'speechStudio';
 
@@ -46,7 +47,8 @@ export function readSettings(): Settings {
       queueCapacity: integerIn(c.get<number>('localApi.queueCapacity', 32), 1, 10_000, 32),
     },
     dataDirectory: c.get<string>('dataDirectory', '').trim(),
-    sttDefaultModel: c.get<string>('stt.defaultModel', '').trim(),
+    // A catalog id (e.g. a Parakeet model's) names the file it installs.
+    sttDefaultModel: sttModelFileName(c.get<string>('stt.defaultModel', '').trim()),
     ttsDefaultVoice: c.get<string>('tts.defaultVoice', '').trim(),
     ttsSpeakerVoices: stringMap(c.get<unknown>('tts.speakerVoices', {})),
     ffmpegPath: c.get<string>('ffmpegPath', '').trim(),

@@ -3,7 +3,9 @@
  * The parent sends `run`; the child answers with any number of `progress` messages and then exactly one
  * `result` or `failed` for that job. Cancel is not a message: the parent ends the child process.
  */
+import path from 'node:path';
 import type { JobResult, LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
+import { sttModelKind } from './stt/stt-model-kind';
 
 export type EnginePhase =
   | 'loading_model'
@@ -115,15 +117,24 @@ export interface TaskOutcome<R extends EngineResult = JobResult> {
   result: R;
 }
 
-/** The `backend` of every STT job. */
+/** The `backend` of an STT job that whisper.cpp runs. */
 export const STT_BACKEND = 'whisper.cpp';
 
 /** The `backend` of a speech-regions task. */
 export const VAD_BACKEND = 'silero-vad';
 
-/** The engine that runs a task, known before it starts: a TTS voice names its synthesizer, which is its backend. */
-export const taskBackend = (task: EngineTask): string =>
-  task.kind === 'stt' ? STT_BACKEND : task.kind === 'speech-regions' ? VAD_BACKEND : task.voice.engine;
+/** The `backend` of an STT job that Parakeet runs: the engine and its model file, as there are several. */
+export const parakeetBackend = (modelName: string): string => `parakeet (${modelName})`;
+
+/**
+ * The engine that runs a task, known before it starts: a TTS voice names its synthesizer, which is its
+ * backend; an STT model file is for whisper.cpp or Parakeet (stt-model-kind.ts).
+ */
+export const taskBackend = (task: EngineTask): string => {
+  if (task.kind === 'tts') return task.voice.engine;
+  if (task.kind === 'speech-regions') return VAD_BACKEND;
+  return sttModelKind(task.modelPath) === 'parakeet' ? parakeetBackend(path.basename(task.modelPath)) : STT_BACKEND;
+};
 
 /** An error whose message is already a sentence for the user (no stack, no internals). */
 export class UserFacingError extends Error {

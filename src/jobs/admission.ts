@@ -6,18 +6,26 @@
  *   TTS  the request schema; a text that is not only whitespace; subtitles that can be read (422 naming the
  *        line) and whose last cue ends within MAX_NARRATION_HOURS (422 naming the cue and its line); a voice
  *        of the library (422) that is ready (409 VOICE_NOT_READY), and so is every speaker voice.
- *   STT  the form's schema; a language whisper knows (422); an installed whisper model that serves the
- *        language (409 MODEL_NOT_INSTALLED); diarization needs its models (409) when the caller asked for it
- *        (diarizationEnabled=true, or an exact speakerCount), and is dropped when only the default asked.
+ *   STT  the form's schema; a language whisper knows (422); an installed model, whisper.cpp or Parakeet,
+ *        that serves the language (409 MODEL_NOT_INSTALLED); diarization needs its models (409) when the
+ *        caller asked for it (diarizationEnabled=true, or an exact speakerCount), and is dropped when only
+ *        the default asked. A model named by the request (the OpenAI door's `model`) must be installed and
+ *        able to honour the request: Parakeet takes no prompt, does not translate, decodes greedily and
+ *        covers its own languages, so those are refused with a 422 naming the field, never ignored; with no
+ *        model named, a request with whisper-only fields goes to a whisper model.
  */
 import { ApiError, invalidRequest } from '../contract/errors';
 import type { SttOptions, TtsRequest } from '../contract/types';
 import type { Validators } from '../contract/validation';
+import type { WhisperHints } from '../engine/protocol';
 import { toWhisperLanguage } from '../engine/stt/whisper-languages';
+import { builtinCatalog, type Catalog } from '../models/catalog';
 import {
   chooseWhisperModel,
   diarizationModelsInstalled,
-  listWhisperModels,
+  isParakeet,
+  listSttModels,
+  servesLanguage,
   type InstalledWhisperModel,
   type WhisperModelInfo,
 } from '../models/installed-models';
@@ -127,7 +135,7 @@ export function checkSttFields(validators: Validators, fields: Record<string, st
   return { options, diarizationAsked };
 }
 
-/** What a machine has for STT: its whisper models, and whether the diarization models are installed. */
+/** What a machine has for STT: its whisper and Parakeet models, and whether the diarization models are installed. */
 export interface SttModels<M extends WhisperModelInfo = WhisperModelInfo> {
   models: readonly M[];
   diarization: boolean;
@@ -135,17 +143,56 @@ export interface SttModels<M extends WhisperModelInfo = WhisperModelInfo> {
 
 /** The STT models installed in a data directory, as admission needs them. */
 export async function installedSttModels(dataDir: string): Promise<SttModels<InstalledWhisperModel>> {
-  const [models, diarization] = await Promise.all([listWhisperModels(dataDir), diarizationModelsInstalled(dataDir)]);
+  const [models, diarization] = await Promise.all([listSttModels(dataDir), diarizationModelsInstalled(dataDir)]);
   return { models, diarization };
 }
 
 export const hasSttModel = (installed: Pick<SttModels, 'models'>): boolean => installed.models.length > 0;
 
-/** 409 when no whisper model is installed at all: a door checks this before it reads an upload. */
+/** 409 when no STT model is installed at all: a door checks this before it reads an upload. */
 export function requireSttModel(installed: Pick<SttModels, 'models'>): void {
   if (!hasSttModel(installed)) {
-    throw new ApiError('MODEL_NOT_INSTALLED', 'No speech-to-text model is installed: add a whisper model (models install, or a ggml file in <data-dir>/models/whisper/).');
+    throw new ApiError('MODEL_NOT_INSTALLED', 'No speech-to-text model is installed: add a whisper model (models install, or a ggml file in <data-dir>/models/whisper/) or a Parakeet model (<data-dir>/models/parakeet/).');
   }
+}
+
+/**
+ * The installed model a request names: by file name, or by the id of the catalog entry that installs
+ * that file. Undefined when none matches (the door decides what an unknown name means).
+ */
+export function findNamedSttModel<M extends InstalledWhisperModel>(models: readonly M[], id: string, catalog: Catalog = builtinCatalog()): M | undefined {
+  const byName = models.find((model) => model.name === id);
+  if (byName) return byName;
+  const entry = catalog.models.find((candidate) => candidate.id === id && candidate.kind === 'stt');
+  const targets = new Set(entry?.files.map((file) => file.target.split('/').at(-1)) ?? []);
+  return models.find((model) => targets.has(model.name));
+}
+
+/** What a door may add to the STT options: a model the caller named, and whisper decoding hints. */
+export interface SttModelRequest<M extends WhisperModelInfo = WhisperModelInfo> {
+  /** The installed model the request named (findNamedSttModel); it is used or the request refused. */
+  named?: M;
+  hints?: WhisperHints;
+}
+
+/** The fields among `hints` that only whisper honours, as the request names them. */
+function whisperOnlyFields(hints: WhisperHints | undefined): string[] {
+  return [
+    ...(hints?.prompt ? ['prompt'] : []),
+    ...(hints?.translate ? ['translate'] : []),
+    ...(hints?.temperature !== undefined && hints.temperature > 0 ? ['temperature'] : []),
+  ];
+}
+
+const PARAKEET_CANNOT: Readonly<Record<string, string>> = {
+  prompt: 'takes no prompt',
+  translate: 'only transcribes; it cannot translate into English',
+  temperature: 'decodes greedily and takes no temperature',
+};
+
+/** 422 naming the first field the Parakeet model `name` cannot honour. */
+function parakeetRefusal(field: string, name: string, alternative: string): ApiError {
+  return invalidRequest(`${field}: the Parakeet model ${name} ${PARAKEET_CANNOT[field] ?? 'cannot honour it'}; ${alternative}`);
 }
 
 /** An STT request that may run: its final options and the model that transcribes it. */
@@ -160,13 +207,18 @@ interface SttNeeds {
   diarizationAsked: boolean;
 }
 
-/** The rules that depend on what is installed: some model, one that serves the language, diarization when asked. */
-function chooseSttModel<M extends WhisperModelInfo>(ask: SttNeeds, installed: SttModels<M>, preferredModel?: string): M {
+/** The rules that depend on what is installed: some model, one that serves the request, diarization when asked. */
+function chooseSttModel<M extends WhisperModelInfo>(ask: SttNeeds, installed: SttModels<M>, preferredModel?: string, request: SttModelRequest<M> = {}): M {
   requireSttModel(installed);
   const { language, speakerCountMode } = ask.options;
-  const model = chooseWhisperModel(installed.models, language, preferredModel);
+  const whisperOnly = whisperOnlyFields(request.hints);
+  // A named whisper model is taken as the preferred one (as the OpenAI door always did); a named Parakeet one strictly.
+  const named = request.named && isParakeet(request.named) ? namedParakeet(request.named, language, whisperOnly) : undefined;
+  const model = named ?? chooseWhisperModel(installed.models, language, request.named?.name ?? preferredModel, { whisperOnly: whisperOnly.length > 0 });
   if (!model) {
-    throw new ApiError('MODEL_NOT_INSTALLED', `No installed speech-to-text model handles language ${language}: the installed ones are English-only.`);
+    const parakeet = whisperOnly.length > 0 ? chooseWhisperModel(installed.models, language) : undefined;
+    if (parakeet) throw parakeetRefusal(whisperOnly[0] ?? '', parakeet.name, `leave ${whisperOnly[0]} out, or install a whisper model.`);
+    throw new ApiError('MODEL_NOT_INSTALLED', `No installed speech-to-text model handles language ${language}: ${coverage(installed.models)}.`);
   }
   if (ask.diarizationAsked && !installed.diarization) {
     const why = speakerCountMode === 'exact' ? 'An exact speakerCount asks for speaker diarization, which needs' : 'Speaker diarization needs';
@@ -175,9 +227,29 @@ function chooseSttModel<M extends WhisperModelInfo>(ask: SttNeeds, installed: St
   return model;
 }
 
-/** Admits checked STT options against the installed models (`preferredModel`: the settings' choice, if any). */
-export function admitStt<M extends WhisperModelInfo>(ask: SttAsk, installed: SttModels<M>, preferredModel?: string): AdmittedStt<M> {
-  const model = chooseSttModel(ask, installed, preferredModel);
+/** A Parakeet model the request named, when it can honour the request; else a 422 naming the field. */
+function namedParakeet<M extends WhisperModelInfo>(model: M, language: string, whisperOnly: readonly string[]): M {
+  const field = whisperOnly[0];
+  if (field) throw parakeetRefusal(field, model.name, `leave ${field} out, or choose a whisper model (see GET /models).`);
+  if (!servesLanguage(model, language)) {
+    throw invalidRequest(`language: the Parakeet model ${model.name} does not transcribe ${language}; it covers ${model.languages?.join(', ')} (or ask for auto, or choose a whisper model).`);
+  }
+  return model;
+}
+
+/** What the installed models cover, for a refusal: "the installed ones are English-only" and the like. */
+function coverage(models: readonly WhisperModelInfo[]): string {
+  if (models.every((model) => model.englishOnly)) return 'the installed ones are English-only';
+  const languages = [...new Set(models.flatMap((model) => model.languages ?? []))];
+  return `the installed ones cover ${languages.join(', ')}`;
+}
+
+/**
+ * Admits checked STT options against the installed models (`preferredModel`: the settings' choice, if
+ * any; `request`: what the door adds, a named model and whisper hints).
+ */
+export function admitStt<M extends WhisperModelInfo>(ask: SttAsk, installed: SttModels<M>, preferredModel?: string, request: SttModelRequest<M> = {}): AdmittedStt<M> {
+  const model = chooseSttModel(ask, installed, preferredModel, request);
   // Diarization is on by default; without its models a plain transcript is what the caller expects.
   const options = installed.diarization ? { ...ask.options } : { ...ask.options, diarizationEnabled: false };
   return { options, model };

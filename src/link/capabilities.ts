@@ -46,7 +46,9 @@ export function parseCapabilities(value: unknown): DeviceCapabilities | undefine
   if (typeof v.version !== 'string' || !Number.isInteger(v.queueCapacity) || (v.queueCapacity as number) < 0) return undefined;
   if (!v.tts || !Array.isArray(v.tts.voices) || !v.stt || !Array.isArray(v.stt.models) || typeof v.stt.diarization !== 'boolean') return undefined;
   const voicesOk = v.tts.voices.every((voice) => voice && typeof voice.id === 'string' && typeof voice.name === 'string' && typeof voice.languageCode === 'string');
-  const modelsOk = v.stt.models.every((model) => model && typeof model.name === 'string' && typeof model.englishOnly === 'boolean');
+  const modelsOk = v.stt.models.every((model) => model && typeof model.name === 'string' && typeof model.englishOnly === 'boolean'
+    && (model.engine === undefined || model.engine === 'whisper' || model.engine === 'parakeet')
+    && (model.languages === undefined || (Array.isArray(model.languages) && model.languages.length <= 200 && model.languages.every((code) => typeof code === 'string'))));
   if (!voicesOk || !modelsOk || v.tts.voices.length > 5000 || v.stt.models.length > 200) return undefined;
   return v as DeviceCapabilities;
 }

@@ -162,3 +162,9 @@ export function entryBytes(entry: CatalogEntry): number | null {
   }
   return total;
 }
+
+/** The file name an STT model is installed under: a catalog id becomes its file's name; anything else is a file name already. */
+export function sttModelFileName(idOrName: string, catalog: Catalog = builtinCatalog()): string {
+  const entry = catalog.models.find((candidate) => candidate.id === idOrName && candidate.kind === 'stt');
+  return entry?.files[0]?.target.split('/').at(-1) ?? idOrName;
+}

@@ -40,7 +40,8 @@ export interface Transcript {
   /** The speaker labels in order of first appearance; null when diarization did not run. */
   speakers: string[] | null;
   options: SttOptions;
-  backend: 'whisper.cpp';
+  /** The recognizer: whisper.cpp, or Parakeet TDT (run by whisper.cpp's parakeet.cpp). */
+  backend: 'whisper.cpp' | 'parakeet';
   model: string;
   /** Absent in transcripts written before words were timed by the recognizer: their times are estimated. */
   wordTiming?: WordTiming;

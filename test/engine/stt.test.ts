@@ -19,9 +19,11 @@ import {
 } from '../helpers/media-fixtures';
 import { assertMonotonicCues, parseSrt, parseVtt } from '../helpers/subtitles';
 import { writeMultilingualWhisper } from '../helpers/multilingual-whisper';
+import { installSttModel, sttEngineUnderTest } from '../helpers/stt-engine';
 import { tempDir } from '../helpers/temp';
 import { testModel } from '../helpers/test-models';
 
+const engine = sttEngineUnderTest();
 const WHISPER_MODEL = 'ggml-synthetic-random.bin';
 const JFK_SECONDS = 11;
 const defaults: SttOptions = { language: 'en', punctuation: true, diarizationEnabled: false, speakerCountMode: 'auto' };
@@ -33,12 +35,12 @@ interface Run {
   progress: Array<[EnginePhase, number]>;
 }
 
-describe('runSttTask with whisper.cpp (random-weight model: structure only, never words)', () => {
+describe(`runSttTask with ${engine.transcriptBackend} (random-weight model: structure only, never words)`, () => {
   let root = '';
   let fixtures = '';
   /** `<data>/models/{whisper,vad,diarization}` as the product installs them. */
   let fullModel = '';
-  /** Only the whisper model: no VAD, no diarization. */
+  /** Only the model: no VAD, no diarization. */
   let bareModel = '';
   /** A multilingual variant of the synthetic model, with VAD. */
   let multilingualModel = '';
@@ -52,7 +54,10 @@ describe('runSttTask with whisper.cpp (random-weight model: structure only, neve
     await mkdir(fixtures);
     fullModel = await installModels(path.join(root, 'full'), { vad: true, diarization: true });
     bareModel = await installModels(path.join(root, 'bare'), { vad: false, diarization: false });
-    multilingualModel = await writeMultilingualWhisper(path.dirname(await installModels(path.join(root, 'multilingual'), { vad: true, diarization: false })));
+    // Only whisper has languages to detect: the Parakeet pass skips that test and needs no such model.
+    if (engine.detectsLanguage) {
+      multilingualModel = await writeMultilingualWhisper(path.dirname(await installModels(path.join(root, 'multilingual'), { vad: true, diarization: false })));
+    }
   });
 
   after(async () => {
@@ -80,7 +85,7 @@ describe('runSttTask with whisper.cpp (random-weight model: structure only, neve
     });
   }
 
-  it('times words by whisper\'s token timestamps; no word and no cue starts in a pause VAD found', async () => {
+  it('times words by whisper\'s token timestamps; no word and no cue starts in a pause VAD found', { skip: engine.wordTiming !== 'recognizer' }, async () => {
     const run = await transcribe(testModel('audio/jfk.wav'));
     const { transcript } = run;
     assert.equal(transcript.wordTiming, 'recognizer');
@@ -112,7 +117,33 @@ describe('runSttTask with whisper.cpp (random-weight model: structure only, neve
     assert.ok(run.transcript.segments.length > 0);
   });
 
-  it('detects a language for auto and reports it', async () => {
+  it('estimates word times within Parakeet\'s spans; no cue starts in a pause VAD found', { skip: engine.name !== 'parakeet' }, async () => {
+    const { transcript } = await transcribe(testModel('audio/jfk.wav'));
+    assert.equal(transcript.wordTiming, 'estimated');
+    const words = transcript.segments.flatMap((segment) => segment.words);
+    assert.ok(words.length > 0);
+    for (const word of words) assert.equal(word.timing, 'estimated');
+    const { samples } = readWavSamples(await readFile(testModel('audio/jfk.wav')));
+    const speech = await detectSpeech(samples, testModel('vad/ggml-silero-v6.2.0.bin'), 2);
+    const inSpeech = (seconds: number): boolean => speech.some((range) => seconds >= range.start - 0.001 && seconds <= range.end + 0.001);
+    for (const cue of parseSrt(renderTranscript(transcript, 'srt').body)) assert.ok(inSpeech(cue.start), `cue at ${cue.start} starts inside speech`);
+  });
+
+  it('reports language "und" for auto with Parakeet, which does not say what it heard', { skip: engine.name !== 'parakeet' }, async () => {
+    const run = await transcribe(testModel('audio/jfk.wav'), { language: 'auto' });
+    assert.equal(run.result.language, 'und');
+    assert.ok(run.transcript.segments.length > 0);
+    assert.ok(!run.progress.some(([phase]) => phase === 'detecting_language'), 'no language detection step');
+  });
+
+  it('switches between a Parakeet and a whisper model in one engine process', { skip: engine.name !== 'parakeet' }, async () => {
+    const whisperDir = path.join(root, 'whisper-too');
+    const whisper = await installSttModel(whisperDir, { ...engine, name: 'whisper', folder: 'whisper', modelName: WHISPER_MODEL });
+    assert.equal((await transcribe(testModel('audio/jfk.wav'), {}, whisper)).backend, 'whisper.cpp');
+    assert.equal((await transcribe(testModel('audio/jfk.wav'))).backend, engine.backend);
+  });
+
+  it('detects a language for auto and reports it', { skip: !engine.detectsLanguage }, async () => {
     // Only a multilingual model has languages to detect (the shared synthetic model is English-only).
     const run = await transcribe(testModel('audio/jfk.wav'), { language: 'auto' }, multilingualModel);
     assert.match(String(run.result.language), /^[a-z]{2,3}$/);
@@ -203,6 +234,10 @@ describe('runSttTask with whisper.cpp (random-weight model: structure only, neve
       }
     });
 
+    it('a language the Parakeet model does not cover', { skip: engine.name !== 'parakeet' }, async () => {
+      await assert.rejects(transcribe(testModel('audio/jfk.wav'), { language: 'ja' }), userError(/cannot transcribe "ja"; it covers en, bg/));
+    });
+
     it('a model that is not installed', async () => {
       const missing = path.join(root, 'full', 'models', 'whisper', 'ggml-missing.bin');
       await assert.rejects(transcribe(testModel('audio/jfk.wav'), {}, missing), userError(/is not installed/));
@@ -212,9 +247,7 @@ describe('runSttTask with whisper.cpp (random-weight model: structure only, neve
 
 async function installModels(dataDir: string, parts: { vad: boolean; diarization: boolean }): Promise<string> {
   const models = path.join(dataDir, 'models');
-  await mkdir(path.join(models, 'whisper'), { recursive: true });
-  const whisper = path.join(models, 'whisper', WHISPER_MODEL);
-  await symlink(testModel(`whisper/${WHISPER_MODEL}`), whisper);
+  const model = await installSttModel(dataDir);
   if (parts.vad) {
     await mkdir(path.join(models, 'vad'));
     await symlink(testModel('vad/ggml-silero-v6.2.0.bin'), path.join(models, 'vad', 'ggml-silero-v6.2.0.bin'));
@@ -225,7 +258,7 @@ async function installModels(dataDir: string, parts: { vad: boolean; diarization
       await symlink(testModel(`sherpa-synthetic/diarization/${name}`), path.join(models, 'diarization', name));
     }
   }
-  return whisper;
+  return model;
 }
 
 function restoreEnv(name: string, value: string | undefined): void {
@@ -242,7 +275,7 @@ function userError(message: RegExp) {
 }
 
 function assertOutcome(run: Run, expected: { durationSeconds: number; speakerCount: null }): void {
-  assert.equal(run.backend, 'whisper.cpp');
+  assert.equal(run.backend, engine.backend);
   const { result, transcript } = run;
   // Lossy codecs pad a few frames; the length is still the file's, not the speech's.
   assert.ok(Math.abs(Number(result.durationSeconds) - expected.durationSeconds) < 0.2, `duration ${result.durationSeconds}`);
@@ -252,10 +285,10 @@ function assertOutcome(run: Run, expected: { durationSeconds: number; speakerCou
     segmentCount: transcript.segments.length,
     speakerCount: expected.speakerCount,
     transcriptFormats: ['txt', 'srt', 'vtt', 'json-simple', 'json-full'],
-    model: WHISPER_MODEL,
+    model: engine.modelName,
   });
-  assert.equal(transcript.backend, 'whisper.cpp');
-  assert.equal(transcript.model, WHISPER_MODEL);
+  assert.equal(transcript.backend, engine.transcriptBackend);
+  assert.equal(transcript.model, engine.modelName);
 }
 
 /** Segments ordered, non-overlapping, inside [from, to]; words inside their segment; every format renders. */

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import OpenAI from 'openai';
 import { request, startTestServer, tempDir, type TestServer } from '../helpers/server';
+import { SYNTHETIC_PARAKEET_NAME, syntheticParakeetModel } from '../helpers/parakeet-model';
 import { parseSrt, parseVtt } from '../helpers/subtitles';
 import { testModel } from '../helpers/test-models';
 
@@ -150,6 +151,73 @@ describe('POST /audio/transcriptions and /audio/translations through the openai 
     assert.equal(body.error.code, 'INVALID_REQUEST');
     await assert.rejects(client.audio.transcriptions.create({ file: jfk(), model: 'nova-3' }), (e: any) => e.status === 422 && e.param === 'model');
     await assert.rejects(client.audio.transcriptions.create({ file: jfk(), model: 'whisper-1', response_format: 'diarized_json' as 'json' }), (e: any) => e.status === 422 && e.param === 'response_format');
+  });
+});
+
+describe('choosing the Parakeet model through the openai SDK\'s model field', () => {
+  let t: TestServer;
+  let client: OpenAI;
+  before(async () => {
+    t = await startTestServer();
+    await installWhisper(t.dataDir);
+    await mkdir(path.join(t.dataDir, 'models', 'parakeet'));
+    await symlink(await syntheticParakeetModel(), path.join(t.dataDir, 'models', 'parakeet', SYNTHETIC_PARAKEET_NAME));
+    client = new OpenAI({ baseURL: t.base, apiKey: 'unused', maxRetries: 0 });
+  });
+  after(() => t.dispose());
+
+  const jobOf = async (id: string | null): Promise<any> => (await request(`${t.base}/jobs/${id}`)).json();
+
+  it('runs a job on the Parakeet model named by its file name, with segment times; whisper-1 stays the default', async () => {
+    const response = await client.audio.transcriptions
+      .create({ file: jfk(), model: SYNTHETIC_PARAKEET_NAME, language: 'en', response_format: 'verbose_json', timestamp_granularities: ['word', 'segment'] })
+      .withResponse();
+    const job = await jobOf(response.response.headers.get('x-speech-studio-job-id'));
+    assert.equal(job.backend, `parakeet (${SYNTHETIC_PARAKEET_NAME})`);
+    assert.equal(job.result.model, SYNTHETIC_PARAKEET_NAME);
+    const verbose: any = response.data;
+    assert.ok(verbose.segments.length > 0 && verbose.words.length > 0, 'the random model says something, with times');
+    for (const word of verbose.words) assert.ok(word.start <= word.end && word.end <= verbose.duration + 0.01);
+    // For auto, whisper is the default: it detects the language (Parakeet would only be chosen for a named one).
+    const auto = await client.audio.transcriptions.create({ file: jfk(), model: 'whisper-1' }).withResponse();
+    assert.equal((await jobOf(auto.response.headers.get('x-speech-studio-job-id'))).backend, 'whisper.cpp');
+  });
+
+  it('streams a Parakeet transcription chunk by chunk: deltas, then the whole text', async () => {
+    const stream = await client.audio.transcriptions.create({ file: jfk(), model: SYNTHETIC_PARAKEET_NAME, language: 'en', stream: true });
+    const events = [];
+    for await (const event of stream) events.push(event);
+    const last = events.at(-1);
+    assert.equal(last?.type, 'transcript.text.done');
+    const deltas = events.slice(0, -1);
+    assert.ok(deltas.length > 0 && deltas.every((event) => event.type === 'transcript.text.delta'), 'live pieces arrive before the end');
+    if (last?.type === 'transcript.text.done') {
+      const joined = deltas.map((event) => (event as { delta: string }).delta).join('');
+      assert.equal(joined.replace(/\s+/g, ' ').trim(), last.text.replace(/\s+/g, ' ').trim());
+    }
+  });
+
+  it('lists the Parakeet model with its languages in GET /models', async () => {
+    const one: any = await client.models.retrieve(SYNTHETIC_PARAKEET_NAME);
+    assert.equal(one.owned_by, 'parakeet');
+    assert.ok(one.languages.includes('de') && one.languages.length === 25);
+    const capabilities = (await request(`${t.base}/capabilities`)).json();
+    assert.deepEqual(capabilities.models.sttModels.map((m: any) => [m.name, m.engine]).sort(), [
+      [SYNTHETIC_PARAKEET_NAME, 'parakeet'], [MODEL_FILE, 'whisper.cpp'],
+    ].sort());
+  });
+
+  it('refuses with 422 naming the field what the named Parakeet model cannot honour: prompt, translate, temperature, language', async () => {
+    const refused = (param: string) => (error: unknown): boolean => {
+      assert.ok(error instanceof OpenAI.UnprocessableEntityError, String(error));
+      assert.equal(error.param, param);
+      assert.match(error.message, /Parakeet model/);
+      return true;
+    };
+    await assert.rejects(client.audio.transcriptions.create({ file: jfk(), model: SYNTHETIC_PARAKEET_NAME, prompt: 'Kennedy' }), refused('prompt'));
+    await assert.rejects(client.audio.transcriptions.create({ file: jfk(), model: SYNTHETIC_PARAKEET_NAME, temperature: 0.3 }), refused('temperature'));
+    await assert.rejects(client.audio.translations.create({ file: jfk(), model: SYNTHETIC_PARAKEET_NAME }), refused('translate'));
+    await assert.rejects(client.audio.transcriptions.create({ file: jfk(), model: SYNTHETIC_PARAKEET_NAME, language: 'ja' }), refused('language'));
   });
 });
 

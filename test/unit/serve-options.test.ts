@@ -19,6 +19,13 @@ describe('serve options', () => {
     });
   });
 
+  it('takes the default STT model from --stt-model or SPEECH_STUDIO_STT_MODEL, the flag first', () => {
+    const env = { SPEECH_STUDIO_DATA_DIR: '/tmp/a', SPEECH_STUDIO_STT_MODEL: ' ggml-small.bin ' };
+    assert.equal(resolveServeOptions({}, env).sttModel, 'ggml-small.bin');
+    assert.equal(resolveServeOptions({ 'stt-model': 'parakeet-tdt-0.6b-v3-q4_0' }, env).sttModel, 'parakeet-tdt-0.6b-v3-q4_0');
+    assert.equal('sttModel' in resolveServeOptions({}, { SPEECH_STUDIO_DATA_DIR: '/tmp/a', SPEECH_STUDIO_STT_MODEL: '' }), false);
+  });
+
   it('refuses a bad port or auth value with a usage error', () => {
     for (const flags of [{ port: 'x' }, { port: '70000' }, { port: '-1' }, { auth: 'maybe' }]) {
       assert.throws(() => resolveServeOptions(flags, {}), UsageError);

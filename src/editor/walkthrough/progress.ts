@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { JobRecord } from '../../jobs/types';
 import { milestoneOfJob, type Milestone } from './milestones';
-import { listWhisperModels } from '../../models/installed-models';
+import { listSttModels } from '../../models/installed-models';
 import type { Services } from '../services';
 
 const STATE_KEY = 'speechStudio.walkthrough.reached';
@@ -50,7 +50,7 @@ export class WalkthroughProgress implements vscode.Disposable {
     const voices = this.services.voices.list({ scope: 'installed', sortBy: 'name', sortDirection: 'asc', page: 1, limit: 10_000 }).items;
     // Built-in voices are always ready: a natural voice is one that was installed (a model or lingware).
     if (voices.some((voice) => voice.creationMode !== 'builtin')) await this.reach('naturalVoice');
-    if ((await listWhisperModels(this.services.controller.dataDir)).length > 0) await this.reach('sttModel');
+    if ((await listSttModels(this.services.controller.dataDir)).length > 0) await this.reach('sttModel');
   }
 
   private async reach(milestone: Milestone): Promise<void> {

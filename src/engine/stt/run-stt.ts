@@ -1,4 +1,3 @@
-import type { WhisperContext } from '@fugood/whisper.node';
 import path from 'node:path';
 import { TRANSCRIPT_FORMATS } from '../../contract/openapi';
 import type { SttResult } from '../../contract/types';
@@ -7,15 +6,17 @@ import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import { findMediaTools } from '../media/ffmpeg';
 import { STT_BACKEND, UserFacingError, type ProgressReporter, type SttTask, type TaskOutcome } from '../protocol';
 import { assignSpeakers } from './assign-speakers';
+import { buildSegments } from './build-segments';
 import { decodeInput } from './decode-input';
 import { diarizeSpeakers, type SpeakerTurn } from './diarize';
 import { findDiarizationModels, findVadModel } from './model-files';
+import { openRecognizer } from './recognizers/open-recognizer';
+import type { Recognition, SttRecognizer } from './recognizers/recognizer';
 import { compactSpeech, type SpeechTimeline } from './speech-timeline';
 import { detectSpeech } from './speech-vad';
 import { createSttProgress, type StepReporter } from './stt-progress';
-import { decodingLanguage, toWhisperLanguage } from './whisper-languages';
-import { readWhisperModelHeader } from './whisper-model-header';
-import { loadWhisperModel, sttThreadCount, transcribePcm16, type WhisperOutput, type WhisperRunOptions, type WhisperSegment } from './whisper-session';
+import { toWhisperLanguage } from './whisper-languages';
+import { sttThreadCount, type WhisperSegment } from './whisper-session';
 import { segmentsFromPieces } from './word-segments';
 import { writeTranscript } from './write-transcript';
 
@@ -25,14 +26,15 @@ export { STT_BACKEND };
 export const UNDETERMINED_LANGUAGE = 'und';
 
 // The share of the transcribing step that the VAD pass takes, when it runs (a rough guess: VAD costs
-// about 5 % of real time, whisper several times that).
+// about 5 % of real time, the recognizer several times that).
 const VAD_SHARE = 0.15;
 
 /**
- * Runs one STT job inside the engine process: decode (ffmpeg) → load the whisper model (kept warm between
- * jobs) → VAD (when a Silero model is installed) → transcribe → diarize (when asked and installed) →
- * write `<workDir>/transcript.json`. Times in the transcript are relative to the original file, also when
- * cropped. Cancel by ending the process: the whisper binding cannot stop a running transcription.
+ * Runs one STT job inside the engine process: decode (ffmpeg) → load the model's recognizer, whisper.cpp or
+ * Parakeet (kept warm between jobs) → VAD (when a Silero model is installed) → transcribe → diarize (when
+ * asked and installed) → write `<workDir>/transcript.json`. Times in the transcript are relative to the
+ * original file, also when cropped. Cancel by ending the process: the binding cannot stop a running
+ * transcription.
  */
 export async function runSttTask(task: SttTask, report: ProgressReporter): Promise<TaskOutcome<SttResult>> {
   const progress = createSttProgress(report);
@@ -50,9 +52,7 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
   progress('decoding', 1);
 
   progress('loading_model', 0);
-  const { multilingual } = await readWhisperModelHeader(task.modelPath);
-  const language = decodingLanguage(requested, { multilingual, modelName: path.basename(task.modelPath) });
-  const whisper = await loadWhisperModel(task.modelPath);
+  const recognizer = await openRecognizer(task.modelPath, requested);
   progress('loading_model', 1);
 
   const speech = await keepSpeech(task.modelPath, input.pcm, threads, progress);
@@ -64,14 +64,17 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
       .map((segment) => ({ start: toSource(segment.startMs), end: toSource(segment.endMs), text: segment.text.trim() }))
       .filter((segment) => segment.text.length > 0))
     : undefined;
-  const recognized = await recognize(whisper, speech, { requested, language, multilingual }, threads, progress, { ...task.whisper, onSegments });
+  const recognized = await recognize(recognizer, speech, requested, threads, progress, { hints: task.whisper, onSegments });
 
-  const built = segmentsFromPieces(recognized.segments, recognized.text ?? '', {
+  const placement = {
     toDecodedSeconds: speech.toSourceSeconds,
     offsetSeconds: input.startSeconds,
     endSeconds: input.endSeconds,
     punctuation: options.punctuation,
-  });
+  };
+  const built = recognized.timing === 'tokens'
+    ? segmentsFromPieces(recognized.pieces, recognized.text, placement)
+    : buildSegments(recognized.pieces, placement);
 
   const diarized = options.diarizationEnabled ? await diarize(task, input.pcm, input.startSeconds, threads, progress) : null;
   const { segments, speakers } = diarized
@@ -86,7 +89,7 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
     segments,
     speakers,
     options,
-    backend: STT_BACKEND,
+    backend: recognizer.engine,
     model: path.basename(task.modelPath),
     wordTiming: built.wordTiming,
   };
@@ -94,7 +97,7 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
   progress('postprocessing', 1);
 
   return {
-    backend: STT_BACKEND,
+    backend: recognizer.backend,
     result: {
       language: transcript.language,
       durationSeconds: transcript.durationSeconds,
@@ -119,34 +122,39 @@ interface Speech extends SpeechTimeline {
 async function keepSpeech(modelPath: string, pcm: Int16Array, threads: number, progress: StepReporter): Promise<Speech> {
   const vadModel = await findVadModel(modelPath);
   progress('transcribing', 0);
-  if (!vadModel) return { samples: pcm, toSourceSeconds: (seconds) => seconds, vadShare: 0 };
+  if (!vadModel) {
+    const all = [{ start: 0, end: pcm.length / SPEECH_SAMPLE_RATE }];
+    return { samples: pcm, toSourceSeconds: (seconds) => seconds, stretches: all, vadShare: 0 };
+  }
   const ranges = await detectSpeech(pcm, vadModel, threads, (fraction) => progress('transcribing', VAD_SHARE * fraction));
   return { ...compactSpeech(pcm, ranges, SPEECH_SAMPLE_RATE), vadShare: VAD_SHARE };
 }
 
 async function recognize(
-  whisper: WhisperContext,
+  recognizer: SttRecognizer,
   speech: Speech,
-  { requested, language, multilingual }: { requested: string; language: string; multilingual: boolean },
+  requested: string,
   threads: number,
   progress: StepReporter,
-  extra: Pick<WhisperRunOptions, 'prompt' | 'translate' | 'temperature' | 'onSegments'> = {},
-): Promise<WhisperOutput> {
+  extra: { hints?: SttTask['whisper']; onSegments?: (pieces: WhisperSegment[]) => void },
+): Promise<Recognition> {
   // Nothing was heard, so nothing was detected: `auto` stays undetermined even on an English-only model.
   if (speech.samples.length === 0) {
-    return { language: requested === 'auto' ? UNDETERMINED_LANGUAGE : language, promptLanguage: null, segments: [] };
+    return { language: requested === 'auto' ? UNDETERMINED_LANGUAGE : recognizer.language, pieces: [], text: '', timing: 'tokens' };
   }
-  // whisper detects the language before its first progress report, which switches back to transcribing.
-  if (language === 'auto') progress('detecting_language', 0);
-  const output = await transcribePcm16(whisper, speech.samples, {
-    ...extra,
-    language,
-    multilingual,
+  // whisper detects the language before its first progress report, which switches back to transcribing
+  // (Parakeet has no such step: it recognizes whatever of its languages it hears).
+  if (recognizer.engine === 'whisper.cpp' && recognizer.language === 'auto') progress('detecting_language', 0);
+  const recognition = await recognizer.recognize({
+    samples: speech.samples,
+    stretches: speech.stretches,
     threads,
     onProgress: (fraction) => progress('transcribing', speech.vadShare + (1 - speech.vadShare) * fraction),
+    ...(extra.onSegments ? { onPieces: extra.onSegments } : {}),
+    ...(extra.hints ? { hints: extra.hints } : {}),
   });
   progress('transcribing', 1);
-  return output;
+  return recognition;
 }
 
 /**

@@ -16,6 +16,8 @@ export interface SpeechTimeline {
    * to where the next stretch starts, `end` to where the previous one ended (so no word starts in silence).
    */
   toSourceSeconds(seconds: number, edge?: SpeechEdge): number;
+  /** Where each stretch lies in `samples`, in seconds (a recognizer may cut between them). */
+  stretches: SpeechRange[];
 }
 
 interface Piece {
@@ -56,6 +58,7 @@ export function compactSpeech(
   return {
     samples,
     toSourceSeconds: (seconds, edge) => toSource(pieces, gap, seconds * sampleRate, edge) / sampleRate,
+    stretches: pieces.map((piece) => ({ start: piece.at / sampleRate, end: (piece.at + piece.to - piece.from) / sampleRate })),
   };
 }
 

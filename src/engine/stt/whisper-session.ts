@@ -75,6 +75,14 @@ export async function loadWhisperModel(modelPath: string): Promise<WhisperContex
   }
 }
 
+/** Frees the loaded whisper model, if any (before another recognizer loads its own). */
+export async function releaseWhisperModel(): Promise<void> {
+  if (!loaded) return;
+  const previous = loaded.context;
+  loaded = null;
+  await (await previous.catch(() => null))?.release();
+}
+
 /**
  * Transcribes 16 kHz mono 16-bit PCM. The binding reads the ArrayBuffer as int16 samples (not float32),
  * and reports segment times in milliseconds. Its `stop()` does not stop the work: cancel by ending the

@@ -1,11 +1,11 @@
 /**
- * GET /models and GET /models/{id}: the installed whisper models and the TTS engines that have ready
+ * GET /models and GET /models/{id}: the installed STT models (whisper.cpp and Parakeet) and the TTS engines that have ready
  * voices, as OpenAI model objects, plus the OpenAI names they answer to (`whisper-1`, `tts-1`, …).
  */
 import type Router from '@koa/router';
 import { promises as fs } from 'node:fs';
 import { ApiError } from '../../contract/errors';
-import { listWhisperModels } from '../../models/installed-models';
+import { listSttModels } from '../../models/installed-models';
 import type { VoiceLibrary } from '../../voices/library';
 import type { AppDeps } from '../deps';
 
@@ -19,6 +19,8 @@ export interface OpenAiModel {
   kind: 'speech-to-text' | 'text-to-speech';
   alias_of?: string;
   voices?: number;
+  /** Ours: the languages a Parakeet model covers (a whisper model takes any language it knows). */
+  languages?: readonly string[];
 }
 
 /** Ready voices per engine, read through the voice library's pages. */
@@ -37,14 +39,20 @@ function readyVoicesByEngine(voices: VoiceLibrary): Map<string, number> {
 
 export async function listOpenAiModels(deps: AppDeps): Promise<OpenAiModel[]> {
   const models: OpenAiModel[] = [];
-  const whisper = await listWhisperModels(deps.dataDir);
-  for (const model of whisper) {
+  const stt = await listSttModels(deps.dataDir);
+  for (const model of stt) {
     const stat = await fs.stat(model.path).catch(() => undefined);
-    models.push({ id: model.name, object: 'model', created: Math.floor((stat?.mtimeMs ?? 0) / 1000), owned_by: 'whisper.cpp', kind: 'speech-to-text' });
+    const created = Math.floor((stat?.mtimeMs ?? 0) / 1000);
+    models.push(model.engine === 'parakeet'
+      ? { id: model.name, object: 'model', created, owned_by: 'parakeet', kind: 'speech-to-text', languages: model.languages ?? [] }
+      : { id: model.name, object: 'model', created, owned_by: 'whisper.cpp', kind: 'speech-to-text' });
   }
-  if (whisper.length > 0) {
+  if (stt.length > 0) {
     const preferred = deps.preferredSttModel?.();
-    models.push({ id: 'whisper-1', object: 'model', created: 0, owned_by: 'speech-studio', kind: 'speech-to-text', alias_of: preferred ?? 'the largest installed whisper model that fits the language' });
+    const best = stt.some((model) => model.engine === 'parakeet')
+      ? 'the installed model that fits the language best: Parakeet for its languages, else the largest whisper model'
+      : 'the largest installed whisper model that fits the language';
+    models.push({ id: 'whisper-1', object: 'model', created: 0, owned_by: 'speech-studio', kind: 'speech-to-text', alias_of: preferred ?? best });
   }
   const engines = readyVoicesByEngine(deps.voices);
   for (const [engine, count] of [...engines].sort(([a], [b]) => a.localeCompare(b))) {

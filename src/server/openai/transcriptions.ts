@@ -12,7 +12,7 @@ import type { RecognizedSegment } from '../../engine/protocol';
 import { QueueFullError, type Reservation } from '../../jobs/job-service';
 import { isActive, type JobRecord } from '../../jobs/types';
 import { waitForJobEnd } from '../../jobs/wait-for-job';
-import { admitStt, checkSttFields, installedSttModels, requireSttModel, type SttModels } from '../../jobs/admission';
+import { admitStt, checkSttFields, findNamedSttModel, installedSttModels, requireSttModel, type SttModels } from '../../jobs/admission';
 import type { InstalledWhisperModel } from '../../models/installed-models';
 import type { Transcript } from '../../transcripts/types';
 import type { AppDeps } from '../deps';
@@ -26,7 +26,7 @@ import { IGNORED_HEADER, JOB_ID_HEADER } from './speech';
 import { formatTranscript } from './transcription-format';
 import type { OpenAiTranscriptionBody } from './validation';
 
-/** OpenAI's transcription model names; an installed model's file name picks that model. */
+/** OpenAI's transcription model names, which mean the default; an installed model's file name or catalog id picks that model. */
 const OPENAI_STT_MODELS = /^(whisper-1|gpt-4o(-mini)?-transcribe([\w-]*)?|gpt-transcribe[\w-]*)$/;
 const TRANSLATION_FIELDS = new Set(['model', 'prompt', 'response_format', 'temperature']);
 const TRANSCRIPTION_FIELDS = new Set([...TRANSLATION_FIELDS, 'language', 'timestamp_granularities[]', 'stream']);
@@ -119,18 +119,19 @@ async function receiveAndCreate(
   if (!checked.ok) throw invalidRequest(checked.message);
   const body = checked.value;
 
-  const named = installed.models.find((model) => model.name === body.model);
+  const named = OPENAI_STT_MODELS.test(body.model) ? undefined : findNamedSttModel(installed.models, body.model);
   if (!named && !OPENAI_STT_MODELS.test(body.model)) {
     throw invalidRequest(`model: ${JSON.stringify(body.model.slice(0, 100))} is not installed; use whisper-1 or a model from GET /models`);
   }
-  // The Local API's admission, with OpenAI's fields translated: diarization is not part of OpenAI's request.
-  const ask = checkSttFields(deps.validators, { language: body.language ?? 'auto', diarizationEnabled: 'false' });
-  const { options, model } = admitStt(ask, installed, named?.name ?? deps.preferredSttModel?.());
   const whisper = {
     ...(body.prompt ? { prompt: body.prompt } : {}),
     ...(task === 'translate' ? { translate: true } : {}),
     ...(body.temperature > 0 ? { temperature: body.temperature } : {}),
   };
+  // The Local API's admission, with OpenAI's fields translated: diarization is not part of OpenAI's request;
+  // admission also refuses what a Parakeet model cannot honour (prompt, translate, temperature, language).
+  const ask = checkSttFields(deps.validators, { language: body.language ?? 'auto', diarizationEnabled: 'false' });
+  const { options, model } = admitStt(ask, installed, deps.preferredSttModel?.(), { ...(named ? { named } : {}), hints: whisper });
   const label = task === 'translate' ? 'OpenAI translation' : 'OpenAI transcription';
   const job = await deps.jobs.createSttJob(
     {

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { openApiDocument, openApiDocumentFor } from '../../contract/openapi';
-import { listWhisperModels } from '../../models/installed-models';
+import { chooseWhisperModel, listSttModels } from '../../models/installed-models';
 import type { AppDeps } from '../deps';
 import { requestBaseUrl } from '../request-base-url';
 
@@ -10,13 +10,24 @@ export function serviceRoutes(router: Router, deps: AppDeps): void {
   });
 
   router.get('/capabilities', async (ctx) => {
-    const sttModels = await listWhisperModels(deps.dataDir);
+    const sttModels = await listSttModels(deps.dataDir);
+    // Which model a job without a language (auto) would use; a named language may pick another (see README).
+    const byDefault = chooseWhisperModel(sttModels, 'auto', deps.preferredSttModel?.())?.name;
     ctx.body = {
       apiVersion: 'v1',
       authEnabled: deps.authEnabled(),
       ttsEnabled: deps.entitlements.has('tts'),
       sttEnabled: deps.entitlements.has('stt'),
-      models: { ttsInstalled: deps.voices.ttsInstalled(), sttInstalled: sttModels.length > 0 },
+      models: {
+        ttsInstalled: deps.voices.ttsInstalled(),
+        sttInstalled: sttModels.length > 0,
+        sttModels: sttModels.map((model) => ({
+          name: model.name,
+          engine: model.engine === 'parakeet' ? 'parakeet' : 'whisper.cpp',
+          languages: model.languages ?? (model.englishOnly ? ['en'] : ['mul']),
+          default: model.name === byDefault,
+        })),
+      },
     };
   });
 
