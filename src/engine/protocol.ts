@@ -68,13 +68,36 @@ export interface RecognizedSegment {
 
 export type EngineTask = TtsTask | SttTask;
 
-export type ParentMessage = { type: 'run'; jobId: string; task: EngineTask };
+/**
+ * Not a job: the waveform peaks of a media file for the editor's timeline (src/engine/media/waveform-task.ts),
+ * cached in `<dataDir>/waveforms/`.
+ */
+export interface WaveformTask {
+  kind: 'waveform';
+  mediaPath: string;
+  dataDir: string;
+  bucketsPerSecond: number;
+}
+
+export interface WaveformResult {
+  /** The cache file holding the peaks (src/engine/media/waveform-file.ts). */
+  peaksPath: string;
+  buckets: number;
+  bucketsPerSecond: number;
+  durationSeconds: number;
+  /** Whether the peaks were already cached (nothing was decoded). */
+  cached: boolean;
+  /** The engine process's peak resident memory so far, in bytes. */
+  engineMaxRssBytes: number;
+}
+
+export type ParentMessage = { type: 'run'; jobId: string; task: EngineTask | WaveformTask };
 
 export type ChildMessage =
   | { type: 'ready'; pid: number }
   | { type: 'progress'; jobId: string; phase: EnginePhase; progress: number }
   | { type: 'segments'; jobId: string; segments: RecognizedSegment[] }
-  | { type: 'result'; jobId: string; backend: string; result: JobResult }
+  | { type: 'result'; jobId: string; backend: string; result: JobResult | WaveformResult }
   | { type: 'failed'; jobId: string; message: string };
 
 /** The job-level reporter the engine-side code receives: `progress` is 0–100 over the whole job. */
@@ -84,7 +107,7 @@ export interface ProgressReporter {
   segments?(segments: RecognizedSegment[]): void;
 }
 
-export interface TaskOutcome<R extends JobResult = JobResult> {
+export interface TaskOutcome<R extends JobResult | WaveformResult = JobResult> {
   backend: string;
   result: R;
 }

@@ -2,7 +2,8 @@
  * Entry of the engine child process: runs one task at a time and answers over IPC (see protocol.ts).
  * Everything heavy (decoding, models, synthesis) happens here, never in the server's process.
  */
-import type { ChildMessage, ParentMessage, ProgressReporter, TaskOutcome } from './protocol';
+import type { JobResult } from '../contract/types';
+import type { ChildMessage, ParentMessage, ProgressReporter, TaskOutcome, WaveformResult } from './protocol';
 import { UserFacingError } from './protocol';
 import { checkTask } from './task-check';
 
@@ -11,7 +12,11 @@ function send(message: ChildMessage): void {
 }
 
 /** Runs a task once the engine's own check passed: a store record edited by hand gets no further than that. */
-async function runTask(received: unknown, report: ProgressReporter): Promise<TaskOutcome> {
+async function runTask(received: unknown, report: ProgressReporter): Promise<TaskOutcome<JobResult | WaveformResult>> {
+  if (typeof received === 'object' && received !== null && (received as { kind?: unknown }).kind === 'waveform') {
+    const { checkWaveformTask, runWaveformTask } = await import('./media/waveform-task');
+    return runWaveformTask(checkWaveformTask(received as Record<string, unknown>), report);
+  }
   const task = await checkTask(received);
   if (task.kind === 'tts') {
     const { runTtsTask } = await import('./tts/run-tts');

@@ -1,5 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import type { ChildMessage, EnginePhase, EngineTask, ParentMessage, RecognizedSegment, TaskOutcome } from '../engine/protocol';
+import { randomUUID } from 'node:crypto';
+import type { JobResult } from '../contract/types';
+import type { ChildMessage, EnginePhase, EngineTask, ParentMessage, RecognizedSegment, TaskOutcome, WaveformResult, WaveformTask } from '../engine/protocol';
 import type { Logger } from '../util/log';
 
 export interface EngineRunOptions {
@@ -28,7 +30,7 @@ interface RunningJob {
   options: EngineRunOptions;
   /** Listens on `options.signal` while the job runs; removed when it settles, however it settles. */
   onAbort(): void;
-  resolve(outcome: TaskOutcome): void;
+  resolve(outcome: TaskOutcome<JobResult | WaveformResult>): void;
   reject(error: Error): void;
 }
 
@@ -73,9 +75,9 @@ class EngineProcess {
     return this.job === undefined && !this.ended;
   }
 
-  run(jobId: string, task: EngineTask, options: EngineRunOptions): Promise<TaskOutcome> {
+  run(jobId: string, task: EngineTask | WaveformTask, options: EngineRunOptions): Promise<TaskOutcome<JobResult | WaveformResult>> {
     clearTimeout(this.idleTimer);
-    return new Promise<TaskOutcome>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       // Bound to this job: a signal aborted after the job settled must not cancel whatever job runs next.
       const onAbort = (): void => {
         if (this.job === job) this.cancel();
@@ -179,6 +181,20 @@ export class EngineHost {
   constructor(private readonly options: EngineHostOptions) {}
 
   run(jobId: string, task: EngineTask, options: EngineRunOptions): Promise<TaskOutcome> {
+    // The engine answers a job's task with that job's result.
+    return this.start(jobId, task, options) as Promise<TaskOutcome>;
+  }
+
+  /**
+   * The waveform peaks of a media file, for the editor: not a job, so it does not wait in the job queue; it runs
+   * in an idle engine process or a new one, never in this process.
+   */
+  async waveform(task: WaveformTask, signal: AbortSignal): Promise<WaveformResult> {
+    const outcome = await this.start(`waveform-${randomUUID()}`, task, { signal, onProgress: () => undefined });
+    return outcome.result as WaveformResult;
+  }
+
+  private start(jobId: string, task: EngineTask | WaveformTask, options: EngineRunOptions): Promise<TaskOutcome<JobResult | WaveformResult>> {
     let process = [...this.processes].find((p) => p.available);
     if (!process) {
       process = new EngineProcess(this.options, (gone) => this.processes.delete(gone));
