@@ -52,7 +52,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     preferredSttModel: () => settings.sttDefaultModel || undefined,
     editorLanguage: () => vscode.env.language,
   });
-  const player = new AudioPlayer();
+  const player = new AudioPlayer(context.extensionUri);
   const services: Services = {
     context, log, controller: server, editorJobs, voices, keys, player,
     outputs: new OutputRegistry(context.globalState),
@@ -68,7 +68,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     registerTranscribe(services),
     registerNarrateSelection(services),
     registerNarrateSubtitles(services),
-    registerSubtitleEditing(),
+    registerSubtitleEditing(services),
     registerChooseVoice(services),
     registerInstallModel(services),
     registerLocalApiCommands(services),
