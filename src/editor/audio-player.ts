@@ -66,7 +66,6 @@ export class AudioPlayer implements vscode.Disposable {
     if (this.panel && this.file === file && this.pageReady) {
       this.currentRequest = request;
       void this.panel.webview.postMessage({ type: 'play', ...span });
-      this.panel.reveal(undefined, true);
     } else {
       this.load(file, title, span);
     }
@@ -106,6 +105,8 @@ export class AudioPlayer implements vscode.Disposable {
       this.panel = vscode.window.createWebviewPanel(AudioPlayer.viewType, 'Speech Studio Player', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
         enableScripts: true,
         localResourceRoots: roots,
+        // Playing on while another tab (the timeline) covers the player.
+        retainContextWhenHidden: true,
       });
       this.panel.onDidDispose(() => {
         this.panel = undefined;

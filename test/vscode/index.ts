@@ -13,6 +13,7 @@ import './lm-tools.test';
 import './subtitles.test';
 import './subtitle-check.test';
 import './subtitle-quick-fix.test';
+import './cue-play.test';
 import './api-key.test';
 import './settings.test';
 import './ui.test';

@@ -20,6 +20,8 @@ export interface CuePlayback {
   media: string;
   report: PlayerReport;
   ended: Promise<PlayerReport>;
+  /** The lines highlighted while it plays (from 0). */
+  lines: { first: number; last: number };
 }
 
 /** The cues of a subtitle document as the checker reads them (file order, index from 1). */
@@ -136,13 +138,13 @@ export function registerCuePlayer(context: vscode.ExtensionContext, player: Audi
     if (report.state === 'error') {
       highlight.clear();
       void vscode.window.showErrorMessage(`The player cannot play ${path.basename(media.fsPath)}: ${report.error ?? 'unknown error'}.`);
-      return { cue: cue.index, media: media.fsPath, report, ended: Promise.resolve(report) };
+      return { cue: cue.index, media: media.fsPath, report, ended: Promise.resolve(report), lines: { first, last } };
     }
     const ended = player.reportOf(request, (r) => r.state !== 'playing');
     void ended.then(() => {
       if (highlight.rangeIn(document.uri)) highlight.clear();
     });
-    return { cue: cue.index, media: media.fsPath, report, ended };
+    return { cue: cue.index, media: media.fsPath, report, ended, lines: { first, last } };
   }
 
   const disposable = vscode.Disposable.from(

@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { WaveformPeaks } from './waveform-peaks';
 
@@ -11,6 +12,8 @@ const MAGIC = 'SSWP';
 /** Bump when the peaks or this layout change: old cache files then simply miss. */
 const VERSION = 1;
 const HEADER_BYTES = 24;
+/** The file is little-endian; on such a machine (nearly all) the samples copy as bytes. */
+const LITTLE_ENDIAN = os.endianness() === 'LE';
 
 export interface MediaVersion {
   path: string;
@@ -36,7 +39,8 @@ export function encodeWaveform(peaks: WaveformPeaks): Buffer {
   file.writeUInt32LE(peaks.bucketsPerSecond, 8);
   file.writeDoubleLE(peaks.durationSeconds, 12);
   file.writeUInt32LE(peaks.pairs.length / 2, 20);
-  for (let i = 0; i < peaks.pairs.length; i++) file.writeInt16LE(peaks.pairs[i], HEADER_BYTES + i * 2);
+  if (LITTLE_ENDIAN) file.set(new Uint8Array(peaks.pairs.buffer, peaks.pairs.byteOffset, peaks.pairs.byteLength), HEADER_BYTES);
+  else for (let i = 0; i < peaks.pairs.length; i++) file.writeInt16LE(peaks.pairs[i], HEADER_BYTES + i * 2);
   return file;
 }
 
@@ -46,7 +50,8 @@ export function decodeWaveform(file: Buffer): WaveformPeaks {
   const count = file.readUInt32LE(20);
   if (file.length !== HEADER_BYTES + count * 4) throw new Error(`a waveform cache file of ${count} buckets is ${file.length} bytes`);
   const pairs = new Int16Array(count * 2);
-  for (let i = 0; i < pairs.length; i++) pairs[i] = file.readInt16LE(HEADER_BYTES + i * 2);
+  if (LITTLE_ENDIAN) new Uint8Array(pairs.buffer).set(file.subarray(HEADER_BYTES));
+  else for (let i = 0; i < pairs.length; i++) pairs[i] = file.readInt16LE(HEADER_BYTES + i * 2);
   return { bucketsPerSecond: file.readUInt32LE(8), durationSeconds: file.readDoubleLE(12), pairs };
 }
 
