@@ -25,6 +25,8 @@ async function openTalk(): Promise<vscode.TextEditor> {
   return editor;
 }
 
+const timelineVisible = (): boolean =>
+  vscode.window.tabGroups.all.some((group) => group.activeTab?.label === 'Timeline: talk.srt');
 const playerTab = (): vscode.Tab | undefined =>
   vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((tab) => tab.label === 'Speech Studio Player');
 
@@ -104,9 +106,10 @@ test('the subtitle timeline draws the waveform and the cues, follows the cursor,
   const redrawn = timeline.rendered();
   await editor.edit((edit) => edit.insert(new vscode.Position(editor.document.lineCount, 0), '\n5\n00:00:10,600 --> 00:00:11,000\nThe end.\n'));
   assert.equal((await redrawn).blocks, 5, 'an edit redraws the blocks');
+  const back = timeline.rendered();
   await vscode.commands.executeCommand('undo');
   assert.equal(editor.document.getText(), TALK);
-  await screenshot('subtitle-timeline');
+  assert.equal((await back).blocks, 4, 'and so does its undo');
 
   const played = new Promise<CuePlayback>((resolve) => {
     const listener = timeline.onDidPlay((playback) => {
@@ -123,5 +126,13 @@ test('the subtitle timeline draws the waveform and the cues, follows the cursor,
   assert.equal(active?.document.uri.toString(), talk().toString());
   assert.equal(active.selection.active.line, 14, 'the clicked cue is revealed with the cursor on its text');
   assert.equal((await playback.ended).position, 10.5);
+  // The playhead (a 2 px line) has followed the playback to the cue's end. (The player plays on behind the
+  // timeline, hidden: the visible webview is the timeline.)
+  assert.equal(timelineVisible(), true, 'the timeline stays in front of the player');
+  await waitFor('the playhead at 10.5 s', async () => {
+    const { value } = await ui({ action: 'property', frames: ['iframe.webview.ready:visible', webview[1]], selector: '#playhead', name: 'offsetLeft' });
+    return typeof value === 'number' && Math.abs(value + 1 - 10.5 * rendered.pixelsPerSecond) < 2 ? true : undefined;
+  });
+  await screenshot('subtitle-timeline');
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }, 90_000);

@@ -23,6 +23,8 @@ export interface TimelineRendered {
   waveform: 'loading' | 'ready' | 'failed';
   /** The highlighted cue (the one at the editor's cursor). */
   current: number | null;
+  /** The zoom: how wide a second is drawn. */
+  pixelsPerSecond: number;
 }
 
 /** The open timeline, as the command returns it (for scripts and tests). */
@@ -47,6 +49,7 @@ interface PageMessage {
   buckets?: number;
   waveform?: TimelineRendered['waveform'];
   current?: number | null;
+  pixelsPerSecond?: number;
 }
 
 class TimelinePanel implements Timeline, vscode.Disposable {
@@ -87,7 +90,7 @@ class TimelinePanel implements Timeline, vscode.Disposable {
 
   rendered(): Promise<TimelineRendered> {
     return this.next((m) => m.type === 'rendered' && m.waveform !== 'loading').then((m) => ({
-      blocks: m.blocks ?? 0, buckets: m.buckets ?? 0, waveform: m.waveform ?? 'loading', current: m.current ?? null,
+      blocks: m.blocks ?? 0, buckets: m.buckets ?? 0, waveform: m.waveform ?? 'loading', current: m.current ?? null, pixelsPerSecond: m.pixelsPerSecond ?? 0,
     }));
   }
 
