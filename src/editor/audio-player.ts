@@ -40,6 +40,8 @@ export class AudioPlayer implements vscode.Disposable {
   private pageReady = false;
   private requests = 0;
   private currentRequest = 0;
+  /** The span playing or about to, until its last report: whoever waits on it hears when it is cut short. */
+  private openSpan: { request: number; file: string; start: number; end: number } | undefined;
   private playhead: { file: string; position: number } | undefined;
   private readonly reported = new vscode.EventEmitter<PlayerReport & { request: number }>();
   private readonly moved = new vscode.EventEmitter<{ file: string; position: number }>();
@@ -57,12 +59,14 @@ export class AudioPlayer implements vscode.Disposable {
 
   /**
    * Plays `start`–`end` seconds of `file` and stops there. Resolves with the player's first report on it:
-   * `playing` (with where it really started) or `error`.
+   * `playing` (with where it really started), `error`, or `paused` when something else played first.
    */
   playSpan(file: string, title: string, start: number, end: number): { request: number; started: Promise<PlayerReport> } {
     const request = ++this.requests;
-    const started = this.reportOf(request, (report) => report.state === 'playing' || report.state === 'error');
+    const started = this.reportOf(request, () => true);
     const span = { id: request, start, end, title };
+    this.interrupt();
+    this.openSpan = { request, file, start, end };
     if (this.panel && this.file === file && this.pageReady) {
       this.currentRequest = request;
       void this.panel.webview.postMessage({ type: 'play', ...span });
@@ -109,6 +113,7 @@ export class AudioPlayer implements vscode.Disposable {
         retainContextWhenHidden: true,
       });
       this.panel.onDidDispose(() => {
+        this.interrupt();
         this.panel = undefined;
         this.file = undefined;
         this.playhead = undefined;
@@ -117,6 +122,7 @@ export class AudioPlayer implements vscode.Disposable {
     }
     this.file = file;
     this.pageReady = false;
+    if (!span) this.interrupt();
     this.currentRequest = span?.id ?? 0;
     this.playhead = { file, position: span?.start ?? 0 };
     const webview = this.panel.webview;
@@ -125,6 +131,15 @@ export class AudioPlayer implements vscode.Disposable {
     webview.html = page(webview.cspSource, webview.asWebviewUri(vscode.Uri.file(file)).toString(), script.toString(), title, span);
     this.panel.reveal(vscode.ViewColumn.Beside, true);
     return this.panel;
+  }
+
+  /** The open span stops short (another one or another file plays, or the player closed): it reports `paused`. */
+  private interrupt(): void {
+    const span = this.openSpan;
+    if (!span) return;
+    this.openSpan = undefined;
+    const position = this.playhead?.file === span.file ? this.playhead.position : span.start;
+    this.reported.fire({ request: span.request, file: span.file, state: 'paused', start: span.start, end: span.end, position });
   }
 
   private onMessage(message: PageMessage): void {
@@ -140,6 +155,7 @@ export class AudioPlayer implements vscode.Disposable {
     if (message.type !== 'report' || !message.state) return;
     // A report on a span asked for before the last one is stale.
     if ((message.id ?? 0) !== 0 && message.id !== this.currentRequest) return;
+    if (message.state !== 'playing' && this.openSpan?.request === message.id) this.openSpan = undefined;
     this.reported.fire({
       request: message.id ?? 0,
       file,

@@ -48,6 +48,10 @@ test('"▶ Play" above a cue plays exactly that span of the media, with the cue 
   const hoverText = hovers.flatMap((hover) => hover.contents.map((content) => (typeof content === 'string' ? content : content.value))).join('\n');
   assert.match(hoverText, /\[▶ Play cue 2\]\(command:speechStudio\.playCue\?/);
 
+  // Cue 1 starts, then cue 2 cuts it short: whoever waited for cue 1 to end hears that it stopped.
+  const first = await vscode.commands.executeCommand<CuePlayback>(lenses[0].command!.command, ...(lenses[0].command!.arguments ?? []));
+  assert.equal(first?.report.state, 'playing', first?.report.error ?? '');
+  assert.ok(Math.abs(first.report.start - 0.3) < 0.05, `cue 1 started at ${first.report.start} s`);
   const command = lenses[1].command!;
   const started = performance.now();
   const playback = await vscode.commands.executeCommand<CuePlayback>(command.command, ...(command.arguments ?? []));
@@ -59,6 +63,7 @@ test('"▶ Play" above a cue plays exactly that span of the media, with the cue 
   assert.equal(playback.report.end, 3.7);
   assert.deepEqual(playback.lines, { first: 4, last: 6 }, 'cue 2\'s number, timing and text are highlighted');
   assert.equal(editor.document.uri.toString(), talk().toString());
+  assert.equal((await first.ended).state, 'paused', 'cue 1 was cut short');
   const ended = await playback.ended;
   const seconds = (performance.now() - started) / 1000;
   assert.equal(ended.state, 'ended');

@@ -72,15 +72,18 @@ class PlayingHighlight implements vscode.Disposable {
     overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.rangeHighlightForeground'),
     overviewRulerLane: vscode.OverviewRulerLane.Full,
   });
-  private playing: { uri: string; range: vscode.Range } | undefined;
+  private playing: { uri: string; range: vscode.Range; id: number } | undefined;
+  private shown = 0;
 
-  show(uri: vscode.Uri, range: vscode.Range): void {
-    this.clear();
-    this.playing = { uri: uri.toString(), range };
+  /** Highlights `range`; returns what `clear` takes to remove this highlight (and not a later one). */
+  show(uri: vscode.Uri, range: vscode.Range): number {
+    this.playing = { uri: uri.toString(), range, id: ++this.shown };
     this.apply();
+    return this.shown;
   }
 
-  clear(): void {
+  clear(id: number): void {
+    if (this.playing?.id !== id) return;
     this.playing = undefined;
     this.apply();
   }
@@ -132,18 +135,16 @@ export function registerCuePlayer(context: vscode.ExtensionContext, player: Audi
     if (!media) return undefined;
     const first = cue.line - 1 - (cue.line > 1 && /^\S+$/.test(document.lineAt(cue.line - 2).text) ? 1 : 0);
     const last = Math.max(cue.line - 1, ...cue.lineNumbers.map((line) => line - 1));
-    highlight.show(document.uri, new vscode.Range(first, 0, last, document.lineAt(last).text.length));
+    const shown = highlight.show(document.uri, new vscode.Range(first, 0, last, document.lineAt(last).text.length));
     const { request, started } = player.playSpan(media.fsPath, `Cue ${cue.index} of ${path.posix.basename(document.uri.path)}`, cue.start, cue.end);
     const report = await started;
-    if (report.state === 'error') {
-      highlight.clear();
-      void vscode.window.showErrorMessage(`The player cannot play ${path.basename(media.fsPath)}: ${report.error ?? 'unknown error'}.`);
+    if (report.state !== 'playing') {
+      highlight.clear(shown);
+      if (report.state === 'error') void vscode.window.showErrorMessage(`The player cannot play ${path.basename(media.fsPath)}: ${report.error ?? 'unknown error'}.`);
       return { cue: cue.index, media: media.fsPath, report, ended: Promise.resolve(report), lines: { first, last } };
     }
     const ended = player.reportOf(request, (r) => r.state !== 'playing');
-    void ended.then(() => {
-      if (highlight.rangeIn(document.uri)) highlight.clear();
-    });
+    void ended.then(() => highlight.clear(shown));
     return { cue: cue.index, media: media.fsPath, report, ended, lines: { first, last } };
   }
 
