@@ -77,7 +77,7 @@ test('Shift Subtitle Timing makes the cue at the cursor start at the player\'s p
   editor.selection = new vscode.Selection(10, 2, 10, 2); // in cue 3's text; the playhead is at 3.7 s (cue 2's end)
   const shifting = Promise.resolve(vscode.commands.executeCommand<boolean>('speechStudio.shiftSubtitleTiming'));
   const row = (text: string): string => `.quick-input-widget .monaco-list-row:has-text("${text}")`;
-  await ui({ action: 'waitFor', selector: row('Make cue 3 start at the playhead (0:03.700)') });
+  await ui({ action: 'waitFor', selector: row('Make cue 3 start at the playhead (00:00:03.700)') });
   await ui({ action: 'click', selector: row('Make cue 3 start at the playhead') });
   await ui({ action: 'waitFor', selector: row('From cue 3 on') });
   await ui({ action: 'click', selector: row('From cue 3 on') });

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { formatTimestamp } from '../../transcripts/timestamps';
 import { scanSubtitles, type ScannedCue } from '../../subtitles/scan';
 import { cueAtLine } from '../../subtitles/edits';
 import type { AudioPlayer, PlayerReport } from '../audio-player';
@@ -30,10 +31,7 @@ export function cuesOf(document: vscode.TextDocument): ScannedCue[] {
   return format ? scanSubtitles(document.getText(), format).cues : [];
 }
 
-const clock = (seconds: number): string => {
-  const minutes = Math.floor(seconds / 60);
-  return `${minutes}:${(seconds - minutes * 60).toFixed(3).padStart(6, '0')}`;
-};
+const clock = (seconds: number): string => formatTimestamp(seconds, '.');
 
 class PlayLenses implements vscode.CodeLensProvider {
   private readonly changed = new vscode.EventEmitter<void>();

@@ -4,6 +4,7 @@
  * as one undoable edit.
  */
 import * as vscode from 'vscode';
+import { formatTimestamp } from '../../transcripts/timestamps';
 import { cueAtLine, shiftTiming, SubtitleEditError } from '../../subtitles/edits';
 import { scanSubtitles, type SubtitleFormat } from '../../subtitles/scan';
 import type { AudioPlayer } from '../audio-player';
@@ -19,10 +20,7 @@ export function parseOffset(text: string): number | undefined {
   return match ? Number(match[1].replace(',', '.')) : undefined;
 }
 
-const clock = (seconds: number): string => {
-  const minutes = Math.floor(seconds / 60);
-  return `${minutes}:${(seconds - minutes * 60).toFixed(3).padStart(6, '0')}`;
-};
+const clock = (seconds: number): string => formatTimestamp(seconds, '.');
 
 /**
  * The offset that makes cue `index` start at the player's playhead, when the player has this file's media
