@@ -39,9 +39,19 @@
 
   /** @param {{ id: number, start: number, end: number | null, title?: string }} request */
   function playSpan(request) {
+    stopWatching();
     span = { id: request.id, start: request.start, end: request.end };
     if (request.title) title.textContent = request.title;
     const go = () => {
+      // Already playing (another cue): the seek alone moves it, and 'playing' may not fire again.
+      if (!audio.paused) {
+        audio.addEventListener('seeked', () => {
+          watchEnd();
+          post('playing', { start: audio.currentTime });
+        }, { once: true });
+        audio.currentTime = request.start;
+        return;
+      }
       audio.currentTime = request.start;
       audio.play().catch((error) => post('error', { error: String(error && error.message || error) }));
     };
