@@ -25,6 +25,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<unknown> }> = [
   { name: 'stt', run: () => import('./stt').then((m) => m.runSttBench()) },
   { name: 'timing', run: () => import('./timing').then((m) => m.runTimingBench()) },
   { name: 'subtitles', run: () => import('./subtitles').then((m) => m.runSubtitlesBench()) },
+  { name: 'waveform', run: () => import('./waveform').then((m) => m.runWaveformBench()) },
   { name: 'openai', run: () => import('./openai').then((m) => m.runOpenAiBench()) },
 ];
 

@@ -55,7 +55,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     preferredSttModel: () => settings.sttDefaultModel || undefined,
     editorLanguage: () => vscode.env.language,
   });
-  const player = new AudioPlayer();
+  const player = new AudioPlayer(context.extensionUri);
   const services: Services = {
     context, log, controller: server, editorJobs, voices, keys, player,
     outputs: new OutputRegistry(context.globalState),
@@ -72,7 +72,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     registerNarrateSelection(services),
     registerNarrateSubtitles(services),
     registerExportAudiobook(services),
-    registerSubtitleEditing(),
+    registerSubtitleEditing(services),
     registerSnapToSpeech(services),
     registerRetranscribeCues(services),
     registerChooseVoice(services),

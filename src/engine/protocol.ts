@@ -89,12 +89,35 @@ export interface SpeechRegionsResult {
 /** What the job service queues: a TTS or STT job's task. */
 export type JobTask = TtsTask | SttTask;
 
-export type EngineTask = JobTask | SpeechRegionsTask;
+export type EngineTask = JobTask | SpeechRegionsTask | WaveformTask;
 
-export type EngineResult = JobResult | SpeechRegionsResult;
+export type EngineResult = JobResult | SpeechRegionsResult | WaveformResult;
 
 /** The result a task of type T answers with. */
-export type ResultOf<T extends EngineTask> = T extends SpeechRegionsTask ? SpeechRegionsResult : JobResult;
+export type ResultOf<T extends EngineTask> = T extends SpeechRegionsTask ? SpeechRegionsResult : T extends WaveformTask ? WaveformResult : JobResult;
+
+/**
+ * Not a job: the waveform peaks of a media file for the editor's timeline (src/engine/media/waveform-task.ts),
+ * cached in `<dataDir>/waveforms/`.
+ */
+export interface WaveformTask {
+  kind: 'waveform';
+  mediaPath: string;
+  dataDir: string;
+  bucketsPerSecond: number;
+}
+
+export interface WaveformResult {
+  /** The cache file holding the peaks (src/engine/media/waveform-file.ts). */
+  peaksPath: string;
+  buckets: number;
+  bucketsPerSecond: number;
+  durationSeconds: number;
+  /** Whether the peaks were already cached (nothing was decoded). */
+  cached: boolean;
+  /** The engine process's peak resident memory so far, in bytes. */
+  engineMaxRssBytes: number;
+}
 
 export type ParentMessage = { type: 'run'; jobId: string; task: EngineTask };
 
@@ -133,6 +156,7 @@ export const parakeetBackend = (modelName: string): string => `parakeet (${model
 export const taskBackend = (task: EngineTask): string => {
   if (task.kind === 'tts') return task.voice.engine;
   if (task.kind === 'speech-regions') return VAD_BACKEND;
+  if (task.kind === 'waveform') return 'ffmpeg';
   return sttModelKind(task.modelPath) === 'parakeet' ? parakeetBackend(path.basename(task.modelPath)) : STT_BACKEND;
 };
 

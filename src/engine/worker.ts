@@ -12,6 +12,10 @@ function send(message: ChildMessage): void {
 
 /** Runs a task once the engine's own check passed: a store record edited by hand gets no further than that. */
 async function runTask(received: unknown, report: ProgressReporter): Promise<TaskOutcome<EngineResult>> {
+  if (typeof received === 'object' && received !== null && (received as { kind?: unknown }).kind === 'waveform') {
+    const { checkWaveformTask, runWaveformTask } = await import('./media/waveform-task');
+    return runWaveformTask(checkWaveformTask(received as Record<string, unknown>), report);
+  }
   const task = await checkTask(received);
   if (task.kind === 'tts') {
     const { runTtsTask } = await import('./tts/run-tts');

@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import type { ChildMessage, EnginePhase, EngineResult, EngineTask, ParentMessage, RecognizedSegment, ResultOf, TaskOutcome } from '../engine/protocol';
+import { randomUUID } from 'node:crypto';
+import type { ChildMessage, EnginePhase, EngineResult, EngineTask, ParentMessage, RecognizedSegment, ResultOf, TaskOutcome, WaveformResult, WaveformTask } from '../engine/protocol';
 import type { Logger } from '../util/log';
 
 export interface EngineRunOptions {
@@ -186,6 +187,15 @@ export class EngineHost {
       this.processes.add(process);
     }
     return process.run(jobId, task, options);
+  }
+
+  /**
+   * The waveform peaks of a media file, for the editor: not a job, so it does not wait in the job queue; it runs
+   * in an idle engine process or a new one, never in this process.
+   */
+  async waveform(task: WaveformTask, signal: AbortSignal): Promise<WaveformResult> {
+    const outcome = await this.run(`waveform-${randomUUID()}`, task, { signal, onProgress: () => undefined });
+    return outcome.result;
   }
 
   /** Process ids of the live engine processes (for diagnostics and fault tests). */

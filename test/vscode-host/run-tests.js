@@ -32,7 +32,7 @@ async function perform(page, request) {
       return { file };
     }
     case 'click':
-      await page.locator(request.selector).first().click({ button: request.button || 'left', timeout: request.timeout || 10000 });
+      await locate(page, request).first().click({ button: request.button || 'left', timeout: request.timeout || 10000 });
       return {};
     case 'type':
       await page.locator(request.selector).first().pressSequentially(request.text, { delay: 20 });
@@ -46,9 +46,9 @@ async function perform(page, request) {
     case 'property':
       return { value: await locate(page, request).first().evaluate((el, name) => el[name], request.name) };
     case 'count':
-      return { count: await page.locator(request.selector).count() };
+      return { count: await locate(page, request).count() };
     case 'texts':
-      return { texts: await page.locator(request.selector).allTextContents() };
+      return { texts: await locate(page, request).allTextContents() };
     default:
       throw new Error(`unknown ui action ${request.action}`);
   }

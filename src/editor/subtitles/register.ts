@@ -1,9 +1,22 @@
-/** The subtitle editing features together: the check's diagnostics, their quick fixes, the timing shift. */
+/**
+ * The subtitle editing features together: the check's diagnostics, their quick fixes, the timing shift,
+ * "▶ Play" on each cue and the timeline.
+ */
 import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { registerCuePlayer } from './cue-play';
 import { registerSubtitleDiagnostics } from './diagnostics';
 import { registerSubtitleQuickFixes } from './quick-fixes';
 import { registerShiftSubtitleTiming } from './shift-timing';
+import { registerSubtitleTimeline } from './timeline-view';
 
-export function registerSubtitleEditing(): vscode.Disposable {
-  return vscode.Disposable.from(registerSubtitleDiagnostics(), registerSubtitleQuickFixes(), registerShiftSubtitleTiming());
+export function registerSubtitleEditing(services: Services): vscode.Disposable {
+  const cuePlayer = registerCuePlayer(services.context, services.player);
+  return vscode.Disposable.from(
+    registerSubtitleDiagnostics(),
+    registerSubtitleQuickFixes(),
+    registerShiftSubtitleTiming(services.context, services.player),
+    cuePlayer,
+    registerSubtitleTimeline(services, cuePlayer),
+  );
 }

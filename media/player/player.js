@@ -1,0 +1,85 @@
+// The player webview's script (src/editor/audio-player.ts): plays the whole file, or one span of it (seek to
+// the start, stop exactly at the end), and reports what it plays and where it is back to the extension.
+// @ts-check
+(function () {
+  const vscode = acquireVsCodeApi();
+  const audio = /** @type {HTMLAudioElement} */ (document.querySelector('audio'));
+  const title = /** @type {HTMLElement} */ (document.querySelector('h2'));
+  /** @type {{ id: number, start: number, end: number | null } | null} */
+  let span = null;
+  /** @type {number | undefined} */
+  let watch;
+  let lastPosted = 0;
+
+  const post = (state, extra = {}) => vscode.postMessage({ type: 'report', id: span ? span.id : 0, state, start: span ? span.start : 0, end: span ? span.end : null, position: audio.currentTime, ...extra });
+
+  function stopWatching() {
+    if (watch !== undefined) clearInterval(watch);
+    watch = undefined;
+  }
+
+  // timeupdate comes four times a second: too coarse to stop at a cue's end, so a short timer watches instead.
+  function watchEnd() {
+    stopWatching();
+    watch = setInterval(() => {
+      if (span && span.end !== null && audio.currentTime >= span.end) {
+        audio.pause();
+        audio.currentTime = span.end;
+        stopWatching();
+        post('ended', { position: span.end });
+        span = { ...span, end: null };
+        return;
+      }
+      if (performance.now() - lastPosted > 100) {
+        lastPosted = performance.now();
+        vscode.postMessage({ type: 'position', position: audio.currentTime });
+      }
+    }, 15);
+  }
+
+  /** @param {{ id: number, start: number, end: number | null, title?: string }} request */
+  function playSpan(request) {
+    stopWatching();
+    span = { id: request.id, start: request.start, end: request.end };
+    if (request.title) title.textContent = request.title;
+    const go = () => {
+      // Already playing (another cue): the seek alone moves it, and 'playing' may not fire again.
+      if (!audio.paused) {
+        audio.addEventListener('seeked', () => {
+          watchEnd();
+          post('playing', { start: audio.currentTime });
+        }, { once: true });
+        audio.currentTime = request.start;
+        return;
+      }
+      audio.currentTime = request.start;
+      audio.play().catch((error) => post('error', { error: String(error && error.message || error) }));
+    };
+    if (audio.readyState >= 1) go();
+    else audio.addEventListener('loadedmetadata', go, { once: true });
+  }
+
+  audio.addEventListener('playing', () => {
+    watchEnd();
+    post('playing', { start: span && span.end !== null ? audio.currentTime : span ? span.start : 0 });
+  });
+  audio.addEventListener('pause', () => {
+    stopWatching();
+    if (span && span.end !== null) post('paused');
+  });
+  audio.addEventListener('ended', () => {
+    stopWatching();
+    post('ended');
+  });
+  audio.addEventListener('seeked', () => vscode.postMessage({ type: 'position', position: audio.currentTime }));
+  audio.addEventListener('error', () => post('error', { error: audio.error ? audio.error.message || `media error ${audio.error.code}` : 'media error' }));
+
+  window.addEventListener('message', (event) => {
+    const message = event.data;
+    if (message && message.type === 'play') playSpan(message);
+  });
+
+  const initial = document.body.dataset.span;
+  if (initial) playSpan(JSON.parse(initial));
+  vscode.postMessage({ type: 'ready' });
+})();

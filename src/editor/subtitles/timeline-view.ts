@@ -1,0 +1,223 @@
+/**
+ * "Speech Studio: Show Subtitle Timeline": a webview with the media's waveform (peaks from the engine), the
+ * cues of the .srt/.vtt file as blocks and the player's playhead. Clicking a block reveals the cue in the
+ * editor and plays it; the block of the cue at the editor's cursor is highlighted and follows it.
+ */
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { cueAtLine } from '../../subtitles/edits';
+import { cueWords } from '../../subtitles/cue-text';
+import type { Services } from '../services';
+import { mediaForSubtitle } from './cue-media';
+import { cuesOf, type CuePlayback, type CuePlayer } from './cue-play';
+import { subtitleFormatOf } from './diagnostics';
+import { timelinePeaks } from './timeline-peaks';
+
+export const SHOW_TIMELINE_COMMAND = 'speechStudio.showSubtitleTimeline';
+
+/** What the webview says it drew. */
+export interface TimelineRendered {
+  blocks: number;
+  buckets: number;
+  waveform: 'loading' | 'ready' | 'failed';
+  /** The highlighted cue (the one at the editor's cursor). */
+  current: number | null;
+  /** The zoom: how wide a second is drawn. */
+  pixelsPerSecond: number;
+}
+
+/** The open timeline, as the command returns it (for scripts and tests). */
+export interface Timeline {
+  readonly subtitle: vscode.Uri;
+  readonly media: vscode.Uri;
+  /** The next render with the waveform drawn (or failed to load). */
+  rendered(): Promise<TimelineRendered>;
+  /** The next time the webview highlights a cue (the cursor moved to another). */
+  highlighted(): Promise<number | null>;
+  /** Fires when a click on a block played its cue. */
+  readonly onDidPlay: vscode.Event<CuePlayback>;
+}
+
+// Typing bursts redraw once they pause.
+const DEBOUNCE_MS = 150;
+
+interface PageMessage {
+  type: 'ready' | 'rendered' | 'select' | 'highlighted';
+  index?: number | null;
+  blocks?: number;
+  buckets?: number;
+  waveform?: TimelineRendered['waveform'];
+  current?: number | null;
+  pixelsPerSecond?: number;
+}
+
+class TimelinePanel implements Timeline, vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly messages = new vscode.EventEmitter<PageMessage>();
+  private readonly played = new vscode.EventEmitter<CuePlayback>();
+  readonly onDidPlay = this.played.event;
+  private readonly abort = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    readonly subtitle: vscode.Uri,
+    readonly media: vscode.Uri,
+    private readonly services: Services,
+    private readonly cuePlayer: CuePlayer,
+  ) {
+    const webview = panel.webview;
+    this.disposables.push(
+      this.messages, this.played,
+      webview.onDidReceiveMessage((message: PageMessage) => this.onMessage(message)),
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        if (event.document.uri.toString() !== subtitle.toString()) return;
+        clearTimeout(this.timer);
+        this.timer = setTimeout(() => void this.sendCues(), DEBOUNCE_MS);
+      }),
+      vscode.window.onDidChangeTextEditorSelection((event) => {
+        if (event.textEditor.document.uri.toString() === subtitle.toString()) this.sendCursor(event.textEditor);
+      }),
+      services.player.onDidMove(({ file, position }) => {
+        if (file === media.fsPath) void webview.postMessage({ type: 'playhead', position, follow: true });
+      }),
+    );
+    const root = vscode.Uri.joinPath(services.context.extensionUri, 'media', 'timeline');
+    webview.options = { enableScripts: true, localResourceRoots: [root] };
+    webview.html = page(webview, root, `${path.posix.basename(subtitle.path)} — ${path.posix.basename(media.path)}`);
+  }
+
+  rendered(): Promise<TimelineRendered> {
+    return this.next((m) => m.type === 'rendered' && m.waveform !== 'loading').then((m) => ({
+      blocks: m.blocks ?? 0, buckets: m.buckets ?? 0, waveform: m.waveform ?? 'loading', current: m.current ?? null, pixelsPerSecond: m.pixelsPerSecond ?? 0,
+    }));
+  }
+
+  highlighted(): Promise<number | null> {
+    return this.next((m) => m.type === 'highlighted').then((m) => m.index ?? null);
+  }
+
+  private next(matches: (message: PageMessage) => boolean): Promise<PageMessage> {
+    return new Promise((resolve) => {
+      const listener = this.messages.event((message) => {
+        if (!matches(message)) return;
+        listener.dispose();
+        resolve(message);
+      });
+    });
+  }
+
+  private onMessage(message: PageMessage): void {
+    if (typeof message !== 'object' || message === null) return;
+    if (message.type === 'ready') {
+      void this.sendCues().then(() => {
+        const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === this.subtitle.toString());
+        if (editor) this.sendCursor(editor);
+        const position = this.services.player.positionIn(this.media.fsPath);
+        if (position !== undefined) void this.panel.webview.postMessage({ type: 'playhead', position });
+      });
+      void this.sendWaveform();
+    } else if (message.type === 'select' && typeof message.index === 'number') {
+      void this.select(message.index);
+    }
+    this.messages.fire(message);
+  }
+
+  /** Reveals cue `index` in the editor, with the cursor on its text, and plays it. */
+  private async select(index: number): Promise<void> {
+    const document = await vscode.workspace.openTextDocument(this.subtitle);
+    const cue = cuesOf(document).find((c) => c.index === index);
+    if (!cue) return;
+    const line = (cue.lineNumbers[0] ?? cue.line) - 1;
+    const visible = vscode.window.visibleTextEditors.find((e) => e.document === document);
+    const editor = await vscode.window.showTextDocument(document, { viewColumn: visible?.viewColumn, preserveFocus: false });
+    editor.selection = new vscode.Selection(line, 0, line, 0);
+    editor.revealRange(new vscode.Range(cue.line - 1, 0, line, 0), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    const playback = await this.cuePlayer.play(this.subtitle, index);
+    if (!this.panel.visible) this.panel.reveal(undefined, true);
+    if (playback) this.played.fire(playback);
+  }
+
+  private async sendCues(): Promise<void> {
+    const document = await vscode.workspace.openTextDocument(this.subtitle);
+    const cues = cuesOf(document).map((cue) => ({ index: cue.index, start: cue.start, end: cue.end, text: cueWords(cue.lines).text }));
+    await this.panel.webview.postMessage({ type: 'cues', cues });
+  }
+
+  private sendCursor(editor: vscode.TextEditor): void {
+    const format = subtitleFormatOf(editor.document);
+    if (!format) return;
+    const index = cueAtLine(editor.document.getText(), format, editor.selection.active.line + 1) ?? null;
+    void this.panel.webview.postMessage({ type: 'cursor', index });
+  }
+
+  private async sendWaveform(): Promise<void> {
+    try {
+      const server = await this.services.controller.ready();
+      const peaks = await timelinePeaks(server.engine, this.services.controller.dataDir, this.media.fsPath, this.abort.signal);
+      await this.panel.webview.postMessage({ type: 'waveform', bucketsPerSecond: peaks.bucketsPerSecond, duration: peaks.durationSeconds, peaks: peaks.peaks });
+    } catch (error) {
+      if (this.abort.signal.aborted) return;
+      const message = error instanceof Error ? error.message : String(error);
+      this.services.log.warn(`The timeline has no waveform for ${this.media.fsPath}: ${message}`);
+      await this.panel.webview.postMessage({ type: 'waveform-error', message: `No waveform: ${message}` });
+    }
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.abort.abort();
+    this.disposables.forEach((d) => d.dispose());
+  }
+}
+
+function page(webview: vscode.Webview, root: vscode.Uri, title: string): string {
+  const nonce = randomBytes(16).toString('base64');
+  const asset = (name: string): string => webview.asWebviewUri(vscode.Uri.joinPath(root, name)).toString();
+  const escape = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
+<link rel="stylesheet" href="${asset('timeline.css')}">
+<title>${escape(title)}</title></head>
+<body>
+<header><h2>${escape(title)}</h2><span id="status">Loading the waveform…</span>
+<button id="zoom-out" title="Zoom out">−</button><button id="zoom-in" title="Zoom in">+</button></header>
+<div id="scroller"><div id="track"><canvas id="wave"></canvas><div id="playhead"></div></div></div>
+<script nonce="${nonce}" src="${asset('timeline.js')}"></script>
+</body></html>`;
+}
+
+export function registerSubtitleTimeline(services: Services, cuePlayer: CuePlayer): vscode.Disposable {
+  let open: TimelinePanel | undefined;
+
+  async function show(target?: vscode.Uri | string): Promise<Timeline | undefined> {
+    const uri = typeof target === 'string' ? vscode.Uri.parse(target) : target ?? vscode.window.activeTextEditor?.document.uri;
+    if (!uri || !/\.(srt|vtt)$/i.test(uri.path)) {
+      void vscode.window.showWarningMessage('Open an .srt or .vtt file to see its timeline.');
+      return undefined;
+    }
+    const media = await mediaForSubtitle(services.context, uri);
+    if (!media) return undefined;
+    const title = `Timeline: ${path.posix.basename(uri.path)}`;
+    const panel = open?.panel ?? vscode.window.createWebviewPanel('speechStudio.timeline', title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+      enableScripts: true,
+      retainContextWhenHidden: true,
+    });
+    if (!open) panel.onDidDispose(() => {
+      open?.dispose();
+      open = undefined;
+    });
+    open?.dispose();
+    panel.title = title;
+    open = new TimelinePanel(panel, uri, media, services, cuePlayer);
+    panel.reveal(undefined, true);
+    return open;
+  }
+
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand(SHOW_TIMELINE_COMMAND, show),
+    { dispose: () => open?.panel.dispose() },
+  );
+}
