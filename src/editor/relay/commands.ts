@@ -85,6 +85,8 @@ export function registerRelayCommands(link: RelayLink, controller: ServerControl
     if (!status) return item.hide();
     item.text = status.text;
     item.tooltip = status.tooltip;
+    // Read out in full: the state alone does not say why the relay refused.
+    item.accessibilityInformation = { label: `${status.text.replace(/\$\([^)]*\)\s*/g, '')}. ${status.tooltip}` };
     item.command = status.command;
     item.backgroundColor = status.error ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     item.show();
