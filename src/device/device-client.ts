@@ -126,7 +126,9 @@ export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
       }
     });
     ws.on('unexpected-response', (_req, res) => {
-      if (res.statusCode !== 401) return void ws.terminate();
+      // 401: the token; 403: this relay name is not one the relay answers to. Retrying fast helps neither.
+      const status = res.statusCode ?? 0;
+      if (status !== 401 && status !== 403) return void ws.terminate();
       backoff = maxBackoff;
       // The relay says why in its JSON error body; read it (briefly) before closing.
       let body = '';
@@ -136,8 +138,8 @@ export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
       const refuse = (): void => {
         if (done || socket !== ws) return;
         done = true;
-        const sentence = relaySentence(body) ?? 'The relay refused this device\'s token (401).';
-        if (!warnedAuth) log.error(`${sentence} Enrol the device again and update the token.`);
+        const sentence = relaySentence(body) ?? `The relay refused this device's link (${status}).`;
+        if (!warnedAuth) log.error(`${sentence}${status === 401 ? ' Enrol the device again and update the token.' : ''}`);
         warnedAuth = true;
         setState('refused', sentence);
         ws.terminate();

@@ -45,6 +45,22 @@ describe('the device client inside an editor', () => {
     assert.equal(client.state, 'stopped');
   });
 
+  it('a relay that does not answer to the name used refuses the link too (403), with its sentence', async () => {
+    const named = await startTestRelay({ allowedHosts: ['relay.example.com'] });
+    const { token } = await makeDevice(named.db, named.relay.accountId, 'wrong name');
+    const client = startDeviceClient({
+      relayUrl: named.origin, deviceToken: token, jobs: device.server.jobs, voices: createVoiceLibrary({ dataDir: device.dataDir }),
+      dataDir: device.dataDir, log: silentLogger, initialBackoffMs: 50, maxBackoffMs: 500,
+    });
+    try {
+      await waitFor('the refusal', async () => client.state, (state) => state === 'refused', 15_000);
+      assert.match(client.problem ?? '', /^Host "127\.0\.0\.1:\d+" is not one of this relay's allowed hosts/);
+    } finally {
+      await client.close();
+      await named.dispose();
+    }
+  });
+
   it('runs a relay job as a remote job named after the caller\'s key, and leaves the relay at once on close', async () => {
     const { id: deviceId, token } = await makeDevice(relay.db, relay.relay.accountId, 'vscode');
     const states: DeviceLinkState[] = [];
