@@ -2,7 +2,8 @@
  * Joining a team relay from VS Code: a real relay (dist/relay.js on PGlite, in a child process) with an
  * enrolled device and an API key; a wrong token is refused; the right one brings the link online, a job sent
  * to the relay's Remote API runs on this window's engine and shows in the Jobs view as remote with the key's
- * name; leaving ends the link and the relay sees the device offline at once.
+ * name; a relay that goes away shows "reconnecting" until the link is back; leaving ends the link and the
+ * relay sees the device offline at once.
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -41,7 +42,19 @@ async function startRelay(): Promise<TestRelay> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'speech-studio-relay-'));
   const [, deviceToken] = (await relayAdmin(dataDir, 'devices', 'enrol', '--name', 'this VS Code')).split(' ');
   const key = await relayAdmin(dataDir, 'keys', 'create', '--name', KEY_NAME, '--scopes', 'capabilities.read,tts.create,jobs.read', '--pool', '*');
-  const child = spawn(process.execPath, [RELAY_CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir], {
+  return { ...(await serve(dataDir, 0)), key, deviceToken, dataDir };
+}
+
+async function stopRelay(): Promise<void> {
+  const { child } = relay!;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  await exited;
+}
+
+/** `relay.js serve` on the data folder; resolves once it listens. */
+async function serve(dataDir: string, port: number): Promise<{ origin: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [RELAY_CLI, 'serve', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir], {
     env: { ...process.env, RELAY_ADMIN_PASSWORD: 'vscode-test-password' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -63,7 +76,7 @@ async function startRelay(): Promise<TestRelay> {
       reject(new Error(`the relay exited (${code}) before listening:\n${output}`));
     });
   });
-  return { origin, key, deviceToken, child, dataDir };
+  return { origin, child };
 }
 
 async function remote(route: string, init: { method?: string; json?: unknown } = {}): Promise<{ status: number; body: any }> {
@@ -76,17 +89,15 @@ async function remote(route: string, init: { method?: string; json?: unknown } =
 }
 
 const readyDevices = async (): Promise<number> => (await remote('/capabilities')).body.devices.ready as number;
-const statusBar = (text: string): Promise<unknown> => ui({ action: 'waitFor', selector: `${STATUS}:has-text("${text}")`, timeout: 30_000 }, 35_000);
+const statusBar = (text: string, timeoutMs = 30_000): Promise<unknown> =>
+  ui({ action: 'waitFor', selector: `${STATUS}:has-text("${text}")`, timeout: timeoutMs }, timeoutMs + 5_000);
 
 teardown(async () => {
   await vscode.commands.executeCommand('speechStudio.leaveTeamRelay');
   await updateSetting('relay.url', undefined);
   if (relay) {
-    const { child, dataDir } = relay;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited;
-    await rm(dataDir, { recursive: true, force: true });
+    await stopRelay();
+    await rm(relay.dataDir, { recursive: true, force: true });
   }
 });
 
@@ -118,6 +129,16 @@ test('with the right token the link is online, a relay job runs here and is mark
   await vscode.commands.executeCommand('speechStudio.showJobs');
   await ui({ action: 'waitFor', selector: `.pane-body .monaco-list-row:has-text("Hello from the team relay"):has-text("remote (${KEY_NAME})")` });
 }, 120_000);
+
+test('while the relay is away the status is "reconnecting"; the link comes back by itself', async () => {
+  assert.ok(relay, 'the relay started in the first test');
+  await stopRelay();
+  await statusBar('Relay reconnecting');
+  // Same port, same data: the device reconnects on its own (backoff at most 30 s).
+  relay = { ...relay, ...(await serve(relay.dataDir, Number(new URL(relay.origin).port))) };
+  await statusBar('Relay online', 90_000);
+  await waitFor('the relay to see the device again', async () => (await readyDevices()) === 1);
+}, 180_000);
 
 test('Leave Team Relay ends the link at once: the relay sees the device offline, the token stays', async () => {
   assert.ok(relay, 'the relay started in the first test');
