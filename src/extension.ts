@@ -21,6 +21,8 @@ import { registerJobsView } from './editor/jobs-view';
 import { registerLanguageModelTools } from './editor/lm-tools';
 import { createLog } from './editor/log';
 import { OutputRegistry } from './editor/output-registry';
+import { registerRelayCommands } from './editor/relay/commands';
+import { RelayLink } from './editor/relay/relay-link';
 import { ServerController } from './editor/server-controller';
 import type { Services } from './editor/services';
 import { readSettings, updateSetting, watchSettings } from './editor/settings';
@@ -33,6 +35,7 @@ import { registerWalkthrough } from './editor/walkthrough/register';
 export type { SpeechStudioApi, SpeechStudioJob } from './editor/extension-api';
 
 let controller: ServerController | undefined;
+let relayLink: RelayLink | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<SpeechStudioApi> {
   const log = createLog();
@@ -55,6 +58,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     preferredSttModel: () => settings.sttDefaultModel || undefined,
     editorLanguage: () => vscode.env.language,
   });
+  const link = new RelayLink({ controller: server, secrets: context.secrets, voices, log });
+  relayLink = link;
   const player = new AudioPlayer(context.extensionUri);
   const services: Services = {
     context, log, controller: server, editorJobs, voices, keys, player,
@@ -78,23 +83,31 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     registerChooseVoice(services),
     registerInstallModel(services),
     registerLocalApiCommands(services),
+    registerRelayCommands(link, server, log),
     registerWalkthrough(services),
     registerLanguageModelTools(services),
     watchSettings({
       onDidChange: (changed) => {
         settings = changed;
         server.update(changed);
+        void link.sync();
       },
       onRestartNeeded: (changed) => void server.restart(changed),
     }),
   );
   // Not awaited: activation returns at once; commands wait for the server through `ready()`.
   void server.start();
+  void link.sync();
   return createApi(services);
 }
 
-/** Stops the server: running jobs become interrupted, the engine process ends, the job store is flushed. */
+/**
+ * Leaves the team relay first (its jobs go back to the relay at once), then stops the server: running jobs
+ * become interrupted, the engine process ends, the job store is flushed.
+ */
 export async function deactivate(): Promise<void> {
+  await relayLink?.dispose();
+  relayLink = undefined;
   await controller?.dispose();
   controller = undefined;
 }

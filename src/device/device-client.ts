@@ -21,14 +21,26 @@ export interface DeviceClientOptions {
   /** First reconnect delay; it doubles up to `maxBackoffMs` (default 250 ms, 30 s). */
   initialBackoffMs?: number;
   maxBackoffMs?: number;
+  /** Called on every change of `state` (the editor's status bar follows it). */
+  onStateChange?: (state: DeviceLinkState) => void;
 }
 
-export type DeviceLinkState = 'connecting' | 'connected' | 'disconnected' | 'stopped';
+/** What the relay's portal and `relay.js devices enrol` hand out. */
+export const DEVICE_TOKEN_FORMAT = /^ssd_[A-Za-z0-9]{40}$/;
+
+/**
+ * `refused`: the relay turned the link down (a wrong token, a host name it does not answer to); the client
+ * keeps retrying at the slowest pace, in case the device is enrolled again. `stopped`: closed, or replaced by
+ * a newer link with the same token. `problem` says why for both.
+ */
+export type DeviceLinkState = 'connecting' | 'connected' | 'disconnected' | 'refused' | 'stopped';
 
 export interface DeviceClient {
   readonly state: DeviceLinkState;
   /** The device id the relay confirmed, once connected. */
   readonly deviceId: string | undefined;
+  /** The relay's sentence when it refused the token, or why the link stopped by itself. */
+  readonly problem: string | undefined;
   /** Resolves at the next `connected` (at once when connected). */
   connected(): Promise<void>;
   /** Closes the link and stops remote jobs still here; no reconnect. */
@@ -44,12 +56,13 @@ export interface DeviceClient {
  */
 export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
   const origin = relayOrigin(options.relayUrl);
-  if (!/^ssd_[A-Za-z0-9]{40}$/.test(options.deviceToken)) throw new TypeError('Expected a device token ssd_… (from the relay\'s portal or "relay.js devices enrol")');
+  if (!DEVICE_TOKEN_FORMAT.test(options.deviceToken)) throw new TypeError('Expected a device token ssd_… (from the relay\'s portal or "relay.js devices enrol")');
   const { log } = options;
   const queueCapacity = options.queueCapacity ?? 8;
   const initialBackoff = options.initialBackoffMs ?? 250;
   const maxBackoff = options.maxBackoffMs ?? 30_000;
   let state: DeviceLinkState = 'connecting';
+  let problem: string | undefined;
   let deviceId: string | undefined;
   let socket: WebSocket | undefined;
   let backoff = initialBackoff;
@@ -59,6 +72,12 @@ export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
   let waiters: Array<() => void> = [];
   let warnedAuth = false;
 
+  const setState = (next: DeviceLinkState, why?: string): void => {
+    problem = why;
+    if (next === state) return;
+    state = next;
+    options.onStateChange?.(next);
+  };
   const send = (message: DeviceMessage): void => {
     if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
   };
@@ -74,7 +93,8 @@ export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
 
   function connect(): void {
     if (state === 'stopped') return;
-    state = 'connecting';
+    // A refused token stays refused through the slow retries, until the relay takes it.
+    if (state !== 'refused') setState('connecting');
     const ws = new WebSocket(linkUrl(origin), { headers: { Authorization: `Bearer ${options.deviceToken}` }, handshakeTimeout: 10_000 });
     socket = ws;
     ws.on('open', () => {
@@ -91,8 +111,8 @@ export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
         return;
       }
       if (message.type === 'welcome') {
-        state = 'connected';
         deviceId = message.deviceId;
+        setState('connected');
         backoff = initialBackoff;
         warnedAuth = false;
         log.info(`Connected to the relay ${origin.origin} as ${message.deviceId}.`);
@@ -107,12 +127,27 @@ export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
       }
     });
     ws.on('unexpected-response', (_req, res) => {
-      if (res.statusCode === 401 && !warnedAuth) {
-        log.error('The relay refused this device\'s token (401): enrol the device again and update the token.');
+      // 401: the token; 403: this relay name is not one the relay answers to. Retrying fast helps neither.
+      const status = res.statusCode ?? 0;
+      if (status !== 401 && status !== 403) return void ws.terminate();
+      backoff = maxBackoff;
+      // The relay says why in its JSON error body; read it (briefly) before closing.
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => void (body.length < 4_000 && (body += chunk)));
+      let done = false;
+      const refuse = (): void => {
+        if (done || socket !== ws) return;
+        done = true;
+        const sentence = relaySentence(body) ?? `The relay refused this device's link (${status}).`;
+        if (!warnedAuth) log.error(`${sentence}${status === 401 ? ' Enrol the device again and update the token.' : ''}`);
         warnedAuth = true;
-      }
-      if (res.statusCode === 401) backoff = maxBackoff;
-      ws.terminate();
+        setState('refused', sentence);
+        ws.terminate();
+      };
+      res.once('end', refuse);
+      res.once('error', refuse);
+      res.once('close', refuse);
     });
     ws.on('error', (error) => {
       // Once per outage: a relay that is restarting refuses every retry until it is back.
@@ -126,16 +161,16 @@ export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
       if (state === 'stopped') return;
       if (code === LINK_CLOSE.superseded.code) {
         // Reconnecting would push the other link off in turn, each time interrupting its jobs: stop here.
-        state = 'stopped';
-        log.error(
+        const why =
           `The relay ${origin.origin} replaced this device's link with a newer one using the same device token ` +
-            `(${reason.toString() || LINK_CLOSE.superseded.reason}). Two devices cannot share one token: enrol this device ` +
-            'separately in the relay\'s portal and give it its own token. This device stays off the relay until Speech Studio restarts.',
-        );
+          `(${reason.toString() || LINK_CLOSE.superseded.reason}). Two devices cannot share one token: enrol this device ` +
+          'separately in the relay\'s portal and give it its own token.';
+        log.error(`${why} This device stays off the relay until Speech Studio restarts.`);
+        setState('stopped', why);
         return;
       }
       if (state === 'connected') log.warn('The link to the relay dropped; reconnecting.');
-      state = 'disconnected';
+      if (state !== 'refused') setState('disconnected');
       const delay = Math.round(backoff * (0.8 + Math.random() * 0.4));
       backoff = Math.min(maxBackoff, backoff * 2);
       retryTimer = setTimeout(connect, delay);
@@ -150,9 +185,12 @@ export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
     get deviceId() {
       return deviceId;
     },
+    get problem() {
+      return problem;
+    },
     connected: () => (state === 'connected' ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
     async close() {
-      state = 'stopped';
+      setState('stopped');
       clearTimeout(retryTimer);
       clearInterval(heartbeat);
       waiters = [];
@@ -169,4 +207,14 @@ export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
       runner.dispose();
     },
   };
+}
+
+/** The `error.message` of the relay's JSON error body, if that is what `body` is. */
+function relaySentence(body: string): string | undefined {
+  try {
+    const message = (JSON.parse(body) as { error?: { message?: unknown } }).error?.message;
+    return typeof message === 'string' && message.trim() ? message.trim().slice(0, 300) : undefined;
+  } catch {
+    return undefined;
+  }
 }

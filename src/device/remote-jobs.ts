@@ -23,6 +23,12 @@ export interface RunnerDeps {
   preferredSttModel?: () => string | undefined;
 }
 
+/** The caller's key name as the relay sent it, bounded: it is shown, never trusted for anything else. */
+function callerOf(assignment: AssignedJob): { remoteKeyName?: string } {
+  const name = assignment.caller?.keyName;
+  return typeof name === 'string' && name.trim() !== '' ? { remoteKeyName: name.trim().slice(0, 200) } : {};
+}
+
 /** A job that cannot run here, with the reason for the relay (it tries another device). */
 class Declined extends Error {}
 
@@ -102,8 +108,9 @@ export class RemoteJobRunner {
   /** Admits the job here by the same rules as the Local API; a refusal's message goes back as the reason. */
   private async create(assignment: AssignedJob): Promise<JobRecord> {
     const { jobs } = this.deps;
+    const caller = callerOf(assignment);
     if (assignment.kind === 'tts' && assignment.tts) {
-      return jobs.createTtsJob({ origin: 'remote', ...admitTts(this.validators, assignment.tts.request, this.deps.voices) });
+      return jobs.createTtsJob({ origin: 'remote', ...caller, ...admitTts(this.validators, assignment.tts.request, this.deps.voices) });
     }
     if (assignment.kind !== 'stt' || !assignment.stt) throw new Declined(`unknown job kind ${assignment.kind}`);
     const { options: asked, diarizationAsked, originalName, inputPath } = assignment.stt;
@@ -112,7 +119,7 @@ export class RemoteJobRunner {
       const extension = path.extname(originalName).toLowerCase().replace(/[^a-z0-9.]/g, '') || '.media';
       const inputFile = `input${extension}`;
       const bytes = await downloadInput(this.deps.origin, inputPath, this.deps.token, path.join(dir, inputFile));
-      return { options, inputFile, originalName, bytes, modelPath: model.path };
+      return { options, inputFile, originalName, bytes, modelPath: model.path, ...caller };
     });
   }
 

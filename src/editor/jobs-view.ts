@@ -1,5 +1,5 @@
 /**
- * The Jobs view: every job (editor and Local API) with its status, progress and phase, updated live, and
+ * The Jobs view: every job (editor, Local API and team relay) with its status, progress and phase, updated live, and
  * the actions on one job: cancel, open the output, reveal it, delete it.
  */
 import { existsSync } from 'node:fs';
@@ -30,14 +30,22 @@ function contextValue(job: JobRecord): string {
   return job.status === 'succeeded' ? 'job-succeeded' : 'job-finished';
 }
 
+/** Where a job came from, in words; a remote job names the relay key that asked for it. */
+export function jobOrigin(job: Pick<JobRecord, 'origin' | 'remoteKeyName'>): string {
+  if (job.origin === 'editor') return 'editor command';
+  if (job.origin === 'api') return 'Local API';
+  return job.remoteKeyName ? `team relay, key "${job.remoteKeyName}"` : 'team relay';
+}
+
 export function jobDescription(job: JobRecord): string {
   const kind = job.kind === 'tts' ? 'TTS' : 'STT';
+  const remote = job.origin === 'remote' ? ` · remote${job.remoteKeyName ? ` (${job.remoteKeyName})` : ''}` : '';
   if (!isActive(job.status)) {
     const seconds = job.finishedAt && job.startedAt ? ` · ${((job.finishedAt - job.startedAt) / 1000).toFixed(1)} s` : '';
-    return `${kind} · ${STATUS_WORDS[job.status]}${seconds}`;
+    return `${kind} · ${STATUS_WORDS[job.status]}${seconds}${remote}`;
   }
   const phase = job.status === 'queued' ? '' : ` · ${describePhase(job.phase)}`;
-  return `${kind} · ${Math.floor(job.progress)}%${phase}`;
+  return `${kind} · ${Math.floor(job.progress)}%${phase}${remote}`;
 }
 
 class JobsProvider implements vscode.TreeDataProvider<JobRecord> {
@@ -69,8 +77,7 @@ class JobsProvider implements vscode.TreeDataProvider<JobRecord> {
     const [icon, color] = ICONS[job.status];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     item.contextValue = contextValue(job);
-    const origin = job.origin === 'editor' ? 'editor command' : 'Local API';
-    const tooltip = new vscode.MarkdownString(`**${this.label(job)}**\n\n${jobDescription(job)} — from the ${origin}\n\nCreated ${new Date(job.createdAt).toLocaleString()}`);
+    const tooltip = new vscode.MarkdownString(`**${this.label(job)}**\n\n${jobDescription(job)} — from the ${jobOrigin(job)}\n\nCreated ${new Date(job.createdAt).toLocaleString()}`);
     if (job.error) tooltip.appendMarkdown(`\n\n${job.error}`);
     item.tooltip = tooltip;
     if (job.status === 'succeeded') item.command = { command: 'speechStudio.job.open', title: 'Open Output', arguments: [job] };

@@ -23,6 +23,8 @@ export interface Settings {
   ttsSpeakerVoices: Record<string, string>;
   ffmpegPath: string;
   modelMirror: string;
+  /** The team relay this window joins as a device (the token is in SecretStorage); applies without a restart. */
+  relay: { url: string; enabled: boolean };
 }
 
 /** Setting keys (below `speechStudio.`) that need a new server: address, storage, queue and engine. */
@@ -53,6 +55,7 @@ export function readSettings(): Settings {
     ttsSpeakerVoices: stringMap(c.get<unknown>('tts.speakerVoices', {})),
     ffmpegPath: c.get<string>('ffmpegPath', '').trim(),
     modelMirror: c.get<string>('models.mirror', '').trim(),
+    relay: { url: c.get<string>('relay.url', '').trim(), enabled: c.get<boolean>('relay.enabled', false) },
   };
 }
 

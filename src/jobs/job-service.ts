@@ -47,6 +47,8 @@ export interface Reservation {
 
 export interface NewTtsJob {
   origin: JobOrigin;
+  /** A remote job's caller: the relay key's name. */
+  remoteKeyName?: string;
   request: TtsRequest;
   voice: TtsJobInput['voice'];
   /** The job's name; default: the start of the text. */
@@ -64,6 +66,8 @@ export interface NewSttJob {
   originalName: string;
   bytes: number;
   modelPath: string;
+  /** A remote job's caller: the relay key's name. */
+  remoteKeyName?: string;
   /** The job's name; default: the upload's file name. */
   name?: string;
   whisper?: WhisperHints;
@@ -162,7 +166,7 @@ export class JobService extends EventEmitter {
         kind: 'tts', options, characters: text.length, voice: job.voice, ...(lexicon.length ? { lexicon } : {}), ...(job.live ? { live: true } : {}),
       };
       return await this.enqueue(
-        this.newRecord(id, job.origin, job.name ?? nameFromText(text), input),
+        this.newRecord(id, job.origin, job.name ?? nameFromText(text), input, job.remoteKeyName),
         place,
       );
     } catch (error) {
@@ -205,7 +209,7 @@ export class JobService extends EventEmitter {
     const { id, origin, options, inputFile, originalName, bytes, modelPath, whisper } = job;
     const name = job.name ?? nameFromFile(originalName);
     return this.enqueue(
-      this.newRecord(id, origin, name, { kind: 'stt', options, inputFile, originalName, bytes, modelPath, ...(whisper ? { whisper } : {}) }),
+      this.newRecord(id, origin, name, { kind: 'stt', options, inputFile, originalName, bytes, modelPath, ...(whisper ? { whisper } : {}) }, job.remoteKeyName),
       reservation,
     );
   }
@@ -248,10 +252,11 @@ export class JobService extends EventEmitter {
     await this.options.store.flush();
   }
 
-  private newRecord(id: string, origin: JobOrigin, name: string, input: JobRecord['input']): JobRecord {
+  private newRecord(id: string, origin: JobOrigin, name: string, input: JobRecord['input'], remoteKeyName?: string): JobRecord {
     return {
       id, name, kind: input.kind, status: 'queued', progress: 0, phase: 'queued', backend: null, result: null,
-      error: null, createdAt: Date.now(), startedAt: null, finishedAt: null, origin, input, outputFile: null,
+      error: null, createdAt: Date.now(), startedAt: null, finishedAt: null, origin, ...(remoteKeyName === undefined ? {} : { remoteKeyName }),
+      input, outputFile: null,
     };
   }
 

@@ -38,6 +38,7 @@ function shapeProblem(value: Record<string, unknown>): string | undefined {
   if (!(isTime(value.createdAt) && orNull(value.startedAt, isTime) && orNull(value.finishedAt, isTime))) return 'createdAt, startedAt or finishedAt: is not a time';
   if (!(typeof value.origin === 'string' && ORIGINS.has(value.origin))) return `origin: is not one of ${JOB_ORIGINS.join(', ')}`;
   if (!orNull(value.outputFile, isSafeFileName)) return 'outputFile: is not a file name';
+  if (!(value.remoteKeyName === undefined || isString(value.remoteKeyName))) return 'remoteKeyName: is not a string';
   const input = value.input;
   if (!(isObject(input) && input.kind === value.kind && isObject(input.options))) return 'input: does not match the job\'s kind';
   if (input.kind === 'tts') {

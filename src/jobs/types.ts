@@ -54,6 +54,8 @@ export interface JobRecord {
   startedAt: number | null;
   finishedAt: number | null;
   origin: JobOrigin;
+  /** A `remote` job: the name of the relay API key that created it, when the relay said. */
+  remoteKeyName?: string;
   input: TtsJobInput | SttJobInput;
   /** File name of the output (TTS audio) or transcript (STT) inside the job folder, once succeeded. */
   outputFile: string | null;

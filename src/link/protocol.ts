@@ -37,6 +37,8 @@ export interface AssignedJob {
   stt?: { options: SttOptions; diarizationAsked: boolean; originalName: string; inputBytes: number; inputPath: string };
   /** Where the device PUTs the audio (TTS) or transcript.json (STT), relative to the relay's origin. */
   outputPath: string;
+  /** Who asked: the name of the relay API key that created the job (shown on the device, e.g. in VS Code's Jobs view). */
+  caller?: { keyName: string };
 }
 
 export type RelayMessage =

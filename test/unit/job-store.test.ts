@@ -115,6 +115,19 @@ describe('JobStore', () => {
     assert.deepEqual(second.all().map((j) => j.id), ['y']);
   });
 
+  it('keeps a remote job\'s caller key name across a reopen; a record whose key name is not text is left out', async () => {
+    const file = await storeFile();
+    const first = await JobStore.open(file, silentLogger);
+    await first.insert({ ...record('r', 'remote'), remoteKeyName: 'team-ci' });
+    await first.insert({ ...record('bad', 'remote'), remoteKeyName: 42 as unknown as string });
+    await first.flush();
+    const errors: string[] = [];
+    const second = await JobStore.open(file, { ...silentLogger, error: (m) => errors.push(m), warn: (m) => errors.push(m) });
+    assert.equal(second.get('r')?.remoteKeyName, 'team-ci');
+    assert.equal(second.get('bad'), undefined);
+    assert.match(errors.join('\n'), /remoteKeyName: is not a string/);
+  });
+
   it('sets a damaged file aside, logs it and starts empty instead of throwing', async () => {
     const file = await storeFile();
     await writeFile(file, '{"jobs": [');

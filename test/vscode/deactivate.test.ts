@@ -25,6 +25,7 @@ test('deactivate stops the server, marks the running job interrupted and ends th
   const settings = {
     localApi: { enabled: true, host: '127.0.0.1', port, auth: false, queueCapacity: 32 },
     dataDirectory: dataDir, sttDefaultModel: '', ttsDefaultVoice: '', ttsSpeakerVoices: {}, ffmpegPath: '', modelMirror: '',
+    relay: { url: '', enabled: false },
   };
   const extensionPath = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
   const controller = new ServerController(settings, {

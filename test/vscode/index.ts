@@ -20,6 +20,7 @@ import './api-key.test';
 import './settings.test';
 import './ui.test';
 import './models.test';
+import './team-relay.test';
 import './deactivate.test';
 
 export async function run(): Promise<void> {

@@ -11,6 +11,8 @@ export interface JobRow {
   request: Record<string, unknown>; text: string | null; input_blob: string | null; input_name: string | null; input_bytes: number;
   output_blob: string | null; output_bytes: number; storage_reserved_bytes: number; credits_reserved_milli: number;
   credits_charged_milli: number | null; dispatched_session: string | null; dispatched_at: number | null; attempts: number;
+  /** Only on a claimed job: the name of the key that created it, for the device to show. */
+  key_name?: string | null;
 }
 
 export function toPublicJob(row: JobRow): PublicJob {
@@ -131,7 +133,7 @@ export async function claimNextJob(db: Queryable, deviceId: string, sessionId: s
     `UPDATE jobs SET dispatched_session = $2, dispatched_at = $3, attempts = attempts + 1
      WHERE id = (SELECT id FROM jobs WHERE device_id = $1 AND accepted AND status = 'queued' AND dispatched_session IS NULL
                  ORDER BY created_at, id FOR UPDATE SKIP LOCKED LIMIT 1)
-     RETURNING *`,
+     RETURNING *, (SELECT name FROM api_keys WHERE api_keys.id = jobs.key_id) AS key_name`,
     [deviceId, sessionId, Date.now()],
   );
   return row;

@@ -18,12 +18,13 @@ export interface SessionHost extends PresenceDeps {
 
 export function assignmentOf(job: JobRow): AssignedJob {
   const outputPath = `/v1/device/jobs/${job.id}/output`;
+  const caller = job.key_name == null ? {} : { caller: { keyName: job.key_name } };
   if (job.kind === 'tts') {
-    return { id: job.id, kind: 'tts', name: job.name, outputPath, tts: { request: { ...(job.request as unknown as TtsRequest), text: job.text ?? '' } } };
+    return { id: job.id, kind: 'tts', name: job.name, outputPath, ...caller, tts: { request: { ...(job.request as unknown as TtsRequest), text: job.text ?? '' } } };
   }
   const { options, diarizationAsked } = job.request as unknown as NonNullable<AssignedJob['stt']>;
   return {
-    id: job.id, kind: 'stt', name: job.name, outputPath,
+    id: job.id, kind: 'stt', name: job.name, outputPath, ...caller,
     stt: { options, diarizationAsked, originalName: job.input_name ?? 'upload', inputBytes: job.input_bytes, inputPath: `/v1/device/jobs/${job.id}/input` },
   };
 }
