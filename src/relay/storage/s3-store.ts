@@ -3,7 +3,7 @@ import {
   DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, S3Client, S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { pipeline, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { describeThrown } from '../../util/log';
 import { BlobStoreError, BlobTooLargeError, byteCounter, checkBlobKey, type BlobStore } from './blob-store';
 
@@ -100,9 +100,10 @@ export class S3BlobStore implements BlobStore {
     const objectKey = this.objectKey(key);
     const counter = byteCounter(options.maxBytes);
     // The source fails first when the sender goes away: that error, not the storage's, is what happened.
+    // (pipe, not pipeline: a failed upload must leave the source to the caller, who may still answer on it.)
     let sourceError: unknown;
-    source.once('error', (error) => (sourceError ??= error));
-    pipeline(source, counter.stream, () => undefined); // an error reaches the upload through the counter
+    source.once('error', (error) => counter.stream.destroy((sourceError ??= error) as Error));
+    source.pipe(counter.stream);
     const upload = new Upload({
       client: this.client,
       params: { Bucket: this.config.bucket, Key: objectKey, Body: counter.stream },
@@ -114,10 +115,12 @@ export class S3BlobStore implements BlobStore {
       await upload.done();
       return counter.bytes();
     } catch (error) {
+      const cause = sourceError;
+      source.unpipe(counter.stream);
       counter.stream.destroy();
       await upload.abort().catch(() => undefined);
       if (options.maxBytes !== undefined && counter.bytes() > options.maxBytes) throw new BlobTooLargeError(options.maxBytes);
-      if (sourceError !== undefined) throw sourceError;
+      if (cause !== undefined) throw cause;
       throw this.failure('store', key, error);
     }
   }
