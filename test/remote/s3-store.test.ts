@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { BlobStoreError, BlobTooLargeError } from '../../src/relay/storage/blob-store';
-import { openS3BlobStore, parseS3Url, PART_BYTES, S3BlobStore } from '../../src/relay/storage/s3-store';
+import { parseS3Url } from '../../src/relay/storage/s3-location';
+import { openS3BlobStore, PART_BYTES, S3BlobStore } from '../../src/relay/storage/s3-store';
 import { startS3, type TestS3 } from './helpers/s3-server';
 
 /** `bytes` of a repeating pattern, produced chunk by chunk as the reader asks (never all at once). */

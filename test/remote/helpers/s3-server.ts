@@ -6,7 +6,7 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import net from 'node:net';
 import { rm } from 'node:fs/promises';
 import S3rver from 's3rver';
-import type { S3StoreConfig } from '../../../src/relay/storage/s3-store';
+import type { S3StoreConfig } from '../../../src/relay/storage/s3-location';
 import { tempDir } from '../../helpers/server';
 
 /** s3rver's fixed credentials: it checks every request's signature against them. */
