@@ -87,7 +87,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     const app = createRelayApp({
       db, blobs, lifecycle, log, validators: compileValidators(), accountId: account.id, offlineAfterMs,
       maxUploadBytes: options.maxUploadBytes ?? MAX_UPLOAD_BYTES, secureCookies: options.secureCookies ?? false,
-      trustProxy: options.trustProxy ?? false, allowedHosts: options.allowedHosts,
+      trustProxy: options.trustProxy ?? false, allowedHosts: options.allowedHosts, metricsToken: options.metricsToken, instanceId,
     });
 
     const http = createHttpServer({
