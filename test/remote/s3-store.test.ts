@@ -92,6 +92,19 @@ describe('S3BlobStore on a real S3-compatible server', () => {
     assert.deepEqual(await s3.keys('jobs/gone/'), []);
   });
 
+  it('a source destroyed before its end, without an error, fails the put rather than hanging it', { timeout: 30_000 }, async () => {
+    let sent = 0;
+    const source = new Readable({
+      read() {
+        sent += 1;
+        if (sent > 3) return void this.destroy();
+        this.push(Buffer.alloc(64 * 1024, 2));
+      },
+    });
+    await assert.rejects(store.put('jobs/cut-short/input.wav', source), /premature close/i);
+    assert.deepEqual(await s3.keys('jobs/cut-short/'), []);
+  });
+
   it('keeps every key under its prefix, apart from another prefix in the same bucket', async () => {
     const teamA = new S3BlobStore(s3.config('teams/a/relay'));
     const teamB = new S3BlobStore(s3.config('teams/b'));

@@ -5,6 +5,7 @@ import { errorMiddleware } from '../../http/error-middleware';
 import { portalRouter } from '../portal/routes';
 import { allowedHostsOnly } from '../allowed-hosts';
 import { databaseErrors } from './database-errors';
+import { storageErrors } from './storage-errors';
 import type { RelayDeps, RelayState } from './deps';
 import { apiKeyAuth, rateLimit } from './key-auth';
 import { deviceFileRoutes } from './routes/device-files';
@@ -76,6 +77,7 @@ export function createRelayApp(deps: RelayDeps): Koa {
   app.use(errorMiddleware(deps.log, 'Remote API'));
   app.use(allowedHostsOnly(deps.allowedHosts));
   app.use(databaseErrors(deps.log));
+  app.use(storageErrors(deps.log));
   app.use(async (ctx, next) => {
     ctx.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
     await next();

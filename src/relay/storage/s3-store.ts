@@ -3,7 +3,7 @@ import {
   DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, S3Client, S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import type { Readable } from 'node:stream';
+import { finished, type Readable } from 'node:stream';
 import { describeThrown } from '../../util/log';
 import { BlobStoreError, BlobTooLargeError, byteCounter, checkBlobKey, type BlobStore } from './blob-store';
 import type { S3StoreConfig } from './s3-location';
@@ -76,8 +76,11 @@ export class S3BlobStore implements BlobStore {
     const counter = byteCounter(options.maxBytes);
     // The source fails first when the sender goes away: that error, not the storage's, is what happened.
     // (pipe, not pipeline: a failed upload must leave the source to the caller, who may still answer on it.)
+    // A source destroyed before its end (no error) counts as failed too, or the upload would wait forever.
     let sourceError: unknown;
-    source.once('error', (error) => counter.stream.destroy((sourceError ??= error) as Error));
+    finished(source, { writable: false }, (error) => {
+      if (error) counter.stream.destroy((sourceError ??= error) as Error);
+    });
     source.pipe(counter.stream);
     const upload = new Upload({
       client: this.client,
