@@ -1,12 +1,15 @@
 /**
  * The relay's S3 blob store against a real S3-compatible server (s3rver on loopback): round trips,
- * multipart uploads streamed in bounded parts, the size limit, the key prefix, and the start-up check.
+ * multipart uploads streamed in bounded parts, the size limit, the key prefix, and the start-up check;
+ * and how the relay's options name the bucket, endpoint, region and credentials.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
+import { resolveRelayOptions } from '../../src/relay/cli/relay-options';
 import { BlobStoreError, BlobTooLargeError } from '../../src/relay/storage/blob-store';
+import { UsageError } from '../../src/util/usage-error';
 import { parseS3Url } from '../../src/relay/storage/s3-location';
 import { openS3BlobStore, PART_BYTES, S3BlobStore } from '../../src/relay/storage/s3-store';
 import { startS3, type TestS3 } from './helpers/s3-server';
@@ -159,5 +162,44 @@ describe('S3BlobStore on a real S3-compatible server', () => {
     await s3.restart();
     assert.deepEqual(await s3.keys('jobs/cut/'), []);
     assert.equal(await store.get('jobs/cut/output.wav'), undefined);
+  });
+});
+
+describe('relay options for S3 storage and metrics', () => {
+  const env = { AWS_ACCESS_KEY_ID: 'AKIAENV', AWS_SECRET_ACCESS_KEY: 'env-secret', AWS_SESSION_TOKEN: 'env-session' };
+
+  it('takes the bucket from --storage and the rest from the standard AWS variables', () => {
+    const options = resolveRelayOptions({ storage: 's3://team-speech/relay/' }, { ...env, AWS_REGION: 'eu-central-1', AWS_ENDPOINT_URL_S3: 'http://127.0.0.1:9000/', RELAY_S3_PATH_STYLE: '1' });
+    assert.deepEqual(options.s3, {
+      bucket: 'team-speech', prefix: 'relay', endpoint: 'http://127.0.0.1:9000', region: 'eu-central-1', forcePathStyle: true,
+      credentials: { accessKeyId: 'AKIAENV', secretAccessKey: 'env-secret', sessionToken: 'env-session' },
+    });
+    assert.equal(resolveRelayOptions({ storage: 's3://team-speech' }, { ...env, AWS_ENDPOINT_URL: 'https://s3.example.com' }).s3?.endpoint, 'https://s3.example.com');
+    const plain = resolveRelayOptions({}, { ...env, RELAY_STORAGE: 's3://team-speech' }).s3;
+    assert.equal(plain?.region, 'us-east-1');
+    assert.equal(plain?.forcePathStyle, false);
+    assert.equal(plain?.endpoint, undefined);
+  });
+
+  it('flags win over the environment, and a session token never goes with keys from flags', () => {
+    const options = resolveRelayOptions({
+      storage: 's3://team-speech', 's3-endpoint': 'https://minio.internal:9000', 's3-region': 'auto', 's3-path-style': true,
+      's3-access-key-id': 'FLAGKEY', 's3-secret-access-key': 'flag-secret',
+    }, { ...env, AWS_REGION: 'eu-west-1', AWS_ENDPOINT_URL_S3: 'http://other:1' });
+    assert.deepEqual(options.s3, {
+      bucket: 'team-speech', prefix: '', endpoint: 'https://minio.internal:9000', region: 'auto', forcePathStyle: true,
+      credentials: { accessKeyId: 'FLAGKEY', secretAccessKey: 'flag-secret', sessionToken: undefined },
+    });
+  });
+
+  it('refuses what cannot work with a usage error', () => {
+    assert.throws(() => resolveRelayOptions({ storage: 's3://team-speech' }, {}), (e: Error) => e instanceof UsageError && /needs credentials/.test(e.message));
+    assert.throws(() => resolveRelayOptions({ storage: '/srv/blobs' }, env), (e: Error) => e instanceof UsageError && /s3:\/\/bucket\/prefix/.test(e.message));
+    assert.throws(() => resolveRelayOptions({ storage: 's3://team-speech', 'storage-dir': '/srv' }, env), /not both/);
+    assert.throws(() => resolveRelayOptions({ storage: 's3://team-speech', 's3-endpoint': 'minio:9000' }, env), /--s3-endpoint/);
+    assert.throws(() => resolveRelayOptions({ 'metrics-token': 'short' }, {}), /at least 16 printable characters/);
+    assert.equal(resolveRelayOptions({}, { RELAY_METRICS_TOKEN: 'a-long-enough-token-1234' }).metricsToken, 'a-long-enough-token-1234');
+    assert.equal(resolveRelayOptions({}, {}).metricsToken, undefined);
+    assert.equal(resolveRelayOptions({}, env).s3, undefined, 'no --storage: the folder');
   });
 });
