@@ -1,3 +1,4 @@
+/** Turns a failure of the relay's file storage into a plain 500 for the caller and one log line for the operator. */
 import type { Middleware } from 'koa';
 import { ApiError } from '../../contract/errors';
 import type { Logger } from '../../util/log';
