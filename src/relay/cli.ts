@@ -11,6 +11,8 @@ const USAGE = `Speech Studio relay: the Remote Speech API v1, routing jobs to a 
 Usage:
   node dist/relay.js serve [--host H] [--port P] [--data-dir D] [--database-url URL] [--storage-dir S]
                            [--retention-hours N] [--secure-cookies] [--trust-proxy] [--allowed-hosts H1,H2]
+                           [--storage s3://bucket/prefix [--s3-endpoint URL] [--s3-region R] [--s3-path-style]
+                            [--s3-access-key-id ID --s3-secret-access-key SECRET]] [--metrics-token T]
   node dist/relay.js keys create --name N --scopes a,b --pool dev_x,dev_y|* [--expires ISO] [--rpm N] [--concurrency N]
   node dist/relay.js keys revoke <key id> | keys list [--json]
   node dist/relay.js devices enrol --name N | devices revoke <device id> | devices list [--json]
@@ -23,24 +25,33 @@ Without a database URL the relay keeps its data in PGlite (embedded PostgreSQL) 
 one relay process at a time. With --database-url postgres://… any number of instances share the data.
 --allowed-hosts lists the host names the relay answers to (relay.example.com, or .example.com for a domain and
 its subdomains); a request naming another Host gets 403. Unset: any Host is served.
+--storage s3://bucket/prefix keeps uploads and outputs in an S3-compatible bucket instead of a folder (what
+instances on several hosts share); the bucket must exist. --s3-path-style for MinIO-like servers. Credentials,
+region and endpoint also come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION,
+AWS_ENDPOINT_URL_S3 (or AWS_ENDPOINT_URL). --metrics-token T serves GET /metrics (Prometheus) to "Bearer T".
 Environment: RELAY_HOST, RELAY_PORT, RELAY_DATA_DIR, DATABASE_URL, RELAY_STORAGE_DIR, RELAY_RETENTION_HOURS,
-RELAY_ALLOWED_HOSTS, RELAY_ADMIN_PASSWORD (the portal admin's password on first start; default: generated and
-printed once).`;
+RELAY_ALLOWED_HOSTS, RELAY_STORAGE, RELAY_S3_PATH_STYLE=1, RELAY_METRICS_TOKEN, RELAY_ADMIN_PASSWORD (the portal
+admin's password on first start; default: generated and printed once).`;
 
 const OPTIONS = {
   host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' }, 'database-url': { type: 'string' },
   'storage-dir': { type: 'string' }, 'retention-hours': { type: 'string' }, 'secure-cookies': { type: 'boolean' },
-  'trust-proxy': { type: 'boolean' }, 'allowed-hosts': { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, pool: { type: 'string' },
+  'trust-proxy': { type: 'boolean' }, 'allowed-hosts': { type: 'string' }, storage: { type: 'string' }, 's3-endpoint': { type: 'string' },
+  's3-region': { type: 'string' }, 's3-path-style': { type: 'boolean' }, 's3-access-key-id': { type: 'string' },
+  's3-secret-access-key': { type: 'string' }, 'metrics-token': { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, pool: { type: 'string' },
   expires: { type: 'string' }, rpm: { type: 'string' }, concurrency: { type: 'string' }, amount: { type: 'string' },
   bytes: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } as const;
+
+const storageName = (options: ReturnType<typeof resolveRelayOptions>): string =>
+  options.s3 ? `S3 bucket ${options.s3.bucket}${options.s3.prefix ? `/${options.s3.prefix}` : ''}` : 'storage folder';
 
 async function serve(options: ReturnType<typeof resolveRelayOptions>): Promise<void> {
   const relay = await startRelay({ ...options, log: consoleLogger });
   if (relay.generatedAdminPassword) {
     console.log(`Portal sign-in created: user admin, password ${relay.generatedAdminPassword} (shown only this once; "relay.js admin password" makes a new one).`);
   }
-  console.log(`Speech Studio relay listening on ${relay.url} (portal: ${relay.origin}/portal, ${options.databaseUrl ? 'PostgreSQL' : 'embedded PGlite'})`);
+  console.log(`Speech Studio relay listening on ${relay.url} (portal: ${relay.origin}/portal, ${options.databaseUrl ? 'PostgreSQL' : 'embedded PGlite'}, ${storageName(options)})`);
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) process.exit(1);

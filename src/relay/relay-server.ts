@@ -14,7 +14,9 @@ import { openDatabase } from './db/open-database';
 import { attachGateway } from './dispatch/gateway';
 import { JobLifecycle } from './dispatch/job-lifecycle';
 import { Sweeper } from './dispatch/sweeper';
+import type { BlobStore } from './storage/blob-store';
 import { FolderBlobStore } from './storage/folder-store';
+import type { S3StoreConfig } from './storage/s3-location';
 
 export interface RelayOptions {
   host: string;
@@ -24,6 +26,10 @@ export interface RelayOptions {
   databaseUrl?: string;
   /** Uploads and outputs; every instance of one relay must share it. Default `<dataDir>/storage`. */
   storageDir?: string;
+  /** Uploads and outputs in an S3-compatible bucket (every instance the same one) instead of a folder. */
+  s3?: S3StoreConfig;
+  /** Serves GET /metrics (Prometheus text) to this bearer token; undefined: no /metrics. */
+  metricsToken?: string;
   log: Logger;
   offlineAfterMs?: number;
   heartbeatMs?: number;
@@ -56,20 +62,32 @@ export interface Relay {
   close(): Promise<void>;
 }
 
+/** The folder, or the bucket once it is known to exist and accept the credentials (the SDK loads only then). */
+async function openBlobStore(options: RelayOptions): Promise<{ blobs: BlobStore; close(): void }> {
+  if (!options.s3) return { blobs: new FolderBlobStore(options.storageDir ?? path.join(options.dataDir, 'storage')), close: () => undefined };
+  const { openS3BlobStore } = await import('./storage/s3-store');
+  const store = await openS3BlobStore(options.s3);
+  return { blobs: store, close: () => store.close() };
+}
+
 export async function startRelay(options: RelayOptions): Promise<Relay> {
   const { log } = options;
   const offlineAfterMs = options.offlineAfterMs ?? OFFLINE_AFTER_MS;
   const instanceId = randomUUID();
-  const db = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, log });
+  const storage = await openBlobStore(options);
+  const db = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, log }).catch((error: unknown) => {
+    storage.close();
+    throw error;
+  });
   try {
     const account = await ensureAccount(db, options.account ?? DEFAULT_ACCOUNT);
     const generatedAdminPassword = await ensureAdminUser(db, account.id, options.adminPassword);
-    const blobs = new FolderBlobStore(options.storageDir ?? path.join(options.dataDir, 'storage'));
+    const { blobs } = storage;
     const lifecycle = new JobLifecycle(db, blobs, log);
     const app = createRelayApp({
       db, blobs, lifecycle, log, validators: compileValidators(), accountId: account.id, offlineAfterMs,
       maxUploadBytes: options.maxUploadBytes ?? MAX_UPLOAD_BYTES, secureCookies: options.secureCookies ?? false,
-      trustProxy: options.trustProxy ?? false, allowedHosts: options.allowedHosts,
+      trustProxy: options.trustProxy ?? false, allowedHosts: options.allowedHosts, metricsToken: options.metricsToken, instanceId,
     });
 
     const http = createHttpServer({
@@ -101,10 +119,12 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
             await sweeper.stop();
           });
           await db.close();
+          storage.close();
         })()),
     };
   } catch (error) {
     await db.close();
+    storage.close();
     throw error;
   }
 }

@@ -5,10 +5,12 @@ import { errorMiddleware } from '../../http/error-middleware';
 import { portalRouter } from '../portal/routes';
 import { allowedHostsOnly } from '../allowed-hosts';
 import { databaseErrors } from './database-errors';
+import { storageErrors } from './storage-errors';
 import type { RelayDeps, RelayState } from './deps';
 import { apiKeyAuth, rateLimit } from './key-auth';
 import { deviceFileRoutes } from './routes/device-files';
 import { jobRoutes } from './routes/jobs';
+import { metricsRoutes } from './routes/metrics';
 import { poolRoutes, publicRoutes } from './routes/service';
 import { sttRoutes } from './routes/stt';
 import { ttsRoutes } from './routes/tts';
@@ -43,7 +45,8 @@ function drainRequest(req: IncomingMessage, maxBytes: number, ms: number): Promi
 
 /**
  * Builds the relay as a Koa app: the Remote API under /v1 (key, rate limit, then the route's scope), the
- * device file transfers under /v1/device, and the portal under /portal. It does not listen.
+ * device file transfers under /v1/device, the portal under /portal, and /metrics when it has a token. It
+ * does not listen.
  */
 export function createRelayApp(deps: RelayDeps): Koa {
   const app = new Koa();
@@ -62,6 +65,8 @@ export function createRelayApp(deps: RelayDeps): Koa {
   jobRoutes(keyed, deps);
 
   const portal = portalRouter(deps);
+  const operations = new Router<RelayState>();
+  metricsRoutes(operations, deps);
 
   app.use(async (ctx, next) => {
     await next();
@@ -72,6 +77,7 @@ export function createRelayApp(deps: RelayDeps): Koa {
   app.use(errorMiddleware(deps.log, 'Remote API'));
   app.use(allowedHostsOnly(deps.allowedHosts));
   app.use(databaseErrors(deps.log));
+  app.use(storageErrors(deps.log));
   app.use(async (ctx, next) => {
     ctx.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
     await next();
@@ -79,6 +85,7 @@ export function createRelayApp(deps: RelayDeps): Koa {
   app.use(open.routes());
   app.use(keyed.routes());
   app.use(portal.routes());
+  app.use(operations.routes());
   app.use(open.allowedMethods());
   app.use(keyed.allowedMethods());
   app.use(portal.allowedMethods());

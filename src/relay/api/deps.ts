@@ -23,6 +23,10 @@ export interface RelayDeps {
   trustProxy: boolean;
   /** Host names the relay answers to (see allowed-hosts.ts); undefined or empty: any. */
   allowedHosts?: readonly string[];
+  /** Serves GET /metrics to this bearer token; undefined: no /metrics. */
+  metricsToken?: string;
+  /** This process, among the instances sharing the database (for the per-instance metrics). */
+  instanceId?: string;
 }
 
 /** What the auth middlewares leave for the handlers. */

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../../util/usage-error';
 import { parseAllowedHosts } from '../allowed-hosts';
+import { parseS3Url, type S3StoreConfig } from '../storage/s3-location';
 
 export interface RelayFlags {
   host?: string;
@@ -13,6 +14,13 @@ export interface RelayFlags {
   'secure-cookies'?: boolean;
   'trust-proxy'?: boolean;
   'allowed-hosts'?: string;
+  storage?: string;
+  's3-endpoint'?: string;
+  's3-region'?: string;
+  's3-path-style'?: boolean;
+  's3-access-key-id'?: string;
+  's3-secret-access-key'?: string;
+  'metrics-token'?: string;
 }
 
 export interface ResolvedRelayOptions {
@@ -21,6 +29,10 @@ export interface ResolvedRelayOptions {
   dataDir: string;
   databaseUrl?: string;
   storageDir?: string;
+  /** Uploads and outputs in an S3-compatible bucket instead of a folder. */
+  s3?: S3StoreConfig;
+  /** Serves GET /metrics to `Authorization: Bearer <token>`; undefined: no /metrics. */
+  metricsToken?: string;
   retentionMs?: number;
   offlineAfterMs?: number;
   heartbeatMs?: number;
@@ -44,6 +56,35 @@ function positiveNumber(text: string | undefined, what: string): number | undefi
   return value;
 }
 
+/** `--storage s3://…` with its endpoint, region and credentials from flags, else the standard AWS variables. */
+function resolveS3(flags: RelayFlags, env: NodeJS.ProcessEnv): S3StoreConfig | undefined {
+  const location = flags.storage ?? env.RELAY_STORAGE;
+  if (location === undefined || location === '') return undefined;
+  let parsed: { bucket: string; prefix: string };
+  try {
+    parsed = parseS3Url(location);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const endpoint = flags['s3-endpoint'] ?? (env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || undefined);
+  if (endpoint !== undefined && !/^https?:\/\/[^/\s]+\/?$/.test(endpoint)) {
+    throw new UsageError(`Expected --s3-endpoint such as https://s3.example.com or http://127.0.0.1:9000, got ${JSON.stringify(endpoint)}.`);
+  }
+  const accessKeyId = flags['s3-access-key-id'] ?? env.AWS_ACCESS_KEY_ID;
+  const secretAccessKey = flags['s3-secret-access-key'] ?? env.AWS_SECRET_ACCESS_KEY;
+  if (!accessKeyId || !secretAccessKey) {
+    throw new UsageError('S3 storage needs credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or --s3-access-key-id and --s3-secret-access-key).');
+  }
+  return {
+    ...parsed,
+    endpoint: endpoint?.replace(/\/$/, ''),
+    region: flags['s3-region'] ?? (env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1'),
+    forcePathStyle: flags['s3-path-style'] ?? env.RELAY_S3_PATH_STYLE === '1',
+    // A session token only belongs with the environment's own keys.
+    credentials: { accessKeyId, secretAccessKey, sessionToken: flags['s3-access-key-id'] ? undefined : env.AWS_SESSION_TOKEN || undefined },
+  };
+}
+
 /** Flags win over RELAY_* / DATABASE_URL environment variables, which win over the defaults. */
 export function resolveRelayOptions(flags: RelayFlags, env: NodeJS.ProcessEnv = process.env): ResolvedRelayOptions {
   const portText = flags.port ?? env.RELAY_PORT ?? '17880';
@@ -55,6 +96,12 @@ export function resolveRelayOptions(flags: RelayFlags, env: NodeJS.ProcessEnv = 
   }
   const retentionHours = positiveNumber(flags['retention-hours'] ?? env.RELAY_RETENTION_HOURS, '--retention-hours');
   const storageDir = flags['storage-dir'] ?? env.RELAY_STORAGE_DIR;
+  const s3 = resolveS3(flags, env);
+  if (s3 && storageDir) throw new UsageError('Expected either --storage s3://… or --storage-dir, not both.');
+  const metricsToken = flags['metrics-token'] ?? env.RELAY_METRICS_TOKEN;
+  if (metricsToken !== undefined && metricsToken !== '' && !/^[\x21-\x7e]{16,}$/.test(metricsToken)) {
+    throw new UsageError('Expected --metrics-token to be at least 16 printable characters without spaces.');
+  }
   const allowedHosts = parseAllowedHosts(flags['allowed-hosts'] ?? env.RELAY_ALLOWED_HOSTS ?? '');
   const badHost = allowedHosts.find((entry) => !/^\.?[a-z0-9.:_-]+$/.test(entry));
   if (badHost !== undefined) throw new UsageError(`Expected --allowed-hosts to list host names such as relay.example.com or .example.com, got ${JSON.stringify(badHost)}.`);
@@ -64,6 +111,8 @@ export function resolveRelayOptions(flags: RelayFlags, env: NodeJS.ProcessEnv = 
     dataDir: path.resolve(flags['data-dir'] ?? env.RELAY_DATA_DIR ?? defaultRelayDataDir(env)),
     databaseUrl: databaseUrl || undefined,
     storageDir: storageDir ? path.resolve(storageDir) : undefined,
+    s3,
+    metricsToken: metricsToken || undefined,
     retentionMs: retentionHours === undefined ? undefined : retentionHours * 3600_000,
     // For tests and small deployments that want faster failure detection than the 30 s default.
     offlineAfterMs: positiveNumber(env.RELAY_OFFLINE_AFTER_MS, 'RELAY_OFFLINE_AFTER_MS'),

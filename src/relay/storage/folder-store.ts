@@ -1,39 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BlobTooLargeError, type BlobStore } from './blob-store';
-
-const SAFE_KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/;
+import { byteCounter, checkBlobKey, type BlobStore } from './blob-store';
 
 /** Blobs as files under one folder; a write lands under a temporary name and is renamed into place. */
 export class FolderBlobStore implements BlobStore {
   constructor(readonly root: string) {}
 
   private file(key: string): string {
-    if (!SAFE_KEY.test(key) || key.split('/').some((part) => part === '..' || part === '.')) {
-      throw new TypeError(`Expected a blob key such as jobs/<id>/input.wav, got ${JSON.stringify(key)}`);
-    }
-    return path.join(this.root, ...key.split('/'));
+    return path.join(this.root, ...checkBlobKey(key).split('/'));
   }
 
   async put(key: string, source: Readable, options: { maxBytes?: number } = {}): Promise<number> {
     const target = this.file(key);
     await fs.mkdir(path.dirname(target), { recursive: true });
     const temporary = `${target}.${randomUUID()}.partial`;
-    const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
-    let bytes = 0;
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        bytes += chunk.length;
-        callback(bytes > maxBytes ? new BlobTooLargeError(maxBytes) : null, chunk);
-      },
-    });
+    const counter = byteCounter(options.maxBytes);
     try {
-      await pipeline(source, counter, createWriteStream(temporary, { flags: 'wx' }));
+      await pipeline(source, counter.stream, createWriteStream(temporary, { flags: 'wx' }));
       await fs.rename(temporary, target);
-      return bytes;
+      return counter.bytes();
     } catch (error) {
       await fs.rm(temporary, { force: true });
       throw error;
