@@ -23,7 +23,7 @@ Usage:
 --relay/--device-token join a relay's device pool (Remote API): this server runs the jobs it is sent.
 
 Environment: SPEECH_STUDIO_HOST, SPEECH_STUDIO_PORT, SPEECH_STUDIO_DATA_DIR, SPEECH_STUDIO_AUTH,
-SPEECH_STUDIO_RELAY, SPEECH_STUDIO_DEVICE_TOKEN,
+SPEECH_STUDIO_RELAY, SPEECH_STUDIO_DEVICE_TOKEN, SPEECH_STUDIO_CALIBRATION=off (no speed run on joining),
 SPEECH_STUDIO_MODEL_MIRROR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY (flags win). Defaults: 127.0.0.1,
 17860, a per-user data directory, auth off.`;
 
@@ -52,6 +52,7 @@ async function serve(flags: Parameters<typeof resolveServeOptions>[0]): Promise<
     device = startDeviceClient({
       relayUrl: options.relay.url, deviceToken: options.relay.deviceToken, jobs: server.jobs,
       voices: createVoiceLibrary({ dataDir: options.dataDir }), dataDir: options.dataDir, log: consoleLogger,
+      calibrate: process.env.SPEECH_STUDIO_CALIBRATION !== 'off',
     });
     console.log(`Speech Studio device joining the relay at ${options.relay.url}`);
   }
