@@ -15,8 +15,10 @@ import { describeThrown, type Logger } from '../util/log';
 import type { VoiceLibrary } from '../voices/library';
 import { voiceIdFor } from '../voices/voice-id';
 
-/** About three seconds of speech: long enough that start-up costs do not swamp it, short enough to be quick. */
+/** About four seconds of speech: long enough that start-up costs do not swamp it, short enough to be quick. */
 const CALIBRATION_TEXT = 'Speech Studio is measuring how fast this device speaks and listens.';
+/** Run first and not measured: it starts the engine process and loads the voice, which jobs usually find done. */
+const WARM_UP_TEXT = 'Ready.';
 export const CALIBRATION_VOICE = voiceIdFor('espeak-ng', 'gmw/en-US');
 
 export interface CalibrationOptions {
@@ -28,6 +30,8 @@ export interface CalibrationOptions {
   /** The whole calibration stops after this long (default 8 s); what finished by then counts. */
   budgetMs?: number;
   signal?: AbortSignal;
+  /** Told the id of the warm-up job, whose time says nothing about speed. */
+  ignore(jobId: string): void;
 }
 
 /** Runs one calibration job to its end within the budget, then removes it. */
@@ -42,13 +46,23 @@ async function runBounded(jobs: JobService, job: JobRecord, signal: AbortSignal)
 /** Measures TTS (and STT when possible) once; the SpeedMeter listening on `jobs` records the figures. */
 export async function calibrate(options: CalibrationOptions): Promise<void> {
   const { jobs, log } = options;
-  const signal = AbortSignal.any([AbortSignal.timeout(options.budgetMs ?? 8_000), ...(options.signal ? [options.signal] : [])]);
+  // Not AbortSignal.any with AbortSignal.timeout: Node 20 may collect such a timeout signal before it fires.
+  const budget = new AbortController();
+  const timer = setTimeout(() => budget.abort(), options.budgetMs ?? 8_000);
+  const stop = (): void => budget.abort();
+  options.signal?.addEventListener('abort', stop, { once: true });
+  const { signal } = budget;
   const validators = compileValidators();
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'speech-calibration-'));
+  const speak = (text: string) =>
+    jobs.createTtsJob({ origin: 'remote', name: 'Relay speed calibration', ...admitTts(validators, { voiceId: CALIBRATION_VOICE, text, outputFormat: 'wav', sampleRate: 16000 }, options.voices) });
   try {
-    if (!options.voices.get(CALIBRATION_VOICE)) return;
-    const admitted = admitTts(validators, { voiceId: CALIBRATION_VOICE, text: CALIBRATION_TEXT, outputFormat: 'wav', sampleRate: 16000 }, options.voices);
-    const tts = await jobs.createTtsJob({ origin: 'remote', name: 'Relay speed calibration', ...admitted });
+    if (!options.voices.get(CALIBRATION_VOICE) || options.signal?.aborted) return;
+    const warmUp = await speak(WARM_UP_TEXT);
+    options.ignore(warmUp.id);
+    await runBounded(jobs, warmUp, signal);
+    if (signal.aborted) return;
+    const tts = await speak(CALIBRATION_TEXT);
     const installed = await installedSttModels(options.dataDir);
     // The speech is the STT calibration's input, so it is copied out before the TTS job is deleted.
     const done = await waitForJobEnd(jobs, tts.id, signal).catch(() => undefined);
@@ -70,6 +84,8 @@ export async function calibrate(options: CalibrationOptions): Promise<void> {
   } catch (error) {
     log.warn(`Speed calibration skipped: ${describeThrown(error)}`);
   } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', stop);
     await rm(scratch, { recursive: true, force: true });
   }
 }

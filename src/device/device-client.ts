@@ -25,6 +25,8 @@ export interface DeviceClientOptions {
   maxBackoffMs?: number;
   /** Measure speed with a short TTS (and STT) run on joining (default true; tests turn it off). */
   calibrate?: boolean;
+  /** How long that may take at most (default 8 s). */
+  calibrationBudgetMs?: number;
 }
 
 export type DeviceLinkState = 'connecting' | 'connected' | 'disconnected' | 'stopped';
@@ -168,7 +170,7 @@ export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
 
   connect();
   if (options.calibrate !== false) {
-    void calibrate({ ...options, signal: stopCalibration.signal }).then(() => {
+    void calibrate({ ...options, budgetMs: options.calibrationBudgetMs, signal: stopCalibration.signal, ignore: (id) => meter.ignore(id) }).then(() => {
       const measured = meter.reports().map((r) => `${r.engine} ${r.realTimeFactor}`).join(', ');
       if (measured) log.info(`Speed calibration: real-time factor ${measured}.`);
     });

@@ -40,6 +40,7 @@ export function measurementOf(job: JobRecord): (Key & { realTimeFactor: number }
 export class SpeedMeter {
   private readonly windows = new Map<string, { key: Key; factors: number[] }>();
   private readonly listeners = new Set<() => void>();
+  private readonly ignored = new Set<string>();
   private readonly onChange = (job: JobRecord): void => this.record(job);
 
   constructor(private readonly jobs: Pick<JobService, 'on' | 'off'>) {
@@ -52,7 +53,16 @@ export class SpeedMeter {
     return () => this.listeners.delete(listener);
   }
 
+  /** Leaves this job out (a warm-up run). */
+  ignore(jobId: string): void {
+    this.ignored.add(jobId);
+  }
+
   record(job: JobRecord): void {
+    if (this.ignored.has(job.id)) {
+      if (job.status !== 'queued' && job.status !== 'loading_model' && job.status !== 'processing') this.ignored.delete(job.id);
+      return;
+    }
     const measured = measurementOf(job);
     if (!measured) return;
     const { realTimeFactor, ...key } = measured;
