@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import WebSocket from 'ws';
 import { addCredits } from '../../src/relay/data/accounts';
 import { isTerminal, request, waitFor } from '../helpers/server';
 import { startDevice, type TestDevice } from './helpers/device';
@@ -85,5 +86,42 @@ describe('routing by measured speed', () => {
     // What the jobs measured joined the calibration's figure: the fast device's median is over several runs now.
     const after = await estimates();
     assert.ok(after.find((e) => e.id === fast.id)!.realTimeFactors.find((r) => r.model === ENGLISH_VOICE)!.samples >= 4);
+  });
+});
+
+describe('speeds on the device link', () => {
+  let relay: TestRelay;
+  let key: string;
+  before(async () => {
+    relay = await startTestRelay({ heartbeatMs: 60_000 });
+    key = await makeKey(relay.db, relay.relay.accountId);
+  });
+  after(async () => relay?.dispose());
+
+  it('the relay keeps the speeds of a hello and replaces them with a heartbeat\'s; a malformed report is ignored, the link kept', async () => {
+    const { id, token } = await makeDevice(relay.db, relay.relay.accountId, 'reporter');
+    const ws = new WebSocket(`${relay.origin.replace('http', 'ws')}/v1/devices/connect`, { headers: { Authorization: `Bearer ${token}` } });
+    const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+    const welcomed = new Promise<void>((resolve) => ws.on('message', (data) => JSON.parse(String(data)).type === 'welcome' && resolve()));
+    const speed = (realTimeFactor: number, model = ENGLISH_VOICE) => ({ kind: 'tts', engine: 'espeak-ng', model, realTimeFactor, samples: 1 });
+    const factors = async () => (await request(`${relay.base}/capabilities`, { headers: bearer(key) })).json().devices.estimates
+      .find((e: Estimate) => e.id === id).realTimeFactors.map((r: { model: string; realTimeFactor: number }) => [r.model, r.realTimeFactor]);
+    try {
+      await new Promise((resolve) => ws.once('open', resolve));
+      ws.send(JSON.stringify({
+        type: 'hello', protocol: 1, activeJobs: [], speeds: [speed(0.5)],
+        capabilities: { version: 'test', tts: { voices: [] }, stt: { models: [], diarization: false }, queueCapacity: 1 },
+      }));
+      await welcomed;
+      assert.deepEqual(await factors(), [[ENGLISH_VOICE, 0.5]]);
+      ws.send(JSON.stringify({ type: 'heartbeat', speeds: [{ kind: 'tts', engine: 'x', model: 'y', realTimeFactor: -1, samples: 1 }] }));
+      ws.send(JSON.stringify({ type: 'heartbeat', speeds: [speed(0.25), speed(2, 'other-voice')] }));
+      await waitFor('the second report', factors, (list) => list.length === 2);
+      assert.deepEqual((await factors()).sort(), [[ENGLISH_VOICE, 0.25], ['other-voice', 2]].sort());
+      assert.equal(ws.readyState, WebSocket.OPEN, 'the malformed report did not end the link');
+    } finally {
+      ws.close();
+      await closed;
+    }
   });
 });
