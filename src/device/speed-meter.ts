@@ -41,6 +41,8 @@ export class SpeedMeter {
   private readonly windows = new Map<string, { key: Key; factors: number[] }>();
   private readonly listeners = new Set<() => void>();
   private readonly ignored = new Set<string>();
+  /** Jobs already counted, lest a repeated `change` of a finished job count twice (the newest few suffice). */
+  private readonly counted: string[] = [];
   private readonly onChange = (job: JobRecord): void => this.record(job);
 
   constructor(private readonly jobs: Pick<JobService, 'on' | 'off'>) {
@@ -64,7 +66,9 @@ export class SpeedMeter {
       return;
     }
     const measured = measurementOf(job);
-    if (!measured) return;
+    if (!measured || this.counted.includes(job.id)) return;
+    this.counted.push(job.id);
+    if (this.counted.length > 64) this.counted.shift();
     const { realTimeFactor, ...key } = measured;
     const id = `${key.kind}\u0000${key.engine}\u0000${key.model}`;
     const window = this.windows.get(id) ?? { key, factors: [] };

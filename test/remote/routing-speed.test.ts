@@ -31,10 +31,11 @@ const tts = (characters: number, voiceId = VOICE): Work => ({ kind: 'tts', voice
 const needTts = (c: DeviceCapabilities) => canRunTts(c, VOICE);
 const routing = { offlineAfterMs: 30_000 };
 
+let nextId = 0;
 function finished(over: Partial<JobRecord> & { seconds: number; busyMs: number }): JobRecord {
   const { seconds, busyMs, ...rest } = over;
   return {
-    id: 'j', name: 'n', kind: 'tts', status: 'succeeded', progress: 100, phase: null, backend: 'b', error: null, createdAt: 0,
+    id: `job-${++nextId}`, name: 'n', kind: 'tts', status: 'succeeded', progress: 100, phase: null, backend: 'b', error: null, createdAt: 0,
     startedAt: 1_000, finishedAt: 1_000 + busyMs, origin: 'remote', outputFile: 'out.wav',
     input: { kind: 'tts', options: { voiceId: VOICE.toUpperCase() } as never, characters: 10, voice: {} as never },
     result: { durationSeconds: seconds, voice: { name: 'v', engine: 'espeak-ng', languageCode: 'en-US' } } as never,
@@ -57,13 +58,19 @@ describe('routing by measured speed', () => {
     meter.onMeasured(() => told++);
     for (const busyMs of [1_000, 9_000, 2_000]) jobs.emit('change', finished({ seconds: 10, busyMs }));
     jobs.emit('change', finished({ seconds: 10, busyMs: 1_000, status: 'processing' }));
-    assert.equal(told, 3);
-    assert.deepEqual(meter.reports(), [{ kind: 'tts', engine: 'espeak-ng', model: VOICE, realTimeFactor: 0.2, samples: 3 }], 'the median, not the mean');
+    const again = finished({ seconds: 10, busyMs: 2_000 });
+    jobs.emit('change', again);
+    jobs.emit('change', again);
+    assert.equal(told, 4, 'a finished job told twice counts once');
+    meter.ignore('warm-up');
+    jobs.emit('change', { ...finished({ seconds: 10, busyMs: 60_000 }), id: 'warm-up' });
+    assert.equal(told, 4, 'an ignored job is not measured');
+    assert.deepEqual(meter.reports(), [{ kind: 'tts', engine: 'espeak-ng', model: VOICE, realTimeFactor: 0.2, samples: 4 }], 'the median, not the mean');
     for (let i = 0; i < SPEED_WINDOW; i++) jobs.emit('change', finished({ seconds: 10, busyMs: 30_000 }));
     assert.deepEqual(meter.reports().map((r) => [r.realTimeFactor, r.samples]), [[3, SPEED_WINDOW]], 'old jobs leave the window');
     meter.dispose();
     jobs.emit('change', finished({ seconds: 10, busyMs: 1 }));
-    assert.equal(told, 3 + SPEED_WINDOW);
+    assert.equal(told, 4 + SPEED_WINDOW);
     assert.equal(median([3, 1, 2, 10]), 2.5);
   });
 

@@ -159,7 +159,9 @@ export class DeviceSession {
       if (speeds !== undefined) this.host.log.warn(`Device ${this.device.id} sent speeds of the wrong shape; they were ignored.`);
       return;
     }
-    await this.host.db.transaction((tx) => saveSpeeds(tx, this.device.id, parsed));
+    // A figure that could not be stored only makes routing fall back to the queue length: never end the link over it.
+    await this.host.db.transaction((tx) => saveSpeeds(tx, this.device.id, parsed))
+      .catch((error) => this.host.log.warn(`Device ${this.device.id}: its speeds could not be stored: ${describeThrown(error)}`));
   }
 
   private async rejected(jobId: string, reason: string): Promise<void> {
