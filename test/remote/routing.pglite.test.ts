@@ -1,6 +1,6 @@
 /**
  * Routing by measured speed end to end: two real devices, one of them really slower (its engine takes
- * five times as long: SPEECH_STUDIO_ENGINE_SLOWDOWN), each measuring itself on joining and on every job.
+ * ten times as long: SPEECH_STUDIO_ENGINE_SLOWDOWN), each measuring itself on joining and on every job.
  * Long jobs go to the fast device while it is free and queue there rather than run on the slow one; a
  * short job goes to the slow device while the fast one has a long queue.
  */
@@ -41,7 +41,7 @@ describe('routing by measured speed', () => {
     const [fastEnrolment, slowEnrolment] = [await makeDevice(relay.db, relay.relay.accountId, 'fast'), await makeDevice(relay.db, relay.relay.accountId, 'slow')];
     const [fastDevice, slowDevice] = await Promise.all([
       startDevice({ relayOrigin: relay.origin, token: fastEnrolment.token, stt: false, calibrateSeconds: 120 }),
-      startDevice({ relayOrigin: relay.origin, token: slowEnrolment.token, stt: false, calibrateSeconds: 120, env: { SPEECH_STUDIO_ENGINE_SLOWDOWN: '5' } }),
+      startDevice({ relayOrigin: relay.origin, token: slowEnrolment.token, stt: false, calibrateSeconds: 120, env: { SPEECH_STUDIO_ENGINE_SLOWDOWN: '10' } }),
     ]);
     fast = Object.assign(fastDevice, { id: fastEnrolment.id });
     slow = Object.assign(slowDevice, { id: slowEnrolment.id });
