@@ -28,6 +28,7 @@ Usage:
 
 Environment: SPEECH_STUDIO_HOST, SPEECH_STUDIO_PORT, SPEECH_STUDIO_DATA_DIR, SPEECH_STUDIO_AUTH,
 SPEECH_STUDIO_RELAY, SPEECH_STUDIO_DEVICE_TOKEN, SPEECH_STUDIO_STT_MODEL,
+SPEECH_STUDIO_CALIBRATION=off|SECONDS (speed run on joining: none, or its limit; default 8),
 SPEECH_STUDIO_MODEL_MIRROR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY (flags win). Defaults: 127.0.0.1,
 17860, a per-user data directory, auth off.`;
 
@@ -49,6 +50,13 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/** SPEECH_STUDIO_CALIBRATION: `off`, or the seconds the speed calibration on joining a relay may take. */
+function calibrationOption(value: string | undefined): { calibrate: boolean; calibrationBudgetMs?: number } {
+  if (value === 'off') return { calibrate: false };
+  const seconds = Number(value);
+  return value && Number.isFinite(seconds) && seconds > 0 ? { calibrate: true, calibrationBudgetMs: seconds * 1000 } : { calibrate: true };
+}
+
 async function serve(flags: Parameters<typeof resolveServeOptions>[0]): Promise<void> {
   const options = resolveServeOptions(flags);
   const preferredSttModel = options.sttModel === undefined ? undefined : sttModelFileName(options.sttModel);
@@ -61,6 +69,7 @@ async function serve(flags: Parameters<typeof resolveServeOptions>[0]): Promise<
       relayUrl: options.relay.url, deviceToken: options.relay.deviceToken, jobs: server.jobs,
       voices: createVoiceLibrary({ dataDir: options.dataDir }), dataDir: options.dataDir, log: consoleLogger,
       ...(preferredSttModel ? { preferredSttModel: () => preferredSttModel } : {}),
+      ...calibrationOption(process.env.SPEECH_STUDIO_CALIBRATION),
     });
     console.log(`Speech Studio device joining the relay at ${options.relay.url}`);
   }

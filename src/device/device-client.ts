@@ -3,8 +3,10 @@ import type { JobService } from '../jobs/job-service';
 import { describeThrown, type Logger } from '../util/log';
 import type { VoiceLibrary } from '../voices/library';
 import { LINK_CLOSE, PROTOCOL_VERSION, type DeviceMessage, type RelayMessage } from '../link/protocol';
+import { calibrate } from './calibration';
 import { gatherCapabilities } from './capabilities';
 import { RemoteJobRunner } from './remote-jobs';
+import { SpeedMeter } from './speed-meter';
 import { linkUrl, relayOrigin } from './transfer';
 
 export interface DeviceClientOptions {
@@ -23,6 +25,10 @@ export interface DeviceClientOptions {
   maxBackoffMs?: number;
   /** Called on every change of `state` (the editor's status bar follows it). */
   onStateChange?: (state: DeviceLinkState) => void;
+  /** Measure speed with a short TTS (and STT) run on joining (default true; tests turn it off). */
+  calibrate?: boolean;
+  /** How long that may take at most (default 8 s). */
+  calibrationBudgetMs?: number;
 }
 
 /** What the relay's portal and `relay.js devices enrol` hand out. */
@@ -69,6 +75,7 @@ export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
   let retryTimer: NodeJS.Timeout | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   let lastCapabilities = '';
+  let lastSpeeds = '';
   let waiters: Array<() => void> = [];
   let warnedAuth = false;
 
@@ -83,13 +90,31 @@ export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
   };
   const runner = new RemoteJobRunner({ ...options, origin, token: options.deviceToken, queueCapacity, send });
   const capabilities = () => gatherCapabilities(options.dataDir, options.voices, queueCapacity);
+  const meter = new SpeedMeter(options.jobs);
+  const stopCalibration = new AbortController();
+
+  /** The measured speeds when they changed since last sent (the relay keeps what it was told last). */
+  function newSpeeds(): { speeds?: ReturnType<SpeedMeter['reports']> } {
+    const speeds = meter.reports();
+    const text = JSON.stringify(speeds);
+    if (text === lastSpeeds || speeds.length === 0) return {};
+    lastSpeeds = text;
+    return { speeds };
+  }
 
   async function beat(): Promise<void> {
     const current = await capabilities();
     const text = JSON.stringify(current);
-    send(text === lastCapabilities ? { type: 'heartbeat' } : { type: 'heartbeat', capabilities: current });
+    send({ type: 'heartbeat', ...(text === lastCapabilities ? {} : { capabilities: current }), ...newSpeeds() });
     lastCapabilities = text;
   }
+
+  // A new figure goes out at once rather than at the next heartbeat: the next job's routing can use it.
+  meter.onMeasured(() => {
+    if (state !== 'connected') return;
+    const speeds = newSpeeds();
+    if (speeds.speeds) send({ type: 'heartbeat', ...speeds });
+  });
 
   function connect(): void {
     if (state === 'stopped') return;
@@ -100,7 +125,8 @@ export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
     ws.on('open', () => {
       void capabilities().then((caps) => {
         lastCapabilities = JSON.stringify(caps);
-        send({ type: 'hello', protocol: PROTOCOL_VERSION, capabilities: caps, activeJobs: runner.active() });
+        lastSpeeds = '';
+        send({ type: 'hello', protocol: PROTOCOL_VERSION, capabilities: caps, activeJobs: runner.active(), ...newSpeeds() });
       }, (error) => ws.close(4005, describeThrown(error).slice(0, 100)));
     });
     ws.on('message', (data) => {
@@ -178,6 +204,12 @@ export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
   }
 
   connect();
+  if (options.calibrate !== false) {
+    void calibrate({ ...options, budgetMs: options.calibrationBudgetMs, signal: stopCalibration.signal, ignore: (id) => meter.ignore(id) }).then(() => {
+      const measured = meter.reports().map((r) => `${r.engine} ${r.realTimeFactor}`).join(', ');
+      if (measured) log.info(`Speed calibration: real-time factor ${measured}.`);
+    });
+  }
   return {
     get state() {
       return state;
@@ -191,6 +223,7 @@ export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
     connected: () => (state === 'connected' ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
     async close() {
       setState('stopped');
+      stopCalibration.abort();
       clearTimeout(retryTimer);
       clearInterval(heartbeat);
       waiters = [];
@@ -205,6 +238,7 @@ export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
       }
       await runner.cancelAll();
       runner.dispose();
+      meter.dispose();
     },
   };
 }

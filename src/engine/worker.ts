@@ -42,6 +42,18 @@ function userMessage(error: unknown): string {
   return `The speech engine failed: ${detail}`;
 }
 
+/**
+ * SPEECH_STUDIO_ENGINE_SLOWDOWN=N (N > 1) makes every task take N times as long as it really did: a slow
+ * machine on demand, for testing and trying routing by measured speed. The device measures the time as
+ * it would any other.
+ */
+const SLOWDOWN = Math.max(1, Number(process.env.SPEECH_STUDIO_ENGINE_SLOWDOWN) || 1);
+
+async function slowedDown<T>(started: number, outcome: T): Promise<T> {
+  if (SLOWDOWN > 1) await new Promise((resolve) => setTimeout(resolve, (SLOWDOWN - 1) * (Date.now() - started)));
+  return outcome;
+}
+
 let busy = false;
 
 process.on('message', (message: ParentMessage) => {
@@ -58,7 +70,9 @@ process.on('message', (message: ParentMessage) => {
     send({ type: 'progress', jobId, phase, progress: last });
   };
   report.segments = (segments) => send({ type: 'segments', jobId, segments });
+  const started = Date.now();
   runTask(task, report)
+    .then((outcome) => slowedDown(started, outcome))
     .then(
       (outcome) => send({ type: 'result', jobId, backend: outcome.backend, result: outcome.result }),
       (error: unknown) => {

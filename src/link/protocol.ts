@@ -5,12 +5,15 @@
  * (`/v1/device/jobs/{id}/input|output`), streamed on both sides.
  *
  *   device → relay   hello (first), heartbeat, update (status/progress of a job), reject (cannot run it)
+ *                    hello and heartbeat may carry `speeds` (measured real-time factors); a relay that does
+ *                    not know the field ignores it, and a device that does not send it is routed as before
  *   relay → device   welcome (after hello), assign (a job to run), cancel
  *   close codes      LINK_CLOSE below
  */
 import type { JobResult, SttOptions, TtsRequest } from '../contract/types';
 import type { JobStatus } from '../jobs/types';
 import type { DeviceCapabilities } from './capabilities';
+import type { SpeedReport } from './speeds';
 
 export const DEVICE_LINK_PATH = '/v1/devices/connect';
 export const PROTOCOL_VERSION = 1;
@@ -47,8 +50,8 @@ export type RelayMessage =
   | { type: 'cancel'; jobId: string };
 
 export type DeviceMessage =
-  | { type: 'hello'; protocol: number; capabilities: DeviceCapabilities; activeJobs: string[] }
-  | { type: 'heartbeat'; capabilities?: DeviceCapabilities }
+  | { type: 'hello'; protocol: number; capabilities: DeviceCapabilities; activeJobs: string[]; speeds?: SpeedReport[] }
+  | { type: 'heartbeat'; capabilities?: DeviceCapabilities; speeds?: SpeedReport[] }
   | {
       type: 'update';
       jobId: string;

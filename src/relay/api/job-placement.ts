@@ -3,6 +3,7 @@ import { keyAllowsDevice, lockApiKey, type ApiKey } from '../data/api-keys';
 import { isReady } from '../data/devices';
 import { countActiveJobs } from '../data/jobs';
 import type { Queryable } from '../db/database';
+import type { Work } from '../dispatch/finish-estimate';
 import { pickDevice, poolDevices, type Need } from '../dispatch/routing';
 import type { RelayDeps } from './deps';
 
@@ -16,10 +17,10 @@ const RETRY_AFTER = { 'Retry-After': '5' };
 
 /**
  * Where a job goes (spec B, X-Studio-Device rules): the named device if it is in the key's pool (else 403
- * DEVICE_NOT_ALLOWED) and ready (else 503 DEVICE_OFFLINE); without a header the usable device with the
- * shortest expected wait (else 503 NO_CAPABLE_DEVICE).
+ * DEVICE_NOT_ALLOWED) and ready (else 503 DEVICE_OFFLINE); without a header the usable device that would
+ * finish `work` first (dispatch/routing.ts; else 503 NO_CAPABLE_DEVICE).
  */
-export async function placeJob(deps: RelayDeps, key: ApiKey, header: string, need: Need, what: string): Promise<Placement> {
+export async function placeJob(deps: RelayDeps, key: ApiKey, header: string, need: Need, what: string, work?: Work): Promise<Placement> {
   const candidates = await poolDevices(deps.db, key);
   const routing = { offlineAfterMs: deps.offlineAfterMs };
   const named = header.trim();
@@ -34,7 +35,7 @@ export async function placeJob(deps: RelayDeps, key: ApiKey, header: string, nee
     }
     return { deviceId: named, pinned: true };
   }
-  const device = pickDevice(candidates, need, routing);
+  const device = pickDevice(candidates, need, routing, new Set(), work);
   if (!device) {
     const ready = candidates.filter((c) => isReady(c.device, Date.now(), deps.offlineAfterMs)).length;
     throw new ApiError('NO_CAPABLE_DEVICE', ready === 0

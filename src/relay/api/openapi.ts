@@ -80,7 +80,46 @@ export const remoteOpenApiDocument = {
         type: 'object',
         required: ['devices'],
         properties: {
-          devices: { type: 'object', required: ['total', 'ready'], properties: { total: { type: 'integer' }, ready: { type: 'integer' } } },
+          devices: {
+            type: 'object', required: ['total', 'ready', 'estimates'],
+            properties: {
+              total: { type: 'integer' }, ready: { type: 'integer' },
+              estimates: {
+                type: 'array', items: ref('DeviceEstimate'),
+                description: 'What automatic routing knows of each device of the pool. A job without X-Studio-Device goes to the ready, '
+                  + 'capable device with the earliest estimated finish: busySeconds + the job\'s audio duration (TTS: its text at 15 '
+                  + 'characters a second; STT: estimated from the upload\'s size) × the device\'s realTimeFactor for the job\'s engine '
+                  + 'and model. When a capable device has no measurement, the one with the fewest jobs ahead.',
+              },
+            },
+          },
+        },
+      },
+      DeviceEstimate: {
+        type: 'object', required: ['id', 'name', 'ready', 'jobsAhead', 'busySeconds', 'realTimeFactors'],
+        properties: {
+          id: { type: 'string', description: 'The device id, as X-Studio-Device takes it.' },
+          name: { type: 'string' },
+          ready: { type: 'boolean', description: 'Connected and heart-beating.' },
+          jobsAhead: { type: 'integer', description: 'Jobs waiting or running on the device.' },
+          busySeconds: {
+            type: ['number', 'null'],
+            description: 'Estimated seconds until the device has finished the jobs ahead; null when it has not measured the speed they need.',
+          },
+          realTimeFactors: {
+            type: 'array',
+            description: 'The speeds the device measured (its recent jobs and a short calibration when it joined): processing time / audio duration.',
+            items: {
+              type: 'object', required: ['kind', 'engine', 'model', 'realTimeFactor', 'samples'],
+              properties: {
+                kind: { type: 'string', enum: ['tts', 'stt'] },
+                engine: { type: 'string', description: 'e.g. espeak-ng, piper, whisper.' },
+                model: { type: 'string', description: 'TTS: the voice id; STT: the whisper model file.' },
+                realTimeFactor: { type: 'number', exclusiveMinimum: 0, description: '0.1: ten times faster than real time.' },
+                samples: { type: 'integer', minimum: 1, description: 'Runs the figure is the median of.' },
+              },
+            },
+          },
         },
       },
       RemoteHealth: {
@@ -111,7 +150,7 @@ export const remoteOpenApiDocument = {
     '/capabilities': {
       get: {
         operationId: 'getCapabilities', tags: tags(TAGS.service), summary: 'Tell what the key\'s pool can do',
-        ...secured('capabilities.read', 'The Local API\'s capabilities for the key\'s device pool as a whole, and how many of its devices are ready.'),
+        ...secured('capabilities.read', 'The Local API\'s capabilities for the key\'s device pool as a whole, how many of its devices are ready, and routing\'s estimates for each.'),
         responses: { '200': { description: 'What the key\'s pool can do.', content: jsonContent(ref('RemoteCapabilities')) }, ...keyErrors },
       },
     },

@@ -148,6 +148,21 @@ export async function activeJobsByDevice(db: Queryable, accountId: number): Prom
   return new Map(rows.map((row) => [row.device_id, row.n]));
 }
 
+/** What routing needs to know of a job waiting or running on a device: its kind, its size and how far it got. */
+export type ActiveJobLoad = Pick<JobRow, 'id' | 'device_id' | 'kind' | 'status' | 'progress' | 'request' | 'input_bytes'> & { characters: number };
+
+/** The account's jobs waiting or running on a device, by device id. */
+export async function activeJobLoads(db: Queryable, accountId: number): Promise<Map<string, ActiveJobLoad[]>> {
+  const rows = await db.query<ActiveJobLoad & { device_id: string }>(
+    `SELECT id, device_id, kind, status, progress, request, input_bytes, coalesce(length(text), 0)::int AS characters FROM jobs
+     WHERE account_id = $1 AND device_id IS NOT NULL AND status IN ${ACTIVE_SQL}`,
+    [accountId],
+  );
+  const byDevice = new Map<string, ActiveJobLoad[]>();
+  for (const row of rows) byDevice.set(row.device_id, [...(byDevice.get(row.device_id) ?? []), row]);
+  return byDevice;
+}
+
 export async function listRecentJobs(db: Queryable, accountId: number, limit = 50): Promise<JobRow[]> {
   return db.query<JobRow>('SELECT * FROM jobs WHERE account_id = $1 AND accepted ORDER BY created_at DESC LIMIT $2', [accountId, limit]);
 }

@@ -124,4 +124,20 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 3,
+    name: 'measured speed of each device per engine and model',
+    statements: [
+      `CREATE TABLE device_speeds (
+        device_id text NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+        kind text NOT NULL,
+        engine text NOT NULL,
+        model text NOT NULL,
+        real_time_factor double precision NOT NULL,
+        samples integer NOT NULL,
+        updated_at bigint NOT NULL,
+        PRIMARY KEY (device_id, kind, engine, model)
+      )`,
+    ],
+  },
 ];

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type WebSocket from 'ws';
 import type { TtsRequest } from '../../contract/types';
 import { describeThrown } from '../../util/log';
+import { saveSpeeds } from '../data/device-speeds';
 import { recordHeartbeat, type Device } from '../data/devices';
 import { claimNextJob, lockQueuedJob, type JobRow } from '../data/jobs';
 import { parseCapabilities } from '../../link/capabilities';
+import { parseSpeeds } from '../../link/speeds';
 import { deviceConnected, deviceLost, reroute, type PresenceDeps } from './presence';
 import { LINK_CLOSE, parseDeviceMessage, PROTOCOL_VERSION, type AssignedJob, type DeviceMessage, type RelayMessage } from '../../link/protocol';
 
@@ -112,6 +114,7 @@ export class DeviceSession {
       this.capacity = capabilities.queueCapacity;
       for (const id of message.activeJobs) this.sent.add(id);
       await deviceConnected(this.host, this.device.id, this.sessionId, capabilities, message.activeJobs);
+      await this.saveSpeeds(message.speeds);
       this.ready = true;
       this.host.register(this);
       this.send({ type: 'welcome', deviceId: this.device.id, sessionId: this.sessionId, heartbeatMs: this.host.heartbeatMs, protocol: PROTOCOL_VERSION });
@@ -120,7 +123,7 @@ export class DeviceSession {
     }
     switch (message.type) {
       case 'heartbeat':
-        return this.heartbeat(message.capabilities);
+        return this.heartbeat(message.capabilities, message.speeds);
       case 'update': {
         const { jobId, status, progress, phase, backend, error, result } = message;
         await this.host.lifecycle.update(jobId, { status, progress, phase, backend, error, result }, { deviceId: this.device.id });
@@ -137,14 +140,29 @@ export class DeviceSession {
     }
   }
 
-  private async heartbeat(capabilities: unknown): Promise<void> {
+  private async heartbeat(capabilities: unknown, speeds: unknown): Promise<void> {
     const parsed = capabilities === undefined ? undefined : parseCapabilities(capabilities);
     if (parsed) this.capacity = parsed.queueCapacity;
     const beat = await recordHeartbeat(this.host.db, this.device.id, this.sessionId, parsed ?? null);
     // Replaced by a link on another instance whose notice did not arrive: the same ending as the notice's.
     if (beat.replaced) this.supersede('a newer link on another relay instance');
     else if (!beat.current || beat.revoked) this.end(LINK_CLOSE.ended);
-    else if (parsed) this.pump();
+    else {
+      await this.saveSpeeds(speeds);
+      if (parsed) this.pump();
+    }
+  }
+
+  /** Keeps the speeds the device measured, for routing; a missing or malformed report leaves the last one. */
+  private async saveSpeeds(speeds: unknown): Promise<void> {
+    const parsed = speeds === undefined ? undefined : parseSpeeds(speeds);
+    if (parsed === undefined) {
+      if (speeds !== undefined) this.host.log.warn(`Device ${this.device.id} sent speeds of the wrong shape; they were ignored.`);
+      return;
+    }
+    // A figure that could not be stored only makes routing fall back to the queue length: never end the link over it.
+    await this.host.db.transaction((tx) => saveSpeeds(tx, this.device.id, parsed))
+      .catch((error) => this.host.log.warn(`Device ${this.device.id}: its speeds could not be stored: ${describeThrown(error)}`));
   }
 
   private async rejected(jobId: string, reason: string): Promise<void> {

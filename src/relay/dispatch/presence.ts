@@ -6,6 +6,7 @@ import { jobsOfEndedLink, jobsSentOverOtherLinks, moveJobToLink, routeJob, unsen
 import { lockQueuedJob, type JobRow } from '../data/jobs';
 import { CHANNELS, notify, type Database, type Queryable } from '../db/database';
 import type { JobLifecycle } from './job-lifecycle';
+import { workOf } from './finish-estimate';
 import { needOf, pickDevice, poolDevices } from './routing';
 
 const LOST_WHILE_RUNNING = 'The device running the job lost its connection to the relay; the job was interrupted.';
@@ -26,7 +27,8 @@ export async function reroute(tx: Queryable, job: JobRow, offlineAfterMs: number
   let target = job.device_id;
   if (!job.pinned) {
     const candidates = await poolDevices(tx, await keyPool(tx, job.key_id));
-    const device = pickDevice(candidates, needOf(job), { offlineAfterMs }, new Set(exclude ? [exclude] : []));
+    const work = workOf({ ...job, characters: job.text?.length ?? 0 });
+    const device = pickDevice(candidates, needOf(job), { offlineAfterMs }, new Set(exclude ? [exclude] : []), work);
     if (device) target = device.id;
   }
   await routeJob(tx, job.id, target);

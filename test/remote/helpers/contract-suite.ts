@@ -81,14 +81,25 @@ export function describeRelayContract(label: string, backend: () => Promise<{ da
 
     it('GET /capabilities describes the pool; GET /voices lists the voices of its ready devices', async () => {
       const caps = (await f.get('/capabilities', full)).json();
-      assert.deepEqual(caps, {
+      const { estimates, ...devices } = caps.devices;
+      assert.deepEqual({ ...caps, devices }, {
         apiVersion: 'v1', authEnabled: true, ttsEnabled: true, sttEnabled: true,
         models: { ttsInstalled: true, sttInstalled: true }, devices: { total: 3, ready: 2 },
       });
+      // Routing's view of each device: the speeds they measured depend on the machine, their shape does not.
+      assert.deepEqual(estimates.map((e: any) => [e.id, e.name, e.ready]).sort(), [
+        [f.stt.id, 'stt box', true], [f.tts.id, 'tts laptop', true], [f.offline.id, 'switched off', false],
+      ].sort());
+      for (const e of estimates) {
+        assert.ok(Number.isInteger(e.jobsAhead) && (e.busySeconds === null || e.busySeconds >= 0) && Array.isArray(e.realTimeFactors), JSON.stringify(e));
+        for (const r of e.realTimeFactors) assert.ok(['tts', 'stt'].includes(r.kind) && r.realTimeFactor > 0 && r.samples >= 1, JSON.stringify(r));
+      }
       const ttsOnly = await f.key({ pool: [f.tts.id, f.offline.id], scopes: ['capabilities.read', 'voices.read'] });
       const narrow = (await f.get('/capabilities', ttsOnly)).json();
-      assert.deepEqual([narrow.ttsEnabled, narrow.sttEnabled, narrow.models, narrow.devices],
+      const { estimates: narrowEstimates, ...narrowDevices } = narrow.devices;
+      assert.deepEqual([narrow.ttsEnabled, narrow.sttEnabled, narrow.models, narrowDevices],
         [false, false, { ttsInstalled: true, sttInstalled: false }, { total: 2, ready: 1 }]);
+      assert.deepEqual(narrowEstimates.map((e: any) => e.id).sort(), [f.tts.id, f.offline.id].sort(), 'only the key\'s pool');
       const page = (await f.get('/voices?search=english&limit=5&sortDirection=desc', ttsOnly)).json();
       assert.equal(page.items.length, 5);
       assert.ok(page.meta.total >= 5 && page.items.every((v: { availability: string }) => v.availability === 'ready'));

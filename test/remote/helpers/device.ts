@@ -30,6 +30,10 @@ export interface DeviceOptions {
   stt?: boolean;
   /** Start on this data directory (a restart of a device stopped with `kill`); default a new one. */
   dataDir?: string;
+  /** Run the speed calibration on joining, with this limit in seconds (default: none; it would add jobs to every test's device). */
+  calibrateSeconds?: number;
+  /** More environment for the device, e.g. SPEECH_STUDIO_ENGINE_SLOWDOWN. */
+  env?: Record<string, string>;
 }
 
 const CONNECTED = /Connected to the relay/g;
@@ -42,6 +46,7 @@ export async function startDevice(options: DeviceOptions): Promise<TestDevice> {
   }
   const child = spawn(process.execPath, [DEVICE_CLI, 'serve', '--port', '0', '--data-dir', dataDir, '--relay', options.relayOrigin, '--device-token', options.token], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, SPEECH_STUDIO_CALIBRATION: options.calibrateSeconds ? String(options.calibrateSeconds) : 'off', ...options.env },
   });
   let output = '';
   const listeners = new Set<() => void>();

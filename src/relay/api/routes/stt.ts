@@ -9,6 +9,7 @@ import { acceptUpload, dropUnacceptedJob, insertJob, lockJob, toPublicJob, type 
 import { CHANNELS, notify } from '../../db/database';
 import { canRunStt, hasAnyStt } from '../../../link/capabilities';
 import { sttEstimateMilli } from '../../dispatch/credits';
+import { sttSeconds } from '../../dispatch/finish-estimate';
 import { requireKey, type RelayDeps, type RelayState } from '../deps';
 import { insufficientCredits, placeJob, storageQuotaExceeded, takeConcurrencySlot } from '../job-placement';
 import { hasNul, NUL_REFUSED } from '../../data/stored-text';
@@ -63,7 +64,7 @@ async function accept(ctx: Context, deps: RelayDeps, id: string, fields: Record<
   if (hasNul(file.originalName)) throw invalidRequest(`file: its file name ${NUL_REFUSED}`);
   const { options, diarizationAsked } = checkSttFields(deps.validators, fields);
   const placement = await placeJob(deps, key, ctx.get('X-Studio-Device'), (caps) => canRunStt(caps, options, diarizationAsked),
-    `speech-to-text in language ${options.language}${diarizationAsked ? ' with diarization' : ''}`);
+    `speech-to-text in language ${options.language}${diarizationAsked ? ' with diarization' : ''}`, { kind: 'stt', seconds: sttSeconds(file.bytes, options) });
   const cost = sttEstimateMilli(file.bytes, options);
   return deps.db.transaction(async (tx) => {
     const job = await lockJob(tx, id);

@@ -32,7 +32,9 @@ export function ttsRoutes(router: Router<RelayState>, deps: RelayDeps): void {
       refuseNul(checked);
       const { text, ...request } = checked;
       request.voiceId = request.voiceId.toLowerCase();
-      const placement = await placeJob(deps, key, ctx.get('X-Studio-Device'), (caps) => canRunTts(caps, request.voiceId), `voice ${request.voiceId}`);
+      const placement = await placeJob(deps, key, ctx.get('X-Studio-Device'), (caps) => canRunTts(caps, request.voiceId), `voice ${request.voiceId}`, {
+        kind: 'tts', voiceId: request.voiceId, characters: text.length,
+      });
       const cost = ttsCostMilli(text.length);
       const job = await deps.db.transaction(async (tx) => {
         await takeConcurrencySlot(tx, key);
