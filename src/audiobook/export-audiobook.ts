@@ -1,6 +1,7 @@
 /**
  * Turns a Markdown manuscript (a file, or a folder of .md files in name order) into one audiobook: each
- * chapter is synthesized by the TTS engine (with the data directory's lexicon) to WAV, then ffmpeg joins them
+ * chapter is synthesized by the TTS engine (with the data directory's lexicon) to WAV, then ffmpeg (system or
+ * WebAssembly) joins them
  * into an M4B (AAC) or MP3 with a chapter marker per chapter and the front matter's title and author.
  * The book appears only when it is complete; cancelling or failing leaves no partial book behind.
  */
@@ -8,7 +9,9 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { compileValidators } from '../contract/validation';
-import { findMediaTools, toolNotFoundError } from '../engine/media/ffmpeg';
+import { toolNotFoundError } from '../engine/media/ffmpeg';
+import { isWasmMedia, mediaToolchain } from '../engine/media/media-toolchain';
+import { startWasmFfmpeg } from '../engine/media/wasm-ffmpeg';
 import type { TtsTask } from '../engine/protocol';
 import { runTtsTask } from '../engine/tts/run-tts';
 import { readyVoice } from '../jobs/admission';
@@ -92,14 +95,23 @@ export async function exportAudiobook(options: AudiobookOptions): Promise<{ chap
       timed.push({ title: chapter.title, seconds: outcome.result.durationSeconds });
       wavs.push(outputPath);
     }
-    const list = path.join(work, 'chapters.txt');
-    await writeFile(list, wavs.map((file) => `file '${file.replace(/'/g, "'\\''")}'`).join('\n'), 'utf8');
-    const metadata = path.join(work, 'metadata.txt');
-    await writeFile(metadata, chapterMetadata(book, timed), 'utf8');
     onProgress(`Encoding ${options.format.toUpperCase()}…`);
     const codec = options.format === 'm4b' ? ['-c:a', 'aac', '-b:a', '64k', '-f', 'mp4'] : ['-c:a', 'libmp3lame', '-b:a', '64k', '-f', 'mp3'];
-    await ffmpeg(['-hide_banner', '-loglevel', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list, '-i', metadata,
-      '-map', '0:a', '-map_metadata', '1', '-map_chapters', '1', ...codec, partial], signal);
+    const tools = mediaToolchain();
+    const join = (list: string, metadata: string, output: string): string[] => ['-hide_banner', '-loglevel', 'error', '-y',
+      '-f', 'concat', '-safe', '0', '-i', list, '-i', metadata, '-map', '0:a', '-map_metadata', '1', '-map_chapters', '1', ...codec, output];
+    const listing = (files: string[]): string => files.map((file) => `file '${file.replace(/'/g, "'\\''")}'`).join('\n');
+    if (isWasmMedia(tools)) {
+      // The WebAssembly ffmpeg sees the chapters as /in/N, the list and metadata as /text0 and /text1.
+      const wasmList = listing(wavs.map((_, index) => `/in/${index}`));
+      await wasmJoin(join('/text0', '/text1', '/out/0'), wavs, [wasmList, chapterMetadata(book, timed)], partial, signal);
+    } else {
+      const list = path.join(work, 'chapters.txt');
+      await writeFile(list, listing(wavs), 'utf8');
+      const metadata = path.join(work, 'metadata.txt');
+      await writeFile(metadata, chapterMetadata(book, timed), 'utf8');
+      await ffmpeg(tools.ffmpeg, join(list, metadata, partial), signal);
+    }
     await rename(partial, out);
     onProgress(`Wrote ${out}: ${timed.length} chapters.`);
     return { chapters: timed };
@@ -111,12 +123,25 @@ export async function exportAudiobook(options: AudiobookOptions): Promise<{ chap
   }
 }
 
-function ffmpeg(args: string[], signal: AbortSignal): Promise<void> {
+function ffmpeg(executable: string, args: string[], signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(findMediaTools().ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'], signal });
+    const child = spawn(executable, args, { stdio: ['ignore', 'ignore', 'pipe'], signal });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-4000)));
     child.on('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? toolNotFoundError('ffmpeg') : error));
     child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg failed: ${stderr.trim().split('\n').pop() ?? code}`))));
   });
+}
+
+async function wasmJoin(args: string[], inputs: string[], textInputs: string[], output: string, signal: AbortSignal): Promise<void> {
+  const run = await startWasmFfmpeg({ program: 'ffmpeg', args, inputs, textInputs, outputs: [output] });
+  const stop = (): void => void run.abort();
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    const { code, stderr } = await run.done;
+    if (signal.aborted) throw new AudiobookCancelled();
+    if (code !== 0) throw new Error(`ffmpeg failed: ${stderr.trim().split('\n').pop() ?? code}`);
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
 }
