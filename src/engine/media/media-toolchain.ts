@@ -5,7 +5,7 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { FFMPEG_ENV, findMediaTools, runTool, type MediaTools } from './ffmpeg';
+import { FFMPEG_ENV, FFPROBE_ENV, findMediaTools, runTool, type MediaTools } from './ffmpeg';
 import { WASM_FFMPEG_VERSION } from './wasm-ffmpeg';
 
 /** The WebAssembly build: commands run in a worker thread of this process (wasm-ffmpeg.ts). */
@@ -45,12 +45,20 @@ export function chooseMediaToolchain(env: NodeJS.ProcessEnv = process.env): Medi
   return ffmpeg && ffprobe ? { ffmpeg, ffprobe } : WASM_MEDIA;
 }
 
-let chosen: MediaToolchain | undefined;
+let chosen: { key: string; tools: MediaToolchain; info?: Promise<MediaToolchainInfo> } | undefined;
 
-/** This process's toolchain, decided on first use and kept. */
-export function mediaToolchain(): MediaToolchain {
-  chosen ??= chooseMediaToolchain();
+/**
+ * This process's toolchain, decided on first use and kept while the environment that decides it stays the
+ * same (the extension host sets SPEECH_STUDIO_FFMPEG from the settings and restarts its server on a change).
+ */
+function current(): NonNullable<typeof chosen> {
+  const key = `${process.env[FFMPEG_ENV] ?? ''}\0${process.env[FFPROBE_ENV] ?? ''}\0${process.env.PATH ?? ''}`;
+  if (chosen?.key !== key) chosen = { key, tools: chooseMediaToolchain() };
   return chosen;
+}
+
+export function mediaToolchain(): MediaToolchain {
+  return current().tools;
 }
 
 /** Names and versions the toolchain, asking the system ffmpeg for its version. */
@@ -67,12 +75,11 @@ export async function describeMediaToolchain(tools: MediaToolchain = mediaToolch
   return { kind: 'system', path: tools.ffmpeg, version, description };
 }
 
-let described: Promise<MediaToolchainInfo> | undefined;
-
 /** describeMediaToolchain for this process's toolchain, asked once. */
 export function mediaToolchainInfo(): Promise<MediaToolchainInfo> {
-  described ??= describeMediaToolchain();
-  return described;
+  const entry = current();
+  entry.info ??= describeMediaToolchain(entry.tools);
+  return entry.info;
 }
 
 function findOnPath(name: string, env: NodeJS.ProcessEnv): string | null {

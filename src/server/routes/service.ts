@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { openApiDocument, openApiDocumentFor } from '../../contract/openapi';
+import { mediaToolchainInfo } from '../../engine/media/media-toolchain';
 import { listWhisperModels } from '../../models/installed-models';
 import type { AppDeps } from '../deps';
 import { requestBaseUrl } from '../request-base-url';
@@ -17,6 +18,8 @@ export function serviceRoutes(router: Router, deps: AppDeps): void {
       ttsEnabled: deps.entitlements.has('tts'),
       sttEnabled: deps.entitlements.has('stt'),
       models: { ttsInstalled: deps.voices.ttsInstalled(), sttInstalled: sttModels.length > 0 },
+      // An extension of the contract's body (decisions.md allows added fields): which ffmpeg decodes and encodes.
+      ffmpeg: await mediaToolchainInfo(),
     };
   });
 
