@@ -29,6 +29,8 @@ interface FfmpegCore {
     makedev(major: number, minor: number): number;
     registerDevice(dev: number, ops: DeviceOps): void;
     mkdev(path: string, mode: number, dev: number): void;
+    lookupPath(path: string): { node: { mode: number } };
+    ErrnoError: new (errno: number) => Error;
     readFile(path: string, options: { encoding: 'utf8' }): string;
     writeFile(path: string, data: string): void;
   };
@@ -91,7 +93,7 @@ function fileDevice(fd: number): DeviceOps {
 }
 
 /** `/dev/in`: chunks the caller sends; a read blocks (Atomics.wait) until one arrives or the input ends. */
-function streamInDevice(port: MessagePort, signal: Int32Array): DeviceOps {
+function streamInDevice(port: MessagePort, signal: Int32Array, unseekable: () => never): DeviceOps {
   let pending: Uint8Array | null = null;
   let used = 0;
   let ended = false;
@@ -124,23 +126,21 @@ function streamInDevice(port: MessagePort, signal: Int32Array): DeviceOps {
       return count;
     },
     write: () => 0,
-    llseek: () => 0,
+    llseek: unseekable,
   };
 }
 
 /** `/dev/out`: each write goes to the caller as a chunk. */
-function streamOutDevice(): DeviceOps {
-  let written = 0;
+function streamOutDevice(unseekable: () => never): DeviceOps {
   return {
     read: () => 0,
     write: (_stream, buffer, offset, length) => {
       const copy = new Uint8Array(length);
       copy.set(new Uint8Array(buffer.buffer, buffer.byteOffset + offset, length));
       post({ type: 'out', chunk: copy }, [copy.buffer]);
-      written += length;
       return length;
     },
-    llseek: (_stream, offset, whence) => (whence === 0 ? offset : written + offset),
+    llseek: unseekable,
   };
 }
 
@@ -173,10 +173,16 @@ async function run(): Promise<void> {
   for (const [index, text] of (job.textInputs ?? []).entries()) fs.writeFile(`/text${index}`, text);
 
   let minor = 0;
-  const device = (path: string, ops: DeviceOps): void => {
+  const device = (path: string, ops: DeviceOps, pipe = false): void => {
     const dev = fs.makedev(64, minor++);
     fs.registerDevice(dev, ops);
     fs.mkdev(path, 0o666, dev);
+    // The input stream shows as a FIFO, so ffmpeg's file protocol treats it as unseekable (as it does pipe:).
+    // Not the output one: opening a FIFO for writing would try to truncate it.
+    if (pipe) fs.lookupPath(path).node.mode = (fs.lookupPath(path).node.mode & ~0o170000) | 0o010000;
+  };
+  const unseekable = (): never => {
+    throw new fs.ErrnoError(70); // ESPIPE
   };
   fs.mkdir('/out');
   job.outputs.forEach((hostPath, index) => {
@@ -184,8 +190,8 @@ async function run(): Promise<void> {
     opened.push(fd);
     device(`/out/${index}`, fileDevice(fd));
   });
-  if (job.streamIn) device('/dev/in', streamInDevice(job.streamIn.port, new Int32Array(job.streamIn.signal)));
-  if (job.streamOut) device('/dev/out', streamOutDevice());
+  if (job.streamIn) device('/dev/in', streamInDevice(job.streamIn.port, new Int32Array(job.streamIn.signal), unseekable), true);
+  if (job.streamOut) device('/dev/out', streamOutDevice(unseekable));
 
   let code: number;
   try {

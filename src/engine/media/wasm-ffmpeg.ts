@@ -119,7 +119,8 @@ export async function startWasmFfmpeg(command: WasmCommand): Promise<WasmRun> {
   return {
     async write(chunk) {
       if (!channel || finished || chunk.length === 0) return;
-      const copy = chunk.slice();
+      // A copy of its own (Buffer#slice would share, and transferring would detach, the caller's memory).
+      const copy = new Uint8Array(chunk);
       channel.port1.postMessage(copy, [copy.buffer]);
       sent += copy.length;
       notify();
