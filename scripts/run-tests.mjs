@@ -10,6 +10,8 @@ import path from 'node:path';
 const WASM_FFMPEG_SUITES = [
   'test/api/stt-jobs.test.ts', 'test/api/stt-upload.test.ts', 'test/api/tts-jobs.test.ts', 'test/api/tts-options.test.ts',
   'test/openai/speech.test.ts', 'test/openai/transcriptions.test.ts', 'test/cli/audiobook.test.ts',
+  // GET /capabilities says which ffmpeg is in use.
+  'test/api/security.test.ts',
 ];
 
 const runFiles = (files, env = process.env) =>
