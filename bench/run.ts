@@ -24,6 +24,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<unknown> }> = [
   { name: 'timing', run: () => import('./timing').then((m) => m.runTimingBench()) },
   { name: 'subtitles', run: () => import('./subtitles').then((m) => m.runSubtitlesBench()) },
   { name: 'openai', run: () => import('./openai').then((m) => m.runOpenAiBench()) },
+  { name: 'ffmpeg', run: () => import('./ffmpeg').then((m) => m.runFfmpegBench()) },
 ];
 
 async function main(): Promise<void> {
