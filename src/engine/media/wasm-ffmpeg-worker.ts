@@ -145,7 +145,6 @@ function streamOutDevice(unseekable: () => never): DeviceOps {
 }
 
 async function run(): Promise<void> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const createCore = require('@ffmpeg/core') as CoreFactory;
   const core = await createCore({
     instantiateWasm: (imports: object, receive: (instance: object, module: CompiledModule) => void) => {
