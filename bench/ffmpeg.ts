@@ -98,11 +98,14 @@ export async function engineOnAnHour(dir: string): Promise<Figure> {
     if (res.status !== 200) throw new Error(`The 1-hour upload was refused: ${res.body.toString().slice(0, 300)}`);
     const id = (res.json() as { id: string }).id;
     let job: { status: string; phase?: string | null };
+    // The job shows `loading_model` while the engine starts, then `decoding`, then its next step.
+    let decoding = false;
     do {
       await new Promise((resolve) => setTimeout(resolve, 200));
       job = (await (await fetch(`${cli.base}/jobs/${id}`)).json()) as typeof job;
       for (const engine of await childrenOf(pid)) peak = Math.max(peak, rssMb(engine, true) ?? 0);
-    } while (!['succeeded', 'failed', 'cancelled'].includes(job.status) && [undefined, null, 'queued', 'decoding'].includes(job.phase));
+      decoding ||= job.phase === 'decoding';
+    } while (!['succeeded', 'failed', 'cancelled'].includes(job.status) && (!decoding || job.phase === 'decoding'));
     const took = (performance.now() - started) / 1000;
     if (job.status === 'failed') throw new Error(`The 1-hour job failed: ${JSON.stringify(job)}`);
     // Past decoding: the synthetic model would now transcribe an hour of noise.
