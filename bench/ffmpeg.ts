@@ -2,7 +2,7 @@
  * The system ffmpeg against ffmpeg compiled to WebAssembly (what runs when none is installed), on the same
  * files: decode time of a 10-minute recording in each input format to the 16 kHz samples speech-to-text
  * takes, encode time of 10 minutes of 24 kHz speech samples to mp3, aac and flac, and the engine process's
- * peak RSS while it decodes a 1-hour upload on the WebAssembly path. No targets: figures for the README.
+ * peak RSS while it decodes a 1-hour upload, on each path. No targets: figures for the README.
  */
 import { execFile } from 'node:child_process';
 import { rm } from 'node:fs/promises';
@@ -70,19 +70,21 @@ export async function runFfmpegBench(): Promise<Figure[]> {
       figures.push(figure('ffmpeg', `encode ${MINUTES} min ${format}: WebAssembly time ÷ system time`, wasm / native, '×', undefined,
         `system ${native.toFixed(2)} s, WebAssembly ${wasm.toFixed(2)} s, ${((MINUTES * 60) / wasm).toFixed(0)}× real time`));
     }
-    if (process.platform === 'linux') figures.push(await engineOnAnHour(dir));
+    if (process.platform === 'linux') {
+      const hour = path.join(dir, 'hour.mp3');
+      await run('ffmpeg', ['-v', 'error', '-y', ...SOURCE(3600), '-ac', '1', '-ar', '22050', '-c:a', 'libmp3lame', '-b:a', '48k', hour]);
+      figures.push(await engineOnAnHour(hour, 'wasm'), await engineOnAnHour(hour, 'system'));
+    }
     return figures;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-/** A 1-hour mp3 uploaded to a server whose engine has only the WebAssembly ffmpeg: the engine's peak RSS. */
-export async function engineOnAnHour(dir: string): Promise<Figure> {
-  const file = path.join(dir, 'hour.mp3');
-  await run('ffmpeg', ['-v', 'error', '-y', ...SOURCE(3600), '-ac', '1', '-ar', '22050', '-c:a', 'libmp3lame', '-b:a', '48k', file]);
+/** A 1-hour mp3 uploaded to a server whose engine uses the WebAssembly (or the system) ffmpeg: the engine's peak RSS. */
+export async function engineOnAnHour(file: string, tools: 'wasm' | 'system'): Promise<Figure> {
   const dataDir = await tempDir('speech-bench-ffmpeg-data-');
-  const cli = await startCli(['--port', '0', '--data-dir', dataDir], { SPEECH_STUDIO_FFMPEG: 'wasm' });
+  const cli = await startCli(['--port', '0', '--data-dir', dataDir], tools === 'wasm' ? { SPEECH_STUDIO_FFMPEG: 'wasm' } : {});
   const pid = cli.child.pid!;
   let peak = 0;
   const watch = setInterval(() => {
@@ -110,7 +112,7 @@ export async function engineOnAnHour(dir: string): Promise<Figure> {
     if (job.status === 'failed') throw new Error(`The 1-hour job failed: ${JSON.stringify(job)}`);
     // Past decoding: the synthetic model would now transcribe an hour of noise.
     await fetch(`${cli.base}/jobs/${id}/cancel`, { method: 'POST' });
-    return figure('ffmpeg', 'engine RSS peak decoding a 1-hour mp3 on WebAssembly', peak, 'MB', undefined,
+    return figure('ffmpeg', `engine RSS peak decoding a 1-hour mp3 on ${tools === 'wasm' ? 'WebAssembly' : 'the system ffmpeg'}`, peak, 'MB', undefined,
       `uploaded and decoded in ${took.toFixed(0)} s; the 16 kHz samples alone are 110 MB`);
   } finally {
     clearInterval(watch);
