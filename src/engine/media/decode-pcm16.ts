@@ -29,7 +29,8 @@ export interface DecodeOptions {
  * Decodes the audio of any file ffmpeg reads (the audio stream ffmpeg picks) to 16 kHz mono signed 16-bit
  * PCM, with the system ffmpeg or the WebAssembly one. The samples stream from ffmpeg's stdout (or the
  * worker's /dev/out) straight into one buffer sized from the expected length, so a long file never exists as
- * a list of chunks, and the input file is read a block at a time on both paths. The result may be a view on a slightly larger buffer.
+ * a list of chunks, and the input file is read a block at a time on both paths. The result may be a view on
+ * a slightly larger buffer.
  */
 export function decodeToPcm16(inputPath: string, tools: MediaToolchain, options: DecodeOptions = {}): Promise<Int16Array> {
   const wasm = isWasmMedia(tools);
