@@ -18,7 +18,7 @@ export function serviceRoutes(router: Router, deps: AppDeps): void {
       ttsEnabled: deps.entitlements.has('tts'),
       sttEnabled: deps.entitlements.has('stt'),
       models: { ttsInstalled: deps.voices.ttsInstalled(), sttInstalled: sttModels.length > 0 },
-      // An extension of the contract's body (decisions.md allows added fields): which ffmpeg decodes and encodes.
+      // Beyond the contract's table (optional in the OpenAPI schema, no decision records it yet): which ffmpeg is in use.
       ffmpeg: await mediaToolchainInfo(),
     };
   });
