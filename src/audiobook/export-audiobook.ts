@@ -1,7 +1,7 @@
 /**
  * Turns a Markdown manuscript (a file, or a folder of .md files in name order) into an audiobook: each
  * paragraph is synthesized by the TTS engine (with the data directory's lexicon) in the voice its speaker
- * tags choose, each chapter is encoded once, and ffmpeg joins the chapters into one M4B (AAC) or MP3 with a
+ * tags choose, each chapter is encoded once, and ffmpeg (system or WebAssembly) joins the chapters into one M4B (AAC) or MP3 with a
  * chapter marker per chapter and the front matter's title and author, or writes one MP3 per chapter.
  * Paragraphs and chapters come from the re-export cache when nothing that decides their sound changed.
  * The book appears only when it is complete; cancelling or failing leaves no partial book behind.
@@ -13,7 +13,9 @@ import { compileValidators } from '../contract/validation';
 import type { LexiconEntry, TtsRequest } from '../contract/types';
 import { readWavInfo, readWavSamples } from '../engine/audio/wav-reader';
 import { WavWriter } from '../engine/audio/wav-writer';
-import { findMediaTools, toolNotFoundError } from '../engine/media/ffmpeg';
+import { toolNotFoundError } from '../engine/media/ffmpeg';
+import { isWasmMedia, mediaToolchain } from '../engine/media/media-toolchain';
+import { startWasmFfmpeg } from '../engine/media/wasm-ffmpeg';
 import type { TtsTask } from '../engine/protocol';
 import { runTtsTask } from '../engine/tts/run-tts';
 import { readyVoice } from '../jobs/admission';
@@ -199,7 +201,8 @@ export async function exportAudiobook(options: AudiobookOptions): Promise<Audiob
         const joined = path.join(scratch, `${chapterKey}.wav`);
         await joinWavs(wavs, joined);
         const encodedPath = path.join(scratch, `${chapterKey}.${encoding.extension}`);
-        await ffmpeg(['-hide_banner', '-loglevel', 'error', '-y', '-i', joined, ...encoding.codec, encodedPath], signal);
+        await runFfmpeg({ inputs: [joined], outputs: [encodedPath] },
+          (names) => ['-hide_banner', '-loglevel', 'error', '-y', '-i', names.input(0), ...encoding.codec, names.output(0)], scratch, signal);
         await rm(joined, { force: true });
         chapterAudio = await cache.put(chapterKey, encoding.extension, encodedPath);
       }
@@ -252,13 +255,14 @@ async function writeBook(
   signal: AbortSignal,
   onProgress: (line: string) => void,
 ): Promise<string[]> {
-  const list = path.join(scratch, 'chapters.txt');
-  await writeFile(list, encoded.map((file) => `file '${file.replace(/'/g, "'\\''")}'`).join('\n'), 'utf8');
-  const metadata = path.join(scratch, 'metadata.txt');
-  await writeFile(metadata, chapterMetadata(book, timed), 'utf8');
+  const listing = (names: FfmpegNames): string =>
+    encoded.map((_, index) => `file '${names.input(index).replace(/'/g, "'\\''")}'`).join('\n');
   onProgress(`Joining ${format.toUpperCase()}…`);
-  await ffmpeg(['-hide_banner', '-loglevel', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list, '-i', metadata,
-    '-map', '0:a', '-map_metadata', '1', '-map_chapters', '1', '-c', 'copy', '-f', format === 'm4b' ? 'mp4' : 'mp3', partial], signal);
+  await runFfmpeg(
+    { inputs: encoded, texts: (names) => [listing(names), chapterMetadata(book, timed)], outputs: [partial] },
+    (names) => ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', names.text(0), '-i', names.text(1),
+      '-map', '0:a', '-map_metadata', '1', '-map_chapters', '1', '-c', 'copy', '-f', format === 'm4b' ? 'mp4' : 'mp3', names.output(0)],
+    scratch, signal);
   await rename(partial, out);
   return [out];
 }
@@ -294,7 +298,9 @@ async function writeChapterFiles(
     const tags = ['-metadata', `title=${chapter.title}`, '-metadata', `track=${index + 1}/${timed.length}`];
     if (book.title) tags.push('-metadata', `album=${book.title}`);
     if (book.author) tags.push('-metadata', `artist=${book.author}`, '-metadata', `album_artist=${book.author}`);
-    await ffmpeg(['-hide_banner', '-loglevel', 'error', '-y', '-i', encoded[index], '-map', '0:a', '-c', 'copy', ...tags, '-id3v2_version', '3', path.join(folder, name)], signal);
+    await runFfmpeg({ inputs: [encoded[index]], outputs: [path.join(folder, name)] },
+      (names) => ['-hide_banner', '-loglevel', 'error', '-y', '-i', names.input(0), '-map', '0:a', '-c', 'copy', ...tags, '-id3v2_version', '3', '-f', 'mp3', names.output(0)],
+      folder, signal);
     names.push(name);
   }
   await checkChapterFolder(out);
@@ -303,12 +309,61 @@ async function writeChapterFiles(
   return names.map((name) => path.join(out, name));
 }
 
-function ffmpeg(args: string[], signal: AbortSignal): Promise<void> {
+/** The files an ffmpeg run reads and writes, by how that run names them. */
+interface FfmpegNames {
+  input(index: number): string;
+  text(index: number): string;
+  output(index: number): string;
+}
+
+/**
+ * Runs ffmpeg on files with the toolchain in use: the system executable with the real paths, or the
+ * WebAssembly build, which sees the inputs as /in/N, the texts as /textN and the outputs as /out/N.
+ */
+async function runFfmpeg(
+  files: { inputs: readonly string[]; texts?: (names: FfmpegNames) => string[]; outputs: readonly string[] },
+  args: (names: FfmpegNames) => string[],
+  scratch: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const tools = mediaToolchain();
+  if (isWasmMedia(tools)) {
+    const names: FfmpegNames = { input: (i) => `/in/${i}`, text: (i) => `/text${i}`, output: (i) => `/out/${i}` };
+    await wasmFfmpeg(args(names), [...files.inputs], files.texts?.(names) ?? [], [...files.outputs], signal);
+    return;
+  }
+  const textPaths: string[] = [];
+  const names: FfmpegNames = { input: (i) => files.inputs[i], text: (i) => textPaths[i], output: (i) => files.outputs[i] };
+  for (const [index, text] of (files.texts?.(names) ?? []).entries()) {
+    textPaths[index] = path.join(scratch, `ffmpeg-text-${index}-${Date.now()}.txt`);
+    await writeFile(textPaths[index], text, 'utf8');
+  }
+  try {
+    await ffmpeg(tools.ffmpeg, args(names), signal);
+  } finally {
+    await Promise.all(textPaths.map((file) => rm(file, { force: true })));
+  }
+}
+
+function ffmpeg(executable: string, args: string[], signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(findMediaTools().ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'], signal });
+    const child = spawn(executable, args, { stdio: ['ignore', 'ignore', 'pipe'], signal });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-4000)));
     child.on('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? toolNotFoundError('ffmpeg') : error));
     child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg failed: ${stderr.trim().split('\n').pop() ?? code}`))));
   });
+}
+
+async function wasmFfmpeg(args: string[], inputs: string[], textInputs: string[], outputs: string[], signal: AbortSignal): Promise<void> {
+  const run = await startWasmFfmpeg({ program: 'ffmpeg', args, inputs, textInputs, outputs });
+  const stop = (): void => void run.abort();
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    const { code, stderr } = await run.done;
+    if (signal.aborted) throw new AudiobookCancelled();
+    if (code !== 0) throw new Error(`ffmpeg failed: ${stderr.trim().split('\n').pop() ?? code}`);
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
 }

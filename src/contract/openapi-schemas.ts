@@ -324,6 +324,17 @@ export const schemas = {
           },
         },
       },
+      ffmpeg: {
+        type: 'object',
+        description: 'The ffmpeg that decodes uploads and encodes mp3, aac, flac and opus: the system\'s, or the WebAssembly build shipped with the product when none is installed (slower).',
+        required: ['kind', 'version', 'description'],
+        properties: {
+          kind: { type: 'string', enum: ['system', 'webassembly'] },
+          path: { type: 'string', description: 'The system ffmpeg executable.' },
+          version: { type: ['string', 'null'] },
+          description: { type: 'string', examples: ['system /usr/bin/ffmpeg 5.1.8', 'webassembly 5.1.4'] },
+        },
+      },
     },
   },
   Health: {

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { compileValidators } from '../contract/validation';
+import { mediaToolchainInfo } from '../engine/media/media-toolchain';
 import { createHttpServer } from '../http/listen';
 import type { RequestTimeouts } from '../http/slow-requests';
 import { EngineHost } from '../jobs/engine-host';
@@ -99,6 +100,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   // A request without Host (HTTP/1.0 style) gets the API's answer; browsers always send one.
   const http = createHttpServer({ handle: app.callback(), timeouts: options.timeouts, methods: ['GET', 'HEAD', 'POST', 'OPTIONS'] });
   const port = await http.listen(options.port, options.host);
+  // The engine decides the same way from the same environment; the opus route runs here.
+  const media = await mediaToolchainInfo();
+  log.info(`Audio decoding and encoding: ffmpeg ${media.description}` +
+    (media.kind === 'webassembly' ? ' (no system ffmpeg found: install one, or set SPEECH_STUDIO_FFMPEG to it, for faster decoding)' : ''));
   if (isAllInterfaces(options.host) && !options.auth) {
     log.warn(`The Local API listens on all interfaces (${options.host}) with authentication off: any machine that can reach port ${port} can use it. Turn on --auth and use a firewall.`);
   }

@@ -3,6 +3,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { chooseMediaToolchain, describeMediaToolchain } from '../../src/engine/media/media-toolchain';
 import { writeApiKey } from '../../src/server/api-key';
 import { localEntitlements } from '../../src/server/entitlements';
 import { assertErrorBody, postJson, request, startTestServer, type TestServer } from '../helpers/server';
@@ -35,8 +36,15 @@ describe('Local API service endpoints and request hygiene', () => {
     assert.equal(res.status, 200);
     assert.deepEqual(res.json(), {
       apiVersion: 'v1', authEnabled: false, ttsEnabled: true, sttEnabled: true,
-      models: { ttsInstalled: true, sttInstalled: false },
+      models: { ttsInstalled: true, sttInstalled: false, sttModels: [] },
+      ffmpeg: await describeMediaToolchain(chooseMediaToolchain()),
     });
+  });
+
+  it('GET /capabilities names the ffmpeg in use: the system one on PATH, or the WebAssembly build', async () => {
+    const { ffmpeg } = (await request(`${t.base}/capabilities`)).json() as { ffmpeg: { kind: string; description: string } };
+    if (process.env.SPEECH_STUDIO_FFMPEG === 'wasm') assert.deepEqual(ffmpeg, { kind: 'webassembly', version: '5.1.4', description: 'webassembly 5.1.4' });
+    else assert.match(ffmpeg.description, /^system \S*ffmpeg\S* \d+\.\d+/);
   });
 
   it('GET /openapi.json serves the OpenAPI 3.1 document, version 1.0.0, with every endpoint', async () => {

@@ -1,7 +1,9 @@
-/** Where the finished mono samples go: a WAV file written directly, or ffmpeg for mp3, aac and flac. */
+/** Where the finished mono samples go: a WAV file written directly, or ffmpeg (system or WebAssembly) for mp3, aac and flac. */
 import { endianness } from 'node:os';
 import type { EncoderSettings } from './encoder-settings';
+import { isWasmMedia, mediaToolchain, type MediaToolchain } from '../media/media-toolchain';
 import { FfmpegEncoder } from './ffmpeg-encoder';
+import { WasmEncoder } from './wasm-encoder';
 import { WavWriter } from './wav-writer';
 
 export interface AudioSink {
@@ -14,8 +16,9 @@ export interface AudioSink {
 }
 
 /** `live`: every encoded packet reaches the file at once, for a reader streaming the growing file. */
-export async function openAudioSink(path: string, settings: EncoderSettings, ffmpeg?: string, live = false): Promise<AudioSink> {
+export async function openAudioSink(path: string, settings: EncoderSettings, tools: MediaToolchain = mediaToolchain(), live = false): Promise<AudioSink> {
   if (settings.format === 'wav') return WavWriter.create(path, { sampleRate: settings.sampleRate, channels: settings.channels });
   if (endianness() === 'BE') throw new Error('Encoding through ffmpeg expects a little-endian machine.');
-  return FfmpegEncoder.start(path, settings, ffmpeg, live);
+  if (isWasmMedia(tools)) return WasmEncoder.start(path, settings, live);
+  return FfmpegEncoder.start(path, settings, tools.ffmpeg, live);
 }

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { UserFacingError } from '../protocol';
-import { firstErrorLine, isMissingExecutable, toolNotFoundError, type MediaTools } from './ffmpeg';
+import { firstErrorLine, isMissingExecutable, toolNotFoundError } from './ffmpeg';
+import { isWasmMedia, type MediaToolchain } from './media-toolchain';
+import { startWasmFfmpeg, type WasmRun } from './wasm-ffmpeg';
 
 /** The sample rate speech models take (whisper.cpp, sherpa-onnx diarization, Silero VAD). */
 export const SPEECH_SAMPLE_RATE = 16_000;
@@ -25,14 +27,19 @@ export interface DecodeOptions {
 
 /**
  * Decodes the audio of any file ffmpeg reads (the audio stream ffmpeg picks) to 16 kHz mono signed 16-bit
- * PCM. The samples stream from ffmpeg's stdout straight into one buffer sized from the expected length, so a
- * long file never exists as a list of chunks. The result may be a view on a slightly larger buffer.
+ * PCM, with the system ffmpeg or the WebAssembly one. The samples stream from ffmpeg's stdout (or the
+ * worker's /dev/out) straight into one buffer sized from the expected length, so a long file never exists as
+ * a list of chunks, and the input file is read a block at a time on both paths. The result may be a view on
+ * a slightly larger buffer.
  */
-export function decodeToPcm16(inputPath: string, tools: MediaTools, options: DecodeOptions = {}): Promise<Int16Array> {
-  const args = ['-nostdin', '-hide_banner', '-nostats', '-v', 'error', '-i', inputPath];
+export function decodeToPcm16(inputPath: string, tools: MediaToolchain, options: DecodeOptions = {}): Promise<Int16Array> {
+  const wasm = isWasmMedia(tools);
+  // The WebAssembly build reads the file as /in/0 and writes the samples to its /dev/out stream.
+  const source = wasm ? '/in/0' : inputPath;
+  const args = ['-nostdin', '-hide_banner', '-nostats', '-v', 'error', '-i', source];
   if (options.startSeconds !== undefined && options.startSeconds > 0) args.push('-ss', String(options.startSeconds));
   if (options.endSeconds !== undefined) args.push('-to', String(options.endSeconds));
-  args.push('-vn', '-sn', '-dn', '-ac', '1', '-ar', String(SPEECH_SAMPLE_RATE), '-f', 's16le', 'pipe:1');
+  args.push('-vn', '-sn', '-dn', '-ac', '1', '-ar', String(SPEECH_SAMPLE_RATE), '-f', 's16le', wasm ? '/dev/out' : 'pipe:1');
 
   const expectedBytes = Math.ceil((options.expectedSeconds ?? 0) * SPEECH_SAMPLE_RATE) * 2;
   const maxBytes = options.maxSeconds === undefined ? Infinity : Math.ceil(options.maxSeconds * SPEECH_SAMPLE_RATE) * 2;
@@ -42,6 +49,24 @@ export function decodeToPcm16(inputPath: string, tools: MediaTools, options: Dec
   );
   let length = 0;
   let refused: UserFacingError | undefined;
+  /** Takes a chunk of samples; false once past maxSeconds (the decoder must be stopped). */
+  const accept = (chunk: Uint8Array): boolean => {
+    if (refused) return false;
+    if (length + chunk.length > maxBytes) {
+      refused = options.tooLong?.() ?? new UserFacingError(`The audio is longer than ${options.maxSeconds} seconds.`);
+      return false;
+    }
+    if (length + chunk.length > bytes.length) bytes = grow(bytes, Math.min(Math.max(length + chunk.length, Math.ceil(bytes.length * 1.5)), maxBytes));
+    bytes.set(chunk, length);
+    length += chunk.length;
+    if (expectedBytes > 0) options.onProgress?.(Math.min(1, length / expectedBytes));
+    return true;
+  };
+  const samples = (): Int16Array => new Int16Array(bytes.buffer, 0, Math.floor(length / 2));
+  const unreadable = (stderr: string): UserFacingError =>
+    new UserFacingError(`The file is not a media file ffmpeg can read: ${firstErrorLine(stderr, source)}`);
+
+  if (wasm) return decodeWithWasm(args, inputPath, accept, () => refused, samples, unreadable);
 
   return new Promise((resolve, reject) => {
     const child = spawn(tools.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
@@ -51,16 +76,7 @@ export function decodeToPcm16(inputPath: string, tools: MediaTools, options: Dec
       if (stderr.length < 64 * 1024) stderr += text;
     });
     child.stdout.on('data', (chunk: Buffer) => {
-      if (refused) return;
-      if (length + chunk.length > maxBytes) {
-        refused = options.tooLong?.() ?? new UserFacingError(`The audio is longer than ${options.maxSeconds} seconds.`);
-        child.kill('SIGKILL');
-        return;
-      }
-      if (length + chunk.length > bytes.length) bytes = grow(bytes, Math.min(Math.max(length + chunk.length, Math.ceil(bytes.length * 1.5)), maxBytes));
-      bytes.set(chunk, length);
-      length += chunk.length;
-      if (expectedBytes > 0) options.onProgress?.(Math.min(1, length / expectedBytes));
+      if (!accept(chunk)) child.kill('SIGKILL');
     });
     child.on('error', (error) => reject(isMissingExecutable(error) ? toolNotFoundError('ffmpeg') : error));
     child.on('close', (code) => {
@@ -69,12 +85,36 @@ export function decodeToPcm16(inputPath: string, tools: MediaTools, options: Dec
         return;
       }
       if (code !== 0) {
-        reject(new UserFacingError(`The file is not a media file ffmpeg can read: ${firstErrorLine(stderr, inputPath)}`));
+        reject(unreadable(stderr));
         return;
       }
-      resolve(new Int16Array(bytes.buffer, 0, Math.floor(length / 2)));
+      resolve(samples());
     });
   });
+}
+
+async function decodeWithWasm(
+  args: string[],
+  inputPath: string,
+  accept: (chunk: Uint8Array) => boolean,
+  refused: () => UserFacingError | undefined,
+  samples: () => Int16Array,
+  unreadable: (stderr: string) => UserFacingError,
+): Promise<Int16Array> {
+  let run: WasmRun | undefined;
+  run = await startWasmFfmpeg({
+    program: 'ffmpeg',
+    args,
+    inputs: [inputPath],
+    onOutput: (chunk) => {
+      if (!accept(chunk)) void run?.abort();
+    },
+  });
+  const { code, stderr } = await run.done;
+  const refusal = refused();
+  if (refusal) throw refusal;
+  if (code !== 0) throw unreadable(stderr);
+  return samples();
 }
 
 function grow(bytes: Uint8Array<ArrayBuffer>, size: number): Uint8Array<ArrayBuffer> {

@@ -16,7 +16,9 @@ export const FFPROBE_ENV = 'SPEECH_STUDIO_FFPROBE';
  * configured ffmpeg (builds ship the two together), else `ffprobe` on PATH.
  */
 export function findMediaTools(env: NodeJS.ProcessEnv = process.env): MediaTools {
-  const ffmpeg = env[FFMPEG_ENV]?.trim() || 'ffmpeg';
+  const configured = env[FFMPEG_ENV]?.trim();
+  // `wasm` asks for the WebAssembly build (media-toolchain.ts); the system tools are then the ones on PATH.
+  const ffmpeg = configured && !/^(wasm|webassembly)$/i.test(configured) ? configured : 'ffmpeg';
   const explicitProbe = env[FFPROBE_ENV]?.trim();
   if (explicitProbe) return { ffmpeg, ffprobe: explicitProbe };
   if (!path.isAbsolute(ffmpeg)) return { ffmpeg, ffprobe: 'ffprobe' };

@@ -1,5 +1,7 @@
 import { UserFacingError } from '../protocol';
-import { firstErrorLine, runTool, type MediaTools } from './ffmpeg';
+import { firstErrorLine, runTool } from './ffmpeg';
+import { isWasmMedia, type MediaToolchain } from './media-toolchain';
+import { runWasmFfmpeg } from './wasm-ffmpeg';
 
 export interface MediaProbe {
   /** Null when the container does not say (some raw streams); the decoded length is the truth then. */
@@ -13,14 +15,18 @@ interface FfprobeJson {
 }
 
 /**
- * Asks ffprobe for the duration and whether there is an audio stream, before decoding anything.
+ * Asks ffprobe (system or WebAssembly) for the duration and whether there is an audio stream, before decoding anything.
  * Throws a UserFacingError when ffprobe cannot read the file at all.
  */
-export async function probeMedia(inputPath: string, tools: MediaTools): Promise<MediaProbe> {
-  const args = ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type', '-of', 'json', inputPath];
-  const { stdout, stderr, exitCode } = await runTool('ffprobe', tools.ffprobe, args);
+export async function probeMedia(inputPath: string, tools: MediaToolchain): Promise<MediaProbe> {
+  const wasm = isWasmMedia(tools);
+  const source = wasm ? '/in/0' : inputPath;
+  const args = ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type', '-of', 'json', source];
+  const { stdout, stderr, exitCode } = wasm
+    ? await runWasmFfmpeg({ program: 'ffprobe', args, inputs: [inputPath] }).then((result) => ({ ...result, exitCode: result.code }))
+    : await runTool('ffprobe', tools.ffprobe, args);
   if (exitCode !== 0) {
-    throw new UserFacingError(`The file is not a media file ffmpeg can read: ${firstErrorLine(stderr, inputPath)}`);
+    throw new UserFacingError(`The file is not a media file ffmpeg can read: ${firstErrorLine(stderr, source)}`);
   }
   const parsed = JSON.parse(stdout) as FfprobeJson;
   const duration = Number.parseFloat(parsed.format?.duration ?? '');

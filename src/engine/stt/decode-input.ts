@@ -1,6 +1,6 @@
 import type { SttOptions } from '../../contract/types';
 import { decodeToPcm16, SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
-import type { MediaTools } from '../media/ffmpeg';
+import type { MediaToolchain } from '../media/media-toolchain';
 import { probeMedia } from '../media/probe-media';
 import { UserFacingError } from '../protocol';
 
@@ -28,7 +28,7 @@ export interface DecodedInput {
 export async function decodeInput(
   inputPath: string,
   options: Pick<SttOptions, 'cropStartSeconds' | 'cropEndSeconds'>,
-  tools: MediaTools,
+  tools: MediaToolchain,
   onProgress: (fraction: number) => void,
 ): Promise<DecodedInput> {
   const probe = await probeMedia(inputPath, tools);

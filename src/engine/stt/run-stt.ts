@@ -3,7 +3,7 @@ import { TRANSCRIPT_FORMATS } from '../../contract/openapi';
 import type { SttResult } from '../../contract/types';
 import type { Transcript } from '../../transcripts/types';
 import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
-import { findMediaTools } from '../media/ffmpeg';
+import { mediaToolchain } from '../media/media-toolchain';
 import { STT_BACKEND, UserFacingError, type ProgressReporter, type SttTask, type TaskOutcome } from '../protocol';
 import { assignSpeakers } from './assign-speakers';
 import { buildSegments } from './build-segments';
@@ -48,7 +48,7 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
   const threads = sttThreadCount();
 
   progress('decoding', 0);
-  const input = await decodeInput(task.inputPath, options, findMediaTools(), (fraction) => progress('decoding', fraction));
+  const input = await decodeInput(task.inputPath, options, mediaToolchain(), (fraction) => progress('decoding', fraction));
   progress('decoding', 1);
 
   progress('loading_model', 0);

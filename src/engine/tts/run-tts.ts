@@ -14,7 +14,8 @@ import { normalizeText } from '../../text/normalize';
 import { openAudioSink, type AudioSink } from '../audio/audio-sink';
 import { DiskGuard } from '../audio/disk-guard';
 import { effectiveBitrateKbps, estimatedOutputBytes, MEDIA_TYPES, type EncoderSettings } from '../audio/encoder-settings';
-import { findMediaTools, runTool } from '../media/ffmpeg';
+import { runTool } from '../media/ffmpeg';
+import { isWasmMedia, mediaToolchain, type MediaToolchain } from '../media/media-toolchain';
 import { UserFacingError, type EnginePhase, type ProgressReporter, type TaskOutcome, type TtsTask } from '../protocol';
 import { recordNarration, type CueReport } from './narrate';
 import { recordText } from './record-text';
@@ -45,9 +46,9 @@ export async function runTtsTask(task: TtsTask, report: ProgressReporter): Promi
     channels: options.audioChannels === 'stereo' ? 2 : 1,
     bitrateKbps: options.bitrateKbps,
   };
-  const ffmpeg = findMediaTools().ffmpeg;
+  const ffmpeg = mediaToolchain();
   // Fail before minutes of synthesis, not after, when the format needs ffmpeg and it is missing.
-  if (encoder.format !== 'wav') await runTool('ffmpeg', ffmpeg, ['-version']);
+  if (encoder.format !== 'wav' && !isWasmMedia(ffmpeg)) await runTool('ffmpeg', ffmpeg.ffmpeg, ['-version']);
 
   const settings: EngineSettings = { speed: options.speed, language: options.language, steps: options.steps, guidanceScale: options.guidanceScale };
   const { engine, notes } = await openSpeechEngine(voice, settings);
@@ -167,7 +168,7 @@ interface LiveContext {
 }
 
 /** The live variant (task.live): the output grows chunk by chunk while the engine speaks (live-text.ts). */
-async function runLive(task: TtsTask, engine: SpeechEngine, encoder: EncoderSettings, ffmpeg: string, text: string, context: LiveContext): Promise<TaskOutcome<TtsResult>> {
+async function runLive(task: TtsTask, engine: SpeechEngine, encoder: EncoderSettings, ffmpeg: MediaToolchain, text: string, context: LiveContext): Promise<TaskOutcome<TtsResult>> {
   const { options, voice } = task;
   const textChunks = liveChunks(text);
   if (textChunks.length === 0) throw new UserFacingError('The text produced no speech: it is empty or only whitespace.');

@@ -8,7 +8,8 @@ import { spawn } from 'node:child_process';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { JobService } from '../../jobs/job-service';
 import { isActive, type JobRecord } from '../../jobs/types';
-import { findMediaTools } from '../../engine/media/ffmpeg';
+import { isWasmMedia, mediaToolchain, type MediaToolchain } from '../../engine/media/media-toolchain';
+import { startWasmFfmpeg } from '../../engine/media/wasm-ffmpeg';
 
 /** How often the file is looked at between job events (a chunk of speech takes far longer). */
 const POLL_MS = 20;
@@ -107,11 +108,17 @@ export async function* pcmFromWav(source: AsyncIterable<Buffer>): AsyncGenerator
   }
 }
 
-/** Ogg Opus from a WAV stream, encoded by ffmpeg (libopus) as the WAV arrives. */
-export async function* opusFromWav(source: AsyncIterable<Buffer>, ffmpeg = findMediaTools().ffmpeg): AsyncGenerator<Buffer> {
-  const child = spawn(ffmpeg, [
-    '-nostdin', '-hide_banner', '-nostats', '-v', 'error', '-f', 'wav', '-i', 'pipe:0',
-    '-c:a', 'libopus', '-b:a', '48k', '-application', 'voip', '-page_duration', '200000', '-flush_packets', '1', '-f', 'ogg', 'pipe:1',
+/** libopus settings for speech. */
+const OPUS_ARGS = ['-c:a', 'libopus', '-b:a', '48k', '-application', 'voip', '-page_duration', '200000', '-flush_packets', '1', '-f', 'ogg'];
+
+/** Ogg Opus from a WAV stream, encoded by ffmpeg (libopus, system or WebAssembly) as the WAV arrives. */
+export async function* opusFromWav(source: AsyncIterable<Buffer>, tools: MediaToolchain = mediaToolchain()): AsyncGenerator<Buffer> {
+  if (isWasmMedia(tools)) {
+    yield* opusFromWavWasm(source);
+    return;
+  }
+  const child = spawn(tools.ffmpeg, [
+    '-nostdin', '-hide_banner', '-nostats', '-v', 'error', '-f', 'wav', '-i', 'pipe:0', ...OPUS_ARGS, 'pipe:1',
   ], { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
   let stderr = '';
   child.stderr.setEncoding('utf8');
@@ -144,6 +151,62 @@ export async function* opusFromWav(source: AsyncIterable<Buffer>, ffmpeg = findM
     if (code !== 0) throw new Error(`ffmpeg could not encode Opus: ${stderr.trim().split('\n')[0] || `exit code ${code}`}`);
   } finally {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await feeding.catch(() => undefined);
+  }
+}
+
+/**
+ * opusFromWav on the WebAssembly ffmpeg: the WAV goes to its /dev/in, the Ogg pages come from /dev/out. Mono,
+ * because stereo libopus crashes that build.
+ */
+async function* opusFromWavWasm(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  const pages: Buffer[] = [];
+  let wake: (() => void) | undefined;
+  const signal = (): void => {
+    wake?.();
+    wake = undefined;
+  };
+  const run = await startWasmFfmpeg({
+    program: 'ffmpeg',
+    args: ['-nostdin', '-hide_banner', '-nostats', '-v', 'error', '-f', 'wav', '-i', '/dev/in', '-ac', '1', ...OPUS_ARGS, '/dev/out'],
+    streamIn: true,
+    onOutput: (chunk) => {
+      pages.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      signal();
+    },
+  });
+  let ended = false;
+  void run.done.finally(() => {
+    ended = true;
+    signal();
+  });
+  let feedError: unknown;
+  const feeding = (async () => {
+    try {
+      for await (const chunk of source) await run.write(chunk);
+    } catch (error) {
+      feedError = error;
+      await run.abort();
+    } finally {
+      run.end();
+    }
+  })();
+  try {
+    for (;;) {
+      const page = pages.shift();
+      if (page) {
+        yield page;
+        continue;
+      }
+      if (ended) break;
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+    await feeding;
+    if (feedError) throw feedError;
+    const { code, stderr } = await run.done;
+    if (code !== 0) throw new Error(`ffmpeg could not encode Opus: ${stderr.trim().split('\n')[0] || `exit code ${code}`}`);
+  } finally {
+    if (!ended) await run.abort();
     await feeding.catch(() => undefined);
   }
 }

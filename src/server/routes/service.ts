@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { openApiDocument, openApiDocumentFor } from '../../contract/openapi';
+import { mediaToolchainInfo } from '../../engine/media/media-toolchain';
 import { chooseWhisperModel, listSttModels } from '../../models/installed-models';
 import type { AppDeps } from '../deps';
 import { requestBaseUrl } from '../request-base-url';
@@ -28,6 +29,8 @@ export function serviceRoutes(router: Router, deps: AppDeps): void {
           default: model.name === byDefault,
         })),
       },
+      // Beyond the contract's table (optional in the OpenAPI schema, no decision records it yet): which ffmpeg is in use.
+      ffmpeg: await mediaToolchainInfo(),
     };
   });
 
