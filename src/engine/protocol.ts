@@ -66,7 +66,43 @@ export interface RecognizedSegment {
   text: string;
 }
 
-export type EngineTask = TtsTask | SttTask;
+/**
+ * One sentence for Read Aloud: spoken at once and answered with its samples; no job, no file. The editor
+ * sends the next sentence while the last one plays.
+ */
+export interface SpeakTask {
+  kind: 'speak';
+  text: string;
+  voice: TtsVoiceRef;
+  /** The speaking rate factor, 0.5–2 as the API's `speed`. */
+  speed: number;
+  lexicon?: LexiconEntry[];
+}
+
+/** Where the engine started saying a word: offsets in the task's text, time from the start of the audio. */
+export interface SpokenWord {
+  start: number;
+  end: number;
+  startSeconds: number;
+}
+
+/** The answer to a SpeakTask. */
+export interface SpokenSentence {
+  sampleRate: number;
+  /** Mono 16-bit little-endian PCM, base64. */
+  pcm: string;
+  durationSeconds: number;
+  /** The engine's own word times (espeak-ng); null when the engine does not report them. */
+  words: SpokenWord[] | null;
+  /** Milliseconds the engine took to make its first samples, and all of them (the task's own time, no IPC). */
+  firstSamplesMs: number;
+  synthesisMs: number;
+}
+
+export type EngineTask = TtsTask | SttTask | SpeakTask;
+
+/** What a task answers: a job's result, or a spoken sentence for a SpeakTask. */
+export type EngineResult = JobResult | SpokenSentence;
 
 export type ParentMessage = { type: 'run'; jobId: string; task: EngineTask };
 
@@ -74,7 +110,7 @@ export type ChildMessage =
   | { type: 'ready'; pid: number }
   | { type: 'progress'; jobId: string; phase: EnginePhase; progress: number }
   | { type: 'segments'; jobId: string; segments: RecognizedSegment[] }
-  | { type: 'result'; jobId: string; backend: string; result: JobResult }
+  | { type: 'result'; jobId: string; backend: string; result: EngineResult }
   | { type: 'failed'; jobId: string; message: string };
 
 /** The job-level reporter the engine-side code receives: `progress` is 0–100 over the whole job. */
@@ -84,7 +120,7 @@ export interface ProgressReporter {
   segments?(segments: RecognizedSegment[]): void;
 }
 
-export interface TaskOutcome<R extends JobResult = JobResult> {
+export interface TaskOutcome<R extends EngineResult = JobResult> {
   backend: string;
   result: R;
 }

@@ -12,7 +12,7 @@ import type { LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
 import { validateLexicon } from '../lexicon/lexicon-validation';
 import { compileValidators, type Validators } from '../contract/validation';
 import type { TtsEngineName, TtsVoiceRef } from '../voices/voice-ref';
-import { UserFacingError, type EngineTask, type SttTask, type TtsTask, type WhisperHints } from './protocol';
+import { UserFacingError, type EngineTask, type SpeakTask, type SttTask, type TtsTask, type WhisperHints } from './protocol';
 import { narrationTimelineProblem } from '../subtitles/timeline-limit';
 import { readCues } from './tts/read-cues';
 
@@ -46,7 +46,8 @@ export async function checkTask(task: unknown): Promise<EngineTask> {
   if (!isObject(task)) throw invalid('the engine received no task');
   if (task.kind === 'tts') return checkTtsTask(task);
   if (task.kind === 'stt') return checkSttTask(task);
-  throw invalid(`its kind ${JSON.stringify(task.kind)} is neither tts nor stt`);
+  if (task.kind === 'speak') return checkSpeakTask(task);
+  throw invalid(`its kind ${JSON.stringify(task.kind)} is neither tts, stt nor speak`);
 }
 
 async function checkTtsTask(task: Fields): Promise<TtsTask> {
@@ -69,6 +70,15 @@ async function checkTtsTask(task: Fields): Promise<TtsTask> {
   return {
     kind: 'tts', textPath, outputPath, options: valid satisfies Omit<TtsRequest, 'text'>, voice, ...(lexicon ? { lexicon } : {}), ...(live ? { live: true } : {}),
   };
+}
+
+/** A Read Aloud sentence: text within the API's limit, a voice, and a speed the API would accept. */
+function checkSpeakTask(task: Fields): SpeakTask {
+  if (typeof task.text !== 'string' || task.text.trim() === '' || task.text.length > MAX_TTS_TEXT) throw invalid(`text is not a text of 1 to ${MAX_TTS_TEXT} characters`);
+  const speed = task.speed;
+  if (typeof speed !== 'number' || !Number.isFinite(speed) || speed < 0.5 || speed > 2) throw invalid('speed is not a number from 0.5 to 2');
+  const lexicon = lexiconOf(task.lexicon);
+  return { kind: 'speak', text: task.text, voice: voiceOf(task.voice, 'voice'), speed, ...(lexicon ? { lexicon } : {}) };
 }
 
 /** The task's lexicon entries, checked as PUT /lexicon checks them. */

@@ -2,7 +2,7 @@
  * Entry of the engine child process: runs one task at a time and answers over IPC (see protocol.ts).
  * Everything heavy (decoding, models, synthesis) happens here, never in the server's process.
  */
-import type { ChildMessage, ParentMessage, ProgressReporter, TaskOutcome } from './protocol';
+import type { ChildMessage, EngineResult, ParentMessage, ProgressReporter, TaskOutcome } from './protocol';
 import { UserFacingError } from './protocol';
 import { checkTask } from './task-check';
 
@@ -11,8 +11,12 @@ function send(message: ChildMessage): void {
 }
 
 /** Runs a task once the engine's own check passed: a store record edited by hand gets no further than that. */
-async function runTask(received: unknown, report: ProgressReporter): Promise<TaskOutcome> {
+async function runTask(received: unknown, report: ProgressReporter): Promise<TaskOutcome<EngineResult>> {
   const task = await checkTask(received);
+  if (task.kind === 'speak') {
+    const { speakSentence } = await import('./tts/speak-sentence');
+    return speakSentence(task);
+  }
   if (task.kind === 'tts') {
     const { runTtsTask } = await import('./tts/run-tts');
     return runTtsTask(task, report);

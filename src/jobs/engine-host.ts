@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import type { ChildMessage, EnginePhase, EngineTask, ParentMessage, RecognizedSegment, TaskOutcome } from '../engine/protocol';
+import type { ChildMessage, EnginePhase, EngineResult, EngineTask, ParentMessage, RecognizedSegment, SpeakTask, SpokenSentence, SttTask, TaskOutcome, TtsTask } from '../engine/protocol';
 import type { Logger } from '../util/log';
 
 export interface EngineRunOptions {
@@ -28,7 +28,7 @@ interface RunningJob {
   options: EngineRunOptions;
   /** Listens on `options.signal` while the job runs; removed when it settles, however it settles. */
   onAbort(): void;
-  resolve(outcome: TaskOutcome): void;
+  resolve(outcome: TaskOutcome<EngineResult>): void;
   reject(error: Error): void;
 }
 
@@ -73,9 +73,9 @@ class EngineProcess {
     return this.job === undefined && !this.ended;
   }
 
-  run(jobId: string, task: EngineTask, options: EngineRunOptions): Promise<TaskOutcome> {
+  run(jobId: string, task: EngineTask, options: EngineRunOptions): Promise<TaskOutcome<EngineResult>> {
     clearTimeout(this.idleTimer);
-    return new Promise<TaskOutcome>((resolve, reject) => {
+    return new Promise<TaskOutcome<EngineResult>>((resolve, reject) => {
       // Bound to this job: a signal aborted after the job settled must not cancel whatever job runs next.
       const onAbort = (): void => {
         if (this.job === job) this.cancel();
@@ -178,7 +178,10 @@ export class EngineHost {
 
   constructor(private readonly options: EngineHostOptions) {}
 
-  run(jobId: string, task: EngineTask, options: EngineRunOptions): Promise<TaskOutcome> {
+  run(jobId: string, task: SpeakTask, options: EngineRunOptions): Promise<TaskOutcome<SpokenSentence>>;
+  run(jobId: string, task: TtsTask | SttTask, options: EngineRunOptions): Promise<TaskOutcome>;
+  run(jobId: string, task: EngineTask, options: EngineRunOptions): Promise<TaskOutcome<EngineResult>>;
+  run(jobId: string, task: EngineTask, options: EngineRunOptions): Promise<TaskOutcome<EngineResult>> {
     let process = [...this.processes].find((p) => p.available);
     if (!process) {
       process = new EngineProcess(this.options, (gone) => this.processes.delete(gone));

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { EngineTask } from '../engine/protocol';
+import type { SttTask, TtsTask } from '../engine/protocol';
 import type { JobRecord } from './types';
 
 export const TTS_TEXT_FILE = 'input.txt';
@@ -47,7 +47,7 @@ export class JobFiles {
   }
 
   /** The engine's view of a job: absolute paths and the options it needs. */
-  task(job: JobRecord): EngineTask {
+  task(job: JobRecord): TtsTask | SttTask {
     const input = job.input;
     if (input.kind === 'tts') {
       return {
