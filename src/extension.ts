@@ -14,6 +14,7 @@ import { registerInstallModel } from './editor/commands/install-model';
 import { registerLocalApiCommands } from './editor/commands/local-api';
 import { registerNarrateSelection } from './editor/commands/narrate-selection';
 import { registerNarrateSubtitles } from './editor/commands/narrate-subtitles';
+import { registerReadAloud } from './editor/read-aloud/register';
 import { registerTranscribe } from './editor/commands/transcribe';
 import { EditorJobs } from './editor/editor-jobs';
 import { registerJobsView } from './editor/jobs-view';
@@ -68,6 +69,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     registerTranscribe(services),
     registerNarrateSelection(services),
     registerNarrateSubtitles(services),
+    registerReadAloud(services),
     registerSubtitleEditing(),
     registerChooseVoice(services),
     registerInstallModel(services),

@@ -17,6 +17,8 @@ export interface ReadingSentence {
   end: number;
   /** What to speak: the unmasked words of the range, with runs of whitespace as one space. */
   text: string;
+  /** Source offset of each word (run of non-space characters) of `text`, in order. */
+  wordStarts: number[];
 }
 
 /** A sentence ends at end punctuation (with closing quotes or brackets) before whitespace, or after CJK end punctuation. */
@@ -75,7 +77,8 @@ function spanOf(masked: string, start: number, end: number): ReadingSentence | u
   if (!SPEAKABLE.test(slice)) return undefined;
   const lead = slice.length - slice.trimStart().length;
   const trail = slice.length - slice.trimEnd().length;
-  return { start: start + lead, end: end - trail, text: slice.trim().replace(/\s+/g, ' ').replace(/ (?=[.,!?;:…])/g, '') };
+  const wordStarts = [...slice.matchAll(/\S+/g)].map((match) => start + match.index);
+  return { start: start + lead, end: end - trail, text: slice.trim().replace(/\s+/g, ' '), wordStarts };
 }
 
 /** The range widened over the markup that touches it (`**`, `[`, a closing `*`), so the highlight covers what the reader sees. */
@@ -85,4 +88,21 @@ function withMarkup(source: string, masked: string, sentence: ReadingSentence): 
   while (start > 0 && hidden(start - 1)) start--;
   while (end < source.length && hidden(end)) end++;
   return { ...sentence, start, end };
+}
+
+/**
+ * The source range of `[start, end)` of a sentence's text (a word the engine reported), found through the
+ * word it falls in; undefined when it spans words.
+ */
+export function sourceRange(sentence: ReadingSentence, start: number, end: number): { start: number; end: number } | undefined {
+  let wordIndex = -1;
+  let wordStart = 0;
+  for (const match of sentence.text.matchAll(/\S+/g)) {
+    if (match.index > start) break;
+    wordIndex++;
+    wordStart = match.index;
+  }
+  const origin = sentence.wordStarts[wordIndex];
+  if (origin === undefined) return undefined;
+  return { start: origin + start - wordStart, end: origin + end - wordStart };
 }
