@@ -20,7 +20,8 @@ export type ReadScope = 'cursor' | 'selection' | 'document';
 export type ReadAloudEvent =
   | { type: 'audio' | 'started' | 'highlight'; index: number; at: number; text?: string }
   | { type: 'word'; index: number; text: string; at: number }
-  | { type: 'state'; state: ReadingState; at: number; reason?: string };
+  | { type: 'state'; state: ReadingState; at: number; reason?: string }
+  | { type: 'player'; at: number };
 
 export interface ReadAloudStatus {
   state: ReadingState | 'idle';
@@ -49,6 +50,7 @@ export class ReadAloud implements vscode.Disposable {
       onCommand: (name) => (READ_ALOUD_COMMANDS as readonly string[]).includes(name) && this.control(name as ControlName),
       onClosed: () => this.stop('the player was closed'),
       onError: (message) => services.log.warn(`Read Aloud player: ${message}`),
+      onReady: () => this.log({ type: 'player', at: 0 }),
     });
     this.disposables = [
       vscode.workspace.onDidChangeTextDocument((event) => {
@@ -77,6 +79,10 @@ export class ReadAloud implements vscode.Disposable {
       return undefined;
     }
     this.stop('a new reading started');
+    this.events = [];
+    this.startedAt = startedAt;
+    // The player loads while the engine speaks the first sentence.
+    this.player.open(`Read Aloud: ${vscode.workspace.asRelativePath(document.uri)}`);
     const { voice } = this.services.editorJobs.admitTts({ text: sentences[0].text });
     const server = await this.services.controller.ready();
     const config = vscode.workspace.getConfiguration('speechStudio.readAloud');
@@ -89,10 +95,7 @@ export class ReadAloud implements vscode.Disposable {
     this.session = session;
     this.document = document;
     this.sentences = sentences;
-    this.events = [];
-    this.startedAt = startedAt;
     this.watch(session);
-    this.player.open(`Read Aloud: ${vscode.workspace.asRelativePath(document.uri)}`);
     this.player.connect(session);
     session.start();
     return this.status();

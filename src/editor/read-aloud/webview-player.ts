@@ -28,7 +28,7 @@ export class WebviewPlayer implements SentencePlayer, vscode.Disposable {
   private reports: PlayerReports | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly handlers: { onCommand(name: string): void; onClosed(): void; onError(message: string): void }) {}
+  constructor(private readonly handlers: { onCommand(name: string): void; onClosed(): void; onError(message: string): void; onReady(): void }) {}
 
   /** Reports go to `reports` from now on (the session being read). */
   connect(reports: PlayerReports | undefined): void {
@@ -96,6 +96,7 @@ export class WebviewPlayer implements SentencePlayer, vscode.Disposable {
       case 'ready':
         this.ready = true;
         for (const queued of this.pending.splice(0)) void this.panel?.webview.postMessage(queued);
+        this.handlers.onReady();
         return;
       case 'started':
         this.reports?.onPlayerStarted(message.index);
@@ -136,12 +137,12 @@ function page(cspSource: string): string {
 <body>
 <h2 id="title">Read Aloud</h2>
 <div>
-  <button data-command="previous" title="Previous sentence">⏮</button>
-  <button data-command="togglePause" title="Pause or resume">⏯</button>
-  <button data-command="next" title="Next sentence">⏭</button>
-  <button data-command="stop" title="Stop">⏹</button>
-  <button data-command="slower" title="Slower (from the next sentence)">−</button>
-  <button data-command="faster" title="Faster (from the next sentence)">+</button>
+  <button data-command="previous" title="Previous sentence">Previous</button>
+  <button data-command="togglePause" title="Pause or resume">Pause/Resume</button>
+  <button data-command="next" title="Next sentence">Next</button>
+  <button data-command="stop" title="Stop">Stop</button>
+  <button data-command="slower" title="Slower (from the next sentence)">Slower</button>
+  <button data-command="faster" title="Faster (from the next sentence)">Faster</button>
 </div>
 <div id="status"></div>
 <script nonce="${nonce}">
@@ -156,7 +157,9 @@ let context;
 let items = [];
 let paused = false;
 const status = document.getElementById('status');
-const audio = () => (context ??= new AudioContext());
+const audio = () => (context ??= new AudioContext({ latencyHint: 'interactive' }));
+// Made at once: the audio device opens while the engine speaks the first sentence.
+audio();
 for (const button of document.querySelectorAll('button')) {
   button.addEventListener('click', () => vscode.postMessage({ type: 'command', name: button.dataset.command }));
 }
