@@ -21,6 +21,7 @@ export function maskMarkdown(source: string): MaskedText {
   const chars = source.split('');
   const breaks: number[] = [];
   let fence: string | undefined;
+  let inQuote = false;
   let offset = 0;
   const lines = source.split('\n');
   const frontMatterEnd = source.startsWith('---\n') ? lines.indexOf('---', 1) : -1;
@@ -43,20 +44,25 @@ export function maskMarkdown(source: string): MaskedText {
       fence = fenceMatch[1];
     }
     if (silent) {
+      inQuote = false;
       blank(chars, start, end);
       breaks.push(start, end);
       continue;
     }
-    maskLine(chars, line, start, breaks);
+    inQuote = maskLine(chars, line, start, breaks, inQuote);
   }
   return { text: chars.join(''), breaks };
 }
 
 /** Blanks the block markers and inline markup of one line that is read. */
-function maskLine(chars: string[], line: string, start: number, breaks: number[]): void {
+function maskLine(chars: string[], line: string, start: number, breaks: number[], inQuote: boolean): boolean {
   let body = 0;
   const quote = /^\s{0,3}(?:>\s?)+/.exec(line);
-  if (quote) body = quote[0].length;
+  if (quote) {
+    body = quote[0].length;
+    // A quote starts a sentence of its own; its following lines continue it.
+    if (!inQuote) breaks.push(start);
+  }
   const rest = line.slice(body);
   const heading = /^\s{0,3}(#{1,6})\s+/.exec(rest);
   const item = /^\s*(?:[-*+]|\d{1,9}[.)])(?:\s+\[[ xX]\])?\s+/.exec(rest);
@@ -91,4 +97,5 @@ function maskLine(chars: string[], line: string, start: number, breaks: number[]
       blank(chars, at + kept[1], at + match[0].length);
     }
   }
+  return quote !== null;
 }
