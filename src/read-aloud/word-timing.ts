@@ -21,7 +21,7 @@ export function wordTimes(text: string, audio: { durationSeconds: number; words:
  * Word starts in proportion to the characters before each word (a word of 8 letters takes about twice as
  * long as one of 4), which is close enough to follow a voice that reports nothing.
  *
- * @example estimateWordTimes('Hi there', 1) // [{ start: 0, end: 2, startSeconds: 0 }, { start: 3, end: 8, startSeconds: 0.3 }]
+ * @example estimateWordTimes('Hi there', 1) // [{ start: 0, end: 2, startSeconds: 0 }, { start: 3, end: 8, startSeconds: 0.333 }]
  */
 export function estimateWordTimes(text: string, durationSeconds: number): TimedWord[] {
   const words = [...text.matchAll(WORD)].map((m) => ({ start: m.index, end: m.index + m[0].replace(/[.\-]+$/, '').length }));
