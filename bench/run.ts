@@ -24,6 +24,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<unknown> }> = [
   { name: 'timing', run: () => import('./timing').then((m) => m.runTimingBench()) },
   { name: 'subtitles', run: () => import('./subtitles').then((m) => m.runSubtitlesBench()) },
   { name: 'openai', run: () => import('./openai').then((m) => m.runOpenAiBench()) },
+  { name: 'readaloud', run: () => import('./read-aloud').then((m) => m.runReadAloudBench()) },
 ];
 
 async function main(): Promise<void> {
