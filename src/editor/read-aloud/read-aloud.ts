@@ -79,11 +79,11 @@ export class ReadAloud implements vscode.Disposable {
       return undefined;
     }
     this.stop('a new reading started');
+    const { voice } = this.services.editorJobs.admitTts({ text: sentences[0].text });
     this.events = [];
     this.startedAt = startedAt;
     // The player loads while the engine speaks the first sentence.
     this.player.open(`Read Aloud: ${vscode.workspace.asRelativePath(document.uri)}`);
-    const { voice } = this.services.editorJobs.admitTts({ text: sentences[0].text });
     const server = await this.services.controller.ready();
     const config = vscode.workspace.getConfiguration('speechStudio.readAloud');
     const session = new ReadingSession(sentences, {
