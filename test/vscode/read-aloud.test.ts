@@ -68,7 +68,8 @@ test('Editing the text being read stops Read Aloud', async () => {
   editor.selection = new vscode.Selection(4, 0, 4, 0);
   const reading = await vscode.commands.executeCommand<ReadAloudStatus>('speechStudio.readAloud.fromCursor');
   assert.equal(reading?.count, 4, 'from the list on: two items and the last two sentences');
-  await event('the reading to start', started(0));
+  const playing = await event('the reading to start', started(0));
+  console.log(`      (with the player open and the engine warm: first audio playing ${playing.at} ms after the command)`);
   await editor.edit((edit) => edit.insert(new vscode.Position(12, 0), 'A new line.\n'));
   const now = await waitFor('the reading to stop', stateIs('stopped'));
   assert.match(JSON.stringify(now.events.at(-1)), /the text changed/);
