@@ -47,7 +47,7 @@ export async function checkTask(task: unknown): Promise<EngineTask> {
   if (task.kind === 'tts') return checkTtsTask(task);
   if (task.kind === 'stt') return checkSttTask(task);
   if (task.kind === 'speak') return checkSpeakTask(task);
-  throw invalid(`its kind ${JSON.stringify(task.kind)} is neither tts, stt nor speak`);
+  throw invalid(`its kind ${JSON.stringify(task.kind)} is neither tts nor stt, nor a Read Aloud speak task`);
 }
 
 async function checkTtsTask(task: Fields): Promise<TtsTask> {
