@@ -22,10 +22,16 @@ export class SentenceSkippedError extends Error {
   }
 }
 
+/**
+ * The last speak task sent to each engine host. Every reading queues behind it, also a new one after a stop:
+ * otherwise its first sentence would find the warm process busy with a stale one and start a cold process.
+ */
+const lastTurn = new WeakMap<SpeakingEngine, Promise<unknown>>();
+
 /** A Synthesize that speaks with `voice` in the engine process, applying the lexicon entries found in each sentence. */
 export function engineSynthesizer(engine: SpeakingEngine, voice: TtsVoiceRef, lexicon: readonly LexiconEntry[] = []): Synthesize {
-  let previous: Promise<unknown> = Promise.resolve();
   return (text, speed, signal) => {
+    const previous = lastTurn.get(engine) ?? Promise.resolve();
     const turn = previous.then(async (): Promise<SentenceAudio> => {
       if (signal.aborted) throw new SentenceSkippedError();
       const entries = entriesIn(text, lexicon);
@@ -33,7 +39,7 @@ export function engineSynthesizer(engine: SpeakingEngine, voice: TtsVoiceRef, le
       const { result } = await engine.run(`read-aloud-${randomUUID()}`, task, { signal: new AbortController().signal, onProgress: () => undefined });
       return result;
     });
-    previous = turn.catch(() => undefined);
+    lastTurn.set(engine, turn.catch(() => undefined));
     return turn;
   };
 }

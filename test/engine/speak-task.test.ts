@@ -107,4 +107,16 @@ describe('a Read Aloud session through the engine process', () => {
     assert.ok((await first).durationSeconds > 0);
     await assert.rejects(skipped, /skipped/);
   });
+
+  it('starts a new reading on the warm process, after the sentence a stopped reading left in it', async () => {
+    const [pid] = host.pids;
+    const stopped = new AbortController();
+    const stale = engineSynthesizer(host, espeak)('A sentence the reader no longer wants to hear.', 1, stopped.signal);
+    await new Promise((resolve) => setImmediate(resolve)); // it is in the engine now
+    stopped.abort();
+    const next = await engineSynthesizer(host, espeak)('The new reading.', 1, new AbortController().signal);
+    assert.ok(next.durationSeconds > 0);
+    await stale;
+    assert.deepEqual(host.pids, [pid], 'no second engine process');
+  });
 });

@@ -207,7 +207,7 @@ function tick() {
       vscode.postMessage({ type: 'ended', index: item.index });
       continue;
     }
-    if (item.started) vscode.postMessage({ type: 'time', index: item.index, seconds: now - item.startAt });
+    if (item.started && !paused) vscode.postMessage({ type: 'time', index: item.index, seconds: now - item.startAt });
     break;
   }
 }
