@@ -28,6 +28,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<unknown> }> = [
   { name: 'waveform', run: () => import('./waveform').then((m) => m.runWaveformBench()) },
   { name: 'openai', run: () => import('./openai').then((m) => m.runOpenAiBench()) },
   { name: 'ffmpeg', run: () => import('./ffmpeg').then((m) => m.runFfmpegBench()) },
+  { name: 'readaloud', run: () => import('./read-aloud').then((m) => m.runReadAloudBench()) },
 ];
 
 async function main(): Promise<void> {

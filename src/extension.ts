@@ -15,6 +15,7 @@ import { registerInstallModel } from './editor/commands/install-model';
 import { registerLocalApiCommands } from './editor/commands/local-api';
 import { registerNarrateSelection } from './editor/commands/narrate-selection';
 import { registerNarrateSubtitles } from './editor/commands/narrate-subtitles';
+import { registerReadAloud } from './editor/read-aloud/register';
 import { registerTranscribe } from './editor/commands/transcribe';
 import { EditorJobs } from './editor/editor-jobs';
 import { registerJobsView } from './editor/jobs-view';
@@ -77,6 +78,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     registerNarrateSelection(services),
     registerNarrateSubtitles(services),
     registerExportAudiobook(services),
+    registerReadAloud(services),
     registerSubtitleEditing(services),
     registerSnapToSpeech(services),
     registerRetranscribeCues(services),

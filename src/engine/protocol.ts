@@ -89,12 +89,19 @@ export interface SpeechRegionsResult {
 /** What the job service queues: a TTS or STT job's task. */
 export type JobTask = TtsTask | SttTask;
 
-export type EngineTask = JobTask | SpeechRegionsTask | WaveformTask;
+export type EngineTask = JobTask | SpeechRegionsTask | WaveformTask | SpeakTask;
 
-export type EngineResult = JobResult | SpeechRegionsResult | WaveformResult;
+/** What a task answers: a job's result, speech regions, waveform peaks, or a spoken sentence for a SpeakTask. */
+export type EngineResult = JobResult | SpeechRegionsResult | WaveformResult | SpokenSentence;
 
 /** The result a task of type T answers with. */
-export type ResultOf<T extends EngineTask> = T extends SpeechRegionsTask ? SpeechRegionsResult : T extends WaveformTask ? WaveformResult : JobResult;
+export type ResultOf<T extends EngineTask> = T extends SpeechRegionsTask
+  ? SpeechRegionsResult
+  : T extends WaveformTask
+    ? WaveformResult
+    : T extends SpeakTask
+      ? SpokenSentence
+      : JobResult;
 
 /**
  * Not a job: the waveform peaks of a media file for the editor's timeline (src/engine/media/waveform-task.ts),
@@ -118,6 +125,40 @@ export interface WaveformResult {
   /** The engine process's peak resident memory so far, in bytes. */
   engineMaxRssBytes: number;
 }
+
+/**
+ * One sentence for Read Aloud: spoken at once and answered with its samples; no job, no file. The editor
+ * sends the next sentence while the last one plays.
+ */
+export interface SpeakTask {
+  kind: 'speak';
+  text: string;
+  voice: TtsVoiceRef;
+  /** The speaking rate factor, 0.5–2 as the API's `speed`. */
+  speed: number;
+  lexicon?: LexiconEntry[];
+}
+
+/** Where the engine started saying a word: offsets in the task's text, time from the start of the audio. */
+export interface SpokenWord {
+  start: number;
+  end: number;
+  startSeconds: number;
+}
+
+/** The answer to a SpeakTask. */
+export interface SpokenSentence {
+  sampleRate: number;
+  /** Mono 16-bit little-endian PCM, base64. */
+  pcm: string;
+  durationSeconds: number;
+  /** The engine's own word times (espeak-ng); null when the engine does not report them. */
+  words: SpokenWord[] | null;
+  /** Milliseconds the engine took to make its first samples, and all of them (the task's own time, no IPC). */
+  firstSamplesMs: number;
+  synthesisMs: number;
+}
+
 
 export type ParentMessage = { type: 'run'; jobId: string; task: EngineTask };
 
@@ -157,6 +198,7 @@ export const taskBackend = (task: EngineTask): string => {
   if (task.kind === 'tts') return task.voice.engine;
   if (task.kind === 'speech-regions') return VAD_BACKEND;
   if (task.kind === 'waveform') return 'ffmpeg';
+  if (task.kind === 'speak') return task.voice.engine;
   return sttModelKind(task.modelPath) === 'parakeet' ? parakeetBackend(path.basename(task.modelPath)) : STT_BACKEND;
 };
 

@@ -12,7 +12,7 @@ import type { LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
 import { validateLexicon } from '../lexicon/lexicon-validation';
 import { compileValidators, type Validators } from '../contract/validation';
 import type { TtsEngineName, TtsVoiceRef } from '../voices/voice-ref';
-import { UserFacingError, type EngineTask, type SpeechRegionsTask, type SttTask, type TtsTask, type WaveformTask, type WhisperHints } from './protocol';
+import { UserFacingError, type EngineTask, type SpeakTask, type SpeechRegionsTask, type SttTask, type TtsTask, type WaveformTask, type WhisperHints } from './protocol';
 import { narrationTimelineProblem } from '../subtitles/timeline-limit';
 import { readCues } from './tts/read-cues';
 
@@ -47,7 +47,8 @@ export async function checkTask(task: unknown): Promise<Exclude<EngineTask, Wave
   if (task.kind === 'tts') return checkTtsTask(task);
   if (task.kind === 'stt') return checkSttTask(task);
   if (task.kind === 'speech-regions') return checkSpeechRegionsTask(task);
-  throw invalid(`its kind ${JSON.stringify(task.kind)} is neither tts nor stt nor speech-regions`);
+  if (task.kind === 'speak') return checkSpeakTask(task);
+  throw invalid(`its kind ${JSON.stringify(task.kind)} is neither tts nor stt nor speech-regions, nor a Read Aloud speak task`);
 }
 
 function checkSpeechRegionsTask(task: Fields): SpeechRegionsTask {
@@ -74,6 +75,15 @@ async function checkTtsTask(task: Fields): Promise<TtsTask> {
   return {
     kind: 'tts', textPath, outputPath, options: valid satisfies Omit<TtsRequest, 'text'>, voice, ...(lexicon ? { lexicon } : {}), ...(live ? { live: true } : {}),
   };
+}
+
+/** A Read Aloud sentence: text within the API's limit, a voice, and a speed the API would accept. */
+function checkSpeakTask(task: Fields): SpeakTask {
+  if (typeof task.text !== 'string' || task.text.trim() === '' || task.text.length > MAX_TTS_TEXT) throw invalid(`text is not a text of 1 to ${MAX_TTS_TEXT} characters`);
+  const speed = task.speed;
+  if (typeof speed !== 'number' || !Number.isFinite(speed) || speed < 0.5 || speed > 2) throw invalid('speed is not a number from 0.5 to 2');
+  const lexicon = lexiconOf(task.lexicon);
+  return { kind: 'speak', text: task.text, voice: voiceOf(task.voice, 'voice'), speed, ...(lexicon ? { lexicon } : {}) };
 }
 
 /** The task's lexicon entries, checked as PUT /lexicon checks them. */

@@ -17,6 +17,10 @@ async function runTask(received: unknown, report: ProgressReporter): Promise<Tas
     return runWaveformTask(checkWaveformTask(received as Record<string, unknown>), report);
   }
   const task = await checkTask(received);
+  if (task.kind === 'speak') {
+    const { speakSentence } = await import('./tts/speak-sentence');
+    return speakSentence(task);
+  }
   if (task.kind === 'tts') {
     const { runTtsTask } = await import('./tts/run-tts');
     return runTtsTask(task, report);

@@ -1,0 +1,151 @@
+/**
+ * Read Aloud figures, measured without VS Code through the very session the editor drives
+ * (src/read-aloud/), with the engine in its child process and a wall-clock player:
+ *   - time from the command (splitting the document included) to the first sentence's audio ready for the
+ *     player, with a warm engine process, against the engine's own time for that first chunk in this
+ *     process (target ≤ 1.2×; for espeak-ng also < 300 ms absolute); the same with a cold engine process,
+ *     for information;
+ *   - the largest gap between two sentences as played, against the configured pause (target: no longer
+ *     than the pause, plus the timer's few milliseconds).
+ * For espeak-ng and a sherpa-onnx Piper voice (the synthetic random-weight model: its timing is real, its
+ * words are not).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { openSpeechEngine } from '../src/engine/tts/speech-engine';
+import { espeakRateForSpeed, openEspeakVoice } from '../src/engine/tts/synthesizers/espeak';
+import { ensureEspeakData } from '../src/engine/tts/synthesizers/espeak-data';
+import { EngineHost } from '../src/jobs/engine-host';
+import { ClockPlayer } from '../src/read-aloud/clock-player';
+import { engineSynthesizer } from '../src/read-aloud/engine-speaker';
+import { ReadingSession } from '../src/read-aloud/reading-session';
+import { readingSentences } from '../src/text/reading-sentences';
+import { silentLogger } from '../src/util/log';
+import type { TtsVoiceRef } from '../src/voices/voice-ref';
+import { figure, median, type Figure } from './report';
+
+const ENGINE_WORKER = path.resolve(__dirname, '..', 'dist', 'engine-worker.js');
+const MODELS = process.env.SPEECH_TEST_MODELS ?? path.resolve(__dirname, '..', '..', 'shared', 'models');
+const RUNS = 7;
+const PAUSE_SECONDS = 0.3;
+const ESPEAK_FIRST_AUDIO_TARGET_MS = 300;
+const RATIO_TARGET = 1.2;
+
+/** A manuscript chapter: a heading, paragraphs, a list and a code block, about 6 000 characters. */
+function chapter(): string {
+  const paragraph = (n: number): string =>
+    `Paragraph ${n} begins plainly. The writer reads it aloud to hear what the eye skips, *slowly* and with care. ` +
+    `A [link to notes](https://example.com/${n}) stays silent, and so does \`inline code\`. It ends here.`;
+  const body = Array.from({ length: 20 }, (_, i) => paragraph(i + 1)).join('\n\n');
+  return `# Chapter one\n\n${body}\n\n- A list item.\n- Another item.\n\n\`\`\`ts\nconst silent = true;\n\`\`\`\n`;
+}
+
+/** The engine's own time for the first sentence, in this process, warm (its best case: no IPC, no process). */
+async function ownFirstChunkMs(voice: TtsVoiceRef, text: string): Promise<number> {
+  let speak: () => Promise<unknown>;
+  let dispose = (): void => undefined;
+  if (voice.engine === 'espeak-ng') {
+    const espeak = await openEspeakVoice(voice.engineVoiceId, espeakRateForSpeed(1));
+    speak = async () => espeak.synthesizeWords(text);
+  } else {
+    const { engine } = await openSpeechEngine(voice, { speed: 1, language: 'auto', steps: 32, guidanceScale: 2 });
+    speak = () => engine.synthesize(text);
+    dispose = () => engine.dispose?.();
+  }
+  await speak();
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    await speak();
+    times.push(performance.now() - started);
+  }
+  dispose();
+  return median(times);
+}
+
+/** Milliseconds from the command to the first sentence's audio handed to the player. */
+async function commandToFirstAudioMs(host: EngineHost, voice: TtsVoiceRef, document: string): Promise<number> {
+  const started = performance.now();
+  const sentences = readingSentences(document, 'markdown');
+  const player = new ClockPlayer();
+  const session = new ReadingSession(sentences, { synthesize: engineSynthesizer(host, voice), player, pauseSeconds: PAUSE_SECONDS });
+  player.connect(session);
+  const first = new Promise<number>((resolve) => session.on('audio', () => resolve(performance.now() - started)));
+  session.start();
+  const ms = await first;
+  session.stop();
+  return ms;
+}
+
+/**
+ * Plays the first sentences through to the end. The gap the engine causes between two sentences is the
+ * pause, or longer when the next sentence's audio arrived later than the pause after the last one ended;
+ * the gap as the wall-clock player played it adds its timer's lateness.
+ */
+async function largestGapMs(host: EngineHost, voice: TtsVoiceRef, document: string, count: number): Promise<{ engine: number; played: number }> {
+  const sentences = readingSentences(document, 'markdown').slice(0, count);
+  const player = new ClockPlayer();
+  const session = new ReadingSession(sentences, { synthesize: engineSynthesizer(host, voice), player, pauseSeconds: PAUSE_SECONDS });
+  player.connect(session);
+  const arrived = new Map<number, number>();
+  session.on('audio', (index) => arrived.set(index, performance.now()));
+  const over = new Promise<void>((resolve) => session.on('state', (state) => (state === 'finished' || state === 'stopped') && resolve()));
+  session.start();
+  await over;
+  let engine = 0;
+  let played = 0;
+  for (let i = 1; i < player.played.length; i++) {
+    const ended = player.played[i - 1].endedAt!;
+    engine = Math.max(engine, PAUSE_SECONDS * 1000, arrived.get(player.played[i].index)! - ended);
+    played = Math.max(played, player.played[i].startedAt - ended);
+  }
+  return { engine, played };
+}
+
+async function benchVoice(label: string, voice: TtsVoiceRef, absoluteTargetMs?: number): Promise<Figure[]> {
+  const document = chapter();
+  const first = readingSentences(document, 'markdown')[0].text;
+  const own = await ownFirstChunkMs(voice, first);
+  const cold = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger });
+  let coldMs: number;
+  try {
+    coldMs = await commandToFirstAudioMs(cold, voice, document);
+  } finally {
+    await cold.close();
+  }
+  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger });
+  try {
+    await commandToFirstAudioMs(host, voice, document);
+    const warm: number[] = [];
+    for (let i = 0; i < RUNS; i++) warm.push(await commandToFirstAudioMs(host, voice, document));
+    const warmMs = median(warm);
+    const gap = await largestGapMs(host, voice, document, 6);
+    return [
+      figure('readaloud', `${label}: command → first audio ready (warm engine)`, warmMs, 'ms', absoluteTargetMs ? { kind: 'max', value: absoluteTargetMs } : undefined, `median of ${RUNS}`),
+      figure('readaloud', `${label}: that against the engine's own first chunk`, warmMs / own, '×', { kind: 'max', value: RATIO_TARGET }, `engine alone ${own.toFixed(1)} ms for "${first}": ${(warmMs - own).toFixed(0)} ms more`),
+      figure('readaloud', `${label}: command → first audio ready (cold engine process)`, coldMs, 'ms', undefined, 'process start and engine load included'),
+      figure('readaloud', `${label}: largest gap between sentences`, gap.engine, 'ms', { kind: 'max', value: PAUSE_SECONDS * 1000 }, `configured pause ${PAUSE_SECONDS * 1000} ms, 6 sentences; ${gap.played.toFixed(0)} ms with the wall-clock player's timer`),
+    ];
+  } finally {
+    await host.close();
+  }
+}
+
+export async function runReadAloudBench(): Promise<Figure[]> {
+  const figures = await benchVoice('espeak-ng', { engine: 'espeak-ng', engineVoiceId: 'gmw/en-US', languageCode: 'en-US', name: 'English (America)' }, ESPEAK_FIRST_AUDIO_TARGET_MS);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-read-aloud-'));
+  try {
+    const espeakDataDir = path.join(dir, 'espeak-ng-data');
+    await ensureEspeakData(espeakDataDir);
+    const piper = path.join(MODELS, 'sherpa-synthetic', 'vits-piper');
+    const voice: TtsVoiceRef = {
+      engine: 'sherpa-onnx', engineVoiceId: 'synthetic-vits', languageCode: 'en-US', name: 'Synthetic Piper',
+      model: { kind: 'vits', files: { model: path.join(piper, 'model.onnx'), tokens: path.join(piper, 'tokens.txt') }, speakerId: 0, espeakDataDir },
+    };
+    figures.push(...(await benchVoice('sherpa-onnx Piper (synthetic)', voice)));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  return figures;
+}

@@ -1,0 +1,220 @@
+/**
+ * Read Aloud in the editor: reads the document, the selection or from the cursor on, sentence by sentence
+ * through the engine process into the webview player, highlights what is spoken, and stops when the text
+ * changes or its editor closes. One reading at a time; a new one replaces it.
+ */
+import * as vscode from 'vscode';
+import type { LexiconEntry } from '../../contract/types';
+import { readLexicon } from '../../lexicon/lexicon-file';
+import { engineSynthesizer } from '../../read-aloud/engine-speaker';
+import { DEFAULT_PAUSE_SECONDS, ReadingSession, type ReadingState } from '../../read-aloud/reading-session';
+import { readingKind, readingSentences, sourceRange, type ReadingSentence } from '../../text/reading-sentences';
+import { reportError } from '../log';
+import type { Services } from '../services';
+import { ReadingView } from './reading-view';
+import { WebviewPlayer } from './webview-player';
+
+export type ReadScope = 'cursor' | 'selection' | 'document';
+
+/** What happened in the reading, in order, with milliseconds since the command (for tests and diagnostics). */
+export type ReadAloudEvent =
+  | { type: 'audio' | 'started' | 'highlight'; index: number; at: number; text?: string }
+  | { type: 'word'; index: number; text: string; at: number }
+  | { type: 'state'; state: ReadingState; at: number; reason?: string }
+  | { type: 'player'; at: number };
+
+export interface ReadAloudStatus {
+  state: ReadingState | 'idle';
+  current: number;
+  count: number;
+  speed: number;
+  document?: string;
+  events: ReadAloudEvent[];
+}
+
+export const READ_ALOUD_COMMANDS = ['togglePause', 'stop', 'next', 'previous', 'faster', 'slower'] as const;
+type ControlName = (typeof READ_ALOUD_COMMANDS)[number];
+
+export class ReadAloud implements vscode.Disposable {
+  private session: ReadingSession | undefined;
+  private document: vscode.TextDocument | undefined;
+  private sentences: readonly ReadingSentence[] = [];
+  private events: ReadAloudEvent[] = [];
+  private startedAt = 0;
+  private readonly view = new ReadingView();
+  private readonly player: WebviewPlayer;
+  private readonly disposables: vscode.Disposable[];
+
+  constructor(private readonly services: Services) {
+    this.player = new WebviewPlayer({
+      onCommand: (name) => (READ_ALOUD_COMMANDS as readonly string[]).includes(name) && this.control(name as ControlName),
+      onClosed: () => this.stop('the player was closed'),
+      onError: (message) => services.log.warn(`Read Aloud player: ${message}`),
+      onReady: () => this.log({ type: 'player', at: 0 }),
+    });
+    this.disposables = [
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        if (event.document === this.document && event.contentChanges.length > 0) this.stop('the text changed', true);
+      }),
+      vscode.workspace.onDidCloseTextDocument((document) => {
+        if (document === this.document) this.stop('its editor was closed');
+      }),
+      vscode.window.tabGroups.onDidChangeTabs(() => {
+        if (this.document && !this.isOpenInTab(this.document.uri)) this.stop('its editor was closed');
+      }),
+    ];
+  }
+
+  async read(scope: ReadScope): Promise<ReadAloudStatus | undefined> {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) {
+      void vscode.window.showInformationMessage('Open a document to read it aloud.');
+      return undefined;
+    }
+    const startedAt = Date.now();
+    const { document } = editor;
+    const sentences = sentencesFor(editor, scope);
+    if (sentences.length === 0) {
+      void vscode.window.showInformationMessage(scope === 'selection' ? 'The selection has nothing to read aloud.' : 'There is nothing to read aloud here.');
+      return undefined;
+    }
+    this.stop('a new reading started');
+    const { voice } = this.services.editorJobs.admitTts({ text: sentences[0].text });
+    this.events = [];
+    this.startedAt = startedAt;
+    // The player loads while the engine speaks the first sentence.
+    this.player.open(`Read Aloud: ${vscode.workspace.asRelativePath(document.uri)}`);
+    const server = await this.services.controller.ready();
+    const config = vscode.workspace.getConfiguration('speechStudio.readAloud');
+    const session = new ReadingSession(sentences, {
+      synthesize: engineSynthesizer(server.engine, voice, await this.lexicon()),
+      player: this.player,
+      speed: config.get<number>('speed', 1),
+      pauseSeconds: config.get<number>('sentencePause', DEFAULT_PAUSE_SECONDS),
+    });
+    this.session = session;
+    this.document = document;
+    this.sentences = sentences;
+    this.watch(session);
+    this.player.connect(session);
+    session.start();
+    return this.status();
+  }
+
+  control(name: ControlName): void {
+    const session = this.session;
+    if (!session) return;
+    if (name === 'stop') this.stop('stopped by the reader');
+    else session[name]();
+    this.refreshStatus();
+  }
+
+  status(): ReadAloudStatus {
+    const session = this.session;
+    return {
+      state: session?.state ?? 'idle',
+      current: session?.current ?? 0,
+      count: this.sentences.length,
+      speed: session?.speed ?? 1,
+      document: this.document?.uri.toString(),
+      events: [...this.events],
+    };
+  }
+
+  /** Ends the reading, if any; `tell` shows the reason to the writer. */
+  stop(reason: string, tell = false): void {
+    const session = this.session;
+    if (!session || session.isOver) return;
+    this.log({ type: 'state', state: 'stopped', at: 0, reason });
+    session.stop();
+    if (tell) void vscode.window.showInformationMessage(`Read Aloud stopped: ${reason}.`);
+  }
+
+  private watch(session: ReadingSession): void {
+    session.on('audio', (index) => this.log({ type: 'audio', index, at: 0 }));
+    session.on('sentence', (index) => {
+      this.log({ type: 'started', index, at: 0 });
+      const range = this.range(index, 0, this.sentences[index].end - this.sentences[index].start);
+      if (!range || !this.document) return;
+      this.view.highlightSentence(this.document, range);
+      this.log({ type: 'highlight', index, at: 0, text: this.document.getText(range) });
+      this.refreshStatus();
+    });
+    session.on('word', (index, word) => {
+      const range = this.wordRange(index, word.start, word.end);
+      if (!range || !this.document) return;
+      this.view.highlightWord(this.document, range);
+      this.log({ type: 'word', index, text: this.document.getText(range), at: 0 });
+    });
+    session.on('state', (state, error) => {
+      if (this.session !== session) return;
+      if (state !== 'stopped') this.log({ type: 'state', state, at: 0 });
+      if (error) reportError(this.services.log, 'Read Aloud stopped', error);
+      if (session.isOver) {
+        this.view.clearHighlights();
+        this.player.connect(undefined);
+      }
+      this.refreshStatus();
+    });
+  }
+
+  private refreshStatus(): void {
+    const session = this.session;
+    if (session) this.view.showStatus(session.state, session.current, this.sentences.length, session.speed);
+  }
+
+  /** The document range of a word of a sentence's text (the masked source kept the offsets of each word). */
+  private wordRange(index: number, start: number, end: number): vscode.Range | undefined {
+    const sentence = this.sentences[index];
+    const found = sentence && sourceRange(sentence, start, end);
+    return found && this.range(index, found.start - sentence.start, found.end - sentence.start);
+  }
+
+  private range(index: number, from: number, to: number): vscode.Range | undefined {
+    const document = this.document;
+    const sentence = this.sentences[index];
+    if (!document || !sentence) return undefined;
+    return new vscode.Range(document.positionAt(sentence.start + from), document.positionAt(sentence.start + to));
+  }
+
+  private log(event: ReadAloudEvent): void {
+    this.events.push({ ...event, at: Date.now() - this.startedAt });
+  }
+
+  private isOpenInTab(uri: vscode.Uri): boolean {
+    return vscode.window.tabGroups.all.some((group) =>
+      group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString()),
+    );
+  }
+
+  /** The data directory's pronunciation lexicon, as TTS jobs use it; a broken file reads as empty. */
+  private async lexicon(): Promise<LexiconEntry[]> {
+    try {
+      return (await readLexicon(this.services.controller.dataDir)).entries;
+    } catch {
+      return [];
+    }
+  }
+
+  dispose(): void {
+    this.stop('Speech Studio stopped');
+    this.player.dispose();
+    this.view.dispose();
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+}
+
+/** The sentences a scope reads: the whole document, those in the selection, or from the sentence at the cursor on. */
+function sentencesFor(editor: vscode.TextEditor, scope: ReadScope): ReadingSentence[] {
+  const { document, selection } = editor;
+  const text = document.getText();
+  const kind = readingKind(document.languageId);
+  if (scope === 'selection' && !selection.isEmpty) {
+    return readingSentences(text, kind, document.languageId, document.offsetAt(selection.start), document.offsetAt(selection.end));
+  }
+  const all = readingSentences(text, kind, document.languageId);
+  if (scope === 'document') return all;
+  const cursor = document.offsetAt(selection.active);
+  const first = all.findIndex((sentence) => sentence.end > cursor);
+  return first < 0 ? [] : all.slice(first);
+}

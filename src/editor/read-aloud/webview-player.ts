@@ -1,0 +1,231 @@
+/**
+ * Read Aloud's player: a webview that schedules each sentence's samples back to back with Web Audio (a
+ * sentence queued while another plays starts after it and the pause, without a gap) and reports when each
+ * starts, where it is, and when it ends, by the audio clock.
+ */
+import * as vscode from 'vscode';
+import type { PlayerReports } from '../../read-aloud/clock-player';
+import type { SentenceAudio, SentencePlayer } from '../../read-aloud/reading-session';
+
+type ToPlayer =
+  | { type: 'enqueue'; index: number; sampleRate: number; pcm: string; pauseSeconds: number }
+  | { type: 'drop'; from: number }
+  | { type: 'pause' | 'resume' | 'stop' }
+  | { type: 'title'; text: string };
+
+type FromPlayer =
+  | { type: 'ready' }
+  | { type: 'started' | 'ended'; index: number }
+  | { type: 'time'; index: number; seconds: number }
+  | { type: 'command'; name: string }
+  | { type: 'error'; message: string };
+
+export class WebviewPlayer implements SentencePlayer, vscode.Disposable {
+  static readonly viewType = 'speechStudio.readAloud';
+  private panel: vscode.WebviewPanel | undefined;
+  private ready = false;
+  private pending: ToPlayer[] = [];
+  private reports: PlayerReports | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly handlers: { onCommand(name: string): void; onClosed(): void; onError(message: string): void; onReady(): void }) {}
+
+  /** Reports go to `reports` from now on (the session being read). */
+  connect(reports: PlayerReports | undefined): void {
+    this.reports = reports;
+  }
+
+  /** Opens the player beside the editor (once) with `title`. */
+  open(title: string): void {
+    if (!this.panel) {
+      this.ready = false;
+      this.panel = vscode.window.createWebviewPanel(WebviewPlayer.viewType, 'Read Aloud', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+        enableScripts: true,
+        retainContextWhenHidden: true,
+        localResourceRoots: [],
+      });
+      this.panel.webview.html = page(this.panel.webview.cspSource);
+      this.disposables.push(
+        this.panel.webview.onDidReceiveMessage((message: FromPlayer) => this.receive(message)),
+        this.panel.onDidDispose(() => {
+          this.panel = undefined;
+          this.ready = false;
+          this.pending = [];
+          this.handlers.onClosed();
+        }),
+      );
+    }
+    this.post({ type: 'title', text: title });
+  }
+
+  get isOpen(): boolean {
+    return this.panel !== undefined;
+  }
+
+  enqueue(index: number, audio: SentenceAudio, pauseSeconds: number): void {
+    this.post({ type: 'enqueue', index, sampleRate: audio.sampleRate, pcm: audio.pcm, pauseSeconds });
+  }
+
+  drop(fromIndex: number): void {
+    this.post({ type: 'drop', from: fromIndex });
+  }
+
+  pause(): void {
+    this.post({ type: 'pause' });
+  }
+
+  resume(): void {
+    this.post({ type: 'resume' });
+  }
+
+  stop(): void {
+    this.post({ type: 'stop' });
+  }
+
+  private post(message: ToPlayer): void {
+    if (!this.panel) return;
+    if (!this.ready) {
+      this.pending.push(message);
+      return;
+    }
+    void this.panel.webview.postMessage(message);
+  }
+
+  private receive(message: FromPlayer): void {
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        for (const queued of this.pending.splice(0)) void this.panel?.webview.postMessage(queued);
+        this.handlers.onReady();
+        return;
+      case 'started':
+        this.reports?.onPlayerStarted(message.index);
+        return;
+      case 'time':
+        this.reports?.onPlayerTime(message.index, message.seconds);
+        return;
+      case 'ended':
+        this.reports?.onPlayerEnded(message.index);
+        return;
+      case 'command':
+        this.handlers.onCommand(message.name);
+        return;
+      case 'error':
+        this.handlers.onError(message.message);
+        return;
+    }
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+}
+
+function page(cspSource: string): string {
+  const nonce = Math.random().toString(36).slice(2) + Date.now().toString(36);
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${cspSource} 'unsafe-inline'; script-src 'nonce-${nonce}';">
+<title>Read Aloud</title>
+<style>
+  body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: 1em 1.5em; }
+  h2 { font-weight: 500; font-size: 1.1em; margin: 0 0 .8em; }
+  button { background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground); border: none; padding: .3em .7em; margin-right: .3em; cursor: pointer; }
+  #status { margin-top: .8em; opacity: .8; }
+</style></head>
+<body>
+<h2 id="title">Read Aloud</h2>
+<div>
+  <button data-command="previous" title="Previous sentence">Previous</button>
+  <button data-command="togglePause" title="Pause or resume">Pause/Resume</button>
+  <button data-command="next" title="Next sentence">Next</button>
+  <button data-command="stop" title="Stop">Stop</button>
+  <button data-command="slower" title="Slower (from the next sentence)">Slower</button>
+  <button data-command="faster" title="Faster (from the next sentence)">Faster</button>
+</div>
+<div id="status"></div>
+<script nonce="${nonce}">
+${PLAYER_SCRIPT}
+</script></body></html>`;
+}
+
+/** Runs in the webview: decodes the PCM, schedules it on one AudioContext, and reports by its clock. */
+const PLAYER_SCRIPT = String.raw`
+const vscode = acquireVsCodeApi();
+let context;
+let items = [];
+let paused = false;
+const status = document.getElementById('status');
+const audio = () => (context ??= new AudioContext({ latencyHint: 'interactive' }));
+// Made at once: the audio device opens while the engine speaks the first sentence.
+audio();
+for (const button of document.querySelectorAll('button')) {
+  button.addEventListener('click', () => vscode.postMessage({ type: 'command', name: button.dataset.command }));
+}
+function decode(message) {
+  const bytes = Uint8Array.from(atob(message.pcm), (c) => c.charCodeAt(0));
+  const samples = new Int16Array(bytes.buffer, 0, bytes.length >> 1);
+  const buffer = audio().createBuffer(1, Math.max(1, samples.length), message.sampleRate);
+  const channel = buffer.getChannelData(0);
+  for (let i = 0; i < samples.length; i++) channel[i] = samples[i] / 32768;
+  return buffer;
+}
+function enqueue(message) {
+  const ctx = audio();
+  if (!paused && ctx.state === 'suspended') void ctx.resume();
+  const buffer = decode(message);
+  const now = ctx.currentTime + 0.03;
+  const last = items.at(-1);
+  const startAt = last && last.endAt > now ? last.endAt + message.pauseSeconds : now;
+  const source = ctx.createBufferSource();
+  source.buffer = buffer;
+  source.connect(ctx.destination);
+  source.start(startAt);
+  items.push({ index: message.index, source, startAt, endAt: startAt + buffer.duration, started: false });
+}
+function drop(from) {
+  items = items.filter((item) => {
+    if (item.index < from) return true;
+    try { item.source.stop(); } catch {}
+    item.source.disconnect();
+    return false;
+  });
+}
+function tick() {
+  if (!context) return;
+  const now = context.currentTime;
+  while (items.length > 0) {
+    const item = items[0];
+    if (!item.started && now >= item.startAt) {
+      item.started = true;
+      vscode.postMessage({ type: 'started', index: item.index });
+      status.textContent = 'Sentence ' + (item.index + 1);
+    }
+    if (item.started && now >= item.endAt) {
+      items.shift();
+      vscode.postMessage({ type: 'ended', index: item.index });
+      continue;
+    }
+    if (item.started && !paused) vscode.postMessage({ type: 'time', index: item.index, seconds: now - item.startAt });
+    break;
+  }
+}
+setInterval(tick, 40);
+window.addEventListener('message', (event) => {
+  const message = event.data;
+  try {
+    switch (message.type) {
+      case 'enqueue': enqueue(message); break;
+      case 'drop': drop(message.from); break;
+      case 'pause': paused = true; if (context) void context.suspend(); status.textContent = 'Paused'; break;
+      case 'resume': paused = false; if (context) void context.resume(); break;
+      case 'stop': drop(0); status.textContent = 'Stopped'; break;
+      case 'title': document.getElementById('title').textContent = message.text; break;
+    }
+  } catch (error) {
+    vscode.postMessage({ type: 'error', message: String(error && error.message || error) });
+  }
+});
+vscode.postMessage({ type: 'ready' });
+`;
