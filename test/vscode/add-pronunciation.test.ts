@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { AddPronunciationResult } from '../../src/editor/commands/add-pronunciation';
+import type { NarrateResult } from '../../src/editor/commands/narrate-selection';
+import type { TtsResult } from '../../src/contract/types';
+import { teardown, test } from './harness';
+import { workspaceFile } from './helpers';
+
+const lexiconFile = () => workspaceFile('.speech', 'lexicon.json').fsPath;
+
+/** Selects `text` in the open pronunciation fixture. */
+async function select(text: string): Promise<vscode.TextEditor> {
+  const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(workspaceFile('pronunciation.md')));
+  const at = editor.document.getText().indexOf(text);
+  assert.ok(at >= 0, `the fixture has "${text}"`);
+  editor.selection = new vscode.Selection(editor.document.positionAt(at), editor.document.positionAt(at + text.length));
+  return editor;
+}
+
+/** Narrate Selection of `text` in the fixture; the job's result. */
+async function narrate(text: string): Promise<TtsResult> {
+  await select(text);
+  const result = await vscode.commands.executeCommand<NarrateResult>('speechStudio.narrateSelection', { play: false });
+  assert.equal(result?.job.status, 'succeeded', result?.job.error ?? 'no job');
+  return result.job.result as TtsResult;
+}
+
+teardown(() => rm(path.dirname(lexiconFile()), { recursive: true, force: true }));
+
+test('Add Pronunciation… on a selected word previews it with the entry and saves it in .speech/lexicon.json', async () => {
+  await rm(path.dirname(lexiconFile()), { recursive: true, force: true });
+  await select('Nguyen');
+  const result = await vscode.commands.executeCommand<AddPronunciationResult>('speechStudio.addPronunciation', { say: 'win', choice: 'Save', play: false });
+  assert.ok(result, 'the command returns its preview and entry');
+  assert.equal(result.job.status, 'succeeded', result.job.error ?? '');
+  assert.deepEqual((result.job.result as TtsResult).lexicon, { applied: ['Nguyen'], skipped: [] });
+  assert.equal(result.savedTo, lexiconFile());
+  assert.deepEqual(JSON.parse(await readFile(lexiconFile(), 'utf8')), { entries: [{ text: 'Nguyen', say: 'win' }] });
+});
+
+test('Narrate Selection of a word with a workspace entry says the respelling; an invalid lexicon file is left out', async () => {
+  // espeak-ng's noise carries over between jobs of one engine process, so compare lengths, not samples.
+  const withEntry = await narrate('Mister Nguyen is here.');
+  assert.deepEqual(withEntry.lexicon, { applied: ['Nguyen'], skipped: [] });
+  const respelled = await narrate('Mister win is here.');
+  assert.equal(respelled.lexicon, undefined);
+  assert.equal(withEntry.durationSeconds, respelled.durationSeconds, 'the word with the entry sounds as long as its respelling');
+
+  await writeFile(lexiconFile(), JSON.stringify({ entries: [{ text: 'Nguyen', say: 'win' }, { text: 'GIF' }] }));
+  try {
+    const plain = await narrate('Mister Nguyen is here.');
+    assert.equal(plain.lexicon, undefined, 'the invalid workspace lexicon was not used');
+    assert.notEqual(plain.durationSeconds, withEntry.durationSeconds, 'the entry changed how long the sentence is');
+  } finally {
+    await rm(path.dirname(lexiconFile()), { recursive: true, force: true });
+  }
+});
