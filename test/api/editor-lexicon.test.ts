@@ -7,8 +7,11 @@ import { after, before, describe, it } from 'node:test';
 import type { LexiconEntry } from '../../src/contract/types';
 import { EditorJobs } from '../../src/editor/editor-jobs';
 import { createVoiceLibrary } from '../../src/voices/library';
-import { isTerminal, request, startTestServer, waitForJob, type TestServer } from '../helpers/server';
+import { isTerminal, request, startTestServer, waitFor, type TestServer } from '../helpers/server';
 import { englishVoiceId } from '../helpers/voices';
+
+/** The server's lexicon as stored (PUT fills in the defaults). */
+const SERVER = [{ text: 'Koa', say: 'koh ah', caseSensitive: false }, { text: 'GIF', say: 'jif', caseSensitive: false }];
 
 describe('editor TTS jobs use the server lexicon merged with the workspace lexicon', () => {
   let t: TestServer;
@@ -28,7 +31,7 @@ describe('editor TTS jobs use the server lexicon merged with the workspace lexic
     });
     const put = await request(`${t.base}/lexicon`, {
       method: 'PUT', headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ entries: [{ text: 'Koa', say: 'koh ah' }, { text: 'GIF', say: 'jif' }] }),
+      body: JSON.stringify({ entries: SERVER }),
     });
     assert.equal(put.status, 200);
   });
@@ -36,7 +39,8 @@ describe('editor TTS jobs use the server lexicon merged with the workspace lexic
 
   async function run(text: string, lexicon?: LexiconEntry[]): Promise<any> {
     const created = await editor.createTts({ text, ...(lexicon ? { lexicon } : {}) });
-    const job = await waitForJob(t.base, created.id, isTerminal, 60_000);
+    // Editor jobs are not the Local API's: read them from the server's job service.
+    const job: any = await waitFor(`editor job ${created.id}`, async () => t.server.jobs.get(created.id)!, isTerminal, 60_000);
     assert.equal(job.status, 'succeeded', job.error);
     return { created, job };
   }
@@ -44,14 +48,14 @@ describe('editor TTS jobs use the server lexicon merged with the workspace lexic
   it('without a workspace lexicon the server\'s entries apply', async () => {
     workspace = [];
     const { created, job } = await run('Koa and GIF.');
-    assert.deepEqual(created.input.kind === 'tts' && created.input.lexicon, [{ text: 'Koa', say: 'koh ah' }, { text: 'GIF', say: 'jif' }]);
+    assert.deepEqual(created.input.kind === 'tts' && created.input.lexicon, SERVER);
     assert.deepEqual(job.result.lexicon, { applied: ['Koa', 'GIF'], skipped: [] });
   });
 
   it('the workspace entry replaces the server\'s for the same word; the server\'s others still apply', async () => {
     workspace = [{ text: 'koa', say: 'ko wah' }, { text: 'Nguyen', say: 'win' }];
     const { created, job } = await run('Koa, GIF and Nguyen.');
-    assert.deepEqual(created.input.kind === 'tts' && created.input.lexicon, [{ text: 'koa', say: 'ko wah' }, { text: 'Nguyen', say: 'win' }, { text: 'GIF', say: 'jif' }]);
+    assert.deepEqual(created.input.kind === 'tts' && created.input.lexicon, [...workspace, SERVER[1]]);
     assert.deepEqual([...job.result.lexicon.applied].sort(), ['GIF', 'Nguyen', 'koa']);
   });
 
