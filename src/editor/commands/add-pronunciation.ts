@@ -55,10 +55,8 @@ export async function addPronunciation(services: Services, args: AddPronunciatio
     void vscode.window.showInformationMessage('Open a folder first: the pronunciation is saved in its .speech/lexicon.json.');
     return undefined;
   }
-  let typed = args.say;
-  for (;;) {
-    typed ??= await askSay(text, undefined);
-    if (typed === undefined) return undefined;
+  let typed = args.say ?? (await askSay(text, undefined));
+  while (typed !== undefined) {
     const entry = entryFromInput(text, typed);
     const problem = entryProblem(entry);
     if (problem) throw new Error(`The pronunciation of "${text}" is not valid: ${problem}`);
@@ -76,6 +74,7 @@ export async function addPronunciation(services: Services, args: AddPronunciatio
     if (choice !== 'Try Again' || args.choice !== undefined) return { entry, job };
     typed = await askSay(text, typed);
   }
+  return undefined;
 }
 
 export function registerAddPronunciation(services: Services): vscode.Disposable {
