@@ -58,5 +58,6 @@ test('Narrate Selection of a word with a workspace entry says the respelling; an
     assert.ok(apart(plain, withEntry) > 0.15, `the entry changed how long the text is (${plain.durationSeconds} s without, ${withEntry.durationSeconds} s with)`);
   } finally {
     await rm(path.dirname(lexiconFile()), { recursive: true, force: true });
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   }
 });
