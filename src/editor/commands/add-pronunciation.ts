@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { LexiconEntry } from '../../contract/types';
-import type { JobRecord } from '../../jobs/types';
+import { ttsResultOf, type JobRecord } from '../../jobs/types';
 import { entryFromInput, entryProblem, withEntry, writeWorkspaceLexicon } from '../../lexicon/workspace-lexicon';
 import { runWithProgress, succeeded } from '../job-progress';
 import { reportError } from '../log';
@@ -63,8 +63,11 @@ export async function addPronunciation(services: Services, args: AddPronunciatio
     const job = await runWithProgress(services.controller, `Pronouncing "${text}"`, () => services.editorJobs.createTts({ text, lexicon: [entry] }));
     if (!succeeded(job)) return { entry, job };
     if (args.play !== false) services.player.play((await services.editorJobs.outputPath(job))!, `${text} (${typed.trim()})`);
+    // A voice that takes no phonemes leaves an entry without `say` unspoken: say so before it is saved.
+    const skipped = ttsResultOf(job)?.lexicon?.skipped[0]?.reason;
     const choice = args.choice ?? (await vscode.window.showInformationMessage(
-      `Save "${text}" said as "${typed.trim()}" in the workspace lexicon?`, 'Save', 'Try Again', 'Cancel',
+      `Save "${text}" said as "${typed.trim()}" in the workspace lexicon?${skipped ? ` (This voice did not use it: ${skipped}.)` : ''}`,
+      'Save', 'Try Again', 'Cancel',
     ));
     if (choice === 'Save') {
       await writeWorkspaceLexicon(file, await withEntry(file, entry));
