@@ -9,6 +9,7 @@ import { createVoiceLibrary } from './voices/library';
 import { createApi, type SpeechStudioApi } from './editor/extension-api';
 import { SecretApiKeyStore } from './editor/api-key-store';
 import { AudioPlayer } from './editor/audio-player';
+import { registerAddPronunciation } from './editor/commands/add-pronunciation';
 import { registerChooseVoice } from './editor/commands/choose-voice';
 import { registerExportAudiobook } from './editor/commands/export-audiobook';
 import { registerInstallModel } from './editor/commands/install-model';
@@ -32,6 +33,7 @@ import { registerSubtitleEditing } from './editor/subtitles/register';
 import { registerRetranscribeCues } from './editor/subtitles/retranscribe-cues';
 import { registerSnapToSpeech } from './editor/subtitles/snap-to-speech';
 import { registerWalkthrough } from './editor/walkthrough/register';
+import { workspaceLexiconReader } from './editor/workspace-lexicon';
 
 export type { SpeechStudioApi, SpeechStudioJob } from './editor/extension-api';
 
@@ -58,6 +60,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     defaultVoiceId: () => settings.ttsDefaultVoice,
     preferredSttModel: () => settings.sttDefaultModel || undefined,
     editorLanguage: () => vscode.env.language,
+    workspaceLexicon: workspaceLexiconReader(log),
   });
   const link = new RelayLink({ controller: server, secrets: context.secrets, voices, log });
   relayLink = link;
@@ -77,6 +80,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     registerTranscribe(services),
     registerNarrateSelection(services),
     registerNarrateSubtitles(services),
+    registerAddPronunciation(services),
     registerExportAudiobook(services),
     registerReadAloud(services),
     registerSubtitleEditing(services),

@@ -7,10 +7,11 @@ import { copyFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError, invalidRequest } from '../contract/errors';
 import { storedInputName } from '../contract/media-types';
-import type { SttOptions, TtsRequest } from '../contract/types';
+import type { LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
 import { compileValidators, type Validators } from '../contract/validation';
 import { admitStt, admitTts, checkSttFields, installedSttModels, type AdmittedTts } from '../jobs/admission';
 import { isActive, type JobRecord } from '../jobs/types';
+import { mergeLexicons } from '../lexicon/merge-lexicon';
 import type { LocalServer } from '../server/local-server';
 import { languageTagStartsWith } from '../voices/language-tag';
 import type { VoiceEntry, VoiceLibrary } from '../voices/library';
@@ -19,8 +20,13 @@ import { isReadyVoice } from '../voices/voice-entry';
 /**
  * A TTS request from the editor: the Local API's fields; `voiceId` defaults to the configured voice.
  * `speakerVoices` (subtitle narration only) maps speaker names (`<v Name>`, `Name:`) to voice ids.
+ * `lexicon`: entries that win over the workspace's and the server's (Add Pronunciation's preview).
  */
-export type EditorTtsRequest = Partial<Omit<TtsRequest, 'text'>> & { text: string; speakerVoices?: Record<string, string> };
+export type EditorTtsRequest = Partial<Omit<TtsRequest, 'text'>> & {
+  text: string;
+  speakerVoices?: Record<string, string>;
+  lexicon?: readonly LexiconEntry[];
+};
 
 /** An STT request from the editor: a local media file and the Local API's options. */
 export type EditorSttRequest = Partial<SttOptions> & { file: string };
@@ -34,6 +40,8 @@ export interface EditorJobsDeps {
   preferredSttModel(): string | undefined;
   /** The editor's display language (`vscode.env.language`), for the default voice. */
   editorLanguage(): string;
+  /** The workspace's `.speech/lexicon.json` entries, which win over the server's lexicon; none when absent or invalid. */
+  workspaceLexicon?(): Promise<readonly LexiconEntry[]>;
 }
 
 /** In the editor, a missing model is installed with a command, not the CLI the API's message names. */
@@ -64,15 +72,16 @@ export class EditorJobs {
 
   /** What createTts would queue, or the refusal (ApiError) the Local API would answer, without creating a job. */
   admitTts(request: EditorTtsRequest): AdmittedTts {
-    const { speakerVoices, ...fields } = request;
+    const { speakerVoices, lexicon: _lexicon, ...fields } = request;
     const voiceId = fields.voiceId ?? this.defaultVoice().voice.id;
     return admitTts(this.validators, { ...fields, voiceId }, this.deps.voices, speakerVoices);
   }
 
   async createTts(request: EditorTtsRequest): Promise<JobRecord> {
     const admitted = this.admitTts(request);
+    const lexicon = mergeLexicons((await this.deps.workspaceLexicon?.()) ?? [], request.lexicon ?? []);
     const { jobs } = await this.deps.server();
-    return jobs.createTtsJob({ origin: 'editor', ...admitted });
+    return jobs.createTtsJob({ origin: 'editor', ...admitted, ...(lexicon.length ? { lexicon } : {}) });
   }
 
   async createStt(request: EditorSttRequest): Promise<JobRecord> {

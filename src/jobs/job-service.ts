@@ -5,6 +5,7 @@ import type { LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
 import { taskBackend, type EnginePhase, type RecognizedSegment, type WhisperHints } from '../engine/protocol';
 import { entriesIn } from '../lexicon/apply-lexicon';
 import { readLexicon } from '../lexicon/lexicon-file';
+import { mergeLexicons } from '../lexicon/merge-lexicon';
 import { describeThrown, type Logger } from '../util/log';
 import { EngineCancelledError, type EngineHost } from './engine-host';
 import { JobFiles, TTS_TEXT_FILE } from './job-files';
@@ -54,7 +55,7 @@ export interface NewTtsJob {
   /** The job's name; default: the start of the text. */
   name?: string;
   live?: boolean;
-  /** The lexicon to apply instead of the data directory's (the editor's workspace lexicon wins). */
+  /** Entries that win over the data directory's lexicon for the same text and language (the editor's workspace lexicon). */
   lexicon?: readonly LexiconEntry[];
 }
 
@@ -161,7 +162,7 @@ export class JobService extends EventEmitter {
     try {
       await this.files.create(id);
       await fs.writeFile(this.files.file(id, TTS_TEXT_FILE), text, 'utf8');
-      const lexicon = entriesIn(text, job.lexicon ?? (await this.serverLexicon()));
+      const lexicon = entriesIn(text, mergeLexicons(await this.serverLexicon(), job.lexicon ?? []));
       const input: TtsJobInput = {
         kind: 'tts', options, characters: text.length, voice: job.voice, ...(lexicon.length ? { lexicon } : {}), ...(job.live ? { live: true } : {}),
       };

@@ -9,6 +9,7 @@ import './walkthrough.test';
 import './activation.test';
 import './narrate.test';
 import './read-aloud.test';
+import './add-pronunciation.test';
 import './transcribe.test';
 import './lm-tools.test';
 import './subtitles.test';
