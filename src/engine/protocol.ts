@@ -5,7 +5,6 @@
  */
 import path from 'node:path';
 import type { JobResult, LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
-import { sttModelKind } from './stt/stt-model-kind';
 
 export type EnginePhase =
   | 'loading_model'
@@ -47,6 +46,8 @@ export interface SttTask {
   /** Folder for the transcript and intermediate files of this job. */
   workDir: string;
   modelPath: string;
+  /** `parakeet` when the job's model is a Parakeet model (the engine checks the file itself too). */
+  recognizer?: 'parakeet';
   options: SttOptions;
   /** What whisper takes beyond the Local API's options (the OpenAI door's prompt, task and temperature). */
   whisper?: WhisperHints;
@@ -192,14 +193,15 @@ export const parakeetBackend = (modelName: string): string => `parakeet (${model
 
 /**
  * The engine that runs a task, known before it starts: a TTS voice names its synthesizer, which is its
- * backend; an STT model file is for whisper.cpp or Parakeet (stt-model-kind.ts).
+ * backend; an STT job's recognizer was read from its model file when the job was created. No file is read
+ * here: the server calls this, and its event loop must never wait on a file.
  */
 export const taskBackend = (task: EngineTask): string => {
   if (task.kind === 'tts') return task.voice.engine;
   if (task.kind === 'speech-regions') return VAD_BACKEND;
   if (task.kind === 'waveform') return 'ffmpeg';
   if (task.kind === 'speak') return task.voice.engine;
-  return sttModelKind(task.modelPath) === 'parakeet' ? parakeetBackend(path.basename(task.modelPath)) : STT_BACKEND;
+  return task.recognizer === 'parakeet' ? parakeetBackend(path.basename(task.modelPath)) : STT_BACKEND;
 };
 
 /** An error whose message is already a sentence for the user (no stack, no internals). */

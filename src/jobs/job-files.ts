@@ -65,6 +65,7 @@ export class JobFiles {
       inputPath: this.file(job.id, input.inputFile),
       workDir: this.dir(job.id),
       modelPath: input.modelPath,
+      ...(input.recognizer ? { recognizer: input.recognizer } : {}),
       options: input.options,
       ...(input.whisper ? { whisper: input.whisper } : {}),
     };

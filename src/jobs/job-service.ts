@@ -6,6 +6,7 @@ import { taskBackend, type EnginePhase, type RecognizedSegment, type WhisperHint
 import { entriesIn } from '../lexicon/apply-lexicon';
 import { readLexicon } from '../lexicon/lexicon-file';
 import { mergeLexicons } from '../lexicon/merge-lexicon';
+import { sttModelKindOf } from '../models/stt-model-kind';
 import { describeThrown, type Logger } from '../util/log';
 import { EngineCancelledError, type EngineHost } from './engine-host';
 import { JobFiles, TTS_TEXT_FILE } from './job-files';
@@ -209,8 +210,10 @@ export class JobService extends EventEmitter {
   async createSttJob(job: NewSttJob, reservation: Reservation): Promise<JobRecord> {
     const { id, origin, options, inputFile, originalName, bytes, modelPath, whisper } = job;
     const name = job.name ?? nameFromFile(originalName);
+    // Known now, while the model file is read without blocking, so the job's backend never needs a file read.
+    const recognizer = (await sttModelKindOf(modelPath)) === 'parakeet' ? { recognizer: 'parakeet' as const } : {};
     return this.enqueue(
-      this.newRecord(id, origin, name, { kind: 'stt', options, inputFile, originalName, bytes, modelPath, ...(whisper ? { whisper } : {}) }, job.remoteKeyName),
+      this.newRecord(id, origin, name, { kind: 'stt', options, inputFile, originalName, bytes, modelPath, ...recognizer, ...(whisper ? { whisper } : {}) }, job.remoteKeyName),
       reservation,
     );
   }

@@ -35,6 +35,8 @@ export interface SttJobInput {
   originalName: string;
   bytes: number;
   modelPath: string;
+  /** `parakeet` when Parakeet transcribes, read from the model when the job was created; absent: whisper.cpp. */
+  recognizer?: 'parakeet';
   /** Decoding hints beyond the contract's options (the OpenAI door's prompt, translate, temperature). */
   whisper?: WhisperHints;
 }

@@ -22,7 +22,7 @@ async function hasGgmlMagic(file: string): Promise<boolean> {
   const handle = await fs.open(file, 'r');
   try {
     const head = Buffer.alloc(4);
-    const { bytesRead } = await handle.read(head, 0, 4, 0);
+    const { bytesRead } = await handle.read(head, 0, 4, null);
     return bytesRead === 4 && head.equals(GGML_MAGIC);
   } finally {
     await handle.close();

@@ -10,6 +10,7 @@
  * Whisper's 11 are followed by its own filter size, so at those places it holds filter data instead.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 
 export type SttEngineKind = 'whisper' | 'parakeet';
 
@@ -28,12 +29,30 @@ export function sttModelKind(modelPath: string): SttEngineKind | undefined {
   }
   try {
     const header = Buffer.alloc(HEADER_BYTES);
-    const length = readSync(descriptor, header, 0, HEADER_BYTES, 0);
-    if (length < 4 || !header.subarray(0, 4).equals(GGML_MAGIC)) return undefined;
-    return length === HEADER_BYTES && isParakeetHeader(header) ? 'parakeet' : 'whisper';
+    // Read from where a fresh descriptor stands, not at an offset: a model path that is a pipe then waits
+    // for its bytes instead of failing with ESPIPE.
+    return kindOfHeader(header, readSync(descriptor, header, 0, HEADER_BYTES, null));
   } finally {
     closeSync(descriptor);
   }
+}
+
+/** The same, without blocking the caller's event loop: for the server, which must never wait on a file. */
+export async function sttModelKindOf(modelPath: string): Promise<SttEngineKind | undefined> {
+  const handle = await open(modelPath, 'r').catch(() => undefined);
+  if (!handle) return undefined;
+  try {
+    const header = Buffer.alloc(HEADER_BYTES);
+    const { bytesRead } = await handle.read(header, 0, HEADER_BYTES, null);
+    return kindOfHeader(header, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+function kindOfHeader(header: Buffer, length: number): SttEngineKind | undefined {
+  if (length < 4 || !header.subarray(0, 4).equals(GGML_MAGIC)) return undefined;
+  return length === HEADER_BYTES && isParakeetHeader(header) ? 'parakeet' : 'whisper';
 }
 
 function isParakeetHeader(header: Buffer): boolean {

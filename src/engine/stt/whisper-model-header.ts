@@ -26,7 +26,7 @@ export async function readWhisperModelHeader(modelPath: string): Promise<Whisper
   });
   try {
     const bytes = Buffer.alloc(8);
-    const { bytesRead } = await handle.read(bytes, 0, bytes.length, 0);
+    const { bytesRead } = await handle.read(bytes, 0, bytes.length, null);
     if (bytesRead < bytes.length || bytes.readUInt32LE(0) !== GGML_MAGIC) {
       throw new UserFacingError(`The speech-to-text model ${path.basename(modelPath)} is not a whisper.cpp model; reinstall it.`);
     }
