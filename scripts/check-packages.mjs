@@ -94,7 +94,8 @@ export function checkPackage(vsix) {
   // Without a sherpa-onnx build for the platform, the engine reports neural voices and diarization as unavailable.
   const optional = platform.sherpa ? new Set() : new Set(['sherpa-onnx-node']);
   for (const name of packagesTheBundlesLoad(listing)) if (!carried.has(name) && !optional.has(name)) problems.push(`lacks ${name}, which the bundles load`);
-  if (!listing.includes('extension/dist/extension.js') || !listing.includes('extension/dist/engine-worker.js')) problems.push('lacks the dist/ bundles');
+  // cli.js too: Export Audiobook… runs its audiobook command as a child process.
+  if (!['extension.js', 'engine-worker.js', 'cli.js'].every((name) => listing.includes(`extension/dist/${name}`))) problems.push('lacks the dist/ bundles');
   problems.push(...wasmFfmpegProblems(vsix, listing));
   return { target, problems, natives: natives.length };
 }

@@ -70,8 +70,14 @@ test('the status bar shows the address and opens the Jobs view', async () => {
 test('the command palette lists the Speech Studio commands', async () => {
   // The palette's list is virtual: with more commands than rows on screen, each is looked up by its title.
   for (const title of ['Transcribe Media File…', 'Narrate Selection', 'Choose Voice…', 'Install Model…', 'Show Jobs', 'Export Audiobook…', 'Read Document Aloud']) {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     await vscode.commands.executeCommand('workbench.action.quickOpen', `>Speech Studio: ${title}`);
-    await ui({ action: 'waitFor', selector: `.quick-input-widget .monaco-list-row:has-text("${title}")` });
+    try {
+      await ui({ action: 'waitFor', selector: `.quick-input-widget .monaco-list-row:has-text("${title}")` });
+    } catch (error) {
+      const { texts } = await ui({ action: 'texts', selector: '.quick-input-widget .monaco-list-row' });
+      throw new Error(`"${title}" is not in the palette, which shows: ${JSON.stringify(texts)} (${String(error)})`);
+    }
   }
   await vscode.commands.executeCommand('workbench.action.quickOpen', '>Speech Studio: ');
   await ui({ action: 'waitFor', selector: '.quick-input-widget .monaco-list-row:has-text("Speech Studio")' });
