@@ -11,6 +11,7 @@ import { findMediaTools, firstErrorLine, isMissingExecutable, toolNotFoundError 
 import { UserFacingError } from '../protocol';
 import { DiskGuard } from './disk-guard';
 import { ffmpegOutputArgs, type EncoderSettings } from './encoder-settings';
+import { stereoFromMono } from './samples';
 
 /** Zeros that silence is sent from; never written to. 256 KB: few writes, little memory. */
 const ZEROS = Buffer.alloc(256 * 1024);
@@ -63,7 +64,7 @@ export class FfmpegEncoder {
   async write(samples: Int16Array): Promise<void> {
     if (samples.length === 0) return;
     if (this.spawnError) throw this.spawnError;
-    const data = this.settings.channels === 2 ? duplicate(samples) : samples;
+    const data = this.settings.channels === 2 ? stereoFromMono(samples) : samples;
     // A copy: the caller may reuse its buffer while the pipe still holds this one.
     await this.send(Buffer.from(Buffer.from(data.buffer, data.byteOffset, data.byteLength)));
     this.frames += samples.length;
@@ -114,13 +115,4 @@ export class FfmpegEncoder {
       throw new UserFacingError(`ffmpeg could not encode the ${this.settings.format} file: ${firstErrorLine(this.stderr, this.path)}`);
     }
   }
-}
-
-function duplicate(samples: Int16Array): Int16Array {
-  const out = new Int16Array(samples.length * 2);
-  for (let i = 0; i < samples.length; i++) {
-    out[2 * i] = samples[i];
-    out[2 * i + 1] = samples[i];
-  }
-  return out;
 }

@@ -10,3 +10,13 @@ export function concatSamples(blocks: readonly Int16Array[]): Int16Array {
   }
   return out;
 }
+
+/** Mono samples as interleaved stereo: each sample on both channels. */
+export function stereoFromMono(samples: Int16Array): Int16Array {
+  const out = new Int16Array(samples.length * 2);
+  for (let i = 0; i < samples.length; i++) {
+    out[2 * i] = samples[i];
+    out[2 * i + 1] = samples[i];
+  }
+  return out;
+}

@@ -10,6 +10,7 @@ import { startWasmFfmpeg, type WasmResult, type WasmRun } from '../media/wasm-ff
 import { UserFacingError } from '../protocol';
 import { DiskGuard } from './disk-guard';
 import { ffmpegOutputArgs, type EncoderSettings } from './encoder-settings';
+import { stereoFromMono } from './samples';
 import type { EncodedSummary } from './ffmpeg-encoder';
 
 /** Zeros that silence is sent from; never written to. */
@@ -43,7 +44,7 @@ export class WasmEncoder {
   /** Appends mono samples; with two channels each sample goes to both. */
   async write(samples: Int16Array): Promise<void> {
     if (samples.length === 0) return;
-    const data = this.settings.channels === 2 ? duplicate(samples) : samples;
+    const data = this.settings.channels === 2 ? stereoFromMono(samples) : samples;
     await this.send(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
     this.frames += samples.length;
   }
@@ -79,13 +80,4 @@ export class WasmEncoder {
       throw new UserFacingError(`ffmpeg could not encode the ${this.settings.format} file: ${firstErrorLine(result.stderr, '/out/0')}`);
     }
   }
-}
-
-function duplicate(samples: Int16Array): Int16Array {
-  const out = new Int16Array(samples.length * 2);
-  for (let i = 0; i < samples.length; i++) {
-    out[2 * i] = samples[i];
-    out[2 * i + 1] = samples[i];
-  }
-  return out;
 }
