@@ -138,11 +138,18 @@ export async function exportAudiobook(options: AudiobookOptions): Promise<Audiob
     return voices.get(asked)!;
   };
   const lexicon = (await readLexicon(options.dataDir)).entries;
+  // Validators compile once, and each voice's reading is built once: an export reads hundreds of paragraphs.
+  const validators = compileValidators();
+  const readings = new Map<string, Reading>();
   const readingOf = (voice: VoiceEntry): Reading => {
-    const checked = compileValidators().ttsRequest({ voiceId: voice.voice.id, text: '-', outputFormat: 'wav', sampleRate: SAMPLE_RATE });
+    const known = readings.get(voice.voice.id);
+    if (known) return known;
+    const checked = validators.ttsRequest({ voiceId: voice.voice.id, text: '-', outputFormat: 'wav', sampleRate: SAMPLE_RATE });
     if (!checked.ok) throw new Error(checked.message);
     const { text: _text, ...ttsOptions } = checked.value;
-    return { voice, options: ttsOptions, lexicon };
+    const reading = { voice, options: ttsOptions, lexicon };
+    readings.set(voice.voice.id, reading);
+    return reading;
   };
 
   const cache = new AudioCache(audiobookCacheDir(options.dataDir));
