@@ -11,6 +11,7 @@ import type { LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
 import { compileValidators, type Validators } from '../contract/validation';
 import { admitStt, admitTts, checkSttFields, installedSttModels, type AdmittedTts } from '../jobs/admission';
 import { isActive, type JobRecord } from '../jobs/types';
+import { readLexicon } from '../lexicon/lexicon-file';
 import { mergeLexicons } from '../lexicon/merge-lexicon';
 import type { LocalServer } from '../server/local-server';
 import { languageTagStartsWith } from '../voices/language-tag';
@@ -82,6 +83,16 @@ export class EditorJobs {
     const lexicon = mergeLexicons((await this.deps.workspaceLexicon?.()) ?? [], request.lexicon ?? []);
     const { jobs } = await this.deps.server();
     return jobs.createTtsJob({ origin: 'editor', ...admitted, ...(lexicon.length ? { lexicon } : {}) });
+  }
+
+  /**
+   * The lexicon an editor TTS job speaks with: the workspace's entries over the data directory's, merged as
+   * the job service merges them. Read Aloud applies it itself, sentence by sentence. A broken server file
+   * reads as empty, as it does for a job.
+   */
+  async spokenLexicon(): Promise<LexiconEntry[]> {
+    const server = await readLexicon(this.deps.dataDir()).then((file) => file.entries, () => []);
+    return mergeLexicons(server, (await this.deps.workspaceLexicon?.()) ?? []);
   }
 
   async createStt(request: EditorSttRequest): Promise<JobRecord> {

@@ -28,13 +28,16 @@ export class SentenceSkippedError extends Error {
  */
 const lastTurn = new WeakMap<SpeakingEngine, Promise<unknown>>();
 
-/** A Synthesize that speaks with `voice` in the engine process, applying the lexicon entries found in each sentence. */
-export function engineSynthesizer(engine: SpeakingEngine, voice: TtsVoiceRef, lexicon: readonly LexiconEntry[] = []): Synthesize {
+/**
+ * A Synthesize that speaks with `voice` in the engine process, applying the lexicon entries found in each
+ * sentence; a function is asked for the lexicon at each sentence (the editor re-reads it when its file changes).
+ */
+export function engineSynthesizer(engine: SpeakingEngine, voice: TtsVoiceRef, lexicon: readonly LexiconEntry[] | (() => readonly LexiconEntry[]) = []): Synthesize {
   return (text, speed, signal) => {
     const previous = lastTurn.get(engine) ?? Promise.resolve();
     const turn = previous.then(async (): Promise<SentenceAudio> => {
       if (signal.aborted) throw new SentenceSkippedError();
-      const entries = entriesIn(text, lexicon);
+      const entries = entriesIn(text, typeof lexicon === 'function' ? lexicon() : lexicon);
       const task: SpeakTask = { kind: 'speak', text, voice, speed, ...(entries.length ? { lexicon: entries } : {}) };
       const { result } = await engine.run(`read-aloud-${randomUUID()}`, task, { signal: new AbortController().signal, onProgress: () => undefined });
       return result;

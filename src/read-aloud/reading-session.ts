@@ -68,11 +68,21 @@ export class ReadingSession {
   private controller = new AbortController();
   private speedNow: number;
   private lastWord = -1;
+  /** The player finished the current sentence and waits for the next. */
+  private currentEnded = false;
   private readonly listeners: { [K in keyof ReadingEvents]: ReadingEvents[K][] } = { state: [], sentence: [], word: [], audio: [] };
 
-  constructor(readonly sentences: readonly ReadingSentence[], private readonly options: ReadingOptions) {
+  private sentenceList: readonly ReadingSentence[];
+
+  constructor(sentences: readonly ReadingSentence[], private readonly options: ReadingOptions) {
     if (sentences.length === 0) throw new TypeError('Expected at least one sentence to read');
+    this.sentenceList = sentences;
     this.speedNow = options.speed ?? 1;
+  }
+
+  /** The sentences read, as the last update left them. */
+  get sentences(): readonly ReadingSentence[] {
+    return this.sentenceList;
   }
 
   get state(): ReadingState {
@@ -140,11 +150,34 @@ export class ReadingSession {
   setSpeed(speed: number): void {
     if (this.isOver || speed === this.speedNow) return;
     this.speedNow = speed;
-    const from = this.currentIndex + 1;
-    this.invalidate();
-    this.options.player.drop(from);
-    for (const index of [...this.queued.keys()]) if (index >= from) this.queued.delete(index);
-    this.nextToQueue = Math.min(this.nextToQueue, from);
+    // Also what is being made for the current sentence before it plays: it is made again at the new speed.
+    this.remakeFrom(this.currentIndex + 1, true);
+  }
+
+  /**
+   * The text changed (or how it is said): `sentences` replace the reading's, the same ones up to the current
+   * sentence, which finishes as it was made. Audio made ahead for sentences from `remakeFrom` on is dropped
+   * and made again; a reading whose last sentence played already stays over.
+   */
+  update(sentences: readonly ReadingSentence[], remakeFrom: number): void {
+    if (this.isOver || sentences.length <= this.currentIndex) return;
+    this.sentenceList = sentences;
+    this.remakeFrom(Math.max(remakeFrom, this.currentIndex + 1));
+  }
+
+  /** Drops the audio made or being made for sentences from `from` on and goes on making them. */
+  private remakeFrom(from: number, always = false): void {
+    if (always || from < this.nextToQueue || (this.busy && from === this.nextToQueue)) {
+      this.invalidate();
+      this.options.player.drop(from);
+      for (const index of [...this.queued.keys()]) if (index >= from) this.queued.delete(index);
+      this.nextToQueue = Math.min(this.nextToQueue, from);
+    }
+    // The current sentence ended while the next was not made: the reading waits for it, or is over now.
+    if (this.currentEnded && this.currentIndex === this.sentenceList.length - 1) {
+      this.setState('finished');
+      return;
+    }
     this.fill();
   }
 
@@ -160,6 +193,7 @@ export class ReadingSession {
   onPlayerStarted(index: number): void {
     if (this.isOver || !this.queued.has(index)) return;
     this.currentIndex = index;
+    this.currentEnded = false;
     this.lastWord = -1;
     for (const old of [...this.queued.keys()]) if (old < index) this.queued.delete(old);
     if (this.stateNow === 'loading') this.setState('playing');
@@ -182,6 +216,7 @@ export class ReadingSession {
   onPlayerEnded(index: number): void {
     if (this.isOver || index !== this.currentIndex) return;
     this.queued.delete(index);
+    this.currentEnded = true;
     if (index === this.sentences.length - 1) {
       this.setState('finished');
       return;
@@ -196,6 +231,7 @@ export class ReadingSession {
     this.options.player.drop(0);
     this.queued.clear();
     this.currentIndex = index;
+    this.currentEnded = false;
     this.nextToQueue = index;
     if (this.stateNow === 'playing') this.setState('loading');
     this.fill();

@@ -64,4 +64,13 @@ describe('editor TTS jobs use the server lexicon merged with the workspace lexic
     const { created } = await run('Koa.', [{ text: 'Koa', say: 'kwah' }]);
     assert.deepEqual(created.input.kind === 'tts' && created.input.lexicon, [{ text: 'Koa', say: 'kwah' }]);
   });
+
+  it('Read Aloud\'s lexicon (spokenLexicon) is the one a job of the same moment speaks with', async () => {
+    workspace = [{ text: 'koa', say: 'ko wah' }, { text: 'Nguyen', say: 'win' }];
+    // A job keeps the entries its text uses: this one uses them all.
+    const { created } = await run('Koa, GIF and Nguyen.');
+    assert.deepEqual(await editor.spokenLexicon(), created.input.kind === 'tts' && created.input.lexicon);
+    workspace = [];
+    assert.deepEqual(await editor.spokenLexicon(), SERVER, 'read again at each call: the workspace entries are gone');
+  });
 });

@@ -153,6 +153,52 @@ describe('Read Aloud session: the state machine and its pipeline', () => {
     assert.equal(session.speed, 0.9);
   });
 
+  it('an update after an edit keeps the sentence playing and the unchanged audio, and re-makes the changed sentences', async () => {
+    const { synth, player, session, spoken, states } = reading(4);
+    session.start();
+    await synth.answer();
+    await synth.answer(); // sentence 1 made ahead
+    session.onPlayerStarted(0);
+    const edited = [...session.sentences.slice(0, 2), { start: 20, end: 29, text: 'Changed 2.', wordStarts: [20] }, ...session.sentences.slice(3)];
+    session.update(edited, 2);
+    assert.ok(!player.calls.includes('drop 2'), 'nothing was made from sentence 2 on: nothing to drop');
+    assert.equal(session.sentences[2].text, 'Changed 2.');
+    session.onPlayerEnded(0);
+    session.onPlayerStarted(1);
+    assert.deepEqual(synth.asked.filter((a) => !a.signal.aborted).map((a) => a.text), ['Changed 2.'], 'the edited text is read');
+    await synth.answer();
+    session.update([...edited.slice(0, 3), { start: 30, end: 40, text: 'Inserted.', wordStarts: [30] }, edited[3]], 1);
+    assert.equal(player.calls.at(-1), 'drop 2', 'sentence 1 plays on; what was made after it is dropped');
+    assert.deepEqual(synth.asked.filter((a) => !a.signal.aborted).map((a) => a.text), ['Changed 2.']);
+    await synth.answer();
+    session.onPlayerEnded(1);
+    session.onPlayerStarted(2);
+    assert.equal(synth.asked.at(-1)?.text, 'Inserted.');
+    await synth.answer();
+    session.onPlayerEnded(2);
+    session.onPlayerStarted(3);
+    await synth.answer();
+    session.onPlayerEnded(3);
+    session.onPlayerStarted(4);
+    session.onPlayerEnded(4);
+    assert.deepEqual(spoken, [0, 1, 2, 3, 4]);
+    assert.equal(states.at(-1), 'finished', 'the reading ends after the last sentence of the edited text');
+  });
+
+  it('an update that removes the sentences after one that ended finishes the reading', async () => {
+    const { synth, session, states } = reading(3);
+    session.start();
+    await synth.answer();
+    session.onPlayerStarted(0);
+    session.onPlayerEnded(0); // sentence 1 is still in the engine
+    assert.equal(session.state, 'loading');
+    const stale = synth.asked[0];
+    session.update(session.sentences.slice(0, 1), 1);
+    assert.ok(stale.signal.aborted, 'the removed sentence is not made');
+    assert.equal(session.state, 'finished');
+    assert.deepEqual(states, ['playing', 'loading', 'finished']);
+  });
+
   it('an engine failure stops the reading with the error', async () => {
     const { synth, session } = reading(2);
     let reported: unknown;

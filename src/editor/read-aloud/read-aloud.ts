@@ -1,16 +1,18 @@
 /**
  * Read Aloud in the editor: reads the document, the selection or from the cursor on, sentence by sentence
- * through the engine process into the webview player, highlights what is spoken, and stops when the text
- * changes or its editor closes. One reading at a time; a new one replaces it.
+ * through the engine process into the webview player with the editor's pronunciation lexicon, highlights
+ * what is spoken, follows edits of the text (src/read-aloud/resync.ts) and stops when its editor closes.
+ * One reading at a time; a new one replaces it.
  */
 import * as vscode from 'vscode';
 import type { LexiconEntry } from '../../contract/types';
-import { readLexicon } from '../../lexicon/lexicon-file';
 import { engineSynthesizer } from '../../read-aloud/engine-speaker';
 import { DEFAULT_PAUSE_SECONDS, ReadingSession, type ReadingState } from '../../read-aloud/reading-session';
+import { resync } from '../../read-aloud/resync';
 import { readingKind, readingSentences, sourceRange, type ReadingSentence } from '../../text/reading-sentences';
 import { reportError } from '../log';
 import type { Services } from '../services';
+import { workspaceLexiconFile } from '../workspace-lexicon';
 import { ReadingView } from './reading-view';
 import { WebviewPlayer } from './webview-player';
 
@@ -18,8 +20,13 @@ export type ReadScope = 'cursor' | 'selection' | 'document';
 
 /** What happened in the reading, in order, with milliseconds since the command (for tests and diagnostics). */
 export type ReadAloudEvent =
-  | { type: 'audio' | 'started' | 'highlight'; index: number; at: number; text?: string }
+  | { type: 'audio'; index: number; at: number; durationSeconds: number }
+  | { type: 'started' | 'highlight'; index: number; at: number; text?: string }
   | { type: 'word'; index: number; text: string; at: number }
+  /** The text changed: the reading goes on with `count` sentences, audio made ahead re-made from `remakeFrom`. */
+  | { type: 'resync'; at: number; current: number; count: number; remakeFrom: number; currentEdited: boolean }
+  /** The workspace lexicon file changed: `entries` apply from the next sentence. */
+  | { type: 'lexicon'; at: number; entries: number }
   | { type: 'state'; state: ReadingState; at: number; reason?: string }
   | { type: 'player'; at: number };
 
@@ -39,6 +46,11 @@ export class ReadAloud implements vscode.Disposable {
   private session: ReadingSession | undefined;
   private document: vscode.TextDocument | undefined;
   private sentences: readonly ReadingSentence[] = [];
+  /** Where the reading ends in the document (the selection's end; the text's length for the rest). */
+  private end = 0;
+  private lexiconEntries: readonly LexiconEntry[] = [];
+  /** The sentence highlighted as spoken; -1 before the first plays. */
+  private highlighted = -1;
   private events: ReadAloudEvent[] = [];
   private startedAt = 0;
   private readonly view = new ReadingView();
@@ -54,7 +66,7 @@ export class ReadAloud implements vscode.Disposable {
     });
     this.disposables = [
       vscode.workspace.onDidChangeTextDocument((event) => {
-        if (event.document === this.document && event.contentChanges.length > 0) this.stop('the text changed', true);
+        if (event.document === this.document && event.contentChanges.length > 0) this.followEdit(event);
       }),
       vscode.workspace.onDidCloseTextDocument((document) => {
         if (document === this.document) this.stop('its editor was closed');
@@ -63,6 +75,11 @@ export class ReadAloud implements vscode.Disposable {
         if (this.document && !this.isOpenInTab(this.document.uri)) this.stop('its editor was closed');
       }),
     ];
+    const lexiconWatcher = vscode.workspace.createFileSystemWatcher('**/.speech/lexicon.json');
+    for (const on of [lexiconWatcher.onDidChange, lexiconWatcher.onDidCreate, lexiconWatcher.onDidDelete]) {
+      this.disposables.push(on((uri) => uri.fsPath === workspaceLexiconFile() && void this.reloadLexicon()));
+    }
+    this.disposables.push(lexiconWatcher);
   }
 
   async read(scope: ReadScope): Promise<ReadAloudStatus | undefined> {
@@ -73,7 +90,7 @@ export class ReadAloud implements vscode.Disposable {
     }
     const startedAt = Date.now();
     const { document } = editor;
-    const sentences = sentencesFor(editor, scope);
+    const { sentences, end } = sentencesFor(editor, scope);
     if (sentences.length === 0) {
       void vscode.window.showInformationMessage(scope === 'selection' ? 'The selection has nothing to read aloud.' : 'There is nothing to read aloud here.');
       return undefined;
@@ -86,8 +103,9 @@ export class ReadAloud implements vscode.Disposable {
     this.player.open(`Read Aloud: ${vscode.workspace.asRelativePath(document.uri)}`);
     const server = await this.services.controller.ready();
     const config = vscode.workspace.getConfiguration('speechStudio.readAloud');
+    this.lexiconEntries = await this.services.editorJobs.spokenLexicon();
     const session = new ReadingSession(sentences, {
-      synthesize: engineSynthesizer(server.engine, voice, await this.lexicon()),
+      synthesize: engineSynthesizer(server.engine, voice, () => this.lexiconEntries),
       player: this.player,
       speed: config.get<number>('speed', 1),
       pauseSeconds: config.get<number>('sentencePause', DEFAULT_PAUSE_SECONDS),
@@ -95,6 +113,8 @@ export class ReadAloud implements vscode.Disposable {
     this.session = session;
     this.document = document;
     this.sentences = sentences;
+    this.end = end;
+    this.highlighted = -1;
     this.watch(session);
     this.player.connect(session);
     session.start();
@@ -131,13 +151,10 @@ export class ReadAloud implements vscode.Disposable {
   }
 
   private watch(session: ReadingSession): void {
-    session.on('audio', (index) => this.log({ type: 'audio', index, at: 0 }));
+    session.on('audio', (index, audio) => this.log({ type: 'audio', index, at: 0, durationSeconds: audio.durationSeconds }));
     session.on('sentence', (index) => {
       this.log({ type: 'started', index, at: 0 });
-      const range = this.range(index, 0, this.sentences[index].end - this.sentences[index].start);
-      if (!range || !this.document) return;
-      this.view.highlightSentence(this.document, range);
-      this.log({ type: 'highlight', index, at: 0, text: this.document.getText(range) });
+      this.highlight(index, true);
       this.refreshStatus();
     });
     session.on('word', (index, word) => {
@@ -156,6 +173,51 @@ export class ReadAloud implements vscode.Disposable {
       }
       this.refreshStatus();
     });
+  }
+
+  /** Highlights sentence `index`; `reveal` scrolls to it (not after an edit: the writer's cursor may be elsewhere). */
+  private highlight(index: number, reveal: boolean): void {
+    const range = this.range(index, 0, this.sentences[index].end - this.sentences[index].start);
+    if (!range || !this.document) return;
+    this.highlighted = index;
+    this.view.highlightSentence(this.document, range, reveal);
+    this.log({ type: 'highlight', index, at: 0, text: this.document.getText(range) });
+  }
+
+  /**
+   * The text being read changed: the sentence being spoken finishes, the reading goes on with the edited
+   * text after it, and the highlights move with the text.
+   */
+  private followEdit(event: vscode.TextDocumentChangeEvent): void {
+    const session = this.session;
+    if (!session || session.isOver) return;
+    const { document } = event;
+    const text = document.getText();
+    const kind = readingKind(document.languageId);
+    const next = resync({
+      sentences: this.sentences,
+      current: session.current,
+      end: this.end,
+      changes: event.contentChanges,
+      split: (from, to) => readingSentences(text, kind, document.languageId, from, to),
+    });
+    this.sentences = next.sentences;
+    this.end = next.end;
+    session.update(next.sentences, next.remakeFrom);
+    this.log({ type: 'resync', at: 0, current: session.current, count: next.sentences.length, remakeFrom: next.remakeFrom, currentEdited: next.currentEdited });
+    if (!session.isOver && this.highlighted === session.current) this.highlight(session.current, false);
+    this.refreshStatus();
+  }
+
+  /** The workspace lexicon file changed: its entries apply from the next sentence (made again if made ahead). */
+  private async reloadLexicon(): Promise<void> {
+    const session = this.session;
+    if (!session || session.isOver) return;
+    const entries = await this.services.editorJobs.spokenLexicon();
+    if (this.session !== session || session.isOver) return;
+    this.lexiconEntries = entries;
+    this.log({ type: 'lexicon', at: 0, entries: entries.length });
+    session.update(session.sentences, session.current + 1);
   }
 
   private refreshStatus(): void {
@@ -187,15 +249,6 @@ export class ReadAloud implements vscode.Disposable {
     );
   }
 
-  /** The data directory's pronunciation lexicon, as TTS jobs use it; a broken file reads as empty. */
-  private async lexicon(): Promise<LexiconEntry[]> {
-    try {
-      return (await readLexicon(this.services.controller.dataDir)).entries;
-    } catch {
-      return [];
-    }
-  }
-
   dispose(): void {
     this.stop('Speech Studio stopped');
     this.player.dispose();
@@ -204,17 +257,21 @@ export class ReadAloud implements vscode.Disposable {
   }
 }
 
-/** The sentences a scope reads: the whole document, those in the selection, or from the sentence at the cursor on. */
-function sentencesFor(editor: vscode.TextEditor, scope: ReadScope): ReadingSentence[] {
+/**
+ * The sentences a scope reads (the whole document, those in the selection, or from the sentence at the
+ * cursor on) and where its reading ends.
+ */
+function sentencesFor(editor: vscode.TextEditor, scope: ReadScope): { sentences: ReadingSentence[]; end: number } {
   const { document, selection } = editor;
   const text = document.getText();
   const kind = readingKind(document.languageId);
   if (scope === 'selection' && !selection.isEmpty) {
-    return readingSentences(text, kind, document.languageId, document.offsetAt(selection.start), document.offsetAt(selection.end));
+    const end = document.offsetAt(selection.end);
+    return { sentences: readingSentences(text, kind, document.languageId, document.offsetAt(selection.start), end), end };
   }
   const all = readingSentences(text, kind, document.languageId);
-  if (scope === 'document') return all;
+  if (scope === 'document') return { sentences: all, end: text.length };
   const cursor = document.offsetAt(selection.active);
   const first = all.findIndex((sentence) => sentence.end > cursor);
-  return first < 0 ? [] : all.slice(first);
+  return { sentences: first < 0 ? [] : all.slice(first), end: text.length };
 }

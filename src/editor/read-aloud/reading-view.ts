@@ -67,13 +67,13 @@ export class ReadingView implements vscode.Disposable {
     void vscode.commands.executeCommand('setContext', 'speechStudio.reading', false);
   }
 
-  /** Highlights `range` in every editor showing `document`, and scrolls the first to it when it is out of view. */
-  highlightSentence(document: vscode.TextDocument, range: vscode.Range): void {
+  /** Highlights `range` in every editor showing `document`; `reveal` scrolls the first to it when it is out of view. */
+  highlightSentence(document: vscode.TextDocument, range: vscode.Range, reveal = true): void {
     for (const editor of this.editorsOf(document)) {
       editor.setDecorations(this.sentenceDecoration, [range]);
       editor.setDecorations(this.wordDecoration, []);
     }
-    this.editorsOf(document)[0]?.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    if (reveal) this.editorsOf(document)[0]?.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
 
   highlightWord(document: vscode.TextDocument, range: vscode.Range): void {

@@ -220,7 +220,8 @@ window.addEventListener('message', (event) => {
       case 'drop': drop(message.from); break;
       case 'pause': paused = true; if (context) void context.suspend(); status.textContent = 'Paused'; break;
       case 'resume': paused = false; if (context) void context.resume(); break;
-      case 'stop': drop(0); status.textContent = 'Stopped'; break;
+      // A reading stopped while paused must not leave the next one paused.
+      case 'stop': drop(0); paused = false; status.textContent = 'Stopped'; break;
       case 'title': document.getElementById('title').textContent = message.text; break;
     }
   } catch (error) {
