@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
+import type { LexiconEntry } from '../../src/contract/types';
+import { EditorJobs } from '../../src/editor/editor-jobs';
 import { readWavSamples } from '../../src/engine/audio/wav-reader';
+import { createVoiceLibrary } from '../../src/voices/library';
 import { voiceIdFor } from '../../src/voices/voice-id';
 import { installSyntheticKitten } from '../helpers/kitten-model';
-import { isTerminal, postJson, request, startTestServer, waitForJob, type TestServer } from '../helpers/server';
+import { isTerminal, postJson, request, startTestServer, waitFor, waitForJob, type TestServer } from '../helpers/server';
 
 const SPEAKERS = ['expr-voice-2-m', 'expr-voice-2-f', 'expr-voice-3-m', 'expr-voice-3-f', 'expr-voice-4-m', 'expr-voice-4-f', 'expr-voice-5-m', 'expr-voice-5-f'];
 const kittenVoiceId = (speaker: string) => voiceIdFor('sherpa-onnx', `kitten-nano-en-v0.1-fp16#${speaker}`);
@@ -73,6 +77,45 @@ describe('Kitten TTS nano voices through the Local API (random-weight model: str
     assert.deepEqual(respelled.job.result.lexicon, { applied: ['Nguyen'], skipped: [] });
     assert.notDeepEqual(respelled.wav.samples, plain.wav.samples, 'the lexicon changed nothing');
     // Eight words for one: the respelling is what is spoken.
+    assert.ok(respelled.job.result.durationSeconds > plain.job.result.durationSeconds + 0.5,
+      `${plain.job.result.durationSeconds} s plain, ${respelled.job.result.durationSeconds} s respelled`);
+  });
+});
+
+describe('the editor\'s jobs on a Kitten voice (src/editor/editor-jobs.ts, no VS Code needed)', () => {
+  let t: TestServer;
+  let editor: EditorJobs;
+  let workspace: LexiconEntry[] = [];
+  before(async () => {
+    t = await startTestServer();
+    await installSyntheticKitten(t.dataDir);
+    editor = new EditorJobs({
+      server: async () => t.server,
+      voices: createVoiceLibrary({ dataDir: t.dataDir }),
+      dataDir: () => t.dataDir,
+      defaultVoiceId: () => kittenVoiceId('expr-voice-3-f'),
+      preferredSttModel: () => undefined,
+      editorLanguage: () => 'en',
+      workspaceLexicon: async () => workspace,
+    });
+  });
+  after(() => t.dispose());
+
+  async function run(text: string) {
+    const created = await editor.createTts({ text, trimSilence: false });
+    const job: any = await waitFor(`editor job ${created.id}`, async () => t.server.jobs.get(created.id)!, isTerminal, 60_000);
+    assert.equal(job.status, 'succeeded', job.error);
+    return { job, wav: readWavSamples(await readFile((await editor.outputPath(job))!)) };
+  }
+
+  it('speak the workspace lexicon\'s respelling with the default Kitten voice', async () => {
+    workspace = [];
+    const plain = await run('Koa is here.');
+    assert.equal(plain.job.result.voice.name, 'Kitten Nano 3 Female (English, America)');
+    workspace = [{ text: 'Koa', say: 'koh ah, koh ah, koh ah, koh ah, koh ah' }];
+    const respelled = await run('Koa is here.');
+    assert.deepEqual(respelled.job.result.lexicon, { applied: ['Koa'], skipped: [] });
+    assert.notDeepEqual(respelled.wav.samples, plain.wav.samples, 'the workspace lexicon changed nothing');
     assert.ok(respelled.job.result.durationSeconds > plain.job.result.durationSeconds + 0.5,
       `${plain.job.result.durationSeconds} s plain, ${respelled.job.result.durationSeconds} s respelled`);
   });
