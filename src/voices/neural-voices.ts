@@ -1,8 +1,8 @@
 /**
- * Neural voices run by sherpa-onnx: the catalog's `tts-voice` entries (Piper, Kokoro, Kitten) are always listed,
- * `not_installed` until their files are in `<data-dir>/models/tts/<catalog id>/` (the model catalog puts
- * them there), `installing` while a download is staged. A multi-speaker model (Kokoro, Kitten) gives one
- * voice per speaker.
+ * Neural voices run by sherpa-onnx: the catalog's `tts-voice` entries (Piper, Kokoro, Kitten) are always
+ * listed, `not_installed` until their files are in `<data-dir>/models/tts/<catalog id>/` (the model catalog
+ * puts them there), `installing` while a download is staged. A multi-speaker model (Kokoro, Kitten) gives
+ * one voice per speaker.
  */
 import { existsSync } from 'node:fs';
 import type { Gender, Voice } from '../contract/types';
