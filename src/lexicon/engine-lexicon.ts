@@ -7,8 +7,8 @@ import type { TtsEngineName } from '../voices/voice-ref';
 import { applyLexicon, espeakPhonemes, type PhonemeWriter } from './apply-lexicon';
 
 /**
- * Engines that take espeak-ng phonemes inline. sherpa-onnx's Piper, Kokoro and Matcha voices phonemize with
- * espeak-ng internally but take only text, so they speak an entry's `say`.
+ * Engines that take espeak-ng phonemes inline. sherpa-onnx's Piper, Kokoro, Kitten and Matcha voices
+ * phonemize with espeak-ng internally but take only text, so they speak an entry's `say`.
  */
 const PHONEME_WRITERS: Partial<Record<TtsEngineName, PhonemeWriter>> = { 'espeak-ng': espeakPhonemes };
 

@@ -35,7 +35,7 @@ export interface CatalogEntry {
   license: string;
   licenseUrl?: string;
   homepage?: string;
-  engine?: 'sherpa-onnx-vits' | 'sherpa-onnx-kokoro';
+  engine?: 'sherpa-onnx-vits' | 'sherpa-onnx-kokoro' | 'sherpa-onnx-kitten';
   requires?: string[];
   runtime?: 'espeak-ng-data'[];
   files: CatalogFile[];

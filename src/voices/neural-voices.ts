@@ -1,8 +1,8 @@
 /**
- * Neural voices run by sherpa-onnx: the catalog's `tts-voice` entries (Piper, Kokoro) are always listed,
- * `not_installed` until their files are in `<data-dir>/models/tts/<catalog id>/` (the model catalog puts
- * them there), `installing` while a download is staged. A multi-speaker model (Kokoro) gives one voice per
- * speaker.
+ * Neural voices run by sherpa-onnx: the catalog's `tts-voice` entries (Piper, Kokoro, Kitten) are always
+ * listed, `not_installed` until their files are in `<data-dir>/models/tts/<catalog id>/` (the model catalog
+ * puts them there), `installing` while a download is staged. A multi-speaker model (Kokoro, Kitten) gives
+ * one voice per speaker.
  */
 import { existsSync } from 'node:fs';
 import type { Gender, Voice } from '../contract/types';
@@ -61,6 +61,18 @@ const KOKORO_V1_SPEAKERS = [
   'zf_xiaobei', 'zf_xiaoni', 'zf_xiaoxiao', 'zf_xiaoyi', 'zm_yunjian', 'zm_yunxi', 'zm_yunxia', 'zm_yunyang',
 ];
 
+/**
+ * Kitten TTS nano's 8 speakers in voices.bin order (sherpa-onnx's scripts/kitten-tts/nano_v0_1
+ * generate_voices_bin.py writes them in this order): `expr-voice-<n>-<m|f>`.
+ */
+const KITTEN_NANO_SPEAKERS = ['expr-voice-2-m', 'expr-voice-2-f', 'expr-voice-3-m', 'expr-voice-3-f', 'expr-voice-4-m', 'expr-voice-4-f', 'expr-voice-5-m', 'expr-voice-5-f'];
+
+const kittenSpeaker = (id: number, key: string): Speaker => {
+  const [, number, sex] = /^expr-voice-(\d+)-([mf])$/.exec(key)!;
+  const gender: Gender = sex === 'f' ? 'female' : 'male';
+  return { id, key, name: `Kitten Nano ${number} ${gender === 'female' ? 'Female' : 'Male'} (English, America)`, gender, languageCode: 'en-US' };
+};
+
 /** What the catalog does not say: the speakers of multi-speaker models, and which models take a language. */
 const DETAILS: Record<string, { speakers?: Speaker[]; multiLingual?: boolean }> = {
   // sherpa-onnx's speaker order for kokoro-en-v0_19.
@@ -69,11 +81,13 @@ const DETAILS: Record<string, { speakers?: Speaker[]; multiLingual?: boolean }> 
       .map((key, id) => kokoroSpeaker(id, key)),
   },
   'kokoro-multi-lang-v1.0': { speakers: KOKORO_V1_SPEAKERS.map((key, id) => kokoroSpeaker(id, key, true)), multiLingual: true },
+  'kitten-nano-en-v0.1-fp16': { speakers: KITTEN_NANO_SPEAKERS.map((key, id) => kittenSpeaker(id, key)) },
 };
 
 const KINDS: Record<NonNullable<CatalogEntry['engine']>, SherpaModelKind> = {
   'sherpa-onnx-vits': 'vits',
   'sherpa-onnx-kokoro': 'kokoro',
+  'sherpa-onnx-kitten': 'kitten',
 };
 
 /** Catalog file roles → sherpa config names. */

@@ -1,6 +1,7 @@
 /**
  * Voices the user installs by hand: any folder `<data-dir>/models/tts/<folder>/` with a `voice.json` that
- * describes a sherpa-onnx model (Piper/VITS, Kokoro, Matcha, or ZipVoice with its reference recording):
+ * describes a sherpa-onnx model (Piper/VITS, Kokoro, Kitten, Matcha, or ZipVoice with its reference
+ * recording):
  *
  * ```json
  * { "name": "Narrator", "engine": "vits", "languageCode": "en-GB", "gender": "female", "license": "CC-BY-4.0",
@@ -20,7 +21,7 @@ import type { VoiceFiles } from './voice-files';
 import { voiceIdFor } from './voice-id';
 
 export const MANIFEST_FILE = 'voice.json';
-const KINDS: SherpaModelKind[] = ['vits', 'kokoro', 'matcha', 'zipvoice'];
+const KINDS: SherpaModelKind[] = ['vits', 'kokoro', 'kitten', 'matcha', 'zipvoice'];
 const GENDERS: Gender[] = ['female', 'male', 'neutral'];
 
 interface Manifest {

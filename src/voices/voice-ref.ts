@@ -6,14 +6,14 @@
 export type TtsEngineName = 'espeak-ng' | 'flite' | 'svox-pico' | 'sherpa-onnx';
 
 /** The model families sherpa-onnx's OfflineTts loads. */
-export type SherpaModelKind = 'vits' | 'kokoro' | 'matcha' | 'zipvoice';
+export type SherpaModelKind = 'vits' | 'kokoro' | 'kitten' | 'matcha' | 'zipvoice';
 
 /** The files and settings of a sherpa-onnx voice, with absolute paths (see src/voices/neural-voices.ts). */
 export interface SherpaVoiceModel {
   kind: SherpaModelKind;
   /** Model files by sherpa's config names: model, tokens, voices, lexicon, acousticModel, vocoder, encoder, decoder. */
   files: Record<string, string>;
-  /** Speaker index inside a multi-speaker model. */
+  /** Speaker index inside a multi-speaker model (Kokoro and Kitten: the row of voices.bin). */
   speakerId: number;
   /** Where espeak-ng's phoneme data is (or will be) unpacked for the model's front end. */
   espeakDataDir: string;
@@ -51,6 +51,7 @@ export interface TtsVoiceRef {
 export const REQUIRED_FILES: Record<SherpaModelKind, string[]> = {
   vits: ['model', 'tokens'],
   kokoro: ['model', 'voices', 'tokens'],
+  kitten: ['model', 'voices', 'tokens'],
   matcha: ['acousticModel', 'vocoder', 'tokens'],
   zipvoice: ['encoder', 'decoder', 'vocoder', 'tokens'],
 };

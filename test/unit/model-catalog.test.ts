@@ -76,6 +76,11 @@ describe('the model catalog', () => {
     const kokoro = entry('kokoro-multi-lang-v1.0');
     assert.ok(kokoro && kokoro.languages.length >= 9, 'Kokoro v1.0 multi-language');
     assert.ok(kokoro.files.filter((f) => f.checksum === 'verify').length >= 2, 'its model and voices are verified');
+    const kitten = entry('kitten-nano-en-v0.1-fp16');
+    assert.deepEqual([kitten?.engine, kitten?.license, kitten?.languages, kitten?.runtime], ['sherpa-onnx-kitten', 'Apache-2.0', ['en-US'], ['espeak-ng-data']]);
+    assert.deepEqual(kitten?.files.map((f) => [f.role, f.target.split('/').at(-1)]), [['model', 'model.fp16.onnx'], ['voices', 'voices.bin'], ['tokens', 'tokens.txt']]);
+    assert.equal(kitten?.files.find((f) => f.role === 'voices')?.size, 8 * 256 * 4, 'voices.bin: 8 speakers × one 256-float style row');
+    for (const file of kitten?.files ?? []) assert.ok(file.url.startsWith('https://huggingface.co/csukuangfj/kitten-nano-en-v0_1-fp16/resolve/'), file.url);
   });
 
   it('installs the speaker-embedding model before the segmentation model that needs it', () => {

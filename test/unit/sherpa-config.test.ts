@@ -29,6 +29,17 @@ describe('the sherpa-onnx configuration of neural voices', () => {
     assert.equal(sherpaGenerateRequest(model, 'Hi.', 1, 32).sid, 7);
   });
 
+  it('gives Kitten its model, voices and tokens only: its config takes no lexicon and no language', () => {
+    const files = { model: '/c/model.fp16.onnx', voices: '/c/voices.bin', tokens: '/c/tokens.txt' };
+    const model: SherpaVoiceModel = { ...base, kind: 'kitten', files: { ...files, lexicon: '/c/lexicon.txt' }, speakerId: 5, multiLingual: true };
+    assert.deepEqual(sherpaTtsConfig(model, { ...settings, language: 'fr' }), {
+      model: { ...engineBase, kitten: { ...files, dataDir: base.espeakDataDir } },
+      maxNumSentences: 1,
+    });
+    assert.deepEqual(sherpaGenerateRequest(model, 'Hi.', 1.5, 32), { text: 'Hi.', sid: 5, speed: 1.5 });
+    assert.throws(() => sherpaTtsConfig({ ...model, files: { model: '/c/model.fp16.onnx', tokens: '/c/tokens.txt' } }, settings), /kitten files voices/);
+  });
+
   it('gives Matcha its acoustic model and vocoder', () => {
     const files = { acousticModel: '/a.onnx', vocoder: '/voc.onnx', tokens: '/t.txt', lexicon: '/lex.txt' };
     assert.deepEqual(sherpaTtsConfig({ ...base, kind: 'matcha', files }, settings).model.matcha, { ...files, dataDir: base.espeakDataDir });

@@ -14,9 +14,9 @@ const list = (query: Partial<VoiceQuery>) =>
   library.list({ scope: 'all', sortBy: 'name', sortDirection: 'asc', page: 1, limit: 100, ...query });
 const names = (query: Partial<VoiceQuery>) => list(query).items.map((voice) => voice.name);
 
-/** espeak-ng 140 + Flite 4 (builtin) + SVOX Pico 6 + Piper 38 + Kokoro 11 + Kokoro v1.0 54 speakers (downloadable). */
+/** espeak-ng 140 + Flite 4 (builtin) + SVOX Pico 6 + Piper 38 + Kokoro 11 + Kokoro v1.0 54 + Kitten nano 8 speakers (downloadable). */
 const BUILTIN = 144;
-const ALL = 253;
+const ALL = 261;
 
 before(async () => {
   dataDir = await tempDir();
@@ -71,7 +71,7 @@ describe('voice library', () => {
       'Kokoro Lewis (English, Great Britain)', 'Kokoro Lewis (English, Great Britain) – v1.0', 'Kokoro Lily (English, Great Britain) – v1.0',
       'Piper English (GB), Cori (high)', 'Piper English (GB), Jenny Dioco (medium)',
     ]);
-    assert.equal(list({ languageCode: 'en' }).meta.total, 8 + 4 + 2 + 4 + 11 + 28);
+    assert.equal(list({ languageCode: 'en' }).meta.total, 8 + 4 + 2 + 4 + 11 + 28 + 8);
     assert.equal(list({ languageCode: 'EN-US', scope: 'builtin' }).meta.total, 5);
     assert.equal(list({ languageCode: 'e' }).meta.total, 0);
   });
@@ -81,7 +81,7 @@ describe('voice library', () => {
     assert.deepEqual(first.items.map((voice) => [voice.languageCode, voice.name]), [
       ['af', 'Afrikaans'], ['am', 'Amharic'], ['an', 'Aragonese'], ['ar', 'Arabic'], ['as', 'Assamese'],
     ]);
-    assert.deepEqual(first.meta, { page: 1, limit: 5, total: ALL, totalPages: 51 });
+    assert.deepEqual(first.meta, { page: 1, limit: 5, total: ALL, totalPages: 53 });
     const last = list({ sortBy: 'languageCode', sortDirection: 'desc', limit: 3 }).items;
     assert.deepEqual(last.map((voice) => voice.languageCode), ['zh-CN', 'zh-CN', 'zh-CN']);
     assert.ok(last[0].id > last[1].id && last[1].id > last[2].id, 'equal codes fall back to the id, reversed too');
@@ -119,7 +119,7 @@ describe('voice library', () => {
     assert.deepEqual(names({ gender: 'male', scope: 'builtin' }), [
       'English (America) – Flite KAL', 'English (America) – Flite RMS', 'English (Scotland) – Flite AWB',
     ]);
-    assert.equal(list({ gender: 'female' }).meta.total, 1 + 6 + 14 + 7 + 29);
+    assert.equal(list({ gender: 'female' }).meta.total, 1 + 6 + 14 + 7 + 29 + 4);
     assert.equal(list({ gender: 'neutral' }).meta.total, 0);
   });
 
@@ -130,10 +130,10 @@ describe('voice library', () => {
   });
 
   it('pages deterministically and gives an empty page past the end with the right meta', () => {
-    const pages = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13].flatMap((page) => list({ page, limit: 20 }).items.map((voice) => voice.id));
+    const pages = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14].flatMap((page) => list({ page, limit: 20 }).items.map((voice) => voice.id));
     assert.equal(new Set(pages).size, ALL);
     assert.deepEqual(pages, list({ limit: 100 }).items.concat(list({ limit: 100, page: 2 }).items, list({ limit: 100, page: 3 }).items).map((voice) => voice.id));
-    assert.deepEqual(list({ page: 14, limit: 20 }), { items: [], meta: { page: 14, limit: 20, total: ALL, totalPages: 13 } });
+    assert.deepEqual(list({ page: 15, limit: 20 }), { items: [], meta: { page: 15, limit: 20, total: ALL, totalPages: 14 } });
   });
 });
 
@@ -193,6 +193,40 @@ describe('downloadable voices follow the data directory without a restart', () =
     assert.equal(list({ search: 'kokoro', languageCode: 'ja' }).meta.total, 5);
   });
 
+  it('lists Kitten nano\'s 8 speakers as en-US voices in voices.bin order, with Kitten\'s three files', () => {
+    const kitten = list({ search: 'kitten', limit: 100 }).items;
+    assert.deepEqual(kitten.map((voice) => [voice.name, voice.languageCode, voice.gender, voice.availability]), [
+      ['Kitten Nano 2 Female (English, America)', 'en-US', 'female', 'not_installed'], ['Kitten Nano 2 Male (English, America)', 'en-US', 'male', 'not_installed'],
+      ['Kitten Nano 3 Female (English, America)', 'en-US', 'female', 'not_installed'], ['Kitten Nano 3 Male (English, America)', 'en-US', 'male', 'not_installed'],
+      ['Kitten Nano 4 Female (English, America)', 'en-US', 'female', 'not_installed'], ['Kitten Nano 4 Male (English, America)', 'en-US', 'male', 'not_installed'],
+      ['Kitten Nano 5 Female (English, America)', 'en-US', 'female', 'not_installed'], ['Kitten Nano 5 Male (English, America)', 'en-US', 'male', 'not_installed'],
+    ]);
+    const voice = library.get(voiceIdFor('sherpa-onnx', 'kitten-nano-en-v0.1-fp16#expr-voice-4-f'))!;
+    const dir = path.join(dataDir, 'models', 'tts', 'kitten-nano-en-v0.1-fp16');
+    assert.deepEqual(voice.ref.model as SherpaVoiceModel, {
+      kind: 'kitten',
+      files: { model: path.join(dir, 'model.fp16.onnx'), voices: path.join(dir, 'voices.bin'), tokens: path.join(dir, 'tokens.txt') },
+      speakerId: 5,
+      espeakDataDir: path.join(dataDir, 'runtime', 'espeak-ng-data'),
+    });
+    assert.deepEqual(voice.voice.access, { scope: 'shared', canUse: true, license: 'Apache-2.0' });
+  });
+
+  it('reads a hand-installed Kitten model from a voice.json with engine kitten', async () => {
+    const dir = path.join(dataDir, 'models', 'tts', 'my-kitten');
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'voice.json'), JSON.stringify({
+      name: 'My Kitten', engine: 'kitten', languageCode: 'en-US',
+      files: { model: 'model.onnx', voices: 'voices.bin', tokens: 'tokens.txt' }, speakers: [{ id: 1, name: 'Kit', gender: 'female' }],
+    }));
+    const id = voiceIdFor('sherpa-onnx', 'custom/my-kitten#1');
+    assert.equal(library.get(id)?.voice.availability, 'unavailable', 'files missing');
+    for (const name of ['model.onnx', 'voices.bin', 'tokens.txt']) await writeFile(path.join(dir, name), 'x');
+    const entry = library.get(id)!;
+    assert.deepEqual([entry.voice.name, entry.voice.availability, (entry.ref.model as SherpaVoiceModel).kind], ['Kit', 'ready', 'kitten']);
+    await rm(dir, { recursive: true });
+  });
+
   it('reads voices added as folders with a voice.json, and lists a broken one as unavailable', async () => {
     const dir = path.join(dataDir, 'models', 'tts', 'my-narrator');
     await mkdir(dir, { recursive: true });
@@ -214,7 +248,7 @@ describe('downloadable voices follow the data directory without a restart', () =
     await writeFile(path.join(broken, 'voice.json'), JSON.stringify({ name: 'B', engine: 'tacotron', languageCode: 'en', files: {} }));
     const brokenVoice = library.get(voiceIdFor('sherpa-onnx', 'custom/broken#0'))!.voice;
     assert.equal(brokenVoice.availability, 'unavailable');
-    assert.match(brokenVoice.name, /engine must be one of vits, kokoro, matcha, zipvoice/);
+    assert.match(brokenVoice.name, /engine must be one of vits, kokoro, kitten, matcha, zipvoice/);
   });
 
   it('rejects a missing data directory option', () => {

@@ -1,8 +1,8 @@
 /**
- * sherpa-onnx's Piper, Kokoro and Matcha front ends read espeak-ng's phoneme data from a folder. That data
- * already ships with us, packed inside `@echogarden/espeak-ng-emscripten` (espeak-ng.data, with the file
- * list in espeak-ng.js), so it is unpacked once into a folder of the data directory instead of being
- * downloaded or required from the system. Unpacking goes to a temporary folder renamed at the end, so a
+ * sherpa-onnx's Piper, Kokoro, Kitten and Matcha front ends read espeak-ng's phoneme data from a folder.
+ * That data already ships with us, packed inside `@echogarden/espeak-ng-emscripten` (espeak-ng.data, with
+ * the file list in espeak-ng.js), so it is unpacked once into a folder of the data directory instead of
+ * being downloaded or required from the system. Unpacking goes to a temporary folder renamed at the end, so a
  * crash or a second engine process never sees half a folder.
  */
 import { existsSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * The OfflineTts configuration sherpa-onnx-node gets for a neural voice: pure data, so the tests can check
- * what a Piper, Kokoro, Matcha or ZipVoice voice would be loaded with, without its weights.
+ * what a Piper, Kokoro, Kitten, Matcha or ZipVoice voice would be loaded with, without its weights.
  */
 import { availableParallelism } from 'node:os';
 import type { SherpaVoiceModel } from '../../protocol';
@@ -10,6 +10,7 @@ export interface SherpaTtsConfig {
   model: {
     vits?: Record<string, string>;
     kokoro?: Record<string, string>;
+    kitten?: Record<string, string>;
     matcha?: Record<string, string>;
     zipvoice?: Record<string, string | number>;
     numThreads: number;
@@ -35,12 +36,15 @@ export function sherpaTtsConfig(model: SherpaVoiceModel, settings: SherpaJobSett
   const missing = REQUIRED_FILES[model.kind].filter((name) => !model.files[name]);
   if (missing.length > 0) throw new TypeError(`Expected ${model.kind} files ${missing.join(', ')}`);
   const files = Object.fromEntries(REQUIRED_FILES[model.kind].map((name) => [name, model.files[name]]));
-  if (model.files.lexicon) files.lexicon = model.files.lexicon;
+  // Kitten's config has no lexicon: the pronunciation lexicon reaches it as respelled text.
+  if (model.files.lexicon && model.kind !== 'kitten') files.lexicon = model.files.lexicon;
   const dataDir = model.espeakDataDir;
   const base = { numThreads: settings.threads ?? Math.min(4, availableParallelism()), debug: 0, provider: 'cpu' as const };
   switch (model.kind) {
     case 'vits':
       return { model: { ...base, vits: { ...files, dataDir } }, maxNumSentences: 1 };
+    case 'kitten':
+      return { model: { ...base, kitten: { ...files, dataDir } }, maxNumSentences: 1 };
     case 'matcha':
       return { model: { ...base, matcha: { ...files, dataDir } }, maxNumSentences: 1 };
     case 'kokoro': {

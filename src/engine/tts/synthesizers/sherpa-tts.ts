@@ -1,5 +1,5 @@
 /**
- * Neural voices (Piper/VITS, Kokoro, Matcha, ZipVoice) through sherpa-onnx-node's OfflineTts. A loaded
+ * Neural voices (Piper/VITS, Kokoro, Kitten, Matcha, ZipVoice) through sherpa-onnx-node's OfflineTts. A loaded
  * model stays in this engine process for the next job with the same configuration (the process exits when
  * idle). Loading happens here, in the engine process, because bad model metadata makes sherpa end the
  * process rather than throw.
