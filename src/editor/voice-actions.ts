@@ -43,7 +43,7 @@ export async function installVoice(services: Services, entry: VoiceEntry): Promi
   return installed;
 }
 
-export async function makeDefault(services: Services, entry: VoiceEntry): Promise<void> {
+async function makeDefault(services: Services, entry: VoiceEntry): Promise<void> {
   await updateSetting('tts.defaultVoice', entry.voice.id);
   services.log.info(`Default voice: ${entry.voice.name} (${entry.voice.id})`);
 }
