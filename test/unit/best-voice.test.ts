@@ -6,6 +6,7 @@ import type { Voice } from '../../src/contract/types';
 import { builtinCatalog } from '../../src/models/catalog';
 import { bestReadyVoice, bestVoiceFor, languageChain, recommendedVoice, voiceQuality, type RankableVoice } from '../../src/voices/best-voice';
 import { createVoiceLibrary, type VoiceEntry, type VoiceLibrary } from '../../src/voices/library';
+import { sampleSentence } from '../../src/voices/sample-sentences';
 import { voiceDownload } from '../../src/voices/voice-download';
 import { tempDir } from '../helpers/temp';
 
@@ -104,5 +105,16 @@ describe('best voice in the voice library', () => {
     assert.equal(bestReadyVoice(entries(), 'en')?.engineVoiceId, 'piper-en-us-ljspeech-high');
     assert.equal(bestReadyVoice(entries(), 'de')?.voice.name, 'German', 'still the language first');
     assert.notEqual(recommendedVoice(entries(), 'en', bytes)?.engineVoiceId, 'piper-en-us-ljspeech-high');
+  });
+});
+
+describe('preview sentences', () => {
+  it('every language of the catalog\'s voices has its own sentence; others fall back to English', () => {
+    const english = sampleSentence('en');
+    const languages = new Set(builtinCatalog().models.filter((m) => m.kind === 'tts-voice').flatMap((m) => m.languages));
+    const missing = [...languages].filter((code) => !code.startsWith('en') && sampleSentence(code) === english);
+    assert.deepEqual(missing, []);
+    assert.equal(sampleSentence('pt-BR'), sampleSentence('pt-PT'));
+    assert.equal(sampleSentence('tlh'), english);
   });
 });
