@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { access, rename } from 'node:fs/promises';
+import { access, mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChooseVoiceResult } from '../../src/editor/commands/choose-voice';
+import type { SpeechStudioJob } from '../../src/extension';
 import type { ReadAloudStatus } from '../../src/editor/read-aloud/read-aloud';
 import type { TtsResult } from '../../src/contract/types';
 import { builtinCatalog } from '../../src/models/catalog';
@@ -12,7 +13,7 @@ import { sampleSentence } from '../../src/voices/sample-sentences';
 import { voiceIdFor } from '../../src/voices/voice-id';
 import { serve, startFixtureServer, type FixtureServer } from '../helpers/model-server';
 import { teardown, test } from './harness';
-import { clearNotifications, screenshot, setting, testModel, ui, updateSetting, waitFor, workspaceFile } from './helpers';
+import { clearNotifications, extensionApi, screenshot, setting, testModel, ui, updateSetting, waitFor, workspaceFile } from './helpers';
 
 const GERMAN = voiceIdFor('espeak-ng', 'gmw/de');
 const LESSAC = voiceIdFor('sherpa-onnx', 'piper-en-us-lessac-medium');
@@ -68,15 +69,29 @@ test('Choose Voice previews a voice with a sample sentence in its language, with
   await ui({ action: 'type', selector: input, text: 'piper french' });
   const row = '.quick-input-widget .monaco-list-row:has-text("Piper French, SIWIS")';
   await ui({ action: 'waitFor', selector: `${row}:has-text("Not installed")` });
-  await ui({ action: 'press', key: 'Control+a' });
-  await ui({ action: 'type', selector: input, text: 'german' });
-  const german = '.quick-input-widget .monaco-list-row:has-text("German"):has-text("de-DE")';
-  await ui({ action: 'waitFor', selector: german });
-  await ui({ action: 'click', selector: `${german} .action-label.codicon-play` });
-  await ui({ action: 'waitFor', selector: '.tab:has-text("Speech Studio Player")' });
-  await ui({ action: 'waitFor', selector: input }, 5_000);
-  await screenshot('choose-voice-preview');
-  await ui({ action: 'press', key: 'Escape' });
+  try {
+    await ui({ action: 'press', key: 'Control+a' });
+    await ui({ action: 'type', selector: input, text: 'german' });
+    // The installed voice first; its buttons show on the active row.
+    const german = '.quick-input-widget .monaco-list-row.focused:has-text("German")';
+    await ui({ action: 'waitFor', selector: german });
+    const labels = (await ui({ action: 'texts', selector: `${german} .label-name` })).texts as string[];
+    assert.equal(labels[0], 'German', 'the label of the active row (its detail follows)');
+    const studio = await extensionApi();
+    let previewed: SpeechStudioJob | undefined;
+    const watching = studio.onDidChangeJob((job) => {
+      if (job.status === 'succeeded' && (job.result as TtsResult | undefined)?.voice.name === 'German') previewed = job;
+    });
+    await ui({ action: 'click', selector: `${german} .action-label.codicon-play` });
+    const job = await waitFor('the preview job to succeed', () => previewed, 30_000).finally(() => watching.dispose());
+    assert.equal((job.result as TtsResult).characters, [...sampleSentence('de')].length);
+    await ui({ action: 'waitFor', selector: '.tab.active:has-text("Speech Studio Player")' });
+    await ui({ action: 'waitFor', selector: german }, 5_000);
+    await ui({ action: 'waitFor', selector: '.notifications-toasts .notification-list-item:has-text("Previewing German")', state: 'detached' });
+    await screenshot('choose-voice-preview');
+  } finally {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  }
   assert.equal(await picking, undefined, 'dismissed: nothing chosen');
   assert.equal(setting<string>('tts.defaultVoice'), pinnedVoice);
 }, 120_000);
@@ -142,6 +157,8 @@ test('the first Read Aloud without a neural voice starts at once and offers one 
   } finally {
     await mirror.close();
     await uninstall('piper-en-us-ljspeech-high');
+    // Removing the last catalog voice also removed the emptied tts/ folder.
+    await mkdir(path.dirname(walkthroughVoice), { recursive: true });
     if (hadWalkthroughVoice) await rename(aside, walkthroughVoice);
     await updateSetting('tts.defaultVoice', pinnedVoice || undefined);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
