@@ -1,7 +1,7 @@
 /**
  * What the voice picker and the first Read Aloud do with a voice: preview it (a sample sentence in its
- * language through the editor's job path, played in the player) and install it in place (Install Model's
- * download under its progress notification, then it becomes the default voice).
+ * language through the editor's job path, played in the player), install it in place (Install Model's
+ * download under its progress notification) and make it the default voice.
  */
 import type { JobRecord } from '../jobs/types';
 import { megabytes } from '../util/byte-size';
@@ -28,8 +28,8 @@ export async function previewVoice(services: Services, entry: VoiceEntry, option
 }
 
 /**
- * Installs the catalog model the voice belongs to (a no-op when it is ready) and makes it the default voice.
- * Returns the voice as the library now sees it; undefined when the download was cancelled.
+ * Installs the catalog model the voice belongs to (nothing to do when it is ready). Returns the voice as the
+ * library now sees it; undefined when the download was cancelled.
  */
 export async function installVoice(services: Services, entry: VoiceEntry): Promise<VoiceEntry | undefined> {
   if (!isReadyVoice(entry.voice)) {
@@ -39,11 +39,11 @@ export async function installVoice(services: Services, entry: VoiceEntry): Promi
   }
   const installed = services.voices.get(entry.voice.id);
   if (!installed || !isReadyVoice(installed.voice)) throw new Error(`${entry.voice.name} is still not ready after its install.`);
-  await makeDefault(services, installed);
   return installed;
 }
 
-async function makeDefault(services: Services, entry: VoiceEntry): Promise<void> {
+/** The voice speaks every job that names none (setting `speechStudio.tts.defaultVoice`). */
+export async function makeDefaultVoice(services: Services, entry: VoiceEntry): Promise<void> {
   await updateSetting('tts.defaultVoice', entry.voice.id);
   services.log.info(`Default voice: ${entry.voice.name} (${entry.voice.id})`);
 }

@@ -118,6 +118,27 @@ test('Choose Voice installs a catalog voice in place through the model mirror, m
   }
 }, 120_000);
 
+test('Previewing a voice that is not installed asks first; installed for a preview, it does not become the default', async () => {
+  const mirror = await piperMirror('piper-en-us-lessac-medium');
+  try {
+    await clearNotifications();
+    const asking = Promise.resolve(vscode.commands.executeCommand<ChooseVoiceResult | undefined>('speechStudio.chooseVoice', { voiceId: LESSAC, action: 'preview', play: false }));
+    const toast = '.notifications-toasts .notification-list-item:has-text("Install it (")';
+    await ui({ action: 'waitFor', selector: toast });
+    await ui({ action: 'click', selector: `${toast} .monaco-button:has-text("Cancel")` });
+    assert.equal(await asking, undefined, 'declined: no preview');
+    assert.equal(mirror.requests.length, 0, 'nothing was downloaded');
+
+    const result = await vscode.commands.executeCommand<ChooseVoiceResult>('speechStudio.chooseVoice', { voiceId: LESSAC, action: 'preview', install: true, play: false });
+    assert.equal(result?.installed, true);
+    assert.equal(result.preview?.status, 'succeeded', result.preview?.error ?? 'no preview');
+    assert.equal(setting<string>('tts.defaultVoice'), pinnedVoice, 'a preview does not change the default voice');
+  } finally {
+    await mirror.close();
+    await uninstall('piper-en-us-lessac-medium');
+  }
+}, 120_000);
+
 const status = (): Thenable<ReadAloudStatus> => vscode.commands.executeCommand<ReadAloudStatus>('speechStudio.readAloud.status');
 
 test('the first Read Aloud without a neural voice starts at once and offers one neural voice, once', async () => {

@@ -13,7 +13,7 @@ import { voiceDownload } from '../../voices/voice-download';
 import { isReadyVoice } from '../../voices/voice-entry';
 import { reportError } from '../log';
 import type { Services } from '../services';
-import { downloadLabel, installVoice, previewVoice } from '../voice-actions';
+import { downloadLabel, installVoice, makeDefaultVoice, previewVoice } from '../voice-actions';
 
 /** Arguments that let a test, a walkthrough or another command skip the pick. */
 export interface ChooseVoiceArgs {
@@ -109,6 +109,7 @@ async function choose(services: Services, entry: VoiceEntry, options: { play?: b
   const wasReady = isReadyVoice(entry.voice);
   const ready = await installVoice(services, entry);
   if (!ready) return undefined;
+  await makeDefaultVoice(services, ready);
   if (wasReady) return { voice: ready.voice, installed: false };
   return { voice: ready.voice, installed: true, preview: await previewVoice(services, ready, options) };
 }

@@ -10,7 +10,7 @@ import { voiceDownload } from '../../voices/voice-download';
 import { isReadyVoice, type VoiceEntry } from '../../voices/voice-entry';
 import { reportError } from '../log';
 import type { Services } from '../services';
-import { installVoice } from '../voice-actions';
+import { installVoice, makeDefaultVoice } from '../voice-actions';
 
 /** globalState key: set when the offer was made, whatever the answer. */
 export const NEURAL_VOICE_OFFERED = 'speechStudio.neuralVoiceOffered';
@@ -34,7 +34,10 @@ export async function offerNeuralVoice(services: Services): Promise<OfferOutcome
   const answer = await vscode.window.showInformationMessage(`Install ${voice.voice.name} (${size}) for natural reading?`, 'Install', 'Not now');
   if (answer !== 'Install') return 'declined';
   try {
-    return (await installVoice(services, voice)) ? 'installed' : 'declined';
+    const installed = await installVoice(services, voice);
+    if (!installed) return 'declined';
+    await makeDefaultVoice(services, installed);
+    return 'installed';
   } catch (error) {
     reportError(services.log, `Installing ${voice.voice.name} failed`, error);
     return 'declined';
