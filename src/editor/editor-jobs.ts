@@ -14,7 +14,7 @@ import { isActive, type JobRecord } from '../jobs/types';
 import { readLexicon } from '../lexicon/lexicon-file';
 import { mergeLexicons } from '../lexicon/merge-lexicon';
 import type { LocalServer } from '../server/local-server';
-import { languageTagStartsWith } from '../voices/language-tag';
+import { bestReadyVoice } from '../voices/best-voice';
 import type { VoiceEntry, VoiceLibrary } from '../voices/library';
 import { isReadyVoice } from '../voices/voice-entry';
 
@@ -58,16 +58,13 @@ export class EditorJobs {
 
   constructor(private readonly deps: EditorJobsDeps) {}
 
-  /** The configured voice, else the first ready voice of the editor's language, else of English. */
+  /** The configured voice, else the best ready voice of the editor's language, else of English (src/voices/best-voice.ts). */
   defaultVoice(): VoiceEntry {
     const configured = this.deps.defaultVoiceId();
     const entry = configured ? this.deps.voices.get(configured) : undefined;
     if (entry && isReadyVoice(entry.voice)) return entry;
-    const all = this.deps.voices.list({ scope: 'installed', sortBy: 'name', sortDirection: 'asc', page: 1, limit: 10_000 }).items;
-    for (const language of [this.deps.editorLanguage(), 'en-US', 'en']) {
-      const match = all.find((v) => v.languageCode.toLowerCase() === language.toLowerCase()) ?? all.find((v) => languageTagStartsWith(v.languageCode, language));
-      if (match) return this.deps.voices.get(match.id)!;
-    }
+    const best = bestReadyVoice(this.deps.voices.entries(), this.deps.editorLanguage());
+    if (best) return best;
     throw new ApiError('VOICE_NOT_READY', 'No voice is installed.');
   }
 

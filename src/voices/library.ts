@@ -22,6 +22,8 @@ export type { VoicePage } from './voice-query';
 export interface VoiceLibrary {
   list(query: VoiceQuery): VoicePage;
   get(id: string): VoiceEntry | undefined;
+  /** Every voice with what speaks it, read from the data directory once (ranking them needs the engine). */
+  entries(): VoiceEntry[];
   /** true when at least one voice is ready */
   ttsInstalled(): boolean;
 }
@@ -60,6 +62,7 @@ export function createVoiceLibrary(options: VoiceLibraryOptions): VoiceLibrary {
       const { searchTerms: _terms, ...rest } = entry;
       return rest;
     },
+    entries: () => all().map(({ searchTerms: _terms, ...rest }) => rest),
     ttsInstalled: () => builtin.some((entry) => isReadyVoice(entry.voice)),
   };
 }

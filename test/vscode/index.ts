@@ -22,6 +22,7 @@ import './api-key.test';
 import './settings.test';
 import './ui.test';
 import './models.test';
+import './voices.test';
 import './team-relay.test';
 import './deactivate.test';
 

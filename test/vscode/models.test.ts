@@ -53,6 +53,7 @@ test('Install Model downloads through the mirror setting and Cancel in its notif
 });
 
 test('Choose Voice searches the voices by language and sets the default voice', async () => {
+  const previous = setting<string>('tts.defaultVoice');
   const picking = Promise.resolve(vscode.commands.executeCommand<{ id: string; name: string }>('speechStudio.chooseVoice'));
   const input = '.quick-input-widget input';
   await ui({ action: 'waitFor', selector: input });
@@ -63,5 +64,5 @@ test('Choose Voice searches the voices by language and sets the default voice', 
   const chosen = await picking;
   assert.equal(chosen?.name, 'French (France)');
   await waitFor('the setting to change', () => setting<string>('tts.defaultVoice') === chosen.id);
-  await updateSetting('tts.defaultVoice', undefined);
+  await updateSetting('tts.defaultVoice', previous || undefined);
 });

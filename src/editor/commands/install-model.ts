@@ -7,6 +7,7 @@ import { entryBytes, type CatalogEntry } from '../../models/catalog';
 import { ModelError } from '../../models/model-error';
 import { createModelManager, type InstallResult, type ModelManager } from '../../models/model-manager';
 import type { ModelListing } from '../../models/model-status';
+import { megabytes } from '../../util/byte-size';
 import { reportError } from '../log';
 import type { Services } from '../services';
 
@@ -31,8 +32,6 @@ const STATUS_LABELS: Record<ModelListing['status'], string> = {
 interface ModelItem extends vscode.QuickPickItem {
   id?: string;
 }
-
-const megabytes = (bytes: number | null): string => (bytes === null ? 'size unknown' : `${(bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0)} MB`);
 
 function modelItems(listings: ModelListing[]): ModelItem[] {
   const items: ModelItem[] = [];

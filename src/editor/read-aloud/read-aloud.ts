@@ -13,6 +13,7 @@ import { readingKind, readingSentences, sourceRange, type ReadingSentence } from
 import { reportError } from '../log';
 import type { Services } from '../services';
 import { workspaceLexiconFile } from '../workspace-lexicon';
+import { offerNeuralVoice, type OfferOutcome } from './neural-voice-offer';
 import { ReadingView } from './reading-view';
 import { WebviewPlayer } from './webview-player';
 
@@ -37,6 +38,8 @@ export interface ReadAloudStatus {
   speed: number;
   document?: string;
   events: ReadAloudEvent[];
+  /** The latest reading's offer of a neural voice: `pending` while the question is open. */
+  voiceOffer?: OfferOutcome | 'pending';
 }
 
 export const READ_ALOUD_COMMANDS = ['togglePause', 'stop', 'next', 'previous', 'faster', 'slower'] as const;
@@ -53,6 +56,7 @@ export class ReadAloud implements vscode.Disposable {
   private highlighted = -1;
   private events: ReadAloudEvent[] = [];
   private startedAt = 0;
+  private voiceOffer: OfferOutcome | 'pending' | undefined;
   private readonly view = new ReadingView();
   private readonly player: WebviewPlayer;
   private readonly disposables: vscode.Disposable[];
@@ -118,6 +122,9 @@ export class ReadAloud implements vscode.Disposable {
     this.watch(session);
     this.player.connect(session);
     session.start();
+    // Asked beside the reading, never before its first audio.
+    this.voiceOffer = 'pending';
+    void offerNeuralVoice(this.services).then((outcome) => (this.voiceOffer = outcome));
     return this.status();
   }
 
@@ -138,6 +145,7 @@ export class ReadAloud implements vscode.Disposable {
       speed: session?.speed ?? 1,
       document: this.document?.uri.toString(),
       events: [...this.events],
+      ...(this.voiceOffer ? { voiceOffer: this.voiceOffer } : {}),
     };
   }
 
