@@ -2,15 +2,16 @@
  * The audiobook's re-export cache in `<data-dir>/cache/audiobook/`: a paragraph's WAV under the hash of
  * everything that decides its sound (text, voice, options, the lexicon entries it contains), and a
  * chapter's encoded audio under the hash of its paragraphs. Re-exporting after an edit therefore reads and
- * encodes only what changed. Files unused for 30 days are removed after an export.
+ * encodes only what changed. After an export the cache is kept within its limits (src/util/data-dir-caches.ts:
+ * by default 30 days unused, 4 GB).
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
+import { mkdir, rename, utimes } from 'node:fs/promises';
 import path from 'node:path';
+import { DEFAULT_CACHE_LIMITS } from '../util/data-dir-caches';
+import { pruneCache, type CacheLimit } from '../util/prune-cache';
 
-const UNUSED_DAYS = 30;
-
-export const audiobookCacheDir = (dataDir: string): string => path.join(dataDir, 'cache', 'audiobook');
+export { audiobookCacheDir } from '../util/data-dir-caches';
 
 /** A stable hash of any JSON value (object keys in the order given: callers build their keys the same way). */
 export const cacheKey = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex');
@@ -42,18 +43,8 @@ export class AudioCache {
     return file;
   }
 
-  /** Removes what no export used for 30 days. */
-  async prune(now = Date.now()): Promise<number> {
-    const names = await readdir(this.dir).catch(() => [] as string[]);
-    let removed = 0;
-    for (const name of names) {
-      const file = path.join(this.dir, name);
-      const info = await stat(file).catch(() => undefined);
-      if (info && now - info.mtimeMs > UNUSED_DAYS * 86_400_000) {
-        await rm(file, { force: true });
-        removed++;
-      }
-    }
-    return removed;
+  /** Removes what `limit` says is too old or too much, least recently used first; returns how many entries went. */
+  async prune(limit: CacheLimit = DEFAULT_CACHE_LIMITS.audiobook): Promise<number> {
+    return (await pruneCache(this.dir, limit)).removed.length;
   }
 }

@@ -24,6 +24,7 @@ import { readLexicon } from '../lexicon/lexicon-file';
 import { createVoiceLibrary, type VoiceLibrary } from '../voices/library';
 import type { VoiceEntry } from '../voices/voice-entry';
 import { voiceIdFor } from '../voices/voice-id';
+import { cachePrunerFor } from '../util/data-dir-caches';
 import { AudioCache, audiobookCacheDir, cacheKey } from './audio-cache';
 import { chapterMetadata, type TimedChapter } from './chapter-metadata';
 import { parseManuscript, type Chapter } from './manuscript';
@@ -224,7 +225,9 @@ export async function exportAudiobook(options: AudiobookOptions): Promise<Audiob
       : await writeBook(book, timed, encoded, out, partial, scratch, options.format, signal, onProgress);
     onProgress(`Wrote ${out}: ${timed.length} chapters.`);
     onProgress(`${synthesized} paragraphs synthesized, ${reused} from the cache.`);
-    await cache.prune();
+    // The scratch folder goes first: while it is there, the cache counts as being written and is left alone.
+    await rm(scratch, { recursive: true, force: true });
+    await cachePrunerFor(options.dataDir).prune('audiobook');
     return { chapters: timed, synthesized, reused, files };
   } catch (error) {
     await rm(partial, { recursive: true, force: true });

@@ -121,17 +121,19 @@ function statusOf(listing: ModelListing): string {
 }
 
 async function list(manager: ModelManager, say: (line?: string) => void): Promise<number> {
-  const { models, customWhisper } = await manager.list();
+  const { models, customStt } = await manager.list();
   say(`Models in ${modelsDir(manager.dataDir)}`);
   say();
   const rows = models.map((m) => [m.entry.id, m.entry.kind, m.entry.languages.join(','), sizeOf(m), statusOf(m)]);
   const header = ['ID', 'KIND', 'LANGUAGES', 'SIZE', 'STATUS'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   for (const row of [header, ...rows]) say(`  ${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ')}`);
-  if (customWhisper.length > 0) {
+  for (const [engine, title] of [['whisper', 'whisper'], ['parakeet', 'Parakeet']] as const) {
+    const custom = customStt.filter((model) => (model.engine ?? 'whisper') === engine);
+    if (custom.length === 0) continue;
     say();
-    say('Custom whisper models (not in the catalog):');
-    for (const model of customWhisper) say(`  ${model.name}  ${formatBytes(model.bytes)}`);
+    say(`Custom ${title} models (not in the catalog):`);
+    for (const model of custom) say(`  ${model.name}  ${formatBytes(model.bytes)}`);
   }
   say();
   say('Install with: node dist/cli.js models install <id>');

@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { ChildMessage, EnginePhase, EngineResult, EngineTask, ParentMessage, RecognizedSegment, ResultOf, TaskOutcome, WaveformResult, WaveformTask } from '../engine/protocol';
+import { cachePrunerFor } from '../util/data-dir-caches';
 import type { Logger } from '../util/log';
 
 export interface EngineRunOptions {
@@ -195,6 +196,7 @@ export class EngineHost {
    */
   async waveform(task: WaveformTask, signal: AbortSignal): Promise<WaveformResult> {
     const outcome = await this.run(`waveform-${randomUUID()}`, task, { signal, onProgress: () => undefined });
+    if (!outcome.result.cached) cachePrunerFor(task.dataDir).noteWrite('waveforms');
     return outcome.result;
   }
 

@@ -4,9 +4,10 @@
  * asking again for an unchanged file costs nothing.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { EnginePhase, SpeechRegionsResult, SpeechRegionsTask } from '../engine/protocol';
+import { cachePrunerFor, speechRegionsCacheDir } from '../util/data-dir-caches';
 import type { EngineHost } from './engine-host';
 
 export interface SpeechRegionsOptions {
@@ -32,7 +33,7 @@ interface CacheEntry {
   result: SpeechRegionsResult;
 }
 
-export const speechRegionsCacheDir = (dataDir: string): string => path.join(dataDir, 'cache', 'speech-regions');
+export { speechRegionsCacheDir };
 
 const cacheFile = (dataDir: string, mediaPath: string): string =>
   path.join(speechRegionsCacheDir(dataDir), `${createHash('sha256').update(mediaPath).digest('hex').slice(0, 32)}.json`);
@@ -43,7 +44,10 @@ const sameKey = (a: CacheKey, b: CacheKey): boolean =>
 async function readCached(file: string, key: CacheKey): Promise<SpeechRegionsResult | undefined> {
   try {
     const entry = JSON.parse(await readFile(file, 'utf8')) as CacheEntry;
-    return sameKey(entry.key, key) && Array.isArray(entry.result?.regions) ? entry.result : undefined;
+    if (!sameKey(entry.key, key) || !Array.isArray(entry.result?.regions)) return undefined;
+    // Its use recorded, so the cache's pruning keeps what is in use (src/util/prune-cache.ts).
+    await utimes(file, new Date(), new Date()).catch(() => undefined);
+    return entry.result;
   } catch {
     return undefined; // missing or damaged: analyse again
   }
@@ -76,5 +80,6 @@ export async function findSpeechRegions(
   const partial = `${file}.${process.pid}.partial`;
   await writeFile(partial, JSON.stringify({ key, result } satisfies CacheEntry));
   await rename(partial, file);
+  cachePrunerFor(dataDir).noteWrite('speechRegions');
   return { ...result, cached: false };
 }

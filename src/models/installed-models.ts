@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { coversLanguage, parakeetLanguages } from './parakeet-languages';
-import { sttModelKind, type SttEngineKind } from './stt-model-kind';
+import { sttModelKindOf, type SttEngineKind } from './stt-model-kind';
 
 /** An installed speech-to-text model file: whisper.cpp's, or a Parakeet model (src/engine/stt/stt-model-kind.ts). */
 export interface InstalledWhisperModel extends WhisperModelInfo {
@@ -10,24 +10,11 @@ export interface InstalledWhisperModel extends WhisperModelInfo {
 }
 export type InstalledSttModel = InstalledWhisperModel;
 
-/** whisper.cpp model files start with the ggml magic 0x67676d6c, stored little-endian. */
-const GGML_MAGIC = Buffer.from('lmgg', 'latin1');
 const SIZE_PREFERENCE = ['large-v3-turbo', 'large', 'medium', 'small', 'base', 'tiny'];
 
 export const whisperModelsDir = (dataDir: string): string => path.join(dataDir, 'models', 'whisper');
 export const parakeetModelsDir = (dataDir: string): string => path.join(dataDir, 'models', 'parakeet');
 export const diarizationModelsDir = (dataDir: string): string => path.join(dataDir, 'models', 'diarization');
-
-async function hasGgmlMagic(file: string): Promise<boolean> {
-  const handle = await fs.open(file, 'r');
-  try {
-    const head = Buffer.alloc(4);
-    const { bytesRead } = await handle.read(head, 0, 4, null);
-    return bytesRead === 4 && head.equals(GGML_MAGIC);
-  } finally {
-    await handle.close();
-  }
-}
 
 /** Every whisper ggml file in `<data-dir>/models/whisper/` is an installed STT model, catalogued or not. */
 export async function listWhisperModels(dataDir: string): Promise<InstalledWhisperModel[]> {
@@ -50,8 +37,10 @@ async function listModelFiles(dir: string): Promise<InstalledSttModel[]> {
     const file = path.join(dir, name);
     try {
       const stat = await fs.stat(file);
-      if (!stat.isFile() || !(await hasGgmlMagic(file))) continue;
-      const engine = sttModelKind(file) ?? 'whisper';
+      if (!stat.isFile()) continue;
+      // Read without blocking: the server lists models on requests. Undefined: not a ggml file at all.
+      const engine = await sttModelKindOf(file);
+      if (!engine) continue;
       if (engine === 'parakeet') {
         const languages = parakeetLanguages(name);
         models.push({ name, path: file, bytes: stat.size, englishOnly: languages.length === 1 && languages[0] === 'en', engine, languages });

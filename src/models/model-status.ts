@@ -4,11 +4,12 @@
  * catalog files someone copied into place by hand once their checksums match.
  */
 import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
 import type { Catalog, CatalogEntry } from './catalog';
 import { sha256File } from './file-hash';
 import { readManifest, updateManifest, type InstalledModel } from './install-manifest';
-import { listWhisperModels, type InstalledWhisperModel } from './installed-models';
-import { stagingDir, targetPath } from './model-paths';
+import { listSttModels, type InstalledSttModel } from './installed-models';
+import { modelsDir, stagingDir, targetPath } from './model-paths';
 
 export type ModelStatus = 'installed' | 'installing' | 'partial' | 'incomplete' | 'unverified' | 'not-installed';
 
@@ -23,8 +24,11 @@ export interface ModelListing {
 
 export interface ModelList {
   models: ModelListing[];
-  /** Whisper files in models/whisper/ that the catalog does not know: usable as custom models. */
-  customWhisper: InstalledWhisperModel[];
+  /**
+   * Speech-to-text files the catalog does not know, usable as custom models: ggml files in models/whisper/
+   * and Parakeet files in models/parakeet/, each with its engine as read from the file.
+   */
+  customStt: InstalledSttModel[];
 }
 
 export interface FileCheck {
@@ -74,8 +78,9 @@ export async function listModels(context: StatusContext): Promise<ModelList> {
     }),
   );
   const catalogTargets = new Set(catalog.models.flatMap((entry) => entry.files.map((file) => file.target)));
-  const customWhisper = (await listWhisperModels(dataDir)).filter((model) => !catalogTargets.has(`whisper/${model.name}`));
-  return { models, customWhisper };
+  const targetOf = (model: InstalledSttModel): string => path.relative(modelsDir(dataDir), model.path).split(path.sep).join('/');
+  const customStt = (await listSttModels(dataDir)).filter((model) => !catalogTargets.has(targetOf(model)));
+  return { models, customStt };
 }
 
 export async function verifyModels(context: StatusContext, signal?: AbortSignal, onFile?: (target: string) => void): Promise<VerifyReport[]> {

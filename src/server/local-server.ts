@@ -7,6 +7,7 @@ import type { RequestTimeouts } from '../http/slow-requests';
 import { EngineHost } from '../jobs/engine-host';
 import { JobService } from '../jobs/job-service';
 import { JobStore } from '../jobs/store';
+import { cachePrunerFor, configuredCacheLimits, releaseCachePruner, type CacheLimitOverrides } from '../util/data-dir-caches';
 import type { Logger } from '../util/log';
 import { createVoiceLibrary } from '../voices/library';
 import { apiKeyPath, ensureApiKey, FileApiKeySource, type ApiKeySource } from './api-key';
@@ -35,6 +36,8 @@ export interface LocalServerOptions {
   openAiVoices?: Record<string, string>;
   /** Slow-client limits (slowloris); defaults in DEFAULT_TIMEOUTS. */
   timeouts?: Partial<RequestTimeouts>;
+  /** Size and age caps of the data directory's caches, over SPEECH_STUDIO_CACHE_LIMITS and the defaults (src/util/data-dir-caches.ts). */
+  cacheLimits?: CacheLimitOverrides;
 }
 
 export interface LocalServer {
@@ -67,7 +70,12 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   if (options.auth && !options.apiKeys) await ensureApiKey(dataDir);
   const apiKeys = options.apiKeys ?? new FileApiKeySource(apiKeyPath(dataDir));
 
+  const cacheLimits = configuredCacheLimits(process.env, options.cacheLimits ?? {}, log);
   const store = await JobStore.open(path.join(dataDir, 'jobs.json'), log);
+  // After the store, which may just have kept a damaged file aside; in the background: start-up does not wait.
+  const caches = cachePrunerFor(dataDir);
+  caches.configure(cacheLimits, log);
+  caches.pruneAll().catch((error: unknown) => log.warn(`Pruning the caches failed: ${String(error)}`));
   const engine = new EngineHost({
     workerPath: options.engineWorkerPath ?? defaultEngineWorkerPath(),
     log,
@@ -117,6 +125,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     appDeps,
     setEnabled: (value) => (enabled = value),
     setAuth: (value) => (auth = value),
-    close: () => http.close(() => jobs.shutdown()),
+    close: () => http.close(async () => {
+      await jobs.shutdown();
+      await releaseCachePruner(dataDir);
+    }),
   };
 }

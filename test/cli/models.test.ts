@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../helpers/cli';
 import { CLI } from '../helpers/server';
 import { filesUnder } from '../helpers/files';
+import { syntheticParakeetModel } from '../helpers/parakeet-model';
 import { fixture, serve, startFixtureServer, type FixtureServer } from '../helpers/model-server';
 import { tempDir } from '../helpers/temp';
 
@@ -42,6 +43,16 @@ describe('node dist/cli.js models', () => {
     assert.ok((await readFile(path.join(dataDir, 'models', 'whisper', 'my finetune.bin'))).equals(custom.bytes));
     const listed = await runCli(['models', 'list', '--data-dir', dataDir], DIRECT);
     assert.match(listed.stdout, /Custom whisper models \(not in the catalog\):\n {2}my finetune\.bin/);
+  });
+
+  it('lists a Parakeet file placed by hand in models/parakeet/ under the custom Parakeet models', async () => {
+    await mkdir(path.join(dataDir, 'models', 'parakeet'), { recursive: true });
+    await copyFile(await syntheticParakeetModel(), path.join(dataDir, 'models', 'parakeet', 'ggml-parakeet-own.bin'));
+    const listed = await runCli(['models', 'list', '--data-dir', dataDir], DIRECT);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /Custom Parakeet models \(not in the catalog\):\n {2}ggml-parakeet-own\.bin {2}\d/);
+    assert.doesNotMatch(listed.stdout, /Custom whisper models[^]*ggml-parakeet-own\.bin[^]*Custom Parakeet/);
+    await rm(path.join(dataDir, 'models', 'parakeet'), { recursive: true });
   });
 
   it('refuses to import a file that is not the catalog file, and installs nothing', async () => {

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { copyFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { EngineHost } from '../../src/jobs/engine-host';
 import { findSpeechRegions, speechRegionsCacheDir } from '../../src/jobs/speech-regions';
+import { cachePrunerFor, cacheLimits, releaseCachePruner } from '../../src/util/data-dir-caches';
 import { silentLogger } from '../../src/util/log';
-import { ENGINE_WORKER } from '../helpers/server';
+import { ENGINE_WORKER, waitFor } from '../helpers/server';
 import { tempDir } from '../helpers/temp';
 import { testModel } from '../helpers/test-models';
 
@@ -57,6 +58,30 @@ describe('the speech-regions engine task (Silero VAD in the engine process) and 
     assert.equal(touched.cached, false, 'a new modification time is a new analysis');
     assert.deepEqual(touched.regions, first.regions);
     assert.equal((await readdir(speechRegionsCacheDir(data))).filter((name) => name.endsWith('.json')).length, 1, 'one entry a file');
+  });
+
+  it('records each use of a cached entry, and a new analysis has the cache pruned to its limits', async () => {
+    const data = path.join(dir, 'data');
+    const [entry] = (await readdir(speechRegionsCacheDir(data))).filter((name) => name.endsWith('.json'));
+    const file = path.join(speechRegionsCacheDir(data), entry);
+    const longAgo = new Date(Date.now() - 30 * 86_400_000);
+    await utimes(file, longAgo, longAgo);
+    assert.equal((await findSpeechRegions(host, data, media, vad)).cached, true);
+    assert.ok(Date.now() - (await stat(file)).mtimeMs < 60_000, 'used just now');
+
+    const fresh = path.join(dir, 'data-pruned');
+    const stale = path.join(speechRegionsCacheDir(fresh), 'stale.json');
+    await mkdir(path.dirname(stale), { recursive: true });
+    await writeFile(stale, '{}');
+    await utimes(stale, longAgo, longAgo);
+    cachePrunerFor(fresh).configure(cacheLimits({ speechRegions: { maxDays: 10 } }));
+    try {
+      assert.equal((await findSpeechRegions(host, fresh, media, vad)).cached, false);
+      await waitFor('the stale entry to be pruned', () => stat(stale).then(() => true, () => false), (there) => !there, 5000);
+      assert.deepEqual((await readdir(speechRegionsCacheDir(fresh))).length, 1, 'the entry just written is kept');
+    } finally {
+      await releaseCachePruner(fresh);
+    }
   });
 
   it('a damaged cache entry is analysed again, not trusted', async () => {

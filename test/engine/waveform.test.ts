@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runWaveformTask } from '../../src/engine/media/waveform-task';
@@ -8,8 +8,10 @@ import { readWaveformFile } from '../../src/engine/media/waveform-file';
 import { PeakBuckets } from '../../src/engine/media/waveform-peaks';
 import type { ProgressReporter, WaveformTask } from '../../src/engine/protocol';
 import { EngineHost } from '../../src/jobs/engine-host';
+import { cachePrunerFor, cacheLimits, releaseCachePruner } from '../../src/util/data-dir-caches';
 import { silentLogger } from '../../src/util/log';
 import { encodeVideoWithAudio } from '../helpers/media-fixtures';
+import { waitFor } from '../helpers/server';
 import { tempDir } from '../helpers/temp';
 
 const RATE = 8000;
@@ -102,6 +104,14 @@ describe('the waveform task', () => {
     assert.notEqual(changed.result.peaksPath, first.result.peaksPath);
   });
 
+  it('records each use of a cached file, so the cache\'s pruning keeps what is in use', async () => {
+    const { result } = await runWaveformTask(task(), noReport);
+    const longAgo = new Date(Date.now() - 30 * 86_400_000);
+    await utimes(result.peaksPath, longAgo, longAgo);
+    assert.equal((await runWaveformTask(task(), noReport)).result.cached, true);
+    assert.ok(Date.now() - (await stat(result.peaksPath)).mtimeMs < 60_000, 'used just now');
+  });
+
   it('recomputes a damaged cache file instead of trusting it', async () => {
     const { result } = await runWaveformTask(task(), noReport);
     await writeFile(result.peaksPath, 'not peaks');
@@ -121,6 +131,24 @@ describe('the waveform task', () => {
     const { checkWaveformTask } = await import('../../src/engine/media/waveform-task');
     assert.throws(() => checkWaveformTask({ ...task(), mediaPath: 'tone.wav' }), /absolute path of the media/);
     assert.throws(() => checkWaveformTask({ ...task(), bucketsPerSecond: 7 }), /must divide 8000/);
+  });
+
+  it('a new peaks file made through EngineHost.waveform has the waveform cache pruned to its limits', async () => {
+    const worker = path.join(__dirname, '..', '..', 'dist', 'engine-worker.js');
+    const host = new EngineHost({ workerPath: worker, log: silentLogger });
+    const stale = path.join(dataDir, 'waveforms', 'stale.peaks');
+    await writeFile(stale, 'old peaks');
+    const longAgo = new Date(Date.now() - 10 * 86_400_000);
+    await utimes(stale, longAgo, longAgo);
+    await releaseCachePruner(dataDir);
+    cachePrunerFor(dataDir).configure(cacheLimits({ waveforms: { maxDays: 5 } }));
+    try {
+      assert.equal((await host.waveform({ ...task(), bucketsPerSecond: 20 }, new AbortController().signal)).cached, false);
+      await waitFor('the stale peaks to be pruned', async () => existsSync(stale), (there) => !there, 5000);
+    } finally {
+      await host.close();
+      await releaseCachePruner(dataDir);
+    }
   });
 
   it('runs in an engine process through EngineHost.waveform, not in the caller', async () => {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
@@ -8,6 +9,7 @@ import { listWhisperModels } from '../../src/models/installed-models';
 import { ModelError } from '../../src/models/model-error';
 import { createModelManager, type InstallProgress, type ModelManager, type ModelManagerOptions } from '../../src/models/model-manager';
 import { filesUnder } from '../helpers/files';
+import { syntheticParakeetModel } from '../helpers/parakeet-model';
 import { dropMidFile, fixture, holdAfter, serve, stallAfter, startFixtureServer, status, type Fixture, type FixtureServer } from '../helpers/model-server';
 import { tempDir } from '../helpers/temp';
 
@@ -219,6 +221,33 @@ describe('model manager', () => {
     assert.equal((await manager.list()).models.find((m) => m.entry.id === 'embedding-test')?.status, 'installed');
   });
 
+  it('lists hand-placed Parakeet files in models/parakeet/ as custom models, like whisper files, but not the catalog\'s', async () => {
+    const parakeet = await readFile(await syntheticParakeetModel());
+    const catalogued = { bytes: parakeet, sha256: createHash('sha256').update(parakeet).digest('hex') };
+    const withParakeet: Catalog = {
+      ...catalog,
+      models: [...catalog.models, entry('parakeet-test', 'stt', [file('ggml-parakeet-test.bin', 'parakeet/ggml-parakeet-test.bin', catalogued)])],
+    };
+    manager = await newManager({ catalog: withParakeet });
+    const models = path.join(dataDir, 'models');
+    await mkdir(path.join(models, 'parakeet'), { recursive: true });
+    await mkdir(path.join(models, 'whisper'), { recursive: true });
+    await writeFile(path.join(models, 'parakeet', 'ggml-parakeet-tdt-0.6b-v2-mine.bin'), parakeet);
+    await writeFile(path.join(models, 'parakeet', 'ggml-parakeet-test.bin'), parakeet);
+    await writeFile(path.join(models, 'parakeet', 'notes.txt'), 'not a model');
+    // A whisper file in the Parakeet folder is not a Parakeet model, and the server does not use it either.
+    await writeFile(path.join(models, 'parakeet', 'stray-whisper.bin'), tiny.bytes);
+    await writeFile(path.join(models, 'whisper', 'my finetune.bin'), tiny.bytes);
+
+    const listed = await manager.list();
+    assert.deepEqual(
+      listed.customStt.map((m) => [m.name, m.engine, m.bytes]).sort(),
+      [['ggml-parakeet-tdt-0.6b-v2-mine.bin', 'parakeet', parakeet.length], ['my finetune.bin', 'whisper', tiny.bytes.length]],
+    );
+    assert.deepEqual(listed.customStt.find((m) => m.engine === 'parakeet')?.languages, ['en'], 'v2 is English-only, read from its name');
+    assert.equal(listed.models.find((m) => m.entry.id === 'parakeet-test')?.status, 'unverified');
+  });
+
   describe('import', () => {
     let downloads: string;
     beforeEach(async () => {
@@ -259,7 +288,7 @@ describe('model manager', () => {
       const result = await manager.importFile(path.join(downloads, 'my finetune.bin'));
       assert.equal(result.id, 'custom:my finetune.bin');
       assert.equal(result.model.files[0].sha256, custom.sha256);
-      assert.deepEqual((await manager.list()).customWhisper.map((m) => m.name), ['my finetune.bin']);
+      assert.deepEqual((await manager.list()).customStt.map((m) => m.name), ['my finetune.bin']);
       await copyFile(path.join(downloads, 'my finetune.bin'), path.join(downloads, 'notes.txt'));
       await writeFile(path.join(downloads, 'notes.txt'), 'not a model');
       await rejectsWith(manager.importFile(path.join(downloads, 'notes.txt')), 'IMPORT_FAILED');

@@ -57,7 +57,7 @@ describe('POST /audio/transcriptions and /audio/translations through the openai 
     parseVtt(vtt);
   });
 
-  it('answers verbose_json with task, language, duration and segments; words only when asked, marked estimated', async () => {
+  it('answers verbose_json with task, language, duration and segments; words only when asked, timed by whisper\'s tokens', async () => {
     const plain = await client.audio.transcriptions.create({ file: jfk(), model: 'whisper-1', language: 'en', response_format: 'verbose_json' });
     assert.equal((plain as any).task, 'transcribe');
     assert.equal(plain.language, 'english');
@@ -66,11 +66,16 @@ describe('POST /audio/transcriptions and /audio/translations through the openai 
     assert.equal(plain.words, undefined);
     for (const segment of plain.segments ?? []) assert.ok(segment.start < segment.end && segment.end <= plain.duration + 0.01);
 
-    const withWords = await client.audio.transcriptions.create({
+    const answer = await client.audio.transcriptions.create({
       file: jfk(), model: 'whisper-1', language: 'en', response_format: 'verbose_json', timestamp_granularities: ['word', 'segment'],
-    });
+    }).withResponse();
+    const withWords = answer.data;
     assert.ok(Array.isArray(withWords.words) && Array.isArray(withWords.segments));
-    assert.deepEqual((withWords as any).timing.words, 'estimated');
+    // whisper times each word by its tokens: the header and `timing` say what the native transcript says.
+    const native = (await request(`${t.base}/jobs/${answer.response.headers.get('x-speech-studio-job-id')}/transcript?format=json-full`)).json();
+    assert.equal(native.wordTiming, 'recognizer');
+    assert.equal(answer.response.headers.get('x-speech-studio-word-times'), 'recognizer');
+    assert.deepEqual((withWords as any).timing, { segments: 'recognizer', words: 'recognizer' });
     let previous = 0;
     for (const word of withWords.words ?? []) {
       assert.equal(typeof word.word, 'string');
@@ -178,6 +183,12 @@ describe('choosing the Parakeet model through the openai SDK\'s model field', ()
     const verbose: any = response.data;
     assert.ok(verbose.segments.length > 0 && verbose.words.length > 0, 'the random model says something, with times');
     for (const word of verbose.words) assert.ok(word.start <= word.end && word.end <= verbose.duration + 0.01);
+    // Parakeet times each chunk, and its words' times are estimated within it: the answer says so.
+    const native = (await request(`${t.base}/jobs/${job.id}/transcript?format=json-full`)).json();
+    assert.equal(native.wordTiming, 'estimated');
+    assert.equal(response.response.headers.get('x-speech-studio-word-times'), 'estimated');
+    assert.equal(verbose.timing.words, 'estimated');
+    assert.match(verbose.timing.note, /shared out of each span/);
     // For auto, whisper is the default: it detects the language (Parakeet would only be chosen for a named one).
     const auto = await client.audio.transcriptions.create({ file: jfk(), model: 'whisper-1' }).withResponse();
     assert.equal((await jobOf(auto.response.headers.get('x-speech-studio-job-id'))).backend, 'whisper.cpp');

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { waveformsDir } from '../../util/data-dir-caches';
 import type { WaveformPeaks } from './waveform-peaks';
 
 const MAGIC = 'SSWP';
@@ -29,7 +30,7 @@ export async function mediaVersion(mediaPath: string): Promise<MediaVersion> {
 /** Where the peaks of this version of the media at this resolution are cached. */
 export function waveformCachePath(dataDir: string, media: MediaVersion, bucketsPerSecond: number): string {
   const key = createHash('sha256').update(JSON.stringify([VERSION, media.path, media.size, media.mtimeMs, bucketsPerSecond])).digest('hex').slice(0, 32);
-  return path.join(dataDir, 'waveforms', `${key}.peaks`);
+  return path.join(waveformsDir(dataDir), `${key}.peaks`);
 }
 
 export function encodeWaveform(peaks: WaveformPeaks): Buffer {

@@ -2,6 +2,7 @@
  * The engine's waveform task: the peaks of a media file for the editor's timeline, from the cache when this
  * version of the file (path, size, modification time) was seen before, else decoded here and cached.
  */
+import { utimes } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { UserFacingError, type ProgressReporter, type TaskOutcome, type WaveformResult, type WaveformTask } from '../protocol';
 import { findMediaTools } from './ffmpeg';
@@ -34,7 +35,11 @@ export async function runWaveformTask(task: WaveformTask, report: ProgressReport
     result: { peaksPath, buckets: peaks.pairs.length / 2, bucketsPerSecond: task.bucketsPerSecond, durationSeconds: peaks.durationSeconds, cached, engineMaxRssBytes: maxRssBytes() },
   });
   const cached = await readWaveformFile(peaksPath);
-  if (cached && cached.bucketsPerSecond === task.bucketsPerSecond) return outcome(cached, true);
+  if (cached && cached.bucketsPerSecond === task.bucketsPerSecond) {
+    // Its use recorded, so the cache's pruning keeps what is in use (src/util/prune-cache.ts).
+    await utimes(peaksPath, new Date(), new Date()).catch(() => undefined);
+    return outcome(cached, true);
+  }
   const tools = findMediaTools();
   const probe = await probeMedia(task.mediaPath, tools);
   if (!probe.hasAudio) throw new UserFacingError('The media file has no audio to draw.');

@@ -1,10 +1,9 @@
 import { initWhisper, type WhisperContext } from '@fugood/whisper.node';
 import { requireWhisper } from '../native-parts';
-import { access } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { UserFacingError } from '../protocol';
-import { modelNotInstalled } from './whisper-model-header';
+import { warmModelSlot } from './warm-model';
 
 export const THREADS_ENV = 'SPEECH_STUDIO_THREADS';
 
@@ -48,40 +47,20 @@ export interface WhisperRunOptions {
   temperature?: number;
 }
 
-// One model stays loaded between jobs: loading blocks the engine process and costs seconds for big models.
-let loaded: { modelPath: string; context: Promise<WhisperContext> } | null = null;
+// One model stays loaded between jobs (warm-model.ts).
+const slot = warmModelSlot<WhisperContext>({
+  prepare: requireWhisper,
+  init: (modelPath) => initWhisper({ filePath: modelPath, useGpu: false }),
+  loadFailed: (modelPath) => new UserFacingError(
+    `The speech-to-text model ${path.basename(modelPath)} could not be loaded; it may be damaged. Reinstall it.`,
+  ),
+});
 
 /** The whisper context for `modelPath`, loaded once per engine process; another path replaces it. */
-export async function loadWhisperModel(modelPath: string): Promise<WhisperContext> {
-  if (loaded?.modelPath === modelPath) return loaded.context;
-  await access(modelPath).catch(() => {
-    throw modelNotInstalled(modelPath);
-  });
-  if (loaded) {
-    const previous = loaded.context;
-    loaded = null;
-    await (await previous.catch(() => null))?.release();
-  }
-  await requireWhisper();
-  const context = initWhisper({ filePath: modelPath, useGpu: false });
-  loaded = { modelPath, context };
-  try {
-    return await context;
-  } catch {
-    loaded = null;
-    throw new UserFacingError(
-      `The speech-to-text model ${path.basename(modelPath)} could not be loaded; it may be damaged. Reinstall it.`,
-    );
-  }
-}
+export const loadWhisperModel = (modelPath: string): Promise<WhisperContext> => slot.load(modelPath);
 
 /** Frees the loaded whisper model, if any (before another recognizer loads its own). */
-export async function releaseWhisperModel(): Promise<void> {
-  if (!loaded) return;
-  const previous = loaded.context;
-  loaded = null;
-  await (await previous.catch(() => null))?.release();
-}
+export const releaseWhisperModel = (): Promise<void> => slot.release();
 
 /**
  * Transcribes 16 kHz mono 16-bit PCM. The binding reads the ArrayBuffer as int16 samples (not float32),

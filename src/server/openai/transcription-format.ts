@@ -1,12 +1,12 @@
 /**
  * A finished transcript in OpenAI's transcription response formats: `json`, `text`, `srt`, `vtt` and
- * `verbose_json` (task, language, duration, text, segments, and words when asked). whisper.cpp gives
- * segment times; the binding gives no per-word times, so word times are estimated from the segment's
- * span by character count, and the response says so in `timing`.
+ * `verbose_json` (task, language, duration, text, segments, and words when asked). Word times are the
+ * recognizer's (whisper's token timestamps) or estimated within a span (Parakeet's chunks, older
+ * transcripts); the transcript's `wordTiming` says which, and the response repeats it in `timing`.
  */
 import type { OpenAiTranscriptFormat } from '../../contract/openapi-openai';
 import { renderSrt, renderVtt } from '../../transcripts/render-subtitles';
-import type { Transcript } from '../../transcripts/types';
+import type { Transcript, WordTiming } from '../../transcripts/types';
 
 export interface FormatOptions {
   task: 'transcribe' | 'translate';
@@ -30,6 +30,16 @@ export function languageName(code: string): string {
     return code;
   }
 }
+
+/** Where the transcript's word times come from, as the engine reported it; a transcript from before it reported this was estimated. */
+export function wordTimesOf(transcript: Transcript): WordTiming {
+  return transcript.wordTiming ?? 'estimated';
+}
+
+const WORD_TIMES_NOTES: Record<Exclude<WordTiming, 'recognizer'>, string> = {
+  estimated: 'Word times are shared out of each span by character count: the recognizer gave none.',
+  mixed: 'Some word times are shared out of a longer span by character count: the recognizer timed that span, not each word.',
+};
 
 export function formatTranscript(transcript: Transcript, format: OpenAiTranscriptFormat, options: FormatOptions): FormattedTranscript {
   const usage = { type: 'duration', seconds: Math.ceil(transcript.durationSeconds) };
@@ -65,13 +75,11 @@ function verboseJson(transcript: Transcript, options: FormatOptions, usage: obje
     body.words = transcript.segments.flatMap((segment) => segment.words.map((word) => ({ word: word.text, start: word.start, end: word.end })));
   }
   body.usage = usage;
-  // Words the recognizer timed carry its probability; estimated ones have none (build-segments.ts).
-  const words = transcript.segments.flatMap((segment) => segment.words);
-  const estimated = words.some((word) => word.probability === null);
+  const wordTimes = wordTimesOf(transcript);
   body.timing = {
     segments: 'recognizer',
-    words: options.words ? (estimated ? 'estimated' : 'recognizer') : null,
-    ...(options.words && estimated ? { note: 'Word times are shared out of each segment\'s span by character count: the recognizer gave none.' } : {}),
+    words: options.words ? wordTimes : null,
+    ...(options.words && wordTimes !== 'recognizer' ? { note: WORD_TIMES_NOTES[wordTimes] } : {}),
   };
   return body;
 }

@@ -23,7 +23,7 @@ import { queueFull } from '../routes/queue-full';
 import { openSse } from '../sse';
 import type { OpenAiDoor } from './door';
 import { IGNORED_HEADER, JOB_ID_HEADER } from './speech';
-import { formatTranscript } from './transcription-format';
+import { formatTranscript, wordTimesOf } from './transcription-format';
 import type { OpenAiTranscriptionBody } from './validation';
 
 /** OpenAI's transcription model names, which mean the default; an installed model's file name or catalog id picks that model. */
@@ -96,7 +96,7 @@ async function transcribe(ctx: Context, deps: AppDeps, door: OpenAiDoor, task: T
   }
   const ended = await waitForJobEnd(deps.jobs, job.id, controller.signal);
   const transcript = await finishedTranscript(deps, ended);
-  if (options.words) ctx.set('X-Speech-Studio-Word-Times', transcript.segments.some((s) => s.words.some((w) => w.probability === null)) ? 'estimated' : 'recognizer');
+  if (options.words) ctx.set('X-Speech-Studio-Word-Times', wordTimesOf(transcript));
   const formatted = formatTranscript(transcript, body.response_format, options);
   ctx.type = formatted.mediaType;
   ctx.body = formatted.body;
