@@ -14,7 +14,7 @@ export interface Finding {
   /** Source offsets: the written words (for `added`, the written word the addition follows, or precedes at the start). */
   start: number;
   end: number;
-  /** The written words as they are in the source; empty for `added`. */
+  /** The written words as they are read (no markup); empty for `added`. */
   written: string;
   /** The recognized words; empty for `skipped`. */
   heard: string;
@@ -47,7 +47,7 @@ export function proofListen(
   const heard = heardWords(words, languageCode);
   const ops = alignTokens(written.map((t) => t.token), heard.map((t) => t.token), options);
   return {
-    findings: findingsOf(source, written, heard, words, ops),
+    findings: findingsOf(written, heard, words, ops),
     sourceTokens: written.length,
     matched: ops.filter((op) => op.type === 'match').length,
     heardTokens: heard.length,
@@ -55,7 +55,7 @@ export function proofListen(
 }
 
 /** Groups the alignment's runs of non-matching operations into findings, one per sentence at most. */
-export function findingsOf(source: string, written: readonly SourceToken[], heard: readonly HeardToken[], words: readonly TimedWord[], ops: readonly AlignOp[]): Finding[] {
+export function findingsOf(written: readonly SourceToken[], heard: readonly HeardToken[], words: readonly TimedWord[], ops: readonly AlignOp[]): Finding[] {
   const findings: Finding[] = [];
   let k = 0;
   while (k < ops.length) {
@@ -72,12 +72,12 @@ export function findingsOf(source: string, written: readonly SourceToken[], hear
       if (sentence !== undefined && written[op.a].sentence !== sentence) break;
       sentence = written[op.a].sentence;
     }
-    findings.push(findingOf(source, written, heard, words, ops, first, k));
+    findings.push(findingOf(written, heard, words, ops, first, k));
   }
   return findings;
 }
 
-function findingOf(source: string, written: readonly SourceToken[], heard: readonly HeardToken[], words: readonly TimedWord[], ops: readonly AlignOp[], first: number, end: number): Finding {
+function findingOf(written: readonly SourceToken[], heard: readonly HeardToken[], words: readonly TimedWord[], ops: readonly AlignOp[], first: number, end: number): Finding {
   const run = ops.slice(first, end);
   const a = run.flatMap((op) => (op.type === 'insert' ? [] : [written[op.a]]));
   const b = run.flatMap((op) => (op.type === 'delete' ? [] : [heard[op.b]]));
@@ -93,7 +93,8 @@ function findingOf(source: string, written: readonly SourceToken[], heard: reado
   }
   const start = a[0].start;
   const stop = a[a.length - 1].end;
-  return { kind: b.length > 0 ? 'said-differently' : 'skipped', start, end: stop, written: source.slice(start, stop), heard: heardText, time };
+  const writtenText = [...new Map(a.map((t) => [t.word, t.text])).values()].join(' ');
+  return { kind: b.length > 0 ? 'said-differently' : 'skipped', start, end: stop, written: writtenText, heard: heardText, time };
 }
 
 function previousHeard(ops: readonly AlignOp[], index: number, heard: readonly HeardToken[]): HeardToken | undefined {

@@ -11,6 +11,8 @@ import { readingSentences, type ReadingKind } from '../text/reading-sentences';
 export interface SourceToken {
   /** Normalized: lower case, no punctuation. */
   token: string;
+  /** The word as read (without markup, and without the punctuation around it). */
+  text: string;
   /** Index of the source word it comes from (tokens of "12.50" share it). */
   word: number;
   /** Index of the sentence it is in: a finding does not run across sentences. */
@@ -75,7 +77,7 @@ export function sourceWords(source: string, kind: ReadingKind, languageId: strin
       const core = text.replace(WORD_EDGE, '');
       const start = origin + (core ? lead : 0);
       const end = core ? start + core.length : origin + text.length;
-      for (const token of spokenTokens(text, languageCode)) tokens.push({ token, word, sentence: index, start, end });
+      for (const token of spokenTokens(text, languageCode)) tokens.push({ token, text: core || text, word, sentence: index, start, end });
       word++;
     });
   });

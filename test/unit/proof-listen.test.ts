@@ -184,6 +184,12 @@ describe('proof-listen: findings on constructed transcripts', () => {
     assert.deepEqual(check(md, 'proof listening say Nguyen and the link done', 'markdown'), []);
     const findings = check(md, 'proof listening say win and the link', 'markdown');
     assert.deepEqual(brief(md, findings), [['said-differently', 'Nguyen', 'win', 'Nguyen'], ['skipped', 'Done', '', 'Done']]);
+    // A run over markup names the words as read; its range covers them as written.
+    const run = check(md, 'proof listening say Nguyen and a lynx done', 'markdown');
+    assert.deepEqual(brief(md, run), [['said-differently', 'the link', 'a lynx', 'the link']]);
+    const bold = check(md, 'proof listening say when and the link done', 'markdown');
+    assert.deepEqual(brief(md, check(md, 'proof listening sang win and the link done', 'markdown')), [['said-differently', 'Say Nguyen', 'sang win', 'Say **Nguyen']]);
+    assert.equal(bold[0].written, 'Nguyen');
   });
 
   it('counts what it compared', () => {
