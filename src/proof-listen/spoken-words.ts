@@ -45,6 +45,9 @@ export interface TimedWord {
 }
 
 const WORD_EDGE = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
+/** Quotes and brackets before a word, and sentence punctuation after it: not part of the word as shown. */
+const OPENING = /^["'¡¿\p{Ps}\p{Pi}]*/u;
+const CLOSING = /[.,;:!?…"'\p{Pe}\p{Pf}]+$/u;
 
 /**
  * The normalized tokens of one written or recognized word: expanded as the narrator says it (numbers, money,
@@ -73,8 +76,8 @@ export function sourceWords(source: string, kind: ReadingKind, languageId: strin
     sentence.text.split(' ').forEach((text, i) => {
       const origin = sentence.wordStarts[i];
       if (origin === undefined) return;
-      const lead = text.length - text.replace(/^[^\p{L}\p{N}]+/u, '').length;
-      const core = text.replace(WORD_EDGE, '');
+      const lead = OPENING.exec(text)![0].length;
+      const core = text.slice(lead).replace(CLOSING, '');
       const start = origin + (core ? lead : 0);
       const end = core ? start + core.length : origin + text.length;
       for (const token of spokenTokens(text, languageCode)) tokens.push({ token, text: core || text, word, sentence: index, start, end });

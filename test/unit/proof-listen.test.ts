@@ -53,6 +53,10 @@ describe('proof-listen: spoken tokens', () => {
     const { tokens, narration } = sourceWords(md, 'markdown', 'markdown', 'en-US');
     assert.deepEqual(tokens.map((t) => t.token), ['title', 'some', 'bold', 'link', 'text']);
     assert.deepEqual(tokens.map((t) => md.slice(t.start, t.end)), ['Title', 'Some', 'bold', 'link', 'text']);
+    const quoted = '("Quoted," she said.) 10% off!';
+    assert.deepEqual(sourceWords(quoted, 'plain', '', 'en').tokens.map((t) => [t.text, quoted.slice(t.start, t.end)]), [
+      ['Quoted', 'Quoted'], ['she', 'she'], ['said', 'said'], ['10%', '10%'], ['10%', '10%'], ['off', 'off'],
+    ]);
     assert.equal(narration, 'Title\nSome bold link text.');
   });
 
@@ -123,6 +127,8 @@ describe('proof-listen: findings on constructed transcripts', () => {
     assert.deepEqual(check(text, 'it costs twelve dollars and fifty cents in twenty twenty-four said three people'), []);
     assert.deepEqual(check(text, 'It costs 12 dollars and 50 cents in 2024 said 3 people'), []);
     assert.deepEqual(brief(text, check(text, 'it costs twelve dollars and fifty cents in twenty twenty-four said four people')), [['said-differently', '3', 'four', '3']]);
+    // Shown as written, with its symbol, without the punctuation after it.
+    assert.deepEqual(brief(text, check(text, 'it costs twelve dollars in twenty twenty-four said three people')), [['skipped', '$12.50', '', '$12.50']]);
   });
 
   it('reports a skipped word on its source range with the gap in the narration', () => {
