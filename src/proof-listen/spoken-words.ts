@@ -63,6 +63,16 @@ export function spokenTokens(word: string, languageCode: string): string[] {
     .filter((part) => part.length > 0);
 }
 
+/** spokenTokens with a memory: prose repeats its words, and the normalizer is the costly part. */
+function tokenizer(languageCode: string): (word: string) => string[] {
+  const known = new Map<string, string[]>();
+  return (word) => {
+    let tokens = known.get(word);
+    if (!tokens) known.set(word, (tokens = spokenTokens(word, languageCode)));
+    return tokens;
+  };
+}
+
 /**
  * The source's spoken tokens, and the text to narrate, for the part `from`–`to` of the source.
  * @example sourceWords('# Hi\n\nIt costs $5.', 'markdown', '', 'en-US').tokens.map((t) => t.token)
@@ -71,6 +81,7 @@ export function spokenTokens(word: string, languageCode: string): string[] {
 export function sourceWords(source: string, kind: ReadingKind, languageId: string, languageCode: string, from = 0, to = source.length): SourceWords {
   const sentences = readingSentences(source, kind, languageId, from, to);
   const tokens: SourceToken[] = [];
+  const tokensOf = tokenizer(languageCode);
   let word = 0;
   sentences.forEach((sentence, index) => {
     sentence.text.split(' ').forEach((text, i) => {
@@ -80,7 +91,7 @@ export function sourceWords(source: string, kind: ReadingKind, languageId: strin
       const core = text.slice(lead).replace(CLOSING, '');
       const start = origin + (core ? lead : 0);
       const end = core ? start + core.length : origin + text.length;
-      for (const token of spokenTokens(text, languageCode)) tokens.push({ token, text: core || text, word, sentence: index, start, end });
+      for (const token of tokensOf(text)) tokens.push({ token, text: core || text, word, sentence: index, start, end });
       word++;
     });
   });
@@ -89,5 +100,6 @@ export function sourceWords(source: string, kind: ReadingKind, languageId: strin
 
 /** The recognizer's words as tokens, each with its word's time. */
 export function heardWords(words: readonly TimedWord[], languageCode: string): HeardToken[] {
-  return words.flatMap((word, index) => spokenTokens(word.text, languageCode).map((token) => ({ token, word: index, start: word.start, end: word.end })));
+  const tokensOf = tokenizer(languageCode);
+  return words.flatMap((word, index) => tokensOf(word.text).map((token) => ({ token, word: index, start: word.start, end: word.end })));
 }
