@@ -13,6 +13,10 @@ export const PROOF_LISTEN_SOURCE = 'Speech Studio proof-listen';
 export const PLAY_SPOT_COMMAND = 'speechStudio.proofListen.playSpot';
 const ADD_PRONUNCIATION_COMMAND = 'speechStudio.addPronunciation';
 
+/** A lexicon entry is for a name or a term: a longer run of differences is a misreading, not a pronunciation. */
+const MAX_PRONUNCIATION_WORDS = 4;
+const pronounceable = (finding: Finding): boolean => finding.kind !== 'added' && finding.written.split(' ').length <= MAX_PRONUNCIATION_WORDS;
+
 /** Seconds of narration played before and after a finding, so the ear hears it in context. */
 const LEAD_IN_SECONDS = 0.5;
 const LEAD_OUT_SECONDS = 1;
@@ -95,7 +99,7 @@ export class ProofListenProblems implements vscode.CodeActionProvider, vscode.Ho
       const index = result.ranges.findIndex((range, i) => range.isEqual(diagnostic.range) && result.findings[i].kind === (diagnostic.code as FindingKind));
       if (index < 0) continue;
       const finding = result.findings[index];
-      if (finding.kind !== 'added') {
+      if (pronounceable(finding)) {
         const add = new vscode.CodeAction(`Add pronunciation for "${finding.written}"…`, vscode.CodeActionKind.QuickFix);
         add.command = { title: 'Add pronunciation…', command: ADD_PRONUNCIATION_COMMAND, arguments: [{ text: finding.written }] };
         add.diagnostics = [diagnostic];
@@ -117,7 +121,7 @@ export class ProofListenProblems implements vscode.CodeActionProvider, vscode.Ho
     const finding = result.findings[index];
     const play = encodeURIComponent(JSON.stringify([document.uri.toString(), index]));
     const links = [`[▶ Play this spot](command:${PLAY_SPOT_COMMAND}?${play}) — ${clock(finding.time.start)}`];
-    if (finding.kind !== 'added') {
+    if (pronounceable(finding)) {
       links.push(`[Add pronunciation…](command:${ADD_PRONUNCIATION_COMMAND}?${encodeURIComponent(JSON.stringify([{ text: finding.written }]))})`);
     }
     const markdown = new vscode.MarkdownString(links.join(' · '));
