@@ -139,13 +139,18 @@ test('Proof-Listen Document narrates, transcribes, and leaves the differences as
   assert.equal(added.job.status, 'succeeded', added.job.error ?? '');
 }, 180_000);
 
-test('Proof-Listen Document again replaces its Problems, and editing the document clears them', async () => {
+test('Proof-Listen Document on a selection replaces the Problems with its own, and editing the document clears them', async () => {
   const uri = workspaceFile('proof-listen.md');
   const editor = await open(uri);
+  assert.ok(ours(uri).length > 0, 'the problems of the previous test are there');
+  // Only the heading: a short narration, and problems on the heading alone.
+  const heading = editor.document.lineAt(0).range;
+  editor.selection = new vscode.Selection(heading.start, heading.end);
   const again = await proofListen();
-  assert.equal(again?.jobs[1]?.status, 'succeeded');
+  assert.equal(again?.jobs[1]?.status, 'succeeded', again?.jobs.map((job) => job.error).join(' '));
   assert.equal(ours(uri).length, again.findings.length, 'replaced, not added to');
   assert.ok(again.findings.length > 0);
+  for (const diagnostic of ours(uri)) assert.equal(diagnostic.range.start.line, 0, diagnostic.message);
   await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), ' '));
   await waitFor('the problems to clear', () => ours(uri).length === 0 || undefined);
   await vscode.commands.executeCommand('workbench.action.files.revert');
