@@ -29,6 +29,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<unknown> }> = [
   { name: 'openai', run: () => import('./openai').then((m) => m.runOpenAiBench()) },
   { name: 'ffmpeg', run: () => import('./ffmpeg').then((m) => m.runFfmpegBench()) },
   { name: 'readaloud', run: () => import('./read-aloud').then((m) => m.runReadAloudBench()) },
+  { name: 'proof', run: () => import('./proof-listen').then((m) => m.runProofListenBench()) },
 ];
 
 async function main(): Promise<void> {

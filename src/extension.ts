@@ -16,6 +16,7 @@ import { registerInstallModel } from './editor/commands/install-model';
 import { registerLocalApiCommands } from './editor/commands/local-api';
 import { registerNarrateSelection } from './editor/commands/narrate-selection';
 import { registerNarrateSubtitles } from './editor/commands/narrate-subtitles';
+import { registerProofListening } from './editor/proof-listen/register';
 import { registerReadAloud } from './editor/read-aloud/register';
 import { registerTranscribe } from './editor/commands/transcribe';
 import { EditorJobs } from './editor/editor-jobs';
@@ -83,6 +84,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     registerAddPronunciation(services),
     registerExportAudiobook(services),
     registerReadAloud(services),
+    registerProofListening(services),
     registerSubtitleEditing(services),
     registerSnapToSpeech(services),
     registerRetranscribeCues(services),

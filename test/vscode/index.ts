@@ -11,6 +11,7 @@ import './narrate.test';
 import './read-aloud.test';
 import './add-pronunciation.test';
 import './transcribe.test';
+import './proof-listen.test';
 import './lm-tools.test';
 import './subtitles.test';
 import './audiobook.test';
