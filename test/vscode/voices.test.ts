@@ -18,6 +18,7 @@ import { clearNotifications, extensionApi, screenshot, setting, testModel, ui, u
 const GERMAN = voiceIdFor('espeak-ng', 'gmw/de');
 const LESSAC = voiceIdFor('sherpa-onnx', 'piper-en-us-lessac-medium');
 const LJSPEECH = voiceIdFor('sherpa-onnx', 'piper-en-us-ljspeech-high');
+const CORI = voiceIdFor('sherpa-onnx', 'piper-en-gb-cori-high');
 const modelsDir = (): string => path.join(setting<string>('dataDirectory'), 'models');
 const exists = (file: string): Promise<boolean> => access(file).then(() => true, () => false);
 
@@ -119,23 +120,32 @@ test('Choose Voice installs a catalog voice in place through the model mirror, m
 }, 120_000);
 
 test('Previewing a voice that is not installed asks first; installed for a preview, it does not become the default', async () => {
-  const mirror = await piperMirror('piper-en-us-lessac-medium');
+  const mirror = await piperMirror('piper-en-gb-cori-high');
   try {
+    // A voice no other test installs: the question is asked only for a voice that is not installed.
+    assert.equal(await exists(path.join(modelsDir(), 'tts', 'piper-en-gb-cori-high')), false, 'Cori is not installed');
     await clearNotifications();
-    const asking = Promise.resolve(vscode.commands.executeCommand<ChooseVoiceResult | undefined>('speechStudio.chooseVoice', { voiceId: LESSAC, action: 'preview', play: false }));
+    const asking = Promise.resolve(vscode.commands.executeCommand<ChooseVoiceResult | undefined>('speechStudio.chooseVoice', { voiceId: CORI, action: 'preview', play: false }));
     const toast = '.notifications-toasts .notification-list-item:has-text("Install it (")';
-    await ui({ action: 'waitFor', selector: toast });
+    // Should the command end without asking, say what it answered rather than time out on the toast.
+    const unasked = asking.then((answer) => ({ answer }));
+    const first = await Promise.race([ui({ action: 'waitFor', selector: toast, timeout: 30_000 }, 40_000).then(() => undefined), unasked]).catch(async (error: unknown) => {
+      const toasts = await ui({ action: 'texts', selector: '.notifications-toasts .notification-list-item' }).catch((e: unknown) => String(e));
+      const center = await ui({ action: 'texts', selector: '.notifications-center .notification-list-item' }).catch((e: unknown) => String(e));
+      throw new Error(`${String(error)}; toasts: ${JSON.stringify(toasts)}; center: ${JSON.stringify(center)}`);
+    });
+    if (first) assert.fail(`Choose Voice previewed without asking first: ${JSON.stringify(first.answer)?.slice(0, 300)}`);
     await ui({ action: 'click', selector: `${toast} .monaco-button:has-text("Cancel")` });
     assert.equal(await asking, undefined, 'declined: no preview');
     assert.equal(mirror.requests.length, 0, 'nothing was downloaded');
 
-    const result = await vscode.commands.executeCommand<ChooseVoiceResult>('speechStudio.chooseVoice', { voiceId: LESSAC, action: 'preview', install: true, play: false });
+    const result = await vscode.commands.executeCommand<ChooseVoiceResult>('speechStudio.chooseVoice', { voiceId: CORI, action: 'preview', install: true, play: false });
     assert.equal(result?.installed, true);
     assert.equal(result.preview?.status, 'succeeded', result.preview?.error ?? 'no preview');
     assert.equal(setting<string>('tts.defaultVoice'), pinnedVoice, 'a preview does not change the default voice');
   } finally {
     await mirror.close();
-    await uninstall('piper-en-us-lessac-medium');
+    await uninstall('piper-en-gb-cori-high');
   }
 }, 120_000);
 
