@@ -9,7 +9,8 @@ import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { voiceIdFor } from '../../src/voices/voice-id';
-import { isTerminal, postJson, request, startTestServer, waitForJob, type TestServer } from '../helpers/server';
+import { firstJobAudio } from '../helpers/lexicon';
+import { request, type TestServer } from '../helpers/server';
 import { testModel } from '../helpers/test-models';
 
 interface Family {
@@ -55,32 +56,15 @@ const FAMILIES: Family[] = [
   },
 ];
 
-/** The output of one TTS job on a fresh server that has this lexicon (or none). */
-async function firstJobAudio(family: Family, lexicon: unknown, text: string): Promise<{ job: any; audio: Buffer }> {
-  const t = await startTestServer();
-  try {
-    const voiceId = await family.install(t);
-    if (lexicon) {
-      const put = await request(`${t.base}/lexicon`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(lexicon) });
-      assert.equal(put.status, 200, put.body.toString());
-    }
-    const created = await postJson(`${t.base}/tts/jobs`, { voiceId, text, sampleRate: 22050, trimSilence: false });
-    assert.equal(created.status, 200, created.body.toString());
-    const job = await waitForJob(t.base, created.json().id, isTerminal, 60_000);
-    assert.equal(job.status, 'succeeded', job.error);
-    return { job, audio: (await request(`${t.base}/jobs/${job.id}/output`)).body };
-  } finally {
-    await t.dispose();
-  }
-}
+const UNTRIMMED = { trimSilence: false };
 
 describe('a lexicon entry changes the audio of every engine family', () => {
   for (const family of FAMILIES) {
     it(`${family.name}: the word with its entry sounds exactly like its respelling, and unlike the word`, async () => {
       const lexicon = { entries: [{ text: 'Nguyen', say: 'win' }] };
-      const withEntry = await firstJobAudio(family, lexicon, 'Mister Nguyen is here.');
-      const respelled = await firstJobAudio(family, null, 'Mister win is here.');
-      const plain = await firstJobAudio(family, null, 'Mister Nguyen is here.');
+      const withEntry = await firstJobAudio(family.install, lexicon, 'Mister Nguyen is here.', UNTRIMMED);
+      const respelled = await firstJobAudio(family.install, null, 'Mister win is here.', UNTRIMMED);
+      const plain = await firstJobAudio(family.install, null, 'Mister Nguyen is here.', UNTRIMMED);
       assert.deepEqual(withEntry.job.result.lexicon, { applied: ['Nguyen'], skipped: [] });
       assert.ok(withEntry.audio.equals(respelled.audio), `${withEntry.audio.length} vs ${respelled.audio.length} bytes`);
       assert.ok(!withEntry.audio.equals(plain.audio), 'the entry changed nothing');

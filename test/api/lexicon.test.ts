@@ -5,29 +5,10 @@ import { after, before, describe, it } from 'node:test';
 import { voiceIdFor } from '../../src/voices/voice-id';
 import { assertErrorBody, isTerminal, postJson, request, startTestServer, waitForJob, type TestServer } from '../helpers/server';
 import { testModel } from '../helpers/test-models';
+import { firstJobAudio, putLexicon } from '../helpers/lexicon';
 import { englishVoiceId, LONG_TEXT } from '../helpers/voices';
 
-const putLexicon = (base: string, document: unknown, headers: Record<string, string> = {}) =>
-  request(`${base}/lexicon`, { method: 'PUT', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(document) });
-
-/**
- * The audio of one espeak-ng job on a fresh server with this lexicon. espeak-ng's noise source carries its
- * state from one synthesis to the next in a process, so only the first job of a new engine is repeatable.
- */
-async function firstJobAudio(lexicon: unknown, text: string): Promise<{ job: any; audio: Buffer }> {
-  const t = await startTestServer();
-  try {
-    if (lexicon) assert.equal((await putLexicon(t.base, lexicon)).status, 200);
-    const voiceId = await englishVoiceId(t.base);
-    const created = await postJson(`${t.base}/tts/jobs`, { voiceId, text, sampleRate: 22050 });
-    assert.equal(created.status, 200, created.body.toString());
-    const job = await waitForJob(t.base, created.json().id, isTerminal, 60_000);
-    assert.equal(job.status, 'succeeded', job.error);
-    return { job, audio: (await request(`${t.base}/jobs/${job.id}/output`)).body };
-  } finally {
-    await t.dispose();
-  }
-}
+const espeakAudio = (lexicon: unknown, text: string) => firstJobAudio((t) => englishVoiceId(t.base), lexicon, text);
 
 describe('the pronunciation lexicon through the Local API', () => {
   let t: TestServer;
@@ -95,18 +76,18 @@ describe('the pronunciation lexicon through the Local API', () => {
 
 describe('the lexicon changes what espeak-ng says', () => {
   it('speaking a word with a respelling entry gives the very samples of speaking the respelling', async () => {
-    const withEntry = await firstJobAudio({ entries: [{ text: 'Nguyen', say: 'win' }] }, 'Mister Nguyen is here.');
-    const respelled = await firstJobAudio(null, 'Mister win is here.');
-    const plain = await firstJobAudio(null, 'Mister Nguyen is here.');
+    const withEntry = await espeakAudio({ entries: [{ text: 'Nguyen', say: 'win' }] }, 'Mister Nguyen is here.');
+    const respelled = await espeakAudio(null, 'Mister win is here.');
+    const plain = await espeakAudio(null, 'Mister Nguyen is here.');
     assert.deepEqual(withEntry.job.result.lexicon, { applied: ['Nguyen'], skipped: [] });
     assert.ok(withEntry.audio.equals(respelled.audio), `${withEntry.audio.length} vs ${respelled.audio.length} bytes`);
     assert.ok(!withEntry.audio.equals(plain.audio), 'the entry changed nothing');
   });
 
   it('speaks an entry\'s espeak phonemes as written', async () => {
-    const phonemes = await firstJobAudio({ entries: [{ text: 'GIF', phonemes: 'dZIf', alphabet: 'espeak' }] }, 'A GIF file.');
-    const long = await firstJobAudio({ entries: [{ text: 'GIF', phonemes: 'dZIf dZIf dZIf dZIf', alphabet: 'espeak' }] }, 'A GIF file.');
-    const plain = await firstJobAudio(null, 'A GIF file.');
+    const phonemes = await espeakAudio({ entries: [{ text: 'GIF', phonemes: 'dZIf', alphabet: 'espeak' }] }, 'A GIF file.');
+    const long = await espeakAudio({ entries: [{ text: 'GIF', phonemes: 'dZIf dZIf dZIf dZIf', alphabet: 'espeak' }] }, 'A GIF file.');
+    const plain = await espeakAudio(null, 'A GIF file.');
     assert.deepEqual(phonemes.job.result.lexicon, { applied: ['GIF'], skipped: [] });
     assert.ok(!phonemes.audio.equals(plain.audio), 'the phonemes changed nothing');
     // Three more syllables: the phonemes are spoken, not the letters of the mnemonics or the brackets.
