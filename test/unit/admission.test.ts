@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import { ApiError } from '../../src/contract/errors';
 import { compileValidators } from '../../src/contract/validation';
 import { admitStt, admitTts, checkSttFields, checkTtsRequest, sttRefusal, type SttModels } from '../../src/jobs/admission';
 import { nameFromFile, nameFromText } from '../../src/jobs/job-name';
@@ -10,23 +9,13 @@ import { MAX_NARRATION_SECONDS } from '../../src/subtitles/timeline-limit';
 import { createVoiceLibrary, type VoiceLibrary } from '../../src/voices/library';
 import { voiceIdFor } from '../../src/voices/voice-id';
 import { tempDir } from '../helpers/temp';
+import { refusal } from '../helpers/refusal';
 
 const validators = compileValidators();
 const english = voiceIdFor('espeak-ng', 'gmw/en-US');
 const french = voiceIdFor('espeak-ng', 'roa/fr');
 /** A catalog voice whose lingware is not installed in an empty data directory. */
 const notInstalled = voiceIdFor('svox-pico', 'it-IT');
-
-/** The coded error a call throws (fails the test when it throws anything else, or nothing). */
-function refusal(call: () => unknown): ApiError {
-  try {
-    call();
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  assert.fail('expected a refusal');
-}
 
 const model = (name: string, englishOnly = false) => ({ name, englishOnly });
 const installed = (diarization: boolean, ...models: { name: string; englishOnly: boolean }[]): SttModels => ({ models, diarization });

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ApiError } from '../../src/contract/errors';
 import { compileValidators } from '../../src/contract/validation';
 import { admitStt, checkSttFields, findNamedSttModel, sttRefusal, type SttModels } from '../../src/jobs/admission';
 import { parseCapabilities } from '../../src/link/capabilities';
@@ -12,6 +11,7 @@ import { PARAKEET_V3_LANGUAGES, parakeetLanguages } from '../../src/models/parak
 import { SYNTHETIC_PARAKEET_NAME, syntheticParakeetModel } from '../helpers/parakeet-model';
 import { tempDir } from '../helpers/temp';
 import { testModel } from '../helpers/test-models';
+import { refusal } from '../helpers/refusal';
 
 const validators = compileValidators();
 const ask = (fields: Record<string, string>) => checkSttFields(validators, fields);
@@ -20,16 +20,6 @@ const parakeet = (name = 'ggml-parakeet-tdt-0.6b-v3-q4_0.bin'): InstalledSttMode
   name, path: `/m/parakeet/${name}`, bytes: 1, englishOnly: false, engine: 'parakeet', languages: parakeetLanguages(name),
 });
 const installed = (...models: InstalledSttModel[]): SttModels<InstalledSttModel> => ({ models, diarization: false });
-
-function refusal(call: () => unknown): ApiError {
-  try {
-    call();
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  assert.fail('expected a refusal');
-}
 
 describe('choosing between whisper and Parakeet models', () => {
   const both = [whisper('ggml-small.bin'), whisper('ggml-base.en.bin', true), parakeet()];
