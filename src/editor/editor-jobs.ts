@@ -11,7 +11,6 @@ import type { LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
 import { compileValidators, type Validators } from '../contract/validation';
 import { admitStt, admitTts, checkSttFields, installedSttModels, type AdmittedTts } from '../jobs/admission';
 import { isActive, type JobRecord } from '../jobs/types';
-import { readLexicon } from '../lexicon/lexicon-file';
 import { mergeLexicons } from '../lexicon/merge-lexicon';
 import type { LocalServer } from '../server/local-server';
 import { bestReadyVoice } from '../voices/best-voice';
@@ -83,13 +82,12 @@ export class EditorJobs {
   }
 
   /**
-   * The lexicon an editor TTS job speaks with: the workspace's entries over the data directory's, merged as
-   * the job service merges them. Read Aloud applies it itself, sentence by sentence. A broken server file
-   * reads as empty, as it does for a job.
+   * The lexicon an editor TTS job speaks with: the workspace's entries over the data directory's, merged by
+   * the job service as for a job. Read Aloud applies it itself, sentence by sentence.
    */
   async spokenLexicon(): Promise<LexiconEntry[]> {
-    const server = await readLexicon(this.deps.dataDir()).then((file) => file.entries, () => []);
-    return mergeLexicons(server, (await this.deps.workspaceLexicon?.()) ?? []);
+    const workspace = (await this.deps.workspaceLexicon?.()) ?? [];
+    return (await this.deps.server()).jobs.lexiconWith(workspace);
   }
 
   async createStt(request: EditorSttRequest): Promise<JobRecord> {

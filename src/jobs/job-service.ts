@@ -163,7 +163,7 @@ export class JobService extends EventEmitter {
     try {
       await this.files.create(id);
       await fs.writeFile(this.files.file(id, TTS_TEXT_FILE), text, 'utf8');
-      const lexicon = entriesIn(text, mergeLexicons(await this.serverLexicon(), job.lexicon ?? []));
+      const lexicon = entriesIn(text, await this.lexiconWith(job.lexicon ?? []));
       const input: TtsJobInput = {
         kind: 'tts', options, characters: text.length, voice: job.voice, ...(lexicon.length ? { lexicon } : {}), ...(job.live ? { live: true } : {}),
       };
@@ -179,6 +179,14 @@ export class JobService extends EventEmitter {
   }
 
   /** The data directory's lexicon; a broken file is logged and read as empty rather than failing every job. */
+  /**
+   * The lexicon a TTS job speaks with: the data directory's entries, with `over` (the job's own, e.g. the
+   * editor's workspace lexicon) winning where both have a word.
+   */
+  async lexiconWith(over: readonly LexiconEntry[]): Promise<LexiconEntry[]> {
+    return mergeLexicons(await this.serverLexicon(), over);
+  }
+
   private async serverLexicon(): Promise<readonly LexiconEntry[]> {
     try {
       return (await readLexicon(this.options.dataDir)).entries;
