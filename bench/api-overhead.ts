@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SttOptions } from '../src/contract/types';
 import { runSttTask } from '../src/engine/stt/run-stt';
-import { startLocalServer, type LocalServer } from '../src/server/local-server';
+import { startLocalServer, type LocalServer } from '../src/host/local-server';
 import { silentLogger } from '../src/util/log';
 import { uploadMultipart } from '../test/helpers/multipart';
 import { testModel } from '../test/helpers/test-models';

@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { jobEventLog } from '../src/jobs/job-event-log';
-import { startLocalServer, type LocalServer } from '../src/server/local-server';
+import { startLocalServer, type LocalServer } from '../src/host/local-server';
 import { silentLogger } from '../src/util/log';
 import { uploadMultipart } from '../test/helpers/multipart';
 import { readSse } from '../test/helpers/sse';

@@ -15,7 +15,7 @@ import path from 'node:path';
 import type { Result } from 'autocannon';
 import { JobStore } from '../src/jobs/store';
 import type { JobRecord } from '../src/jobs/types';
-import { startLocalServer } from '../src/server/local-server';
+import { startLocalServer } from '../src/host/local-server';
 import { silentLogger } from '../src/util/log';
 import { voiceIdFor } from '../src/voices/voice-id';
 import { figure, type Figure } from './report';

@@ -14,8 +14,8 @@ import path from 'node:path';
 import type { SttOptions } from '../src/contract/types';
 import { runSttTask } from '../src/engine/stt/run-stt';
 import { sttModelKind } from '../src/engine/stt/stt-model-kind';
-import type { Transcript } from '../src/transcripts/types';
-import { corpusWordErrors } from '../src/transcripts/word-error-rate';
+import type { Transcript } from '../src/subtitles/types';
+import { corpusWordErrors } from '../src/text/word-error-rate';
 import { testModel, testModelsDir } from '../test/helpers/test-models';
 import { figure, type Figure } from './report';
 

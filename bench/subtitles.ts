@@ -4,8 +4,8 @@
  * the CPU time beside it, which other load on the machine does not inflate. Target: < 50 ms.
  */
 import { checkSubtitles } from '../src/subtitles/check';
-import { DEFAULT_SUBTITLE_STYLE } from '../src/subtitles/style';
-import { formatTimestamp } from '../src/transcripts/timestamps';
+import { DEFAULT_SUBTITLE_STYLE } from '../src/contract/subtitle-style';
+import { formatTimestamp } from '../src/subtitles/timestamps';
 import { figure, median, type Figure } from './report';
 
 const CUES = 2000;

@@ -14,7 +14,7 @@ import { concatSamples } from '../src/engine/audio/samples';
 import { WavWriter } from '../src/engine/audio/wav-writer';
 import { runSttTask } from '../src/engine/stt/run-stt';
 import { openEspeakVoice } from '../src/engine/tts/synthesizers/espeak';
-import type { Transcript } from '../src/transcripts/types';
+import type { Transcript } from '../src/subtitles/types';
 import { testModel } from '../test/helpers/test-models';
 import { figure, median, type Figure } from './report';
 

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { concatSamples } from '../src/engine/audio/samples';
 import { espeakRateForSpeed, openEspeakVoice } from '../src/engine/tts/synthesizers/espeak';
 import { splitIntoChunks } from '../src/engine/tts/text-chunks';
-import { startLocalServer, type LocalServer } from '../src/server/local-server';
+import { startLocalServer, type LocalServer } from '../src/host/local-server';
 import { silentLogger } from '../src/util/log';
 import { voiceIdFor } from '../src/voices/voice-id';
 

@@ -1,12 +1,12 @@
 import { parseArgs } from 'node:util';
-import { apiKeyPath, ensureApiKey, writeApiKey } from './server/api-key';
-import { runStdioMcp } from './server/mcp/stdio';
-import { startLocalServer } from './server/local-server';
+import { apiKeyPath, ensureApiKey, writeApiKey } from './http/api-key';
+import { runStdioMcp } from './host/mcp-stdio';
+import { startLocalServer } from './host/local-server';
 import { runAudiobookCommand } from './cli/audiobook-command';
 import { runModelsCommand } from './cli/models-command';
 import { resolveServeOptions } from './cli/serve-options';
 import { UsageError } from './util/usage-error';
-import { startDeviceClient, type DeviceClient } from './device/device-client';
+import { startDeviceClient, type DeviceClient } from './host/device-link';
 import { consoleLogger, describeThrown } from './util/log';
 import { createVoiceLibrary } from './voices/library';
 import { sttModelFileName } from './models/catalog';

@@ -1,7 +1,7 @@
 /**
  * The OpenAPI 3.1 paths of the OpenAI-compatible audio routes (tagged `OpenAI-compatible`, request schemas
  * after OpenAI's published reference), with their error schema and shared responses: these routes answer
- * errors in OpenAI's shape (src/server/openai/errors.ts), except 408 and 431, which the HTTP layer answers
+ * errors in OpenAI's shape (src/openai/errors.ts), except 408 and 431, which the HTTP layer answers
  * before any route is known. Merged into the served document by openapi.ts; the OpenAI door compiles its
  * request validators from the schemas here.
  */

@@ -20,7 +20,7 @@ export const bearerChallengeHeader = {
   'WWW-Authenticate': { description: 'The Bearer challenge.', schema: { type: 'string' } },
 } as const;
 
-/** Statuses the Local API's middleware can answer on any operation (see src/server/app.ts). */
+/** Statuses the Local API's middleware can answer on any operation (see src/host/app.ts). */
 export const localResponses = {
   Unauthorized: errorResponse(
     'AUTH_REQUIRED or INVALID_API_KEY: authentication is on and the Bearer key is missing, wrong or regenerated.',

@@ -3,7 +3,7 @@
  * schemas, made from the style's own ranges and presets (src/subtitles/style.ts), and the style a checked
  * query asks for.
  */
-import { resolveStyle, STYLE_PRESETS, STYLE_RANGES, StyleError, type StyleField, type SubtitleStyle } from '../subtitles/style';
+import { resolveStyle, STYLE_PRESETS, STYLE_RANGES, StyleError, type StyleField, type SubtitleStyle } from './subtitle-style';
 
 /** The response header that lists the cues (from 1) holding a word longer than a line: the one allowed excess. */
 export const LONG_WORD_CUES_HEADER = 'Subtitle-Long-Word-Cues';

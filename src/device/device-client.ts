@@ -2,12 +2,12 @@ import WebSocket from 'ws';
 import type { JobService } from '../jobs/job-service';
 import { describeThrown, type Logger } from '../util/log';
 import type { VoiceLibrary } from '../voices/library';
-import { LINK_CLOSE, PROTOCOL_VERSION, type DeviceMessage, type RelayMessage } from '../link/protocol';
+import { DEVICE_TOKEN_FORMAT, LINK_CLOSE, PROTOCOL_VERSION, type DeviceLinkState, type DeviceMessage, type RelayMessage } from '../link/protocol';
+import { linkUrl, relayOrigin } from '../link/relay-address';
 import { calibrate } from './calibration';
 import { gatherCapabilities } from './capabilities';
 import { RemoteJobRunner } from './remote-jobs';
 import { SpeedMeter } from './speed-meter';
-import { linkUrl, relayOrigin } from './transfer';
 
 export interface DeviceClientOptions {
   /** The relay, e.g. https://relay.example.com (with or without /v1). */
@@ -30,16 +30,6 @@ export interface DeviceClientOptions {
   /** How long that may take at most (default 8 s). */
   calibrationBudgetMs?: number;
 }
-
-/** What the relay's portal and `relay.js devices enrol` hand out. */
-export const DEVICE_TOKEN_FORMAT = /^ssd_[A-Za-z0-9]{40}$/;
-
-/**
- * `refused`: the relay turned the link down (a wrong token, a host name it does not answer to); the client
- * keeps retrying at the slowest pace, in case the device is enrolled again. `stopped`: closed, or replaced by
- * a newer link with the same token. `problem` says why for both.
- */
-export type DeviceLinkState = 'connecting' | 'connected' | 'disconnected' | 'refused' | 'stopped';
 
 export interface DeviceClient {
   readonly state: DeviceLinkState;
@@ -252,3 +242,5 @@ function relaySentence(body: string): string | undefined {
     return undefined;
   }
 }
+
+export type { DeviceLinkState } from '../link/protocol';

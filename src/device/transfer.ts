@@ -1,31 +1,8 @@
 import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
+import { underOrigin } from '../link/relay-address';
 import { pipeline } from 'node:stream/promises';
-import { DEVICE_LINK_PATH } from '../link/protocol';
-
-/** The relay's origin from what the user typed: `https://relay.example`, with or without `/v1`. */
-export function relayOrigin(url: string): URL {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new TypeError(`Expected the relay's URL such as https://relay.example.com, got ${JSON.stringify(url)}`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new TypeError(`Expected an http(s) relay URL, got ${JSON.stringify(url)}`);
-  parsed.pathname = parsed.pathname.replace(/\/+$/, '').replace(/\/v1$/, '') || '/';
-  parsed.search = '';
-  parsed.hash = '';
-  return parsed;
-}
-
-const join = (origin: URL, path: string): URL => new URL(`${origin.pathname.replace(/\/$/, '')}${path}`, origin);
-
-export function linkUrl(origin: URL): string {
-  const url = join(origin, DEVICE_LINK_PATH);
-  url.protocol = origin.protocol === 'https:' ? 'wss:' : 'ws:';
-  return url.toString();
-}
 
 function send(url: URL, options: http.RequestOptions): http.ClientRequest {
   return (url.protocol === 'https:' ? https : http).request(url, options);
@@ -47,7 +24,7 @@ async function failure(res: http.IncomingMessage, what: string): Promise<Error> 
 /** Streams a job's input from the relay into `file` (never into memory). */
 export async function downloadInput(origin: URL, path: string, token: string, file: string, signal?: AbortSignal): Promise<number> {
   const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
-    const req = send(join(origin, path), { method: 'GET', headers: { Authorization: `Bearer ${token}` }, signal });
+    const req = send(underOrigin(origin, path), { method: 'GET', headers: { Authorization: `Bearer ${token}` }, signal });
     req.on('response', resolve);
     req.on('error', reject);
     req.end();
@@ -66,7 +43,7 @@ export async function downloadInput(origin: URL, path: string, token: string, fi
 export async function uploadOutput(origin: URL, path: string, token: string, file: string, contentType: string): Promise<void> {
   const { size } = await fs.stat(file);
   const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
-    const req = send(join(origin, path), {
+    const req = send(underOrigin(origin, path), {
       method: 'PUT',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': contentType, 'Content-Length': String(size) },
     });

@@ -4,7 +4,7 @@
  * replaces it the moment a new key is made: the old key is refused from the very next request.
  */
 import * as vscode from 'vscode';
-import { generateApiKey, type ApiKeySource } from '../server/api-key';
+import { generateApiKey, type ApiKeySource } from '../http/api-key';
 import type { Logger } from '../util/log';
 
 const SECRET_NAME = 'speechStudio.localApi.key';

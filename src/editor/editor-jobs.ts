@@ -12,7 +12,7 @@ import { compileValidators, type Validators } from '../contract/validation';
 import { admitStt, admitTts, checkSttFields, installedSttModels, type AdmittedTts } from '../jobs/admission';
 import { isActive, type JobRecord } from '../jobs/types';
 import { mergeLexicons } from '../lexicon/merge-lexicon';
-import type { LocalServer } from '../server/local-server';
+import type { LocalServer } from '../host/local-server';
 import { bestReadyVoice } from '../voices/best-voice';
 import type { VoiceEntry, VoiceLibrary } from '../voices/library';
 import { isReadyVoice } from '../voices/voice-entry';

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { JobRecord } from '../jobs/types';
-import type { LocalServer } from '../server/local-server';
+import type { LocalServer } from '../host/local-server';
 import { untilFinished } from './editor-jobs';
 
 const PHASES: Record<string, string> = {

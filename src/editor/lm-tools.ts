@@ -6,7 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { renderTranscript, type Transcript } from '../transcripts/render';
+import { renderTranscript, type Transcript } from '../subtitles/render';
 import type { TranscriptFormat } from '../contract/openapi';
 import { isActive, type JobRecord } from '../jobs/types';
 import { untilFinished } from './editor-jobs';

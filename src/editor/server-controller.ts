@@ -10,8 +10,8 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { JobRecord } from '../jobs/types';
 import { RUNNING_STATUSES } from '../jobs/types';
-import type { ApiKeySource } from '../server/api-key';
-import { isAllInterfaces, startLocalServer, type LocalServer } from '../server/local-server';
+import type { ApiKeySource } from '../http/api-key';
+import { isAllInterfaces, startLocalServer, type LocalServer } from '../host/local-server';
 import { describeThrown, type Logger } from '../util/log';
 import type { Settings } from './settings';
 

@@ -31,7 +31,7 @@ import {
 } from '../models/installed-models';
 import { parseSubtitles, SubtitleError, type SubtitleFormat } from '../subtitles/parse';
 import { cuePastTimelineLimit, MAX_NARRATION_HOURS } from '../subtitles/timeline-limit';
-import { formatTimestamp } from '../transcripts/timestamps';
+import { formatTimestamp } from '../subtitles/timestamps';
 import { speakerVoices, SpeakerVoiceError } from '../voices/speaker-voices';
 import { isReadyVoice, type VoiceEntry } from '../voices/voice-entry';
 import type { TtsVoiceRef } from '../voices/voice-ref';

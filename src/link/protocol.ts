@@ -104,3 +104,13 @@ export function parseDeviceMessage(text: string): DeviceMessage | undefined {
       return undefined;
   }
 }
+
+/** What the relay's portal and `relay.js devices enrol` hand out. */
+export const DEVICE_TOKEN_FORMAT = /^ssd_[A-Za-z0-9]{40}$/;
+
+/**
+ * `refused`: the relay turned the link down (a wrong token, a host name it does not answer to); the client
+ * keeps retrying at the slowest pace, in case the device is enrolled again. `stopped`: closed, or replaced by
+ * a newer link with the same token. `problem` says why for both.
+ */
+export type DeviceLinkState = 'connecting' | 'connected' | 'disconnected' | 'refused' | 'stopped';

@@ -3,7 +3,7 @@
  * editor can put it on the cue and a script can list it. Cues are taken in file order, as players show them.
  */
 import { scanSubtitles, type ScannedCue, type SubtitleFormat } from './scan';
-import type { SubtitleStyle } from './style';
+import type { SubtitleStyle } from '../contract/subtitle-style';
 
 export type ProblemKind =
   | 'parse'

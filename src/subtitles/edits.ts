@@ -5,7 +5,7 @@
  */
 import { checkSubtitles, displayText, type ProblemKind } from './check';
 import { scanSubtitles, type ScannedCue, type SubtitleFormat } from './scan';
-import type { SubtitleStyle } from './style';
+import type { SubtitleStyle } from '../contract/subtitle-style';
 
 /** Replace `source.slice(start, end)` with `text`; offsets are UTF-16 indices into the source given. */
 export interface TextEdit {

@@ -4,7 +4,7 @@
  */
 import { layoutLines, replaceCueLines, type TextEdit } from './edits';
 import { scanSubtitles, type SubtitleFormat } from './scan';
-import type { SubtitleStyle } from './style';
+import type { SubtitleStyle } from '../contract/subtitle-style';
 
 /** A word as the recognizer timed it, in seconds of the original media. */
 export interface TimedWord {

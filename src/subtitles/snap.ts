@@ -5,7 +5,7 @@
  */
 import { retimeCues, type TextEdit } from './edits';
 import { scanSubtitles, type ScannedCue, type SubtitleFormat } from './scan';
-import type { SubtitleStyle } from './style';
+import type { SubtitleStyle } from '../contract/subtitle-style';
 
 /** A stretch of speech in seconds. */
 export interface SpeechSpan {

@@ -13,7 +13,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { openApiDocumentFor, TRANSCRIPT_FORMATS } from '../../src/contract/openapi';
 import { remoteOpenApiDocument } from '../../src/relay/api/openapi';
-import type { Feature } from '../../src/server/entitlements';
+import type { Feature } from '../../src/http/entitlements';
 import { uploadMultipart } from '../helpers/multipart';
 import { DocumentChecker } from '../helpers/openapi-check';
 import { PROJECT_ROOT, postJson, request, startTestServer, tempDir, waitForJob, type RawResponse, type TestServer } from '../helpers/server';

@@ -4,8 +4,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chooseMediaToolchain, describeMediaToolchain } from '../../src/engine/media/media-toolchain';
-import { writeApiKey } from '../../src/server/api-key';
-import { localEntitlements } from '../../src/server/entitlements';
+import { writeApiKey } from '../../src/http/api-key';
+import { localEntitlements } from '../../src/http/entitlements';
 import { assertErrorBody, postJson, request, startTestServer, type TestServer } from '../helpers/server';
 
 function rawExchange(port: number, payload: Buffer | string): Promise<string> {

@@ -7,8 +7,8 @@ import { UserFacingError, type EnginePhase, type SttTask } from '../../src/engin
 import { readWavSamples } from '../../src/engine/audio/wav-reader';
 import { runSttTask } from '../../src/engine/stt/run-stt';
 import { detectSpeech } from '../../src/engine/stt/speech-vad';
-import { renderTranscript } from '../../src/transcripts/render';
-import type { Transcript } from '../../src/transcripts/types';
+import { renderTranscript } from '../../src/subtitles/render';
+import type { Transcript } from '../../src/subtitles/types';
 import {
   AUDIO_FORMATS,
   encodeAudio,

@@ -16,7 +16,7 @@ import { findMediaTools } from '../../src/engine/media/ffmpeg';
 import { chooseMediaToolchain, describeMediaToolchain, isWasmMedia, WASM_MEDIA } from '../../src/engine/media/media-toolchain';
 import { probeMedia } from '../../src/engine/media/probe-media';
 import { UserFacingError } from '../../src/engine/protocol';
-import { opusFromWav } from '../../src/server/openai/audio-stream';
+import { opusFromWav } from '../../src/openai/audio-stream';
 import { tempDir } from '../helpers/temp';
 
 const run = promisify(execFile);

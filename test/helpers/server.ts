@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import { startLocalServer, type LocalServer, type LocalServerOptions } from '../../src/server/local-server';
+import { startLocalServer, type LocalServer, type LocalServerOptions } from '../../src/host/local-server';
 import { silentLogger } from '../../src/util/log';
 import { tempDir } from './temp';
 

@@ -10,7 +10,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { after, afterEach, before, describe, it, mock } from 'node:test';
-import { keysMatch, writeApiKey } from '../../src/server/api-key';
+import { keysMatch, writeApiKey } from '../../src/http/api-key';
 import { assertErrorBody, request, startTestServer, type TestServer } from '../helpers/server';
 
 function spyOnTimingSafeEqual(): { calls: Array<[Buffer, Buffer]> } {

@@ -13,7 +13,7 @@ import { canRunStt, canRunTts, type DeviceCapabilities } from '../../src/link/ca
 import { settledMilli, sttEstimateMilli, ttsCostMilli } from '../../src/relay/dispatch/credits';
 import { parseDeviceMessage } from '../../src/link/protocol';
 import { pickDevice, type Candidate } from '../../src/relay/dispatch/routing';
-import { linkUrl, relayOrigin } from '../../src/device/transfer';
+import { linkUrl, relayOrigin } from '../../src/link/relay-address';
 import { silentLogger } from '../../src/util/log';
 import { PROJECT_ROOT } from '../helpers/server';
 import { pgliteDataDir } from './helpers/relay';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assignSpeakers } from '../../src/engine/stt/assign-speakers';
-import type { TranscriptSegment } from '../../src/transcripts/types';
+import type { TranscriptSegment } from '../../src/subtitles/types';
 
 const word = (start: number, end: number, text: string) => ({ start, end, text, probability: null });
 

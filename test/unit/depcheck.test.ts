@@ -34,13 +34,15 @@ async function depcheck(root: string): Promise<{ code: number; output: string }>
   }
 }
 
-// The layering the real src/ follows: the engine reads voices, the server and the editor sit on top.
+// The layering the real src/ follows: the engine reads voices, the job core drives the engine, a door (the
+// Local API) translates onto the core, the host composes the doors, and the editor starts the host.
 const ALLOWED = {
   'src/voices/library.ts': `export const voices = ['en'];\n`,
   'src/engine/worker.ts': `import { voices } from '../voices/library';\nexport const ready = voices.length;\n`,
   'src/jobs/job-service.ts': `import type { ready } from '../engine/worker';\nexport type Ready = typeof ready;\n`,
-  'src/server/app.ts': `import Koa from 'koa';\nimport http from 'node:http';\nimport type { Ready } from '../jobs/job-service';\nexport const app = (r: Ready) => [new Koa(), http, r];\n`,
-  'src/editor/commands.ts': `import * as vscode from 'vscode';\nimport { app } from '../server/app';\nexport const c = () => [vscode.window, app];\n`,
+  'src/local-api/routes.ts': `import Koa from 'koa';\nimport http from 'node:http';\nimport type { Ready } from '../jobs/job-service';\nexport const routes = (r: Ready) => [new Koa(), http, r];\n`,
+  'src/host/app.ts': `import { routes } from '../local-api/routes';\nexport const app = routes;\n`,
+  'src/editor/commands.ts': `import * as vscode from 'vscode';\nimport { app } from '../host/app';\nexport const c = () => [vscode.window, app];\n`,
   'src/extension.ts': `import type * as vscode from 'vscode';\nimport { c } from './editor/commands';\nexport const activate = (x: vscode.ExtensionContext) => [x, c];\n`,
 };
 
@@ -58,7 +60,7 @@ describe('npm run depcheck (scripts/depcheck.mjs)', () => {
   it('passes a project whose imports follow the rules', async () => {
     const { code, output } = await check(ALLOWED);
     assert.equal(code, 0, output);
-    assert.match(output, /6 modules in src\/, no import cycle/);
+    assert.match(output, /7 modules in src\/, no import cycle/);
   });
 
   it('fails on a module cycle made of a type-only import', async () => {
@@ -89,7 +91,7 @@ describe('npm run depcheck (scripts/depcheck.mjs)', () => {
   it('fails on vscode outside the editor and on HTTP or Koa in the engine or the job core, type-only imports included', async () => {
     const { code, output } = await check({
       ...ALLOWED,
-      'src/server/notify.ts': `import type { window } from 'vscode';\nexport type W = typeof window;\n`,
+      'src/http/notify.ts': `import type { window } from 'vscode';\nexport type W = typeof window;\n`,
       'src/engine/fetch-model.ts': `import https from 'node:https';\nexport const get = https.get;\n`,
       'src/jobs/routes.ts': `import Router from '@koa/router';\nexport const router = new Router();\n`,
       'src/jobs/body.ts': `import { koaBody } from 'koa-body';\nexport const body = koaBody();\n`,
@@ -97,12 +99,31 @@ describe('npm run depcheck (scripts/depcheck.mjs)', () => {
       'src/jobs/upload.ts': `import type busboy from 'busboy';\nexport type Busboy = typeof busboy;\n`,
     });
     assert.equal(code, 1, output);
-    assert.match(output, /vscode-only-in-editor: src\/server\/notify\.ts → /);
+    assert.match(output, /vscode-only-in-editor: src\/http\/notify\.ts → /);
     assert.doesNotMatch(output, /vscode-only-in-editor: src\/(editor|extension)/);
     for (const file of ['src/engine/fetch-model.ts', 'src/jobs/routes.ts', 'src/jobs/body.ts', 'src/engine/socket.ts', 'src/jobs/upload.ts']) {
       assert.match(output, new RegExp(`no-http-in-core: ${file.replace(/[./]/g, '\\$&')} → `), file);
     }
-    assert.doesNotMatch(output, /no-http-in-core: src\/server/, 'the server may use HTTP');
+    assert.doesNotMatch(output, /no-http-in-core: src\/(http|local-api)/, 'the doors may use HTTP');
     assert.doesNotMatch(output, /cycle/);
+  });
+
+  it('fails when a door imports another door, or the core or a shared mechanism imports a door or the host', async () => {
+    const { code, output } = await check({
+      ...ALLOWED,
+      'src/openai/voice-map.ts': `export const alloy = 'en';\n`,
+      'src/mcp/tools.ts': `import { alloy } from '../openai/voice-map';\nexport const voice = alloy;\n`,
+      'src/editor/lookup.ts': `import type { routes } from '../local-api/routes';\nexport type R = typeof routes;\n`,
+      'src/jobs/door-rule.ts': `import { routes } from '../local-api/routes';\nexport const r = routes;\n`,
+      'src/voices/host-voice.ts': `import type { app } from '../host/app';\nexport type A = typeof app;\n`,
+      'src/cli.ts': `import { voice } from './mcp/tools';\nexport const v = voice;\n`,
+    });
+    assert.equal(code, 1, output);
+    assert.match(output, /no-door-to-door: src\/mcp\/tools\.ts → src\/openai\/voice-map\.ts/);
+    assert.match(output, /no-door-to-door: src\/editor\/lookup\.ts → src\/local-api\/routes\.ts/);
+    assert.match(output, /no-door-in-core: src\/jobs\/door-rule\.ts → src\/local-api\/routes\.ts/);
+    assert.match(output, /no-door-in-core: src\/voices\/host-voice\.ts → src\/host\/app\.ts/);
+    assert.match(output, /cli-entry-is-a-door: src\/cli\.ts → src\/mcp\/tools\.ts/);
+    assert.doesNotMatch(output, /no-door-to-door: src\/(editor\/commands|host)/, 'a door may start the host, and the host composes doors');
   });
 });

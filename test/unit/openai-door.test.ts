@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { FIRST_LIVE_CHUNK_CHARS, LIVE_GROUP_CHARS, liveChunks, liveGroups } from '../../src/engine/tts/live-text';
-import { openAiErrorType, paramOf } from '../../src/server/openai/errors';
-import { OPENAI_VOICE_ENV, resolveVoice, voiceOverridesFromEnv } from '../../src/server/openai/voice-map';
+import { openAiErrorType, paramOf } from '../../src/openai/errors';
+import { OPENAI_VOICE_ENV, resolveVoice, voiceOverridesFromEnv } from '../../src/voices/voice-map';
 import { createVoiceLibrary, type VoiceLibrary } from '../../src/voices/library';
 
 describe('live synthesis chunks', () => {

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { checkSubtitles, displayText } from '../../src/subtitles/check';
-import { DEFAULT_SUBTITLE_STYLE, resolveStyle, STYLE_PRESETS, STYLE_RANGES, StyleError } from '../../src/subtitles/style';
-import { cueLimitsOf, layoutCues } from '../../src/transcripts/cues';
-import { renderTranscript, type Transcript } from '../../src/transcripts/render';
+import { DEFAULT_SUBTITLE_STYLE, resolveStyle, STYLE_PRESETS, STYLE_RANGES, StyleError } from '../../src/contract/subtitle-style';
+import { cueLimitsOf, layoutCues } from '../../src/subtitles/cues';
+import { renderTranscript, type Transcript } from '../../src/subtitles/render';
 
 const fixture = (name: string): string => readFileSync(path.join(__dirname, '..', 'fixtures', 'subtitles', name), 'utf8');
 const brief = (problems: ReturnType<typeof checkSubtitles>) => problems.map(({ kind, cue, line }) => [line, cue, kind]);

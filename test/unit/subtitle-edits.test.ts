@@ -5,7 +5,7 @@ import {
   applyEdits, cueAtLine, extendIntoGap, fixAll, layoutLines, mergeWithNext, pullBackOverlap, rebalanceCue, shiftTiming, splitCue,
   SubtitleEditError,
 } from '../../src/subtitles/edits';
-import { DEFAULT_SUBTITLE_STYLE as STYLE } from '../../src/subtitles/style';
+import { DEFAULT_SUBTITLE_STYLE as STYLE } from '../../src/contract/subtitle-style';
 
 const crlf = (...lines: string[]): string => lines.join('\r\n');
 const BOM = '\uFEFF';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyEdits } from '../../src/subtitles/edits';
 import { cuesInLines, replaceCueTexts, spansOf, wordsByCue, SPAN_PADDING_SECONDS } from '../../src/subtitles/retranscribe';
-import { DEFAULT_SUBTITLE_STYLE as STYLE } from '../../src/subtitles/style';
+import { DEFAULT_SUBTITLE_STYLE as STYLE } from '../../src/contract/subtitle-style';
 
 const BOM = '\uFEFF';
 const SRT = BOM + [

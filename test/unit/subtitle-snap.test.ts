@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { applyEdits } from '../../src/subtitles/edits';
 import { scanSubtitles } from '../../src/subtitles/scan';
 import { snapToSpeech, type SpeechSpan } from '../../src/subtitles/snap';
-import { DEFAULT_SUBTITLE_STYLE as STYLE } from '../../src/subtitles/style';
+import { DEFAULT_SUBTITLE_STYLE as STYLE } from '../../src/contract/subtitle-style';
 
 const BOM = '\uFEFF';
 const crlf = (...lines: string[]): string => lines.join('\r\n');

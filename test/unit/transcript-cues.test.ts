@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildCues, type CueSource } from '../../src/transcripts/cues';
-import { layoutLines, type TextPiece } from '../../src/transcripts/line-layout';
+import { buildCues, type CueSource } from '../../src/subtitles/cues';
+import { layoutLines, type TextPiece } from '../../src/subtitles/line-layout';
 
 const words = (text: string): TextPiece[] => text.split(' ').map((word) => ({ text: word, glued: false }));
 const segment = (start: number, end: number, text: string, extra: Partial<CueSource> = {}): CueSource => ({

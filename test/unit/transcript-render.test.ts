@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SttOptions } from '../../src/contract/types';
-import { renderTranscript, type Transcript } from '../../src/transcripts/render';
-import { formatTimestamp } from '../../src/transcripts/timestamps';
+import { renderTranscript, type Transcript } from '../../src/subtitles/render';
+import { formatTimestamp } from '../../src/subtitles/timestamps';
 import { assertMonotonicCues, parseSrt, parseVtt } from '../helpers/subtitles';
 
 const options: SttOptions = { language: 'en', punctuation: true, diarizationEnabled: false, speakerCountMode: 'auto' };

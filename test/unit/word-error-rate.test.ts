@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { corpusWordErrors, scoringWords, wordErrors } from '../../src/transcripts/word-error-rate';
+import { corpusWordErrors, scoringWords, wordErrors } from '../../src/text/word-error-rate';
 
 describe('word error rate', () => {
   it('normalizes case, punctuation, hyphens and curly apostrophes before scoring', () => {

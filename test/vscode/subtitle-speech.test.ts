@@ -8,7 +8,7 @@ import type { SpeechRegionsResult } from '../../src/engine/protocol';
 import { applyEdits } from '../../src/subtitles/edits';
 import { replaceCueTexts } from '../../src/subtitles/retranscribe';
 import { scanSubtitles } from '../../src/subtitles/scan';
-import { DEFAULT_SUBTITLE_STYLE } from '../../src/subtitles/style';
+import { DEFAULT_SUBTITLE_STYLE } from '../../src/contract/subtitle-style';
 import { teardown, test } from './harness';
 import { clearNotifications, setting, testModel, ui, waitFor, workspaceFile } from './helpers';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { MEDIA_EXTENSIONS } from '../../contract/media-types';
 import type { JobRecord } from '../../jobs/types';
-import { renderTranscript, type Transcript } from '../../transcripts/render';
+import { renderTranscript, type Transcript } from '../../subtitles/render';
 import { runWithProgress, succeeded } from '../job-progress';
 import { reportError } from '../log';
 import { besideSource, chooseOutputFile } from '../output-target';

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { Finding, FindingKind } from '../../proof-listen/findings';
-import { formatTimestamp } from '../../transcripts/timestamps';
+import { formatTimestamp } from '../../subtitles/timestamps';
 import type { AudioPlayer, PlayerReport } from '../audio-player';
 
 export const PROOF_LISTEN_SOURCE = 'Speech Studio proof-listen';

@@ -11,7 +11,7 @@ import type { JobRecord } from '../../jobs/types';
 import { proofListen, type ProofListenReport } from '../../proof-listen/findings';
 import { sourceWords } from '../../proof-listen/spoken-words';
 import { readingKind } from '../../text/reading-sentences';
-import type { Transcript } from '../../transcripts/types';
+import type { Transcript } from '../../subtitles/types';
 import { installModel } from '../commands/install-model';
 import { untilFinished } from '../editor-jobs';
 import { describePhase } from '../job-progress';

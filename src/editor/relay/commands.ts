@@ -3,8 +3,8 @@
  * reconnecting, refused) while this window is a device of a team relay.
  */
 import * as vscode from 'vscode';
-import { DEVICE_TOKEN_FORMAT } from '../../device/device-client';
-import { relayOrigin } from '../../device/transfer';
+import { DEVICE_TOKEN_FORMAT } from '../../link/protocol';
+import { relayOrigin } from '../../link/relay-address';
 import { isActive } from '../../jobs/types';
 import { describeThrown } from '../../util/log';
 import { reportError, type EditorLog } from '../log';

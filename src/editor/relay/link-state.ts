@@ -2,7 +2,7 @@
  * The team relay link as the editor shows it (no `vscode` here, so it is unit-tested): the device client's
  * state folded into what a person needs to know, and the status bar words for each.
  */
-import type { DeviceLinkState } from '../../device/device-client';
+import type { DeviceLinkState } from '../../link/protocol';
 
 export type RelayLinkState =
   | { kind: 'off' }

@@ -4,8 +4,8 @@
  * device token and the server change. The token lives in SecretStorage, never in the settings.
  */
 import * as vscode from 'vscode';
-import { startDeviceClient, type DeviceClient } from '../../device/device-client';
-import type { LocalServer } from '../../server/local-server';
+import { startDeviceClient, type DeviceClient } from '../../host/device-link';
+import type { LocalServer } from '../../host/local-server';
 import { describeThrown, type Logger } from '../../util/log';
 import type { VoiceLibrary } from '../../voices/library';
 import type { ServerController } from '../server-controller';

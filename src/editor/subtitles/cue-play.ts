@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { formatTimestamp } from '../../transcripts/timestamps';
+import { formatTimestamp } from '../../subtitles/timestamps';
 import { scanSubtitles, type ScannedCue } from '../../subtitles/scan';
 import { cueAtLine } from '../../subtitles/edits';
 import type { AudioPlayer, PlayerReport } from '../audio-player';

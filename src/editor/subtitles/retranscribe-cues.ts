@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { JobRecord } from '../../jobs/types';
 import { cuesInLines, replaceCueTexts, spansOf, type CueSpan, type TimedWord } from '../../subtitles/retranscribe';
 import type { TextEdit } from '../../subtitles/edits';
-import type { Transcript } from '../../transcripts/types';
+import type { Transcript } from '../../subtitles/types';
 import { rememberedOptions } from '../commands/transcribe-options';
 import { runWithProgress, succeeded } from '../job-progress';
 import { reportError } from '../log';

@@ -4,7 +4,7 @@
  * as one undoable edit.
  */
 import * as vscode from 'vscode';
-import { formatTimestamp } from '../../transcripts/timestamps';
+import { formatTimestamp } from '../../subtitles/timestamps';
 import { cueAtLine, shiftTiming, SubtitleEditError } from '../../subtitles/edits';
 import { scanSubtitles, type SubtitleFormat } from '../../subtitles/scan';
 import type { AudioPlayer } from '../audio-player';

@@ -3,7 +3,7 @@
  * names a preset, `speechStudio.subtitles.limits` changes some of its values.
  */
 import * as vscode from 'vscode';
-import { resolveStyle, StyleError, type SubtitleStyle } from '../../subtitles/style';
+import { resolveStyle, StyleError, type SubtitleStyle } from '../../contract/subtitle-style';
 
 export const SUBTITLE_SETTINGS = 'speechStudio.subtitles';
 

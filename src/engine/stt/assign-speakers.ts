@@ -1,4 +1,4 @@
-import type { TranscriptSegment } from '../../transcripts/types';
+import type { TranscriptSegment } from '../../subtitles/types';
 import type { SpeakerTurn } from './diarize';
 
 export interface SpeakerAssignment {

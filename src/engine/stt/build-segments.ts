@@ -1,6 +1,6 @@
-import { roundToMilliseconds } from '../../transcripts/timestamps';
-import type { TranscriptSegment, WordTiming } from '../../transcripts/types';
-import { estimateWordTimes } from '../../transcripts/word-timing';
+import { roundToMilliseconds } from '../../subtitles/timestamps';
+import type { TranscriptSegment, WordTiming } from '../../subtitles/types';
+import { estimateWordTimes } from '../../subtitles/word-timing';
 import { stripPunctuation } from './strip-punctuation';
 import type { SpeechEdge } from './speech-timeline';
 import type { WhisperSegment } from './whisper-session';

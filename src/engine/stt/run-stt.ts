@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { TRANSCRIPT_FORMATS } from '../../contract/openapi';
 import type { SttResult } from '../../contract/types';
-import type { Transcript } from '../../transcripts/types';
+import type { Transcript } from '../../subtitles/types';
 import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import { mediaToolchain } from '../media/media-toolchain';
 import { STT_BACKEND, UserFacingError, type ProgressReporter, type SttTask, type TaskOutcome } from '../protocol';

@@ -1,6 +1,6 @@
 /** Transcript segments from whisper's timed tokens: words placed in the original media's time, grouped into sentences. */
-import { roundToMilliseconds } from '../../transcripts/timestamps';
-import type { TranscriptSegment, TranscriptWord, WordTiming } from '../../transcripts/types';
+import { roundToMilliseconds } from '../../subtitles/timestamps';
+import type { TranscriptSegment, TranscriptWord, WordTiming } from '../../subtitles/types';
 import { buildSegments, MIN_SEGMENT_SECONDS, type BuiltSegments, type SegmentPlacement } from './build-segments';
 import { wordsFromPieces, type RecognizedWord } from './recognized-words';
 import { stripPunctuation } from './strip-punctuation';

@@ -1,6 +1,6 @@
 import { rename, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Transcript } from '../../transcripts/types';
+import type { Transcript } from '../../subtitles/types';
 
 export const TRANSCRIPT_FILE_NAME = 'transcript.json';
 

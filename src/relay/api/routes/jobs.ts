@@ -5,7 +5,7 @@ import { ApiError, invalidRequest } from '../../../contract/errors';
 import { requireSucceeded } from '../../../contract/job-rules';
 import { outputMediaType } from '../../../contract/media-types';
 import { LONG_WORD_CUES_HEADER, subtitleStyleOf } from '../../../contract/subtitle-query';
-import { renderTranscript, type Transcript } from '../../../transcripts/render';
+import { renderTranscript, type Transcript } from '../../../subtitles/render';
 import { findJobForKey, toPublicJob, type JobRow } from '../../data/jobs';
 import { requireKey, type RelayDeps, type RelayState } from '../deps';
 import { requireScope } from '../key-auth';

@@ -7,7 +7,7 @@ import { poolDevices, type Candidate } from '../../dispatch/routing';
 import { requireKey, type RelayDeps, type RelayState } from '../deps';
 import { requireScope } from '../key-auth';
 import { openApiDocumentFor } from '../../../contract/openapi';
-import { requestBaseUrl } from '../../../server/request-base-url';
+import { requestBaseUrl } from '../../../http/request-base-url';
 import { remoteOpenApiDocument } from '../openapi';
 import { listPoolVoices } from '../voice-list';
 

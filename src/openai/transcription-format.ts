@@ -1,0 +1,85 @@
+/**
+ * A finished transcript in OpenAI's transcription response formats: `json`, `text`, `srt`, `vtt` and
+ * `verbose_json` (task, language, duration, text, segments, and words when asked). Word times are the
+ * recognizer's (whisper's token timestamps) or estimated within a span (Parakeet's chunks, older
+ * transcripts); the transcript's `wordTiming` says which, and the response repeats it in `timing`.
+ */
+import type { OpenAiTranscriptFormat } from '../contract/openapi-openai';
+import { renderSrt, renderVtt } from '../subtitles/render-subtitles';
+import type { Transcript, WordTiming } from '../subtitles/types';
+
+export interface FormatOptions {
+  task: 'transcribe' | 'translate';
+  words: boolean;
+  segments: boolean;
+}
+
+export interface FormattedTranscript {
+  body: string | Record<string, unknown>;
+  mediaType: string;
+}
+
+const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
+
+/** OpenAI reports languages by English name in lower case ("english"). */
+export function languageName(code: string): string {
+  if (code === 'und') return 'unknown';
+  try {
+    return (languageNames.of(code) ?? code).toLowerCase();
+  } catch {
+    return code;
+  }
+}
+
+/** Where the transcript's word times come from, as the engine reported it; a transcript from before it reported this was estimated. */
+export function wordTimesOf(transcript: Transcript): WordTiming {
+  return transcript.wordTiming ?? 'estimated';
+}
+
+const WORD_TIMES_NOTES: Record<Exclude<WordTiming, 'recognizer'>, string> = {
+  estimated: 'Word times are shared out of each span by character count: the recognizer gave none.',
+  mixed: 'Some word times are shared out of a longer span by character count: the recognizer timed that span, not each word.',
+};
+
+export function formatTranscript(transcript: Transcript, format: OpenAiTranscriptFormat, options: FormatOptions): FormattedTranscript {
+  const usage = { type: 'duration', seconds: Math.ceil(transcript.durationSeconds) };
+  switch (format) {
+    case 'json':
+      return { body: { text: transcript.text, usage }, mediaType: 'application/json' };
+    case 'text':
+      return { body: `${transcript.text}\n`, mediaType: 'text/plain; charset=utf-8' };
+    case 'srt':
+      return { body: renderSrt(transcript), mediaType: 'text/plain; charset=utf-8' };
+    case 'vtt':
+      return { body: renderVtt(transcript), mediaType: 'text/plain; charset=utf-8' };
+    case 'verbose_json':
+      return { body: verboseJson(transcript, options, usage), mediaType: 'application/json' };
+  }
+}
+
+function verboseJson(transcript: Transcript, options: FormatOptions, usage: object): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    task: options.task,
+    language: options.task === 'translate' ? 'english' : languageName(transcript.language),
+    duration: transcript.durationSeconds,
+    text: transcript.text,
+  };
+  if (options.segments || !options.words) {
+    body.segments = transcript.segments.map((segment, id) => ({
+      id, seek: 0, start: segment.start, end: segment.end, text: segment.text, tokens: [],
+      temperature: 0, avg_logprob: 0, compression_ratio: 0, no_speech_prob: 0,
+      ...(segment.speaker === undefined ? {} : { speaker: segment.speaker }),
+    }));
+  }
+  if (options.words) {
+    body.words = transcript.segments.flatMap((segment) => segment.words.map((word) => ({ word: word.text, start: word.start, end: word.end })));
+  }
+  body.usage = usage;
+  const wordTimes = wordTimesOf(transcript);
+  body.timing = {
+    segments: 'recognizer',
+    words: options.words ? wordTimes : null,
+    ...(options.words && wordTimes !== 'recognizer' ? { note: WORD_TIMES_NOTES[wordTimes] } : {}),
+  };
+  return body;
+}
