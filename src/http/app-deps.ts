@@ -21,6 +21,6 @@ export interface AppDeps {
   /** File name of the whisper model the settings prefer, if any. */
   preferredSttModel?(): string | undefined;
   maxUploadBytes?: number;
-  /** OpenAI voice names mapped to our voice ids or names, over the built-in mapping (see openai/voice-map.ts). */
+  /** OpenAI voice names mapped to our voice ids or names, over the built-in mapping (see voices/voice-map.ts). */
   openAiVoices?: Record<string, string>;
 }
