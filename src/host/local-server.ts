@@ -4,7 +4,7 @@ import { compileValidators } from '../contract/validation';
 import { mediaToolchainInfo } from '../engine/media/media-toolchain';
 import { createHttpServer } from '../http/listen';
 import type { RequestTimeouts } from '../http/slow-requests';
-import { EngineHost } from '../jobs/engine-host';
+import { EngineHost, type EngineLimits } from '../jobs/engine-host';
 import { JobService } from '../jobs/job-service';
 import { JobStore } from '../jobs/store';
 import { cachePrunerFor, configuredCacheLimits, releaseCachePruner, type CacheLimitOverrides } from '../util/data-dir-caches';
@@ -30,6 +30,8 @@ export interface LocalServerOptions {
   /** The bundled engine worker (dist/engine-worker.js). */
   engineWorkerPath?: string;
   engineIdleTimeoutMs?: number;
+  /** How many engine processes run at once, in all and for jobs; default from the core count (jobs/engine-scheduler.ts). */
+  engineLimits?: EngineLimits;
   preferredSttModel?: string;
   maxUploadBytes?: number;
   /** OpenAI voice names mapped to our voice ids or names (the OpenAI door; see voices/voice-map.ts). */
@@ -80,6 +82,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     workerPath: options.engineWorkerPath ?? defaultEngineWorkerPath(),
     log,
     idleTimeoutMs: options.engineIdleTimeoutMs,
+    limits: options.engineLimits,
   });
   const jobs = new JobService({
     dataDir, store, engine, log,
