@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { ChildMessage, EnginePhase, EngineResult, EngineTask, ParentMessage, RecognizedSegment, ResultOf, TaskOutcome, WaveformResult, WaveformTask } from '../engine/protocol';
+import { ENGINE_CONFIG_FLAG, engineConfig, type EngineConfig } from '../engine/engine-config';
 import { cachePrunerFor } from '../util/data-dir-caches';
 import type { Logger } from '../util/log';
 import { EngineScheduler, EngineTaskWithdrawnError, type EngineLimits, type EnginePriority, type StartedTask } from './engine-scheduler';
@@ -34,7 +35,12 @@ export interface EngineHostOptions {
   /** An engine process with no job for this long exits, returning its memory (models stay warm until then). */
   idleTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
-  /** How many engine processes run at once, in all and for jobs; defaults from the core count (engine-scheduler.ts). */
+  /**
+   * The engine configuration each new engine process gets (a function: built again for each, e.g. from the
+   * environment as it is then); default: this process's (engine-config.ts).
+   */
+  config?: EngineConfig | (() => EngineConfig);
+  /** How many engine processes run at once, in all and for jobs; default: the configuration's, else from the core count (engine-scheduler.ts). */
   limits?: EngineLimits;
 }
 
@@ -64,9 +70,10 @@ class EngineProcess {
   readonly exited: Promise<void>;
 
   constructor(private readonly host: EngineHostOptions, private readonly onGone: (p: EngineProcess) => void) {
-    this.child = fork(host.workerPath, [], {
+    const config = typeof host.config === 'function' ? host.config() : host.config ?? engineConfig();
+    this.child = fork(host.workerPath, [ENGINE_CONFIG_FLAG, JSON.stringify(config)], {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      env: host.env ?? process.env,
+      ...(host.env ? { env: host.env } : {}),
       execArgv: [],
       detached: OWN_PROCESS_GROUP,
     });
@@ -204,7 +211,8 @@ export class EngineHost {
   readonly scheduler: EngineScheduler;
 
   constructor(private readonly options: EngineHostOptions) {
-    this.scheduler = new EngineScheduler(options.limits);
+    const config = typeof options.config === 'function' ? options.config() : options.config ?? engineConfig();
+    this.scheduler = new EngineScheduler(options.limits ?? config.limits);
   }
 
   async run<T extends EngineTask>(jobId: string, task: T, options: EngineRunOptions): Promise<TaskOutcome<ResultOf<T>>> {

@@ -5,19 +5,14 @@
  * Read Aloud needs. A task still waiting is withdrawn when its signal aborts.
  */
 import os from 'node:os';
+import type { EngineLimits } from '../engine/engine-config';
 
 /** Who is waiting: `interactive` (Read Aloud, previews, live sessions), `analysis` (waveform, VAD), `job` (queued TTS/STT jobs). */
 export type EnginePriority = 'interactive' | 'analysis' | 'job';
 
 export const ENGINE_PRIORITIES: readonly EnginePriority[] = ['interactive', 'analysis', 'job'];
 
-/** How many engine tasks may run at once, in all and per priority. */
-export interface EngineLimits {
-  /** Engine processes alive at once, idle ones included. */
-  maxProcesses: number;
-  /** Of those, how many may run queued jobs at the same time (the rest stay free for interactive and analysis work). */
-  maxJobProcesses: number;
-}
+export type { EngineLimits };
 
 /**
  * The default limits for a machine with `cores` cores: one process per core between 2 and 4, and all but one

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
+import { engineConfigFromEnvironment } from '../../src/config/engine-environment';
 import type { TtsVoiceRef } from '../../src/engine/protocol';
 import { engineSynthesizer } from '../../src/read-aloud/engine-speaker';
 import { childrenOf } from '../helpers/processes';
@@ -27,7 +28,7 @@ describe('the engine process cap', { skip: !onLinux && 'counts processes in /pro
   let voiceId: string;
   before(async () => {
     // Two jobs may run at once as far as the job queue is concerned: only the engine's cap holds the second back.
-    t = await startTestServer({ concurrency: 2, engineLimits: { maxProcesses: 2, maxJobProcesses: 1 } });
+    t = await startTestServer({ concurrency: 2, engineConfig: engineConfigFromEnvironment(process.env, { limits: { maxProcesses: 2, maxJobProcesses: 1 } }) });
     voiceId = await englishVoiceId(t.base);
   });
   after(() => t.dispose());

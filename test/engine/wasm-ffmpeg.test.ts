@@ -128,16 +128,16 @@ describe('WebAssembly ffmpeg', () => {
   });
 
   it('is chosen when ffmpeg is not on PATH or when asked for, and says so', async () => {
-    assert.equal(isWasmMedia(chooseMediaToolchain({ PATH: path.join(dir, 'nothing-here') })), true);
-    assert.equal(isWasmMedia(chooseMediaToolchain({ PATH: process.env.PATH, SPEECH_STUDIO_FFMPEG: 'wasm' })), true);
-    assert.deepEqual(chooseMediaToolchain({ PATH: '', SPEECH_STUDIO_FFMPEG: '/opt/ff/ffmpeg' }), { ffmpeg: '/opt/ff/ffmpeg', ffprobe: '/opt/ff/ffprobe' });
+    assert.equal(isWasmMedia(chooseMediaToolchain({ searchPath: path.join(dir, 'nothing-here') })), true);
+    assert.equal(isWasmMedia(chooseMediaToolchain({ searchPath: process.env.PATH ?? '', ffmpeg: 'wasm' })), true);
+    assert.deepEqual(chooseMediaToolchain({ searchPath: '', ffmpeg: '/opt/ff/ffmpeg' }), { ffmpeg: '/opt/ff/ffmpeg', ffprobe: '/opt/ff/ffprobe' });
     const bin = path.join(dir, 'bin');
     await mkdir(bin, { recursive: true });
     for (const name of ['ffmpeg', 'ffprobe']) {
       await writeFile(path.join(bin, name), '#!/bin/sh\necho "ffmpeg version 9.8.7 Copyright"\n');
       await chmod(path.join(bin, name), 0o755);
     }
-    const found = chooseMediaToolchain({ PATH: bin });
+    const found = chooseMediaToolchain({ searchPath: bin });
     assert.deepEqual(found, { ffmpeg: path.join(bin, 'ffmpeg'), ffprobe: path.join(bin, 'ffprobe') });
     assert.equal((await describeMediaToolchain(found)).description, `system ${path.join(bin, 'ffmpeg')} 9.8.7`);
     assert.deepEqual(await describeMediaToolchain(WASM_MEDIA), { kind: 'webassembly', version: '5.1.4', description: 'webassembly 5.1.4' });
