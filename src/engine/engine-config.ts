@@ -36,8 +36,8 @@ export const ENGINE_CONFIG_FLAG = '--engine-config';
 let configured: EngineConfig | undefined;
 let fallback: (() => EngineConfig) | undefined;
 
-/** Sets this process's configuration: the engine worker at start, from its command line. */
-export function configureEngine(config: EngineConfig): void {
+/** Sets this process's configuration: the engine worker at start, from its command line (undefined: back to the fallback). */
+export function configureEngine(config: EngineConfig | undefined): void {
   configured = config;
 }
 
