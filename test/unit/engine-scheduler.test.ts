@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { engineConfigFromEnvironment, engineLimitsFrom } from '../../src/config/engine-environment';
 import { defaultEngineLimits, EngineScheduler, EngineTaskWithdrawnError, type EnginePriority, type StartedTask } from '../../src/jobs/engine-scheduler';
 
 /** A task this test finishes by hand, recording when it started. */
@@ -125,5 +126,26 @@ describe('the engine scheduler', () => {
     const scheduler = new EngineScheduler({ maxProcesses: 1, maxJobProcesses: 1 });
     await assert.rejects(scheduler.schedule('job', undefined, () => { throw new Error('no engine'); }), /no engine/);
     assert.equal(await scheduler.schedule('job', undefined, () => ({ result: Promise.resolve('next'), freed: Promise.resolve() })), 'next');
+  });
+});
+
+describe('the engine configuration from the environment', () => {
+  it('reads the process cap as N or N/J, and refuses anything else at start', () => {
+    assert.deepEqual(engineLimitsFrom('3'), { maxProcesses: 3, maxJobProcesses: 2 });
+    assert.deepEqual(engineLimitsFrom('4/1'), { maxProcesses: 4, maxJobProcesses: 1 });
+    assert.equal(engineLimitsFrom(''), undefined);
+    assert.throws(() => engineLimitsFrom('two'), /SPEECH_STUDIO_ENGINE_PROCESSES/);
+    assert.throws(() => engineLimitsFrom('2/3'), TypeError);
+  });
+
+  it('builds one object from the variables, with flags and settings over them', () => {
+    const config = engineConfigFromEnvironment(
+      { PATH: '/bin', SPEECH_STUDIO_FFMPEG: 'wasm', SPEECH_STUDIO_THREADS: '3', SPEECH_STUDIO_TTS_THREAD: '0', SPEECH_STUDIO_ENGINE_PROCESSES: '2/1' },
+      { ffmpeg: '/opt/ffmpeg' },
+    );
+    assert.deepEqual(config, {
+      ffmpeg: '/opt/ffmpeg', ffprobe: undefined, searchPath: '/bin', sttThreads: 3, ttsThread: false, vadModel: undefined, slowdown: 1,
+      limits: { maxProcesses: 2, maxJobProcesses: 1 },
+    });
   });
 });
