@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { TRANSCRIPT_FORMATS } from '../../contract/openapi';
 import type { SttResult } from '../../contract/types';
-import type { Transcript } from '../../subtitles/types';
+import { hallucinationFlags } from '../../subtitles/hallucination-flags';
+import type { Transcript, TranscriptSegment } from '../../subtitles/types';
 import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import { mediaToolchain } from '../media/media-toolchain';
 import { STT_BACKEND, UserFacingError, type ProgressReporter, type SttTask, type TaskOutcome } from '../protocol';
@@ -77,9 +78,12 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
     : buildSegments(recognized.pieces, placement);
 
   const diarized = options.diarizationEnabled ? await diarize(task, input.pcm, input.startSeconds, threads, progress) : null;
-  const { segments, speakers } = diarized
+  const assigned = diarized
     ? assignSpeakers(built.segments, diarized)
     : { segments: built.segments, speakers: null };
+  const speakers = assigned.speakers;
+  const heard = speech.heard?.map((range) => ({ start: range.start + input.startSeconds, end: range.end + input.startSeconds }));
+  const segments = withFlags(assigned.segments, heard);
 
   progress('postprocessing', 0);
   const transcript: Transcript = {
@@ -116,6 +120,14 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
 interface Speech extends SpeechTimeline {
   /** How much of the transcribing step's progress the VAD pass took. */
   vadShare: number;
+  /** Where VAD heard speech, in seconds of the decoded audio; absent when no VAD model is installed. */
+  heard?: { start: number; end: number }[];
+}
+
+/** Each segment with the flags that suggest the recognizer invented it, when any do. */
+function withFlags(segments: TranscriptSegment[], speech: { start: number; end: number }[] | undefined): TranscriptSegment[] {
+  const flags = hallucinationFlags(segments, speech ? { speech } : {});
+  return segments.map((segment, i) => (flags[i].length > 0 ? { ...segment, flags: flags[i] } : segment));
 }
 
 /** Only the speech, when a VAD model is installed; else all of the audio. */
@@ -127,7 +139,7 @@ async function keepSpeech(modelPath: string, pcm: Int16Array, threads: number, p
     return { samples: pcm, toSourceSeconds: (seconds) => seconds, stretches: all, vadShare: 0 };
   }
   const ranges = await detectSpeech(pcm, vadModel, threads, (fraction) => progress('transcribing', VAD_SHARE * fraction));
-  return { ...compactSpeech(pcm, ranges, SPEECH_SAMPLE_RATE), vadShare: VAD_SHARE };
+  return { ...compactSpeech(pcm, ranges, SPEECH_SAMPLE_RATE), vadShare: VAD_SHARE, heard: ranges };
 }
 
 async function recognize(
