@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { hallucinationFlags, isStockPhrase, loops, tooFast } from '../../src/subtitles/hallucination-flags';
 import { checkInventedText, removeCueEdit } from '../../src/subtitles/invented-text';
+import { flagSegments } from '../../src/engine/stt/flag-segments';
 
 const at = (start: number, end: number, text: string) => ({ start, end, text });
 
@@ -96,5 +97,18 @@ describe('invented text in a subtitle file', () => {
     assert.equal(apply(vtt, removeCueEdit(vtt, 'vtt', 2)), 'WEBVTT\n\n00:00.000 --> 00:03.000\nHello there.\n\n');
     assert.equal(apply(vtt, removeCueEdit(vtt, 'vtt', 1)), 'WEBVTT\n\nintro\n00:03.500 --> 00:06.000\nThanks for watching!\n');
     assert.equal(removeCueEdit(vtt, 'vtt', 3), undefined);
+  });
+});
+
+describe('the engine flags transcript segments', () => {
+  const segment = (start: number, end: number, text: string) => ({ start, end, text, words: [] });
+
+  it('judges speech in media time: VAD ranges of a cropped decode are moved by the crop start', () => {
+    // Decoded from 60 s on: VAD heard 0–2 s of it, which is 60–62 s of the media.
+    const segments = [segment(60.2, 61.8, 'Hello there, how are you?'), segment(63, 64, 'Goodbye now.')];
+    const flagged = flagSegments(segments, [{ start: 0, end: 2 }], 60);
+    assert.equal(flagged[0].flags, undefined, 'no empty list');
+    assert.deepEqual(flagged[1].flags, ['no-speech']);
+    assert.deepEqual(flagSegments(segments, undefined, 60).map((s) => s.flags), [undefined, undefined], 'no VAD, no no-speech');
   });
 });

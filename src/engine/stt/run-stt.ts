@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { TRANSCRIPT_FORMATS } from '../../contract/openapi';
 import type { SttResult } from '../../contract/types';
-import { hallucinationFlags } from '../../subtitles/hallucination-flags';
-import type { Transcript, TranscriptSegment } from '../../subtitles/types';
+import type { Transcript } from '../../subtitles/types';
 import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import { mediaToolchain } from '../media/media-toolchain';
 import { STT_BACKEND, UserFacingError, type ProgressReporter, type SttTask, type TaskOutcome } from '../protocol';
 import { assignSpeakers } from './assign-speakers';
 import { buildSegments } from './build-segments';
 import { decodeInput } from './decode-input';
+import { flagSegments } from './flag-segments';
 import { diarizeSpeakers, type SpeakerTurn } from './diarize';
 import { findDiarizationModels, findVadModel } from './model-files';
 import { openRecognizer } from './recognizers/open-recognizer';
@@ -82,8 +82,7 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
     ? assignSpeakers(built.segments, diarized)
     : { segments: built.segments, speakers: null };
   const speakers = assigned.speakers;
-  const heard = speech.heard?.map((range) => ({ start: range.start + input.startSeconds, end: range.end + input.startSeconds }));
-  const segments = withFlags(assigned.segments, heard);
+  const segments = flagSegments(assigned.segments, speech.heard, input.startSeconds);
 
   progress('postprocessing', 0);
   const transcript: Transcript = {
@@ -122,12 +121,6 @@ interface Speech extends SpeechTimeline {
   vadShare: number;
   /** Where VAD heard speech, in seconds of the decoded audio; absent when no VAD model is installed. */
   heard?: { start: number; end: number }[];
-}
-
-/** Each segment with the flags that suggest the recognizer invented it, when any do. */
-function withFlags(segments: TranscriptSegment[], speech: { start: number; end: number }[] | undefined): TranscriptSegment[] {
-  const flags = hallucinationFlags(segments, speech ? { speech } : {});
-  return segments.map((segment, i) => (flags[i].length > 0 ? { ...segment, flags: flags[i] } : segment));
 }
 
 /** Only the speech, when a VAD model is installed; else all of the audio. */
