@@ -24,8 +24,8 @@ const flagged = (uri: vscode.Uri): string[] =>
   vscode.languages
     .getDiagnostics(uri)
     .filter((d) => d.source === INVENTED_TEXT_SOURCE)
-    .map((d) => `${d.range.start.line + 1}:${String(d.code)}`)
-    .sort();
+    .sort((a, b) => a.range.start.line - b.range.start.line)
+    .map((d) => `${d.range.start.line + 1}:${String(d.code)}`);
 
 test('Cues a recognizer may have invented are pointed at, text over silence once the speech is found, with fixes that remove or re-transcribe the cue', async () => {
   const folder = workspaceFile('invented');
@@ -40,7 +40,9 @@ test('Cues a recognizer may have invented are pointed at, text over silence once
     const editor = await vscode.window.showTextDocument(srt);
     // The stock phrase (cue 2), the loop (cue 3) and the speed (cue 4), each on its timing line.
     const typed = ['6:stock-phrase', '10:repetition', '14:too-fast'];
-    await waitFor('the invented-text hints', () => (JSON.stringify(flagged(srt)) === JSON.stringify(typed) ? true : undefined));
+    await waitFor(`the invented-text hints ${JSON.stringify(typed)}`, () => (JSON.stringify(flagged(srt)) === JSON.stringify(typed) ? true : undefined)).catch((error: unknown) => {
+      throw new Error(`${String(error)}; shown: ${JSON.stringify(flagged(srt))}`);
+    });
 
     const check = await vscode.commands.executeCommand<InventedTextCheck | undefined>('speechStudio.checkInventedText');
     assert.ok(check, 'the command found the speech');
