@@ -6,7 +6,7 @@ import { JobStore } from '../../src/jobs/store';
 import { transition } from '../../src/jobs/state';
 import type { SttOptions } from '../../src/contract/types';
 import { compileValidators } from '../../src/contract/validation';
-import { JOB_ORIGINS, type JobOrigin, type JobRecord, type TtsJobInput } from '../../src/jobs/types';
+import { JOB_ORIGINS, type JobOrigin, type JobRecord, type SttJobInput, type TtsJobInput } from '../../src/jobs/types';
 import { silentLogger, type Logger } from '../../src/util/log';
 import { tempDir } from '../helpers/temp';
 
@@ -207,7 +207,7 @@ describe('JobStore', () => {
     for (const [what, damage, message] of cases) {
       const file = await storeFile();
       const bad = record('bad');
-      damage(bad.input.options as unknown as Record<string, unknown>);
+      damage((bad.input as TtsJobInput).options as unknown as Record<string, unknown>);
       const badButFinished = finished({ ...bad, id: 'history' });
       await writeFile(file, JSON.stringify({ version: 1, jobs: [bad, badButFinished, record('good')] }));
       const log = errorLog();
@@ -220,7 +220,7 @@ describe('JobStore', () => {
     }
     const file = await storeFile();
     const stt = sttRecord('stt', 'remote');
-    (stt.input.options as unknown as Record<string, unknown>).speakerCountMode = 'exact';
+    ((stt.input as SttJobInput).options as unknown as Record<string, unknown>).speakerCountMode = 'exact';
     await writeFile(file, JSON.stringify({ version: 1, jobs: [stt] }));
     const log = errorLog();
     assert.equal((await JobStore.open(file, log)).get('stt'), undefined);
@@ -229,11 +229,11 @@ describe('JobStore', () => {
   it('fills in the defaults a waiting job\'s options lack, as the API does, so the engine reads complete options', async () => {
     const file = await storeFile();
     const old = record('old');
-    const options = old.input.options as unknown as Record<string, unknown>;
+    const options = (old.input as TtsJobInput).options as unknown as Record<string, unknown>;
     delete options.inputFormat;
     delete options.sampleRate;
     const stt = sttRecord('stt', 'editor');
-    delete (stt.input.options as unknown as Record<string, unknown>).punctuation;
+    delete ((stt.input as SttJobInput).options as unknown as Record<string, unknown>).punctuation;
     await writeFile(file, JSON.stringify({ version: 1, jobs: [old, stt] }));
     const log = errorLog();
     const store = await JobStore.open(file, log);
@@ -242,6 +242,6 @@ describe('JobStore', () => {
     assert.equal(loaded.options.inputFormat, 'txt');
     assert.equal(loaded.options.sampleRate, 24000);
     assert.deepEqual(loaded.options, ttsOptions());
-    assert.equal((store.get('stt')!.input.options as SttOptions).punctuation, true);
+    assert.equal(((store.get('stt')!.input as SttJobInput).options as SttOptions).punctuation, true);
   });
 });
