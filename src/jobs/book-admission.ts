@@ -9,6 +9,7 @@ import type { AudiobookFormat, BookPlan, BookReading } from '../audiobook/book-p
 import { BOOK_SAMPLE_RATE } from '../audiobook/book-plan';
 import { ManuscriptError, readManuscript } from '../audiobook/manuscript-files';
 import { chapterPassages } from '../audiobook/passages';
+import { MAX_TTS_TEXT } from '../contract/openapi';
 import type { LexiconEntry } from '../contract/types';
 import type { Validators } from '../contract/validation';
 import type { VoiceLibrary } from '../voices/library';
@@ -81,6 +82,10 @@ export async function admitBook(
   const chapters = book.chapters.map((chapter) => {
     const { passages, endVoice } = chapterPassages(chapter.text, speakers, carried);
     carried = endVoice;
+    const tooLong = passages.find((passage) => passage.text.length > MAX_TTS_TEXT);
+    if (tooLong) {
+      throw new ManuscriptError(`Chapter "${chapter.title}" has a paragraph of ${tooLong.text.length} characters, more than the ${MAX_TTS_TEXT} one paragraph may hold; split it with a blank line.`);
+    }
     return { title: chapter.title, passages: passages.map((passage) => ({ text: passage.text, reading: readingFor(passage.voice) })) };
   });
   return {
