@@ -9,6 +9,9 @@ import type { ExportAudiobookResult } from '../../src/editor/commands/export-aud
 import { test } from './harness';
 import { setting, ui, waitFor, workspaceFile } from './helpers';
 
+/** Each test exports a few books with espeak-ng; at a load average of 30 that takes minutes. */
+const EXPORT_TIMEOUT_MS = 180_000;
+
 const BOOK = '---\ntitle: Harbour\nauthor: A. Writer\n---\n\n# Arrival\n\nThe boat came in.\n\n# Departure\n\nThe boat went out.\n';
 
 async function chapterTitles(file: string): Promise<string[]> {
@@ -49,7 +52,7 @@ test('Export Audiobook writes an M4B with a chapter per heading, and a re-export
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-});
+}, EXPORT_TIMEOUT_MS);
 
 test('Export Audiobook is a job: the Jobs view shows it with its progress, and cancelling it there leaves no book', async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'vscode-audiobook-'));
@@ -72,7 +75,7 @@ test('Export Audiobook is a job: the Jobs view shows it with its progress, and c
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-});
+}, EXPORT_TIMEOUT_MS);
 
 test('Export Audiobook speaks with the workspace lexicon (.speech/lexicon.json)', async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'vscode-audiobook-'));
@@ -94,4 +97,4 @@ test('Export Audiobook speaks with the workspace lexicon (.speech/lexicon.json)'
     await vscode.workspace.fs.delete(workspaceFile('.speech'), { recursive: true, useTrash: false }).then(undefined, () => undefined);
     await rm(dir, { recursive: true, force: true });
   }
-});
+}, EXPORT_TIMEOUT_MS);
