@@ -166,6 +166,23 @@ describe('JobStore', () => {
     }
   });
 
+  it('keeps a book job (an audiobook export) of the editor or the CLI across a restart, and sets aside one claiming another origin', async () => {
+    const book = (id: string, origin: JobOrigin): JobRecord => ({
+      ...record(id, origin), kind: 'book',
+      input: { kind: 'book', input: '/tmp/book.md', out: '/tmp/book.m4b', format: 'm4b', perChapter: false, chapters: 2, paragraphs: 5, characters: 120 },
+    });
+    const file = await storeFile();
+    const store = await JobStore.open(file, silentLogger);
+    for (const origin of ['editor', 'cli', 'api'] as const) await store.insert(book(`book-${origin}`, origin));
+    await store.flush();
+    const log = errorLog();
+    const reopened = await JobStore.open(file, log);
+    assert.equal(reopened.get('book-editor')?.kind, 'book');
+    assert.equal(reopened.get('book-cli')?.input.kind, 'book');
+    assert.equal(reopened.get('book-api'), undefined, 'the Local API never has a book job');
+    assert.match(log.errors.join('\n'), /a book job comes from the editor or the command line/);
+  });
+
   it('keeps the finished record of a job id written twice in the snapshot, so the job never runs again', async () => {
     for (const order of ['finished first', 'finished last']) {
       const file = await storeFile();
