@@ -1,12 +1,8 @@
 /** FFMETADATA1 text for ffmpeg: the book's title and author, and one chapter marker per chapter (milliseconds). */
+import type { TimedChapter } from './book-plan';
 
 /** ffmetadata escapes `=`, `;`, `#`, `\` and line ends with a backslash. */
 const escape = (value: string): string => value.replace(/[=;#\\\n]/g, (c) => `\\${c}`);
-
-export interface TimedChapter {
-  title: string;
-  seconds: number;
-}
 
 export function chapterMetadata(book: { title?: string; author?: string }, chapters: readonly TimedChapter[]): string {
   const lines = [';FFMETADATA1'];

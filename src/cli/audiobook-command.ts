@@ -1,8 +1,13 @@
-/** `node dist/cli.js audiobook <file.md|folder> --out book.m4b`: progress lines, and Ctrl+C leaves no partial book. */
+/**
+ * `node dist/cli.js audiobook <file.md|folder> --out book.m4b`: exports the book as a job of the job core
+ * (src/jobs/book-export.ts, as the editor does), printing its progress; Ctrl+C cancels the job, which leaves
+ * no partial book.
+ */
 import path from 'node:path';
-import type { AudiobookFormat } from '../audiobook/export-audiobook';
+import type { AudiobookFormat } from '../audiobook/book-plan';
 import { parseSpeakerList } from '../audiobook/passages';
 import { UsageError } from '../util/usage-error';
+import { consoleLogger } from '../util/log';
 
 export interface AudiobookFlags {
   out?: string;
@@ -12,6 +17,9 @@ export interface AudiobookFlags {
   speakers?: string;
   'per-chapter'?: boolean;
 }
+
+/** A progress line at most every this many percent. */
+const PROGRESS_STEP = 10;
 
 /** Runs the export; answers the exit code (130 when cancelled). */
 export async function runAudiobookCommand(input: string | undefined, flags: AudiobookFlags, dataDir: string): Promise<number> {
@@ -24,25 +32,43 @@ export async function runAudiobookCommand(input: string | undefined, flags: Audi
   const level = flags['chapter-level'] === undefined ? undefined : Number(flags['chapter-level']);
   if (level !== undefined && !(Number.isInteger(level) && level >= 1 && level <= 6)) throw new UsageError('--chapter-level must be 1 to 6.');
 
-  // Loaded here so `serve` does not load the synthesis code into the server process.
-  const { AudiobookCancelled, exportAudiobook } = await import('../audiobook/export-audiobook');
+  // Loaded here so the other commands do not load the job core.
+  const { openCliJobCore } = await import('../host/cli-job-core');
+  const { createBookExport, finishBookExport } = await import('../jobs/book-export');
+  // Log lines go to stderr: stdout carries the export's own lines.
+  const log = { ...consoleLogger, info: (message: string) => console.error(message) };
+  const core = await openCliJobCore({ dataDir, log });
   const controller = new AbortController();
   const cancel = (): void => controller.abort();
   process.once('SIGINT', cancel);
   process.once('SIGTERM', cancel);
   try {
-    await exportAudiobook({
-      input, out: flags.out, format, dataDir, voiceId: flags.voice, chapterLevel: level, perChapter,
-      speakers: parseSpeakerList(flags.speakers),
-      onProgress: (line) => console.log(line), signal: controller.signal,
+    const job = await createBookExport(core, {
+      origin: 'cli', input, out: flags.out, format, perChapter, speakers: parseSpeakerList(flags.speakers),
+      ...(flags.voice ? { voiceId: flags.voice } : {}), ...(level ? { chapterLevel: level } : {}),
     });
+    let shown = -PROGRESS_STEP;
+    core.jobs.on('change', (changed) => {
+      if (changed.id !== job.id || changed.progress < shown + PROGRESS_STEP || changed.progress >= 100) return;
+      shown = Math.floor(changed.progress);
+      console.log(`${job.name}: ${shown}%${changed.phase ? ` (${changed.phase})` : ''}`);
+    });
+    const { job: ended, result } = await finishBookExport(core.jobs, job, controller.signal);
+    await core.jobs.delete(job.id);
+    if (ended.status === 'cancelled') {
+      console.error('Cancelled; no book was written.');
+      return 130;
+    }
+    if (!result) throw new Error(ended.error ?? `The export ended ${ended.status}.`);
+    for (const [index, chapter] of result.chapters.entries()) {
+      console.log(`Chapter ${index + 1}/${result.chapters.length} "${chapter.title}": done, ${chapter.seconds.toFixed(1)} s`);
+    }
+    console.log(`Wrote ${path.resolve(flags.out)}: ${result.chapters.length} chapters.`);
+    console.log(`${result.synthesized} paragraphs synthesized, ${result.reused} from the cache.`);
     return 0;
-  } catch (error) {
-    if (!(error instanceof AudiobookCancelled)) throw error;
-    console.error(error.message);
-    return 130;
   } finally {
     process.off('SIGINT', cancel);
     process.off('SIGTERM', cancel);
+    await core.close();
   }
 }

@@ -5,7 +5,7 @@
 import { ApiError } from './errors';
 
 /** Audio is read from a succeeded TTS job, a transcript from a succeeded STT job: 409 otherwise. */
-export function requireSucceeded(job: { kind: 'tts' | 'stt'; status: string }, kind: 'tts' | 'stt'): void {
+export function requireSucceeded(job: { kind: string; status: string }, kind: 'tts' | 'stt'): void {
   if (job.kind !== kind) {
     throw new ApiError('WRONG_JOB_KIND', kind === 'tts'
       ? 'This is a speech-to-text job: fetch its transcript, not an audio output.'

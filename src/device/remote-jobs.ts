@@ -1,3 +1,4 @@
+import type { JobResult } from '../contract/types';
 import path from 'node:path';
 import { compileValidators, type Validators } from '../contract/validation';
 import { admitStt, admitTts, installedSttModels } from '../jobs/admission';
@@ -143,7 +144,9 @@ export class RemoteJobRunner {
   /** Pushes the output, then reports success: the relay never shows a succeeded job without its file. */
   private async deliver(tracked: Tracked, record: JobRecord): Promise<void> {
     this.forget(tracked);
-    const { status, progress, phase, backend, result } = record;
+    const { status, progress, phase, backend } = record;
+    // A remote job is tts or stt (the relay's seed kinds), never a book.
+    const result = record.result as JobResult | null;
     try {
       if (!record.outputFile) throw new Error('the job succeeded without an output file');
       const format = record.input.kind === 'tts' ? record.input.options.outputFormat : 'json';

@@ -2,6 +2,7 @@
  * Measures this device's real-time factor per engine and model from the jobs it finishes: a rolling
  * median of the recent ones, so one odd job (a cold model, a busy moment) does not swing the routing.
  */
+import type { JobResult } from '../contract/types';
 import type { SttResult, TtsResult } from '../contract/types';
 import type { JobService } from '../jobs/job-service';
 import type { JobRecord } from '../jobs/types';
@@ -23,8 +24,8 @@ type Key = Pick<SpeedReport, 'kind' | 'engine' | 'model'>;
  * audio's duration, the output's for TTS and the input's for STT. Undefined when it says nothing.
  */
 export function measurementOf(job: JobRecord): (Key & { realTimeFactor: number }) | undefined {
-  if (job.status !== 'succeeded' || job.startedAt === null || job.finishedAt === null || !job.result) return undefined;
-  const seconds = job.result.durationSeconds;
+  if (job.status !== 'succeeded' || job.startedAt === null || job.finishedAt === null || !job.result || job.kind === 'book') return undefined;
+  const seconds = (job.result as JobResult).durationSeconds;
   const busyMs = job.finishedAt - job.startedAt;
   if (!(seconds > 0.05) || !(busyMs > 0)) return undefined;
   const realTimeFactor = busyMs / 1000 / seconds;

@@ -10,6 +10,7 @@ import { storedInputName } from '../contract/media-types';
 import type { LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
 import { compileValidators, type Validators } from '../contract/validation';
 import { admitStt, admitTts, checkSttFields, installedSttModels, type AdmittedTts } from '../jobs/admission';
+import { createBookExport, finishBookExport, type NewBookExport } from '../jobs/book-export';
 import { isActive, type JobRecord } from '../jobs/types';
 import { mergeLexicons } from '../lexicon/merge-lexicon';
 import type { LocalServer } from '../host/local-server';
@@ -79,6 +80,23 @@ export class EditorJobs {
     const lexicon = mergeLexicons((await this.deps.workspaceLexicon?.()) ?? [], request.lexicon ?? []);
     const { jobs } = await this.deps.server();
     return jobs.createTtsJob({ origin: 'editor', ...admitted, ...(lexicon.length ? { lexicon } : {}) });
+  }
+
+  /**
+   * Queues an audiobook export as an editor job (src/jobs/book-export.ts), in the configured or best voice
+   * and with the workspace lexicon; a bad manuscript or output place is refused before any synthesis.
+   */
+  async createBook(request: Omit<NewBookExport, 'origin' | 'lexicon'>): Promise<JobRecord> {
+    const { jobs } = await this.deps.server();
+    const lexicon = (await this.deps.workspaceLexicon?.()) ?? [];
+    const voiceId = request.voiceId ?? this.defaultVoice().voice.id;
+    return createBookExport({ jobs, voices: this.deps.voices, validators: this.validators }, { ...request, voiceId, origin: 'editor', lexicon });
+  }
+
+  /** Waits for a book job to end (aborting `signal` cancels it); an unfinished book leaves no partial file. */
+  async finishBook(job: JobRecord, signal?: AbortSignal): ReturnType<typeof finishBookExport> {
+    const { jobs } = await this.deps.server();
+    return finishBookExport(jobs, job, signal);
   }
 
   /**

@@ -62,11 +62,17 @@ export function createApi(services: Services): SpeechStudioApi {
       if (typeof request?.file !== 'string') throw new TypeError(`Expected { file: string }, got ${JSON.stringify(request)}`);
       return toJob(await services.editorJobs.createStt(request));
     },
+    // Audiobook exports are editor-internal `book` jobs: this API shows the Local API's job kinds only (docs/decisions.md).
     getJob: (id) => {
-      const job = controller.jobs().find((j) => j.id === id);
+      const job = controller.jobs().find((j) => j.id === id && j.kind !== 'book');
       return job && toJob(job);
     },
-    cancelJob: async (id) => toJob(await (await controller.ready()).jobs.cancel(id)),
-    onDidChangeJob: (listener, thisArg, disposables) => controller.onDidChangeJob((job) => listener.call(thisArg, toJob(job)), undefined, disposables),
+    cancelJob: async (id) => {
+      const { jobs } = await controller.ready();
+      if (jobs.get(id)?.kind === 'book') throw new Error(`Job ${id} is an audiobook export; cancel it in the Jobs view.`);
+      return toJob(await jobs.cancel(id));
+    },
+    onDidChangeJob: (listener, thisArg, disposables) =>
+      controller.onDidChangeJob((job) => void (job.kind !== 'book' && listener.call(thisArg, toJob(job))), undefined, disposables),
   };
 }

@@ -34,11 +34,12 @@ function contextValue(job: JobRecord): string {
 export function jobOrigin(job: Pick<JobRecord, 'origin' | 'remoteKeyName'>): string {
   if (job.origin === 'editor') return 'editor command';
   if (job.origin === 'api') return 'Local API';
+  if (job.origin === 'cli') return 'command line';
   return job.remoteKeyName ? `team relay, key "${job.remoteKeyName}"` : 'team relay';
 }
 
 export function jobDescription(job: JobRecord): string {
-  const kind = job.kind === 'tts' ? 'TTS' : 'STT';
+  const kind = job.kind === 'book' ? 'Audiobook' : job.kind.toUpperCase();
   const remote = job.origin === 'remote' ? ` · remote${job.remoteKeyName ? ` (${job.remoteKeyName})` : ''}` : '';
   if (!isActive(job.status)) {
     const seconds = job.finishedAt && job.startedAt ? ` · ${((job.finishedAt - job.startedAt) / 1000).toFixed(1)} s` : '';
@@ -93,12 +94,14 @@ class JobsProvider implements vscode.TreeDataProvider<JobRecord> {
 async function fileOf(services: Services, job: JobRecord): Promise<string | undefined> {
   const written = services.outputs.get(job.id);
   if (written && existsSync(written)) return written;
+  if (job.input.kind === 'book') return job.status === 'succeeded' && existsSync(job.input.out) ? job.input.out : undefined;
   return services.editorJobs.outputPath(job);
 }
 
 async function openOutput(services: Services, job: JobRecord): Promise<void> {
   const file = await fileOf(services, job);
   if (!file) throw new Error('The job has no output: it did not succeed, or its files were deleted.');
+  if (job.kind === 'book') return revealOutput(services, job);
   if (job.kind === 'tts' && !/\.(srt|vtt|txt|json)$/i.test(file)) services.player.play(file, job.name);
   else await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { renderTranscript, type Transcript } from '../subtitles/render';
 import type { TranscriptFormat } from '../contract/openapi';
-import { isActive, type JobRecord } from '../jobs/types';
+import { isActive, ttsResultOf, type JobRecord } from '../jobs/types';
 import { untilFinished } from './editor-jobs';
 import type { Services } from './services';
 
@@ -94,9 +94,9 @@ export function registerLanguageModelTools(services: Services): vscode.Disposabl
       if (input.outputPath) {
         const target = resolvePath(input.outputPath);
         await vscode.workspace.fs.copy(vscode.Uri.file(audio), vscode.Uri.file(target), { overwrite: true });
-        return text(`Wrote ${target} (${job.result?.durationSeconds} s of speech, job ${job.id}).`);
+        return text(`Wrote ${target} (${ttsResultOf(job)?.durationSeconds} s of speech, job ${job.id}).`);
       }
-      return text(`The audio is at ${audio} (${job.result?.durationSeconds} s of speech, job ${job.id}).`);
+      return text(`The audio is at ${audio} (${ttsResultOf(job)?.durationSeconds} s of speech, job ${job.id}).`);
     },
   };
 

@@ -4,6 +4,7 @@
  * `result` or `failed` for that job. Cancel is not a message: the parent ends the child process.
  */
 import path from 'node:path';
+import type { BookResult } from '../audiobook/book-plan';
 import type { JobResult, LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
 
 export type EnginePhase =
@@ -96,16 +97,30 @@ export interface SpeechRegionsResult {
   regions: Array<{ start: number; end: number }>;
 }
 
-/** What the job service queues: a TTS or STT job's task. */
-export type JobTask = TtsTask | SttTask;
+/**
+ * An audiobook export (src/engine/book/): the plan (`BookPlan`, written by the job service) names every
+ * paragraph, voice and option; paragraphs and chapters come from the re-export cache in `dataDir` when they can.
+ */
+export interface BookTask {
+  kind: 'book';
+  planPath: string;
+  /** The job's folder: paragraphs are synthesized here, beside the cache, and moved into it. */
+  workDir: string;
+  dataDir: string;
+}
+
+/** What the job service queues: a TTS, STT or book job's task. */
+export type JobTask = TtsTask | SttTask | BookTask;
 
 export type EngineTask = JobTask | SpeechRegionsTask | WaveformTask | SpeakTask;
 
 /** What a task answers: a job's result, speech regions, waveform peaks, or a spoken sentence for a SpeakTask. */
-export type EngineResult = JobResult | SpeechRegionsResult | WaveformResult | SpokenSentence;
+export type EngineResult = JobResult | BookResult | SpeechRegionsResult | WaveformResult | SpokenSentence;
 
 /** The result a task of type T answers with. */
-export type ResultOf<T extends EngineTask> = T extends SpeechRegionsTask
+export type ResultOf<T extends EngineTask> = T extends BookTask
+  ? BookResult
+  : T extends SpeechRegionsTask
   ? SpeechRegionsResult
   : T extends WaveformTask
     ? WaveformResult
@@ -210,6 +225,7 @@ export const taskBackend = (task: EngineTask): string => {
   if (task.kind === 'speech-regions') return VAD_BACKEND;
   if (task.kind === 'waveform') return 'ffmpeg';
   if (task.kind === 'speak') return task.voice.engine;
+  if (task.kind === 'book') return 'audiobook';
   return task.recognizer === 'parakeet' ? parakeetBackend(path.basename(task.modelPath)) : STT_BACKEND;
 };
 

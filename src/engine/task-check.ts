@@ -12,7 +12,7 @@ import type { LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
 import { validateLexicon } from '../lexicon/lexicon-validation';
 import { compileValidators, type Validators } from '../contract/validation';
 import type { TtsEngineName, TtsVoiceRef } from '../voices/voice-ref';
-import { UserFacingError, type EngineTask, type ExtraOutputFormat, type SpeakTask, type SpeechRegionsTask, type SttTask, type TtsTask, type WaveformTask, type WhisperHints } from './protocol';
+import { UserFacingError, type BookTask, type EngineTask, type ExtraOutputFormat, type SpeakTask, type SpeechRegionsTask, type SttTask, type TtsTask, type WaveformTask, type WhisperHints } from './protocol';
 import { narrationTimelineProblem } from '../subtitles/timeline-limit';
 import { readCues } from './tts/read-cues';
 
@@ -42,7 +42,7 @@ function invalid(detail: string): UserFacingError {
 const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The task as the engine will run it (options as the contract reads them), or a sentence for the user. */
-export async function checkTask(task: unknown): Promise<Exclude<EngineTask, WaveformTask>> {
+export async function checkTask(task: unknown): Promise<Exclude<EngineTask, WaveformTask | BookTask>> {
   if (!isObject(task)) throw invalid('the engine received no task');
   if (task.kind === 'tts') return checkTtsTask(task);
   if (task.kind === 'stt') return checkSttTask(task);

@@ -5,12 +5,14 @@ import type { JobRecord } from './types';
 
 export const TTS_TEXT_FILE = 'input.txt';
 export const TRANSCRIPT_FILE = 'transcript.json';
+/** A book job's plan (src/audiobook/book-plan.ts); the book itself goes where the user asked. */
+export const BOOK_PLAN_FILE = 'book.json';
 
 /** Where each job keeps its files: one folder per job under `<data-dir>/jobs/`. */
 export class JobFiles {
   readonly root: string;
 
-  constructor(dataDir: string) {
+  constructor(private readonly dataDir: string) {
     this.root = path.join(dataDir, 'jobs');
   }
 
@@ -42,8 +44,13 @@ export class JobFiles {
     );
   }
 
+  /** The output inside the job's folder; a book job has none there (its book is where the user asked). */
   outputFileName(job: JobRecord): string {
     return job.input.kind === 'tts' ? `output.${job.input.encodeAs ?? job.input.options.outputFormat}` : TRANSCRIPT_FILE;
+  }
+
+  finishedOutputFile(job: JobRecord): string | null {
+    return job.input.kind === 'book' ? null : this.outputFileName(job);
   }
 
   /** The engine's view of a job: absolute paths and the options it needs. */
@@ -60,6 +67,9 @@ export class JobFiles {
         ...(input.encodeAs ? { encodeAs: input.encodeAs } : {}),
         ...(input.lexicon?.length ? { lexicon: input.lexicon } : {}),
       };
+    }
+    if (input.kind === 'book') {
+      return { kind: 'book', planPath: this.file(job.id, BOOK_PLAN_FILE), workDir: this.dir(job.id), dataDir: this.dataDir };
     }
     return {
       kind: 'stt',

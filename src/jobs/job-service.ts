@@ -9,11 +9,12 @@ import { mergeLexicons } from '../lexicon/merge-lexicon';
 import { sttModelKindOf } from '../models/stt-model-kind';
 import { describeThrown, type Logger } from '../util/log';
 import { EngineCancelledError, type EngineHost } from './engine-host';
-import { JobFiles, TTS_TEXT_FILE } from './job-files';
+import type { BookPlan } from '../audiobook/book-plan';
+import { BOOK_PLAN_FILE, JobFiles, TTS_TEXT_FILE } from './job-files';
 import { nameFromFile, nameFromText } from './job-name';
 import { canTransition, transition, type TransitionDetails } from './state';
 import type { JobStore } from './store';
-import { isActive, RUNNING_STATUSES, type JobOrigin, type JobRecord, type JobStatus, type TtsJobInput } from './types';
+import { isActive, RUNNING_STATUSES, type BookJobInput, type JobOrigin, type JobRecord, type JobStatus, type TtsJobInput } from './types';
 
 export interface JobServiceOptions {
   dataDir: string;
@@ -75,6 +76,15 @@ export interface NewSttJob {
   /** The job's name; default: the upload's file name. */
   name?: string;
   whisper?: WhisperHints;
+}
+
+/** An admitted audiobook export (src/jobs/book-admission.ts); only the editor and the CLI make them. */
+export interface NewBookJob {
+  origin: 'editor' | 'cli';
+  name: string;
+  /** The manuscript as the caller gave it. */
+  input: string;
+  plan: BookPlan;
 }
 
 /** What a door knows of an STT job once its media is in the job's folder. */
@@ -174,6 +184,26 @@ export class JobService extends EventEmitter {
         this.newRecord(id, job.origin, job.name ?? nameFromText(text), input, job.remoteKeyName),
         place,
       );
+    } catch (error) {
+      place.release();
+      await this.files.remove(id);
+      throw error;
+    }
+  }
+
+  /** Queues an admitted book export; its plan goes to the job's folder, so the store keeps only counts. */
+  async createBookJob(job: NewBookJob): Promise<JobRecord> {
+    const id = this.newJobId();
+    const place = this.reserve(job.origin);
+    try {
+      await this.files.create(id);
+      await fs.writeFile(this.files.file(id, BOOK_PLAN_FILE), JSON.stringify(job.plan), 'utf8');
+      const passages = job.plan.chapters.flatMap((chapter) => chapter.passages);
+      const input: BookJobInput = {
+        kind: 'book', input: job.input, out: job.plan.out, format: job.plan.format, perChapter: job.plan.perChapter,
+        chapters: job.plan.chapters.length, paragraphs: passages.length, characters: passages.reduce((sum, p) => sum + p.text.length, 0),
+      };
+      return await this.enqueue(this.newRecord(id, job.origin, job.name, input), place);
     } catch (error) {
       place.release();
       await this.files.remove(id);
@@ -329,7 +359,7 @@ export class JobService extends EventEmitter {
       const outcome = await this.options.engine.run(id, this.files.task(job), { signal, onProgress, onSegments });
       await updates;
       if (this.options.store.latest(id)?.status === 'loading_model') await this.move(id, 'processing');
-      await this.move(id, 'succeeded', { backend: outcome.backend, result: outcome.result, outputFile: this.files.outputFileName(job) });
+      await this.move(id, 'succeeded', { backend: outcome.backend, result: outcome.result, outputFile: this.files.finishedOutputFile(job) });
     } catch (error) {
       await updates;
       const latest = this.options.store.latest(id);

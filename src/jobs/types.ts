@@ -1,14 +1,22 @@
 import type { JobStatus } from '../contract/openapi';
 import type { JobResult, LexiconEntry, SttOptions, SttResult, TtsRequest, TtsResult } from '../contract/types';
+import type { AudiobookFormat, BookResult } from '../audiobook/book-plan';
 import type { ExtraOutputFormat, TtsVoiceRef, WhisperHints } from '../engine/protocol';
 
 export type { JobStatus };
+/** The seed's job kinds: what the Local API, the relay and remote jobs know. */
 export type JobKind = 'tts' | 'stt';
 /**
- * Who created the job: the Local API sees only its own jobs; the editor sees all. `remote` jobs came from
- * a relay (src/device/) and, like editor jobs, never count against or appear in the Local API.
+ * What the local store holds: also `book`, an audiobook export, which is never an `api` or `remote` job,
+ * so the seed's closed `tts`/`stt` enum is never broken (docs/decisions.md).
  */
-export const JOB_ORIGINS = ['api', 'editor', 'remote'] as const;
+export type RecordKind = JobKind | 'book';
+/**
+ * Who created the job: the Local API sees only its own jobs; the editor sees all. `remote` jobs came from
+ * a relay (src/device/) and, like editor jobs, never count against or appear in the Local API. `cli` jobs
+ * are the command line's own (its audiobook export).
+ */
+export const JOB_ORIGINS = ['api', 'editor', 'remote', 'cli'] as const;
 export type JobOrigin = (typeof JOB_ORIGINS)[number];
 
 export const ACTIVE_STATUSES: ReadonlySet<JobStatus> = new Set(['queued', 'loading_model', 'processing']);
@@ -43,16 +51,29 @@ export interface SttJobInput {
   whisper?: WhisperHints;
 }
 
+/** An audiobook export: the plan (texts, voices, lexicon) is `book.json` in the job folder, not in the store. */
+export interface BookJobInput {
+  kind: 'book';
+  /** The manuscript as given, and where the book goes (absolute). */
+  input: string;
+  out: string;
+  format: AudiobookFormat;
+  perChapter: boolean;
+  chapters: number;
+  paragraphs: number;
+  characters: number;
+}
+
 /** A job as the store keeps it: the public fields of the spec plus what the system needs to run it. */
 export interface JobRecord {
   id: string;
   name: string;
-  kind: JobKind;
+  kind: RecordKind;
   status: JobStatus;
   progress: number;
   phase: string | null;
   backend: string | null;
-  result: JobResult | null;
+  result: JobResult | BookResult | null;
   error: string | null;
   createdAt: number;
   startedAt: number | null;
@@ -60,7 +81,7 @@ export interface JobRecord {
   origin: JobOrigin;
   /** A `remote` job: the name of the relay API key that created it, when the relay said. */
   remoteKeyName?: string;
-  input: TtsJobInput | SttJobInput;
+  input: TtsJobInput | SttJobInput | BookJobInput;
   /** File name of the output (TTS audio) or transcript (STT) inside the job folder, once succeeded. */
   outputFile: string | null;
 }
@@ -87,8 +108,14 @@ export const ttsResultOf = (job: Pick<JobRecord, 'kind' | 'result'>): TtsResult 
 /** The result of a succeeded STT job; null for other jobs. */
 export const sttResultOf = (job: Pick<JobRecord, 'kind' | 'result'>): SttResult | null => (job.kind === 'stt' ? (job.result as SttResult | null) : null);
 
+/** The result of a succeeded book job; null for other jobs. */
+export const bookResultOf = (job: Pick<JobRecord, 'kind' | 'result'>): BookResult | null => (job.kind === 'book' ? (job.result as BookResult | null) : null);
+
+/** The public view of a seed job; a book job never reaches a door that shows jobs publicly. */
 export function toPublicJob(job: JobRecord): PublicJob {
-  const { id, name, kind, status, progress, phase, backend, result, error, createdAt, startedAt, finishedAt } = job;
+  if (job.kind === 'book') throw new TypeError(`Expected a tts or stt job, got the book job ${job.id}`);
+  const { id, name, kind, status, progress, phase, backend, error, createdAt, startedAt, finishedAt } = job;
+  const result = job.result as JobResult | null;
   return { id, name, kind, status, progress, phase, backend, result, error, createdAt, startedAt, finishedAt };
 }
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, rm, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
@@ -140,7 +141,8 @@ describe('node dist/cli.js audiobook', () => {
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString();
-        if (/Chapter 1\/2 "Long": \d+%/.test(output)) resolve();
+        // Inside the long paragraph: the export is a job, and its progress counts characters read.
+        if (/: [1-9]\d% \(synthesizing\)$/m.test(output)) resolve();
       });
       exited.then(() => reject(new Error(`exited before any progress:\n${output}`)));
     });
@@ -148,7 +150,61 @@ describe('node dist/cli.js audiobook', () => {
     assert.equal(await exited, 130, output);
     assert.doesNotMatch(output, /Chapter 2\/2/);
     assert.deepEqual((await readdir(dir)).sort(), ['long.md']);
-    assert.deepEqual(await readdir(path.join(dataDir, 'cache', 'audiobook')), [], 'no scratch folder or half-made paragraph is left in the cache');
+    // The heading's paragraph may be finished and cached; nothing half-made is.
+    for (const name of await readdir(path.join(dataDir, 'cache', 'audiobook'))) assert.match(name, /^[0-9a-f]{64}\.wav$/, 'no scratch folder or half-made paragraph is left in the cache');
+    assert.deepEqual(await readdir(path.join(dataDir, 'jobs')), [], 'the job and its work folder are gone');
+  });
+
+  describe('checks its inputs before any synthesis, with one sentence each', () => {
+    /** Runs the export expecting a refusal; no synthesis happened (the re-export cache was never made). */
+    async function refused(input: string, out: string): Promise<string> {
+      const dataDir = await workDir();
+      const run = await runCli(['audiobook', input, '--out', out, '--data-dir', dataDir]);
+      assert.equal(run.code, 1, run.stdout);
+      assert.deepEqual(await readdir(dataDir).catch(() => []), [], 'nothing was synthesized');
+      const lines = run.stderr.trim().split('\n');
+      assert.equal(lines.length, 1, run.stderr);
+      return lines[0];
+    }
+
+    it('refuses a FIFO, and a folder holding one, instead of waiting forever', { timeout: 60_000 }, async () => {
+      const dir = await workDir();
+      const fifo = path.join(dir, 'pipe.md');
+      await promisify(execFile)('mkfifo', [fifo]);
+      assert.match(await refused(fifo, path.join(dir, 'a.m4b')), /pipe\.md is not a regular file/);
+      assert.match(await refused(dir, path.join(dir, 'b.m4b')), /pipe\.md is not a regular file/);
+    });
+
+    it('names a sub-folder called *.md instead of failing with EISDIR', async () => {
+      const dir = await workDir();
+      await mkdir(path.join(dir, 'manuscript', 'drafts.md'), { recursive: true });
+      await writeFile(path.join(dir, 'manuscript', '1.md'), '# One\n\nText.\n');
+      const message = await refused(path.join(dir, 'manuscript'), path.join(dir, 'book.m4b'));
+      assert.match(message, /drafts\.md is a folder, not a Markdown file/);
+      assert.doesNotMatch(message, /EISDIR/);
+    });
+
+    it('refuses 200 KB of binary garbage at once', { timeout: 60_000 }, async () => {
+      const dir = await workDir();
+      const garbage = path.join(dir, 'garbage.md');
+      await writeFile(garbage, randomBytes(200 * 1024));
+      assert.match(await refused(garbage, path.join(dir, 'book.m4b')), /garbage\.md is not UTF-8 text/);
+    });
+
+    it('refuses a manuscript over the size bound', async () => {
+      const dir = await workDir();
+      const big = path.join(dir, 'big.md');
+      await writeFile(big, '# Big\n\n');
+      await truncate(big, 9 * 1024 * 1024);
+      assert.match(await refused(big, path.join(dir, 'book.m4b')), /The manuscript is 9\.0 MB, more than the 8\.0 MB an export reads/);
+    });
+
+    it('refuses an output in a missing folder before synthesizing any chapter', async () => {
+      const dir = await workDir();
+      await writeFile(path.join(dir, 'book.md'), BOOK);
+      const message = await refused(path.join(dir, 'book.md'), path.join(dir, 'missing', 'book.m4b'));
+      assert.match(message, /The folder .*missing does not exist/);
+    });
   });
 
   it('refuses a missing --out with the usage', async () => {

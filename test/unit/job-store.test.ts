@@ -6,7 +6,7 @@ import { JobStore } from '../../src/jobs/store';
 import { transition } from '../../src/jobs/state';
 import type { SttOptions } from '../../src/contract/types';
 import { compileValidators } from '../../src/contract/validation';
-import { JOB_ORIGINS, type JobOrigin, type JobRecord, type TtsJobInput } from '../../src/jobs/types';
+import { JOB_ORIGINS, type JobOrigin, type JobRecord, type SttJobInput, type TtsJobInput } from '../../src/jobs/types';
 import { silentLogger, type Logger } from '../../src/util/log';
 import { tempDir } from '../helpers/temp';
 
@@ -166,6 +166,23 @@ describe('JobStore', () => {
     }
   });
 
+  it('keeps a book job (an audiobook export) of the editor or the CLI across a restart, and sets aside one claiming another origin', async () => {
+    const book = (id: string, origin: JobOrigin): JobRecord => ({
+      ...record(id, origin), kind: 'book',
+      input: { kind: 'book', input: '/tmp/book.md', out: '/tmp/book.m4b', format: 'm4b', perChapter: false, chapters: 2, paragraphs: 5, characters: 120 },
+    });
+    const file = await storeFile();
+    const store = await JobStore.open(file, silentLogger);
+    for (const origin of ['editor', 'cli', 'api'] as const) await store.insert(book(`book-${origin}`, origin));
+    await store.flush();
+    const log = errorLog();
+    const reopened = await JobStore.open(file, log);
+    assert.equal(reopened.get('book-editor')?.kind, 'book');
+    assert.equal(reopened.get('book-cli')?.input.kind, 'book');
+    assert.equal(reopened.get('book-api'), undefined, 'the Local API never has a book job');
+    assert.match(log.errors.join('\n'), /a book job comes from the editor or the command line/);
+  });
+
   it('keeps the finished record of a job id written twice in the snapshot, so the job never runs again', async () => {
     for (const order of ['finished first', 'finished last']) {
       const file = await storeFile();
@@ -207,7 +224,7 @@ describe('JobStore', () => {
     for (const [what, damage, message] of cases) {
       const file = await storeFile();
       const bad = record('bad');
-      damage(bad.input.options as unknown as Record<string, unknown>);
+      damage((bad.input as TtsJobInput).options as unknown as Record<string, unknown>);
       const badButFinished = finished({ ...bad, id: 'history' });
       await writeFile(file, JSON.stringify({ version: 1, jobs: [bad, badButFinished, record('good')] }));
       const log = errorLog();
@@ -220,7 +237,7 @@ describe('JobStore', () => {
     }
     const file = await storeFile();
     const stt = sttRecord('stt', 'remote');
-    (stt.input.options as unknown as Record<string, unknown>).speakerCountMode = 'exact';
+    ((stt.input as SttJobInput).options as unknown as Record<string, unknown>).speakerCountMode = 'exact';
     await writeFile(file, JSON.stringify({ version: 1, jobs: [stt] }));
     const log = errorLog();
     assert.equal((await JobStore.open(file, log)).get('stt'), undefined);
@@ -229,11 +246,11 @@ describe('JobStore', () => {
   it('fills in the defaults a waiting job\'s options lack, as the API does, so the engine reads complete options', async () => {
     const file = await storeFile();
     const old = record('old');
-    const options = old.input.options as unknown as Record<string, unknown>;
+    const options = (old.input as TtsJobInput).options as unknown as Record<string, unknown>;
     delete options.inputFormat;
     delete options.sampleRate;
     const stt = sttRecord('stt', 'editor');
-    delete (stt.input.options as unknown as Record<string, unknown>).punctuation;
+    delete ((stt.input as SttJobInput).options as unknown as Record<string, unknown>).punctuation;
     await writeFile(file, JSON.stringify({ version: 1, jobs: [old, stt] }));
     const log = errorLog();
     const store = await JobStore.open(file, log);
@@ -242,6 +259,6 @@ describe('JobStore', () => {
     assert.equal(loaded.options.inputFormat, 'txt');
     assert.equal(loaded.options.sampleRate, 24000);
     assert.deepEqual(loaded.options, ttsOptions());
-    assert.equal((store.get('stt')!.input.options as SttOptions).punctuation, true);
+    assert.equal(((store.get('stt')!.input as SttJobInput).options as SttOptions).punctuation, true);
   });
 });

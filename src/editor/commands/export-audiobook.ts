@@ -1,15 +1,14 @@
 /**
  * Export Audiobook…: turns the Markdown manuscript open in the editor (or a chosen file or folder) into an
- * M4B with chapters, or one MP3 per chapter, by running the CLI's `audiobook` command as a child process:
- * synthesis and encoding stay out of the extension host, progress comes from its lines, and Cancel ends it
- * with Ctrl+C's signal, which leaves no partial book. Speaker tags use the subtitle narration's
+ * M4B with chapters, or one MP3 per chapter, as a job of the job core (src/jobs/book-export.ts): it runs in
+ * the engine process, shows in the Jobs view, speaks with the workspace lexicon, and Cancel (here or in the
+ * Jobs view) cancels the job, which leaves no partial book. Speaker tags use the subtitle narration's
  * speaker-voice setting.
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import * as vscode from 'vscode';
-import { FFMPEG_ENV } from '../../engine/media/ffmpeg';
+import type { BookResult } from '../../audiobook/book-plan';
+import type { JobRecord, JobStatus } from '../../jobs/types';
 import { reportError } from '../log';
 import type { Services } from '../services';
 
@@ -23,14 +22,13 @@ export interface ExportAudiobookArgs {
 }
 
 export interface ExportAudiobookResult {
-  exitCode: number | null;
+  /** The book job's id and how it ended. */
+  jobId: string;
+  status: JobStatus;
   output: string;
-  /** What the export printed, line by line. */
-  lines: string[];
+  result: BookResult | null;
+  error: string | null;
 }
-
-const PROGRESS = /^Chapter (\d+)\/(\d+) ".*": (\d+)%$/;
-const DONE = /^Chapter (\d+)\/(\d+) ".*": done/;
 
 async function chooseInput(args: ExportAudiobookArgs): Promise<string | undefined> {
   if (args.input) return args.input;
@@ -71,56 +69,44 @@ export async function exportAudiobook(services: Services, args: ExportAudiobookA
   const target = await chooseOutput(input, args);
   if (!target) return undefined;
   const settings = services.settings();
-  const speakers = Object.entries(settings.ttsSpeakerVoices).map(([name, voice]) => `${name}=${voice}`).join(',');
-  const voice = args.voiceId ?? settings.ttsDefaultVoice;
-  const cli = path.join(services.context.extensionPath, 'dist', 'cli.js');
-  const argv = [
-    cli, 'audiobook', input, '--out', target.out, '--data-dir', services.controller.dataDir,
-    ...(voice ? ['--voice', voice] : []), ...(speakers ? ['--speakers', speakers] : []), ...(target.perChapter ? ['--per-chapter'] : []),
-  ];
-  const env: NodeJS.ProcessEnv = { ...process.env, ELECTRON_RUN_AS_NODE: '1' };
-  if (settings.ffmpegPath) env[FFMPEG_ENV] = settings.ffmpegPath;
+  const format = target.perChapter || path.extname(target.out).toLowerCase() === '.mp3' ? 'mp3' : 'm4b';
+  const voiceId = args.voiceId ?? (settings.ttsDefaultVoice || undefined);
   services.log.info(`Exporting the audiobook ${input} to ${target.out}`);
+  const job = await services.editorJobs.createBook({
+    input, out: target.out, format, perChapter: target.perChapter, speakers: settings.ttsSpeakerVoices, ...(voiceId ? { voiceId } : {}),
+  });
 
-  const lines: string[] = [];
-  const errors: string[] = [];
-  const exitCode = await vscode.window.withProgress(
+  const ended = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Exporting ${path.basename(target.out)}`, cancellable: true },
-    (progress, token) =>
-      new Promise<number | null>((resolve, reject) => {
-        const child = spawn(process.execPath, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-        token.onCancellationRequested(() => child.kill('SIGINT'));
-        let reported = 0;
-        createInterface({ input: child.stdout }).on('line', (line) => {
-          lines.push(line);
-          services.log.info(`audiobook: ${line}`);
-          const match = PROGRESS.exec(line) ?? DONE.exec(line);
-          if (!match) return progress.report({ message: line });
-          const [chapter, chapters] = [Number(match[1]), Number(match[2])];
-          const within = match[3] === undefined ? 100 : Number(match[3]);
-          const overall = ((chapter - 1 + within / 100) / chapters) * 100;
-          progress.report({ message: line, increment: Math.max(0, overall - reported) });
-          reported = Math.max(reported, overall);
-        });
-        createInterface({ input: child.stderr }).on('line', (line) => {
-          errors.push(line);
-          services.log.warn(`audiobook: ${line}`);
-        });
-        child.once('error', reject);
-        child.once('close', (code) => resolve(code));
-      }),
+    async (progress, token) => {
+      const controller = new AbortController();
+      const cancelling = token.onCancellationRequested(() => controller.abort());
+      let reported = 0;
+      const watching = services.controller.onDidChangeJob((changed: JobRecord) => {
+        if (changed.id !== job.id) return;
+        progress.report({ message: `${Math.floor(changed.progress)}%${changed.phase ? ` · ${changed.phase}` : ''}`, increment: Math.max(0, changed.progress - reported) });
+        reported = Math.max(reported, changed.progress);
+      });
+      try {
+        return await services.editorJobs.finishBook(job, controller.signal);
+      } finally {
+        watching.dispose();
+        cancelling.dispose();
+      }
+    },
   );
-  if (exitCode === 0) {
-    const summary = lines.find((line) => /paragraphs synthesized/.test(line)) ?? '';
+  const { job: finished, result } = ended;
+  if (finished.status === 'succeeded' && result) {
+    const summary = `${result.synthesized} paragraphs synthesized, ${result.reused} from the cache.`;
     void vscode.window.showInformationMessage(`Wrote ${path.basename(target.out)}. ${summary}`, 'Reveal').then((choice) => {
       if (choice) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(target.out));
     });
-  } else if (exitCode === 130) {
+  } else if (finished.status === 'cancelled') {
     void vscode.window.showInformationMessage('Audiobook export cancelled; no book was written.');
   } else {
-    void vscode.window.showErrorMessage(`The audiobook export failed: ${errors.at(-1) ?? `exit code ${exitCode}`}`);
+    void vscode.window.showErrorMessage(`The audiobook export failed: ${finished.error ?? finished.status}`);
   }
-  return { exitCode, output: target.out, lines };
+  return { jobId: finished.id, status: finished.status, output: target.out, result, error: finished.error };
 }
 
 export function registerExportAudiobook(services: Services): vscode.Disposable {

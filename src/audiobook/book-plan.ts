@@ -1,0 +1,60 @@
+/**
+ * What a book job hands the engine (written to the job's folder, so the store and the IPC message stay
+ * small) and what it answers: every voice already resolved and checked by the core, every paragraph with
+ * its text, and the lexicon the export speaks with.
+ */
+import type { LexiconEntry, TtsRequest } from '../contract/types';
+import type { TtsVoiceRef } from '../voices/voice-ref';
+
+export type AudiobookFormat = 'm4b' | 'mp3';
+
+/** A voice the book uses, with the TTS options every paragraph in it is synthesized with. */
+export interface BookReading {
+  voice: TtsVoiceRef;
+  options: Omit<TtsRequest, 'text'>;
+}
+
+export interface BookPassage {
+  text: string;
+  /** Index into `BookPlan.readings`. */
+  reading: number;
+}
+
+export interface BookChapter {
+  title: string;
+  passages: BookPassage[];
+}
+
+export interface BookPlan {
+  title?: string;
+  author?: string;
+  format: AudiobookFormat;
+  /** MP3 only: one file per chapter in the folder `out`, instead of one book. */
+  perChapter: boolean;
+  /** The book to write, or the folder of chapter files; absolute. */
+  out: string;
+  readings: BookReading[];
+  chapters: BookChapter[];
+  /** The lexicon the book speaks with (data directory's entries, with the caller's winning). */
+  lexicon: LexiconEntry[];
+}
+
+export interface TimedChapter {
+  title: string;
+  seconds: number;
+}
+
+/** A finished book job's result. */
+export interface BookResult {
+  chapters: TimedChapter[];
+  /** Paragraphs synthesized now, and those the cache already had. */
+  synthesized: number;
+  reused: number;
+  /** What was written: the book, or the chapter files. */
+  files: string[];
+}
+
+/** The silence between two paragraphs, as a reader pauses. */
+export const PARAGRAPH_PAUSE_SECONDS = 0.6;
+/** Paragraphs are synthesized at this rate: the chapter encoders take it as it is. */
+export const BOOK_SAMPLE_RATE = 44100;

@@ -1,0 +1,107 @@
+/**
+ * Runs a book job in the engine process: each paragraph of the plan is synthesized as a TTS task (checked by
+ * the engine's own task check) or taken from the re-export cache, each chapter is joined and encoded once
+ * (or taken from the cache), and the chapters become the book. Progress counts characters read; the book
+ * appears only when complete (`<out>.partial`, then a rename), and cancelling ends this process, after which
+ * the job service's caller removes the partial file.
+ */
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { AudioCache, audiobookCacheDir, cacheKey } from '../../audiobook/audio-cache';
+import { PARAGRAPH_PAUSE_SECONDS, type BookPlan, type BookResult, type TimedChapter } from '../../audiobook/book-plan';
+import { entriesIn } from '../../lexicon/apply-lexicon';
+import { cachePrunerFor } from '../../util/data-dir-caches';
+import { UserFacingError, type BookTask, type ProgressReporter, type TaskOutcome, type TtsTask } from '../protocol';
+import { checkTask } from '../task-check';
+import { runTtsTask } from '../tts/run-tts';
+import { ENCODING, encodeChapter, joinWavs, wavSeconds, writeBook, writeChapterFiles } from './book-audio';
+
+/** Synthesis takes progress up to here; encoding chapters and joining the book take the rest. */
+const SYNTHESIS_SHARE = 90;
+
+/** The task's paths, checked as every task's are: absolute, so the engine never writes relative to its cwd. */
+export function checkBookTask(task: Record<string, unknown>): BookTask {
+  for (const key of ['planPath', 'workDir', 'dataDir'] as const) {
+    const value = task[key];
+    if (typeof value !== 'string' || !path.isAbsolute(value)) throw new UserFacingError(`The job cannot run: its ${key} is not an absolute path. Create it again.`);
+  }
+  return { kind: 'book', planPath: task.planPath as string, workDir: task.workDir as string, dataDir: task.dataDir as string };
+}
+
+async function readPlan(file: string): Promise<BookPlan> {
+  const plan = JSON.parse(await readFile(file, 'utf8')) as BookPlan;
+  if (!Array.isArray(plan.chapters) || !Array.isArray(plan.readings) || typeof plan.out !== 'string' || !path.isAbsolute(plan.out)) {
+    throw new UserFacingError('The job cannot run: its book plan is damaged. Export the book again.');
+  }
+  return plan;
+}
+
+export async function runBookTask(task: BookTask, report: ProgressReporter): Promise<TaskOutcome<BookResult>> {
+  const plan = await readPlan(task.planPath);
+  const cache = new AudioCache(audiobookCacheDir(task.dataDir));
+  await mkdir(cache.dir, { recursive: true });
+  const scratch = path.join(task.workDir, 'scratch');
+  await mkdir(scratch, { recursive: true });
+  const encoding = ENCODING[plan.format];
+  const totalCharacters = Math.max(1, plan.chapters.reduce((sum, c) => sum + c.passages.reduce((s, p) => s + p.text.length, 0), 0));
+  let readCharacters = 0;
+  let synthesized = 0;
+  let reused = 0;
+  report('synthesizing', 0);
+  const timed: TimedChapter[] = [];
+  const encoded: string[] = [];
+  for (const chapter of plan.chapters) {
+    const wavs: string[] = [];
+    for (const passage of chapter.passages) {
+      const reading = plan.readings[passage.reading];
+      if (!reading) throw new UserFacingError('The job cannot run: its book plan names a voice it does not list. Export the book again.');
+      const lexicon = entriesIn(passage.text, plan.lexicon);
+      const key = cacheKey({ voice: reading.voice, options: reading.options, lexicon, text: passage.text });
+      let wav = await cache.get(key, 'wav');
+      if (wav) {
+        reused++;
+      } else {
+        const textPath = path.join(scratch, `${key}.txt`);
+        const outputPath = path.join(scratch, `${key}.wav`);
+        await writeFile(textPath, passage.text, 'utf8');
+        const checked = await checkTask({
+          kind: 'tts', textPath, outputPath, options: reading.options, voice: reading.voice, ...(lexicon.length ? { lexicon } : {}),
+        } satisfies TtsTask);
+        const start = readCharacters;
+        await runTtsTask(checked as TtsTask, (_phase, progress) => {
+          report('synthesizing', ((start + (passage.text.length * progress) / 100) / totalCharacters) * SYNTHESIS_SHARE);
+        });
+        await rm(textPath, { force: true });
+        wav = await cache.put(key, 'wav', outputPath);
+        synthesized++;
+      }
+      readCharacters += passage.text.length;
+      report('synthesizing', (readCharacters / totalCharacters) * SYNTHESIS_SHARE);
+      wavs.push(wav);
+    }
+    let seconds = PARAGRAPH_PAUSE_SECONDS * Math.max(0, wavs.length - 1);
+    for (const wav of wavs) seconds += await wavSeconds(wav);
+    const chapterKey = cacheKey({ format: plan.format, pause: PARAGRAPH_PAUSE_SECONDS, wavs: wavs.map((file) => path.basename(file)) });
+    let chapterAudio = await cache.get(chapterKey, encoding.extension);
+    if (!chapterAudio) {
+      report('encoding', (readCharacters / totalCharacters) * SYNTHESIS_SHARE);
+      const joined = path.join(scratch, `${chapterKey}.wav`);
+      await joinWavs(wavs, joined);
+      const encodedPath = path.join(scratch, `${chapterKey}.${encoding.extension}`);
+      await encodeChapter(joined, encodedPath, plan.format, scratch);
+      await rm(joined, { force: true });
+      chapterAudio = await cache.put(chapterKey, encoding.extension, encodedPath);
+    }
+    timed.push({ title: chapter.title, seconds });
+    encoded.push(chapterAudio);
+  }
+  report('encoding', SYNTHESIS_SHARE);
+  const book = { ...(plan.title ? { title: plan.title } : {}), ...(plan.author ? { author: plan.author } : {}) };
+  const files = plan.perChapter
+    ? await writeChapterFiles(book, timed, encoded, plan.out)
+    : await writeBook(book, timed, encoded, plan.out, plan.format, scratch);
+  // The scratch folder goes first: while it is there, the cache counts as being written and is left alone.
+  await rm(scratch, { recursive: true, force: true });
+  await cachePrunerFor(task.dataDir).prune('audiobook');
+  return { backend: 'audiobook', result: { chapters: timed, synthesized, reused, files } };
+}

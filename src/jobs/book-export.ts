@@ -1,0 +1,60 @@
+/**
+ * Exporting an audiobook, as every door does it (the editor's command, the CLI): admit the request
+ * (manuscript, output place, voices, the lexicon with the caller's entries winning), queue a `book` job,
+ * and wait for it to end; a book that did not finish leaves no partial file behind. The job runs in the
+ * engine process like any other, shows its progress and is cancelled like any other.
+ */
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { BookResult } from '../audiobook/book-plan';
+import type { LexiconEntry } from '../contract/types';
+import type { Validators } from '../contract/validation';
+import { entriesIn } from '../lexicon/apply-lexicon';
+import type { VoiceLibrary } from '../voices/library';
+import { admitBook, type BookRequest } from './book-admission';
+import type { JobService } from './job-service';
+import { waitForJobEnd } from './wait-for-job';
+import { bookResultOf, type JobRecord } from './types';
+
+export interface BookExportDeps {
+  jobs: JobService;
+  voices: VoiceLibrary;
+  validators: Validators;
+}
+
+export interface NewBookExport extends BookRequest {
+  origin: 'editor' | 'cli';
+  /** Entries that win over the data directory's lexicon (the editor's workspace lexicon). */
+  lexicon?: readonly LexiconEntry[];
+}
+
+/** Admits the export and queues its job; throws the refusal (one sentence) before any synthesis. */
+export async function createBookExport(deps: BookExportDeps, request: NewBookExport): Promise<JobRecord> {
+  const { origin, lexicon: over, ...book } = request;
+  const lexicon = await deps.jobs.lexiconWith(over ?? []);
+  const plan = await admitBook(book, { voices: deps.voices, validators: deps.validators, lexicon });
+  const text = plan.chapters.flatMap((chapter) => chapter.passages.map((passage) => passage.text)).join('\n\n');
+  plan.lexicon = entriesIn(text, lexicon);
+  const name = `Audiobook ${plan.title ?? path.basename(request.input)}`;
+  return deps.jobs.createBookJob({ origin, name, input: request.input, plan });
+}
+
+/**
+ * Waits for a book job to end (aborting `signal` cancels it); whatever did not succeed, the `<out>.partial`
+ * file or folder is removed, as the engine that was writing it may have been ended mid-write.
+ */
+export async function finishBookExport(jobs: JobService, job: JobRecord, signal?: AbortSignal): Promise<{ job: JobRecord; result: BookResult | null }> {
+  const cancel = (): void => void jobs.cancel(job.id).catch(() => undefined);
+  signal?.addEventListener('abort', cancel, { once: true });
+  if (signal?.aborted) cancel();
+  let ended: JobRecord;
+  try {
+    ended = await waitForJobEnd(jobs, job.id);
+  } finally {
+    signal?.removeEventListener('abort', cancel);
+  }
+  if (ended.status !== 'succeeded' && ended.input.kind === 'book') {
+    await rm(`${ended.input.out}.partial`, { recursive: true, force: true });
+  }
+  return { job: ended, result: bookResultOf(ended) };
+}
