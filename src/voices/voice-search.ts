@@ -3,9 +3,12 @@
  * (its name, language code, and the language's English and native names), ignoring case and accents.
  */
 
-/** Lower-case, without accents: `Português` → `portugues`. */
+/**
+ * Case-folded, without accents or compatibility forms: `Português` → `portugues`, `Ｆｒｅｎｃｈ` → `french`,
+ * `Straße` → `strasse` (upper-casing first folds what lower-casing alone keeps apart).
+ */
 export function foldForSearch(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toUpperCase().toLowerCase();
 }
 
 /** The folded terms a voice is found by. */
