@@ -178,22 +178,13 @@ export class JobService extends EventEmitter {
     }
   }
 
-  /** The data directory's lexicon; a broken file is logged and read as empty rather than failing every job. */
   /**
    * The lexicon a TTS job speaks with: the data directory's entries, with `over` (the job's own, e.g. the
-   * editor's workspace lexicon) winning where both have a word.
+   * editor's workspace lexicon) winning where both have a word. A lexicon file that cannot be read fails
+   * the job's creation with a sentence naming it: a job never speaks without the lexicon in silence.
    */
   async lexiconWith(over: readonly LexiconEntry[]): Promise<LexiconEntry[]> {
-    return mergeLexicons(await this.serverLexicon(), over);
-  }
-
-  private async serverLexicon(): Promise<readonly LexiconEntry[]> {
-    try {
-      return (await readLexicon(this.options.dataDir)).entries;
-    } catch (error) {
-      this.options.log.warn(`The pronunciation lexicon is not used: ${describeThrown(error)}`);
-      return [];
-    }
+    return mergeLexicons((await readLexicon(this.options.dataDir)).entries, over);
   }
 
   /**
