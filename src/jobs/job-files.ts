@@ -4,6 +4,8 @@ import type { JobTask } from '../engine/protocol';
 import type { JobRecord } from './types';
 
 export const TTS_TEXT_FILE = 'input.txt';
+/** A TTS job's lexicon entries, in its folder rather than in the store's journal (they can be megabytes). */
+export const JOB_LEXICON_FILE = 'lexicon.json';
 export const TRANSCRIPT_FILE = 'transcript.json';
 
 /** Where each job keeps its files: one folder per job under `<data-dir>/jobs/`. */
@@ -57,7 +59,7 @@ export class JobFiles {
         options: input.options,
         voice: input.voice,
         ...(input.live ? { live: true } : {}),
-        ...(input.lexicon?.length ? { lexicon: input.lexicon } : {}),
+        ...(input.lexiconEntries ? { lexiconPath: this.file(job.id, JOB_LEXICON_FILE) } : input.lexicon?.length ? { lexicon: input.lexicon } : {}),
       };
     }
     return {

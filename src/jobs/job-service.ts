@@ -9,7 +9,7 @@ import { mergeLexicons } from '../lexicon/merge-lexicon';
 import { sttModelKindOf } from '../models/stt-model-kind';
 import { describeThrown, type Logger } from '../util/log';
 import { EngineCancelledError, type EngineHost } from './engine-host';
-import { JobFiles, TTS_TEXT_FILE } from './job-files';
+import { JOB_LEXICON_FILE, JobFiles, TTS_TEXT_FILE } from './job-files';
 import { nameFromFile, nameFromText } from './job-name';
 import { canTransition, transition, type TransitionDetails } from './state';
 import type { JobStore } from './store';
@@ -164,8 +164,9 @@ export class JobService extends EventEmitter {
       await this.files.create(id);
       await fs.writeFile(this.files.file(id, TTS_TEXT_FILE), text, 'utf8');
       const lexicon = entriesIn(text, await this.lexiconWith(job.lexicon ?? []));
+      if (lexicon.length) await fs.writeFile(this.files.file(id, JOB_LEXICON_FILE), JSON.stringify(lexicon), 'utf8');
       const input: TtsJobInput = {
-        kind: 'tts', options, characters: text.length, voice: job.voice, ...(lexicon.length ? { lexicon } : {}), ...(job.live ? { live: true } : {}),
+        kind: 'tts', options, characters: text.length, voice: job.voice, ...(lexicon.length ? { lexiconEntries: lexicon.length } : {}), ...(job.live ? { live: true } : {}),
       };
       return await this.enqueue(
         this.newRecord(id, job.origin, job.name ?? nameFromText(text), input, job.remoteKeyName),

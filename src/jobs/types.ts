@@ -23,7 +23,12 @@ export interface TtsJobInput {
   voice: TtsVoiceRef;
   /** The engine writes the output while it speaks, for a reader streaming it (see TtsTask.live). */
   live?: boolean;
-  /** The lexicon entries found in the text at creation: a later PUT /lexicon does not change a queued job. */
+  /**
+   * How many lexicon entries were found in the text at creation, kept in the job folder's `lexicon.json`
+   * (JOB_LEXICON_FILE) so the store stays small: a later PUT /lexicon does not change a queued job.
+   */
+  lexiconEntries?: number;
+  /** Records written before lexiconEntries kept the entries here, in the store. */
   lexicon?: LexiconEntry[];
 }
 
