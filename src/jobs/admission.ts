@@ -3,7 +3,7 @@
  * (the Local API routes, the editor's commands, the device runner, the relay) calls it and only translates
  * the coded errors it throws (src/contract/errors.ts) into its own way of saying no; no door repeats a rule.
  *
- *   TTS  the request schema; a text that is not only whitespace; subtitles that can be read (422 naming the
+ *   TTS  the request schema; a text with something to speak (not only whitespace, punctuation or emoji); subtitles that can be read (422 naming the
  *        line) and whose last cue ends within MAX_NARRATION_HOURS (422 naming the cue and its line); a voice
  *        of the library (422) that is ready (409 VOICE_NOT_READY), and so is every speaker voice.
  *   STT  the form's schema; a language whisper knows (422); an installed model, whisper.cpp or Parakeet,
@@ -32,6 +32,7 @@ import {
 import { parseSubtitles, SubtitleError, type SubtitleFormat } from '../subtitles/parse';
 import { cuePastTimelineLimit, MAX_NARRATION_HOURS } from '../subtitles/timeline-limit';
 import { formatTimestamp } from '../subtitles/timestamps';
+import { hasSomethingToSpeak } from '../text/speakable';
 import { speakerVoices, SpeakerVoiceError } from '../voices/speaker-voices';
 import { isReadyVoice, type VoiceEntry } from '../voices/voice-entry';
 import type { TtsVoiceRef } from '../voices/voice-ref';
@@ -66,6 +67,9 @@ function validTtsRequest(validators: Validators, body: unknown): TtsRequest {
 function checkText(request: TtsRequest): void {
   if (request.text.trim() === '') throw invalidRequest('text: has nothing to speak, only whitespace');
   if (request.inputFormat !== 'txt') checkSubtitles(request.text, request.inputFormat);
+  else if (!hasSomethingToSpeak(request.text)) {
+    throw invalidRequest('text: has nothing to speak: no letter, digit or sign a voice reads, only punctuation, emoji, invisible or control characters');
+  }
 }
 
 function checkSubtitles(text: string, format: SubtitleFormat): void {
