@@ -218,7 +218,8 @@ function chooseSttModel<M extends WhisperModelInfo>(ask: SttNeeds, installed: St
   const whisperOnly = whisperOnlyFields(request.hints);
   // A named whisper model is taken as the preferred one (as the OpenAI door always did); a named Parakeet one strictly.
   const named = request.named && isParakeet(request.named) ? namedParakeet(request.named, language, whisperOnly) : undefined;
-  const model = named ?? chooseWhisperModel(installed.models, language, request.named?.name ?? preferredModel, { whisperOnly: whisperOnly.length > 0 });
+  const model = named ?? chooseWhisperModel(installed.models, language, request.named?.name ?? preferredModel, { whisperOnly: whisperOnly.length > 0 })
+    ?? englishForAuto(installed.models, language, request.named?.name ?? preferredModel, whisperOnly.length > 0);
   if (!model) {
     const parakeet = whisperOnly.length > 0 ? chooseWhisperModel(installed.models, language) : undefined;
     if (parakeet) throw parakeetRefusal(whisperOnly[0] ?? '', parakeet.name, `leave ${whisperOnly[0]} out, or install a whisper model.`);
@@ -229,6 +230,16 @@ function chooseSttModel<M extends WhisperModelInfo>(ask: SttNeeds, installed: St
     throw new ApiError('MODEL_NOT_INSTALLED', `${why} the diarization models (pyannote segmentation and speaker embedding), which are not installed.`);
   }
   return model;
+}
+
+/**
+ * `auto` on a machine whose whisper models are all English-only: they cannot detect a language and decode
+ * English whatever they are told, so auto means English (the engine says so in the job's result).
+ */
+function englishForAuto<M extends WhisperModelInfo>(models: readonly M[], language: string, preferred: string | undefined, whisperOnly: boolean): M | undefined {
+  if (language.trim().toLowerCase() !== 'auto') return undefined;
+  const model = chooseWhisperModel(models, 'en', preferred, { whisperOnly });
+  return model && model.englishOnly && !isParakeet(model) ? model : undefined;
 }
 
 /** A Parakeet model the request named, when it can honour the request; else a 422 naming the field. */
