@@ -184,10 +184,12 @@ export function jobPaths() {
     '/jobs/{id}/output': {
       get: {
         operationId: 'getJobOutput', tags: tags(TAGS.jobs), summary: 'Download the audio of a TTS job',
-        description: 'The audio file of a succeeded text-to-speech job.',
+        description: 'The audio file of a succeeded text-to-speech job. A `Range: bytes=first-last` header (one range; `bytes=first-` and `bytes=-suffix` too) gets that part with 206 and `Content-Range`; every answer says `Accept-Ranges: bytes`.',
         parameters: [jobIdParameter],
         responses: {
           '200': audioResponse,
+          '206': { ...audioResponse, description: 'The asked byte range of the audio, with `Content-Range: bytes first-last/size`.' },
+          '416': errorResponse('RANGE_NOT_SATISFIABLE: the range starts past the end of the file; `Content-Range: bytes */size` gives its size.'),
           '404': errorResponse('JOB_NOT_FOUND: no such Local API job; OUTPUT_NOT_FOUND: its file is gone from the data directory.'),
           '409': errorResponse('JOB_NOT_COMPLETED: the job has not succeeded; WRONG_JOB_KIND: it is a speech-to-text job.'),
           ...everyLocalOperation,

@@ -144,6 +144,7 @@ const sttResult = {
     speakerCount: { type: ['integer', 'null'], description: 'null when diarization did not run.' },
     transcriptFormats: { type: 'array', items: { type: 'string', enum: TRANSCRIPT_FORMATS } },
     model: { ...string, description: 'File name of the whisper model used.' },
+    languageNote: { ...string, description: 'Why `language` is not what was asked: with `auto`, an English-only model cannot detect a language and transcribes English.' },
     whisper: {
       type: 'object',
       description: 'What whisper was given beyond the request\'s options (the OpenAI-compatible routes); only when something was.',

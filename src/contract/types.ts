@@ -138,6 +138,8 @@ export type SttResult = {
    * only when something was. `prompt` tells whether an initial prompt was given, not the prompt itself.
    */
   whisper?: { prompt: boolean; task: 'transcribe' | 'translate'; temperature: number };
+  /** Why `language` is not what was asked: `auto` on an English-only model, which cannot detect one. */
+  languageNote?: string;
 };
 
 /** The `result` of a succeeded job: its kind tells which. */

@@ -41,7 +41,7 @@ const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
  * Form and query values arrive as text, which Ajv's type coercion reads as JavaScript does: `0x10` as 16,
  * `Infinity` as a number (then stored as null). A number field takes a finite decimal number only.
  */
-function checkDecimalNumbers(properties: Properties, values: Record<string, unknown>): Validation<void> {
+export function checkDecimalNumbers(properties: Properties, values: Record<string, unknown>): Validation<void> {
   for (const [name, value] of Object.entries(values)) {
     const type = [properties[name]?.type ?? []].flat();
     if (typeof value !== 'string' || !(type.includes('number') || type.includes('integer'))) continue;

@@ -47,6 +47,8 @@ export interface TtsTask {
   encodeAs?: ExtraOutputFormat;
   /** The pronunciation lexicon entries found in the text when the job was created (src/lexicon/). */
   lexicon?: LexiconEntry[];
+  /** Or a JSON file of them (a job's folder keeps them there); the engine reads it into `lexicon`. */
+  lexiconPath?: string;
 }
 
 /** Everything the engine needs to transcribe one STT job; paths are absolute. */

@@ -4,8 +4,8 @@
  * touch, its voice, and the length of a narration's timeline. A task that fails the check fails its job
  * with a sentence before any work starts, never with a crash or a job that runs away with memory or disk.
  */
-import { open } from 'node:fs/promises';
-import { isAbsolute } from 'node:path';
+import { open, readFile } from 'node:fs/promises';
+import { basename, isAbsolute } from 'node:path';
 import { MAX_TTS_TEXT, openApiDocument } from '../contract/openapi';
 import { openAiTranscriptionFields } from '../contract/openapi-openai';
 import type { LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
@@ -70,7 +70,7 @@ async function checkTtsTask(task: Fields): Promise<TtsTask> {
     const problem = narrationTimelineProblem(readCues(text, valid.inputFormat));
     if (problem) throw new UserFacingError(`The narration is too long: ${problem}.`);
   }
-  const lexicon = lexiconOf(task.lexicon);
+  const lexicon = task.lexiconPath !== undefined ? lexiconOf(await readJson(absolutePath(task, 'lexiconPath'))) : lexiconOf(task.lexicon);
   const live = optionalBoolean(task.live, 'live');
   const encodeAs = extraOutputFormatOf(task.encodeAs);
   return {
@@ -181,6 +181,15 @@ function voiceOf(value: unknown, where: string): TtsVoiceRef {
 }
 
 /** The text file's content; a file too long for the API is read only far enough to tell. */
+/** A JSON file the job side wrote (a job's lexicon entries); a missing or torn one is an invalid task. */
+async function readJson(file: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8'));
+  } catch {
+    throw invalid(`its file ${basename(file)} is missing or not JSON`);
+  }
+}
+
 async function readText(textPath: string): Promise<string> {
   const handle = await open(textPath, 'r').catch(() => {
     throw invalid('its text file is missing');

@@ -1,6 +1,7 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { promises as fs, statSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomic } from '../util/atomic-write';
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 export const API_KEY_FILE = 'api-key';
@@ -30,10 +31,7 @@ export const apiKeyPath = (dataDir: string): string => path.join(dataDir, API_KE
 export async function writeApiKey(dataDir: string, key = generateApiKey()): Promise<string> {
   await fs.mkdir(dataDir, { recursive: true });
   const target = apiKeyPath(dataDir);
-  const temporary = `${target}.${process.pid}.tmp`;
-  await fs.writeFile(temporary, `${key}\n`, { mode: 0o600 });
-  await fs.chmod(temporary, 0o600);
-  await fs.rename(temporary, target);
+  await writeFileAtomic(target, `${key}\n`, { mode: 0o600 });
   return key;
 }
 

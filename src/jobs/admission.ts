@@ -3,7 +3,7 @@
  * (the Local API routes, the editor's commands, the device runner, the relay) calls it and only translates
  * the coded errors it throws (src/contract/errors.ts) into its own way of saying no; no door repeats a rule.
  *
- *   TTS  the request schema; a text that is not only whitespace; subtitles that can be read (422 naming the
+ *   TTS  the request schema; a text with something to speak (not only whitespace, punctuation or emoji); subtitles that can be read (422 naming the
  *        line) and whose last cue ends within MAX_NARRATION_HOURS (422 naming the cue and its line); a voice
  *        of the library (422) that is ready (409 VOICE_NOT_READY), and so is every speaker voice.
  *   STT  the form's schema; a language whisper knows (422); an installed model, whisper.cpp or Parakeet,
@@ -32,6 +32,7 @@ import {
 import { parseSubtitles, SubtitleError, type SubtitleFormat } from '../subtitles/parse';
 import { cuePastTimelineLimit, MAX_NARRATION_HOURS } from '../subtitles/timeline-limit';
 import { formatTimestamp } from '../subtitles/timestamps';
+import { hasSomethingToSpeak } from '../text/speakable';
 import { speakerVoices, SpeakerVoiceError } from '../voices/speaker-voices';
 import { isReadyVoice, type VoiceEntry } from '../voices/voice-entry';
 import type { TtsVoiceRef } from '../voices/voice-ref';
@@ -66,6 +67,9 @@ function validTtsRequest(validators: Validators, body: unknown): TtsRequest {
 function checkText(request: TtsRequest): void {
   if (request.text.trim() === '') throw invalidRequest('text: has nothing to speak, only whitespace');
   if (request.inputFormat !== 'txt') checkSubtitles(request.text, request.inputFormat);
+  else if (!hasSomethingToSpeak(request.text)) {
+    throw invalidRequest('text: has nothing to speak: no letter, digit or sign a voice reads, only punctuation, emoji, invisible or control characters');
+  }
 }
 
 function checkSubtitles(text: string, format: SubtitleFormat): void {
@@ -214,7 +218,8 @@ function chooseSttModel<M extends WhisperModelInfo>(ask: SttNeeds, installed: St
   const whisperOnly = whisperOnlyFields(request.hints);
   // A named whisper model is taken as the preferred one (as the OpenAI door always did); a named Parakeet one strictly.
   const named = request.named && isParakeet(request.named) ? namedParakeet(request.named, language, whisperOnly) : undefined;
-  const model = named ?? chooseWhisperModel(installed.models, language, request.named?.name ?? preferredModel, { whisperOnly: whisperOnly.length > 0 });
+  const model = named ?? chooseWhisperModel(installed.models, language, request.named?.name ?? preferredModel, { whisperOnly: whisperOnly.length > 0 })
+    ?? englishForAuto(installed.models, language, request.named?.name ?? preferredModel, whisperOnly.length > 0);
   if (!model) {
     const parakeet = whisperOnly.length > 0 ? chooseWhisperModel(installed.models, language) : undefined;
     if (parakeet) throw parakeetRefusal(whisperOnly[0] ?? '', parakeet.name, `leave ${whisperOnly[0]} out, or install a whisper model.`);
@@ -225,6 +230,16 @@ function chooseSttModel<M extends WhisperModelInfo>(ask: SttNeeds, installed: St
     throw new ApiError('MODEL_NOT_INSTALLED', `${why} the diarization models (pyannote segmentation and speaker embedding), which are not installed.`);
   }
   return model;
+}
+
+/**
+ * `auto` on a machine whose whisper models are all English-only: they cannot detect a language and decode
+ * English whatever they are told, so auto means English (the engine says so in the job's result).
+ */
+function englishForAuto<M extends WhisperModelInfo>(models: readonly M[], language: string, preferred: string | undefined, whisperOnly: boolean): M | undefined {
+  if (language.trim().toLowerCase() !== 'auto') return undefined;
+  const model = chooseWhisperModel(models, 'en', preferred, { whisperOnly });
+  return model && model.englishOnly && !isParakeet(model) ? model : undefined;
 }
 
 /** A Parakeet model the request named, when it can honour the request; else a 422 naming the field. */

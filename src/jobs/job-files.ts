@@ -4,6 +4,8 @@ import type { JobTask } from '../engine/protocol';
 import type { JobRecord } from './types';
 
 export const TTS_TEXT_FILE = 'input.txt';
+/** A TTS job's lexicon entries, in its folder rather than in the store's journal (they can be megabytes). */
+export const JOB_LEXICON_FILE = 'lexicon.json';
 export const TRANSCRIPT_FILE = 'transcript.json';
 /** A book job's plan (src/audiobook/book-plan.ts); the book itself goes where the user asked. */
 export const BOOK_PLAN_FILE = 'book.json';
@@ -65,7 +67,7 @@ export class JobFiles {
         voice: input.voice,
         ...(input.live ? { live: true } : {}),
         ...(input.encodeAs ? { encodeAs: input.encodeAs } : {}),
-        ...(input.lexicon?.length ? { lexicon: input.lexicon } : {}),
+        ...(input.lexiconEntries ? { lexiconPath: this.file(job.id, JOB_LEXICON_FILE) } : input.lexicon?.length ? { lexicon: input.lexicon } : {}),
       };
     }
     if (input.kind === 'book') {

@@ -10,7 +10,7 @@ import { sttModelKindOf } from '../models/stt-model-kind';
 import { describeThrown, type Logger } from '../util/log';
 import { EngineCancelledError, type EngineHost } from './engine-host';
 import type { BookPlan } from '../audiobook/book-plan';
-import { BOOK_PLAN_FILE, JobFiles, TTS_TEXT_FILE } from './job-files';
+import { BOOK_PLAN_FILE, JOB_LEXICON_FILE, JobFiles, TTS_TEXT_FILE } from './job-files';
 import { nameFromFile, nameFromText } from './job-name';
 import { canTransition, transition, type TransitionDetails } from './state';
 import type { JobStore } from './store';
@@ -176,8 +176,9 @@ export class JobService extends EventEmitter {
       await this.files.create(id);
       await fs.writeFile(this.files.file(id, TTS_TEXT_FILE), text, 'utf8');
       const lexicon = entriesIn(text, await this.lexiconWith(job.lexicon ?? []));
+      if (lexicon.length) await fs.writeFile(this.files.file(id, JOB_LEXICON_FILE), JSON.stringify(lexicon), 'utf8');
       const input: TtsJobInput = {
-        kind: 'tts', options, characters: text.length, voice: job.voice, ...(lexicon.length ? { lexicon } : {}), ...(job.live ? { live: true } : {}),
+        kind: 'tts', options, characters: text.length, voice: job.voice, ...(lexicon.length ? { lexiconEntries: lexicon.length } : {}), ...(job.live ? { live: true } : {}),
         ...(job.encodeAs ? { encodeAs: job.encodeAs } : {}),
       };
       return await this.enqueue(
@@ -211,22 +212,13 @@ export class JobService extends EventEmitter {
     }
   }
 
-  /** The data directory's lexicon; a broken file is logged and read as empty rather than failing every job. */
   /**
    * The lexicon a TTS job speaks with: the data directory's entries, with `over` (the job's own, e.g. the
-   * editor's workspace lexicon) winning where both have a word.
+   * editor's workspace lexicon) winning where both have a word. A lexicon file that cannot be read fails
+   * the job's creation with a sentence naming it: a job never speaks without the lexicon in silence.
    */
   async lexiconWith(over: readonly LexiconEntry[]): Promise<LexiconEntry[]> {
-    return mergeLexicons(await this.serverLexicon(), over);
-  }
-
-  private async serverLexicon(): Promise<readonly LexiconEntry[]> {
-    try {
-      return (await readLexicon(this.options.dataDir)).entries;
-    } catch (error) {
-      this.options.log.warn(`The pronunciation lexicon is not used: ${describeThrown(error)}`);
-      return [];
-    }
+    return mergeLexicons((await readLexicon(this.options.dataDir)).entries, over);
   }
 
   /**

@@ -4,11 +4,12 @@
  * asking again for an unchanged file costs nothing.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import type { EnginePhase, SpeechRegionsResult, SpeechRegionsTask } from '../engine/protocol';
 import { cachePrunerFor, speechRegionsCacheDir } from '../util/data-dir-caches';
 import type { EngineHost } from './engine-host';
+import { writeFileAtomic } from '../util/atomic-write';
 
 export interface SpeechRegionsOptions {
   signal?: AbortSignal;
@@ -77,10 +78,8 @@ export async function findSpeechRegions(
     onProgress: (phase, progress) => options.onProgress?.(phase, progress),
   });
   await mkdir(path.dirname(file), { recursive: true });
-  // Written aside and renamed: a reader never sees half an entry.
-  const partial = `${file}.${process.pid}.partial`;
-  await writeFile(partial, JSON.stringify({ key, result } satisfies CacheEntry));
-  await rename(partial, file);
+  // Atomic: a reader never sees half an entry, and two servers filling one cache never share a temporary name.
+  await writeFileAtomic(file, JSON.stringify({ key, result } satisfies CacheEntry));
   cachePrunerFor(dataDir).noteWrite('speechRegions');
   return { ...result, cached: false };
 }

@@ -33,7 +33,12 @@ export interface TtsJobInput {
   live?: boolean;
   /** A format the engine encodes instead of `options.outputFormat`, for a door whose protocol has it (see TtsTask.encodeAs). */
   encodeAs?: ExtraOutputFormat;
-  /** The lexicon entries found in the text at creation: a later PUT /lexicon does not change a queued job. */
+  /**
+   * How many lexicon entries were found in the text at creation, kept in the job folder's `lexicon.json`
+   * (JOB_LEXICON_FILE) so the store stays small: a later PUT /lexicon does not change a queued job.
+   */
+  lexiconEntries?: number;
+  /** Records written before lexiconEntries kept the entries here, in the store. */
   lexicon?: LexiconEntry[];
 }
 

@@ -4,7 +4,7 @@
  */
 import type { LexiconEntry, LexiconReport } from '../contract/types';
 import type { TtsEngineName } from '../voices/voice-ref';
-import { applyLexicon, espeakPhonemes, type PhonemeWriter } from './apply-lexicon';
+import { compileLexicon, espeakPhonemes, type PhonemeWriter } from './apply-lexicon';
 
 /**
  * Engines that take espeak-ng phonemes inline. sherpa-onnx's Piper, Kokoro, Kitten and Matcha voices
@@ -22,10 +22,10 @@ export function lexiconForEngine(entries: readonly LexiconEntry[] | undefined, l
   if (!entries || entries.length === 0) return { apply: (text) => text, report: () => undefined };
   const applied = new Set<string>();
   const skipped = new Map<string, string>();
-  const writer = PHONEME_WRITERS[engine];
+  const applyTo = compileLexicon(entries, language, PHONEME_WRITERS[engine]);
   return {
     apply(text) {
-      const result = applyLexicon(text, entries, language, writer);
+      const result = applyTo(text);
       for (const name of result.report.applied) applied.add(name);
       for (const { text: name, reason } of result.report.skipped) skipped.set(name, `${engine} ${reason.replace(/^the engine /, '')}`);
       return result.text;

@@ -2,13 +2,18 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { LexiconDocument } from '../contract/types';
+import { ApiError } from '../contract/errors';
+import { writeFileAtomic } from '../util/atomic-write';
 import { validateLexicon } from './lexicon-validation';
 
 export const LEXICON_FILE = 'lexicon.json';
 
 export const lexiconPath = (dataDir: string): string => path.join(dataDir, LEXICON_FILE);
 
-/** The data directory's lexicon; throws when the file is not a valid lexicon (someone edited it by hand). */
+/**
+ * The data directory's lexicon. A file that is not a valid lexicon (edited by hand, or damaged) is an
+ * INTERNAL_ERROR that names the file and the way out, so no job speaks without the lexicon in silence.
+ */
 export async function readLexicon(dataDir: string): Promise<LexiconDocument> {
   let text: string;
   try {
@@ -21,23 +26,18 @@ export async function readLexicon(dataDir: string): Promise<LexiconDocument> {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new Error(`${lexiconPath(dataDir)} is not JSON.`);
+    throw unreadable(dataDir, 'is not JSON');
   }
   const checked = validateLexicon(parsed);
-  if (!checked.ok) throw new Error(`${lexiconPath(dataDir)} is not a valid lexicon: ${checked.message}`);
+  if (!checked.ok) throw unreadable(dataDir, `is not a valid lexicon (${checked.message})`);
   return checked.value;
 }
 
-/** Replaces the lexicon through a temporary file, so a reader never sees half a document. */
+const unreadable = (dataDir: string, why: string): ApiError =>
+  new ApiError('INTERNAL_ERROR', `The pronunciation lexicon ${lexiconPath(dataDir)} ${why}: correct the file, or replace it with PUT /lexicon.`);
+
+/** Replaces the lexicon atomically, writes in turn, so a reader never sees half a document. */
 export async function writeLexicon(dataDir: string, document: LexiconDocument): Promise<void> {
-  const target = lexiconPath(dataDir);
-  const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
   await fs.mkdir(dataDir, { recursive: true });
-  try {
-    await fs.writeFile(temporary, `${JSON.stringify(document, null, 2)}\n`, 'utf8');
-    await fs.rename(temporary, target);
-  } catch (error) {
-    await fs.rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileAtomic(lexiconPath(dataDir), `${JSON.stringify(document, null, 2)}\n`);
 }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { LexiconDocument, LexiconEntry } from '../contract/types';
 import { validateLexicon } from './lexicon-validation';
 import { entryIdentity } from './merge-lexicon';
+import { writeFileAtomic } from '../util/atomic-write';
 
 export const WORKSPACE_LEXICON = path.join('.speech', 'lexicon.json');
 
@@ -68,8 +69,8 @@ export function entryProblem(entry: LexiconEntry): string | undefined {
   return checked.ok ? undefined : checked.message.replace(/^entries\[0\](\.|: )?/, '');
 }
 
-/** Writes the document formatted, creating `.speech/`. */
+/** Writes the document formatted and atomically, creating `.speech/`. */
 export async function writeWorkspaceLexicon(file: string, document: LexiconDocument): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true });
-  await fs.writeFile(file, `${JSON.stringify(document, null, 2)}\n`, 'utf8');
+  await writeFileAtomic(file, `${JSON.stringify(document, null, 2)}\n`);
 }

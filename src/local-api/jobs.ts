@@ -8,6 +8,7 @@ import { requireSucceeded } from '../contract/job-rules';
 import { AUDIO_MEDIA_TYPES, EXTRA_AUDIO_MEDIA_TYPES } from '../contract/media-types';
 import { subtitleStyleOf } from '../contract/subtitle-query';
 import { findApiJob } from '../jobs/job-lookup';
+import { byteRange } from '../http/byte-range';
 import { sendTranscript } from './transcript';
 
 export function jobRoutes(router: Router, deps: AppDeps): void {
@@ -35,9 +36,21 @@ export function jobRoutes(router: Router, deps: AppDeps): void {
     }
     // A job of the OpenAI door may hold opus or pcm, which the engine encoded in place of its wav.
     const format = job.input.encodeAs ?? job.input.options.outputFormat;
+    const range = byteRange(ctx.get('Range') || undefined, stat.size, ctx.get('If-Range') || undefined);
+    ctx.set('Accept-Ranges', 'bytes');
+    if (range.kind === 'unsatisfiable') {
+      throw new ApiError('RANGE_NOT_SATISFIABLE', `Range: ${ctx.get('Range').slice(0, 100)} starts past the end of the ${stat.size}-byte output.`, { headers: { 'Content-Range': `bytes */${stat.size}` } });
+    }
     ctx.type = job.input.encodeAs ? EXTRA_AUDIO_MEDIA_TYPES[job.input.encodeAs] : AUDIO_MEDIA_TYPES[job.input.options.outputFormat];
-    ctx.length = stat.size;
     ctx.attachment(`speech-${job.id.slice(0, 8)}.${format}`);
+    if (range.kind === 'part') {
+      ctx.status = 206;
+      ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${stat.size}`);
+      ctx.length = range.end - range.start + 1;
+      ctx.body = createReadStream(file, { start: range.start, end: range.end });
+      return;
+    }
+    ctx.length = stat.size;
     ctx.body = createReadStream(file);
   });
 

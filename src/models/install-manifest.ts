@@ -3,12 +3,12 @@
  * verified against the catalog or, where the catalog has no checksum, as it was recorded. Written to a
  * temporary file and renamed, one update at a time, so a crash never leaves half a manifest.
  */
-import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ModelKind } from './catalog';
 import { ModelError } from './model-error';
 import { manifestPath } from './model-paths';
+import { writeFileAtomic } from '../util/atomic-write';
 
 export interface InstalledFile {
   target: string;
@@ -60,14 +60,7 @@ export function updateManifest(dataDir: string, change: (manifest: InstallManife
     const manifest = await readManifest(dataDir);
     change(manifest);
     await mkdir(path.dirname(file), { recursive: true });
-    const temporary = `${file}.${process.pid}.${randomUUID()}.tmp`;
-    try {
-      await writeFile(temporary, `${JSON.stringify(manifest, null, 2)}\n`);
-      await rename(temporary, file);
-    } catch (error) {
-      await rm(temporary, { force: true });
-      throw error;
-    }
+    await writeFileAtomic(file, `${JSON.stringify(manifest, null, 2)}\n`);
     return manifest;
   });
   pending.set(file, next);

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { coversLanguage, parakeetLanguages } from './parakeet-languages';
-import { sttModelKindOf, type SttEngineKind } from './stt-model-kind';
+import { sttModelHeaderOf, type SttEngineKind } from './stt-model-kind';
 
 /** An installed speech-to-text model file: whisper.cpp's, or a Parakeet model (src/engine/stt/stt-model-kind.ts). */
 export interface InstalledWhisperModel extends WhisperModelInfo {
@@ -39,13 +39,14 @@ async function listModelFiles(dir: string): Promise<InstalledSttModel[]> {
       const stat = await fs.stat(file);
       if (!stat.isFile()) continue;
       // Read without blocking: the server lists models on requests. Undefined: not a ggml file at all.
-      const engine = await sttModelKindOf(file);
-      if (!engine) continue;
+      const header = await sttModelHeaderOf(file);
+      if (!header) continue;
+      const engine = header.kind;
       if (engine === 'parakeet') {
         const languages = parakeetLanguages(name);
         models.push({ name, path: file, bytes: stat.size, englishOnly: languages.length === 1 && languages[0] === 'en', engine, languages });
       } else {
-        models.push({ name, path: file, bytes: stat.size, englishOnly: /\.en([.-]|$)/.test(name), engine });
+        models.push({ name, path: file, bytes: stat.size, englishOnly: header.englishOnlyWhisper || /\.en([.-]|$)/.test(name), engine });
       }
     } catch {
       // A file that vanished or cannot be read is not an installed model.

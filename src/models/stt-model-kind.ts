@@ -39,12 +39,25 @@ export function sttModelKind(modelPath: string): SttEngineKind | undefined {
 
 /** The same, without blocking the caller's event loop: for the server, which must never wait on a file. */
 export async function sttModelKindOf(modelPath: string): Promise<SttEngineKind | undefined> {
+  return (await sttModelHeaderOf(modelPath))?.kind;
+}
+
+/** Whisper's first vocabulary size with language tokens (whisper.cpp's `is_multilingual`: n_vocab >= 51865). */
+const MULTILINGUAL_VOCABULARY = 51_865;
+
+/**
+ * The recognizer and, for whisper, whether the vocabulary has language tokens: an English-only model
+ * (51 864 tokens) decodes English whatever it is told, whatever its file is called.
+ */
+export async function sttModelHeaderOf(modelPath: string): Promise<{ kind: SttEngineKind; englishOnlyWhisper: boolean } | undefined> {
   const handle = await open(modelPath, 'r').catch(() => undefined);
   if (!handle) return undefined;
   try {
     const header = Buffer.alloc(HEADER_BYTES);
     const { bytesRead } = await handle.read(header, 0, HEADER_BYTES, null);
-    return kindOfHeader(header, bytesRead);
+    const kind = kindOfHeader(header, bytesRead);
+    if (!kind) return undefined;
+    return { kind, englishOnlyWhisper: kind === 'whisper' && bytesRead >= 8 && header.readInt32LE(4) < MULTILINGUAL_VOCABULARY };
   } finally {
     await handle.close();
   }

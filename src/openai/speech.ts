@@ -78,7 +78,6 @@ async function createSpeech(ctx: Context, deps: AppDeps, door: OpenAiDoor): Prom
   if (engine && match.entry.engine !== engine) {
     throw invalidRequest(`voice: ${match.entry.voice.name} is a ${match.entry.engine} voice, not one of the model ${engine}`);
   }
-  if (body.input.trim() === '') throw invalidRequest('input: has nothing to speak (only whitespace)');
   const speed = Math.min(OUR_SPEED.max, Math.max(OUR_SPEED.min, body.speed));
   if (speed !== body.speed) ignored.push(`speed ${body.speed} clamped to ${speed}`);
   if (body.instructions !== undefined) ignored.push('instructions');
@@ -89,14 +88,14 @@ async function createSpeech(ctx: Context, deps: AppDeps, door: OpenAiDoor): Prom
   const format = body.response_format;
   const engineFormat = ENGINE_FORMAT[format];
   // The Local API's request, through the Local API's own validator: one set of rules for both doors.
-  const admitted = admitTts(deps.validators, {
+  const admitted = asInput(() => admitTts(deps.validators, {
     voiceId: match.entry.voice.id,
     text: body.input,
     outputFormat: engineFormat,
     sampleRate: SAMPLE_RATE,
     bitrateKbps: engineFormat === 'mp3' || engineFormat === 'aac' ? 128 : null,
     speed,
-  }, deps.voices);
+  }, deps.voices));
   // The job service takes the queue place itself and gives it back if the job cannot be created.
   const job = await deps.jobs
     .createTtsJob({ origin: 'api', ...admitted, name: `OpenAI speech (${format}): ${snippet(body.input)}`, live: true, encodeAs: ENCODE_AS[format] })
@@ -156,6 +155,16 @@ async function createSpeech(ctx: Context, deps: AppDeps, door: OpenAiDoor): Prom
       await iterator.return?.(undefined);
     }
   })(), { objectMode: false });
+}
+
+/** Admission names the Local API's `text`; this door's clients sent it as `input`. */
+function asInput<T>(admit: () => T): T {
+  try {
+    return admit();
+  } catch (error) {
+    if (error instanceof ApiError && error.message.startsWith('text:')) throw new ApiError(error.code, `input:${error.message.slice('text:'.length)}`);
+    throw error;
+  }
 }
 
 function describeFailure(error: unknown): string {

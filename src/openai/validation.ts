@@ -4,7 +4,7 @@
  */
 import Ajv2020 from 'ajv/dist/2020';
 import { openAiSpeechRequest, openAiTranscriptionFields, type OpenAiSpeechFormat, type OpenAiTranscriptFormat } from '../contract/openapi-openai';
-import { describeError, type Validation } from '../contract/validation';
+import { checkDecimalNumbers, describeError, type Validation } from '../contract/validation';
 
 export interface OpenAiSpeechBody {
   model: string;
@@ -46,6 +46,9 @@ export function compileOpenAiValidators(): OpenAiValidators {
       return speech(data) ? { ok: true, value: data } : { ok: false, message: describeError(speech.errors?.[0], 'body') };
     },
     transcription: (fields) => {
+      // The native form's number rules: `Infinity`, `1e999` or `0x1` is no temperature.
+      const numbers = checkDecimalNumbers(openAiTranscriptionFields.properties, fields);
+      if (!numbers.ok) return numbers;
       const data = { ...fields };
       return transcription(data) ? { ok: true, value: data } : { ok: false, message: describeError(transcription.errors?.[0], 'field') };
     },

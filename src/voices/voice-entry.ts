@@ -1,7 +1,7 @@
 /** A voice of the library: what GET /voices shows, and what a job needs to speak with it. */
 import type { Voice } from '../contract/types';
 import type { TtsEngineName, TtsVoiceRef } from './voice-ref';
-import { searchTermsFor } from './voice-search';
+import { foldForSearch, searchTermsFor } from './voice-search';
 
 export interface VoiceEntry {
   voice: Voice;
@@ -22,5 +22,5 @@ export interface IndexedEntry extends VoiceEntry {
 
 /** Adds the search terms of a voice: its name, language code and the language's names. */
 export function indexed(entry: VoiceEntry, extraTerms: string[] = []): IndexedEntry {
-  return { ...entry, searchTerms: [...searchTermsFor(entry.voice.name, entry.voice.languageCode), ...extraTerms.map((t) => t.toLowerCase())] };
+  return { ...entry, searchTerms: [...searchTermsFor(entry.voice.name, entry.voice.languageCode), ...extraTerms.map(foldForSearch)] };
 }

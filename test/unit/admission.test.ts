@@ -119,7 +119,9 @@ describe('admission of STT requests', () => {
     });
     for (const [fields, device, admits] of [
       [{ language: 'en' }, caps(false, model('tiny.en', true)), true],
-      [{ language: 'auto' }, caps(false, model('tiny.en', true)), false],
+      // Every model English-only: auto means English (issue 24 #19).
+      [{ language: 'auto' }, caps(false, model('tiny.en', true)), true],
+      [{ language: 'fr' }, caps(false, model('tiny.en', true)), false],
       [{ speakerCountMode: 'exact', speakerCount: '2' }, caps(false, model('base')), false],
       [{ speakerCountMode: 'exact', speakerCount: '2' }, caps(true, model('base')), true],
       [{}, caps(false, model('base')), true],

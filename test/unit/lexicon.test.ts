@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { LexiconEntry } from '../../src/contract/types';
 import { applyLexicon, entriesIn, espeakPhonemes } from '../../src/lexicon/apply-lexicon';
 import { lexiconForEngine } from '../../src/lexicon/engine-lexicon';
 import { validateLexicon } from '../../src/lexicon/lexicon-validation';
@@ -64,3 +65,58 @@ describe('validateLexicon', () => {
     assert.equal(validateLexicon([]).ok, false);
   });
 });
+
+describe('the lexicon matcher (issue 24 #2)', () => {
+  const scanned = (text: string, entries: LexiconEntry[]) => applyLexicon(text, entries, 'en');
+
+  it('matches entries that start or end with a non-word character, multi-word entries across any spacing, and folded case', () => {
+    const entries: LexiconEntry[] = [
+      { text: '.NET', say: 'dot net', caseSensitive: false },
+      { text: 'C++', say: 'see plus plus', caseSensitive: false },
+      { text: 'New  York City', say: 'the big apple', caseSensitive: false },
+      { text: 'Straße', say: 'street', caseSensitive: false },
+      { text: '&', say: 'and', caseSensitive: false },
+    ];
+    const result = scanned('I write .net and C++ in new\nyork   city, STRAẞE & more; xC++ and C++x stay.', entries);
+    assert.equal(result.text, 'I write dot net and see plus plus in the big apple, street and more; xC++ and C++x stay.');
+  });
+
+  it('gives the same text as one scan per entry would, longer entries first, on a long text with many entries', () => {
+    const words = Array.from({ length: 300 }, (_, index) => `w${index}`);
+    const entries: LexiconEntry[] = [
+      ...words.map((word, index) => ({ text: word, say: `s${index}`, caseSensitive: false })),
+      ...words.slice(0, 60).map((word, index) => ({ text: `${word} ${words[index + 1]}`, say: `pair${index}`, caseSensitive: false })),
+    ];
+    const text = Array.from({ length: 4000 }, (_, index) => words[(index * 7) % 97]).join(' ');
+    const expected = slowApply(text, entries);
+    assert.equal(scanned(text, entries).text, expected);
+    assert.deepEqual(entriesIn(text, entries).length, new Set(entries.filter((entry) => pattern(entry).test(text)).map((entry) => entry.text)).size);
+  });
+});
+
+// The reference: one global scan per entry, longest first (the rule the matcher must keep).
+function pattern(entry: LexiconEntry): RegExp {
+  const words = entry.text.trim().split(/\s+/).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`(?<![\\p{L}\\p{N}\\p{M}_])${words.join('\\s+')}(?![\\p{L}\\p{N}\\p{M}_])`, entry.caseSensitive ? 'gu' : 'giu');
+}
+function slowApply(text: string, entries: LexiconEntry[]): string {
+  const ordered = entries.map((entry, order) => ({ entry, order })).sort((a, b) => b.entry.text.length - a.entry.text.length || a.order - b.order);
+  const used = new Uint8Array(text.length);
+  const taken: { start: number; end: number; say: string }[] = [];
+  for (const { entry } of ordered) {
+    for (const match of text.matchAll(pattern(entry))) {
+      const end = match.index + match[0].length;
+      if (used.subarray(match.index, end).includes(1)) continue;
+      used.fill(1, match.index, end);
+      taken.push({ start: match.index, end, say: entry.say ?? '' });
+    }
+  }
+  taken.sort((a, b) => a.start - b.start);
+  let out = '';
+  let at = 0;
+  for (const span of taken) {
+    out += text.slice(at, span.start) + span.say;
+    at = span.end;
+  }
+  return out + text.slice(at);
+}

@@ -58,6 +58,15 @@ export function ffmpegOutputArgs(settings: EncoderSettings): string[] {
   }
 }
 
+/**
+ * What ffmpeg adds when a reader streams the file while it grows: each packet written at once, and for mp3
+ * no Xing header, whose frame count is written before the end and would tell players the audio is empty
+ * (the streamed copy never sees ffmpeg's rewrite of it).
+ */
+export function liveOutputArgs(settings: EncoderSettings): string[] {
+  return ['-flush_packets', '1', ...(settings.format === 'mp3' ? ['-write_xing', '0'] : [])];
+}
+
 /** Bitrate ffmpeg's mp3 and aac encoders use when none is given. */
 const DEFAULT_LOSSY_KBPS = 128;
 

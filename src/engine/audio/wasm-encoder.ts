@@ -9,7 +9,7 @@ import { firstErrorLine } from '../media/ffmpeg';
 import { startWasmFfmpeg, type WasmResult, type WasmRun } from '../media/wasm-ffmpeg';
 import { UserFacingError } from '../protocol';
 import { DiskGuard } from './disk-guard';
-import { ffmpegOutputArgs, type EncoderSettings } from './encoder-settings';
+import { ffmpegOutputArgs, liveOutputArgs, type EncoderSettings } from './encoder-settings';
 import { stereoFromMono } from './samples';
 import type { EncodedSummary } from './ffmpeg-encoder';
 
@@ -35,7 +35,7 @@ export class WasmEncoder {
     const args = [
       '-nostdin', '-hide_banner', '-nostats', '-v', 'error', '-y',
       '-f', 's16le', '-ar', String(settings.sampleRate), '-ac', String(settings.channels), '-i', '/dev/in',
-      ...ffmpegOutputArgs(settings), ...(flushEachPacket ? ['-flush_packets', '1'] : []), '/out/0',
+      ...ffmpegOutputArgs(settings), ...(flushEachPacket ? liveOutputArgs(settings) : []), '/out/0',
     ];
     const run = await startWasmFfmpeg({ program: 'ffmpeg', args, outputs: [path], streamIn: true });
     return new WasmEncoder(run, path, settings);

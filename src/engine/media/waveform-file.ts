@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { waveformsDir } from '../../util/data-dir-caches';
 import type { WaveformPeaks } from './waveform-peaks';
+import { writeFileAtomic } from '../../util/atomic-write';
 
 const MAGIC = 'SSWP';
 /** Bump when the peaks or this layout change: old cache files then simply miss. */
@@ -56,12 +57,10 @@ export function decodeWaveform(file: Buffer): WaveformPeaks {
   return { bucketsPerSecond: file.readUInt32LE(8), durationSeconds: file.readDoubleLE(12), pairs };
 }
 
-/** Writes beside the final name and renames, so a reader never sees half a file. */
+/** Writes atomically (util/atomic-write.ts), so a reader never sees half a file. */
 export async function writeWaveformFile(file: string, peaks: WaveformPeaks): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true });
-  const partial = `${file}.${process.pid}.partial`;
-  await fs.writeFile(partial, encodeWaveform(peaks));
-  await fs.rename(partial, file);
+  await writeFileAtomic(file, encodeWaveform(peaks));
 }
 
 /** The cached peaks, or undefined when there are none (or the file is unreadable: it is recomputed). */

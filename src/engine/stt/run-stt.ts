@@ -108,6 +108,9 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
       speakerCount: speakers === null ? null : speakers.length,
       transcriptFormats: [...TRANSCRIPT_FORMATS],
       model: transcript.model,
+      ...(requested === 'auto' && recognizer.engine === 'whisper.cpp' && recognizer.language === 'en'
+        ? { languageNote: `auto means English here: the model ${transcript.model} is English-only, so it cannot detect a language.` }
+        : {}),
       // What whisper was given beyond the contract's options (only when something was).
       ...(task.whisper && Object.keys(task.whisper).length > 0
         ? { whisper: { prompt: task.whisper.prompt !== undefined, task: task.whisper.translate ? 'translate' : 'transcribe', temperature: task.whisper.temperature ?? 0 } }

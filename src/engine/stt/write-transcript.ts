@@ -1,6 +1,7 @@
-import { rename, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Transcript } from '../../subtitles/types';
+import { writeFileAtomic } from '../../util/atomic-write';
 
 export const TRANSCRIPT_FILE_NAME = 'transcript.json';
 
@@ -8,8 +9,6 @@ export const TRANSCRIPT_FILE_NAME = 'transcript.json';
 export async function writeTranscript(workDir: string, transcript: Transcript): Promise<string> {
   await mkdir(workDir, { recursive: true });
   const target = path.join(workDir, TRANSCRIPT_FILE_NAME);
-  const temporary = `${target}.${process.pid}.tmp`;
-  await writeFile(temporary, JSON.stringify(transcript), 'utf8');
-  await rename(temporary, target);
+  await writeFileAtomic(target, JSON.stringify(transcript));
   return target;
 }

@@ -33,6 +33,13 @@ export interface ReceivedUpload {
 
 const MB = 1024 * 1024;
 
+/**
+ * A text field's limit is counted in characters by the request's schema (`prompt`: 1024); the parser counts
+ * bytes, so it stops only at what 1024 characters can take in UTF-8 (4 bytes each) and the schema judges.
+ */
+const MAX_FIELD_CHARACTERS = 1024;
+const MAX_FIELD_BYTES = 4 * MAX_FIELD_CHARACTERS;
+
 export const tooLarge = (maxBytes = MAX_UPLOAD_BYTES): ApiError =>
   new ApiError('FILE_TOO_LARGE', `file: must be at most ${maxBytes % MB === 0 ? `${maxBytes / MB} MB (${maxBytes} bytes)` : `${maxBytes} bytes`}.`);
 
@@ -58,7 +65,7 @@ export async function receiveUpload(req: IncomingMessage, sink: UploadSink, maxB
       try {
         parser = Busboy({
           headers: req.headers,
-          limits: { fileSize: maxBytes, files: 1, fields: 16, fieldSize: 1024, parts: 17, fieldNameSize: 100 },
+          limits: { fileSize: maxBytes, files: 1, fields: 16, fieldSize: MAX_FIELD_BYTES, parts: 17, fieldNameSize: 100 },
         });
       } catch (error) {
         reject(invalidRequest(`body: must be multipart/form-data with a boundary (${(error as Error).message})`));
@@ -109,7 +116,7 @@ export async function receiveUpload(req: IncomingMessage, sink: UploadSink, maxB
         if (!name) fail(invalidRequest('body: a form field has no name'));
         // Without a filename in its Content-Disposition, a part is a text field, however long its content.
         else if (name === 'file') fail(invalidRequest('file: must be sent as a file, with a filename (Content-Disposition: form-data; name="file"; filename="talk.wav")'));
-        else if (info.valueTruncated) fail(invalidRequest(`${partName(name)}: is too long`));
+        else if (info.valueTruncated) fail(invalidRequest(`${partName(name)}: is too long; a form field takes at most ${MAX_FIELD_CHARACTERS} characters`));
         else {
           fields[name] = value;
           entries.push([name, value]);
