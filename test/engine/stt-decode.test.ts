@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
@@ -24,14 +24,16 @@ const run = promisify(execFile);
 const RATE = 16_000;
 
 /** How each accepted extension is written: the audio codec (and container) options, and whether a video track comes first. */
-const RECIPES: Readonly<Record<string, { audio: string[]; video?: boolean; lossless?: boolean }>> = {
+// `primed`: raw ADTS has no edit list, so the AAC encoder's priming and padding (1 024 samples at its rate,
+// about 70 ms here) stay in the decoded audio, as every player hears them.
+const RECIPES: Readonly<Record<string, { audio: string[]; video?: boolean; lossless?: boolean; primed?: boolean }>> = {
   wav: { audio: ['-c:a', 'pcm_s16le'], lossless: true },
   flac: { audio: ['-c:a', 'flac'], lossless: true },
   mp3: { audio: ['-c:a', 'libmp3lame', '-b:a', '128k'] },
   ogg: { audio: ['-c:a', 'libvorbis'] },
   oga: { audio: ['-c:a', 'libvorbis', '-f', 'ogg'] },
   opus: { audio: ['-c:a', 'libopus', '-b:a', '64k', '-f', 'ogg'] },
-  aac: { audio: ['-c:a', 'aac', '-b:a', '128k', '-f', 'adts'] },
+  aac: { audio: ['-c:a', 'aac', '-b:a', '128k', '-f', 'adts'], primed: true },
   m4a: { audio: ['-c:a', 'aac', '-b:a', '128k'] },
   mp4: { audio: ['-c:a', 'aac', '-b:a', '128k'], video: true },
   m4v: { audio: ['-c:a', 'aac', '-b:a', '128k', '-f', 'mp4'], video: true },
@@ -119,11 +121,12 @@ describe('the samples an STT job hands the recognizer match the uploaded file, f
           assert.deepEqual(pcm, original, 'a lossless container gives back the very samples');
           return;
         }
-        // Lossy: the length within 50 ms (codec padding), the level within 10 %, the waveform the same.
-        assert.ok(Math.abs(pcm.length - original.length) <= 0.05 * RATE, `${pcm.length} samples against ${original.length}`);
+        // Lossy: the length within 50 ms (150 ms with the priming kept), the level within 10 %, the same waveform.
+        const slack = (recipe.primed ? 0.15 : 0.05) * RATE;
+        assert.ok(Math.abs(pcm.length - original.length) <= slack, `${pcm.length} samples against ${original.length}`);
         const level = rms(pcm) / rms(original);
         assert.ok(level > 0.9 && level < 1.1, `level ${level.toFixed(3)} of the original's`);
-        const againstOriginal = bestCorrelation(pcm, original, 800);
+        const againstOriginal = bestCorrelation(pcm, original, slack);
         assert.ok(againstOriginal.correlation > 0.95, `correlation with jfk.wav ${againstOriginal.correlation.toFixed(4)} at lag ${againstOriginal.lag}`);
         const againstFfmpeg = bestCorrelation(pcm, independent, 40);
         assert.ok(againstFfmpeg.correlation > 0.99, `correlation with ffmpeg's own decode ${againstFfmpeg.correlation.toFixed(4)} at lag ${againstFfmpeg.lag}`);
