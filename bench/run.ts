@@ -31,6 +31,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<unknown> }> = [
   { name: 'readaloud', run: () => import('./read-aloud').then((m) => m.runReadAloudBench()) },
   { name: 'proof', run: () => import('./proof-listen').then((m) => m.runProofListenBench()) },
   { name: 'health', run: () => import('./health').then((m) => m.runHealthBench()) },
+  { name: 'cancel', run: () => import('./cancel').then((m) => m.runCancelBench()) },
 ];
 
 async function main(): Promise<void> {

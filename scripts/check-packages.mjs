@@ -70,6 +70,17 @@ function wasmFfmpegProblems(vsix, listing) {
   return [];
 }
 
+/** The extension's page is README with the screenshots it shows; operator and contributor documents stay out. */
+export function documentationProblems(listing, readme = readFileSync(path.join(root, 'README.md'), 'utf8')) {
+  const problems = [];
+  if (!listing.some((name) => name.toLowerCase() === 'extension/readme.md')) problems.push("lacks README.md, the extension's page");
+  for (const [, image] of readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)) {
+    if (!/^[a-z]+:/.test(image) && !listing.includes(`extension/${image}`)) problems.push(`lacks ${image}, which README shows`);
+  }
+  for (const name of listing) if (/^extension\/(?:docs\/|bench\/|contributing\.md$)/i.test(name)) problems.push(`carries ${name}, a document for operators or contributors`);
+  return problems;
+}
+
 /** The problems of one package; empty when it holds exactly what its target needs. */
 export function checkPackage(vsix) {
   const manifest = execFileSync('unzip', ['-p', vsix, 'extension.vsixmanifest'], { encoding: 'utf8' });
@@ -97,6 +108,7 @@ export function checkPackage(vsix) {
   // cli.js too: Export Audiobook… runs its audiobook command as a child process.
   if (!['extension.js', 'engine-worker.js', 'cli.js'].every((name) => listing.includes(`extension/dist/${name}`))) problems.push('lacks the dist/ bundles');
   problems.push(...wasmFfmpegProblems(vsix, listing));
+  problems.push(...documentationProblems(listing));
   return { target, problems, natives: natives.length };
 }
 

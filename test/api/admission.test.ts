@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { JobRecord } from '../../src/jobs/types';
 import { uploadMultipart } from '../helpers/multipart';
-import { assertErrorBody, isTerminal, postJson, request, startTestServer, waitForJob, type TestServer } from '../helpers/server';
+import { assertErrorBody, isTerminal, postJson, request, startTestServer, waitForJob, useTestServer } from '../helpers/server';
 import { testModel } from '../helpers/test-models';
 import { englishVoiceId, LONG_TEXT } from '../helpers/voices';
 import { installSyntheticWhisper } from '../pressure/support';
@@ -16,14 +16,12 @@ import { installSyntheticWhisper } from '../pressure/support';
 const JFK = () => testModel('audio', 'jfk.wav');
 
 describe('admission at POST /tts/jobs and POST /stt/jobs', () => {
-  let t: TestServer;
+  const t = useTestServer({ queueCapacity: 2 });
   let voiceId: string;
   before(async () => {
-    t = await startTestServer({ queueCapacity: 2 });
     voiceId = await englishVoiceId(t.base);
     await installSyntheticWhisper(t.dataDir);
   });
-  after(() => t.dispose());
 
   const cancel = (id: string) => request(`${t.base}/jobs/${id}/cancel`, { method: 'POST' });
 
@@ -84,14 +82,12 @@ describe('admission at POST /tts/jobs and POST /stt/jobs', () => {
 });
 
 describe('job states and backend, the same for TTS and STT', () => {
-  let t: TestServer;
+  const t = useTestServer();
   let voiceId: string;
   before(async () => {
-    t = await startTestServer();
     voiceId = await englishVoiceId(t.base);
     await installSyntheticWhisper(t.dataDir);
   });
-  after(() => t.dispose());
 
   it('shows an STT job as loading_model while the engine reads the media and the model, then processing', async () => {
     const seen: JobRecord[] = [];

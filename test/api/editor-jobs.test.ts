@@ -3,13 +3,13 @@
  * same data directory: the editor refuses what the API refuses, with the same code and message.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { ApiError } from '../../src/contract/errors';
 import { EditorJobs, type EditorSttRequest, type EditorTtsRequest } from '../../src/editor/editor-jobs';
 import { createVoiceLibrary } from '../../src/voices/library';
 import { voiceIdFor } from '../../src/voices/voice-id';
 import { uploadMultipart } from '../helpers/multipart';
-import { isTerminal, postJson, request, startTestServer, waitFor, type RawResponse, type TestServer } from '../helpers/server';
+import { isTerminal, postJson, request, waitFor, type RawResponse, useTestServer } from '../helpers/server';
 import { testModel } from '../helpers/test-models';
 import { englishVoiceId } from '../helpers/voices';
 import { installSyntheticWhisper } from '../pressure/support';
@@ -17,11 +17,10 @@ import { installSyntheticWhisper } from '../pressure/support';
 const JFK = () => testModel('audio', 'jfk.wav');
 
 describe('the editor refuses what the Local API refuses, with the same message', () => {
-  let t: TestServer;
+  const t = useTestServer();
   let editor: EditorJobs;
   let voiceId: string;
   before(async () => {
-    t = await startTestServer();
     await installSyntheticWhisper(t.dataDir);
     voiceId = await englishVoiceId(t.base);
     editor = new EditorJobs({
@@ -33,7 +32,6 @@ describe('the editor refuses what the Local API refuses, with the same message',
       editorLanguage: () => 'en',
     });
   });
-  after(() => t.dispose());
 
   /**
    * The editor's refusal and the API's answer to the same request: the same code, status and message (the

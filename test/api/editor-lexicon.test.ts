@@ -3,22 +3,21 @@
  * Local API: the server's entries and the workspace's merged, the workspace winning for the same word.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { LexiconEntry } from '../../src/contract/types';
 import { EditorJobs } from '../../src/editor/editor-jobs';
 import { createVoiceLibrary } from '../../src/voices/library';
-import { isTerminal, request, startTestServer, waitFor, type TestServer } from '../helpers/server';
+import { isTerminal, request, waitFor, useTestServer } from '../helpers/server';
 import { englishVoiceId } from '../helpers/voices';
 
 /** The server's lexicon as stored (PUT fills in the defaults). */
 const SERVER = [{ text: 'Koa', say: 'koh ah', caseSensitive: false }, { text: 'GIF', say: 'jif', caseSensitive: false }];
 
 describe('editor TTS jobs use the server lexicon merged with the workspace lexicon', () => {
-  let t: TestServer;
+  const t = useTestServer();
   let editor: EditorJobs;
   let workspace: LexiconEntry[] = [];
   before(async () => {
-    t = await startTestServer();
     const voiceId = await englishVoiceId(t.base);
     editor = new EditorJobs({
       server: async () => t.server,
@@ -35,7 +34,6 @@ describe('editor TTS jobs use the server lexicon merged with the workspace lexic
     });
     assert.equal(put.status, 200);
   });
-  after(() => t.dispose());
 
   async function run(text: string, lexicon?: LexiconEntry[]): Promise<any> {
     const created = await editor.createTts({ text, ...(lexicon ? { lexicon } : {}) });

@@ -4,14 +4,12 @@
  * Every refusal carries the spec's JSON error body.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { rawExchange, rawJson } from '../helpers/raw-http';
-import { assertErrorBody, request, startTestServer, type TestServer } from '../helpers/server';
+import { assertErrorBody, request, useTestServer } from '../helpers/server';
 
 describe('Local API at the edges of HTTP', () => {
-  let t: TestServer;
-  before(async () => (t = await startTestServer()));
-  after(() => t.dispose());
+  const t = useTestServer();
 
   it('answers CONNECT with 405 METHOD_NOT_ALLOWED and the error body, not a dropped connection', async () => {
     const answer = await rawExchange(t.server.port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { copyFile, mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { uploadMultipart } from '../helpers/multipart';
-import { assertErrorBody, isTerminal, postJson, request, startTestServer, type TestServer } from '../helpers/server';
+import { assertErrorBody, isTerminal, postJson, request, useTestServer } from '../helpers/server';
 import { readSse, type ReceivedEvent } from '../helpers/sse';
 import { testModel } from '../helpers/test-models';
 import { englishVoiceId, LONG_TEXT } from '../helpers/voices';
@@ -29,13 +29,11 @@ async function collect(url: string, headers: Record<string, string> = {}, stopAf
 }
 
 describe('GET /jobs/{id}/events', () => {
-  let t: TestServer;
+  const t = useTestServer();
   let voiceId: string;
   before(async () => {
-    t = await startTestServer();
     voiceId = await englishVoiceId(t.base);
   });
-  after(() => t.dispose());
 
   it('sends the job on every status and phase change, progress at most 4 a second, the terminal state last, then ends', async () => {
     const job = (await postJson(`${t.base}/tts/jobs`, { voiceId, text: TEXT })).json();
@@ -102,15 +100,13 @@ describe('GET /jobs/{id}/events', () => {
 });
 
 describe('GET /jobs/{id}/events for a transcription', () => {
-  let t: TestServer;
+  const t = useTestServer();
   before(async () => {
-    t = await startTestServer();
     await mkdir(path.join(t.dataDir, 'models', 'whisper'), { recursive: true });
     await symlink(testModel('whisper/ggml-synthetic-random.bin'), path.join(t.dataDir, 'models', 'whisper', 'ggml-synthetic-random.bin'));
     await mkdir(path.join(t.dataDir, 'models', 'vad'), { recursive: true });
     await copyFile(testModel('vad/ggml-silero-v6.2.0.bin'), path.join(t.dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'));
   });
-  after(() => t.dispose());
 
   it('sends the segments as they are recognized, before the terminal job', async () => {
     const res = await uploadMultipart(`${t.base}/stt/jobs`, { diarizationEnabled: 'false', language: 'en' }, { source: testModel('audio/jfk.wav'), filename: 'jfk.wav' });

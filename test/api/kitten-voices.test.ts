@@ -1,23 +1,19 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { LexiconEntry } from '../../src/contract/types';
 import { EditorJobs } from '../../src/editor/editor-jobs';
 import { readWavSamples } from '../../src/engine/audio/wav-reader';
 import { createVoiceLibrary } from '../../src/voices/library';
 import { voiceIdFor } from '../../src/voices/voice-id';
 import { installSyntheticKitten } from '../helpers/kitten-model';
-import { isTerminal, postJson, request, startTestServer, waitFor, waitForJob, type TestServer } from '../helpers/server';
+import { isTerminal, postJson, request, waitFor, waitForJob, useTestServer } from '../helpers/server';
 
 const SPEAKERS = ['expr-voice-2-m', 'expr-voice-2-f', 'expr-voice-3-m', 'expr-voice-3-f', 'expr-voice-4-m', 'expr-voice-4-f', 'expr-voice-5-m', 'expr-voice-5-f'];
 const kittenVoiceId = (speaker: string) => voiceIdFor('sherpa-onnx', `kitten-nano-en-v0.1-fp16#${speaker}`);
 
 describe('Kitten TTS nano voices through the Local API (random-weight model: structure only)', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer();
-  });
-  after(() => t.dispose());
+  const t = useTestServer();
 
   const kittenVoices = async () => {
     const res = await request(`${t.base}/voices?search=kitten&limit=100`);
@@ -83,11 +79,10 @@ describe('Kitten TTS nano voices through the Local API (random-weight model: str
 });
 
 describe('the editor\'s jobs on a Kitten voice (src/editor/editor-jobs.ts, no VS Code needed)', () => {
-  let t: TestServer;
+  const t = useTestServer();
   let editor: EditorJobs;
   let workspace: LexiconEntry[] = [];
   before(async () => {
-    t = await startTestServer();
     await installSyntheticKitten(t.dataDir);
     editor = new EditorJobs({
       server: async () => t.server,
@@ -99,7 +94,6 @@ describe('the editor\'s jobs on a Kitten voice (src/editor/editor-jobs.ts, no VS
       workspaceLexicon: async () => workspace,
     });
   });
-  after(() => t.dispose());
 
   async function run(text: string) {
     const created = await editor.createTts({ text, trimSilence: false });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { voiceIdFor } from '../../src/voices/voice-id';
-import { assertErrorBody, isTerminal, postJson, request, startTestServer, waitForJob, type TestServer } from '../helpers/server';
+import { assertErrorBody, isTerminal, postJson, request, waitForJob, useTestServer } from '../helpers/server';
 import { testModel } from '../helpers/test-models';
 import { firstJobAudio, putLexicon } from '../helpers/lexicon';
 import { englishVoiceId, LONG_TEXT } from '../helpers/voices';
@@ -11,11 +11,7 @@ import { englishVoiceId, LONG_TEXT } from '../helpers/voices';
 const espeakAudio = (lexicon: unknown, text: string) => firstJobAudio((t) => englishVoiceId(t.base), lexicon, text);
 
 describe('the pronunciation lexicon through the Local API', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer();
-  });
-  after(() => t.dispose());
+  const t = useTestServer();
 
   it('GET /lexicon answers an empty lexicon, then what PUT stored in <data-dir>/lexicon.json', async () => {
     assert.deepEqual((await request(`${t.base}/lexicon`)).json(), { entries: [] });
@@ -97,10 +93,9 @@ describe('the lexicon changes what espeak-ng says', () => {
 });
 
 describe('the lexicon with a sherpa-onnx voice', () => {
-  let t: TestServer;
+  const t = useTestServer();
   const lessac = voiceIdFor('sherpa-onnx', 'piper-en-us-lessac-medium');
   before(async () => {
-    t = await startTestServer();
     const dir = path.join(t.dataDir, 'models', 'tts', 'piper-en-us-lessac-medium');
     await mkdir(dir, { recursive: true });
     // Random-weight stand-ins with the real file names: the job runs sherpa-onnx's real code path.
@@ -108,7 +103,6 @@ describe('the lexicon with a sherpa-onnx voice', () => {
     await copyFile(testModel('sherpa-synthetic/vits-piper/tokens.txt'), path.join(dir, 'tokens.txt'));
     await writeFile(path.join(dir, 'en_US-lessac-medium.onnx.json'), '{}');
   });
-  after(() => t.dispose());
 
   it('speaks respellings, and reports phoneme-only entries as skipped since it takes no phonemes', async () => {
     const entries = [{ text: 'Nguyen', say: 'win' }, { text: 'GIF', phonemes: 'dZIf', alphabet: 'espeak' }, { text: 'Koa', say: 'koh ah' }];

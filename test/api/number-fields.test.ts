@@ -2,22 +2,20 @@
 import assert from 'node:assert/strict';
 import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { uploadMultipart } from '../helpers/multipart';
-import { assertErrorBody, request, startTestServer, type TestServer } from '../helpers/server';
+import { assertErrorBody, request, useTestServer } from '../helpers/server';
 import { testModelsDir } from '../helpers/test-models';
 
 const JFK = () => path.join(testModelsDir(), 'audio', 'jfk.wav');
 
 describe('number fields sent as text', () => {
-  let t: TestServer;
+  const t = useTestServer();
   before(async () => {
-    t = await startTestServer();
     const dir = path.join(t.dataDir, 'models', 'whisper');
     await mkdir(dir, { recursive: true });
     await symlink(path.join(testModelsDir(), 'whisper', 'ggml-synthetic-random.bin'), path.join(dir, 'ggml-synthetic-random.bin'));
   });
-  after(() => t.dispose());
 
   const upload = (fields: Record<string, string>) =>
     uploadMultipart(`${t.base}/stt/jobs`, { diarizationEnabled: 'false', ...fields }, { source: JFK(), filename: 'jfk.wav' });

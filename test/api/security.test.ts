@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { chooseMediaToolchain, describeMediaToolchain } from '../../src/engine/media/media-toolchain';
 import { writeApiKey } from '../../src/http/api-key';
 import { localEntitlements } from '../../src/http/entitlements';
-import { assertErrorBody, postJson, request, startTestServer, type TestServer } from '../helpers/server';
+import { assertErrorBody, postJson, request, startTestServer, type TestServer, useTestServer } from '../helpers/server';
 
 function rawExchange(port: number, payload: Buffer | string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -20,9 +20,7 @@ function rawExchange(port: number, payload: Buffer | string): Promise<string> {
 }
 
 describe('Local API service endpoints and request hygiene', () => {
-  let t: TestServer;
-  before(async () => (t = await startTestServer()));
-  after(() => t.dispose());
+  const t = useTestServer();
 
   it('GET /health answers the constant health body', async () => {
     const res = await request(`${t.base}/health`);
@@ -132,13 +130,11 @@ describe('Local API service endpoints and request hygiene', () => {
 });
 
 describe('Local API with bearer authentication on', () => {
-  let t: TestServer;
+  const t = useTestServer({ auth: true });
   let key: string;
   before(async () => {
-    t = await startTestServer({ auth: true });
     key = (await readFile(path.join(t.dataDir, 'api-key'), 'utf8')).trim();
   });
-  after(() => t.dispose());
 
   it('creates the key file on first start, owner-only, in the documented format', async () => {
     assert.match(key, /^ssk_local_[A-Za-z0-9]{32}$/);

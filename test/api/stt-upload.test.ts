@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { uploadMultipart } from '../helpers/multipart';
-import { assertErrorBody, request, startTestServer, tempDir, waitFor, type TestServer } from '../helpers/server';
+import { assertErrorBody, request, tempDir, waitFor, useTestServer } from '../helpers/server';
 import { testModelsDir } from '../helpers/test-models';
 
 const JFK = () => path.join(testModelsDir(), 'audio', 'jfk.wav');
@@ -19,9 +19,7 @@ async function installSyntheticWhisper(dataDir: string): Promise<void> {
 const jobFolders = async (dataDir: string): Promise<string[]> => readdir(path.join(dataDir, 'jobs')).catch(() => []);
 
 describe('POST /stt/jobs with no speech-to-text model installed', () => {
-  let t: TestServer;
-  before(async () => (t = await startTestServer()));
-  after(() => t.dispose());
+  const t = useTestServer();
 
   it('answers 409 MODEL_NOT_INSTALLED and keeps nothing of the upload', async () => {
     const res = await uploadMultipart(`${t.base}/stt/jobs`, {}, { source: JFK(), filename: 'jfk.wav' });
@@ -38,15 +36,13 @@ describe('POST /stt/jobs with no speech-to-text model installed', () => {
 });
 
 describe('POST /stt/jobs upload handling', () => {
-  let t: TestServer;
+  const t = useTestServer();
   let scratch: string;
   before(async () => {
-    t = await startTestServer();
     scratch = await tempDir();
     await installSyntheticWhisper(t.dataDir);
   });
   after(async () => {
-    await t.dispose();
     await rm(scratch, { recursive: true, force: true });
   });
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { readWavSamples } from '../../src/engine/audio/wav-reader';
 import { voiceIdFor } from '../../src/voices/voice-id';
-import { assertErrorBody, isTerminal, postJson, request, startTestServer, waitForJob, type TestServer } from '../helpers/server';
+import { assertErrorBody, isTerminal, postJson, request, waitForJob, useTestServer } from '../helpers/server';
 import { testModel } from '../helpers/test-models';
 import { decodeMono, probeAudio, soundOnsets, srtOf } from '../helpers/tts-audio';
 import { englishVoiceId } from '../helpers/voices';
@@ -14,13 +14,11 @@ const MEDIA_TYPES = { wav: 'audio/wav', mp3: 'audio/mpeg', aac: 'audio/aac', fla
 const CODECS = { wav: 'pcm_s16le', mp3: 'mp3', aac: 'aac', flac: 'flac' } as const;
 
 describe('TTS request options through the Local API', () => {
-  let t: TestServer;
+  const t = useTestServer();
   let voiceId: string;
   before(async () => {
-    t = await startTestServer();
     voiceId = await englishVoiceId(t.base);
   });
-  after(() => t.dispose());
 
   /** Runs a job to success; returns it and its output saved to a file. */
   async function run(body: Record<string, unknown>) {
@@ -104,12 +102,8 @@ describe('TTS request options through the Local API', () => {
 });
 
 describe('neural voices through the Local API', () => {
-  let t: TestServer;
+  const t = useTestServer();
   const lessac = voiceIdFor('sherpa-onnx', 'piper-en-us-lessac-medium');
-  before(async () => {
-    t = await startTestServer();
-  });
-  after(() => t.dispose());
 
   it('lists a catalog voice as not installed and answers 409 VOICE_NOT_READY for a job with it', async () => {
     const page = (await request(`${t.base}/voices?search=lessac`)).json();

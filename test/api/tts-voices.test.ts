@@ -1,14 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { voiceIdFor } from '../../src/voices/voice-id';
-import { assertErrorBody, request, startTestServer, type TestServer } from '../helpers/server';
+import { assertErrorBody, request, useTestServer } from '../helpers/server';
 
 describe('GET /voices', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer();
-  });
-  after(() => t.dispose());
+  const t = useTestServer();
 
   const get = async (query: string) => {
     const res = await request(`${t.base}/voices?${query}`);

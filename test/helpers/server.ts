@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { startLocalServer, type LocalServer, type LocalServerOptions } from '../../src/host/local-server';
 import { silentLogger } from '../../src/util/log';
 import { tempDir } from './temp';
@@ -48,6 +49,30 @@ export async function startTestServer(options: Partial<LocalServerOptions> = {})
       await stop();
       await rm(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * The test server of a suite: call it in a describe; the server starts in that suite's \`before\` (hooks that the
+ * suite registers after this call see it) and is disposed, data directory and all, in its \`after\`. The object
+ * returned reads the running server, so \`t.base\` and \`t.server\` work inside tests and hooks.
+ */
+export function useTestServer(options: Partial<LocalServerOptions> = {}): TestServer {
+  let started: TestServer | undefined;
+  before(async () => {
+    started = await startTestServer(options);
+  });
+  after(() => started?.dispose());
+  const running = (): TestServer => {
+    if (!started) throw new Error('useTestServer(): the server starts in the suite\'s before hook; read it inside a test or a hook');
+    return started;
+  };
+  return {
+    get server() { return running().server; },
+    get dataDir() { return running().dataDir; },
+    get base() { return running().base; },
+    stop: () => running().stop(),
+    dispose: () => running().dispose(),
   };
 }
 

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CLI, request, startTestServer, tempDir, waitForJob, isTerminal, type TestServer } from '../helpers/server';
+import { CLI, request, tempDir, waitForJob, isTerminal, useTestServer } from '../helpers/server';
 import { testModel } from '../helpers/test-models';
 import { probeAudio } from '../helpers/tts-audio';
 
@@ -66,15 +66,13 @@ async function exerciseTools(client: Client, scratch: string): Promise<string> {
 }
 
 describe('MCP over Streamable HTTP at {base}/mcp', () => {
-  let t: TestServer;
+  const t = useTestServer();
   let scratch: string;
   before(async () => {
-    t = await startTestServer();
     await installWhisper(t.dataDir);
     scratch = await tempDir();
   });
   after(async () => {
-    await t.dispose();
     await rm(scratch, { recursive: true, force: true });
   });
 
@@ -99,9 +97,7 @@ describe('MCP over Streamable HTTP at {base}/mcp', () => {
 });
 
 describe('MCP over Streamable HTTP with authentication on', () => {
-  let t: TestServer;
-  before(async () => (t = await startTestServer({ auth: true })));
-  after(() => t.dispose());
+  const t = useTestServer({ auth: true });
 
   it('refuses a client without the key and serves one with it', async () => {
     const key = (await readFile(path.join(t.dataDir, 'api-key'), 'utf8')).trim();

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { request, startTestServer, type TestServer } from '../helpers/server';
+import { describe, it } from 'node:test';
+import { request, useTestServer } from '../helpers/server';
 
 describe('the served OpenAPI document describes the OpenAI door, the job events and MCP', () => {
-  let t: TestServer;
-  before(async () => (t = await startTestServer()));
-  after(() => t.dispose());
+  const t = useTestServer();
 
   it('lists every new route, the OpenAI ones tagged apart, with unique operation ids', async () => {
     const doc = (await request(`${t.base}/openapi.json`)).json();

@@ -3,7 +3,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import OpenAI from 'openai';
-import { isTerminal, postJson, request, startTestServer, tempDir, waitForJob, type TestServer } from '../helpers/server';
+import { isTerminal, postJson, request, startTestServer, tempDir, waitForJob, type TestServer, useTestServer } from '../helpers/server';
 import { readSse } from '../helpers/sse';
 import { probeAudio } from '../helpers/tts-audio';
 import { englishVoiceId } from '../helpers/voices';
@@ -21,16 +21,14 @@ const FORMATS = {
 } as const;
 
 describe('POST /audio/speech through the openai SDK', () => {
-  let t: TestServer;
+  const t = useTestServer();
   let client: OpenAI;
   let scratch: string;
   before(async () => {
-    t = await startTestServer();
     client = new OpenAI({ baseURL: t.base, apiKey: 'unused', maxRetries: 0 });
     scratch = await tempDir();
   });
   after(async () => {
-    await t.dispose();
     await rm(scratch, { recursive: true, force: true });
   });
 

@@ -4,7 +4,7 @@ import { copyFile, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promi
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import OpenAI from 'openai';
-import { request, startTestServer, tempDir, type TestServer } from '../helpers/server';
+import { request, tempDir, useTestServer } from '../helpers/server';
 import { SYNTHETIC_PARAKEET_NAME, syntheticParakeetModel } from '../helpers/parakeet-model';
 import { parseSrt, parseVtt } from '../helpers/subtitles';
 import { testModel } from '../helpers/test-models';
@@ -22,17 +22,15 @@ const jfk = () => createReadStream(testModel('audio/jfk.wav'));
 
 // The test model has random weights: its words mean nothing, so these tests check shapes and times, not text.
 describe('POST /audio/transcriptions and /audio/translations through the openai SDK', () => {
-  let t: TestServer;
+  const t = useTestServer();
   let client: OpenAI;
   let scratch: string;
   before(async () => {
-    t = await startTestServer();
     await installWhisper(t.dataDir);
     client = new OpenAI({ baseURL: t.base, apiKey: 'unused', maxRetries: 0 });
     scratch = await tempDir();
   });
   after(async () => {
-    await t.dispose();
     await rm(scratch, { recursive: true, force: true });
   });
 
@@ -160,16 +158,14 @@ describe('POST /audio/transcriptions and /audio/translations through the openai 
 });
 
 describe('choosing the Parakeet model through the openai SDK\'s model field', () => {
-  let t: TestServer;
+  const t = useTestServer();
   let client: OpenAI;
   before(async () => {
-    t = await startTestServer();
     await installWhisper(t.dataDir);
     await mkdir(path.join(t.dataDir, 'models', 'parakeet'));
     await symlink(await syntheticParakeetModel(), path.join(t.dataDir, 'models', 'parakeet', SYNTHETIC_PARAKEET_NAME));
     client = new OpenAI({ baseURL: t.base, apiKey: 'unused', maxRetries: 0 });
   });
-  after(() => t.dispose());
 
   const jobOf = async (id: string | null): Promise<any> => (await request(`${t.base}/jobs/${id}`)).json();
 
@@ -233,9 +229,7 @@ describe('choosing the Parakeet model through the openai SDK\'s model field', ()
 });
 
 describe('POST /audio/transcriptions without a whisper model', () => {
-  let t: TestServer;
-  before(async () => (t = await startTestServer()));
-  after(() => t.dispose());
+  const t = useTestServer();
 
   it('raises ConflictError with MODEL_NOT_INSTALLED', async () => {
     const client = new OpenAI({ baseURL: t.base, apiKey: 'unused', maxRetries: 0 });

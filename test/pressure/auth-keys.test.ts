@@ -9,9 +9,9 @@ import { readFile } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
-import { after, afterEach, before, describe, it, mock } from 'node:test';
+import { afterEach, before, describe, it, mock } from 'node:test';
 import { keysMatch, writeApiKey } from '../../src/http/api-key';
-import { assertErrorBody, request, startTestServer, type TestServer } from '../helpers/server';
+import { assertErrorBody, request, startTestServer, useTestServer } from '../helpers/server';
 
 function spyOnTimingSafeEqual(): { calls: Array<[Buffer, Buffer]> } {
   const calls: Array<[Buffer, Buffer]> = [];
@@ -57,13 +57,11 @@ describe('keysMatch', () => {
 });
 
 describe('bearer keys over the wire', () => {
-  let t: TestServer;
+  const t = useTestServer({ auth: true });
   let key: string;
   before(async () => {
-    t = await startTestServer({ auth: true });
     key = (await readFile(path.join(t.dataDir, 'api-key'), 'utf8')).trim();
   });
-  after(() => t.dispose());
 
   /** Sends the Authorization value byte for byte (latin1), as no client library would. */
   function rawStatus(authorization: string): Promise<number> {

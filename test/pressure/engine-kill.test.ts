@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { uploadMultipart } from '../helpers/multipart';
-import { isTerminal, postJson, request, startTestServer, waitFor, waitForJob, type TestServer } from '../helpers/server';
+import { isTerminal, postJson, request, waitFor, waitForJob, useTestServer } from '../helpers/server';
 import { testModel } from '../helpers/test-models';
 import { englishVoiceId, LONG_TEXT } from '../helpers/voices';
 import { holdFifoReader, installSyntheticWhisper, isAlive, onLinux, processesUsing, replaceWithFifo } from './support';
@@ -16,15 +16,13 @@ import { holdFifoReader, installSyntheticWhisper, isAlive, onLinux, processesUsi
 const READABLE_CRASH = /speech engine stopped unexpectedly/;
 
 describe('the engine process killed in each phase', { skip: !onLinux && 'needs Linux (/proc, mkfifo)' }, () => {
-  let t: TestServer;
+  const t = useTestServer();
   let voiceId: string;
   let model: string;
   before(async () => {
-    t = await startTestServer();
     voiceId = await englishVoiceId(t.base);
     model = await installSyntheticWhisper(t.dataDir);
   });
-  after(() => t.dispose());
 
   const jobDir = (id: string): string => path.join(t.dataDir, 'jobs', id);
 

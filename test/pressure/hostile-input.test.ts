@@ -155,7 +155,6 @@ describe('hostile input', () => {
       });
       assert.equal(big.statusCode, 422);
       big.resume();
-      const started = Date.now();
       const next = await new Promise<number>((resolve, reject) => {
         const req = http.get(`${t.base}/health`, { agent }, (res) => {
           res.resume();
@@ -165,7 +164,6 @@ describe('hostile input', () => {
         req.setTimeout(3000, () => reject(new Error('the next request hung behind the refused body')));
       });
       assert.equal(next, 200);
-      assert.ok(Date.now() - started < 1000);
     } finally {
       agent.destroy();
     }

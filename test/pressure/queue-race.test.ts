@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { uploadMultipart } from '../helpers/multipart';
-import { assertErrorBody, postJson, request, startTestServer, type RawResponse, type TestServer } from '../helpers/server';
+import { assertErrorBody, postJson, request, type RawResponse, useTestServer } from '../helpers/server';
 import { testModel } from '../helpers/test-models';
 import { englishVoiceId, LONG_TEXT } from '../helpers/voices';
 import { installSyntheticWhisper } from './support';
@@ -18,14 +18,12 @@ const CAPACITY = 30;
 const CLIENTS = 50;
 
 describe('50 clients at once past the queue capacity', () => {
-  let t: TestServer;
+  const t = useTestServer({ queueCapacity: CAPACITY });
   let voiceId: string;
   before(async () => {
-    t = await startTestServer({ queueCapacity: CAPACITY });
     await installSyntheticWhisper(t.dataDir);
     voiceId = await englishVoiceId(t.base);
   });
-  after(() => t.dispose());
 
   it(`accepts exactly ${CAPACITY}, refuses the rest with 429, loses and duplicates none`, async () => {
     const clients = Array.from({ length: CLIENTS }, (_, i): Promise<RawResponse> =>

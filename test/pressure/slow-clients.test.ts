@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { uploadMultipart } from '../helpers/multipart';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { useTestServer } from '../helpers/server';
 import { testModel } from '../helpers/test-models';
 import { installSyntheticWhisper } from './support';
 
@@ -52,13 +52,11 @@ const assert408 = (exchange: Exchange, withinMs: number): void => {
 };
 
 describe('slow clients (slowloris)', () => {
-  let t: TestServer;
+  const t = useTestServer({ queueCapacity: 1, timeouts: { headersMs: 600, bodyWindowMs: 400, bodyMinBytes: 1024 } });
   const jobFolders = async (): Promise<string[]> => readdir(path.join(t.dataDir, 'jobs')).catch(() => []);
   before(async () => {
-    t = await startTestServer({ queueCapacity: 1, timeouts: { headersMs: 600, bodyWindowMs: 400, bodyMinBytes: 1024 } });
     await installSyntheticWhisper(t.dataDir);
   });
-  after(() => t.dispose());
 
   it('cuts headers that arrive one line at a time, with 408 and the error body', async () => {
     let n = 0;

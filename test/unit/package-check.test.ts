@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 
 interface Header { format: string; archs: string[] }
 const script = pathToFileURL(path.join(__dirname, '..', '..', 'scripts', 'check-packages.mjs')).href;
-const load = async (): Promise<{ binaryHeader(bytes: Buffer): Header }> => import(script);
+const load = async (): Promise<{ binaryHeader(bytes: Buffer): Header; documentationProblems(listing: string[], readme: string): string[] }> => import(script);
 
 function elf(machine: number): Buffer {
   const bytes = Buffer.alloc(64);
@@ -55,5 +55,19 @@ describe('the platform package check', () => {
     assert.deepEqual(binaryHeader(elf(0x28)), { format: 'elf', archs: ['elf-machine-40'] });
     assert.deepEqual(binaryHeader(pe(0x14c)), { format: 'pe', archs: ['pe-machine-332'] });
     assert.deepEqual(binaryHeader(Buffer.from('#!/bin/sh\n')), { format: 'unknown', archs: [] });
+  });
+
+  it('wants README and the screenshots it shows in the package, and operator and contributor documents out', async () => {
+    const { documentationProblems } = await load();
+    const readme = '# Speech Studio\n![The palette](media/screenshots/command-palette.png)\n[Guide](docs/editor-guide.md)\n';
+    const page = ['extension/readme.md', 'extension/media/screenshots/command-palette.png'];
+    assert.deepEqual(documentationProblems(page, readme), []);
+    assert.deepEqual(documentationProblems(['extension/readme.md'], readme), ['lacks media/screenshots/command-palette.png, which README shows']);
+    assert.deepEqual(documentationProblems([...page, 'extension/docs/operations.md', 'extension/CONTRIBUTING.md', 'extension/bench/README.md'], readme), [
+      'carries extension/docs/operations.md, a document for operators or contributors',
+      'carries extension/CONTRIBUTING.md, a document for operators or contributors',
+      'carries extension/bench/README.md, a document for operators or contributors',
+    ]);
+    assert.deepEqual(documentationProblems(page.slice(1), readme), ["lacks README.md, the extension's page"]);
   });
 });

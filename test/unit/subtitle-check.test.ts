@@ -96,11 +96,9 @@ describe('checkSubtitles', () => {
     assert.deepEqual(brief(checkSubtitles('1\n00:00:01,000 --> 00:00:03,000\n<i></i>\n', 'srt', DEFAULT_SUBTITLE_STYLE)), [[2, 1, 'empty']]);
   });
 
-  it('checks 2 000 cues quickly', () => {
+  it('checks 2 000 clean cues and finds no problem (its speed is in npm run bench -- subtitles)', () => {
     const source = Array.from({ length: 2000 }, (_, i) => `${i + 1}\n${stamp(i * 3)} --> ${stamp(i * 3 + 2)}\nCue number ${i + 1}, a line.\n`).join('\n');
-    const started = performance.now();
     assert.deepEqual(checkSubtitles(source, 'srt', DEFAULT_SUBTITLE_STYLE), []);
-    assert.ok(performance.now() - started < 1000);
   });
 });
 

@@ -15,10 +15,36 @@ const NOISE = /^(Resolving connection token|Resolved connection token|Creating a
 const shotDir = process.env.SCREENSHOT_DIR;
 
 // A locator, inside nested iframes when `frames` lists their selectors (webviews are two frames deep).
-function locate(page, request) {
-  let scope = page;
-  for (const frame of request.frames || []) scope = scope.frameLocator(frame);
-  return scope.locator(request.selector);
+// VS Code keeps every open webview's iframe in the page (the timeline and the player are both
+// `iframe.webview.ready`), hiding the ones behind, and while it switches tabs two can be visible at once: so a
+// frame selector that matches several frames means the one whose document holds the selector, never "the
+// visible one", which races with the workbench's layout.
+function locateIn(scope, frames, selector) {
+  return frames.reduce((inner, frame) => inner.frameLocator(frame), scope).locator(selector);
+}
+
+async function framesHolding(scope, frames, selector) {
+  if (frames.length === 0) return (await scope.locator(selector).count()) > 0 ? [scope.locator(selector)] : [];
+  const candidates = scope.locator(frames[0]);
+  const found = [];
+  for (let i = 0, count = await candidates.count(); i < count; i++) {
+    found.push(...(await framesHolding(candidates.nth(i).contentFrame(), frames.slice(1), selector)));
+  }
+  return found;
+}
+
+// Waits (for actions that act on an element) until one frame holds the selector; with none, or for count and
+// texts, the plain chain of frame locators, as before.
+async function locate(page, request, waitMs = 0) {
+  const frames = request.frames || [];
+  if (frames.length === 0) return page.locator(request.selector);
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const holding = await framesHolding(page, frames, request.selector);
+    if (holding.length === 1) return holding[0];
+    if (holding.length > 1 || Date.now() >= deadline) return locateIn(page, frames, request.selector);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 async function perform(page, request) {
@@ -32,7 +58,7 @@ async function perform(page, request) {
       return { file };
     }
     case 'click':
-      await locate(page, request).first().click({ button: request.button || 'left', timeout: request.timeout || 10000 });
+      await (await locate(page, request, request.timeout || 10000)).first().click({ button: request.button || 'left', timeout: request.timeout || 10000 });
       return {};
     case 'type':
       await page.locator(request.selector).first().pressSequentially(request.text, { delay: 20 });
@@ -41,14 +67,17 @@ async function perform(page, request) {
       await page.keyboard.press(request.key);
       return {};
     case 'waitFor':
-      await locate(page, request).first().waitFor({ state: request.state || 'visible', timeout: request.timeout || 10000 });
+      await (await locate(page, request, ['visible', 'attached', undefined].includes(request.state) ? request.timeout || 10000 : 0)).first().waitFor({ state: request.state || 'visible', timeout: request.timeout || 10000 });
       return {};
     case 'property':
-      return { value: await locate(page, request).first().evaluate((el, name) => el[name], request.name) };
+      return { value: await (await locate(page, request, 10000)).first().evaluate((el, name) => el[name], request.name) };
     case 'count':
-      return { count: await locate(page, request).count() };
+      // No frame holding the selector: none of it is there, however many webviews are open.
+      if (request.frames?.length && (await framesHolding(page, request.frames, request.selector)).length === 0) return { count: 0 };
+      return { count: await (await locate(page, request)).count() };
     case 'texts':
-      return { texts: await locate(page, request).allTextContents() };
+      if (request.frames?.length && (await framesHolding(page, request.frames, request.selector)).length === 0) return { texts: [] };
+      return { texts: await (await locate(page, request)).allTextContents() };
     default:
       throw new Error(`unknown ui action ${request.action}`);
   }

@@ -135,7 +135,7 @@ test('the subtitle timeline draws the waveform and the cues, follows the cursor,
   // timeline, hidden: the visible webview is the timeline.)
   assert.equal(timelineVisible(), true, 'the timeline stays in front of the player');
   await waitFor('the playhead at 10.5 s', async () => {
-    const { value } = await ui({ action: 'property', frames: ['iframe.webview.ready:visible', webview[1]], selector: '#playhead', name: 'offsetLeft' });
+    const { value } = await ui({ action: 'property', frames: webview, selector: '#playhead', name: 'offsetLeft' });
     return typeof value === 'number' && Math.abs(value + 1 - 10.5 * rendered.pixelsPerSecond) < 2 ? true : undefined;
   });
   await screenshot('subtitle-timeline');

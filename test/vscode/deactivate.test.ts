@@ -1,12 +1,16 @@
+/**
+ * The extension's own `deactivate()`, as VS Code calls it when the window closes: the last test of the suite,
+ * since it stops the window's server. It takes the function from the extension's loaded module (the same
+ * module instance VS Code activated, from Node's module cache), so it acts on the real server controller.
+ */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { ServerController } from '../../src/editor/server-controller';
+import { JobStore } from '../../src/jobs/store';
 import { silentLogger } from '../../src/util/log';
 import { test } from './harness';
-import { EXTENSION_ID, freePort, waitFor } from './helpers';
+import { EXTENSION_ID, extensionApi, processing, setting } from './helpers';
 
 const alive = (pid: number): boolean => {
   try {
@@ -17,41 +21,38 @@ const alive = (pid: number): boolean => {
   }
 };
 
-// `deactivate` disposes the extension's ServerController; this drives a second controller the same way,
-// on its own port and data directory, so the window's own server keeps running for the other tests.
-test('deactivate stops the server, marks the running job interrupted and ends the engine process', async () => {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'speech-studio-deactivate-'));
-  const port = await freePort();
-  const settings = {
-    localApi: { enabled: true, host: '127.0.0.1', port, auth: false, queueCapacity: 32 },
-    dataDirectory: dataDir, sttDefaultModel: '', ttsDefaultVoice: '', ttsSpeakerVoices: {}, ffmpegPath: '', modelMirror: '',
-    relay: { url: '', enabled: false },
-  };
-  const extensionPath = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
-  const controller = new ServerController(settings, {
-    defaultDataDir: dataDir,
-    engineWorkerPath: path.join(extensionPath, 'dist', 'engine-worker.js'),
-    apiKeys: { current: () => undefined },
-    log: silentLogger,
+/** The engine processes this extension host forked: its children running dist/engine-worker.js. */
+function enginePids(): number[] {
+  return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => {
+    try {
+      // The parent pid is the 4th field of /proc/<pid>/stat, after the command name in parentheses.
+      const parent = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]);
+      return parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('engine-worker.js');
+    } catch {
+      return false;
+    }
   });
-  try {
-    await controller.start();
-    const server = await controller.ready();
-    assert.equal(server.url, `http://127.0.0.1:${port}/v1`);
-    const voices = (await (await fetch(`${server.url}/voices?languageCode=en&limit=1`)).json()) as { items: Array<{ id: string }> };
-    const created = (await (await fetch(`${server.url}/tts/jobs`, {
-      method: 'POST', headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ voiceId: voices.items[0].id, text: 'A long text that is still being spoken when the window closes. '.repeat(1200) }),
-    })).json()) as { id: string };
-    await waitFor('the job to run', () => server.jobs.get(created.id)?.status === 'processing', 30_000);
-    const pids = server.engine.pids;
-    assert.ok(pids.length > 0, 'an engine process runs the job');
-    await controller.dispose();
-    assert.equal(server.jobs.get(created.id)?.status, 'interrupted');
-    assert.deepEqual(pids.filter(alive), [], 'the engine process has ended');
-    await assert.rejects(fetch(`${server.url}/health`), 'the port is closed');
-  } finally {
-    await controller.dispose();
-    await rm(dataDir, { recursive: true, force: true });
-  }
+}
+
+test('deactivate() stops the window\'s server, stores the running job as interrupted and ends the engine process', async () => {
+  const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
+  const studio = await extensionApi();
+  const loaded = require(path.join(extension.extensionPath, 'dist', 'extension.js')) as { deactivate(): Promise<void> };
+  const base = studio.baseUrl;
+  assert.ok(base, 'the window\'s Local API runs');
+  assert.equal((await fetch(`${base}/health`)).status, 200);
+  const dataDir = setting<string>('dataDirectory');
+  assert.ok(dataDir, 'the suite\'s settings name the data directory');
+
+  const job = await studio.createTtsJob({ text: 'A long text that is still being spoken when the window closes. '.repeat(1200) });
+  await processing(studio, job.id);
+  const engines = enginePids();
+  assert.ok(engines.length > 0, 'an engine process runs the job');
+
+  await loaded.deactivate();
+
+  assert.deepEqual(engines.filter(alive), [], 'the engine processes have ended');
+  await assert.rejects(fetch(`${base}/health`), 'the port is closed');
+  const store = await JobStore.open(path.join(dataDir, 'jobs.json'), silentLogger);
+  assert.equal(store.get(job.id)?.status, 'interrupted', 'the job store holds the running job as interrupted');
 }, 60_000);
