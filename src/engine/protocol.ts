@@ -87,13 +87,51 @@ export interface SpeechRegionsResult {
   regions: Array<{ start: number; end: number }>;
 }
 
+/**
+ * Not a job: one look at a live transcription session's audio (src/realtime/): where the speech is (for turn
+ * detection) and, when asked, what was said, decoded the way an STT job decodes a file (VAD, then the
+ * recognizer), so a committed utterance reads as the same audio's file transcript does.
+ */
+export interface LiveWindowTask {
+  kind: 'live-window';
+  /** Raw 16 kHz mono signed 16-bit little-endian samples (a temporary file of the session). */
+  pcmPath: string;
+  modelPath: string;
+  /** A whisper language code, or `auto`. */
+  language: string;
+  /** Whether to recognize the words too, or only find the speech. */
+  decode: boolean;
+  /** Silero's speech probability threshold for turn detection, 0–1 (whisper.cpp's default is 0.5). */
+  vadThreshold: number;
+  /** whisper's initial prompt (the session's `transcription.prompt`). */
+  prompt?: string;
+}
+
+/** A recognized word of a live window, in seconds from the window's start. */
+export interface LiveWord {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** The answer to a LiveWindowTask. */
+export interface LiveWindowResult {
+  durationSeconds: number;
+  /** The stretches of speech (seconds of the window) at the task's threshold; null without a VAD model. */
+  speech: Array<{ start: number; end: number }> | null;
+  /** The recognized text; empty when `decode` was false or nothing was said. */
+  text: string;
+  words: LiveWord[];
+  language: string;
+}
+
 /** What the job service queues: a TTS or STT job's task. */
 export type JobTask = TtsTask | SttTask;
 
-export type EngineTask = JobTask | SpeechRegionsTask | WaveformTask | SpeakTask;
+export type EngineTask = JobTask | SpeechRegionsTask | WaveformTask | SpeakTask | LiveWindowTask;
 
-/** What a task answers: a job's result, speech regions, waveform peaks, or a spoken sentence for a SpeakTask. */
-export type EngineResult = JobResult | SpeechRegionsResult | WaveformResult | SpokenSentence;
+/** What a task answers: a job's result, speech regions, waveform peaks, a spoken sentence or a live window. */
+export type EngineResult = JobResult | SpeechRegionsResult | WaveformResult | SpokenSentence | LiveWindowResult;
 
 /** The result a task of type T answers with. */
 export type ResultOf<T extends EngineTask> = T extends SpeechRegionsTask
@@ -102,7 +140,9 @@ export type ResultOf<T extends EngineTask> = T extends SpeechRegionsTask
     ? WaveformResult
     : T extends SpeakTask
       ? SpokenSentence
-      : JobResult;
+      : T extends LiveWindowTask
+        ? LiveWindowResult
+        : JobResult;
 
 /**
  * Not a job: the waveform peaks of a media file for the editor's timeline (src/engine/media/waveform-task.ts),
@@ -201,6 +241,7 @@ export const taskBackend = (task: EngineTask): string => {
   if (task.kind === 'speech-regions') return VAD_BACKEND;
   if (task.kind === 'waveform') return 'ffmpeg';
   if (task.kind === 'speak') return task.voice.engine;
+  if (task.kind === 'live-window') return STT_BACKEND;
   return task.recognizer === 'parakeet' ? parakeetBackend(path.basename(task.modelPath)) : STT_BACKEND;
 };
 

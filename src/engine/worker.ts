@@ -25,6 +25,10 @@ async function runTask(received: unknown, report: ProgressReporter): Promise<Tas
     const { runTtsTask } = await import('./tts/run-tts');
     return runTtsTask(task, report);
   }
+  if (task.kind === 'live-window') {
+    const { runLiveWindowTask } = await import('./stt/run-live-window');
+    return runLiveWindowTask(task);
+  }
   if (task.kind === 'speech-regions') {
     const { runSpeechRegionsTask } = await import('./stt/run-speech-regions');
     return runSpeechRegionsTask(task, report);

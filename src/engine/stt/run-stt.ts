@@ -113,13 +113,13 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
   };
 }
 
-interface Speech extends SpeechTimeline {
+export interface Speech extends SpeechTimeline {
   /** How much of the transcribing step's progress the VAD pass took. */
   vadShare: number;
 }
 
 /** Only the speech, when a VAD model is installed; else all of the audio. */
-async function keepSpeech(modelPath: string, pcm: Int16Array, threads: number, progress: StepReporter): Promise<Speech> {
+export async function keepSpeech(modelPath: string, pcm: Int16Array, threads: number, progress: StepReporter): Promise<Speech> {
   const vadModel = await findVadModel(modelPath);
   progress('transcribing', 0);
   if (!vadModel) {
@@ -130,7 +130,7 @@ async function keepSpeech(modelPath: string, pcm: Int16Array, threads: number, p
   return { ...compactSpeech(pcm, ranges, SPEECH_SAMPLE_RATE), vadShare: VAD_SHARE };
 }
 
-async function recognize(
+export async function recognize(
   recognizer: SttRecognizer,
   speech: Speech,
   requested: string,
