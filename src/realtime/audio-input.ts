@@ -3,6 +3,8 @@
  * (resampled here), pcm16 at 16 kHz (our extension; passed through untouched), and G.711 μ-law and A-law at
  * 8 kHz (expanded and upsampled). Chunks may split a sample or a resampling step: the state carries over.
  */
+import { StreamingResampler } from '../engine/audio/resampler';
+
 export type InputFormat = 'pcm16-24k' | 'pcm16-16k' | 'g711_ulaw' | 'g711_alaw';
 
 export const TARGET_RATE = 16_000;
@@ -15,9 +17,9 @@ export interface AudioInput {
 export function audioInput(format: InputFormat): AudioInput {
   switch (format) {
     case 'pcm16-16k':
-      return pcm16Input(1);
+      return pcm16Input();
     case 'pcm16-24k':
-      return pcm16Input(24_000 / TARGET_RATE);
+      return pcm16Input(new StreamingResampler(24_000, TARGET_RATE));
     case 'g711_ulaw':
       return g711Input(ulawToLinear);
     case 'g711_alaw':
@@ -25,10 +27,9 @@ export function audioInput(format: InputFormat): AudioInput {
   }
 }
 
-/** Little-endian 16-bit samples at `step` input samples per output sample (1: none, 1.5: 24 → 16 kHz). */
-function pcm16Input(step: number): AudioInput {
+/** Little-endian 16-bit samples, resampled to 16 kHz when they come at another rate. */
+function pcm16Input(resampler?: StreamingResampler): AudioInput {
   let carry: Buffer = Buffer.alloc(0);
-  const resample = step === 1 ? undefined : resampler(step);
   return {
     push(bytes) {
       const all = carry.length > 0 ? Buffer.concat([carry, bytes]) : bytes;
@@ -36,50 +37,20 @@ function pcm16Input(step: number): AudioInput {
       carry = Buffer.from(all.subarray(whole));
       const samples = new Int16Array(whole / 2);
       for (let i = 0; i < samples.length; i += 1) samples[i] = all.readInt16LE(i * 2);
-      return resample ? resample(samples) : samples;
+      return resampler ? resampler.process(samples) : samples;
     },
   };
 }
 
-/** 8 kHz companded bytes, expanded, then doubled to 16 kHz by linear interpolation. */
+/** 8 kHz companded bytes, expanded, then resampled to 16 kHz. */
 function g711Input(expand: (byte: number) => number): AudioInput {
-  let previous = 0;
+  const resampler = new StreamingResampler(8_000, TARGET_RATE);
   return {
     push(bytes) {
-      const out = new Int16Array(bytes.length * 2);
-      for (let i = 0; i < bytes.length; i += 1) {
-        const sample = expand(bytes[i]);
-        out[i * 2] = Math.round((previous + sample) / 2);
-        out[i * 2 + 1] = sample;
-        previous = sample;
-      }
-      return out;
+      const linear = new Int16Array(bytes.length);
+      for (let i = 0; i < bytes.length; i += 1) linear[i] = expand(bytes[i]);
+      return resampler.process(linear);
     },
-  };
-}
-
-/**
- * Downsampling by a fixed ratio: each output sample is the mean of the input span it covers (a box filter,
- * enough against aliasing for speech recognition), continued across chunks.
- */
-function resampler(step: number): (input: Int16Array) => Int16Array {
-  let pending: number[] = [];
-  let position = 0; // where the next output sample's span starts, in samples of `pending`
-  return (input) => {
-    for (const sample of input) pending.push(sample);
-    const out: number[] = [];
-    while (position + step <= pending.length) {
-      const from = Math.floor(position);
-      const to = Math.floor(position + step);
-      let sum = 0;
-      for (let i = from; i < to; i += 1) sum += pending[i];
-      out.push(Math.round(sum / Math.max(1, to - from)));
-      position += step;
-    }
-    const used = Math.floor(position);
-    pending = pending.slice(used);
-    position -= used;
-    return Int16Array.from(out);
   };
 }
 
