@@ -61,6 +61,11 @@ export interface WhisperHints {
   translate?: boolean;
   /** Sampling temperature; 0 is greedy decoding. */
   temperature?: number;
+  /**
+   * No fallback to sampling at higher temperatures when a decode looks poor: live partial text is a preview,
+   * and this keeps it quick and leaves whisper's sampling state to the decodes that count.
+   */
+  noFallback?: boolean;
 }
 
 /** A piece of the transcript as whisper recognized it, in seconds of the original media. */
@@ -101,6 +106,8 @@ export interface LiveWindowTask {
   language: string;
   /** Whether to recognize the words too, or only find the speech. */
   decode: boolean;
+  /** A partial look: decoded without temperature fallback (see WhisperHints.noFallback). */
+  preview?: boolean;
   /** Silero's speech probability threshold for turn detection, 0–1 (whisper.cpp's default is 0.5). */
   vadThreshold: number;
   /** whisper's initial prompt (the session's `transcription.prompt`). */
@@ -251,4 +258,16 @@ export class UserFacingError extends Error {
     super(message);
     this.name = 'UserFacingError';
   }
+}
+
+/**
+ * An STT job's own reference voices (the OpenAI door's `known_speaker_names[]` with
+ * `known_speaker_references[]`): written in the job's folder as this file beside the clips it names; the
+ * engine names a diarized speaker whose voice matches one (src/engine/stt/name-speakers.ts).
+ */
+export const REFERENCE_SPEAKERS_FILE = 'reference-speakers.json';
+
+export interface ReferenceSpeakers {
+  /** Each clip's file name in the job's folder. */
+  speakers: Array<{ name: string; file: string }>;
 }

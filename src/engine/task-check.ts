@@ -54,14 +54,14 @@ export async function checkTask(task: unknown): Promise<Exclude<EngineTask, Wave
 
 /** A live transcription window: its paths, a language code, a threshold in 0–1, a prompt within the OpenAI door's limit. */
 function checkLiveWindowTask(task: Fields): LiveWindowTask {
-  const { language, decode, vadThreshold, prompt } = task;
+  const { language, decode, vadThreshold, prompt, preview } = task;
   if (typeof language !== 'string' || !/^[A-Za-z0-9-]{1,35}$/.test(language)) throw invalid('language is not a language code');
   if (typeof decode !== 'boolean') throw invalid('decode is not true or false');
   if (typeof vadThreshold !== 'number' || !(vadThreshold >= 0 && vadThreshold <= 1)) throw invalid('vadThreshold is not a number from 0 to 1');
   if (prompt !== undefined && (typeof prompt !== 'string' || prompt.length > MAX_WHISPER_PROMPT)) throw invalid(`prompt is not a text of at most ${MAX_WHISPER_PROMPT} characters`);
   return {
     kind: 'live-window', pcmPath: absolutePath(task, 'pcmPath'), modelPath: absolutePath(task, 'modelPath'),
-    language, decode, vadThreshold, ...(prompt ? { prompt } : {}),
+    language, decode, vadThreshold, ...(prompt ? { prompt } : {}), ...(optionalBoolean(preview, 'preview') ? { preview: true } : {}),
   };
 }
 

@@ -188,11 +188,13 @@ export class LiveSession {
       });
   }
 
-  private look(pcm: Int16Array, decode: boolean): Promise<LiveWindowResult> {
+  /** `final`: the committed utterance, decoded as a file job would be; else a look for turns and partial text. */
+  private look(pcm: Int16Array, decode: boolean, final = false): Promise<LiveWindowResult> {
     const look: LiveLook = {
       modelPath: this.modelPath as string,
       language: this.config.language ?? 'auto',
       decode,
+      ...(final ? {} : { preview: true }),
       vadThreshold: this.config.turnDetection?.threshold ?? 0.5,
       ...(this.config.prompt ? { prompt: this.config.prompt } : {}),
     };
@@ -241,7 +243,7 @@ export class LiveSession {
   private async finish(utterance: Utterance): Promise<void> {
     let result: LiveWindowResult;
     try {
-      result = await this.look(utterance.pcm, true);
+      result = await this.look(utterance.pcm, true, true);
     } catch (error) {
       if (this.closed) return;
       this.deps.send({

@@ -98,10 +98,39 @@ async function stream(rt: RealtimeClient, samples: Int16Array, chunkMs: number, 
   }
 }
 
-async function fileTranscript(t: TestServer, wav: Buffer): Promise<string> {
-  const client = new OpenAI({ baseURL: t.base, apiKey: 'unused' });
-  const result = await client.audio.transcriptions.create({ file: await toFile(wav, 'clip.wav'), model: 'whisper-1', language: 'en' });
-  return result.text;
+async function installModels(dataDir: string): Promise<void> {
+  await installSttModel(dataDir);
+  await mkdir(path.join(dataDir, 'models', 'vad'), { recursive: true });
+  await copyFile(testModel('vad/ggml-silero-v6.2.0.bin'), path.join(dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'));
+}
+
+/**
+ * The file transcript of a clip from a server of its own. whisper.cpp keeps its sampling state (used when a
+ * poor decode falls back to higher temperatures, as the random-weight model's always do) from one
+ * transcription to the next in an engine process: equal audio reads equal only as the first decode of a
+ * fresh engine, on both sides of the comparison.
+ */
+async function fileTranscript(wav: Buffer): Promise<string> {
+  const reference = await startTestServer();
+  try {
+    await installModels(reference.dataDir);
+    const client = new OpenAI({ baseURL: reference.base, apiKey: 'unused' });
+    const result = await client.audio.transcriptions.create({ file: await toFile(wav, 'clip.wav'), model: 'whisper-1', language: 'en' });
+    return result.text;
+  } finally {
+    await reference.dispose();
+  }
+}
+
+/** A live server of its own, whose first completed utterance is its engine's first full decode. */
+async function withFreshServer(run: (t: TestServer) => Promise<void>): Promise<void> {
+  const t = await startTestServer();
+  try {
+    await installModels(t.dataDir);
+    await run(t);
+  } finally {
+    await t.dispose();
+  }
 }
 
 describe('GET /v1/realtime (live transcription, OpenAI Realtime protocol)', () => {
@@ -111,14 +140,12 @@ describe('GET /v1/realtime (live transcription, OpenAI Realtime protocol)', () =
 
   before(async () => {
     t = await startTestServer({ realtime: { maxSessions: 4, idleMs: 30_000, maxMessageBytes: 1024 * 1024 } });
-    await installSttModel(t.dataDir);
-    await mkdir(path.join(t.dataDir, 'models', 'vad'), { recursive: true });
-    await copyFile(testModel('vad/ggml-silero-v6.2.0.bin'), path.join(t.dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'));
+    await installModels(t.dataDir);
     jfk = await wavSamples(testModel('audio/jfk.wav'));
   });
   after(() => t.dispose());
 
-  it('manual commit (GA session.update, 16 kHz, 100 ms chunks faster than real time): completed text equals the file transcript', async () => {
+  it('manual commit (GA session.update, 16 kHz, 100 ms chunks faster than real time): completed text equals the file transcript', () => withFreshServer(async (t) => {
     const { rt, events, next } = connect(t);
     await next('session.created');
     rt.send({ type: 'session.update', session: { type: 'transcription', audio: { input: { format: { type: 'audio/pcm', rate: 16000 }, transcription: { model: 'whisper-1', language: 'en' }, turn_detection: null } } } } as any);
@@ -130,17 +157,17 @@ describe('GET /v1/realtime (live transcription, OpenAI Realtime protocol)', () =
     const committed = await next('input_audio_buffer.committed');
     const completed = await next('conversation.item.input_audio_transcription.completed');
     assert.equal(completed.item_id, committed.item_id);
-    assert.equal(completed.transcript, await fileTranscript(t, wavFile(jfk)));
+    assert.equal(completed.transcript, await fileTranscript(wavFile(jfk)));
     const deltas = events.filter((e) => e.type === 'conversation.item.input_audio_transcription.delta');
     assert.equal(deltas.map((d) => d.delta).join(''), completed.transcript);
     assert.ok(Array.isArray(completed.words));
     for (const word of completed.words) assert.ok(word.start <= word.end && word.end <= jfk.length / RATE + 0.001, JSON.stringify(word));
     assert.equal(events.some((e) => e.type.startsWith('input_audio_buffer.speech_')), false, 'no turn detection in manual mode');
     rt.close();
-  });
+  }));
 
   for (const chunkMs of [20, 100]) {
-    it(`server VAD (beta transcription_session.update, ${chunkMs} ms chunks at real time): speech started/stopped, each item's text equals the file transcript of its audio`, { timeout: 120_000 }, async () => {
+    it(`server VAD (beta transcription_session.update, ${chunkMs} ms chunks at real time): speech started/stopped, each item's text equals the file transcript of its audio`, { timeout: 120_000 }, () => withFreshServer(async (t) => {
       const { rt, events, next } = connect(t, 'beta');
       await next('transcription_session.created');
       rt.send({ type: 'transcription_session.update', session: { input_audio_format: 'pcm16', input_audio_sample_rate: 16000, input_audio_transcription: { model: 'whisper-1', language: 'en' }, turn_detection: { type: 'server_vad', threshold: 0.5, silence_duration_ms: 300, prefix_padding_ms: 200 } } } as any);
@@ -155,7 +182,7 @@ describe('GET /v1/realtime (live transcription, OpenAI Realtime protocol)', () =
       const completed = await next('conversation.item.input_audio_transcription.completed');
       assert.equal(completed.item_id, started.item_id);
       const cut = audio.slice((started.audio_start_ms * RATE) / 1000, (stopped.audio_end_ms * RATE) / 1000);
-      assert.equal(completed.transcript, await fileTranscript(t, wavFile(cut)));
+      assert.equal(completed.transcript, await fileTranscript(wavFile(cut)));
       // Deltas only ever add: each belongs to an item whose speech started, and none follows the item's completion.
       for (const [index, event] of events.entries()) {
         if (event.type !== 'conversation.item.input_audio_transcription.delta') continue;
@@ -164,7 +191,7 @@ describe('GET /v1/realtime (live transcription, OpenAI Realtime protocol)', () =
         assert.ok(!events.slice(0, index).some((e) => e.type === 'conversation.item.input_audio_transcription.completed' && e.item_id === event.item_id));
       }
       rt.close();
-    });
+    }));
   }
 
   it('pcm16 at 24 kHz (OpenAI\'s default format) is resampled and transcribed', async () => {

@@ -33,7 +33,8 @@ export async function runLiveWindowTask(task: LiveWindowTask): Promise<TaskOutco
 
   const recognizer = await openRecognizer(task.modelPath, requested);
   const kept = await keepSpeech(task.modelPath, pcm, threads, ignoreProgress);
-  const recognized = await recognize(recognizer, kept, requested, threads, ignoreProgress, task.prompt ? { hints: { prompt: task.prompt } } : {});
+  const hints = { ...(task.prompt ? { prompt: task.prompt } : {}), ...(task.preview ? { noFallback: true } : {}) };
+  const recognized = await recognize(recognizer, kept, requested, threads, ignoreProgress, { hints });
   const placement = { toDecodedSeconds: kept.toSourceSeconds, offsetSeconds: 0, endSeconds: durationSeconds, punctuation: true };
   const built = recognized.timing === 'tokens'
     ? segmentsFromPieces(recognized.pieces, recognized.text, placement)
