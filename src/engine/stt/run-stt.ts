@@ -5,7 +5,8 @@ import type { Transcript } from '../../subtitles/types';
 import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import { mediaToolchain } from '../media/media-toolchain';
 import { STT_BACKEND, UserFacingError, type ProgressReporter, type SttTask, type TaskOutcome } from '../protocol';
-import { assignSpeakers } from './assign-speakers';
+import { assignSpeakers, type SpeakerAssignment } from './assign-speakers';
+import { nameSpeakers, referenceVoices } from './name-speakers';
 import { buildSegments } from './build-segments';
 import { decodeInput } from './decode-input';
 import { diarizeSpeakers, type SpeakerTurn } from './diarize';
@@ -78,7 +79,7 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
 
   const diarized = options.diarizationEnabled ? await diarize(task, input.pcm, input.startSeconds, threads, progress) : null;
   const { segments, speakers } = diarized
-    ? assignSpeakers(built.segments, diarized)
+    ? await namedSpeakers(task, assignSpeakers(built.segments, diarized), input.pcm, input.startSeconds, threads)
     : { segments: built.segments, speakers: null };
 
   progress('postprocessing', 0);
@@ -155,6 +156,14 @@ export async function recognize(
   });
   progress('transcribing', 1);
   return recognition;
+}
+
+/** The speakers whose voice matches a reference clip of the job or an enrolled speaker, named. */
+async function namedSpeakers(task: SttTask, assignment: SpeakerAssignment, pcm: Int16Array, offsetSeconds: number, threads: number): Promise<SpeakerAssignment> {
+  const models = await findDiarizationModels(task.modelPath);
+  if (!models) return assignment;
+  const voices = await referenceVoices(task, models.embedding, threads);
+  return nameSpeakers(assignment, pcm, offsetSeconds, voices, models.embedding, threads);
 }
 
 /**
