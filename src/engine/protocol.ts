@@ -132,13 +132,28 @@ export interface LiveWindowResult {
   language: string;
 }
 
+/** Not a job: the voice of an enrollment clip (`speakers add`), from its speech only. */
+export interface SpeakerEmbeddingTask {
+  kind: 'speaker-embedding';
+  inputPath: string;
+  /** `<data-dir>/models`: the diarization embedding model and the VAD model are found there. */
+  modelsDir: string;
+}
+
+export interface SpeakerEmbeddingResult {
+  embedding: number[];
+  /** The embedding model's file name. */
+  model: string;
+  speechSeconds: number;
+}
+
 /** What the job service queues: a TTS or STT job's task. */
 export type JobTask = TtsTask | SttTask;
 
-export type EngineTask = JobTask | SpeechRegionsTask | WaveformTask | SpeakTask | LiveWindowTask;
+export type EngineTask = JobTask | SpeechRegionsTask | WaveformTask | SpeakTask | LiveWindowTask | SpeakerEmbeddingTask;
 
 /** What a task answers: a job's result, speech regions, waveform peaks, a spoken sentence or a live window. */
-export type EngineResult = JobResult | SpeechRegionsResult | WaveformResult | SpokenSentence | LiveWindowResult;
+export type EngineResult = JobResult | SpeechRegionsResult | WaveformResult | SpokenSentence | LiveWindowResult | SpeakerEmbeddingResult;
 
 /** The result a task of type T answers with. */
 export type ResultOf<T extends EngineTask> = T extends SpeechRegionsTask
@@ -149,7 +164,9 @@ export type ResultOf<T extends EngineTask> = T extends SpeechRegionsTask
       ? SpokenSentence
       : T extends LiveWindowTask
         ? LiveWindowResult
-        : JobResult;
+        : T extends SpeakerEmbeddingTask
+          ? SpeakerEmbeddingResult
+          : JobResult;
 
 /**
  * Not a job: the waveform peaks of a media file for the editor's timeline (src/engine/media/waveform-task.ts),
@@ -249,6 +266,7 @@ export const taskBackend = (task: EngineTask): string => {
   if (task.kind === 'waveform') return 'ffmpeg';
   if (task.kind === 'speak') return task.voice.engine;
   if (task.kind === 'live-window') return STT_BACKEND;
+  if (task.kind === 'speaker-embedding') return 'sherpa-onnx';
   return task.recognizer === 'parakeet' ? parakeetBackend(path.basename(task.modelPath)) : STT_BACKEND;
 };
 

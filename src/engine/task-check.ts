@@ -12,7 +12,7 @@ import type { LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
 import { validateLexicon } from '../lexicon/lexicon-validation';
 import { compileValidators, type Validators } from '../contract/validation';
 import type { TtsEngineName, TtsVoiceRef } from '../voices/voice-ref';
-import { UserFacingError, type EngineTask, type LiveWindowTask, type SpeakTask, type SpeechRegionsTask, type SttTask, type TtsTask, type WaveformTask, type WhisperHints } from './protocol';
+import { UserFacingError, type EngineTask, type LiveWindowTask, type SpeakerEmbeddingTask, type SpeakTask, type SpeechRegionsTask, type SttTask, type TtsTask, type WaveformTask, type WhisperHints } from './protocol';
 import { narrationTimelineProblem } from '../subtitles/timeline-limit';
 import { readCues } from './tts/read-cues';
 
@@ -49,7 +49,12 @@ export async function checkTask(task: unknown): Promise<Exclude<EngineTask, Wave
   if (task.kind === 'speech-regions') return checkSpeechRegionsTask(task);
   if (task.kind === 'speak') return checkSpeakTask(task);
   if (task.kind === 'live-window') return checkLiveWindowTask(task);
+  if (task.kind === 'speaker-embedding') return checkSpeakerEmbeddingTask(task);
   throw invalid(`its kind ${JSON.stringify(task.kind)} is neither tts nor stt nor speech-regions, nor a Read Aloud speak task, nor a live window`);
+}
+
+function checkSpeakerEmbeddingTask(task: Fields): SpeakerEmbeddingTask {
+  return { kind: 'speaker-embedding', inputPath: absolutePath(task, 'inputPath'), modelsDir: absolutePath(task, 'modelsDir') };
 }
 
 /** A live transcription window: its paths, a language code, a threshold in 0–1, a prompt within the OpenAI door's limit. */

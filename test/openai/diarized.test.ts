@@ -13,6 +13,7 @@ import { FIXED_EMBEDDING_ENV } from '../../src/engine/stt/speaker-embedding';
 import { installSttModel } from '../helpers/stt-engine';
 import { testModel } from '../helpers/test-models';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { wavHeader } from '../helpers/wav';
 
 async function installModels(dataDir: string): Promise<void> {
   await installSttModel(dataDir);
@@ -24,12 +25,9 @@ async function installModels(dataDir: string): Promise<void> {
 /** A data URL of a WAV cut from a 16 kHz mono 16-bit WAV file (its 44-byte header reused with new sizes). */
 async function clipDataUrl(file: string, fromSeconds: number, toSeconds: number): Promise<string> {
   const bytes = await readFile(file);
-  const dataAt = bytes.indexOf('data') + 8;
+  const dataAt = bytes.indexOf('data') + 8; // the first "data" is the chunk id in these files (no text chunk before)
   const samples = bytes.subarray(dataAt + Math.round(fromSeconds * 16000) * 2, dataAt + Math.round(toSeconds * 16000) * 2);
-  const header = Buffer.from(bytes.subarray(0, 44));
-  header.writeUInt32LE(36 + samples.length, 4);
-  header.writeUInt32LE(samples.length, 40);
-  return `data:audio/wav;base64,${Buffer.concat([header, samples]).toString('base64')}`;
+  return `data:audio/wav;base64,${Buffer.concat([wavHeader(samples.length), samples]).toString('base64')}`;
 }
 
 const LETTER = /^[A-Z]+$/;
@@ -40,13 +38,16 @@ describe('POST /audio/transcriptions response_format=diarized_json', () => {
   const clip = testModel('audio/multispeaker/1-two-speakers-en.wav');
 
   before(async () => {
+    // The engine starts with the first job and takes this process's environment then.
     process.env[FIXED_EMBEDDING_ENV] = '1';
     t = await startTestServer();
-    delete process.env[FIXED_EMBEDDING_ENV];
     await installModels(t.dataDir);
     client = new OpenAI({ baseURL: t.base, apiKey: 'unused' });
   });
-  after(() => t.dispose());
+  after(async () => {
+    await t.dispose();
+    delete process.env[FIXED_EMBEDDING_ENV];
+  });
 
   it('names the speakers whose voice matches a known reference, cut from the clip itself', async () => {
     const result: any = await client.audio.transcriptions.create({
