@@ -9,6 +9,7 @@ import { assignSpeakers, type SpeakerAssignment } from './assign-speakers';
 import { nameSpeakers, referenceVoices } from './name-speakers';
 import { buildSegments } from './build-segments';
 import { decodeInput } from './decode-input';
+import { flagSegments } from './flag-segments';
 import { diarizeSpeakers, type SpeakerTurn } from './diarize';
 import { findDiarizationModels, findVadModel } from './model-files';
 import { openRecognizer } from './recognizers/open-recognizer';
@@ -78,9 +79,11 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
     : buildSegments(recognized.pieces, placement);
 
   const diarized = options.diarizationEnabled ? await diarize(task, input.pcm, input.startSeconds, threads, progress) : null;
-  const { segments, speakers } = diarized
+  const assigned = diarized
     ? await namedSpeakers(task, assignSpeakers(built.segments, diarized), input.pcm, input.startSeconds, threads)
     : { segments: built.segments, speakers: null };
+  const speakers = assigned.speakers;
+  const segments = flagSegments(assigned.segments, speech.heard, input.startSeconds);
 
   progress('postprocessing', 0);
   const transcript: Transcript = {
@@ -117,6 +120,8 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
 export interface Speech extends SpeechTimeline {
   /** How much of the transcribing step's progress the VAD pass took. */
   vadShare: number;
+  /** Where VAD heard speech, in seconds of the decoded audio; absent when no VAD model is installed. */
+  heard?: { start: number; end: number }[];
 }
 
 /** Only the speech, when a VAD model is installed; else all of the audio. */
@@ -128,7 +133,7 @@ export async function keepSpeech(modelPath: string, pcm: Int16Array, threads: nu
     return { samples: pcm, toSourceSeconds: (seconds) => seconds, stretches: all, vadShare: 0 };
   }
   const ranges = await detectSpeech(pcm, vadModel, threads, (fraction) => progress('transcribing', VAD_SHARE * fraction));
-  return { ...compactSpeech(pcm, ranges, SPEECH_SAMPLE_RATE), vadShare: VAD_SHARE };
+  return { ...compactSpeech(pcm, ranges, SPEECH_SAMPLE_RATE), vadShare: VAD_SHARE, heard: ranges };
 }
 
 export async function recognize(
