@@ -8,22 +8,22 @@ module.exports = {
       comment:
         'A door (Local API, OpenAI, MCP, editor, device link, relay, CLI) translates one protocol onto the core; a rule two doors share belongs in the core or a shared mechanism, never in another door.',
       severity: 'error',
-      from: { path: '^src/(local-api|openai|mcp|editor|device|relay|cli)/' },
-      to: { path: '^src/(local-api|openai|mcp|editor|device|relay|cli)/', pathNot: '^src/$1/' },
+      from: { path: '^src/(local-api|openai|mcp|realtime|editor|device|relay|cli)/' },
+      to: { path: '^src/(local-api|openai|mcp|realtime|editor|device|relay|cli)/', pathNot: '^src/$1/' },
     },
     {
       name: 'cli-entry-is-a-door',
       comment: 'src/cli.ts is the CLI door\'s entry: it composes through src/host/ and never reaches into another door.',
       severity: 'error',
       from: { path: '^src/cli\\.ts$' },
-      to: { path: '^src/(local-api|openai|mcp|editor|device|relay)/' },
+      to: { path: '^src/(local-api|openai|mcp|realtime|editor|device|relay)/' },
     },
     {
       name: 'no-door-in-core',
       comment: 'The core (jobs, engine) and the shared mechanisms serve every door, so they import none of them; only src/host/ composes doors.',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/(local-api|openai|mcp|editor|device|relay|cli|host)/|^src/(cli|extension|relay)\\.ts$' },
-      to: { path: '^src/(local-api|openai|mcp|editor|device|relay|cli|host)/' },
+      from: { path: '^src/', pathNot: '^src/(local-api|openai|mcp|realtime|editor|device|relay|cli|host)/|^src/(cli|extension|relay)\\.ts$' },
+      to: { path: '^src/(local-api|openai|mcp|realtime|editor|device|relay|cli|host)/' },
     },
     {
       name: 'no-module-cycle',

@@ -32,6 +32,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<unknown> }> = [
   { name: 'proof', run: () => import('./proof-listen').then((m) => m.runProofListenBench()) },
   { name: 'health', run: () => import('./health').then((m) => m.runHealthBench()) },
   { name: 'cancel', run: () => import('./cancel').then((m) => m.runCancelBench()) },
+  { name: 'realtime', run: () => import('./realtime').then((m) => m.runRealtimeBench()) },
 ];
 
 async function main(): Promise<void> {

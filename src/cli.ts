@@ -2,9 +2,10 @@ import { parseArgs } from 'node:util';
 import { apiKeyPath, ensureApiKey, writeApiKey } from './http/api-key';
 import { runStdioMcp } from './host/mcp-stdio';
 import { engineConfigFromEnvironment } from './config/engine-environment';
-import { startLocalServer } from './host/local-server';
+import { defaultEngineWorkerPath, startLocalServer } from './host/local-server';
 import { runAudiobookCommand } from './cli/audiobook-command';
 import { runModelsCommand } from './cli/models-command';
+import { runSpeakersCommand } from './cli/speakers-command';
 import { resolveServeOptions } from './cli/serve-options';
 import { UsageError } from './util/usage-error';
 import { startDeviceClient, type DeviceClient } from './host/device-link';
@@ -20,6 +21,7 @@ Usage:
   node dist/cli.js key show [--data-dir D]
   node dist/cli.js key regenerate [--data-dir D]
   node dist/cli.js models list|install <id>|remove <id>|verify|import [<id>] <path> [--data-dir D] [--mirror URL]
+  node dist/cli.js speakers add <name> <clip>|remove <name>|list [--data-dir D]   speakers named in diarized transcripts
   node dist/cli.js audiobook <file.md|folder> --out book.m4b [--voice ID] [--format m4b|mp3] [--chapter-level N]
                              [--speakers "Ann=VOICE,Bob=VOICE"] [--per-chapter (MP3 files in the folder --out)] [--data-dir D]
 
@@ -121,6 +123,10 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'models') {
     process.exitCode = await runModelsCommand(positionals.slice(1), resolveServeOptions(values).dataDir, { mirror: values.mirror });
+    return;
+  }
+  if (command === 'speakers') {
+    process.exitCode = await runSpeakersCommand(positionals.slice(1), resolveServeOptions(values).dataDir, { engineWorkerPath: defaultEngineWorkerPath() });
     return;
   }
   if (command === 'audiobook') {

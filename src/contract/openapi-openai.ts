@@ -17,7 +17,7 @@ export const OPENAI_TAG_OBJECT = {
   description: 'The OpenAI audio API on this machine (speech, transcriptions, translations, models), for the OpenAI SDKs: each call runs as a Local API job; errors come in OpenAI\'s shape with our code in `code`.',
 } as const;
 export const OPENAI_SPEECH_FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'] as const;
-export const OPENAI_TRANSCRIPT_FORMATS = ['json', 'text', 'srt', 'verbose_json', 'vtt'] as const;
+export const OPENAI_TRANSCRIPT_FORMATS = ['json', 'text', 'srt', 'verbose_json', 'vtt', 'diarized_json'] as const;
 
 export type OpenAiSpeechFormat = (typeof OPENAI_SPEECH_FORMATS)[number];
 export type OpenAiTranscriptFormat = (typeof OPENAI_TRANSCRIPT_FORMATS)[number];
@@ -55,6 +55,14 @@ export const openAiTranscriptionFields = {
     temperature: { type: 'number', minimum: 0, maximum: 1, default: 0 },
     'timestamp_granularities[]': { type: 'array', items: { type: 'string', enum: ['word', 'segment'] }, maxItems: 2 },
     stream: { type: 'boolean', default: false },
+    'known_speaker_names[]': {
+      type: 'array', maxItems: 4, items: { type: 'string', minLength: 1, maxLength: 64 },
+      description: 'With `response_format=diarized_json`: the names of up to 4 speakers, each with a reference clip in `known_speaker_references[]` at the same position.',
+    },
+    'known_speaker_references[]': {
+      type: 'array', maxItems: 4, items: { type: 'string', maxLength: 3_000_000, pattern: '^data:audio/[A-Za-z0-9.+-]+;base64,[A-Za-z0-9+/]+={0,2}$' },
+      description: 'Audio data URLs (`data:audio/wav;base64,…`), 2 to 10 seconds of each known speaker; a diarized speaker whose voice matches one (cosine similarity of speaker embeddings ≥ 0.5) is labelled with its name, the others A, B, ….',
+    },
   },
 } as const;
 

@@ -73,6 +73,11 @@ export interface WhisperHints {
   translate?: boolean;
   /** Sampling temperature; 0 is greedy decoding. */
   temperature?: number;
+  /**
+   * No fallback to sampling at higher temperatures when a decode looks poor: live partial text is a preview,
+   * and this keeps it quick and leaves whisper's sampling state to the decodes that count.
+   */
+  noFallback?: boolean;
 }
 
 /** A piece of the transcript as whisper recognized it, in seconds of the original media. */
@@ -111,13 +116,69 @@ export interface BookTask {
   dataDir: string;
 }
 
+/**
+ * Not a job: one look at a live transcription session's audio (src/realtime/): where the speech is (for turn
+ * detection) and, when asked, what was said, decoded the way an STT job decodes a file (VAD, then the
+ * recognizer), so a committed utterance reads as the same audio's file transcript does.
+ */
+export interface LiveWindowTask {
+  kind: 'live-window';
+  /** Raw 16 kHz mono signed 16-bit little-endian samples (a temporary file of the session). */
+  pcmPath: string;
+  modelPath: string;
+  /** A whisper language code, or `auto`. */
+  language: string;
+  /** Whether to recognize the words too, or only find the speech. */
+  decode: boolean;
+  /** A partial look: decoded without temperature fallback (see WhisperHints.noFallback). */
+  preview?: boolean;
+  /** Silero's speech probability threshold for turn detection, 0–1 (whisper.cpp's default is 0.5). */
+  vadThreshold: number;
+  /** whisper's initial prompt (the session's `transcription.prompt`). */
+  prompt?: string;
+}
+
+/** A recognized word of a live window, in seconds from the window's start. */
+export interface LiveWord {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** The answer to a LiveWindowTask. */
+export interface LiveWindowResult {
+  durationSeconds: number;
+  /** The stretches of speech (seconds of the window) at the task's threshold; null without a VAD model. */
+  speech: Array<{ start: number; end: number }> | null;
+  /** The recognized text; empty when `decode` was false or nothing was said. */
+  text: string;
+  words: LiveWord[];
+  language: string;
+}
+
+/** Not a job: the voice of an enrollment clip (`speakers add`), from its speech only. */
+export interface SpeakerEmbeddingTask {
+  kind: 'speaker-embedding';
+  inputPath: string;
+  /** `<data-dir>/models`: the diarization embedding model and the VAD model are found there. */
+  modelsDir: string;
+}
+
+export interface SpeakerEmbeddingResult {
+  embedding: number[];
+  /** The embedding model's file name. */
+  model: string;
+  speechSeconds: number;
+}
+
+
 /** What the job service queues: a TTS, STT or book job's task. */
 export type JobTask = TtsTask | SttTask | BookTask;
 
-export type EngineTask = JobTask | SpeechRegionsTask | WaveformTask | SpeakTask;
+export type EngineTask = JobTask | SpeechRegionsTask | WaveformTask | SpeakTask | LiveWindowTask | SpeakerEmbeddingTask;
 
-/** What a task answers: a job's result, speech regions, waveform peaks, or a spoken sentence for a SpeakTask. */
-export type EngineResult = JobResult | BookResult | SpeechRegionsResult | WaveformResult | SpokenSentence;
+/** What a task answers: a job's result, speech regions, waveform peaks, a spoken sentence or a live window. */
+export type EngineResult = JobResult | BookResult | SpeechRegionsResult | WaveformResult | SpokenSentence | LiveWindowResult | SpeakerEmbeddingResult;
 
 /** The result a task of type T answers with. */
 export type ResultOf<T extends EngineTask> = T extends BookTask
@@ -128,7 +189,11 @@ export type ResultOf<T extends EngineTask> = T extends BookTask
     ? WaveformResult
     : T extends SpeakTask
       ? SpokenSentence
-      : JobResult;
+      : T extends LiveWindowTask
+        ? LiveWindowResult
+        : T extends SpeakerEmbeddingTask
+          ? SpeakerEmbeddingResult
+          : JobResult;
 
 /**
  * Not a job: the waveform peaks of a media file for the editor's timeline (src/engine/media/waveform-task.ts),
@@ -228,6 +293,8 @@ export const taskBackend = (task: EngineTask): string => {
   if (task.kind === 'waveform') return 'ffmpeg';
   if (task.kind === 'speak') return task.voice.engine;
   if (task.kind === 'book') return 'audiobook';
+  if (task.kind === 'live-window') return STT_BACKEND;
+  if (task.kind === 'speaker-embedding') return 'sherpa-onnx';
   return task.recognizer === 'parakeet' ? parakeetBackend(path.basename(task.modelPath)) : STT_BACKEND;
 };
 
@@ -237,4 +304,16 @@ export class UserFacingError extends Error {
     super(message);
     this.name = 'UserFacingError';
   }
+}
+
+/**
+ * An STT job's own reference voices (the OpenAI door's `known_speaker_names[]` with
+ * `known_speaker_references[]`): written in the job's folder as this file beside the clips it names; the
+ * engine names a diarized speaker whose voice matches one (src/engine/stt/name-speakers.ts).
+ */
+export const REFERENCE_SPEAKERS_FILE = 'reference-speakers.json';
+
+export interface ReferenceSpeakers {
+  /** Each clip's file name in the job's folder. */
+  speakers: Array<{ name: string; file: string }>;
 }

@@ -12,7 +12,7 @@ import type { LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
 import { validateLexicon } from '../lexicon/lexicon-validation';
 import { compileValidators, type Validators } from '../contract/validation';
 import type { TtsEngineName, TtsVoiceRef } from '../voices/voice-ref';
-import { UserFacingError, type BookTask, type EngineTask, type ExtraOutputFormat, type SpeakTask, type SpeechRegionsTask, type SttTask, type TtsTask, type WaveformTask, type WhisperHints } from './protocol';
+import { UserFacingError, type BookTask, type EngineTask, type ExtraOutputFormat, type LiveWindowTask, type SpeakerEmbeddingTask, type SpeakTask, type SpeechRegionsTask, type SttTask, type TtsTask, type WaveformTask, type WhisperHints } from './protocol';
 import { narrationTimelineProblem } from '../subtitles/timeline-limit';
 import { readCues } from './tts/read-cues';
 
@@ -48,7 +48,26 @@ export async function checkTask(task: unknown): Promise<Exclude<EngineTask, Wave
   if (task.kind === 'stt') return checkSttTask(task);
   if (task.kind === 'speech-regions') return checkSpeechRegionsTask(task);
   if (task.kind === 'speak') return checkSpeakTask(task);
-  throw invalid(`its kind ${JSON.stringify(task.kind)} is neither tts nor stt nor speech-regions, nor a Read Aloud speak task`);
+  if (task.kind === 'live-window') return checkLiveWindowTask(task);
+  if (task.kind === 'speaker-embedding') return checkSpeakerEmbeddingTask(task);
+  throw invalid(`its kind ${JSON.stringify(task.kind)} is neither tts nor stt nor speech-regions, nor a Read Aloud speak task, nor a live window`);
+}
+
+function checkSpeakerEmbeddingTask(task: Fields): SpeakerEmbeddingTask {
+  return { kind: 'speaker-embedding', inputPath: absolutePath(task, 'inputPath'), modelsDir: absolutePath(task, 'modelsDir') };
+}
+
+/** A live transcription window: its paths, a language code, a threshold in 0–1, a prompt within the OpenAI door's limit. */
+function checkLiveWindowTask(task: Fields): LiveWindowTask {
+  const { language, decode, vadThreshold, prompt, preview } = task;
+  if (typeof language !== 'string' || !/^[A-Za-z0-9-]{1,35}$/.test(language)) throw invalid('language is not a language code');
+  if (typeof decode !== 'boolean') throw invalid('decode is not true or false');
+  if (typeof vadThreshold !== 'number' || !(vadThreshold >= 0 && vadThreshold <= 1)) throw invalid('vadThreshold is not a number from 0 to 1');
+  if (prompt !== undefined && (typeof prompt !== 'string' || prompt.length > MAX_WHISPER_PROMPT)) throw invalid(`prompt is not a text of at most ${MAX_WHISPER_PROMPT} characters`);
+  return {
+    kind: 'live-window', pcmPath: absolutePath(task, 'pcmPath'), modelPath: absolutePath(task, 'modelPath'),
+    language, decode, vadThreshold, ...(prompt ? { prompt } : {}), ...(optionalBoolean(preview, 'preview') ? { preview: true } : {}),
+  };
 }
 
 function checkSpeechRegionsTask(task: Fields): SpeechRegionsTask {

@@ -30,6 +30,14 @@ async function runTask(received: unknown, report: ProgressReporter): Promise<Tas
     const { runTtsTask } = await import('./tts/run-tts');
     return runTtsTask(task, report);
   }
+  if (task.kind === 'speaker-embedding') {
+    const { runSpeakerEmbeddingTask } = await import('./stt/run-speaker-embedding');
+    return runSpeakerEmbeddingTask(task);
+  }
+  if (task.kind === 'live-window') {
+    const { runLiveWindowTask } = await import('./stt/run-live-window');
+    return runLiveWindowTask(task);
+  }
   if (task.kind === 'speech-regions') {
     const { runSpeechRegionsTask } = await import('./stt/run-speech-regions');
     return runSpeechRegionsTask(task, report);

@@ -10,6 +10,7 @@ import { jobRoutes } from '../local-api/jobs';
 import { mcpRoutes } from '../mcp/http';
 import { lexiconRoutes } from '../local-api/lexicon';
 import { serviceRoutes } from '../local-api/service';
+import { speakerRoutes } from '../local-api/speakers';
 import { sttRoutes } from '../local-api/stt';
 import { ttsRoutes } from '../local-api/tts';
 import { voiceRoutes } from '../local-api/voices';
@@ -32,6 +33,7 @@ export function createApp(deps: AppDeps): Koa {
   openAiRoutes(router, deps);
   mcpRoutes(router, deps);
   lexiconRoutes(router, deps);
+  speakerRoutes(router, deps);
 
   app.use(openAiErrorShape);
   app.use(errorMiddleware(deps.log));

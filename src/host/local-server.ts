@@ -8,7 +8,9 @@ import { createHttpServer } from '../http/listen';
 import type { RequestTimeouts } from '../http/slow-requests';
 import { EngineHost } from '../jobs/engine-host';
 import { JobService } from '../jobs/job-service';
+import { liveRecognition } from '../jobs/live-recognition';
 import { JobStore } from '../jobs/store';
+import { attachRealtime, type RealtimeDoor, type RealtimeOptions } from '../realtime/door';
 import { cachePrunerFor, configuredCacheLimits, releaseCachePruner, type CacheLimitOverrides } from '../util/data-dir-caches';
 import type { Logger } from '../util/log';
 import { createVoiceLibrary } from '../voices/library';
@@ -45,6 +47,8 @@ export interface LocalServerOptions {
   timeouts?: Partial<RequestTimeouts>;
   /** Size and age caps of the data directory's caches, over SPEECH_STUDIO_CACHE_LIMITS and the defaults (src/util/data-dir-caches.ts). */
   cacheLimits?: CacheLimitOverrides;
+  /** Live transcription over WebSocket (GET /v1/realtime): session cap, idle limit, largest message. */
+  realtime?: RealtimeOptions;
 }
 
 export interface LocalServer {
@@ -53,6 +57,8 @@ export interface LocalServer {
   readonly port: number;
   readonly jobs: JobService;
   readonly engine: EngineHost;
+  /** The live transcription sessions (GET /v1/realtime). */
+  readonly realtime: RealtimeDoor;
   /** What the app was built from, for other doors on the same core (the MCP server over stdio). */
   readonly appDeps: AppDeps;
   /** Switches the API off (503 LOCAL_API_DISABLED) or on, without stopping the server. */
@@ -117,6 +123,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
 
   // A request without Host (HTTP/1.0 style) gets the API's answer; browsers always send one.
   const http = createHttpServer({ handle: app.callback(), timeouts: options.timeouts, methods: ['GET', 'HEAD', 'POST', 'OPTIONS'] });
+  const realtime = attachRealtime(http.server, appDeps, liveRecognition(engine, dataDir), options.realtime);
   const port = await http.listen(options.port, options.host);
   // The engine decides the same way from the same environment; the opus route runs here.
   const media = await mediaToolchainInfo();
@@ -132,10 +139,12 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     port,
     jobs,
     engine,
+    realtime,
     appDeps,
     setEnabled: (value) => (enabled = value),
     setAuth: (value) => (auth = value),
     close: () => http.close(async () => {
+      await realtime.close();
       await jobs.shutdown();
       await releaseCachePruner(dataDir);
     }),

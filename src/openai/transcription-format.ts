@@ -54,7 +54,35 @@ export function formatTranscript(transcript: Transcript, format: OpenAiTranscrip
       return { body: renderVtt(transcript), mediaType: 'text/plain; charset=utf-8' };
     case 'verbose_json':
       return { body: verboseJson(transcript, options, usage), mediaType: 'application/json' };
+    case 'diarized_json':
+      return { body: diarizedJson(transcript, usage), mediaType: 'application/json' };
   }
+}
+
+/** Labels the diarizer gave, as opposed to a known speaker's name. */
+const UNNAMED_SPEAKER = /^Speaker \d+$/;
+
+/** A, B, …, Z, AA, AB, …: OpenAI's labels for speakers without a name. */
+const letterLabel = (index: number): string => (index < 26 ? String.fromCharCode(65 + index) : `${letterLabel(Math.floor(index / 26) - 1)}${letterLabel(index % 26)}`);
+
+/** OpenAI's diarized shape: segments with `speaker` (a known speaker's name, else A, B, … in order of appearance). */
+function diarizedJson(transcript: Transcript, usage: object): Record<string, unknown> {
+  const letters = new Map<string, string>();
+  const speakerLabel = (speaker: string | undefined): string => {
+    if (speaker !== undefined && !UNNAMED_SPEAKER.test(speaker)) return speaker;
+    const key = speaker ?? '';
+    if (!letters.has(key)) letters.set(key, letterLabel(letters.size));
+    return letters.get(key) as string;
+  };
+  return {
+    task: 'transcribe',
+    duration: transcript.durationSeconds,
+    text: transcript.text,
+    segments: transcript.segments.map((segment, index) => ({
+      type: 'transcript.text.segment', id: `seg_${index}`, start: segment.start, end: segment.end, text: segment.text, speaker: speakerLabel(segment.speaker),
+    })),
+    usage,
+  };
 }
 
 function verboseJson(transcript: Transcript, options: FormatOptions, usage: object): Record<string, unknown> {

@@ -8,7 +8,9 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { promises as fs } from 'node:fs';
 import { ApiError, invalidRequest } from '../contract/errors';
-import type { RecognizedSegment } from '../engine/protocol';
+import path from 'node:path';
+import { REFERENCE_SPEAKERS_FILE, type RecognizedSegment, type ReferenceSpeakers } from '../engine/protocol';
+import { speakerNameProblem } from '../voices/known-speakers';
 import { QueueFullError, type Reservation } from '../jobs/job-service';
 import { isActive, type JobRecord } from '../jobs/types';
 import { waitForJobEnd } from '../jobs/wait-for-job';
@@ -29,7 +31,9 @@ import type { OpenAiTranscriptionBody } from './validation';
 /** OpenAI's transcription model names, which mean the default; an installed model's file name or catalog id picks that model. */
 const OPENAI_STT_MODELS = /^(whisper-1|gpt-4o(-mini)?-transcribe([\w-]*)?|gpt-transcribe[\w-]*)$/;
 const TRANSLATION_FIELDS = new Set(['model', 'prompt', 'response_format', 'temperature']);
-const TRANSCRIPTION_FIELDS = new Set([...TRANSLATION_FIELDS, 'language', 'timestamp_granularities[]', 'stream']);
+const TRANSCRIPTION_FIELDS = new Set([...TRANSLATION_FIELDS, 'language', 'timestamp_granularities[]', 'stream', 'known_speaker_names[]', 'known_speaker_references[]']);
+/** Transcriptions may carry up to 4 reference clips as data URLs beside the usual short fields. */
+const TRANSCRIPTION_FIELD_LIMITS = { fields: 24, fieldSize: 3_000_000 };
 
 type Task = 'transcribe' | 'translate';
 
@@ -107,7 +111,7 @@ async function receiveAndCreate(
   installed: SttModels<InstalledWhisperModel>, reservation: Reservation,
 ): Promise<{ job: JobRecord; body: OpenAiTranscriptionBody; ignored: string[] }> {
   const dir = await deps.jobs.files.create(id);
-  const upload = await receiveUpload(ctx.req, folderSink(dir), maxBytes);
+  const upload = await receiveUpload(ctx.req, folderSink(dir), maxBytes, task === 'transcribe' ? TRANSCRIPTION_FIELD_LIMITS : undefined);
   if (!upload.file) throw invalidRequest('file: is required (a part named "file" holding the audio)');
   if (upload.file.bytes === 0) throw invalidRequest('file: is empty');
   const fields = formFields(upload.entries);
@@ -130,7 +134,11 @@ async function receiveAndCreate(
   };
   // The Local API's admission, with OpenAI's fields translated: diarization is not part of OpenAI's request;
   // admission also refuses what a Parakeet model cannot honour (prompt, translate, temperature, language).
-  const ask = checkSttFields(deps.validators, { language: body.language ?? 'auto', diarizationEnabled: 'false' });
+  const diarized = body.response_format === 'diarized_json';
+  if (diarized && task === 'translate') throw invalidRequest('response_format: diarized_json is for transcriptions, not translations');
+  if (diarized) await writeReferenceSpeakers(dir, body);
+  else if (body['known_speaker_names[]'] || body['known_speaker_references[]']) ignored.push('known_speaker_names[] and known_speaker_references[] (only diarized_json labels speakers)');
+  const ask = checkSttFields(deps.validators, { language: body.language ?? 'auto', diarizationEnabled: diarized ? 'true' : 'false' });
   const { options, model } = admitStt(ask, installed, deps.preferredSttModel?.(), { ...(named ? { named } : {}), hints: whisper });
   const label = task === 'translate' ? 'OpenAI translation' : 'OpenAI transcription';
   const job = await deps.jobs.createSttJob(
@@ -142,6 +150,29 @@ async function receiveAndCreate(
   );
   if ((body['timestamp_granularities[]'] ?? []).length > 0 && body.response_format !== 'verbose_json') ignored.push('timestamp_granularities[] (only verbose_json carries times)');
   return { job, body, ignored };
+}
+
+/**
+ * The known speakers' reference clips, from their data URLs into the job's folder, listed for the engine
+ * (REFERENCE_SPEAKERS_FILE), which names a diarized speaker whose voice matches one.
+ */
+async function writeReferenceSpeakers(dir: string, body: OpenAiTranscriptionBody): Promise<void> {
+  const names = body['known_speaker_names[]'] ?? [];
+  const references = body['known_speaker_references[]'] ?? [];
+  if (names.length !== references.length) {
+    throw invalidRequest(`known_speaker_references[]: give one reference clip for each of the ${names.length} known_speaker_names[] (got ${references.length})`);
+  }
+  if (names.length === 0) return;
+  const speakers: ReferenceSpeakers['speakers'] = [];
+  for (const [index, name] of names.entries()) {
+    const problem = speakerNameProblem(name);
+    if (problem) throw invalidRequest(`known_speaker_names[]: ${problem}`);
+    if (names.indexOf(name) !== index) throw invalidRequest(`known_speaker_names[]: ${JSON.stringify(name)} is given twice`);
+    const file = `reference-speaker-${index}.audio`;
+    await fs.writeFile(path.join(dir, file), Buffer.from(references[index].slice(references[index].indexOf(',') + 1), 'base64'));
+    speakers.push({ name, file });
+  }
+  await fs.writeFile(path.join(dir, REFERENCE_SPEAKERS_FILE), JSON.stringify({ speakers } satisfies ReferenceSpeakers));
 }
 
 /** The transcript of an ended job, or the error an OpenAI client should see. */

@@ -25,6 +25,8 @@ export interface OpenAiTranscriptionBody {
   temperature: number;
   'timestamp_granularities[]'?: Array<'word' | 'segment'>;
   stream: boolean;
+  'known_speaker_names[]'?: string[];
+  'known_speaker_references[]'?: string[];
   [other: string]: unknown;
 }
 

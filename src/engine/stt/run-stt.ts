@@ -5,7 +5,8 @@ import type { Transcript } from '../../subtitles/types';
 import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import { mediaToolchain } from '../media/media-toolchain';
 import { STT_BACKEND, UserFacingError, type ProgressReporter, type SttTask, type TaskOutcome } from '../protocol';
-import { assignSpeakers } from './assign-speakers';
+import { assignSpeakers, type SpeakerAssignment } from './assign-speakers';
+import { nameSpeakers, referenceVoices } from './name-speakers';
 import { buildSegments } from './build-segments';
 import { decodeInput } from './decode-input';
 import { flagSegments } from './flag-segments';
@@ -79,7 +80,7 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
 
   const diarized = options.diarizationEnabled ? await diarize(task, input.pcm, input.startSeconds, threads, progress) : null;
   const assigned = diarized
-    ? assignSpeakers(built.segments, diarized)
+    ? await namedSpeakers(task, assignSpeakers(built.segments, diarized), input.pcm, input.startSeconds, threads)
     : { segments: built.segments, speakers: null };
   const speakers = assigned.speakers;
   const segments = flagSegments(assigned.segments, speech.heard, input.startSeconds);
@@ -119,7 +120,7 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
   };
 }
 
-interface Speech extends SpeechTimeline {
+export interface Speech extends SpeechTimeline {
   /** How much of the transcribing step's progress the VAD pass took. */
   vadShare: number;
   /** Where VAD heard speech, in seconds of the decoded audio; absent when no VAD model is installed. */
@@ -127,7 +128,7 @@ interface Speech extends SpeechTimeline {
 }
 
 /** Only the speech, when a VAD model is installed; else all of the audio. */
-async function keepSpeech(modelPath: string, pcm: Int16Array, threads: number, progress: StepReporter): Promise<Speech> {
+export async function keepSpeech(modelPath: string, pcm: Int16Array, threads: number, progress: StepReporter): Promise<Speech> {
   const vadModel = await findVadModel(modelPath);
   progress('transcribing', 0);
   if (!vadModel) {
@@ -138,7 +139,7 @@ async function keepSpeech(modelPath: string, pcm: Int16Array, threads: number, p
   return { ...compactSpeech(pcm, ranges, SPEECH_SAMPLE_RATE), vadShare: VAD_SHARE, heard: ranges };
 }
 
-async function recognize(
+export async function recognize(
   recognizer: SttRecognizer,
   speech: Speech,
   requested: string,
@@ -163,6 +164,14 @@ async function recognize(
   });
   progress('transcribing', 1);
   return recognition;
+}
+
+/** The speakers whose voice matches a reference clip of the job or an enrolled speaker, named. */
+async function namedSpeakers(task: SttTask, assignment: SpeakerAssignment, pcm: Int16Array, offsetSeconds: number, threads: number): Promise<SpeakerAssignment> {
+  const models = await findDiarizationModels(task.modelPath);
+  if (!models) return assignment;
+  const voices = await referenceVoices(task, models.embedding, threads);
+  return nameSpeakers(assignment, pcm, offsetSeconds, voices, models.embedding, threads);
 }
 
 /**

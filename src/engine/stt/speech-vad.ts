@@ -1,4 +1,4 @@
-import { initWhisperVad, type WhisperVadContext } from '@fugood/whisper.node';
+import { initWhisperVad, type VadOptions, type WhisperVadContext } from '@fugood/whisper.node';
 import { requireWhisper } from '../native-parts';
 import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import type { SpeechRange } from './speech-timeline';
@@ -35,6 +35,8 @@ export async function detectSpeech(
   modelPath: string,
   threads: number,
   onProgress?: (fraction: number) => void,
+  /** Over whisper.cpp's defaults (live turn detection sets its own threshold). */
+  vadOptions: VadOptions = {},
 ): Promise<SpeechRange[]> {
   if (pcm.length === 0) return [];
   const context = await loadVadModel(modelPath, threads);
@@ -45,7 +47,7 @@ export async function detectSpeech(
     // A copy: the binding takes a whole ArrayBuffer, not a view.
     const piece = pcm.slice(from, from + pieceLength);
     const offset = from / SPEECH_SAMPLE_RATE;
-    const segments = await context.detectSpeechData(piece.buffer, {});
+    const segments = await context.detectSpeechData(piece.buffer, vadOptions);
     // The binding gives centiseconds.
     for (const segment of segments) ranges.push({ start: offset + segment.t0 / 100, end: offset + segment.t1 / 100 });
     onProgress?.(Math.min(1, (from + pieceLength) / pcm.length));

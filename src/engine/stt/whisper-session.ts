@@ -46,6 +46,8 @@ export interface WhisperRunOptions {
   prompt?: string;
   translate?: boolean;
   temperature?: number;
+  /** No temperature fallback (see WhisperHints.noFallback). */
+  noFallback?: boolean;
 }
 
 // One model stays loaded between jobs (warm-model.ts).
@@ -90,6 +92,7 @@ export async function transcribePcm16(
     ...(options.prompt ? { prompt: options.prompt } : {}),
     ...(options.translate ? { translate: true } : {}),
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+    ...(options.noFallback ? { temperatureInc: 0 } : {}),
   });
   const result = await promise;
   const promptLanguage = options.multilingual ? result.language || null : null;

@@ -40,6 +40,15 @@ const MB = 1024 * 1024;
 const MAX_FIELD_CHARACTERS = 1024;
 const MAX_FIELD_BYTES = 4 * MAX_FIELD_CHARACTERS;
 
+/** How many text fields a body may hold beside its file, and how long each may be (in bytes). */
+export interface FieldLimits {
+  fields: number;
+  fieldSize: number;
+}
+
+/** Short text fields: every route's, except where a field carries audio (OpenAI's reference clips). */
+export const TEXT_FIELDS: FieldLimits = { fields: 16, fieldSize: MAX_FIELD_BYTES };
+
 export const tooLarge = (maxBytes = MAX_UPLOAD_BYTES): ApiError =>
   new ApiError('FILE_TOO_LARGE', `file: must be at most ${maxBytes % MB === 0 ? `${maxBytes / MB} MB (${maxBytes} bytes)` : `${maxBytes} bytes`}.`);
 
@@ -53,7 +62,7 @@ const partName = (name: string | undefined): string => (name ? name.slice(0, 100
  * at `maxBytes` with FILE_TOO_LARGE, answers any malformed body with INVALID_REQUEST, and on any failure
  * removes what the sink had stored.
  */
-export async function receiveUpload(req: IncomingMessage, sink: UploadSink, maxBytes = MAX_UPLOAD_BYTES): Promise<ReceivedUpload> {
+export async function receiveUpload(req: IncomingMessage, sink: UploadSink, maxBytes = MAX_UPLOAD_BYTES, fieldLimits: FieldLimits = TEXT_FIELDS): Promise<ReceivedUpload> {
   const fields: Record<string, string> = {};
   const entries: ReceivedUpload['entries'] = [];
   let file: ReceivedFile | undefined;
@@ -65,7 +74,7 @@ export async function receiveUpload(req: IncomingMessage, sink: UploadSink, maxB
       try {
         parser = Busboy({
           headers: req.headers,
-          limits: { fileSize: maxBytes, files: 1, fields: 16, fieldSize: MAX_FIELD_BYTES, parts: 17, fieldNameSize: 100 },
+          limits: { fileSize: maxBytes, files: 1, fields: fieldLimits.fields, fieldSize: fieldLimits.fieldSize, parts: fieldLimits.fields + 1, fieldNameSize: 100 },
         });
       } catch (error) {
         reject(invalidRequest(`body: must be multipart/form-data with a boundary (${(error as Error).message})`));

@@ -1,0 +1,38 @@
+/**
+ * The voice of an enrollment clip: decoded, reduced to its speech by VAD (all of it without a VAD model),
+ * and embedded with the diarization embedding model. A clip with no speech, or too little, is refused with
+ * a sentence, before anything is stored.
+ */
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import { MIN_ENROLL_SPEECH_SECONDS } from '../../voices/known-speakers';
+import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
+import { mediaToolchain } from '../media/media-toolchain';
+import { UserFacingError, type SpeakerEmbeddingResult, type SpeakerEmbeddingTask, type TaskOutcome } from '../protocol';
+import { decodeInput } from './decode-input';
+import { findVadModelIn } from './model-files';
+import { speakerEmbedding } from './speaker-embedding';
+import { compactSpeech } from './speech-timeline';
+import { detectSpeech } from './speech-vad';
+import { sttThreadCount } from './whisper-session';
+
+export async function runSpeakerEmbeddingTask(task: SpeakerEmbeddingTask): Promise<TaskOutcome<SpeakerEmbeddingResult>> {
+  const model = path.join(task.modelsDir, 'diarization', 'embedding.onnx');
+  await access(model).catch(() => {
+    throw new UserFacingError('Speakers are recognized with the diarization models, which are not installed: install them first (models install).');
+  });
+  const threads = sttThreadCount();
+  const input = await decodeInput(task.inputPath, {}, mediaToolchain(), () => undefined);
+  const vadModel = await findVadModelIn(task.modelsDir);
+  const speech = vadModel
+    ? compactSpeech(input.pcm, await detectSpeech(input.pcm, vadModel, threads), SPEECH_SAMPLE_RATE).samples
+    : input.pcm;
+  const speechSeconds = Math.round((speech.length / SPEECH_SAMPLE_RATE) * 100) / 100;
+  if (speechSeconds === 0) throw new UserFacingError('The clip holds no speech.');
+  if (speechSeconds < MIN_ENROLL_SPEECH_SECONDS) {
+    throw new UserFacingError(`The clip holds ${speechSeconds} s of speech; a speaker needs at least ${MIN_ENROLL_SPEECH_SECONDS} s to be recognized.`);
+  }
+  const embedding = speakerEmbedding(speech, model, threads);
+  if (!embedding) throw new UserFacingError('The clip is too short for the speaker embedding model.');
+  return { backend: 'sherpa-onnx', result: { embedding, model: path.basename(model), speechSeconds } };
+}

@@ -1,0 +1,40 @@
+/**
+ * Enrolling, removing and listing known speakers (src/voices/known-speakers.ts): the clip's voice is
+ * computed in an engine process; the name is checked, and refused when taken, before any engine work.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { modelsDir } from '../models/model-paths';
+import { readKnownSpeakers, speakerNameProblem, writeKnownSpeakers, type KnownSpeaker } from '../voices/known-speakers';
+import type { EngineHost } from './engine-host';
+
+export class EnrollmentError extends Error {}
+
+export async function enrollSpeaker(engine: EngineHost, dataDir: string, name: string, clip: string, signal: AbortSignal): Promise<KnownSpeaker> {
+  const problem = speakerNameProblem(name);
+  if (problem) throw new EnrollmentError(`${JSON.stringify(name)}: ${problem}.`);
+  if ((await readKnownSpeakers(dataDir)).some((speaker) => speaker.name === name)) {
+    throw new EnrollmentError(`A speaker named ${JSON.stringify(name)} is already enrolled: remove it first, or choose another name.`);
+  }
+  const outcome = await engine.run(`enroll-${randomUUID()}`, { kind: 'speaker-embedding', inputPath: path.resolve(clip), modelsDir: modelsDir(dataDir) }, { signal, onProgress: () => undefined });
+  const speaker: KnownSpeaker = { name, ...outcome.result, addedAt: new Date().toISOString() };
+  // Read again: another enrollment may have finished meanwhile.
+  const current = await readKnownSpeakers(dataDir);
+  if (current.some((known) => known.name === name)) throw new EnrollmentError(`A speaker named ${JSON.stringify(name)} was enrolled meanwhile.`);
+  await writeKnownSpeakers(dataDir, [...current, speaker]);
+  return speaker;
+}
+
+/** Whether a speaker of that name was enrolled (and is now gone). */
+export async function removeSpeaker(dataDir: string, name: string): Promise<boolean> {
+  const current = await readKnownSpeakers(dataDir);
+  const kept = current.filter((speaker) => speaker.name !== name);
+  if (kept.length === current.length) return false;
+  await writeKnownSpeakers(dataDir, kept);
+  return true;
+}
+
+/** The enrolled speakers without their embeddings (what GET /v1/speakers and `speakers list` show). */
+export async function listSpeakers(dataDir: string): Promise<Array<Omit<KnownSpeaker, 'embedding'>>> {
+  return (await readKnownSpeakers(dataDir)).map(({ embedding: _embedding, ...rest }) => rest);
+}

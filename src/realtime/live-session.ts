@@ -1,0 +1,282 @@
+/**
+ * One live transcription session, apart from its WebSocket: reads OpenAI Realtime client events, keeps the
+ * uncommitted audio, detects turns from the engine's VAD looks, sends partial text that only grows
+ * (LocalAgreement-2) and a completed transcript per committed utterance, decoded as a file job would be.
+ * Engine work goes one look at a time per session, a committed utterance before any new look.
+ */
+import { randomBytes } from 'node:crypto';
+import type { LiveWindowResult } from '../engine/protocol';
+import type { LiveLook, LiveRecognition, LiveSessionFiles } from '../jobs/live-recognition';
+import { audioInput, TARGET_RATE, type AudioInput } from './audio-input';
+import { SampleBuffer } from './sample-buffer';
+import { applyBetaSession, applyGaSession, ConfigProblem, defaultConfig, describeSession, type SessionConfig, type SessionForm } from './session-config';
+import { StablePrefix } from './stable-prefix';
+import { findTurnEnd } from './turns';
+
+export type ServerEvent = Record<string, unknown> & { type: string };
+
+export interface LiveSessionDeps {
+  send(event: ServerEvent): void;
+  recognition: LiveRecognition;
+  files: LiveSessionFiles;
+  /** The installed model file a session's `model` names, or a ConfigProblem. */
+  resolveModel(model: string): Promise<string>;
+  form: SessionForm;
+}
+
+/** A look at new audio every this many samples (0.32 s) while turn detection is on. */
+const LOOK_EVERY = Math.round(0.32 * TARGET_RATE);
+/** Whisper's window: an utterance this long is committed even without a pause. */
+const MAX_ITEM = 30 * TARGET_RATE;
+/** Audio waiting for the engine beyond this is refused with an error event (5 minutes). */
+const MAX_BUFFER = 300 * TARGET_RATE;
+/** The shortest buffer a commit accepts, as OpenAI's (100 ms). */
+const MIN_COMMIT = Math.round(0.1 * TARGET_RATE);
+/** Kept after the end of speech in a committed utterance, at most (VAD already pads 30 ms). */
+const TAIL = Math.round(0.1 * TARGET_RATE);
+
+const ms = (samples: number): number => Math.round((samples / TARGET_RATE) * 1000);
+const newId = (prefix: string): string => `${prefix}_${randomBytes(11).toString('hex')}`;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+interface Utterance {
+  itemId: string;
+  start: number;
+  pcm: Int16Array;
+  partial: StablePrefix;
+}
+
+export class LiveSession {
+  readonly id = newId('sess');
+  private config: SessionConfig = defaultConfig();
+  private modelPath: string | undefined;
+  private input: AudioInput = audioInput(this.config.format);
+  private readonly buffer = new SampleBuffer();
+  private readonly controller = new AbortController();
+  /** Bumped by commit and clear: a look that started before them is stale. */
+  private generation = 0;
+  private lookedUpTo = 0;
+  private speaking: { itemId: string; start: number; partial: StablePrefix } | null = null;
+  private readonly finals: Utterance[] = [];
+  private previousItem: string | null = null;
+  private busy = false;
+  private closed = false;
+  private warnedNoVad = false;
+
+  constructor(private readonly deps: LiveSessionDeps) {}
+
+  async open(): Promise<void> {
+    this.modelPath = await this.deps.resolveModel(this.config.model);
+    this.deps.send({ type: this.deps.form === 'beta' ? 'transcription_session.created' : 'session.created', session: this.describe(this.deps.form) });
+  }
+
+  /** Ends the session: the look in flight is abandoned (its engine process ended) and the files removed. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.controller.abort(new Error('The live session closed.'));
+    await this.deps.files.release();
+  }
+
+  /** One text frame from the client. */
+  async receive(text: string): Promise<void> {
+    let event: unknown;
+    try {
+      event = JSON.parse(text);
+    } catch {
+      return this.error('invalid_json', 'The event is not valid JSON.', null);
+    }
+    if (typeof event !== 'object' || event === null || Array.isArray(event) || typeof (event as { type?: unknown }).type !== 'string') {
+      return this.error('invalid_event', 'An event must be a JSON object with a string "type".', 'type');
+    }
+    const fields = event as Record<string, unknown> & { type: string };
+    const eventId = typeof fields.event_id === 'string' ? fields.event_id.slice(0, 100) : null;
+    try {
+      await this.dispatch(fields, eventId);
+    } catch (error) {
+      if (error instanceof ConfigProblem) return this.error('invalid_value', error.message, error.param, eventId);
+      throw error;
+    }
+  }
+
+  private async dispatch(event: Record<string, unknown> & { type: string }, eventId: string | null): Promise<void> {
+    switch (event.type) {
+      case 'session.update':
+      case 'transcription_session.update': {
+        const form: SessionForm = event.type === 'session.update' ? 'ga' : 'beta';
+        const next = form === 'ga' ? applyGaSession(this.config, event.session) : applyBetaSession(this.config, event.session);
+        const modelPath = next.model === this.config.model ? this.modelPath : await this.deps.resolveModel(next.model);
+        if (next.format !== this.config.format) this.input = audioInput(next.format);
+        this.config = next;
+        this.modelPath = modelPath;
+        this.deps.send({ type: form === 'ga' ? 'session.updated' : 'transcription_session.updated', session: this.describe(form) });
+        return;
+      }
+      case 'input_audio_buffer.append':
+        return this.append(event.audio, eventId);
+      case 'input_audio_buffer.commit':
+        if (this.buffer.length < MIN_COMMIT) {
+          return this.error('input_audio_buffer_commit_empty', `Error committing input audio buffer: buffer too small. Expected at least 100ms of audio, but buffer only has ${ms(this.buffer.length)}ms of audio.`, null, eventId);
+        }
+        this.commit(this.buffer.end, false);
+        return;
+      case 'input_audio_buffer.clear':
+        this.buffer.clear();
+        this.generation += 1;
+        this.lookedUpTo = this.buffer.end;
+        this.speaking = null;
+        this.deps.send({ type: 'input_audio_buffer.cleared' });
+        return;
+      default:
+        return this.error('unsupported_event', `This transcription session does not handle ${JSON.stringify(event.type.slice(0, 100))} events.`, 'type', eventId);
+    }
+  }
+
+  private append(audio: unknown, eventId: string | null): void {
+    if (typeof audio !== 'string' || !BASE64.test(audio) || audio.length % 4 === 1) {
+      return this.error('invalid_value', 'audio must be base64-encoded audio in the session\'s input format.', 'audio', eventId);
+    }
+    const samples = this.input.push(Buffer.from(audio, 'base64'));
+    if (this.buffer.length + samples.length > MAX_BUFFER) {
+      return this.error('input_audio_buffer_full', `The input audio buffer holds ${MAX_BUFFER / TARGET_RATE} s at most: commit, or let turn detection keep up.`, 'audio', eventId);
+    }
+    this.buffer.append(samples);
+    this.pump();
+  }
+
+  /** Commits the buffered audio up to sample `end` as one utterance; `detected`: turn detection ended it. */
+  private commit(end: number, detected: boolean): void {
+    const speaking = this.speaking;
+    const itemId = speaking?.itemId ?? newId('item');
+    const start = speaking?.start ?? this.buffer.start;
+    if (detected || speaking) this.deps.send({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: ms(end), item_id: itemId });
+    this.deps.send({ type: 'input_audio_buffer.committed', item_id: itemId, previous_item_id: this.previousItem });
+    this.deps.send({
+      type: this.deps.form === 'beta' ? 'conversation.item.created' : 'conversation.item.added',
+      previous_item_id: this.previousItem,
+      item: { id: itemId, object: 'realtime.item', type: 'message', status: 'completed', role: 'user', content: [{ type: 'input_audio', transcript: null }] },
+    });
+    this.previousItem = itemId;
+    this.finals.push({ itemId, start, pcm: this.buffer.slice(start, end), partial: speaking?.partial ?? new StablePrefix() });
+    this.buffer.dropBefore(end);
+    this.speaking = null;
+    this.generation += 1;
+    this.lookedUpTo = this.buffer.start;
+    this.pump();
+  }
+
+  /** Starts the next piece of engine work, if none runs: a committed utterance first, else a look at new audio. */
+  private pump(): void {
+    if (this.busy || this.closed) return;
+    const utterance = this.finals.shift();
+    if (utterance) {
+      this.run(() => this.finish(utterance));
+      return;
+    }
+    if (this.config.turnDetection && this.buffer.end - this.lookedUpTo >= LOOK_EVERY) this.run(() => this.lookAtBuffer());
+  }
+
+  private run(work: () => Promise<void>): void {
+    this.busy = true;
+    work()
+      .catch((error: unknown) => {
+        if (!this.closed) this.error('server_error', `The speech engine failed: ${error instanceof Error ? error.message : String(error)}`, null, null, 'server_error');
+      })
+      .finally(() => {
+        this.busy = false;
+        this.pump();
+      });
+  }
+
+  /** `final`: the committed utterance, decoded as a file job would be; else a look for turns and partial text. */
+  private look(pcm: Int16Array, decode: boolean, final = false): Promise<LiveWindowResult> {
+    const look: LiveLook = {
+      modelPath: this.modelPath as string,
+      language: this.config.language ?? 'auto',
+      decode,
+      ...(final ? {} : { preview: true }),
+      vadThreshold: this.config.turnDetection?.threshold ?? 0.5,
+      ...(this.config.prompt ? { prompt: this.config.prompt } : {}),
+    };
+    return this.deps.recognition.look(this.deps.files, pcm, look, this.controller.signal);
+  }
+
+  private async lookAtBuffer(): Promise<void> {
+    const generation = this.generation;
+    const from = this.buffer.start;
+    const to = this.buffer.end;
+    const speaking = this.speaking;
+    const result = await this.look(this.buffer.slice(from, to), speaking !== null);
+    this.lookedUpTo = to;
+    const turn = this.config.turnDetection;
+    if (this.closed || generation !== this.generation || !turn) return;
+    if (result.speech === null) {
+      if (!this.warnedNoVad) this.error('vad_model_missing', 'Turn detection needs the Silero VAD model: install it, or set turn_detection to null and commit yourself.', 'turn_detection');
+      this.warnedNoVad = true;
+      return;
+    }
+    const ranges = result.speech.map((range) => ({ start: from + Math.round(range.start * TARGET_RATE), end: from + Math.round(range.end * TARGET_RATE) }));
+    if (!this.speaking) {
+      if (ranges.length === 0) {
+        this.buffer.dropBefore(to - Math.round((turn.prefixPaddingMs / 1000) * TARGET_RATE));
+        return;
+      }
+      const start = Math.max(from, ranges[0].start - Math.round((turn.prefixPaddingMs / 1000) * TARGET_RATE));
+      this.speaking = { itemId: newId('item'), start, partial: new StablePrefix() };
+      this.buffer.dropBefore(start);
+      this.deps.send({ type: 'input_audio_buffer.speech_started', audio_start_ms: ms(start), item_id: this.speaking.itemId });
+    } else if (result.words.length > 0) {
+      this.sendDelta(this.speaking.itemId, this.speaking.partial, this.speaking.partial.update(result.words.map((word) => word.text)));
+    }
+    const speech = ranges.filter((range) => range.end > (this.speaking?.start ?? from));
+    const end = findTurnEnd(speech, to, Math.round((turn.silenceMs / 1000) * TARGET_RATE));
+    if (end !== null) this.commit(Math.min(to, end + TAIL, speech.find((r) => r.start > end)?.start ?? to), true);
+    else if (this.speaking && to - this.speaking.start >= MAX_ITEM) this.commit(to, true);
+  }
+
+  private sendDelta(itemId: string, partial: StablePrefix, words: string[]): void {
+    if (words.length === 0) return;
+    const before = partial.text.length - words.join(' ').length;
+    this.deps.send({ type: 'conversation.item.input_audio_transcription.delta', item_id: itemId, content_index: 0, delta: `${before > 0 ? ' ' : ''}${words.join(' ')}` });
+  }
+
+  private async finish(utterance: Utterance): Promise<void> {
+    let result: LiveWindowResult;
+    try {
+      result = await this.look(utterance.pcm, true, true);
+    } catch (error) {
+      if (this.closed) return;
+      this.deps.send({
+        type: 'conversation.item.input_audio_transcription.failed', item_id: utterance.itemId, content_index: 0,
+        error: { type: 'server_error', code: 'transcription_failed', message: error instanceof Error ? error.message : String(error), param: null },
+      });
+      return;
+    }
+    if (this.closed) return;
+    const sent = utterance.partial.text;
+    // The rest of the text as one last delta, when it extends what was sent; deltas never take words back.
+    if (result.text.startsWith(sent) && result.text.length > sent.length) {
+      this.deps.send({ type: 'conversation.item.input_audio_transcription.delta', item_id: utterance.itemId, content_index: 0, delta: result.text.slice(sent.length) });
+    }
+    const offset = utterance.start / TARGET_RATE;
+    const round = (seconds: number): number => Math.round((seconds + offset) * 1000) / 1000;
+    this.deps.send({
+      type: 'conversation.item.input_audio_transcription.completed',
+      item_id: utterance.itemId,
+      content_index: 0,
+      transcript: result.text,
+      usage: { type: 'duration', seconds: Math.ceil(result.durationSeconds) },
+      language: result.language,
+      // Our extension: each word's start and end, in seconds since the session's first audio.
+      words: result.words.map((word) => ({ word: word.text, start: round(word.start), end: round(word.end) })),
+    });
+  }
+
+  private describe(form: SessionForm): Record<string, unknown> {
+    return describeSession(this.id, this.config, form);
+  }
+
+  private error(code: string, message: string, param: string | null, eventId: string | null = null, type = 'invalid_request_error'): void {
+    this.deps.send({ type: 'error', error: { type, code, message, param, event_id: eventId } });
+  }
+}
