@@ -23,7 +23,7 @@ import { entriesIn } from '../lexicon/apply-lexicon';
 import { readLexicon } from '../lexicon/lexicon-file';
 import { createVoiceLibrary, type VoiceLibrary } from '../voices/library';
 import type { VoiceEntry } from '../voices/voice-entry';
-import { voiceIdFor } from '../voices/voice-id';
+import { defaultVoice } from '../voices/default-voice';
 import { cachePrunerFor } from '../util/data-dir-caches';
 import { AudioCache, audiobookCacheDir, cacheKey } from './audio-cache';
 import { chapterMetadata, type TimedChapter } from './chapter-metadata';
@@ -58,7 +58,6 @@ export interface AudiobookResult {
   files: string[];
 }
 
-const DEFAULT_VOICE = voiceIdFor('espeak-ng', 'gmw/en-US');
 const SAMPLE_RATE = 44100;
 /** The silence between two paragraphs, as a reader pauses. */
 const PARAGRAPH_PAUSE_SECONDS = 0.6;
@@ -131,7 +130,7 @@ export async function exportAudiobook(options: AudiobookOptions): Promise<Audiob
   const book = await readManuscript(options.input, options.chapterLevel);
   const speakers = { ...book.speakers, ...options.speakers };
   const library = createVoiceLibrary({ dataDir: options.dataDir });
-  const bookVoice = findVoice(library, options.voiceId ?? DEFAULT_VOICE);
+  const bookVoice = options.voiceId !== undefined ? findVoice(library, options.voiceId) : defaultVoice(library);
   const voices = new Map<string, VoiceEntry>();
   const voiceFor = (asked: string | undefined): VoiceEntry => {
     if (asked === undefined) return bookVoice;
