@@ -1,6 +1,6 @@
 /**
  * The device link's edges on one relay: a device that stops heart-beating without closing its socket,
- * a large upload streamed through the relay's storage to the device, and the name a device stores it under.
+ * and a large upload streamed through the relay's storage to the device.
  */
 import assert from 'node:assert/strict';
 import { open, readdir, rm } from 'node:fs/promises';
@@ -9,7 +9,6 @@ import { after, before, describe, it } from 'node:test';
 import WebSocket from 'ws';
 import { addCredits } from '../../src/relay/data/accounts';
 import { uploadMultipart } from '../helpers/multipart';
-import { testModel } from '../helpers/test-models';
 import { isTerminal, request, tempDir, waitFor } from '../helpers/server';
 import { startDevice, type TestDevice } from './helpers/device';
 import { bearer, makeDevice, makeKey, startTestRelay, type TestRelay } from './helpers/relay';
@@ -88,27 +87,6 @@ describe('device links', () => {
       await device.dispose();
     }
   });
-  it('a device stores a remote job\'s media under the one stored-name rule: a known media extension or input.media', async () => {
-    const { token } = await makeDevice(relay.db, relay.relay.accountId, 'names');
-    await addCredits(relay.db, relay.relay.accountId, 1_000);
-    const device: TestDevice = await startDevice({ relayOrigin: relay.origin, token, stt: true });
-    try {
-      await device.connected();
-      for (const [filename, stored] of [['Talk.WAV', 'input.wav'], ['talk.exe', 'input.media'], ['talk.w-a_v', 'input.media']] as const) {
-        const res = await uploadMultipart(`${relay.base}/stt/jobs`, { language: 'en' }, { source: testModel('audio/jfk.wav'), filename }, bearer(key));
-        assert.equal(res.status, 200, res.body.toString());
-        type Received = { origin: string; input?: { originalName?: string; inputFile?: string } };
-        const ofThis = (jobs: readonly object[]): Received | undefined =>
-          (jobs as Received[]).find((job) => job.origin === 'remote' && job.input?.originalName === filename);
-        const local = await waitFor(`the device's copy of ${filename}`, () => device.localJobs(), (jobs) => ofThis(jobs) !== undefined, 20_000);
-        assert.equal(ofThis(local)!.input!.inputFile, stored, filename);
-        await waitJob(relay.base, key, res.json().id, isTerminal, 60_000);
-      }
-    } finally {
-      await device.dispose();
-    }
-  });
-
   it('a device restarted on its data directory keeps its remote jobs\' records: none is set aside as damaged', async () => {
     const { token } = await makeDevice(relay.db, relay.relay.accountId, 'restarts');
     const first: TestDevice = await startDevice({ relayOrigin: relay.origin, token, stt: false });
