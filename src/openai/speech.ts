@@ -10,12 +10,13 @@ import { Readable } from 'node:stream';
 import { ApiError, invalidRequest } from '../contract/errors';
 import type { OpenAiSpeechFormat } from '../contract/openapi-openai';
 import { TTS_SPEED, type OutputFormat } from '../contract/openapi';
+import type { ExtraOutputFormat } from '../engine/protocol';
 import { admitTts } from '../jobs/admission';
 import type { AppDeps } from '../http/app-deps';
 import { requireFeature } from '../http/security';
 import { cancelJobWhenClientLeaves } from '../http/client-gone';
 import { openSse } from '../http/sse';
-import { JobEndedError, opusFromWav, pcmFromWav, streamingWav, tailJobOutput } from './audio-stream';
+import { JobEndedError, streamingWav, tailJobOutput } from './audio-stream';
 import type { OpenAiDoor } from './door';
 import { openAiErrorOf } from './errors';
 import { resolveVoice } from '../voices/voice-map';
@@ -26,8 +27,12 @@ const ENGINE_MODELS = new Set(['espeak-ng', 'flite', 'svox-pico', 'sherpa-onnx']
 /** OpenAI's audio comes at 24 kHz; `pcm` is defined as 24 kHz 16-bit mono. */
 const SAMPLE_RATE = 24_000;
 
-/** What the engine writes for each OpenAI format: opus and pcm are made from its WAV on the way out. */
+/**
+ * The Local API's output format each OpenAI format is admitted as, and the engine's own format for the two the
+ * Local API does not offer (the engine encodes opus and pcm itself, with the wav request's rate and channels).
+ */
 const ENGINE_FORMAT: Record<OpenAiSpeechFormat, OutputFormat> = { mp3: 'mp3', aac: 'aac', flac: 'flac', wav: 'wav', pcm: 'wav', opus: 'wav' };
+const ENCODE_AS: Partial<Record<OpenAiSpeechFormat, ExtraOutputFormat>> = { pcm: 'pcm', opus: 'opus' };
 const CONTENT_TYPE: Record<OpenAiSpeechFormat, string> = {
   mp3: 'audio/mpeg', opus: 'audio/ogg', aac: 'audio/aac', flac: 'audio/flac', wav: 'audio/wav', pcm: 'audio/pcm',
 };
@@ -36,10 +41,7 @@ export const JOB_ID_HEADER = 'X-Speech-Studio-Job-Id';
 export const IGNORED_HEADER = 'X-Speech-Studio-Ignored';
 
 function shaped(source: AsyncIterable<Buffer>, format: OpenAiSpeechFormat): AsyncIterable<Buffer> {
-  if (format === 'wav') return streamingWav(source);
-  if (format === 'pcm') return pcmFromWav(source);
-  if (format === 'opus') return opusFromWav(streamingWav(source));
-  return source;
+  return format === 'wav' ? streamingWav(source) : source;
 }
 
 export function speechRoute(router: Router, deps: AppDeps, door: OpenAiDoor): void {
@@ -94,7 +96,7 @@ async function createSpeech(ctx: Context, deps: AppDeps, door: OpenAiDoor): Prom
     speed,
   }, deps.voices);
   // The job service takes the queue place itself and gives it back if the job cannot be created.
-  const job = await deps.jobs.createTtsJob({ origin: 'api', ...admitted, name: `OpenAI speech (${format}): ${snippet(body.input)}`, live: true });
+  const job = await deps.jobs.createTtsJob({ origin: 'api', ...admitted, name: `OpenAI speech (${format}): ${snippet(body.input)}`, live: true, encodeAs: ENCODE_AS[format] });
   if (ignored.length > 0) deps.log.info(`POST /audio/speech (job ${job.id}): accepted but not honoured: ${ignored.join('; ')}`);
 
   const gone = cancelJobWhenClientLeaves(ctx, deps.jobs, job.id);
