@@ -1,6 +1,7 @@
 /**
- * The one error registry of the Local API: every failure a client can see is one of these codes, with its
- * HTTP status. Handlers throw `ApiError`; the error middleware turns it into the spec's error body.
+ * The one error registry, fastify-style: every failure a client can see is one of these codes, with its
+ * HTTP status (and headers, e.g. Retry-After). The core (jobs, admission, uploads) throws `ApiError`s or
+ * subclasses of it; each door maps them once to its wire shape (docs/core-rules.md).
  */
 export const ERROR_STATUS = {
   AUTH_REQUIRED: 401,
@@ -66,6 +67,21 @@ export class ApiError extends Error {
     return body;
   }
 }
+
+/**
+ * A thrown value as a registry error: registry errors as they are, a full disk as INTERNAL_ERROR with a
+ * sentence that says what to do; undefined for anything unexpected (the door logs it and answers 500).
+ */
+export function registryErrorOf(thrown: unknown): ApiError | undefined {
+  if (thrown instanceof ApiError) return thrown;
+  const code = (thrown as { code?: unknown } | null)?.code;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return diskFull();
+  return undefined;
+}
+
+/** The disk of the data directory is full: the request could not be stored. */
+export const diskFull = (): ApiError =>
+  new ApiError('INTERNAL_ERROR', `The disk of Speech Studio's data directory is full, so the request could not be stored. Free some space and try again.`);
 
 export const invalidRequest = (message: string): ApiError => new ApiError('INVALID_REQUEST', message);
 

@@ -16,6 +16,8 @@ export const JOB_STATUSES = [
   'queued', 'loading_model', 'processing', 'succeeded', 'failed', 'cancelled', 'interrupted',
 ] as const;
 export const MAX_TTS_TEXT = 100_000;
+/** The speaking rate every door accepts (a TTS job's `speed`, Read Aloud, MCP); the OpenAI door clamps into it. */
+export const TTS_SPEED = { min: 0.5, max: 2 } as const;
 
 export const uuid = { type: 'string', format: 'uuid' } as const;
 export const ref = <N extends string>(name: N) => ({ $ref: `#/components/schemas/${name}` }) as const;
@@ -41,7 +43,7 @@ const ttsRequest = {
     audioChannels: { type: 'string', enum: ['mono', 'stereo'], default: 'mono' },
     steps: { type: 'integer', minimum: 8, maximum: 64, default: 32 },
     guidanceScale: { type: 'number', minimum: 0.5, maximum: 5, default: 2 },
-    speed: { type: 'number', minimum: 0.5, maximum: 2, default: 1 },
+    speed: { type: 'number', minimum: TTS_SPEED.min, maximum: TTS_SPEED.max, default: 1 },
     duration: { type: ['number', 'null'], exclusiveMinimum: 0, default: null, description: 'Target length in seconds.' },
     denoise: { type: 'boolean', default: true },
     preprocessPrompt: { type: 'boolean', default: true },

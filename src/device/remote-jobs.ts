@@ -4,7 +4,7 @@ import { compileValidators, type Validators } from '../contract/validation';
 import { admitStt, admitTts, installedSttModels } from '../jobs/admission';
 import type { JobService } from '../jobs/job-service';
 import { isActive, type JobRecord } from '../jobs/types';
-import { outputMediaType } from '../contract/media-types';
+import { outputMediaType, storedInputName } from '../contract/media-types';
 import { describeThrown, type Logger } from '../util/log';
 import type { VoiceLibrary } from '../voices/library';
 import type { AssignedJob, DeviceMessage } from '../link/protocol';
@@ -117,8 +117,7 @@ export class RemoteJobRunner {
     const { options: asked, diarizationAsked, originalName, inputPath } = assignment.stt;
     const { options, model } = admitStt({ options: asked, diarizationAsked }, await installedSttModels(this.deps.dataDir), this.deps.preferredSttModel?.());
     return jobs.createSttJobWith('remote', async (_id, dir) => {
-      const extension = path.extname(originalName).toLowerCase().replace(/[^a-z0-9.]/g, '') || '.media';
-      const inputFile = `input${extension}`;
+      const inputFile = storedInputName(originalName);
       const bytes = await downloadInput(this.deps.origin, inputPath, this.deps.token, path.join(dir, inputFile));
       return { options, inputFile, originalName, bytes, modelPath: model.path, ...caller };
     });

@@ -14,9 +14,8 @@ import { createBookExport, finishBookExport, type NewBookExport } from '../jobs/
 import { isActive, type JobRecord } from '../jobs/types';
 import { mergeLexicons } from '../lexicon/merge-lexicon';
 import type { LocalServer } from '../host/local-server';
-import { bestReadyVoice } from '../voices/best-voice';
+import { defaultVoice } from '../voices/default-voice';
 import type { VoiceEntry, VoiceLibrary } from '../voices/library';
-import { isReadyVoice } from '../voices/voice-entry';
 
 /**
  * A TTS request from the editor: the Local API's fields; `voiceId` defaults to the configured voice.
@@ -58,14 +57,9 @@ export class EditorJobs {
 
   constructor(private readonly deps: EditorJobsDeps) {}
 
-  /** The configured voice, else the best ready voice of the editor's language, else of English (src/voices/best-voice.ts). */
+  /** The configured voice, else the best ready voice of the editor's language, else of English (src/voices/default-voice.ts). */
   defaultVoice(): VoiceEntry {
-    const configured = this.deps.defaultVoiceId();
-    const entry = configured ? this.deps.voices.get(configured) : undefined;
-    if (entry && isReadyVoice(entry.voice)) return entry;
-    const best = bestReadyVoice(this.deps.voices.entries(), this.deps.editorLanguage());
-    if (best) return best;
-    throw new ApiError('VOICE_NOT_READY', 'No voice is installed.');
+    return defaultVoice(this.deps.voices, { configured: this.deps.defaultVoiceId(), language: this.deps.editorLanguage() });
   }
 
   /** What createTts would queue, or the refusal (ApiError) the Local API would answer, without creating a job. */

@@ -6,7 +6,7 @@
  */
 import { open, readFile } from 'node:fs/promises';
 import { basename, isAbsolute } from 'node:path';
-import { MAX_TTS_TEXT, openApiDocument } from '../contract/openapi';
+import { MAX_TTS_TEXT, openApiDocument, TTS_SPEED } from '../contract/openapi';
 import { openAiTranscriptionFields } from '../contract/openapi-openai';
 import type { LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
 import { validateLexicon } from '../lexicon/lexicon-validation';
@@ -109,7 +109,7 @@ function extraOutputFormatOf(value: unknown): ExtraOutputFormat | undefined {
 function checkSpeakTask(task: Fields): SpeakTask {
   if (typeof task.text !== 'string' || task.text.trim() === '' || task.text.length > MAX_TTS_TEXT) throw invalid(`text is not a text of 1 to ${MAX_TTS_TEXT} characters`);
   const speed = task.speed;
-  if (typeof speed !== 'number' || !Number.isFinite(speed) || speed < 0.5 || speed > 2) throw invalid('speed is not a number from 0.5 to 2');
+  if (typeof speed !== 'number' || !Number.isFinite(speed) || speed < TTS_SPEED.min || speed > TTS_SPEED.max) throw invalid(`speed is not a number from ${TTS_SPEED.min} to ${TTS_SPEED.max}`);
   const lexicon = lexiconOf(task.lexicon);
   return { kind: 'speak', text: task.text, voice: voiceOf(task.voice, 'voice'), speed, ...(lexicon ? { lexicon } : {}) };
 }

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { describeThrown, type Logger } from '../util/log';
-import { ApiError } from '../contract/errors';
+import { ApiError, registryErrorOf } from '../contract/errors';
 
 /** The one place where failures become the spec's error body; anything unexpected is logged in full. */
 export function errorMiddleware(log: Logger, apiName = 'Local API'): Middleware {
@@ -30,7 +30,11 @@ export function errorMiddleware(log: Logger, apiName = 'Local API'): Middleware 
 }
 
 function toApiError(thrown: unknown, log: Logger, method: string, path: string): ApiError {
-  if (thrown instanceof ApiError) return thrown;
+  const registered = registryErrorOf(thrown);
+  if (registered) {
+    if (!(thrown instanceof ApiError)) log.error(`${method} ${path} failed: ${registered.message} (${describeThrown(thrown)})`);
+    return registered;
+  }
   const status = (thrown as { status?: unknown })?.status;
   // Errors from Koa's own body parsing (bad JSON, wrong charset, body too large) carry a 4xx status.
   if (typeof status === 'number' && status >= 400 && status < 500) {
@@ -41,10 +45,6 @@ function toApiError(thrown: unknown, log: Logger, method: string, path: string):
   const code = (thrown as { code?: unknown })?.code;
   if (typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__ERROR_'))) {
     return new ApiError('INVALID_REQUEST', `body: is not valid data for its Content-Encoding (${describeThrown(thrown)})`);
-  }
-  if (code === 'ENOSPC' || code === 'EDQUOT') {
-    log.error(`${method} ${path} failed: the disk of the data directory is full (${describeThrown(thrown)}).`);
-    return new ApiError('INTERNAL_ERROR', `The disk of Speech Studio's data directory is full, so the request could not be stored. Free some space and try again.`);
   }
   log.error(`Unexpected error in ${method} ${path}: ${thrown instanceof Error ? thrown.stack : describeThrown(thrown)}`);
   return new ApiError('INTERNAL_ERROR', `The server failed while handling ${method} ${path.slice(0, 200)}: ${describeThrown(thrown)}`);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { promises as fs } from 'node:fs';
+import { ApiError } from '../contract/errors';
 import type { LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
 import { taskBackend, type EnginePhase, type RecognizedSegment, type WhisperHints } from '../engine/protocol';
 import { entriesIn } from '../lexicon/apply-lexicon';
@@ -29,16 +30,23 @@ export interface JobServiceOptions {
   maxFinishedJobs: number;
 }
 
-export class QueueFullError extends Error {
+/** Seconds a client is asked to wait before it tries a full queue again. */
+export const QUEUE_RETRY_AFTER_SECONDS = 5;
+
+/** A registry error: every door answers it as QUEUE_FULL (429) with Retry-After, in its own wire shape. */
+export class QueueFullError extends ApiError {
   constructor(readonly capacity: number) {
-    super(`The queue is full: ${capacity} Local API jobs are already waiting or running. Try again when one finishes.`);
+    super('QUEUE_FULL', `The queue is full: ${capacity} Local API jobs are already waiting or running. Try again when one finishes.`, {
+      headers: { 'Retry-After': String(QUEUE_RETRY_AFTER_SECONDS) },
+    });
     this.name = 'QueueFullError';
   }
 }
 
-export class JobNotActiveError extends Error {
+/** A registry error: JOB_NOT_ACTIVE (422) for a cancel of a job that has already finished. */
+export class JobNotActiveError extends ApiError {
   constructor(readonly job: JobRecord) {
-    super(`The job has already finished (${job.status}); only queued or running jobs can be cancelled.`);
+    super('JOB_NOT_ACTIVE', `The job has already finished (${job.status}); only queued or running jobs can be cancelled.`);
     this.name = 'JobNotActiveError';
   }
 }
@@ -240,7 +248,7 @@ export class JobService extends EventEmitter {
   }
 
   /** The media is already in the job's folder (the caller put it there under `job.id`). */
-  async createSttJob(job: NewSttJob, reservation: Reservation): Promise<JobRecord> {
+  private async createSttJob(job: NewSttJob, reservation: Reservation): Promise<JobRecord> {
     const { id, origin, options, inputFile, originalName, bytes, modelPath, whisper } = job;
     const name = job.name ?? nameFromFile(originalName);
     // Known now, while the model file is read without blocking, so the job's backend never needs a file read.
@@ -260,6 +268,12 @@ export class JobService extends EventEmitter {
     if (index >= 0) this.queue.splice(index, 1);
     this.running.get(id)?.controller.abort();
     return this.move(id, 'cancelled', { error: null });
+  }
+
+  /** Cancels the job if it is still queued or running (its caller went away); a finished job stays as it is. */
+  cancelIfActive(id: string): void {
+    const job = this.options.store.latest(id);
+    if (job && isActive(job.status)) this.cancel(id).catch(() => undefined);
   }
 
   /** Removes a finished job with its files; an active job is cancelled first. */

@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import { createReadStream, promises as fs } from 'node:fs';
-import { JobNotActiveError } from '../jobs/job-service';
 import { toPublicJob } from '../jobs/types';
 import type { AppDeps } from '../http/app-deps';
 import { ApiError, invalidRequest } from '../contract/errors';
@@ -18,12 +17,7 @@ export function jobRoutes(router: Router, deps: AppDeps): void {
 
   router.post('/jobs/:id/cancel', async (ctx) => {
     const job = findApiJob(deps.jobs, ctx.params.id);
-    try {
-      ctx.body = toPublicJob(await deps.jobs.cancel(job.id));
-    } catch (error) {
-      if (error instanceof JobNotActiveError) throw new ApiError('JOB_NOT_ACTIVE', error.message);
-      throw error;
-    }
+    ctx.body = toPublicJob(await deps.jobs.cancel(job.id));
   });
 
   router.get('/jobs/:id/output', async (ctx) => {

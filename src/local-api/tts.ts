@@ -1,11 +1,9 @@
 import Router from '@koa/router';
 import { admitTts } from '../jobs/admission';
-import { QueueFullError } from '../jobs/job-service';
 import { toPublicJob } from '../jobs/types';
 import type { AppDeps } from '../http/app-deps';
 import { jsonBody } from '../http/request-body';
 import { requireFeature } from '../http/security';
-import { queueFull } from '../http/queue-full';
 
 /**
  * POST /tts/jobs. Everything a request can get wrong is answered before the job exists, by admission
@@ -22,12 +20,7 @@ export function ttsRoutes(router: Router, deps: AppDeps): void {
     parseJson,
     async (ctx) => {
       const admitted = admitTts(deps.validators, ctx.request.body, deps.voices);
-      try {
-        ctx.body = toPublicJob(await deps.jobs.createTtsJob({ origin: 'api', ...admitted }));
-      } catch (error) {
-        if (error instanceof QueueFullError) throw queueFull(error);
-        throw error;
-      }
+      ctx.body = toPublicJob(await deps.jobs.createTtsJob({ origin: 'api', ...admitted }));
     },
   );
 }

@@ -6,9 +6,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { ApiError } from '../contract/errors';
-import { OUTPUT_FORMATS, TRANSCRIPT_FORMATS } from '../contract/openapi';
-import { describeThrown } from '../util/log';
+import { registryErrorOf } from '../contract/errors';
+import { OUTPUT_FORMATS, TRANSCRIPT_FORMATS, TTS_SPEED } from '../contract/openapi';
+import { describeThrown, type Logger } from '../util/log';
 import { speechTools, type McpDeps } from './tools';
 
 export const MCP_SERVER_NAME = 'speech-studio';
@@ -17,12 +17,27 @@ function result(value: Record<string, unknown>, text?: string): CallToolResult {
   return { content: [{ type: 'text', text: text ?? JSON.stringify(value, null, 2) }], structuredContent: value };
 }
 
-async function guarded(run: () => Promise<CallToolResult> | CallToolResult): Promise<CallToolResult> {
+/**
+ * MCP's one mapping of the core's registry errors: a tool error whose text starts with the code, and whose
+ * structured content carries code, status and (for QUEUE_FULL) the seconds to wait, as HTTP's Retry-After.
+ */
+export function toolError(thrown: unknown, log?: Logger): CallToolResult {
+  const error = registryErrorOf(thrown);
+  if (!error) {
+    log?.error(`MCP tool failed: ${thrown instanceof Error ? thrown.stack : describeThrown(thrown)}`);
+    return { isError: true, content: [{ type: 'text', text: describeThrown(thrown) }] };
+  }
+  const retryAfter = Number(error.headers['Retry-After']);
+  const retry = Number.isFinite(retryAfter) ? { retryAfterSeconds: retryAfter } : {};
+  const text = `${error.code}: ${error.message}${Number.isFinite(retryAfter) ? ` (retry after ${retryAfter} s)` : ''}`;
+  return { isError: true, content: [{ type: 'text', text }], structuredContent: { error: { code: error.code, status: error.status, message: error.message, ...retry } } };
+}
+
+async function guarded(run: () => Promise<CallToolResult> | CallToolResult, log?: Logger): Promise<CallToolResult> {
   try {
     return await run();
   } catch (error) {
-    const message = error instanceof ApiError ? `${error.code}: ${error.message}` : describeThrown(error);
-    return { isError: true, content: [{ type: 'text', text: message }] };
+    return toolError(error, log);
   }
 }
 
@@ -39,21 +54,21 @@ export function createMcpServer(deps: McpDeps, version = '0.1.0'): McpServer {
       limit: z.number().int().min(1).max(100).optional().describe('At most this many voices (default 20).'),
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
-  }, (input) => guarded(() => result(tools.listVoices(input))));
+  }, (input) => guarded(() => result(tools.listVoices(input)), deps.log));
 
   server.registerTool('narrate', {
     title: 'Narrate text',
     description: 'Speaks text with a voice. With outputPath (absolute) it waits and writes the audio file there; without, it starts a job and answers at once (follow it with read_job).',
     inputSchema: {
       text: z.string().min(1).max(100_000),
-      voice: z.string().max(200).optional().describe('A voice id or exact name from list_voices, or an OpenAI voice name (alloy, echo, nova, …). Default: alloy.'),
+      voice: z.string().max(200).optional().describe('A voice id or exact name from list_voices, or an OpenAI voice name (alloy, echo, nova, …). Default: the best ready English voice.'),
       format: z.enum(OUTPUT_FORMATS).optional().describe('Audio format; default from the outputPath extension, else wav.'),
       outputPath: z.string().max(4096).optional().describe('Absolute path of the audio file to write.'),
       overwrite: z.boolean().optional().describe('Replace outputPath if it exists (default false).'),
-      speed: z.number().min(0.5).max(2).optional(),
+      speed: z.number().min(TTS_SPEED.min).max(TTS_SPEED.max).optional(),
     },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
-  }, (input, extra) => guarded(async () => result(await tools.narrate(input, extra.signal))));
+  }, (input, extra) => guarded(async () => result(await tools.narrate(input, extra.signal)), deps.log));
 
   server.registerTool('transcribe', {
     title: 'Transcribe a media file',
@@ -69,14 +84,14 @@ export function createMcpServer(deps: McpDeps, version = '0.1.0'): McpServer {
   }, (input, extra) => guarded(async () => {
     const done = await tools.transcribe(input, extra.signal);
     return result(done, done.transcript);
-  }));
+  }, deps.log));
 
   server.registerTool('read_job', {
     title: 'Read a job',
     description: 'The state of a Speech Studio job: status, progress, phase, result or error.',
     inputSchema: { id: z.string().max(64).describe('The job id (a uuid).') },
     annotations: { readOnlyHint: true, openWorldHint: false },
-  }, ({ id }) => guarded(() => result({ ...tools.readJob(id) })));
+  }, ({ id }) => guarded(() => result({ ...tools.readJob(id) }), deps.log));
 
   return server;
 }

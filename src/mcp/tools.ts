@@ -6,16 +6,16 @@
  */
 import { copyFile, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ApiError, invalidRequest } from '../contract/errors';
+import { invalidRequest } from '../contract/errors';
 import { OUTPUT_FORMATS, type TranscriptFormat } from '../contract/openapi';
-import { QueueFullError, type JobService, type Reservation } from '../jobs/job-service';
-import { toPublicJob, type JobRecord, type PublicJob } from '../jobs/types';
+import { succeededJob } from '../jobs/job-outcome';
+import { toPublicJob, type PublicJob } from '../jobs/types';
 import { waitForJobEnd } from '../jobs/wait-for-job';
 import { admitStt, admitTts, checkSttFields, installedSttModels, requireSttModel } from '../jobs/admission';
 import { storedInputName } from '../contract/media-types';
 import type { AppDeps } from '../http/app-deps';
 import { findApiJob } from '../jobs/job-lookup';
-import { queueFull } from '../http/queue-full';
+import { defaultVoice } from '../voices/default-voice';
 import { resolveVoice, voiceOverridesFromEnv } from '../voices/voice-map';
 import { renderTranscript } from '../subtitles/render';
 import type { Transcript } from '../subtitles/types';
@@ -48,18 +48,6 @@ export interface VoiceSummary {
   availability: string;
 }
 
-/** The voice an agent gets when it names none: the one OpenAI's default `alloy` maps to. */
-const DEFAULT_VOICE = 'alloy';
-
-function reserve(jobs: JobService): Reservation {
-  try {
-    return jobs.reserve('api');
-  } catch (error) {
-    if (error instanceof QueueFullError) throw queueFull(error);
-    throw error;
-  }
-}
-
 /** Writes are explicit: an absolute path, and an existing file is replaced only when asked. */
 async function checkTarget(target: string, overwrite: boolean | undefined, field: string): Promise<string> {
   if (!path.isAbsolute(target)) throw invalidRequest(`${field}: must be an absolute path`);
@@ -69,14 +57,14 @@ async function checkTarget(target: string, overwrite: boolean | undefined, field
   return target;
 }
 
-function ended(job: JobRecord): JobRecord {
-  if (job.status === 'succeeded') return job;
-  throw new ApiError(job.status === 'failed' && job.phase === 'decoding' ? 'INVALID_REQUEST' : 'INTERNAL_ERROR',
-    `The job ${job.id} ${job.status === 'failed' ? `failed: ${(job.error ?? '').replace(/\.$/, '')}` : `was ${job.status}`}.`);
-}
-
 export function speechTools(deps: McpDeps) {
   const overrides = { ...voiceOverridesFromEnv(), ...deps.openAiVoices };
+  /** A voice id or exact name, or an OpenAI voice name (alloy, nova, …) as the OpenAI door maps it. */
+  const resolvedVoice = (wanted: string) => {
+    const match = resolveVoice(deps.voices, wanted, overrides);
+    if (!match.found) throw invalidRequest(`voice: no voice ${JSON.stringify(wanted.slice(0, 100))}; see list_voices`);
+    return match.entry;
+  };
 
   return {
     listVoices(input: { search?: string; languageCode?: string; limit?: number }): { voices: VoiceSummary[]; total: number } {
@@ -91,18 +79,13 @@ export function speechTools(deps: McpDeps) {
 
     /** Starts a narration; with `outputPath`, waits for it and writes the audio there. */
     async narrate(input: NarrateInput, signal?: AbortSignal): Promise<{ job: PublicJob; outputPath?: string }> {
-      const wanted = input.voice ?? DEFAULT_VOICE;
-      const match = resolveVoice(deps.voices, wanted, overrides);
-      if (!match.found) throw invalidRequest(`voice: no voice ${JSON.stringify(wanted.slice(0, 100))}; see list_voices`);
+      const voice = input.voice === undefined ? defaultVoice(deps.voices) : resolvedVoice(input.voice);
       const target = input.outputPath ? await checkTarget(input.outputPath, input.overwrite, 'outputPath') : undefined;
       const format = input.format ?? (target ? formatOfPath(target) : 'wav');
-      const admitted = admitTts(deps.validators, { voiceId: match.entry.voice.id, text: input.text, outputFormat: format, ...(input.speed ? { speed: input.speed } : {}) }, deps.voices);
-      const created = await deps.jobs.createTtsJob(
-        { origin: 'api', ...admitted, name: `MCP narration: ${input.text.replace(/\s+/g, ' ').trim().slice(0, 40)}` },
-        reserve(deps.jobs),
-      );
+      const admitted = admitTts(deps.validators, { voiceId: voice.voice.id, text: input.text, outputFormat: format, ...(input.speed ? { speed: input.speed } : {}) }, deps.voices);
+      const created = await deps.jobs.createTtsJob({ origin: 'api', ...admitted, name: `MCP narration: ${input.text.replace(/\s+/g, ' ').trim().slice(0, 40)}` });
       if (!target) return { job: toPublicJob(created) };
-      const done = ended(await waitForJobEnd(deps.jobs, created.id, signal));
+      const done = succeededJob(await waitForJobEnd(deps.jobs, created.id, signal));
       await copyFile(deps.jobs.files.file(done.id, done.outputFile!), target);
       return { job: toPublicJob(done), outputPath: target };
     },
@@ -118,24 +101,13 @@ export function speechTools(deps: McpDeps) {
       requireSttModel(installed);
       const ask = checkSttFields(deps.validators, { language: input.language ?? 'auto', diarizationEnabled: 'false' });
       const { options, model } = admitStt(ask, installed, deps.preferredSttModel?.());
-      const reservation = reserve(deps.jobs);
-      const id = deps.jobs.newJobId();
-      let created: JobRecord;
-      try {
-        await deps.jobs.files.create(id);
+      const created = await deps.jobs.createSttJobWith('api', async (_id, dir) => {
         const inputFile = storedInputName(input.path);
-        await copyFile(input.path, deps.jobs.files.file(id, inputFile));
+        await copyFile(input.path, path.join(dir, inputFile));
         const originalName = path.basename(input.path);
-        created = await deps.jobs.createSttJob(
-          { id, origin: 'api', options, inputFile, originalName, bytes: source.size, modelPath: model.path, name: `MCP transcription: ${originalName}`.slice(0, 200) },
-          reservation,
-        );
-      } catch (error) {
-        reservation.release();
-        await deps.jobs.files.remove(id);
-        throw error;
-      }
-      const done = ended(await waitForJobEnd(deps.jobs, created.id, signal));
+        return { options, inputFile, originalName, bytes: source.size, modelPath: model.path, name: `MCP transcription: ${originalName}`.slice(0, 200) };
+      });
+      const done = succeededJob(await waitForJobEnd(deps.jobs, created.id, signal));
       const transcript = JSON.parse(await readFile(deps.jobs.files.file(done.id, done.outputFile!), 'utf8')) as Transcript;
       const rendered = renderTranscript(transcript, format).body;
       if (target) await writeFile(target, rendered, 'utf8');

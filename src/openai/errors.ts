@@ -5,7 +5,8 @@
  * Host, queue) stays in one place and only the wire shape differs.
  */
 import type { Middleware } from 'koa';
-import type { ErrorBody } from '../contract/errors';
+import { ApiError, registryErrorOf, type ErrorBody } from '../contract/errors';
+import { describeThrown, type Logger } from '../util/log';
 
 /** Paths (under /v1) that answer in OpenAI's error shape. */
 export const OPENAI_PATHS = /^\/v1\/(audio\/(speech|transcriptions|translations)|models)(\/|$)/;
@@ -36,6 +37,17 @@ export function paramOf(message: string): string | null {
 export function toOpenAiError(status: number, body: ErrorBody): OpenAiErrorBody {
   const { code, message } = body.error;
   return { error: { message, type: openAiErrorType(status), param: paramOf(message), code } };
+}
+
+/**
+ * A failure after the answer has started (an event stream), in OpenAI's shape: registry errors as the
+ * middleware would answer them; anything else is logged and becomes INTERNAL_ERROR.
+ */
+export function openAiErrorOf(thrown: unknown, log: Logger): OpenAiErrorBody {
+  const registered = registryErrorOf(thrown);
+  if (!registered) log.error(`OpenAI stream failed: ${thrown instanceof Error ? thrown.stack : describeThrown(thrown)}`);
+  const error = registered ?? new ApiError('INTERNAL_ERROR', describeThrown(thrown));
+  return toOpenAiError(error.status, error.toBody());
 }
 
 const isErrorBody = (body: unknown): body is ErrorBody =>

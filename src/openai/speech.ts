@@ -9,17 +9,16 @@ import type { Context } from 'koa';
 import { Readable } from 'node:stream';
 import { ApiError, invalidRequest } from '../contract/errors';
 import type { OpenAiSpeechFormat } from '../contract/openapi-openai';
-import type { OutputFormat } from '../contract/openapi';
+import { TTS_SPEED, type OutputFormat } from '../contract/openapi';
 import type { ExtraOutputFormat } from '../engine/protocol';
 import { admitTts } from '../jobs/admission';
-import { QueueFullError } from '../jobs/job-service';
-import { isActive } from '../jobs/types';
 import type { AppDeps } from '../http/app-deps';
 import { requireFeature } from '../http/security';
-import { queueFull } from '../http/queue-full';
+import { cancelJobWhenClientLeaves } from '../http/client-gone';
 import { openSse } from '../http/sse';
 import { JobEndedError, streamingWav, tailJobOutput } from './audio-stream';
 import type { OpenAiDoor } from './door';
+import { openAiErrorOf } from './errors';
 import { resolveVoice } from '../voices/voice-map';
 
 /** OpenAI's model names for speech; our engine names pick that engine's voices. */
@@ -27,7 +26,6 @@ const OPENAI_TTS_MODELS = /^(tts-1(-hd)?|gpt-4o-mini-tts(-[\w-]+)?)$/;
 const ENGINE_MODELS = new Set(['espeak-ng', 'flite', 'svox-pico', 'sherpa-onnx']);
 /** OpenAI's audio comes at 24 kHz; `pcm` is defined as 24 kHz 16-bit mono. */
 const SAMPLE_RATE = 24_000;
-const OUR_SPEED = { min: 0.5, max: 2 };
 
 /**
  * The Local API's output format each OpenAI format is admitted as, and the engine's own format for the two the
@@ -78,7 +76,7 @@ async function createSpeech(ctx: Context, deps: AppDeps, door: OpenAiDoor): Prom
   if (engine && match.entry.engine !== engine) {
     throw invalidRequest(`voice: ${match.entry.voice.name} is a ${match.entry.engine} voice, not one of the model ${engine}`);
   }
-  const speed = Math.min(OUR_SPEED.max, Math.max(OUR_SPEED.min, body.speed));
+  const speed = Math.min(TTS_SPEED.max, Math.max(TTS_SPEED.min, body.speed));
   if (speed !== body.speed) ignored.push(`speed ${body.speed} clamped to ${speed}`);
   if (body.instructions !== undefined) ignored.push('instructions');
   for (const key of Object.keys(body)) {
@@ -97,25 +95,13 @@ async function createSpeech(ctx: Context, deps: AppDeps, door: OpenAiDoor): Prom
     speed,
   }, deps.voices));
   // The job service takes the queue place itself and gives it back if the job cannot be created.
-  const job = await deps.jobs
-    .createTtsJob({ origin: 'api', ...admitted, name: `OpenAI speech (${format}): ${snippet(body.input)}`, live: true, encodeAs: ENCODE_AS[format] })
-    .catch((error: unknown) => {
-      throw error instanceof QueueFullError ? queueFull(error) : error;
-    });
+  const job = await deps.jobs.createTtsJob({ origin: 'api', ...admitted, name: `OpenAI speech (${format}): ${snippet(body.input)}`, live: true, encodeAs: ENCODE_AS[format] });
   if (ignored.length > 0) deps.log.info(`POST /audio/speech (job ${job.id}): accepted but not honoured: ${ignored.join('; ')}`);
 
-  const controller = new AbortController();
-  const cancelJob = (): void => {
-    controller.abort();
-    const latest = deps.jobs.get(job.id);
-    if (latest && isActive(latest.status)) deps.jobs.cancel(job.id).catch(() => undefined);
-  };
-  ctx.res.once('close', () => {
-    if (!ctx.res.writableFinished) cancelJob();
-  });
+  const gone = cancelJobWhenClientLeaves(ctx, deps.jobs, job.id);
   ctx.set(JOB_ID_HEADER, job.id);
   if (ignored.length > 0) ctx.set(IGNORED_HEADER, ignored.join('; ').slice(0, 500));
-  const audio = shaped(tailJobOutput(deps.jobs, job.id, controller.signal), format);
+  const audio = shaped(tailJobOutput(deps.jobs, job.id, gone), format);
 
   if (body.stream_format === 'sse') {
     const sse = openSse(ctx);
@@ -125,7 +111,7 @@ async function createSpeech(ctx: Context, deps: AppDeps, door: OpenAiDoor): Prom
         const characters = body.input.length;
         sse.send({ data: { type: 'speech.audio.done', usage: { input_tokens: characters, output_tokens: 0, total_tokens: characters } } });
       } catch (error) {
-        if (!sse.closed) sse.send({ event: 'error', data: { error: { message: describeFailure(error), type: 'server_error', param: null, code: 'INTERNAL_ERROR' } } });
+        if (!sse.closed) sse.send({ event: 'error', data: openAiErrorOf(new ApiError('INTERNAL_ERROR', describeFailure(error)), deps.log) });
       } finally {
         sse.end();
       }

@@ -11,8 +11,9 @@ import { ApiError, invalidRequest } from '../contract/errors';
 import path from 'node:path';
 import { REFERENCE_SPEAKERS_FILE, type RecognizedSegment, type ReferenceSpeakers } from '../engine/protocol';
 import { speakerNameProblem } from '../voices/known-speakers';
-import { QueueFullError, type Reservation } from '../jobs/job-service';
-import { isActive, type JobRecord } from '../jobs/types';
+import type { ReceivedSttJob } from '../jobs/job-service';
+import { succeededJob } from '../jobs/job-outcome';
+import type { JobRecord } from '../jobs/types';
 import { waitForJobEnd } from '../jobs/wait-for-job';
 import { admitStt, checkSttFields, findNamedSttModel, installedSttModels, requireSttModel, type SttModels } from '../jobs/admission';
 import type { InstalledWhisperModel } from '../models/installed-models';
@@ -20,10 +21,12 @@ import type { Transcript } from '../subtitles/types';
 import type { AppDeps } from '../http/app-deps';
 import { requireFeature } from '../http/security';
 import { folderSink } from '../http/upload/folder-sink';
-import { FRAMING_ALLOWANCE, MAX_UPLOAD_BYTES, receiveUpload, tooLarge } from '../http/upload/receive-upload';
-import { queueFull } from '../http/queue-full';
+import { MAX_UPLOAD_BYTES, receiveUpload } from '../http/upload/receive-upload';
+import { precheckUpload } from '../http/upload/upload-precheck';
+import { cancelJobWhenClientLeaves } from '../http/client-gone';
 import { openSse } from '../http/sse';
 import type { OpenAiDoor } from './door';
+import { openAiErrorOf } from './errors';
 import { IGNORED_HEADER, JOB_ID_HEADER } from './speech';
 import { formatTranscript, wordTimesOf } from './transcription-format';
 import type { OpenAiTranscriptionBody } from './validation';
@@ -55,42 +58,23 @@ function formFields(entries: Array<[string, string]>): Record<string, string | s
 
 async function transcribe(ctx: Context, deps: AppDeps, door: OpenAiDoor, task: Task): Promise<void> {
   const maxBytes = deps.maxUploadBytes ?? MAX_UPLOAD_BYTES;
-  if (!ctx.is('multipart/form-data')) throw invalidRequest('file: send multipart/form-data with the audio in a part named "file"');
-  const declared = Number(ctx.get('Content-Length'));
-  if (Number.isFinite(declared) && declared > maxBytes + FRAMING_ALLOWANCE) throw tooLarge(maxBytes);
+  precheckUpload(ctx, maxBytes);
   const installed = await installedSttModels(deps.dataDir);
   requireSttModel(installed);
-  let reservation: Reservation;
-  try {
-    reservation = deps.jobs.reserve('api');
-  } catch (error) {
-    if (error instanceof QueueFullError) throw queueFull(error);
-    throw error;
-  }
-  const id = deps.jobs.newJobId();
-  let job: JobRecord;
-  let body: OpenAiTranscriptionBody;
-  let ignored: string[];
-  try {
-    ({ job, body, ignored } = await receiveAndCreate(ctx, deps, door, task, id, maxBytes, installed, reservation));
-  } catch (error) {
-    reservation.release();
-    await deps.jobs.files.remove(id);
-    throw error;
-  }
+  let request: { body: OpenAiTranscriptionBody; ignored: string[] } | undefined;
+  const job = await deps.jobs.createSttJobWith('api', async (_id, dir) => {
+    const received = await receiveRequest(ctx, deps, door, task, dir, maxBytes, installed);
+    request = received;
+    return received.job;
+  });
+  const { body, ignored } = request!;
   ctx.set(JOB_ID_HEADER, job.id);
   if (ignored.length > 0) {
     ctx.set(IGNORED_HEADER, ignored.join('; ').slice(0, 500));
     deps.log.info(`POST /audio/${task === 'translate' ? 'translations' : 'transcriptions'} (job ${job.id}): accepted but not honoured: ${ignored.join('; ')}`);
   }
 
-  const controller = new AbortController();
-  ctx.res.once('close', () => {
-    if (ctx.res.writableFinished) return;
-    controller.abort();
-    const latest = deps.jobs.get(job.id);
-    if (latest && isActive(latest.status)) deps.jobs.cancel(job.id).catch(() => undefined);
-  });
+  const gone = cancelJobWhenClientLeaves(ctx, deps.jobs, job.id);
   const granularities = body['timestamp_granularities[]'] ?? [];
   const options = { task, words: granularities.includes('word'), segments: granularities.includes('segment') };
 
@@ -98,7 +82,7 @@ async function transcribe(ctx: Context, deps: AppDeps, door: OpenAiDoor, task: T
     streamTranscription(ctx, deps, job.id);
     return;
   }
-  const ended = await waitForJobEnd(deps.jobs, job.id, controller.signal);
+  const ended = await waitForJobEnd(deps.jobs, job.id, gone);
   const transcript = await finishedTranscript(deps, ended);
   if (options.words) ctx.set('X-Speech-Studio-Word-Times', wordTimesOf(transcript));
   const formatted = formatTranscript(transcript, body.response_format, options);
@@ -106,11 +90,10 @@ async function transcribe(ctx: Context, deps: AppDeps, door: OpenAiDoor, task: T
   ctx.body = formatted.body;
 }
 
-async function receiveAndCreate(
-  ctx: Context, deps: AppDeps, door: OpenAiDoor, task: Task, id: string, maxBytes: number,
-  installed: SttModels<InstalledWhisperModel>, reservation: Reservation,
-): Promise<{ job: JobRecord; body: OpenAiTranscriptionBody; ignored: string[] }> {
-  const dir = await deps.jobs.files.create(id);
+/** Receives the upload into the job's folder and admits OpenAI's fields as the Local API's request. */
+async function receiveRequest(
+  ctx: Context, deps: AppDeps, door: OpenAiDoor, task: Task, dir: string, maxBytes: number, installed: SttModels<InstalledWhisperModel>,
+): Promise<{ job: ReceivedSttJob; body: OpenAiTranscriptionBody; ignored: string[] }> {
   const upload = await receiveUpload(ctx.req, folderSink(dir), maxBytes, task === 'transcribe' ? TRANSCRIPTION_FIELD_LIMITS : undefined);
   if (!upload.file) throw invalidRequest('file: is required (a part named "file" holding the audio)');
   if (upload.file.bytes === 0) throw invalidRequest('file: is empty');
@@ -141,15 +124,13 @@ async function receiveAndCreate(
   const ask = checkSttFields(deps.validators, { language: body.language ?? 'auto', diarizationEnabled: diarized ? 'true' : 'false' });
   const { options, model } = admitStt(ask, installed, deps.preferredSttModel?.(), { ...(named ? { named } : {}), hints: whisper });
   const label = task === 'translate' ? 'OpenAI translation' : 'OpenAI transcription';
-  const job = await deps.jobs.createSttJob(
-    {
-      id, origin: 'api', options, inputFile: upload.file.storedName, originalName: upload.file.originalName, bytes: upload.file.bytes,
-      modelPath: model.path, name: `${label}: ${upload.file.originalName}`.slice(0, 200), whisper,
-    },
-    reservation,
-  );
   if ((body['timestamp_granularities[]'] ?? []).length > 0 && body.response_format !== 'verbose_json') ignored.push('timestamp_granularities[] (only verbose_json carries times)');
-  return { job, body, ignored };
+  const { storedName, originalName, bytes } = upload.file;
+  return {
+    job: { options, inputFile: storedName, originalName, bytes, modelPath: model.path, name: `${label}: ${originalName}`.slice(0, 200), whisper },
+    body,
+    ignored,
+  };
 }
 
 /**
@@ -176,12 +157,8 @@ async function writeReferenceSpeakers(dir: string, body: OpenAiTranscriptionBody
 }
 
 /** The transcript of an ended job, or the error an OpenAI client should see. */
-async function finishedTranscript(deps: AppDeps, job: JobRecord): Promise<Transcript> {
-  if (job.status !== 'succeeded') {
-    // A file ffmpeg cannot read is the client's mistake, not the server's.
-    if (job.status === 'failed' && job.phase === 'decoding') throw invalidRequest(`file: ${job.error ?? 'could not be decoded'}`);
-    throw new ApiError('INTERNAL_ERROR', `The transcription job ${job.id} ${job.status === 'failed' ? `failed: ${job.error}` : `was ${job.status}`}.`);
-  }
+async function finishedTranscript(deps: AppDeps, ended: JobRecord): Promise<Transcript> {
+  const job = succeededJob(ended);
   const file = job.outputFile ? deps.jobs.files.file(job.id, job.outputFile) : undefined;
   const text = file ? await fs.readFile(file, 'utf8').catch(() => undefined) : undefined;
   if (text === undefined) throw new ApiError('OUTPUT_NOT_FOUND', 'The transcript of this job is gone from the data directory.');
@@ -206,9 +183,7 @@ function streamTranscription(ctx: Context, deps: AppDeps, id: string): void {
       const transcript = await finishedTranscript(deps, ended);
       sse.send({ data: { type: 'transcript.text.done', text: transcript.text, usage: { type: 'duration', seconds: Math.ceil(transcript.durationSeconds) } } });
     } catch (error) {
-      const status = error instanceof ApiError ? error.status : 500;
-      const code = error instanceof ApiError ? error.code : 'INTERNAL_ERROR';
-      sse.send({ event: 'error', data: { error: { message: error instanceof Error ? error.message : String(error), type: status < 500 ? 'invalid_request_error' : 'server_error', param: null, code } } });
+      sse.send({ event: 'error', data: openAiErrorOf(error, deps.log) });
     } finally {
       deps.jobs.off('segments', onSegments);
       sse.end();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { canTransition, IllegalTransitionError, transition } from '../../src/jobs/state';
+import { canTransition, IllegalTransitionError, legalPath, transition, transitionMarks } from '../../src/jobs/state';
 import { JOB_STATUSES } from '../../src/contract/openapi';
 import type { JobRecord } from '../../src/jobs/types';
 
@@ -34,5 +34,31 @@ describe('job state machine', () => {
     assert.deepEqual([succeeded.finishedAt, succeeded.progress, succeeded.phase], [2000, 100, 'done']);
     const failed = transition(job('processing'), 'failed', { error: 'x' }, 3000);
     assert.deepEqual([failed.finishedAt, failed.progress, failed.error], [3000, 40, 'x']);
+  });
+});
+
+describe('what a move implies, for the local store and the relay\'s rows alike', () => {
+  it('finds the shortest legal path through loading_model and processing', () => {
+    assert.deepEqual(legalPath('queued', 'queued'), []);
+    assert.deepEqual(legalPath('queued', 'processing'), ['loading_model', 'processing']);
+    assert.deepEqual(legalPath('queued', 'succeeded'), ['loading_model', 'processing', 'succeeded']);
+    assert.deepEqual(legalPath('queued', 'interrupted'), ['loading_model', 'interrupted']);
+    assert.deepEqual(legalPath('queued', 'failed'), ['failed']);
+    assert.equal(legalPath('succeeded', 'processing'), undefined);
+  });
+
+  it('stamps the start when a path passes loading_model, the end on a terminal state, progress 100 and done on success', () => {
+    assert.deepEqual(transitionMarks(['loading_model'], undefined, 5), { startedAt: 5, phase: 'loading_model' });
+    assert.deepEqual(transitionMarks(['loading_model', 'processing'], 'transcribing', 5), { startedAt: 5, phase: 'transcribing' });
+    assert.deepEqual(transitionMarks(['processing'], 'encoding', 5), { phase: 'encoding' });
+    assert.deepEqual(transitionMarks(['loading_model', 'processing', 'succeeded'], 'encoding', 7), { startedAt: 7, finishedAt: 7, progress: 100, phase: 'done' });
+    assert.deepEqual(transitionMarks(['failed'], undefined, 9), { finishedAt: 9 });
+    assert.deepEqual(transitionMarks(['cancelled'], 'decoding', 9), { finishedAt: 9, phase: 'decoding' });
+    assert.deepEqual(transitionMarks([], undefined, 9), {});
+  });
+
+  it('is what transition() applies to a record', () => {
+    const failed = transition(job('loading_model'), 'failed', { phase: 'decoding', error: 'bad' }, 11);
+    assert.deepEqual([failed.status, failed.finishedAt, failed.phase, failed.progress, failed.startedAt], ['failed', 11, 'decoding', 40, null]);
   });
 });

@@ -1,5 +1,5 @@
 import type { JobResult } from '../../contract/types';
-import { canTransition } from '../../jobs/state';
+import { legalPath, transitionMarks } from '../../jobs/state';
 import { isActive, type JobStatus } from '../../jobs/types';
 import { describeThrown, type Logger } from '../../util/log';
 import { adjustCreditsMilli, adjustStorage } from '../data/accounts';
@@ -15,19 +15,6 @@ export interface JobChange {
   backend?: string | null;
   result?: JobResult | null;
   error?: string | null;
-}
-
-/** The shortest legal path from one status to another (a device may report loading_model and processing at once). */
-function path(from: JobStatus, to: JobStatus): JobStatus[] | undefined {
-  if (from === to) return [];
-  if (canTransition(from, to)) return [to];
-  for (const middle of ['loading_model', 'processing'] as const) {
-    if (canTransition(from, middle)) {
-      const rest = path(middle, to);
-      if (rest) return [middle, ...rest];
-    }
-  }
-  return undefined;
 }
 
 /**
@@ -51,20 +38,21 @@ export class JobLifecycle {
     if (only.deviceId !== undefined && job.device_id !== only.deviceId) return undefined;
     const now = Date.now();
     const to = change.status ?? job.status;
-    const steps = path(job.status, to);
+    const steps = legalPath(job.status, to);
     if (!steps) return undefined;
     const next: JobRow = { ...job, status: to };
-    if (job.status === 'queued' && to !== 'queued' && to !== 'cancelled' && to !== 'failed') next.started_at = now;
     if (change.phase !== undefined) next.phase = change.phase;
-    else if (steps.includes('loading_model')) next.phase = 'loading_model';
     if (change.backend !== undefined) next.backend = change.backend;
     if (change.progress !== undefined && Number.isFinite(change.progress)) next.progress = Math.max(job.progress, Math.min(99.9, change.progress));
     if (change.error !== undefined) next.error = change.error;
+    // What the move implies, as for a job of this machine's own store (src/jobs/state.ts).
+    const marks = transitionMarks(steps, change.phase ?? undefined, now);
+    if (marks.startedAt !== undefined) next.started_at = marks.startedAt;
+    if (marks.finishedAt !== undefined) next.finished_at = marks.finishedAt;
+    if (marks.progress !== undefined) next.progress = marks.progress;
+    if (marks.phase !== undefined) next.phase = marks.phase;
     if (!isActive(to)) {
-      next.finished_at = now;
       if (to === 'succeeded') {
-        next.progress = 100;
-        next.phase = 'done';
         next.result = change.result ?? job.result;
         next.error = null;
       }

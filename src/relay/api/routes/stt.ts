@@ -2,7 +2,8 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { randomUUID } from 'node:crypto';
 import { ApiError, invalidRequest } from '../../../contract/errors';
-import { FRAMING_ALLOWANCE, receiveUpload, tooLarge, type ReceivedFile } from '../../../http/upload/receive-upload';
+import { receiveUpload, type ReceivedFile } from '../../../http/upload/receive-upload';
+import { precheckUpload } from '../../../http/upload/upload-precheck';
 import { checkSttFields } from '../../../jobs/admission';
 import { adjustStorage, creditBalanceMilli, reserveCredits, reserveStorage } from '../../data/accounts';
 import { acceptUpload, dropUnacceptedJob, insertJob, lockJob, toPublicJob, type JobRow } from '../../data/jobs';
@@ -19,10 +20,7 @@ import { jobBlobSink } from '../../storage/blob-sink';
 export function sttRoutes(router: Router<RelayState>, deps: RelayDeps): void {
   router.post('/stt/jobs', requireScope('stt.create'), async (ctx) => {
     const key = requireKey(ctx.state);
-    if (!ctx.is('multipart/form-data')) throw invalidRequest('body: must be multipart/form-data with the media in a part named "file"');
-    const declaredText = ctx.get('Content-Length');
-    const declared = declaredText === '' ? undefined : Number(declaredText);
-    if (declared !== undefined && declared > deps.maxUploadBytes + FRAMING_ALLOWANCE) throw tooLarge(deps.maxUploadBytes);
+    const declared = precheckUpload(ctx, deps.maxUploadBytes);
     const header = ctx.get('X-Studio-Device');
     // Fail fast, before a large upload, when nothing could run any transcription at all.
     await placeJob(deps, key, header, hasAnyStt, 'speech-to-text');
