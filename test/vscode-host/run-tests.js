@@ -106,7 +106,8 @@ async function perform(page, request) {
     new MutationObserver(muts => { for (const m of muts) for (const n of m.addedNodes) if (n.nodeType === 1) patch(n); })
       .observe(document, { childList: true, subtree: true });
   });
-  await page.goto(url);
+  // The workbench loads slowly on a loaded machine; playwright's 30 s default failed there before any test ran.
+  await page.goto(url, { timeout: +(process.env.TEST_LOAD_TIMEOUT_MS || 180000) });
   const timeoutMs = +(process.env.TEST_TIMEOUT_MS || 300000);
   const code = await Promise.race([exited, new Promise(r => setTimeout(() => r('timeout'), timeoutMs))]);
   await uiQueue;
