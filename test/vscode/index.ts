@@ -16,6 +16,7 @@ import './lm-tools.test';
 import './subtitles.test';
 import './audiobook.test';
 import './subtitle-check.test';
+import './subtitle-language.test';
 import './subtitle-quick-fix.test';
 import './subtitle-speech.test';
 import './cue-play.test';
