@@ -24,6 +24,7 @@ import './api-key.test';
 import './settings.test';
 import './ui.test';
 import './models.test';
+import './model-files.test';
 import './voices.test';
 import './team-relay.test';
 import './deactivate.test';
