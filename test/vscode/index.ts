@@ -25,6 +25,7 @@ import './settings.test';
 import './ui.test';
 import './models.test';
 import './model-files.test';
+import './job-copy.test';
 import './voices.test';
 import './team-relay.test';
 import './deactivate.test';
