@@ -27,7 +27,7 @@ import { openSpeechEngine } from './speech-engine';
 import type { EngineSettings, SpeechEngine } from './synthesizers/synthesizer';
 import { startSpeechFront, type SpeechFront } from './speech-front';
 import { SpeechRecorder, type RecordingSummary } from './speech-recorder';
-import { splitIntoChunks } from './text-chunks';
+import { DEFAULT_MAX_CHUNK_CHARS, splitIntoChunks } from './text-chunks';
 import { liveChunks, speakTextLive } from './live-text';
 
 const SYNTHESIS_START = 5;
@@ -91,7 +91,7 @@ export async function runTtsTask(task: TtsTask, report: ProgressReporter): Promi
       chunks = cues.length;
       recording = await recorder.finish();
     } else {
-      const textChunks = splitIntoChunks(prepare(source));
+      const textChunks = splitIntoChunks(prepare(source), DEFAULT_MAX_CHUNK_CHARS, spokenLanguage);
       if (textChunks.length === 0) throw new UserFacingError('The text produced no speech: it is empty or only whitespace.');
       const total = textChunks.reduce((sum, chunk) => sum + chunk.length, 0);
       front = await startSpeechFront({
