@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { apiKeyPath, ensureApiKey, writeApiKey } from './http/api-key';
 import { runStdioMcp } from './host/mcp-stdio';
@@ -17,7 +18,8 @@ const USAGE = `Speech Studio headless server
 
 Usage:
   node dist/cli.js serve [--host H] [--port P] [--data-dir D] [--auth on|off] [--stt-model M] [--relay URL --device-token T]
-  node dist/cli.js mcp [--data-dir D]          the MCP server over stdio (tools for AI agents)
+                         [--allow-folder F]...
+  node dist/cli.js mcp [--data-dir D] [--allow-folder F]...   the MCP server over stdio (tools for AI agents)
   node dist/cli.js key show [--data-dir D]
   node dist/cli.js key regenerate [--data-dir D]
   node dist/cli.js models list|install <id>|remove <id>|verify|import [<id>] <path> [--data-dir D] [--mirror URL]
@@ -26,11 +28,13 @@ Usage:
                              [--speakers "Ann=VOICE,Bob=VOICE"] [--per-chapter (MP3 files in the folder --out)] [--data-dir D]
 
 --relay/--device-token join a relay's device pool (Remote API): this server runs the jobs it is sent.
+--allow-folder: a folder the MCP tools may read and write files in (repeatable); a client's declared roots
+  are narrowed to these. Without it the tools use only the roots an MCP client declares (stdio).
 --stt-model: the default speech-to-text model, an installed file name or catalog id (whisper or Parakeet);
   without it each job gets the best installed model for its language (Parakeet for its languages).
 
 Environment: SPEECH_STUDIO_HOST, SPEECH_STUDIO_PORT, SPEECH_STUDIO_DATA_DIR, SPEECH_STUDIO_AUTH,
-SPEECH_STUDIO_RELAY, SPEECH_STUDIO_DEVICE_TOKEN, SPEECH_STUDIO_STT_MODEL,
+SPEECH_STUDIO_RELAY, SPEECH_STUDIO_DEVICE_TOKEN, SPEECH_STUDIO_STT_MODEL, SPEECH_STUDIO_ALLOWED_FOLDERS,
 SPEECH_STUDIO_CALIBRATION=off|SECONDS (speed run on joining: none, or its limit; default 8),
 SPEECH_STUDIO_MODEL_MIRROR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY (flags win). Defaults: 127.0.0.1,
 17860, a per-user data directory, auth off.`;
@@ -50,6 +54,7 @@ const OPTIONS = {
   'chapter-level': { type: 'string' },
   speakers: { type: 'string' },
   'per-chapter': { type: 'boolean' },
+  'allow-folder': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -60,10 +65,14 @@ function calibrationOption(value: string | undefined): { calibrate: boolean; cal
   return value && Number.isFinite(seconds) && seconds > 0 ? { calibrate: true, calibrationBudgetMs: seconds * 1000 } : { calibrate: true };
 }
 
-async function serve(flags: Parameters<typeof resolveServeOptions>[0]): Promise<void> {
+/** `--allow-folder F` (repeatable), resolved against the working directory. */
+const allowedFolderFlags = (flags: { 'allow-folder'?: string[] }): string[] => (flags['allow-folder'] ?? []).map((folder) => path.resolve(folder));
+
+async function serve(flags: Parameters<typeof resolveServeOptions>[0] & { 'allow-folder'?: string[] }): Promise<void> {
   const options = resolveServeOptions(flags);
   const preferredSttModel = options.sttModel === undefined ? undefined : sttModelFileName(options.sttModel);
-  const server = await startLocalServer({ ...options, log: consoleLogger, engineConfig: engineConfigFromEnvironment(), ...(preferredSttModel ? { preferredSttModel } : {}) });
+  const allowed = allowedFolderFlags(flags);
+  const server = await startLocalServer({ ...options, log: consoleLogger, engineConfig: engineConfigFromEnvironment(), allowedFolders: () => allowed, ...(preferredSttModel ? { preferredSttModel } : {}) });
   if (options.auth) consoleLogger.info(`Authentication is on; the API key is in ${apiKeyPath(options.dataDir)}`);
   console.log(`Speech Studio Local API listening on ${server.url}`);
   let device: DeviceClient | undefined;
@@ -119,7 +128,8 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'serve') return serve(values);
   if (command === 'key') return key(action, values);
   if (command === 'mcp') {
-    return runStdioMcp({ dataDir: resolveServeOptions(values).dataDir });
+    const allowed = allowedFolderFlags(values);
+    return runStdioMcp({ dataDir: resolveServeOptions(values).dataDir, allowedFolders: () => allowed });
   }
   if (command === 'models') {
     process.exitCode = await runModelsCommand(positionals.slice(1), resolveServeOptions(values).dataDir, { mirror: values.mirror });

@@ -13,6 +13,7 @@ import { registerAddPronunciation } from './editor/commands/add-pronunciation';
 import { registerChooseVoice } from './editor/commands/choose-voice';
 import { registerExportAudiobook } from './editor/commands/export-audiobook';
 import { registerInstallModel } from './editor/commands/install-model';
+import { registerModelFiles } from './editor/commands/model-files';
 import { registerLocalApiCommands } from './editor/commands/local-api';
 import { registerNarrateSelection } from './editor/commands/narrate-selection';
 import { registerNarrateSubtitles } from './editor/commands/narrate-subtitles';
@@ -90,6 +91,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     registerRetranscribeCues(services),
     registerChooseVoice(services),
     registerInstallModel(services),
+    registerModelFiles(services),
     registerLocalApiCommands(services),
     registerRelayCommands(link, server, log),
     registerWalkthrough(services),

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { JobRecord } from '../jobs/types';
 import type { LocalServer } from '../host/local-server';
 import { untilFinished } from './editor-jobs';
+import { progressMessage } from './progress-message';
 
 const PHASES: Record<string, string> = {
   queued: 'Waiting for the engine',
@@ -43,7 +44,7 @@ export function runWithProgress(deps: JobProgressDeps, title: string, create: ()
       const show = (current: JobRecord): void => {
         const increment = Math.max(0, current.progress - shown);
         shown = Math.max(shown, current.progress);
-        progress.report({ increment, message: `${describePhase(current.phase)} (${Math.floor(current.progress)}%)` });
+        progress.report({ increment, message: progressMessage(title, describePhase(current.phase), current.progress) });
       };
       const watching = deps.onDidChangeJob((current) => current.id === job.id && show(current));
       const cancel = (): void => {

@@ -9,6 +9,7 @@ import { isActive, type JobRecord } from '../jobs/types';
 import { describePhase } from './job-progress';
 import { reportError } from './log';
 import type { Services } from './services';
+import { copyJobCurl, copyJobId, openApiDocument } from './job-copy';
 
 const ICONS: Record<JobRecord['status'], [string, string?]> = {
   queued: ['clock'],
@@ -135,9 +136,12 @@ export function registerJobsView(services: Services): vscode.Disposable {
     }, 100);
   };
   // The tree passes its element; other callers may pass a job id or any object with one.
-  const action = (what: string, run: (job: JobRecord) => Promise<unknown>) => async (given?: JobRecord | { id: string } | string) => {
+  const jobOf = (given?: JobRecord | { id: string } | string): JobRecord | undefined => {
     const id = typeof given === 'string' ? given : (given ?? view.selection[0])?.id;
-    const target = id === undefined ? undefined : services.controller.jobs().find((job) => job.id === id);
+    return id === undefined ? undefined : services.controller.jobs().find((job) => job.id === id);
+  };
+  const action = (what: string, run: (job: JobRecord) => Promise<unknown>) => async (given?: JobRecord | { id: string } | string) => {
+    const target = jobOf(given);
     if (!target) return;
     try {
       await run(target);
@@ -155,6 +159,15 @@ export function registerJobsView(services: Services): vscode.Disposable {
     vscode.commands.registerCommand('speechStudio.job.cancel', action('Cancelling the job failed', async (job) => (await services.controller.ready()).jobs.cancel(job.id))),
     vscode.commands.registerCommand('speechStudio.job.open', action('Opening the output failed', (job) => openOutput(services, job))),
     vscode.commands.registerCommand('speechStudio.job.reveal', action('Revealing the output failed', (job) => revealOutput(services, job))),
+    vscode.commands.registerCommand('speechStudio.job.copyId', async (given?: JobRecord | { id: string } | string) => {
+      const target = jobOf(given);
+      return target ? copyJobId(target) : undefined;
+    }),
+    vscode.commands.registerCommand('speechStudio.job.copyCurl', async (given?: JobRecord | { id: string } | string) => {
+      const target = jobOf(given);
+      return target ? copyJobCurl(services, target) : undefined;
+    }),
+    vscode.commands.registerCommand('speechStudio.openApiDocument', () => openApiDocument(services)),
     vscode.commands.registerCommand('speechStudio.job.delete', action('Deleting the job failed', async (job) => {
       await (await services.controller.ready()).jobs.delete(job.id);
       await services.outputs.delete(job.id);

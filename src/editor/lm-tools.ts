@@ -3,7 +3,7 @@
  * agent in the editor can list voices, transcribe a workspace file and narrate text. They run editor jobs
  * (the Jobs view shows them); writing a file beside the source is confirmed by the user first.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { renderTranscript, type Transcript } from '../subtitles/render';
@@ -11,15 +11,30 @@ import type { TranscriptFormat } from '../contract/openapi';
 import { isActive, ttsResultOf, type JobRecord } from '../jobs/types';
 import { untilFinished } from './editor-jobs';
 import type { Services } from './services';
+import { confineInput, confineOutput, PathRefusedError, writeConfined } from '../local-files/confined-paths';
 
 export const LM_TOOL_NAMES = { listVoices: 'speechStudio_listVoices', transcribe: 'speechStudio_transcribe', narrate: 'speechStudio_narrate' } as const;
 
 interface ListVoicesInput { search?: string; languageCode?: string; limit?: number }
-interface TranscribeInput { path: string; format?: TranscriptFormat; language?: string; writeBeside?: boolean }
-interface NarrateInput { text: string; voiceId?: string; outputPath?: string }
+interface TranscribeInput { path: string; format?: TranscriptFormat; language?: string; writeBeside?: boolean; overwrite?: boolean }
+interface NarrateInput { text: string; voiceId?: string; outputPath?: string; overwrite?: boolean }
 
 const text = (value: string): vscode.LanguageModelToolResult => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(value)]);
 const EXTENSIONS: Record<TranscriptFormat, string> = { txt: 'txt', srt: 'srt', vtt: 'vtt', 'json-simple': 'json', 'json-full': 'json' };
+
+/** The folders an agent's paths must lie in: the open workspace's (the same rule as the MCP tools'). */
+const workspaceFolders = (): string[] =>
+  (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath);
+
+/** The path rule's refusal as one sentence for the agent. */
+async function pathRule<T>(check: () => Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (error) {
+    if (error instanceof PathRefusedError) throw new Error(`${error.field}: ${error.message}.`);
+    throw error;
+  }
+}
 
 /** A workspace-relative or absolute path, resolved against the first workspace folder. */
 function resolvePath(given: string): string {
@@ -66,15 +81,16 @@ export function registerLanguageModelTools(services: Services): vscode.Disposabl
         : { invocationMessage: `Transcribing ${file}` };
     },
     invoke: async ({ input }, token) => {
-      const media = resolvePath(input.path);
+      const media = (await pathRule(() => confineInput(resolvePath(input.path), workspaceFolders(), 'path'))).path;
       const format = input.format ?? 'txt';
+      const beside = path.join(path.dirname(media), `${path.parse(media).name}.${EXTENSIONS[format]}`);
+      if (input.writeBeside) await pathRule(() => confineOutput(beside, workspaceFolders(), input.overwrite ?? false));
       const job = await finished(services, await services.editorJobs.createStt({ file: media, language: input.language, diarizationEnabled: false }), token);
       const transcript = JSON.parse(await readFile((await services.editorJobs.outputPath(job))!, 'utf8')) as Transcript;
       const body = renderTranscript(transcript, format).body;
       if (input.writeBeside) {
-        const target = path.join(path.dirname(media), `${path.parse(media).name}.${EXTENSIONS[format]}`);
-        await writeFile(target, body, 'utf8');
-        return text(`Wrote ${target}:\n${body}`);
+        await pathRule(() => writeConfined(beside, workspaceFolders(), body, { overwrite: input.overwrite ?? false }));
+        return text(`Wrote ${beside}:\n${body}`);
       }
       return text(body);
     },
@@ -88,12 +104,13 @@ export function registerLanguageModelTools(services: Services): vscode.Disposabl
       }
       : { invocationMessage: 'Narrating text' }),
     invoke: async ({ input }, token) => {
+      const target = input.outputPath ? resolvePath(input.outputPath) : undefined;
+      if (target) await pathRule(() => confineOutput(target, workspaceFolders(), input.overwrite ?? false));
       const outputFormat = input.outputPath && ['mp3', 'aac', 'flac'].includes(path.extname(input.outputPath).slice(1)) ? path.extname(input.outputPath).slice(1) as 'mp3' : 'wav';
       const job = await finished(services, await services.editorJobs.createTts({ text: input.text, voiceId: input.voiceId, outputFormat }), token);
       const audio = (await services.editorJobs.outputPath(job))!;
-      if (input.outputPath) {
-        const target = resolvePath(input.outputPath);
-        await vscode.workspace.fs.copy(vscode.Uri.file(audio), vscode.Uri.file(target), { overwrite: true });
+      if (target) {
+        await pathRule(() => writeConfined(target, workspaceFolders(), { copyFrom: audio }, { overwrite: input.overwrite ?? false }));
         return text(`Wrote ${target} (${ttsResultOf(job)?.durationSeconds} s of speech, job ${job.id}).`);
       }
       return text(`The audio is at ${audio} (${ttsResultOf(job)?.durationSeconds} s of speech, job ${job.id}).`);

@@ -25,8 +25,12 @@ export async function firstFreeName(file: string): Promise<string> {
 /**
  * The file to write, or undefined when the user cancelled. `overwrite: true` skips the question (for
  * callers that already asked, and for tests). The question is a quick pick, like the questions before it.
+ * A file in `protectedFiles` is never offered for replacing: the next free name is used instead.
  */
-export async function chooseOutputFile(wanted: string, overwrite?: boolean): Promise<string | undefined> {
+export async function chooseOutputFile(wanted: string, overwrite?: boolean, protectedFiles: readonly string[] = []): Promise<string | undefined> {
+  // A file the source depends on (a subtitle's own recording) is never replaced, not even when asked.
+  const isProtected = protectedFiles.some((file) => path.resolve(file) === path.resolve(wanted));
+  if (isProtected) return firstFreeName(wanted);
   if (overwrite || !(await exists(wanted))) return wanted;
   const free = await firstFreeName(wanted);
   const choice = await vscode.window.showQuickPick(

@@ -157,6 +157,8 @@ export class ServerController implements vscode.Disposable {
         engineWorkerPath: this.options.engineWorkerPath,
         preferredSttModel: this.settings.sttDefaultModel || undefined,
         engineConfig: this.engineConfiguration(),
+        // An MCP client of the editor's server reads and writes files only in the open workspace.
+        allowedFolders: () => (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath),
       });
       server.setEnabled(localApi.enabled);
       const forward = (job: JobRecord): void => this.jobChanged.fire(job);

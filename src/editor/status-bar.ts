@@ -1,5 +1,6 @@
 /**
- * The status bar item: the server's state and address, and while jobs run, how many and how far.
+ * The status bar item: the server's state and port (the full address in the hover), and while jobs run,
+ * how many and how far.
  * Clicking it opens the Jobs view.
  */
 import * as vscode from 'vscode';
@@ -10,9 +11,9 @@ export function statusText(state: ServerState, active: { count: number; progress
   const jobs = active.count > 0 ? ` $(sync~spin) ${active.count} job${active.count === 1 ? '' : 's'} ${active.progress}%` : '';
   switch (state.kind) {
     case 'running': {
-      const address = state.url.replace(/^http:\/\//, '').replace(/\/v1$/, '');
+      const port = /:(\d+)\/v1$/.exec(state.url)?.[1] ?? state.url;
       return state.apiEnabled
-        ? { text: `$(radio-tower) ${address}${jobs}`, tooltip: `Speech Studio Local API at ${state.url}${state.auth ? ' (bearer auth on)' : ''}`, error: false }
+        ? { text: `$(radio-tower) ${port}${jobs}`, tooltip: `Speech Studio Local API at ${state.url}${state.auth ? ' (bearer auth on)' : ''}`, error: false }
         : { text: `$(circle-slash) Speech Studio${jobs}`, tooltip: 'The Local API is switched off; editor commands still run.', error: false };
     }
     case 'starting':

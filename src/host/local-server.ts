@@ -1,55 +1,15 @@
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import { compileValidators } from '../contract/validation';
-import { engineConfigFromEnvironment } from '../config/engine-environment';
-import { configureEngine, type EngineConfig } from '../engine/engine-config';
+/** The Local API server: the local job core (local-core.ts) behind an HTTP listener on a loopback or chosen address. */
 import { mediaToolchainInfo } from '../engine/media/media-toolchain';
 import { createHttpServer } from '../http/listen';
-import type { RequestTimeouts } from '../http/slow-requests';
-import { EngineHost } from '../jobs/engine-host';
-import { JobService } from '../jobs/job-service';
+import type { JobService } from '../jobs/job-service';
+import type { EngineHost } from '../jobs/engine-host';
 import { liveRecognition } from '../jobs/live-recognition';
-import { JobStore } from '../jobs/store';
-import { attachRealtime, type RealtimeDoor, type RealtimeOptions } from '../realtime/door';
-import { cachePrunerFor, configuredCacheLimits, releaseCachePruner, type CacheLimitOverrides } from '../util/data-dir-caches';
-import type { Logger } from '../util/log';
-import { createVoiceLibrary } from '../voices/library';
-import { apiKeyPath, ensureApiKey, FileApiKeySource, type ApiKeySource } from '../http/api-key';
-import { API_PREFIX, createApp } from './app';
+import { attachRealtime, type RealtimeDoor } from '../realtime/door';
 import type { AppDeps } from '../http/app-deps';
-import { localEntitlements, type EntitlementProvider } from '../http/entitlements';
+import { API_PREFIX, createApp } from './app';
+import { openLocalCore, type LocalServerOptions } from './local-core';
 
-export interface LocalServerOptions {
-  host: string;
-  port: number;
-  dataDir: string;
-  auth: boolean;
-  log: Logger;
-  /** Where the key comes from; default: `<data-dir>/api-key`, created on first start with auth on. */
-  apiKeys?: ApiKeySource;
-  entitlements?: EntitlementProvider;
-  queueCapacity?: number;
-  concurrency?: number;
-  maxFinishedJobs?: number;
-  /** The bundled engine worker (dist/engine-worker.js). */
-  engineWorkerPath?: string;
-  engineIdleTimeoutMs?: number;
-  /**
-   * The engine configuration (ffmpeg, threads, process cap…), built once by the CLI or the editor
-   * (src/config/engine-environment.ts); default: built from the environment for each new engine process.
-   */
-  engineConfig?: EngineConfig;
-  preferredSttModel?: string;
-  maxUploadBytes?: number;
-  /** OpenAI voice names mapped to our voice ids or names (the OpenAI door; see voices/voice-map.ts). */
-  openAiVoices?: Record<string, string>;
-  /** Slow-client limits (slowloris); defaults in DEFAULT_TIMEOUTS. */
-  timeouts?: Partial<RequestTimeouts>;
-  /** Size and age caps of the data directory's caches, over SPEECH_STUDIO_CACHE_LIMITS and the defaults (src/util/data-dir-caches.ts). */
-  cacheLimits?: CacheLimitOverrides;
-  /** Live transcription over WebSocket (GET /v1/realtime): session cap, idle limit, largest message. */
-  realtime?: RealtimeOptions;
-}
+export { defaultEngineWorkerPath, type LocalServerOptions } from './local-core';
 
 export interface LocalServer {
   readonly url: string;
@@ -75,56 +35,20 @@ export function baseUrl(host: string, port: number): string {
   return `http://${shown}:${port}${API_PREFIX}`;
 }
 
-export const defaultEngineWorkerPath = (): string => path.join(__dirname, 'engine-worker.js');
-
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
+  const core = await openLocalCore(options);
+  const { jobs, engine, appDeps } = core;
   const { dataDir, log } = options;
-  await fs.mkdir(dataDir, { recursive: true });
-  if (options.auth && !options.apiKeys) await ensureApiKey(dataDir);
-  const apiKeys = options.apiKeys ?? new FileApiKeySource(apiKeyPath(dataDir));
-
-  const cacheLimits = configuredCacheLimits(process.env, options.cacheLimits ?? {}, log);
-  const store = await JobStore.open(path.join(dataDir, 'jobs.json'), log);
-  // After the store, which may just have kept a damaged file aside; in the background: start-up does not wait.
-  const caches = cachePrunerFor(dataDir);
-  caches.configure(cacheLimits, log);
-  caches.pruneAll().catch((error: unknown) => log.warn(`Pruning the caches failed: ${String(error)}`));
-  // Engine code that runs in this process (the capabilities' ffmpeg, the audiobook export) follows the same configuration.
-  if (options.engineConfig) configureEngine(options.engineConfig);
-  const engine = new EngineHost({
-    workerPath: options.engineWorkerPath ?? defaultEngineWorkerPath(),
-    log,
-    idleTimeoutMs: options.engineIdleTimeoutMs,
-    config: options.engineConfig ?? (() => engineConfigFromEnvironment()),
-  });
-  const jobs = new JobService({
-    dataDir, store, engine, log,
-    capacity: options.queueCapacity ?? 32,
-    concurrency: options.concurrency ?? 1,
-    maxFinishedJobs: options.maxFinishedJobs ?? 1000,
-  });
-  await jobs.recover();
-
-  let enabled = true;
-  let auth = options.auth;
-  const appDeps: AppDeps = {
-    dataDir, jobs, log, apiKeys,
-    voices: createVoiceLibrary({ dataDir }),
-    validators: compileValidators(),
-    entitlements: options.entitlements ?? localEntitlements(),
-    authEnabled: () => auth,
-    isEnabled: () => enabled,
-    boundHost: () => options.host,
-    preferredSttModel: () => options.preferredSttModel,
-    maxUploadBytes: options.maxUploadBytes,
-    openAiVoices: options.openAiVoices,
-  };
   const app = createApp(appDeps);
 
   // A request without Host (HTTP/1.0 style) gets the API's answer; browsers always send one.
   const http = createHttpServer({ handle: app.callback(), timeouts: options.timeouts, methods: ['GET', 'HEAD', 'POST', 'OPTIONS'] });
   const realtime = attachRealtime(http.server, appDeps, liveRecognition(engine, dataDir), options.realtime);
-  const port = await http.listen(options.port, options.host);
+  const port = await http.listen(options.port, options.host).catch(async (error: unknown) => {
+    await realtime.close();
+    await core.close();
+    throw error;
+  });
   // The engine decides the same way from the same environment; the opus route runs here.
   const media = await mediaToolchainInfo();
   log.info(`Audio decoding and encoding: ffmpeg ${media.description}` +
@@ -141,12 +65,11 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     engine,
     realtime,
     appDeps,
-    setEnabled: (value) => (enabled = value),
-    setAuth: (value) => (auth = value),
+    setEnabled: core.setEnabled,
+    setAuth: core.setAuth,
     close: () => http.close(async () => {
       await realtime.close();
-      await jobs.shutdown();
-      await releaseCachePruner(dataDir);
+      await core.close();
     }),
   };
 }

@@ -23,4 +23,6 @@ export interface AppDeps {
   maxUploadBytes?: number;
   /** OpenAI voice names mapped to our voice ids or names, over the built-in mapping (see voices/voice-map.ts). */
   openAiVoices?: Record<string, string>;
+  /** Folders that file-path tools (MCP) may read and write when the client declares no roots; see src/local-files/confined-paths.ts. */
+  allowedFolders?(): readonly string[];
 }

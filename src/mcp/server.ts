@@ -3,6 +3,7 @@
  * `read_job`. One instance per connection (stdio) or per request (stateless Streamable HTTP).
  * Failures come back as tool errors (`isError`) carrying our error code, never as protocol errors.
  */
+import { fileURLToPath } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -41,9 +42,16 @@ async function guarded(run: () => Promise<CallToolResult> | CallToolResult, log?
   }
 }
 
+/** The local folders among the roots the client declared (`roots/list`), or undefined when it declares none. */
+async function declaredRoots(server: McpServer): Promise<string[] | undefined> {
+  if (!server.server.getClientCapabilities()?.roots) return undefined;
+  const { roots } = await server.server.listRoots(undefined, { timeout: 10_000 });
+  return roots.filter((root) => root.uri.startsWith('file://')).map((root) => fileURLToPath(root.uri));
+}
+
 export function createMcpServer(deps: McpDeps, version = '0.1.0'): McpServer {
-  const tools = speechTools(deps);
   const server = new McpServer({ name: MCP_SERVER_NAME, version }, { capabilities: { tools: {} } });
+  const tools = speechTools(deps, () => declaredRoots(server));
 
   server.registerTool('list_voices', {
     title: 'List voices',
@@ -58,7 +66,7 @@ export function createMcpServer(deps: McpDeps, version = '0.1.0'): McpServer {
 
   server.registerTool('narrate', {
     title: 'Narrate text',
-    description: 'Speaks text with a voice. With outputPath (absolute) it waits and writes the audio file there; without, it starts a job and answers at once (follow it with read_job).',
+    description: 'Speaks text with a voice. With outputPath (absolute, inside one of your roots or the configured folders) it waits and writes the audio file there; without, it starts a job and answers at once (follow it with read_job).',
     inputSchema: {
       text: z.string().min(1).max(100_000),
       voice: z.string().max(200).optional().describe('A voice id or exact name from list_voices, or an OpenAI voice name (alloy, echo, nova, …). Default: the best ready English voice.'),
@@ -74,7 +82,7 @@ export function createMcpServer(deps: McpDeps, version = '0.1.0'): McpServer {
     title: 'Transcribe a media file',
     description: 'Transcribes an audio or video file of this machine with whisper and answers the transcript in the chosen format; with outputPath it also writes it there.',
     inputSchema: {
-      path: z.string().min(1).max(4096).describe('Absolute path of the media file.'),
+      path: z.string().min(1).max(4096).describe('Absolute path of the media file, inside one of your roots or the configured folders; at most 512 MB.'),
       format: z.enum(TRANSCRIPT_FORMATS).optional().describe('txt (default), srt, vtt, json-simple or json-full.'),
       language: z.string().max(35).optional().describe('Language code, or auto (default).'),
       outputPath: z.string().max(4096).optional().describe('Absolute path of the transcript file to write.'),

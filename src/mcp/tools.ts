@@ -4,7 +4,7 @@
  * the queue and show in GET /jobs/{id} and the editor's Jobs view), admitted with the same validators,
  * voice and model checks as the HTTP routes.
  */
-import { copyFile, readFile, stat, writeFile } from 'node:fs/promises';
+import { copyFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { invalidRequest } from '../contract/errors';
 import { OUTPUT_FORMATS, type TranscriptFormat } from '../contract/openapi';
@@ -19,9 +19,15 @@ import { defaultVoice } from '../voices/default-voice';
 import { resolveVoice, voiceOverridesFromEnv } from '../voices/voice-map';
 import { renderTranscript } from '../subtitles/render';
 import type { Transcript } from '../subtitles/types';
+import { allowedFolders, confineInput, confineOutput, PathRefusedError, writeConfined } from '../local-files/confined-paths';
+import { readMediaSignature } from '../local-files/media-signature';
+import { MAX_UPLOAD_BYTES, tooLarge } from '../http/upload/receive-upload';
 
 /** What the tools need of the server: the same dependencies as the HTTP app. */
-export type McpDeps = Pick<AppDeps, 'dataDir' | 'jobs' | 'voices' | 'validators' | 'log' | 'preferredSttModel' | 'openAiVoices'>;
+export type McpDeps = Pick<AppDeps, 'dataDir' | 'jobs' | 'voices' | 'validators' | 'log' | 'preferredSttModel' | 'openAiVoices' | 'allowedFolders' | 'maxUploadBytes'>;
+
+/** The folders the connected client declared as its roots, when it declares any (stdio; stateless HTTP cannot ask). */
+export type ClientRoots = () => Promise<readonly string[] | undefined>;
 
 export interface NarrateInput {
   text: string;
@@ -48,17 +54,19 @@ export interface VoiceSummary {
   availability: string;
 }
 
-/** Writes are explicit: an absolute path, and an existing file is replaced only when asked. */
-async function checkTarget(target: string, overwrite: boolean | undefined, field: string): Promise<string> {
-  if (!path.isAbsolute(target)) throw invalidRequest(`${field}: must be an absolute path`);
-  const existing = await stat(target).catch(() => undefined);
-  if (existing?.isDirectory()) throw invalidRequest(`${field}: is a folder; give a file name`);
-  if (existing && !overwrite) throw invalidRequest(`${field}: ${target} exists; pass overwrite: true to replace it`);
-  return target;
+/** The path rule's refusals as this door's INVALID_REQUEST, naming the field. */
+async function pathRule<T>(check: () => Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (error) {
+    if (error instanceof PathRefusedError) throw invalidRequest(`${error.field}: ${error.message}`);
+    throw error;
+  }
 }
 
-export function speechTools(deps: McpDeps) {
+export function speechTools(deps: McpDeps, clientRoots: ClientRoots = async () => undefined) {
   const overrides = { ...voiceOverridesFromEnv(), ...deps.openAiVoices };
+  const folders = async (): Promise<string[]> => allowedFolders(await clientRoots(), deps.allowedFolders?.() ?? []);
   /** A voice id or exact name, or an OpenAI voice name (alloy, nova, …) as the OpenAI door maps it. */
   const resolvedVoice = (wanted: string) => {
     const match = resolveVoice(deps.voices, wanted, overrides);
@@ -80,22 +88,28 @@ export function speechTools(deps: McpDeps) {
     /** Starts a narration; with `outputPath`, waits for it and writes the audio there. */
     async narrate(input: NarrateInput, signal?: AbortSignal): Promise<{ job: PublicJob; outputPath?: string }> {
       const voice = input.voice === undefined ? defaultVoice(deps.voices) : resolvedVoice(input.voice);
-      const target = input.outputPath ? await checkTarget(input.outputPath, input.overwrite, 'outputPath') : undefined;
+      const allowed = input.outputPath ? await folders() : [];
+      const target = input.outputPath;
+      if (target) await pathRule(() => confineOutput(target, allowed, input.overwrite ?? false));
       const format = input.format ?? (target ? formatOfPath(target) : 'wav');
       const admitted = admitTts(deps.validators, { voiceId: voice.voice.id, text: input.text, outputFormat: format, ...(input.speed ? { speed: input.speed } : {}) }, deps.voices);
       const created = await deps.jobs.createTtsJob({ origin: 'api', ...admitted, name: `MCP narration: ${input.text.replace(/\s+/g, ' ').trim().slice(0, 40)}` });
       if (!target) return { job: toPublicJob(created) };
       const done = succeededJob(await waitForJobEnd(deps.jobs, created.id, signal));
-      await copyFile(deps.jobs.files.file(done.id, done.outputFile!), target);
+      await pathRule(() => writeConfined(target, allowed, { copyFrom: deps.jobs.files.file(done.id, done.outputFile!) }, { overwrite: input.overwrite ?? false }));
       return { job: toPublicJob(done), outputPath: target };
     },
 
     /** Transcribes a media file of this machine; waits, and answers the transcript in the format asked. */
     async transcribe(input: TranscribeInput, signal?: AbortSignal): Promise<{ job: PublicJob; transcript: string; outputPath?: string }> {
-      if (!path.isAbsolute(input.path)) throw invalidRequest('path: must be an absolute path to a media file');
-      const source = await stat(input.path).catch(() => undefined);
-      if (!source?.isFile()) throw invalidRequest(`path: ${input.path} is not a file`);
-      const target = input.outputPath ? await checkTarget(input.outputPath, input.overwrite, 'outputPath') : undefined;
+      const allowed = await folders();
+      const source = await pathRule(() => confineInput(input.path, allowed, 'path'));
+      // What an upload could not carry is not copied either: the size limit and a media file's first bytes.
+      const maxBytes = deps.maxUploadBytes ?? MAX_UPLOAD_BYTES;
+      if (source.stats.size > maxBytes) throw tooLarge(maxBytes);
+      if (!(await readMediaSignature(source.path))) throw invalidRequest(`path: ${input.path} is not a media file (no audio or video container Speech Studio reads)`);
+      const target = input.outputPath;
+      if (target) await pathRule(() => confineOutput(target, allowed, input.overwrite ?? false));
       const format = input.format ?? 'txt';
       const installed = await installedSttModels(deps.dataDir);
       requireSttModel(installed);
@@ -103,14 +117,14 @@ export function speechTools(deps: McpDeps) {
       const { options, model } = admitStt(ask, installed, deps.preferredSttModel?.());
       const created = await deps.jobs.createSttJobWith('api', async (_id, dir) => {
         const inputFile = storedInputName(input.path);
-        await copyFile(input.path, path.join(dir, inputFile));
+        await copyFile(source.path, path.join(dir, inputFile));
         const originalName = path.basename(input.path);
-        return { options, inputFile, originalName, bytes: source.size, modelPath: model.path, name: `MCP transcription: ${originalName}`.slice(0, 200) };
+        return { options, inputFile, originalName, bytes: source.stats.size, modelPath: model.path, name: `MCP transcription: ${originalName}`.slice(0, 200) };
       });
       const done = succeededJob(await waitForJobEnd(deps.jobs, created.id, signal));
       const transcript = JSON.parse(await readFile(deps.jobs.files.file(done.id, done.outputFile!), 'utf8')) as Transcript;
       const rendered = renderTranscript(transcript, format).body;
-      if (target) await writeFile(target, rendered, 'utf8');
+      if (target) await pathRule(() => writeConfined(target, allowed, rendered, { overwrite: input.overwrite ?? false }));
       return { job: toPublicJob(done), transcript: rendered, ...(target ? { outputPath: target } : {}) };
     },
 

@@ -118,7 +118,7 @@ export function networkError(error: unknown, target: URL, signal?: AbortSignal, 
   const message = (error as Error)?.message ?? String(error);
   const where = proxy ? `the proxy ${redact(proxy)}` : target.host;
   if (UNREACHABLE_CODES.has(code)) {
-    const advice = proxy ? 'Check the HTTPS_PROXY / HTTP_PROXY setting.' : 'Check the network, or set HTTPS_PROXY if you are behind a proxy.';
+    const advice = proxy ? 'Check the HTTPS_PROXY / HTTP_PROXY setting.' : 'Check the network, or set HTTPS_PROXY if you are behind a proxy, or use a mirror of the model files.';
     return new ModelError('UNREACHABLE', `Cannot reach ${where} (${code}). ${advice}`, { url: target.href });
   }
   if (/CERT|SSL|TLS|SELF_SIGNED/i.test(code)) {

@@ -79,6 +79,7 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((error: unknown) => {
   const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
   console.error(describeThrown(error));
-  if (usage) console.error(`\n${USAGE}`);
+  // The sentence above says what is wrong; the whole usage after it would bury it (and seem to be about something else).
+  if (usage) console.error('\nRun "node dist/relay.js --help" for the commands and options.');
   process.exit(usage ? 2 : error instanceof InvalidInputError ? 2 : 1);
 });

@@ -68,8 +68,9 @@ function checkCue(cue: ScannedCue, style: SubtitleStyle): SubtitleProblem[] {
   if (durationMs > Math.round(style.maxDurationSeconds * 1000)) {
     problem('too-long', `cue ${cue.index} lasts ${seconds(durationMs)} s, more than the maximum of ${style.maxDurationSeconds} s`);
   }
-  const speed = characters / (durationMs / 1000);
-  if (speed > style.maxCharsPerSecond + 1e-9) {
+  // Compared as shown (one decimal), so no cue is reported as "17.0 characters per second, faster than 17".
+  const speed = Math.round((characters / (durationMs / 1000)) * 10) / 10;
+  if (speed > style.maxCharsPerSecond) {
     problem('reading-speed', `cue ${cue.index} reads at ${speed.toFixed(1)} characters per second, faster than ${style.maxCharsPerSecond}`);
   }
   return problems;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, readlink } from 'node:fs/promises';
 
 /**
  * Whether `pid` still runs (signal 0 checks without signalling). A zombie does not: an engine orphaned by
@@ -29,4 +29,24 @@ export async function childrenOf(pid: number): Promise<number[]> {
     if (ppid === pid) found.push(Number(entry));
   }
   return found;
+}
+
+/** The TCP ports `pid` listens on (Linux /proc: its socket inodes matched against the LISTEN rows). */
+export async function listeningSockets(pid: number): Promise<number[]> {
+  const inodes = new Set<string>();
+  for (const fd of await readdir(`/proc/${pid}/fd`)) {
+    const link = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '');
+    const inode = /^socket:\[(\d+)\]$/.exec(link)?.[1];
+    if (inode) inodes.add(inode);
+  }
+  const ports: number[] = [];
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    const rows = (await readFile(table, 'utf8').catch(() => '')).split('\n').slice(1);
+    for (const row of rows) {
+      const columns = row.trim().split(/\s+/);
+      // columns: sl local_address rem_address st … inode (index 9); st 0A is LISTEN.
+      if (columns[3] === '0A' && inodes.has(columns[9]!)) ports.push(parseInt(columns[1]!.split(':')[1]!, 16));
+    }
+  }
+  return ports;
 }

@@ -1,26 +1,18 @@
 import assert from 'node:assert/strict';
-import { copyFile, mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { callTool, declareRoots, installWhisper } from '../helpers/mcp-client';
 import { CLI, request, tempDir, waitForJob, isTerminal, useTestServer } from '../helpers/server';
 import { testModel } from '../helpers/test-models';
 import { probeAudio } from '../helpers/tts-audio';
 
 const TOOLS = ['list_voices', 'narrate', 'read_job', 'transcribe'];
 
-async function installWhisper(dataDir: string): Promise<void> {
-  await mkdir(path.join(dataDir, 'models', 'whisper'), { recursive: true });
-  await mkdir(path.join(dataDir, 'models', 'vad'), { recursive: true });
-  await symlink(testModel('whisper/ggml-synthetic-random.bin'), path.join(dataDir, 'models', 'whisper', 'ggml-synthetic-random.bin'));
-  await copyFile(testModel('vad/ggml-silero-v6.2.0.bin'), path.join(dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'));
-}
-
-type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: any };
-const call = async (client: Client, name: string, args: Record<string, unknown>): Promise<ToolResult> =>
-  (await client.callTool({ name, arguments: args })) as ToolResult;
+const call = callTool;
 
 /** The same checks over either transport: every tool listed and called. */
 async function exerciseTools(client: Client, scratch: string): Promise<string> {
@@ -66,11 +58,11 @@ async function exerciseTools(client: Client, scratch: string): Promise<string> {
 }
 
 describe('MCP over Streamable HTTP at {base}/mcp', () => {
-  const t = useTestServer();
-  let scratch: string;
+  let scratch = '';
+  const t = useTestServer({ allowedFolders: () => [scratch, path.dirname(testModel('audio/jfk.wav'))] });
   before(async () => {
-    await installWhisper(t.dataDir);
     scratch = await tempDir();
+    await installWhisper(t.dataDir);
   });
   after(async () => {
     await rm(scratch, { recursive: true, force: true });
@@ -127,7 +119,8 @@ describe('MCP over stdio: node dist/cli.js mcp', () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--data-dir', dataDir], stderr: 'pipe' });
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const client = new Client({ name: 'speech-studio-test', version: '1.0.0' });
+    const client = new Client({ name: 'speech-studio-test', version: '1.0.0' }, { capabilities: { roots: {} } });
+    declareRoots(client, [scratch, path.dirname(testModel('audio/jfk.wav'))]);
     await client.connect(transport);
     try {
       await exerciseTools(client, scratch);

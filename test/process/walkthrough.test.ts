@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { curlLine } from '../../src/editor/walkthrough/curl-line';
+import { curlLine, speechCurlLine } from '../../src/editor/walkthrough/curl-line';
 import { milestoneOfJob } from '../../src/editor/walkthrough/milestones';
 import { recommendSttModel, recommendVoice } from '../../src/editor/walkthrough/recommend';
 import type { JobRecord } from '../../src/jobs/types';
@@ -31,6 +31,15 @@ describe('the walkthrough', () => {
     assert.deepEqual(args.slice(0, 4), ['-s', '-X', 'POST', 'http://127.0.0.1:17860/v1/tts/jobs']);
     assert.equal(args[5], "Authorization: Bearer ssk_local_it's");
     assert.equal(JSON.parse(args[9]).voiceId, 'voice-1');
+  });
+
+  it('makes the OpenAI-style one-liner first: /audio/speech into speech.mp3, quotes and all', () => {
+    const line = speechCurlLine('http://127.0.0.1:17860/v1', "ssk_local_it's");
+    const args = JSON.parse(execFileSync('sh', ['-c', `node -e 'console.log(JSON.stringify(process.argv.slice(1)))' -- ${line.replace(/^curl /, '')}`], { encoding: 'utf8' }));
+    assert.deepEqual(args.slice(0, 2), ['-s', 'http://127.0.0.1:17860/v1/audio/speech']);
+    assert.equal(args[3], "Authorization: Bearer ssk_local_it's");
+    assert.deepEqual(JSON.parse(args[7]), { model: 'tts-1', voice: 'alloy', input: 'Hello from the terminal, through the Speech Studio Local API.' });
+    assert.deepEqual(args.slice(8), ['-o', 'speech.mp3']);
   });
 
   it('counts succeeded editor jobs by kind and any Local API job', () => {

@@ -65,6 +65,14 @@ describe('checkSubtitles', () => {
     ]);
   });
 
+  it('compares the reading speed as it shows it: 17.04 characters per second is 17.0, not faster than 17', () => {
+    // 35 characters in 2.054 s is 17.04 per second, shown as 17.0; 36 characters in 2 s is 18.0.
+    const srt = (text: string, end: string) => `1\n00:00:01,000 --> ${end}\n${text}\n`;
+    const speedProblems = (source: string) => checkSubtitles(source, 'srt', DEFAULT_SUBTITLE_STYLE).filter((p) => p.kind === 'reading-speed');
+    assert.deepEqual(speedProblems(srt('a'.repeat(16) + ' ' + 'b'.repeat(18), '00:00:03,054')), []);
+    assert.equal(speedProblems(srt('a'.repeat(17) + ' ' + 'b'.repeat(18), '00:00:03,000'))[0]?.message, 'cue 1 reads at 18.0 characters per second, faster than 17');
+  });
+
   it('says what is wrong in words a subtitler can act on', () => {
     const problems = checkSubtitles(fixture('problems-crlf-bom.srt'), 'srt', DEFAULT_SUBTITLE_STYLE);
     const message = (line: number, kind: string) => problems.find((p) => p.line === line && p.kind === kind)?.message;

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import * as vscode from 'vscode';
 import { test } from './harness';
 
@@ -26,4 +28,31 @@ test('an agent lists voices, transcribes a workspace file and narrates text thro
   const audio = /The audio is at (\S+) /.exec(narrated)?.[1];
   assert.ok(audio, narrated);
   assert.equal((await readFile(audio)).subarray(0, 4).toString('latin1'), 'RIFF');
+});
+
+test('the language-model tools read and write only inside the workspace, never through a link', async () => {
+  const token = new vscode.CancellationTokenSource().token;
+  const workspace = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+  const outside = await mkdtemp(path.join(os.tmpdir(), 'lm-outside-'));
+  const link = path.join(workspace, 'agent-link.wav');
+  await symlink(path.join(outside, 'through-the-link.wav'), link);
+  const narrate = async (outputPath: string, overwrite?: boolean): Promise<vscode.LanguageModelToolResult> =>
+    vscode.lm.invokeTool('speechStudio_narrate', { input: { text: 'Where does this go?', outputPath, overwrite }, toolInvocationToken: undefined }, token);
+  try {
+    await assert.rejects(narrate(path.join(outside, 'out.wav')), /outputPath: .* is outside the folders/);
+    await assert.rejects(narrate(link, true), /outputPath: .* is a symbolic link/);
+    await assert.rejects(narrate(path.join(workspace, 'no-such-folder', 'a.wav')), /the folder .* does not exist/);
+    await assert.rejects(
+      async () => vscode.lm.invokeTool('speechStudio_transcribe', { input: { path: '/etc/hostname' }, toolInvocationToken: undefined }, token),
+      /path: .* is outside the folders/,
+    );
+    assert.deepEqual(await readdir(outside), []);
+    const inside = path.join(workspace, 'agent-narration.wav');
+    assert.match(resultText(await narrate(inside)), /^Wrote /);
+    await assert.rejects(narrate(inside), /exists; pass overwrite: true/);
+  } finally {
+    await rm(link, { force: true });
+    await rm(path.join(workspace, 'agent-narration.wav'), { force: true });
+    await rm(outside, { recursive: true, force: true });
+  }
 });

@@ -58,12 +58,14 @@ test('Open Output on a transcription job opens the transcript written beside the
   await ui({ action: 'waitFor', selector: '.explorer-folders-view .monaco-list-row.selected:has-text("interview.srt")' });
 });
 
-test('the status bar shows the address and opens the Jobs view', async () => {
+test('the status bar shows the port (the address only in its hover) and opens the Jobs view', async () => {
   const studio = await extensionApi();
-  const address = studio.baseUrl!.replace('http://', '').replace('/v1', '');
-  await ui({ action: 'waitFor', selector: `.statusbar-item:has-text("${address}")` });
+  const port = new URL(studio.baseUrl!).port;
+  await ui({ action: 'waitFor', selector: `.statusbar-item:has-text("${port}")` });
+  const { texts } = await ui({ action: 'texts', selector: `.statusbar-item:has-text("${port}")` });
+  assert.ok(!(texts as string[]).some((text) => text.includes('127.0.0.1')), `the address takes no status-bar room: ${JSON.stringify(texts)}`);
   await vscode.commands.executeCommand('workbench.view.explorer');
-  await ui({ action: 'click', selector: `.statusbar-item:has-text("${address}")` });
+  await ui({ action: 'click', selector: `.statusbar-item:has-text("${port}")` });
   await ui({ action: 'waitFor', selector: '.part.sidebar .monaco-list-row:has-text("The second paragraph")' });
 });
 

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import * as vscode from 'vscode';
 import { test } from './harness';
-import { extensionApi, screenshot, setting, testModel, ui, waitFor } from './helpers';
+import { extensionApi, screenshot, setting, testModel, ui } from './helpers';
 
 const run = promisify(execFile);
 const stepButton = (step: string) => `button.getting-started-step[data-step-id="speech-studio.speech-studio#gettingStarted#${step}"]`;
@@ -43,13 +44,14 @@ test('the walkthrough starts with no step done and completes each step on the re
   await vscode.commands.executeCommand('speechStudio.walkthrough.transcribeSample', { open: false });
   await done('transcribe');
 
-  // The curl command works as printed: a shell runs it and the job arrives through the Local API.
+  // The curl command works as printed: a shell runs the OpenAI-style call and the audio lands in speech.mp3.
   const line = await vscode.commands.executeCommand<string>('speechStudio.walkthrough.tryLocalApi', { open: false });
-  assert.match(line, new RegExp(`^curl -s -X POST '${studio.baseUrl}/tts/jobs' -H 'Authorization: Bearer ssk_local_`));
+  assert.match(line, new RegExp(`^curl -s '${studio.baseUrl}/audio/speech' -H 'Authorization: Bearer ssk_local_.* -o speech\\.mp3$`));
   assert.equal(await vscode.env.clipboard.readText(), line);
-  const { stdout } = await run('sh', ['-c', line]);
-  const job = JSON.parse(stdout) as { id: string; status: string };
-  assert.ok(['queued', 'loading_model', 'processing', 'succeeded'].includes(job.status), stdout);
+  const shellDir = await mkdtemp(path.join(os.tmpdir(), 'walkthrough-curl-'));
+  await run('sh', ['-c', line], { cwd: shellDir });
+  const mp3 = await readFile(path.join(shellDir, 'speech.mp3'));
+  assert.ok(mp3.length > 1000 && (mp3.subarray(0, 3).toString('latin1') === 'ID3' || mp3[0] === 0xff), `speech.mp3 is audio (${mp3.length} bytes)`);
+  await rm(shellDir, { recursive: true, force: true });
   await done('localApi');
-  await waitFor('the API job in the Jobs view data', () => studio.getJob(job.id));
 }, 240_000);

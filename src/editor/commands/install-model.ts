@@ -100,12 +100,24 @@ export async function installModel(services: Services, id?: string): Promise<Ins
   }
 }
 
+/** The editor's ways round an unreachable download server: its mirror setting, or files fetched elsewhere. */
+export const OFFLINE_ADVICE = 'Or set "speechStudio.models.mirror" to a mirror of the model files, or download them elsewhere and use Import Model….';
+
+function reportUnreachable(services: Services, error: ModelError): void {
+  services.log.error(`Installing the model failed: ${error.message}`);
+  void vscode.window.showErrorMessage(`Installing the model failed: ${error.message} ${OFFLINE_ADVICE}`, 'Set Mirror', 'Import Model…').then((choice) => {
+    if (choice === 'Set Mirror') void vscode.commands.executeCommand('workbench.action.openSettings', 'speechStudio.models.mirror');
+    if (choice === 'Import Model…') void vscode.commands.executeCommand('speechStudio.importModel');
+  });
+}
+
 export function registerInstallModel(services: Services): vscode.Disposable {
   return vscode.commands.registerCommand('speechStudio.installModel', async (id?: unknown) => {
     try {
       return await installModel(services, typeof id === 'string' ? id : undefined);
     } catch (error) {
-      reportError(services.log, 'Installing the model failed', error);
+      if (error instanceof ModelError && error.code === 'UNREACHABLE') reportUnreachable(services, error);
+      else reportError(services.log, 'Installing the model failed', error);
       return undefined;
     }
   });

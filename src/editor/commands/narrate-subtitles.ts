@@ -1,6 +1,7 @@
 /**
  * Narrate Subtitle File: speaks an SRT or WebVTT file in time with its cues, writes the narration beside
- * it, and shows the cues whose speech overran their time as problems on the subtitle file.
+ * it (`talk.srt` → `talk.narration.wav`, never over `talk.wav`, the recording the subtitles belong to), and
+ * shows the cues whose speech overran their time as problems on the subtitle file.
  */
 import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,6 +13,10 @@ import { reportError } from '../log';
 import { besideSource, chooseOutputFile } from '../output-target';
 import type { Services } from '../services';
 import { fitDiagnostics, overrunCues, readProblem } from '../subtitle-fit';
+import { mediaForSubtitle } from '../subtitles/cue-media';
+
+/** The narration's own name: Play Cue, the timeline, Snap and Re-transcribe find the recording by `talk.<media>`. */
+export const NARRATION_SUFFIX = '.narration.wav';
 
 export interface NarrateSubtitlesArgs {
   voiceId?: string;
@@ -38,7 +43,8 @@ export async function narrateSubtitleFile(services: Services, diagnostics: vscod
   const request: EditorTtsRequest = { text: document.getText(), inputFormat: format, voiceId: args.voiceId, speakerVoices: services.settings().ttsSpeakerVoices };
   // Refused as the Local API refuses it (the Problems panel shows where the reader stopped), before asking where to save.
   services.editorJobs.admitTts(request);
-  const outputFile = await chooseOutputFile(besideSource(target.fsPath, '.wav'), args.overwrite);
+  const recording = await mediaForSubtitle(services.context, target, false);
+  const outputFile = await chooseOutputFile(besideSource(target.fsPath, NARRATION_SUFFIX), args.overwrite, recording ? [recording.fsPath] : []);
   if (!outputFile) return undefined;
   const job = await runWithProgress(services.controller, `Narrating ${path.basename(target.fsPath)}`, () => services.editorJobs.createTts(request));
   if (!succeeded(job)) return { job, overruns: 0 };

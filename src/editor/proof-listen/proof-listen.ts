@@ -15,6 +15,7 @@ import type { Transcript } from '../../subtitles/types';
 import { installModel } from '../commands/install-model';
 import { untilFinished } from '../editor-jobs';
 import { describePhase } from '../job-progress';
+import { progressMessage } from '../progress-message';
 import { reportError } from '../log';
 import type { Services } from '../services';
 import type { ProofListenProblems } from './problems';
@@ -66,7 +67,7 @@ function runSteps(services: Services, title: string, steps: Array<{ label: strin
         const watching = services.controller.onDidChangeJob((changed) => {
           if (changed.id !== job.id) return;
           const share = 100 / steps.length;
-          progress.report({ message: `${step.label}: ${describePhase(changed.phase)} (${Math.floor(index * share + (changed.progress * share) / 100)}%)` });
+          progress.report({ message: `${step.label}: ${progressMessage(step.label, describePhase(changed.phase), index * share + (changed.progress * share) / 100)}` });
         });
         try {
           const done = await untilFinished(services.controller.onDidChangeJob, () => server.jobs.get(job.id), job.id);
@@ -132,7 +133,10 @@ export async function proofListenDocument(services: Services, problems: ProofLis
   const diagnostics = problems.show(document, { file: narration, duration: transcript.durationSeconds }, report.findings);
   const summary = `Proof-listen: ${report.matched} of ${report.sourceTokens} words heard as written; ${report.findings.length} difference${report.findings.length === 1 ? '' : 's'} in Problems.`;
   services.log.info(`${summary} (${document.uri.toString()})`);
-  void vscode.window.showInformationMessage(summary);
+  const showProblems = 'Show Problems';
+  void vscode.window.showInformationMessage(summary, ...(report.findings.length > 0 ? [showProblems] : [])).then((choice) => {
+    if (choice === showProblems) void vscode.commands.executeCommand('workbench.actions.view.problems');
+  });
   return { ...report, jobs, narration, diagnostics };
 }
 

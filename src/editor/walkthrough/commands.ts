@@ -12,7 +12,7 @@ import { baseUrlOf } from '../commands/local-api';
 import type { NarrateResult } from '../commands/narrate-selection';
 import { reportError } from '../log';
 import type { Services } from '../services';
-import { curlLine } from './curl-line';
+import { curlLine, speechCurlLine } from './curl-line';
 import type { WalkthroughProgress } from './progress';
 import { recommendSttModel, recommendVoice } from './recommend';
 
@@ -86,13 +86,16 @@ async function narrateSubtitleSample(services: Services, args: WalkthroughArgs):
 async function tryLocalApi(services: Services, args: WalkthroughArgs): Promise<string | undefined> {
   const url = baseUrlOf(services);
   if (!url) return vscode.commands.executeCommand<undefined>('speechStudio.showBaseUrl');
-  const line = curlLine(url, services.keys.get(), services.editorJobs.defaultVoice().voice.id);
+  // The OpenAI-style one-liner first: the call most tools already make. The job routes are the second step.
+  const line = speechCurlLine(url, services.keys.get());
   await vscode.env.clipboard.writeText(line);
   if (args.open !== false) {
     const terminal = vscode.window.createTerminal({ name: 'Speech Studio: Local API' });
     terminal.show();
     terminal.sendText(line, false);
-    void vscode.window.showInformationMessage('The curl command is in the terminal (and on the clipboard): press Enter to send it.');
+    void vscode.window.showInformationMessage('The curl command is in the terminal (and on the clipboard): press Enter to write speech.mp3.', 'Copy the Job API Command').then((choice) => {
+      if (choice) void vscode.env.clipboard.writeText(curlLine(url, services.keys.get(), services.editorJobs.defaultVoice().voice.id));
+    });
   }
   return line;
 }

@@ -25,19 +25,17 @@ export function apiKeyAuth(deps: RelayDeps): Middleware<RelayState> {
 }
 
 /**
- * Requests per minute per key, counted in the database in fixed one-minute windows, so the limit holds
- * however many relay instances share the work.
+ * Requests per minute per key, over a sliding minute counted in the database (data/rate-windows.ts), so the
+ * limit holds across minute boundaries and however many relay instances share the work.
  */
 export function rateLimit(deps: RelayDeps): Middleware<RelayState> {
   return async (ctx, next) => {
     const key = ctx.state.key!;
-    const now = Date.now();
-    const windowStart = now - (now % WINDOW_MS);
-    const requests = await countRequest(deps.db, key.id, windowStart);
+    const counted = await countRequest(deps.db, key.id, Date.now(), key.rpm, WINDOW_MS);
     ctx.set('X-RateLimit-Limit', String(key.rpm));
-    ctx.set('X-RateLimit-Remaining', String(Math.max(0, key.rpm - requests)));
-    if (requests > key.rpm) {
-      const retryAfter = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
+    ctx.set('X-RateLimit-Remaining', String(Math.max(0, key.rpm - counted.requests)));
+    if (counted.refused) {
+      const retryAfter = counted.retryAfterSeconds;
       throw new ApiError('RATE_LIMITED', `This key may make ${key.rpm} requests a minute; try again in ${retryAfter} s.`, {
         headers: { 'Retry-After': String(retryAfter) },
       });

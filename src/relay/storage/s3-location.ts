@@ -14,14 +14,35 @@ export interface S3StoreConfig {
   credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
 }
 
+const RESERVED_PREFIXES = ['xn--', 'sthree-', 'amzn-s3-demo-'];
+const RESERVED_SUFFIXES = ['-s3alias', '--ol-s3', '.mrap', '--x-s3', '--table-s3'];
+
+/**
+ * What breaks S3's rules for general-purpose bucket names, in one clause, or undefined when it keeps them.
+ * @example bucketNameProblem('MyBucket') // 'it may hold only lower-case letters, digits, dots and hyphens'
+ */
+export function bucketNameProblem(bucket: string): string | undefined {
+  if (bucket.length < 3 || bucket.length > 63) return `it must be 3 to 63 characters long, not ${bucket.length}`;
+  if (/[A-Z]/.test(bucket)) return 'it may not hold upper-case letters (S3 bucket names are lower-case)';
+  if (!/^[a-z0-9.-]+$/.test(bucket)) return 'it may hold only lower-case letters, digits, dots and hyphens';
+  if (!/^[a-z0-9]/.test(bucket) || !/[a-z0-9]$/.test(bucket)) return 'it must begin and end with a letter or a digit';
+  if (bucket.includes('..')) return 'it may not hold two dots in a row';
+  if (bucket.includes('.-') || bucket.includes('-.')) return 'a dot may not stand next to a hyphen';
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(bucket)) return 'it may not be formatted as an IP address';
+  const prefix = RESERVED_PREFIXES.find((reserved) => bucket.startsWith(reserved));
+  if (prefix) return `it may not begin with "${prefix}", which S3 reserves`;
+  const suffix = RESERVED_SUFFIXES.find((reserved) => bucket.endsWith(reserved));
+  if (suffix) return `it may not end with "${suffix}", which S3 reserves`;
+  return undefined;
+}
+
 /** `s3://bucket/some/prefix` → its bucket and prefix; a TypeError names what is wrong. */
 export function parseS3Url(text: string): { bucket: string; prefix: string } {
   const match = /^s3:\/\/([^/?#]+)(\/[^?#]*)?$/.exec(text);
   if (!match) throw new TypeError(`Expected --storage s3://bucket/prefix, got ${JSON.stringify(text)}.`);
   const [, bucket, path = ''] = match;
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
-    throw new TypeError(`Expected an S3 bucket name of 3 to 63 lower-case letters, digits, dots and hyphens, got ${JSON.stringify(bucket)}.`);
-  }
+  const broken = bucketNameProblem(bucket);
+  if (broken) throw new TypeError(`The S3 bucket name ${JSON.stringify(bucket)} is not valid: ${broken} (S3's bucket naming rules).`);
   const prefix = path.split('/').filter(Boolean).join('/');
   if (prefix !== '') checkBlobKey(prefix);
   return { bucket, prefix };
