@@ -4,6 +4,7 @@ import { runStdioMcp } from './host/mcp-stdio';
 import { startLocalServer } from './host/local-server';
 import { runAudiobookCommand } from './cli/audiobook-command';
 import { runModelsCommand } from './cli/models-command';
+import { runAlignCommand } from './cli/align-command';
 import { resolveServeOptions } from './cli/serve-options';
 import { UsageError } from './util/usage-error';
 import { startDeviceClient, type DeviceClient } from './host/device-link';
@@ -21,6 +22,8 @@ Usage:
   node dist/cli.js models list|install <id>|remove <id>|verify|import [<id>] <path> [--data-dir D] [--mirror URL]
   node dist/cli.js audiobook <file.md|folder> --out book.m4b [--voice ID] [--format m4b|mp3] [--chapter-level N]
                              [--speakers "Ann=VOICE,Bob=VOICE"] [--per-chapter (MP3 files in the folder --out)] [--data-dir D]
+  node dist/cli.js align <media> <script.txt|.md|.srt|.vtt> --out x.srt|x.vtt|x.txt|x.json [--language L] [--data-dir D]
+                             time a script (or re-time subtitles) to the speech; no speech-to-text model needed
 
 --relay/--device-token join a relay's device pool (Remote API): this server runs the jobs it is sent.
 --stt-model: the default speech-to-text model, an installed file name or catalog id (whisper or Parakeet);
@@ -47,6 +50,7 @@ const OPTIONS = {
   'chapter-level': { type: 'string' },
   speakers: { type: 'string' },
   'per-chapter': { type: 'boolean' },
+  language: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -124,6 +128,10 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'audiobook') {
     process.exitCode = await runAudiobookCommand(action, values, resolveServeOptions(values).dataDir);
+    return;
+  }
+  if (command === 'align') {
+    process.exitCode = await runAlignCommand(positionals.slice(1), values, resolveServeOptions(values).dataDir);
     return;
   }
   throw new UsageError(`Unknown command "${command}".`);

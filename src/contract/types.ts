@@ -138,6 +138,12 @@ export type SttResult = {
    * only when something was. `prompt` tells whether an initial prompt was given, not the prompt itself.
    */
   whisper?: { prompt: boolean; task: 'transcribe' | 'translate'; temperature: number };
+  /** An alignment job (POST /align/jobs): the script's text was timed to the media, not recognized. */
+  aligned?: true;
+  /** Alignment: the script's units (lines, paragraphs or cues) found in the media. */
+  matchedCues?: number;
+  /** Alignment: the units not found in the media (left out of the transcript), by number from 1 and text. */
+  unmatchedCues?: Array<{ index: number; text: string }>;
 };
 
 /** The `result` of a succeeded job: its kind tells which. */

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import type { JobResult, LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
+import type { ScriptFormat } from '../subtitles/script';
 
 export type EnginePhase =
   | 'loading_model'
@@ -87,8 +88,25 @@ export interface SpeechRegionsResult {
   regions: Array<{ start: number; end: number }>;
 }
 
+/**
+ * An STT job that aligns a script or subtitle file to the media instead of recognizing it (no speech
+ * recognition model needed): src/engine/align/.
+ */
+export interface AlignTask {
+  kind: 'align';
+  inputPath: string;
+  /** The script (txt, md) or subtitles (srt, vtt) whose text is timed. */
+  scriptPath: string;
+  scriptFormat: ScriptFormat;
+  workDir: string;
+  /** `language` says which espeak-ng voice speaks the script (`auto`: English); crop as for STT. */
+  options: SttOptions;
+  /** The Silero VAD model in whisper.cpp format, when one is installed: it measures the noise floor. */
+  vadModelPath: string | null;
+}
+
 /** What the job service queues: a TTS or STT job's task. */
-export type JobTask = TtsTask | SttTask;
+export type JobTask = TtsTask | SttTask | AlignTask;
 
 export type EngineTask = JobTask | SpeechRegionsTask | WaveformTask | SpeakTask;
 
@@ -185,6 +203,9 @@ export interface TaskOutcome<R extends EngineResult = JobResult> {
 /** The `backend` of an STT job that whisper.cpp runs. */
 export const STT_BACKEND = 'whisper.cpp';
 
+/** The `backend` of an alignment job: the script spoken by espeak-ng, matched to the media by dynamic time warping. */
+export const ALIGN_BACKEND = 'espeak-ng-dtw';
+
 /** The `backend` of a speech-regions task. */
 export const VAD_BACKEND = 'silero-vad';
 
@@ -201,6 +222,7 @@ export const taskBackend = (task: EngineTask): string => {
   if (task.kind === 'speech-regions') return VAD_BACKEND;
   if (task.kind === 'waveform') return 'ffmpeg';
   if (task.kind === 'speak') return task.voice.engine;
+  if (task.kind === 'align') return ALIGN_BACKEND;
   return task.recognizer === 'parakeet' ? parakeetBackend(path.basename(task.modelPath)) : STT_BACKEND;
 };
 

@@ -11,6 +11,7 @@ import { mcpRoutes } from '../mcp/http';
 import { lexiconRoutes } from '../local-api/lexicon';
 import { serviceRoutes } from '../local-api/service';
 import { sttRoutes } from '../local-api/stt';
+import { alignRoutes } from '../local-api/align';
 import { ttsRoutes } from '../local-api/tts';
 import { voiceRoutes } from '../local-api/voices';
 
@@ -27,6 +28,7 @@ export function createApp(deps: AppDeps): Koa {
   voiceRoutes(router, deps);
   ttsRoutes(router, deps);
   sttRoutes(router, deps);
+  alignRoutes(router, deps);
   jobRoutes(router, deps);
   jobEventRoutes(router, deps);
   openAiRoutes(router, deps);

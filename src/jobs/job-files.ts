@@ -60,6 +60,17 @@ export class JobFiles {
         ...(input.lexicon?.length ? { lexicon: input.lexicon } : {}),
       };
     }
+    if (input.align) {
+      return {
+        kind: 'align',
+        inputPath: this.file(job.id, input.inputFile),
+        scriptPath: this.file(job.id, input.align.scriptFile),
+        scriptFormat: input.align.scriptFormat,
+        workDir: this.dir(job.id),
+        options: input.options,
+        vadModelPath: input.align.vadModelPath,
+      };
+    }
     return {
       kind: 'stt',
       inputPath: this.file(job.id, input.inputFile),

@@ -13,7 +13,7 @@ import { JobFiles, TTS_TEXT_FILE } from './job-files';
 import { nameFromFile, nameFromText } from './job-name';
 import { canTransition, transition, type TransitionDetails } from './state';
 import type { JobStore } from './store';
-import { isActive, RUNNING_STATUSES, type JobOrigin, type JobRecord, type JobStatus, type TtsJobInput } from './types';
+import { isActive, RUNNING_STATUSES, type AlignJobInput, type JobOrigin, type JobRecord, type JobStatus, type TtsJobInput } from './types';
 
 export interface JobServiceOptions {
   dataDir: string;
@@ -73,6 +73,8 @@ export interface NewSttJob {
   /** The job's name; default: the upload's file name. */
   name?: string;
   whisper?: WhisperHints;
+  /** An alignment job's script (then `modelPath` is empty: no recognizer runs). */
+  align?: AlignJobInput;
 }
 
 /** What a door knows of an STT job once its media is in the job's folder. */
@@ -216,12 +218,12 @@ export class JobService extends EventEmitter {
 
   /** The media is already in the job's folder (the caller put it there under `job.id`). */
   async createSttJob(job: NewSttJob, reservation: Reservation): Promise<JobRecord> {
-    const { id, origin, options, inputFile, originalName, bytes, modelPath, whisper } = job;
+    const { id, origin, options, inputFile, originalName, bytes, modelPath, whisper, align } = job;
     const name = job.name ?? nameFromFile(originalName);
     // Known now, while the model file is read without blocking, so the job's backend never needs a file read.
-    const recognizer = (await sttModelKindOf(modelPath)) === 'parakeet' ? { recognizer: 'parakeet' as const } : {};
+    const recognizer = !align && (await sttModelKindOf(modelPath)) === 'parakeet' ? { recognizer: 'parakeet' as const } : {};
     return this.enqueue(
-      this.newRecord(id, origin, name, { kind: 'stt', options, inputFile, originalName, bytes, modelPath, ...recognizer, ...(whisper ? { whisper } : {}) }, job.remoteKeyName),
+      this.newRecord(id, origin, name, { kind: 'stt', options, inputFile, originalName, bytes, modelPath, ...recognizer, ...(whisper ? { whisper } : {}), ...(align ? { align } : {}) }, job.remoteKeyName),
       reservation,
     );
   }

@@ -1,6 +1,7 @@
 import type { JobStatus } from '../contract/openapi';
 import type { JobResult, LexiconEntry, SttOptions, SttResult, TtsRequest, TtsResult } from '../contract/types';
 import type { TtsVoiceRef, WhisperHints } from '../engine/protocol';
+import type { ScriptFormat } from '../subtitles/script';
 
 export type { JobStatus };
 export type JobKind = 'tts' | 'stt';
@@ -39,6 +40,15 @@ export interface SttJobInput {
   recognizer?: 'parakeet';
   /** Decoding hints beyond the contract's options (the OpenAI door's prompt, translate, temperature). */
   whisper?: WhisperHints;
+  /** An alignment job: the script to time, instead of recognizing speech (`modelPath` is then empty). */
+  align?: AlignJobInput;
+}
+
+/** The script of an alignment job, in the job's folder, and the VAD model found when the job was created. */
+export interface AlignJobInput {
+  scriptFile: string;
+  scriptFormat: ScriptFormat;
+  vadModelPath: string | null;
 }
 
 /** A job as the store keeps it: the public fields of the spec plus what the system needs to run it. */
