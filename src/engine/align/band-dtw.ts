@@ -72,10 +72,11 @@ export function warpInBand(reference: Float32Array, media: Float32Array, coarse:
     }
     [previous, current] = [current, previous];
   }
-  // Open end in the last row, as in the coarse pass.
+  // The end the coarse pass chose, within the band (the media's end when the coarse pass ended there).
   let j = lo[n - 1]!;
   let endCost = Infinity;
-  for (let k = 0; k <= hi[n - 1]! - lo[n - 1]!; k++) {
+  const endsWithMedia = coarse.last[coarseRows - 1]! * factor + factor - 1 >= m - 1;
+  for (let k = endsWithMedia ? hi[n - 1]! - lo[n - 1]! : 0; k <= hi[n - 1]! - lo[n - 1]!; k++) {
     const cost = previous[k]! / (n + lo[n - 1]! + k + 1);
     if (cost < endCost) {
       endCost = cost;
@@ -85,10 +86,18 @@ export function warpInBand(reference: Float32Array, media: Float32Array, coarse:
   const first = new Int32Array(n).fill(-1);
   const last = new Int32Array(n).fill(-1);
   const distance = new Float32Array(n);
+  const counts = new Int32Array(n);
   let i = n - 1;
   for (;;) {
     if (last[i] === -1) last[i] = j;
     first[i] = j;
+    let sum = 0;
+    for (let c = 0; c < CEPSTRA; c++) {
+      const d = reference[i * CEPSTRA + c]! - media[j * CEPSTRA + c]!;
+      sum += d * d;
+    }
+    distance[i]! += Math.sqrt(sum);
+    counts[i]!++;
     if (i === 0 && j === 0) break;
     const step = steps[offsets[i]! + j - lo[i]!];
     if (step === FROM_LEFT) j--;
@@ -98,5 +107,6 @@ export function warpInBand(reference: Float32Array, media: Float32Array, coarse:
       j--;
     }
   }
+  for (let row = 0; row < n; row++) distance[row]! /= Math.max(1, counts[row]!);
   return { first, last, distance, peakCells: Math.max(coarse.peakCells, cells) };
 }

@@ -12,7 +12,7 @@ const MIN_ESPEAK_RATE = 80;
 const MAX_ESPEAK_RATE = 450;
 import { concatSamples } from '../audio/samples';
 import { UserFacingError } from '../protocol';
-import { CEPSTRA, computeFeatures, FRAME_SECONDS } from './features';
+import { CEPSTRA, computeFeatures, FRAME_SECONDS, normalizeCepstra } from './features';
 
 /** The pause set between units in the rendition: as long as a short pause between sentences. */
 const GAP_SECONDS = 0.2;
@@ -27,13 +27,52 @@ export interface RenditionUnit {
   words: Array<{ text: string; frame: number }>;
 }
 
-export interface Rendition {
-  /** Raw (not yet normalized) cepstra, frames × CEPSTRA. */
+/** One unit spoken: its cepstra (frames × CEPSTRA) and its words' frames from the unit's start. */
+interface SpokenUnit {
   cepstra: Float32Array;
   frames: number;
-  units: RenditionUnit[];
+  words: Array<{ text: string; frame: number }>;
+}
+
+/**
+ * The script spoken, unit by unit, with the pause set between units, normalized together. `assemble`
+ * strings a selection of the units into the sequence to warp, so a unit found missing from the media can
+ * be left out and the rest warped again without speaking anything twice.
+ */
+export interface Rendition {
+  units: readonly SpokenUnit[];
+  gap: Float32Array;
   /** The espeak voice that spoke it. */
   voice: string;
+}
+
+export interface AssembledRendition {
+  cepstra: Float32Array;
+  frames: number;
+  /** The units in `keep` order (all units; a unit left out has startFrame === endFrame at its place). */
+  units: RenditionUnit[];
+}
+
+/** The units that `keep` says, each after a pause, and a pause at the end. */
+export function assemble(rendition: Rendition, keep: readonly boolean[]): AssembledRendition {
+  const gapFrames = rendition.gap.length / CEPSTRA;
+  const frames = rendition.units.reduce((sum, unit, i) => sum + (keep[i] ? gapFrames + unit.frames : 0), gapFrames);
+  const cepstra = new Float32Array(frames * CEPSTRA);
+  const units: RenditionUnit[] = [];
+  let at = 0;
+  rendition.units.forEach((unit, i) => {
+    if (!keep[i]) {
+      units.push({ startFrame: at, endFrame: at, words: [] });
+      return;
+    }
+    cepstra.set(rendition.gap, at * CEPSTRA);
+    at += gapFrames;
+    cepstra.set(unit.cepstra, at * CEPSTRA);
+    units.push({ startFrame: at, endFrame: at + unit.frames, words: unit.words.map((word) => ({ text: word.text, frame: at + word.frame })) });
+    at += unit.frames;
+  });
+  cepstra.set(rendition.gap, at * CEPSTRA);
+  return { cepstra, frames, units };
 }
 
 /** The espeak voice for a language tag (`auto` and unknown languages: English, said in the result). */
@@ -84,40 +123,40 @@ export async function matchingRate(texts: readonly string[], voiceId: string, sp
 export async function renderScript(texts: readonly string[], voiceId: string, rate: number, onProgress?: (fraction: number) => void): Promise<Rendition> {
   const voice = await openEspeakVoice(voiceId, Math.min(MAX_ESPEAK_RATE, Math.max(MIN_ESPEAK_RATE, rate)));
   const sampleRate = voice.sampleRate;
-  const gap = new Int16Array(Math.round(GAP_SECONDS * sampleRate));
-  const chunks: Float32Array[] = [];
-  const units: RenditionUnit[] = [];
-  let frames = 0;
-  const append = (samples: Int16Array): number => {
-    const features = computeFeatures(samples, sampleRate, { normalize: false });
-    chunks.push(features.cepstra);
-    frames += features.frames;
-    return features.frames;
-  };
+  const gap = computeFeatures(new Int16Array(Math.round(GAP_SECONDS * sampleRate)), sampleRate, { normalize: false }).cepstra;
+  const units: SpokenUnit[] = [];
   for (const [i, text] of texts.entries()) {
     const spoken = voice.synthesizeWords(text);
     const samples = concatSamples(spoken.samples);
     const { from, to } = soundLength(samples);
-    append(gap);
-    const startFrame = frames;
-    const trimmed = samples.subarray(from, to);
-    append(trimmed);
+    const features = computeFeatures(samples.subarray(from, to), sampleRate, { normalize: false });
     const offsetSeconds = from / sampleRate;
     const words = spoken.words
       .filter((word) => word.text.trim() !== '')
       .map((word) => ({
         text: word.text,
-        frame: Math.min(frames, startFrame + Math.max(0, Math.round((word.startSeconds - offsetSeconds) / FRAME_SECONDS))),
+        frame: Math.min(features.frames, Math.max(0, Math.round((word.startSeconds - offsetSeconds) / FRAME_SECONDS))),
       }));
-    units.push({ startFrame, endFrame: frames, words });
+    units.push({ cepstra: features.cepstra, frames: features.frames, words });
     onProgress?.((i + 1) / texts.length);
   }
-  append(gap);
-  const cepstra = new Float32Array(frames * CEPSTRA);
+  normalizeTogether([gap, ...units.map((unit) => unit.cepstra)]);
+  return { units, gap, voice: voiceId };
+}
+
+/** Zero mean and unit variance per coefficient over all the pieces together. */
+function normalizeTogether(pieces: readonly Float32Array[]): void {
+  const frames = pieces.reduce((sum, piece) => sum + piece.length / CEPSTRA, 0);
+  const joined = new Float32Array(frames * CEPSTRA);
   let at = 0;
-  for (const chunk of chunks) {
-    cepstra.set(chunk, at);
-    at += chunk.length;
+  for (const piece of pieces) {
+    joined.set(piece, at);
+    at += piece.length;
   }
-  return { cepstra, frames, units, voice: voiceId };
+  normalizeCepstra(joined, frames);
+  at = 0;
+  for (const piece of pieces) {
+    piece.set(joined.subarray(at, at + piece.length));
+    at += piece.length;
+  }
 }

@@ -91,10 +91,11 @@ export function warpWindowed(reference: Float32Array, media: Float32Array, optio
       }
       [previous, current] = [current, previous];
     }
-    // Open end: the media column where the window's last row ends best, per step of path.
+    // Open end: the media column where the window's last row ends best, per step of path. The last window
+    // ends with the media: an open end there could leave media unmatched that the script's end was said in.
     let end = 0;
     let endCost = Infinity;
-    for (let j = 0; j < cols; j++) {
+    for (let j = final && a + cols === m ? cols - 1 : 0; j < cols; j++) {
       const cost = previous[j]! / (rows + j + 1);
       if (cost < endCost) {
         endCost = cost;
