@@ -1,14 +1,14 @@
 /**
- * Forced alignment without a recognizer: the script spoken by espeak-ng, both signals as MFCCs, the
- * rendition warped onto the media (a pyramid of warps, the coarsest in windows: bounded memory), units
- * that match far worse than the rest left out and the rest warped again, then units placed through the
- * warp and their boundaries moved into the media's pauses. docs/alignment.md says why each step is so.
+ * Forced alignment without a recognizer: the script spoken by espeak-ng at the media's pace, both signals
+ * as MFCCs, the rendition warped onto the media (a pyramid of warps, the coarsest in windows: bounded
+ * memory), then units placed through the warp (those it passed over in a moment reported as not found)
+ * and their boundaries moved into the media's pauses. docs/alignment.md says why each step is so.
  */
 import { warpInBand } from './band-dtw';
 import { CEPSTRA, FRAME_SECONDS, computeFeatures, poolFrames } from './features';
 import { findPauses, noiseFloorDb, type SpeechSpan } from './pauses';
 import { placeUnits, type PlacedUnit } from './place-units';
-import { assemble, matchingRate, renderScript, type AssembledRendition } from './rendition';
+import { assemble, matchingRate, renderScript } from './rendition';
 import { warpWindowed, type Warp } from './windowed-dtw';
 
 /** The fine warp runs on 20 ms steps (two feature frames): fine enough for the pause search that follows. */
@@ -26,14 +26,6 @@ const BAND_SECONDS = 1;
 const WINDOW_SECONDS = 60;
 /** A window may pass over 20 s of media the script does not have (beyond 1.5 times its expected length). */
 const SLACK_SECONDS = 20;
-/**
- * A unit whose mean warp distance lies this many robust standard deviations (median absolute deviations
- * × 1.4826) above the median unit's is an outlier: its text was not spoken (Iglewicz and Hoaglin's 3.5).
- */
-const OUTLIER_Z = 3.5;
-/** Each pass leaves out the outliers it finds and warps again; a few passes settle any script. */
-const MAX_PASSES = 4;
-
 export interface AlignmentInput {
   pcm: Int16Array;
   sampleRate: number;
@@ -50,8 +42,6 @@ export interface Alignment {
   peakCells: number;
   /** The espeak-ng rate the script was spoken at, in words per minute (matched to the media's pace). */
   espeakRate: number;
-  /** Warps run: one, plus one for each pass that left units out. */
-  passes: number;
 }
 
 export async function alignSpeech(input: AlignmentInput): Promise<Alignment> {
@@ -63,34 +53,24 @@ export async function alignSpeech(input: AlignmentInput): Promise<Alignment> {
   const rendition = await renderScript(input.texts, input.voice, espeakRate, (fraction) => input.onProgress?.('synthesizing', fraction));
   const target = poolFrames(media.cepstra, media.frames, POOL);
   const targetSteps = target.length / CEPSTRA;
-  const keep = rendition.units.map((unit) => unit.frames > 0);
-  let peakCells = 0;
-  let passes = 0;
-  for (;;) {
-    passes++;
-    const assembled = assemble(rendition, keep);
-    const reference = poolFrames(assembled.cepstra, assembled.frames, POOL);
-    const referenceSteps = reference.length / CEPSTRA;
-    if (referenceSteps === 0 || targetSteps === 0) {
-      return { units: rendition.units.map(() => ({ matched: false, start: 0, end: 0, words: [] })), peakCells, espeakRate, passes };
-    }
-    const rate = targetSteps / referenceSteps;
-    const warp = warpPyramid(reference, target, rate);
-    peakCells = Math.max(peakCells, warp.peakCells);
-    input.onProgress?.('matching', Math.min(0.9, passes / (MAX_PASSES + 1)));
-    const outliers = passes < MAX_PASSES ? outlierUnits(assembled, warp, keep) : [];
-    if (outliers.length === 0 || outliers.length === keep.filter(Boolean).length) {
-      const step = (frame: number): number => Math.min(referenceSteps - 1, Math.floor(frame / POOL));
-      const units = placeUnits(assembled.units, {
-        firstFrame: (frame) => warp.first[step(frame)]! * POOL,
-        lastFrame: (frame) => warp.last[step(frame)]! * POOL + POOL - 1,
-        rate,
-        duration,
-      }, pauses);
-      return { units, peakCells, espeakRate, passes };
-    }
-    for (const unit of outliers) keep[unit] = false;
+  const assembled = assemble(rendition, rendition.units.map(() => true));
+  const reference = poolFrames(assembled.cepstra, assembled.frames, POOL);
+  const referenceSteps = reference.length / CEPSTRA;
+  if (referenceSteps === 0 || targetSteps === 0) {
+    return { units: rendition.units.map(() => ({ matched: false, start: 0, end: 0, words: [] })), peakCells: 0, espeakRate };
   }
+  const rate = targetSteps / referenceSteps;
+  input.onProgress?.('matching', 0.2);
+  const warp = warpPyramid(reference, target, rate);
+  input.onProgress?.('matching', 0.9);
+  const step = (frame: number): number => Math.min(referenceSteps - 1, Math.floor(frame / POOL));
+  const units = placeUnits(assembled.units, {
+    firstFrame: (frame) => warp.first[step(frame)]! * POOL,
+    lastFrame: (frame) => warp.last[step(frame)]! * POOL + POOL - 1,
+    rate,
+    duration,
+  }, pauses);
+  return { units, peakCells: warp.peakCells, espeakRate };
 }
 
 function warpPyramid(reference: Float32Array, target: Float32Array, rate: number): Warp {
@@ -105,25 +85,4 @@ function warpPyramid(reference: Float32Array, target: Float32Array, rate: number
   );
   const middle = warpInBand(middleReference, middleTarget, coarse, COARSE_FACTOR, Math.round(MIDDLE_BAND_SECONDS / middleSeconds));
   return warpInBand(reference, target, middle, MIDDLE_FACTOR, Math.round(BAND_SECONDS / (FRAME_SECONDS * POOL)));
-}
-
-/** The kept units whose frames the warp matched far worse than the others' (robust z-score of their mean distance). */
-function outlierUnits(assembled: AssembledRendition, warp: Warp, keep: readonly boolean[]): number[] {
-  const scores = assembled.units.map((unit, i) => {
-    if (!keep[i] || unit.endFrame <= unit.startFrame) return NaN;
-    let sum = 0;
-    let count = 0;
-    for (let step = Math.floor(unit.startFrame / POOL); step < Math.ceil(unit.endFrame / POOL) && step < warp.distance.length; step++) {
-      sum += warp.distance[step]!;
-      count++;
-    }
-    return count ? sum / count : NaN;
-  });
-  const valid = scores.filter((score) => Number.isFinite(score)).sort((a, b) => a - b);
-  if (valid.length < 3) return [];
-  const median = valid[valid.length >> 1]!;
-  const deviations = valid.map((score) => Math.abs(score - median)).sort((a, b) => a - b);
-  const spread = 1.4826 * deviations[deviations.length >> 1]!;
-  if (!(spread > 0)) return [];
-  return scores.flatMap((score, i) => (Number.isFinite(score) && (score - median) / spread > OUTLIER_Z ? [i] : []));
 }

@@ -4,7 +4,8 @@
  * length squared. Memory: one byte of step per band cell.
  */
 import { CEPSTRA } from './features';
-import type { Warp } from './windowed-dtw';
+import { STEP_PENALTY, type Warp } from './windowed-dtw';
+
 
 const DIAGONAL = 0;
 const FROM_ABOVE = 1;
@@ -59,12 +60,12 @@ export function warpInBand(reference: Float32Array, media: Float32Array, coarse:
       let best = Infinity;
       let step = DIAGONAL;
       if (i > 0 && j - 1 >= prevFrom && j - 1 <= prevTo) best = previous[j - 1 - prevFrom]! + 2 * d;
-      if (i > 0 && j >= prevFrom && j <= prevTo && previous[j - prevFrom]! + d < best) {
-        best = previous[j - prevFrom]! + d;
+      if (i > 0 && j >= prevFrom && j <= prevTo && previous[j - prevFrom]! + d + STEP_PENALTY < best) {
+        best = previous[j - prevFrom]! + d + STEP_PENALTY;
         step = FROM_ABOVE;
       }
-      if (k > 0 && current[k - 1]! + d < best) {
-        best = current[k - 1]! + d;
+      if (k > 0 && current[k - 1]! + d + STEP_PENALTY < best) {
+        best = current[k - 1]! + d + STEP_PENALTY;
         step = FROM_LEFT;
       }
       current[k] = best;
