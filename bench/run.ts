@@ -30,6 +30,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<unknown> }> = [
   { name: 'ffmpeg', run: () => import('./ffmpeg').then((m) => m.runFfmpegBench()) },
   { name: 'readaloud', run: () => import('./read-aloud').then((m) => m.runReadAloudBench()) },
   { name: 'proof', run: () => import('./proof-listen').then((m) => m.runProofListenBench()) },
+  { name: 'align', run: () => import('./align').then((m) => m.runAlignBench()) },
 ];
 
 async function main(): Promise<void> {

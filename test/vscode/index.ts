@@ -18,6 +18,7 @@ import './audiobook.test';
 import './subtitle-check.test';
 import './subtitle-quick-fix.test';
 import './subtitle-speech.test';
+import './align.test';
 import './cue-play.test';
 import './api-key.test';
 import './settings.test';
