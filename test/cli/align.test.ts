@@ -36,6 +36,7 @@ describe('cli.js align (no speech-to-text model installed)', () => {
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /Not found in the media: cue \d+/);
     assert.ok((await readFile(path.join(dir, 'extra.vtt'), 'utf8')).startsWith('WEBVTT'));
+    await writeFile(path.join(dir, 'notes.pdf'), 'not a script');
     const bad = await runCli(['align', DEV('dev-a.wav'), path.join(dir, 'notes.pdf'), '--out', path.join(dir, 'x.srt')]);
     assert.equal(bad.code, 2);
     const noOut = await runCli(['align', DEV('dev-a.wav'), DEV('dev-a.txt')]);

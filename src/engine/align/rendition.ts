@@ -126,22 +126,43 @@ export async function renderScript(texts: readonly string[], voiceId: string, ra
   const gap = computeFeatures(new Int16Array(Math.round(GAP_SECONDS * sampleRate)), sampleRate, { normalize: false }).cepstra;
   const units: SpokenUnit[] = [];
   for (const [i, text] of texts.entries()) {
-    const spoken = voice.synthesizeWords(text);
+    // &, < and > become spaces, so espeak's positions in what it was given are positions in the text.
+    const spoken = voice.synthesizeWords(text.replace(/[&<>]/g, ' '));
     const samples = concatSamples(spoken.samples);
     const { from, to } = soundLength(samples);
     const features = computeFeatures(samples.subarray(from, to), sampleRate, { normalize: false });
     const offsetSeconds = from / sampleRate;
-    const words = spoken.words
-      .filter((word) => word.text.trim() !== '')
-      .map((word) => ({
-        text: word.text,
-        frame: Math.min(features.frames, Math.max(0, Math.round((word.startSeconds - offsetSeconds) / FRAME_SECONDS))),
-      }));
+    const toFrame = (seconds: number): number => Math.min(features.frames, Math.max(0, Math.round((seconds - offsetSeconds) / FRAME_SECONDS)));
+    const words = wordFrames(text, spoken.words.map((word) => ({ offset: word.offset, frame: toFrame(word.startSeconds) })), features.frames);
     units.push({ cepstra: features.cepstra, frames: features.frames, words });
     onProgress?.((i + 1) / texts.length);
   }
   normalizeTogether([gap, ...units.map((unit) => unit.cepstra)]);
   return { units, gap, voice: voiceId };
+}
+
+/**
+ * The text's own words (as written, punctuation kept: they become the cues' text), each starting where
+ * espeak started the first word it said inside it; a word espeak said nothing for (a symbol, a dash) gets
+ * a start shared out by characters between its neighbours.
+ */
+function wordFrames(text: string, events: ReadonlyArray<{ offset: number; frame: number }>, frames: number): Array<{ text: string; frame: number }> {
+  const tokens = [...text.matchAll(/\S+/g)].map((match) => ({ text: match[0], start: match.index!, end: match.index! + match[0].length }));
+  const known = tokens.map((token) => {
+    const inside = events.filter((event) => event.offset >= token.start && event.offset < token.end);
+    return inside.length ? Math.min(...inside.map((event) => event.frame)) : undefined;
+  });
+  return tokens.map((token, i) => {
+    if (known[i] !== undefined) return { text: token.text, frame: known[i]! };
+    let before = i - 1;
+    while (before >= 0 && known[before] === undefined) before--;
+    let after = i + 1;
+    while (after < tokens.length && known[after] === undefined) after++;
+    const [fromChar, fromFrame] = before >= 0 ? [tokens[before]!.start, known[before]!] : [0, 0];
+    const [toChar, toFrame] = after < tokens.length ? [tokens[after]!.start, known[after]!] : [text.length, frames];
+    const share = toChar > fromChar ? (token.start - fromChar) / (toChar - fromChar) : 0;
+    return { text: token.text, frame: Math.round(fromFrame + share * (toFrame - fromFrame)) };
+  });
 }
 
 /** Zero mean and unit variance per coefficient over all the pieces together. */
