@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { apiKeyPath, ensureApiKey, writeApiKey } from './http/api-key';
 import { runStdioMcp } from './host/mcp-stdio';
+import { engineConfigFromEnvironment } from './config/engine-environment';
 import { startLocalServer } from './host/local-server';
 import { runAudiobookCommand } from './cli/audiobook-command';
 import { runModelsCommand } from './cli/models-command';
@@ -64,7 +65,7 @@ function calibrationOption(value: string | undefined): { calibrate: boolean; cal
 async function serve(flags: Parameters<typeof resolveServeOptions>[0]): Promise<void> {
   const options = resolveServeOptions(flags);
   const preferredSttModel = options.sttModel === undefined ? undefined : sttModelFileName(options.sttModel);
-  const server = await startLocalServer({ ...options, log: consoleLogger, ...(preferredSttModel ? { preferredSttModel } : {}) });
+  const server = await startLocalServer({ ...options, log: consoleLogger, engineConfig: engineConfigFromEnvironment(), ...(preferredSttModel ? { preferredSttModel } : {}) });
   if (options.auth) consoleLogger.info(`Authentication is on; the API key is in ${apiKeyPath(options.dataDir)}`);
   console.log(`Speech Studio Local API listening on ${server.url}`);
   let device: DeviceClient | undefined;

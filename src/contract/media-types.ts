@@ -13,6 +13,15 @@ export const AUDIO_MEDIA_TYPES: Readonly<Record<OutputFormat, string>> = {
   flac: 'audio/flac',
 };
 
+/**
+ * The Content-Type of the engine's formats beyond the Local API's (the OpenAI door's opus and pcm), for the
+ * output of a job that door created; never a value of a Local API request.
+ */
+export const EXTRA_AUDIO_MEDIA_TYPES: Readonly<Record<'opus' | 'pcm', string>> = {
+  opus: 'audio/ogg',
+  pcm: 'audio/pcm',
+};
+
 /** The Content-Type of a transcript, by `format` of GET /jobs/{id}/transcript. */
 export const TRANSCRIPT_MEDIA_TYPES: Readonly<Record<TranscriptFormat, string>> = {
   txt: 'text/plain; charset=utf-8',

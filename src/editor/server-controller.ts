@@ -12,6 +12,8 @@ import type { JobRecord } from '../jobs/types';
 import { RUNNING_STATUSES } from '../jobs/types';
 import type { ApiKeySource } from '../http/api-key';
 import { isAllInterfaces, startLocalServer, type LocalServer } from '../host/local-server';
+import { engineConfigFromEnvironment } from '../config/engine-environment';
+import type { EngineConfig } from '../engine/engine-config';
 import { describeThrown, type Logger } from '../util/log';
 import type { Settings } from './settings';
 
@@ -30,7 +32,6 @@ export interface ServerControllerOptions {
   log: Logger;
 }
 
-const FFMPEG_ENV = 'SPEECH_STUDIO_FFMPEG';
 
 export class ServerController implements vscode.Disposable {
   private server: LocalServer | undefined;
@@ -41,7 +42,6 @@ export class ServerController implements vscode.Disposable {
   private current: ServerState = { kind: 'stopped' };
   private readonly stateChanged = new vscode.EventEmitter<ServerState>();
   private readonly jobChanged = new vscode.EventEmitter<JobRecord>();
-  private readonly inheritedFfmpeg = process.env[FFMPEG_ENV];
   readonly onDidChangeState = this.stateChanged.event;
   /** Every visible change of every job (editor and API), from whichever server is current. */
   readonly onDidChangeJob = this.jobChanged.event;
@@ -142,7 +142,6 @@ export class ServerController implements vscode.Disposable {
     const { localApi } = this.settings;
     this.stopWaiting = new AbortController();
     this.setState(this.current.kind === 'restarting' ? { kind: 'restarting', waitingForJobs: false } : { kind: 'starting' });
-    this.applyFfmpegPath();
     const host = localApi.enabled ? localApi.host : '127.0.0.1';
     try {
       const server = await startLocalServer({
@@ -157,6 +156,7 @@ export class ServerController implements vscode.Disposable {
         queueCapacity: localApi.queueCapacity,
         engineWorkerPath: this.options.engineWorkerPath,
         preferredSttModel: this.settings.sttDefaultModel || undefined,
+        engineConfig: this.engineConfiguration(),
       });
       server.setEnabled(localApi.enabled);
       const forward = (job: JobRecord): void => this.jobChanged.fire(job);
@@ -204,11 +204,9 @@ export class ServerController implements vscode.Disposable {
     return localApi.enabled && isAllInterfaces(localApi.host) && !localApi.auth;
   }
 
-  /** The engine process reads ffmpeg's path from its environment, which it inherits when it starts. */
-  private applyFfmpegPath(): void {
-    const configured = this.settings.ffmpegPath || this.inheritedFfmpeg;
-    if (configured) process.env[FFMPEG_ENV] = configured;
-    else delete process.env[FFMPEG_ENV];
+  /** The engine's configuration: the environment VS Code started with, and the ffmpeg setting over it. */
+  private engineConfiguration(): EngineConfig {
+    return engineConfigFromEnvironment(process.env, { ffmpeg: this.settings.ffmpegPath || undefined });
   }
 
   private setState(state: ServerState): void {

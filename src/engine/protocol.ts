@@ -22,6 +22,13 @@ export type EnginePhase =
 export type { PicoVoiceModel, SherpaModelKind, SherpaVoiceModel, TtsEngineName, TtsVoiceRef } from '../voices/voice-ref';
 import type { TtsVoiceRef } from '../voices/voice-ref';
 
+/**
+ * Formats the engine encodes beyond the Local API's output formats, for doors whose protocol has them (the
+ * OpenAI door's `opus` and `pcm`: Ogg Opus, and headerless 16-bit little-endian samples); never part of a
+ * Local API request body.
+ */
+export type ExtraOutputFormat = 'opus' | 'pcm';
+
 /** Everything the engine needs to synthesize one TTS job; paths are absolute. */
 export interface TtsTask {
   kind: 'tts';
@@ -36,6 +43,8 @@ export interface TtsTask {
    * growing `<outputPath>.partial` (the OpenAI door). Plain text without a `duration` target only.
    */
   live?: boolean;
+  /** Encode this instead of `options.outputFormat` (whose sample rate, channels and speech options still apply). */
+  encodeAs?: ExtraOutputFormat;
   /** The pronunciation lexicon entries found in the text when the job was created (src/lexicon/). */
   lexicon?: LexiconEntry[];
 }

@@ -13,7 +13,7 @@ import { validateLexicon } from '../lexicon/lexicon-validation';
 import { compileValidators, type Validators } from '../contract/validation';
 import type { TtsEngineName, TtsVoiceRef } from '../voices/voice-ref';
 import { SCRIPT_FORMATS } from '../subtitles/script';
-import { UserFacingError, type AlignTask, type EngineTask, type SpeakTask, type SpeechRegionsTask, type SttTask, type TtsTask, type WaveformTask, type WhisperHints } from './protocol';
+import { UserFacingError, type AlignTask, type EngineTask, type ExtraOutputFormat, type SpeakTask, type SpeechRegionsTask, type SttTask, type TtsTask, type WaveformTask, type WhisperHints } from './protocol';
 import { narrationTimelineProblem } from '../subtitles/timeline-limit';
 import { readCues } from './tts/read-cues';
 
@@ -74,9 +74,18 @@ async function checkTtsTask(task: Fields): Promise<TtsTask> {
   }
   const lexicon = lexiconOf(task.lexicon);
   const live = optionalBoolean(task.live, 'live');
+  const encodeAs = extraOutputFormatOf(task.encodeAs);
   return {
     kind: 'tts', textPath, outputPath, options: valid satisfies Omit<TtsRequest, 'text'>, voice, ...(lexicon ? { lexicon } : {}), ...(live ? { live: true } : {}),
+    ...(encodeAs ? { encodeAs } : {}),
   };
+}
+
+/** The engine's own output formats beyond the Local API's (TtsTask.encodeAs), or none. */
+function extraOutputFormatOf(value: unknown): ExtraOutputFormat | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'opus' || value === 'pcm') return value;
+  throw invalid(`encodeAs: ${JSON.stringify(value)} is not opus or pcm`);
 }
 
 /** A Read Aloud sentence: text within the API's limit, a voice, and a speed the API would accept. */

@@ -5,6 +5,7 @@
 import type { ChildMessage, EngineResult, ParentMessage, ProgressReporter, TaskOutcome } from './protocol';
 import { UserFacingError } from './protocol';
 import { checkTask } from './task-check';
+import { configureEngine, engineConfig, engineConfigFromArgs } from './engine-config';
 
 function send(message: ChildMessage): void {
   process.send?.(message);
@@ -51,18 +52,21 @@ function userMessage(error: unknown): string {
 }
 
 /**
- * SPEECH_STUDIO_ENGINE_SLOWDOWN=N (N > 1) makes every task take N times as long as it really did: a slow
+ * The configuration's `slowdown` N (N > 1) makes every task take N times as long as it really did: a slow
  * machine on demand, for testing and trying routing by measured speed. The device measures the time as
  * it would any other.
  */
-const SLOWDOWN = Math.max(1, Number(process.env.SPEECH_STUDIO_ENGINE_SLOWDOWN) || 1);
-
 async function slowedDown<T>(started: number, outcome: T): Promise<T> {
-  if (SLOWDOWN > 1) await new Promise((resolve) => setTimeout(resolve, (SLOWDOWN - 1) * (Date.now() - started)));
+  const slowdown = engineConfig().slowdown;
+  if (slowdown > 1) await new Promise((resolve) => setTimeout(resolve, (slowdown - 1) * (Date.now() - started)));
   return outcome;
 }
 
 let busy = false;
+
+// The host's configuration, built once and handed over on the command line (engine-config.ts).
+const handedOver = engineConfigFromArgs(process.argv);
+if (handedOver) configureEngine(handedOver);
 
 process.on('message', (message: ParentMessage) => {
   if (message?.type !== 'run') return;

@@ -1,6 +1,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { compileValidators } from '../contract/validation';
+import { engineConfigFromEnvironment } from '../config/engine-environment';
+import { configureEngine, type EngineConfig } from '../engine/engine-config';
 import { mediaToolchainInfo } from '../engine/media/media-toolchain';
 import { createHttpServer } from '../http/listen';
 import type { RequestTimeouts } from '../http/slow-requests';
@@ -30,6 +32,11 @@ export interface LocalServerOptions {
   /** The bundled engine worker (dist/engine-worker.js). */
   engineWorkerPath?: string;
   engineIdleTimeoutMs?: number;
+  /**
+   * The engine configuration (ffmpeg, threads, process cap…), built once by the CLI or the editor
+   * (src/config/engine-environment.ts); default: built from the environment for each new engine process.
+   */
+  engineConfig?: EngineConfig;
   preferredSttModel?: string;
   maxUploadBytes?: number;
   /** OpenAI voice names mapped to our voice ids or names (the OpenAI door; see voices/voice-map.ts). */
@@ -76,10 +83,13 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const caches = cachePrunerFor(dataDir);
   caches.configure(cacheLimits, log);
   caches.pruneAll().catch((error: unknown) => log.warn(`Pruning the caches failed: ${String(error)}`));
+  // Engine code that runs in this process (the capabilities' ffmpeg, the audiobook export) follows the same configuration.
+  if (options.engineConfig) configureEngine(options.engineConfig);
   const engine = new EngineHost({
     workerPath: options.engineWorkerPath ?? defaultEngineWorkerPath(),
     log,
     idleTimeoutMs: options.engineIdleTimeoutMs,
+    config: options.engineConfig ?? (() => engineConfigFromEnvironment()),
   });
   const jobs = new JobService({
     dataDir, store, engine, log,

@@ -1,11 +1,23 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { ChildMessage, EnginePhase, EngineResult, EngineTask, ParentMessage, RecognizedSegment, ResultOf, TaskOutcome, WaveformResult, WaveformTask } from '../engine/protocol';
+import { ENGINE_CONFIG_FLAG, engineConfig, type EngineConfig } from '../engine/engine-config';
 import { cachePrunerFor } from '../util/data-dir-caches';
 import type { Logger } from '../util/log';
+import { EngineScheduler, EngineTaskWithdrawnError, type EngineLimits, type EnginePriority, type StartedTask } from './engine-scheduler';
+
+export type { EngineLimits, EnginePriority } from './engine-scheduler';
 
 export interface EngineRunOptions {
+  /** Cancels the task, waiting or running (a running one ends its engine process). */
   signal: AbortSignal;
+  /** Who waits, for the engine scheduler: `interactive` before `analysis` before `job` (the default). */
+  priority?: EnginePriority;
+  /**
+   * Withdraws the task while it still waits for an engine process, but never stops it once it runs: for work
+   * that became stale (Read Aloud's skipped sentence), where ending the warm process would cost more.
+   */
+  withdrawSignal?: AbortSignal;
   onProgress(phase: EnginePhase, progress: number): void;
   onSegments?(segments: RecognizedSegment[]): void;
 }
@@ -23,6 +35,13 @@ export interface EngineHostOptions {
   /** An engine process with no job for this long exits, returning its memory (models stay warm until then). */
   idleTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
+  /**
+   * The engine configuration each new engine process gets (a function: built again for each, e.g. from the
+   * environment as it is then); default: this process's (engine-config.ts).
+   */
+  config?: EngineConfig | (() => EngineConfig);
+  /** How many engine processes run at once, in all and for jobs; default: the configuration's, else from the core count (engine-scheduler.ts). */
+  limits?: EngineLimits;
 }
 
 interface RunningJob {
@@ -43,15 +62,18 @@ const OWN_PROCESS_GROUP = process.platform !== 'win32';
 /** One engine child process; it runs one job at a time. */
 class EngineProcess {
   readonly child: ChildProcess;
+  /** The kind of the last task it ran: a task of the same kind prefers this process (its models are warm). */
+  lastKind: EngineTask['kind'] | undefined;
   private job: RunningJob | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private ended = false;
   readonly exited: Promise<void>;
 
   constructor(private readonly host: EngineHostOptions, private readonly onGone: (p: EngineProcess) => void) {
-    this.child = fork(host.workerPath, [], {
+    const config = typeof host.config === 'function' ? host.config() : host.config ?? engineConfig();
+    this.child = fork(host.workerPath, [ENGINE_CONFIG_FLAG, JSON.stringify(config)], {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      env: host.env ?? process.env,
+      ...(host.env ? { env: host.env } : {}),
       execArgv: [],
       detached: OWN_PROCESS_GROUP,
     });
@@ -75,8 +97,13 @@ class EngineProcess {
     return this.job === undefined && !this.ended;
   }
 
+  get gone(): boolean {
+    return this.ended;
+  }
+
   run<T extends EngineTask>(jobId: string, task: T, options: EngineRunOptions): Promise<TaskOutcome<ResultOf<T>>> {
     clearTimeout(this.idleTimer);
+    this.lastKind = task.kind;
     // The child answers a task with the result of its kind (worker.ts dispatches on `kind`).
     return new Promise<TaskOutcome<EngineResult>>((resolve, reject) => {
       // Bound to this job: a signal aborted after the job settled must not cancel whatever job runs next.
@@ -175,27 +202,71 @@ class EngineProcess {
 /**
  * Runs engine tasks in child processes, so that the server's event loop never does engine work.
  * Processes are started on first need and reused while they live (warm models); cancel and crashes end one.
+ * Every task passes the engine scheduler, which caps the processes and orders waiting tasks by priority.
  */
 export class EngineHost {
   private readonly processes = new Set<EngineProcess>();
+  /** Processes handed to a task that has not been sent to them yet: nobody else may take them meanwhile. */
+  private readonly claimed = new Set<EngineProcess>();
+  readonly scheduler: EngineScheduler;
 
-  constructor(private readonly options: EngineHostOptions) {}
+  constructor(private readonly options: EngineHostOptions) {
+    const config = typeof options.config === 'function' ? options.config() : options.config ?? engineConfig();
+    this.scheduler = new EngineScheduler(options.limits ?? config.limits);
+  }
 
-  run<T extends EngineTask>(jobId: string, task: T, options: EngineRunOptions): Promise<TaskOutcome<ResultOf<T>>> {
-    let process = [...this.processes].find((p) => p.available);
-    if (!process) {
-      process = new EngineProcess(this.options, (gone) => this.processes.delete(gone));
-      this.processes.add(process);
+  async run<T extends EngineTask>(jobId: string, task: T, options: EngineRunOptions): Promise<TaskOutcome<ResultOf<T>>> {
+    const waitSignal = options.withdrawSignal ? AbortSignal.any([options.signal, options.withdrawSignal]) : options.signal;
+    try {
+      return await this.scheduler.schedule(options.priority ?? 'job', waitSignal, () => this.start(jobId, task, options));
+    } catch (error) {
+      throw error instanceof EngineTaskWithdrawnError ? new EngineCancelledError() : error;
     }
-    return process.run(jobId, task, options);
+  }
+
+  /** Runs the task in an idle process or a new one; its slot is free once it settled and a killed process has exited. */
+  private start<T extends EngineTask>(jobId: string, task: T, options: EngineRunOptions): StartedTask<TaskOutcome<ResultOf<T>>> {
+    let release!: () => void;
+    const freed = new Promise<void>((resolve) => (release = resolve));
+    const result = this.processFor(task.kind).then((process) => {
+      this.claimed.delete(process);
+      const outcome = process.run(jobId, task, options);
+      outcome.then(release, () => (process.gone ? process.exited.then(release) : release()));
+      return outcome;
+    });
+    result.catch(() => release());
+    return { result, freed };
+  }
+
+  /** An idle process, preferring one that last ran this kind of task; else a new one, once an ended one has left room. */
+  private async processFor(kind: EngineTask['kind']): Promise<EngineProcess> {
+    for (;;) {
+      const idle = [...this.processes].filter((p) => p.available && !this.claimed.has(p));
+      const chosen = idle.find((p) => p.lastKind === kind) ?? idle[0];
+      if (chosen) return this.claim(chosen);
+      const ending = [...this.processes].filter((p) => p.gone);
+      if (this.processes.size < this.scheduler.limits.maxProcesses || ending.length === 0) break;
+      await Promise.race(ending.map((p) => p.exited));
+    }
+    const process = new EngineProcess(this.options, (gone) => {
+      this.processes.delete(gone);
+      this.claimed.delete(gone);
+    });
+    this.processes.add(process);
+    return this.claim(process);
+  }
+
+  private claim(process: EngineProcess): EngineProcess {
+    this.claimed.add(process);
+    return process;
   }
 
   /**
    * The waveform peaks of a media file, for the editor: not a job, so it does not wait in the job queue; it runs
-   * in an idle engine process or a new one, never in this process.
+   * in an engine process at analysis priority, never in this process.
    */
   async waveform(task: WaveformTask, signal: AbortSignal): Promise<WaveformResult> {
-    const outcome = await this.run(`waveform-${randomUUID()}`, task, { signal, onProgress: () => undefined });
+    const outcome = await this.run(`waveform-${randomUUID()}`, task, { signal, priority: 'analysis', onProgress: () => undefined });
     if (!outcome.result.cached) cachePrunerFor(task.dataDir).noteWrite('waveforms');
     return outcome.result;
   }

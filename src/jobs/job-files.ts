@@ -43,7 +43,7 @@ export class JobFiles {
   }
 
   outputFileName(job: JobRecord): string {
-    return job.input.kind === 'tts' ? `output.${job.input.options.outputFormat}` : TRANSCRIPT_FILE;
+    return job.input.kind === 'tts' ? `output.${job.input.encodeAs ?? job.input.options.outputFormat}` : TRANSCRIPT_FILE;
   }
 
   /** The engine's view of a job: absolute paths and the options it needs. */
@@ -57,6 +57,7 @@ export class JobFiles {
         options: input.options,
         voice: input.voice,
         ...(input.live ? { live: true } : {}),
+        ...(input.encodeAs ? { encodeAs: input.encodeAs } : {}),
         ...(input.lexicon?.length ? { lexicon: input.lexicon } : {}),
       };
     }

@@ -56,6 +56,8 @@ export interface NewTtsJob {
   /** The job's name; default: the start of the text. */
   name?: string;
   live?: boolean;
+  /** A format the engine encodes instead of the request's outputFormat (the OpenAI door's opus and pcm). */
+  encodeAs?: TtsJobInput['encodeAs'];
   /** Entries that win over the data directory's lexicon for the same text and language (the editor's workspace lexicon). */
   lexicon?: readonly LexiconEntry[];
 }
@@ -168,6 +170,7 @@ export class JobService extends EventEmitter {
       const lexicon = entriesIn(text, await this.lexiconWith(job.lexicon ?? []));
       const input: TtsJobInput = {
         kind: 'tts', options, characters: text.length, voice: job.voice, ...(lexicon.length ? { lexicon } : {}), ...(job.live ? { live: true } : {}),
+        ...(job.encodeAs ? { encodeAs: job.encodeAs } : {}),
       };
       return await this.enqueue(
         this.newRecord(id, job.origin, job.name ?? nameFromText(text), input, job.remoteKeyName),

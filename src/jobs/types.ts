@@ -1,6 +1,6 @@
 import type { JobStatus } from '../contract/openapi';
 import type { JobResult, LexiconEntry, SttOptions, SttResult, TtsRequest, TtsResult } from '../contract/types';
-import type { TtsVoiceRef, WhisperHints } from '../engine/protocol';
+import type { ExtraOutputFormat, TtsVoiceRef, WhisperHints } from '../engine/protocol';
 import type { ScriptFormat } from '../subtitles/script';
 
 export type { JobStatus };
@@ -24,6 +24,8 @@ export interface TtsJobInput {
   voice: TtsVoiceRef;
   /** The engine writes the output while it speaks, for a reader streaming it (see TtsTask.live). */
   live?: boolean;
+  /** A format the engine encodes instead of `options.outputFormat`, for a door whose protocol has it (see TtsTask.encodeAs). */
+  encodeAs?: ExtraOutputFormat;
   /** The lexicon entries found in the text at creation: a later PUT /lexicon does not change a queued job. */
   lexicon?: LexiconEntry[];
 }

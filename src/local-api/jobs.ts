@@ -5,7 +5,7 @@ import { toPublicJob } from '../jobs/types';
 import type { AppDeps } from '../http/app-deps';
 import { ApiError, invalidRequest } from '../contract/errors';
 import { requireSucceeded } from '../contract/job-rules';
-import { AUDIO_MEDIA_TYPES } from '../contract/media-types';
+import { AUDIO_MEDIA_TYPES, EXTRA_AUDIO_MEDIA_TYPES } from '../contract/media-types';
 import { subtitleStyleOf } from '../contract/subtitle-query';
 import { findApiJob } from '../jobs/job-lookup';
 import { sendTranscript } from './transcript';
@@ -33,8 +33,9 @@ export function jobRoutes(router: Router, deps: AppDeps): void {
     if (!file || !stat?.isFile() || job.input.kind !== 'tts') {
       throw new ApiError('OUTPUT_NOT_FOUND', 'The output file of this job is gone from the data directory.');
     }
-    const format = job.input.options.outputFormat;
-    ctx.type = AUDIO_MEDIA_TYPES[format];
+    // A job of the OpenAI door may hold opus or pcm, which the engine encoded in place of its wav.
+    const format = job.input.encodeAs ?? job.input.options.outputFormat;
+    ctx.type = job.input.encodeAs ? EXTRA_AUDIO_MEDIA_TYPES[job.input.encodeAs] : AUDIO_MEDIA_TYPES[job.input.options.outputFormat];
     ctx.length = stat.size;
     ctx.attachment(`speech-${job.id.slice(0, 8)}.${format}`);
     ctx.body = createReadStream(file);

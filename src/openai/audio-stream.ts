@@ -1,15 +1,12 @@
 /**
  * The audio of a live TTS job as it is written: the engine appends to `<output>.partial` while it speaks
  * (TtsTask.live) and renames it when done, so reading the open file until the job ends yields every byte
- * once, in order, long before the job finishes. Then the shapes OpenAI's formats need on the way out:
- * a streaming WAV header, raw PCM, or Ogg Opus encoded by ffmpeg as the WAV arrives.
+ * once, in order, long before the job finishes. The engine encodes every format OpenAI names (opus and pcm
+ * too); the one shape left for the way out is WAV's streaming header.
  */
-import { spawn } from 'node:child_process';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { JobService } from '../jobs/job-service';
 import { isActive, type JobRecord } from '../jobs/types';
-import { isWasmMedia, mediaToolchain, type MediaToolchain } from '../engine/media/media-toolchain';
-import { startWasmFfmpeg } from '../engine/media/wasm-ffmpeg';
 
 /** How often the file is looked at between job events (a chunk of speech takes far longer). */
 const POLL_MS = 20;
@@ -92,121 +89,5 @@ export async function* streamingWav(source: AsyncIterable<Buffer>): AsyncGenerat
     head.writeUInt32LE(0xffffffff, 40);
     passed = true;
     yield head;
-  }
-}
-
-/** The samples of a WAV stream without its 44-byte header: OpenAI's `pcm`. */
-export async function* pcmFromWav(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-  let skip = WAV_HEADER_BYTES;
-  for await (const chunk of source) {
-    if (skip >= chunk.length) {
-      skip -= chunk.length;
-      continue;
-    }
-    yield skip > 0 ? chunk.subarray(skip) : chunk;
-    skip = 0;
-  }
-}
-
-/** libopus settings for speech. */
-const OPUS_ARGS = ['-c:a', 'libopus', '-b:a', '48k', '-application', 'voip', '-page_duration', '200000', '-flush_packets', '1', '-f', 'ogg'];
-
-/** Ogg Opus from a WAV stream, encoded by ffmpeg (libopus, system or WebAssembly) as the WAV arrives. */
-export async function* opusFromWav(source: AsyncIterable<Buffer>, tools: MediaToolchain = mediaToolchain()): AsyncGenerator<Buffer> {
-  if (isWasmMedia(tools)) {
-    yield* opusFromWavWasm(source);
-    return;
-  }
-  const child = spawn(tools.ffmpeg, [
-    '-nostdin', '-hide_banner', '-nostats', '-v', 'error', '-f', 'wav', '-i', 'pipe:0', ...OPUS_ARGS, 'pipe:1',
-  ], { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
-  let stderr = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (text: string) => {
-    if (stderr.length < 4096) stderr += text;
-  });
-  child.stdin.on('error', () => undefined);
-  const exited = new Promise<number | null>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', resolve);
-  });
-  let feedError: unknown;
-  const feeding = (async () => {
-    try {
-      for await (const chunk of source) {
-        if (!child.stdin.write(chunk)) await new Promise((resolve) => child.stdin.once('drain', resolve));
-      }
-    } catch (error) {
-      feedError = error;
-      child.kill('SIGKILL');
-    } finally {
-      child.stdin.end();
-    }
-  })();
-  try {
-    for await (const chunk of child.stdout) yield chunk as Buffer;
-    await feeding;
-    if (feedError) throw feedError;
-    const code = await exited;
-    if (code !== 0) throw new Error(`ffmpeg could not encode Opus: ${stderr.trim().split('\n')[0] || `exit code ${code}`}`);
-  } finally {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await feeding.catch(() => undefined);
-  }
-}
-
-/**
- * opusFromWav on the WebAssembly ffmpeg: the WAV goes to its /dev/in, the Ogg pages come from /dev/out. Mono,
- * because stereo libopus crashes that build.
- */
-async function* opusFromWavWasm(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-  const pages: Buffer[] = [];
-  let wake: (() => void) | undefined;
-  const signal = (): void => {
-    wake?.();
-    wake = undefined;
-  };
-  const run = await startWasmFfmpeg({
-    program: 'ffmpeg',
-    args: ['-nostdin', '-hide_banner', '-nostats', '-v', 'error', '-f', 'wav', '-i', '/dev/in', '-ac', '1', ...OPUS_ARGS, '/dev/out'],
-    streamIn: true,
-    onOutput: (chunk) => {
-      pages.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-      signal();
-    },
-  });
-  let ended = false;
-  void run.done.finally(() => {
-    ended = true;
-    signal();
-  });
-  let feedError: unknown;
-  const feeding = (async () => {
-    try {
-      for await (const chunk of source) await run.write(chunk);
-    } catch (error) {
-      feedError = error;
-      await run.abort();
-    } finally {
-      run.end();
-    }
-  })();
-  try {
-    for (;;) {
-      const page = pages.shift();
-      if (page) {
-        yield page;
-        continue;
-      }
-      if (ended) break;
-      await new Promise<void>((resolve) => (wake = resolve));
-    }
-    await feeding;
-    if (feedError) throw feedError;
-    const { code, stderr } = await run.done;
-    if (code !== 0) throw new Error(`ffmpeg could not encode Opus: ${stderr.trim().split('\n')[0] || `exit code ${code}`}`);
-  } finally {
-    if (!ended) await run.abort();
-    await feeding.catch(() => undefined);
   }
 }

@@ -10,6 +10,7 @@ import { Readable } from 'node:stream';
 import { ApiError, invalidRequest } from '../contract/errors';
 import type { OpenAiSpeechFormat } from '../contract/openapi-openai';
 import type { OutputFormat } from '../contract/openapi';
+import type { ExtraOutputFormat } from '../engine/protocol';
 import { admitTts } from '../jobs/admission';
 import { QueueFullError } from '../jobs/job-service';
 import { isActive } from '../jobs/types';
@@ -17,7 +18,7 @@ import type { AppDeps } from '../http/app-deps';
 import { requireFeature } from '../http/security';
 import { queueFull } from '../http/queue-full';
 import { openSse } from '../http/sse';
-import { JobEndedError, opusFromWav, pcmFromWav, streamingWav, tailJobOutput } from './audio-stream';
+import { JobEndedError, streamingWav, tailJobOutput } from './audio-stream';
 import type { OpenAiDoor } from './door';
 import { resolveVoice } from '../voices/voice-map';
 
@@ -28,8 +29,12 @@ const ENGINE_MODELS = new Set(['espeak-ng', 'flite', 'svox-pico', 'sherpa-onnx']
 const SAMPLE_RATE = 24_000;
 const OUR_SPEED = { min: 0.5, max: 2 };
 
-/** What the engine writes for each OpenAI format: opus and pcm are made from its WAV on the way out. */
+/**
+ * The Local API's output format each OpenAI format is admitted as, and the engine's own format for the two the
+ * Local API does not offer (the engine encodes opus and pcm itself, with the wav request's rate and channels).
+ */
 const ENGINE_FORMAT: Record<OpenAiSpeechFormat, OutputFormat> = { mp3: 'mp3', aac: 'aac', flac: 'flac', wav: 'wav', pcm: 'wav', opus: 'wav' };
+const ENCODE_AS: Partial<Record<OpenAiSpeechFormat, ExtraOutputFormat>> = { pcm: 'pcm', opus: 'opus' };
 const CONTENT_TYPE: Record<OpenAiSpeechFormat, string> = {
   mp3: 'audio/mpeg', opus: 'audio/ogg', aac: 'audio/aac', flac: 'audio/flac', wav: 'audio/wav', pcm: 'audio/pcm',
 };
@@ -38,10 +43,7 @@ export const JOB_ID_HEADER = 'X-Speech-Studio-Job-Id';
 export const IGNORED_HEADER = 'X-Speech-Studio-Ignored';
 
 function shaped(source: AsyncIterable<Buffer>, format: OpenAiSpeechFormat): AsyncIterable<Buffer> {
-  if (format === 'wav') return streamingWav(source);
-  if (format === 'pcm') return pcmFromWav(source);
-  if (format === 'opus') return opusFromWav(streamingWav(source));
-  return source;
+  return format === 'wav' ? streamingWav(source) : source;
 }
 
 export function speechRoute(router: Router, deps: AppDeps, door: OpenAiDoor): void {
@@ -97,7 +99,7 @@ async function createSpeech(ctx: Context, deps: AppDeps, door: OpenAiDoor): Prom
   }, deps.voices);
   // The job service takes the queue place itself and gives it back if the job cannot be created.
   const job = await deps.jobs
-    .createTtsJob({ origin: 'api', ...admitted, name: `OpenAI speech (${format}): ${snippet(body.input)}`, live: true })
+    .createTtsJob({ origin: 'api', ...admitted, name: `OpenAI speech (${format}): ${snippet(body.input)}`, live: true, encodeAs: ENCODE_AS[format] })
     .catch((error: unknown) => {
       throw error instanceof QueueFullError ? queueFull(error) : error;
     });

@@ -1,4 +1,5 @@
 import type { SttOptions } from '../contract/types';
+import type { HallucinationFlag } from './hallucination-flags';
 
 /** One word with its time span in seconds, relative to the start of the original media. */
 export interface TranscriptWord {
@@ -26,6 +27,8 @@ export interface TranscriptSegment {
   /** "Speaker N" when diarization ran. */
   speaker?: string;
   words: TranscriptWord[];
+  /** What suggests the recognizer invented this segment (hallucination-flags.ts); absent when nothing does. */
+  flags?: HallucinationFlag[];
 }
 
 /**

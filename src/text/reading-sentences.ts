@@ -6,6 +6,7 @@
  */
 import { maskComments } from './comment-mask';
 import { maskMarkdown } from './markdown-mask';
+import { sentenceEnds } from './sentence-breaks';
 import type { MaskedText } from './text-mask';
 
 export type ReadingKind = 'markdown' | 'comments' | 'plain';
@@ -21,8 +22,6 @@ export interface ReadingSentence {
   wordStarts: number[];
 }
 
-/** A sentence ends at end punctuation (with closing quotes or brackets) before whitespace, or after CJK end punctuation. */
-const SENTENCE_END = /[.!?…]+["'”’»)\]]*(?=\s|$)|[。！？]+["'”’»)\]]*/gu;
 /** A blank line ends a paragraph. */
 const BLANK_LINE = /\n[ \t\r]*\n/g;
 const SPEAKABLE = /[\p{L}\p{N}]/u;
@@ -40,9 +39,17 @@ export function readingKind(languageId: string): ReadingKind {
  * @example readingSentences('# Title\n\nOne. Two [link](http://x).', 'markdown').map((s) => s.text)
  * // ['Title', 'One.', 'Two link.']
  */
-export function readingSentences(source: string, kind: ReadingKind, languageId = '', from = 0, to = source.length): ReadingSentence[] {
+export function readingSentences(
+  source: string,
+  kind: ReadingKind,
+  languageId = '',
+  from = 0,
+  to = source.length,
+  /** The spoken language (BCP 47), for its abbreviations: "Dr." does not end a sentence. */
+  language = 'en',
+): ReadingSentence[] {
   const masked = kind === 'markdown' ? maskMarkdown(source) : kind === 'comments' ? maskComments(source, languageId) ?? plain(source) : plain(source);
-  return splitMasked(masked)
+  return splitMasked(masked, language)
     .filter((sentence) => sentence.end > from && sentence.start < to)
     .map((sentence) => clip(masked.text, sentence, from, to))
     .map((sentence) => (kind === 'markdown' ? withMarkup(source, masked.text, sentence) : sentence));
@@ -58,9 +65,8 @@ function clip(masked: string, sentence: ReadingSentence, from: number, to: numbe
   return spanOf(masked, Math.max(from, sentence.start), Math.min(to, sentence.end)) ?? sentence;
 }
 
-function splitMasked({ text, breaks }: MaskedText): ReadingSentence[] {
-  const cuts = new Set<number>([0, text.length, ...breaks]);
-  for (const match of text.matchAll(SENTENCE_END)) cuts.add(match.index + match[0].length);
+function splitMasked({ text, breaks }: MaskedText, language: string): ReadingSentence[] {
+  const cuts = new Set<number>([0, text.length, ...breaks, ...sentenceEnds(text, language)]);
   for (const match of text.matchAll(BLANK_LINE)) cuts.add(match.index + 1);
   const sorted = [...cuts].filter((cut) => cut >= 0 && cut <= text.length).sort((a, b) => a - b);
   const sentences: ReadingSentence[] = [];

@@ -3,6 +3,7 @@ import { copyFile, mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { checkSubtitles } from '../../src/subtitles/check';
+import { HALLUCINATION_FLAGS, hallucinationFlags } from '../../src/subtitles/hallucination-flags';
 import { resolveStyle, type SubtitleStyle } from '../../src/contract/subtitle-style';
 import type { Transcript } from '../../src/subtitles/types';
 import { uploadMultipart } from '../helpers/multipart';
@@ -48,6 +49,18 @@ describe('GET /jobs/{id}/transcript lays out SRT and WebVTT cues with a subtitle
   });
 
   const get = (query: string) => request(`${t.base}/jobs/${jobId}/transcript?${query}`);
+
+  it('marks in json-full the segments the recognizer may have invented, as the flags of their stored text and times say', () => {
+    const recomputed = hallucinationFlags(recognized.segments);
+    console.log(`      (flags of the synthetic model's segments: ${JSON.stringify(recognized.segments.map((segment) => segment.flags ?? []))})`);
+    recognized.segments.forEach((segment, i) => {
+      assert.ok(segment.flags === undefined || segment.flags.length > 0, 'a segment without flags has no `flags` field');
+      const flags = segment.flags ?? [];
+      assert.ok(flags.every((flag) => HALLUCINATION_FLAGS.includes(flag)), JSON.stringify(flags));
+      // `no-speech` needs the VAD's speech, which only the engine saw; every other flag follows from the segment.
+      assert.deepEqual(flags.filter((flag) => flag !== 'no-speech'), recomputed[i], `segment ${i}: ${segment.text}`);
+    });
+  });
 
   it('stores words timed by the recognizer, and lays cues out from them with any style', async () => {
     assert.equal(recognized.wordTiming, 'recognizer');

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { copyFile, mkdir, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { engineConfigFromEnvironment } from '../../src/config/engine-environment';
 import { EngineHost } from '../../src/jobs/engine-host';
 import { findSpeechRegions, speechRegionsCacheDir } from '../../src/jobs/speech-regions';
 import { cachePrunerFor, cacheLimits, releaseCachePruner } from '../../src/util/data-dir-caches';
@@ -14,7 +15,7 @@ import { testModel } from '../helpers/test-models';
 const JFK_SECONDS = 11;
 
 describe('the speech-regions engine task (Silero VAD in the engine process) and its cache', () => {
-  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger, env: { ...process.env, SPEECH_STUDIO_THREADS: '2' } });
+  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger, config: engineConfigFromEnvironment(process.env, { sttThreads: 2 }) });
   let dir = '';
   let media = '';
   const vad = testModel('vad', 'ggml-silero-v6.2.0.bin');

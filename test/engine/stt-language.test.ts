@@ -18,6 +18,7 @@ import type { Transcript } from '../../src/subtitles/types';
 import { writeMultilingualWhisper } from '../helpers/multilingual-whisper';
 import { tempDir } from '../helpers/temp';
 import { testModel } from '../helpers/test-models';
+import { configureTestEngine } from '../helpers/engine-config';
 
 const defaults: SttOptions = { language: 'en', punctuation: true, diarizationEnabled: false, speakerCountMode: 'auto' };
 
@@ -26,10 +27,10 @@ describe('the language of an STT job', () => {
   let multilingual = '';
   let englishOnly = '';
   let jobs = 0;
-  const savedThreads = process.env.SPEECH_STUDIO_THREADS;
+  let restoreConfig = (): void => undefined;
 
   before(async () => {
-    process.env.SPEECH_STUDIO_THREADS = '2';
+    restoreConfig = configureTestEngine({ sttThreads: 2 });
     root = await tempDir('speech-studio-stt-language-');
     const whisperDir = path.join(root, 'models', 'whisper');
     await mkdir(whisperDir, { recursive: true });
@@ -39,8 +40,7 @@ describe('the language of an STT job', () => {
   });
 
   after(async () => {
-    if (savedThreads === undefined) delete process.env.SPEECH_STUDIO_THREADS;
-    else process.env.SPEECH_STUDIO_THREADS = savedThreads;
+    restoreConfig();
     await rm(root, { recursive: true, force: true });
   });
 

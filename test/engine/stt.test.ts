@@ -22,6 +22,7 @@ import { writeMultilingualWhisper } from '../helpers/multilingual-whisper';
 import { installSttModel, sttEngineUnderTest } from '../helpers/stt-engine';
 import { tempDir } from '../helpers/temp';
 import { testModel } from '../helpers/test-models';
+import { configureTestEngine } from '../helpers/engine-config';
 
 const engine = sttEngineUnderTest();
 const WHISPER_MODEL = 'ggml-synthetic-random.bin';
@@ -45,10 +46,10 @@ describe(`runSttTask with ${engine.transcriptBackend} (random-weight model: stru
   /** A multilingual variant of the synthetic model, with VAD. */
   let multilingualModel = '';
   let jobCount = 0;
-  const savedThreads = process.env.SPEECH_STUDIO_THREADS;
+  let restoreConfig = (): void => undefined;
 
   before(async () => {
-    process.env.SPEECH_STUDIO_THREADS = '2';
+    restoreConfig = configureTestEngine({ sttThreads: 2 });
     root = await tempDir('speech-studio-stt-');
     fixtures = path.join(root, 'fixtures');
     await mkdir(fixtures);
@@ -61,7 +62,7 @@ describe(`runSttTask with ${engine.transcriptBackend} (random-weight model: stru
   });
 
   after(async () => {
-    restoreEnv('SPEECH_STUDIO_THREADS', savedThreads);
+    restoreConfig();
     await rm(root, { recursive: true, force: true });
   });
 
@@ -222,15 +223,15 @@ describe(`runSttTask with ${engine.transcriptBackend} (random-weight model: stru
     });
 
     it('a missing ffmpeg or ffprobe', async () => {
-      const saved = { ffmpeg: process.env.SPEECH_STUDIO_FFMPEG, ffprobe: process.env.SPEECH_STUDIO_FFPROBE };
-      process.env.SPEECH_STUDIO_FFMPEG = path.join(root, 'no-such-dir', 'ffmpeg');
+      const ffmpeg = path.join(root, 'no-such-dir', 'ffmpeg');
+      let restore = configureTestEngine({ sttThreads: 2, ffmpeg });
       try {
         await assert.rejects(transcribe(testModel('audio/jfk.wav')), userError(/^ffmpeg was not found \(its ffprobe/));
-        process.env.SPEECH_STUDIO_FFPROBE = 'ffprobe';
+        restore();
+        restore = configureTestEngine({ sttThreads: 2, ffmpeg, ffprobe: 'ffprobe' });
         await assert.rejects(transcribe(testModel('audio/jfk.wav')), userError(/^ffmpeg was not found; install it/));
       } finally {
-        restoreEnv('SPEECH_STUDIO_FFMPEG', saved.ffmpeg);
-        restoreEnv('SPEECH_STUDIO_FFPROBE', saved.ffprobe);
+        restore();
       }
     });
 
@@ -259,11 +260,6 @@ async function installModels(dataDir: string, parts: { vad: boolean; diarization
     }
   }
   return model;
-}
-
-function restoreEnv(name: string, value: string | undefined): void {
-  if (value === undefined) delete process.env[name];
-  else process.env[name] = value;
 }
 
 function userError(message: RegExp) {

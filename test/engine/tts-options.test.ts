@@ -8,6 +8,7 @@ import { readWavSamples } from '../../src/engine/audio/wav-reader';
 import { UserFacingError, type TtsTask, type TtsVoiceRef } from '../../src/engine/protocol';
 import { runTtsTask } from '../../src/engine/tts/run-tts';
 import { tempDir } from '../helpers/temp';
+import { configureTestEngine } from '../helpers/engine-config';
 
 const OPTIONS: Omit<TtsRequest, 'text'> = {
   voiceId: '59ecd22d-96db-56b8-a0f4-62d14ba28a8b', language: 'auto', inputFormat: 'txt', outputFormat: 'wav', sampleRate: 24000,
@@ -100,8 +101,7 @@ describe('language, preprocessPrompt, steps and guidanceScale', () => {
 
 describe('encoded formats without ffmpeg', () => {
   it('fail at once with a sentence saying how to get ffmpeg, while wav needs none', async () => {
-    const saved = process.env.SPEECH_STUDIO_FFMPEG;
-    process.env.SPEECH_STUDIO_FFMPEG = path.join(dir, 'no-such-ffmpeg');
+    const restore = configureTestEngine({ ffmpeg: path.join(dir, 'no-such-ffmpeg') });
     try {
       await assert.rejects(speak({ outputFormat: 'mp3' }, 'Hello.'), (error: unknown) => {
         assert.ok(error instanceof UserFacingError);
@@ -110,8 +110,7 @@ describe('encoded formats without ffmpeg', () => {
       });
       assert.ok((await speak({ outputFormat: 'wav' }, 'Hello.')).seconds > 0.2);
     } finally {
-      if (saved === undefined) delete process.env.SPEECH_STUDIO_FFMPEG;
-      else process.env.SPEECH_STUDIO_FFMPEG = saved;
+      restore();
     }
   });
 });

@@ -32,8 +32,8 @@ describe('STT model files', () => {
   it('prefers SPEECH_STUDIO_VAD_MODEL, and ignores it when the file is missing', async () => {
     const custom = path.join(dataDir, 'custom-vad.bin');
     await writeFile(custom, '');
-    assert.equal(await findVadModel(whisperModel, { SPEECH_STUDIO_VAD_MODEL: custom }), custom);
-    assert.equal(await findVadModel(whisperModel, { SPEECH_STUDIO_VAD_MODEL: `${custom}.missing` }), null);
+    assert.equal(await findVadModel(whisperModel, { vadModel: custom }), custom);
+    assert.equal(await findVadModel(whisperModel, { vadModel: `${custom}.missing` }), null);
   });
 
   it('finds the diarization models only when both files exist', async () => {
@@ -52,11 +52,11 @@ describe('STT model files', () => {
 describe('media tools', () => {
   it('uses PATH by default, and the ffprobe beside a configured ffmpeg', () => {
     assert.deepEqual(findMediaTools({}), { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' });
-    assert.deepEqual(findMediaTools({ SPEECH_STUDIO_FFMPEG: '/opt/ff/bin/ffmpeg' }), {
+    assert.deepEqual(findMediaTools({ ffmpeg: '/opt/ff/bin/ffmpeg' }), {
       ffmpeg: '/opt/ff/bin/ffmpeg',
       ffprobe: '/opt/ff/bin/ffprobe',
     });
-    assert.deepEqual(findMediaTools({ SPEECH_STUDIO_FFMPEG: '/opt/ff/ffmpeg', SPEECH_STUDIO_FFPROBE: '/x/probe' }), {
+    assert.deepEqual(findMediaTools({ ffmpeg: '/opt/ff/ffmpeg', ffprobe: '/x/probe' }), {
       ffmpeg: '/opt/ff/ffmpeg',
       ffprobe: '/x/probe',
     });

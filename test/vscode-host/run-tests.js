@@ -106,7 +106,9 @@ async function perform(page, request) {
     new MutationObserver(muts => { for (const m of muts) for (const n of m.addedNodes) if (n.nodeType === 1) patch(n); })
       .observe(document, { childList: true, subtree: true });
   });
-  await page.goto(url);
+  // The workbench page can take more than Playwright's default 30 s to load on a busy two-core machine; the
+  // suite's own time limit below is what bounds a run.
+  await page.goto(url, { timeout: 180000 });
   const timeoutMs = +(process.env.TEST_TIMEOUT_MS || 300000);
   const code = await Promise.race([exited, new Promise(r => setTimeout(() => r('timeout'), timeoutMs))]);
   await uiQueue;

@@ -160,6 +160,20 @@ test('Read Aloud speaks with the workspace lexicon, and re-reads it when .speech
   }
 });
 
+test('Read Aloud does not end a sentence after a title, an initial, a decimal number or an abbreviation', async () => {
+  const text = 'Mr. Smith met Dr. Jones at 7.5 p.m. on St. Mark\'s Road. "Come in," said J. R. R. Tolkien, e.g. to Mrs. Hudson. Then they left.';
+  const document = await vscode.workspace.openTextDocument({ language: 'plaintext', content: text });
+  const editor = await vscode.window.showTextDocument(document, vscode.ViewColumn.One);
+  const reading = await vscode.commands.executeCommand<ReadAloudStatus>('speechStudio.readAloud.document');
+  assert.equal(reading?.count, 3, 'three sentences, cut only where a reader would stop');
+  await event('the second sentence to start', started(1), 0, 60_000);
+  const highlights = (await status()).events.filter((e) => e.type === 'highlight').map((e) => (e as { text?: string }).text);
+  assert.deepEqual(highlights.slice(0, 2), ["Mr. Smith met Dr. Jones at 7.5 p.m. on St. Mark's Road.", '"Come in," said J. R. R. Tolkien, e.g. to Mrs. Hudson.']);
+  await vscode.commands.executeCommand('speechStudio.readAloud.stop');
+  await vscode.window.showTextDocument(editor.document, vscode.ViewColumn.One);
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+});
+
 test('Closing the editor stops Read Aloud', async () => {
   const editor = await openFixture();
   editor.selection = new vscode.Selection(2, 0, 2, 60);

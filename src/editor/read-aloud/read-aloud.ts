@@ -57,6 +57,8 @@ export class ReadAloud implements vscode.Disposable {
   private events: ReadAloudEvent[] = [];
   private startedAt = 0;
   private voiceOffer: OfferOutcome | 'pending' | undefined;
+  /** The reading voice's language, whose abbreviations do not end a sentence. */
+  private language = 'en';
   private readonly view = new ReadingView();
   private readonly player: WebviewPlayer;
   private readonly disposables: vscode.Disposable[];
@@ -94,7 +96,8 @@ export class ReadAloud implements vscode.Disposable {
     }
     const startedAt = Date.now();
     const { document } = editor;
-    const { sentences, end } = sentencesFor(editor, scope);
+    this.language = this.services.editorJobs.defaultVoice().voice.languageCode;
+    const { sentences, end } = sentencesFor(editor, scope, this.language);
     if (sentences.length === 0) {
       void vscode.window.showInformationMessage(scope === 'selection' ? 'The selection has nothing to read aloud.' : 'There is nothing to read aloud here.');
       return undefined;
@@ -207,7 +210,7 @@ export class ReadAloud implements vscode.Disposable {
       current: session.current,
       end: this.end,
       changes: event.contentChanges,
-      split: (from, to) => readingSentences(text, kind, document.languageId, from, to),
+      split: (from, to) => readingSentences(text, kind, document.languageId, from, to, this.language),
     });
     this.sentences = next.sentences;
     this.end = next.end;
@@ -269,15 +272,15 @@ export class ReadAloud implements vscode.Disposable {
  * The sentences a scope reads (the whole document, those in the selection, or from the sentence at the
  * cursor on) and where its reading ends.
  */
-function sentencesFor(editor: vscode.TextEditor, scope: ReadScope): { sentences: ReadingSentence[]; end: number } {
+function sentencesFor(editor: vscode.TextEditor, scope: ReadScope, language: string): { sentences: ReadingSentence[]; end: number } {
   const { document, selection } = editor;
   const text = document.getText();
   const kind = readingKind(document.languageId);
   if (scope === 'selection' && !selection.isEmpty) {
     const end = document.offsetAt(selection.end);
-    return { sentences: readingSentences(text, kind, document.languageId, document.offsetAt(selection.start), end), end };
+    return { sentences: readingSentences(text, kind, document.languageId, document.offsetAt(selection.start), end, language), end };
   }
-  const all = readingSentences(text, kind, document.languageId);
+  const all = readingSentences(text, kind, document.languageId, 0, text.length, language);
   if (scope === 'document') return { sentences: all, end: text.length };
   const cursor = document.offsetAt(selection.active);
   const first = all.findIndex((sentence) => sentence.end > cursor);

@@ -1,11 +1,13 @@
 /**
  * Problems while you type: every open `.srt` and `.vtt` file is checked against its subtitle style
  * (src/subtitles/check.ts) and each problem becomes a diagnostic on its line, updated as the file changes
- * and when the style settings change.
+ * and when the style settings change. Cues the recognizer may have invented are pointed at beside them
+ * (invented-text.ts, a source of their own).
  */
 import * as vscode from 'vscode';
 import { checkSubtitles, type SubtitleProblem } from '../../subtitles/check';
 import type { SubtitleFormat } from '../../subtitles/scan';
+import { forgetSpeech, inventedTextDiagnostics, onSpeechFound } from './invented-text-diagnostics';
 import { readSubtitleCheckSetting, SUBTITLE_SETTINGS } from './style-setting';
 
 // Typing bursts are checked once they pause; a 2 000-cue file takes a few milliseconds.
@@ -24,7 +26,10 @@ export function subtitleDiagnostics(document: vscode.TextDocument): vscode.Diagn
   if (!format) return [];
   const setting = readSubtitleCheckSetting(document.uri);
   if (!setting.enabled) return [];
-  const diagnostics = checkSubtitles(document.getText(), format, setting.style).map((problem) => toDiagnostic(document, problem));
+  const diagnostics = [
+    ...checkSubtitles(document.getText(), format, setting.style).map((problem) => toDiagnostic(document, problem)),
+    ...inventedTextDiagnostics(document, format),
+  ];
   if (setting.invalid) {
     const range = document.lineCount > 0 ? document.lineAt(0).range : new vscode.Range(0, 0, 0, 0);
     diagnostics.unshift(tagged(new vscode.Diagnostic(range, `${setting.invalid}; checking with the preset's values.`, vscode.DiagnosticSeverity.Information), 'setting'));
@@ -71,7 +76,9 @@ export function registerSubtitleDiagnostics(): vscode.Disposable {
     vscode.workspace.onDidCloseTextDocument((document) => {
       clearTimeout(pending.get(document.uri.toString()));
       collection.delete(document.uri);
+      forgetSpeech(document.uri);
     }),
+    onSpeechFound((uri) => vscode.workspace.textDocuments.filter((document) => document.uri.toString() === uri.toString()).forEach(refresh)),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(SUBTITLE_SETTINGS)) vscode.workspace.textDocuments.forEach(refresh);
     }),

@@ -1,11 +1,13 @@
 /**
- * The subtitle editing features together: the check's diagnostics, their quick fixes, the timing shift,
+ * The subtitle editing features together: the check's diagnostics, their quick fixes, the invented-text
+ * hints, the timing shift,
  * "▶ Play" on each cue and the timeline.
  */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { registerCuePlayer } from './cue-play';
 import { registerSubtitleDiagnostics } from './diagnostics';
+import { registerInventedText } from './invented-text';
 import { registerSubtitleQuickFixes } from './quick-fixes';
 import { registerShiftSubtitleTiming } from './shift-timing';
 import { registerSubtitleTimeline } from './timeline-view';
@@ -14,6 +16,7 @@ export function registerSubtitleEditing(services: Services): vscode.Disposable {
   const cuePlayer = registerCuePlayer(services.context, services.player);
   return vscode.Disposable.from(
     registerSubtitleDiagnostics(),
+    registerInventedText(services),
     registerSubtitleQuickFixes(),
     registerShiftSubtitleTiming(services.context, services.player),
     cuePlayer,

@@ -25,6 +25,8 @@ export const RETRANSCRIBE_CUES_COMMAND = 'speechStudio.retranscribeCues';
 export interface RetranscribeArgs {
   /** `auto` or a language code; default: the language Transcribe Media File last used. */
   language?: string;
+  /** The cues to re-transcribe, by position from 1 (a quick fix's cue); default: those the selections touch. */
+  cues?: number[];
 }
 
 export interface RetranscribeResult {
@@ -76,7 +78,7 @@ export async function retranscribeCues(services: Services, args: RetranscribeArg
   const { editor, document, format } = active;
   const source = document.getText();
   const version = document.version;
-  const cues = cuesInLines(source, format, selectedLines(editor));
+  const cues = args.cues?.length ? [...args.cues].sort((a, b) => a - b) : cuesInLines(source, format, selectedLines(editor));
   if (cues.length === 0) {
     void vscode.window.showWarningMessage('Put the cursor in a cue, or select the cues to re-transcribe.');
     return undefined;

@@ -3,19 +3,33 @@
  * really uses (MPEG-2 layer III stops at 160 kbps below 32 kHz; AAC at 6144 bits per channel and frame).
  */
 import type { OutputFormat } from '../../contract/openapi';
+import type { ExtraOutputFormat } from '../protocol';
 
 export { AUDIO_MEDIA_TYPES as MEDIA_TYPES } from '../../contract/media-types';
+export type { ExtraOutputFormat };
+
+/** Everything the engine's encoders write. */
+export type EngineOutputFormat = OutputFormat | ExtraOutputFormat;
+
+export const EXTRA_OUTPUT_FORMATS: readonly ExtraOutputFormat[] = ['opus', 'pcm'];
 
 export interface EncoderSettings {
-  format: OutputFormat;
+  format: EngineOutputFormat;
   sampleRate: number;
   channels: 1 | 2;
   /** null: the encoder's default. Ignored by wav and flac. */
   bitrateKbps: number | null;
 }
 
-/** Formats that carry a bitrate; wav and flac are lossless and ignore it. */
-export const usesBitrate = (format: OutputFormat): boolean => format === 'mp3' || format === 'aac';
+/** Formats that carry a bitrate; wav, flac and pcm are lossless and ignore it (opus has its own fixed speech rate). */
+export const usesBitrate = (format: EngineOutputFormat): boolean => format === 'mp3' || format === 'aac';
+
+/** Written by the engine itself, without ffmpeg. */
+export const isWrittenWithoutFfmpeg = (format: EngineOutputFormat): boolean => format === 'wav' || format === 'pcm';
+
+/** Ogg Opus for speech at 48 kbps, in short pages so a streaming reader gets audio early. */
+const OPUS_KBPS = 48;
+const OPUS_ARGS = ['-c:a', 'libopus', '-b:a', `${OPUS_KBPS}k`, '-application', 'voip', '-page_duration', '200000', '-f', 'ogg'];
 
 /** The bitrate the encoder will really use for the request, or null for its default or a lossless format. */
 export function effectiveBitrateKbps({ format, sampleRate, channels, bitrateKbps }: EncoderSettings): number | null {
@@ -24,7 +38,7 @@ export function effectiveBitrateKbps({ format, sampleRate, channels, bitrateKbps
   return Math.min(bitrateKbps, Math.floor((6144 * channels * sampleRate) / 1024 / 1000));
 }
 
-/** ffmpeg's output arguments (codec, bitrate, container) for an encoded format; wav is written without ffmpeg. */
+/** ffmpeg's output arguments (codec, bitrate, container) for an encoded format; wav and pcm are written without ffmpeg. */
 export function ffmpegOutputArgs(settings: EncoderSettings): string[] {
   const bitrate = effectiveBitrateKbps(settings);
   const rate = bitrate === null ? [] : ['-b:a', `${bitrate}k`];
@@ -35,8 +49,12 @@ export function ffmpegOutputArgs(settings: EncoderSettings): string[] {
       return ['-c:a', 'aac', ...rate, '-f', 'adts'];
     case 'flac':
       return ['-c:a', 'flac', '-sample_fmt', 's16', '-f', 'flac'];
+    case 'opus':
+      return OPUS_ARGS;
     case 'wav':
       return ['-c:a', 'pcm_s16le', '-f', 'wav'];
+    case 'pcm':
+      return ['-c:a', 'pcm_s16le', '-f', 's16le'];
   }
 }
 
@@ -49,6 +67,7 @@ const DEFAULT_LOSSY_KBPS = 128;
  */
 export function estimatedOutputBytes(settings: EncoderSettings, frames: number): number {
   const pcmBytes = frames * settings.channels * 2;
+  if (settings.format === 'opus') return Math.ceil(((frames / settings.sampleRate) * OPUS_KBPS * 1000) / 8) + 4096;
   if (!usesBitrate(settings.format)) return pcmBytes + 44;
   const kbps = effectiveBitrateKbps(settings) ?? DEFAULT_LOSSY_KBPS;
   return Math.ceil(((frames / settings.sampleRate) * kbps * 1000) / 8);

@@ -1,6 +1,7 @@
 /**
  * Writes 16-bit PCM WAV files as a stream: the header goes out first with placeholder sizes, which are
- * patched once the length is known, so no audio has to be held in memory. Silence is skipped over rather
+ * patched once the length is known, so no audio has to be held in memory. With `raw`, the same samples go
+ * out with no header at all (the OpenAI door's `pcm`). Silence is skipped over rather
  * than written (a hole in the file, sparse where the file system allows), and writes stop (ENOSPC) before
  * the disk runs out of its reserve (disk-guard.ts).
  */
@@ -19,6 +20,8 @@ const IS_BIG_ENDIAN = endianness() === 'BE';
 export interface WavFormat {
   sampleRate: number;
   channels: 1 | 2;
+  /** Headerless little-endian samples instead of a WAV file. */
+  raw?: boolean;
 }
 
 export interface WavSummary {
@@ -34,6 +37,7 @@ export class WavWriter {
   private framesOnDisk = 0;
   private closed = false;
   private readonly guard: DiskGuard;
+  private readonly headerBytes: number;
 
   private constructor(
     private readonly handle: FileHandle,
@@ -41,6 +45,7 @@ export class WavWriter {
     file: string,
   ) {
     this.guard = new DiskGuard(path.dirname(file));
+    this.headerBytes = format.raw ? 0 : WAV_HEADER_BYTES;
   }
 
   /** Creates (or truncates) `file` and writes the header. */
@@ -51,7 +56,7 @@ export class WavWriter {
     if (format.channels !== 1 && format.channels !== 2) throw new TypeError(`Expected 1 or 2 channels, got ${format.channels}`);
     const handle = await open(file, 'w');
     try {
-      await writeFully(handle, wavHeader(format, 0), 0);
+      if (!format.raw) await writeFully(handle, wavHeader(format, 0), 0);
     } catch (error) {
       await handle.close();
       throw error;
@@ -65,7 +70,7 @@ export class WavWriter {
     if (samples.length === 0) return;
     const data = littleEndianBytes(interleave(samples, this.format.channels));
     await this.guard.beforeWrite(data.length);
-    await writeFully(this.handle, data, WAV_HEADER_BYTES + this.dataBytes);
+    await writeFully(this.handle, data, this.headerBytes + this.dataBytes);
     this.frames += samples.length;
     this.framesOnDisk = this.frames;
   }
@@ -81,12 +86,12 @@ export class WavWriter {
     if (this.closed) throw new Error('The WAV writer is closed.');
     this.closed = true;
     try {
-      if (this.frames > this.framesOnDisk) await this.handle.truncate(WAV_HEADER_BYTES + this.dataBytes);
-      await writeFully(this.handle, wavHeader(this.format, this.dataBytes), 0);
+      if (this.frames > this.framesOnDisk) await this.handle.truncate(this.headerBytes + this.dataBytes);
+      if (!this.format.raw) await writeFully(this.handle, wavHeader(this.format, this.dataBytes), 0);
     } finally {
       await this.handle.close();
     }
-    return { bytes: WAV_HEADER_BYTES + this.dataBytes, frames: this.frames };
+    return { bytes: this.headerBytes + this.dataBytes, frames: this.frames };
   }
 
   /** The same as close(), under the name every audio sink shares. */
@@ -103,7 +108,7 @@ export class WavWriter {
 
   private checkRoomFor(frames: number): void {
     if (this.closed) throw new Error('The WAV writer is closed.');
-    if (this.dataBytes + frames * this.format.channels * BYTES_PER_SAMPLE > MAX_DATA_BYTES) {
+    if (!this.format.raw && this.dataBytes + frames * this.format.channels * BYTES_PER_SAMPLE > MAX_DATA_BYTES) {
       throw new UserFacingError('The audio is longer than a WAV file can hold (4 GB): choose mp3, aac or flac, a lower sample rate, or mono.');
     }
   }

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { UserFacingError } from '../protocol';
+import { engineConfig, type EngineConfig } from '../engine-config';
 
 /** The ffmpeg and ffprobe executables to run: absolute paths, or bare names looked up on PATH. */
 export interface MediaTools {
@@ -12,14 +13,14 @@ export const FFMPEG_ENV = 'SPEECH_STUDIO_FFMPEG';
 export const FFPROBE_ENV = 'SPEECH_STUDIO_FFPROBE';
 
 /**
- * `SPEECH_STUDIO_FFMPEG` or `ffmpeg` on PATH; ffprobe from `SPEECH_STUDIO_FFPROBE`, else beside the
- * configured ffmpeg (builds ship the two together), else `ffprobe` on PATH.
+ * The configuration's ffmpeg (SPEECH_STUDIO_FFMPEG) or `ffmpeg` on PATH; its ffprobe (SPEECH_STUDIO_FFPROBE),
+ * else beside the configured ffmpeg (builds ship the two together), else `ffprobe` on PATH.
  */
-export function findMediaTools(env: NodeJS.ProcessEnv = process.env): MediaTools {
-  const configured = env[FFMPEG_ENV]?.trim();
+export function findMediaTools(config: Pick<EngineConfig, 'ffmpeg' | 'ffprobe'> = engineConfig()): MediaTools {
+  const configured = config.ffmpeg?.trim();
   // `wasm` asks for the WebAssembly build (media-toolchain.ts); the system tools are then the ones on PATH.
   const ffmpeg = configured && !/^(wasm|webassembly)$/i.test(configured) ? configured : 'ffmpeg';
-  const explicitProbe = env[FFPROBE_ENV]?.trim();
+  const explicitProbe = config.ffprobe?.trim();
   if (explicitProbe) return { ffmpeg, ffprobe: explicitProbe };
   if (!path.isAbsolute(ffmpeg)) return { ffmpeg, ffprobe: 'ffprobe' };
   const extension = path.extname(ffmpeg);

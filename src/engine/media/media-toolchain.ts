@@ -1,11 +1,13 @@
 /**
- * Which ffmpeg this process decodes and encodes with, chosen once: the system's ffmpeg and ffprobe (the fast
- * path) when `SPEECH_STUDIO_FFMPEG` names one or both are on PATH, else ffmpeg compiled to WebAssembly.
- * `SPEECH_STUDIO_FFMPEG=wasm` forces the WebAssembly build (the test suite's second pass uses it).
+ * Which ffmpeg this process decodes and encodes with, chosen once per configuration: the system's ffmpeg and
+ * ffprobe (the fast path) when the configuration's `ffmpeg` (SPEECH_STUDIO_FFMPEG) names one or both are on
+ * the search path, else ffmpeg compiled to WebAssembly. `wasm` forces the WebAssembly build (the test suite's
+ * second pass uses it).
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { FFMPEG_ENV, FFPROBE_ENV, findMediaTools, runTool, type MediaTools } from './ffmpeg';
+import { engineConfig, type EngineConfig } from '../engine-config';
+import { findMediaTools, runTool, type MediaTools } from './ffmpeg';
 import { WASM_FFMPEG_VERSION } from './wasm-ffmpeg';
 
 /** The WebAssembly build: commands run in a worker thread of this process (wasm-ffmpeg.ts). */
@@ -33,27 +35,28 @@ export interface MediaToolchainInfo {
 
 const WASM_NAMES = new Set(['wasm', 'webassembly']);
 
-/** Decides from the environment and PATH, without running anything. */
-export function chooseMediaToolchain(env: NodeJS.ProcessEnv = process.env): MediaToolchain {
-  const configured = env[FFMPEG_ENV]?.trim();
+/** The part of the configuration that decides. */
+export type MediaSettings = Pick<EngineConfig, 'ffmpeg' | 'ffprobe' | 'searchPath'>;
+
+/** Decides from the configuration and its search path, without running anything. */
+export function chooseMediaToolchain(config: MediaSettings = engineConfig()): MediaToolchain {
+  const configured = config.ffmpeg?.trim();
   if (configured && WASM_NAMES.has(configured.toLowerCase())) return WASM_MEDIA;
-  const tools = findMediaTools(env);
+  const tools = findMediaTools(config);
   // A configured path is used as it is: if it is wrong, the error says so instead of quietly going slow.
   if (configured) return tools;
-  const ffmpeg = findOnPath('ffmpeg', env);
-  const ffprobe = findOnPath('ffprobe', env);
+  const ffmpeg = findOnPath('ffmpeg', config.searchPath);
+  const ffprobe = findOnPath('ffprobe', config.searchPath);
   return ffmpeg && ffprobe ? { ffmpeg, ffprobe } : WASM_MEDIA;
 }
 
 let chosen: { key: string; tools: MediaToolchain; info?: Promise<MediaToolchainInfo> } | undefined;
 
-/**
- * This process's toolchain, decided on first use and kept while the environment that decides it stays the
- * same (the extension host sets SPEECH_STUDIO_FFMPEG from the settings and restarts its server on a change).
- */
+/** This process's toolchain, decided on first use and kept while the configuration that decides it stays the same. */
 function current(): NonNullable<typeof chosen> {
-  const key = `${process.env[FFMPEG_ENV] ?? ''}\0${process.env[FFPROBE_ENV] ?? ''}\0${process.env.PATH ?? ''}`;
-  if (chosen?.key !== key) chosen = { key, tools: chooseMediaToolchain() };
+  const config = engineConfig();
+  const key = `${config.ffmpeg ?? ''}\0${config.ffprobe ?? ''}\0${config.searchPath}`;
+  if (chosen?.key !== key) chosen = { key, tools: chooseMediaToolchain(config) };
   return chosen;
 }
 
@@ -82,9 +85,9 @@ export function mediaToolchainInfo(): Promise<MediaToolchainInfo> {
   return entry.info;
 }
 
-function findOnPath(name: string, env: NodeJS.ProcessEnv): string | null {
-  const extensions = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
-  for (const dir of (env.PATH ?? env.Path ?? '').split(path.delimiter)) {
+function findOnPath(name: string, searchPath: string): string | null {
+  const extensions = process.platform === 'win32' ? ['.exe', '.cmd', '.bat'] : [''];
+  for (const dir of searchPath.split(path.delimiter)) {
     if (!dir) continue;
     for (const extension of extensions) {
       const candidate = path.join(dir, name + extension.toLowerCase());

@@ -1,5 +1,6 @@
 import { access, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { engineConfig, type EngineConfig } from '../engine-config';
 
 export const VAD_MODEL_ENV = 'SPEECH_STUDIO_VAD_MODEL';
 
@@ -14,16 +15,16 @@ export function modelsDirOf(whisperModelPath: string): string {
 }
 
 /**
- * The Silero VAD model in whisper.cpp format: `SPEECH_STUDIO_VAD_MODEL`, else the newest
+ * The Silero VAD model in whisper.cpp format: the configuration's `vadModel` (SPEECH_STUDIO_VAD_MODEL), else the newest
  * `<models-dir>/vad/ggml-silero-*.bin`. Null when there is none: transcription then runs without VAD.
  */
-export function findVadModel(whisperModelPath: string, env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
-  return findVadModelIn(modelsDirOf(whisperModelPath), env);
+export function findVadModel(whisperModelPath: string, config: Pick<EngineConfig, 'vadModel'> = engineConfig()): Promise<string | null> {
+  return findVadModelIn(modelsDirOf(whisperModelPath), config);
 }
 
 /** The same, for a models folder (`<data-dir>/models`). */
-export async function findVadModelIn(modelsDir: string, env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
-  const configured = env[VAD_MODEL_ENV]?.trim();
+export async function findVadModelIn(modelsDir: string, config: Pick<EngineConfig, 'vadModel'> = engineConfig()): Promise<string | null> {
+  const configured = config.vadModel?.trim();
   if (configured) return (await exists(configured)) ? configured : null;
   const vadDir = path.join(modelsDir, 'vad');
   const names = await readdir(vadDir).catch(() => [] as string[]);

@@ -8,6 +8,7 @@ import { STT_BACKEND, UserFacingError, type ProgressReporter, type SttTask, type
 import { assignSpeakers } from './assign-speakers';
 import { buildSegments } from './build-segments';
 import { decodeInput } from './decode-input';
+import { flagSegments } from './flag-segments';
 import { diarizeSpeakers, type SpeakerTurn } from './diarize';
 import { findDiarizationModels, findVadModel } from './model-files';
 import { openRecognizer } from './recognizers/open-recognizer';
@@ -77,9 +78,11 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
     : buildSegments(recognized.pieces, placement);
 
   const diarized = options.diarizationEnabled ? await diarize(task, input.pcm, input.startSeconds, threads, progress) : null;
-  const { segments, speakers } = diarized
+  const assigned = diarized
     ? assignSpeakers(built.segments, diarized)
     : { segments: built.segments, speakers: null };
+  const speakers = assigned.speakers;
+  const segments = flagSegments(assigned.segments, speech.heard, input.startSeconds);
 
   progress('postprocessing', 0);
   const transcript: Transcript = {
@@ -116,6 +119,8 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
 interface Speech extends SpeechTimeline {
   /** How much of the transcribing step's progress the VAD pass took. */
   vadShare: number;
+  /** Where VAD heard speech, in seconds of the decoded audio; absent when no VAD model is installed. */
+  heard?: { start: number; end: number }[];
 }
 
 /** Only the speech, when a VAD model is installed; else all of the audio. */
@@ -127,7 +132,7 @@ async function keepSpeech(modelPath: string, pcm: Int16Array, threads: number, p
     return { samples: pcm, toSourceSeconds: (seconds) => seconds, stretches: all, vadShare: 0 };
   }
   const ranges = await detectSpeech(pcm, vadModel, threads, (fraction) => progress('transcribing', VAD_SHARE * fraction));
-  return { ...compactSpeech(pcm, ranges, SPEECH_SAMPLE_RATE), vadShare: VAD_SHARE };
+  return { ...compactSpeech(pcm, ranges, SPEECH_SAMPLE_RATE), vadShare: VAD_SHARE, heard: ranges };
 }
 
 async function recognize(

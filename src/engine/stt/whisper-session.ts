@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { UserFacingError } from '../protocol';
 import { warmModelSlot } from './warm-model';
+import { engineConfig, type EngineConfig } from '../engine-config';
 
 export const THREADS_ENV = 'SPEECH_STUDIO_THREADS';
 
@@ -101,9 +102,9 @@ export async function transcribePcm16(
   };
 }
 
-/** `SPEECH_STUDIO_THREADS`, else the CPU count capped at 8 (more threads stop helping whisper.cpp). */
-export function sttThreadCount(env: NodeJS.ProcessEnv = process.env): number {
-  const configured = Number.parseInt(env[THREADS_ENV] ?? '', 10);
-  if (Number.isInteger(configured) && configured > 0) return configured;
+/** The configuration's `sttThreads` (SPEECH_STUDIO_THREADS), else the CPU count capped at 8 (more threads stop helping whisper.cpp). */
+export function sttThreadCount(config: Pick<EngineConfig, 'sttThreads'> = engineConfig()): number {
+  const configured = config.sttThreads;
+  if (configured !== undefined && Number.isInteger(configured) && configured > 0) return configured;
   return Math.max(1, Math.min(8, os.availableParallelism()));
 }

@@ -13,7 +13,7 @@ import { lexiconForEngine } from '../../lexicon/engine-lexicon';
 import { normalizeText } from '../../text/normalize';
 import { openAudioSink, type AudioSink } from '../audio/audio-sink';
 import { DiskGuard } from '../audio/disk-guard';
-import { effectiveBitrateKbps, estimatedOutputBytes, MEDIA_TYPES, type EncoderSettings } from '../audio/encoder-settings';
+import { effectiveBitrateKbps, estimatedOutputBytes, isWrittenWithoutFfmpeg, MEDIA_TYPES, type EncoderSettings } from '../audio/encoder-settings';
 import { runTool } from '../media/ffmpeg';
 import { isWasmMedia, mediaToolchain, type MediaToolchain } from '../media/media-toolchain';
 import { UserFacingError, type EnginePhase, type ProgressReporter, type TaskOutcome, type TtsTask } from '../protocol';
@@ -27,7 +27,7 @@ import { openSpeechEngine } from './speech-engine';
 import type { EngineSettings, SpeechEngine } from './synthesizers/synthesizer';
 import { startSpeechFront, type SpeechFront } from './speech-front';
 import { SpeechRecorder, type RecordingSummary } from './speech-recorder';
-import { splitIntoChunks } from './text-chunks';
+import { DEFAULT_MAX_CHUNK_CHARS, splitIntoChunks } from './text-chunks';
 import { liveChunks, speakTextLive } from './live-text';
 
 const SYNTHESIS_START = 5;
@@ -41,14 +41,14 @@ export async function runTtsTask(task: TtsTask, report: ProgressReporter): Promi
   const cues = narration ? readCues(source, options.inputFormat as 'srt' | 'vtt') : undefined;
   if (!narration && source.trim() === '') throw new UserFacingError('The text produced no speech: it is empty or only whitespace.');
   const encoder: EncoderSettings = {
-    format: options.outputFormat,
+    format: task.encodeAs ?? options.outputFormat,
     sampleRate: options.sampleRate,
     channels: options.audioChannels === 'stereo' ? 2 : 1,
     bitrateKbps: options.bitrateKbps,
   };
   const ffmpeg = mediaToolchain();
   // Fail before minutes of synthesis, not after, when the format needs ffmpeg and it is missing.
-  if (encoder.format !== 'wav' && !isWasmMedia(ffmpeg)) await runTool('ffmpeg', ffmpeg.ffmpeg, ['-version']);
+  if (!isWrittenWithoutFfmpeg(encoder.format) && !isWasmMedia(ffmpeg)) await runTool('ffmpeg', ffmpeg.ffmpeg, ['-version']);
 
   const settings: EngineSettings = { speed: options.speed, language: options.language, steps: options.steps, guidanceScale: options.guidanceScale };
   const { engine, notes } = await openSpeechEngine(voice, settings);
@@ -91,7 +91,7 @@ export async function runTtsTask(task: TtsTask, report: ProgressReporter): Promi
       chunks = cues.length;
       recording = await recorder.finish();
     } else {
-      const textChunks = splitIntoChunks(prepare(source));
+      const textChunks = splitIntoChunks(prepare(source), DEFAULT_MAX_CHUNK_CHARS, spokenLanguage);
       if (textChunks.length === 0) throw new UserFacingError('The text produced no speech: it is empty or only whitespace.');
       const total = textChunks.reduce((sum, chunk) => sum + chunk.length, 0);
       front = await startSpeechFront({

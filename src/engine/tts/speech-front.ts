@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { FrontChain, type FrontChainOptions } from '../audio/front-chain';
 import { SpeechRecorder, type RecordingSummary } from './speech-recorder';
+import { engineConfig } from '../engine-config';
 
 export interface FrontSettings extends FrontChainOptions {
   spoolPath: string;
@@ -179,11 +180,11 @@ export async function startThreadFront(settings: FrontSettings): Promise<SpeechF
 }
 
 /**
- * The worker-thread front, or this thread's when a worker cannot start or `SPEECH_STUDIO_TTS_THREAD=0`
- * asks for it (same results, only slower).
+ * The worker-thread front, or this thread's when a worker cannot start or the configuration's `ttsThread`
+ * is off (same results, only slower).
  */
 export async function startSpeechFront(settings: FrontSettings): Promise<SpeechFront> {
-  if (process.env.SPEECH_STUDIO_TTS_THREAD === '0') return startLocalFront(settings);
+  if (!engineConfig().ttsThread) return startLocalFront(settings);
   try {
     return await startThreadFront(settings);
   } catch {

@@ -3,11 +3,11 @@
  * can be reported. Cuts fall at sentence ends and line breaks. A chunk is an unchanged slice of the text
  * (trimmed), so sentences grouped into one chunk keep the spacing espeak would have seen anyway.
  */
+import { sentenceEnds } from '../../text/sentence-breaks';
 
 export const DEFAULT_MAX_CHUNK_CHARS = 400;
 
-/** A sentence end (punctuation, closing quotes or brackets, then whitespace) or a line break. */
-const SENTENCE_END = /[.!?…]+["'”’»)\]]*\s+|[。！？]+["'”’»)\]]*\s*|\n\s*/gu;
+const LINE_BREAK = /\n/gu;
 const WORD = /\S+/gu;
 
 interface Span {
@@ -21,11 +21,11 @@ interface Span {
  *
  * @example splitIntoChunks('One. Two.\nThree', 9) // ['One. Two.', 'Three']
  */
-export function splitIntoChunks(text: string, maxChars = DEFAULT_MAX_CHUNK_CHARS): string[] {
+export function splitIntoChunks(text: string, maxChars = DEFAULT_MAX_CHUNK_CHARS, language = 'en'): string[] {
   if (!Number.isInteger(maxChars) || maxChars < 1) {
     throw new TypeError(`Expected a positive integer maxChars, got ${maxChars}`);
   }
-  return groupSpans(sentenceSpans(text), maxChars, (sentence) =>
+  return groupSpans(sentenceSpans(text, language), maxChars, (sentence) =>
     groupSpans(wordSpans(text, sentence), maxChars, (word) => hardCuts(text, word, maxChars)),
   ).map(({ start, end }) => text.slice(start, end));
 }
@@ -54,11 +54,12 @@ function groupSpans(spans: Iterable<Span>, maxChars: number, splitTooLong: (span
   return groups;
 }
 
-/** The sentences of `text`, each without surrounding whitespace. */
-function* sentenceSpans(text: string): Generator<Span> {
+/** The sentences of `text` (a line break ends one too), each without surrounding whitespace. */
+function* sentenceSpans(text: string, language: string): Generator<Span> {
+  const lineEnds = [...text.matchAll(LINE_BREAK)].map((match) => match.index + 1);
+  const cuts = [...new Set([...sentenceEnds(text, language), ...lineEnds])].sort((a, b) => a - b);
   let start = 0;
-  for (const match of text.matchAll(SENTENCE_END)) {
-    const end = match.index + match[0].length;
+  for (const end of cuts) {
     yield* wordSpanBounds(text, { start, end });
     start = end;
   }

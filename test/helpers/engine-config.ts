@@ -1,0 +1,13 @@
+/**
+ * Engine code run in the test's own process reads this process's engine configuration: these set it from the
+ * test's environment with a few fields over it, and put back what was there.
+ */
+import { engineConfigFromEnvironment } from '../../src/config/engine-environment';
+import { configureEngine, engineConfig, type EngineConfig } from '../../src/engine/engine-config';
+
+/** Configures the engine in this process with `over` on top of the environment's; returns the undo. */
+export function configureTestEngine(over: Partial<EngineConfig>): () => void {
+  const before = engineConfig();
+  configureEngine(engineConfigFromEnvironment(process.env, over));
+  return () => configureEngine(before);
+}

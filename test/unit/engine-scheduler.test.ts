@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { engineConfigFromEnvironment, engineLimitsFrom } from '../../src/config/engine-environment';
+import { defaultEngineLimits, EngineScheduler, EngineTaskWithdrawnError, type EnginePriority, type StartedTask } from '../../src/jobs/engine-scheduler';
+
+/** A task this test finishes by hand, recording when it started. */
+function manualTask(started: string[], name: string): { start: () => StartedTask<string>; finish(): void } {
+  let finish!: () => void;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  return {
+    start: () => {
+      started.push(name);
+      return { result: done.then(() => name), freed: done };
+    },
+    finish: () => finish(),
+  };
+}
+
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe('the engine scheduler', () => {
+  it('derives its default cap from the core count: one job process plus one interactive process on 2 cores', () => {
+    assert.deepEqual(defaultEngineLimits(1), { maxProcesses: 2, maxJobProcesses: 1 });
+    assert.deepEqual(defaultEngineLimits(2), { maxProcesses: 2, maxJobProcesses: 1 });
+    assert.deepEqual(defaultEngineLimits(4), { maxProcesses: 4, maxJobProcesses: 3 });
+    assert.deepEqual(defaultEngineLimits(64), { maxProcesses: 4, maxJobProcesses: 3 });
+  });
+
+  it('refuses limits that could never run a job', () => {
+    assert.throws(() => new EngineScheduler({ maxProcesses: 0, maxJobProcesses: 1 }), TypeError);
+    assert.throws(() => new EngineScheduler({ maxProcesses: 2, maxJobProcesses: 3 }), TypeError);
+    assert.throws(() => new EngineScheduler({ maxProcesses: 2, maxJobProcesses: 1.5 }), TypeError);
+  });
+
+  it('starts waiting tasks interactive first, then analysis, then jobs, each in arrival order', async () => {
+    const scheduler = new EngineScheduler({ maxProcesses: 1, maxJobProcesses: 1 });
+    const started: string[] = [];
+    const tasks = new Map<string, { finish(): void }>();
+    const results: Promise<string>[] = [];
+    const queue = (priority: EnginePriority, name: string): void => {
+      const task = manualTask(started, name);
+      tasks.set(name, task);
+      results.push(scheduler.schedule(priority, undefined, task.start));
+    };
+    queue('job', 'blocker');
+    queue('job', 'job 1');
+    queue('analysis', 'waveform');
+    queue('job', 'job 2');
+    queue('interactive', 'sentence 1');
+    queue('interactive', 'sentence 2');
+    assert.equal(scheduler.queued, 5);
+    // One slot: finishing the task that runs lets exactly the next one in.
+    for (let i = 0; i < tasks.size; i++) {
+      await settle();
+      tasks.get(started.at(-1)!)!.finish();
+    }
+    await Promise.all(results);
+    assert.deepEqual(started, ['blocker', 'sentence 1', 'sentence 2', 'waveform', 'job 1', 'job 2']);
+  });
+
+  it('keeps a slot free of jobs: with two processes, a second job waits while a sentence runs beside the first', async () => {
+    const scheduler = new EngineScheduler({ maxProcesses: 2, maxJobProcesses: 1 });
+    const started: string[] = [];
+    const job1 = manualTask(started, 'job 1');
+    const job2 = manualTask(started, 'job 2');
+    const sentence = manualTask(started, 'sentence');
+    const results = [scheduler.schedule('job', undefined, job1.start), scheduler.schedule('job', undefined, job2.start), scheduler.schedule('interactive', undefined, sentence.start)];
+    await settle();
+    assert.deepEqual(started, ['job 1', 'sentence']);
+    assert.equal(scheduler.active, 2);
+    sentence.finish();
+    await settle();
+    assert.deepEqual(started, ['job 1', 'sentence'], 'the free slot is not a job slot');
+    job1.finish();
+    await settle();
+    assert.deepEqual(started, ['job 1', 'sentence', 'job 2']);
+    job2.finish();
+    await Promise.all(results);
+  });
+
+  it('runs one interactive task at a time, so sentences keep one warm process', async () => {
+    const scheduler = new EngineScheduler({ maxProcesses: 4, maxJobProcesses: 3 });
+    const started: string[] = [];
+    const a = manualTask(started, 'a');
+    const b = manualTask(started, 'b');
+    const results = [scheduler.schedule('interactive', undefined, a.start), scheduler.schedule('interactive', undefined, b.start)];
+    await settle();
+    assert.deepEqual(started, ['a']);
+    a.finish();
+    await settle();
+    assert.deepEqual(started, ['a', 'b']);
+    b.finish();
+    await Promise.all(results);
+  });
+
+  it('withdraws a waiting task when its signal aborts, and it never starts', async () => {
+    const scheduler = new EngineScheduler({ maxProcesses: 1, maxJobProcesses: 1 });
+    const started: string[] = [];
+    const running = manualTask(started, 'running');
+    const withdrawn = manualTask(started, 'withdrawn');
+    const after = manualTask(started, 'after');
+    const cancel = new AbortController();
+    const first = scheduler.schedule('job', undefined, running.start);
+    const second = scheduler.schedule('job', cancel.signal, withdrawn.start);
+    const third = scheduler.schedule('job', undefined, after.start);
+    cancel.abort();
+    await assert.rejects(second, EngineTaskWithdrawnError);
+    assert.equal(scheduler.queued, 1);
+    running.finish();
+    await first;
+    await settle();
+    after.finish();
+    await third;
+    assert.deepEqual(started, ['running', 'after']);
+  });
+
+  it('refuses at once a task whose signal already aborted, and an unknown priority', async () => {
+    const scheduler = new EngineScheduler();
+    const started: string[] = [];
+    await assert.rejects(scheduler.schedule('job', AbortSignal.abort(), manualTask(started, 'x').start), EngineTaskWithdrawnError);
+    assert.throws(() => scheduler.schedule('urgent' as EnginePriority, undefined, manualTask(started, 'y').start), TypeError);
+    assert.deepEqual(started, []);
+  });
+
+  it('frees the slot of a task whose start throws, and passes the error on', async () => {
+    const scheduler = new EngineScheduler({ maxProcesses: 1, maxJobProcesses: 1 });
+    await assert.rejects(scheduler.schedule('job', undefined, () => { throw new Error('no engine'); }), /no engine/);
+    assert.equal(await scheduler.schedule('job', undefined, () => ({ result: Promise.resolve('next'), freed: Promise.resolve() })), 'next');
+  });
+});
+
+describe('the engine configuration from the environment', () => {
+  it('reads the process cap as N or N/J, and refuses anything else at start', () => {
+    assert.deepEqual(engineLimitsFrom('3'), { maxProcesses: 3, maxJobProcesses: 2 });
+    assert.deepEqual(engineLimitsFrom('4/1'), { maxProcesses: 4, maxJobProcesses: 1 });
+    assert.equal(engineLimitsFrom(''), undefined);
+    assert.throws(() => engineLimitsFrom('two'), /SPEECH_STUDIO_ENGINE_PROCESSES/);
+    assert.throws(() => engineLimitsFrom('2/3'), TypeError);
+  });
+
+  it('builds one object from the variables, with flags and settings over them', () => {
+    const config = engineConfigFromEnvironment(
+      { PATH: '/bin', SPEECH_STUDIO_FFMPEG: 'wasm', SPEECH_STUDIO_THREADS: '3', SPEECH_STUDIO_TTS_THREAD: '0', SPEECH_STUDIO_ENGINE_PROCESSES: '2/1' },
+      { ffmpeg: '/opt/ffmpeg' },
+    );
+    assert.deepEqual(config, {
+      ffmpeg: '/opt/ffmpeg', ffprobe: undefined, searchPath: '/bin', sttThreads: 3, ttsThread: false, vadModel: undefined, slowdown: 1,
+      limits: { maxProcesses: 2, maxJobProcesses: 1 },
+    });
+  });
+});
