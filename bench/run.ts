@@ -33,6 +33,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<unknown> }> = [
   { name: 'health', run: () => import('./health').then((m) => m.runHealthBench()) },
   { name: 'cancel', run: () => import('./cancel').then((m) => m.runCancelBench()) },
   { name: 'realtime', run: () => import('./realtime').then((m) => m.runRealtimeBench()) },
+  { name: 'align', run: () => import('./align').then((m) => m.runAlignBench()) },
 ];
 
 async function main(): Promise<void> {

@@ -7,6 +7,7 @@ import { defaultEngineWorkerPath, startLocalServer } from './host/local-server';
 import { runAudiobookCommand } from './cli/audiobook-command';
 import { runModelsCommand } from './cli/models-command';
 import { runSpeakersCommand } from './cli/speakers-command';
+import { runAlignCommand } from './cli/align-command';
 import { resolveServeOptions } from './cli/serve-options';
 import { UsageError } from './util/usage-error';
 import { startDeviceClient, type DeviceClient } from './host/device-link';
@@ -26,6 +27,8 @@ Usage:
   node dist/cli.js speakers add <name> <clip>|remove <name>|list [--data-dir D]   speakers named in diarized transcripts
   node dist/cli.js audiobook <file.md|folder> --out book.m4b [--voice ID] [--format m4b|mp3] [--chapter-level N]
                              [--speakers "Ann=VOICE,Bob=VOICE"] [--per-chapter (MP3 files in the folder --out)] [--data-dir D]
+  node dist/cli.js align <media> <script.txt|.md|.srt|.vtt> --out x.srt|x.vtt|x.txt|x.json [--language L] [--data-dir D]
+                             time a script (or re-time subtitles) to the speech; no speech-to-text model needed
 
 --relay/--device-token join a relay's device pool (Remote API): this server runs the jobs it is sent.
 --allow-folder: a folder the MCP tools may read and write files in (repeatable); a client's declared roots
@@ -55,6 +58,7 @@ const OPTIONS = {
   speakers: { type: 'string' },
   'per-chapter': { type: 'boolean' },
   'allow-folder': { type: 'string', multiple: true },
+  language: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -141,6 +145,10 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'audiobook') {
     process.exitCode = await runAudiobookCommand(action, values, resolveServeOptions(values).dataDir);
+    return;
+  }
+  if (command === 'align') {
+    process.exitCode = await runAlignCommand(positionals.slice(1), values, resolveServeOptions(values).dataDir);
     return;
   }
   throw new UsageError(`Unknown command "${command}".`);

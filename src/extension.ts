@@ -34,6 +34,7 @@ import { registerExposureWarning, registerStatusBar } from './editor/status-bar'
 import { registerSubtitleEditing } from './editor/subtitles/register';
 import { registerRetranscribeCues } from './editor/subtitles/retranscribe-cues';
 import { registerSnapToSpeech } from './editor/subtitles/snap-to-speech';
+import { registerAlignCommands } from './editor/subtitles/align-commands';
 import { registerWalkthrough } from './editor/walkthrough/register';
 import { workspaceLexiconReader } from './editor/workspace-lexicon';
 
@@ -88,6 +89,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     registerProofListening(services),
     registerSubtitleEditing(services),
     registerSnapToSpeech(services),
+    registerAlignCommands(services),
     registerRetranscribeCues(services),
     registerChooseVoice(services),
     registerInstallModel(services),

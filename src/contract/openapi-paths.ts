@@ -138,6 +138,30 @@ export function jobCreationPaths() {
         },
       },
     },
+    '/align/jobs': {
+      post: {
+        operationId: 'createAlignJob', tags: tags(TAGS.jobs), summary: 'Create a forced-alignment job',
+        description: 'Uploads the media and a script (or SRT/WebVTT subtitles) and queues timing the text to the speech; no speech-to-text model is needed. '
+          + 'The job is an STT job like any other: poll GET /jobs/{id}, then fetch GET /jobs/{id}/transcript in any format. '
+          + 'Its `result` says `aligned: true`, how many cues matched and which did not.',
+        requestBody: {
+          required: true,
+          content: {
+            'multipart/form-data': {
+              schema: ref('AlignRequest'),
+              encoding: { file: { contentType: 'application/octet-stream, audio/*, video/*' }, script: { contentType: 'text/plain, text/markdown, application/x-subrip, text/vtt, application/octet-stream' } },
+            },
+          },
+        },
+        responses: {
+          '200': jobResponse,
+          '413': errorResponse('FILE_TOO_LARGE: the file is larger than 512 MB, or the script larger than 5 MB.'),
+          '422': responseRef('InvalidRequest'),
+          '429': responseRef('QueueFull'),
+          ...everyLocalOperation,
+        },
+      },
+    },
   };
 }
 

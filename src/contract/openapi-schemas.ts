@@ -76,6 +76,24 @@ const sttRequest = {
   },
 } as const;
 
+/** POST /align/jobs: the media, the text to time, and how (no recognizer is involved). */
+const alignRequest = {
+  type: 'object',
+  description: 'The media and the script or subtitles to time to it. Only these parts are accepted.',
+  additionalProperties: false,
+  required: ['file', 'script'],
+  properties: {
+    file: sttRequest.properties.file,
+    script: {
+      type: 'string', format: 'binary', contentMediaType: 'text/plain',
+      description: 'The text to time, sent as a file part of at most 5 MB named .txt (one cue a line), .md (one cue a paragraph), .srt or .vtt (text kept, times redone); UTF-8.',
+    },
+    language: { ...languageCode, description: 'The language spoken, for the espeak-ng voice that reads the script; auto (the default) reads it as English.' },
+    cropStartSeconds: { type: 'number', minimum: 0, description: 'Start of the part of the media to align to, in seconds.' },
+    cropEndSeconds: { type: 'number', exclusiveMinimum: 0, description: 'End of the part of the media to align to, in seconds; after cropStartSeconds.' },
+  },
+} as const;
+
 const cueReport = {
   type: 'object',
   required: ['index', 'start', 'end', 'speaker', 'slotSeconds', 'speechSeconds', 'speedFactor', 'placedStart', 'placedEnd', 'borrowedSeconds', 'overran', 'overrunSeconds'],
@@ -156,6 +174,13 @@ const sttResult = {
         task: { type: 'string', enum: ['transcribe', 'translate'] },
         temperature: { type: 'number', minimum: 0, maximum: 1 },
       },
+    },
+    aligned: { type: 'boolean', enum: [true], description: 'Present on alignment jobs (POST /align/jobs): the script\'s text was timed to the media, not recognized.' },
+    matchedCues: { type: 'integer', minimum: 0, description: 'Alignment: how many of the script\'s lines, paragraphs or cues were found in the media.' },
+    unmatchedCues: {
+      type: 'array',
+      description: 'Alignment: the script\'s units not found in the media (left out of the transcript), numbered from 1.',
+      items: { type: 'object', required: ['index', 'text'], properties: { index: { type: 'integer', minimum: 1 }, text: string } },
     },
   },
 } as const;
@@ -257,7 +282,7 @@ const fullTranscript = {
     options: { type: 'object', description: 'The STT options the job ran with.' },
     backend: string,
     model: string,
-    wordTiming: { type: 'string', enum: ['recognizer', 'estimated', 'mixed'], description: 'Where the word times come from.' },
+    wordTiming: { type: 'string', enum: ['recognizer', 'estimated', 'mixed', 'aligned'], description: 'Where the word times come from (`aligned`: a script timed by forced alignment).' },
   },
 } as const;
 
@@ -354,5 +379,6 @@ export const schemas = {
   Error: errorBody,
   TtsRequest: ttsRequest,
   SttRequest: sttRequest,
+  AlignRequest: alignRequest,
   LexiconReport: lexiconSchemas.LexiconReport,
 } as const;

@@ -140,6 +140,12 @@ export type SttResult = {
   whisper?: { prompt: boolean; task: 'transcribe' | 'translate'; temperature: number };
   /** Why `language` is not what was asked: `auto` on an English-only model, which cannot detect one. */
   languageNote?: string;
+  /** An alignment job (POST /align/jobs): the script's text was timed to the media, not recognized. */
+  aligned?: true;
+  /** Alignment: the script's units (lines, paragraphs or cues) found in the media. */
+  matchedCues?: number;
+  /** Alignment: the units not found in the media (left out of the transcript), by number from 1 and text. */
+  unmatchedCues?: Array<{ index: number; text: string }>;
 };
 
 /** The `result` of a succeeded job: its kind tells which. */

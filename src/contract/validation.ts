@@ -6,9 +6,18 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type Validation<T> = { ok: true; value: T } | { ok: false; message: string };
 
+/** The text parts of an alignment request. */
+export interface AlignFields {
+  language?: string;
+  cropStartSeconds?: number;
+  cropEndSeconds?: number;
+}
+
 export interface Validators {
   ttsRequest(body: unknown): Validation<TtsRequest>;
   sttOptions(fields: Record<string, string>): Validation<SttOptions>;
+  /** The text parts of POST /align/jobs (language and crop). */
+  alignFields(fields: Record<string, string>): Validation<AlignFields>;
   voiceQuery(query: Record<string, unknown>): Validation<VoiceQuery>;
   transcriptQuery(query: Record<string, unknown>): Validation<TranscriptQuery>;
 }
@@ -70,6 +79,10 @@ export function compileValidators(): Validators {
   const { file: _file, ...sttFieldProperties } = schemas.SttRequest.properties;
   const sttFields = { ...schemas.SttRequest, required: [], properties: sttFieldProperties };
 
+  const { file: _media, script: _script, ...alignFieldProperties } = schemas.AlignRequest.properties;
+  const alignSchema = { ...schemas.AlignRequest, required: [], properties: alignFieldProperties };
+  const alignFields = textFieldsValidator<AlignFields>(form, alignSchema, 'field');
+
   const tts = json.compile<TtsRequest>(schemas.TtsRequest);
   const stt = textFieldsValidator<SttOptions>(form, sttFields, 'field');
   const voices = textFieldsValidator<VoiceQuery>(form, querySchema(VOICE_QUERY_PARAMETERS), 'query');
@@ -80,6 +93,13 @@ export function compileValidators(): Validators {
     sttOptions: (fields) => {
       const checked = stt(fields);
       return checked.ok ? checkSttCombination(checked.value) : checked;
+    },
+    alignFields: (fields) => {
+      const checked = alignFields(fields);
+      if (!checked.ok) return checked;
+      const { cropStartSeconds: start, cropEndSeconds: end } = checked.value;
+      if (start !== undefined && end !== undefined && end <= start) return { ok: false, message: 'cropEndSeconds: must be greater than cropStartSeconds' };
+      return checked;
     },
     voiceQuery: voices,
     transcriptQuery: transcript,

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { BookResult } from '../audiobook/book-plan';
 import type { JobResult, LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
+import type { ScriptFormat } from '../subtitles/script';
 
 export type EnginePhase =
   | 'loading_model'
@@ -117,6 +118,23 @@ export interface BookTask {
 }
 
 /**
+ * An STT job that aligns a script or subtitle file to the media instead of recognizing it (no speech
+ * recognition model needed): src/engine/align/.
+ */
+export interface AlignTask {
+  kind: 'align';
+  inputPath: string;
+  /** The script (txt, md) or subtitles (srt, vtt) whose text is timed. */
+  scriptPath: string;
+  scriptFormat: ScriptFormat;
+  workDir: string;
+  /** `language` says which espeak-ng voice speaks the script (`auto`: English); crop as for STT. */
+  options: SttOptions;
+  /** The Silero VAD model in whisper.cpp format, when one is installed: it measures the noise floor. */
+  vadModelPath: string | null;
+}
+
+/**
  * Not a job: one look at a live transcription session's audio (src/realtime/): where the speech is (for turn
  * detection) and, when asked, what was said, decoded the way an STT job decodes a file (VAD, then the
  * recognizer), so a committed utterance reads as the same audio's file transcript does.
@@ -173,7 +191,7 @@ export interface SpeakerEmbeddingResult {
 
 
 /** What the job service queues: a TTS, STT or book job's task. */
-export type JobTask = TtsTask | SttTask | BookTask;
+export type JobTask = TtsTask | SttTask | BookTask | AlignTask;
 
 export type EngineTask = JobTask | SpeechRegionsTask | WaveformTask | SpeakTask | LiveWindowTask | SpeakerEmbeddingTask;
 
@@ -276,6 +294,9 @@ export interface TaskOutcome<R extends EngineResult = JobResult> {
 /** The `backend` of an STT job that whisper.cpp runs. */
 export const STT_BACKEND = 'whisper.cpp';
 
+/** The `backend` of an alignment job: the script spoken by espeak-ng, matched to the media by dynamic time warping. */
+export const ALIGN_BACKEND = 'espeak-ng-dtw';
+
 /** The `backend` of a speech-regions task. */
 export const VAD_BACKEND = 'silero-vad';
 
@@ -295,6 +316,7 @@ export const taskBackend = (task: EngineTask): string => {
   if (task.kind === 'book') return 'audiobook';
   if (task.kind === 'live-window') return STT_BACKEND;
   if (task.kind === 'speaker-embedding') return 'sherpa-onnx';
+  if (task.kind === 'align') return ALIGN_BACKEND;
   return task.recognizer === 'parakeet' ? parakeetBackend(path.basename(task.modelPath)) : STT_BACKEND;
 };
 

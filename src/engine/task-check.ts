@@ -12,7 +12,8 @@ import type { LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
 import { validateLexicon } from '../lexicon/lexicon-validation';
 import { compileValidators, type Validators } from '../contract/validation';
 import type { TtsEngineName, TtsVoiceRef } from '../voices/voice-ref';
-import { UserFacingError, type BookTask, type EngineTask, type ExtraOutputFormat, type LiveWindowTask, type SpeakerEmbeddingTask, type SpeakTask, type SpeechRegionsTask, type SttTask, type TtsTask, type WaveformTask, type WhisperHints } from './protocol';
+import { SCRIPT_FORMATS } from '../subtitles/script';
+import { UserFacingError, type AlignTask, type BookTask, type EngineTask, type ExtraOutputFormat, type LiveWindowTask, type SpeakerEmbeddingTask, type SpeakTask, type SpeechRegionsTask, type SttTask, type TtsTask, type WaveformTask, type WhisperHints } from './protocol';
 import { narrationTimelineProblem } from '../subtitles/timeline-limit';
 import { readCues } from './tts/read-cues';
 
@@ -48,9 +49,10 @@ export async function checkTask(task: unknown): Promise<Exclude<EngineTask, Wave
   if (task.kind === 'stt') return checkSttTask(task);
   if (task.kind === 'speech-regions') return checkSpeechRegionsTask(task);
   if (task.kind === 'speak') return checkSpeakTask(task);
+  if (task.kind === 'align') return checkAlignTask(task);
   if (task.kind === 'live-window') return checkLiveWindowTask(task);
   if (task.kind === 'speaker-embedding') return checkSpeakerEmbeddingTask(task);
-  throw invalid(`its kind ${JSON.stringify(task.kind)} is neither tts nor stt nor speech-regions, nor a Read Aloud speak task, nor a live window`);
+  throw invalid(`its kind ${JSON.stringify(task.kind)} is neither tts nor stt nor speech-regions, nor align nor a Read Aloud speak task, nor a live window`);
 }
 
 function checkSpeakerEmbeddingTask(task: Fields): SpeakerEmbeddingTask {
@@ -133,6 +135,23 @@ async function checkSttTask(task: Fields): Promise<SttTask> {
   checkFinite(checked.value);
   const whisper = whisperHintsOf(task.whisper);
   return { kind: 'stt', inputPath, workDir, modelPath, options: checked.value satisfies SttOptions, ...(whisper ? { whisper } : {}) };
+}
+
+/** An alignment: its files, a script format it reads, and the options an alignment request can set. */
+function checkAlignTask(task: Fields): AlignTask {
+  const inputPath = absolutePath(task, 'inputPath');
+  const scriptPath = absolutePath(task, 'scriptPath');
+  const workDir = absolutePath(task, 'workDir');
+  const vadModelPath = task.vadModelPath === null ? null : absolutePath(task, 'vadModelPath');
+  const scriptFormat = SCRIPT_FORMATS.find((format) => format === task.scriptFormat);
+  if (!scriptFormat) throw invalid(`scriptFormat is not one of ${SCRIPT_FORMATS.join(', ')}`);
+  const { language, cropStartSeconds, cropEndSeconds, ...rest } = optionsOf(task, ['language']);
+  const fields = Object.fromEntries(Object.entries({ language, cropStartSeconds, cropEndSeconds }).filter(([, value]) => value !== undefined));
+  const checked = contract().alignFields(fields as Record<string, string>);
+  if (!checked.ok) throw invalid(`its options are not valid (${checked.message})`);
+  checkFinite(checked.value);
+  const options = { ...rest, ...checked.value, language: checked.value.language ?? 'auto' } as SttOptions;
+  return { kind: 'align', inputPath, scriptPath, scriptFormat, workDir, options, vadModelPath };
 }
 
 function optionalBoolean(value: unknown, where: string): boolean | undefined {

@@ -42,6 +42,10 @@ async function runTask(received: unknown, report: ProgressReporter): Promise<Tas
     const { runSpeechRegionsTask } = await import('./stt/run-speech-regions');
     return runSpeechRegionsTask(task, report);
   }
+  if (task.kind === 'align') {
+    const { runAlignTask } = await import('./align/run-align');
+    return runAlignTask(task, report);
+  }
   const { runSttTask } = await import('./stt/run-stt');
   return runSttTask(task, report);
 }

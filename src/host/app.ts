@@ -12,6 +12,7 @@ import { lexiconRoutes } from '../local-api/lexicon';
 import { serviceRoutes } from '../local-api/service';
 import { speakerRoutes } from '../local-api/speakers';
 import { sttRoutes } from '../local-api/stt';
+import { alignRoutes } from '../local-api/align';
 import { ttsRoutes } from '../local-api/tts';
 import { voiceRoutes } from '../local-api/voices';
 
@@ -28,6 +29,7 @@ export function createApp(deps: AppDeps): Koa {
   voiceRoutes(router, deps);
   ttsRoutes(router, deps);
   sttRoutes(router, deps);
+  alignRoutes(router, deps);
   jobRoutes(router, deps);
   jobEventRoutes(router, deps);
   openAiRoutes(router, deps);

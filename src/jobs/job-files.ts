@@ -73,6 +73,17 @@ export class JobFiles {
     if (input.kind === 'book') {
       return { kind: 'book', planPath: this.file(job.id, BOOK_PLAN_FILE), workDir: this.dir(job.id), dataDir: this.dataDir };
     }
+    if (input.align) {
+      return {
+        kind: 'align',
+        inputPath: this.file(job.id, input.inputFile),
+        scriptPath: this.file(job.id, input.align.scriptFile),
+        scriptFormat: input.align.scriptFormat,
+        workDir: this.dir(job.id),
+        options: input.options,
+        vadModelPath: input.align.vadModelPath,
+      };
+    }
     return {
       kind: 'stt',
       inputPath: this.file(job.id, input.inputFile),

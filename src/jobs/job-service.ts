@@ -15,7 +15,7 @@ import { BOOK_PLAN_FILE, JOB_LEXICON_FILE, JobFiles, TTS_TEXT_FILE } from './job
 import { nameFromFile, nameFromText } from './job-name';
 import { canTransition, transition, type TransitionDetails } from './state';
 import type { JobStore } from './store';
-import { isActive, RUNNING_STATUSES, type BookJobInput, type JobOrigin, type JobRecord, type JobStatus, type TtsJobInput } from './types';
+import { isActive, RUNNING_STATUSES, type AlignJobInput, type BookJobInput, type JobOrigin, type JobRecord, type JobStatus, type TtsJobInput } from './types';
 
 export interface JobServiceOptions {
   dataDir: string;
@@ -84,6 +84,8 @@ export interface NewSttJob {
   /** The job's name; default: the upload's file name. */
   name?: string;
   whisper?: WhisperHints;
+  /** An alignment job's script (then `modelPath` is empty: no recognizer runs). */
+  align?: AlignJobInput;
 }
 
 /** An admitted audiobook export (src/jobs/book-admission.ts); only the editor and the CLI make them. */
@@ -249,12 +251,12 @@ export class JobService extends EventEmitter {
 
   /** The media is already in the job's folder (the caller put it there under `job.id`). */
   private async createSttJob(job: NewSttJob, reservation: Reservation): Promise<JobRecord> {
-    const { id, origin, options, inputFile, originalName, bytes, modelPath, whisper } = job;
+    const { id, origin, options, inputFile, originalName, bytes, modelPath, whisper, align } = job;
     const name = job.name ?? nameFromFile(originalName);
     // Known now, while the model file is read without blocking, so the job's backend never needs a file read.
-    const recognizer = (await sttModelKindOf(modelPath)) === 'parakeet' ? { recognizer: 'parakeet' as const } : {};
+    const recognizer = !align && (await sttModelKindOf(modelPath)) === 'parakeet' ? { recognizer: 'parakeet' as const } : {};
     return this.enqueue(
-      this.newRecord(id, origin, name, { kind: 'stt', options, inputFile, originalName, bytes, modelPath, ...recognizer, ...(whisper ? { whisper } : {}) }, job.remoteKeyName),
+      this.newRecord(id, origin, name, { kind: 'stt', options, inputFile, originalName, bytes, modelPath, ...recognizer, ...(whisper ? { whisper } : {}), ...(align ? { align } : {}) }, job.remoteKeyName),
       reservation,
     );
   }

@@ -2,6 +2,7 @@ import type { JobStatus } from '../contract/openapi';
 import type { JobResult, LexiconEntry, SttOptions, SttResult, TtsRequest, TtsResult } from '../contract/types';
 import type { AudiobookFormat, BookResult } from '../audiobook/book-plan';
 import type { ExtraOutputFormat, TtsVoiceRef, WhisperHints } from '../engine/protocol';
+import type { ScriptFormat } from '../subtitles/script';
 
 export type { JobStatus };
 /** The seed's job kinds: what the Local API, the relay and remote jobs know. */
@@ -54,6 +55,15 @@ export interface SttJobInput {
   recognizer?: 'parakeet';
   /** Decoding hints beyond the contract's options (the OpenAI door's prompt, translate, temperature). */
   whisper?: WhisperHints;
+  /** An alignment job: the script to time, instead of recognizing speech (`modelPath` is then empty). */
+  align?: AlignJobInput;
+}
+
+/** The script of an alignment job, in the job's folder, and the VAD model found when the job was created. */
+export interface AlignJobInput {
+  scriptFile: string;
+  scriptFormat: ScriptFormat;
+  vadModelPath: string | null;
 }
 
 /** An audiobook export: the plan (texts, voices, lexicon) is `book.json` in the job folder, not in the store. */

@@ -39,6 +39,7 @@ export function wordTimesOf(transcript: Transcript): WordTiming {
 const WORD_TIMES_NOTES: Record<Exclude<WordTiming, 'recognizer'>, string> = {
   estimated: 'Word times are shared out of each span by character count: the recognizer gave none.',
   mixed: 'Some word times are shared out of a longer span by character count: the recognizer timed that span, not each word.',
+  aligned: 'Word times come from forced alignment of a script to the speech, not from a recognizer.',
 };
 
 export function formatTranscript(transcript: Transcript, format: OpenAiTranscriptFormat, options: FormatOptions): FormattedTranscript {

@@ -18,7 +18,7 @@ export interface TranscriptWord {
 }
 
 /** Where a transcript's word times come from: the recognizer's token timestamps, estimates, or both. */
-export type WordTiming = 'recognizer' | 'estimated' | 'mixed';
+export type WordTiming = 'recognizer' | 'estimated' | 'mixed' | 'aligned';
 
 export interface TranscriptSegment {
   start: number;
@@ -44,7 +44,7 @@ export interface Transcript {
   speakers: string[] | null;
   options: SttOptions;
   /** The recognizer: whisper.cpp, or Parakeet TDT (run by whisper.cpp's parakeet.cpp). */
-  backend: 'whisper.cpp' | 'parakeet';
+  backend: 'whisper.cpp' | 'parakeet' | 'espeak-ng-dtw';
   model: string;
   /** Absent in transcripts written before words were timed by the recognizer: their times are estimated. */
   wordTiming?: WordTiming;

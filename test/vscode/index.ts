@@ -19,6 +19,7 @@ import './subtitle-check.test';
 import './subtitle-language.test';
 import './subtitle-quick-fix.test';
 import './subtitle-speech.test';
+import './align.test';
 import './invented-text.test';
 import './cue-play.test';
 import './api-key.test';

@@ -29,6 +29,14 @@ export interface ReceivedUpload {
   /** The text fields in the order they came, repeats included (`timestamp_granularities[]`). */
   entries: Array<[name: string, value: string]>;
   file: ReceivedFile | undefined;
+  /** Small file parts other than `file` that the caller asked for (an alignment's script), read into memory. */
+  smallFiles: Record<string, SmallFile>;
+}
+
+/** A small file part, kept in memory. */
+export interface SmallFile {
+  originalName: string;
+  content: Buffer;
 }
 
 const MB = 1024 * 1024;
@@ -62,8 +70,17 @@ const partName = (name: string | undefined): string => (name ? name.slice(0, 100
  * at `maxBytes` with FILE_TOO_LARGE, answers any malformed body with INVALID_REQUEST, and on any failure
  * removes what the sink had stored.
  */
-export async function receiveUpload(req: IncomingMessage, sink: UploadSink, maxBytes = MAX_UPLOAD_BYTES, fieldLimits: FieldLimits = TEXT_FIELDS): Promise<ReceivedUpload> {
+export async function receiveUpload(
+  req: IncomingMessage,
+  sink: UploadSink,
+  maxBytes = MAX_UPLOAD_BYTES,
+  fieldLimits: FieldLimits = TEXT_FIELDS,
+  /** Other file parts accepted, by name, with the most bytes each may have; they are read into memory. */
+  smallFileLimits: Readonly<Record<string, number>> = {},
+): Promise<ReceivedUpload> {
   const fields: Record<string, string> = {};
+  const smallFiles: Record<string, SmallFile> = {};
+  const smallFileNames = Object.keys(smallFileLimits);
   const entries: ReceivedUpload['entries'] = [];
   let file: ReceivedFile | undefined;
   let written: Promise<void> | undefined;
@@ -74,7 +91,7 @@ export async function receiveUpload(req: IncomingMessage, sink: UploadSink, maxB
       try {
         parser = Busboy({
           headers: req.headers,
-          limits: { fileSize: maxBytes, files: 1, fields: fieldLimits.fields, fieldSize: fieldLimits.fieldSize, parts: fieldLimits.fields + 1, fieldNameSize: 100 },
+          limits: { fileSize: maxBytes, files: 1 + smallFileNames.length, fields: fieldLimits.fields, fieldSize: fieldLimits.fieldSize, parts: fieldLimits.fields + 1 + smallFileNames.length, fieldNameSize: 100 },
         });
       } catch (error) {
         reject(invalidRequest(`body: must be multipart/form-data with a boundary (${(error as Error).message})`));
@@ -99,9 +116,25 @@ export async function receiveUpload(req: IncomingMessage, sink: UploadSink, maxB
           stream.resume();
           return;
         }
+        if (name !== undefined && name !== 'file' && Object.hasOwn(smallFileLimits, name) && !(name in smallFiles)) {
+          const limit = smallFileLimits[name]!;
+          const chunks: Buffer[] = [];
+          let bytes = 0;
+          const small: SmallFile = { originalName: path.basename(info.filename ?? '').slice(0, 200), content: Buffer.alloc(0) };
+          smallFiles[name] = small;
+          openStreams.push(stream);
+          stream.on('data', (chunk: Buffer) => {
+            bytes += chunk.length;
+            if (bytes > limit) fail(new ApiError('FILE_TOO_LARGE', `${name}: must be at most ${limit % MB === 0 ? `${limit / MB} MB` : `${limit} bytes`}.`));
+            else chunks.push(chunk);
+          });
+          stream.on('end', () => (small.content = Buffer.concat(chunks)));
+          stream.on('error', (error: Error) => fail(incomplete(error)));
+          return;
+        }
         if (name !== 'file') {
           stream.resume();
-          fail(invalidRequest(`${partName(name)}: is not a known file field; send the media as "file"`));
+          fail(invalidRequest(`${partName(name)}: is not a known file field; send the media as "file"${smallFileNames.map((other) => ` and the ${other} as "${other}"`).join('')}`));
           return;
         }
         const received = { storedName: storedInputName(info.filename ?? ''), originalName: path.basename(info.filename ?? '').slice(0, 200) || 'upload', bytes: 0 };
@@ -124,6 +157,7 @@ export async function receiveUpload(req: IncomingMessage, sink: UploadSink, maxB
         if (failed) return;
         if (!name) fail(invalidRequest('body: a form field has no name'));
         // Without a filename in its Content-Disposition, a part is a text field, however long its content.
+        else if (Object.hasOwn(smallFileLimits, name)) fail(invalidRequest(`${name}: must be sent as a file, with a filename`));
         else if (name === 'file') fail(invalidRequest('file: must be sent as a file, with a filename (Content-Disposition: form-data; name="file"; filename="talk.wav")'));
         else if (info.valueTruncated) fail(invalidRequest(`${partName(name)}: is too long; a form field takes at most ${MAX_FIELD_CHARACTERS} characters`));
         else {
@@ -142,7 +176,7 @@ export async function receiveUpload(req: IncomingMessage, sink: UploadSink, maxB
     });
     await written;
     if (file && file.bytes > maxBytes) throw tooLarge(maxBytes);
-    return { fields, entries, file };
+    return { fields, entries, file, smallFiles };
   } catch (error) {
     await written?.catch(() => undefined);
     if (file) await sink.remove(file.storedName);

@@ -9,7 +9,8 @@ import { ref } from '../../contract/openapi-schemas';
 import { SCOPES } from '../data/api-keys';
 
 // Health and the OpenAI door's error body are the Local API's only.
-const { Health: _localHealth, OpenAiError: _openAiError, ...localSchemas } = local.components.schemas;
+// The Remote API has no alignment route (yet): its request schema stays in the Local API's document.
+const { Health: _localHealth, OpenAiError: _openAiError, AlignRequest: _alignRequest, ...localSchemas } = local.components.schemas;
 
 const deviceHeader = {
   name: 'X-Studio-Device', in: 'header', required: false,

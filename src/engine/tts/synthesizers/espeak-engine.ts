@@ -1,23 +1,9 @@
 /** espeak-ng as a SpeechEngine: its own rate for `speed`, and any of its languages for `language`. */
-import espeakVoices from '../../../voices/espeak-voices.json';
+import { espeakVoiceForLanguage } from '../../../voices/espeak-language';
 import type { TtsVoiceRef } from '../../protocol';
 import { concatSamples } from '../../audio/samples';
 import { espeakRateForSpeed, openEspeakVoice } from './espeak';
 import { asksForOtherLanguage, type EngineSettings, type OpenedEngine } from './synthesizer';
-
-/**
- * The espeak voice for a language tag: the exact tag first, then the voice whose language is the tag's
- * primary language (`de-AT` → German), then any voice of that language. Undefined when espeak has none.
- */
-export function espeakVoiceForLanguage(language: string): { identifier: string; languageCode: string } | undefined {
-  const want = language.toLowerCase();
-  const primary = want.split('-')[0];
-  return (
-    espeakVoices.find((voice) => voice.languageCode.toLowerCase() === want) ??
-    espeakVoices.find((voice) => voice.languageCode.toLowerCase() === primary) ??
-    espeakVoices.find((voice) => voice.languageCode.toLowerCase().split('-')[0] === primary)
-  );
-}
 
 export async function openEspeakEngine(voice: TtsVoiceRef, settings: EngineSettings): Promise<OpenedEngine> {
   let identifier = voice.engineVoiceId;

@@ -62,6 +62,8 @@ export interface EspeakWord {
   text: string;
   /** Where espeak started speaking it, in seconds from the start of the audio. */
   startSeconds: number;
+  /** Where it stands in what espeak was given (the text with &, < and > escaped), from 0. */
+  offset: number;
 }
 
 /**
@@ -107,7 +109,7 @@ export async function openEspeakVoice(identifier: string, rate: number): Promise
         for (const event of events) {
           if (event.type !== 'word') continue;
           const from = event.text_position - 1;
-          words.push({ text: given.slice(from, from + event.word_length), startSeconds: event.audio_position / 1000 });
+          words.push({ text: given.slice(from, from + event.word_length), startSeconds: event.audio_position / 1000, offset: from });
         }
       });
       return { samples, words };

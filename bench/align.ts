@@ -1,0 +1,120 @@
+/**
+ * Forced alignment on real speech (../shared/models/audio/align-dev/: 118 s of read sentences, the exact
+ * start and end of each): the median and 90th-percentile boundary error of (a) the script, one sentence
+ * a line, and (b) the drifted SRT re-timed, beside the proportional baseline measured in the same run
+ * (sentence times in proportion to their length). Then an hour of media (the clip joined to itself 31
+ * times with its script likewise): the time the engine takes, as a ratio to the 118 s run scaled to the
+ * hour, and the engine's peak memory. Targets: median ≤ 40 ms, p90 ≤ 120 ms, the hour < 180 s on two cores.
+ */
+import { execFile } from 'node:child_process';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { SttResult } from '../src/contract/types';
+import type { AlignTask } from '../src/engine/protocol';
+import { EngineHost } from '../src/jobs/engine-host';
+import type { ScriptFormat } from '../src/subtitles/script';
+import type { Transcript } from '../src/subtitles/types';
+import { silentLogger } from '../src/util/log';
+import { tempDir } from '../test/helpers/temp';
+import { testModel } from '../test/helpers/test-models';
+import { figure, sampleRss, type Figure } from './report';
+
+const DEV = (name: string): string => testModel('audio', 'align-dev', name);
+const HOUR_REPEATS = 31;
+
+interface Truth { seconds: number; sentences: Array<{ start: number; end: number; text: string }> }
+
+const quantile = (values: readonly number[], q: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+};
+
+/** Every start and end error, in seconds; a sentence left unmatched counts as the whole of its length off. */
+function boundaryErrors(truth: Truth, segments: ReadonlyArray<{ start: number; end: number; text: string }>): number[] {
+  let from = 0;
+  return truth.sentences.flatMap((sentence) => {
+    const at = segments.findIndex((segment, i) => i >= from && segment.text === sentence.text);
+    if (at < 0) return [sentence.end - sentence.start, sentence.end - sentence.start];
+    from = at + 1;
+    return [Math.abs(segments[at]!.start - sentence.start), Math.abs(segments[at]!.end - sentence.end)];
+  });
+}
+
+/** The baseline: the media's length shared out among the sentences in proportion to their characters. */
+function proportional(truth: Truth): Array<{ start: number; end: number; text: string }> {
+  const total = truth.sentences.reduce((sum, s) => sum + s.text.length, 0);
+  let at = 0;
+  return truth.sentences.map((s) => {
+    const start = at;
+    at += (truth.seconds * s.text.length) / total;
+    return { start, end: at, text: s.text };
+  });
+}
+
+async function align(engine: EngineHost, dir: string, media: string, script: string, format: ScriptFormat): Promise<{ transcript: Transcript; result: SttResult; seconds: number; peakMb: number | null }> {
+  const workDir = await tempDir('speech-bench-align-job-');
+  try {
+    const scriptPath = path.join(workDir, `script.${format}`);
+    await writeFile(scriptPath, script);
+    const task: AlignTask = {
+      kind: 'align', inputPath: media, scriptPath, scriptFormat: format, workDir, vadModelPath: testModel('vad', 'ggml-silero-v6.2.0.bin'),
+      options: { language: 'en', punctuation: true, diarizationEnabled: false, speakerCountMode: 'auto' },
+    };
+    const rss = sampleRss(() => engine.pids[0]);
+    const started = performance.now();
+    const outcome = await engine.run(`bench-${path.basename(dir)}-${format}`, task, { signal: new AbortController().signal, onProgress: () => undefined });
+    const seconds = (performance.now() - started) / 1000;
+    const transcript = JSON.parse(await readFile(path.join(workDir, 'transcript.json'), 'utf8')) as Transcript;
+    return { transcript, result: outcome.result as SttResult, seconds, peakMb: rss.stop() };
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+export async function runAlignBench(): Promise<Figure[]> {
+  const dir = await tempDir('speech-bench-align-');
+  const engine = new EngineHost({ workerPath: path.join(__dirname, '..', 'dist', 'engine-worker.js'), log: silentLogger });
+  try {
+    const truth = JSON.parse(await readFile(DEV('dev-a.truth.json'), 'utf8')) as Truth;
+    const script = await readFile(DEV('dev-a.txt'), 'utf8');
+    const figures: Figure[] = [];
+    const baseline = boundaryErrors(truth, proportional(truth));
+    const cores = `${os.availableParallelism()} cores, load ${os.loadavg()[0].toFixed(1)}`;
+    figures.push(figure('align', 'proportional baseline: median / p90 boundary error', quantile(baseline, 0.5), 's', undefined,
+      `p90 ${quantile(baseline, 0.9).toFixed(2)} s; the set's own note says 1.14 s / 2.34 s`));
+    const plain = await align(engine, dir, DEV('dev-a.wav'), script, 'txt');
+    const plainErrors = boundaryErrors(truth, plain.transcript.segments);
+    figures.push(figure('align', '(a) script: median boundary error', quantile(plainErrors, 0.5) * 1000, 'ms', { kind: 'max', value: 40 },
+      `${plain.result.matchedCues}/${truth.sentences.length} matched, ${(quantile(baseline, 0.5) / Math.max(1e-3, quantile(plainErrors, 0.5))).toFixed(0)}× better than the baseline`));
+    figures.push(figure('align', '(a) script: p90 boundary error', quantile(plainErrors, 0.9) * 1000, 'ms', { kind: 'max', value: 120 },
+      `${plain.seconds.toFixed(1)} s for ${truth.seconds} s of media, ${cores}`));
+    const drifted = await align(engine, dir, DEV('dev-a.wav'), await readFile(DEV('dev-a-drifted.srt'), 'utf8'), 'srt');
+    const driftedErrors = boundaryErrors(truth, drifted.transcript.segments);
+    const before = boundaryErrors(truth, (await import('../src/subtitles/script')).readScript(await readFile(DEV('dev-a-drifted.srt'), 'utf8'), 'srt')
+      .map((unit) => ({ start: unit.start!, end: unit.end!, text: unit.text })));
+    figures.push(figure('align', '(b) drifted SRT re-timed: median boundary error', quantile(driftedErrors, 0.5) * 1000, 'ms', { kind: 'max', value: 40 },
+      `the drifted file itself: ${quantile(before, 0.5).toFixed(2)} s median`));
+    figures.push(figure('align', '(b) drifted SRT re-timed: p90 boundary error', quantile(driftedErrors, 0.9) * 1000, 'ms', { kind: 'max', value: 120 },
+      `the drifted file itself: ${quantile(before, 0.9).toFixed(2)} s p90`));
+
+    const hour = path.join(dir, 'hour.wav');
+    const list = path.join(dir, 'list.txt');
+    await writeFile(list, `file '${DEV('dev-a.wav')}'\n`.repeat(HOUR_REPEATS));
+    await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', hour]);
+    const long = await align(engine, dir, hour, `${script.trimEnd()}\n`.repeat(HOUR_REPEATS), 'txt');
+    const hourSeconds = truth.seconds * HOUR_REPEATS;
+    const scaled = (plain.seconds * hourSeconds) / truth.seconds;
+    figures.push(figure('align', `${(hourSeconds / 60).toFixed(0)} min of media aligned in the engine`, long.seconds, 's', { kind: 'max', value: 180 },
+      `${(long.seconds / scaled).toFixed(2)}× the 118 s run scaled to this length; ${long.result.matchedCues}/${truth.sentences.length * HOUR_REPEATS} matched; ${os.availableParallelism()} cores, load ${os.loadavg()[0].toFixed(1)}`));
+    const hourErrors = boundaryErrors({ seconds: hourSeconds, sentences: Array.from({ length: HOUR_REPEATS }, (_, k) => truth.sentences.map((s) => ({ ...s, start: s.start + k * truth.seconds, end: s.end + k * truth.seconds }))).flat() }, long.transcript.segments);
+    figures.push(figure('align', 'the hour: median / p90 boundary error', quantile(hourErrors, 0.5) * 1000, 'ms', { kind: 'max', value: 40 }, `p90 ${(quantile(hourErrors, 0.9) * 1000).toFixed(0)} ms`));
+    figures.push(figure('align', 'engine peak RSS aligning the hour', long.peakMb ?? 0, 'MB', undefined,
+      `118 s: ${plain.peakMb ?? 0} MB; the hour's 16 kHz samples alone are ${(hourSeconds * 32000 / 2 ** 20).toFixed(0)} MB`));
+    return figures;
+  } finally {
+    await engine.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}

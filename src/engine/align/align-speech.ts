@@ -1,0 +1,88 @@
+/**
+ * Forced alignment without a recognizer: the script spoken by espeak-ng at the media's pace, both signals
+ * as MFCCs, the rendition warped onto the media (a pyramid of warps, the coarsest in windows: bounded
+ * memory), then units placed through the warp (those it passed over in a moment reported as not found)
+ * and their boundaries moved into the media's pauses. docs/alignment.md says why each step is so.
+ */
+import { warpInBand } from './band-dtw';
+import { CEPSTRA, FRAME_SECONDS, computeFeatures, poolFrames } from './features';
+import { findPauses, noiseFloorDb, type SpeechSpan } from './pauses';
+import { placeUnits, type PlacedUnit } from './place-units';
+import { assemble, matchingRate, renderScript } from './rendition';
+import { warpWindowed, type Warp } from './windowed-dtw';
+
+/** The fine warp runs on 20 ms steps (two feature frames): fine enough for the pause search that follows. */
+const POOL = 2;
+/**
+ * Three resolutions, as a pyramid: a windowed warp on 200 ms steps finds the way; one on 40 ms steps
+ * (aeneas' own resolution) in a band of 3 s around it follows the speech sounds; the 20 ms one in a
+ * band of 1 s around that places them. Each band is wider than the error of the level below it.
+ */
+const MIDDLE_FACTOR = 2;
+const COARSE_FACTOR = 5;
+const MIDDLE_BAND_SECONDS = 3;
+const BAND_SECONDS = 1;
+/** 60 s of rendition per coarse window: many sentences, so a window always holds enough speech to lock on to. */
+const WINDOW_SECONDS = 60;
+/** A window may pass over 20 s of media the script does not have (beyond 1.5 times its expected length). */
+const SLACK_SECONDS = 20;
+export interface AlignmentInput {
+  pcm: Int16Array;
+  sampleRate: number;
+  /** What Silero VAD heard as speech, in seconds of `pcm`; null when VAD did not run. */
+  speech: SpeechSpan[] | null;
+  texts: readonly string[];
+  voice: string;
+  onProgress?(step: 'synthesizing' | 'matching', fraction: number): void;
+}
+
+export interface Alignment {
+  units: PlacedUnit[];
+  /** The largest DTW step matrix held, in cells (one byte each). */
+  peakCells: number;
+  /** The espeak-ng rate the script was spoken at, in words per minute (matched to the media's pace). */
+  espeakRate: number;
+}
+
+export async function alignSpeech(input: AlignmentInput): Promise<Alignment> {
+  const media = computeFeatures(input.pcm, input.sampleRate);
+  const duration = input.pcm.length / input.sampleRate;
+  const pauses = findPauses(media.energyDb, noiseFloorDb(media.energyDb, input.speech));
+  const speechSeconds = duration - pauses.reduce((sum, pause) => sum + pause.end - pause.start, 0);
+  const espeakRate = await matchingRate(input.texts, input.voice, speechSeconds);
+  const rendition = await renderScript(input.texts, input.voice, espeakRate, (fraction) => input.onProgress?.('synthesizing', fraction));
+  const target = poolFrames(media.cepstra, media.frames, POOL);
+  const targetSteps = target.length / CEPSTRA;
+  const assembled = assemble(rendition, rendition.units.map(() => true));
+  const reference = poolFrames(assembled.cepstra, assembled.frames, POOL);
+  const referenceSteps = reference.length / CEPSTRA;
+  if (referenceSteps === 0 || targetSteps === 0) {
+    return { units: rendition.units.map(() => ({ matched: false, start: 0, end: 0, words: [] })), peakCells: 0, espeakRate };
+  }
+  const rate = targetSteps / referenceSteps;
+  input.onProgress?.('matching', 0.2);
+  const warp = warpPyramid(reference, target, rate);
+  input.onProgress?.('matching', 0.9);
+  const step = (frame: number): number => Math.min(referenceSteps - 1, Math.floor(frame / POOL));
+  const units = placeUnits(assembled.units, {
+    firstFrame: (frame) => warp.first[step(frame)]! * POOL,
+    lastFrame: (frame) => warp.last[step(frame)]! * POOL + POOL - 1,
+    rate,
+    duration,
+  }, pauses);
+  return { units, peakCells: warp.peakCells, espeakRate };
+}
+
+function warpPyramid(reference: Float32Array, target: Float32Array, rate: number): Warp {
+  const middleReference = poolFrames(reference, reference.length / CEPSTRA, MIDDLE_FACTOR);
+  const middleTarget = poolFrames(target, target.length / CEPSTRA, MIDDLE_FACTOR);
+  const middleSeconds = FRAME_SECONDS * POOL * MIDDLE_FACTOR;
+  const coarseSeconds = middleSeconds * COARSE_FACTOR;
+  const coarse = warpWindowed(
+    poolFrames(middleReference, middleReference.length / CEPSTRA, COARSE_FACTOR),
+    poolFrames(middleTarget, middleTarget.length / CEPSTRA, COARSE_FACTOR),
+    { windowFrames: Math.round(WINDOW_SECONDS / coarseSeconds), rate, slackFrames: Math.round(SLACK_SECONDS / coarseSeconds) },
+  );
+  const middle = warpInBand(middleReference, middleTarget, coarse, COARSE_FACTOR, Math.round(MIDDLE_BAND_SECONDS / middleSeconds));
+  return warpInBand(reference, target, middle, MIDDLE_FACTOR, Math.round(BAND_SECONDS / (FRAME_SECONDS * POOL)));
+}

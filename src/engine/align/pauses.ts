@@ -1,0 +1,65 @@
+/**
+ * Pauses in the media: runs of 10 ms frames whose energy stays near the noise floor. Sentence boundaries in
+ * speech fall in pauses, so the aligner moves each boundary that warping placed roughly into the pause
+ * that matches it. The noise floor is measured where Silero VAD hears no speech when VAD ran; otherwise it
+ * is a low percentile of all frames.
+ */
+import { FRAME_SECONDS } from './features';
+
+/** A frame is quiet when its energy is at most this far above the noise floor (10 dB: a third of the amplitude). */
+const QUIET_ABOVE_FLOOR_DB = 10;
+/** The shortest pause: 30 ms, shorter than any pause between sentences yet longer than most gaps between words. */
+const MIN_PAUSE_FRAMES = 3;
+/** Without VAD, the floor is this percentile of frame energies (most media has at least this much pause). */
+const FLOOR_PERCENTILE = 0.05;
+
+export interface Pause {
+  /** Seconds; the pause runs from the end of one sound to the start of the next. */
+  start: number;
+  end: number;
+}
+
+export interface SpeechSpan {
+  start: number;
+  end: number;
+}
+
+/** The noise floor in dB: the median frame energy outside speech when VAD found some silence, else a low percentile. */
+export function noiseFloorDb(energyDb: Float32Array, speech: readonly SpeechSpan[] | null): number {
+  if (energyDb.length === 0) return -100;
+  if (speech) {
+    const inSpeech = new Uint8Array(energyDb.length);
+    for (const span of speech) {
+      const from = Math.max(0, Math.floor(span.start / FRAME_SECONDS));
+      const to = Math.min(energyDb.length, Math.ceil(span.end / FRAME_SECONDS));
+      inSpeech.fill(1, from, to);
+    }
+    const outside = energyDb.filter((_, frame) => inSpeech[frame] === 0);
+    // At least a second of non-speech to measure on; otherwise fall back to the percentile.
+    if (outside.length >= 1 / FRAME_SECONDS) return percentile(outside, 0.5);
+  }
+  return percentile(energyDb, FLOOR_PERCENTILE);
+}
+
+function percentile(values: Float32Array, fraction: number): number {
+  const sorted = Float32Array.from(values).sort();
+  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!;
+}
+
+/** The pauses of at least 30 ms, in time order. */
+export function findPauses(energyDb: Float32Array, floorDb: number): Pause[] {
+  const threshold = floorDb + QUIET_ABOVE_FLOOR_DB;
+  const pauses: Pause[] = [];
+  let runStart = -1;
+  for (let frame = 0; frame <= energyDb.length; frame++) {
+    const quiet = frame < energyDb.length && energyDb[frame]! <= threshold;
+    if (quiet && runStart < 0) runStart = frame;
+    if (!quiet && runStart >= 0) {
+      if (frame - runStart >= MIN_PAUSE_FRAMES || runStart === 0 || frame === energyDb.length) {
+        pauses.push({ start: runStart * FRAME_SECONDS, end: frame * FRAME_SECONDS });
+      }
+      runStart = -1;
+    }
+  }
+  return pauses;
+}

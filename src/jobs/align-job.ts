@@ -1,0 +1,60 @@
+/**
+ * An alignment job for callers inside this process (the editor): the media copied into a new job's folder,
+ * the script admitted as the API admits it, the job queued like any other and awaited, its transcript read.
+ */
+import { copyFile, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { storedInputName } from '../contract/media-types';
+import type { SttResult } from '../contract/types';
+import { compileValidators, type Validators } from '../contract/validation';
+import type { Transcript } from '../subtitles/types';
+import { admitAlignment } from './align-admission';
+import type { JobService } from './job-service';
+import type { JobOrigin } from './types';
+import { waitForJobEnd } from './wait-for-job';
+
+let validators: Validators | undefined;
+
+export interface AlignRequest {
+  origin: JobOrigin;
+  media: string;
+  /** The script's file name (its extension says the format) and its text. */
+  scriptName: string;
+  script: string;
+  language?: string;
+  vadModelPath: string | null;
+  signal?: AbortSignal;
+  onJob?(id: string): void;
+}
+
+export interface AlignOutcome {
+  transcript: Transcript;
+  result: SttResult;
+}
+
+/** Runs the alignment as a job; throws the job's error when it fails, an AbortError when cancelled. */
+export async function alignAsJob(jobs: JobService, request: AlignRequest): Promise<AlignOutcome> {
+  validators ??= compileValidators();
+  const created = await jobs.createSttJobWith(request.origin, async (_id, dir) => {
+    const admitted = admitAlignment(validators!, request.language ? { language: request.language } : {}, { originalName: request.scriptName, content: Buffer.from(request.script, 'utf8') });
+    const inputFile = storedInputName(request.media);
+    await copyFile(request.media, path.join(dir, inputFile));
+    const scriptFile = `script.${admitted.scriptFormat}`;
+    await writeFile(path.join(dir, scriptFile), admitted.script, 'utf8');
+    return {
+      options: admitted.options, inputFile, originalName: path.basename(request.media), bytes: (await stat(request.media)).size, modelPath: '',
+      align: { scriptFile, scriptFormat: admitted.scriptFormat, vadModelPath: request.vadModelPath },
+    };
+  });
+  request.onJob?.(created.id);
+  const cancel = (): void => void jobs.cancel(created.id).catch(() => undefined);
+  request.signal?.addEventListener('abort', cancel);
+  try {
+    const job = await waitForJobEnd(jobs, created.id, request.signal);
+    if (job.status !== 'succeeded' || !job.outputFile) throw new Error(job.error ?? `The alignment job ended ${job.status}.`);
+    const transcript = JSON.parse(await readFile(jobs.files.file(job.id, job.outputFile), 'utf8')) as Transcript;
+    return { transcript, result: job.result as SttResult };
+  } finally {
+    request.signal?.removeEventListener('abort', cancel);
+  }
+}

@@ -1,0 +1,41 @@
+import Router from '@koa/router';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { admitAlignment } from '../jobs/align-admission';
+import { toPublicJob } from '../jobs/types';
+import { findVadModelIn } from '../engine/stt/model-files';
+import type { AppDeps } from '../http/app-deps';
+import { invalidRequest } from '../contract/errors';
+import { requireFeature } from '../http/security';
+import { folderSink } from '../http/upload/folder-sink';
+import { MAX_UPLOAD_BYTES, receiveUpload, TEXT_FIELDS } from '../http/upload/receive-upload';
+import { precheckUpload } from '../http/upload/upload-precheck';
+import { MAX_SCRIPT_BYTES } from '../subtitles/script';
+
+/**
+ * POST /align/jobs: the media streamed into the job's folder as for STT, the script beside it; admitted by
+ * src/jobs/align-admission.ts and queued as an STT job whose engine task aligns instead of recognizing.
+ */
+export function alignRoutes(router: Router, deps: AppDeps): void {
+  const maxBytes = deps.maxUploadBytes ?? MAX_UPLOAD_BYTES;
+
+  router.post('/align/jobs', requireFeature(deps.entitlements, 'stt'), async (ctx) => {
+    // The media may be as large as an STT upload, with the script beside it.
+    precheckUpload(ctx, maxBytes + MAX_SCRIPT_BYTES);
+    const job = await deps.jobs.createSttJobWith('api', async (_id, dir) => {
+      const upload = await receiveUpload(ctx.req, folderSink(dir), maxBytes, TEXT_FIELDS, { script: MAX_SCRIPT_BYTES });
+      if (!upload.file) throw invalidRequest('file: is required (a part named "file" holding the media)');
+      if (upload.file.bytes === 0) throw invalidRequest('file: is empty');
+      const admitted = admitAlignment(deps.validators, upload.fields, upload.smallFiles.script);
+      const scriptFile = `script.${admitted.scriptFormat}`;
+      await fs.writeFile(path.join(dir, scriptFile), admitted.script, 'utf8');
+      const vadModelPath = await findVadModelIn(path.join(deps.dataDir, 'models'));
+      const { storedName, originalName, bytes } = upload.file;
+      return {
+        options: admitted.options, inputFile: storedName, originalName, bytes, modelPath: '',
+        align: { scriptFile, scriptFormat: admitted.scriptFormat, vadModelPath },
+      };
+    });
+    ctx.body = toPublicJob(job);
+  });
+}
