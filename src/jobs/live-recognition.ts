@@ -65,9 +65,8 @@ export function liveRecognition(engine: EngineHost, dataDir: string, concurrency
       try {
         await writeFile(pcmPath, new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength));
         const task: LiveWindowTask = { kind: 'live-window', pcmPath, ...look };
-        // The engine scheduler's call site: a live look is `interactive` work, ahead of analysis and batch jobs.
-        // Until the scheduler lands on EngineHost, the bounded lane above is what keeps live work moving.
-        const outcome = await engine.run(`live-${randomUUID()}`, task, { signal, onProgress: () => undefined });
+        // A live look is `interactive` work: the engine scheduler runs it ahead of analysis and batch jobs.
+        const outcome = await engine.run(`live-${randomUUID()}`, task, { signal, priority: 'interactive', onProgress: () => undefined });
         return outcome.result;
       } finally {
         done();
