@@ -18,7 +18,7 @@ export interface SubtitleStyle {
 
 export interface StylePreset {
   label: string;
-  /** The guideline the values come from (README's "Subtitle styles" names the documents). */
+  /** The guideline the values come from (docs/local-api.md's "Subtitle styles" names the documents). */
   source: string;
   style: SubtitleStyle;
 }

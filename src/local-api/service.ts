@@ -12,7 +12,7 @@ export function serviceRoutes(router: Router, deps: AppDeps): void {
 
   router.get('/capabilities', async (ctx) => {
     const sttModels = await listSttModels(deps.dataDir);
-    // Which model a job without a language (auto) would use; a named language may pick another (see README).
+    // Which model a job without a language (auto) would use; a named language may pick another (see docs/local-api.md, Choosing a recognizer).
     const byDefault = chooseWhisperModel(sttModels, 'auto', deps.preferredSttModel?.())?.name;
     ctx.body = {
       apiVersion: 'v1',
