@@ -1,27 +1,20 @@
 // With only English-only whisper models: another language is refused at admission, and auto means English (issue 24 #15, #19).
 import assert from 'node:assert/strict';
 import { createReadStream } from 'node:fs';
-import { mkdir, readdir, symlink } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import OpenAI from 'openai';
 import { uploadMultipart } from '../helpers/multipart';
-import { assertErrorBody, isTerminal, request, startTestServer, waitForJob, type TestServer } from '../helpers/server';
-import { testModel } from '../helpers/test-models';
+import { assertErrorBody, isTerminal, request, useTestServer, waitForJob } from '../helpers/server';
+import { linkSyntheticWhisper, testModel } from '../helpers/test-models';
 
-// The shared synthetic model's vocabulary has no language tokens (51 864): English-only, whatever its name says.
-const MODEL_FILE = 'ggml-synthetic-random.bin';
 const JFK = () => testModel('audio/jfk.wav');
 
 describe('STT when every installed model is English-only', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer();
-    const dir = path.join(t.dataDir, 'models', 'whisper');
-    await mkdir(dir, { recursive: true });
-    await symlink(testModel('whisper', MODEL_FILE), path.join(dir, MODEL_FILE));
-  });
-  after(() => t.dispose());
+  const t = useTestServer();
+  // The shared synthetic model's vocabulary has no language tokens (51 864): English-only, whatever its name says.
+  before(() => linkSyntheticWhisper(t.dataDir));
 
   it('POST /stt/jobs with language=fr answers 409 MODEL_NOT_INSTALLED naming fr, and keeps no upload', async () => {
     for (const language of ['fr', 'de']) {

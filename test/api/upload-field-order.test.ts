@@ -1,12 +1,11 @@
 // Field limits hold whatever the part order, promptly, and a refused upload leaves nothing (issue 24 #6).
 import assert from 'node:assert/strict';
-import { readFile, readdir, symlink, mkdir } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { testModel } from '../helpers/test-models';
+import { before, describe, it } from 'node:test';
+import { useTestServer } from '../helpers/server';
+import { linkSyntheticWhisper, testModel } from '../helpers/test-models';
 
-const MODEL_FILE = 'ggml-synthetic-random.bin';
 
 /** A multipart upload with the file part first and the text fields after it (as the Vercel AI SDK sends them). */
 async function fileThenFields(url: string, fields: Record<string, string>): Promise<{ status: number; body: any }> {
@@ -20,14 +19,8 @@ async function fileThenFields(url: string, fields: Record<string, string>): Prom
 }
 
 describe('multipart fields after the file part', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer();
-    const dir = path.join(t.dataDir, 'models', 'whisper');
-    await mkdir(dir, { recursive: true });
-    await symlink(testModel('whisper', MODEL_FILE), path.join(dir, MODEL_FILE));
-  });
-  after(() => t.dispose());
+  const t = useTestServer();
+  before(() => linkSyntheticWhisper(t.dataDir));
 
   const leftovers = async () => {
     const jobs = await readdir(path.join(t.dataDir, 'jobs')).catch(() => [] as string[]);

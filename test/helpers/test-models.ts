@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 
 export const TEST_MODELS_ENV = 'SPEECH_TEST_MODELS';
@@ -19,3 +20,14 @@ export function testModel(...parts: string[]): string {
   if (!existsSync(file)) throw new Error(`Test model missing: ${file}; set ${TEST_MODELS_ENV}.`);
   return file;
 }
+
+/** The shared synthetic whisper model, linked into a data directory's `models/whisper/` (no VAD beside it). */
+export async function linkSyntheticWhisper(dataDir: string): Promise<string> {
+  const dir = path.join(dataDir, 'models', 'whisper');
+  await mkdir(dir, { recursive: true });
+  const target = path.join(dir, SYNTHETIC_WHISPER);
+  await symlink(testModel('whisper', SYNTHETIC_WHISPER), target);
+  return target;
+}
+
+export const SYNTHETIC_WHISPER = 'ggml-synthetic-random.bin';
