@@ -36,12 +36,15 @@ export class JobFiles {
     await fs.rm(this.dir(id), { recursive: true, force: true });
   }
 
-  /** Removes everything in the job's folder except its finished output (inputs, partial files). */
+  /**
+   * Removes everything in the job's folder except its finished output and the lexicon entries it spoke with
+   * (inputs, partial files go): the entries stay readable with the job, as they were when the store held them.
+   */
   async keepOnlyOutput(job: JobRecord): Promise<void> {
     const names = await fs.readdir(this.dir(job.id)).catch(() => [] as string[]);
     await Promise.all(
       names
-        .filter((name) => name !== job.outputFile)
+        .filter((name) => name !== job.outputFile && name !== JOB_LEXICON_FILE)
         .map((name) => fs.rm(path.join(this.dir(job.id), name), { recursive: true, force: true })),
     );
   }

@@ -25,7 +25,8 @@ describe('a full queue through every door', () => {
   let client: Client;
   let scratch: string;
   before(async () => {
-    t = await startTestServer({ queueCapacity: 1 });
+    // MCP's file tools may read the shared test audio (src/local-files/confined-paths.ts).
+    t = await startTestServer({ queueCapacity: 1, allowedFolders: () => [path.dirname(testModel('audio/jfk.wav'))] });
     await installSttModel(t.dataDir);
     scratch = await tempDir();
     const started = await postJson(`${t.base}/tts/jobs`, { voiceId: await englishVoiceId(t.base), text: LONG_TEXT });
@@ -78,11 +79,17 @@ describe('a file the decoder cannot read, through the OpenAI door and MCP', () =
   let scratch: string;
   let notMedia: string;
   before(async () => {
-    t = await startTestServer();
+    t = await startTestServer({ allowedFolders: () => [scratch] });
     await installSttModel(t.dataDir);
     scratch = await tempDir();
     notMedia = path.join(scratch, 'notes.wav');
-    await writeFile(notMedia, 'these are words, not audio '.repeat(100));
+    // A WAV's signature (so MCP's pre-check lets it through to the job) over words: the decoder fails on it.
+    const words = Buffer.from('these are words, not audio '.repeat(100));
+    const riff = Buffer.alloc(12);
+    riff.write('RIFF', 0, 'ascii');
+    riff.writeUInt32LE(4 + words.length, 4);
+    riff.write('WAVE', 8, 'ascii');
+    await writeFile(notMedia, Buffer.concat([riff, words]));
   });
   after(async () => {
     await t.dispose();
