@@ -186,9 +186,10 @@ describe('choosing the Parakeet model through the openai SDK\'s model field', ()
     assert.equal(response.response.headers.get('x-speech-studio-word-times'), 'estimated');
     assert.equal(verbose.timing.words, 'estimated');
     assert.match(verbose.timing.note, /shared out of each span/);
-    // For auto, whisper is the default: it detects the language (Parakeet would only be chosen for a named one).
+    // For auto, whisper-1 means the default model; the installed whisper model is English-only (it cannot
+    // detect a language), so Parakeet, which recognizes any of its languages, takes an auto request.
     const auto = await client.audio.transcriptions.create({ file: jfk(), model: 'whisper-1' }).withResponse();
-    assert.equal((await jobOf(auto.response.headers.get('x-speech-studio-job-id'))).backend, 'whisper.cpp');
+    assert.equal((await jobOf(auto.response.headers.get('x-speech-studio-job-id'))).backend, `parakeet (${SYNTHETIC_PARAKEET_NAME})`);
   });
 
   it('streams a Parakeet transcription chunk by chunk: deltas, then the whole text', async () => {

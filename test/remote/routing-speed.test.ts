@@ -122,7 +122,8 @@ describe('routing by measured speed', () => {
     assert.equal(pickDevice([free('slow', 1), free('fast', 0.05, queued)], needTts, routing)?.id, 'slow', 'no work given: fewest jobs');
     // Excluded and unable devices are never picked, however fast.
     assert.equal(pickDevice([free('slow', 1), free('fast', 0.05)], needTts, routing, new Set(['fast']), long)?.id, 'slow');
-    const needStt = (c: DeviceCapabilities) => canRunStt(c, { language: 'auto' }, false);
+    // French on a device whose only model is English-only (auto would run there, as English).
+    const needStt = (c: DeviceCapabilities) => canRunStt(c, { language: 'fr' }, false);
     assert.equal(pickDevice([free('fast', 0.05)], needStt, routing, new Set(), long), undefined);
     // Equal estimates share the work.
     const seen = new Set<string>();

@@ -28,8 +28,9 @@ export function ttsRoutes(router: Router<RelayState>, deps: RelayDeps): void {
     async (ctx) => {
       const key = requireKey(ctx.state);
       // The voice is checked where the job runs: placement only picks a device whose voice is ready.
+      // NUL first: the relay cannot store it, whatever else the checks would say of the text.
+      refuseNul(ctx.request.body);
       const checked = checkTtsRequest(deps.validators, ctx.request.body);
-      refuseNul(checked);
       const { text, ...request } = checked;
       request.voiceId = request.voiceId.toLowerCase();
       const placement = await placeJob(deps, key, ctx.get('X-Studio-Device'), (caps) => canRunTts(caps, request.voiceId), `voice ${request.voiceId}`, {
