@@ -39,9 +39,10 @@ describe('relay units', () => {
     for (const bad of ['', 'ssk_live_short', `ssk_test_${'a'.repeat(40)}`, `ssk_live_${'-'.repeat(40)}`]) assert.equal(lookupOf(bad, API_KEY_FORMAT), undefined);
   });
 
-  it('capabilities: English-only whisper models serve only English; diarization only when asked explicitly', () => {
+  it('capabilities: English-only whisper models serve only English (auto runs as English); diarization only when asked explicitly', () => {
     assert.ok(canRunStt(caps(), { language: 'en' }, false));
-    assert.ok(!canRunStt(caps(), { language: 'auto' }, false));
+    assert.ok(canRunStt(caps(), { language: 'auto' }, false), 'auto on English-only models means English');
+    assert.ok(!canRunStt(caps(), { language: 'fr' }, false));
     assert.ok(!canRunStt(caps(), { language: 'en' }, true));
     assert.ok(canRunTts(caps(), 'A0000000-0000-4000-8000-000000000000'));
     assert.ok(!canRunTts(caps(), 'b0000000-0000-4000-8000-000000000000'));
