@@ -10,6 +10,7 @@ interface TestCase {
   name: string;
   fn: () => Promise<void> | void;
   timeoutMs: number;
+  skipped?: boolean;
 }
 
 const cases: TestCase[] = [];
@@ -17,6 +18,14 @@ const afterAll: Array<() => Promise<void> | void> = [];
 
 export function test(name: string, fn: () => Promise<void> | void, timeoutMs = 60_000): void {
   cases.push({ name, fn, timeoutMs });
+}
+
+/**
+ * A test that is known to fail and is not run, with the reason printed in its place: a failure to fix,
+ * never a way to hide one (the reason names what is wrong and where it is written down).
+ */
+export function knownFailure(name: string, reason: string, _fn: () => Promise<void> | void, _timeoutMs?: number): void {
+  cases.push({ name: `${name} — NOT RUN, known failure: ${reason}`, fn: () => undefined, timeoutMs: 1, skipped: true });
 }
 
 /** Runs after every test, whatever happened (cleanup). */
@@ -35,7 +44,11 @@ function withDeadline(run: Promise<void>, ms: number, name: string): Promise<voi
 export async function runAll(): Promise<{ passed: number; failed: number }> {
   let passed = 0;
   let failed = 0;
-  for (const { name, fn, timeoutMs } of cases) {
+  for (const { name, fn, timeoutMs, skipped } of cases) {
+    if (skipped) {
+      console.log(`  - ${name}`);
+      continue;
+    }
     const started = performance.now();
     try {
       await withDeadline(Promise.resolve().then(fn), timeoutMs, name);
