@@ -49,6 +49,9 @@ for (const target of targets) {
   const runtime = Object.fromEntries(Object.entries(pkg.dependencies).filter(([name]) => name.startsWith('@echogarden/') || name === '@fugood/whisper.node' || name === '@ffmpeg/core' || (name === 'sherpa-onnx-node' && platform.sherpa)));
   writeFileSync(path.join(stage, 'package.json'), JSON.stringify({ ...pkg, dependencies: runtime, devDependencies: {} }, null, 2));
   copy(path.join(root, 'media'), path.join(stage, 'media'));
+  // What the manifest points at: the subtitle grammars and the lexicon's JSON schema.
+  copy(path.join(root, 'syntaxes'), path.join(stage, 'syntaxes'));
+  copy(path.join(root, 'schemas'), path.join(stage, 'schemas'));
   copy(path.join(root, 'dist'), path.join(stage, 'dist'));
   const modules = path.join(stage, 'node_modules');
   copy(path.join(root, 'node_modules', '@echogarden'), path.join(modules, '@echogarden'));
