@@ -82,10 +82,10 @@ test('an .ass file: the checker points at its Dialogue lines, and a quick fix re
   const uri = writeInWorkspace('episode.ass', ASS);
   // document.getText() has no BOM; the rest is the file as written.
   const original = ASS.slice(1);
-  const rebalanced = await fix(uri, '11:line-too-long 11:reading-speed 12:reading-speed 12:too-short', 11, 'Rebalance the lines of cue 1');
+  const rebalanced = await fix(uri, '11:line-too-long 12:reading-speed 12:too-short', 11, 'Rebalance the lines of cue 1');
   assert.equal(rebalanced, original.replace('{\\an8}A line that is much longer than forty-two characters\\Nand more', '{\\an8}A line that is much longer than\\Nforty-two characters and more'));
   await vscode.commands.executeCommand('workbench.action.files.revert');
-  const extended = await fix(uri, '11:line-too-long 11:reading-speed 12:reading-speed 12:too-short', 12, 'Extend cue 2 into the following gap');
+  const extended = await fix(uri, '11:line-too-long 12:reading-speed 12:too-short', 12, 'Extend cue 2 into the following gap');
   assert.equal(extended, original.replace('0:00:06.00,0:00:06.50,', '0:00:06.00,0:00:06.83,'));
   await vscode.commands.executeCommand('workbench.action.files.revert');
 });
