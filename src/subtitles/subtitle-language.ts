@@ -12,13 +12,17 @@ const ALPHA3: Record<string, string> = {
   th: 'tha', tr: 'tur', uk: 'ukr', ur: 'urd', vi: 'vie', zh: 'chi',
 };
 
+/** ISO 639-2/T codes where they differ from the /B codes above (`deu` for `ger`): file names use either. */
+const TERMINOLOGY = new Set(['ces', 'cym', 'deu', 'ell', 'eus', 'fas', 'fra', 'isl', 'msa', 'nld', 'ron', 'slk', 'zho']);
+
 /** The language tag in a subtitle file name (`movie.en.srt` → `en`, `movie.pt-BR.vtt` → `pt-BR`), if it has one. */
 export function languageFromFileName(fileName: string): string | undefined {
   const base = fileName.replace(/^.*[\\/]/, '');
   const match = /\.([a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?)\.[a-z0-9]+$/i.exec(base);
   if (!match) return undefined;
   const [language] = match[1].split(/[-_]/);
-  const known = ALPHA3[language.toLowerCase()] !== undefined || Object.values(ALPHA3).includes(language.toLowerCase());
+  const code = language.toLowerCase();
+  const known = ALPHA3[code] !== undefined || Object.values(ALPHA3).includes(code) || TERMINOLOGY.has(code);
   return known ? match[1].replace('_', '-') : undefined;
 }
 

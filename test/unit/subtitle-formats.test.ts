@@ -10,6 +10,7 @@ import { parseSubtitles } from '../../src/subtitles/parse';
 import { scanSubtitles, subtitleFormatOfPath, type SubtitleFormat } from '../../src/subtitles/scan';
 import { removeCueEdit } from '../../src/subtitles/invented-text';
 import { rewriteEveryCue } from '../../src/subtitles/span-edits';
+import { languageFromFileName, trackLanguage } from '../../src/subtitles/subtitle-language';
 import { DEFAULT_SUBTITLE_STYLE as STYLE } from '../../src/contract/subtitle-style';
 
 const crlf = (...lines: string[]): string => lines.join('\r\n');
@@ -172,6 +173,11 @@ describe('reading the new formats', () => {
 
   it('names the format by file extension, .dfxp as TTML', () => {
     assert.deepEqual(['a.ASS', 'b.ssa', 'c.ttml', 'd.dfxp', 'e.sbv', 'f.srt', 'g.txt'].map(subtitleFormatOfPath), ['ass', 'ssa', 'ttml', 'ttml', 'sbv', 'srt', undefined]);
+  });
+
+  it('takes the track language from the file name, as ISO 639-2 for MP4 and Matroska', () => {
+    assert.deepEqual(['talk.en.srt', 'talk.pt-BR.ass', 'dir.fr/talk.ttml', 'talk.final.srt', 'talk.deu.sbv', 'talk.old.srt'].map(languageFromFileName), ['en', 'pt-BR', undefined, undefined, 'deu', undefined]);
+    assert.deepEqual(['en', 'pt-BR', 'ger', 'xx', undefined, 'de_AT'].map(trackLanguage), ['eng', 'por', 'ger', 'und', 'und', 'ger']);
   });
 
   it('reports what it cannot read with its line, and keeps reading', () => {
