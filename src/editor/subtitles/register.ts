@@ -1,6 +1,6 @@
 /**
  * The subtitle editing features together: the check's diagnostics, their quick fixes, the invented-text
- * hints, the timing shift,
+ * hints, the shot-change check, the timing shift,
  * "▶ Play" on each cue and the timeline.
  */
 import * as vscode from 'vscode';
@@ -10,6 +10,7 @@ import { registerSubtitleDiagnostics } from './diagnostics';
 import { registerInventedText } from './invented-text';
 import { registerSubtitleQuickFixes } from './quick-fixes';
 import { registerShiftSubtitleTiming } from './shift-timing';
+import { registerShotChanges } from './shot-changes';
 import { registerSubtitleTimeline } from './timeline-view';
 
 export function registerSubtitleEditing(services: Services): vscode.Disposable {
@@ -18,6 +19,7 @@ export function registerSubtitleEditing(services: Services): vscode.Disposable {
     registerSubtitleDiagnostics(),
     registerInventedText(services),
     registerSubtitleQuickFixes(),
+    registerShotChanges(services),
     registerShiftSubtitleTiming(services.context, services.player),
     cuePlayer,
     registerSubtitleTimeline(services, cuePlayer),
