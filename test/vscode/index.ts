@@ -22,6 +22,7 @@ import './subtitle-language.test';
 import './subtitle-quick-fix.test';
 import './subtitle-speech.test';
 import './align.test';
+import './shot-changes.test';
 import './invented-text.test';
 import './cue-play.test';
 import './api-key.test';
