@@ -1,7 +1,8 @@
 /**
  * "Speech Studio: Show Subtitle Timeline": a webview with the media's waveform (peaks from the engine), a
- * video's shot changes as vertical marks (which also turns on the shot-change check of the file), the cues of the .srt/.vtt file as blocks and the player's playhead. Clicking a block reveals the cue in the
- * editor and plays it; the block of the cue at the editor's cursor is highlighted and follows it.
+ * video's shot changes as vertical marks (which also turns on the shot-change check of the file), the cues
+ * of the .srt/.vtt file as blocks and the player's playhead. Clicking a block reveals the cue in the editor
+ * and plays it; the block of the cue at the editor's cursor is highlighted and follows it.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
