@@ -1,5 +1,6 @@
 // The subtitle timeline webview's script (src/editor/subtitles/timeline-view.ts): draws the media's waveform
-// for the part in view, the cues as blocks with their text and the playhead; a click on a block asks the
+// for the part in view, the video's shot changes as vertical marks, the cues as blocks with their text and
+// the playhead; a click on a block asks the
 // extension to reveal and play that cue. It reports each render, so tests can wait for it.
 // @ts-check
 (function () {
@@ -13,6 +14,8 @@
 
   /** @type {{ index: number, start: number, end: number, text: string }[]} */
   let cues = [];
+  /** The video's shot changes, in seconds. */
+  let shots = /** @type {number[]} */ ([]);
   /** @type {{ bucketsPerSecond: number, duration: number, peaks: Int8Array } | null} */
   let wave = null;
   /** 'loading' | 'ready' | 'failed' */
@@ -30,7 +33,14 @@
   function layout() {
     fitZoom();
     track.style.width = `${Math.ceil(duration() * pixelsPerSecond)}px`;
-    track.querySelectorAll('.cue').forEach((block) => block.remove());
+    track.querySelectorAll('.cue, .shot').forEach((element) => element.remove());
+    for (const time of shots) {
+      const mark = document.createElement('div');
+      mark.className = 'shot';
+      mark.title = `Shot change at ${time.toFixed(3)} s`;
+      mark.style.left = `${time * pixelsPerSecond}px`;
+      track.appendChild(mark);
+    }
     for (const cue of cues) {
       const block = document.createElement('button');
       block.className = 'cue';
@@ -48,7 +58,7 @@
   }
 
   function report() {
-    vscode.postMessage({ type: 'rendered', blocks: track.querySelectorAll('.cue').length, buckets: wave ? wave.peaks.length / 2 : 0, waveform: waveState, current, pixelsPerSecond });
+    vscode.postMessage({ type: 'rendered', blocks: track.querySelectorAll('.cue').length, shots: track.querySelectorAll('.shot').length, buckets: wave ? wave.peaks.length / 2 : 0, waveform: waveState, current, pixelsPerSecond });
   }
 
   /** Draws the waveform of the seconds in view only: an hour of peaks never becomes one huge canvas. */
@@ -139,6 +149,10 @@
         wave = { bucketsPerSecond: message.bucketsPerSecond, duration: message.duration, peaks: decodePeaks(message.peaks) };
         waveState = 'ready';
         status.textContent = '';
+        layout();
+        return;
+      case 'shots':
+        shots = Array.isArray(message.times) ? message.times.filter((t) => typeof t === 'number') : [];
         layout();
         return;
       case 'waveform-error':

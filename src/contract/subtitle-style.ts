@@ -14,6 +14,13 @@ export interface SubtitleStyle {
   maxDurationSeconds: number;
   /** The least time between one cue's end and the next one's start. */
   minGapSeconds: number;
+  /** How different a frame must be from the one before to count as a shot change: ffmpeg's scene score, 0–1. */
+  shotChangeThreshold: number;
+  /**
+   * Frames around a shot change in which no cue may start or end unless it is on the change (Netflix: "half a
+   * second", 12 frames at 24 fps); counted in the video's own frames.
+   */
+  shotChangeFrames: number;
 }
 
 export interface StylePreset {
@@ -29,6 +36,11 @@ const TWO_FRAMES_25 = 0.08;
 const TWO_FRAMES_24 = 0.083;
 /** Netflix: 5/6 of a second, 20 frames at 24 fps. */
 const FIVE_SIXTHS = 0.833;
+/** ffmpeg's documented example for picking scene changes (`select='gt(scene,0.4)'`). */
+const SCENE_SCORE = 0.4;
+/** Netflix's subtitle timing guidelines: "half a second", 12 frames at 24 fps. */
+const HALF_SECOND_FRAMES = 12;
+const SHOT_CHANGES = { shotChangeThreshold: SCENE_SCORE, shotChangeFrames: HALF_SECOND_FRAMES } as const;
 
 export const DEFAULT_SUBTITLE_STYLE: SubtitleStyle = Object.freeze({
   maxLineChars: 42,
@@ -37,6 +49,7 @@ export const DEFAULT_SUBTITLE_STYLE: SubtitleStyle = Object.freeze({
   minDurationSeconds: 0.83,
   maxDurationSeconds: 7,
   minGapSeconds: TWO_FRAMES_25,
+  ...SHOT_CHANGES,
 });
 
 export const STYLE_PRESETS: Readonly<Record<string, StylePreset>> = Object.freeze({
@@ -44,22 +57,22 @@ export const STYLE_PRESETS: Readonly<Record<string, StylePreset>> = Object.freez
   'netflix-en': {
     label: 'Netflix English (USA), adult programs',
     source: 'Netflix Timed Text Style Guide: General Requirements and English (USA)',
-    style: { maxLineChars: 42, maxLines: 2, maxCharsPerSecond: 20, minDurationSeconds: FIVE_SIXTHS, maxDurationSeconds: 7, minGapSeconds: TWO_FRAMES_24 },
+    style: { maxLineChars: 42, maxLines: 2, maxCharsPerSecond: 20, minDurationSeconds: FIVE_SIXTHS, maxDurationSeconds: 7, minGapSeconds: TWO_FRAMES_24, ...SHOT_CHANGES },
   },
   'netflix-en-children': {
     label: 'Netflix English (USA), children\'s programs',
     source: 'Netflix Timed Text Style Guide: English (USA), children\'s reading speed',
-    style: { maxLineChars: 42, maxLines: 2, maxCharsPerSecond: 17, minDurationSeconds: FIVE_SIXTHS, maxDurationSeconds: 7, minGapSeconds: TWO_FRAMES_24 },
+    style: { maxLineChars: 42, maxLines: 2, maxCharsPerSecond: 17, minDurationSeconds: FIVE_SIXTHS, maxDurationSeconds: 7, minGapSeconds: TWO_FRAMES_24, ...SHOT_CHANGES },
   },
   'netflix-template': {
     label: 'Netflix English template (for translation)',
     source: 'Netflix English Template Timed Text Style Guide: 17 characters per second for adult programs',
-    style: { maxLineChars: 42, maxLines: 2, maxCharsPerSecond: 17, minDurationSeconds: FIVE_SIXTHS, maxDurationSeconds: 7, minGapSeconds: TWO_FRAMES_24 },
+    style: { maxLineChars: 42, maxLines: 2, maxCharsPerSecond: 17, minDurationSeconds: FIVE_SIXTHS, maxDurationSeconds: 7, minGapSeconds: TWO_FRAMES_24, ...SHOT_CHANGES },
   },
   bbc: {
     label: 'BBC',
     source: 'BBC Subtitle Guidelines: 37 characters (68 % of a 16:9 picture), 2 lines, 160–180 words per minute',
-    style: { maxLineChars: 37, maxLines: 2, maxCharsPerSecond: 15, minDurationSeconds: 1, maxDurationSeconds: 7, minGapSeconds: TWO_FRAMES_25 },
+    style: { maxLineChars: 37, maxLines: 2, maxCharsPerSecond: 15, minDurationSeconds: 1, maxDurationSeconds: 7, minGapSeconds: TWO_FRAMES_25, ...SHOT_CHANGES },
   },
 });
 
@@ -73,6 +86,8 @@ export const STYLE_RANGES: Readonly<Record<StyleField, { min: number; max: numbe
   minDurationSeconds: { min: 0, max: 10, integer: false },
   maxDurationSeconds: { min: 0.5, max: 60, integer: false },
   minGapSeconds: { min: 0, max: 2, integer: false },
+  shotChangeThreshold: { min: 0.05, max: 1, integer: false },
+  shotChangeFrames: { min: 0, max: 60, integer: true },
 });
 
 /** A style field out of its range, or a pair that contradicts itself; `field` names what to fix. */

@@ -193,16 +193,18 @@ export interface SpeakerEmbeddingResult {
 /** What the job service queues: a TTS, STT or book job's task. */
 export type JobTask = TtsTask | SttTask | BookTask | AlignTask;
 
-export type EngineTask = JobTask | SpeechRegionsTask | WaveformTask | SpeakTask | LiveWindowTask | SpeakerEmbeddingTask | EmbedSubtitlesTask;
+export type EngineTask = JobTask | SpeechRegionsTask | WaveformTask | ShotChangesTask | SpeakTask | LiveWindowTask | SpeakerEmbeddingTask | EmbedSubtitlesTask;
 
 /** What a task answers: a job's result, speech regions, waveform peaks, a spoken sentence or a live window. */
-export type EngineResult = JobResult | BookResult | SpeechRegionsResult | WaveformResult | SpokenSentence | LiveWindowResult | SpeakerEmbeddingResult | EmbedSubtitlesResult;
+export type EngineResult = JobResult | BookResult | SpeechRegionsResult | WaveformResult | ShotChangesResult | SpokenSentence | LiveWindowResult | SpeakerEmbeddingResult | EmbedSubtitlesResult;
 
 /** The result a task of type T answers with. */
 export type ResultOf<T extends EngineTask> = T extends BookTask
   ? BookResult
   : T extends SpeechRegionsTask
   ? SpeechRegionsResult
+  : T extends ShotChangesTask
+  ? ShotChangesResult
   : T extends WaveformTask
     ? WaveformResult
     : T extends SpeakTask
@@ -259,6 +261,25 @@ export interface WaveformResult {
   cached: boolean;
   /** The engine process's peak resident memory so far, in bytes. */
   engineMaxRssBytes: number;
+}
+
+/**
+ * Not a job: where the picture of a video cuts to another shot (ffmpeg's scene score above `threshold`), for
+ * the editor's shot-change check and timeline (src/engine/media/shot-changes-task.ts); the job core caches it.
+ */
+export interface ShotChangesTask {
+  kind: 'shot-changes';
+  mediaPath: string;
+  /** ffmpeg's scene score a frame must exceed, 0–1. */
+  threshold: number;
+}
+
+export interface ShotChangesResult {
+  durationSeconds: number;
+  /** The video's frame rate, to count frames around a change. */
+  framesPerSecond: number;
+  /** The time of the first frame of each new shot, in seconds, in order. */
+  changes: number[];
 }
 
 /**
@@ -336,7 +357,7 @@ export const parakeetBackend = (modelName: string): string => `parakeet (${model
 export const taskBackend = (task: EngineTask): string => {
   if (task.kind === 'tts') return task.voice.engine;
   if (task.kind === 'speech-regions') return VAD_BACKEND;
-  if (task.kind === 'waveform' || task.kind === 'embed-subtitles') return 'ffmpeg';
+  if (task.kind === 'waveform' || task.kind === 'shot-changes' || task.kind === 'embed-subtitles') return 'ffmpeg';
   if (task.kind === 'speak') return task.voice.engine;
   if (task.kind === 'book') return 'audiobook';
   if (task.kind === 'live-window') return STT_BACKEND;

@@ -21,6 +21,10 @@ async function runTask(received: unknown, report: ProgressReporter): Promise<Tas
     const { checkEmbedSubtitlesTask, runEmbedSubtitlesTask } = await import('./media/embed-subtitles');
     return runEmbedSubtitlesTask(checkEmbedSubtitlesTask(received as Record<string, unknown>), report);
   }
+  if (typeof received === 'object' && received !== null && (received as { kind?: unknown }).kind === 'shot-changes') {
+    const { checkShotChangesTask, runShotChangesTask } = await import('./media/shot-changes-task');
+    return runShotChangesTask(checkShotChangesTask(received as Record<string, unknown>), report);
+  }
   if (typeof received === 'object' && received !== null && (received as { kind?: unknown }).kind === 'book') {
     const { checkBookTask, runBookTask } = await import('./book/run-book');
     return runBookTask(checkBookTask(received as Record<string, unknown>), report);

@@ -1,5 +1,5 @@
 /**
- * The data directory's caches and what may be kept of each: waveform peaks, speech regions, the audiobook's
+ * The data directory's caches and what may be kept of each: waveform peaks, speech regions, shot changes, the audiobook's
  * paragraph audio, and the copies of damaged job store files. A `CachePruner` keeps them within their caps:
  * all of them when the server starts, and one after its cache was written, at most once per interval, so a
  * burst of writes costs one pass. Limits: defaults below, `SPEECH_STUDIO_CACHE_LIMITS` (JSON), server options.
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describeThrown, silentLogger, type Logger } from './log';
 import { pruneCache, type CacheLimit, type PruneReport } from './prune-cache';
 
-export type CacheName = 'waveforms' | 'speechRegions' | 'audiobook' | 'damaged';
+export type CacheName = 'waveforms' | 'speechRegions' | 'shotChanges' | 'audiobook' | 'damaged';
 export type CacheLimits = Record<CacheName, CacheLimit>;
 export type CacheLimitOverrides = Partial<Record<CacheName, Partial<CacheLimit>>>;
 
@@ -18,6 +18,8 @@ export const DEFAULT_CACHE_LIMITS: Readonly<CacheLimits> = {
   // About 1.4 MB per hour of media at the timeline's resolution: some 180 hours.
   waveforms: { maxMegabytes: 256, maxDays: 90 },
   speechRegions: { maxMegabytes: 32, maxDays: 90 },
+  // A few kilobytes per video: the times of its cuts.
+  shotChanges: { maxMegabytes: 16, maxDays: 90 },
   // A re-export after an edit reads what did not change from here; a book of 10 hours is about 1.2 GB of WAV.
   audiobook: { maxMegabytes: 4096, maxDays: 30 },
   damaged: { maxMegabytes: 512, maxDays: 90 },
@@ -25,6 +27,7 @@ export const DEFAULT_CACHE_LIMITS: Readonly<CacheLimits> = {
 
 export const waveformsDir = (dataDir: string): string => path.join(dataDir, 'waveforms');
 export const speechRegionsCacheDir = (dataDir: string): string => path.join(dataDir, 'cache', 'speech-regions');
+export const shotChangesCacheDir = (dataDir: string): string => path.join(dataDir, 'cache', 'shot-changes');
 export const audiobookCacheDir = (dataDir: string): string => path.join(dataDir, 'cache', 'audiobook');
 /** The job store keeps a damaged snapshot or journal beside it as `<name>.damaged-<time>` (src/jobs/store.ts). */
 const isDamagedCopy = (name: string): boolean => /\.damaged-\d+$/.test(name);
@@ -36,6 +39,8 @@ function cacheFolder(dataDir: string, name: CacheName): { dir: string; belongs?:
       return { dir: waveformsDir(dataDir) };
     case 'speechRegions':
       return { dir: speechRegionsCacheDir(dataDir) };
+    case 'shotChanges':
+      return { dir: shotChangesCacheDir(dataDir) };
     case 'audiobook':
       return { dir: audiobookCacheDir(dataDir) };
     case 'damaged':

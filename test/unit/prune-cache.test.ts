@@ -128,17 +128,18 @@ describe('CachePruner', () => {
   after(() => rm(dataDir, { recursive: true, force: true }));
 
   it('prunes every cache of the data directory in one pass, each by its own limits', async () => {
-    const limits = cacheLimits({ waveforms: { maxDays: 10 }, speechRegions: { maxDays: 10 }, audiobook: { maxDays: 10 }, damaged: { maxDays: 10 } });
+    const limits = cacheLimits({ waveforms: { maxDays: 10 }, speechRegions: { maxDays: 10 }, shotChanges: { maxDays: 10 }, audiobook: { maxDays: 10 }, damaged: { maxDays: 10 } });
     const pruner = new CachePruner(dataDir, { limits });
     const old = 20 * DAY;
     await entry(path.join(waveformsDir(dataDir), 'a.peaks'), 10, old);
     await entry(path.join(dataDir, 'cache', 'speech-regions', 'a.json'), 10, old);
+    await entry(path.join(dataDir, 'cache', 'shot-changes', 'a.json'), 10, old);
     await entry(path.join(dataDir, 'cache', 'audiobook', 'a.wav'), 10, old);
     await entry(path.join(dataDir, 'jobs.json.damaged-1'), 10, old);
     await entry(path.join(dataDir, 'jobs.json'), 10, old);
     await entry(path.join(dataDir, 'lexicon.json'), 10, old);
     const reports = await pruner.pruneAll();
-    assert.deepEqual(Object.fromEntries(Object.entries(reports).map(([name, r]) => [name, r.removed.length])), { waveforms: 1, speechRegions: 1, audiobook: 1, damaged: 1 });
+    assert.deepEqual(Object.fromEntries(Object.entries(reports).map(([name, r]) => [name, r.removed.length])), { waveforms: 1, speechRegions: 1, shotChanges: 1, audiobook: 1, damaged: 1 });
     assert.deepEqual((await readdir(dataDir)).filter((name) => !['waveforms', 'cache'].includes(name)).sort(), ['jobs.json', 'lexicon.json']);
     await pruner.close();
   });

@@ -11,9 +11,10 @@ const fixture = (name: string): string => readFileSync(path.join(__dirname, '..'
 const brief = (problems: ReturnType<typeof checkSubtitles>) => problems.map(({ kind, cue, line }) => [line, cue, kind]);
 
 describe('resolveStyle', () => {
-  it('gives the default style: 42 characters, 2 lines, 17 cps, 0.83–7 s, 2 frames at 25 fps', () => {
+  it('gives the default style: 42 characters, 2 lines, 17 cps, 0.83–7 s, 2 frames at 25 fps, 12 frames around a shot change', () => {
     assert.deepEqual(resolveStyle(), {
       maxLineChars: 42, maxLines: 2, maxCharsPerSecond: 17, minDurationSeconds: 0.83, maxDurationSeconds: 7, minGapSeconds: 0.08,
+      shotChangeThreshold: 0.4, shotChangeFrames: 12,
     });
   });
 

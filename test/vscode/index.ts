@@ -23,6 +23,7 @@ import './subtitle-quick-fix.test';
 import './subtitle-formats.test';
 import './subtitle-speech.test';
 import './align.test';
+import './shot-changes.test';
 import './invented-text.test';
 import './cue-play.test';
 import './api-key.test';

@@ -130,7 +130,9 @@ export async function retimeSubtitlesToMedia(services: Services, options: AlignC
   };
   // The text as it is now decides: a document edited meanwhile is not overwritten with stale times.
   if (document.getText() !== source) throw new Error('The subtitles changed while they were being aligned; run the command again.');
-  const edits = retimeCues(source, format, times);
+  // retimeCues takes milliseconds; the alignment's times are seconds.
+  const timesMs = new Map([...times].map(([index, time]) => [index, { start: Math.round(time.start * 1000), end: Math.round(time.end * 1000) }]));
+  const edits = retimeCues(source, format, timesMs);
   const applied = edits.length > 0 && (await vscode.workspace.applyEdit(toWorkspaceEdit(document, edits)));
   void vscode.window.showInformationMessage(
     `Re-timed ${report.moved} of ${report.total} cues (mean ${report.meanShiftMs} ms, max ${report.maxShiftMs} ms).${notFound(unmatched)}`,

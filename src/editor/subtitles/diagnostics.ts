@@ -2,12 +2,14 @@
  * Problems while you type: every open subtitle file (`.srt`, `.vtt`, `.ass`, `.ssa`, `.ttml`, `.dfxp`, `.sbv`) is checked against its subtitle style
  * (src/subtitles/check.ts) and each problem becomes a diagnostic on its line, updated as the file changes
  * and when the style settings change. Cues the recognizer may have invented are pointed at beside them
- * (invented-text.ts, a source of their own).
+ * (invented-text.ts, a source of their own), and so are cues near a shot change of the video once its shot
+ * changes are known (shot-change-diagnostics.ts).
  */
 import * as vscode from 'vscode';
 import { checkSubtitles, type SubtitleProblem } from '../../subtitles/check';
 import { subtitleFormatOfPath, type SubtitleFormat } from '../../subtitles/scan';
 import { forgetSpeech, inventedTextDiagnostics, onSpeechFound } from './invented-text-diagnostics';
+import { forgetShots, onShotsFound, shotChangeDiagnostics } from './shot-change-diagnostics';
 import { readSubtitleCheckSetting, SUBTITLE_SETTINGS } from './style-setting';
 
 // Typing bursts are checked once they pause; a 2 000-cue file takes a few milliseconds.
@@ -31,6 +33,7 @@ export function subtitleDiagnostics(document: vscode.TextDocument): vscode.Diagn
   const diagnostics = [
     ...checkSubtitles(document.getText(), format, setting.style).map((problem) => toDiagnostic(document, problem)),
     ...inventedTextDiagnostics(document, format),
+    ...shotChangeDiagnostics(document, format, setting.style),
   ];
   if (setting.invalid) {
     const range = document.lineCount > 0 ? document.lineAt(0).range : new vscode.Range(0, 0, 0, 0);
@@ -79,8 +82,10 @@ export function registerSubtitleDiagnostics(): vscode.Disposable {
       clearTimeout(pending.get(document.uri.toString()));
       collection.delete(document.uri);
       forgetSpeech(document.uri);
+      forgetShots(document.uri);
     }),
     onSpeechFound((uri) => vscode.workspace.textDocuments.filter((document) => document.uri.toString() === uri.toString()).forEach(refresh)),
+    onShotsFound((uri) => vscode.workspace.textDocuments.filter((document) => document.uri.toString() === uri.toString()).forEach(refresh)),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(SUBTITLE_SETTINGS)) vscode.workspace.textDocuments.forEach(refresh);
     }),

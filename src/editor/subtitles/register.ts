@@ -1,6 +1,7 @@
 /**
  * The subtitle editing features together: the check's diagnostics, their quick fixes, the invented-text
- * hints, the timing shift, "▶ Play" on each cue, the timeline and embedding the file in a video.
+ * hints, the shot-change check, the timing shift, "▶ Play" on each cue, the timeline and embedding the
+ * file in a video.
  */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
@@ -10,6 +11,7 @@ import { registerEmbedSubtitles } from './embed-subtitles';
 import { registerInventedText } from './invented-text';
 import { registerSubtitleQuickFixes } from './quick-fixes';
 import { registerShiftSubtitleTiming } from './shift-timing';
+import { registerShotChanges } from './shot-changes';
 import { registerSubtitleTimeline } from './timeline-view';
 
 export function registerSubtitleEditing(services: Services): vscode.Disposable {
@@ -18,6 +20,7 @@ export function registerSubtitleEditing(services: Services): vscode.Disposable {
     registerSubtitleDiagnostics(),
     registerInventedText(services),
     registerSubtitleQuickFixes(),
+    registerShotChanges(services),
     registerShiftSubtitleTiming(services.context, services.player),
     cuePlayer,
     registerSubtitleTimeline(services, cuePlayer),

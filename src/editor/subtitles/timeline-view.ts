@@ -1,7 +1,8 @@
 /**
- * "Speech Studio: Show Subtitle Timeline": a webview with the media's waveform (peaks from the engine), the
- * cues of the subtitle file as blocks and the player's playhead. Clicking a block reveals the cue in the
- * editor and plays it; the block of the cue at the editor's cursor is highlighted and follows it.
+ * "Speech Studio: Show Subtitle Timeline": a webview with the media's waveform (peaks from the engine), a
+ * video's shot changes as vertical marks (which also turns on the shot-change check of the file), the cues
+ * of the .srt/.vtt file as blocks and the player's playhead. Clicking a block reveals the cue in the editor
+ * and plays it; the block of the cue at the editor's cursor is highlighted and follows it.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -13,6 +14,8 @@ import type { Services } from '../services';
 import { mediaForSubtitle } from './cue-media';
 import { cuesOf, type CuePlayback, type CuePlayer } from './cue-play';
 import { subtitleFormatOf } from './diagnostics';
+import { rememberShots } from './shot-change-diagnostics';
+import { shotChangesOfMedia } from './shot-changes';
 import { timelinePeaks } from './timeline-peaks';
 
 export const SHOW_TIMELINE_COMMAND = 'speechStudio.showSubtitleTimeline';
@@ -20,6 +23,8 @@ export const SHOW_TIMELINE_COMMAND = 'speechStudio.showSubtitleTimeline';
 /** What the webview says it drew. */
 export interface TimelineRendered {
   blocks: number;
+  /** Shot-change marks drawn (none for audio). */
+  shots: number;
   buckets: number;
   waveform: 'loading' | 'ready' | 'failed';
   /** The highlighted cue (the one at the editor's cursor). */
@@ -34,6 +39,8 @@ export interface Timeline {
   readonly media: vscode.Uri;
   /** The next render with the waveform drawn (or failed to load). */
   rendered(): Promise<TimelineRendered>;
+  /** How many shot-change marks the webview drew, once it drew some (waits for the first). */
+  shotsShown(): Promise<number>;
   /** The next time the webview highlights a cue (the cursor moved to another). */
   highlighted(): Promise<number | null>;
   /** Fires when a click on a block played its cue. */
@@ -47,6 +54,7 @@ interface PageMessage {
   type: 'ready' | 'rendered' | 'select' | 'highlighted';
   index?: number | null;
   blocks?: number;
+  shots?: number;
   buckets?: number;
   waveform?: TimelineRendered['waveform'];
   current?: number | null;
@@ -60,6 +68,7 @@ class TimelinePanel implements Timeline, vscode.Disposable {
   readonly onDidPlay = this.played.event;
   private readonly abort = new AbortController();
   private timer: NodeJS.Timeout | undefined;
+  private shotsDrawn = 0;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -91,8 +100,13 @@ class TimelinePanel implements Timeline, vscode.Disposable {
 
   rendered(): Promise<TimelineRendered> {
     return this.next((m) => m.type === 'rendered' && m.waveform !== 'loading').then((m) => ({
-      blocks: m.blocks ?? 0, buckets: m.buckets ?? 0, waveform: m.waveform ?? 'loading', current: m.current ?? null, pixelsPerSecond: m.pixelsPerSecond ?? 0,
+      blocks: m.blocks ?? 0, shots: m.shots ?? 0, buckets: m.buckets ?? 0, waveform: m.waveform ?? 'loading', current: m.current ?? null, pixelsPerSecond: m.pixelsPerSecond ?? 0,
     }));
+  }
+
+  shotsShown(): Promise<number> {
+    if (this.shotsDrawn > 0) return Promise.resolve(this.shotsDrawn);
+    return this.next((m) => m.type === 'rendered' && (m.shots ?? 0) > 0).then((m) => m.shots ?? 0);
   }
 
   highlighted(): Promise<number | null> {
@@ -111,6 +125,7 @@ class TimelinePanel implements Timeline, vscode.Disposable {
 
   private onMessage(message: PageMessage): void {
     if (typeof message !== 'object' || message === null) return;
+    if (message.type === 'rendered' && typeof message.shots === 'number') this.shotsDrawn = message.shots;
     if (message.type === 'ready') {
       void this.sendCues().then(() => {
         const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === this.subtitle.toString());
@@ -118,7 +133,7 @@ class TimelinePanel implements Timeline, vscode.Disposable {
         const position = this.services.player.positionIn(this.media.fsPath);
         if (position !== undefined) void this.panel.webview.postMessage({ type: 'playhead', position });
       });
-      void this.sendWaveform();
+      void this.sendWaveform().then(() => this.sendShots());
     } else if (message.type === 'select' && typeof message.index === 'number') {
       void this.select(message.index);
     }
@@ -163,6 +178,19 @@ class TimelinePanel implements Timeline, vscode.Disposable {
       const message = error instanceof Error ? error.message : String(error);
       this.services.log.warn(`The timeline has no waveform for ${this.media.fsPath}: ${message}`);
       await this.panel.webview.postMessage({ type: 'waveform-error', message: `No waveform: ${message}` });
+    }
+  }
+
+  /** The video's shot changes as marks; audio has none, and says nothing. */
+  private async sendShots(): Promise<void> {
+    try {
+      const found = await shotChangesOfMedia(this.services, this.subtitle, this.media, this.abort.signal);
+      if (!found) return;
+      rememberShots(this.subtitle, found);
+      await this.panel.webview.postMessage({ type: 'shots', times: found.changes });
+    } catch (error) {
+      if (this.abort.signal.aborted) return;
+      this.services.log.info(`The timeline shows no shot changes for ${this.media.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

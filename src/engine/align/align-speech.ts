@@ -31,6 +31,8 @@ export interface AlignmentInput {
   sampleRate: number;
   /** What Silero VAD heard as speech, in seconds of `pcm`; null when VAD did not run. */
   speech: SpeechSpan[] | null;
+  /** The stretches of `pcm` VAD listened to (vad-excerpts.ts); all of it when absent. */
+  heard?: SpeechSpan[];
   texts: readonly string[];
   voice: string;
   onProgress?(step: 'synthesizing' | 'matching', fraction: number): void;
@@ -47,7 +49,7 @@ export interface Alignment {
 export async function alignSpeech(input: AlignmentInput): Promise<Alignment> {
   const media = computeFeatures(input.pcm, input.sampleRate);
   const duration = input.pcm.length / input.sampleRate;
-  const pauses = findPauses(media.energyDb, noiseFloorDb(media.energyDb, input.speech));
+  const pauses = findPauses(media.energyDb, noiseFloorDb(media.energyDb, input.speech, input.heard));
   const speechSeconds = duration - pauses.reduce((sum, pause) => sum + pause.end - pause.start, 0);
   const espeakRate = await matchingRate(input.texts, input.voice, speechSeconds);
   const rendition = await renderScript(input.texts, input.voice, espeakRate, (fraction) => input.onProgress?.('synthesizing', fraction));

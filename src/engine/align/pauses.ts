@@ -1,8 +1,8 @@
 /**
  * Pauses in the media: runs of 10 ms frames whose energy stays near the noise floor. Sentence boundaries in
  * speech fall in pauses, so the aligner moves each boundary that warping placed roughly into the pause
- * that matches it. The noise floor is measured where Silero VAD hears no speech when VAD ran; otherwise it
- * is a low percentile of all frames.
+ * that matches it. The noise floor is measured where Silero VAD hears no speech, in the stretches it heard,
+ * when VAD ran; otherwise it is a low percentile of all frames.
  */
 import { FRAME_SECONDS } from './features';
 
@@ -24,17 +24,22 @@ export interface SpeechSpan {
   end: number;
 }
 
-/** The noise floor in dB: the median frame energy outside speech when VAD found some silence, else a low percentile. */
-export function noiseFloorDb(energyDb: Float32Array, speech: readonly SpeechSpan[] | null): number {
+/**
+ * The noise floor in dB: the median frame energy outside speech when VAD found some silence, else a low
+ * percentile. `heard` (default: all of the media) says which stretches VAD listened to; only those count.
+ */
+export function noiseFloorDb(energyDb: Float32Array, speech: readonly SpeechSpan[] | null, heard?: readonly SpeechSpan[]): number {
   if (energyDb.length === 0) return -100;
   if (speech) {
+    const mark = (mask: Uint8Array, spans: readonly SpeechSpan[], value: number): void => {
+      for (const span of spans) mask.fill(value, Math.max(0, Math.floor(span.start / FRAME_SECONDS)), Math.min(energyDb.length, Math.ceil(span.end / FRAME_SECONDS)));
+    };
+    // 0: not heard, 1: heard and no speech, 2: speech.
     const inSpeech = new Uint8Array(energyDb.length);
-    for (const span of speech) {
-      const from = Math.max(0, Math.floor(span.start / FRAME_SECONDS));
-      const to = Math.min(energyDb.length, Math.ceil(span.end / FRAME_SECONDS));
-      inSpeech.fill(1, from, to);
-    }
-    const outside = energyDb.filter((_, frame) => inSpeech[frame] === 0);
+    if (heard) mark(inSpeech, heard, 1);
+    else inSpeech.fill(1);
+    mark(inSpeech, speech, 2);
+    const outside = energyDb.filter((_, frame) => inSpeech[frame] === 1);
     // At least a second of non-speech to measure on; otherwise fall back to the percentile.
     if (outside.length >= 1 / FRAME_SECONDS) return percentile(outside, 0.5);
   }

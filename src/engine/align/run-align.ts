@@ -1,6 +1,6 @@
 /**
  * Runs an alignment job inside the engine process: decode the media (cropped as asked) → Silero VAD, when a
- * model is installed → align the script (align-speech.ts) → write the transcript, whose segments are the
+ * model is installed (on excerpts of long media) → align the script (align-speech.ts) → write the transcript, whose segments are the
  * script's units that were found, with their words. Times are relative to the original media.
  */
 import { readFile } from 'node:fs/promises';
@@ -17,6 +17,7 @@ import { sttThreadCount } from '../stt/whisper-session';
 import { writeTranscript } from '../stt/write-transcript';
 import { alignSpeech } from './align-speech';
 import { renditionVoice } from './rendition';
+import { joinExcerpts, spansInMedia, vadExcerpts } from './vad-excerpts';
 
 /** Shares of the job's progress: decoding, VAD, synthesis, matching, writing. */
 const SHARES = { decoding: 10, vad: 15, synthesizing: 40, matching: 30 };
@@ -32,14 +33,17 @@ export async function runAlignTask(task: AlignTask, report: ProgressReporter): P
   const input = await decodeInput(task.inputPath, task.options, mediaToolchain(), (fraction) => report('decoding', SHARES.decoding * fraction));
   let at = SHARES.decoding;
   report('detecting_speech', at);
+  // VAD hears long media in excerpts (vad-excerpts.ts): it only measures the noise floor.
+  const heard = vadExcerpts(input.pcm.length / SPEECH_SAMPLE_RATE);
   const speech = task.vadModelPath
-    ? await detectSpeech(input.pcm, task.vadModelPath, sttThreadCount(), (fraction) => report('detecting_speech', at + SHARES.vad * fraction))
+    ? spansInMedia(await detectSpeech(joinExcerpts(input.pcm, SPEECH_SAMPLE_RATE, heard), task.vadModelPath, sttThreadCount(), (fraction) => report('detecting_speech', at + SHARES.vad * fraction)), heard)
     : null;
   at += SHARES.vad;
   const alignment = await alignSpeech({
     pcm: input.pcm,
     sampleRate: SPEECH_SAMPLE_RATE,
     speech,
+    heard,
     texts: units.map((unit) => unit.spoken),
     voice,
     onProgress: (step, fraction) => {
