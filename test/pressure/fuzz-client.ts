@@ -15,8 +15,8 @@ export interface Answer {
 export const DEADLINE_MS = 5000;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
 
-/** One request, raw path and bytes, answered within DEADLINE_MS or rejected. */
-export function send(port: number, method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<Answer> {
+/** One request, raw path and bytes, answered within `deadlineMs` or rejected. */
+export function send(port: number, method: string, path: string, headers: Record<string, string>, body?: Buffer, deadlineMs = DEADLINE_MS): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, method, path, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
@@ -29,8 +29,8 @@ export function send(port: number, method: string, path: string, headers: Record
     });
     const timer = setTimeout(() => {
       req.destroy();
-      reject(new Error(`No answer within ${DEADLINE_MS} ms: ${method} ${path.slice(0, 200)}`));
-    }, DEADLINE_MS);
+      reject(new Error(`No answer within ${deadlineMs} ms: ${method} ${path.slice(0, 200)}`));
+    }, deadlineMs);
     req.on('error', (error) => {
       clearTimeout(timer);
       reject(error);

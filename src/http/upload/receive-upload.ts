@@ -106,7 +106,10 @@ export async function receiveUpload(
         req.resume();
         // The parser no longer sees the body, so an open file part would never end: end it here, and the
         // sink's side too: a part that had ended but not yet said so would leave the sink waiting forever.
-        for (const stream of openStreams) stream.destroy();
+        // Destroyed with the error: a stream destroyed without one after its writable side finished (the file
+        // part had ended, a later part was cut short) leaves the sink's pipeline pending for ever.
+        const cause = error instanceof Error ? error : new Error(String(error));
+        for (const stream of openStreams) stream.destroy(cause);
         reject(error);
       };
       // A part without a name (or with name="") comes with name undefined: never assume a string.
