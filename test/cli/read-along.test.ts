@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { unzipSync } from 'fflate';
-import { makeDocx, makeEpub3 } from '../helpers/book-files';
+import { makeDocx, makeEpub2, makeEpub3 } from '../helpers/book-files';
 import { runCli } from '../helpers/cli';
 import { epubcheck, readOverlays, type OverlayClip } from '../helpers/epubcheck';
 import { tempDir } from '../helpers/server';
@@ -107,6 +107,21 @@ describe('node dist/cli.js audiobook --format epub3 (read-along books)', () => {
     const book = readOverlays(new Uint8Array(await readFile(out)));
     assert.deepEqual([...new Set(book.clips.map((clip) => clip.document))], ['EPUB/chapter-001.xhtml', 'EPUB/chapter-002.xhtml', 'EPUB/chapter-003.xhtml']);
     assert.match(book.text('EPUB/chapter-002.xhtml'), /<span id="c2-s2">Koa arrived at dawn\.<\/span>/);
+  });
+
+  it('makes an EPUB 2 into a read-along EPUB 3 without errors, its unread document given the HTML5 doctype too', async () => {
+    const dir = await workDir();
+    const input = path.join(dir, 'old.epub');
+    await writeFile(input, makeEpub2());
+    const out = path.join(dir, 'old-read-along.epub');
+    const result = await runCli(['audiobook', input, '--out', out, '--chapters', '2', '--data-dir', path.join(dir, 'data')]);
+    assert.equal(result.code, 0, result.stderr);
+    const check = await epubcheck(out);
+    assert.deepEqual(check.errors, [], check.output);
+    const book = readOverlays(new Uint8Array(await readFile(out)));
+    assert.deepEqual(book.clips.map((clip) => [clip.document, clip.id]), [['OEBPS/one.html', 'ss2-1'], ['OEBPS/one.html', 'ss2-2']]);
+    assert.match(book.text('OEBPS/two.html'), /<!DOCTYPE html>[\s\S]*The first words&#160;came slowly\./);
+    assert.ok(book.files['OEBPS/read-along/nav.xhtml'], 'no EPUB 3 nav document was added');
   });
 
   it('lists the chapters, and refuses a chapter list the book does not have before any synthesis', async () => {

@@ -41,7 +41,9 @@ export function readAlongFromEpub(epub: EpubBook, sourceEpub: string, chapters: 
   const read = new Set(chapters.flatMap((chapter) => (chapter.paragraphs ?? []).map((paragraph) => paragraph.document ?? '')));
   const written: ReadAlongPackage['written'] = [{ path: cssPath, content: READ_ALONG_CSS }];
   for (const [docPath, document] of epub.documents) {
-    if (read.has(docPath)) written.push({ path: docPath, content: prepareDocument(document.marked, relativeHref(docPath, cssPath)) });
+    // A document not read is kept as it is, unless it has an older doctype, which EPUB 3 does not allow.
+    const oldDoctype = /<!DOCTYPE(?!\s+html\s*>)/i.test(document.marked);
+    if (read.has(docPath) || oldDoctype) written.push({ path: docPath, content: prepareDocument(document.marked, relativeHref(docPath, cssPath)) });
   }
   const manifest: PackageItem[] = epub.manifest.map((item) => ({
     ...item,
