@@ -89,3 +89,16 @@ describe('books in: EPUB, DOCX, chapter selection', () => {
     assert.throws(() => parseChapterSelection('5-3', 9), /names chapters 5-3/);
   });
 });
+
+describe('sentence ids', () => {
+  it('never repeat an id the book already uses', async () => {
+    const { strToU8, unzipSync: unzip, zipSync } = await import('fflate');
+    const files = unzip(makeEpub3());
+    files['OEBPS/text/chapters.xhtml'] = strToU8(strFromU8(files['OEBPS/text/chapters.xhtml']).replace('<h1>The Harbour</h1>', '<h1 id="ss3-1">The Harbour</h1>'));
+    const book = await readBook(await bookFile('taken.epub', zipSync(files)));
+    const marked = book.epub!.documents.get('OEBPS/text/chapters.xhtml')!.marked;
+    const ids = [...marked.matchAll(/id="([^"]+)"/g)].map((match) => match[1]);
+    assert.equal(new Set(ids).size, ids.length, ids.join(' '));
+    assert.ok(book.chapters[2].paragraphs![0].sentences[0].id.startsWith('ss3-1-'));
+  });
+});

@@ -98,6 +98,14 @@ function ncxEntries(archive: ZipEntries, ncxPath: string): TocEntry[] {
   });
 }
 
+/** An id prefix (`ss3-`, or `ss3-a-`… when the book already uses such ids) that no id in `source` starts with. */
+function freePrefix(source: string, tail: string): string {
+  for (let n = 0; ; n++) {
+    const prefix = n === 0 ? `ss${tail}` : `ss${tail}${n.toString(36)}-`;
+    if (!source.includes(`"${prefix}`) && !source.includes(`'${prefix}`)) return prefix;
+  }
+}
+
 /** The book in `bytes` (an .epub file's content); `source` names it in refusals. */
 export function readEpub(bytes: Uint8Array, source: string): EpubBook {
   const archive = ZipEntries.read(bytes, source);
@@ -154,7 +162,8 @@ export function readEpub(bytes: Uint8Array, source: string): EpubBook {
   const documents = new Map<string, MarkedDocument>();
   const drafts: Array<{ title: string; types: string[]; paragraphs: ChapterParagraph[] }> = [];
   spine.forEach((docPath, index) => {
-    const document = markSentences(archive.text(docPath), `ss${index + 1}-`);
+    const source = archive.text(docPath);
+    const document = markSentences(source, freePrefix(source, `${index + 1}-`));
     documents.set(docPath, document);
     const starts = toc.filter((entry) => entry.path === docPath);
     const docTypes = [...document.types, ...(landmarks.get(docPath) ?? [])];
