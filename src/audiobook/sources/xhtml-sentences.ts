@@ -141,9 +141,15 @@ export function markSentences(source: string, prefix: string): MarkedDocument {
     node.children.forEach(walk);
   };
   root.children.forEach(walk);
-  // Later edits at the same offset go after earlier ones (a sentence's `</span>` before the next `<span>`).
-  const ordered = edits.map((edit, order) => ({ ...edit, order })).sort((a, b) => b.at - a.at || b.order - a.order);
-  let marked = source;
-  for (const edit of ordered) marked = marked.slice(0, edit.at) + edit.text + marked.slice(edit.at);
+  // Edits at the same offset keep their order (a sentence's `</span>` before the next `<span>`).
+  const ordered = edits.map((edit, order) => ({ ...edit, order })).sort((a, b) => a.at - b.at || a.order - b.order);
+  const parts: string[] = [];
+  let from = 0;
+  for (const edit of ordered) {
+    parts.push(source.slice(from, edit.at), edit.text);
+    from = edit.at;
+  }
+  parts.push(source.slice(from));
+  const marked = parts.join('');
   return { blocks, marked, types, heading };
 }
