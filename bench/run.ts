@@ -22,6 +22,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<unknown> }> = [
   { name: 'tts', run: () => runTtsBench() },
   { name: 'relay', run: () => import('./relay').then((m) => m.runRelayBench()) },
   { name: 'audiobook', run: () => import('./audiobook').then((m) => m.runAudiobookBench()) },
+  { name: 'epub', run: () => import('./read-along').then((m) => m.runReadAlongBench()) },
   { name: 'stt', run: () => import('./stt').then((m) => m.runSttBench()) },
   { name: 'timing', run: () => import('./timing').then((m) => m.runTimingBench()) },
   { name: 'subtitles', run: () => import('./subtitles').then((m) => m.runSubtitlesBench()) },

@@ -26,8 +26,10 @@ Usage:
   node dist/cli.js key regenerate [--data-dir D]
   node dist/cli.js models list|install <id>|remove <id>|verify|import [<id>] <path> [--data-dir D] [--mirror URL]
   node dist/cli.js speakers add <name> <clip>|remove <name>|list [--data-dir D]   speakers named in diarized transcripts
-  node dist/cli.js audiobook <file.md|folder> --out book.m4b [--voice ID] [--format m4b|mp3] [--chapter-level N]
+  node dist/cli.js audiobook <file.md|.txt|.epub|.docx|folder> --out book.m4b [--voice ID] [--format m4b|mp3|epub3]
+                             [--chapter-level N] [--chapters 3-7,9|all] [--list-chapters]
                              [--speakers "Ann=VOICE,Bob=VOICE"] [--per-chapter (MP3 files in the folder --out)] [--data-dir D]
+                             --format epub3 writes a read-along EPUB 3 (Media Overlays); --list-chapters prints the chapters
   node dist/cli.js align <media> <script.txt|.md|.srt|.vtt> --out x.srt|x.vtt|x.txt|x.json [--language L] [--data-dir D]
                              time a script (or re-time subtitles) to the speech; no speech-to-text model needed
   node dist/cli.js embed-subtitles <video> <subtitles.srt|.vtt|.ass|.ssa|.ttml|.dfxp|.sbv> --out x.mp4|x.mov|x.m4v|x.mkv|x.webm [--language L]
@@ -60,6 +62,8 @@ const OPTIONS = {
   'chapter-level': { type: 'string' },
   speakers: { type: 'string' },
   'per-chapter': { type: 'boolean' },
+  chapters: { type: 'string' },
+  'list-chapters': { type: 'boolean' },
   'allow-folder': { type: 'string', multiple: true },
   language: { type: 'string' },
   help: { type: 'boolean', short: 'h' },

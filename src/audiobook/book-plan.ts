@@ -6,7 +6,7 @@
 import type { LexiconEntry, TtsRequest } from '../contract/types';
 import type { TtsVoiceRef } from '../voices/voice-ref';
 
-export type AudiobookFormat = 'm4b' | 'mp3';
+export type AudiobookFormat = 'm4b' | 'mp3' | 'epub3';
 
 /** A voice the book uses, with the TTS options every paragraph in it is synthesized with. */
 export interface BookReading {
@@ -18,6 +18,10 @@ export interface BookPassage {
   text: string;
   /** Index into `BookPlan.readings`. */
   reading: number;
+  /** Read-along books: the sentence's element, which its Media Overlay clip points at. */
+  anchor?: { document: string; id: string };
+  /** Read-along books: the passage opens a paragraph (a reader's pause before it, a shorter one otherwise). */
+  paragraphStart?: boolean;
 }
 
 export interface BookChapter {
@@ -37,6 +41,36 @@ export interface BookPlan {
   chapters: BookChapter[];
   /** The lexicon the book speaks with (data directory's entries, with the caller's winning). */
   lexicon: LexiconEntry[];
+  /** The EPUB 3 to write around the audio, for the epub3 format (read-along/package-plan.ts). */
+  readAlong?: ReadAlongPackage;
+}
+
+/** A file of a read-along book's package, by its path inside the archive. */
+export interface PackageItem {
+  id: string;
+  path: string;
+  mediaType: string;
+  properties?: string;
+}
+
+/** Everything of a read-along EPUB 3 but its audio, overlays and package document. */
+export interface ReadAlongPackage {
+  title: string;
+  author?: string;
+  language: string;
+  identifier: string;
+  /** Where the package document goes; manifest paths are archive paths. */
+  packagePath: string;
+  /** The input EPUB whose files in `copied` are taken as they are. */
+  sourceEpub?: string;
+  copied: string[];
+  /** Files written as given: the marked XHTML documents, and for a new book its nav and chapter documents. */
+  written: Array<{ path: string; content: string }>;
+  manifest: PackageItem[];
+  /** Spine documents, by manifest id, in reading order (`linear: false` for the non-linear ones). */
+  spine: Array<{ id: string; linear: boolean }>;
+  /** The NCX's manifest id, when the book keeps one. */
+  ncxId?: string;
 }
 
 export interface TimedChapter {
@@ -54,6 +88,8 @@ export interface BookResult {
   files: string[];
 }
 
+/** The silence between two sentences of a paragraph in a read-along book, where each sentence is its own clip. */
+export const SENTENCE_PAUSE_SECONDS = 0.25;
 /** The silence between two paragraphs, as a reader pauses. */
 export const PARAGRAPH_PAUSE_SECONDS = 0.6;
 /** Paragraphs are synthesized at this rate: the chapter encoders take it as it is. */

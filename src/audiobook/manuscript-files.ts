@@ -49,7 +49,7 @@ export async function manuscriptFiles(input: string): Promise<Array<{ file: stri
   if (info.isFile()) {
     files = [{ file: input, bytes: info.size }];
   } else if (info.isDirectory()) {
-    const names = (await readdir(input)).filter((name) => name.toLowerCase().endsWith('.md'))
+    const names = (await readdir(input)).filter((name) => /\.(md|txt)$/i.test(name))
       .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
     if (names.length === 0) throw new ManuscriptError(`The folder ${input} holds no .md files.`);
     files = [];

@@ -3,10 +3,26 @@
  * at headings of the chapter level (the book's top heading level unless told), each with its heading as title.
  */
 
+/** A sentence of a book read from XHTML (an EPUB), with the id it carries in its document. */
+export interface ChapterSentence {
+  id: string;
+  text: string;
+}
+
+export interface ChapterParagraph {
+  /** The archive path of the EPUB document the paragraph is in. */
+  document?: string;
+  sentences: ChapterSentence[];
+}
+
 export interface Chapter {
   title: string;
   /** The chapter's Markdown, heading included (the text normalizer reads Markdown as prose). */
   text: string;
+  /** Front or back matter (cover, contents, copyright, index…) is skipped unless asked for; body when absent. */
+  matter?: 'front' | 'body' | 'back';
+  /** An EPUB's chapter as its documents hold it: paragraphs of sentences with their ids. */
+  paragraphs?: ChapterParagraph[];
 }
 
 export interface Manuscript {

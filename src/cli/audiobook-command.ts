@@ -16,6 +16,28 @@ export interface AudiobookFlags {
   'chapter-level'?: string;
   speakers?: string;
   'per-chapter'?: boolean;
+  chapters?: string;
+  'list-chapters'?: boolean;
+}
+
+const FORMATS: readonly AudiobookFormat[] = ['m4b', 'mp3', 'epub3'];
+
+/** The format the flags ask for, or the one `--out`'s extension names. */
+function formatOf(flags: AudiobookFlags, perChapter: boolean): string {
+  if (flags.format) return flags.format;
+  const extension = path.extname(flags.out ?? '').toLowerCase();
+  return perChapter || extension === '.mp3' ? 'mp3' : extension === '.epub' ? 'epub3' : 'm4b';
+}
+
+/** `--list-chapters`: the book's chapters, numbered as --chapters takes them, front and back matter marked. */
+async function listChapters(input: string, level: number | undefined): Promise<number> {
+  const { readBook } = await import('../audiobook/read-book');
+  const book = await readBook(path.resolve(input), level);
+  for (const [index, chapter] of book.chapters.entries()) {
+    const matter = chapter.matter && chapter.matter !== 'body' ? `  (${chapter.matter} matter, skipped unless named)` : '';
+    console.log(`${String(index + 1).padStart(3)}  ${chapter.title}${matter}`);
+  }
+  return 0;
 }
 
 /** A progress line at most every this many percent. */
@@ -23,14 +45,15 @@ const PROGRESS_STEP = 10;
 
 /** Runs the export; answers the exit code (130 when cancelled). */
 export async function runAudiobookCommand(input: string | undefined, flags: AudiobookFlags, dataDir: string): Promise<number> {
-  if (!input) throw new UsageError('Expected "audiobook <file.md|folder> --out book.m4b".');
-  if (!flags.out) throw new UsageError('audiobook needs --out, the book to write (e.g. book.m4b).');
-  const perChapter = flags['per-chapter'] === true;
-  const format = (flags.format ?? (perChapter || path.extname(flags.out).toLowerCase() === '.mp3' ? 'mp3' : 'm4b')) as AudiobookFormat;
-  if (format !== 'm4b' && format !== 'mp3') throw new UsageError(`--format must be m4b or mp3, not ${flags.format}.`);
-  if (perChapter && format !== 'mp3') throw new UsageError('--per-chapter writes MP3 files; leave out --format or use --format mp3.');
+  if (!input) throw new UsageError('Expected "audiobook <file.md|.epub|.docx|folder> --out book.m4b".');
   const level = flags['chapter-level'] === undefined ? undefined : Number(flags['chapter-level']);
   if (level !== undefined && !(Number.isInteger(level) && level >= 1 && level <= 6)) throw new UsageError('--chapter-level must be 1 to 6.');
+  if (flags['list-chapters']) return listChapters(input, level);
+  if (!flags.out) throw new UsageError('audiobook needs --out, the book to write (e.g. book.m4b).');
+  const perChapter = flags['per-chapter'] === true;
+  const format = formatOf(flags, perChapter) as AudiobookFormat;
+  if (!FORMATS.includes(format)) throw new UsageError(`--format must be m4b, mp3 or epub3, not ${flags.format}.`);
+  if (perChapter && format !== 'mp3') throw new UsageError('--per-chapter writes MP3 files; leave out --format or use --format mp3.');
 
   // Loaded here so the other commands do not load the job core.
   const { openCliJobCore } = await import('../host/cli-job-core');
@@ -46,6 +69,7 @@ export async function runAudiobookCommand(input: string | undefined, flags: Audi
     const job = await createBookExport(core, {
       origin: 'cli', input, out: flags.out, format, perChapter, speakers: parseSpeakerList(flags.speakers),
       ...(flags.voice ? { voiceId: flags.voice } : {}), ...(level ? { chapterLevel: level } : {}),
+      ...(flags.chapters !== undefined ? { chapters: flags.chapters } : {}),
     });
     let shown = -PROGRESS_STEP;
     core.jobs.on('change', (changed) => {

@@ -7,8 +7,12 @@ import path from 'node:path';
 import { checkBookOutput } from '../audiobook/book-output';
 import type { AudiobookFormat, BookPlan, BookReading } from '../audiobook/book-plan';
 import { BOOK_SAMPLE_RATE } from '../audiobook/book-plan';
-import { ManuscriptError, readManuscript } from '../audiobook/manuscript-files';
+import { selectChapters } from '../audiobook/chapter-selection';
+import type { ChapterParagraph } from '../audiobook/manuscript';
+import { ManuscriptError } from '../audiobook/manuscript-files';
 import { chapterPassages } from '../audiobook/passages';
+import { newChapterPath, readAlongFromEpub, readAlongFromText, sentencesOf } from '../audiobook/read-along/package-plan';
+import { readBook } from '../audiobook/read-book';
 import { MAX_TTS_TEXT } from '../contract/openapi';
 import type { LexiconEntry } from '../contract/types';
 import type { Validators } from '../contract/validation';
@@ -18,7 +22,7 @@ import { defaultVoice } from '../voices/default-voice';
 import { readyVoice } from './admission';
 
 export interface BookRequest {
-  /** A Markdown file or a folder of them. */
+  /** A Markdown or text file or a folder of them, an .epub or a .docx. */
   input: string;
   /** The book to write; with `perChapter`, the folder that gets one MP3 per chapter. */
   out: string;
@@ -29,6 +33,8 @@ export interface BookRequest {
   /** Names of `Name:` prefixes → voice ids or names; added to the front matter's `speakers:`. */
   speakers?: Record<string, string>;
   perChapter?: boolean;
+  /** The chapters to read (`3-7,9`, 1-based, or `all`); the body chapters (no front or back matter) when absent. */
+  chapters?: string;
 }
 
 /** A voice by id, or by its name (case-insensitive), that is ready to speak. */
@@ -43,6 +49,15 @@ function findVoice(library: VoiceLibrary, idOrName: string): VoiceEntry {
   }
 }
 
+/** The passages, once checked to fit in one synthesis each. */
+function checkLength<T extends { text: string }>(title: string, passages: T[]): T[] {
+  const tooLong = passages.find((passage) => passage.text.length > MAX_TTS_TEXT);
+  if (tooLong) {
+    throw new ManuscriptError(`Chapter "${title}" has a paragraph of ${tooLong.text.length} characters, more than the ${MAX_TTS_TEXT} one paragraph may hold; split it with a blank line.`);
+  }
+  return passages;
+}
+
 /** The plan the engine runs, or a ManuscriptError / ApiError with one sentence. */
 export async function admitBook(
   request: BookRequest,
@@ -52,7 +67,9 @@ export async function admitBook(
   const perChapter = request.perChapter === true;
   if (perChapter && request.format !== 'mp3') throw new ManuscriptError('One file per chapter is made as MP3; use the mp3 format.');
   await checkBookOutput(out, perChapter);
-  const book = await readManuscript(path.resolve(request.input), request.chapterLevel);
+  const input = path.resolve(request.input);
+  const book = await readBook(input, request.chapterLevel);
+  const chosen = selectChapters(book.chapters, request.chapters);
   const speakers = { ...book.speakers, ...request.speakers };
 
   const readings: BookReading[] = [];
@@ -76,17 +93,35 @@ export async function admitBook(
   };
 
   let carried: string | undefined;
-  const chapters = book.chapters.map((chapter) => {
+  const readAlong = request.format === 'epub3';
+  const language = book.language ?? 'en';
+  const sentenced: Array<{ title: string; paragraphs: ChapterParagraph[] }> = [];
+  const chapters = chosen.map((chapter, index) => {
+    if (readAlong && chapter.paragraphs) {
+      // An EPUB's chapter: one passage per sentence, pointed at by the id its document now carries.
+      const passages = chapter.paragraphs.flatMap((paragraph) => paragraph.sentences.map((sentence, at) => ({
+        text: sentence.text, reading: bookReading, anchor: { document: paragraph.document ?? '', id: sentence.id }, paragraphStart: at === 0,
+      })));
+      return { title: chapter.title, passages: checkLength(chapter.title, passages) };
+    }
     const { passages, endVoice } = chapterPassages(chapter.text, speakers, carried);
     carried = endVoice;
-    const tooLong = passages.find((passage) => passage.text.length > MAX_TTS_TEXT);
-    if (tooLong) {
-      throw new ManuscriptError(`Chapter "${chapter.title}" has a paragraph of ${tooLong.text.length} characters, more than the ${MAX_TTS_TEXT} one paragraph may hold; split it with a blank line.`);
-    }
-    return { title: chapter.title, passages: passages.map((passage) => ({ text: passage.text, reading: readingFor(passage.voice) })) };
+    checkLength(chapter.title, passages);
+    if (!readAlong) return { title: chapter.title, passages: passages.map((passage) => ({ text: passage.text, reading: readingFor(passage.voice) })) };
+    const document = newChapterPath(index);
+    const paragraphs = sentencesOf(passages.map((passage) => passage.text), document, `c${index + 1}-s`, language);
+    sentenced.push({ title: chapter.title, paragraphs });
+    return {
+      title: chapter.title,
+      passages: paragraphs.flatMap((paragraph, at) => paragraph.sentences.map((sentence, n) => ({
+        text: sentence.text, reading: readingFor(passages[at].voice), anchor: { document, id: sentence.id }, paragraphStart: n === 0,
+      }))),
+    };
   });
+  if (chapters.length === 0) throw new ManuscriptError(`${request.input} has no chapters to read.`);
+  const meta = { ...(book.title ? { title: book.title } : {}), ...(book.author ? { author: book.author } : {}) };
   return {
-    ...(book.title ? { title: book.title } : {}), ...(book.author ? { author: book.author } : {}),
-    format: request.format, perChapter, out, readings, chapters, lexicon: [...deps.lexicon],
+    ...meta, format: request.format, perChapter, out, readings, chapters, lexicon: [...deps.lexicon],
+    ...(readAlong ? { readAlong: book.epub ? readAlongFromEpub(book.epub, input, chosen) : readAlongFromText({ ...meta, language }, sentenced) } : {}),
   };
 }

@@ -43,7 +43,7 @@ function shapeProblem(value: Record<string, unknown>): string | undefined {
   if (!(isObject(input) && input.kind === value.kind && (input.kind === 'book' || isObject(input.options)))) return 'input: does not match the job\'s kind';
   if (input.kind === 'book') {
     if (value.origin !== 'editor' && value.origin !== 'cli') return 'origin: a book job comes from the editor or the command line';
-    if (!(isString(input.input) && isString(input.out) && (input.format === 'm4b' || input.format === 'mp3') && typeof input.perChapter === 'boolean')) return 'input: is not a book export';
+    if (!(isString(input.input) && isString(input.out) && (input.format === 'm4b' || input.format === 'mp3' || input.format === 'epub3') && typeof input.perChapter === 'boolean')) return 'input: is not a book export';
     if (!(isCount(input.chapters) && isCount(input.paragraphs) && isCount(input.characters))) return 'input: lacks the book\'s counts';
   } else if (input.kind === 'tts') {
     const voice = input.voice;

@@ -17,6 +17,7 @@ import './proof-listen.test';
 import './lm-tools.test';
 import './subtitles.test';
 import './audiobook.test';
+import './read-along.test';
 import './subtitle-check.test';
 import './subtitle-language.test';
 import './subtitle-quick-fix.test';

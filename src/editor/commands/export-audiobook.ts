@@ -1,13 +1,16 @@
 /**
- * Export Audiobook…: turns the Markdown manuscript open in the editor (or a chosen file or folder) into an
- * M4B with chapters, or one MP3 per chapter, as a job of the job core (src/jobs/book-export.ts): it runs in
+ * Export Audiobook…: turns the Markdown manuscript open in the editor (or a chosen file or folder, an .epub,
+ * a .docx or a text file) into an M4B with chapters, one MP3 per chapter, or a read-along EPUB 3; for an
+ * .epub or .docx the chapters are picked with check boxes (front and back matter unchecked). It is a job
+ * of the job core (src/jobs/book-export.ts): it runs in
  * the engine process, shows in the Jobs view, speaks with the workspace lexicon, and Cancel (here or in the
  * Jobs view) cancels the job, which leaves no partial book. Speaker tags use the subtitle narration's
  * speaker-voice setting.
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { BookResult } from '../../audiobook/book-plan';
+import type { AudiobookFormat, BookResult } from '../../audiobook/book-plan';
+import { bookKind, readBook } from '../../audiobook/read-book';
 import type { JobRecord, JobStatus } from '../../jobs/types';
 import { reportError } from '../log';
 import type { Services } from '../services';
@@ -19,6 +22,10 @@ export interface ExportAudiobookArgs {
   out?: string;
   perChapter?: boolean;
   voiceId?: string;
+  /** The book's format; from `out`'s extension when absent (.epub: a read-along EPUB 3). */
+  format?: AudiobookFormat;
+  /** The chapters to read (`3-7,9` or `all`); for an .epub or .docx asked with a pick when absent. */
+  chapters?: string;
 }
 
 export interface ExportAudiobookResult {
@@ -39,41 +46,71 @@ async function chooseInput(args: ExportAudiobookArgs): Promise<string | undefine
   }
   const picked = await vscode.window.showOpenDialog({
     title: 'Manuscript to export: a Markdown file, or a folder of them read in name order',
-    canSelectFiles: true, canSelectFolders: true, canSelectMany: false, filters: { Markdown: ['md'] },
+    canSelectFiles: true, canSelectFolders: true, canSelectMany: false, filters: { Books: ['md', 'txt', 'epub', 'docx'] },
   });
   return picked?.[0]?.fsPath;
 }
 
-async function chooseOutput(input: string, args: ExportAudiobookArgs): Promise<{ out: string; perChapter: boolean } | undefined> {
-  if (args.out) return { out: args.out, perChapter: args.perChapter === true };
-  const base = input.replace(/\.md$/i, '');
+/**
+ * For an .epub or .docx, the chapters to read, picked with check boxes (the body chapters checked), as the
+ * `3,4,5` list the core takes; `all` for other books; undefined when the pick was dismissed or left empty.
+ */
+async function chooseChapters(input: string, args: ExportAudiobookArgs): Promise<string | undefined> {
+  if (args.chapters !== undefined) return args.chapters;
+  if (bookKind(input) === 'manuscript') return 'all';
+  const book = await readBook(input);
+  const items = book.chapters.map((chapter, index) => ({
+    label: chapter.title || `Chapter ${index + 1}`,
+    description: chapter.matter && chapter.matter !== 'body' ? `${chapter.matter} matter` : undefined,
+    picked: (chapter.matter ?? 'body') === 'body' || book.chapters.every((other) => other.matter !== 'body'),
+    number: index + 1,
+  }));
+  const picked = await vscode.window.showQuickPick(items, { title: `Chapters of ${path.basename(input)} to read`, canPickMany: true, placeHolder: 'Front and back matter are left out unless checked' });
+  if (!picked || picked.length === 0) return undefined;
+  return picked.map((item) => item.number).sort((a, b) => a - b).join(',');
+}
+
+async function chooseOutput(input: string, args: ExportAudiobookArgs): Promise<{ out: string; perChapter: boolean; format: AudiobookFormat } | undefined> {
+  if (args.out) {
+    const perChapter = args.perChapter === true;
+    const extension = path.extname(args.out).toLowerCase();
+    return { out: args.out, perChapter, format: args.format ?? (perChapter || extension === '.mp3' ? 'mp3' : extension === '.epub' ? 'epub3' : 'm4b') };
+  }
+  const base = input.replace(/\.(md|txt|epub|docx)$/i, '');
   const kind = await vscode.window.showQuickPick(
     [
-      { label: 'One M4B with chapters', description: 'AAC, a chapter marker per heading', perChapter: false },
-      { label: 'One MP3 per chapter', description: 'a folder of tagged MP3 files', perChapter: true },
+      { label: 'One M4B with chapters', description: 'AAC, a chapter marker per heading', perChapter: false, readAlong: false },
+      { label: 'One MP3 per chapter', description: 'a folder of tagged MP3 files', perChapter: true, readAlong: false },
+      { label: 'Read-along EPUB 3', description: 'the text with its narration, each sentence highlighted as it is read', perChapter: false, readAlong: true },
     ],
     { title: 'Export Audiobook' },
   );
   if (!kind) return undefined;
+  if (kind.readAlong) {
+    const file = await vscode.window.showSaveDialog({ title: 'Save the read-along book', defaultUri: vscode.Uri.file(`${base}-read-along.epub`), filters: { EPUB: ['epub'] } });
+    return file ? { out: file.fsPath, perChapter: false, format: 'epub3' } : undefined;
+  }
   if (kind.perChapter) {
     const folder = await vscode.window.showSaveDialog({ title: 'Folder for the chapter MP3s', defaultUri: vscode.Uri.file(`${base}-chapters`) });
-    return folder ? { out: folder.fsPath, perChapter: true } : undefined;
+    return folder ? { out: folder.fsPath, perChapter: true, format: 'mp3' } : undefined;
   }
   const file = await vscode.window.showSaveDialog({ title: 'Save the audiobook', defaultUri: vscode.Uri.file(`${base}.m4b`), filters: { Audiobook: ['m4b'], MP3: ['mp3'] } });
-  return file ? { out: file.fsPath, perChapter: false } : undefined;
+  return file ? { out: file.fsPath, perChapter: false, format: path.extname(file.fsPath).toLowerCase() === '.mp3' ? 'mp3' : 'm4b' } : undefined;
 }
 
 export async function exportAudiobook(services: Services, args: ExportAudiobookArgs = {}): Promise<ExportAudiobookResult | undefined> {
   const input = await chooseInput(args);
   if (!input) return undefined;
+  const chapters = await chooseChapters(input, args);
+  if (chapters === undefined) return undefined;
   const target = await chooseOutput(input, args);
   if (!target) return undefined;
   const settings = services.settings();
-  const format = target.perChapter || path.extname(target.out).toLowerCase() === '.mp3' ? 'mp3' : 'm4b';
+  const format = target.format;
   const voiceId = args.voiceId ?? (settings.ttsDefaultVoice || undefined);
   services.log.info(`Exporting the audiobook ${input} to ${target.out}`);
   const job = await services.editorJobs.createBook({
-    input, out: target.out, format, perChapter: target.perChapter, speakers: settings.ttsSpeakerVoices, ...(voiceId ? { voiceId } : {}),
+    input, out: target.out, format, perChapter: target.perChapter, speakers: settings.ttsSpeakerVoices, chapters, ...(voiceId ? { voiceId } : {}),
   });
 
   const ended = await vscode.window.withProgress(

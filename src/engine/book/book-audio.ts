@@ -19,6 +19,8 @@ import { UserFacingError } from '../protocol';
 export const ENCODING = {
   m4b: { extension: 'm4a', codec: ['-c:a', 'aac', '-b:a', '64k', '-f', 'ipod'] },
   mp3: { extension: 'mp3', codec: ['-c:a', 'libmp3lame', '-b:a', '64k', '-f', 'mp3'] },
+  // A read-along book's chapter audio: AAC in MP4 (audio/mp4), an EPUB 3 core media type.
+  epub3: { extension: 'm4a', codec: ['-c:a', 'aac', '-b:a', '64k', '-f', 'ipod'] },
 } as const;
 
 /** Samples read from a paragraph's WAV at a time: 1 MiB, however long the paragraph. */
@@ -34,6 +36,12 @@ async function wavHeader(file: string): Promise<WavInfo> {
   } finally {
     await handle.close();
   }
+}
+
+/** A WAV file's length in frames, and its rate. */
+export async function wavLength(file: string): Promise<{ frames: number; sampleRate: number }> {
+  const info = await wavHeader(file);
+  return { frames: info.frames, sampleRate: info.sampleRate };
 }
 
 export async function wavSeconds(file: string): Promise<number> {
@@ -66,13 +74,17 @@ async function appendWav(writer: WavWriter, file: string): Promise<void> {
   }
 }
 
-/** The paragraphs' WAVs as one, a reader's pause between them (all share the book's sample rate). */
-export async function joinWavs(wavs: readonly string[], target: string): Promise<void> {
+/**
+ * The paragraphs' WAVs as one, a reader's pause between them (all share the book's sample rate), or the
+ * pause `pausesBefore[i]` seconds before the i-th.
+ */
+export async function joinWavs(wavs: readonly string[], target: string, pausesBefore?: readonly number[]): Promise<void> {
   const first = await wavHeader(wavs[0]);
   const writer = await WavWriter.create(target, { sampleRate: first.sampleRate, channels: 1 });
   try {
     for (const [index, wav] of wavs.entries()) {
-      if (index > 0) await writer.writeSilence(Math.round(PARAGRAPH_PAUSE_SECONDS * first.sampleRate));
+      const pause = pausesBefore ? pausesBefore[index] : index > 0 ? PARAGRAPH_PAUSE_SECONDS : 0;
+      if (pause > 0) await writer.writeSilence(Math.round(pause * first.sampleRate));
       await appendWav(writer, wav);
     }
   } finally {

@@ -8,13 +8,14 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AudioCache, audiobookCacheDir, cacheKey } from '../../audiobook/audio-cache';
-import { PARAGRAPH_PAUSE_SECONDS, type BookPlan, type BookResult, type TimedChapter } from '../../audiobook/book-plan';
+import { PARAGRAPH_PAUSE_SECONDS, SENTENCE_PAUSE_SECONDS, type BookPassage, type BookPlan, type BookResult, type TimedChapter } from '../../audiobook/book-plan';
 import { entriesIn } from '../../lexicon/apply-lexicon';
 import { cachePrunerFor } from '../../util/data-dir-caches';
 import { UserFacingError, type BookTask, type ProgressReporter, type TaskOutcome, type TtsTask } from '../protocol';
 import { checkTask } from '../task-check';
 import { runTtsTask } from '../tts/run-tts';
-import { ENCODING, encodeChapter, joinWavs, wavSeconds, writeBook, writeChapterFiles } from './book-audio';
+import { ENCODING, encodeChapter, joinWavs, wavLength, writeBook, writeChapterFiles } from './book-audio';
+import { writeReadAlongBook, type ReadAlongChapter } from './read-along-book';
 
 /** Synthesis takes progress up to here; encoding chapters and joining the book take the rest. */
 const SYNTHESIS_SHARE = 90;
@@ -36,6 +37,12 @@ async function readPlan(file: string): Promise<BookPlan> {
   return plan;
 }
 
+/** The silence before a passage: none before a chapter's first, a reader's pause before a paragraph, a shorter one between sentences. */
+function pauseBefore(plan: BookPlan, passage: BookPassage, index: number): number {
+  if (index === 0) return 0;
+  return plan.format === 'epub3' && passage.paragraphStart === false ? SENTENCE_PAUSE_SECONDS : PARAGRAPH_PAUSE_SECONDS;
+}
+
 export async function runBookTask(task: BookTask, report: ProgressReporter): Promise<TaskOutcome<BookResult>> {
   const plan = await readPlan(task.planPath);
   const cache = new AudioCache(audiobookCacheDir(task.dataDir));
@@ -50,6 +57,7 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
   report('synthesizing', 0);
   const timed: TimedChapter[] = [];
   const encoded: string[] = [];
+  const readAlong: ReadAlongChapter[] = [];
   for (const chapter of plan.chapters) {
     const wavs: string[] = [];
     for (const passage of chapter.passages) {
@@ -79,14 +87,26 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
       report('synthesizing', (readCharacters / totalCharacters) * SYNTHESIS_SHARE);
       wavs.push(wav);
     }
-    let seconds = PARAGRAPH_PAUSE_SECONDS * Math.max(0, wavs.length - 1);
-    for (const wav of wavs) seconds += await wavSeconds(wav);
-    const chapterKey = cacheKey({ format: plan.format, pause: PARAGRAPH_PAUSE_SECONDS, wavs: wavs.map((file) => path.basename(file)) });
+    const pauses = chapter.passages.map((passage, index) => pauseBefore(plan, passage, index));
+    // Each passage's span of the chapter, counted in frames as the join writes them: the overlays' clips.
+    let frames = 0;
+    let rate = 1;
+    const clips: ReadAlongChapter['clips'] = [];
+    for (const [index, wav] of wavs.entries()) {
+      const length = await wavLength(wav);
+      rate = length.sampleRate;
+      frames += Math.round(pauses[index] * rate);
+      const anchor = chapter.passages[index].anchor;
+      if (anchor) clips.push({ document: anchor.document, id: anchor.id, begin: frames / rate, end: (frames + length.frames) / rate });
+      frames += length.frames;
+    }
+    const seconds = frames / rate;
+    const chapterKey = cacheKey({ format: plan.format, pause: PARAGRAPH_PAUSE_SECONDS, ...(plan.format === 'epub3' ? { pauses } : {}), wavs: wavs.map((file) => path.basename(file)) });
     let chapterAudio = await cache.get(chapterKey, encoding.extension);
     if (!chapterAudio) {
       report('encoding', (readCharacters / totalCharacters) * SYNTHESIS_SHARE);
       const joined = path.join(scratch, `${chapterKey}.wav`);
-      await joinWavs(wavs, joined);
+      await joinWavs(wavs, joined, pauses);
       const encodedPath = path.join(scratch, `${chapterKey}.${encoding.extension}`);
       await encodeChapter(joined, encodedPath, plan.format, scratch);
       await rm(joined, { force: true });
@@ -94,12 +114,15 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
     }
     timed.push({ title: chapter.title, seconds });
     encoded.push(chapterAudio);
+    readAlong.push({ audioFile: chapterAudio, clips });
   }
   report('encoding', SYNTHESIS_SHARE);
   const book = { ...(plan.title ? { title: plan.title } : {}), ...(plan.author ? { author: plan.author } : {}) };
-  const files = plan.perChapter
-    ? await writeChapterFiles(book, timed, encoded, plan.out)
-    : await writeBook(book, timed, encoded, plan.out, plan.format, scratch);
+  const files = plan.readAlong
+    ? await writeReadAlongBook(plan.readAlong, readAlong, plan.out)
+    : plan.perChapter
+      ? await writeChapterFiles(book, timed, encoded, plan.out)
+      : await writeBook(book, timed, encoded, plan.out, plan.format, scratch);
   // The scratch folder goes first: while it is there, the cache counts as being written and is left alone.
   await rm(scratch, { recursive: true, force: true });
   await cachePrunerFor(task.dataDir).prune('audiobook');

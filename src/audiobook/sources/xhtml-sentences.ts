@@ -1,0 +1,155 @@
+/**
+ * A book's XHTML document read as paragraphs of sentences, and the same document with an id on every
+ * sentence (a `<span>` around it), so a Media Overlay can point at each one. Nothing else in the document
+ * changes: the edits are insertions at source offsets. A sentence that crosses an inline element's edge
+ * (starts inside `<em>`, ends after it) is merged with the next until both ends share a parent; a paragraph
+ * where that never happens is pointed at whole, by its own id.
+ */
+import { sentenceEnds } from '../../text/sentence-breaks';
+import { attr, escapeXml, isElement, isText, localName, parseXml, speakable, type XmlElement, type XmlNode, type XmlText } from './xml-tree';
+
+export interface MarkedSentence {
+  /** The id of the sentence's element in the marked document. */
+  id: string;
+  /** What is read aloud. */
+  text: string;
+}
+
+export interface MarkedBlock {
+  /** Ids of the elements that open since the previous paragraph (where a table-of-contents link may point). */
+  anchors: string[];
+  sentences: MarkedSentence[];
+  /** Whether the paragraph is a heading (h1–h6). */
+  heading: boolean;
+}
+
+export interface MarkedDocument {
+  blocks: MarkedBlock[];
+  /** The document with the sentence ids added. */
+  marked: string;
+  /** epub:type values on the document's html, body and section elements (front/back matter hints). */
+  types: string[];
+  /** The document's first heading, if any. */
+  heading: string | undefined;
+}
+
+const BLOCKS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'dt', 'dd', 'blockquote', 'figcaption', 'caption', 'td', 'th', 'pre', 'div', 'section', 'article', 'aside', 'header', 'footer', 'main', 'ol', 'ul', 'dl', 'table', 'tr', 'tbody', 'thead', 'figure', 'nav', 'body', 'hr']);
+const UNREAD = new Set(['script', 'style', 'head', 'rt', 'rp', 'svg', 'math', 'title']);
+
+function hasBlockChild(element: XmlElement): boolean {
+  return element.children.some((child) => isElement(child) && (BLOCKS.has(localName(child.name)) || hasBlockChild(child)));
+}
+
+interface Piece {
+  node: XmlText;
+  /** Offset of the piece in the block's joined raw text. */
+  at: number;
+}
+
+/** Marks the document's sentences with ids `${prefix}${n}`; `prefix` must not start any id already there. */
+export function markSentences(source: string, prefix: string): MarkedDocument {
+  const root = parseXml(source);
+  const edits: Array<{ at: number; text: string }> = [];
+  const blocks: MarkedBlock[] = [];
+  const types: string[] = [];
+  let anchors: string[] = [];
+  let count = 0;
+  let heading: string | undefined;
+  const nextId = (): string => `${prefix}${++count}`;
+
+  const readBlock = (block: XmlElement): void => {
+    const pieces: Piece[] = [];
+    let joined = '';
+    const collect = (node: XmlNode): void => {
+      if (isText(node) && node.type === 'text') {
+        pieces.push({ node, at: joined.length });
+        joined += node.data;
+      } else if (isElement(node) && !UNREAD.has(localName(node.name))) {
+        const id = attr(node, 'id');
+        if (id) anchors.push(id);
+        node.children.forEach(collect);
+      }
+    };
+    collect(block);
+    const isHeading = /^h[1-6]$/.test(localName(block.name));
+    if (isHeading && heading === undefined && /[\p{L}\p{N}]/u.test(speakable(joined))) heading = speakable(joined);
+    if (!/[\p{L}\p{N}]/u.test(speakable(joined))) return;
+    const blockAnchors = anchors;
+    anchors = [];
+    // Sentence ranges in `joined`, trimmed, those without a letter or digit merged into the one before.
+    const ranges: Array<[number, number]> = [];
+    let from = 0;
+    for (const end of [...sentenceEnds(joined.replace(/&[^;\s]{1,10};/g, (e) => ' '.repeat(e.length))), joined.length]) {
+      if (end <= from) continue;
+      const piece = joined.slice(from, end);
+      const start = from + (piece.length - piece.trimStart().length);
+      const stop = end - (piece.length - piece.trimEnd().length);
+      if (stop > start) {
+        if (/[\p{L}\p{N}]/u.test(joined.slice(start, stop)) || ranges.length === 0) ranges.push([start, stop]);
+        else ranges[ranges.length - 1][1] = stop;
+      }
+      from = end;
+    }
+    const locate = (offset: number, isEnd: boolean): { piece: Piece; inner: number } => {
+      for (let i = pieces.length - 1; i >= 0; i--) {
+        const piece = pieces[i];
+        const length = piece.node.data.length;
+        if (isEnd ? offset > piece.at && offset <= piece.at + length : offset >= piece.at && offset < piece.at + length) return { piece, inner: offset - piece.at };
+      }
+      throw new Error('offset outside the text');
+    };
+    const sentences: MarkedSentence[] = [];
+    const blockEdits: Array<{ at: number; text: string }> = [];
+    let index = 0;
+    while (index < ranges.length) {
+      const start = locate(ranges[index][0], false);
+      let last = index;
+      let end = locate(ranges[last][1], true);
+      while (end.piece.node.parent !== start.piece.node.parent && last + 1 < ranges.length) end = locate(ranges[++last][1], true);
+      if (end.piece.node.parent !== start.piece.node.parent) break;
+      const id = nextId();
+      blockEdits.push({ at: start.piece.node.startIndex! + start.inner, text: `<span id="${id}">` }, { at: end.piece.node.startIndex! + end.inner, text: '</span>' });
+      sentences.push({ id, text: speakable(joined.slice(ranges[index][0], ranges[last][1])) });
+      index = last + 1;
+    }
+    if (index < ranges.length) {
+      // Some sentence could not be wrapped: the paragraph is one clip, pointed at by the block's own id.
+      let id = attr(block, 'id');
+      if (!id) {
+        id = nextId();
+        edits.push({ at: block.startIndex! + 1 + block.name.length, text: ` id="${escapeXml(id)}"` });
+      }
+      blocks.push({ anchors: blockAnchors, heading: isHeading, sentences: [{ id, text: speakable(joined) }] });
+      return;
+    }
+    edits.push(...blockEdits);
+    blocks.push({ anchors: blockAnchors, heading: isHeading, sentences });
+  };
+
+  const walk = (node: XmlNode): void => {
+    if (!isElement(node)) return;
+    const name = localName(node.name);
+    if (UNREAD.has(name)) return;
+    const epubType = attr(node, 'epub:type');
+    if (epubType && ['html', 'body', 'section', 'div', 'article'].includes(name)) types.push(...epubType.split(/\s+/).filter(Boolean));
+    if (BLOCKS.has(name) && name !== 'body' && !hasBlockChild(node)) {
+      readBlock(node);
+      return;
+    }
+    const id = attr(node, 'id');
+    if (id) anchors.push(id);
+    node.children.forEach(walk);
+  };
+  root.children.forEach(walk);
+  // Edits at the same offset keep their order (a sentence's `</span>` before the next `<span>`).
+  const ordered = edits.map((edit, order) => ({ ...edit, order })).sort((a, b) => a.at - b.at || a.order - b.order);
+  const parts: string[] = [];
+  let from = 0;
+  for (const edit of ordered) {
+    parts.push(source.slice(from, edit.at), edit.text);
+    from = edit.at;
+  }
+  parts.push(source.slice(from));
+  const marked = parts.join('');
+  return { blocks, marked, types, heading };
+}
