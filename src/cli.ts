@@ -8,6 +8,7 @@ import { runAudiobookCommand } from './cli/audiobook-command';
 import { runModelsCommand } from './cli/models-command';
 import { runSpeakersCommand } from './cli/speakers-command';
 import { runAlignCommand } from './cli/align-command';
+import { runTranslateCommand } from './cli/translate-command';
 import { resolveServeOptions } from './cli/serve-options';
 import { UsageError } from './util/usage-error';
 import { startDeviceClient, type DeviceClient } from './host/device-link';
@@ -29,6 +30,8 @@ Usage:
                              [--speakers "Ann=VOICE,Bob=VOICE"] [--per-chapter (MP3 files in the folder --out)] [--data-dir D]
   node dist/cli.js align <media> <script.txt|.md|.srt|.vtt> --out x.srt|x.vtt|x.txt|x.json [--language L] [--data-dir D]
                              time a script (or re-time subtitles) to the speech; no speech-to-text model needed
+  node dist/cli.js translate <file.srt|file.vtt> --to LANG [--out FILE] [--from LANG] [--model M] [--style S] [--data-dir D]
+                             translate subtitles with the local language model (default out: file.LANG.srt)
 
 --relay/--device-token join a relay's device pool (Remote API): this server runs the jobs it is sent.
 --allow-folder: a folder the MCP tools may read and write files in (repeatable); a client's declared roots
@@ -59,6 +62,10 @@ const OPTIONS = {
   'per-chapter': { type: 'boolean' },
   'allow-folder': { type: 'string', multiple: true },
   language: { type: 'string' },
+  to: { type: 'string' },
+  from: { type: 'string' },
+  model: { type: 'string' },
+  style: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -149,6 +156,10 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'align') {
     process.exitCode = await runAlignCommand(positionals.slice(1), values, resolveServeOptions(values).dataDir);
+    return;
+  }
+  if (command === 'translate') {
+    process.exitCode = await runTranslateCommand(action, values, resolveServeOptions(values).dataDir);
     return;
   }
   throw new UsageError(`Unknown command "${command}".`);
