@@ -6,6 +6,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { entryBytes, type CatalogEntry } from './catalog';
 import { modelsDir } from './model-paths';
 
 export const languageModelsDir = (dataDir: string): string => path.join(modelsDir(dataDir), 'llm');
@@ -57,4 +58,10 @@ export async function resolveLanguageModel(dataDir: string, asked?: string): Pro
   const chosen = chooseLanguageModel(installed);
   if (!chosen) throw new NoLanguageModelError(`No language model is installed: install one (e.g. \`models install qwen2.5-1.5b-instruct-q4\`) or put a .gguf file in ${languageModelsDir(dataDir)}.`);
   return chosen.path;
+}
+
+/** The catalog's language model to suggest for a machine with this much memory: the largest within the share. */
+export function recommendLanguageModel(catalog: readonly CatalogEntry[], memoryBytes = os.totalmem()): CatalogEntry | undefined {
+  const models = catalog.filter((entry) => entry.kind === 'llm').map((entry) => ({ entry, bytes: entryBytes(entry) ?? 0 })).sort((a, b) => a.bytes - b.bytes);
+  return (models.filter((model) => model.bytes <= memoryBytes * LANGUAGE_MODEL_MEMORY_SHARE).at(-1) ?? models[0])?.entry;
 }
