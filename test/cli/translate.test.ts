@@ -3,7 +3,9 @@ import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { spawn } from 'node:child_process';
 import { runCli } from '../helpers/cli';
+import { CLI } from '../helpers/server';
 import { parseSrt, parseVtt } from '../helpers/subtitles';
 import { tempDir } from '../helpers/temp';
 import { TINY_LLM_NAME, tinyLlmModel } from '../helpers/tiny-llm';
@@ -98,5 +100,29 @@ describe('cli.js translate (the tiny random GGUF model, through the job core and
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /needs --to/);
     assert.ok(!existsSync(path.join(dir, 'x.de.srt')));
+  });
+
+  it('is cancelled by Ctrl+C once it runs: exit 130, no translation and no partial file left', async () => {
+    const input = path.join(dir, 'long.srt');
+    const cues = Array.from({ length: 40 }, (_, i) => `${i + 1}\n00:00:${String(i).padStart(2, '0')},000 --> 00:00:${String(i).padStart(2, '0')},900\nLine number ${i + 1} of a long talk.\n`);
+    await writeFile(input, `${cues.join('\n')}\n`);
+    const child = spawn(process.execPath, [CLI, 'translate', input, '--to', 'de', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      const onData = (chunk: Buffer): void => {
+        output += chunk.toString();
+        // Interrupted once the engine translates: the job is running, not merely queued.
+        if (/\(translating\)/.test(output)) resolve();
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+      void exited.then(() => reject(new Error(`ended before translating:\n${output}`)));
+    });
+    child.kill('SIGINT');
+    assert.equal(await exited, 130, output);
+    assert.match(output, /Cancelled; no translation was written/);
+    assert.ok(!existsSync(path.join(dir, 'long.de.srt')));
+    assert.ok(!existsSync(path.join(dir, 'long.de.srt.partial')));
   });
 });
