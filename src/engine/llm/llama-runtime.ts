@@ -5,6 +5,7 @@
  */
 import os from 'node:os';
 import type { Llama, LlamaContext, LlamaGrammar, LlamaModel } from 'node-llama-cpp';
+import { UserFacingError } from '../protocol';
 
 /** Enough for a system prompt, a cue with its neighbours, and the longest answer (src/translate/translate-prompt.ts). */
 export const LLM_CONTEXT_SIZE = 2048;
@@ -29,7 +30,13 @@ export function generationThreads(cores = os.availableParallelism?.() ?? os.cpus
 }
 
 async function library(): Promise<Llama> {
-  llama ??= import('node-llama-cpp').then(({ getLlama }) => getLlama({ gpu: false, build: 'never', progressLogs: false, logLevel: 'error' as never }));
+  llama ??= import('node-llama-cpp').then(
+    ({ getLlama }) => getLlama({ gpu: false, build: 'never', progressLogs: false, logLevel: 'error' as never }),
+    (error: unknown) => {
+      llama = undefined;
+      throw new UserFacingError(`The language model runtime (node-llama-cpp) is not part of this installation, so nothing can be translated here: ${error instanceof Error ? error.message : String(error)}`);
+    },
+  );
   return llama;
 }
 

@@ -24,6 +24,7 @@ export async function runTranslateTask(task: TranslateTask, report: ProgressRepo
   try {
     await warmModel(task.modelPath);
   } catch (error) {
+    if (error instanceof UserFacingError) throw error;
     throw new UserFacingError(`The language model ${path.basename(task.modelPath)} could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
   }
   let tokens = 0;
