@@ -35,6 +35,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<unknown> }> = [
   { name: 'cancel', run: () => import('./cancel').then((m) => m.runCancelBench()) },
   { name: 'realtime', run: () => import('./realtime').then((m) => m.runRealtimeBench()) },
   { name: 'align', run: () => import('./align').then((m) => m.runAlignBench()) },
+  { name: 'llm', run: () => import('./llm').then((m) => m.runLlmBench()) },
 ];
 
 async function main(): Promise<void> {

@@ -10,6 +10,8 @@ const external = [
   // Only used when the engine runs from TypeScript sources (tests), to load the TTS audio thread.
   'tsx',
   '@electric-sql/pglite',
+  // ESM with native llama.cpp binaries per platform, loaded only by the engine process.
+  'node-llama-cpp',
 ];
 
 await rm('dist', { recursive: true, force: true });

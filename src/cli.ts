@@ -9,6 +9,7 @@ import { runModelsCommand } from './cli/models-command';
 import { runSpeakersCommand } from './cli/speakers-command';
 import { runAlignCommand } from './cli/align-command';
 import { runEmbedCommand } from './cli/embed-command';
+import { runTranslateCommand } from './cli/translate-command';
 import { resolveServeOptions } from './cli/serve-options';
 import { UsageError } from './util/usage-error';
 import { startDeviceClient, type DeviceClient } from './host/device-link';
@@ -34,6 +35,8 @@ Usage:
                              time a script (or re-time subtitles) to the speech; no speech-to-text model needed
   node dist/cli.js embed-subtitles <video> <subtitles.srt|.vtt|.ass|.ssa|.ttml|.dfxp|.sbv> --out x.mp4|x.mov|x.m4v|x.mkv|x.webm [--language L]
                              a copy of the video with the subtitles as a soft track; nothing re-encoded
+  node dist/cli.js translate <file.srt|file.vtt> --to LANG [--out FILE] [--from LANG] [--model M] [--style S] [--data-dir D]
+                             translate subtitles with the local language model (default out: file.LANG.srt)
 
 --relay/--device-token join a relay's device pool (Remote API): this server runs the jobs it is sent.
 --allow-folder: a folder the MCP tools may read and write files in (repeatable); a client's declared roots
@@ -66,6 +69,10 @@ const OPTIONS = {
   'list-chapters': { type: 'boolean' },
   'allow-folder': { type: 'string', multiple: true },
   language: { type: 'string' },
+  to: { type: 'string' },
+  from: { type: 'string' },
+  model: { type: 'string' },
+  style: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -160,6 +167,10 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'embed-subtitles') {
     process.exitCode = await runEmbedCommand(positionals.slice(1), values);
+    return;
+  }
+  if (command === 'translate') {
+    process.exitCode = await runTranslateCommand(action, values, resolveServeOptions(values).dataDir);
     return;
   }
   throw new UsageError(`Unknown command "${command}".`);

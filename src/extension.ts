@@ -12,6 +12,7 @@ import { AudioPlayer } from './editor/audio-player';
 import { registerAddPronunciation } from './editor/commands/add-pronunciation';
 import { registerChooseVoice } from './editor/commands/choose-voice';
 import { registerExportAudiobook } from './editor/commands/export-audiobook';
+import { registerTranslateSubtitles } from './editor/commands/translate-subtitles';
 import { registerInstallModel } from './editor/commands/install-model';
 import { registerModelFiles } from './editor/commands/model-files';
 import { registerLocalApiCommands } from './editor/commands/local-api';
@@ -85,6 +86,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     registerNarrateSubtitles(services),
     registerAddPronunciation(services),
     registerExportAudiobook(services),
+    registerTranslateSubtitles(services),
     registerReadAloud(services),
     registerProofListening(services),
     registerSubtitleEditing(services),

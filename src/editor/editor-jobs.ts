@@ -11,6 +11,7 @@ import type { LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
 import { compileValidators, type Validators } from '../contract/validation';
 import { admitStt, admitTts, checkSttFields, installedSttModels, type AdmittedTts } from '../jobs/admission';
 import { createBookExport, finishBookExport, type NewBookExport } from '../jobs/book-export';
+import { createTranslateJob, finishTranslateJob, type TranslateRequest } from '../jobs/translate-job';
 import { isActive, type JobRecord } from '../jobs/types';
 import { mergeLexicons } from '../lexicon/merge-lexicon';
 import type { LocalServer } from '../host/local-server';
@@ -91,6 +92,18 @@ export class EditorJobs {
   async finishBook(job: JobRecord, signal?: AbortSignal): ReturnType<typeof finishBookExport> {
     const { jobs } = await this.deps.server();
     return finishBookExport(jobs, job, signal);
+  }
+
+  /** Queues a subtitle translation as an editor job (src/jobs/translate-job.ts); a bad file or missing model is refused first. */
+  async createTranslation(request: Omit<TranslateRequest, 'origin'>): Promise<JobRecord> {
+    const { jobs } = await this.deps.server();
+    return createTranslateJob(jobs, this.deps.dataDir(), { ...request, origin: 'editor' });
+  }
+
+  /** Waits for a translation job to end (aborting `signal` cancels it); an unfinished one leaves no partial file. */
+  async finishTranslation(job: JobRecord, signal?: AbortSignal): ReturnType<typeof finishTranslateJob> {
+    const { jobs } = await this.deps.server();
+    return finishTranslateJob(jobs, job, signal);
   }
 
   /**

@@ -13,7 +13,7 @@
 import * as vscode from 'vscode';
 import { JobFiles } from '../jobs/job-files';
 import type { JobRecord, PublicJob } from '../jobs/types';
-import { toPublicJob } from '../jobs/types';
+import { isLocalOnlyKind, toPublicJob } from '../jobs/types';
 import { baseUrlOf } from './commands/local-api';
 import type { EditorSttRequest, EditorTtsRequest } from './editor-jobs';
 import type { Services } from './services';
@@ -64,15 +64,16 @@ export function createApi(services: Services): SpeechStudioApi {
     },
     // Audiobook exports are editor-internal `book` jobs: this API shows the Local API's job kinds only (docs/decisions.md).
     getJob: (id) => {
-      const job = controller.jobs().find((j) => j.id === id && j.kind !== 'book');
+      const job = controller.jobs().find((j) => j.id === id && !isLocalOnlyKind(j.kind));
       return job && toJob(job);
     },
     cancelJob: async (id) => {
       const { jobs } = await controller.ready();
-      if (jobs.get(id)?.kind === 'book') throw new Error(`Job ${id} is an audiobook export; cancel it in the Jobs view.`);
+      const kind = jobs.get(id)?.kind;
+      if (kind && isLocalOnlyKind(kind)) throw new Error(`Job ${id} is an ${kind === 'book' ? 'audiobook export' : 'subtitle translation'}; cancel it in the Jobs view.`);
       return toJob(await jobs.cancel(id));
     },
     onDidChangeJob: (listener, thisArg, disposables) =>
-      controller.onDidChangeJob((job) => void (job.kind !== 'book' && listener.call(thisArg, toJob(job))), undefined, disposables),
+      controller.onDidChangeJob((job) => void (!isLocalOnlyKind(job.kind) && listener.call(thisArg, toJob(job))), undefined, disposables),
   };
 }

@@ -7,6 +7,8 @@ import path from 'node:path';
 import type { BookResult } from '../audiobook/book-plan';
 import type { JobResult, LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
 import type { ScriptFormat } from '../subtitles/script';
+import type { SubtitleStyle } from '../contract/subtitle-style';
+import type { FlaggedCue } from '../translate/translate-cues';
 
 export type EnginePhase =
   | 'loading_model'
@@ -18,7 +20,8 @@ export type EnginePhase =
   | 'punctuating'
   | 'synthesizing'
   | 'postprocessing'
-  | 'encoding';
+  | 'encoding'
+  | 'translating';
 
 export type { PicoVoiceModel, SherpaModelKind, SherpaVoiceModel, TtsEngineName, TtsVoiceRef } from '../voices/voice-ref';
 import type { TtsVoiceRef } from '../voices/voice-ref';
@@ -190,17 +193,71 @@ export interface SpeakerEmbeddingResult {
 }
 
 
-/** What the job service queues: a TTS, STT or book job's task. */
-export type JobTask = TtsTask | SttTask | BookTask | AlignTask;
+/**
+ * A subtitle file translated by the language model (src/engine/llm/): cue by cue, times kept, written to
+ * `outputPath` (through `<outputPath>.partial`).
+ */
+export interface TranslateTask {
+  kind: 'translate';
+  /** The subtitle file, a copy in the job's folder. */
+  inputPath: string;
+  format: 'srt' | 'vtt';
+  outputPath: string;
+  /** The GGUF language model. */
+  modelPath: string;
+  /** BCP 47 tag of the language to translate into, and of the source when known. */
+  to: string;
+  from?: string;
+  style: SubtitleStyle;
+}
 
-export type EngineTask = JobTask | SpeechRegionsTask | WaveformTask | ShotChangesTask | SpeakTask | LiveWindowTask | SpeakerEmbeddingTask | EmbedSubtitlesTask;
+/** The answer to a TranslateTask. */
+export interface TranslateResult {
+  outputPath: string;
+  cues: number;
+  /** Cues (from 1) the model shortened to fit the reading speed. */
+  shortened: number[];
+  /** Cues still reading faster than the style allows. */
+  flagged: FlaggedCue[];
+  tokens: number;
+  tokensPerSecond: number;
+  /** The model's file name. */
+  model: string;
+}
 
-/** What a task answers: a job's result, speech regions, waveform peaks, a spoken sentence or a live window. */
-export type EngineResult = JobResult | BookResult | SpeechRegionsResult | WaveformResult | ShotChangesResult | SpokenSentence | LiveWindowResult | SpeakerEmbeddingResult | EmbedSubtitlesResult;
+/** Not a job: one answer of the language model under a JSON-schema grammar, measured (the bench). */
+export interface LlmGenerateTask {
+  kind: 'llm-generate';
+  modelPath: string;
+  prompt: { system: string; user: string };
+  schema: object;
+  maxTokens: number;
+}
+
+export interface LlmGenerateResult {
+  /** JSON text following the schema. */
+  text: string;
+  tokens: number;
+  /** Generation time inside the engine (no IPC, no model load). */
+  seconds: number;
+  engineMaxRssBytes: number;
+}
+
+/** What the job service queues: a TTS, STT, book or translation job's task. */
+export type JobTask = TtsTask | SttTask | BookTask | AlignTask | TranslateTask;
+
+export type EngineTask = JobTask | SpeechRegionsTask | WaveformTask | ShotChangesTask | SpeakTask | LiveWindowTask | SpeakerEmbeddingTask | EmbedSubtitlesTask | LlmGenerateTask;
+
+/** What a task answers: a job's result, speech regions, waveform peaks, a spoken sentence, a live window or a model's answer. */
+export type EngineResult = JobResult | BookResult | TranslateResult | SpeechRegionsResult | WaveformResult | ShotChangesResult | SpokenSentence | LiveWindowResult | SpeakerEmbeddingResult | EmbedSubtitlesResult | LlmGenerateResult;
 
 /** The result a task of type T answers with. */
 export type ResultOf<T extends EngineTask> = T extends BookTask
   ? BookResult
+  : T extends TranslateTask
+  ? TranslateResult
+  : T extends LlmGenerateTask
+  ? LlmGenerateResult
   : T extends SpeechRegionsTask
   ? SpeechRegionsResult
   : T extends ShotChangesTask
@@ -343,6 +400,9 @@ export const STT_BACKEND = 'whisper.cpp';
 /** The `backend` of an alignment job: the script spoken by espeak-ng, matched to the media by dynamic time warping. */
 export const ALIGN_BACKEND = 'espeak-ng-dtw';
 
+/** The `backend` of language model work (translation). */
+export const LLM_BACKEND = 'llama.cpp';
+
 /** The `backend` of a speech-regions task. */
 export const VAD_BACKEND = 'silero-vad';
 
@@ -363,6 +423,7 @@ export const taskBackend = (task: EngineTask): string => {
   if (task.kind === 'live-window') return STT_BACKEND;
   if (task.kind === 'speaker-embedding') return 'sherpa-onnx';
   if (task.kind === 'align') return ALIGN_BACKEND;
+  if (task.kind === 'translate' || task.kind === 'llm-generate') return LLM_BACKEND;
   return task.recognizer === 'parakeet' ? parakeetBackend(path.basename(task.modelPath)) : STT_BACKEND;
 };
 

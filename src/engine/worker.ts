@@ -29,6 +29,16 @@ async function runTask(received: unknown, report: ProgressReporter): Promise<Tas
     const { checkBookTask, runBookTask } = await import('./book/run-book');
     return runBookTask(checkBookTask(received as Record<string, unknown>), report);
   }
+  if (typeof received === 'object' && received !== null && (received as { kind?: unknown }).kind === 'translate') {
+    const { checkTranslateTask } = await import('./llm/check-llm-task');
+    const { runTranslateTask } = await import('./llm/run-translate');
+    return runTranslateTask(checkTranslateTask(received as Record<string, unknown>), report);
+  }
+  if (typeof received === 'object' && received !== null && (received as { kind?: unknown }).kind === 'llm-generate') {
+    const { checkLlmGenerateTask } = await import('./llm/check-llm-task');
+    const { runLlmGenerateTask } = await import('./llm/run-generate');
+    return runLlmGenerateTask(checkLlmGenerateTask(received as Record<string, unknown>));
+  }
   const task = await checkTask(received);
   if (task.kind === 'speak') {
     const { speakSentence } = await import('./tts/speak-sentence');

@@ -55,7 +55,7 @@ export class JobFiles {
   }
 
   finishedOutputFile(job: JobRecord): string | null {
-    return job.input.kind === 'book' ? null : this.outputFileName(job);
+    return job.input.kind === 'book' || job.input.kind === 'translate' ? null : this.outputFileName(job);
   }
 
   /** The engine's view of a job: absolute paths and the options it needs. */
@@ -71,6 +71,12 @@ export class JobFiles {
         ...(input.live ? { live: true } : {}),
         ...(input.encodeAs ? { encodeAs: input.encodeAs } : {}),
         ...(input.lexiconEntries ? { lexiconPath: this.file(job.id, JOB_LEXICON_FILE) } : input.lexicon?.length ? { lexicon: input.lexicon } : {}),
+      };
+    }
+    if (input.kind === 'translate') {
+      return {
+        kind: 'translate', inputPath: this.file(job.id, input.inputFile), format: input.format, outputPath: input.out,
+        modelPath: input.modelPath, to: input.to, ...(input.from ? { from: input.from } : {}), style: input.style,
       };
     }
     if (input.kind === 'book') {

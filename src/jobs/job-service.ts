@@ -15,7 +15,7 @@ import { BOOK_PLAN_FILE, JOB_LEXICON_FILE, JobFiles, TTS_TEXT_FILE } from './job
 import { nameFromFile, nameFromText } from './job-name';
 import { canTransition, transition, type TransitionDetails } from './state';
 import type { JobStore } from './store';
-import { isActive, RUNNING_STATUSES, type AlignJobInput, type BookJobInput, type JobOrigin, type JobRecord, type JobStatus, type TtsJobInput } from './types';
+import { isActive, RUNNING_STATUSES, type AlignJobInput, type BookJobInput, type JobOrigin, type JobRecord, type JobStatus, type TranslateJobInput, type TtsJobInput } from './types';
 
 export interface JobServiceOptions {
   dataDir: string;
@@ -95,6 +95,15 @@ export interface NewBookJob {
   /** The manuscript as the caller gave it. */
   input: string;
   plan: BookPlan;
+}
+
+/** An admitted subtitle translation (src/jobs/translate-job.ts); only the editor and the CLI make them. */
+export interface NewTranslateJob {
+  origin: 'editor' | 'cli';
+  name: string;
+  /** The subtitle file's text, copied into the job's folder (the engine never reads the user's file). */
+  source: string;
+  input: Omit<TranslateJobInput, 'kind' | 'inputFile'>;
 }
 
 /** What a door knows of an STT job once its media is in the job's folder. */
@@ -214,6 +223,23 @@ export class JobService extends EventEmitter {
         kind: 'book', input: job.input, out: job.plan.out, format: job.plan.format, perChapter: job.plan.perChapter,
         chapters: job.plan.chapters.length, paragraphs: passages.length, characters: passages.reduce((sum, p) => sum + p.text.length, 0),
       };
+      return await this.enqueue(this.newRecord(id, job.origin, job.name, input), place);
+    } catch (error) {
+      place.release();
+      await this.files.remove(id);
+      throw error;
+    }
+  }
+
+  /** Queues an admitted subtitle translation; the file's text goes to the job's folder. */
+  async createTranslateJob(job: NewTranslateJob): Promise<JobRecord> {
+    const id = this.newJobId();
+    const place = this.reserve(job.origin);
+    try {
+      await this.files.create(id);
+      const inputFile = `source.${job.input.format}`;
+      await fs.writeFile(this.files.file(id, inputFile), job.source, 'utf8');
+      const input: TranslateJobInput = { kind: 'translate', ...job.input, inputFile };
       return await this.enqueue(this.newRecord(id, job.origin, job.name, input), place);
     } catch (error) {
       place.release();

@@ -30,7 +30,7 @@ const schema = (): Validators => (validators ??= compileValidators());
 function shapeProblem(value: Record<string, unknown>): string | undefined {
   if (!(typeof value.id === 'string' && SAFE_ID.test(value.id))) return 'id: is not a job id';
   if (typeof value.name !== 'string') return 'name: is not a string';
-  if (value.kind !== 'tts' && value.kind !== 'stt' && value.kind !== 'book') return 'kind: is not tts, stt or book';
+  if (value.kind !== 'tts' && value.kind !== 'stt' && value.kind !== 'book' && value.kind !== 'translate') return 'kind: is not tts, stt, book or translate';
   if (!(typeof value.status === 'string' && STATUSES.has(value.status))) return 'status: is not a job status';
   if (!(typeof value.progress === 'number' && value.progress >= 0 && value.progress <= 100)) return 'progress: is not from 0 to 100';
   if (!(orNull(value.phase, isString) && orNull(value.backend, isString) && orNull(value.error, isString))) return 'phase, backend or error: is not a string';
@@ -40,11 +40,15 @@ function shapeProblem(value: Record<string, unknown>): string | undefined {
   if (!orNull(value.outputFile, isSafeFileName)) return 'outputFile: is not a file name';
   if (!(value.remoteKeyName === undefined || isString(value.remoteKeyName))) return 'remoteKeyName: is not a string';
   const input = value.input;
-  if (!(isObject(input) && input.kind === value.kind && (input.kind === 'book' || isObject(input.options)))) return 'input: does not match the job\'s kind';
+  if (!(isObject(input) && input.kind === value.kind && (input.kind === 'book' || input.kind === 'translate' || isObject(input.options)))) return 'input: does not match the job\'s kind';
   if (input.kind === 'book') {
     if (value.origin !== 'editor' && value.origin !== 'cli') return 'origin: a book job comes from the editor or the command line';
     if (!(isString(input.input) && isString(input.out) && (input.format === 'm4b' || input.format === 'mp3' || input.format === 'epub3') && typeof input.perChapter === 'boolean')) return 'input: is not a book export';
     if (!(isCount(input.chapters) && isCount(input.paragraphs) && isCount(input.characters))) return 'input: lacks the book\'s counts';
+  } else if (input.kind === 'translate') {
+    if (value.origin !== 'editor' && value.origin !== 'cli') return 'origin: a translation job comes from the editor or the command line';
+    if (!(isString(input.input) && isString(input.out) && isSafeFileName(input.inputFile) && isString(input.modelPath) && isString(input.to) && isObject(input.style))) return 'input: is not a subtitle translation';
+    if (!(input.format === 'srt' || input.format === 'vtt') || !isCount(input.cues)) return 'input: lacks the subtitle format or cue count';
   } else if (input.kind === 'tts') {
     const voice = input.voice;
     if (!isCount(input.characters)) return 'input.characters: is not a count';
@@ -64,7 +68,7 @@ function shapeProblem(value: Record<string, unknown>): string | undefined {
 function checkOptions(record: JobRecord): Validation<TtsJobInput['options'] | SttJobInput['options']> | undefined {
   if (!isActive(record.status)) return undefined;
   const input = record.input;
-  if (input.kind === 'book') return undefined; // the engine checks each paragraph's options as it reads the plan
+  if (input.kind === 'book' || input.kind === 'translate') return undefined; // the engine checks each paragraph's options as it reads the plan
   if (input.kind === 'stt') return schema().sttOptions({ ...input.options } as unknown as Record<string, string>);
   // The text lives in the job's folder, not in the record; any non-empty text stands in for it.
   const checked = schema().ttsRequest({ ...input.options, text: 'text' });

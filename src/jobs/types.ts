@@ -1,6 +1,8 @@
 import type { JobStatus } from '../contract/openapi';
 import type { JobResult, LexiconEntry, SttOptions, SttResult, TtsRequest, TtsResult } from '../contract/types';
 import type { AudiobookFormat, BookResult } from '../audiobook/book-plan';
+import type { SubtitleStyle } from '../contract/subtitle-style';
+import type { TranslateResult } from '../engine/protocol';
 import type { ExtraOutputFormat, TtsVoiceRef, WhisperHints } from '../engine/protocol';
 import type { ScriptFormat } from '../subtitles/script';
 
@@ -11,7 +13,10 @@ export type JobKind = 'tts' | 'stt';
  * What the local store holds: also `book`, an audiobook export, which is never an `api` or `remote` job,
  * so the seed's closed `tts`/`stt` enum is never broken (docs/decisions.md).
  */
-export type RecordKind = JobKind | 'book';
+export type RecordKind = JobKind | 'book' | 'translate';
+
+/** Kinds only the editor and the CLI make: never shown by a door that lists jobs publicly. */
+export const isLocalOnlyKind = (kind: RecordKind): kind is 'book' | 'translate' => kind === 'book' || kind === 'translate';
 /**
  * Who created the job: the Local API sees only its own jobs; the editor sees all. `remote` jobs came from
  * a relay (src/device/) and, like editor jobs, never count against or appear in the Local API. `cli` jobs
@@ -79,6 +84,22 @@ export interface BookJobInput {
   characters: number;
 }
 
+/** A subtitle translation (src/jobs/translate-job.ts): the file is copied into the job folder, the result written where asked. */
+export interface TranslateJobInput {
+  kind: 'translate';
+  /** The subtitle file as given, and where the translation goes (absolute). */
+  input: string;
+  out: string;
+  /** The copy in the job's folder. */
+  inputFile: string;
+  format: 'srt' | 'vtt';
+  cues: number;
+  modelPath: string;
+  to: string;
+  from?: string;
+  style: SubtitleStyle;
+}
+
 /** A job as the store keeps it: the public fields of the spec plus what the system needs to run it. */
 export interface JobRecord {
   id: string;
@@ -88,7 +109,7 @@ export interface JobRecord {
   progress: number;
   phase: string | null;
   backend: string | null;
-  result: JobResult | BookResult | null;
+  result: JobResult | BookResult | TranslateResult | null;
   error: string | null;
   createdAt: number;
   startedAt: number | null;
@@ -96,7 +117,7 @@ export interface JobRecord {
   origin: JobOrigin;
   /** A `remote` job: the name of the relay API key that created it, when the relay said. */
   remoteKeyName?: string;
-  input: TtsJobInput | SttJobInput | BookJobInput;
+  input: TtsJobInput | SttJobInput | BookJobInput | TranslateJobInput;
   /** File name of the output (TTS audio) or transcript (STT) inside the job folder, once succeeded. */
   outputFile: string | null;
 }
@@ -126,9 +147,12 @@ export const sttResultOf = (job: Pick<JobRecord, 'kind' | 'result'>): SttResult 
 /** The result of a succeeded book job; null for other jobs. */
 export const bookResultOf = (job: Pick<JobRecord, 'kind' | 'result'>): BookResult | null => (job.kind === 'book' ? (job.result as BookResult | null) : null);
 
-/** The public view of a seed job; a book job never reaches a door that shows jobs publicly. */
+/** The result of a succeeded translation job; null for other jobs. */
+export const translateResultOf = (job: Pick<JobRecord, 'kind' | 'result'>): TranslateResult | null => (job.kind === 'translate' ? (job.result as TranslateResult | null) : null);
+
+/** The public view of a seed job; a book or translation job never reaches a door that shows jobs publicly. */
 export function toPublicJob(job: JobRecord): PublicJob {
-  if (job.kind === 'book') throw new TypeError(`Expected a tts or stt job, got the book job ${job.id}`);
+  if (isLocalOnlyKind(job.kind)) throw new TypeError(`Expected a tts or stt job, got the ${job.kind} job ${job.id}`);
   const { id, name, kind, status, progress, phase, backend, error, createdAt, startedAt, finishedAt } = job;
   const result = job.result as JobResult | null;
   return { id, name, kind, status, progress, phase, backend, result, error, createdAt, startedAt, finishedAt };

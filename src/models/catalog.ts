@@ -10,7 +10,7 @@ import catalogJson from '../../models/catalog.json';
 import catalogSchema from '../../models/catalog.schema.json';
 import { ModelError } from './model-error';
 
-export type ModelKind = 'stt' | 'diarization-segmentation' | 'speaker-embedding' | 'punctuation' | 'vad' | 'tts-voice';
+export type ModelKind = 'stt' | 'diarization-segmentation' | 'speaker-embedding' | 'punctuation' | 'vad' | 'tts-voice' | 'llm';
 export type ChecksumPolicy = 'verify' | 'record-on-first-download';
 
 export interface CatalogFile {

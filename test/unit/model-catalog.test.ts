@@ -45,7 +45,7 @@ describe('the model catalog', () => {
     assert.equal(new Set(targets).size, targets.length, 'no two entries install the same file');
     for (const target of targets) {
       assert.ok(!path.posix.isAbsolute(target) && !target.split('/').includes('..'), target);
-      assert.match(target, /^(whisper\/ggml-[^/]+\.bin|parakeet\/ggml-parakeet-[^/]+\.bin|vad\/ggml-silero-[^/]+\.bin|diarization\/(segmentation|embedding)\.onnx|punctuation\/[^/]+|tts\/[^/]+\/[^/]+)$/, target);
+      assert.match(target, /^(whisper\/ggml-[^/]+\.bin|parakeet\/ggml-parakeet-[^/]+\.bin|vad\/ggml-silero-[^/]+\.bin|diarization\/(segmentation|embedding)\.onnx|punctuation\/[^/]+|tts\/[^/]+\/[^/]+|llm\/[^/]+\.gguf)$/, target);
     }
     for (const model of catalog.models.filter((e) => e.kind === 'tts-voice')) {
       assert.ok(model.files.every((f) => f.target.startsWith(`tts/${model.id}/`)), `${model.id} installs under tts/${model.id}/`);

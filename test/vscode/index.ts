@@ -34,6 +34,7 @@ import './model-files.test';
 import './job-copy.test';
 import './voices.test';
 import './team-relay.test';
+import './translate.test';
 import './deactivate.test';
 
 export async function run(): Promise<void> {

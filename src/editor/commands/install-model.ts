@@ -18,6 +18,7 @@ const KIND_LABELS: Record<CatalogEntry['kind'], string> = {
   punctuation: 'Punctuation',
   vad: 'Voice activity detection',
   'tts-voice': 'Voices',
+  llm: 'Language models (translation)',
 };
 
 const STATUS_LABELS: Record<ModelListing['status'], string> = {

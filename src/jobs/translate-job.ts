@@ -1,0 +1,89 @@
+/**
+ * Translating a subtitle file, as every door does it (the editor's command, the CLI): admit the request (a
+ * readable SRT or WebVTT file, a language tag, a place to write that is not the input, a language model),
+ * queue a `translate` job, and wait for it to end. The job runs in an engine process like any other, shows
+ * its progress in the Jobs view and is cancelled like any other; a translation that did not finish leaves no
+ * partial file behind.
+ */
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { resolveStyle, type SubtitleStyle } from '../contract/subtitle-style';
+import type { TranslateResult } from '../engine/protocol';
+import { resolveLanguageModel } from '../models/language-models';
+import { parseSubtitles, SubtitleError } from '../subtitles/parse';
+import type { JobService } from './job-service';
+import { translateResultOf, type JobOrigin, type JobRecord } from './types';
+import { waitForJobEnd } from './wait-for-job';
+
+export interface TranslateRequest {
+  origin: Extract<JobOrigin, 'editor' | 'cli'>;
+  /** The subtitle file (.srt or .vtt) and where its translation goes. */
+  input: string;
+  out: string;
+  to: string;
+  from?: string;
+  /** A .gguf path or an installed model's name; default: chosen by memory. */
+  model?: string;
+  style?: SubtitleStyle;
+}
+
+/** A request that cannot become a job, in one sentence for the user. */
+export class TranslateRefusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TranslateRefusal';
+  }
+}
+
+const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+
+/** The file name of a translation beside its source: `talk.srt` in German is `talk.de.srt`. */
+export function translatedName(input: string, to: string): string {
+  const extension = path.extname(input);
+  return path.join(path.dirname(input), `${path.basename(input, extension)}.${to}${extension}`);
+}
+
+/** Admits the translation and queues its job; throws a TranslateRefusal (or NoLanguageModelError) before any work. */
+export async function createTranslateJob(jobs: JobService, dataDir: string, request: TranslateRequest): Promise<JobRecord> {
+  const format = path.extname(request.input).slice(1).toLowerCase();
+  if (format !== 'srt' && format !== 'vtt') throw new TranslateRefusal(`Only .srt and .vtt files can be translated, not "${path.basename(request.input)}".`);
+  if (!LANGUAGE_TAG.test(request.to)) throw new TranslateRefusal(`The language to translate into must be a tag such as de or pt-BR, not "${request.to}".`);
+  if (request.from !== undefined && !LANGUAGE_TAG.test(request.from)) throw new TranslateRefusal(`The source language must be a tag such as en, not "${request.from}".`);
+  const input = path.resolve(request.input);
+  const out = path.resolve(request.out);
+  if (input === out) throw new TranslateRefusal('The translation would overwrite its source: choose another output file.');
+  if (path.extname(out).toLowerCase() !== `.${format}`) throw new TranslateRefusal(`The translation of a .${format} file is written as .${format}: name the output so.`);
+  const source = await readFile(input, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new TranslateRefusal(`The subtitle file ${input} cannot be read (${error.code ?? error.message}).`);
+  });
+  let cues;
+  try {
+    cues = parseSubtitles(source.replace(/^\uFEFF/, ''), format);
+  } catch (error) {
+    if (error instanceof SubtitleError) throw new TranslateRefusal(`${path.basename(input)}: ${error.message}`);
+    throw error;
+  }
+  const modelPath = await resolveLanguageModel(dataDir, request.model);
+  return jobs.createTranslateJob({
+    origin: request.origin, name: `Translate ${path.basename(input)} → ${request.to}`, source,
+    input: { input, out, format, cues: cues.length, modelPath, to: request.to, ...(request.from ? { from: request.from } : {}), style: request.style ?? resolveStyle() },
+  });
+}
+
+/**
+ * Waits for a translation job to end (aborting `signal` cancels it); whatever did not succeed, the
+ * `<out>.partial` file is removed, as the engine that was writing it may have been ended mid-write.
+ */
+export async function finishTranslateJob(jobs: JobService, job: JobRecord, signal?: AbortSignal): Promise<{ job: JobRecord; result: TranslateResult | null }> {
+  const cancel = (): void => void jobs.cancel(job.id).catch(() => undefined);
+  signal?.addEventListener('abort', cancel, { once: true });
+  if (signal?.aborted) cancel();
+  let ended: JobRecord;
+  try {
+    ended = await waitForJobEnd(jobs, job.id);
+  } finally {
+    signal?.removeEventListener('abort', cancel);
+  }
+  if (ended.status !== 'succeeded' && ended.input.kind === 'translate') await rm(`${ended.input.out}.partial`, { force: true });
+  return { job: ended, result: translateResultOf(ended) };
+}
