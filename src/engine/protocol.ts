@@ -50,6 +50,14 @@ export interface TtsTask {
   lexicon?: LexiconEntry[];
   /** Or a JSON file of them (a job's folder keeps them there); the engine reads it into `lexicon`. */
   lexiconPath?: string;
+  /** The text is SSML (src/text/ssml/); never set by the Local API's POST /tts/jobs. */
+  ssml?: SsmlTaskMarkup;
+}
+
+/** What admission resolved for an SSML text: `<voice name>` → voice, `<audio src>` → a confined absolute path. */
+export interface SsmlTaskMarkup {
+  voices: Record<string, TtsVoiceRef>;
+  audio: Record<string, string>;
 }
 
 /** Everything the engine needs to transcribe one STT job; paths are absolute. */

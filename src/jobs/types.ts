@@ -1,7 +1,7 @@
 import type { JobStatus } from '../contract/openapi';
 import type { JobResult, LexiconEntry, SttOptions, SttResult, TtsRequest, TtsResult } from '../contract/types';
 import type { AudiobookFormat, BookResult } from '../audiobook/book-plan';
-import type { ExtraOutputFormat, TtsVoiceRef, WhisperHints } from '../engine/protocol';
+import type { ExtraOutputFormat, SsmlTaskMarkup, TtsVoiceRef, WhisperHints } from '../engine/protocol';
 import type { ScriptFormat } from '../subtitles/script';
 
 export type { JobStatus };
@@ -41,6 +41,8 @@ export interface TtsJobInput {
   lexiconEntries?: number;
   /** Records written before lexiconEntries kept the entries here, in the store. */
   lexicon?: LexiconEntry[];
+  /** The text is SSML, with what admission resolved for it (see TtsTask.ssml); only the non-seed doors set it. */
+  ssml?: SsmlTaskMarkup;
 }
 
 export interface SttJobInput {

@@ -43,12 +43,15 @@ export async function recordSsml(plan: SsmlPlan, recorder: SpeechRecorder, optio
   };
   for (const [key, reason] of Object.entries(plan.ignored)) note(key, reason);
   let previous: SsmlStep['kind'] | undefined;
+  /** Whether the last sound written was speech, which ends in a quiet margin (audio files end where they end). */
+  let endsInMargin = false;
   for (const [index, step] of plan.steps.entries()) {
     if (step.kind === 'pause') {
-      const edges = (previous && previous !== 'pause' ? margin : 0) + (index + 1 < plan.steps.length ? margin : 0);
+      const edges = (endsInMargin ? margin : 0) + (plan.steps[index + 1]?.kind === 'speech' ? margin : 0);
       await recorder.padTo(recorder.length + Math.max(0, Math.round(step.seconds * rate) - edges));
     } else {
       let sound: Int16Array;
+      let spoken = true;
       if (step.kind === 'audio') {
         const inserted = await options.audio(step.src, rate);
         if (typeof inserted === 'string') {
@@ -56,6 +59,7 @@ export async function recordSsml(plan: SsmlPlan, recorder: SpeechRecorder, optio
           sound = step.fallback ? await speak({ kind: 'speech', text: step.fallback, style: step.style }, rate, options, note) : new Int16Array(0);
         } else {
           sound = inserted;
+          spoken = false;
         }
       } else {
         sound = await speak(step, rate, options, note);
@@ -63,6 +67,7 @@ export async function recordSsml(plan: SsmlPlan, recorder: SpeechRecorder, optio
       if (sound.length > 0) {
         if (previous === 'speech' || previous === 'audio') await recorder.padTo(recorder.length + Math.round(rate * JOIN_SECONDS));
         await recorder.write(sound);
+        endsInMargin = spoken;
       }
     }
     previous = step.kind;
@@ -103,8 +108,11 @@ async function speak(
   const first = firstAudibleIndex(samples);
   if (first < 0) return new Int16Array(0);
   const last = lastAudibleIndex(samples);
+  // Exactly `margin` quiet samples at each edge: the engine's own where it left them, else digital silence.
   const margin = Math.round(rate * SPEECH_MARGIN_SECONDS);
-  const trimmed = samples.slice(Math.max(0, first - margin), Math.min(samples.length, last + 1 + margin));
+  const trimmed = new Int16Array(last + 1 - first + 2 * margin);
+  const from = Math.max(0, first - margin);
+  trimmed.set(samples.subarray(from, Math.min(samples.length, last + 1 + margin)), margin - (first - from));
   return withVolume(trimmed, style.volumeDb);
 }
 
