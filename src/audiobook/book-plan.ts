@@ -4,6 +4,7 @@
  * its text, and the lexicon the export speaks with.
  */
 import type { LexiconEntry, TtsRequest } from '../contract/types';
+import type { SsmlTaskMarkup } from '../text/ssml/ssml-markup';
 import type { TtsVoiceRef } from '../voices/voice-ref';
 
 export type AudiobookFormat = 'm4b' | 'mp3';
@@ -18,6 +19,8 @@ export interface BookPassage {
   text: string;
   /** Index into `BookPlan.readings`. */
   reading: number;
+  /** The text is SSML, with what admission resolved for it. */
+  ssml?: SsmlTaskMarkup;
 }
 
 export interface BookChapter {
@@ -52,6 +55,8 @@ export interface BookResult {
   reused: number;
   /** What was written: the book, or the chapter files. */
   files: string[];
+  /** SSML markup the voices could not honour, in the paragraphs synthesized by this export (`ssml phoneme` → why). */
+  ignoredOptions?: Record<string, string>;
 }
 
 /** The silence between two paragraphs, as a reader pauses. */

@@ -22,6 +22,9 @@ export type EnginePhase =
 
 export type { PicoVoiceModel, SherpaModelKind, SherpaVoiceModel, TtsEngineName, TtsVoiceRef } from '../voices/voice-ref';
 import type { TtsVoiceRef } from '../voices/voice-ref';
+import type { SsmlTaskMarkup } from '../text/ssml/ssml-markup';
+
+export type { SsmlTaskMarkup };
 
 /**
  * Formats the engine encodes beyond the Local API's output formats, for doors whose protocol has them (the
@@ -52,12 +55,6 @@ export interface TtsTask {
   lexiconPath?: string;
   /** The text is SSML (src/text/ssml/); never set by the Local API's POST /tts/jobs. */
   ssml?: SsmlTaskMarkup;
-}
-
-/** What admission resolved for an SSML text: `<voice name>` → voice, `<audio src>` → a confined absolute path. */
-export interface SsmlTaskMarkup {
-  voices: Record<string, TtsVoiceRef>;
-  audio: Record<string, string>;
 }
 
 /** Everything the engine needs to transcribe one STT job; paths are absolute. */

@@ -5,7 +5,10 @@
  */
 import path from 'node:path';
 import { checkBookOutput } from '../audiobook/book-output';
-import type { AudiobookFormat, BookPlan, BookReading } from '../audiobook/book-plan';
+import type { AudiobookFormat, BookChapter, BookPassage, BookPlan, BookReading } from '../audiobook/book-plan';
+import { ApiError } from '../contract/errors';
+import type { SsmlTaskMarkup } from '../engine/protocol';
+import { admitSsml } from './ssml-admission';
 import { BOOK_SAMPLE_RATE } from '../audiobook/book-plan';
 import { ManuscriptError, readManuscript } from '../audiobook/manuscript-files';
 import { chapterPassages } from '../audiobook/passages';
@@ -46,6 +49,16 @@ function findVoice(library: VoiceLibrary, idOrName: string): VoiceEntry {
   }
 }
 
+/** An SSML passage admitted by the core's rule; its `<audio>` files come from the manuscript's folder. */
+async function bookSsml(text: string, chapter: string, voices: VoiceLibrary, folder: string): Promise<SsmlTaskMarkup> {
+  try {
+    return await admitSsml(text, voices, [folder], 'ssml');
+  } catch (error) {
+    if (error instanceof ApiError) throw new ManuscriptError(`Chapter "${chapter}", an SSML block: ${error.message.replace(/^ssml: /, '')}`);
+    throw error;
+  }
+}
+
 /** The plan the engine runs, or a ManuscriptError / ApiError with one sentence. */
 export async function admitBook(
   request: BookRequest,
@@ -79,15 +92,21 @@ export async function admitBook(
   };
 
   let carried: string | undefined;
-  const chapters = book.chapters.map((chapter) => {
+  const chapters: BookChapter[] = [];
+  for (const chapter of book.chapters) {
     const { passages, endVoice } = chapterPassages(chapter.text, speakers, carried);
     carried = endVoice;
     const tooLong = passages.find((passage) => passage.text.length > MAX_TTS_TEXT);
     if (tooLong) {
       throw new ManuscriptError(`Chapter "${chapter.title}" has a paragraph of ${tooLong.text.length} characters, more than the ${MAX_TTS_TEXT} one paragraph may hold; split it with a blank line.`);
     }
-    return { title: chapter.title, passages: passages.map((passage) => ({ text: passage.text, reading: readingFor(passage.voice) })) };
-  });
+    const planned: BookPassage[] = [];
+    for (const passage of passages) {
+      const ssml = passage.ssml ? await bookSsml(passage.text, chapter.title, deps.voices, path.dirname(path.resolve(request.input))) : undefined;
+      planned.push({ text: passage.text, reading: readingFor(passage.voice), ...(ssml ? { ssml } : {}) });
+    }
+    chapters.push({ title: chapter.title, passages: planned });
+  }
   return {
     ...(book.title ? { title: book.title } : {}), ...(book.author ? { author: book.author } : {}),
     format: request.format, perChapter, out, readings, chapters, lexicon: [...deps.lexicon],
