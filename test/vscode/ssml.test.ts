@@ -28,7 +28,7 @@ test('an .ssml file: Problems at the line and column of malformed markup, gone o
   assert.equal(problem.severity, vscode.DiagnosticSeverity.Error);
   assert.match(problem.message, /<break time="soon">: time must be like 500ms/);
   assert.deepEqual([problem.range.start.line, problem.range.start.character], [1, 8]);
-  await editor.edit((edit) => edit.replace(new vscode.Range(1, 21, 1, 25), "800ms"));
+  await editor.edit((edit) => edit.replace(new vscode.Range(1, 21, 1, 25), '800ms'));
   await waitFor('the problem to go', () => (problemsOf(SSML_FILE).length === 0 ? true : undefined));
 });
 
