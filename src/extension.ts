@@ -17,6 +17,8 @@ import { registerInstallModel } from './editor/commands/install-model';
 import { registerModelFiles } from './editor/commands/model-files';
 import { registerLocalApiCommands } from './editor/commands/local-api';
 import { registerNarrateSelection } from './editor/commands/narrate-selection';
+import { registerSsmlCompletions } from './editor/ssml/ssml-completions';
+import { registerSsmlDiagnostics } from './editor/ssml/ssml-diagnostics';
 import { registerNarrateSubtitles } from './editor/commands/narrate-subtitles';
 import { registerProofListening } from './editor/proof-listen/register';
 import { registerReadAloud } from './editor/read-aloud/register';
@@ -83,6 +85,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     registerJobsView(services),
     registerTranscribe(services),
     registerNarrateSelection(services),
+    registerSsmlDiagnostics(),
+    registerSsmlCompletions(),
     registerNarrateSubtitles(services),
     registerAddPronunciation(services),
     registerExportAudiobook(services),

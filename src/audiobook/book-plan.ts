@@ -4,6 +4,7 @@
  * its text, and the lexicon the export speaks with.
  */
 import type { LexiconEntry, TtsRequest } from '../contract/types';
+import type { SsmlTaskMarkup } from '../text/ssml/ssml-markup';
 import type { TtsVoiceRef } from '../voices/voice-ref';
 
 export type AudiobookFormat = 'm4b' | 'mp3' | 'epub3';
@@ -22,6 +23,8 @@ export interface BookPassage {
   anchor?: { document: string; id: string };
   /** Read-along books: the passage opens a paragraph (a reader's pause before it, a shorter one otherwise). */
   paragraphStart?: boolean;
+  /** The text is SSML, with what admission resolved for it. */
+  ssml?: SsmlTaskMarkup;
 }
 
 export interface BookChapter {
@@ -86,6 +89,8 @@ export interface BookResult {
   reused: number;
   /** What was written: the book, or the chapter files. */
   files: string[];
+  /** SSML markup the voices could not honour, in the paragraphs synthesized by this export (`ssml phoneme` → why). */
+  ignoredOptions?: Record<string, string>;
 }
 
 /** The silence between two sentences of a paragraph in a read-along book, where each sentence is its own clip. */

@@ -4,12 +4,25 @@
  * paragraphs after it (X is a voice id or name; `default` switches back), and a paragraph that starts with
  * `Name:` for a name the book maps to a voice is read by that voice, as subtitle narration does with
  * `Name:` prefixes. A paragraph is the unit the re-export cache keys on, so an edit re-reads one paragraph.
+ * A fenced ```ssml block, or a paragraph that starts with `<speak>`, is one passage of SSML (docs/ssml.md).
  */
+import { looksLikeSsml } from '../text/ssml/ssml-plan';
 
 export interface Passage {
   text: string;
   /** The voice id or name asked for, or undefined for the book's voice. */
   voice: string | undefined;
+  /** The text is SSML. */
+  ssml?: true;
+}
+
+const SSML_FENCE = /^(```|~~~)\s*ssml\s*\n([\s\S]*?)\n\1\s*$/i;
+
+/** The SSML of a block: the inside of a ```ssml fence, or a block that is a `<speak>` document. */
+export function ssmlOfBlock(block: string): string | undefined {
+  const fenced = SSML_FENCE.exec(block.trim());
+  if (fenced) return fenced[2];
+  return looksLikeSsml(block) ? block.trim() : undefined;
 }
 
 const VOICE_TAG = /^<!--\s*voice:\s*(.+?)\s*-->$/i;
@@ -50,6 +63,11 @@ export function chapterPassages(
     const tag = VOICE_TAG.exec(block.trim());
     if (tag) {
       voice = tag[1].toLowerCase() === 'default' ? undefined : tag[1];
+      continue;
+    }
+    const ssml = ssmlOfBlock(block);
+    if (ssml !== undefined) {
+      passages.push({ text: ssml, voice, ssml: true });
       continue;
     }
     const prefix = SPEAKER_PREFIX.exec(block.trim());

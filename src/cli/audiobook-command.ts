@@ -89,6 +89,7 @@ export async function runAudiobookCommand(input: string | undefined, flags: Audi
     }
     console.log(`Wrote ${path.resolve(flags.out)}: ${result.chapters.length} chapters.`);
     console.log(`${result.synthesized} paragraphs synthesized, ${result.reused} from the cache.`);
+    for (const [what, reason] of Object.entries(result.ignoredOptions ?? {})) console.log(`Not honoured: ${what}: ${reason}`);
     return 0;
   } finally {
     process.off('SIGINT', cancel);

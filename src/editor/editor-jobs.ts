@@ -17,6 +17,7 @@ import { mergeLexicons } from '../lexicon/merge-lexicon';
 import type { LocalServer } from '../host/local-server';
 import { defaultVoice } from '../voices/default-voice';
 import type { VoiceEntry, VoiceLibrary } from '../voices/library';
+import { admitSsml, looksLikeSsml, ssmlAudioFolders } from '../jobs/ssml-admission';
 
 /**
  * A TTS request from the editor: the Local API's fields; `voiceId` defaults to the configured voice.
@@ -27,6 +28,8 @@ export type EditorTtsRequest = Partial<Omit<TtsRequest, 'text'>> & {
   text: string;
   speakerVoices?: Record<string, string>;
   lexicon?: readonly LexiconEntry[];
+  /** Folders an SSML text's `<audio src>` may name files in (the workspace); `<data dir>/audio` is always one. */
+  audioFolders?: readonly string[];
 };
 
 /** An STT request from the editor: a local media file and the Local API's options. */
@@ -65,7 +68,7 @@ export class EditorJobs {
 
   /** What createTts would queue, or the refusal (ApiError) the Local API would answer, without creating a job. */
   admitTts(request: EditorTtsRequest): AdmittedTts {
-    const { speakerVoices, lexicon: _lexicon, ...fields } = request;
+    const { speakerVoices, lexicon: _lexicon, audioFolders: _folders, ...fields } = request;
     const voiceId = fields.voiceId ?? this.defaultVoice().voice.id;
     return admitTts(this.validators, { ...fields, voiceId }, this.deps.voices, speakerVoices);
   }
@@ -73,8 +76,12 @@ export class EditorJobs {
   async createTts(request: EditorTtsRequest): Promise<JobRecord> {
     const admitted = this.admitTts(request);
     const lexicon = mergeLexicons((await this.deps.workspaceLexicon?.()) ?? [], request.lexicon ?? []);
+    // A text that starts with <speak> is SSML (docs/ssml.md), admitted by the same core rule as the other doors.
+    const ssml = looksLikeSsml(request.text)
+      ? await admitSsml(request.text, this.deps.voices, [...(request.audioFolders ?? []), ...ssmlAudioFolders({ dataDir: this.deps.dataDir() })])
+      : undefined;
     const { jobs } = await this.deps.server();
-    return jobs.createTtsJob({ origin: 'editor', ...admitted, ...(lexicon.length ? { lexicon } : {}) });
+    return jobs.createTtsJob({ origin: 'editor', ...admitted, ...(lexicon.length ? { lexicon } : {}), ...(ssml ? { ssml } : {}) });
   }
 
   /**

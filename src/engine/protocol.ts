@@ -25,6 +25,9 @@ export type EnginePhase =
 
 export type { PicoVoiceModel, SherpaModelKind, SherpaVoiceModel, TtsEngineName, TtsVoiceRef } from '../voices/voice-ref';
 import type { TtsVoiceRef } from '../voices/voice-ref';
+import type { SsmlTaskMarkup } from '../text/ssml/ssml-markup';
+
+export type { SsmlTaskMarkup };
 
 /**
  * Formats the engine encodes beyond the Local API's output formats, for doors whose protocol has them (the
@@ -53,6 +56,8 @@ export interface TtsTask {
   lexicon?: LexiconEntry[];
   /** Or a JSON file of them (a job's folder keeps them there); the engine reads it into `lexicon`. */
   lexiconPath?: string;
+  /** The text is SSML (src/text/ssml/); never set by the Local API's POST /tts/jobs. */
+  ssml?: SsmlTaskMarkup;
 }
 
 /** Everything the engine needs to transcribe one STT job; paths are absolute. */

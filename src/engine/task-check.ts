@@ -13,7 +13,7 @@ import { validateLexicon } from '../lexicon/lexicon-validation';
 import { compileValidators, type Validators } from '../contract/validation';
 import type { TtsEngineName, TtsVoiceRef } from '../voices/voice-ref';
 import { SCRIPT_FORMATS } from '../subtitles/script';
-import { UserFacingError, type AlignTask, type BookTask, type EmbedSubtitlesTask, type EngineTask, type ExtraOutputFormat, type LiveWindowTask, type LlmGenerateTask, type SpeakerEmbeddingTask, type SpeakTask, type ShotChangesTask, type SpeechRegionsTask, type SttTask, type TranslateTask, type TtsTask, type WaveformTask, type WhisperHints } from './protocol';
+import { UserFacingError, type AlignTask, type BookTask, type EmbedSubtitlesTask, type EngineTask, type ExtraOutputFormat, type LiveWindowTask, type LlmGenerateTask, type SpeakerEmbeddingTask, type SpeakTask, type ShotChangesTask, type SpeechRegionsTask, type SsmlTaskMarkup, type SttTask, type TranslateTask, type TtsTask, type WaveformTask, type WhisperHints } from './protocol';
 import { narrationTimelineProblem } from '../subtitles/timeline-limit';
 import { readCues } from './tts/read-cues';
 
@@ -94,10 +94,21 @@ async function checkTtsTask(task: Fields): Promise<TtsTask> {
   const lexicon = task.lexiconPath !== undefined ? lexiconOf(await readJson(absolutePath(task, 'lexiconPath'))) : lexiconOf(task.lexicon);
   const live = optionalBoolean(task.live, 'live');
   const encodeAs = extraOutputFormatOf(task.encodeAs);
+  const ssml = task.ssml === undefined ? undefined : ssmlMarkupOf(task.ssml);
   return {
     kind: 'tts', textPath, outputPath, options: valid satisfies Omit<TtsRequest, 'text'>, voice, ...(lexicon ? { lexicon } : {}), ...(live ? { live: true } : {}),
-    ...(encodeAs ? { encodeAs } : {}),
+    ...(encodeAs ? { encodeAs } : {}), ...(ssml ? { ssml } : {}),
   };
+}
+
+/** An SSML task's resolved voices and confined audio files. */
+function ssmlMarkupOf(value: unknown): SsmlTaskMarkup {
+  if (!isObject(value) || !isObject(value.voices) || !isObject(value.audio)) throw invalid('ssml is not a set of voices and audio files');
+  for (const [name, voice] of Object.entries(value.voices)) voiceOf(voice, `ssml.voices.${name}`);
+  for (const file of Object.values(value.audio)) {
+    if (typeof file !== 'string' || !isAbsolute(file) || file.includes('\0')) throw invalid('ssml.audio holds a path that is not absolute');
+  }
+  return value as unknown as SsmlTaskMarkup;
 }
 
 /** The engine's own output formats beyond the Local API's (TtsTask.encodeAs), or none. */

@@ -5,7 +5,10 @@
  */
 import path from 'node:path';
 import { checkBookOutput } from '../audiobook/book-output';
-import type { AudiobookFormat, BookPlan, BookReading } from '../audiobook/book-plan';
+import type { AudiobookFormat, BookChapter, BookPassage, BookPlan, BookReading } from '../audiobook/book-plan';
+import { ApiError } from '../contract/errors';
+import type { SsmlTaskMarkup } from '../engine/protocol';
+import { admitSsml } from './ssml-admission';
 import { BOOK_SAMPLE_RATE } from '../audiobook/book-plan';
 import { selectChapters } from '../audiobook/chapter-selection';
 import type { ChapterParagraph } from '../audiobook/manuscript';
@@ -58,6 +61,16 @@ function checkLength<T extends { text: string }>(title: string, passages: T[]): 
   return passages;
 }
 
+/** An SSML passage admitted by the core's rule; its `<audio>` files come from the manuscript's folder. */
+async function bookSsml(text: string, chapter: string, voices: VoiceLibrary, folder: string): Promise<SsmlTaskMarkup> {
+  try {
+    return await admitSsml(text, voices, [folder], 'ssml');
+  } catch (error) {
+    if (error instanceof ApiError) throw new ManuscriptError(`Chapter "${chapter}", an SSML block: ${error.message.replace(/^ssml: /, '')}`);
+    throw error;
+  }
+}
+
 /** The plan the engine runs, or a ManuscriptError / ApiError with one sentence. */
 export async function admitBook(
   request: BookRequest,
@@ -95,29 +108,42 @@ export async function admitBook(
   let carried: string | undefined;
   const readAlong = request.format === 'epub3';
   const language = book.language ?? 'en';
+  const folder = path.dirname(input);
   const sentenced: Array<{ title: string; paragraphs: ChapterParagraph[] }> = [];
-  const chapters = chosen.map((chapter, index) => {
+  const chapters: BookChapter[] = [];
+  for (const [index, chapter] of chosen.entries()) {
     if (readAlong && chapter.paragraphs) {
       // An EPUB's chapter: one passage per sentence, pointed at by the id its document now carries.
       const passages = chapter.paragraphs.flatMap((paragraph) => paragraph.sentences.map((sentence, at) => ({
         text: sentence.text, reading: bookReading, anchor: { document: paragraph.document ?? '', id: sentence.id }, paragraphStart: at === 0,
       })));
-      return { title: chapter.title, passages: checkLength(chapter.title, passages) };
+      chapters.push({ title: chapter.title, passages: checkLength(chapter.title, passages) });
+      continue;
     }
     const { passages, endVoice } = chapterPassages(chapter.text, speakers, carried);
     carried = endVoice;
     checkLength(chapter.title, passages);
-    if (!readAlong) return { title: chapter.title, passages: passages.map((passage) => ({ text: passage.text, reading: readingFor(passage.voice) })) };
-    const document = newChapterPath(index);
-    const paragraphs = sentencesOf(passages.map((passage) => passage.text), document, `c${index + 1}-s`, language);
-    sentenced.push({ title: chapter.title, paragraphs });
-    return {
-      title: chapter.title,
-      passages: paragraphs.flatMap((paragraph, at) => paragraph.sentences.map((sentence, n) => ({
-        text: sentence.text, reading: readingFor(passages[at].voice), anchor: { document, id: sentence.id }, paragraphStart: n === 0,
-      }))),
-    };
-  });
+    if (readAlong) {
+      // A read-along book times each sentence of the text; markup that shapes the speech has no sentences to point at.
+      if (passages.some((passage) => passage.ssml)) throw new ManuscriptError(`Chapter "${chapter.title}" has an SSML block, which a read-along book cannot carry yet; export it as M4B or MP3.`);
+      const document = newChapterPath(index);
+      const paragraphs = sentencesOf(passages.map((passage) => passage.text), document, `c${index + 1}-s`, language);
+      sentenced.push({ title: chapter.title, paragraphs });
+      chapters.push({
+        title: chapter.title,
+        passages: paragraphs.flatMap((paragraph, at) => paragraph.sentences.map((sentence, n) => ({
+          text: sentence.text, reading: readingFor(passages[at].voice), anchor: { document, id: sentence.id }, paragraphStart: n === 0,
+        }))),
+      });
+      continue;
+    }
+    const planned: BookPassage[] = [];
+    for (const passage of passages) {
+      const ssml = passage.ssml ? await bookSsml(passage.text, chapter.title, deps.voices, folder) : undefined;
+      planned.push({ text: passage.text, reading: readingFor(passage.voice), ...(ssml ? { ssml } : {}) });
+    }
+    chapters.push({ title: chapter.title, passages: planned });
+  }
   if (chapters.length === 0) throw new ManuscriptError(`${request.input} has no chapters to read.`);
   const meta = { ...(book.title ? { title: book.title } : {}), ...(book.author ? { author: book.author } : {}) };
   return {

@@ -70,6 +70,7 @@ export class JobFiles {
         voice: input.voice,
         ...(input.live ? { live: true } : {}),
         ...(input.encodeAs ? { encodeAs: input.encodeAs } : {}),
+        ...(input.ssml ? { ssml: input.ssml } : {}),
         ...(input.lexiconEntries ? { lexiconPath: this.file(job.id, JOB_LEXICON_FILE) } : input.lexicon?.length ? { lexicon: input.lexicon } : {}),
       };
     }

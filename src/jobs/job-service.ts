@@ -69,6 +69,8 @@ export interface NewTtsJob {
   encodeAs?: TtsJobInput['encodeAs'];
   /** Entries that win over the data directory's lexicon for the same text and language (the editor's workspace lexicon). */
   lexicon?: readonly LexiconEntry[];
+  /** The text is SSML, admitted by admitSsml (ssml-admission.ts). */
+  ssml?: TtsJobInput['ssml'];
 }
 
 export interface NewSttJob {
@@ -198,7 +200,7 @@ export class JobService extends EventEmitter {
       if (lexicon.length) await fs.writeFile(this.files.file(id, JOB_LEXICON_FILE), JSON.stringify(lexicon), 'utf8');
       const input: TtsJobInput = {
         kind: 'tts', options, characters: text.length, voice: job.voice, ...(lexicon.length ? { lexiconEntries: lexicon.length } : {}), ...(job.live ? { live: true } : {}),
-        ...(job.encodeAs ? { encodeAs: job.encodeAs } : {}),
+        ...(job.encodeAs ? { encodeAs: job.encodeAs } : {}), ...(job.ssml ? { ssml: job.ssml } : {}),
       };
       return await this.enqueue(
         this.newRecord(id, job.origin, job.name ?? nameFromText(text), input, job.remoteKeyName),

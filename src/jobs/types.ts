@@ -3,7 +3,7 @@ import type { JobResult, LexiconEntry, SttOptions, SttResult, TtsRequest, TtsRes
 import type { AudiobookFormat, BookResult } from '../audiobook/book-plan';
 import type { SubtitleStyle } from '../contract/subtitle-style';
 import type { TranslateResult } from '../engine/protocol';
-import type { ExtraOutputFormat, TtsVoiceRef, WhisperHints } from '../engine/protocol';
+import type { ExtraOutputFormat, SsmlTaskMarkup, TtsVoiceRef, WhisperHints } from '../engine/protocol';
 import type { ScriptFormat } from '../subtitles/script';
 
 export type { JobStatus };
@@ -46,6 +46,8 @@ export interface TtsJobInput {
   lexiconEntries?: number;
   /** Records written before lexiconEntries kept the entries here, in the store. */
   lexicon?: LexiconEntry[];
+  /** The text is SSML, with what admission resolved for it (see TtsTask.ssml); only the non-seed doors set it. */
+  ssml?: SsmlTaskMarkup;
 }
 
 export interface SttJobInput {

@@ -68,7 +68,7 @@ export function createMcpServer(deps: McpDeps, version = '0.1.0'): McpServer {
     title: 'Narrate text',
     description: 'Speaks text with a voice. With outputPath (absolute, inside one of your roots or the configured folders) it waits and writes the audio file there; without, it starts a job and answers at once (follow it with read_job).',
     inputSchema: {
-      text: z.string().min(1).max(100_000),
+      text: z.string().min(1).max(100_000).describe('Plain text, or SSML when it starts with <speak> (breaks, prosody, say-as, sub, phoneme, voice, lang, audio files inside your roots).'),
       voice: z.string().max(200).optional().describe('A voice id or exact name from list_voices, or an OpenAI voice name (alloy, echo, nova, …). Default: the best ready English voice.'),
       format: z.enum(OUTPUT_FORMATS).optional().describe('Audio format; default from the outputPath extension, else wav.'),
       outputPath: z.string().max(4096).optional().describe('Absolute path of the audio file to write.'),

@@ -12,6 +12,7 @@ import { succeededJob } from '../jobs/job-outcome';
 import { toPublicJob, type PublicJob } from '../jobs/types';
 import { waitForJobEnd } from '../jobs/wait-for-job';
 import { admitStt, admitTts, checkSttFields, installedSttModels, requireSttModel } from '../jobs/admission';
+import { admitSsml, looksLikeSsml, ssmlAudioFolders } from '../jobs/ssml-admission';
 import { storedInputName } from '../contract/media-types';
 import type { AppDeps } from '../http/app-deps';
 import { findApiJob } from '../jobs/job-lookup';
@@ -93,7 +94,8 @@ export function speechTools(deps: McpDeps, clientRoots: ClientRoots = async () =
       if (target) await pathRule(() => confineOutput(target, allowed, input.overwrite ?? false));
       const format = input.format ?? (target ? formatOfPath(target) : 'wav');
       const admitted = admitTts(deps.validators, { voiceId: voice.voice.id, text: input.text, outputFormat: format, ...(input.speed ? { speed: input.speed } : {}) }, deps.voices);
-      const created = await deps.jobs.createTtsJob({ origin: 'api', ...admitted, name: `MCP narration: ${input.text.replace(/\s+/g, ' ').trim().slice(0, 40)}` });
+      const ssml = looksLikeSsml(input.text) ? await admitSsml(input.text, deps.voices, [...(await folders()), ...ssmlAudioFolders({ dataDir: deps.dataDir })]) : undefined;
+      const created = await deps.jobs.createTtsJob({ origin: 'api', ...admitted, name: `MCP narration: ${input.text.replace(/\s+/g, ' ').trim().slice(0, 40)}`, ...(ssml ? { ssml } : {}) });
       if (!target) return { job: toPublicJob(created) };
       const done = succeededJob(await waitForJobEnd(deps.jobs, created.id, signal));
       await pathRule(() => writeConfined(target, allowed, { copyFrom: deps.jobs.files.file(done.id, done.outputFile!) }, { overwrite: input.overwrite ?? false }));

@@ -12,6 +12,7 @@ import type { OpenAiSpeechFormat } from '../contract/openapi-openai';
 import { TTS_SPEED, type OutputFormat } from '../contract/openapi';
 import type { ExtraOutputFormat } from '../engine/protocol';
 import { admitTts } from '../jobs/admission';
+import { admitSsml, looksLikeSsml, ssmlAudioFolders } from '../jobs/ssml-admission';
 import type { AppDeps } from '../http/app-deps';
 import { requireFeature } from '../http/security';
 import { cancelJobWhenClientLeaves } from '../http/client-gone';
@@ -94,8 +95,12 @@ async function createSpeech(ctx: Context, deps: AppDeps, door: OpenAiDoor): Prom
     bitrateKbps: engineFormat === 'mp3' || engineFormat === 'aac' ? 128 : null,
     speed,
   }, deps.voices));
+  // An input that starts with <speak> is SSML (docs/ssml.md); the core reads it, this door only passes it on.
+  const ssml = looksLikeSsml(body.input) ? await admitSsml(body.input, deps.voices, ssmlAudioFolders(deps), 'input') : undefined;
   // The job service takes the queue place itself and gives it back if the job cannot be created.
-  const job = await deps.jobs.createTtsJob({ origin: 'api', ...admitted, name: `OpenAI speech (${format}): ${snippet(body.input)}`, live: true, encodeAs: ENCODE_AS[format] });
+  const job = await deps.jobs.createTtsJob({
+    origin: 'api', ...admitted, name: `OpenAI speech (${format}): ${snippet(body.input)}`, live: true, encodeAs: ENCODE_AS[format], ...(ssml ? { ssml } : {}),
+  });
   if (ignored.length > 0) deps.log.info(`POST /audio/speech (job ${job.id}): accepted but not honoured: ${ignored.join('; ')}`);
 
   const gone = cancelJobWhenClientLeaves(ctx, deps.jobs, job.id);

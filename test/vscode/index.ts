@@ -8,6 +8,7 @@ import { runAll } from './harness';
 import './walkthrough.test';
 import './activation.test';
 import './narrate.test';
+import './ssml.test';
 import './read-aloud.test';
 import './add-pronunciation.test';
 import './transcribe.test';

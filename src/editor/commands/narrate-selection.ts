@@ -9,6 +9,7 @@ import type { JobRecord } from '../../jobs/types';
 import { runWithProgress, succeeded } from '../job-progress';
 import { reportError } from '../log';
 import type { Services } from '../services';
+import { ssmlBlockAt } from '../../text/ssml/ssml-blocks';
 
 export interface NarrateArgs {
   /** Text to speak instead of the editor's selection. */
@@ -24,12 +25,17 @@ export interface NarrateResult {
   audioPath?: string;
 }
 
-/** The selections' text; with nothing selected, the paragraph (lines between blank lines) at the cursor. */
+/**
+ * The selections' text; with nothing selected, the SSML around the cursor (all of an `.ssml` file, the ```ssml
+ * block of a Markdown file), else the paragraph (lines between blank lines) at the cursor.
+ */
 export function textToNarrate(editor: vscode.TextEditor): string {
   const selected = editor.selections.filter((s) => !s.isEmpty).map((s) => editor.document.getText(s));
   if (selected.length > 0) return selected.join('\n\n').trim();
   const { document } = editor;
   const line = editor.selection.active.line;
+  const ssml = ssmlBlockAt(document.getText(), document.languageId, line);
+  if (ssml) return ssml.text.trim();
   if (document.lineAt(line).isEmptyOrWhitespace) return '';
   let first = line;
   let last = line;
@@ -50,6 +56,13 @@ async function offerSave(audioPath: string, suggestedName: string): Promise<void
   if (target) await copyFile(audioPath, target.fsPath);
 }
 
+/** Where an SSML `<audio src>` may point: the workspace folders and the document's own folder. */
+function audioFolders(editor: vscode.TextEditor | undefined): string[] {
+  const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
+  if (editor?.document.uri.scheme === 'file') folders.push(path.dirname(editor.document.uri.fsPath));
+  return folders;
+}
+
 export async function narrateSelection(services: Services, args: NarrateArgs = {}): Promise<NarrateResult | undefined> {
   const editor = vscode.window.activeTextEditor;
   const text = args.text ?? (editor ? textToNarrate(editor) : '');
@@ -58,7 +71,7 @@ export async function narrateSelection(services: Services, args: NarrateArgs = {
     return undefined;
   }
   const job = await runWithProgress(services.controller, 'Narrating', () =>
-    services.editorJobs.createTts({ text, voiceId: args.voiceId }),
+    services.editorJobs.createTts({ text, voiceId: args.voiceId, audioFolders: audioFolders(editor) }),
   );
   if (!succeeded(job)) return { job };
   const audioPath = (await services.editorJobs.outputPath(job))!;

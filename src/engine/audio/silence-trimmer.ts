@@ -18,7 +18,7 @@ export function firstAudibleIndex(samples: Int16Array, threshold = SILENCE_THRES
   return -1;
 }
 
-function lastAudibleIndex(samples: Int16Array, threshold: number): number {
+export function lastAudibleIndex(samples: Int16Array, threshold = SILENCE_THRESHOLD): number {
   for (let i = samples.length - 1; i >= 0; i--) if (Math.abs(samples[i]) > threshold) return i;
   return -1;
 }

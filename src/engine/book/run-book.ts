@@ -54,6 +54,7 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
   let readCharacters = 0;
   let synthesized = 0;
   let reused = 0;
+  const ssmlIgnored: Record<string, string> = {};
   report('synthesizing', 0);
   const timed: TimedChapter[] = [];
   const encoded: string[] = [];
@@ -64,7 +65,7 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
       const reading = plan.readings[passage.reading];
       if (!reading) throw new UserFacingError('The job cannot run: its book plan names a voice it does not list. Export the book again.');
       const lexicon = entriesIn(passage.text, plan.lexicon);
-      const key = cacheKey({ voice: reading.voice, options: reading.options, lexicon, text: passage.text });
+      const key = cacheKey({ voice: reading.voice, options: reading.options, lexicon, text: passage.text, ...(passage.ssml ? { ssml: passage.ssml } : {}) });
       let wav = await cache.get(key, 'wav');
       if (wav) {
         reused++;
@@ -73,12 +74,13 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
         const outputPath = path.join(scratch, `${key}.wav`);
         await writeFile(textPath, passage.text, 'utf8');
         const checked = await checkTask({
-          kind: 'tts', textPath, outputPath, options: reading.options, voice: reading.voice, ...(lexicon.length ? { lexicon } : {}),
+          kind: 'tts', textPath, outputPath, options: reading.options, voice: reading.voice, ...(lexicon.length ? { lexicon } : {}), ...(passage.ssml ? { ssml: passage.ssml } : {}),
         } satisfies TtsTask);
         const start = readCharacters;
-        await runTtsTask(checked as TtsTask, (_phase, progress) => {
+        const outcome = await runTtsTask(checked as TtsTask, (_phase, progress) => {
           report('synthesizing', ((start + (passage.text.length * progress) / 100) / totalCharacters) * SYNTHESIS_SHARE);
         });
+        for (const [key, reason] of Object.entries(outcome.result.ignoredOptions)) if (key.startsWith('ssml ')) ssmlIgnored[key] ??= reason;
         await rm(textPath, { force: true });
         wav = await cache.put(key, 'wav', outputPath);
         synthesized++;
@@ -126,5 +128,5 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
   // The scratch folder goes first: while it is there, the cache counts as being written and is left alone.
   await rm(scratch, { recursive: true, force: true });
   await cachePrunerFor(task.dataDir).prune('audiobook');
-  return { backend: 'audiobook', result: { chapters: timed, synthesized, reused, files } };
+  return { backend: 'audiobook', result: { chapters: timed, synthesized, reused, files, ...(Object.keys(ssmlIgnored).length ? { ignoredOptions: ssmlIgnored } : {}) } };
 }

@@ -29,6 +29,9 @@ import { startSpeechFront, type SpeechFront } from './speech-front';
 import { SpeechRecorder, type RecordingSummary } from './speech-recorder';
 import { DEFAULT_MAX_CHUNK_CHARS, splitIntoChunks } from './text-chunks';
 import { liveChunks, speakTextLive } from './live-text';
+import { parseSsml } from '../../text/ssml/parse-ssml';
+import { recordSsml } from './record-ssml';
+import { ssmlEngines, type SsmlEngines } from './ssml-engines';
 
 const SYNTHESIS_START = 5;
 const SYNTHESIS_END = 90;
@@ -62,6 +65,8 @@ export async function runTtsTask(task: TtsTask, report: ProgressReporter): Promi
   let sink: AudioSink | undefined;
   let front: SpeechFront | undefined;
   let recorder: SpeechRecorder | undefined;
+  let markup: SsmlEngines | undefined;
+  let ssmlIgnored: Record<string, string> = {};
   try {
     progress('synthesizing', SYNTHESIS_START);
     const synthesisProgress = (fraction: number): void =>
@@ -69,7 +74,7 @@ export async function runTtsTask(task: TtsTask, report: ProgressReporter): Promi
     let chunks = 0;
     let cueReports: CueReport[] | undefined;
     let recording: RecordingSummary;
-    if (task.live && !cues && options.duration === null) {
+    if (task.live && !cues && !task.ssml && options.duration === null) {
       return await runLive(task, engine, encoder, ffmpeg, prepare(source), { progress, synthesisProgress, spoolPath, partialPath, notes, spokenLanguage, source });
     }
     if (cues) {
@@ -89,6 +94,22 @@ export async function runTtsTask(task: TtsTask, report: ProgressReporter): Promi
         onCue: (done) => synthesisProgress(done / cues.length),
       });
       chunks = cues.length;
+      recording = await recorder.finish();
+    } else if (task.ssml) {
+      // Admission read the markup already; the engine reads it again from the job's text file.
+      const plan = parseSsml(source, spokenLanguage);
+      recorder = await SpeechRecorder.create(spoolPath, options.sampleRate, { denoise: options.denoise });
+      markup = ssmlEngines(task, settings, ffmpeg);
+      const ignoredByRecorder = await recordSsml(plan, recorder, {
+        speed: options.speed,
+        language: options.language,
+        engineFor: markup.engineFor,
+        prepare: (text) => prepare(text),
+        audio: markup.audio,
+        onStep: (done, total) => synthesisProgress(done / total),
+      });
+      ssmlIgnored = { ...ignoredByRecorder, ...markup.ignored };
+      chunks = plan.steps.length;
       recording = await recorder.finish();
     } else {
       const textChunks = splitIntoChunks(prepare(source), DEFAULT_MAX_CHUNK_CHARS, spokenLanguage);
@@ -142,7 +163,7 @@ export async function runTtsTask(task: TtsTask, report: ProgressReporter): Promi
           : null,
         ...(cueReports ? { cues: cueReports, overranCues: cueReports.filter((cue) => cue.overran).length } : {}),
         ...(lexicon.report() ? { lexicon: lexicon.report() } : {}),
-        ignoredOptions: ignoredOptions(options, voice, notes, engine.backend),
+        ignoredOptions: { ...ignoredOptions(options, voice, notes, engine.backend), ...ssmlIgnored },
       },
     };
   } catch (error) {
@@ -152,6 +173,7 @@ export async function runTtsTask(task: TtsTask, report: ProgressReporter): Promi
     throw error;
   } finally {
     await recorder?.dispose();
+    markup?.dispose();
     await rm(spoolPath, { force: true });
     for (const opened of engines) opened.dispose?.();
   }

@@ -2,7 +2,8 @@
 import { espeakVoiceForLanguage } from '../../../voices/espeak-language';
 import type { TtsVoiceRef } from '../../protocol';
 import { concatSamples } from '../../audio/samples';
-import { espeakRateForSpeed, openEspeakVoice } from './espeak';
+import { escapeForSsml, espeakRateForSpeed, openEspeakVoice } from './espeak';
+import { espeakPhonemes } from './espeak-phonemes';
 import { asksForOtherLanguage, type EngineSettings, type OpenedEngine } from './synthesizer';
 
 export async function openEspeakEngine(voice: TtsVoiceRef, settings: EngineSettings): Promise<OpenedEngine> {
@@ -23,6 +24,13 @@ export async function openEspeakEngine(voice: TtsVoiceRef, settings: EngineSetti
       nativeSpeed: true,
       synthesize: async (text) => concatSamples(espeak.synthesize(text)),
       stream: async (text, onSamples) => espeak.synthesizeTo(text, onSamples),
+      speakStyled: async ({ text, phonemes, pitch }) => {
+        const marked = phonemes ? espeakPhonemes(phonemes.alphabet, phonemes.ph) : undefined;
+        let markup = marked ?? escapeForSsml(text);
+        // espeak's own SSML takes a relative pitch in percent.
+        if (pitch !== 1) markup = `<prosody pitch="${pitch > 1 ? '+' : '-'}${Math.round(Math.abs(pitch - 1) * 100)}%">${markup}</prosody>`;
+        return { samples: concatSamples(espeak.synthesizeMarkup(markup)), usedPhonemes: marked !== undefined };
+      },
     },
     notes: { language, steps: null, guidanceScale: null },
   };

@@ -53,6 +53,8 @@ export interface EspeakVoice {
   synthesize(text: string): Int16Array[];
   /** Synthesizes plain text, handing each block over as espeak makes it (synchronously, in order). */
   synthesizeTo(text: string, onBlock: (samples: Int16Array) => void): void;
+  /** Synthesizes espeak's own markup (its SSML and `[[ ]]` phonemes): the caller escapes any text in it. */
+  synthesizeMarkup(markup: string): Int16Array[];
   /** Synthesizes plain text and reports where each word starts in the audio: the truth for word timing. */
   synthesizeWords(text: string): { samples: Int16Array[]; words: EspeakWord[] };
 }
@@ -98,6 +100,14 @@ export async function openEspeakVoice(identifier: string, rate: number): Promise
       return blocks;
     },
     synthesizeTo,
+    synthesizeMarkup(markup) {
+      apply();
+      const blocks: Int16Array[] = [];
+      worker.synthesize(markup, (samples) => {
+        if (samples.length > 0) blocks.push(samples);
+      });
+      return blocks;
+    },
     synthesizeWords(text) {
       apply();
       const samples: Int16Array[] = [];

@@ -16,7 +16,25 @@ export interface SpeechEngine {
    * while the engine still speaks. Engines that cannot stream leave it out.
    */
   stream?(text: string, onSamples: (samples: Int16Array) => void): Promise<void>;
+  /**
+   * Speaks one run of SSML speech with what the engine takes itself beyond text (espeak-ng: phonemes and
+   * pitch). Engines without it get text only, and the SSML recorder reports phonemes and pitch as ignored.
+   */
+  speakStyled?(piece: StyledPiece): Promise<StyledSpeech>;
   dispose?(): void;
+}
+
+/** A run of SSML speech: the written text, its phonemes when `<phoneme>` gave them, a pitch factor (1 = the voice's). */
+export interface StyledPiece {
+  text: string;
+  phonemes?: { alphabet: 'ipa' | 'x-sampa'; ph: string };
+  pitch: number;
+}
+
+export interface StyledSpeech {
+  samples: Int16Array;
+  /** False when the phonemes could not be used and the written text was spoken. */
+  usedPhonemes: boolean;
 }
 
 export interface EngineSettings {

@@ -1,0 +1,51 @@
+/**
+ * What an SSML document becomes before any engine sees it: a flat list of steps (speech with its voice,
+ * language and prosody; silences of exact length; audio files to insert) plus what the reader could not
+ * honour itself. Engines render steps; none of them parses SSML.
+ */
+
+/** How a run of speech is said; nested elements multiply rates and add pitch and volume. */
+export interface SpeechStyle {
+  /** Speaking rate factor, 1 = the voice's own (times the job's speed). */
+  rate: number;
+  /** Pitch change as a factor of the voice's own, 1 = unchanged. */
+  pitch: number;
+  /** Volume change in decibels, 0 = unchanged; -Infinity for `silent`. */
+  volumeDb: number;
+  /** A voice name from `<voice name>`, looked up in the voice library by the server. */
+  voice?: string;
+  /** A language from `xml:lang` (on `<speak>`, `<lang>`, `<voice>`, `<p>`, `<s>`). */
+  language?: string;
+}
+
+/** Phonemes from `<phoneme>`; `text` of the step is the written word, for engines that take only text. */
+export interface Phonemes {
+  alphabet: 'ipa' | 'x-sampa';
+  ph: string;
+}
+
+export type SsmlStep =
+  | { kind: 'speech'; text: string; style: SpeechStyle; phonemes?: Phonemes }
+  | { kind: 'pause'; seconds: number }
+  /** `src` as written; `fallback` is the element's own text, spoken when the file cannot be used. */
+  | { kind: 'audio'; src: string; fallback: string; style: SpeechStyle; line: number; column: number };
+
+export interface SsmlPlan {
+  steps: SsmlStep[];
+  /** The voice names `<voice name>` asked for, in order of first use. */
+  voices: string[];
+  /** What the reader itself left out, by element or attribute (`prosody contour`), with the reason. */
+  ignored: Record<string, string>;
+}
+
+export const DEFAULT_STYLE: SpeechStyle = { rate: 1, pitch: 1, volumeDb: 0 };
+
+/** Whether a text is meant as SSML: it starts (after whitespace, an XML declaration or comments) with `<speak`. */
+export function looksLikeSsml(text: string): boolean {
+  return /^\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*<speak[\s>/]/.test(text);
+}
+
+/** The text a plan speaks, for counting and naming (audio steps contribute their fallback text). */
+export function spokenText(plan: SsmlPlan): string {
+  return plan.steps.map((step) => (step.kind === 'speech' ? step.text : step.kind === 'audio' ? step.fallback : ' ')).join(' ').replace(/\s+/g, ' ').trim();
+}
