@@ -154,6 +154,8 @@ export interface LiveWindowTask {
   vadThreshold: number;
   /** whisper's initial prompt (the session's `transcription.prompt`). */
   prompt?: string;
+  /** Run GTCRN speech enhancement on the window before VAD and recognition (the session's noise reduction). */
+  denoise?: boolean;
 }
 
 /** A recognized word of a live window, in seconds from the window's start. */

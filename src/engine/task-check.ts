@@ -61,7 +61,7 @@ function checkSpeakerEmbeddingTask(task: Fields): SpeakerEmbeddingTask {
 
 /** A live transcription window: its paths, a language code, a threshold in 0–1, a prompt within the OpenAI door's limit. */
 function checkLiveWindowTask(task: Fields): LiveWindowTask {
-  const { language, decode, vadThreshold, prompt, preview } = task;
+  const { language, decode, vadThreshold, prompt, preview, denoise } = task;
   if (typeof language !== 'string' || !/^[A-Za-z0-9-]{1,35}$/.test(language)) throw invalid('language is not a language code');
   if (typeof decode !== 'boolean') throw invalid('decode is not true or false');
   if (typeof vadThreshold !== 'number' || !(vadThreshold >= 0 && vadThreshold <= 1)) throw invalid('vadThreshold is not a number from 0 to 1');
@@ -69,6 +69,7 @@ function checkLiveWindowTask(task: Fields): LiveWindowTask {
   return {
     kind: 'live-window', pcmPath: absolutePath(task, 'pcmPath'), modelPath: absolutePath(task, 'modelPath'),
     language, decode, vadThreshold, ...(prompt ? { prompt } : {}), ...(optionalBoolean(preview, 'preview') ? { preview: true } : {}),
+    ...(optionalBoolean(denoise, 'denoise') ? { denoise: true } : {}),
   };
 }
 
