@@ -11,6 +11,7 @@ import './narrate.test';
 import './read-aloud.test';
 import './add-pronunciation.test';
 import './transcribe.test';
+import './live-transcription.test';
 // The Jobs view tests look for early jobs by name: they run while the list is short enough to show them.
 import './ui.test';
 import './proof-listen.test';
