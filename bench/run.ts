@@ -34,6 +34,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<unknown> }> = [
   { name: 'cancel', run: () => import('./cancel').then((m) => m.runCancelBench()) },
   { name: 'realtime', run: () => import('./realtime').then((m) => m.runRealtimeBench()) },
   { name: 'align', run: () => import('./align').then((m) => m.runAlignBench()) },
+  { name: 'diarization', run: () => import('./diarization').then((m) => m.runDiarizationBench()) },
 ];
 
 async function main(): Promise<void> {
