@@ -182,6 +182,8 @@ export interface SpeakerEmbeddingTask {
   inputPath: string;
   /** `<data-dir>/models`: the diarization embedding model and the VAD model are found there. */
   modelsDir: string;
+  /** Only these stretches of the input, in seconds (one speaker's segments of a transcript); all of it when absent. */
+  ranges?: Array<{ start: number; end: number }>;
 }
 
 export interface SpeakerEmbeddingResult {

@@ -56,7 +56,15 @@ export async function checkTask(task: unknown): Promise<Exclude<EngineTask, Wave
 }
 
 function checkSpeakerEmbeddingTask(task: Fields): SpeakerEmbeddingTask {
-  return { kind: 'speaker-embedding', inputPath: absolutePath(task, 'inputPath'), modelsDir: absolutePath(task, 'modelsDir') };
+  const { ranges } = task;
+  if (ranges !== undefined && (!Array.isArray(ranges) || ranges.length > 10_000 || !ranges.every((range) =>
+    typeof range === 'object' && range !== null && Number.isFinite(range.start) && Number.isFinite(range.end) && range.start >= 0 && range.end > range.start))) {
+    throw invalid('ranges is not a list of { start, end } seconds with start < end');
+  }
+  return {
+    kind: 'speaker-embedding', inputPath: absolutePath(task, 'inputPath'), modelsDir: absolutePath(task, 'modelsDir'),
+    ...(ranges ? { ranges: (ranges as Array<{ start: number; end: number }>).map(({ start, end }) => ({ start, end })) } : {}),
+  };
 }
 
 /** A live transcription window: its paths, a language code, a threshold in 0–1, a prompt within the OpenAI door's limit. */

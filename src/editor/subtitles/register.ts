@@ -1,6 +1,6 @@
 /**
  * The subtitle editing features together: the check's diagnostics, their quick fixes, the invented-text
- * hints, the timing shift,
+ * hints, the timing shift, Name This Speaker,
  * "▶ Play" on each cue and the timeline.
  */
 import * as vscode from 'vscode';
@@ -8,6 +8,7 @@ import type { Services } from '../services';
 import { registerCuePlayer } from './cue-play';
 import { registerSubtitleDiagnostics } from './diagnostics';
 import { registerInventedText } from './invented-text';
+import { registerNameSpeaker } from './name-speaker';
 import { registerSubtitleQuickFixes } from './quick-fixes';
 import { registerShiftSubtitleTiming } from './shift-timing';
 import { registerSubtitleTimeline } from './timeline-view';
@@ -17,6 +18,7 @@ export function registerSubtitleEditing(services: Services): vscode.Disposable {
   return vscode.Disposable.from(
     registerSubtitleDiagnostics(),
     registerInventedText(services),
+    registerNameSpeaker(services),
     registerSubtitleQuickFixes(),
     registerShiftSubtitleTiming(services.context, services.player),
     cuePlayer,
