@@ -6,6 +6,7 @@
 import { jobCreationPaths, jobPaths, lexiconPaths, mcpPaths, servicePaths, TAGS, voicePaths } from './openapi-paths';
 import { localResponses } from './openapi-responses';
 import { JOB_STATUSES, OUTPUT_FORMATS, schemas, TRANSCRIPT_FORMATS } from './openapi-schemas';
+import { LIVE_TAG, livePaths } from './openapi-live';
 import { OPENAI_TAG_OBJECT, openAiPaths, openAiResponses, openAiSchemas } from './openapi-openai';
 
 export {
@@ -31,7 +32,7 @@ export const openApiDocument = {
     license: { name: 'GPL-3.0-or-later', identifier: 'GPL-3.0-or-later' },
   },
   servers: [{ url: DEFAULT_BASE_URL, description: 'The Local API (the served document names the address it was reached at).' }],
-  tags: [TAGS.service, TAGS.voices, TAGS.jobs, TAGS.lexicon, OPENAI_TAG_OBJECT, TAGS.mcp],
+  tags: [TAGS.service, TAGS.voices, TAGS.jobs, TAGS.lexicon, OPENAI_TAG_OBJECT, LIVE_TAG, TAGS.mcp],
   components: {
     securitySchemes: {
       bearer: { type: 'http', scheme: 'bearer', description: 'Only when authentication is on: the key from Speech Studio: Copy API Key.' },
@@ -47,6 +48,7 @@ export const openApiDocument = {
     ...jobPaths(),
     ...openAiPaths,
     ...lexiconPaths(),
+    ...livePaths(),
     ...mcpPaths(),
   },
 } as const;

@@ -16,9 +16,10 @@ import type { JobRecord, PublicJob } from '../jobs/types';
 import { isLocalOnlyKind, toPublicJob } from '../jobs/types';
 import { baseUrlOf } from './commands/local-api';
 import type { EditorSttRequest, EditorTtsRequest } from './editor-jobs';
+import { startLiveTranscription, type LiveTranscriptionOptions, type LiveTranscriptionSession } from './live-transcription';
 import type { Services } from './services';
 
-export type { EditorSttRequest, EditorTtsRequest };
+export type { EditorSttRequest, EditorTtsRequest, LiveTranscriptionOptions, LiveTranscriptionSession };
 
 /** A job as the Local API shows it, plus where its result is once it succeeded. */
 export interface SpeechStudioJob extends PublicJob {
@@ -41,6 +42,16 @@ export interface SpeechStudioApi {
   cancelJob(id: string): Promise<SpeechStudioJob>;
   /** Fires on every visible change of every job: status, progress, phase. */
   readonly onDidChangeJob: vscode.Event<SpeechStudioJob>;
+  /**
+   * Starts a live transcription session: push 16-bit mono PCM, get partial words and each utterance's final
+   * text. It runs on the same engine as the Local API's live sessions (`/v1/realtime`), in the server's process.
+   * @example
+   * const live = await api.startLiveTranscription({ sampleRate: 16000, language: 'en' });
+   * live.onDidCompleteItem(({ transcript }) => console.log(transcript));
+   * live.pushPcm(samples); // again and again as audio arrives
+   * await live.stop();
+   */
+  startLiveTranscription(options?: LiveTranscriptionOptions): Promise<LiveTranscriptionSession>;
 }
 
 export function createApi(services: Services): SpeechStudioApi {
@@ -72,6 +83,12 @@ export function createApi(services: Services): SpeechStudioApi {
       const kind = jobs.get(id)?.kind;
       if (kind && isLocalOnlyKind(kind)) throw new Error(`Job ${id} is an ${kind === 'book' ? 'audiobook export' : 'subtitle translation'}; cancel it in the Jobs view.`);
       return toJob(await jobs.cancel(id));
+    },
+    startLiveTranscription: async (options) => {
+      const session = await startLiveTranscription(controller, options);
+      // Sessions end with the extension at the latest.
+      services.context.subscriptions.push(session);
+      return session;
     },
     onDidChangeJob: (listener, thisArg, disposables) =>
       controller.onDidChangeJob((job) => void (!isLocalOnlyKind(job.kind) && listener.call(thisArg, toJob(job))), undefined, disposables),

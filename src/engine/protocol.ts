@@ -162,6 +162,8 @@ export interface LiveWindowTask {
   vadThreshold: number;
   /** whisper's initial prompt (the session's `transcription.prompt`). */
   prompt?: string;
+  /** Run GTCRN speech enhancement on the window before VAD and recognition (the session's noise reduction). */
+  denoise?: boolean;
 }
 
 /** A recognized word of a live window, in seconds from the window's start. */
@@ -188,6 +190,8 @@ export interface SpeakerEmbeddingTask {
   inputPath: string;
   /** `<data-dir>/models`: the diarization embedding model and the VAD model are found there. */
   modelsDir: string;
+  /** Only these stretches of the input, in seconds (one speaker's segments of a transcript); all of it when absent. */
+  ranges?: Array<{ start: number; end: number }>;
 }
 
 export interface SpeakerEmbeddingResult {

@@ -56,12 +56,20 @@ export async function checkTask(task: unknown): Promise<Exclude<EngineTask, Wave
 }
 
 function checkSpeakerEmbeddingTask(task: Fields): SpeakerEmbeddingTask {
-  return { kind: 'speaker-embedding', inputPath: absolutePath(task, 'inputPath'), modelsDir: absolutePath(task, 'modelsDir') };
+  const { ranges } = task;
+  if (ranges !== undefined && (!Array.isArray(ranges) || ranges.length > 10_000 || !ranges.every((range) =>
+    typeof range === 'object' && range !== null && Number.isFinite(range.start) && Number.isFinite(range.end) && range.start >= 0 && range.end > range.start))) {
+    throw invalid('ranges is not a list of { start, end } seconds with start < end');
+  }
+  return {
+    kind: 'speaker-embedding', inputPath: absolutePath(task, 'inputPath'), modelsDir: absolutePath(task, 'modelsDir'),
+    ...(ranges ? { ranges: (ranges as Array<{ start: number; end: number }>).map(({ start, end }) => ({ start, end })) } : {}),
+  };
 }
 
 /** A live transcription window: its paths, a language code, a threshold in 0–1, a prompt within the OpenAI door's limit. */
 function checkLiveWindowTask(task: Fields): LiveWindowTask {
-  const { language, decode, vadThreshold, prompt, preview } = task;
+  const { language, decode, vadThreshold, prompt, preview, denoise } = task;
   if (typeof language !== 'string' || !/^[A-Za-z0-9-]{1,35}$/.test(language)) throw invalid('language is not a language code');
   if (typeof decode !== 'boolean') throw invalid('decode is not true or false');
   if (typeof vadThreshold !== 'number' || !(vadThreshold >= 0 && vadThreshold <= 1)) throw invalid('vadThreshold is not a number from 0 to 1');
@@ -69,6 +77,7 @@ function checkLiveWindowTask(task: Fields): LiveWindowTask {
   return {
     kind: 'live-window', pcmPath: absolutePath(task, 'pcmPath'), modelPath: absolutePath(task, 'modelPath'),
     language, decode, vadThreshold, ...(prompt ? { prompt } : {}), ...(optionalBoolean(preview, 'preview') ? { preview: true } : {}),
+    ...(optionalBoolean(denoise, 'denoise') ? { denoise: true } : {}),
   };
 }
 

@@ -11,6 +11,7 @@ import { mcpRoutes } from '../mcp/http';
 import { lexiconRoutes } from '../local-api/lexicon';
 import { serviceRoutes } from '../local-api/service';
 import { speakerRoutes } from '../local-api/speakers';
+import { realtimePlainRoutes } from '../realtime/plain-request';
 import { sttRoutes } from '../local-api/stt';
 import { alignRoutes } from '../local-api/align';
 import { ttsRoutes } from '../local-api/tts';
@@ -36,6 +37,7 @@ export function createApp(deps: AppDeps): Koa {
   mcpRoutes(router, deps);
   lexiconRoutes(router, deps);
   speakerRoutes(router, deps);
+  realtimePlainRoutes(router);
 
   app.use(openAiErrorShape);
   app.use(errorMiddleware(deps.log));

@@ -3,7 +3,8 @@ import { mediaToolchainInfo } from '../engine/media/media-toolchain';
 import { createHttpServer } from '../http/listen';
 import type { JobService } from '../jobs/job-service';
 import type { EngineHost } from '../jobs/engine-host';
-import { liveRecognition } from '../jobs/live-recognition';
+import { liveRecognition, type OpenDirectLiveSession } from '../jobs/live-recognition';
+import { directLiveSessions } from '../realtime/direct-session';
 import { attachRealtime, type RealtimeDoor } from '../realtime/door';
 import type { AppDeps } from '../http/app-deps';
 import { API_PREFIX, createApp } from './app';
@@ -19,6 +20,8 @@ export interface LocalServer {
   readonly engine: EngineHost;
   /** The live transcription sessions (GET /v1/realtime). */
   readonly realtime: RealtimeDoor;
+  /** A live transcription session in this process, on the same engine looks as the WebSocket sessions (the extension API's). */
+  readonly openLiveSession: OpenDirectLiveSession;
   /** What the app was built from, for other doors on the same core (the MCP server over stdio). */
   readonly appDeps: AppDeps;
   /** Switches the API off (503 LOCAL_API_DISABLED) or on, without stopping the server. */
@@ -43,7 +46,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
 
   // A request without Host (HTTP/1.0 style) gets the API's answer; browsers always send one.
   const http = createHttpServer({ handle: app.callback(), timeouts: options.timeouts, methods: ['GET', 'HEAD', 'POST', 'OPTIONS'] });
-  const realtime = attachRealtime(http.server, appDeps, liveRecognition(engine, dataDir), options.realtime);
+  // One set of engine looks for every live session, over the WebSocket or in process.
+  const recognition = liveRecognition(engine, dataDir);
+  const realtime = attachRealtime(http.server, appDeps, recognition, options.realtime);
   const port = await http.listen(options.port, options.host).catch(async (error: unknown) => {
     await realtime.close();
     await core.close();
@@ -64,6 +69,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     jobs,
     engine,
     realtime,
+    openLiveSession: directLiveSessions(appDeps, recognition),
     appDeps,
     setEnabled: core.setEnabled,
     setAuth: core.setAuth,

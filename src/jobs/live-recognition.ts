@@ -75,3 +75,15 @@ export function liveRecognition(engine: EngineHost, dataDir: string, concurrency
     },
   };
 }
+
+/** A live session opened in the server's process (src/realtime/direct-session.ts), for doors beside the server. */
+export interface DirectLiveSession {
+  readonly id: string;
+  /** One OpenAI Realtime client event (session.update, input_audio_buffer.append/commit/clear); handled after the ones before it. */
+  send(event: Record<string, unknown> & { type: string }): Promise<void>;
+  /** Ends the session: the engine look in flight is abandoned and its files removed. */
+  close(): Promise<void>;
+}
+
+/** Opens one; server events (OpenAI Realtime shape) go to `onEvent`. */
+export type OpenDirectLiveSession = (onEvent: (event: Record<string, unknown> & { type: string }) => void) => Promise<DirectLiveSession>;

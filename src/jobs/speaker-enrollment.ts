@@ -10,13 +10,14 @@ import type { EngineHost } from './engine-host';
 
 export class EnrollmentError extends Error {}
 
-export async function enrollSpeaker(engine: EngineHost, dataDir: string, name: string, clip: string, signal: AbortSignal): Promise<KnownSpeaker> {
+/** `ranges`: only these stretches of `clip` (seconds), e.g. one speaker's segments of a transcript of it. */
+export async function enrollSpeaker(engine: EngineHost, dataDir: string, name: string, clip: string, signal: AbortSignal, ranges?: Array<{ start: number; end: number }>): Promise<KnownSpeaker> {
   const problem = speakerNameProblem(name);
   if (problem) throw new EnrollmentError(`${JSON.stringify(name)}: ${problem}.`);
   if ((await readKnownSpeakers(dataDir)).some((speaker) => speaker.name === name)) {
     throw new EnrollmentError(`A speaker named ${JSON.stringify(name)} is already enrolled: remove it first, or choose another name.`);
   }
-  const outcome = await engine.run(`enroll-${randomUUID()}`, { kind: 'speaker-embedding', inputPath: path.resolve(clip), modelsDir: modelsDir(dataDir) }, { signal, onProgress: () => undefined });
+  const outcome = await engine.run(`enroll-${randomUUID()}`, { kind: 'speaker-embedding', inputPath: path.resolve(clip), modelsDir: modelsDir(dataDir), ...(ranges ? { ranges } : {}) }, { signal, onProgress: () => undefined });
   const speaker: KnownSpeaker = { name, ...outcome.result, addedAt: new Date().toISOString() };
   // Read again: another enrollment may have finished meanwhile.
   const current = await readKnownSpeakers(dataDir);

@@ -197,6 +197,8 @@ export class LiveSession {
       ...(final ? {} : { preview: true }),
       vadThreshold: this.config.turnDetection?.threshold ?? 0.5,
       ...(this.config.prompt ? { prompt: this.config.prompt } : {}),
+      // Any noise reduction type cleans the audio the same way (GTCRN); null leaves it as sent.
+      ...(this.config.noiseReduction ? { denoise: true } : {}),
     };
     return this.deps.recognition.look(this.deps.files, pcm, look, this.controller.signal);
   }

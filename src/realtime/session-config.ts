@@ -20,7 +20,7 @@ export interface SessionConfig {
   prompt?: string;
   /** null: the client commits each utterance itself. */
   turnDetection: TurnDetection | null;
-  /** Accepted and reported; the audio is not filtered (see docs/realtime.md). */
+  /** Set: the engine cleans each look's audio with GTCRN before VAD and recognition (docs/realtime.md); null: untouched. */
   noiseReduction: 'near_field' | 'far_field' | null;
 }
 

@@ -1,7 +1,7 @@
 /**
  * The words of one subtitle cue, as a narrator should read them: styling tags, karaoke timestamps,
- * ASS override codes, sound descriptions in brackets and music symbols go; `<v Name>` voice tags and
- * `Name:` prefixes name the speaker.
+ * ASS override codes, sound descriptions in brackets and music symbols go; `<v Name>` voice tags, a
+ * leading `[Name]` (how our SubRip names speakers) and `Name:` prefixes name the speaker.
  */
 
 export interface CueWords {
@@ -19,6 +19,14 @@ const NOT_SPEAKERS = new Set(['note', 'notes', 'warning', 'caution', 'tip', 'exa
 /** A leading speaker label: one to three capitalized words (or an all-caps name), then a colon. */
 const NAME_PREFIX = /^(?:-\s*)?((?:[A-Z][\p{L}'’.-]*|[A-Z][A-Z'’.-]+)(?:\s+(?:[A-Z][\p{L}'’.-]*|[A-Z][A-Z'’.-]+)){0,2})\s*:\s+(?=\S)/u;
 
+/**
+ * A leading `[Name] ` before the cue's words: a capitalized name of up to four words (not all capitals,
+ * which is how sound descriptions are written: [MUSIC]), and not a common sound description.
+ */
+const BRACKET_SPEAKER = /^\[((?:Speaker \d+)|(?=[^\]]*[a-z])[A-Z][\p{L}'’.-]*(?:\s+[\p{L}'’.-]+){0,3})\][ \t]+(?=\S)/u;
+const SOUNDS = new Set(['music', 'laughter', 'laughs', 'laughing', 'applause', 'inaudible', 'silence', 'noise', 'cheering', 'cheers',
+  'crosstalk', 'singing', 'sighs', 'coughs', 'foreign', 'background noise', 'indistinct', 'indistinct chatter', 'chuckles', 'gasps', 'static', 'beep']);
+
 function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
     if (name[0] === '#') {
@@ -35,6 +43,11 @@ export function cueWords(lines: readonly string[]): CueWords {
   let raw = lines.join('\n');
   const voice = /<v(?:\.[^\s>]*)?\s+([^>]+)>/i.exec(raw);
   if (voice) speaker = voice[1].trim();
+  const bracketed = BRACKET_SPEAKER.exec(raw);
+  if (bracketed && !SOUNDS.has(bracketed[1].toLowerCase())) {
+    speaker ??= bracketed[1];
+    raw = raw.slice(bracketed[0].length);
+  }
   raw = raw
     .replace(/<rt>[\s\S]*?<\/rt>/gi, '') // ruby annotations repeat the base text
     .replace(/<\/?[a-z][^>]*>|<\d{1,2}:\d{2}(?::\d{2})?[.,]\d{3}>/gi, '')

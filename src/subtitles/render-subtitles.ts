@@ -2,7 +2,7 @@ import { buildCues, DEFAULT_CUE_LIMITS, type Cue, type CueLimits } from './cues'
 import { formatTimestamp } from './timestamps';
 import type { Transcript } from './types';
 
-/** SubRip: numbered cues, `HH:MM:SS,mmm --> HH:MM:SS,mmm`, a blank line after each. */
+/** SubRip: numbered cues, `HH:MM:SS,mmm --> HH:MM:SS,mmm`, each diarized cue opening with `[Speaker N] `, a blank line after each. */
 export function renderSrt(transcript: Transcript, limits: CueLimits = DEFAULT_CUE_LIMITS): string {
   return formatSrt(buildCues(transcript.segments, limits));
 }
@@ -17,10 +17,15 @@ export function formatSrt(cues: readonly Cue[]): string {
   return cues
     .map((cue, i) => {
       const timing = `${formatTimestamp(cue.start, ',')} --> ${formatTimestamp(cue.end, ',')}`;
-      return `${i + 1}\n${timing}\n${cue.lines.join('\n')}\n\n`;
+      // SubRip has no voice tag: the label in brackets is the common way to say who speaks.
+      const label = cue.speaker === undefined ? '' : `${speakerTag(cue.speaker)} `;
+      return `${i + 1}\n${timing}\n${label}${cue.lines.join('\n')}\n\n`;
     })
     .join('');
 }
+
+/** How SubRip cues name their speaker: `[Ann]` (read back by src/subtitles/cue-text.ts). */
+export const speakerTag = (speaker: string): string => `[${speaker}]`;
 
 /** Laid-out cues as WebVTT. */
 export function formatVtt(cues: readonly Cue[]): string {

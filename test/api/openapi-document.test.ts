@@ -153,7 +153,7 @@ describe('the served OpenAPI document', () => {
   });
 
   it('declares every answer of a TTS job\'s life, and its result is the TTS result', async () => {
-    for (const template of ['/health', '/capabilities', '/openapi.json', '/voices']) assert.equal((await exchange('GET', template)).status, 200);
+    for (const template of ['/health', '/capabilities', '/openapi.json', '/voices', '/speakers', '/realtime']) assert.equal((await exchange('GET', template)).status, 200);
     assert.equal((await exchange('GET', '/voices', { query: 'limit=0' })).status, 422);
     const voiceId = await englishVoiceId(t.base);
     assert.equal((await exchange('POST', '/tts/jobs', { body: { voiceId, text: '' } })).status, 422);

@@ -5,11 +5,11 @@
  * (every voice the same: the first speakers take the known names in order), and the shape without it.
  */
 import assert from 'node:assert/strict';
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import OpenAI, { toFile } from 'openai';
 import { FIXED_EMBEDDING_ENV } from '../../src/engine/stt/speaker-embedding';
+import { installDiarizationModels } from '../helpers/diarization-models';
 import { installSttModel } from '../helpers/stt-engine';
 import { testModel } from '../helpers/test-models';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -17,9 +17,7 @@ import { wavHeader } from '../helpers/wav';
 
 async function installModels(dataDir: string): Promise<void> {
   await installSttModel(dataDir);
-  const diarization = path.join(dataDir, 'models', 'diarization');
-  await mkdir(diarization, { recursive: true });
-  for (const name of ['segmentation.onnx', 'embedding.onnx']) await copyFile(testModel('sherpa-synthetic', 'diarization', name), path.join(diarization, name));
+  await installDiarizationModels(dataDir);
 }
 
 /** A data URL of a WAV cut from a 16 kHz mono 16-bit WAV file (its 44-byte header reused with new sizes). */

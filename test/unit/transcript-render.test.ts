@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SttOptions } from '../../src/contract/types';
+import { cueWords } from '../../src/subtitles/cue-text';
 import { renderTranscript, type Transcript } from '../../src/subtitles/render';
 import { formatTimestamp } from '../../src/subtitles/timestamps';
 import { assertMonotonicCues, parseSrt, parseVtt } from '../helpers/subtitles';
@@ -77,6 +78,20 @@ describe('renderTranscript', () => {
     });
   });
 
+  it('srt: the speaker in brackets in front of each diarized cue, read back as its speaker', () => {
+    const body = renderTranscript(diarized, 'srt').body;
+    assert.equal(
+      body,
+      '1\n00:00:00,500 --> 00:00:02,000\n[Speaker 1] Hello there.\n\n' +
+        '2\n01:01:01,250 --> 01:01:03,000\n[Speaker 2] General <Kenobi> & co.\n\n',
+    );
+    const named = { ...diarized, segments: diarized.segments.map((segment, i) => (i === 0 ? { ...segment, speaker: 'Ann Lee' } : segment)) };
+    assert.deepEqual(cueWords(parseSrt(renderTranscript(named, 'srt').body)[0].lines), { text: 'Hello there.', speaker: 'Ann Lee' });
+    // Sound descriptions in brackets are still not speakers.
+    assert.deepEqual(cueWords(['[MUSIC] la la']), { text: 'la la' });
+    assert.deepEqual(cueWords(['[Laughter] ha']), { text: 'ha' });
+  });
+
   it('vtt: a voice span per cue when diarized', () => {
     assert.equal(
       renderTranscript(diarized, 'vtt').body,
@@ -129,8 +144,11 @@ describe('renderTranscript', () => {
         assert.ok(cue.end - cue.start <= 7.0005, `at most 7 s: ${cue.start} → ${cue.end}`);
       }
     }
-    const srtWords = srt.flatMap((cue) => cue.lines.join(' ').split(' '));
-    assert.ok(srt.every((cue) => cue.lines.every((line) => line.length <= 42)));
+    // Each diarized SubRip cue opens with its speaker in brackets, in front of the laid-out lines.
+    const unlabelled = srt.map((cue) => ({ ...cue, lines: [cue.lines[0].replace(/^\[Speaker \d+\] /, ''), ...cue.lines.slice(1)] }));
+    assert.ok(srt.every((cue) => /^\[Speaker \d+\] /.test(cue.lines[0])));
+    const srtWords = unlabelled.flatMap((cue) => cue.lines.join(' ').split(' '));
+    assert.ok(unlabelled.every((cue) => cue.lines.every((line) => line.length <= 42)));
     const inTimeOrder = [...transcript.segments].sort((a, b) => a.start - b.start);
     assert.deepEqual(srtWords, inTimeOrder.flatMap((segment) => segment.text.split(' ')));
     const vttWords = vtt.flatMap((cue) => cue.lines.join(' ').replace(/^<v Speaker \d+>/, '').split(' '));

@@ -12,6 +12,8 @@ import './ssml.test';
 import './read-aloud.test';
 import './add-pronunciation.test';
 import './transcribe.test';
+import './live-transcription.test';
+import './name-speaker.test';
 // The Jobs view tests look for early jobs by name: they run while the list is short enough to show them.
 import './ui.test';
 import './proof-listen.test';

@@ -1,7 +1,7 @@
 /**
  * The subtitle editing features together: the check's diagnostics, their quick fixes, the invented-text
- * hints, the shot-change check, the timing shift, "▶ Play" on each cue, the timeline and embedding the
- * file in a video.
+ * hints, the shot-change check, the timing shift, Name This Speaker, "▶ Play" on each cue, the timeline and
+ * embedding the file in a video.
  */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
@@ -9,6 +9,7 @@ import { registerCuePlayer } from './cue-play';
 import { registerSubtitleDiagnostics } from './diagnostics';
 import { registerEmbedSubtitles } from './embed-subtitles';
 import { registerInventedText } from './invented-text';
+import { registerNameSpeaker } from './name-speaker';
 import { registerSubtitleQuickFixes } from './quick-fixes';
 import { registerShiftSubtitleTiming } from './shift-timing';
 import { registerShotChanges } from './shot-changes';
@@ -19,6 +20,7 @@ export function registerSubtitleEditing(services: Services): vscode.Disposable {
   return vscode.Disposable.from(
     registerSubtitleDiagnostics(),
     registerInventedText(services),
+    registerNameSpeaker(services),
     registerSubtitleQuickFixes(),
     registerShotChanges(services),
     registerShiftSubtitleTiming(services.context, services.player),

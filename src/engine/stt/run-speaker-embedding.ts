@@ -1,5 +1,5 @@
 /**
- * The voice of an enrollment clip: decoded, reduced to its speech by VAD (all of it without a VAD model),
+ * The voice of an enrollment clip (or of the given stretches of a media file: one speaker's segments): decoded, reduced to its speech by VAD (all of it without a VAD model),
  * and embedded with the diarization embedding model. A clip with no speech, or too little, is refused with
  * a sentence, before anything is stored.
  */
@@ -23,10 +23,11 @@ export async function runSpeakerEmbeddingTask(task: SpeakerEmbeddingTask): Promi
   });
   const threads = sttThreadCount();
   const input = await decodeInput(task.inputPath, {}, mediaToolchain(), () => undefined);
+  const pcm = task.ranges ? compactSpeech(input.pcm, task.ranges, SPEECH_SAMPLE_RATE).samples : input.pcm;
   const vadModel = await findVadModelIn(task.modelsDir);
   const speech = vadModel
-    ? compactSpeech(input.pcm, await detectSpeech(input.pcm, vadModel, threads), SPEECH_SAMPLE_RATE).samples
-    : input.pcm;
+    ? compactSpeech(pcm, await detectSpeech(pcm, vadModel, threads), SPEECH_SAMPLE_RATE).samples
+    : pcm;
   const speechSeconds = Math.round((speech.length / SPEECH_SAMPLE_RATE) * 100) / 100;
   if (speechSeconds === 0) throw new UserFacingError('The clip holds no speech.');
   if (speechSeconds < MIN_ENROLL_SPEECH_SECONDS) {
