@@ -16,6 +16,7 @@ import { registerInstallModel } from './editor/commands/install-model';
 import { registerModelFiles } from './editor/commands/model-files';
 import { registerLocalApiCommands } from './editor/commands/local-api';
 import { registerNarrateSelection } from './editor/commands/narrate-selection';
+import { registerSaveNarration } from './editor/commands/save-narration';
 import { registerNarrateSubtitles } from './editor/commands/narrate-subtitles';
 import { registerProofListening } from './editor/proof-listen/register';
 import { registerReadAloud } from './editor/read-aloud/register';
@@ -82,6 +83,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     registerJobsView(services),
     registerTranscribe(services),
     registerNarrateSelection(services),
+    registerSaveNarration(services),
     registerNarrateSubtitles(services),
     registerAddPronunciation(services),
     registerExportAudiobook(services),

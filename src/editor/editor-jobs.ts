@@ -3,7 +3,7 @@
  * refused with the same coded errors and messages, but with origin 'editor', so the HTTP API never sees
  * them, and with media read from a local file instead of an upload.
  */
-import { copyFile, stat } from 'node:fs/promises';
+import { copyFile, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError, invalidRequest } from '../contract/errors';
 import { storedInputName } from '../contract/media-types';
@@ -11,9 +11,11 @@ import type { LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
 import { compileValidators, type Validators } from '../contract/validation';
 import { admitStt, admitTts, checkSttFields, installedSttModels, type AdmittedTts } from '../jobs/admission';
 import { createBookExport, finishBookExport, type NewBookExport } from '../jobs/book-export';
+import { TTS_TEXT_FILE } from '../jobs/job-files';
 import { isActive, type JobRecord } from '../jobs/types';
 import { mergeLexicons } from '../lexicon/merge-lexicon';
 import type { LocalServer } from '../host/local-server';
+import type { ExtraOutputFormat } from '../engine/protocol';
 import { defaultVoice } from '../voices/default-voice';
 import type { VoiceEntry, VoiceLibrary } from '../voices/library';
 
@@ -26,6 +28,8 @@ export type EditorTtsRequest = Partial<Omit<TtsRequest, 'text'>> & {
   text: string;
   speakerVoices?: Record<string, string>;
   lexicon?: readonly LexiconEntry[];
+  /** A format the engine encodes instead of `outputFormat` (Save Narration As… to .ogg or .m4a). */
+  encodeAs?: ExtraOutputFormat;
 };
 
 /** An STT request from the editor: a local media file and the Local API's options. */
@@ -64,7 +68,7 @@ export class EditorJobs {
 
   /** What createTts would queue, or the refusal (ApiError) the Local API would answer, without creating a job. */
   admitTts(request: EditorTtsRequest): AdmittedTts {
-    const { speakerVoices, lexicon: _lexicon, ...fields } = request;
+    const { speakerVoices, lexicon: _lexicon, encodeAs: _encodeAs, ...fields } = request;
     const voiceId = fields.voiceId ?? this.defaultVoice().voice.id;
     return admitTts(this.validators, { ...fields, voiceId }, this.deps.voices, speakerVoices);
   }
@@ -73,7 +77,7 @@ export class EditorJobs {
     const admitted = this.admitTts(request);
     const lexicon = mergeLexicons((await this.deps.workspaceLexicon?.()) ?? [], request.lexicon ?? []);
     const { jobs } = await this.deps.server();
-    return jobs.createTtsJob({ origin: 'editor', ...admitted, ...(lexicon.length ? { lexicon } : {}) });
+    return jobs.createTtsJob({ origin: 'editor', ...admitted, ...(lexicon.length ? { lexicon } : {}), ...(request.encodeAs ? { encodeAs: request.encodeAs } : {}) });
   }
 
   /**
@@ -126,6 +130,14 @@ export class EditorJobs {
   }
 
   /** Absolute path of a succeeded job's output (TTS audio) or transcript (STT `transcript.json`). */
+  /** A TTS job and the text it spoke (Save Narration As… speaks it again in another format); undefined for another job. */
+  async spokenText(jobId: string): Promise<{ job: JobRecord; text: string } | undefined> {
+    const { jobs } = await this.deps.server();
+    const job = jobs.get(jobId);
+    if (!job || job.input.kind !== 'tts') return undefined;
+    return { job, text: await readFile(jobs.files.file(job.id, TTS_TEXT_FILE), 'utf8') };
+  }
+
   async outputPath(job: JobRecord): Promise<string | undefined> {
     if (job.status !== 'succeeded' || !job.outputFile) return undefined;
     const { jobs } = await this.deps.server();
