@@ -3,7 +3,7 @@
  * refused with the same coded errors and messages, but with origin 'editor', so the HTTP API never sees
  * them, and with media read from a local file instead of an upload.
  */
-import { copyFile, readFile, stat } from 'node:fs/promises';
+import { copyFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError, invalidRequest } from '../contract/errors';
 import { storedInputName } from '../contract/media-types';
@@ -11,7 +11,6 @@ import type { LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
 import { compileValidators, type Validators } from '../contract/validation';
 import { admitStt, admitTts, checkSttFields, installedSttModels, type AdmittedTts } from '../jobs/admission';
 import { createBookExport, finishBookExport, type NewBookExport } from '../jobs/book-export';
-import { TTS_TEXT_FILE } from '../jobs/job-files';
 import { isActive, type JobRecord } from '../jobs/types';
 import { mergeLexicons } from '../lexicon/merge-lexicon';
 import type { LocalServer } from '../host/local-server';
@@ -33,7 +32,11 @@ export type EditorTtsRequest = Partial<Omit<TtsRequest, 'text'>> & {
 };
 
 /** An STT request from the editor: a local media file and the Local API's options. */
-export type EditorSttRequest = Partial<SttOptions> & { file: string };
+export type EditorSttRequest = Partial<SttOptions> & {
+  file: string;
+  /** An installed model's name, preferred over the `stt.defaultModel` setting (Transcribe Media File's answer). */
+  model?: string;
+};
 
 
 export interface EditorJobsDeps {
@@ -107,7 +110,7 @@ export class EditorJobs {
   }
 
   async createStt(request: EditorSttRequest): Promise<JobRecord> {
-    const { file, ...fields } = request;
+    const { file, model: chosenModel, ...fields } = request;
     const source = path.resolve(file);
     const info = await stat(source).catch(() => undefined);
     if (!info?.isFile()) throw invalidRequest(`file: there is no media file ${source}`);
@@ -116,7 +119,7 @@ export class EditorJobs {
     const ask = checkSttFields(this.validators, form);
     let admitted;
     try {
-      admitted = admitStt(ask, await installedSttModels(this.deps.dataDir()), this.deps.preferredSttModel());
+      admitted = admitStt(ask, await installedSttModels(this.deps.dataDir()), chosenModel ?? this.deps.preferredSttModel());
     } catch (error) {
       throw withEditorHint(error);
     }
@@ -129,13 +132,16 @@ export class EditorJobs {
     });
   }
 
+  /** The names of the installed speech-to-text models (Transcribe Media File asks which, when there are several). */
+  async sttModelNames(): Promise<string[]> {
+    return (await installedSttModels(this.deps.dataDir())).models.map((model) => model.name);
+  }
+
   /** Absolute path of a succeeded job's output (TTS audio) or transcript (STT `transcript.json`). */
-  /** A TTS job and the text it spoke (Save Narration As… speaks it again in another format); undefined for another job. */
-  async spokenText(jobId: string): Promise<{ job: JobRecord; text: string } | undefined> {
+  /** The job's record as the store has it now. */
+  async job(jobId: string): Promise<JobRecord | undefined> {
     const { jobs } = await this.deps.server();
-    const job = jobs.get(jobId);
-    if (!job || job.input.kind !== 'tts') return undefined;
-    return { job, text: await readFile(jobs.files.file(job.id, TTS_TEXT_FILE), 'utf8') };
+    return jobs.get(jobId);
   }
 
   async outputPath(job: JobRecord): Promise<string | undefined> {

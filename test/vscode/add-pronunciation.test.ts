@@ -6,7 +6,7 @@ import type { AddPronunciationResult } from '../../src/editor/commands/add-pronu
 import type { NarrateResult } from '../../src/editor/commands/narrate-selection';
 import type { TtsResult } from '../../src/contract/types';
 import { teardown, test } from './harness';
-import { workspaceFile } from './helpers';
+import { clearNotifications, ui, waitFor, workspaceFile } from './helpers';
 
 const lexiconFile = () => workspaceFile('.speech', 'lexicon.json').fsPath;
 
@@ -61,3 +61,21 @@ test('Narrate Selection of a word with a workspace entry says the respelling; an
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   }
 });
+
+test('Add Pronunciation keeps its Save / Try Again question open while the preview plays, and confirms the save', async () => {
+  await rm(path.dirname(lexiconFile()), { recursive: true, force: true });
+  await select('Nguyen');
+  await clearNotifications();
+  const adding = Promise.resolve(vscode.commands.executeCommand<AddPronunciationResult>('speechStudio.addPronunciation', { say: 'win' }));
+  const question = '.quick-input-widget:has-text("said as \\"win\\"")';
+  await ui({ action: 'waitFor', selector: question }, 30_000);
+  // The preview plays in the player beside; the question is still there, waiting for its answer.
+  await waitFor('the player to open', () => vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((tab) => tab.label === 'Speech Studio Player'));
+  await ui({ action: 'waitFor', selector: question });
+  await ui({ action: 'click', selector: '.quick-input-widget .monaco-list-row:has-text("Save")' });
+  const result = await adding;
+  assert.equal(result?.savedTo, lexiconFile());
+  await ui({ action: 'waitFor', selector: '.notifications-toasts .notification-list-item:has-text("Saved: \\"Nguyen\\" is said \\"win\\"")' });
+  assert.deepEqual(JSON.parse(await readFile(lexiconFile(), 'utf8')), { entries: [{ text: 'Nguyen', say: 'win' }] });
+  await rm(path.dirname(lexiconFile()), { recursive: true, force: true });
+}, 90_000);

@@ -56,7 +56,7 @@ export async function narrateSelection(services: Services, args: NarrateArgs = {
   if (!succeeded(job)) return { job };
   const audioPath = (await services.editorJobs.outputPath(job))!;
   if (args.play !== false) services.player.play(audioPath, job.name);
-  rememberNarration(job.id);
+  rememberNarration(job.id, text);
   void offerSave(job.id);
   return { job, audioPath };
 }

@@ -26,12 +26,21 @@ export interface SaveNarrationResult {
   job: JobRecord;
 }
 
-let lastNarrationJobId: string | undefined;
+/**
+ * The texts of this session's narrations, newest last: a finished job keeps only its audio, and another
+ * format is spoken again from the text. Bounded: a long session does not grow it.
+ */
+const narrations = new Map<string, string>();
+const KEPT_NARRATIONS = 50;
 
-/** Narrate Selection tells which narration "Save Narration As…" saves when nothing else says. */
-export function rememberNarration(jobId: string): void {
-  lastNarrationJobId = jobId;
+/** Narrate Selection records each narration; the last one is what "Save Narration As…" saves when nothing else says. */
+export function rememberNarration(jobId: string, text: string): void {
+  narrations.delete(jobId);
+  narrations.set(jobId, text);
+  if (narrations.size > KEPT_NARRATIONS) narrations.delete(narrations.keys().next().value!);
 }
+
+const lastNarrationJobId = (): string | undefined => [...narrations.keys()].at(-1);
 
 /** The job whose output the player has loaded (job outputs live in a folder named for the job). */
 function playerJobId(services: Services): string | undefined {
@@ -50,16 +59,16 @@ async function askTarget(suggested: string, extension: string): Promise<string |
 }
 
 export async function saveNarrationAs(services: Services, args: SaveNarrationArgs = {}): Promise<SaveNarrationResult | undefined> {
-  const jobId = args.jobId ?? (args.target ? undefined : playerJobId(services)) ?? lastNarrationJobId;
-  const spoken = jobId ? await services.editorJobs.spokenText(jobId) : undefined;
-  if (!spoken || !succeeded(spoken.job) || spoken.job.input.kind !== 'tts') {
+  const jobId = args.jobId ?? (args.target ? undefined : playerJobId(services)) ?? lastNarrationJobId();
+  const job = jobId ? await services.editorJobs.job(jobId) : undefined;
+  if (!job || !succeeded(job) || job.input.kind !== 'tts') {
     void vscode.window.showInformationMessage('There is no narration to save yet: narrate some text first (Speech Studio: Narrate Selection).');
     return undefined;
   }
-  const { job, text } = spoken;
+  const text = narrations.get(job.id);
   const input = job.input as Extract<JobRecord['input'], { kind: 'tts' }>;
   const own = input.encodeAs ?? input.options.outputFormat;
-  const target = args.target ?? (await askTarget(suggestedNarrationName(text), own));
+  const target = args.target ?? (await askTarget(suggestedNarrationName(text ?? job.name), own));
   if (!target) return undefined;
   const format = narrationFormatFor(target);
   if (!format) {
@@ -68,6 +77,10 @@ export async function saveNarrationAs(services: Services, args: SaveNarrationArg
   }
   let source = job;
   if (!sameFormat(format, { outputFormat: input.options.outputFormat, encodeAs: input.encodeAs })) {
+    if (text === undefined) {
+      void vscode.window.showErrorMessage(`This narration was made before VS Code started, so only its own format (.${own}) can be saved; narrate it again for .${path.extname(target).slice(1)}.`);
+      return undefined;
+    }
     const { outputFormat: _format, bitrateKbps: _bitrate, ...options } = input.options;
     source = await runWithProgress(services.controller, `Saving as ${format.label}`, () =>
       services.editorJobs.createTts({ ...options, text, outputFormat: format.outputFormat, ...(format.encodeAs ? { encodeAs: format.encodeAs } : {}) }),
