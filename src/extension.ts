@@ -17,6 +17,7 @@ import { registerModelFiles } from './editor/commands/model-files';
 import { registerLocalApiCommands } from './editor/commands/local-api';
 import { registerNarrateSelection } from './editor/commands/narrate-selection';
 import { registerSaveNarration } from './editor/commands/save-narration';
+import { registerEditPronunciations } from './editor/commands/edit-pronunciations';
 import { registerNarrateSubtitles } from './editor/commands/narrate-subtitles';
 import { registerProofListening } from './editor/proof-listen/register';
 import { registerReadAloud } from './editor/read-aloud/register';
@@ -84,6 +85,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     registerTranscribe(services),
     registerNarrateSelection(services),
     registerSaveNarration(services),
+    registerEditPronunciations(services),
     registerNarrateSubtitles(services),
     registerAddPronunciation(services),
     registerExportAudiobook(services),
