@@ -43,7 +43,7 @@ export function voiceTier(entry: VoiceEntry): VoiceTier {
 /** 0: public domain, 1: permissive with attribution, 2: copyleft, unknown or "see the card". */
 export function licenseOpenness(license: string): number {
   if (/public domain|\bCC0\b/i.test(license)) return 0;
-  if (/^(CC-BY-\d|Apache|MIT|BSD)/i.test(license)) return 1;
+  if (/^(CC-BY-\d|Apache|MIT|BSD)|\bBSD-style\b/i.test(license)) return 1;
   return 2;
 }
 

@@ -77,6 +77,7 @@ describe('voice picker order', () => {
     assert.equal(licenseOpenness('CC0-1.0'), 0);
     assert.equal(licenseOpenness('CC-BY-4.0 (Talrómur)'), 1);
     assert.equal(licenseOpenness('Apache-2.0'), 1);
+    assert.equal(licenseOpenness('Flite (BSD-style, CMU)'), 1);
     assert.equal(licenseOpenness('Blizzard-2013-Lessac'), 2);
     assert.equal(licenseOpenness('GPL-2.0 (RHVoice)'), 2);
   });
