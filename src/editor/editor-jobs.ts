@@ -104,7 +104,7 @@ export class EditorJobs {
    * The lexicon an editor TTS job speaks with: the workspace's entries over the data directory's, merged by
    * the job service as for a job. Read Aloud applies it itself, sentence by sentence.
    */
-  async spokenLexicon(): Promise<LexiconEntry[]> {
+  async spokenLexicon(): Promise<readonly LexiconEntry[]> {
     const workspace = (await this.deps.workspaceLexicon?.()) ?? [];
     return (await this.deps.server()).jobs.lexiconWith(workspace);
   }

@@ -1,6 +1,11 @@
 import type { Middleware } from 'koa';
 import { describeThrown, type Logger } from '../util/log';
 import { ApiError, registryErrorOf } from '../contract/errors';
+import { drainRequest } from './drain-request';
+import { FRAMING_ALLOWANCE, MAX_UPLOAD_BYTES } from './upload/receive-upload';
+
+/** How long an answer that closes the connection waits for the rest of the body it abandoned. */
+const CLOSING_DRAIN_MS = 30_000;
 
 /** The one place where failures become the spec's error body; anything unexpected is logged in full. */
 export function errorMiddleware(log: Logger, apiName = 'Local API'): Middleware {
@@ -19,6 +24,10 @@ export function errorMiddleware(log: Logger, apiName = 'Local API'): Middleware 
       ctx.set(error.headers);
       ctx.body = error.toBody();
       if (error.status >= 500 || error.code === 'FILE_TOO_LARGE') ctx.set('Connection', 'close');
+      // A failure inside the server (a full disk while an upload streams in) closes the connection after
+      // its answer: take the rest of a body that may still fit the upload limit first, so the client has
+      // sent everything and can read the answer. An oversized body is not waited for.
+      if (error.status >= 500 && !ctx.req.complete) await drainRequest(ctx.req, { maxBytes: MAX_UPLOAD_BYTES + FRAMING_ALLOWANCE, maxMs: CLOSING_DRAIN_MS });
       // A body read part-way and then abandoned (a limit, a parse error) would leave the connection stalled
       // behind it: read the rest and drop it, as Node does for a body nobody started to read.
       if (!ctx.req.complete) {

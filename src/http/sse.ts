@@ -14,7 +14,14 @@ export interface SseEvent {
 }
 
 export interface SseStream {
-  send(event: SseEvent): void;
+  /** Queues an event; false when the client is behind and the sender should wait for `drained()`. */
+  send(event: SseEvent): boolean;
+  /**
+   * Resolves once the client has taken what was queued (or is gone): a sender of bulk data (speech audio)
+   * awaits it, so a client that does not read holds the sender, not the server's memory. A client that
+   * stays stalled is dropped by the listener's idle limit, which aborts `signal`.
+   */
+  drained(): Promise<void>;
   end(): void;
   /** True once the client went away or end() was called. */
   readonly closed: boolean;
@@ -44,13 +51,25 @@ export function openSse(ctx: Context): SseStream {
   });
   return {
     send({ id, event, data }) {
-      if (closed) return;
+      if (closed) return false;
       const payload = typeof data === 'string' ? data : JSON.stringify(data);
       let text = '';
       if (id !== undefined) text += `id: ${id}\n`;
       if (event !== undefined) text += `event: ${event}\n`;
       for (const line of payload.split('\n')) text += `data: ${line}\n`;
-      stream.write(`${text}\n`);
+      return stream.write(`${text}\n`);
+    },
+    drained() {
+      if (closed || !stream.writableNeedDrain) return Promise.resolve();
+      return new Promise((resolve) => {
+        const done = (): void => {
+          stream.off('drain', done);
+          ctx.res.off('close', done);
+          resolve();
+        };
+        stream.once('drain', done);
+        ctx.res.once('close', done);
+      });
     },
     end() {
       if (closed) return;

@@ -14,7 +14,7 @@ import type { LexiconEntry } from '../contract/types';
 import type { Validators } from '../contract/validation';
 import type { VoiceLibrary } from '../voices/library';
 import type { VoiceEntry } from '../voices/voice-entry';
-import { voiceIdFor } from '../voices/voice-id';
+import { defaultVoice } from '../voices/default-voice';
 import { readyVoice } from './admission';
 
 export interface BookRequest {
@@ -30,9 +30,6 @@ export interface BookRequest {
   speakers?: Record<string, string>;
   perChapter?: boolean;
 }
-
-/** The book's voice when none is asked for: every install has espeak-ng's American English. */
-export const DEFAULT_BOOK_VOICE = voiceIdFor('espeak-ng', 'gmw/en-US');
 
 /** A voice by id, or by its name (case-insensitive), that is ready to speak. */
 function findVoice(library: VoiceLibrary, idOrName: string): VoiceEntry {
@@ -70,7 +67,7 @@ export async function admitBook(
     readingIndex.set(entry.voice.id, readings.length - 1);
     return readings.length - 1;
   };
-  const bookReading = indexOf(findVoice(deps.voices, request.voiceId ?? DEFAULT_BOOK_VOICE));
+  const bookReading = indexOf(request.voiceId ? findVoice(deps.voices, request.voiceId) : defaultVoice(deps.voices));
   const asked = new Map<string, number>();
   const readingFor = (voice: string | undefined): number => {
     if (voice === undefined) return bookReading;

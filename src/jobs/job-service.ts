@@ -227,7 +227,7 @@ export class JobService extends EventEmitter {
    * editor's workspace lexicon) winning where both have a word. A lexicon file that cannot be read fails
    * the job's creation with a sentence naming it: a job never speaks without the lexicon in silence.
    */
-  async lexiconWith(over: readonly LexiconEntry[]): Promise<LexiconEntry[]> {
+  async lexiconWith(over: readonly LexiconEntry[]): Promise<readonly LexiconEntry[]> {
     return mergeLexicons((await readLexicon(this.options.dataDir)).entries, over);
   }
 

@@ -24,9 +24,14 @@ export function entryFitsLanguage(entry: LexiconEntry, language: string): boolea
   return want === have || have.startsWith(`${want}-`) || want.startsWith(`${have}-`);
 }
 
+/** Matchers by lexicon list: the data directory's lexicon is one list for as long as its file is unchanged. */
+const matchers = new WeakMap<readonly LexiconEntry[], LexiconMatcher>();
+
 /** The entries whose text occurs in this text: what a job keeps of the lexicon when it is created. */
 export function entriesIn(text: string, entries: readonly LexiconEntry[]): LexiconEntry[] {
-  const found = new Set(new LexiconMatcher(entries).matches(text).map((match) => match.entry));
+  let matcher = matchers.get(entries);
+  if (!matcher) matchers.set(entries, (matcher = new LexiconMatcher(entries)));
+  const found = new Set(matcher.matches(text).map((match) => match.entry));
   return entries.filter((_, index) => found.has(index));
 }
 

@@ -15,13 +15,36 @@ export const lexiconPath = (dataDir: string): string => path.join(dataDir, LEXIC
  * INTERNAL_ERROR that names the file and the way out, so no job speaks without the lexicon in silence.
  */
 export async function readLexicon(dataDir: string): Promise<LexiconDocument> {
-  let text: string;
+  const file = lexiconPath(dataDir);
+  let handle: fs.FileHandle;
   try {
-    text = await fs.readFile(lexiconPath(dataDir), 'utf8');
+    handle = await fs.open(file, 'r');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [] };
     throw error;
   }
+  try {
+    // Every TTS job reads the lexicon: parse and check a file of thousands of entries once per version of
+    // it, not once per job. Writes replace the file (a new inode), so the key changes with every write.
+    const stats = await handle.stat();
+    const version = `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+    const cached = readCache.get(file);
+    if (cached?.version === version) return cached.document;
+    const document = parseLexicon(dataDir, await handle.readFile('utf8'));
+    readCache.delete(file);
+    readCache.set(file, { version, document });
+    if (readCache.size > READ_CACHE_FILES) readCache.delete(readCache.keys().next().value!);
+    return document;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Data directories whose parsed lexicon is kept (a process serves one; tests start many). */
+const READ_CACHE_FILES = 4;
+const readCache = new Map<string, { version: string; document: LexiconDocument }>();
+
+function parseLexicon(dataDir: string, text: string): LexiconDocument {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

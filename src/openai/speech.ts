@@ -107,7 +107,10 @@ async function createSpeech(ctx: Context, deps: AppDeps, door: OpenAiDoor): Prom
     const sse = openSse(ctx);
     void (async () => {
       try {
-        for await (const chunk of audio) sse.send({ data: { type: 'speech.audio.delta', audio: chunk.toString('base64') } });
+        for await (const chunk of audio) {
+          if (!sse.send({ data: { type: 'speech.audio.delta', audio: chunk.toString('base64') } })) await sse.drained();
+          if (sse.closed) return;
+        }
         const characters = body.input.length;
         sse.send({ data: { type: 'speech.audio.done', usage: { input_tokens: characters, output_tokens: 0, total_tokens: characters } } });
       } catch (error) {

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import net from 'node:net';
 import { open, readdir, rm, statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -42,6 +43,44 @@ async function fillUntil(dir: string, leave: number): Promise<string> {
     await handle.close();
   }
   return filler;
+}
+
+/**
+ * Sends a whole multipart upload on a raw socket, pausing between chunks, and reads the answer only after
+ * the last byte: the way simple upload clients behave. A write that fails (the server closed) rejects.
+ */
+async function uploadThenRead(base: string, fileBytes: number): Promise<{ status: number; body: string }> {
+  const url = new URL(`${base}/stt/jobs`);
+  const boundary = 'disk-full-boundary';
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="language"\r\n\r\nen\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const socket = net.connect(Number(url.port), url.hostname);
+  await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  const received: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => received.push(chunk));
+  let writeError: Error | undefined;
+  socket.on('error', (error) => (writeError ??= error));
+  const write = (chunk: Buffer): Promise<void> => new Promise((resolve) => socket.write(chunk, (error) => {
+    if (error) writeError ??= error;
+    resolve();
+  }));
+  await write(Buffer.from(`POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${head.length + fileBytes + tail.length}\r\n\r\n`));
+  await write(head);
+  const chunk = Buffer.alloc(256 * 1024, 7);
+  for (let sent = 0; sent < fileBytes && !writeError; sent += chunk.length) {
+    await write(chunk.subarray(0, Math.min(chunk.length, fileBytes - sent)));
+    // Long enough for the server to meet the full disk and answer while this client still has more to send.
+    if (sent === 0) await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  if (!writeError) await write(tail);
+  if (writeError) {
+    socket.destroy();
+    throw new Error(`The server closed the connection before the client had sent its body: ${writeError.message}`);
+  }
+  await new Promise((resolve) => socket.once('close', resolve));
+  const text = Buffer.concat(received).toString('utf8');
+  const [, status = '0'] = /^HTTP\/1\.1 (\d{3})/.exec(text) ?? [];
+  return { status: Number(status), body: text.slice(text.indexOf('\r\n\r\n') + 4) };
 }
 
 describe('a full disk', () => {
@@ -146,5 +185,17 @@ describe('a full disk', () => {
     const res = await uploadMultipart(`${t.base}/stt/jobs`, { language: 'en', diarizationEnabled: 'false' }, { source: testModel('audio/jfk.wav'), filename: 'jfk.wav' });
     assert.equal(res.status, 200, res.body.toString());
     assert.equal((await waitForJob(t.base, res.json().id, isTerminal, 60_000)).status, 'succeeded');
+  });
+
+  it('lets a client that sends its whole body before reading read the disk-full answer, never a closed socket', async (ctx) => {
+    if (!t) return ctx.skip('cannot mount a tmpfs here (needs root)');
+    const filler = await fillUntil(mountpoint, 128 * 1024);
+    try {
+      const answer = await uploadThenRead(t.base, 4 * 1024 * 1024);
+      assert.equal(answer.status, 500, answer.body);
+      assert.match(JSON.parse(answer.body).error.message, /disk .* is full.*Free some space/);
+    } finally {
+      await rm(filler);
+    }
   });
 });
