@@ -134,6 +134,8 @@ async function pickerOrder(): Promise<void> {
     const lines = (await ui({ action: 'texts', selector: lj })).texts as string[];
     assert.match(lines[0], /Natural · en-US.*Public domain/, 'the public-domain natural voice, with its licence');
     assert.equal((await ui({ action: 'count', selector: `${lj} .action-label.codicon-law` })).count, 1, 'a licence button');
+    // The pointer leaves the row's Preview button (the previous test's click left its hover there).
+    await ui({ action: 'click', selector: '.quick-input-widget input' });
     await ui({ action: 'click', selector: `${lj} .action-label.codicon-star-empty` });
     await ui({ action: 'waitFor', selector: `${lj} .action-label.codicon-star-full` });
   } finally {
@@ -144,8 +146,10 @@ async function pickerOrder(): Promise<void> {
   try {
     const again = await rowTexts();
     assert.match(again[1], /LJSpeech.*Favourites$/i, again.slice(0, 3).join('\n'));
-    await ui({ action: 'click', selector: `${rows}:has-text("LJSpeech") .action-label.codicon-star-full` });
-    await ui({ action: 'waitFor', selector: `${rows}:has-text("Favourites")`, state: 'detached' });
+    await ui({ action: 'type', selector: '.quick-input-widget input', text: 'ljspeech' });
+    await ui({ action: 'waitFor', selector: `${rows}.focused:has-text("LJSpeech")` });
+    await ui({ action: 'click', selector: `${rows}.focused:has-text("LJSpeech") .action-label.codicon-star-full` });
+    await ui({ action: 'waitFor', selector: `${rows}.focused:has-text("LJSpeech") .action-label.codicon-star-empty` });
   } finally {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
   }

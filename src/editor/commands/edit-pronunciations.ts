@@ -4,6 +4,7 @@
  * ✎ (type a new respelling or `phonemes: …`) and 🗑 (remove it). The workspace's entries win over the
  * server's for the same word, as in every editor job.
  */
+import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { LexiconEntry } from '../../contract/types';
 import { removeEntry, replaceEntry } from '../../lexicon/lexicon-edits';
@@ -35,7 +36,8 @@ async function readEntries(services: Services, place: Place): Promise<LexiconEnt
   if (!file) return [];
   const read = await readWorkspaceLexicon(file);
   if (read.problem !== undefined) throw new Error(`Fix .speech/lexicon.json first: ${read.problem}`);
-  return read.entries;
+  // The entries as written, not as validated (which fills in defaults): an edit leaves the others as they were.
+  return read.entries.length ? (JSON.parse(await readFile(file, 'utf8')) as { entries: LexiconEntry[] }).entries : [];
 }
 
 async function writeEntries(services: Services, place: Place, entries: LexiconEntry[]): Promise<void> {
