@@ -8,6 +8,7 @@ import { runAudiobookCommand } from './cli/audiobook-command';
 import { runModelsCommand } from './cli/models-command';
 import { runSpeakersCommand } from './cli/speakers-command';
 import { runAlignCommand } from './cli/align-command';
+import { runEmbedCommand } from './cli/embed-command';
 import { resolveServeOptions } from './cli/serve-options';
 import { UsageError } from './util/usage-error';
 import { startDeviceClient, type DeviceClient } from './host/device-link';
@@ -29,6 +30,8 @@ Usage:
                              [--speakers "Ann=VOICE,Bob=VOICE"] [--per-chapter (MP3 files in the folder --out)] [--data-dir D]
   node dist/cli.js align <media> <script.txt|.md|.srt|.vtt> --out x.srt|x.vtt|x.txt|x.json [--language L] [--data-dir D]
                              time a script (or re-time subtitles) to the speech; no speech-to-text model needed
+  node dist/cli.js embed-subtitles <video> <subtitles.srt|.vtt|.ass|.ssa|.ttml|.dfxp|.sbv> --out x.mp4|x.mov|x.m4v|x.mkv|x.webm [--language L]
+                             a copy of the video with the subtitles as a soft track; nothing re-encoded
 
 --relay/--device-token join a relay's device pool (Remote API): this server runs the jobs it is sent.
 --allow-folder: a folder the MCP tools may read and write files in (repeatable); a client's declared roots
@@ -149,6 +152,10 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'align') {
     process.exitCode = await runAlignCommand(positionals.slice(1), values, resolveServeOptions(values).dataDir);
+    return;
+  }
+  if (command === 'embed-subtitles') {
+    process.exitCode = await runEmbedCommand(positionals.slice(1), values);
     return;
   }
   throw new UsageError(`Unknown command "${command}".`);

@@ -193,10 +193,10 @@ export interface SpeakerEmbeddingResult {
 /** What the job service queues: a TTS, STT or book job's task. */
 export type JobTask = TtsTask | SttTask | BookTask | AlignTask;
 
-export type EngineTask = JobTask | SpeechRegionsTask | WaveformTask | SpeakTask | LiveWindowTask | SpeakerEmbeddingTask;
+export type EngineTask = JobTask | SpeechRegionsTask | WaveformTask | SpeakTask | LiveWindowTask | SpeakerEmbeddingTask | EmbedSubtitlesTask;
 
 /** What a task answers: a job's result, speech regions, waveform peaks, a spoken sentence or a live window. */
-export type EngineResult = JobResult | BookResult | SpeechRegionsResult | WaveformResult | SpokenSentence | LiveWindowResult | SpeakerEmbeddingResult;
+export type EngineResult = JobResult | BookResult | SpeechRegionsResult | WaveformResult | SpokenSentence | LiveWindowResult | SpeakerEmbeddingResult | EmbedSubtitlesResult;
 
 /** The result a task of type T answers with. */
 export type ResultOf<T extends EngineTask> = T extends BookTask
@@ -211,7 +211,32 @@ export type ResultOf<T extends EngineTask> = T extends BookTask
         ? LiveWindowResult
         : T extends SpeakerEmbeddingTask
           ? SpeakerEmbeddingResult
-          : JobResult;
+          : T extends EmbedSubtitlesTask
+            ? EmbedSubtitlesResult
+            : JobResult;
+
+/**
+ * Not a job: a copy of a video with a subtitle file as a soft track (src/engine/media/embed-subtitles.ts); the
+ * video and audio are copied, not re-encoded.
+ */
+export interface EmbedSubtitlesTask {
+  kind: 'embed-subtitles';
+  videoPath: string;
+  subtitlesPath: string;
+  /** Where the copy goes; its extension picks the container and so the subtitle codec. */
+  outputPath: string;
+  /** The track's language, ISO 639-2 (`eng`), or `und`. */
+  language: string;
+}
+
+export interface EmbedSubtitlesResult {
+  outputPath: string;
+  /** The subtitle track's codec as ffprobe names it: `mov_text`, `webvtt`, `subrip` or `ass`. */
+  subtitleCodec: string;
+  /** The cues in the written track (its packets, without MP4's empty ones between cues). */
+  subtitleCues: number;
+  language: string;
+}
 
 /**
  * Not a job: the waveform peaks of a media file for the editor's timeline (src/engine/media/waveform-task.ts),
@@ -311,7 +336,7 @@ export const parakeetBackend = (modelName: string): string => `parakeet (${model
 export const taskBackend = (task: EngineTask): string => {
   if (task.kind === 'tts') return task.voice.engine;
   if (task.kind === 'speech-regions') return VAD_BACKEND;
-  if (task.kind === 'waveform') return 'ffmpeg';
+  if (task.kind === 'waveform' || task.kind === 'embed-subtitles') return 'ffmpeg';
   if (task.kind === 'speak') return task.voice.engine;
   if (task.kind === 'book') return 'audiobook';
   if (task.kind === 'live-window') return STT_BACKEND;

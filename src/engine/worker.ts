@@ -17,6 +17,10 @@ async function runTask(received: unknown, report: ProgressReporter): Promise<Tas
     const { checkWaveformTask, runWaveformTask } = await import('./media/waveform-task');
     return runWaveformTask(checkWaveformTask(received as Record<string, unknown>), report);
   }
+  if (typeof received === 'object' && received !== null && (received as { kind?: unknown }).kind === 'embed-subtitles') {
+    const { checkEmbedSubtitlesTask, runEmbedSubtitlesTask } = await import('./media/embed-subtitles');
+    return runEmbedSubtitlesTask(checkEmbedSubtitlesTask(received as Record<string, unknown>), report);
+  }
   if (typeof received === 'object' && received !== null && (received as { kind?: unknown }).kind === 'book') {
     const { checkBookTask, runBookTask } = await import('./book/run-book');
     return runBookTask(checkBookTask(received as Record<string, unknown>), report);

@@ -1,6 +1,6 @@
 /**
- * Checks an SRT or WebVTT file against a subtitle style: every problem with its cue, kind and line, so an
- * editor can put it on the cue and a script can list it. Cues are taken in file order, as players show them.
+ * Checks a subtitle file (SRT, WebVTT, ASS/SSA, TTML, SBV) against a subtitle style: every problem with its
+ * cue, kind and line, so an editor can put it on the cue and a script can list it. Cues are taken in file order, as players show them.
  */
 import { scanSubtitles, type ScannedCue, type SubtitleFormat } from './scan';
 import type { SubtitleStyle } from '../contract/subtitle-style';
@@ -96,12 +96,15 @@ function checkSequence(previous: ScannedCue | undefined, cue: ScannedCue, style:
 
 /**
  * A cue line as a viewer sees it: without styling tags, WebVTT voice and timestamp tags, ASS override codes
- * (`{\an8}`), and with entities decoded, so only shown characters count.
+ * (`{\an8}`, with `\h` as a space), TTML line wrapping, and with entities decoded, so only shown
+ * characters count.
  */
 export function displayText(line: string): string {
   return line
     .replace(/<\/?[a-z][^>]*>|<\d{1,2}:\d{2}(?::\d{2})?[.,]\d{3}>/gi, '')
     .replace(/\{\\[^}]*\}/g, '')
+    .replace(/\\h/g, '\u00a0') // ASS hard space
+    .replace(/\s*[\r\n]\s*/g, ' ') // a TTML line written across source lines shows as one
     .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
       if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? whole;
       const code = name[1].toLowerCase() === 'x' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);

@@ -1,18 +1,16 @@
 /**
  * Quick fixes for subtitle files as text edits: rebalance a cue's lines, split a cue, merge it with the
  * next, extend it into the following gap, pull back an overlap, shift the timing. Each fix touches only the
- * lines it changes, so line ends, a byte-order mark, WebVTT cue settings and NOTE blocks stay as they were.
+ * lines it changes, so line ends, a byte-order mark, WebVTT cue settings and NOTE blocks stay as they were;
+ * in ASS/SSA, TTML and SBV only the times and text it changes (span-edits.ts).
  */
 import { checkSubtitles, displayText, type ProblemKind } from './check';
-import { scanSubtitles, type ScannedCue, type SubtitleFormat } from './scan';
+import { scanSubtitles, type ScannedCue, type SubtitleFormat, type TimeBase } from './scan';
+import { mergeSpans, replaceTextSpan, retimeSpans, splitSpans } from './span-edits';
 import type { SubtitleStyle } from '../contract/subtitle-style';
 
-/** Replace `source.slice(start, end)` with `text`; offsets are UTF-16 indices into the source given. */
-export interface TextEdit {
-  start: number;
-  end: number;
-  text: string;
-}
+export type { TextEdit } from './span-edits';
+import type { TextEdit } from './span-edits';
 
 /** An edit that cannot be made: a shift before 0:00, a cue that is not there. */
 export class SubtitleEditError extends Error {
@@ -37,6 +35,7 @@ interface Document {
   lines: Line[];
   eol: string;
   cues: ScannedCue[];
+  timeBase?: TimeBase;
 }
 
 function read(source: string, format: SubtitleFormat): Document {
@@ -50,7 +49,8 @@ function read(source: string, format: SubtitleFormat): Document {
     start = match.index + match[0].length;
   }
   const eol = /\r\n|\r|\n/.exec(source)?.[0] ?? '\n';
-  return { source, format, lines, eol, cues: scanSubtitles(source, format).cues };
+  const { cues, timeBase } = scanSubtitles(source, format);
+  return { source, format, lines, eol, cues, timeBase };
 }
 
 const ms = (seconds: number): number => Math.round(seconds * 1000);
@@ -102,6 +102,7 @@ function retimed(doc: Document, cue: ScannedCue, times: { start?: number; end?: 
 }
 
 function retime(doc: Document, cue: ScannedCue, times: { start?: number; end?: number }): TextEdit[] {
+  if (cue.spans) return retimeSpans(doc, cue, times);
   const line = doc.lines[cue.line - 1];
   const text = retimed(doc, cue, times);
   return text === line.text ? [] : [{ start: line.start, end: line.end, text }];
@@ -152,6 +153,7 @@ function balanced(words: readonly string[], count: number): string[] {
 
 function replaceText(doc: Document, cue: ScannedCue, lines: readonly string[]): TextEdit[] {
   if (cue.lines.length === 0) return [];
+  if (cue.spans) return replaceTextSpan(doc, cue, lines);
   const first = doc.lines[cue.lineNumbers[0] - 1];
   const last = doc.lines[cue.lineNumbers[cue.lineNumbers.length - 1] - 1];
   const text = lines.join(doc.eol);
@@ -178,6 +180,7 @@ export function rebalanceCue(source: string, format: SubtitleFormat, style: Subt
 
 /** The cue identifier's line (a number in SRT), when there is one. */
 function identifierLine(doc: Document, cue: ScannedCue): Line | undefined {
+  if (cue.spans) return undefined;
   const at = cue.line - 2;
   if (at < 0 || (doc.format === 'vtt' && at === 0)) return undefined;
   const line = doc.lines[at];
@@ -220,6 +223,10 @@ export function splitCue(source: string, format: SubtitleFormat, style: Subtitle
   const gap = Math.min(ms(style.minGapSeconds), Math.max(0, end - start - 2));
   const firstEnd = Math.max(start + 1, middle - Math.floor(gap / 2));
   const secondStart = Math.min(end - 1, firstEnd + gap);
+  if (cue.spans) {
+    const firstLines = layoutLines(words.slice(0, at), style.maxLineChars, style.maxLines);
+    return splitSpans(doc, cue, firstEnd, secondStart, firstLines, layoutLines(words.slice(at), style.maxLineChars, style.maxLines));
+  }
   const id = identifierLine(doc, cue);
   const number = id && /^\s*(\d+)\s*$/.exec(id.text);
   const nl = doc.eol;
@@ -243,6 +250,7 @@ export function mergeWithNext(source: string, format: SubtitleFormat, style: Sub
   const next = cueOf(doc, index + 1);
   const words = [...wordsOf(cue), ...wordsOf(next)];
   const lines = isDialogue(cue) || isDialogue(next) ? [...cue.lines, ...next.lines] : layoutLines(words, style.maxLineChars, Math.max(style.maxLines, 1));
+  if (cue.spans) return mergeSpans(doc, cue, next, Math.max(ms(cue.end), ms(next.end)), lines);
   const timing = doc.lines[cue.line - 1];
   const last = doc.lines[(cue.lineNumbers.at(-1) ?? cue.line) - 1];
   const body = [retimed(doc, cue, { end: Math.max(ms(cue.end), ms(next.end)) }), ...lines].join(doc.eol);
@@ -314,6 +322,10 @@ export function replaceCueLines(source: string, format: SubtitleFormat, index: n
   const doc = read(source, format);
   const cue = cueOf(doc, index);
   if (cue.lines.length > 0) return replaceText(doc, cue, lines);
+  if (cue.spans) {
+    const lead = doc.format === 'sbv' ? doc.eol : '';
+    return [{ start: cue.spans.text.start, end: cue.spans.text.end, text: lead + lines.join(cue.spans.lineBreak) }];
+  }
   const timing = doc.lines[cue.line - 1];
   return [{ start: timing.end, end: timing.end, text: doc.eol + lines.join(doc.eol) }];
 }

@@ -7,6 +7,7 @@ import { displayText } from './check';
 import { hallucinationFlags, type HallucinationFlag, type SpeechSpan } from './hallucination-flags';
 import { scanSubtitles, type ScannedCue, type SubtitleFormat } from './scan';
 import type { TextEdit } from './edits';
+import { removeSpans } from './span-edits';
 
 export interface InventedTextProblem {
   flag: HallucinationFlag;
@@ -44,6 +45,7 @@ export function removeCueEdit(source: string, format: SubtitleFormat, index: num
   const { cues } = scanSubtitles(source, format);
   const cue: ScannedCue | undefined = cues.find((candidate) => candidate.index === index);
   if (!cue) return undefined;
+  if (cue.spans) return removeSpans({ source, format }, cue);
   const lines = source.split(/(?<=\n)/);
   const offsetOf = (line: number): number => lines.slice(0, line - 1).reduce((sum, text) => sum + text.length, 0);
   const previous = lines[cue.line - 2]?.trim() ?? '';

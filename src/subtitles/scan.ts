@@ -1,36 +1,15 @@
 /**
- * Reads the blocks of an SRT or WebVTT file in file order, keeping each cue's text lines as written and the
- * line numbers of everything, and collecting what cannot be read instead of stopping at it: the narration
- * reader (parse.ts) stops at the first error, the checker (check.ts) reports them all.
+ * Reads the cues of a subtitle file in file order (SRT and WebVTT here; ASS/SSA, TTML and SBV in their own
+ * readers), keeping each cue's text lines as written and the line numbers of everything, and collecting
+ * what cannot be read instead of stopping at it: the narration reader (parse.ts) stops at the first error, the checker (check.ts) reports them all.
  */
-export type SubtitleFormat = 'srt' | 'vtt';
+import { scanAss } from './scan-ass';
+import { scanSbv } from './scan-sbv';
+import { scanTtml } from './scan-ttml';
+import { SubtitleError, type ScannedCue, type ScannedSubtitles, type SubtitleFormat } from './scanned-cue';
 
-export class SubtitleError extends Error {
-  constructor(readonly line: number, readonly reason: string) {
-    super(`line ${line}: ${reason}`);
-    this.name = 'SubtitleError';
-  }
-}
-
-export interface ScannedCue {
-  /** Position in the file, from 1. */
-  index: number;
-  /** Seconds. */
-  start: number;
-  end: number;
-  /** Line of the cue's timing, from 1. */
-  line: number;
-  /** The text lines as written (tags and all), and their line numbers. */
-  lines: string[];
-  lineNumbers: number[];
-}
-
-export interface ScannedSubtitles {
-  cues: ScannedCue[];
-  /** In file order. */
-  errors: SubtitleError[];
-  lineCount: number;
-}
+export { SubtitleError, subtitleFormatOfPath, SUBTITLE_FORMATS } from './scanned-cue';
+export type { CueSpans, ScannedCue, ScannedSubtitles, SubtitleFormat, TimeBase } from './scanned-cue';
 
 const TIMESTAMP = String.raw`(?:(\d{1,3}):)?([0-5]?\d):([0-5]\d)(?:[.,:](\d{1,3}))?`;
 /** A timing line, or something meant to be one (`->`, a dash other than `-`), so errors can point at it. */
@@ -48,6 +27,9 @@ function seconds(hours: string | undefined, minutes: string, secs: string, fract
  * blank lines, and cue text that runs on after a stray blank line (it stays with the cue above).
  */
 export function scanSubtitles(source: string, format: SubtitleFormat): ScannedSubtitles {
+  if (format === 'ass' || format === 'ssa') return scanAss(source);
+  if (format === 'ttml') return scanTtml(source);
+  if (format === 'sbv') return scanSbv(source);
   const lines = source.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
   const cues: ScannedCue[] = [];
   const errors: SubtitleError[] = [];

@@ -20,6 +20,7 @@ import './audiobook.test';
 import './subtitle-check.test';
 import './subtitle-language.test';
 import './subtitle-quick-fix.test';
+import './subtitle-formats.test';
 import './subtitle-speech.test';
 import './align.test';
 import './invented-text.test';

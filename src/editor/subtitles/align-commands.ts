@@ -97,6 +97,10 @@ export async function retimeSubtitlesToMedia(services: Services, options: AlignC
   const active = activeSubtitle('re-time it to its media');
   if (!active) return undefined;
   const { document, format } = active;
+  if (format !== 'srt' && format !== 'vtt') {
+    void vscode.window.showWarningMessage('Re-timing to media works on .srt and .vtt files; convert this file first.');
+    return undefined;
+  }
   const media = options.media ?? (await mediaForSubtitle(services.context, document.uri))?.fsPath;
   if (!media) return undefined;
   const source = document.getText();

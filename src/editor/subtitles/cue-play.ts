@@ -1,5 +1,5 @@
 /**
- * "▶ Play" on each cue of an .srt/.vtt file (a CodeLens above its timing, and a link in the timing's hover):
+ * "▶ Play" on each cue of a subtitle file (a CodeLens above its timing, and a link in the timing's hover):
  * plays exactly that cue's span of the media the file belongs to (cue-media.ts) in the player webview, with
  * the cue's lines highlighted in the editor while it plays.
  */
@@ -9,7 +9,7 @@ import { formatTimestamp } from '../../subtitles/timestamps';
 import { scanSubtitles, type ScannedCue } from '../../subtitles/scan';
 import { cueAtLine } from '../../subtitles/edits';
 import type { AudioPlayer, PlayerReport } from '../audio-player';
-import { subtitleFormatOf } from './diagnostics';
+import { SUBTITLE_SELECTOR, subtitleFormatOf } from './diagnostics';
 import { mediaForSubtitle } from './cue-media';
 
 export const PLAY_CUE_COMMAND = 'speechStudio.playCue';
@@ -112,7 +112,7 @@ export interface CuePlayer extends vscode.Disposable {
 export function registerCuePlayer(context: vscode.ExtensionContext, player: AudioPlayer): CuePlayer {
   const highlight = new PlayingHighlight();
   const lenses = new PlayLenses();
-  const selector = [{ pattern: '**/*.srt' }, { pattern: '**/*.vtt' }];
+  const selector = SUBTITLE_SELECTOR;
 
   async function play(target?: vscode.Uri | string, index?: number): Promise<CuePlayback | undefined> {
     const editor = vscode.window.activeTextEditor;
@@ -120,7 +120,7 @@ export function registerCuePlayer(context: vscode.ExtensionContext, player: Audi
     const document = uri && (await vscode.workspace.openTextDocument(uri));
     const format = document && subtitleFormatOf(document);
     if (!document || !format) {
-      void vscode.window.showWarningMessage('Open an .srt or .vtt file to play its cues.');
+      void vscode.window.showWarningMessage('Open a subtitle file (.srt, .vtt, .ass, .ssa, .ttml, .dfxp or .sbv) to play its cues.');
       return undefined;
     }
     const cueIndex = index ?? (editor?.document === document ? cueAtLine(document.getText(), format, editor.selection.active.line + 1) : undefined);
@@ -131,7 +131,7 @@ export function registerCuePlayer(context: vscode.ExtensionContext, player: Audi
     }
     const media = await mediaForSubtitle(context, document.uri);
     if (!media) return undefined;
-    const first = cue.line - 1 - (cue.line > 1 && /^\S+$/.test(document.lineAt(cue.line - 2).text) ? 1 : 0);
+    const first = cue.line - 1 - (!cue.spans && cue.line > 1 && /^\S+$/.test(document.lineAt(cue.line - 2).text) ? 1 : 0);
     const last = Math.max(cue.line - 1, ...cue.lineNumbers.map((line) => line - 1));
     const shown = highlight.show(document.uri, new vscode.Range(first, 0, last, document.lineAt(last).text.length));
     const { request, started } = player.playSpan(media.fsPath, `Cue ${cue.index} of ${path.posix.basename(document.uri.path)}`, cue.start, cue.end);

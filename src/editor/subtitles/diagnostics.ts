@@ -1,12 +1,12 @@
 /**
- * Problems while you type: every open `.srt` and `.vtt` file is checked against its subtitle style
+ * Problems while you type: every open subtitle file (`.srt`, `.vtt`, `.ass`, `.ssa`, `.ttml`, `.dfxp`, `.sbv`) is checked against its subtitle style
  * (src/subtitles/check.ts) and each problem becomes a diagnostic on its line, updated as the file changes
  * and when the style settings change. Cues the recognizer may have invented are pointed at beside them
  * (invented-text.ts, a source of their own).
  */
 import * as vscode from 'vscode';
 import { checkSubtitles, type SubtitleProblem } from '../../subtitles/check';
-import type { SubtitleFormat } from '../../subtitles/scan';
+import { subtitleFormatOfPath, type SubtitleFormat } from '../../subtitles/scan';
 import { forgetSpeech, inventedTextDiagnostics, onSpeechFound } from './invented-text-diagnostics';
 import { readSubtitleCheckSetting, SUBTITLE_SETTINGS } from './style-setting';
 
@@ -15,9 +15,11 @@ const DEBOUNCE_MS = 150;
 
 export const SUBTITLE_CHECK_SOURCE = 'Speech Studio subtitles';
 
+/** The files the subtitle features work on, for providers registered by document selector. */
+export const SUBTITLE_SELECTOR: vscode.DocumentSelector = [{ pattern: '**/*.{srt,vtt,ass,ssa,ttml,dfxp,sbv}' }];
+
 export function subtitleFormatOf(document: vscode.TextDocument): SubtitleFormat | undefined {
-  const match = /\.(srt|vtt)$/i.exec(document.uri.path);
-  return match ? (match[1].toLowerCase() as SubtitleFormat) : undefined;
+  return subtitleFormatOfPath(document.uri.path);
 }
 
 /** The diagnostics of one subtitle document (empty when checking is off for it). */

@@ -5,10 +5,10 @@
  */
 import * as vscode from 'vscode';
 import { checkInventedText, removeCueEdit, type InventedTextProblem } from '../../subtitles/invented-text';
-import type { SubtitleFormat } from '../../subtitles/scan';
 import { reportError } from '../log';
 import type { Services } from '../services';
 import { activeSubtitle } from './active-subtitle';
+import { SUBTITLE_SELECTOR, subtitleFormatOf } from './diagnostics';
 import { INVENTED_TEXT_SOURCE, rememberSpeech } from './invented-text-diagnostics';
 import { speechOfSubtitleMedia } from './media-speech';
 import { RETRANSCRIBE_CUES_COMMAND } from './retranscribe-cues';
@@ -40,7 +40,7 @@ export async function checkSubtitlesForInventedText(services: Services): Promise
 
 class InventedTextFixes implements vscode.CodeActionProvider {
   provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
-    const format = /\.(srt|vtt)$/i.exec(document.uri.path)?.[1].toLowerCase() as SubtitleFormat | undefined;
+    const format = subtitleFormatOf(document);
     if (!format) return [];
     return context.diagnostics
       .filter((diagnostic) => diagnostic.source === INVENTED_TEXT_SOURCE)
@@ -63,7 +63,7 @@ class InventedTextFixes implements vscode.CodeActionProvider {
 export function registerInventedText(services: Services): vscode.Disposable {
   return vscode.Disposable.from(
     vscode.languages.registerCodeActionsProvider(
-      [{ pattern: '**/*.srt' }, { pattern: '**/*.vtt' }],
+      SUBTITLE_SELECTOR,
       new InventedTextFixes(),
       { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] },
     ),

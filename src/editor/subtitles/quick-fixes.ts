@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { ProblemKind } from '../../subtitles/check';
 import { cueAtLine, fixAll, quickFix, SubtitleEditError, type QuickFix, type TextEdit } from '../../subtitles/edits';
-import { SUBTITLE_CHECK_SOURCE, subtitleFormatOf } from './diagnostics';
+import { SUBTITLE_CHECK_SOURCE, SUBTITLE_SELECTOR, subtitleFormatOf } from './diagnostics';
 import { readSubtitleCheckSetting } from './style-setting';
 
 /** The fixes each kind of problem offers, the first preferred, with their titles for cue N. */
@@ -106,7 +106,7 @@ function attempt(make: () => TextEdit[]): TextEdit[] {
 
 export function registerSubtitleQuickFixes(): vscode.Disposable {
   return vscode.languages.registerCodeActionsProvider(
-    [{ pattern: '**/*.srt' }, { pattern: '**/*.vtt' }],
+    SUBTITLE_SELECTOR,
     new SubtitleQuickFixes(),
     { providedCodeActionKinds: SubtitleQuickFixes.kinds },
   );

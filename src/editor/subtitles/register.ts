@@ -1,12 +1,12 @@
 /**
  * The subtitle editing features together: the check's diagnostics, their quick fixes, the invented-text
- * hints, the timing shift,
- * "▶ Play" on each cue and the timeline.
+ * hints, the timing shift, "▶ Play" on each cue, the timeline and embedding the file in a video.
  */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { registerCuePlayer } from './cue-play';
 import { registerSubtitleDiagnostics } from './diagnostics';
+import { registerEmbedSubtitles } from './embed-subtitles';
 import { registerInventedText } from './invented-text';
 import { registerSubtitleQuickFixes } from './quick-fixes';
 import { registerShiftSubtitleTiming } from './shift-timing';
@@ -21,5 +21,6 @@ export function registerSubtitleEditing(services: Services): vscode.Disposable {
     registerShiftSubtitleTiming(services.context, services.player),
     cuePlayer,
     registerSubtitleTimeline(services, cuePlayer),
+    registerEmbedSubtitles(services),
   );
 }

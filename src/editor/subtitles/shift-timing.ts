@@ -60,7 +60,7 @@ async function shiftTimingCommand(context: vscode.ExtensionContext, player: Audi
   const editor = vscode.window.activeTextEditor;
   const format = editor && subtitleFormatOf(editor.document);
   if (!editor || !format) {
-    void vscode.window.showWarningMessage('Open an .srt or .vtt file to shift its timing.');
+    void vscode.window.showWarningMessage('Open a subtitle file (.srt, .vtt, .ass, .ssa, .ttml, .dfxp or .sbv) to shift its timing.');
     return false;
   }
   const document = editor.document;

@@ -1,6 +1,6 @@
 /**
  * "Speech Studio: Show Subtitle Timeline": a webview with the media's waveform (peaks from the engine), the
- * cues of the .srt/.vtt file as blocks and the player's playhead. Clicking a block reveals the cue in the
+ * cues of the subtitle file as blocks and the player's playhead. Clicking a block reveals the cue in the
  * editor and plays it; the block of the cue at the editor's cursor is highlighted and follows it.
  */
 import { randomBytes } from 'node:crypto';
@@ -8,6 +8,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { cueAtLine } from '../../subtitles/edits';
 import { cueWords } from '../../subtitles/cue-text';
+import { subtitleFormatOfPath } from '../../subtitles/scan';
 import type { Services } from '../services';
 import { mediaForSubtitle } from './cue-media';
 import { cuesOf, type CuePlayback, type CuePlayer } from './cue-play';
@@ -194,8 +195,8 @@ export function registerSubtitleTimeline(services: Services, cuePlayer: CuePlaye
 
   async function show(target?: vscode.Uri | string): Promise<Timeline | undefined> {
     const uri = typeof target === 'string' ? vscode.Uri.parse(target) : target ?? vscode.window.activeTextEditor?.document.uri;
-    if (!uri || !/\.(srt|vtt)$/i.test(uri.path)) {
-      void vscode.window.showWarningMessage('Open an .srt or .vtt file to see its timeline.');
+    if (!uri || !subtitleFormatOfPath(uri.path)) {
+      void vscode.window.showWarningMessage('Open a subtitle file (.srt, .vtt, .ass, .ssa, .ttml, .dfxp or .sbv) to see its timeline.');
       return undefined;
     }
     const media = await mediaForSubtitle(services.context, uri);

@@ -1,0 +1,100 @@
+/**
+ * "Speech Studio: Embed Subtitles in Video…": the open subtitle file goes into a copy of its video as a soft
+ * track (the engine process runs ffmpeg; see src/engine/media/embed-subtitles.ts), with the language from the
+ * file name (`talk.en.srt`) or asked for. The video itself is never changed.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { EMBED_CONTAINERS } from '../../engine/media/embed-subtitles';
+import type { EmbedSubtitlesResult } from '../../engine/protocol';
+import { languageFromFileName, trackLanguage } from '../../subtitles/subtitle-language';
+import { reportError } from '../log';
+import type { Services } from '../services';
+import { activeSubtitle } from './active-subtitle';
+import { mediaForSubtitle } from './cue-media';
+
+export const EMBED_SUBTITLES_COMMAND = 'speechStudio.embedSubtitlesInVideo';
+
+/** What a caller (a test, another command) may decide instead of the dialogs. */
+export interface EmbedSubtitlesOptions {
+  video?: string;
+  output?: string;
+  /** A language tag (`en`, `pt-BR`) or ISO 639-2 code (`eng`). */
+  language?: string;
+}
+
+const isVideo = (file: string): boolean => EMBED_CONTAINERS.includes(path.extname(file).toLowerCase());
+
+async function chooseVideo(services: Services, subtitle: vscode.Uri): Promise<string | undefined> {
+  const media = await mediaForSubtitle(services.context, subtitle);
+  if (media && isVideo(media.fsPath)) return media.fsPath;
+  const picked = await vscode.window.showOpenDialog({
+    title: `Video for ${path.basename(subtitle.fsPath)}`,
+    openLabel: 'Embed in a Copy of This Video',
+    canSelectMany: false,
+    defaultUri: vscode.Uri.file(path.dirname(subtitle.fsPath)),
+    filters: { Video: EMBED_CONTAINERS.map((extension) => extension.slice(1)) },
+  });
+  return picked?.[0]?.fsPath;
+}
+
+async function chooseLanguage(subtitle: string): Promise<string | undefined> {
+  const named = languageFromFileName(subtitle);
+  if (named) return named;
+  return vscode.window.showInputBox({
+    title: 'Language of the subtitle track',
+    prompt: 'A language code such as en, fr or pt-BR (und when it is not known)',
+    value: vscode.env.language.split('-')[0],
+    validateInput: (value) => (trackLanguage(value) === 'und' && value.trim() !== 'und' ? 'Not a language code this knows; try en, fr, de… or und.' : undefined),
+  });
+}
+
+export async function embedSubtitlesInVideo(services: Services, options: EmbedSubtitlesOptions = {}): Promise<EmbedSubtitlesResult | undefined> {
+  const active = activeSubtitle('embed it in a video');
+  if (!active) return undefined;
+  const { document } = active;
+  if (document.isDirty && !(await document.save())) return undefined;
+  const subtitles = document.uri.fsPath;
+  const video = options.video ?? (await chooseVideo(services, document.uri));
+  if (!video) return undefined;
+  const language = options.language ?? (await chooseLanguage(subtitles));
+  if (language === undefined) return undefined;
+  const extension = path.extname(video);
+  const output = options.output ?? (await vscode.window.showSaveDialog({
+    title: 'Save the subtitled copy as',
+    defaultUri: vscode.Uri.file(path.join(path.dirname(video), `${path.basename(video, extension)}.subtitled${extension}`)),
+    filters: { Video: [extension.slice(1)] },
+  }))?.fsPath;
+  if (!output) return undefined;
+  const server = await services.controller.ready();
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Embedding ${path.basename(subtitles)} in ${path.basename(output)}`, cancellable: true },
+    async (_progress, token) => {
+      const cancel = new AbortController();
+      const cancelling = token.onCancellationRequested(() => cancel.abort());
+      try {
+        const task = { kind: 'embed-subtitles' as const, videoPath: video, subtitlesPath: subtitles, outputPath: output, language: trackLanguage(language) };
+        const { result } = await server.engine.run(`embed-subtitles-${randomUUID()}`, task, { signal: cancel.signal, priority: 'analysis', onProgress: () => undefined });
+        void vscode.window.showInformationMessage(`Wrote ${path.basename(result.outputPath)} with ${result.subtitleCues} cues as a ${result.subtitleCodec} track (${result.language}); the video was copied, not re-encoded.`);
+        return result;
+      } catch (error) {
+        if (cancel.signal.aborted) return undefined;
+        throw error;
+      } finally {
+        cancelling.dispose();
+      }
+    },
+  );
+}
+
+export function registerEmbedSubtitles(services: Services): vscode.Disposable {
+  return vscode.commands.registerCommand(EMBED_SUBTITLES_COMMAND, async (options?: EmbedSubtitlesOptions) => {
+    try {
+      return await embedSubtitlesInVideo(services, options);
+    } catch (error) {
+      reportError(services.log, 'Embedding the subtitles failed', error);
+      return undefined;
+    }
+  });
+}
