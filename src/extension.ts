@@ -19,6 +19,8 @@ import { registerLocalApiCommands } from './editor/commands/local-api';
 import { registerNarrateSelection } from './editor/commands/narrate-selection';
 import { registerSsmlCompletions } from './editor/ssml/ssml-completions';
 import { registerSsmlDiagnostics } from './editor/ssml/ssml-diagnostics';
+import { registerSaveNarration } from './editor/commands/save-narration';
+import { registerEditPronunciations } from './editor/commands/edit-pronunciations';
 import { registerNarrateSubtitles } from './editor/commands/narrate-subtitles';
 import { registerProofListening } from './editor/proof-listen/register';
 import { registerReadAloud } from './editor/read-aloud/register';
@@ -87,6 +89,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     registerNarrateSelection(services),
     registerSsmlDiagnostics(),
     registerSsmlCompletions(),
+    registerSaveNarration(services),
+    registerEditPronunciations(services),
     registerNarrateSubtitles(services),
     registerAddPronunciation(services),
     registerExportAudiobook(services),

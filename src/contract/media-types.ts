@@ -14,10 +14,11 @@ export const AUDIO_MEDIA_TYPES: Readonly<Record<OutputFormat, string>> = {
 };
 
 /**
- * The Content-Type of the engine's formats beyond the Local API's (the OpenAI door's opus and pcm), for the
+ * The Content-Type of the engine's formats beyond the Local API's (the OpenAI door's opus and pcm, the editor's m4a), for the
  * output of a job that door created; never a value of a Local API request.
  */
-export const EXTRA_AUDIO_MEDIA_TYPES: Readonly<Record<'opus' | 'pcm', string>> = {
+export const EXTRA_AUDIO_MEDIA_TYPES: Readonly<Record<'opus' | 'pcm' | 'm4a', string>> = {
+  m4a: 'audio/mp4',
   opus: 'audio/ogg',
   pcm: 'audio/pcm',
 };

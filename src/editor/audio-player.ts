@@ -93,6 +93,11 @@ export class AudioPlayer implements vscode.Disposable {
     return this.playhead && this.panel && this.playhead.file === file ? this.playhead.position : undefined;
   }
 
+  /** The file the player has loaded, while it is open. */
+  get currentFile(): string | undefined {
+    return this.panel ? this.file : undefined;
+  }
+
   get isOpen(): boolean {
     return this.panel !== undefined;
   }

@@ -15,6 +15,7 @@ import { createTranslateJob, finishTranslateJob, type TranslateRequest } from '.
 import { isActive, type JobRecord } from '../jobs/types';
 import { mergeLexicons } from '../lexicon/merge-lexicon';
 import type { LocalServer } from '../host/local-server';
+import type { ExtraOutputFormat } from '../engine/protocol';
 import { defaultVoice } from '../voices/default-voice';
 import type { VoiceEntry, VoiceLibrary } from '../voices/library';
 import { admitSsml, looksLikeSsml, ssmlAudioFolders } from '../jobs/ssml-admission';
@@ -30,10 +31,16 @@ export type EditorTtsRequest = Partial<Omit<TtsRequest, 'text'>> & {
   lexicon?: readonly LexiconEntry[];
   /** Folders an SSML text's `<audio src>` may name files in (the workspace); `<data dir>/audio` is always one. */
   audioFolders?: readonly string[];
+  /** A format the engine encodes instead of `outputFormat` (Save Narration As… to .ogg or .m4a). */
+  encodeAs?: ExtraOutputFormat;
 };
 
 /** An STT request from the editor: a local media file and the Local API's options. */
-export type EditorSttRequest = Partial<SttOptions> & { file: string };
+export type EditorSttRequest = Partial<SttOptions> & {
+  file: string;
+  /** An installed model's name, preferred over the `stt.defaultModel` setting (Transcribe Media File's answer). */
+  model?: string;
+};
 
 
 export interface EditorJobsDeps {
@@ -68,7 +75,7 @@ export class EditorJobs {
 
   /** What createTts would queue, or the refusal (ApiError) the Local API would answer, without creating a job. */
   admitTts(request: EditorTtsRequest): AdmittedTts {
-    const { speakerVoices, lexicon: _lexicon, audioFolders: _folders, ...fields } = request;
+    const { speakerVoices, lexicon: _lexicon, audioFolders: _folders, encodeAs: _encodeAs, ...fields } = request;
     const voiceId = fields.voiceId ?? this.defaultVoice().voice.id;
     return admitTts(this.validators, { ...fields, voiceId }, this.deps.voices, speakerVoices);
   }
@@ -81,7 +88,7 @@ export class EditorJobs {
       ? await admitSsml(request.text, this.deps.voices, [...(request.audioFolders ?? []), ...ssmlAudioFolders({ dataDir: this.deps.dataDir() })])
       : undefined;
     const { jobs } = await this.deps.server();
-    return jobs.createTtsJob({ origin: 'editor', ...admitted, ...(lexicon.length ? { lexicon } : {}), ...(ssml ? { ssml } : {}) });
+    return jobs.createTtsJob({ origin: 'editor', ...admitted, ...(lexicon.length ? { lexicon } : {}), ...(ssml ? { ssml } : {}), ...(request.encodeAs ? { encodeAs: request.encodeAs } : {}) });
   }
 
   /**
@@ -123,7 +130,7 @@ export class EditorJobs {
   }
 
   async createStt(request: EditorSttRequest): Promise<JobRecord> {
-    const { file, ...fields } = request;
+    const { file, model: chosenModel, ...fields } = request;
     const source = path.resolve(file);
     const info = await stat(source).catch(() => undefined);
     if (!info?.isFile()) throw invalidRequest(`file: there is no media file ${source}`);
@@ -132,7 +139,7 @@ export class EditorJobs {
     const ask = checkSttFields(this.validators, form);
     let admitted;
     try {
-      admitted = admitStt(ask, await installedSttModels(this.deps.dataDir()), this.deps.preferredSttModel());
+      admitted = admitStt(ask, await installedSttModels(this.deps.dataDir()), chosenModel ?? this.deps.preferredSttModel());
     } catch (error) {
       throw withEditorHint(error);
     }
@@ -145,7 +152,18 @@ export class EditorJobs {
     });
   }
 
+  /** The names of the installed speech-to-text models (Transcribe Media File asks which, when there are several). */
+  async sttModelNames(): Promise<string[]> {
+    return (await installedSttModels(this.deps.dataDir())).models.map((model) => model.name);
+  }
+
   /** Absolute path of a succeeded job's output (TTS audio) or transcript (STT `transcript.json`). */
+  /** The job's record as the store has it now. */
+  async job(jobId: string): Promise<JobRecord | undefined> {
+    const { jobs } = await this.deps.server();
+    return jobs.get(jobId);
+  }
+
   async outputPath(job: JobRecord): Promise<string | undefined> {
     if (job.status !== 'succeeded' || !job.outputFile) return undefined;
     const { jobs } = await this.deps.server();

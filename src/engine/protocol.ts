@@ -34,7 +34,7 @@ export type { SsmlTaskMarkup };
  * OpenAI door's `opus` and `pcm`: Ogg Opus, and headerless 16-bit little-endian samples); never part of a
  * Local API request body.
  */
-export type ExtraOutputFormat = 'opus' | 'pcm';
+export type ExtraOutputFormat = 'opus' | 'pcm' | 'm4a';
 
 /** Everything the engine needs to synthesize one TTS job; paths are absolute. */
 export interface TtsTask {

@@ -123,8 +123,8 @@ function ssmlMarkupOf(value: unknown): SsmlTaskMarkup {
 /** The engine's own output formats beyond the Local API's (TtsTask.encodeAs), or none. */
 function extraOutputFormatOf(value: unknown): ExtraOutputFormat | undefined {
   if (value === undefined) return undefined;
-  if (value === 'opus' || value === 'pcm') return value;
-  throw invalid(`encodeAs: ${JSON.stringify(value)} is not opus or pcm`);
+  if (value === 'opus' || value === 'pcm' || value === 'm4a') return value;
+  throw invalid(`encodeAs: ${JSON.stringify(value)} is not opus, pcm or m4a`);
 }
 
 /** A Read Aloud sentence: text within the API's limit, a voice, and a speed the API would accept. */

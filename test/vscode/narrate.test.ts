@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import * as vscode from 'vscode';
 import type { NarrateResult } from '../../src/editor/commands/narrate-selection';
+import type { SaveNarrationResult } from '../../src/editor/commands/save-narration';
 import { test } from './harness';
 import { screenshot, ui, waitFor, workspaceFile } from './helpers';
 
@@ -43,3 +48,64 @@ test('Narrate Selection speaks exactly the selected text', async () => {
   assert.equal(result?.job.status, 'succeeded');
   assert.equal(result.job.name, line.text.slice(2).trim());
 });
+
+const probe = async (file: string): Promise<{ format: string; codec: string; seconds: number }> => {
+  const { stdout } = await promisify(execFile)('ffprobe', ['-v', 'error', '-show_entries', 'format=format_name,duration:stream=codec_name', '-of', 'json', file]);
+  const parsed = JSON.parse(stdout) as { format: { format_name: string; duration?: string }; streams: { codec_name: string }[] };
+  return { format: parsed.format.format_name, codec: parsed.streams[0]?.codec_name ?? '', seconds: Number(parsed.format.duration ?? 0) };
+};
+
+test('Save Narration As writes the format the file name asks for, encoded by the engine (ffprobe)', async () => {
+  const narrated = await vscode.commands.executeCommand<NarrateResult>('speechStudio.narrateSelection', { text: 'Saved in every format the name asks for.', play: false });
+  assert.equal(narrated?.job.status, 'succeeded', narrated?.job.error ?? '');
+  const dir = await mkdtemp(path.join(tmpdir(), 'save-narration-'));
+  try {
+    const expected: Record<string, { format: RegExp; codec: string }> = {
+      wav: { format: /^wav$/, codec: 'pcm_s16le' },
+      mp3: { format: /^mp3$/, codec: 'mp3' },
+      m4a: { format: /mp4|m4a/, codec: 'aac' },
+      aac: { format: /^aac$/, codec: 'aac' },
+      flac: { format: /^flac$/, codec: 'flac' },
+      ogg: { format: /^ogg$/, codec: 'opus' },
+    };
+    for (const [extension, wanted] of Object.entries(expected)) {
+      const target = path.join(dir, `x.${extension}`);
+      const saved = await vscode.commands.executeCommand<SaveNarrationResult>('speechStudio.saveNarrationAs', { jobId: narrated.job.id, target });
+      assert.equal(saved?.file, target, `saved as ${extension}`);
+      const found = await probe(target);
+      assert.match(found.format, wanted.format, `${extension}: ${found.format}`);
+      assert.equal(found.codec, wanted.codec, extension);
+      assert.ok(found.seconds > 1, `${extension}: ${found.seconds} s of speech`);
+    }
+    assert.deepEqual((await readdir(dir)).sort(), ['x.aac', 'x.flac', 'x.m4a', 'x.mp3', 'x.ogg', 'x.wav'], 'nothing else, no x.mp3.wav');
+    const refused = await vscode.commands.executeCommand<SaveNarrationResult>('speechStudio.saveNarrationAs', { jobId: narrated.job.id, target: path.join(dir, 'x.txt') });
+    assert.equal(refused, undefined, 'an extension it cannot write is refused, not renamed');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}, 180_000);
+
+test('Save Narration As from the save dialog: a name cut at a word boundary is suggested, and typing x.mp3 gives an mp3', async () => {
+  const text = 'It was a bright cold day in April, and the clocks were striking thirteen.';
+  const narrated = await vscode.commands.executeCommand<NarrateResult>('speechStudio.narrateSelection', { text, play: false });
+  assert.equal(narrated?.job.status, 'succeeded');
+  const saving = Promise.resolve(vscode.commands.executeCommand<SaveNarrationResult>('speechStudio.saveNarrationAs', { jobId: narrated.job.id }));
+  const input = '.quick-input-widget input';
+  await ui({ action: 'waitFor', selector: input });
+  const suggested = (await waitFor('the suggested name', async () => {
+    const { value } = await ui({ action: 'property', name: 'value', selector: input });
+    return typeof value === 'string' && value.endsWith('.wav') ? value : undefined;
+  })) as string;
+  assert.equal(path.basename(suggested), 'It was a bright cold day in April and.wav');
+  const target = workspaceFile('typed.mp3').fsPath;
+  await ui({ action: 'press', key: 'Control+a' });
+  await ui({ action: 'type', selector: input, text: target });
+  await ui({ action: 'press', key: 'Enter' });
+  const saved = await saving;
+  try {
+    assert.equal(saved?.file, target);
+    assert.equal((await probe(target)).codec, 'mp3');
+  } finally {
+    await rm(target, { force: true });
+  }
+}, 120_000);

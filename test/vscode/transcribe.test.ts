@@ -35,7 +35,7 @@ test('Transcribe Media File writes VTT and asks nothing when every option is giv
   assert.ok((await readFile(result.output!.fsPath, 'utf8')).startsWith('WEBVTT'));
 });
 
-test('Transcribe Media File asks for the options, remembers them, and never overwrites without asking', async () => {
+test('Transcribe Media File asks for the options once per workspace, then uses them without asking; Choose Options asks again; it never overwrites without asking', async () => {
   const media = workspaceFile('media', 'interview.wav');
   const row = (text: string) => `.quick-input-widget .monaco-list-row:has-text("${text}")`;
   const input = '.quick-input-widget input';
@@ -51,15 +51,25 @@ test('Transcribe Media File asks for the options, remembers them, and never over
   assert.equal(written?.job.status, 'succeeded', written?.job.error ?? '');
   assert.equal(path.basename(written.output!.fsPath), 'interview.txt');
 
-  // The same answers come first next time, so Enter three times repeats them; the file exists now.
+  // Next time the workspace's answers are used without a question; the only one left is about the existing file.
   const second = Promise.resolve(vscode.commands.executeCommand<TranscribeResult>('speechStudio.transcribeMediaFile', media));
-  for (const remembered of ['TXT', 'English', 'One speaker']) {
-    await ui({ action: 'waitFor', selector: `.quick-input-widget .monaco-list-row.focused:has-text("${remembered}")` });
-    await ui({ action: 'press', key: 'Enter' });
-  }
   await ui({ action: 'waitFor', selector: '.quick-input-widget:has-text("interview.txt already exists")' });
   await ui({ action: 'click', selector: row('Keep Both') });
   const kept = await second;
   assert.equal(path.basename(kept!.output!.fsPath), 'interview (2).txt');
   assert.equal(await readFile(written.output!.fsPath, 'utf8'), await readFile(kept!.output!.fsPath, 'utf8'));
-}, 90_000);
+
+  // Choose Options asks again, the remembered answers first: Enter three times repeats them, then a new format.
+  const third = Promise.resolve(vscode.commands.executeCommand<TranscribeResult>('speechStudio.transcribeMediaFileChooseOptions', media, { overwrite: true, open: false }));
+  await ui({ action: 'waitFor', selector: `.quick-input-widget .monaco-list-row.focused:has-text("TXT")` });
+  await ui({ action: 'click', selector: row('VTT') });
+  for (const remembered of ['English', 'One speaker']) {
+    await ui({ action: 'waitFor', selector: `.quick-input-widget .monaco-list-row.focused:has-text("${remembered}")` });
+    await ui({ action: 'press', key: 'Enter' });
+  }
+  const changed = await third;
+  assert.equal(path.basename(changed!.output!.fsPath), 'interview.vtt');
+  // ...and the new answer is what the plain command uses from now on, still without asking.
+  const fourth = await vscode.commands.executeCommand<TranscribeResult>('speechStudio.transcribeMediaFile', media, { overwrite: true, open: false });
+  assert.equal(path.basename(fourth!.output!.fsPath), 'interview.vtt');
+}, 120_000);

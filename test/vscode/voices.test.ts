@@ -69,7 +69,7 @@ test('Choose Voice previews a voice with a sample sentence in its language, with
   await ui({ action: 'waitFor', selector: input });
   await ui({ action: 'type', selector: input, text: 'piper french' });
   const row = '.quick-input-widget .monaco-list-row:has-text("Piper French, SIWIS")';
-  await ui({ action: 'waitFor', selector: `${row}:has-text("Not installed")` });
+  await ui({ action: 'waitFor', selector: `${row}:has-text("download, ")` });
   try {
     await ui({ action: 'press', key: 'Control+a' });
     await ui({ action: 'type', selector: input, text: 'german' });
@@ -96,6 +96,65 @@ test('Choose Voice previews a voice with a sample sentence in its language, with
   assert.equal(await picking, undefined, 'dismissed: nothing chosen');
   assert.equal(setting<string>('tts.defaultVoice'), pinnedVoice);
 }, 120_000);
+
+test('Choose Voice lists the current voice first and marked, then favourites and installed voices, a tier and licence on every row', async () => {
+  await updateSetting('tts.defaultVoice', GERMAN);
+  try {
+    await pickerOrder();
+  } finally {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await updateSetting('tts.defaultVoice', pinnedVoice || undefined);
+  }
+}, 120_000);
+
+async function pickerOrder(): Promise<void> {
+  const rows = '.quick-input-widget .monaco-list-row';
+  // Wrapped: an async function returning the pick's promise would wait for the pick to close.
+  const open = async (): Promise<{ picking: Promise<unknown> }> => {
+    const picking = Promise.resolve(vscode.commands.executeCommand('speechStudio.chooseVoice'));
+    await ui({ action: 'waitFor', selector: `${rows}:has-text("German")` });
+    return { picking };
+  };
+  const rowTexts = async (): Promise<string[]> => (await ui({ action: 'texts', selector: rows })).texts as string[];
+  let { picking } = await open();
+  try {
+    const first = await rowTexts();
+    // A row's text: label, description, detail, then its separator's label when it starts a section.
+    assert.match(first[0], /^\s*German\s*Built-in · de · German · current.*installed.*Current voice$/, first[0]);
+    assert.equal((await ui({ action: 'count', selector: `${rows}:first-child .codicon-check` })).count, 1, 'its check mark');
+    for (const text of first) assert.match(text, /Natural ·|Built-in ·/, `a tier on every row: ${text}`);
+    for (const text of first) assert.doesNotMatch(text, /Not installed/);
+    assert.ok(first.some((text) => /download, \d+ MB/.test(text)) || first.every((text) => /installed/.test(text)), first.join('\n'));
+    assert.match(first[1], /Installed$/, 'the installed voices follow');
+    await screenshot('choose-voice-picker', { selector: '.quick-input-widget' });
+    // Favourite a voice from the list: it moves up under Favourites, kept when the pick is opened again.
+    await ui({ action: 'type', selector: '.quick-input-widget input', text: 'ljspeech' });
+    const lj = `${rows}.focused:has-text("LJSpeech")`;
+    await ui({ action: 'waitFor', selector: lj });
+    const lines = (await ui({ action: 'texts', selector: lj })).texts as string[];
+    assert.match(lines[0], /Natural · en-US.*Public domain/, 'the public-domain natural voice, with its licence');
+    assert.equal((await ui({ action: 'count', selector: `${lj} .action-label.codicon-law` })).count, 1, 'a licence button');
+    // The pointer leaves the row's Preview button (the previous test's click left its hover there).
+    await ui({ action: 'click', selector: '.quick-input-widget input' });
+    await ui({ action: 'click', selector: `${lj} .action-label.codicon-star-empty` });
+    await ui({ action: 'waitFor', selector: `${lj} .action-label.codicon-star-full` });
+  } finally {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  }
+  await picking;
+  ({ picking } = await open());
+  try {
+    const again = await rowTexts();
+    assert.match(again[1], /LJSpeech.*Favourites$/i, again.slice(0, 3).join('\n'));
+    await ui({ action: 'type', selector: '.quick-input-widget input', text: 'ljspeech' });
+    await ui({ action: 'waitFor', selector: `${rows}.focused:has-text("LJSpeech")` });
+    await ui({ action: 'click', selector: `${rows}.focused:has-text("LJSpeech") .action-label.codicon-star-full` });
+    await ui({ action: 'waitFor', selector: `${rows}.focused:has-text("LJSpeech") .action-label.codicon-star-empty` });
+  } finally {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  }
+  await picking;
+}
 
 test('Choose Voice installs a catalog voice in place through the model mirror, makes it the default and previews it', async () => {
   const mirror = await piperMirror('piper-en-us-lessac-medium');

@@ -43,6 +43,24 @@ async function askSay(text: string, previous: string | undefined): Promise<strin
   });
 }
 
+/**
+ * Save / Try Again / Cancel as a quick pick that stays open until answered (a toast hid itself while the
+ * preview played); undefined (Cancel) when dismissed with Escape.
+ */
+async function askChoice(text: string, say: string, skipped: string | undefined): Promise<PronunciationChoice | undefined> {
+  const items: Array<vscode.QuickPickItem & { choice: PronunciationChoice }> = [
+    { label: '$(check) Save', description: 'in the workspace lexicon, .speech/lexicon.json', choice: 'Save' },
+    { label: '$(edit) Try Again', description: 'type another respelling', choice: 'Try Again' },
+    { label: '$(close) Cancel', description: 'save nothing', choice: 'Cancel' },
+  ];
+  const picked = await vscode.window.showQuickPick(items, {
+    title: `Add Pronunciation: "${text}" said as "${say}"`,
+    placeHolder: skipped ? `This voice did not use it: ${skipped}. Save it anyway?` : 'Listen to the preview, then save it or try another respelling',
+    ignoreFocusOut: true,
+  });
+  return picked?.choice;
+}
+
 export async function addPronunciation(services: Services, args: AddPronunciationArgs = {}): Promise<AddPronunciationResult | undefined> {
   const editor = vscode.window.activeTextEditor;
   const text = (args.text ?? (editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : '')).trim().replace(/\s+/g, ' ');
@@ -65,13 +83,11 @@ export async function addPronunciation(services: Services, args: AddPronunciatio
     if (args.play !== false) services.player.play((await services.editorJobs.outputPath(job))!, `${text} (${typed.trim()})`);
     // A voice that takes no phonemes leaves an entry without `say` unspoken: say so before it is saved.
     const skipped = ttsResultOf(job)?.lexicon?.skipped[0]?.reason;
-    const choice = args.choice ?? (await vscode.window.showInformationMessage(
-      `Save "${text}" said as "${typed.trim()}" in the workspace lexicon?${skipped ? ` (This voice did not use it: ${skipped}.)` : ''}`,
-      'Save', 'Try Again', 'Cancel',
-    ));
+    const choice = args.choice ?? (await askChoice(text, typed.trim(), skipped));
     if (choice === 'Save') {
       await writeWorkspaceLexicon(file, await withEntry(file, entry));
       services.log.info(`Pronunciation of "${text}" saved in ${file}.`);
+      void vscode.window.showInformationMessage(`Saved: "${text}" is said "${typed.trim()}" in this workspace (.speech/lexicon.json).`);
       return { entry, job, savedTo: file };
     }
     if (choice !== 'Try Again' || args.choice !== undefined) return { entry, job };

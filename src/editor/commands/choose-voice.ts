@@ -1,15 +1,16 @@
 /**
- * Choose Voice…: a quick pick of every voice, grouped by language and searchable by name, language name or
- * code; in each language the installed voices come first, then the catalog's voices to download with their
- * size and licence. Each has a Preview button (a sample sentence, played without closing the pick); picking
- * a voice that is not installed installs it in place. The choice becomes the default voice (setting
+ * Choose Voice…: a quick pick of every voice, searchable by name, language name or code, in the order of
+ * src/voices/picker-order.ts (current, favourites, installed, your language, then by language), each row with
+ * its tier (natural / built-in), state ("installed", "download, 63 MB") and licence. Each row has a Preview
+ * button (a sample sentence, played without closing the pick), a favourite toggle (kept in globalState) and a
+ * button opening its licence and card; picking a voice that is not installed installs it in place. The choice becomes the default voice (setting
  * `speechStudio.tts.defaultVoice`) and, once installed, plays its preview.
  */
 import * as vscode from 'vscode';
 import type { Voice } from '../../contract/types';
 import type { JobRecord } from '../../jobs/types';
 import type { VoiceEntry } from '../../voices/library';
-import { voiceDownload } from '../../voices/voice-download';
+import { pickerRows, type PickerContext, type PickerRow, type PickerSection } from '../../voices/picker-order';
 import { isReadyVoice } from '../../voices/voice-entry';
 import { reportError } from '../log';
 import type { Services } from '../services';
@@ -36,9 +37,15 @@ export interface ChooseVoiceResult {
 
 interface VoiceItem extends vscode.QuickPickItem {
   entry?: VoiceEntry;
+  row?: PickerRow;
 }
 
 const PREVIEW_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('play'), tooltip: 'Preview' };
+const ADD_FAVOURITE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('star-empty'), tooltip: 'Add to favourites' };
+const REMOVE_FAVOURITE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('star-full'), tooltip: 'Remove from favourites' };
+const LICENCE_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('law'), tooltip: 'Open the licence and voice card' };
+
+const SECTION_LABELS: Record<Exclude<PickerSection, 'other' | 'your-language'>, string> = { current: 'Current voice', favourite: 'Favourites', installed: 'Installed' };
 
 function languageLabel(code: string): string {
   try {
@@ -48,38 +55,44 @@ function languageLabel(code: string): string {
   }
 }
 
-/** Ready voices, and the not-installed voices the catalog can install (SVOX Pico's lingware is installed apart). */
-function offeredVoices(services: Services): VoiceEntry[] {
-  return services.voices.entries().filter((entry) => isReadyVoice(entry.voice) || voiceDownload(entry) !== undefined);
-}
-
-export function voiceItems(entries: VoiceEntry[], currentId: string): VoiceItem[] {
-  const byLanguage = new Map<string, VoiceEntry[]>();
-  for (const entry of entries) {
-    const primary = entry.voice.languageCode.split('-')[0];
-    byLanguage.set(primary, [...(byLanguage.get(primary) ?? []), entry]);
+/** The picker's items: its ordered rows (src/voices/picker-order.ts) under a separator per section, and per language after. */
+export function voiceItems(entries: VoiceEntry[], context: PickerContext): VoiceItem[] {
+  const items: VoiceItem[] = [];
+  let heading: string | undefined;
+  for (const row of pickerRows(entries, context, languageLabel)) {
+    const title =
+      row.section === 'other' ? languageLabel(row.entry.voice.languageCode.split('-')[0]) : row.section === 'your-language' ? `${languageLabel(context.uiLanguage.split('-')[0])} (your language)` : SECTION_LABELS[row.section];
+    if (title !== heading) items.push({ label: (heading = title), kind: vscode.QuickPickItemKind.Separator });
+    items.push(voiceItem(row));
   }
-  const collator = new Intl.Collator('en', { sensitivity: 'base' });
-  const installedFirst = (a: VoiceEntry, b: VoiceEntry): number =>
-    Number(isReadyVoice(b.voice)) - Number(isReadyVoice(a.voice)) || collator.compare(a.voice.name, b.voice.name);
-  const groups = [...byLanguage.entries()].sort(([a], [b]) => languageLabel(a).localeCompare(languageLabel(b)));
-  return groups.flatMap(([primary, members]) => [
-    { label: languageLabel(primary), kind: vscode.QuickPickItemKind.Separator },
-    ...members.sort(installedFirst).map((entry) => voiceItem(entry, currentId)),
-  ]);
+  return items;
 }
 
-function voiceItem(entry: VoiceEntry, currentId: string): VoiceItem {
-  const { voice } = entry;
-  const ready = isReadyVoice(voice);
-  const about = voice.gender ? `${voice.gender}${voice.creationMode ? `, ${voice.creationMode}` : ''}` : undefined;
+function voiceItem(row: PickerRow): VoiceItem {
+  const { voice } = row.entry;
+  const icon = row.section === 'current' ? '$(check) ' : row.state === 'installed' ? '' : '$(cloud-download) ';
+  const about = voice.gender ? [voice.gender] : [];
   return {
-    label: `${voice.id === currentId ? '$(check) ' : ready ? '' : '$(cloud-download) '}${voice.name}`,
-    description: `${voice.languageCode} · ${languageLabel(voice.languageCode)}`,
-    detail: ready ? about : `${voice.availability === 'installing' ? 'Installing' : 'Not installed'}: ${downloadLabel(entry)}${about ? ` · ${about}` : ''}`,
-    buttons: [PREVIEW_BUTTON],
-    entry,
+    label: `${icon}${voice.name}`,
+    description: `${row.tier === 'natural' ? 'Natural' : 'Built-in'} · ${voice.languageCode} · ${languageLabel(voice.languageCode)}${row.section === 'current' ? ' · current' : ''}`,
+    detail: [row.state, voice.access.license, ...about].join(' · '),
+    buttons: [PREVIEW_BUTTON, row.favourite ? REMOVE_FAVOURITE : ADD_FAVOURITE, ...(row.licenseUrl ? [LICENCE_BUTTON] : [])],
+    entry: row.entry,
+    row,
   };
+}
+
+const FAVOURITES_KEY = 'speechStudio.favouriteVoices';
+
+function favourites(services: Services): Set<string> {
+  return new Set(services.context.globalState.get<string[]>(FAVOURITES_KEY, []));
+}
+
+/** Adds or removes a favourite voice (kept in globalState, so every window and workspace sees it). */
+async function toggleFavourite(services: Services, voiceId: string): Promise<void> {
+  const current = favourites(services);
+  if (!current.delete(voiceId)) current.add(voiceId);
+  await services.context.globalState.update(FAVOURITES_KEY, [...current]);
 }
 
 /** Asks before a preview downloads a voice; true to install. */
@@ -125,15 +138,23 @@ function pickVoice(services: Services): Promise<VoiceEntry | undefined> {
   pick.ignoreFocusOut = true;
   const refresh = (): void => {
     const active = pick.activeItems[0]?.entry?.voice.id;
-    pick.items = voiceItems(offeredVoices(services), services.editorJobs.defaultVoice().voice.id);
+    pick.items = voiceItems(services.voices.entries(), { currentId: services.editorJobs.defaultVoice().voice.id, favourites: favourites(services), uiLanguage: vscode.env.language });
     const again = pick.items.find((item) => item.entry?.voice.id === active);
     if (again) pick.activeItems = [again];
   };
   refresh();
   return new Promise((resolve) => {
     const subscriptions = [
-      pick.onDidTriggerItemButton(({ item }) => {
+      pick.onDidTriggerItemButton(({ item, button }) => {
         if (!item.entry) return;
+        if (button === LICENCE_BUTTON) {
+          if (item.row?.licenseUrl) void vscode.env.openExternal(vscode.Uri.parse(item.row.licenseUrl));
+          return;
+        }
+        if (button === ADD_FAVOURITE || button === REMOVE_FAVOURITE) {
+          toggleFavourite(services, item.entry.voice.id).then(refresh, (error: unknown) => reportError(services.log, 'Saving the favourite failed', error));
+          return;
+        }
         preview(services, item.entry, {})
           .then((result) => result?.installed && refresh())
           .catch((error: unknown) => reportError(services.log, `Previewing ${item.entry!.voice.name} failed`, error));

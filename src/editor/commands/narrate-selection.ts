@@ -2,7 +2,6 @@
  * Narrate Selection: speaks the selected text, or the paragraph around the cursor, with the default
  * voice; plays it in the player and offers to save it as a file.
  */
-import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { JobRecord } from '../../jobs/types';
@@ -10,6 +9,7 @@ import { runWithProgress, succeeded } from '../job-progress';
 import { reportError } from '../log';
 import type { Services } from '../services';
 import { ssmlBlockAt } from '../../text/ssml/ssml-blocks';
+import { rememberNarration } from './save-narration';
 
 export interface NarrateArgs {
   /** Text to speak instead of the editor's selection. */
@@ -44,16 +44,10 @@ export function textToNarrate(editor: vscode.TextEditor): string {
   return document.getText(new vscode.Range(first, 0, last, document.lineAt(last).text.length)).trim();
 }
 
-async function offerSave(audioPath: string, suggestedName: string): Promise<void> {
+/** The toast is a shortcut: Save Narration As… (command palette, the player's title bar) stays after it hides. */
+async function offerSave(jobId: string): Promise<void> {
   const choice = await vscode.window.showInformationMessage('The narration is ready.', 'Save As…');
-  if (choice !== 'Save As…') return;
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const target = await vscode.window.showSaveDialog({
-    title: 'Save Narration',
-    defaultUri: folder ? vscode.Uri.joinPath(folder, suggestedName) : undefined,
-    filters: { Audio: [path.extname(audioPath).slice(1)] },
-  });
-  if (target) await copyFile(audioPath, target.fsPath);
+  if (choice === 'Save As…') await vscode.commands.executeCommand('speechStudio.saveNarrationAs', { jobId });
 }
 
 /** Where an SSML `<audio src>` may point: the workspace folders and the document's own folder. */
@@ -76,7 +70,8 @@ export async function narrateSelection(services: Services, args: NarrateArgs = {
   if (!succeeded(job)) return { job };
   const audioPath = (await services.editorJobs.outputPath(job))!;
   if (args.play !== false) services.player.play(audioPath, job.name);
-  void offerSave(audioPath, `${job.name.replace(/[^\p{L}\p{N} _-]+/gu, '').trim().slice(0, 40) || 'narration'}${path.extname(audioPath)}`);
+  rememberNarration(job.id, text);
+  void offerSave(job.id);
   return { job, audioPath };
 }
 

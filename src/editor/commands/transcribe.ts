@@ -21,6 +21,14 @@ export interface TranscribeArgs extends Partial<TranscribeOptions> {
   overwrite?: boolean;
   /** Open the written file (default true). */
   open?: boolean;
+  /** Ask every question again instead of using the workspace's remembered answers. */
+  chooseOptions?: boolean;
+}
+
+/** The options among the arguments (only those really given: `in` checks matter to the questions). */
+function given(args: TranscribeArgs): Partial<TranscribeOptions> {
+  const { overwrite: _overwrite, open: _open, chooseOptions: _choose, ...options } = args;
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<TranscribeOptions>;
 }
 
 export interface TranscribeResult {
@@ -47,7 +55,7 @@ export async function transcribeMediaFile(services: Services, media: vscode.Uri 
   const uri = media ?? (await pickMedia());
   if (!uri) return undefined;
   if (uri.scheme !== 'file') throw new Error(`Only files on this machine can be transcribed, not ${uri.toString()}.`);
-  const options = await askTranscribeOptions(services.context.globalState, args);
+  const options = await askTranscribeOptions(services.context.workspaceState, given(args), { chooseAgain: args.chooseOptions === true, models: await services.editorJobs.sttModelNames() });
   if (!options) return undefined;
   const target = await chooseOutputFile(besideSource(uri.fsPath, FORMAT_EXTENSIONS[options.format]), args.overwrite);
   if (!target) return undefined;
@@ -56,6 +64,7 @@ export async function transcribeMediaFile(services: Services, media: vscode.Uri 
     services.editorJobs.createStt({
       file: uri.fsPath,
       language: options.language,
+      ...(options.model ? { model: options.model } : {}),
       diarizationEnabled: options.diarization,
       ...(options.diarization && options.speakerCount ? { speakerCountMode: 'exact' as const, speakerCount: options.speakerCount } : {}),
     }),
@@ -72,14 +81,16 @@ export async function transcribeMediaFile(services: Services, media: vscode.Uri 
 }
 
 export function registerTranscribe(services: Services): vscode.Disposable {
-  return vscode.commands.registerCommand('speechStudio.transcribeMediaFile', async (first?: unknown, second?: unknown, third?: unknown) => {
-    const uri = first instanceof vscode.Uri ? first : undefined;
-    const args = [first, second, third].find(isArgs);
-    try {
-      return await transcribeMediaFile(services, uri, args);
-    } catch (error) {
-      reportError(services.log, 'Transcription failed', error);
-      return undefined;
-    }
-  });
+  const register = (command: string, chooseOptions: boolean): vscode.Disposable =>
+    vscode.commands.registerCommand(command, async (first?: unknown, second?: unknown, third?: unknown) => {
+      const uri = first instanceof vscode.Uri ? first : undefined;
+      const args = [first, second, third].find(isArgs) ?? {};
+      try {
+        return await transcribeMediaFile(services, uri, chooseOptions ? { ...args, chooseOptions } : args);
+      } catch (error) {
+        reportError(services.log, 'Transcription failed', error);
+        return undefined;
+      }
+    });
+  return vscode.Disposable.from(register('speechStudio.transcribeMediaFile', false), register('speechStudio.transcribeMediaFileChooseOptions', true));
 }

@@ -86,7 +86,7 @@ export async function retranscribeCues(services: Services, args: RetranscribeArg
   const media = await mediaForSubtitle(services.context, document.uri);
   if (!media) return undefined;
   if (media.scheme !== 'file') throw new Error(`Only media files on this machine can be transcribed, not ${media.toString()}.`);
-  const language = args.language ?? rememberedOptions(services.context.globalState).language;
+  const language = args.language ?? rememberedOptions(services.context.workspaceState)?.language ?? 'auto';
   const spans = spansOf(source, format, cues);
 
   const jobs: JobRecord[] = [];

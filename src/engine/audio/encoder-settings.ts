@@ -11,7 +11,7 @@ export type { ExtraOutputFormat };
 /** Everything the engine's encoders write. */
 export type EngineOutputFormat = OutputFormat | ExtraOutputFormat;
 
-export const EXTRA_OUTPUT_FORMATS: readonly ExtraOutputFormat[] = ['opus', 'pcm'];
+export const EXTRA_OUTPUT_FORMATS: readonly ExtraOutputFormat[] = ['opus', 'pcm', 'm4a'];
 
 export interface EncoderSettings {
   format: EngineOutputFormat;
@@ -51,6 +51,9 @@ export function ffmpegOutputArgs(settings: EncoderSettings): string[] {
       return ['-c:a', 'flac', '-sample_fmt', 's16', '-f', 'flac'];
     case 'opus':
       return OPUS_ARGS;
+    case 'm4a':
+      // AAC in an MP4 container (the editor's Save As); ffmpeg seeks back to write the index, so never live.
+      return ['-c:a', 'aac', '-f', 'ipod'];
     case 'wav':
       return ['-c:a', 'pcm_s16le', '-f', 'wav'];
     case 'pcm':
