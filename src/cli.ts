@@ -29,7 +29,7 @@ Usage:
   node dist/cli.js speakers add <name> <clip>|remove <name>|list [--data-dir D]   speakers named in diarized transcripts
   node dist/cli.js audiobook <file.md|.txt|.epub|.docx|folder> --out book.m4b [--voice ID] [--format m4b|mp3|epub3]
                              [--chapter-level N] [--chapters 3-7,9|all] [--list-chapters]
-                             [--speakers "Ann=VOICE,Bob=VOICE"] [--per-chapter (MP3 files in the folder --out)] [--data-dir D]
+                             [--speakers "Ann=VOICE,Bob=VOICE"] [--per-chapter (MP3 files in the folder --out)] [--master acx] [--data-dir D]
                              --format epub3 writes a read-along EPUB 3 (Media Overlays); --list-chapters prints the chapters
   node dist/cli.js align <media> <script.txt|.md|.srt|.vtt> --out x.srt|x.vtt|x.txt|x.json [--language L] [--data-dir D]
                              time a script (or re-time subtitles) to the speech; no speech-to-text model needed
@@ -67,6 +67,7 @@ const OPTIONS = {
   'per-chapter': { type: 'boolean' },
   chapters: { type: 'string' },
   'list-chapters': { type: 'boolean' },
+  master: { type: 'string' },
   'allow-folder': { type: 'string', multiple: true },
   language: { type: 'string' },
   to: { type: 'string' },

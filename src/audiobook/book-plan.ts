@@ -46,6 +46,31 @@ export interface BookPlan {
   lexicon: LexiconEntry[];
   /** The EPUB 3 to write around the audio, for the epub3 format (read-along/package-plan.ts). */
   readAlong?: ReadAlongPackage;
+  /** `acx`: each chapter mastered to Audible's rules (src/engine/book/acx.ts), one MP3 per chapter. */
+  master?: BookMaster;
+}
+
+export type BookMaster = 'acx';
+
+/** A file's levels as ffmpeg measures them (astats, ebur128), in dB. */
+export interface AudioMeasurement {
+  rmsDb: number;
+  peakDb: number;
+  truePeakDb: number;
+  /** ffmpeg's astats noise floor: the lowest short-window peak level of the file. */
+  noiseFloorDb: number;
+}
+
+/** How a mastered chapter file measures against ACX's rules. */
+export interface AcxReport {
+  file: string;
+  measured: AudioMeasurement;
+  /** Seconds of room tone mastering put at the head and the tail. */
+  headToneSeconds: number;
+  tailToneSeconds: number;
+  complies: boolean;
+  /** One sentence per rule the file breaks, empty when it complies. */
+  problems: string[];
 }
 
 /** A file of a read-along book's package, by its path inside the archive. */
@@ -89,6 +114,8 @@ export interface BookResult {
   reused: number;
   /** What was written: the book, or the chapter files. */
   files: string[];
+  /** With the `acx` master: each chapter file's compliance report, in chapter order. */
+  acx?: AcxReport[];
   /** SSML markup the voices could not honour, in the paragraphs synthesized by this export (`ssml phoneme` → why). */
   ignoredOptions?: Record<string, string>;
 }

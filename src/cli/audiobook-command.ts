@@ -4,7 +4,7 @@
  * no partial book.
  */
 import path from 'node:path';
-import type { AudiobookFormat } from '../audiobook/book-plan';
+import type { AcxReport, AudiobookFormat, BookMaster } from '../audiobook/book-plan';
 import { parseSpeakerList } from '../audiobook/passages';
 import { UsageError } from '../util/usage-error';
 import { consoleLogger } from '../util/log';
@@ -18,6 +18,7 @@ export interface AudiobookFlags {
   'per-chapter'?: boolean;
   chapters?: string;
   'list-chapters'?: boolean;
+  master?: string;
 }
 
 const FORMATS: readonly AudiobookFormat[] = ['m4b', 'mp3', 'epub3'];
@@ -38,6 +39,15 @@ async function listChapters(input: string, level: number | undefined): Promise<n
     console.log(`${String(index + 1).padStart(3)}  ${chapter.title}${matter}`);
   }
   return 0;
+}
+
+const decibels = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(1)} dB` : 'silence');
+
+/** One chapter file's ACX compliance, as measured by ffmpeg. */
+function acxLine(report: AcxReport): string {
+  const { rmsDb, truePeakDb, noiseFloorDb } = report.measured;
+  const figures = `RMS ${decibels(rmsDb)}, true peak ${decibels(truePeakDb)}, noise floor ${decibels(noiseFloorDb)}`;
+  return `ACX ${report.complies ? 'complies' : 'does not comply'}: ${path.basename(report.file)}: ${figures}${report.problems.length ? `. ${report.problems.join(' ')}` : ''}`;
 }
 
 /** A progress line at most every this many percent. */
@@ -70,6 +80,7 @@ export async function runAudiobookCommand(input: string | undefined, flags: Audi
       origin: 'cli', input, out: flags.out, format, perChapter, speakers: parseSpeakerList(flags.speakers),
       ...(flags.voice ? { voiceId: flags.voice } : {}), ...(level ? { chapterLevel: level } : {}),
       ...(flags.chapters !== undefined ? { chapters: flags.chapters } : {}),
+      ...(flags.master !== undefined ? { master: flags.master as BookMaster } : {}),
     });
     let shown = -PROGRESS_STEP;
     core.jobs.on('change', (changed) => {
@@ -90,6 +101,7 @@ export async function runAudiobookCommand(input: string | undefined, flags: Audi
     console.log(`Wrote ${path.resolve(flags.out)}: ${result.chapters.length} chapters.`);
     console.log(`${result.synthesized} paragraphs synthesized, ${result.reused} from the cache.`);
     for (const [what, reason] of Object.entries(result.ignoredOptions ?? {})) console.log(`Not honoured: ${what}: ${reason}`);
+    for (const report of result.acx ?? []) console.log(acxLine(report));
     return 0;
   } finally {
     process.off('SIGINT', cancel);

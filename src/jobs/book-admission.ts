@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { checkBookOutput } from '../audiobook/book-output';
-import type { AudiobookFormat, BookChapter, BookPassage, BookPlan, BookReading } from '../audiobook/book-plan';
+import type { AudiobookFormat, BookChapter, BookMaster, BookPassage, BookPlan, BookReading } from '../audiobook/book-plan';
 import { ApiError } from '../contract/errors';
 import type { SsmlTaskMarkup } from '../engine/protocol';
 import { admitSsml } from './ssml-admission';
@@ -38,6 +38,8 @@ export interface BookRequest {
   perChapter?: boolean;
   /** The chapters to read (`3-7,9`, 1-based, or `all`); the body chapters (no front or back matter) when absent. */
   chapters?: string;
+  /** `acx`: master each chapter to Audible's rules; needs one MP3 per chapter. */
+  master?: BookMaster;
 }
 
 /** A voice by id, or by its name (case-insensitive), that is ready to speak. */
@@ -79,6 +81,8 @@ export async function admitBook(
   const out = path.resolve(request.out);
   const perChapter = request.perChapter === true;
   if (perChapter && request.format !== 'mp3') throw new ManuscriptError('One file per chapter is made as MP3; use the mp3 format.');
+  if (request.master !== undefined && request.master !== 'acx') throw new ManuscriptError(`The mastering preset must be acx, not ${String(request.master).slice(0, 40)}.`);
+  if (request.master === 'acx' && !(perChapter && request.format === 'mp3')) throw new ManuscriptError('ACX takes one MP3 per chapter: export with one file per chapter (--per-chapter) as MP3.');
   await checkBookOutput(out, perChapter);
   const input = path.resolve(request.input);
   const book = await readBook(input, request.chapterLevel);
@@ -147,7 +151,7 @@ export async function admitBook(
   if (chapters.length === 0) throw new ManuscriptError(`${request.input} has no chapters to read.`);
   const meta = { ...(book.title ? { title: book.title } : {}), ...(book.author ? { author: book.author } : {}) };
   return {
-    ...meta, format: request.format, perChapter, out, readings, chapters, lexicon: [...deps.lexicon],
+    ...meta, format: request.format, perChapter, out, readings, chapters, lexicon: [...deps.lexicon], ...(request.master ? { master: request.master } : {}),
     ...(readAlong ? { readAlong: book.epub ? readAlongFromEpub(book.epub, input, chosen) : readAlongFromText({ ...meta, language }, sentenced) } : {}),
   };
 }

@@ -11,6 +11,7 @@ import { toolNotFoundError } from '../media/ffmpeg';
 import { isWasmMedia, mediaToolchain } from '../media/media-toolchain';
 import { startWasmFfmpeg } from '../media/wasm-ffmpeg';
 import { UserFacingError } from '../protocol';
+import type { AcxReport, AudioMeasurement } from '../../audiobook/book-plan';
 import { runFfmpeg } from './book-audio';
 
 export const ACX_RULES = {
@@ -31,25 +32,6 @@ const HEAD_TONE_SECONDS = 0.75;
 const TAIL_TONE_SECONDS = 2;
 /** The room tone's level: audible to a meter, far under ACX's −60 dB noise floor. */
 const ROOM_TONE_AMPLITUDE = 0.0002;
-
-export interface AudioMeasurement {
-  rmsDb: number;
-  peakDb: number;
-  truePeakDb: number;
-  /** ffmpeg's astats noise floor: the lowest short-window peak level of the file. */
-  noiseFloorDb: number;
-}
-
-export interface AcxReport {
-  file: string;
-  measured: AudioMeasurement;
-  /** Seconds of room tone mastering put at the head and the tail. */
-  headToneSeconds: number;
-  tailToneSeconds: number;
-  complies: boolean;
-  /** One sentence per rule the file breaks, empty when it complies. */
-  problems: string[];
-}
 
 /** Runs ffmpeg reading `input` and returns what it printed on stderr (where its analysis filters write). */
 async function ffmpegAnalysis(input: string, args: (input: string) => string[]): Promise<string> {

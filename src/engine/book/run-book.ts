@@ -8,12 +8,13 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AudioCache, audiobookCacheDir, cacheKey } from '../../audiobook/audio-cache';
-import { PARAGRAPH_PAUSE_SECONDS, SENTENCE_PAUSE_SECONDS, type BookPassage, type BookPlan, type BookResult, type TimedChapter } from '../../audiobook/book-plan';
+import { PARAGRAPH_PAUSE_SECONDS, SENTENCE_PAUSE_SECONDS, type AcxReport, type BookPassage, type BookPlan, type BookResult, type TimedChapter } from '../../audiobook/book-plan';
 import { entriesIn } from '../../lexicon/apply-lexicon';
 import { cachePrunerFor } from '../../util/data-dir-caches';
 import { UserFacingError, type BookTask, type ProgressReporter, type TaskOutcome, type TtsTask } from '../protocol';
 import { checkTask } from '../task-check';
 import { runTtsTask } from '../tts/run-tts';
+import { masterChapterForAcx } from './acx';
 import { ENCODING, encodeChapter, joinWavs, wavLength, writeBook, writeChapterFiles } from './book-audio';
 import { writeReadAlongBook, type ReadAlongChapter } from './read-along-book';
 
@@ -59,6 +60,7 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
   const timed: TimedChapter[] = [];
   const encoded: string[] = [];
   const readAlong: ReadAlongChapter[] = [];
+  const acx: AcxReport[] = [];
   for (const chapter of plan.chapters) {
     const wavs: string[] = [];
     for (const passage of chapter.passages) {
@@ -103,6 +105,19 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
       frames += length.frames;
     }
     const seconds = frames / rate;
+    if (plan.master === 'acx') {
+      // Mastering measures the file it wrote, so its report comes with the file: no chapter cache here.
+      report('encoding', (readCharacters / totalCharacters) * SYNTHESIS_SHARE);
+      const joined = path.join(scratch, `chapter-${timed.length + 1}.wav`);
+      await joinWavs(wavs, joined, pauses);
+      const mastered = path.join(scratch, `chapter-${timed.length + 1}.mp3`);
+      const chapterReport = await masterChapterForAcx(joined, mastered, scratch);
+      await rm(joined, { force: true });
+      acx.push(chapterReport);
+      timed.push({ title: chapter.title, seconds: seconds + chapterReport.headToneSeconds + chapterReport.tailToneSeconds });
+      encoded.push(mastered);
+      continue;
+    }
     const chapterKey = cacheKey({ format: plan.format, pause: PARAGRAPH_PAUSE_SECONDS, ...(plan.format === 'epub3' ? { pauses } : {}), wavs: wavs.map((file) => path.basename(file)) });
     let chapterAudio = await cache.get(chapterKey, encoding.extension);
     if (!chapterAudio) {
@@ -128,5 +143,5 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
   // The scratch folder goes first: while it is there, the cache counts as being written and is left alone.
   await rm(scratch, { recursive: true, force: true });
   await cachePrunerFor(task.dataDir).prune('audiobook');
-  return { backend: 'audiobook', result: { chapters: timed, synthesized, reused, files, ...(Object.keys(ssmlIgnored).length ? { ignoredOptions: ssmlIgnored } : {}) } };
+  return { backend: 'audiobook', result: { chapters: timed, synthesized, reused, files, ...(plan.master === 'acx' ? { acx: acx.map((chapterReport, index) => ({ ...chapterReport, file: files[index] ?? chapterReport.file })) } : {}), ...(Object.keys(ssmlIgnored).length ? { ignoredOptions: ssmlIgnored } : {}) } };
 }
