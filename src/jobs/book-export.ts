@@ -4,7 +4,6 @@
  * and wait for it to end; a book that did not finish leaves no partial file behind. The job runs in the
  * engine process like any other, shows its progress and is cancelled like any other.
  */
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { BookResult } from '../audiobook/book-plan';
 import type { LexiconEntry } from '../contract/types';
@@ -13,7 +12,7 @@ import { entriesIn } from '../lexicon/apply-lexicon';
 import type { VoiceLibrary } from '../voices/library';
 import { admitBook, type BookRequest } from './book-admission';
 import type { JobService } from './job-service';
-import { waitForJobEnd } from './wait-for-job';
+import { finishPartialOutputJob } from './wait-for-job';
 import { bookResultOf, type JobRecord } from './types';
 
 export interface BookExportDeps {
@@ -39,22 +38,8 @@ export async function createBookExport(deps: BookExportDeps, request: NewBookExp
   return deps.jobs.createBookJob({ origin, name, input: request.input, plan });
 }
 
-/**
- * Waits for a book job to end (aborting `signal` cancels it); whatever did not succeed, the `<out>.partial`
- * file or folder is removed, as the engine that was writing it may have been ended mid-write.
- */
+/** Waits for a book job to end (aborting `signal` cancels it); an unfinished book leaves no partial file or folder. */
 export async function finishBookExport(jobs: JobService, job: JobRecord, signal?: AbortSignal): Promise<{ job: JobRecord; result: BookResult | null }> {
-  const cancel = (): void => void jobs.cancel(job.id).catch(() => undefined);
-  signal?.addEventListener('abort', cancel, { once: true });
-  if (signal?.aborted) cancel();
-  let ended: JobRecord;
-  try {
-    ended = await waitForJobEnd(jobs, job.id);
-  } finally {
-    signal?.removeEventListener('abort', cancel);
-  }
-  if (ended.status !== 'succeeded' && ended.input.kind === 'book') {
-    await rm(`${ended.input.out}.partial`, { recursive: true, force: true });
-  }
+  const ended = await finishPartialOutputJob(jobs, job, () => (job.input.kind === 'book' ? job.input.out : undefined), signal);
   return { job: ended, result: bookResultOf(ended) };
 }

@@ -5,7 +5,7 @@
  * its progress in the Jobs view and is cancelled like any other; a translation that did not finish leaves no
  * partial file behind.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { resolveStyle, type SubtitleStyle } from '../contract/subtitle-style';
 import type { TranslateResult } from '../engine/protocol';
@@ -13,7 +13,7 @@ import { resolveLanguageModel } from '../models/language-models';
 import { parseSubtitles, SubtitleError } from '../subtitles/parse';
 import type { JobService } from './job-service';
 import { translateResultOf, type JobOrigin, type JobRecord } from './types';
-import { waitForJobEnd } from './wait-for-job';
+import { finishPartialOutputJob } from './wait-for-job';
 
 export interface TranslateRequest {
   origin: Extract<JobOrigin, 'editor' | 'cli'>;
@@ -70,20 +70,8 @@ export async function createTranslateJob(jobs: JobService, dataDir: string, requ
   });
 }
 
-/**
- * Waits for a translation job to end (aborting `signal` cancels it); whatever did not succeed, the
- * `<out>.partial` file is removed, as the engine that was writing it may have been ended mid-write.
- */
+/** Waits for a translation job to end (aborting `signal` cancels it); an unfinished one leaves no partial file. */
 export async function finishTranslateJob(jobs: JobService, job: JobRecord, signal?: AbortSignal): Promise<{ job: JobRecord; result: TranslateResult | null }> {
-  const cancel = (): void => void jobs.cancel(job.id).catch(() => undefined);
-  signal?.addEventListener('abort', cancel, { once: true });
-  if (signal?.aborted) cancel();
-  let ended: JobRecord;
-  try {
-    ended = await waitForJobEnd(jobs, job.id);
-  } finally {
-    signal?.removeEventListener('abort', cancel);
-  }
-  if (ended.status !== 'succeeded' && ended.input.kind === 'translate') await rm(`${ended.input.out}.partial`, { force: true });
+  const ended = await finishPartialOutputJob(jobs, job, () => (job.input.kind === 'translate' ? job.input.out : undefined), signal);
   return { job: ended, result: translateResultOf(ended) };
 }

@@ -5,19 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readdir, rm, writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { runCli } from '../helpers/cli';
-import { tempDir } from '../helpers/server';
+import { useWorkDirs } from '../helpers/temp';
 
-const dirs: string[] = [];
-async function workDir(): Promise<string> {
-  const dir = await tempDir();
-  dirs.push(dir);
-  return dir;
-}
-after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+const workDir = useWorkDirs();
 
 const BOOK = `# The Harbour
 

@@ -6,21 +6,15 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { runCli } from '../helpers/cli';
-import { tempDir } from '../helpers/server';
+import { useWorkDirs } from '../helpers/temp';
 import { testModel } from '../helpers/test-models';
 
-const dirs: string[] = [];
-async function workDir(): Promise<string> {
-  const dir = await tempDir();
-  dirs.push(dir);
-  return dir;
-}
-after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+const workDir = useWorkDirs();
 
 const RATE = 16_000;
 const synthetic = (file: string): string => testModel(path.join('sherpa-synthetic', file));

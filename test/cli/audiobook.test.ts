@@ -2,21 +2,16 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rm, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { runCli } from '../helpers/cli';
-import { CLI, tempDir } from '../helpers/server';
+import { useWorkDirs } from '../helpers/temp';
+import { CLI } from '../helpers/server';
 import { LONG_TEXT } from '../helpers/voices';
 
-const dirs: string[] = [];
-async function workDir(): Promise<string> {
-  const dir = await tempDir();
-  dirs.push(dir);
-  return dir;
-}
-after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+const workDir = useWorkDirs();
 
 async function probe(file: string): Promise<{ chapters: any[]; format: any }> {
   const { stdout } = await promisify(execFile)('ffprobe', ['-v', 'error', '-show_chapters', '-show_format', '-of', 'json', file]);

@@ -1,23 +1,17 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { unzipSync } from 'fflate';
 import { makeDocx, makeEpub2, makeEpub3 } from '../helpers/book-files';
 import { runCli } from '../helpers/cli';
+import { useWorkDirs } from '../helpers/temp';
 import { epubcheck, readOverlays, type OverlayClip } from '../helpers/epubcheck';
-import { tempDir } from '../helpers/server';
 
 const run = promisify(execFile);
-const dirs: string[] = [];
-async function workDir(): Promise<string> {
-  const dir = await tempDir();
-  dirs.push(dir);
-  return dir;
-}
-after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+const workDir = useWorkDirs();
 
 async function audioSeconds(file: string): Promise<number> {
   const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file]);
