@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { AcxReport, AudiobookFormat, BookMaster } from '../audiobook/book-plan';
 import { parseSpeakerList } from '../audiobook/passages';
 import { UsageError } from '../util/usage-error';
-import { consoleLogger } from '../util/log';
+import { runCliJob } from './run-cli-job';
 
 export interface AudiobookFlags {
   out?: string;
@@ -50,9 +50,6 @@ function acxLine(report: AcxReport): string {
   return `ACX ${report.complies ? 'complies' : 'does not comply'}: ${path.basename(report.file)}: ${figures}${report.problems.length ? `. ${report.problems.join(' ')}` : ''}`;
 }
 
-/** A progress line at most every this many percent. */
-const PROGRESS_STEP = 10;
-
 /** Runs the export; answers the exit code (130 when cancelled). */
 export async function runAudiobookCommand(input: string | undefined, flags: AudiobookFlags, dataDir: string): Promise<number> {
   if (!input) throw new UsageError('Expected "audiobook <file.md|.epub|.docx|folder> --out book.m4b".');
@@ -65,47 +62,26 @@ export async function runAudiobookCommand(input: string | undefined, flags: Audi
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be m4b, mp3 or epub3, not ${flags.format}.`);
   if (perChapter && format !== 'mp3') throw new UsageError('--per-chapter writes MP3 files; leave out --format or use --format mp3.');
 
-  // Loaded here so the other commands do not load the job core.
-  const { openCliJobCore } = await import('../host/cli-job-core');
   const { createBookExport, finishBookExport } = await import('../jobs/book-export');
-  // Log lines go to stderr: stdout carries the export's own lines.
-  const log = { ...consoleLogger, info: (message: string) => console.error(message) };
-  const core = await openCliJobCore({ dataDir, log });
-  const controller = new AbortController();
-  const cancel = (): void => controller.abort();
-  process.once('SIGINT', cancel);
-  process.once('SIGTERM', cancel);
-  try {
-    const job = await createBookExport(core, {
-      origin: 'cli', input, out: flags.out, format, perChapter, speakers: parseSpeakerList(flags.speakers),
+  const out = flags.out;
+  const result = await runCliJob(dataDir, {
+    create: (core) => createBookExport(core, {
+      origin: 'cli', input, out, format, perChapter, speakers: parseSpeakerList(flags.speakers),
       ...(flags.voice ? { voiceId: flags.voice } : {}), ...(level ? { chapterLevel: level } : {}),
       ...(flags.chapters !== undefined ? { chapters: flags.chapters } : {}),
       ...(flags.master !== undefined ? { master: flags.master as BookMaster } : {}),
-    });
-    let shown = -PROGRESS_STEP;
-    core.jobs.on('change', (changed) => {
-      if (changed.id !== job.id || changed.progress < shown + PROGRESS_STEP || changed.progress >= 100) return;
-      shown = Math.floor(changed.progress);
-      console.log(`${job.name}: ${shown}%${changed.phase ? ` (${changed.phase})` : ''}`);
-    });
-    const { job: ended, result } = await finishBookExport(core.jobs, job, controller.signal);
-    await core.jobs.delete(job.id);
-    if (ended.status === 'cancelled') {
-      console.error('Cancelled; no book was written.');
-      return 130;
-    }
-    if (!result) throw new Error(ended.error ?? `The export ended ${ended.status}.`);
-    for (const [index, chapter] of result.chapters.entries()) {
-      console.log(`Chapter ${index + 1}/${result.chapters.length} "${chapter.title}": done, ${chapter.seconds.toFixed(1)} s`);
-    }
-    console.log(`Wrote ${path.resolve(flags.out)}: ${result.chapters.length} chapters.`);
-    console.log(`${result.synthesized} paragraphs synthesized, ${result.reused} from the cache.`);
-    for (const [what, reason] of Object.entries(result.ignoredOptions ?? {})) console.log(`Not honoured: ${what}: ${reason}`);
-    for (const report of result.acx ?? []) console.log(acxLine(report));
-    return 0;
-  } finally {
-    process.off('SIGINT', cancel);
-    process.off('SIGTERM', cancel);
-    await core.close();
+    }),
+    finish: finishBookExport,
+    cancelled: 'Cancelled; no book was written.',
+    noun: 'export',
+  });
+  if (result === 'cancelled') return 130;
+  for (const [index, chapter] of result.chapters.entries()) {
+    console.log(`Chapter ${index + 1}/${result.chapters.length} "${chapter.title}": done, ${chapter.seconds.toFixed(1)} s`);
   }
+  console.log(`Wrote ${path.resolve(out)}: ${result.chapters.length} chapters.`);
+  console.log(`${result.synthesized} paragraphs synthesized, ${result.reused} from the cache.`);
+  for (const [what, reason] of Object.entries(result.ignoredOptions ?? {})) console.log(`Not honoured: ${what}: ${reason}`);
+  for (const report of result.acx ?? []) console.log(acxLine(report));
+  return 0;
 }

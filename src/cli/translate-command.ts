@@ -5,8 +5,8 @@
  */
 import path from 'node:path';
 import { resolveStyle, StyleError } from '../contract/subtitle-style';
-import { consoleLogger } from '../util/log';
 import { UsageError } from '../util/usage-error';
+import { runCliJob } from './run-cli-job';
 
 export interface TranslateFlags {
   out?: string;
@@ -15,9 +15,6 @@ export interface TranslateFlags {
   model?: string;
   style?: string;
 }
-
-/** A progress line at most every this many percent. */
-const PROGRESS_STEP = 10;
 
 /** Runs the translation; answers the exit code (130 when cancelled). */
 export async function runTranslateCommand(input: string | undefined, flags: TranslateFlags, dataDir: string): Promise<number> {
@@ -30,40 +27,20 @@ export async function runTranslateCommand(input: string | undefined, flags: Tran
     if (error instanceof StyleError) throw new UsageError(`--style: ${error.message}`);
     throw error;
   }
-  // Loaded here so the other commands do not load the job core.
-  const { openCliJobCore } = await import('../host/cli-job-core');
   const { createTranslateJob, finishTranslateJob, translatedName } = await import('../jobs/translate-job');
   const out = flags.out ?? translatedName(input, flags.to);
-  const log = { ...consoleLogger, info: (message: string) => console.error(message) };
-  const core = await openCliJobCore({ dataDir, log });
-  const controller = new AbortController();
-  const cancel = (): void => controller.abort();
-  process.once('SIGINT', cancel);
-  process.once('SIGTERM', cancel);
-  try {
-    const job = await createTranslateJob(core.jobs, dataDir, {
-      origin: 'cli', input, out, to: flags.to, style, ...(flags.from ? { from: flags.from } : {}), ...(flags.model ? { model: flags.model } : {}),
-    });
-    let shown = -PROGRESS_STEP;
-    core.jobs.on('change', (changed) => {
-      if (changed.id !== job.id || changed.progress < shown + PROGRESS_STEP || changed.progress >= 100) return;
-      shown = Math.floor(changed.progress);
-      console.log(`${job.name}: ${shown}%${changed.phase ? ` (${changed.phase})` : ''}`);
-    });
-    const { job: ended, result } = await finishTranslateJob(core.jobs, job, controller.signal);
-    await core.jobs.delete(job.id);
-    if (ended.status === 'cancelled') {
-      console.error('Cancelled; no translation was written.');
-      return 130;
-    }
-    if (!result) throw new Error(ended.error ?? `The translation ended ${ended.status}.`);
-    console.log(`Wrote ${path.resolve(out)}: ${result.cues} cues translated with ${result.model} (${result.tokensPerSecond} tokens/s).`);
-    if (result.shortened.length) console.log(`Shortened to fit the reading speed: cues ${result.shortened.join(', ')}.`);
-    for (const flagged of result.flagged) console.log(`Cue ${flagged.index} reads too fast: ${flagged.charsPerSecond} characters per second.`);
-    return 0;
-  } finally {
-    process.off('SIGINT', cancel);
-    process.off('SIGTERM', cancel);
-    await core.close();
-  }
+  const to = flags.to;
+  const result = await runCliJob(dataDir, {
+    create: (core) => createTranslateJob(core.jobs, dataDir, {
+      origin: 'cli', input, out, to, style, ...(flags.from ? { from: flags.from } : {}), ...(flags.model ? { model: flags.model } : {}),
+    }),
+    finish: finishTranslateJob,
+    cancelled: 'Cancelled; no translation was written.',
+    noun: 'translation',
+  });
+  if (result === 'cancelled') return 130;
+  console.log(`Wrote ${path.resolve(out)}: ${result.cues} cues translated with ${result.model} (${result.tokensPerSecond} tokens/s).`);
+  if (result.shortened.length) console.log(`Shortened to fit the reading speed: cues ${result.shortened.join(', ')}.`);
+  for (const flagged of result.flagged) console.log(`Cue ${flagged.index} reads too fast: ${flagged.charsPerSecond} characters per second.`);
+  return 0;
 }

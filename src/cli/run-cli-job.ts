@@ -1,0 +1,55 @@
+/**
+ * One job of the job core run from the command line (an audiobook export, a translation): opens the core on
+ * the data directory, prints the job's progress, cancels it on Ctrl+C or SIGTERM and removes it from the
+ * run's store when it ends. The caller creates the job, waits for it, and prints its result.
+ */
+import type { CliJobCore } from '../host/cli-job-core';
+import type { JobService } from '../jobs/job-service';
+import type { JobRecord } from '../jobs/types';
+import { consoleLogger } from '../util/log';
+
+/** A progress line at most every this many percent. */
+const PROGRESS_STEP = 10;
+
+export interface CliJobRun<R> {
+  create(core: CliJobCore): Promise<JobRecord>;
+  finish(jobs: JobService, job: JobRecord, signal: AbortSignal): Promise<{ job: JobRecord; result: R | null }>;
+  /** Printed on stderr when the job was cancelled, e.g. "Cancelled; no book was written." */
+  cancelled: string;
+  /** What the job is called in a failure without its own error, e.g. "export". */
+  noun: string;
+}
+
+/** The job's result, or 'cancelled'; throws the job's error when it failed. */
+export async function runCliJob<R>(dataDir: string, run: CliJobRun<R>): Promise<R | 'cancelled'> {
+  // Loaded here so the other commands do not load the job core.
+  const { openCliJobCore } = await import('../host/cli-job-core');
+  // Log lines go to stderr: stdout carries the command's own lines.
+  const log = { ...consoleLogger, info: (message: string) => console.error(message) };
+  const core = await openCliJobCore({ dataDir, log });
+  const controller = new AbortController();
+  const cancel = (): void => controller.abort();
+  process.once('SIGINT', cancel);
+  process.once('SIGTERM', cancel);
+  try {
+    const job = await run.create(core);
+    let shown = -PROGRESS_STEP;
+    core.jobs.on('change', (changed) => {
+      if (changed.id !== job.id || changed.progress < shown + PROGRESS_STEP || changed.progress >= 100) return;
+      shown = Math.floor(changed.progress);
+      console.log(`${job.name}: ${shown}%${changed.phase ? ` (${changed.phase})` : ''}`);
+    });
+    const { job: ended, result } = await run.finish(core.jobs, job, controller.signal);
+    await core.jobs.delete(job.id);
+    if (ended.status === 'cancelled') {
+      console.error(run.cancelled);
+      return 'cancelled';
+    }
+    if (!result) throw new Error(ended.error ?? `The ${run.noun} ended ${ended.status}.`);
+    return result;
+  } finally {
+    process.off('SIGINT', cancel);
+    process.off('SIGTERM', cancel);
+    await core.close();
+  }
+}
