@@ -69,3 +69,35 @@ export function succeeded(job: JobRecord): boolean {
   if (job.status === 'interrupted') throw new Error(job.error ?? 'The job was interrupted.');
   return job.status === 'succeeded';
 }
+
+/**
+ * Waits for a created job with `finish` under a cancellable notification titled `title` that shows the job's
+ * percentage (and its phase, with `withPhase`); Cancel aborts the signal `finish` is given.
+ */
+export function followJob<T>(
+  deps: Pick<JobProgressDeps, 'onDidChangeJob'>,
+  job: JobRecord,
+  title: string,
+  finish: (signal: AbortSignal) => Promise<T>,
+  withPhase = false,
+): Promise<T> {
+  return Promise.resolve(
+    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+      const controller = new AbortController();
+      const cancelling = token.onCancellationRequested(() => controller.abort());
+      let reported = 0;
+      const watching = deps.onDidChangeJob((changed: JobRecord) => {
+        if (changed.id !== job.id) return;
+        const phase = withPhase && changed.phase ? ` · ${changed.phase}` : '';
+        progress.report({ message: `${Math.floor(changed.progress)}%${phase}`, increment: Math.max(0, changed.progress - reported) });
+        reported = Math.max(reported, changed.progress);
+      });
+      try {
+        return await finish(controller.signal);
+      } finally {
+        watching.dispose();
+        cancelling.dispose();
+      }
+    }),
+  );
+}

@@ -11,7 +11,8 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { AudiobookFormat, BookResult } from '../../audiobook/book-plan';
 import { bookKind, readBook } from '../../audiobook/read-book';
-import type { JobRecord, JobStatus } from '../../jobs/types';
+import type { JobStatus } from '../../jobs/types';
+import { followJob } from '../job-progress';
 import { reportError } from '../log';
 import type { Services } from '../services';
 
@@ -113,25 +114,8 @@ export async function exportAudiobook(services: Services, args: ExportAudiobookA
     input, out: target.out, format, perChapter: target.perChapter, speakers: settings.ttsSpeakerVoices, chapters, ...(voiceId ? { voiceId } : {}),
   });
 
-  const ended = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Exporting ${path.basename(target.out)}`, cancellable: true },
-    async (progress, token) => {
-      const controller = new AbortController();
-      const cancelling = token.onCancellationRequested(() => controller.abort());
-      let reported = 0;
-      const watching = services.controller.onDidChangeJob((changed: JobRecord) => {
-        if (changed.id !== job.id) return;
-        progress.report({ message: `${Math.floor(changed.progress)}%${changed.phase ? ` · ${changed.phase}` : ''}`, increment: Math.max(0, changed.progress - reported) });
-        reported = Math.max(reported, changed.progress);
-      });
-      try {
-        return await services.editorJobs.finishBook(job, controller.signal);
-      } finally {
-        watching.dispose();
-        cancelling.dispose();
-      }
-    },
-  );
+  const ended = await followJob(services.controller, job, `Exporting ${path.basename(target.out)}`,
+    (signal) => services.editorJobs.finishBook(job, signal), true);
   const { job: finished, result } = ended;
   if (finished.status === 'succeeded' && result) {
     const summary = `${result.synthesized} paragraphs synthesized, ${result.reused} from the cache.`;

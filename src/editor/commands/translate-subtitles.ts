@@ -8,7 +8,8 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { TranslateResult } from '../../engine/protocol';
 import { translatedName } from '../../jobs/translate-job';
-import type { JobRecord, JobStatus } from '../../jobs/types';
+import type { JobStatus } from '../../jobs/types';
+import { followJob } from '../job-progress';
 import { reportError } from '../log';
 import type { Services } from '../services';
 import { readSubtitleCheckSetting } from '../subtitles/style-setting';
@@ -68,25 +69,8 @@ export async function translateSubtitles(services: Services, args: TranslateSubt
   const job = await services.editorJobs.createTranslation({
     input, out, to, style, ...(args.from ? { from: args.from } : {}), ...(args.model ? { model: args.model } : {}),
   });
-  const { job: finished, result } = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Translating ${path.basename(input)} into ${to}`, cancellable: true },
-    async (progress, token) => {
-      const controller = new AbortController();
-      const cancelling = token.onCancellationRequested(() => controller.abort());
-      let reported = 0;
-      const watching = services.controller.onDidChangeJob((changed: JobRecord) => {
-        if (changed.id !== job.id) return;
-        progress.report({ message: `${Math.floor(changed.progress)}%`, increment: Math.max(0, changed.progress - reported) });
-        reported = Math.max(reported, changed.progress);
-      });
-      try {
-        return await services.editorJobs.finishTranslation(job, controller.signal);
-      } finally {
-        watching.dispose();
-        cancelling.dispose();
-      }
-    },
-  );
+  const { job: finished, result } = await followJob(services.controller, job, `Translating ${path.basename(input)} into ${to}`,
+    (signal) => services.editorJobs.finishTranslation(job, signal));
   if (finished.status === 'succeeded' && result) {
     if (args.open !== false) await vscode.window.showTextDocument(vscode.Uri.file(out), { preview: false });
     const notes = [
