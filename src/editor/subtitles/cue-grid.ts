@@ -9,12 +9,13 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { cueAtLine, type TextEdit } from '../../subtitles/edits';
+import { cueAtLine } from '../../subtitles/edits';
 import { subtitleFormatOfPath } from '../../subtitles/scan';
 import type { Services } from '../services';
 import { editsForCell, gridRows, parseGridMessage, type GridMessage, type GridRow } from './cue-grid-protocol';
 import { mediaForSubtitle } from './cue-media';
 import { cuesOf } from './cue-play';
+import { toWorkspaceEdit } from './quick-fixes';
 import { timelinePeaks } from './timeline-peaks';
 
 export const CUE_GRID_VIEW_TYPE = 'speechStudio.cueGrid';
@@ -176,7 +177,7 @@ class GridSession implements CueGrid, vscode.Disposable {
       return;
     }
     if (edits.length === 0) return;
-    await vscode.workspace.applyEdit(workspaceEdit(this.document, edits));
+    await vscode.workspace.applyEdit(toWorkspaceEdit(this.document, edits));
   }
 
   /** Shows cue `index` in the text editor beside the grid, the cursor on its text, the grid keeping focus. */
@@ -214,13 +215,6 @@ class GridSession implements CueGrid, vscode.Disposable {
     this.abort.abort();
     this.disposables.forEach((d) => d.dispose());
   }
-}
-
-/** The core's text edits (offsets) as one WorkspaceEdit: one undo step. */
-function workspaceEdit(document: vscode.TextDocument, edits: readonly TextEdit[]): vscode.WorkspaceEdit {
-  const edit = new vscode.WorkspaceEdit();
-  for (const change of edits) edit.replace(document.uri, new vscode.Range(document.positionAt(change.start), document.positionAt(change.end)), change.text);
-  return edit;
 }
 
 function page(webview: vscode.Webview, root: vscode.Uri, subtitle: vscode.Uri, media: vscode.Uri | undefined): string {
