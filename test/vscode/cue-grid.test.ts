@@ -2,13 +2,13 @@
 // back, the video preview reports the cue it shows at a time (and draws it over the picture), a row selected
 // reveals its cue in the text editor, and the text editor's cursor selects the row.
 import assert from 'node:assert/strict';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { CueGrid } from '../../src/editor/subtitles/cue-grid';
 import { makeShotVideo } from '../helpers/shot-video';
 import { teardown, test } from './harness';
-import { screenshot, setting, ui, updateSetting, waitFor, workspaceFile } from './helpers';
+import { screenshot, setting, testModel, ui, updateSetting, waitFor, workspaceFile } from './helpers';
 
 // talk.srt beside talk.mp4 (6.5 s of test pictures with hard cuts, a tone as its sound).
 const TALK = [
@@ -107,6 +107,23 @@ test('the video preview shows the cue of a given time over the picture, follows 
   editor.selection = new vscode.Selection(14, 0, 14, 0);
   await ui({ action: 'waitFor', frames: webview, selector: 'tr.selected[data-index="4"]' });
   await waitFor('the preview at cue 4', async () => ((await ui({ action: 'texts', frames: webview, selector: '#overlay' })).texts as string[])[0] === 'The end.' ? true : undefined);
+  // The picture for the docs, with the room a subtitler gives the grid: the side bar closed.
+  await vscode.commands.executeCommand('workbench.action.closeSidebar');
   await screenshot('cue-grid');
+  await vscode.commands.executeCommand('workbench.view.explorer');
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }, 90_000);
+
+test('for an audio file the preview is its waveform, and it still shows the cue of a given time', async () => {
+  const voice = workspaceFile('cue-grid', 'voice.srt');
+  await writeFile(voice.fsPath, TALK);
+  await copyFile(testModel('audio/jfk.wav'), path.join(folder().fsPath, 'voice.wav'));
+  const grid = await vscode.commands.executeCommand<CueGrid>('speechStudio.openCueGrid', voice);
+  assert.ok(grid);
+  assert.equal(path.basename(grid.media?.fsPath ?? ''), 'voice.wav');
+  await ui({ action: 'waitFor', frames: webview, selector: 'body[data-media-kind="audio"] #wave' });
+  const shown = await grid.showAt(4.5);
+  assert.equal(shown.cue, 3);
+  assert.match(shown.text, /^what your country/);
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}, 60_000);
