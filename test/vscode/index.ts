@@ -30,6 +30,8 @@ import './align.test';
 import './shot-changes.test';
 import './invented-text.test';
 import './cue-play.test';
+import './cue-grid.test';
+import './timeline-editing.test';
 import './api-key.test';
 import './settings.test';
 import './models.test';
