@@ -234,6 +234,9 @@ export interface TranslateResult {
   model: string;
 }
 
+export type { DubTask, DubResult } from './dub/dub-types';
+import type { DubTask, DubResult } from './dub/dub-types';
+
 /** Not a job: one answer of the language model under a JSON-schema grammar, measured (the bench). */
 export interface LlmGenerateTask {
   kind: 'llm-generate';
@@ -252,17 +255,19 @@ export interface LlmGenerateResult {
   engineMaxRssBytes: number;
 }
 
-/** What the job service queues: a TTS, STT, book or translation job's task. */
-export type JobTask = TtsTask | SttTask | BookTask | AlignTask | TranslateTask;
+/** What the job service queues: a TTS, STT, book, translation or dub job's task. */
+export type JobTask = TtsTask | SttTask | BookTask | AlignTask | TranslateTask | DubTask;
 
 export type EngineTask = JobTask | SpeechRegionsTask | WaveformTask | ShotChangesTask | SpeakTask | LiveWindowTask | SpeakerEmbeddingTask | EmbedSubtitlesTask | LlmGenerateTask;
 
 /** What a task answers: a job's result, speech regions, waveform peaks, a spoken sentence, a live window or a model's answer. */
-export type EngineResult = JobResult | BookResult | TranslateResult | SpeechRegionsResult | WaveformResult | ShotChangesResult | SpokenSentence | LiveWindowResult | SpeakerEmbeddingResult | EmbedSubtitlesResult | LlmGenerateResult;
+export type EngineResult = JobResult | BookResult | TranslateResult | DubResult | SpeechRegionsResult | WaveformResult | ShotChangesResult | SpokenSentence | LiveWindowResult | SpeakerEmbeddingResult | EmbedSubtitlesResult | LlmGenerateResult;
 
 /** The result a task of type T answers with. */
 export type ResultOf<T extends EngineTask> = T extends BookTask
   ? BookResult
+  : T extends DubTask
+  ? DubResult
   : T extends TranslateTask
   ? TranslateResult
   : T extends LlmGenerateTask
@@ -412,6 +417,9 @@ export const ALIGN_BACKEND = 'espeak-ng-dtw';
 /** The `backend` of language model work (translation). */
 export const LLM_BACKEND = 'llama.cpp';
 
+/** The `backend` of a dub: recognized, translated, spoken and mixed by several engines in turn. */
+export const DUB_BACKEND = 'dub';
+
 /** The `backend` of a speech-regions task. */
 export const VAD_BACKEND = 'silero-vad';
 
@@ -433,6 +441,7 @@ export const taskBackend = (task: EngineTask): string => {
   if (task.kind === 'speaker-embedding') return 'sherpa-onnx';
   if (task.kind === 'align') return ALIGN_BACKEND;
   if (task.kind === 'translate' || task.kind === 'llm-generate') return LLM_BACKEND;
+  if (task.kind === 'dub') return DUB_BACKEND;
   return task.recognizer === 'parakeet' ? parakeetBackend(path.basename(task.modelPath)) : STT_BACKEND;
 };
 
