@@ -15,6 +15,8 @@ const FRAME_SECONDS = 0.04;
 const MIN_FRAME_RMS = 330;
 /** A frame whose best normalized autocorrelation is below this is unvoiced (noise, a consonant). */
 const MIN_CORRELATION = 0.6;
+/** A peak this close to the best correlation counts as the period (the shortest such lag wins). */
+const OCTAVE_TOLERANCE = 0.9;
 /** Voiced frames needed before the median means anything. */
 const MIN_VOICED_FRAMES = 5;
 /** At most this much of a speaker's audio is looked at: enough for a stable median, bounded work. */
@@ -27,7 +29,7 @@ export function framePitchHz(samples: Int16Array, from: number, length: number, 
   if (Math.sqrt(energy / length) < MIN_FRAME_RMS) return null;
   const minLag = Math.floor(sampleRate / MAX_PITCH_HZ);
   const maxLag = Math.min(Math.ceil(sampleRate / MIN_PITCH_HZ), length - 1);
-  let bestLag = 0;
+  const correlation = new Float64Array(maxLag + 2);
   let best = 0;
   for (let lag = minLag; lag <= maxLag; lag++) {
     let cross = 0;
@@ -40,10 +42,16 @@ export function framePitchHz(samples: Int16Array, from: number, length: number, 
       a += x * x;
       b += y * y;
     }
-    const r = a > 0 && b > 0 ? cross / Math.sqrt(a * b) : 0;
-    if (r > best) {
-      best = r;
+    correlation[lag] = a > 0 && b > 0 ? cross / Math.sqrt(a * b) : 0;
+    best = Math.max(best, correlation[lag]);
+  }
+  // A periodic signal correlates as well at two and three periods as at one: the first peak near the best is the period.
+  let bestLag = 0;
+  for (let lag = minLag; lag <= maxLag; lag++) {
+    const peak = correlation[lag] >= correlation[lag - 1] && correlation[lag] >= correlation[lag + 1];
+    if (peak && correlation[lag] >= best * OCTAVE_TOLERANCE) {
       bestLag = lag;
+      break;
     }
   }
   return best >= MIN_CORRELATION && bestLag > 0 ? sampleRate / bestLag : null;
