@@ -31,6 +31,7 @@ Usage:
   node dist/cli.js audiobook <file.md|.txt|.epub|.docx|folder> --out book.m4b [--voice ID] [--format m4b|mp3|epub3]
                              [--chapter-level N] [--chapters 3-7,9|all] [--list-chapters]
                              [--speakers "Ann=VOICE,Bob=VOICE"] [--per-chapter (MP3 files in the folder --out)] [--master acx] [--data-dir D]
+                             [--cast auto (the language model casts the dialogue into .speech/cast.json; quotes read by their voices)]
                              --format epub3 writes a read-along EPUB 3 (Media Overlays); --list-chapters prints the chapters
   node dist/cli.js align <media> <script.txt|.md|.srt|.vtt> --out x.srt|x.vtt|x.txt|x.json [--language L] [--data-dir D]
                              time a script (or re-time subtitles) to the speech; no speech-to-text model needed
@@ -80,6 +81,7 @@ const OPTIONS = {
   style: { type: 'string' },
   subtitles: { type: 'string' },
   mix: { type: 'string' },
+  cast: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
