@@ -40,6 +40,8 @@ import './job-copy.test';
 import './voices.test';
 import './team-relay.test';
 import './translate.test';
+import './dub.test';
+import './cast.test';
 import './deactivate.test';
 
 export async function run(): Promise<void> {
