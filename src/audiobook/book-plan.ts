@@ -66,6 +66,8 @@ export interface BookVerify {
   /** Retakes after the first take, at most. */
   retakes: number;
   scorer: TakeScorer;
+  /** Test hook only: every first take is cut to its first third (verify-admission.ts). */
+  corruptFirstTake?: boolean;
 }
 
 /** One take of a paragraph: its word error rate as heard back, and the settings it was made with. */

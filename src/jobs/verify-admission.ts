@@ -15,6 +15,9 @@ export interface VerifyRequest {
   retakes?: number;
 }
 
+/** Test hook, never for use: each paragraph's first take is damaged, so tests see it retaken with any voice. */
+export const CORRUPT_FIRST_TAKE_ENV = 'SPEECH_STUDIO_TEST_CORRUPT_FIRST_TAKE';
+
 export const DEFAULT_VERIFY_THRESHOLD = 0.1;
 /**
  * The aligner hears phrases of three words, not words, and misplaces one now and then in a good take (up to
@@ -40,5 +43,6 @@ export async function admitVerify(request: VerifyRequest, dataDir: string, langu
     threshold,
     retakes,
     scorer: model ? { kind: 'recognizer', modelPath: model.path, model: model.name, language } : { kind: 'aligner', language },
+    ...(process.env[CORRUPT_FIRST_TAKE_ENV] === '1' ? { corruptFirstTake: true } : {}),
   };
 }

@@ -5,7 +5,8 @@
  * of the job core (src/jobs/book-export.ts): it runs in
  * the engine process, shows in the Jobs view, speaks with the workspace lexicon, and Cancel (here or in the
  * Jobs view) cancels the job, which leaves no partial book. Speaker tags use the subtitle narration's
- * speaker-voice setting.
+ * speaker-voice setting. With verified takes (the `audiobook.verifyTakes` setting) the paragraphs still
+ * over the threshold become Problems with ▶ play (take-problems.ts).
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
@@ -15,6 +16,9 @@ import type { JobStatus } from '../../jobs/types';
 import { followJob } from '../job-progress';
 import { reportError } from '../log';
 import type { Services } from '../services';
+import { TakeProblems } from '../audiobook/take-problems';
+import { percent } from '../../audiobook/takes-lines';
+import type { VerifyRequest } from '../../jobs/verify-admission';
 
 export interface ExportAudiobookArgs {
   /** The manuscript: a .md file or a folder of them; the active Markdown editor's file when absent. */
@@ -27,6 +31,8 @@ export interface ExportAudiobookArgs {
   format?: AudiobookFormat;
   /** The chapters to read (`3-7,9` or `all`); for an .epub or .docx asked with a pick when absent. */
   chapters?: string;
+  /** Verified takes: on (with the settings' threshold and retakes, or these), off; the setting when absent. */
+  verify?: boolean | VerifyRequest;
 }
 
 export interface ExportAudiobookResult {
@@ -36,6 +42,18 @@ export interface ExportAudiobookResult {
   output: string;
   result: BookResult | null;
   error: string | null;
+  /** With verified takes: the Problems set, by file. */
+  takeProblems?: Map<string, vscode.Diagnostic[]>;
+}
+
+/** The verification the export asks for: the command's argument, else the settings. */
+function verifyOf(args: ExportAudiobookArgs, settings: ReturnType<Services['settings']>): VerifyRequest | undefined {
+  const fromSettings = settings.audiobookVerify;
+  const on = args.verify === undefined ? fromSettings.enabled : args.verify !== false;
+  if (!on) return undefined;
+  const given = typeof args.verify === 'object' ? args.verify : {};
+  const threshold = given.threshold ?? fromSettings.threshold;
+  return { ...(threshold !== undefined ? { threshold } : {}), retakes: given.retakes ?? fromSettings.retakes };
 }
 
 async function chooseInput(args: ExportAudiobookArgs): Promise<string | undefined> {
@@ -99,7 +117,7 @@ async function chooseOutput(input: string, args: ExportAudiobookArgs): Promise<{
   return file ? { out: file.fsPath, perChapter: false, format: path.extname(file.fsPath).toLowerCase() === '.mp3' ? 'mp3' : 'm4b' } : undefined;
 }
 
-export async function exportAudiobook(services: Services, args: ExportAudiobookArgs = {}): Promise<ExportAudiobookResult | undefined> {
+export async function exportAudiobook(services: Services, problems: TakeProblems, args: ExportAudiobookArgs = {}): Promise<ExportAudiobookResult | undefined> {
   const input = await chooseInput(args);
   if (!input) return undefined;
   const chapters = await chooseChapters(input, args);
@@ -109,36 +127,46 @@ export async function exportAudiobook(services: Services, args: ExportAudiobookA
   const settings = services.settings();
   const format = target.format;
   const voiceId = args.voiceId ?? (settings.ttsDefaultVoice || undefined);
+  const verify = verifyOf(args, settings);
   services.log.info(`Exporting the audiobook ${input} to ${target.out}`);
   const job = await services.editorJobs.createBook({
-    input, out: target.out, format, perChapter: target.perChapter, speakers: settings.ttsSpeakerVoices, chapters, ...(voiceId ? { voiceId } : {}),
+    input, out: target.out, format, perChapter: target.perChapter, speakers: settings.ttsSpeakerVoices, chapters, ...(voiceId ? { voiceId } : {}), ...(verify ? { verify } : {}),
   });
 
   const ended = await followJob(services.controller, job, `Exporting ${path.basename(target.out)}`,
     (signal) => services.editorJobs.finishBook(job, signal), true);
   const { job: finished, result } = ended;
+  let takeProblems: Map<string, vscode.Diagnostic[]> | undefined;
   if (finished.status === 'succeeded' && result) {
-    const summary = `${result.synthesized} paragraphs synthesized, ${result.reused} from the cache.`;
-    void vscode.window.showInformationMessage(`Wrote ${path.basename(target.out)}. ${summary}`, 'Reveal').then((choice) => {
-      if (choice) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(target.out));
+    const verified = result.verify;
+    if (verified) takeProblems = await problems.show(input, target.out, verified);
+    const takes = verified
+      ? ` Verified takes: ${verified.retaken.length} paragraphs retaken, ${verified.stillBad.length} still over ${percent(verified.threshold)} WER${verified.stillBad.length ? ' (see Problems)' : ''}.`
+      : '';
+    const summary = `${result.synthesized} paragraphs synthesized, ${result.reused} from the cache.${takes}`;
+    void vscode.window.showInformationMessage(`Wrote ${path.basename(target.out)}. ${summary}`, 'Reveal', ...(verified ? ['Open Takes Report'] : [])).then((choice) => {
+      if (choice === 'Reveal') void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(target.out));
+      if (choice === 'Open Takes Report' && verified) void vscode.window.showTextDocument(vscode.Uri.file(verified.textFile));
     });
   } else if (finished.status === 'cancelled') {
     void vscode.window.showInformationMessage('Audiobook export cancelled; no book was written.');
   } else {
     void vscode.window.showErrorMessage(`The audiobook export failed: ${finished.error ?? finished.status}`);
   }
-  return { jobId: finished.id, status: finished.status, output: target.out, result, error: finished.error };
+  return { jobId: finished.id, status: finished.status, output: target.out, result, error: finished.error, ...(takeProblems ? { takeProblems } : {}) };
 }
 
 export function registerExportAudiobook(services: Services): vscode.Disposable {
-  return vscode.commands.registerCommand('speechStudio.exportAudiobook', async (args?: ExportAudiobookArgs | vscode.Uri) => {
+  const problems = new TakeProblems(services.player);
+  const command = vscode.commands.registerCommand('speechStudio.exportAudiobook', async (args?: ExportAudiobookArgs | vscode.Uri) => {
     try {
       // From the explorer's context menu the argument is the clicked file or folder.
       const given: ExportAudiobookArgs = args instanceof vscode.Uri ? { input: args.fsPath } : (args ?? {});
-      return await exportAudiobook(services, given);
+      return await exportAudiobook(services, problems, given);
     } catch (error) {
       reportError(services.log, 'The audiobook export failed', error);
       return undefined;
     }
   });
+  return vscode.Disposable.from(problems, command);
 }

@@ -1,9 +1,10 @@
 /**
  * Runs a book job in the engine process: each paragraph of the plan is synthesized as a TTS task (checked by
  * the engine's own task check) or taken from the re-export cache, each chapter is joined and encoded once
- * (or taken from the cache), and the chapters become the book. Progress counts characters read; the book
- * appears only when complete (`<out>.partial`, then a rename), and cancelling ends this process, after which
- * the job service's caller removes the partial file.
+ * (or taken from the cache), and the chapters become the book. With verified takes each paragraph is heard
+ * back and retaken while it reads wrong (verified-take.ts), and the takes report is written beside the book.
+ * Progress counts characters read; the book appears only when complete (`<out>.partial`, then a rename), and
+ * cancelling ends this process, after which the job service's caller removes the partial file.
  */
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,7 +19,7 @@ import { masterChapterForAcx } from './acx';
 import { ENCODING, encodeChapter, joinWavs, wavLength, writeBook, writeChapterFiles } from './book-audio';
 import { writeReadAlongBook, type ReadAlongChapter } from './read-along-book';
 import { writeTakesReport } from './takes-report';
-import { corruptsFirstTake, verifiedTake } from './verified-take';
+import { verifiedTake } from './verified-take';
 
 /** What decides how a take is heard, for the cache key (the model by name: its folder may move). */
 const scorerIdentity = (verify: BookVerify): string =>
@@ -80,7 +81,6 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
   const readAlong: ReadAlongChapter[] = [];
   const acx: AcxReport[] = [];
   const verify = plan.verify;
-  const corruptFirst = verify ? corruptsFirstTake() : false;
   const paragraphs: ParagraphTakes[] = [];
   for (const [chapterIndex, chapter] of plan.chapters.entries()) {
     const wavs: string[] = [];
@@ -93,7 +93,7 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
       const sound = { voice: reading.voice, options: reading.options, lexicon, text: passage.text, ...(passage.ssml ? { ssml: passage.ssml } : {}) };
       // A verified paragraph is a different cache entry: its kept take may be a retake, and its takes come with it.
       const verifying = verify && !passage.ssml ? verify : undefined;
-      const key = cacheKey(verifying ? { ...sound, verify: { threshold: verifying.threshold, retakes: verifying.retakes, scorer: scorerIdentity(verifying), corruptFirst } } : sound);
+      const key = cacheKey(verifying ? { ...sound, verify: { threshold: verifying.threshold, retakes: verifying.retakes, scorer: scorerIdentity(verifying), corruptFirst: verifying.corruptFirstTake === true } } : sound);
       let wav = await cache.get(key, 'wav');
       const cachedTakes = verifying && wav ? await readCachedTakes(cache, key) : undefined;
       if (wav && (!verifying || cachedTakes)) {
@@ -116,7 +116,7 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
           return outputPath;
         };
         if (verifying) {
-          const taken = await verifiedTake(passage.text, verifying, synthesize, { speed: reading.options.speed, corruptFirst });
+          const taken = await verifiedTake(passage.text, verifying, synthesize, reading.options.speed);
           const takes = { takes: taken.takes, kept: taken.kept, passed: taken.passed, ...(taken.unjudged ? { skipped: taken.unjudged } : {}) };
           const takesFile = path.join(scratch, `${key}.takes.json`);
           await writeFile(takesFile, JSON.stringify(takes), 'utf8');

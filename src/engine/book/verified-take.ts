@@ -1,9 +1,9 @@
 /**
  * Verified takes: a paragraph is synthesized, heard back (hear-take.ts) and, while its word error rate is
  * over the threshold, synthesized again with other settings, up to the allowed retakes; the best take is
- * kept and the others deleted. The test hook `SPEECH_STUDIO_TEST_CORRUPT_FIRST_TAKE=1` cuts every first
- * take to its first third (words missing, as a synthesizer that stopped early), so the mechanism can be
- * tested with any voice.
+ * kept and the others deleted. The test hook (`corruptFirstTake`, set by admission from
+ * `SPEECH_STUDIO_TEST_CORRUPT_FIRST_TAKE=1`) cuts every first take to its first third (words missing, as a
+ * synthesizer that stopped early), so the mechanism can be tested with any voice.
  */
 import { readFile, rm } from 'node:fs/promises';
 import type { BookVerify, TakeScore } from '../../audiobook/book-plan';
@@ -13,11 +13,6 @@ import { hearTake } from './hear-take';
 
 /** The speed of each take, relative to the reading's: the first as asked, then slower and faster in turn. */
 const SPEED_VARIATIONS = [1, 0.9, 1.1, 0.85, 1.15];
-
-export const CORRUPT_FIRST_TAKE_ENV = 'SPEECH_STUDIO_TEST_CORRUPT_FIRST_TAKE';
-
-/** Whether the test hook is on (read once per book, so one export is consistent). */
-export const corruptsFirstTake = (): boolean => process.env[CORRUPT_FIRST_TAKE_ENV] === '1';
 
 /** The speed of take `take` (1-based) for a reading whose own speed is `speed`. */
 export function takeSpeed(speed: number, take: number): number {
@@ -41,15 +36,15 @@ export async function verifiedTake(
   text: string,
   verify: BookVerify,
   synthesize: (take: number, speed: number) => Promise<string>,
-  options: { speed: number; corruptFirst: boolean },
+  readingSpeed: number,
 ): Promise<VerifiedTake> {
   const takes: TakeScore[] = [];
   const files: string[] = [];
   for (let take = 1; take <= verify.retakes + 1; take++) {
-    const speed = takeSpeed(options.speed, take);
+    const speed = takeSpeed(readingSpeed, take);
     const wav = await synthesize(take, speed);
     files.push(wav);
-    if (take === 1 && options.corruptFirst) await keepFirstThird(wav);
+    if (take === 1 && verify.corruptFirstTake) await keepFirstThird(wav);
     const heard = await hearTake(verify.scorer, wav, text);
     if (heard.unjudged) return { wav, takes: [], kept: 1, passed: true, unjudged: heard.unjudged };
     takes.push({ take, wer: heard.wer, speed, heard: heard.heard });
