@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { AudiobookFormat, BookResult } from '../../audiobook/book-plan';
+import type { AcxReport, AudiobookFormat, BookMaster, BookResult } from '../../audiobook/book-plan';
 import { bookKind, readBook } from '../../audiobook/read-book';
 import type { JobStatus } from '../../jobs/types';
 import { followJob } from '../job-progress';
@@ -31,6 +31,8 @@ export interface ExportAudiobookArgs {
   format?: AudiobookFormat;
   /** The chapters to read (`3-7,9` or `all`); for an .epub or .docx asked with a pick when absent. */
   chapters?: string;
+  /** `acx`: each chapter mastered to Audible's rules (one MP3 per chapter); asked with the format when `out` is absent. */
+  master?: BookMaster;
   /** Verified takes: on (with the settings' threshold and retakes, or these), off; the setting when absent. */
   verify?: boolean | VerifyRequest;
 }
@@ -44,6 +46,16 @@ export interface ExportAudiobookResult {
   error: string | null;
   /** With verified takes: the Problems set, by file. */
   takeProblems?: Map<string, vscode.Diagnostic[]>;
+}
+
+const decibels = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(1)} dB` : 'silence');
+
+/** The ACX compliance of each chapter file, as ffmpeg measured it, for the notification. */
+export function acxSummary(reports: readonly AcxReport[] | undefined): string {
+  if (!reports?.length) return '';
+  const failing = reports.filter((report) => !report.complies);
+  const lines = reports.map((report) => `${path.basename(report.file)}: ${report.complies ? 'complies' : 'does not comply'} (RMS ${decibels(report.measured.rmsDb)}, true peak ${decibels(report.measured.truePeakDb)}, noise floor ${decibels(report.measured.noiseFloorDb)})${report.problems.length ? ` ${report.problems.join(' ')}` : ''}`);
+  return ` ACX: ${reports.length - failing.length} of ${reports.length} chapters comply. ${lines.join('; ')}.`;
 }
 
 /** The verification the export asks for: the command's argument, else the settings. */
@@ -89,17 +101,25 @@ async function chooseChapters(input: string, args: ExportAudiobookArgs): Promise
   return picked.map((item) => item.number).sort((a, b) => a - b).join(',');
 }
 
-async function chooseOutput(input: string, args: ExportAudiobookArgs): Promise<{ out: string; perChapter: boolean; format: AudiobookFormat } | undefined> {
+interface ExportTarget {
+  out: string;
+  perChapter: boolean;
+  format: AudiobookFormat;
+  master?: BookMaster;
+}
+
+async function chooseOutput(input: string, args: ExportAudiobookArgs): Promise<ExportTarget | undefined> {
   if (args.out) {
     const perChapter = args.perChapter === true;
     const extension = path.extname(args.out).toLowerCase();
-    return { out: args.out, perChapter, format: args.format ?? (perChapter || extension === '.mp3' ? 'mp3' : extension === '.epub' ? 'epub3' : 'm4b') };
+    return { out: args.out, perChapter, format: args.format ?? (perChapter || extension === '.mp3' ? 'mp3' : extension === '.epub' ? 'epub3' : 'm4b'), ...(args.master ? { master: args.master } : {}) };
   }
   const base = input.replace(/\.(md|txt|epub|docx)$/i, '');
   const kind = await vscode.window.showQuickPick(
     [
       { label: 'One M4B with chapters', description: 'AAC, a chapter marker per heading', perChapter: false, readAlong: false },
       { label: 'One MP3 per chapter', description: 'a folder of tagged MP3 files', perChapter: true, readAlong: false },
+      { label: 'ACX-ready MP3 per chapter', description: 'mastered to Audible\'s rules: levels, peaks, room tone, 192 kbps; with a compliance report', perChapter: true, readAlong: false, acx: true },
       { label: 'Read-along EPUB 3', description: 'the text with its narration, each sentence highlighted as it is read', perChapter: false, readAlong: true },
     ],
     { title: 'Export Audiobook' },
@@ -110,8 +130,9 @@ async function chooseOutput(input: string, args: ExportAudiobookArgs): Promise<{
     return file ? { out: file.fsPath, perChapter: false, format: 'epub3' } : undefined;
   }
   if (kind.perChapter) {
-    const folder = await vscode.window.showSaveDialog({ title: 'Folder for the chapter MP3s', defaultUri: vscode.Uri.file(`${base}-chapters`) });
-    return folder ? { out: folder.fsPath, perChapter: true, format: 'mp3' } : undefined;
+    const acx = 'acx' in kind && kind.acx === true;
+    const folder = await vscode.window.showSaveDialog({ title: 'Folder for the chapter MP3s', defaultUri: vscode.Uri.file(`${base}-${acx ? 'acx' : 'chapters'}`) });
+    return folder ? { out: folder.fsPath, perChapter: true, format: 'mp3', ...(acx ? { master: 'acx' as const } : {}) } : undefined;
   }
   const file = await vscode.window.showSaveDialog({ title: 'Save the audiobook', defaultUri: vscode.Uri.file(`${base}.m4b`), filters: { Audiobook: ['m4b'], MP3: ['mp3'] } });
   return file ? { out: file.fsPath, perChapter: false, format: path.extname(file.fsPath).toLowerCase() === '.mp3' ? 'mp3' : 'm4b' } : undefined;
@@ -130,7 +151,7 @@ export async function exportAudiobook(services: Services, problems: TakeProblems
   const verify = verifyOf(args, settings);
   services.log.info(`Exporting the audiobook ${input} to ${target.out}`);
   const job = await services.editorJobs.createBook({
-    input, out: target.out, format, perChapter: target.perChapter, speakers: settings.ttsSpeakerVoices, chapters, ...(voiceId ? { voiceId } : {}), ...(verify ? { verify } : {}),
+    input, out: target.out, format, perChapter: target.perChapter, speakers: settings.ttsSpeakerVoices, chapters, ...(voiceId ? { voiceId } : {}), ...(verify ? { verify } : {}), ...(target.master ? { master: target.master } : {}),
   });
 
   const ended = await followJob(services.controller, job, `Exporting ${path.basename(target.out)}`,
@@ -143,7 +164,7 @@ export async function exportAudiobook(services: Services, problems: TakeProblems
     const takes = verified
       ? ` Verified takes: ${verified.retaken.length} paragraphs retaken, ${verified.stillBad.length} still over ${percent(verified.threshold)} WER${verified.stillBad.length ? ' (see Problems)' : ''}.`
       : '';
-    const summary = `${result.synthesized} paragraphs synthesized, ${result.reused} from the cache.${takes}`;
+    const summary = `${result.synthesized} paragraphs synthesized, ${result.reused} from the cache.${takes}${acxSummary(result.acx)}`;
     void vscode.window.showInformationMessage(`Wrote ${path.basename(target.out)}. ${summary}`, 'Reveal', ...(verified ? ['Open Takes Report'] : [])).then((choice) => {
       if (choice === 'Reveal') void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(target.out));
       if (choice === 'Open Takes Report' && verified) void vscode.window.showTextDocument(vscode.Uri.file(verified.textFile));
