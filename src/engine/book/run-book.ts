@@ -108,8 +108,9 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
           const checked = await checkTask({
             kind: 'tts', textPath, outputPath, options: { ...reading.options, speed }, voice: reading.voice, ...(lexicon.length ? { lexicon } : {}), ...(passage.ssml ? { ssml: passage.ssml } : {}),
           } satisfies TtsTask);
+          // Retakes report no progress of their own: the paragraph's share was counted by its first take.
           const outcome = await runTtsTask(checked as TtsTask, (_phase, progress) => {
-            report('synthesizing', ((start + (passage.text.length * progress) / 100) / totalCharacters) * SYNTHESIS_SHARE);
+            if (take === 1) report('synthesizing', ((start + (passage.text.length * progress) / 100) / totalCharacters) * SYNTHESIS_SHARE);
           });
           for (const [option, reason] of Object.entries(outcome.result.ignoredOptions)) if (option.startsWith('ssml ')) ssmlIgnored[option] ??= reason;
           await rm(textPath, { force: true });
