@@ -32,7 +32,9 @@ Usage:
                              [--chapter-level N] [--chapters 3-7,9|all] [--list-chapters]
                              [--speakers "Ann=VOICE,Bob=VOICE"] [--per-chapter (MP3 files in the folder --out)] [--master acx] [--data-dir D]
                              [--cast auto (the language model casts the dialogue into .speech/cast.json; quotes read by their voices)]
-                             --format epub3 writes a read-along EPUB 3 (Media Overlays); --list-chapters prints the chapters
+                             [--verify [--verify-threshold 0.1] [--verify-takes N]]
+                             --format epub3 writes a read-along EPUB 3 (Media Overlays); --list-chapters prints the chapters;
+                             --verify hears every paragraph back and retakes those over the threshold (report: <out>.verify.txt)
   node dist/cli.js align <media> <script.txt|.md|.srt|.vtt> --out x.srt|x.vtt|x.txt|x.json [--language L] [--data-dir D]
                              time a script (or re-time subtitles) to the speech; no speech-to-text model needed
   node dist/cli.js embed-subtitles <video> <subtitles.srt|.vtt|.ass|.ssa|.ttml|.dfxp|.sbv> --out x.mp4|x.mov|x.m4v|x.mkv|x.webm [--language L]
@@ -73,6 +75,9 @@ const OPTIONS = {
   chapters: { type: 'string' },
   'list-chapters': { type: 'boolean' },
   master: { type: 'string' },
+  verify: { type: 'boolean' },
+  'verify-threshold': { type: 'string' },
+  'verify-takes': { type: 'string' },
   'allow-folder': { type: 'string', multiple: true },
   language: { type: 'string' },
   to: { type: 'string' },

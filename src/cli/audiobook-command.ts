@@ -4,9 +4,11 @@
  * no partial book.
  */
 import path from 'node:path';
-import type { AcxReport, AudiobookFormat, BookMaster } from '../audiobook/book-plan';
+import type { AcxReport, AudiobookFormat, BookMaster, ParagraphTakes, VerifySummary } from '../audiobook/book-plan';
+import { MAX_VERIFY_RETAKES, type VerifyRequest } from '../jobs/verify-admission';
 import { parseSpeakerList } from '../audiobook/passages';
 import { UsageError } from '../util/usage-error';
+import { paragraphLine } from '../audiobook/takes-lines';
 import { runCliJob } from './run-cli-job';
 import type { CliJobCore } from '../host/cli-job-core';
 import type { CastFile } from '../cast/cast-file';
@@ -23,6 +25,9 @@ export interface AudiobookFlags {
   chapters?: string;
   'list-chapters'?: boolean;
   master?: string;
+  verify?: boolean;
+  'verify-threshold'?: string;
+  'verify-takes'?: string;
 }
 
 const FORMATS: readonly AudiobookFormat[] = ['m4b', 'mp3', 'epub3'];
@@ -73,6 +78,27 @@ async function castForBook(core: CliJobCore, input: string, level: number | unde
   }
 }
 
+/** `--verify` and its two settings, checked as flags (the core checks their ranges). */
+function verifyOf(flags: AudiobookFlags): VerifyRequest | undefined {
+  if (!flags.verify) {
+    if (flags['verify-threshold'] !== undefined || flags['verify-takes'] !== undefined) throw new UsageError('--verify-threshold and --verify-takes go with --verify.');
+    return undefined;
+  }
+  const threshold = flags['verify-threshold'] === undefined ? undefined : Number(flags['verify-threshold']);
+  const retakes = flags['verify-takes'] === undefined ? undefined : Number(flags['verify-takes']);
+  if (threshold !== undefined && !(Number.isFinite(threshold) && threshold >= 0 && threshold <= 1)) throw new UsageError('--verify-threshold must be a word error rate from 0 to 1 (0.1 is 10 %).');
+  if (retakes !== undefined && !(Number.isInteger(retakes) && retakes >= 0 && retakes <= MAX_VERIFY_RETAKES)) throw new UsageError(`--verify-takes must be a whole number of retakes from 0 to ${MAX_VERIFY_RETAKES}.`);
+  return { ...(threshold !== undefined ? { threshold } : {}), ...(retakes !== undefined ? { retakes } : {}) };
+}
+
+/** The verification's lines: how takes were heard, each retaken or still-bad paragraph, and where the report is. */
+function printVerify(summary: VerifySummary): void {
+  console.log(`Verified ${summary.paragraphs} paragraphs with ${summary.scorer}: ${summary.retaken.length} retaken, ${summary.stillBad.length} still over ${(summary.threshold * 100).toFixed(1)} % WER.`);
+  const named = new Map<string, ParagraphTakes>([...summary.retaken, ...summary.stillBad].map((paragraph) => [`${paragraph.chapter}.${paragraph.paragraph}`, paragraph]));
+  for (const paragraph of named.values()) console.log(paragraphLine(paragraph));
+  console.log(`Takes report: ${summary.textFile} (and ${path.basename(summary.reportFile)})`);
+}
+
 /** Runs the export; answers the exit code (130 when cancelled). */
 export async function runAudiobookCommand(input: string | undefined, flags: AudiobookFlags, dataDir: string): Promise<number> {
   if (!input) throw new UsageError('Expected "audiobook <file.md|.epub|.docx|folder> --out book.m4b".');
@@ -87,6 +113,7 @@ export async function runAudiobookCommand(input: string | undefined, flags: Audi
 
   if (flags.cast !== undefined && flags.cast !== 'auto') throw new UsageError(`--cast takes auto (cast the dialogue with the language model), not "${flags.cast}".`);
 
+  const verify = verifyOf(flags);
   const { createBookExport, finishBookExport } = await import('../jobs/book-export');
   const out = flags.out;
   const result = await runCliJob(dataDir, {
@@ -96,6 +123,7 @@ export async function runAudiobookCommand(input: string | undefined, flags: Audi
       ...(flags.voice ? { voiceId: flags.voice } : {}), ...(level ? { chapterLevel: level } : {}),
       ...(flags.chapters !== undefined ? { chapters: flags.chapters } : {}),
       ...(flags.master !== undefined ? { master: flags.master as BookMaster } : {}),
+      ...(verify ? { verify } : {}),
     }),
     finish: finishBookExport,
     cancelled: 'Cancelled; no book was written.',
@@ -109,5 +137,6 @@ export async function runAudiobookCommand(input: string | undefined, flags: Audi
   console.log(`${result.synthesized} paragraphs synthesized, ${result.reused} from the cache.`);
   for (const [what, reason] of Object.entries(result.ignoredOptions ?? {})) console.log(`Not honoured: ${what}: ${reason}`);
   for (const report of result.acx ?? []) console.log(acxLine(report));
+  if (result.verify) printVerify(result.verify);
   return 0;
 }

@@ -242,6 +242,11 @@ export class JobService extends EventEmitter {
     }
   }
 
+  /** The data directory the jobs run in (admission reads what is installed there). */
+  get dataDir(): string {
+    return this.options.dataDir;
+  }
+
   /** Queues an admitted subtitle translation; the file's text goes to the job's folder. */
   async createTranslateJob(job: NewTranslateJob): Promise<JobRecord> {
     const id = this.newJobId();

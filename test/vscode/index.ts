@@ -20,6 +20,8 @@ import './proof-listen.test';
 import './lm-tools.test';
 import './subtitles.test';
 import './audiobook.test';
+import './audiobook-verify.test';
+import './audiobook-acx.test';
 import './read-along.test';
 import './subtitle-check.test';
 import './subtitle-language.test';
