@@ -31,7 +31,7 @@ Usage:
                              [--chapter-level N] [--chapters 3-7,9|all] [--list-chapters]
                              [--speakers "Ann=VOICE,Bob=VOICE"] [--per-chapter (MP3 files in the folder --out)] [--master acx] [--data-dir D]
                              --format epub3 writes a read-along EPUB 3 (Media Overlays); --list-chapters prints the chapters
-  node dist/cli.js align <media> <script.txt|.md|.srt|.vtt> --out x.srt|x.vtt|x.txt|x.json [--language L] [--data-dir D]
+  node dist/cli.js align <media> <script.txt|.md|subtitles.srt|.vtt|.ass|.ssa|.ttml|.dfxp|.sbv> --out x.srt|.vtt|.ass|.ttml|.sbv|.txt|.json [--language L] [--data-dir D]
                              time a script (or re-time subtitles) to the speech; no speech-to-text model needed
   node dist/cli.js embed-subtitles <video> <subtitles.srt|.vtt|.ass|.ssa|.ttml|.dfxp|.sbv> --out x.mp4|x.mov|x.m4v|x.mkv|x.webm [--language L]
                              a copy of the video with the subtitles as a soft track; nothing re-encoded
