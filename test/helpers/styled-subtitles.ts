@@ -5,7 +5,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseSubtitles } from '../../src/subtitles/parse';
-import { testModel } from './test-models';
 
 export interface PlainCue {
   start: number;
@@ -15,9 +14,9 @@ export interface PlainCue {
 
 export type StyledFormat = 'ass' | 'ssa' | 'ttml' | 'sbv' | 'vtt' | 'srt';
 
-/** The align-dev set's drifted SRT cues (40 sentences, 0.8 s and more away from the speech). */
-export function driftedCues(): PlainCue[] {
-  return parseSubtitles(readFileSync(testModel('audio/align-dev/dev-a-drifted.srt'), 'utf8'), 'srt').map(({ start, end, text }) => ({ start, end, text }));
+/** The cues of an SRT file (for the align-dev set's drifted SRT: 40 sentences, 0.8 s and more away from the speech). */
+export function driftedCues(srtPath: string): PlainCue[] {
+  return parseSubtitles(readFileSync(srtPath, 'utf8'), 'srt').map(({ start, end, text }) => ({ start, end, text }));
 }
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');

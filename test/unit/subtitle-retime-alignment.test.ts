@@ -16,7 +16,7 @@ const FORMATS: StyledFormat[] = ['srt', 'vtt', 'ass', 'ssa', 'ttml', 'sbv'];
 describe('re-timing a subtitle file from an alignment of its cues', () => {
   for (const format of FORMATS) {
     it(`${format}: every cue gets its aligned time, and nothing but the times changes`, () => {
-      const source = styledSubtitles(format, driftedCues());
+      const source = styledSubtitles(format, driftedCues(testModel('audio/align-dev/dev-a-drifted.srt')));
       const units = readScript(source, format);
       assert.deepEqual(units.map((unit) => unit.spoken), truth.map((sentence) => sentence.text), 'the words to align, markup left out');
       const { edits, report } = retimeFromAlignment(source, format, truth, []);
@@ -35,7 +35,7 @@ describe('re-timing a subtitle file from an alignment of its cues', () => {
   }
 
   it('a cue the aligner did not find keeps its times; the others are paired by number past it', () => {
-    const cues = driftedCues();
+    const cues = driftedCues(testModel('audio/align-dev/dev-a-drifted.srt'));
     const source = styledSubtitles('ass', cues);
     const found = truth.filter((_, i) => i !== 4);
     const retimed = scanSubtitles(applyEdits(source, retimeFromAlignment(source, 'ass', found, [{ index: 5 }]).edits), 'ass').cues;
