@@ -35,9 +35,11 @@ Usage:
                              [--verify [--verify-threshold 0.1] [--verify-takes N]]
                              --format epub3 writes a read-along EPUB 3 (Media Overlays); --list-chapters prints the chapters;
                              --verify hears every paragraph back and retakes those over the threshold (report: <out>.verify.txt)
-  node dist/cli.js align <media> <script.txt|.md|.srt|.vtt> --out x.srt|x.vtt|x.txt|x.json [--language L] [--data-dir D]
+  node dist/cli.js align <media> <script.txt|.md|subtitles.srt|.vtt|.ass|.ssa|.ttml|.dfxp|.sbv> --out x.srt|.vtt|.ass|.ttml|.sbv|.txt|.json [--language L] [--data-dir D]
+>>>>>>> h-align3
                              time a script (or re-time subtitles) to the speech; no speech-to-text model needed
   node dist/cli.js embed-subtitles <video> <subtitles.srt|.vtt|.ass|.ssa|.ttml|.dfxp|.sbv> --out x.mp4|x.mov|x.m4v|x.mkv|x.webm [--language L]
+                             [--title T] [--replace-language]
                              a copy of the video with the subtitles as a soft track; nothing re-encoded
   node dist/cli.js translate <file.srt|file.vtt> --to LANG [--out FILE] [--from LANG] [--model M] [--style S] [--data-dir D]
                              translate subtitles with the local language model (default out: file.LANG.srt)
@@ -87,6 +89,8 @@ const OPTIONS = {
   subtitles: { type: 'string' },
   mix: { type: 'string' },
   cast: { type: 'string' },
+  title: { type: 'string' },
+  'replace-language': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

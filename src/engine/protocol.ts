@@ -322,6 +322,18 @@ export interface EmbedSubtitlesTask {
   outputPath: string;
   /** The track's language, ISO 639-2 (`eng`), or `und`. */
   language: string;
+  /** The track's title; by default the language's English name (none for `und`). */
+  title?: string;
+  /** Leave out the video's subtitle tracks of the same language (by default every track is kept). */
+  replaceSameLanguage?: boolean;
+}
+
+/** A subtitle track of the video, as the embed result names it. */
+export interface SubtitleTrackSummary {
+  codec: string;
+  /** ISO 639-2, or `und` when untagged. */
+  language: string;
+  title?: string;
 }
 
 export interface EmbedSubtitlesResult {
@@ -331,6 +343,15 @@ export interface EmbedSubtitlesResult {
   /** The cues in the written track (its packets, without MP4's empty ones between cues). */
   subtitleCues: number;
   language: string;
+  title?: string;
+  /** The new track's place among the copy's subtitle tracks, from 0 (after the video's own). */
+  subtitleTrack: number;
+  /** The video's subtitle tracks carried into the copy, in order, before the new one. */
+  keptTracks: SubtitleTrackSummary[];
+  /** Tracks of the same language left out because replaceSameLanguage asked for it. */
+  replacedTracks: SubtitleTrackSummary[];
+  /** Picture tracks the copy's container cannot hold (e.g. PGS in MP4), left out. */
+  droppedTracks: SubtitleTrackSummary[];
 }
 
 /**
