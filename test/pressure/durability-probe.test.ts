@@ -77,12 +77,11 @@ describe('outside probe: durability', { skip: !onLinux && 'kills the server with
   it('answers without a 5xx when a finished job\'s files were torn or swapped while the server was down', async () => {
     let t = await startTestServer({ dataDir: box.data });
     const voiceId = await englishVoiceId(t.base);
-    const ids: string[] = [];
-    for (const text of ['Emptied.', 'Deleted.', 'Folder replaced.', 'Output a link.', 'Output a folder.']) {
+    const ids = await Promise.all(['Emptied.', 'Deleted.', 'Folder replaced.', 'Output a link.', 'Output a folder.'].map(async (text) => {
       const job = (await postJson(`${t.base}/tts/jobs`, { voiceId, text })).json();
       assert.equal((await waitForJob(t.base, job.id, isTerminal, 60_000)).status, 'succeeded');
-      ids.push(job.id);
-    }
+      return job.id as string;
+    }));
     const stt = await new Promise<any>((resolve, reject) => {
       const req = http.request(`${t.base}/stt/jobs`, { method: 'POST', headers: { 'Content-Type': 'multipart/form-data; boundary=b' } }, (res) => {
         const chunks: Buffer[] = [];
