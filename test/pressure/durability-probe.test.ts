@@ -42,7 +42,7 @@ describe('outside probe: durability', { skip: !onLinux && 'kills the server with
     cli = await startCli(['--port', '0', '--data-dir', box.data]);
     const voiceId = await englishVoiceId(cli.base);
     const running = (await ask('tts before the kill', () => postJson(`${cli!.base}/tts/jobs`, { voiceId, text: LONG_TEXT }))).json();
-    await waitForJob(cli.base, running.id, (job) => job.status === 'processing', 30_000);
+    await waitForJob(cli.base, running.id, (job) => job.status === 'processing', 120_000);
 
     // An upload that has sent its head and half its file when the server dies.
     const upload = http.request(`${cli.base}/stt/jobs`, { method: 'POST', headers: { 'Content-Type': 'multipart/form-data; boundary=b', 'Content-Length': '400000' } });
