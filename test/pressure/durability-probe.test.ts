@@ -39,7 +39,7 @@ describe('outside probe: durability', { skip: !onLinux && 'kills the server with
     (await readdir(box.data, { recursive: true })).filter((name) => /\.tmp$|\.tmp-/.test(String(name))).map(String);
 
   it('restarts cleanly after SIGKILL during an upload, racing lexicon writes and a running job', async () => {
-    cli = await startCli(['--port', '0', '--data-dir', box.data]);
+    cli = await startCli(['--port', '0', '--data-dir', box.data], {}, 120_000);
     const voiceId = await englishVoiceId(cli.base);
     const running = (await ask('tts before the kill', () => postJson(`${cli!.base}/tts/jobs`, { voiceId, text: LONG_TEXT }))).json();
     await waitForJob(cli.base, running.id, (job) => job.status === 'processing', 120_000);
@@ -55,7 +55,7 @@ describe('outside probe: durability', { skip: !onLinux && 'kills the server with
     upload.destroy();
     await Promise.all(writes);
 
-    cli = await startCli(['--port', '0', '--data-dir', box.data]);
+    cli = await startCli(['--port', '0', '--data-dir', box.data], {}, 120_000);
     const health = await ask('health after the kill', () => request(`${cli!.base}/health`));
     assert.equal(health.status, 200);
     const interrupted = await ask('the job that ran at the kill', () => request(`${cli!.base}/jobs/${running.id}`));

@@ -108,7 +108,7 @@ describe('outside probe: relay S3 options and the device link', () => {
   it('starts the Local API when the relay it should join is unreachable, and refuses a relay that is not a URL', async () => {
     const port = await closedPort();
     const cli = await tally.probe('device: relay on a closed port', () =>
-      startCli(['--port', '0', '--data-dir', box.data, '--relay', `http://127.0.0.1:${port}`, '--device-token', WELL_FORMED_TOKEN], { SPEECH_STUDIO_CALIBRATION: 'off' }), () => 200, 60_000);
+      startCli(['--port', '0', '--data-dir', box.data, '--relay', `http://127.0.0.1:${port}`, '--device-token', WELL_FORMED_TOKEN], { SPEECH_STUDIO_CALIBRATION: 'off' }, 60_000), () => 200, 60_000);
     try {
       const health = await tally.probe('device: health while the relay is unreachable', () => request(`${cli.base}/health`), (r) => r.status);
       assert.equal(health.status, 200);
