@@ -36,7 +36,6 @@ Usage:
                              --format epub3 writes a read-along EPUB 3 (Media Overlays); --list-chapters prints the chapters;
                              --verify hears every paragraph back and retakes those over the threshold (report: <out>.verify.txt)
   node dist/cli.js align <media> <script.txt|.md|subtitles.srt|.vtt|.ass|.ssa|.ttml|.dfxp|.sbv> --out x.srt|.vtt|.ass|.ttml|.sbv|.txt|.json [--language L] [--data-dir D]
->>>>>>> h-align3
                              time a script (or re-time subtitles) to the speech; no speech-to-text model needed
   node dist/cli.js embed-subtitles <video> <subtitles.srt|.vtt|.ass|.ssa|.ttml|.dfxp|.sbv> --out x.mp4|x.mov|x.m4v|x.mkv|x.webm [--language L]
                              [--title T] [--replace-language]
