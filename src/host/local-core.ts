@@ -50,7 +50,7 @@ export interface LocalServerOptions {
   timeouts?: Partial<RequestTimeouts>;
   /** Size and age caps of the data directory's caches, over SPEECH_STUDIO_CACHE_LIMITS and the defaults (src/util/data-dir-caches.ts). */
   cacheLimits?: CacheLimitOverrides;
-  /** Live transcription over WebSocket (GET /v1/realtime): session cap, idle limit, largest message. */
+  /** Live transcription: the session cap and idle limit over every door (GET /v1/realtime, in-process sessions), and the WebSocket's largest message. */
   realtime?: RealtimeOptions;
 }
 
