@@ -237,6 +237,37 @@ describe('GET /v1/realtime (live transcription, OpenAI Realtime protocol)', () =
     rt.close();
   });
 
+  it('G.711 input with a prompt (GA audio/pcmu, beta g711_alaw): echoed in the session, clear drops the uncommitted audio, a commit is transcribed', async () => {
+    const { rt, events, next } = connect(t);
+    await next('session.created');
+    rt.send({ type: 'session.update', session: { type: 'transcription', audio: { input: { format: { type: 'audio/pcmu' }, transcription: { language: 'en', prompt: 'Ask not.' }, turn_detection: null } } } } as any);
+    const updated = await next('session.updated');
+    assert.deepEqual(updated.session.audio.input.format, { type: 'audio/pcmu' });
+    assert.equal(updated.session.audio.input.transcription.prompt, 'Ask not.');
+    // 8 kHz G.711: 0.2 s of μ-law silence (0xFF), dropped by clear, so the commit after it finds nothing.
+    const ulaw = Buffer.alloc(1600, 0xff).toString('base64');
+    rt.send({ type: 'input_audio_buffer.append', audio: ulaw });
+    rt.send({ type: 'input_audio_buffer.clear' });
+    await next('input_audio_buffer.cleared');
+    let from = events.length;
+    rt.send({ type: 'input_audio_buffer.commit' });
+    assert.equal((await next('error', from)).error.code, 'input_audio_buffer_commit_empty');
+    from = events.length;
+    rt.send({ type: 'input_audio_buffer.append', audio: ulaw });
+    rt.send({ type: 'input_audio_buffer.commit' });
+    const committed = await next('input_audio_buffer.committed', from);
+    const completed = await next('conversation.item.input_audio_transcription.completed', from);
+    assert.equal(completed.item_id, committed.item_id);
+    assert.equal(typeof completed.transcript, 'string');
+    rt.close();
+
+    const beta = connect(t, 'beta');
+    await beta.next('transcription_session.created');
+    beta.rt.send({ type: 'transcription_session.update', session: { input_audio_format: 'g711_alaw', turn_detection: null } } as any);
+    assert.equal((await beta.next('transcription_session.updated')).session.input_audio_format, 'g711_alaw');
+    beta.rt.close();
+  });
+
   it('garbage, wrong formats and events it does not serve get error events in OpenAI\'s shape; a huge frame closes with 1009; the server lives on', async () => {
     const { rt, events, next, closed } = connect(t);
     await next('session.created');
