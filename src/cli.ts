@@ -11,6 +11,7 @@ import { runSpeakersCommand } from './cli/speakers-command';
 import { runAlignCommand } from './cli/align-command';
 import { runEmbedCommand } from './cli/embed-command';
 import { runTranslateCommand } from './cli/translate-command';
+import { runDubCommand } from './cli/dub-command';
 import { resolveServeOptions } from './cli/serve-options';
 import { UsageError } from './util/usage-error';
 import { startDeviceClient, type DeviceClient } from './host/device-link';
@@ -31,6 +32,7 @@ Usage:
   node dist/cli.js audiobook <file.md|.txt|.epub|.docx|folder> --out book.m4b [--voice ID] [--format m4b|mp3|epub3]
                              [--chapter-level N] [--chapters 3-7,9|all] [--list-chapters]
                              [--speakers "Ann=VOICE,Bob=VOICE"] [--per-chapter (MP3 files in the folder --out)] [--master acx] [--data-dir D]
+                             [--cast auto (the language model casts the dialogue into .speech/cast.json; quotes read by their voices)]
                              --format epub3 writes a read-along EPUB 3 (Media Overlays); --list-chapters prints the chapters
   node dist/cli.js align <media> <script.txt|.md|.srt|.vtt> --out x.srt|x.vtt|x.txt|x.json [--language L] [--data-dir D]
                              time a script (or re-time subtitles) to the speech; no speech-to-text model needed
@@ -38,6 +40,9 @@ Usage:
                              a copy of the video with the subtitles as a soft track; nothing re-encoded
   node dist/cli.js translate <file.srt|file.vtt> --to LANG [--out FILE] [--from LANG] [--model M] [--style S] [--data-dir D]
                              translate subtitles with the local language model (default out: file.LANG.srt)
+  node dist/cli.js dub <video> --to LANG [--subtitles x.srt|x.vtt] [--mix duck|replace] [--out FILE] [--from LANG] [--model M] [--data-dir D]
+                             dub a video: transcribe (or take the subtitles), translate, speak each speaker with a library
+                             voice, mix (original ducked under the dub, or replaced) into a copy (default out: video.LANG.mp4)
 
 --relay/--device-token join a relay's device pool (Remote API): this server runs the jobs it is sent.
 --allow-folder: a folder the MCP tools may read and write files in (repeatable); a client's declared roots
@@ -75,6 +80,9 @@ const OPTIONS = {
   from: { type: 'string' },
   model: { type: 'string' },
   style: { type: 'string' },
+  subtitles: { type: 'string' },
+  mix: { type: 'string' },
+  cast: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -173,6 +181,10 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'translate') {
     process.exitCode = await runTranslateCommand(action, values, resolveServeOptions(values, process.env).dataDir);
+    return;
+  }
+  if (command === 'dub') {
+    process.exitCode = await runDubCommand(action, values, resolveServeOptions(values).dataDir);
     return;
   }
   throw new UsageError(`Unknown command "${command}".`);

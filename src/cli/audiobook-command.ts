@@ -8,6 +8,8 @@ import type { AcxReport, AudiobookFormat, BookMaster } from '../audiobook/book-p
 import { parseSpeakerList } from '../audiobook/passages';
 import { UsageError } from '../util/usage-error';
 import { runCliJob } from './run-cli-job';
+import type { CliJobCore } from '../host/cli-job-core';
+import type { CastFile } from '../cast/cast-file';
 
 export interface AudiobookFlags {
   out?: string;
@@ -15,6 +17,8 @@ export interface AudiobookFlags {
   format?: string;
   'chapter-level'?: string;
   speakers?: string;
+  /** `auto`: cast the dialogue with the language model (`.speech/cast.json`) and read each quote by its speaker's voice. */
+  cast?: string;
   'per-chapter'?: boolean;
   chapters?: string;
   'list-chapters'?: boolean;
@@ -50,6 +54,25 @@ function acxLine(report: AcxReport): string {
   return `ACX ${report.complies ? 'complies' : 'does not comply'}: ${path.basename(report.file)}: ${figures}${report.problems.length ? `. ${report.problems.join(' ')}` : ''}`;
 }
 
+/** `--cast auto`: the manuscript's dialogue cast (its cast file written or brought up to date), and printed. */
+async function castForBook(core: CliJobCore, input: string, level: number | undefined, dataDir: string): Promise<CastFile> {
+  const { castBook } = await import('../jobs/cast-book');
+  const controller = new AbortController();
+  const cancel = (): void => controller.abort();
+  process.once('SIGINT', cancel);
+  try {
+    const outcome = await castBook({ engine: core.engine, voices: core.voices, dataDir }, { input, ...(level ? { chapterLevel: level } : {}) }, controller.signal);
+    console.log(`Cast ${outcome.quotes} quoted lines (${outcome.asked} asked of the model) into ${outcome.file}:`);
+    for (const [name, character] of Object.entries(outcome.cast.characters)) {
+      const lines = Object.values(outcome.cast.lines).filter((line) => line.speaker === name).length;
+      console.log(`  ${name} (${character.gender}, ${character.age}): ${character.voice ?? 'the book\'s voice'}, ${lines} line(s)`);
+    }
+    return outcome.cast;
+  } finally {
+    process.off('SIGINT', cancel);
+  }
+}
+
 /** Runs the export; answers the exit code (130 when cancelled). */
 export async function runAudiobookCommand(input: string | undefined, flags: AudiobookFlags, dataDir: string): Promise<number> {
   if (!input) throw new UsageError('Expected "audiobook <file.md|.epub|.docx|folder> --out book.m4b".');
@@ -62,10 +85,13 @@ export async function runAudiobookCommand(input: string | undefined, flags: Audi
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be m4b, mp3 or epub3, not ${flags.format}.`);
   if (perChapter && format !== 'mp3') throw new UsageError('--per-chapter writes MP3 files; leave out --format or use --format mp3.');
 
+  if (flags.cast !== undefined && flags.cast !== 'auto') throw new UsageError(`--cast takes auto (cast the dialogue with the language model), not "${flags.cast}".`);
+
   const { createBookExport, finishBookExport } = await import('../jobs/book-export');
   const out = flags.out;
   const result = await runCliJob(dataDir, {
-    create: (core) => createBookExport(core, {
+    create: async (core) => createBookExport(core, {
+      ...(flags.cast === 'auto' ? { cast: await castForBook(core, input, level, dataDir) } : {}),
       origin: 'cli', input, out, format, perChapter, speakers: parseSpeakerList(flags.speakers),
       ...(flags.voice ? { voiceId: flags.voice } : {}), ...(level ? { chapterLevel: level } : {}),
       ...(flags.chapters !== undefined ? { chapters: flags.chapters } : {}),

@@ -14,6 +14,7 @@ import { selectChapters } from '../audiobook/chapter-selection';
 import type { ChapterParagraph } from '../audiobook/manuscript';
 import { ManuscriptError } from '../audiobook/manuscript-files';
 import { chapterPassages } from '../audiobook/passages';
+import type { CastFile } from '../cast/cast-file';
 import { newChapterPath, readAlongFromEpub, readAlongFromText, sentencesOf } from '../audiobook/read-along/package-plan';
 import { readBook } from '../audiobook/read-book';
 import { MAX_TTS_TEXT } from '../contract/openapi';
@@ -40,6 +41,8 @@ export interface BookRequest {
   chapters?: string;
   /** `acx`: master each chapter to Audible's rules; needs one MP3 per chapter. */
   master?: BookMaster;
+  /** Who reads each quote (`.speech/cast.json`, src/cast/): quotes are read by their speaker's voice. */
+  cast?: CastFile;
 }
 
 /** A voice by id, or by its name (case-insensitive), that is ready to speak. */
@@ -124,7 +127,7 @@ export async function admitBook(
       chapters.push({ title: chapter.title, passages: checkLength(chapter.title, passages) });
       continue;
     }
-    const { passages, endVoice } = chapterPassages(chapter.text, speakers, carried);
+    const { passages, endVoice } = chapterPassages(chapter.text, speakers, carried, request.cast);
     carried = endVoice;
     checkLength(chapter.title, passages);
     if (readAlong) {
