@@ -184,7 +184,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === 'dub') {
-    process.exitCode = await runDubCommand(action, values, resolveServeOptions(values).dataDir);
+    process.exitCode = await runDubCommand(action, values, resolveServeOptions(values, process.env).dataDir);
     return;
   }
   throw new UsageError(`Unknown command "${command}".`);
