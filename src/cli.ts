@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { apiKeyPath, ensureApiKey, writeApiKey } from './http/api-key';
 import { runStdioMcp } from './host/mcp-stdio';
 import { engineConfigFromEnvironment } from './config/engine-environment';
+import { modelMirrorFromEnvironment, proxyEnvironment } from './config/server-environment';
 import { defaultEngineWorkerPath, startLocalServer } from './host/local-server';
 import { runAudiobookCommand } from './cli/audiobook-command';
 import { runModelsCommand } from './cli/models-command';
@@ -104,7 +105,7 @@ function calibrationOption(value: string | undefined): { calibrate: boolean; cal
 const allowedFolderFlags = (flags: { 'allow-folder'?: string[] }): string[] => (flags['allow-folder'] ?? []).map((folder) => path.resolve(folder));
 
 async function serve(flags: Parameters<typeof resolveServeOptions>[0] & { 'allow-folder'?: string[] }): Promise<void> {
-  const options = resolveServeOptions(flags);
+  const options = resolveServeOptions(flags, process.env);
   const preferredSttModel = options.sttModel === undefined ? undefined : sttModelFileName(options.sttModel);
   const allowed = allowedFolderFlags(flags);
   const server = await startLocalServer({ ...options, log: consoleLogger, engineConfig: engineConfigFromEnvironment(), allowedFolders: () => allowed, ...(preferredSttModel ? { preferredSttModel } : {}) });
@@ -142,7 +143,7 @@ async function serve(flags: Parameters<typeof resolveServeOptions>[0] & { 'allow
 }
 
 async function key(action: string | undefined, flags: Parameters<typeof resolveServeOptions>[0]): Promise<void> {
-  const { dataDir } = resolveServeOptions(flags);
+  const { dataDir } = resolveServeOptions(flags, process.env);
   if (action === 'regenerate') {
     await writeApiKey(dataDir);
     console.log(`A new API key is in ${apiKeyPath(dataDir)}; the previous key stopped working.`);
@@ -164,22 +165,22 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'key') return key(action, values);
   if (command === 'mcp') {
     const allowed = allowedFolderFlags(values);
-    return runStdioMcp({ dataDir: resolveServeOptions(values).dataDir, allowedFolders: () => allowed });
+    return runStdioMcp({ dataDir: resolveServeOptions(values, process.env).dataDir, allowedFolders: () => allowed });
   }
   if (command === 'models') {
-    process.exitCode = await runModelsCommand(positionals.slice(1), resolveServeOptions(values).dataDir, { mirror: values.mirror });
+    process.exitCode = await runModelsCommand(positionals.slice(1), resolveServeOptions(values, process.env).dataDir, { mirror: values.mirror ?? modelMirrorFromEnvironment(process.env), env: proxyEnvironment(process.env) });
     return;
   }
   if (command === 'speakers') {
-    process.exitCode = await runSpeakersCommand(positionals.slice(1), resolveServeOptions(values).dataDir, { engineWorkerPath: defaultEngineWorkerPath() });
+    process.exitCode = await runSpeakersCommand(positionals.slice(1), resolveServeOptions(values, process.env).dataDir, { engineWorkerPath: defaultEngineWorkerPath() });
     return;
   }
   if (command === 'audiobook') {
-    process.exitCode = await runAudiobookCommand(action, values, resolveServeOptions(values).dataDir);
+    process.exitCode = await runAudiobookCommand(action, values, resolveServeOptions(values, process.env).dataDir);
     return;
   }
   if (command === 'align') {
-    process.exitCode = await runAlignCommand(positionals.slice(1), values, resolveServeOptions(values).dataDir);
+    process.exitCode = await runAlignCommand(positionals.slice(1), values, resolveServeOptions(values, process.env).dataDir);
     return;
   }
   if (command === 'embed-subtitles') {
@@ -187,11 +188,11 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === 'translate') {
-    process.exitCode = await runTranslateCommand(action, values, resolveServeOptions(values).dataDir);
+    process.exitCode = await runTranslateCommand(action, values, resolveServeOptions(values, process.env).dataDir);
     return;
   }
   if (command === 'dub') {
-    process.exitCode = await runDubCommand(action, values, resolveServeOptions(values).dataDir);
+    process.exitCode = await runDubCommand(action, values, resolveServeOptions(values, process.env).dataDir);
     return;
   }
   throw new UsageError(`Unknown command "${command}".`);

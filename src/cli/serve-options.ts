@@ -21,7 +21,7 @@ export interface ServeOptions {
 type Flags = { host?: string; port?: string; 'data-dir'?: string; auth?: string; relay?: string; 'device-token'?: string; 'stt-model'?: string };
 
 /** Flags win over SPEECH_STUDIO_* environment variables, which win over the defaults. */
-export function resolveServeOptions(flags: Flags, env: NodeJS.ProcessEnv = process.env): ServeOptions {
+export function resolveServeOptions(flags: Flags, env: NodeJS.ProcessEnv): ServeOptions {
   const host = flags.host ?? env.SPEECH_STUDIO_HOST ?? '127.0.0.1';
   const portText = flags.port ?? env.SPEECH_STUDIO_PORT ?? '17860';
   const port = Number(portText);

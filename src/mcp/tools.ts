@@ -17,7 +17,7 @@ import { storedInputName } from '../contract/media-types';
 import type { AppDeps } from '../http/app-deps';
 import { findApiJob } from '../jobs/job-lookup';
 import { defaultVoice } from '../voices/default-voice';
-import { resolveVoice, voiceOverridesFromEnv } from '../voices/voice-map';
+import { resolveVoice } from '../voices/voice-map';
 import { renderTranscript } from '../subtitles/render';
 import { readJobTranscript } from '../jobs/job-transcript';
 import { allowedFolders, confineInput, confineOutput, PathRefusedError, writeConfined } from '../local-files/confined-paths';
@@ -66,7 +66,7 @@ async function pathRule<T>(check: () => Promise<T>): Promise<T> {
 }
 
 export function speechTools(deps: McpDeps, clientRoots: ClientRoots = async () => undefined) {
-  const overrides = { ...voiceOverridesFromEnv(), ...deps.openAiVoices };
+  const overrides = deps.openAiVoices ?? {};
   const folders = async (): Promise<string[]> => allowedFolders(await clientRoots(), deps.allowedFolders?.() ?? []);
   /** A voice id or exact name, or an OpenAI voice name (alloy, nova, …) as the OpenAI door maps it. */
   const resolvedVoice = (wanted: string) => {

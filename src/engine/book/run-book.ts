@@ -13,6 +13,7 @@ import { PARAGRAPH_PAUSE_SECONDS, SENTENCE_PAUSE_SECONDS, type AcxReport, type B
 import { entriesIn } from '../../lexicon/apply-lexicon';
 import { cachePrunerFor } from '../../util/data-dir-caches';
 import { UserFacingError, type BookTask, type ProgressReporter, type TaskOutcome, type TtsTask } from '../protocol';
+import { engineConfig } from '../engine-config';
 import { checkTask } from '../task-check';
 import { runTtsTask } from '../tts/run-tts';
 import { masterChapterForAcx } from './acx';
@@ -185,7 +186,7 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
       : await writeBook(book, timed, encoded, plan.out, plan.format, scratch);
   // The scratch folder goes first: while it is there, the cache counts as being written and is left alone.
   await rm(scratch, { recursive: true, force: true });
-  await cachePrunerFor(task.dataDir).prune('audiobook');
+  await cachePrunerFor(task.dataDir, engineConfig().cacheLimits).prune('audiobook');
   const verified = verify ? await writeTakesReport(plan.out, verify, paragraphs) : undefined;
   return { backend: 'audiobook', result: { ...(verified ? { verify: verified } : {}), chapters: timed, synthesized, reused, files, ...(plan.master === 'acx' ? { acx: acx.map((chapterReport, index) => ({ ...chapterReport, file: files[index] ?? chapterReport.file })) } : {}), ...(Object.keys(ssmlIgnored).length ? { ignoredOptions: ssmlIgnored } : {}) } };
 }
