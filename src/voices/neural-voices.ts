@@ -88,6 +88,7 @@ const KINDS: Record<NonNullable<CatalogEntry['engine']>, SherpaModelKind> = {
   'sherpa-onnx-vits': 'vits',
   'sherpa-onnx-kokoro': 'kokoro',
   'sherpa-onnx-kitten': 'kitten',
+  'sherpa-onnx-zipvoice': 'zipvoice',
 };
 
 /** Catalog file roles → sherpa config names. */
