@@ -14,6 +14,7 @@ import { registerChooseVoice } from './editor/commands/choose-voice';
 import { registerExportAudiobook } from './editor/commands/export-audiobook';
 import { registerTranslateSubtitles } from './editor/commands/translate-subtitles';
 import { registerInstallModel } from './editor/commands/install-model';
+import { registerOwnVoices } from './editor/commands/own-voices';
 import { registerModelFiles } from './editor/commands/model-files';
 import { registerLocalApiCommands } from './editor/commands/local-api';
 import { registerNarrateSelection } from './editor/commands/narrate-selection';
@@ -103,6 +104,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     registerRetranscribeCues(services),
     registerChooseVoice(services),
     registerInstallModel(services),
+    registerOwnVoices(services),
     registerModelFiles(services),
     registerLocalApiCommands(services),
     registerRelayCommands(link, server, log),
