@@ -38,7 +38,8 @@ async function createVoiceFromRecording(services: Services, args: CreateVoiceArg
   } catch (error) {
     if (error instanceof OwnVoiceError && error.code === 'ZIPVOICE_NOT_INSTALLED') {
       const install = 'Install ZipVoice';
-      if (await vscode.window.showErrorMessage(error.message, install) === install) await vscode.commands.executeCommand('speechStudio.installModel', ZIPVOICE_MODEL_ID);
+      // Not awaited: the command ends with its refusal; the install starts if and when the user clicks.
+      void vscode.window.showErrorMessage(error.message, install).then((choice) => (choice === install ? vscode.commands.executeCommand('speechStudio.installModel', ZIPVOICE_MODEL_ID) : undefined));
       return undefined;
     }
     void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error));
