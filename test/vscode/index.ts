@@ -38,7 +38,6 @@ import './job-copy.test';
 import './voices.test';
 import './team-relay.test';
 import './translate.test';
-import './own-voices.test';
 import './deactivate.test';
 
 export async function run(): Promise<void> {
