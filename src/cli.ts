@@ -8,6 +8,7 @@ import { defaultEngineWorkerPath, startLocalServer } from './host/local-server';
 import { runAudiobookCommand } from './cli/audiobook-command';
 import { runModelsCommand } from './cli/models-command';
 import { runSpeakersCommand } from './cli/speakers-command';
+import { runVoicesCommand } from './cli/voices-command';
 import { runAlignCommand } from './cli/align-command';
 import { runEmbedCommand } from './cli/embed-command';
 import { runTranslateCommand } from './cli/translate-command';
@@ -29,6 +30,8 @@ Usage:
   node dist/cli.js key regenerate [--data-dir D]
   node dist/cli.js models list|install <id>|remove <id>|verify|import [<id>] <path> [--data-dir D] [--mirror URL]
   node dist/cli.js speakers add <name> <clip>|remove <name>|list [--data-dir D]   speakers named in diarized transcripts
+  node dist/cli.js voices clone <clip> --name N [--text T] [--yes-consent] | mix --kokoro a:0.6,b:0.4 --name N | list | remove N
+                             voices of your own: cloned from a recording (ZipVoice) or blended from Kokoro speakers
   node dist/cli.js audiobook <file.md|.txt|.epub|.docx|folder> --out book.m4b [--voice ID] [--format m4b|mp3|epub3]
                              [--chapter-level N] [--chapters 3-7,9|all] [--list-chapters]
                              [--speakers "Ann=VOICE,Bob=VOICE"] [--per-chapter (MP3 files in the folder --out)] [--master acx] [--data-dir D]
@@ -155,6 +158,14 @@ async function key(action: string | undefined, flags: Parameters<typeof resolveS
 }
 
 async function main(argv: string[]): Promise<void> {
+  if (argv[0] === 'voices') {
+    // Its own flags (--name, --text, --yes-consent, --kokoro, --all); --data-dir is read here.
+    const { values: own, tokens } = parseArgs({ args: argv.slice(1), options: { 'data-dir': { type: 'string' } }, allowPositionals: true, strict: false, tokens: true });
+    const rest = tokens.filter((token) => !(token.kind === 'option' && token.name === 'data-dir')).map((token) => argv[1 + token.index]);
+    const dataDir = resolveServeOptions({ 'data-dir': typeof own['data-dir'] === 'string' ? own['data-dir'] : undefined }, process.env).dataDir;
+    process.exitCode = await runVoicesCommand(rest.filter((arg) => arg !== undefined), dataDir, { engineWorkerPath: defaultEngineWorkerPath() });
+    return;
+  }
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   if (values.help || positionals.length === 0) {
     console.log(USAGE);

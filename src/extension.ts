@@ -16,6 +16,7 @@ import { registerTranslateSubtitles } from './editor/commands/translate-subtitle
 import { registerDubMedia } from './editor/commands/dub-media';
 import { registerCastCharacters } from './editor/commands/cast-characters';
 import { registerInstallModel } from './editor/commands/install-model';
+import { registerOwnVoices } from './editor/commands/own-voices';
 import { registerModelFiles } from './editor/commands/model-files';
 import { registerLocalApiCommands } from './editor/commands/local-api';
 import { registerNarrateSelection } from './editor/commands/narrate-selection';
@@ -107,6 +108,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     registerRetranscribeCues(services),
     registerChooseVoice(services),
     registerInstallModel(services),
+    registerOwnVoices(services),
     registerModelFiles(services),
     registerLocalApiCommands(services),
     registerRelayCommands(link, server, log),

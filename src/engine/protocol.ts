@@ -205,6 +205,34 @@ export interface SpeakerEmbeddingResult {
 
 
 /**
+ * Not a job: a recording made into a cloning reference (src/engine/voice/): speech trimmed, loudness
+ * normalized, written to `outputPath` as 16-bit mono WAV; its words recognized with the model at
+ * `recognizerModelPath` unless `text` is given.
+ */
+export interface VoiceReferenceTask {
+  kind: 'voice-reference';
+  inputPath: string;
+  outputPath: string;
+  /** `<data-dir>/models`: the VAD model is found there. */
+  modelsDir: string;
+  text?: string;
+  recognizerModelPath?: string;
+  /** The recording's language when known; recognition detects it otherwise. */
+  language?: string;
+}
+
+export interface VoiceReferenceResult {
+  /** The length of the trimmed reference. */
+  speechSeconds: number;
+  /** Where the kept speech starts in the recording. */
+  trimmedStartSeconds: number;
+  /** What the reference says: the given text, or the recognized one. */
+  text: string;
+  /** The recognized (or given) language; null when nothing told it. */
+  language: string | null;
+}
+
+/**
  * A subtitle file translated by the language model (src/engine/llm/): cue by cue, times kept, written to
  * `outputPath` (through `<outputPath>.partial`).
  */
@@ -278,10 +306,10 @@ export interface LlmGenerateResult {
 /** What the job service queues: a TTS, STT, book, translation or dub job's task. */
 export type JobTask = TtsTask | SttTask | BookTask | AlignTask | TranslateTask | DubTask;
 
-export type EngineTask = JobTask | SpeechRegionsTask | WaveformTask | ShotChangesTask | SpeakTask | LiveWindowTask | SpeakerEmbeddingTask | EmbedSubtitlesTask | LlmGenerateTask | CastAttributeTask;
+export type EngineTask = JobTask | SpeechRegionsTask | WaveformTask | ShotChangesTask | SpeakTask | LiveWindowTask | SpeakerEmbeddingTask | EmbedSubtitlesTask | LlmGenerateTask | CastAttributeTask | VoiceReferenceTask;
 
 /** What a task answers: a job's result, speech regions, waveform peaks, a spoken sentence, a live window or a model's answer. */
-export type EngineResult = JobResult | BookResult | TranslateResult | DubResult | SpeechRegionsResult | WaveformResult | ShotChangesResult | SpokenSentence | LiveWindowResult | SpeakerEmbeddingResult | EmbedSubtitlesResult | LlmGenerateResult | CastAttributeResult;
+export type EngineResult = JobResult | BookResult | TranslateResult | DubResult | SpeechRegionsResult | WaveformResult | ShotChangesResult | SpokenSentence | LiveWindowResult | SpeakerEmbeddingResult | EmbedSubtitlesResult | LlmGenerateResult | CastAttributeResult | VoiceReferenceResult;
 
 /** The result a task of type T answers with. */
 export type ResultOf<T extends EngineTask> = T extends BookTask
@@ -308,7 +336,9 @@ export type ResultOf<T extends EngineTask> = T extends BookTask
           ? SpeakerEmbeddingResult
           : T extends EmbedSubtitlesTask
             ? EmbedSubtitlesResult
-            : JobResult;
+            : T extends VoiceReferenceTask
+              ? VoiceReferenceResult
+              : JobResult;
 
 /**
  * Not a job: a copy of a video with a subtitle file as a soft track (src/engine/media/embed-subtitles.ts); the
@@ -482,6 +512,7 @@ export const taskBackend = (task: EngineTask): string => {
   if (task.kind === 'book') return 'audiobook';
   if (task.kind === 'live-window') return STT_BACKEND;
   if (task.kind === 'speaker-embedding') return 'sherpa-onnx';
+  if (task.kind === 'voice-reference') return VAD_BACKEND;
   if (task.kind === 'align') return ALIGN_BACKEND;
   if (task.kind === 'translate' || task.kind === 'llm-generate' || task.kind === 'cast-attribute') return LLM_BACKEND;
   if (task.kind === 'dub') return DUB_BACKEND;

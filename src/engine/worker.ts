@@ -48,6 +48,11 @@ async function runTask(received: unknown, report: ProgressReporter): Promise<Tas
     const { runLlmGenerateTask } = await import('./llm/run-generate');
     return runLlmGenerateTask(checkLlmGenerateTask(received as Record<string, unknown>));
   }
+  if (typeof received === 'object' && received !== null && (received as { kind?: unknown }).kind === 'voice-reference') {
+    const { checkVoiceReferenceTask } = await import('./voice/check-voice-reference');
+    const { runVoiceReferenceTask } = await import('./voice/run-voice-reference');
+    return runVoiceReferenceTask(checkVoiceReferenceTask(received as Record<string, unknown>));
+  }
   const task = await checkTask(received);
   if (task.kind === 'speak') {
     const { speakSentence } = await import('./tts/speak-sentence');

@@ -10,7 +10,7 @@ import catalogJson from '../../models/catalog.json';
 import catalogSchema from '../../models/catalog.schema.json';
 import { ModelError } from './model-error';
 
-export type ModelKind = 'stt' | 'diarization-segmentation' | 'speaker-embedding' | 'punctuation' | 'vad' | 'tts-voice' | 'llm';
+export type ModelKind = 'stt' | 'diarization-segmentation' | 'speaker-embedding' | 'punctuation' | 'vad' | 'tts-voice' | 'voice-cloning' | 'llm';
 export type ChecksumPolicy = 'verify' | 'record-on-first-download';
 
 export interface CatalogFile {
@@ -21,7 +21,7 @@ export interface CatalogFile {
   approxSize?: number;
   sha256: string | null;
   checksum: ChecksumPolicy;
-  role?: 'model' | 'config' | 'tokens' | 'voices' | 'lexicon';
+  role?: 'model' | 'config' | 'tokens' | 'voices' | 'lexicon' | 'encoder' | 'decoder' | 'vocoder';
   source: string;
 }
 
@@ -35,7 +35,7 @@ export interface CatalogEntry {
   license: string;
   licenseUrl?: string;
   homepage?: string;
-  engine?: 'sherpa-onnx-vits' | 'sherpa-onnx-kokoro' | 'sherpa-onnx-kitten';
+  engine?: 'sherpa-onnx-vits' | 'sherpa-onnx-kokoro' | 'sherpa-onnx-kitten' | 'sherpa-onnx-zipvoice';
   requires?: string[];
   runtime?: 'espeak-ng-data'[];
   files: CatalogFile[];

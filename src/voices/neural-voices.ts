@@ -88,10 +88,33 @@ const KINDS: Record<NonNullable<CatalogEntry['engine']>, SherpaModelKind> = {
   'sherpa-onnx-vits': 'vits',
   'sherpa-onnx-kokoro': 'kokoro',
   'sherpa-onnx-kitten': 'kitten',
+  'sherpa-onnx-zipvoice': 'zipvoice',
 };
 
 /** Catalog file roles → sherpa config names. */
-const ROLE_NAMES: Record<string, string> = { model: 'model', tokens: 'tokens', voices: 'voices', lexicon: 'lexicon' };
+const ROLE_NAMES: Record<string, string> = {
+  model: 'model', tokens: 'tokens', voices: 'voices', lexicon: 'lexicon', encoder: 'encoder', decoder: 'decoder', vocoder: 'vocoder',
+};
+
+/**
+ * A catalog entry's files by sherpa's config names, at their installed paths (several lexicons as one
+ * comma-separated list, as sherpa-onnx takes them).
+ */
+export function catalogModelFiles(entry: CatalogEntry, files: VoiceFiles): Record<string, string> {
+  const modelFiles: Record<string, string> = {};
+  for (const file of entry.files.filter((f) => f.role && ROLE_NAMES[f.role])) {
+    const name = ROLE_NAMES[file.role!];
+    const where = files.target(file.target);
+    modelFiles[name] = modelFiles[name] ? `${modelFiles[name]},${where}` : where;
+  }
+  return modelFiles;
+}
+
+/** Whether every file of a catalog entry is installed. */
+export const catalogEntryInstalled = (entry: CatalogEntry, files: VoiceFiles): boolean => entry.files.every((file) => existsSync(files.target(file.target)));
+
+/** The speakers of a catalog model in its voices.bin order (Kokoro, Kitten); empty for single-voice models. */
+export const catalogSpeakerKeys = (entryId: string): string[] => DETAILS[entryId]?.speakers?.map((speaker) => speaker.key) ?? [];
 
 export function catalogVoiceEntries(files: VoiceFiles, catalog = builtinCatalog()): IndexedEntry[] {
   return catalog.models
@@ -104,12 +127,7 @@ function entriesFor(entry: CatalogEntry, files: VoiceFiles): IndexedEntry[] {
   const paths = entry.files.map((file) => ({ role: file.role, path: files.target(file.target) }));
   const ready = paths.every((file) => existsSync(file.path));
   const availability: Voice['availability'] = ready ? 'ready' : files.installing(entry.id) ? 'installing' : 'not_installed';
-  // sherpa-onnx takes several lexicons as one comma-separated list.
-  const modelFiles: Record<string, string> = {};
-  for (const file of paths.filter((f) => f.role && ROLE_NAMES[f.role])) {
-    const name = ROLE_NAMES[file.role!];
-    modelFiles[name] = modelFiles[name] ? `${modelFiles[name]},${file.path}` : file.path;
-  }
+  const modelFiles = catalogModelFiles(entry, files);
   const createdAt = ready ? Math.max(...paths.map((file) => files.installedAt(file.path))) : 0;
   const details = DETAILS[entry.id] ?? {};
   const speakers: (Speaker | undefined)[] = details.speakers ?? [undefined];

@@ -10,17 +10,25 @@
  *   "reference": { "audio": "reference.wav", "text": "What the reference recording says." } }
  * ```
  * File names are relative to the folder. A folder with a broken manifest is listed as `unavailable`.
+ *
+ * Voices made in Speech Studio (src/voices/own-voices.ts) add `"uses": "<catalog id>"`, whose installed
+ * files fill in those `files` does not name (a cloned voice keeps only its reference, a Kokoro mix only
+ * its voices.bin), `"creationMode": "cloned" | "designed"`, and for a clone the speaker's `consent`.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Gender, Voice } from '../contract/types';
 import { REQUIRED_FILES, type SherpaModelKind, type SherpaVoiceModel } from './voice-ref';
+import { builtinCatalog, type CatalogEntry } from '../models/catalog';
+import { catalogModelFiles } from './neural-voices';
 
 import { indexed, type IndexedEntry } from './voice-entry';
-import type { VoiceFiles } from './voice-files';
+import { VoiceFiles } from './voice-files';
 import { voiceIdFor } from './voice-id';
 
 export const MANIFEST_FILE = 'voice.json';
+/** Only the names of a catalog entry's files matter when checking a manifest, not where they are. */
+const PLACEHOLDER_FILES = new VoiceFiles('/');
 const KINDS: SherpaModelKind[] = ['vits', 'kokoro', 'kitten', 'matcha', 'zipvoice'];
 const GENDERS: Gender[] = ['female', 'male', 'neutral'];
 
@@ -34,6 +42,16 @@ interface Manifest {
   files: Record<string, string>;
   speakers?: { id: number; name?: string; gender?: Gender; languageCode?: string }[];
   reference?: { audio: string; text: string };
+  uses?: string;
+  creationMode?: 'cloned' | 'designed';
+  /** A multi-lingual Kokoro mix speaks this language (its `lang`) unless a job asks for another. */
+  speakerLanguage?: string;
+  consent?: { confirmedAt: string; statement: string };
+}
+
+/** The catalog entry a manifest's `uses` names, if it is one that loads like `engine`. */
+function usedEntry(uses: unknown, engine: SherpaModelKind): CatalogEntry | undefined {
+  return builtinCatalog().models.find((entry) => entry.id === uses && entry.engine === `sherpa-onnx-${engine}`);
 }
 
 /** The manifest's problem in words, or undefined when it is usable. */
@@ -48,7 +66,10 @@ export function manifestProblem(data: unknown): string | undefined {
   for (const [key, file] of Object.entries(m.files)) {
     if (typeof file !== 'string' || path.isAbsolute(file) || file.split(/[\\/]/).includes('..')) return `files.${key} must be a file name inside the folder`;
   }
-  const missing = REQUIRED_FILES[m.engine as SherpaModelKind].filter((key) => !m.files![key]);
+  if (m.uses !== undefined && !usedEntry(m.uses, m.engine as SherpaModelKind)) return `uses must name a catalog model of the ${m.engine} family`;
+  if (m.creationMode !== undefined && m.creationMode !== 'cloned' && m.creationMode !== 'designed') return 'creationMode must be cloned or designed';
+  const provided = m.uses ? Object.keys(catalogModelFiles(usedEntry(m.uses, m.engine as SherpaModelKind)!, PLACEHOLDER_FILES)) : [];
+  const missing = REQUIRED_FILES[m.engine as SherpaModelKind].filter((key) => !m.files![key] && !provided.includes(key));
   if (missing.length > 0) return `files must name ${missing.join(', ')}`;
   if (m.engine === 'zipvoice' && (typeof m.reference?.audio !== 'string' || typeof m.reference.text !== 'string')) {
     return 'a zipvoice voice needs reference.audio and reference.text';
@@ -83,8 +104,12 @@ function entriesForFolder(dir: string, folder: string, files: VoiceFiles): Index
   const problem = manifestProblem(data);
   if (problem) return [broken(folder, problem)];
   const m = data as Manifest;
-  const modelFiles = Object.fromEntries(Object.entries(m.files).map(([key, file]) => [key, path.join(dir, file)]));
-  const needed = [...REQUIRED_FILES[m.engine].map((key) => modelFiles[key]), ...(m.reference ? [path.join(dir, m.reference.audio)] : [])];
+  const used = m.uses ? usedEntry(m.uses, m.engine) : undefined;
+  const modelFiles = {
+    ...(used ? catalogModelFiles(used, files) : {}),
+    ...Object.fromEntries(Object.entries(m.files).map(([key, file]) => [key, path.join(dir, file)])),
+  };
+  const needed = [...(used ? used.files.map((file) => files.target(file.target)) : []), ...REQUIRED_FILES[m.engine].map((key) => modelFiles[key]), ...(m.reference ? [path.join(dir, m.reference.audio)] : [])];
   const ready = needed.every((file) => existsSync(file));
   const createdAt = ready ? files.installedAt(path.join(dir, MANIFEST_FILE)) : 0;
   const speakers = m.speakers?.length ? m.speakers : [{ id: 0 }];
@@ -99,6 +124,7 @@ function entriesForFolder(dir: string, folder: string, files: VoiceFiles): Index
       speakerId: speaker.id,
       espeakDataDir: files.espeakDataDir,
       ...(m.multiLingual ? { multiLingual: true } : {}),
+      ...(m.speakerLanguage ? { speakerLanguage: m.speakerLanguage } : {}),
       ...(m.reference ? { reference: { audioPath: path.join(dir, m.reference.audio), text: m.reference.text } } : {}),
     };
     const voice: Voice = {
@@ -106,7 +132,7 @@ function entriesForFolder(dir: string, folder: string, files: VoiceFiles): Index
       name,
       languageCode,
       ...(gender ? { gender } : {}),
-      creationMode: m.engine === 'zipvoice' ? 'cloned' : 'downloaded',
+      creationMode: m.creationMode ?? (m.engine === 'zipvoice' ? 'cloned' : 'downloaded'),
       availability: ready ? 'ready' : 'unavailable',
       access: { scope: 'personal', canUse: true, license: m.license ?? 'unknown' },
     };

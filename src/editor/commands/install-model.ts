@@ -19,6 +19,7 @@ const KIND_LABELS: Record<CatalogEntry['kind'], string> = {
   punctuation: 'Punctuation',
   vad: 'Voice activity detection',
   'tts-voice': 'Voices',
+  'voice-cloning': 'Voice cloning',
   llm: 'Language models (translation)',
 };
 

@@ -5,7 +5,8 @@
  * process rather than throw.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { readWavSamples } from '../../audio/wav-reader';
 import { UserFacingError, type SherpaVoiceModel, type TtsVoiceRef } from '../../protocol';
 import { requireSherpa } from '../../native-parts';
@@ -42,14 +43,30 @@ async function readReference(path: string): Promise<{ samples: Float32Array; sam
   return { samples: mono, sampleRate: info.sampleRate };
 }
 
+/**
+ * sherpa-onnx's ZipVoice front end ends the process without a lexicon file, yet needs no entries in it: words
+ * it does not list go to espeak-ng. The catalog's model has none (sherpa's archive generates a Chinese one),
+ * so an empty one beside the espeak-ng data stands in unless the voice names its own.
+ */
+async function emptyLexicon(espeakDataDir: string): Promise<string> {
+  const file = path.join(path.dirname(espeakDataDir), 'zipvoice-empty-lexicon.txt');
+  if (!existsSync(file)) {
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, '');
+  }
+  return file;
+}
+
 export async function openSherpaEngine(voice: TtsVoiceRef, settings: EngineSettings): Promise<OpenedEngine> {
-  const model = voice.model as SherpaVoiceModel | undefined;
-  if (!model?.kind) throw new UserFacingError(`The voice ${voice.name ?? voice.engineVoiceId} has no model configuration.`);
-  const missing = REQUIRED_FILES[model.kind].map((name) => model.files[name]).filter((file) => !file || !existsSync(file));
+  const given = voice.model as SherpaVoiceModel | undefined;
+  if (!given?.kind) throw new UserFacingError(`The voice ${voice.name ?? voice.engineVoiceId} has no model configuration.`);
+  let model: SherpaVoiceModel = given;
+  const missing = REQUIRED_FILES[model.kind].map((name) => given.files[name]).filter((file) => !file || !existsSync(file));
   if (missing.length > 0) {
     throw new UserFacingError(`The voice ${voice.name ?? voice.engineVoiceId} is not installed: ${missing.join(', ')} is missing.`);
   }
   await ensureEspeakData(model.espeakDataDir);
+  if (model.kind === 'zipvoice' && !model.files.lexicon) model = { ...model, files: { ...model.files, lexicon: await emptyLexicon(model.espeakDataDir) } };
   const language = model.multiLingual && asksForOtherLanguage(settings.language, voice.languageCode) ? settings.language : null;
   const tts = loadTts(sherpaTtsConfig(model, { guidanceScale: settings.guidanceScale, language }));
   if (model.speakerId >= tts.numSpeakers) {

@@ -1,0 +1,105 @@
+/**
+ * Voices of your own: cloned from a recording (ZipVoice) or designed as a blend of Kokoro speakers, each a
+ * folder `<data-dir>/models/tts/<folder>/` with a voice.json that `uses` the installed catalog model (see
+ * voice-manifest.ts), so the voice library lists them like any other voice. Here: their names, folders,
+ * listing and removal, and writing a folder so that it appears whole or not at all.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { builtinCatalog } from '../models/catalog';
+import type { VoiceLibrary, VoiceEntry } from './library';
+import { MANIFEST_FILE } from './voice-manifest';
+import { VoiceFiles } from './voice-files';
+
+/** A refusal in words for the user, with a code a door can act on (the editor offers to install ZipVoice). */
+export class OwnVoiceError extends Error {
+  constructor(readonly code: 'INVALID_NAME' | 'NAME_TAKEN' | 'NO_CONSENT' | 'ZIPVOICE_NOT_INSTALLED' | 'NO_RECOGNIZER' | 'INVALID_MIX' | 'NOT_FOUND', message: string) {
+    super(message);
+    this.name = 'OwnVoiceError';
+  }
+}
+
+export interface OwnVoice {
+  id: string;
+  name: string;
+  languageCode: string;
+  creationMode: 'cloned' | 'designed';
+  availability: string;
+  /** The voice's folder under models/tts/. */
+  folder: string;
+}
+
+const MAX_NAME = 60;
+
+/** The folder name for a voice name: lower-case letters, digits and dashes. */
+export function ownVoiceFolder(name: string): string {
+  return name.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, MAX_NAME) || 'voice';
+}
+
+const isOwn = (entry: VoiceEntry): boolean =>
+  entry.engineVoiceId.startsWith('custom/') && (entry.voice.creationMode === 'cloned' || entry.voice.creationMode === 'designed');
+
+const folderOf = (entry: VoiceEntry): string => entry.engineVoiceId.slice('custom/'.length).split('#')[0];
+
+/** The cloned and designed voices in the library, by name. */
+export function listOwnVoices(library: Pick<VoiceLibrary, 'entries'>): OwnVoice[] {
+  return library.entries().filter(isOwn).map((entry) => ({
+    id: entry.voice.id,
+    name: entry.voice.name,
+    languageCode: entry.voice.languageCode,
+    creationMode: entry.voice.creationMode as OwnVoice['creationMode'],
+    availability: entry.voice.availability ?? 'ready',
+    folder: folderOf(entry),
+  })).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Refuses a name that is empty, too long, already a voice's name, or whose folder is taken. */
+export function checkNewVoiceName(library: Pick<VoiceLibrary, 'entries'>, dataDir: string, name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed || trimmed.length > MAX_NAME || /[\u0000-\u001f]/.test(trimmed)) {
+    throw new OwnVoiceError('INVALID_NAME', `A voice name needs 1–${MAX_NAME} characters, got ${JSON.stringify(name)}.`);
+  }
+  const folder = ownVoiceFolder(trimmed);
+  const lower = trimmed.toLowerCase();
+  const reserved = folder === 'svox-pico' || builtinCatalog().models.some((entry) => entry.id === folder);
+  if (reserved || existsSync(new VoiceFiles(dataDir).ttsDir(folder)) || library.entries().some((entry) => entry.voice.name.toLowerCase() === lower)) {
+    throw new OwnVoiceError('NAME_TAKEN', `A voice named ${JSON.stringify(trimmed)} already exists: remove it first, or choose another name.`);
+  }
+  return trimmed;
+}
+
+/** A folder being written beside the voices, renamed into place by `publish` once complete. */
+export interface StagedVoice {
+  dir: string;
+  publish(folder: string, manifest: Record<string, unknown>): Promise<string>;
+  discard(): Promise<void>;
+}
+
+export async function stageVoiceFolder(dataDir: string): Promise<StagedVoice> {
+  const files = new VoiceFiles(dataDir);
+  // A dot folder with no voice.json yet: the library never lists it.
+  const dir = path.join(files.modelsDir, 'tts', `.staging-${randomUUID()}`);
+  await mkdir(dir, { recursive: true });
+  return {
+    dir,
+    async publish(folder, manifest) {
+      const target = files.ttsDir(folder);
+      if (existsSync(target)) throw new OwnVoiceError('NAME_TAKEN', `The folder ${folder} was made meanwhile: choose another name.`);
+      await writeFile(path.join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+      await rename(dir, target);
+      return target;
+    },
+    discard: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Removes a cloned or designed voice by name or id; undefined when there is none. */
+export async function removeOwnVoice(library: Pick<VoiceLibrary, 'entries'>, dataDir: string, nameOrId: string): Promise<OwnVoice | undefined> {
+  const wanted = nameOrId.trim().toLowerCase();
+  const voice = listOwnVoices(library).find((own) => own.name.toLowerCase() === wanted || own.id === wanted);
+  if (!voice) return undefined;
+  await rm(new VoiceFiles(dataDir).ttsDir(voice.folder), { recursive: true, force: true });
+  return voice;
+}
