@@ -60,16 +60,27 @@ function problemKeys(source: string, format: SubtitleFormat, problems: readonly 
   return problems.map((p) => `${p.kind}\0${p.cue > 0 ? wordsOf(cues[p.cue - 1]) : p.message}`);
 }
 
-/** The problems of `after` that `before` did not have (counted, so two same-text cues stay two). */
+/**
+ * The problems of `after` that `before` did not have (counted, so two same-text cues stay two). A problem of
+ * a cue split from or merged into a cue that had the same kind of problem is not new: it was carried over.
+ */
 export function createdProblems(before: string, after: string, format: SubtitleFormat, style: SubtitleStyle): SubtitleProblem[] {
+  const old = problemKeys(before, format, checkSubtitles(before, format, style));
   const had = new Map<string, number>();
-  for (const key of problemKeys(before, format, checkSubtitles(before, format, style))) had.set(key, (had.get(key) ?? 0) + 1);
+  for (const key of old) had.set(key, (had.get(key) ?? 0) + 1);
   const now = checkSubtitles(after, format, style);
   const keys = problemKeys(after, format, now);
+  const carried = (key: string): boolean => {
+    const [kind, words] = key.split('\0');
+    return words !== '' && old.some((o) => {
+      const [oldKind, oldWords] = o.split('\0');
+      return oldKind === kind && oldWords !== '' && (oldWords.includes(words) || words.includes(oldWords));
+    });
+  };
   return now.filter((_, i) => {
     const left = had.get(keys[i]) ?? 0;
     had.set(keys[i], left - 1);
-    return left <= 0;
+    return left <= 0 && !carried(keys[i]);
   });
 }
 

@@ -62,14 +62,29 @@ describe('safe subtitle fixes', () => {
     const plan = planCommonFixes(source, 'srt', style);
     assert.equal(plan.edits.length, 1);
     assert.equal(applyEdits(source, plan.edits), plan.text);
-    assert.ok(plan.steps.some((s) => s.title === 'Start cue 2 after cue 1 ends'), plan.steps.map((s) => s.title).join(' | '));
-    assert.ok(plan.steps.some((s) => s.title === 'Rebalance the lines of cue 4'));
+    // The overlap is fixed the way that leaves cue 1 its time; the merged cue then gets the time to be read.
+    assert.deepEqual(plan.steps.map((s) => `${s.title}: ${s.change}`), [
+      'Start cue 2 after cue 1 ends: cue 2 starts 00:00:01.600 → 00:00:03.080',
+      'Merge cue 3 with the next: cues 3 and 4 become cue 3',
+      'Give cue 3 the time to read it: cue 3 ends 00:00:09.000 → 00:00:11.120',
+    ]);
+    assert.deepEqual(plan.remaining, []);
     assert.deepEqual(createdProblems(source, plan.text, 'srt', style), []);
     assert.deepEqual(plan.remaining, checkSubtitles(plan.text, 'srt', style));
-    for (const { problem, wouldCreate } of plan.unsafe) {
-      assert.ok(plan.remaining.some((p) => p.kind === problem.kind), `${problem.message} is listed as left`);
-      assert.ok(wouldCreate.length > 0);
-    }
+  });
+
+  it('a problem every fix would make worse is left, with what the best fix would create', () => {
+    const crowded = srt(
+      ['00:00:01,000', '00:00:03,000', 'He said he would come back.'],
+      ['00:00:01,600', '00:00:03,100', 'She did not believe him at all, not once.'],
+      ['00:00:03,200', '00:00:06,000', 'Later.'],
+    );
+    const plan = planCommonFixes(crowded, 'srt', style, ['overlap']);
+    assert.deepEqual(plan.steps, []);
+    assert.equal(plan.unsafe.length, 1);
+    assert.equal(plan.unsafe[0].problem.kind, 'overlap');
+    assert.ok(plan.unsafe[0].wouldCreate.length > 0);
+    assert.ok(plan.remaining.some((p) => p.kind === 'overlap'));
   });
 
   it('only the kinds asked for are fixed', () => {
