@@ -61,6 +61,12 @@ export class WebviewPlayer implements SentencePlayer, vscode.WebviewViewProvider
   /** Shows the player in the Speech Studio panel, keeping the focus in the editor, with `title`. */
   open(title: string): void {
     this.wanted = true;
+    if (this.view && !this.view.visible) {
+      // A page kept while hidden may have had its audio suspended: a reading starts on a fresh one.
+      this.ready = false;
+      this.pending = [];
+      this.view.webview.html = page(this.view.webview.cspSource);
+    }
     this.post({ type: 'title', text: title });
     if (this.view) {
       this.view.show(true);
