@@ -61,8 +61,9 @@ export class WebviewPlayer implements SentencePlayer, vscode.WebviewViewProvider
   /** Shows the player in the Speech Studio panel, keeping the focus in the editor, with `title`. */
   open(title: string): void {
     this.wanted = true;
-    if (this.view && !this.view.visible) {
-      // A page kept while hidden may have had its audio suspended: a reading starts on a fresh one.
+    if (this.view) {
+      // Each reading starts on a fresh page (a fresh audio context): one kept while the panel was closed or
+      // showed other views may have had its audio suspended.
       this.ready = false;
       this.pending = [];
       this.view.webview.html = page(this.view.webview.cspSource);
