@@ -146,12 +146,11 @@ export class AudioPlayer implements vscode.WebviewViewProvider, vscode.Disposabl
     if (!span) this.interrupt();
     this.currentRequest = span?.id ?? 0;
     this.playhead = { file, position: span?.start ?? 0 };
-    // Shown before it loads: a page loaded hidden (the panel closed) may start its audio late.
-    this.panel.show(true);
     const webview = this.panel.webview;
     webview.options = { enableScripts: true, localResourceRoots: roots };
     const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'player', 'player.js'));
     webview.html = page(webview.cspSource, webview.asWebviewUri(vscode.Uri.file(file)).toString(), script.toString(), title, span);
+    this.panel.show(true);
   }
 
   /** The open span stops short (another one or another file plays, or the player closed): it reports `paused`. */
