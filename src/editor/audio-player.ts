@@ -1,6 +1,5 @@
 /**
- * Plays audio where the editor can: a webview with an <audio> element, shown as the Player view of the
- * Speech Studio panel (the bottom panel, beside Read Aloud), not as an editor tab. One view, reused for each
+ * Plays audio where the editor can: a webview with an <audio> element. One panel, reused for each
  * narration, and for each cue of a subtitle file (a span of its media). The page reports what it plays and
  * where it is, so the editor can highlight the cue playing, draw a playhead and shift timing to it. (In a
  * remote or web window the audio streams from the extension host's disk.)
@@ -34,12 +33,9 @@ interface PageMessage {
   error?: string;
 }
 
-export class AudioPlayer implements vscode.WebviewViewProvider, vscode.Disposable {
+export class AudioPlayer implements vscode.Disposable {
   static readonly viewType = 'speechStudio.player';
-  private panel: vscode.WebviewView | undefined;
-  /** What to load once VS Code has made the view (the first time it is shown). */
-  private waiting: { file: string; title: string; span: { id: number; start: number; end: number; title: string } | undefined } | undefined;
-  private readonly registration: vscode.Disposable;
+  private panel: vscode.WebviewPanel | undefined;
   private file: string | undefined;
   private pageReady = false;
   private requests = 0;
@@ -54,29 +50,11 @@ export class AudioPlayer implements vscode.WebviewViewProvider, vscode.Disposabl
   /** The playhead as it moves (a few times a second while playing). */
   readonly onDidMove = this.moved.event;
 
-  constructor(private readonly extensionUri: vscode.Uri) {
-    // Retained while the panel shows another view or is closed: a cue plays on to its end.
-    this.registration = vscode.window.registerWebviewViewProvider(AudioPlayer.viewType, this, { webviewOptions: { retainContextWhenHidden: true } });
-  }
-
-  resolveWebviewView(view: vscode.WebviewView): void {
-    this.panel = view;
-    view.onDidDispose(() => {
-      this.interrupt();
-      this.panel = undefined;
-      this.file = undefined;
-      this.playhead = undefined;
-    });
-    view.webview.onDidReceiveMessage((message: PageMessage) => this.onMessage(message));
-    const waiting = this.waiting;
-    this.waiting = undefined;
-    if (waiting) this.load(waiting.file, waiting.title, waiting.span);
-    else view.webview.html = page(view.webview.cspSource, '', '', 'Nothing is playing', undefined);
-  }
+  constructor(private readonly extensionUri: vscode.Uri) {}
 
   /** Shows the player for `file` (an absolute path) and starts playing. */
-  play(file: string, title: string): void {
-    this.load(file, title, undefined);
+  play(file: string, title: string): vscode.WebviewPanel {
+    return this.load(file, title, undefined);
   }
 
   /**
@@ -125,22 +103,28 @@ export class AudioPlayer implements vscode.WebviewViewProvider, vscode.Disposabl
   }
 
   dispose(): void {
-    this.registration.dispose();
+    this.panel?.dispose();
     this.reported.dispose();
     this.moved.dispose();
   }
 
-  private load(file: string, title: string, span: { id: number; start: number; end: number; title: string } | undefined): void {
-    if (!this.panel) {
-      // VS Code makes the view when it is first shown; the focus goes back to the editor.
-      this.waiting = { file, title, span };
-      if (!span) this.interrupt();
-      void Promise.resolve(vscode.commands.executeCommand(`${AudioPlayer.viewType}.focus`))
-        .then(() => vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup'))
-        .then(undefined, () => undefined);
-      return;
-    }
+  private load(file: string, title: string, span: { id: number; start: number; end: number; title: string } | undefined): vscode.WebviewPanel {
     const roots = [vscode.Uri.file(path.dirname(file)), vscode.Uri.joinPath(this.extensionUri, 'media', 'player')];
+    if (!this.panel) {
+      this.panel = vscode.window.createWebviewPanel(AudioPlayer.viewType, 'Speech Studio Player', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+        enableScripts: true,
+        localResourceRoots: roots,
+        // Playing on while another tab (the timeline) covers the player.
+        retainContextWhenHidden: true,
+      });
+      this.panel.onDidDispose(() => {
+        this.interrupt();
+        this.panel = undefined;
+        this.file = undefined;
+        this.playhead = undefined;
+      });
+      this.panel.webview.onDidReceiveMessage((message: PageMessage) => this.onMessage(message));
+    }
     this.file = file;
     this.pageReady = false;
     if (!span) this.interrupt();
@@ -150,7 +134,8 @@ export class AudioPlayer implements vscode.WebviewViewProvider, vscode.Disposabl
     webview.options = { enableScripts: true, localResourceRoots: roots };
     const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'player', 'player.js'));
     webview.html = page(webview.cspSource, webview.asWebviewUri(vscode.Uri.file(file)).toString(), script.toString(), title, span);
-    this.panel.show(true);
+    this.panel.reveal(vscode.ViewColumn.Beside, true);
+    return this.panel;
   }
 
   /** The open span stops short (another one or another file plays, or the player closed): it reports `paused`. */
@@ -199,10 +184,10 @@ function page(cspSource: string, source: string, script: string, title: string, 
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; media-src ${cspSource}; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}';">
 <title>${escapeHtml(title)}</title>
 <style nonce="${nonce}">
-  body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: .5em 1em; }
-  h2 { font-weight: 500; font-size: 1.1em; margin: 0 0 .6em; }
+  body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: 1.5em; }
+  h2 { font-weight: 500; font-size: 1.1em; margin: 0 0 1em; }
   audio { width: 100%; max-width: 40em; }
 </style></head>
-<body${spanAttribute}><h2>${escapeHtml(title)}</h2>${source ? `<audio controls${span ? '' : ' autoplay'} src="${escapeHtml(source)}"></audio>
-<script nonce="${nonce}" src="${escapeHtml(script)}"></script>` : ''}</body></html>`;
+<body${spanAttribute}><h2>${escapeHtml(title)}</h2><audio controls${span ? '' : ' autoplay'} src="${escapeHtml(source)}"></audio>
+<script nonce="${nonce}" src="${escapeHtml(script)}"></script></body></html>`;
 }

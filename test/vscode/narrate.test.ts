@@ -28,8 +28,7 @@ test('Narrate Selection speaks the paragraph at the cursor and plays it in the p
   assert.match(result.job.name, /^The second paragraph/);
   const seconds = wavDurationSeconds(await readFile(result.audioPath!));
   assert.ok(seconds > 1, `a paragraph takes more than a second to say (got ${seconds})`);
-  // The player is a view of the Speech Studio panel, not an editor tab.
-  assert.ok(!vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.label === 'Speech Studio Player')), 'no player tab');
+  await waitFor('the player to open', () => vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((tab) => tab.label === 'Speech Studio Player'));
   // The player's <audio> element, two iframes deep in the webview, has loaded the narration's length.
   const audio = { frames: ['iframe.webview.ready', 'iframe#active-frame'], selector: 'audio' };
   await ui({ action: 'waitFor', ...audio });

@@ -86,7 +86,7 @@ test('Choose Voice previews a voice with a sample sentence in its language, with
     await ui({ action: 'click', selector: `${german} .action-label.codicon-play` });
     const job = await waitFor('the preview job to succeed', () => previewed, 30_000).finally(() => watching.dispose());
     assert.equal((job.result as TtsResult).characters, [...sampleSentence('de')].length);
-    await ui({ action: 'waitFor', frames: ['iframe.webview.ready', 'iframe#active-frame'], selector: 'h2:has-text("German:")' });
+    await ui({ action: 'waitFor', selector: '.tab.active:has-text("Speech Studio Player")' });
     await ui({ action: 'waitFor', selector: german }, 5_000);
     await ui({ action: 'waitFor', selector: '.notifications-toasts .notification-list-item:has-text("Previewing German")', state: 'detached' });
     await screenshot('choose-voice-preview');
