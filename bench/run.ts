@@ -36,6 +36,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<unknown> }> = [
   { name: 'realtime', run: () => import('./realtime').then((m) => m.runRealtimeBench()) },
   { name: 'align', run: () => import('./align').then((m) => m.runAlignBench()) },
   { name: 'llm', run: () => import('./llm').then((m) => m.runLlmBench()) },
+  { name: 'dub', run: () => import('./dub').then((m) => m.runDubBench()) },
   { name: 'diarization', run: () => import('./diarization').then((m) => m.runDiarizationBench()) },
 ];
 

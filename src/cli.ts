@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { apiKeyPath, ensureApiKey, writeApiKey } from './http/api-key';
 import { runStdioMcp } from './host/mcp-stdio';
 import { engineConfigFromEnvironment } from './config/engine-environment';
+import { modelMirrorFromEnvironment, proxyEnvironment } from './config/server-environment';
 import { defaultEngineWorkerPath, startLocalServer } from './host/local-server';
 import { runAudiobookCommand } from './cli/audiobook-command';
 import { runModelsCommand } from './cli/models-command';
@@ -10,6 +11,7 @@ import { runSpeakersCommand } from './cli/speakers-command';
 import { runAlignCommand } from './cli/align-command';
 import { runEmbedCommand } from './cli/embed-command';
 import { runTranslateCommand } from './cli/translate-command';
+import { runDubCommand } from './cli/dub-command';
 import { resolveServeOptions } from './cli/serve-options';
 import { UsageError } from './util/usage-error';
 import { startDeviceClient, type DeviceClient } from './host/device-link';
@@ -30,13 +32,20 @@ Usage:
   node dist/cli.js audiobook <file.md|.txt|.epub|.docx|folder> --out book.m4b [--voice ID] [--format m4b|mp3|epub3]
                              [--chapter-level N] [--chapters 3-7,9|all] [--list-chapters]
                              [--speakers "Ann=VOICE,Bob=VOICE"] [--per-chapter (MP3 files in the folder --out)] [--master acx] [--data-dir D]
-                             --format epub3 writes a read-along EPUB 3 (Media Overlays); --list-chapters prints the chapters
-  node dist/cli.js align <media> <script.txt|.md|.srt|.vtt> --out x.srt|x.vtt|x.txt|x.json [--language L] [--data-dir D]
+                             [--cast auto (the language model casts the dialogue into .speech/cast.json; quotes read by their voices)]
+                             [--verify [--verify-threshold 0.1] [--verify-takes N]]
+                             --format epub3 writes a read-along EPUB 3 (Media Overlays); --list-chapters prints the chapters;
+                             --verify hears every paragraph back and retakes those over the threshold (report: <out>.verify.txt)
+  node dist/cli.js align <media> <script.txt|.md|subtitles.srt|.vtt|.ass|.ssa|.ttml|.dfxp|.sbv> --out x.srt|.vtt|.ass|.ttml|.sbv|.txt|.json [--language L] [--data-dir D]
                              time a script (or re-time subtitles) to the speech; no speech-to-text model needed
   node dist/cli.js embed-subtitles <video> <subtitles.srt|.vtt|.ass|.ssa|.ttml|.dfxp|.sbv> --out x.mp4|x.mov|x.m4v|x.mkv|x.webm [--language L]
+                             [--title T] [--replace-language]
                              a copy of the video with the subtitles as a soft track; nothing re-encoded
   node dist/cli.js translate <file.srt|file.vtt> --to LANG [--out FILE] [--from LANG] [--model M] [--style S] [--data-dir D]
                              translate subtitles with the local language model (default out: file.LANG.srt)
+  node dist/cli.js dub <video> --to LANG [--subtitles x.srt|x.vtt] [--mix duck|replace] [--out FILE] [--from LANG] [--model M] [--data-dir D]
+                             dub a video: transcribe (or take the subtitles), translate, speak each speaker with a library
+                             voice, mix (original ducked under the dub, or replaced) into a copy (default out: video.LANG.mp4)
 
 --relay/--device-token join a relay's device pool (Remote API): this server runs the jobs it is sent.
 --allow-folder: a folder the MCP tools may read and write files in (repeatable); a client's declared roots
@@ -68,12 +77,20 @@ const OPTIONS = {
   chapters: { type: 'string' },
   'list-chapters': { type: 'boolean' },
   master: { type: 'string' },
+  verify: { type: 'boolean' },
+  'verify-threshold': { type: 'string' },
+  'verify-takes': { type: 'string' },
   'allow-folder': { type: 'string', multiple: true },
   language: { type: 'string' },
   to: { type: 'string' },
   from: { type: 'string' },
   model: { type: 'string' },
   style: { type: 'string' },
+  subtitles: { type: 'string' },
+  mix: { type: 'string' },
+  cast: { type: 'string' },
+  title: { type: 'string' },
+  'replace-language': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -88,7 +105,7 @@ function calibrationOption(value: string | undefined): { calibrate: boolean; cal
 const allowedFolderFlags = (flags: { 'allow-folder'?: string[] }): string[] => (flags['allow-folder'] ?? []).map((folder) => path.resolve(folder));
 
 async function serve(flags: Parameters<typeof resolveServeOptions>[0] & { 'allow-folder'?: string[] }): Promise<void> {
-  const options = resolveServeOptions(flags);
+  const options = resolveServeOptions(flags, process.env);
   const preferredSttModel = options.sttModel === undefined ? undefined : sttModelFileName(options.sttModel);
   const allowed = allowedFolderFlags(flags);
   const server = await startLocalServer({ ...options, log: consoleLogger, engineConfig: engineConfigFromEnvironment(), allowedFolders: () => allowed, ...(preferredSttModel ? { preferredSttModel } : {}) });
@@ -126,7 +143,7 @@ async function serve(flags: Parameters<typeof resolveServeOptions>[0] & { 'allow
 }
 
 async function key(action: string | undefined, flags: Parameters<typeof resolveServeOptions>[0]): Promise<void> {
-  const { dataDir } = resolveServeOptions(flags);
+  const { dataDir } = resolveServeOptions(flags, process.env);
   if (action === 'regenerate') {
     await writeApiKey(dataDir);
     console.log(`A new API key is in ${apiKeyPath(dataDir)}; the previous key stopped working.`);
@@ -148,22 +165,22 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'key') return key(action, values);
   if (command === 'mcp') {
     const allowed = allowedFolderFlags(values);
-    return runStdioMcp({ dataDir: resolveServeOptions(values).dataDir, allowedFolders: () => allowed });
+    return runStdioMcp({ dataDir: resolveServeOptions(values, process.env).dataDir, allowedFolders: () => allowed });
   }
   if (command === 'models') {
-    process.exitCode = await runModelsCommand(positionals.slice(1), resolveServeOptions(values).dataDir, { mirror: values.mirror });
+    process.exitCode = await runModelsCommand(positionals.slice(1), resolveServeOptions(values, process.env).dataDir, { mirror: values.mirror ?? modelMirrorFromEnvironment(process.env), env: proxyEnvironment(process.env) });
     return;
   }
   if (command === 'speakers') {
-    process.exitCode = await runSpeakersCommand(positionals.slice(1), resolveServeOptions(values).dataDir, { engineWorkerPath: defaultEngineWorkerPath() });
+    process.exitCode = await runSpeakersCommand(positionals.slice(1), resolveServeOptions(values, process.env).dataDir, { engineWorkerPath: defaultEngineWorkerPath() });
     return;
   }
   if (command === 'audiobook') {
-    process.exitCode = await runAudiobookCommand(action, values, resolveServeOptions(values).dataDir);
+    process.exitCode = await runAudiobookCommand(action, values, resolveServeOptions(values, process.env).dataDir);
     return;
   }
   if (command === 'align') {
-    process.exitCode = await runAlignCommand(positionals.slice(1), values, resolveServeOptions(values).dataDir);
+    process.exitCode = await runAlignCommand(positionals.slice(1), values, resolveServeOptions(values, process.env).dataDir);
     return;
   }
   if (command === 'embed-subtitles') {
@@ -171,7 +188,11 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === 'translate') {
-    process.exitCode = await runTranslateCommand(action, values, resolveServeOptions(values).dataDir);
+    process.exitCode = await runTranslateCommand(action, values, resolveServeOptions(values, process.env).dataDir);
+    return;
+  }
+  if (command === 'dub') {
+    process.exitCode = await runDubCommand(action, values, resolveServeOptions(values, process.env).dataDir);
     return;
   }
   throw new UsageError(`Unknown command "${command}".`);

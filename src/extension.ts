@@ -13,6 +13,8 @@ import { registerAddPronunciation } from './editor/commands/add-pronunciation';
 import { registerChooseVoice } from './editor/commands/choose-voice';
 import { registerExportAudiobook } from './editor/commands/export-audiobook';
 import { registerTranslateSubtitles } from './editor/commands/translate-subtitles';
+import { registerDubMedia } from './editor/commands/dub-media';
+import { registerCastCharacters } from './editor/commands/cast-characters';
 import { registerInstallModel } from './editor/commands/install-model';
 import { registerModelFiles } from './editor/commands/model-files';
 import { registerLocalApiCommands } from './editor/commands/local-api';
@@ -95,6 +97,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     registerAddPronunciation(services),
     registerExportAudiobook(services),
     registerTranslateSubtitles(services),
+    registerDubMedia(services),
+    registerCastCharacters(services),
     registerReadAloud(services),
     registerProofListening(services),
     registerSubtitleEditing(services),

@@ -48,9 +48,69 @@ export interface BookPlan {
   readAlong?: ReadAlongPackage;
   /** `acx`: each chapter mastered to Audible's rules (src/engine/book/acx.ts), one MP3 per chapter. */
   master?: BookMaster;
+  /** Verified takes: every paragraph heard back and retaken when it reads wrong (src/engine/book/verified-take.ts). */
+  verify?: BookVerify;
 }
 
 export type BookMaster = 'acx';
+
+/** How a take is heard back: by the installed recognizer, or, when none is installed, by aligning the text to it. */
+export type TakeScorer =
+  | { kind: 'recognizer'; modelPath: string; model: string; language: string }
+  | { kind: 'aligner'; language: string };
+
+/** What verified takes ask: the word error rate a take may have, and how many retakes a paragraph gets at most. */
+export interface BookVerify {
+  /** 0–1; a take over it is retaken (default 0.1). */
+  threshold: number;
+  /** Retakes after the first take, at most. */
+  retakes: number;
+  scorer: TakeScorer;
+  /** Test hook only: every first take is cut to its first third (verify-admission.ts). */
+  corruptFirstTake?: boolean;
+}
+
+/** One take of a paragraph: its word error rate as heard back, and the settings it was made with. */
+export interface TakeScore {
+  take: number;
+  wer: number;
+  speed: number;
+  /** What the recognizer heard (the aligner hears no words of its own: the words it found, in order). */
+  heard: string;
+}
+
+/** A paragraph's takes: each one's score, the one kept, whether it passed. */
+export interface ParagraphTakes {
+  /** 1-based, as the chapter list and the editor number them. */
+  chapter: number;
+  chapterTitle: string;
+  paragraph: number;
+  text: string;
+  takes: TakeScore[];
+  /** The take kept (1-based): the lowest word error rate, the earliest of equals. */
+  kept: number;
+  /** The kept take's word error rate is within the threshold. */
+  passed: boolean;
+  /** The kept take's audio (a file of the re-export cache), to listen to it. */
+  audio: string;
+  /** Why the paragraph was not judged (no takes listed): SSML markup is not the words said; too short for the aligner. */
+  skipped?: string;
+}
+
+/** The verification of a whole book, as the job's result carries it (the full report is in `reportFile`). */
+export interface VerifySummary {
+  /** How takes were heard: `whisper.cpp ggml-base.en.bin`, `espeak-ng alignment`. */
+  scorer: string;
+  threshold: number;
+  retakes: number;
+  paragraphs: number;
+  /** Paragraphs that needed more than one take, and those whose kept take is still over the threshold. */
+  retaken: ParagraphTakes[];
+  stillBad: ParagraphTakes[];
+  /** The report beside the book: JSON (every paragraph) and the same as readable text. */
+  reportFile: string;
+  textFile: string;
+}
 
 /** A file's levels as ffmpeg measures them (astats, ebur128), in dB. */
 export interface AudioMeasurement {
@@ -118,6 +178,8 @@ export interface BookResult {
   acx?: AcxReport[];
   /** SSML markup the voices could not honour, in the paragraphs synthesized by this export (`ssml phoneme` → why). */
   ignoredOptions?: Record<string, string>;
+  /** With verified takes: what was heard back and retaken. */
+  verify?: VerifySummary;
 }
 
 /** The silence between two sentences of a paragraph in a read-along book, where each sentence is its own clip. */

@@ -5,8 +5,12 @@
  * `Name:` for a name the book maps to a voice is read by that voice, as subtitle narration does with
  * `Name:` prefixes. A paragraph is the unit the re-export cache keys on, so an edit re-reads one paragraph.
  * A fenced ```ssml block, or a paragraph that starts with `<speak>`, is one passage of SSML (docs/ssml.md).
+ * With a cast (`.speech/cast.json`, src/cast/), a paragraph whose quotes the cast gives a voice is read in
+ * pieces: each quote by its speaker's voice, the narration around it by the paragraph's voice.
  */
 import { looksLikeSsml } from '../text/ssml/ssml-plan';
+import { voiceOfQuote, type CastFile } from '../cast/cast-file';
+import { quoteKey, splitQuotes } from '../cast/quotes';
 
 export interface Passage {
   text: string;
@@ -55,6 +59,7 @@ export function chapterPassages(
   markdown: string,
   speakers: Readonly<Record<string, string>>,
   startVoice?: string,
+  cast?: CastFile,
 ): { passages: Passage[]; endVoice: string | undefined } {
   const passages: Passage[] = [];
   let voice = startVoice;
@@ -75,10 +80,20 @@ export function chapterPassages(
     if (prefix && speaker !== undefined) {
       passages.push({ text: prefix[2], voice: speakers[speaker] });
     } else if (/[\p{L}\p{N}]/u.test(block)) {
-      passages.push({ text: block, voice });
+      passages.push(...castPassages(block, voice, cast));
     }
   }
   return { passages, endVoice: voice };
+}
+
+/** A paragraph as one passage, or, when the cast voices any of its quotes, as narration and quotes in turn. */
+function castPassages(block: string, voice: string | undefined, cast: CastFile | undefined): Passage[] {
+  if (!cast) return [{ text: block, voice }];
+  const pieces = splitQuotes(block);
+  if (!pieces.some((piece) => piece.kind === 'quote' && voiceOfQuote(cast, quoteKey(piece.text)) !== undefined)) return [{ text: block, voice }];
+  return pieces
+    .filter((piece) => /[\p{L}\p{N}]/u.test(piece.text))
+    .map((piece) => ({ text: piece.text, voice: piece.kind === 'quote' ? (voiceOfQuote(cast, quoteKey(piece.text)) ?? voice) : voice }));
 }
 
 /** `Ann=<voice>, Bob=<voice>` (the CLI flag and the front matter's `speakers:` line) as a map. */

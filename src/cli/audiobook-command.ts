@@ -4,10 +4,14 @@
  * no partial book.
  */
 import path from 'node:path';
-import type { AcxReport, AudiobookFormat, BookMaster } from '../audiobook/book-plan';
+import type { AcxReport, AudiobookFormat, BookMaster, ParagraphTakes, VerifySummary } from '../audiobook/book-plan';
+import { MAX_VERIFY_RETAKES, type VerifyRequest } from '../jobs/verify-admission';
 import { parseSpeakerList } from '../audiobook/passages';
 import { UsageError } from '../util/usage-error';
+import { paragraphLine } from '../audiobook/takes-lines';
 import { runCliJob } from './run-cli-job';
+import type { CliJobCore } from '../host/cli-job-core';
+import type { CastFile } from '../cast/cast-file';
 
 export interface AudiobookFlags {
   out?: string;
@@ -15,10 +19,15 @@ export interface AudiobookFlags {
   format?: string;
   'chapter-level'?: string;
   speakers?: string;
+  /** `auto`: cast the dialogue with the language model (`.speech/cast.json`) and read each quote by its speaker's voice. */
+  cast?: string;
   'per-chapter'?: boolean;
   chapters?: string;
   'list-chapters'?: boolean;
   master?: string;
+  verify?: boolean;
+  'verify-threshold'?: string;
+  'verify-takes'?: string;
 }
 
 const FORMATS: readonly AudiobookFormat[] = ['m4b', 'mp3', 'epub3'];
@@ -50,6 +59,46 @@ function acxLine(report: AcxReport): string {
   return `ACX ${report.complies ? 'complies' : 'does not comply'}: ${path.basename(report.file)}: ${figures}${report.problems.length ? `. ${report.problems.join(' ')}` : ''}`;
 }
 
+/** `--cast auto`: the manuscript's dialogue cast (its cast file written or brought up to date), and printed. */
+async function castForBook(core: CliJobCore, input: string, level: number | undefined, dataDir: string): Promise<CastFile> {
+  const { castBook } = await import('../jobs/cast-book');
+  const controller = new AbortController();
+  const cancel = (): void => controller.abort();
+  process.once('SIGINT', cancel);
+  try {
+    const outcome = await castBook({ engine: core.engine, voices: core.voices, dataDir }, { input, ...(level ? { chapterLevel: level } : {}) }, controller.signal);
+    console.log(`Cast ${outcome.quotes} quoted lines (${outcome.asked} asked of the model) into ${outcome.file}:`);
+    for (const [name, character] of Object.entries(outcome.cast.characters)) {
+      const lines = Object.values(outcome.cast.lines).filter((line) => line.speaker === name).length;
+      console.log(`  ${name} (${character.gender}, ${character.age}): ${character.voice ?? 'the book\'s voice'}, ${lines} line(s)`);
+    }
+    return outcome.cast;
+  } finally {
+    process.off('SIGINT', cancel);
+  }
+}
+
+/** `--verify` and its two settings, checked as flags (the core checks their ranges). */
+function verifyOf(flags: AudiobookFlags): VerifyRequest | undefined {
+  if (!flags.verify) {
+    if (flags['verify-threshold'] !== undefined || flags['verify-takes'] !== undefined) throw new UsageError('--verify-threshold and --verify-takes go with --verify.');
+    return undefined;
+  }
+  const threshold = flags['verify-threshold'] === undefined ? undefined : Number(flags['verify-threshold']);
+  const retakes = flags['verify-takes'] === undefined ? undefined : Number(flags['verify-takes']);
+  if (threshold !== undefined && !(Number.isFinite(threshold) && threshold >= 0 && threshold <= 1)) throw new UsageError('--verify-threshold must be a word error rate from 0 to 1 (0.1 is 10 %).');
+  if (retakes !== undefined && !(Number.isInteger(retakes) && retakes >= 0 && retakes <= MAX_VERIFY_RETAKES)) throw new UsageError(`--verify-takes must be a whole number of retakes from 0 to ${MAX_VERIFY_RETAKES}.`);
+  return { ...(threshold !== undefined ? { threshold } : {}), ...(retakes !== undefined ? { retakes } : {}) };
+}
+
+/** The verification's lines: how takes were heard, each retaken or still-bad paragraph, and where the report is. */
+function printVerify(summary: VerifySummary): void {
+  console.log(`Verified ${summary.paragraphs} paragraphs with ${summary.scorer}: ${summary.retaken.length} retaken, ${summary.stillBad.length} still over ${(summary.threshold * 100).toFixed(1)} % WER.`);
+  const named = new Map<string, ParagraphTakes>([...summary.retaken, ...summary.stillBad].map((paragraph) => [`${paragraph.chapter}.${paragraph.paragraph}`, paragraph]));
+  for (const paragraph of named.values()) console.log(paragraphLine(paragraph));
+  console.log(`Takes report: ${summary.textFile} (and ${path.basename(summary.reportFile)})`);
+}
+
 /** Runs the export; answers the exit code (130 when cancelled). */
 export async function runAudiobookCommand(input: string | undefined, flags: AudiobookFlags, dataDir: string): Promise<number> {
   if (!input) throw new UsageError('Expected "audiobook <file.md|.epub|.docx|folder> --out book.m4b".');
@@ -62,14 +111,19 @@ export async function runAudiobookCommand(input: string | undefined, flags: Audi
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be m4b, mp3 or epub3, not ${flags.format}.`);
   if (perChapter && format !== 'mp3') throw new UsageError('--per-chapter writes MP3 files; leave out --format or use --format mp3.');
 
+  if (flags.cast !== undefined && flags.cast !== 'auto') throw new UsageError(`--cast takes auto (cast the dialogue with the language model), not "${flags.cast}".`);
+
+  const verify = verifyOf(flags);
   const { createBookExport, finishBookExport } = await import('../jobs/book-export');
   const out = flags.out;
   const result = await runCliJob(dataDir, {
-    create: (core) => createBookExport(core, {
+    create: async (core) => createBookExport(core, {
+      ...(flags.cast === 'auto' ? { cast: await castForBook(core, input, level, dataDir) } : {}),
       origin: 'cli', input, out, format, perChapter, speakers: parseSpeakerList(flags.speakers),
       ...(flags.voice ? { voiceId: flags.voice } : {}), ...(level ? { chapterLevel: level } : {}),
       ...(flags.chapters !== undefined ? { chapters: flags.chapters } : {}),
       ...(flags.master !== undefined ? { master: flags.master as BookMaster } : {}),
+      ...(verify ? { verify } : {}),
     }),
     finish: finishBookExport,
     cancelled: 'Cancelled; no book was written.',
@@ -83,5 +137,6 @@ export async function runAudiobookCommand(input: string | undefined, flags: Audi
   console.log(`${result.synthesized} paragraphs synthesized, ${result.reused} from the cache.`);
   for (const [what, reason] of Object.entries(result.ignoredOptions ?? {})) console.log(`Not honoured: ${what}: ${reason}`);
   for (const report of result.acx ?? []) console.log(acxLine(report));
+  if (result.verify) printVerify(result.verify);
   return 0;
 }

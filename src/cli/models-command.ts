@@ -9,6 +9,7 @@ import { ModelError } from '../models/model-error';
 import { createModelManager, type InstallResult, type ModelManager, type ModelManagerOptions } from '../models/model-manager';
 import type { ModelListing } from '../models/model-status';
 import { modelsDir, targetPath } from '../models/model-paths';
+import type { ProxyEnv } from '../models/proxy';
 import { describeThrown } from '../util/log';
 import { formatBytes, ProgressLine, type ProgressStream } from './progress-line';
 
@@ -25,6 +26,8 @@ Downloads honour HTTPS_PROXY, HTTP_PROXY and NO_PROXY. A company mirror of the f
 
 export interface ModelsCommandOptions {
   mirror?: string;
+  /** The proxy variables downloads follow (the CLI's environment). */
+  env: ProxyEnv;
   stdout?: ProgressStream;
   stderr?: ProgressStream;
   /** Test seams: another catalog and network settings. */
@@ -35,7 +38,7 @@ export interface ModelsCommandOptions {
 
 const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
-export async function runModelsCommand(args: string[], dataDir: string, options: ModelsCommandOptions = {}): Promise<number> {
+export async function runModelsCommand(args: string[], dataDir: string, options: ModelsCommandOptions): Promise<number> {
   const out = options.stdout ?? process.stdout;
   const err = options.stderr ?? process.stderr;
   const say = (line = ''): void => void out.write(`${line}\n`);
@@ -46,7 +49,7 @@ export async function runModelsCommand(args: string[], dataDir: string, options:
   const onInterrupt = (): void => controller.abort();
   process.once('SIGINT', onInterrupt);
   try {
-    const manager = await createModelManager({ ...options.manager, dataDir, catalog: options.catalog, mirror: options.mirror });
+    const manager = await createModelManager({ ...options.manager, env: options.env, dataDir, catalog: options.catalog, mirror: options.mirror });
     switch (action) {
       case 'list':
         return await list(manager, say);

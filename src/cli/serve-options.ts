@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { defaultDataDir } from '../util/data-dir';
 import { UsageError } from '../util/usage-error';
+import { checkDeviceLink } from '../link/relay-address';
 
 export interface ServeOptions {
   host: string;
@@ -20,7 +21,7 @@ export interface ServeOptions {
 type Flags = { host?: string; port?: string; 'data-dir'?: string; auth?: string; relay?: string; 'device-token'?: string; 'stt-model'?: string };
 
 /** Flags win over SPEECH_STUDIO_* environment variables, which win over the defaults. */
-export function resolveServeOptions(flags: Flags, env: NodeJS.ProcessEnv = process.env): ServeOptions {
+export function resolveServeOptions(flags: Flags, env: NodeJS.ProcessEnv): ServeOptions {
   const host = flags.host ?? env.SPEECH_STUDIO_HOST ?? '127.0.0.1';
   const portText = flags.port ?? env.SPEECH_STUDIO_PORT ?? '17860';
   const port = Number(portText);
@@ -34,6 +35,13 @@ export function resolveServeOptions(flags: Flags, env: NodeJS.ProcessEnv = proce
   const deviceToken = flags['device-token'] ?? env.SPEECH_STUDIO_DEVICE_TOKEN;
   if (Boolean(relayUrl) !== Boolean(deviceToken)) {
     throw new UsageError('Expected --relay URL and --device-token T together (the token comes from the relay\'s portal or "relay.js devices enrol").');
+  }
+  if (relayUrl && deviceToken) {
+    try {
+      checkDeviceLink(relayUrl, deviceToken);
+    } catch (error) {
+      throw new UsageError(`${(error as Error).message}.`);
+    }
   }
   const relay = relayUrl && deviceToken ? { relay: { url: relayUrl, deviceToken } } : {};
   const sttModel = (flags['stt-model'] ?? env.SPEECH_STUDIO_STT_MODEL)?.trim();

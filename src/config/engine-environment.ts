@@ -5,6 +5,8 @@
  */
 import { setEngineConfigFallback, type EngineConfig } from '../engine/engine-config';
 import { checkEngineLimits, defaultEngineLimits, type EngineLimits } from '../jobs/engine-scheduler';
+import { configuredCacheLimits } from '../util/data-dir-caches';
+import { silentLogger } from '../util/log';
 
 export const ENGINE_ENV = {
   ffmpeg: 'SPEECH_STUDIO_FFMPEG',
@@ -15,6 +17,9 @@ export const ENGINE_ENV = {
   slowdown: 'SPEECH_STUDIO_ENGINE_SLOWDOWN',
   processes: 'SPEECH_STUDIO_ENGINE_PROCESSES',
 } as const;
+
+/** Tests alone set it to 1: every speaker embedding is the same vector (EngineConfig.fixedSpeakerEmbedding). */
+export const FIXED_EMBEDDING_ENV = 'SPEECH_STUDIO_TEST_FIXED_SPEAKER_EMBEDDING';
 
 const positiveInteger = (text: string | undefined): number | undefined => {
   const value = Number.parseInt(text ?? '', 10);
@@ -47,6 +52,9 @@ export function engineConfigFromEnvironment(env: NodeJS.ProcessEnv = process.env
     vadModel: text(ENGINE_ENV.vadModel),
     slowdown: Math.max(1, Number(env[ENGINE_ENV.slowdown]) || 1),
     limits: engineLimitsFrom(env[ENGINE_ENV.processes]) ?? defaultEngineLimits(),
+    // A broken variable is reported by the host, which reads it too (src/host/local-core.ts).
+    cacheLimits: configuredCacheLimits(env, {}, silentLogger),
+    ...(env[FIXED_EMBEDDING_ENV] === '1' ? { fixedSpeakerEmbedding: true } : {}),
   };
   return { ...config, ...Object.fromEntries(Object.entries(over).filter(([, value]) => value !== undefined)) };
 }

@@ -141,7 +141,7 @@ export function jobCreationPaths() {
     '/align/jobs': {
       post: {
         operationId: 'createAlignJob', tags: tags(TAGS.jobs), summary: 'Create a forced-alignment job',
-        description: 'Uploads the media and a script (or SRT/WebVTT subtitles) and queues timing the text to the speech; no speech-to-text model is needed. '
+        description: 'Uploads the media and a script (or subtitles: SRT, WebVTT, ASS/SSA, TTML/DFXP or SBV) and queues timing the text to the speech; no speech-to-text model is needed. '
           + 'The job is an STT job like any other: poll GET /jobs/{id}, then fetch GET /jobs/{id}/transcript in any format. '
           + 'Its `result` says `aligned: true`, how many cues matched and which did not.',
         requestBody: {
@@ -149,7 +149,7 @@ export function jobCreationPaths() {
           content: {
             'multipart/form-data': {
               schema: ref('AlignRequest'),
-              encoding: { file: { contentType: 'application/octet-stream, audio/*, video/*' }, script: { contentType: 'text/plain, text/markdown, application/x-subrip, text/vtt, application/octet-stream' } },
+              encoding: { file: { contentType: 'application/octet-stream, audio/*, video/*' }, script: { contentType: 'text/plain, text/markdown, application/x-subrip, text/vtt, text/x-ssa, application/ttml+xml, application/octet-stream' } },
             },
           },
         },

@@ -86,7 +86,7 @@ const alignRequest = {
     file: sttRequest.properties.file,
     script: {
       type: 'string', format: 'binary', contentMediaType: 'text/plain',
-      description: 'The text to time, sent as a file part of at most 5 MB named .txt (one cue a line), .md (one cue a paragraph), .srt or .vtt (text kept, times redone); UTF-8.',
+      description: 'The text to time, sent as a file part of at most 5 MB named .txt (one cue a line), .md (one cue a paragraph), .srt, .vtt, .ass, .ssa, .ttml, .dfxp or .sbv (text kept, times redone); UTF-8.',
     },
     language: { ...languageCode, description: 'The language spoken, for the espeak-ng voice that reads the script; auto (the default) reads it as English.' },
     cropStartSeconds: { type: 'number', minimum: 0, description: 'Start of the part of the media to align to, in seconds.' },

@@ -2,8 +2,8 @@ import WebSocket from 'ws';
 import type { JobService } from '../jobs/job-service';
 import { describeThrown, type Logger } from '../util/log';
 import type { VoiceLibrary } from '../voices/library';
-import { DEVICE_TOKEN_FORMAT, LINK_CLOSE, PROTOCOL_VERSION, type DeviceLinkState, type DeviceMessage, type RelayMessage } from '../link/protocol';
-import { linkUrl, relayOrigin } from '../link/relay-address';
+import { LINK_CLOSE, PROTOCOL_VERSION, type DeviceLinkState, type DeviceMessage, type RelayMessage } from '../link/protocol';
+import { checkDeviceLink, linkUrl } from '../link/relay-address';
 import { calibrate } from './calibration';
 import { gatherCapabilities } from './capabilities';
 import { RemoteJobRunner } from './remote-jobs';
@@ -51,8 +51,7 @@ export interface DeviceClient {
  * token (LINK_CLOSE.superseded) is not retried: the newest link wins.
  */
 export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
-  const origin = relayOrigin(options.relayUrl);
-  if (!DEVICE_TOKEN_FORMAT.test(options.deviceToken)) throw new TypeError('Expected a device token ssd_… (from the relay\'s portal or "relay.js devices enrol")');
+  const origin = checkDeviceLink(options.relayUrl, options.deviceToken);
   const { log } = options;
   const queueCapacity = options.queueCapacity ?? 8;
   const initialBackoff = options.initialBackoffMs ?? 250;

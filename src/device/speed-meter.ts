@@ -24,7 +24,7 @@ type Key = Pick<SpeedReport, 'kind' | 'engine' | 'model'>;
  * audio's duration, the output's for TTS and the input's for STT. Undefined when it says nothing.
  */
 export function measurementOf(job: JobRecord): (Key & { realTimeFactor: number }) | undefined {
-  if (job.status !== 'succeeded' || job.startedAt === null || job.finishedAt === null || !job.result || job.kind === 'book' || job.kind === 'translate') return undefined;
+  if (job.status !== 'succeeded' || job.startedAt === null || job.finishedAt === null || !job.result || job.kind === 'book' || job.kind === 'translate' || job.kind === 'dub') return undefined;
   const seconds = (job.result as JobResult).durationSeconds;
   const busyMs = job.finishedAt - job.startedAt;
   if (!(seconds > 0.05) || !(busyMs > 0)) return undefined;

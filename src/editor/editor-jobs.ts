@@ -12,6 +12,7 @@ import { compileValidators, type Validators } from '../contract/validation';
 import { admitStt, admitTts, checkSttFields, installedSttModels, type AdmittedTts } from '../jobs/admission';
 import { createBookExport, finishBookExport, type NewBookExport } from '../jobs/book-export';
 import { createTranslateJob, finishTranslateJob, type TranslateRequest } from '../jobs/translate-job';
+import { createDubJob, finishDubJob, type DubRequest } from '../jobs/dub-job';
 import { isActive, type JobRecord } from '../jobs/types';
 import { mergeLexicons } from '../lexicon/merge-lexicon';
 import type { LocalServer } from '../host/local-server';
@@ -118,6 +119,18 @@ export class EditorJobs {
   async finishTranslation(job: JobRecord, signal?: AbortSignal): ReturnType<typeof finishTranslateJob> {
     const { jobs } = await this.deps.server();
     return finishTranslateJob(jobs, job, signal);
+  }
+
+  /** Queues a dub as an editor job (src/jobs/dub-job.ts); a bad request, a missing model or voice is refused first. */
+  async createDub(request: Omit<DubRequest, 'origin'>): Promise<JobRecord> {
+    const { jobs } = await this.deps.server();
+    return createDubJob(jobs, this.deps.dataDir(), this.deps.voices, { ...request, origin: 'editor', ...(this.deps.preferredSttModel() ? { sttModel: this.deps.preferredSttModel() } : {}) });
+  }
+
+  /** Waits for a dub to end (aborting `signal` cancels it); an unfinished one leaves no partial file. */
+  async finishDub(job: JobRecord, signal?: AbortSignal): ReturnType<typeof finishDubJob> {
+    const { jobs } = await this.deps.server();
+    return finishDubJob(jobs, job, signal);
   }
 
   /**

@@ -81,7 +81,7 @@ export function createApi(services: Services): SpeechStudioApi {
     cancelJob: async (id) => {
       const { jobs } = await controller.ready();
       const kind = jobs.get(id)?.kind;
-      if (kind && isLocalOnlyKind(kind)) throw new Error(`Job ${id} is an ${kind === 'book' ? 'audiobook export' : 'subtitle translation'}; cancel it in the Jobs view.`);
+      if (kind && isLocalOnlyKind(kind)) throw new Error(`Job ${id} is ${kind === 'book' ? 'an audiobook export' : kind === 'dub' ? 'a dub' : 'a subtitle translation'}; cancel it in the Jobs view.`);
       return toJob(await jobs.cancel(id));
     },
     startLiveTranscription: async (options) => {

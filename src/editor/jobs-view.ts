@@ -40,7 +40,7 @@ export function jobOrigin(job: Pick<JobRecord, 'origin' | 'remoteKeyName'>): str
 }
 
 export function jobDescription(job: JobRecord): string {
-  const kind = job.kind === 'book' ? 'Audiobook' : job.kind === 'translate' ? 'Translation' : job.kind.toUpperCase();
+  const kind = job.kind === 'book' ? 'Audiobook' : job.kind === 'translate' ? 'Translation' : job.kind === 'dub' ? 'Dub' : job.kind.toUpperCase();
   const remote = job.origin === 'remote' ? ` · remote${job.remoteKeyName ? ` (${job.remoteKeyName})` : ''}` : '';
   if (!isActive(job.status)) {
     const seconds = job.finishedAt && job.startedAt ? ` · ${((job.finishedAt - job.startedAt) / 1000).toFixed(1)} s` : '';
@@ -95,7 +95,7 @@ class JobsProvider implements vscode.TreeDataProvider<JobRecord> {
 async function fileOf(services: Services, job: JobRecord): Promise<string | undefined> {
   const written = services.outputs.get(job.id);
   if (written && existsSync(written)) return written;
-  if (job.input.kind === 'book' || job.input.kind === 'translate') return job.status === 'succeeded' && existsSync(job.input.out) ? job.input.out : undefined;
+  if (job.input.kind === 'book' || job.input.kind === 'translate' || job.input.kind === 'dub') return job.status === 'succeeded' && existsSync(job.input.out) ? job.input.out : undefined;
   return services.editorJobs.outputPath(job);
 }
 

@@ -4,7 +4,7 @@
  * GET /v1/realtime (src/realtime/direct-session.ts); this module only translates to and from its events.
  */
 import * as vscode from 'vscode';
-import type { DirectLiveSession } from '../jobs/live-recognition';
+import type { DirectLiveSession, LiveSessionEnd } from '../jobs/live-recognition';
 import type { ServerController } from './server-controller';
 
 export interface LiveTranscriptionOptions {
@@ -42,13 +42,16 @@ export interface LiveTranscriptionSession extends vscode.Disposable {
   readonly onDidCompleteItem: vscode.Event<LiveTranscriptCompleted>;
   /** Speech began (`started`) or an utterance ended (`stopped`), in milliseconds of the session's audio. */
   readonly onDidDetectSpeech: vscode.Event<{ itemId: string; kind: 'started' | 'stopped'; ms: number }>;
-  /** Errors and failed utterances (the session goes on). */
+  /** Errors and failed utterances (the session goes on), and `session_idle` when the server ended a session sent nothing for its idle limit. */
   readonly onDidFail: vscode.Event<LiveTranscriptionProblem>;
 }
 
 type Fields = Record<string, any> & { type: string };
 
-/** Starts a session; rejects when no speech-to-text model is installed or an option is not accepted. */
+/**
+ * Starts a session; rejects when no speech-to-text model is installed, an option is not accepted, or every live
+ * session slot is taken (the cap counts these and the Local API's WebSocket sessions alike).
+ */
 export async function startLiveTranscription(controller: ServerController, options: LiveTranscriptionOptions = {}): Promise<LiveTranscriptionSession> {
   if (typeof options !== 'object' || options === null) throw new TypeError(`Expected options as an object, got ${JSON.stringify(options)}`);
   const rate = options.sampleRate ?? 16_000;
@@ -79,7 +82,16 @@ export async function startLiveTranscription(controller: ServerController, optio
     }
   };
   const server = await controller.ready();
-  const session: DirectLiveSession = await server.openLiveSession(onEvent);
+  let stopped = false;
+  // The server ends a session sent nothing for its idle limit: later pushes throw, as after stop().
+  const ended = (end: LiveSessionEnd): void => {
+    if (stopped) return;
+    stopped = true;
+    failed.fire(end);
+    for (const emitter of emitters) emitter.dispose();
+  };
+  // Past the live session cap, shared with GET /v1/realtime, this rejects with LiveSessionLimitError (code session_limit_reached).
+  const session: DirectLiveSession = await server.openLiveSession(onEvent, ended);
   const turn = options.turnDetection ?? true;
   await session.send({
     type: 'session.update',
@@ -104,7 +116,6 @@ export async function startLiveTranscription(controller: ServerController, optio
     for (const emitter of emitters) emitter.dispose();
     throw new Error(lastError);
   }
-  let stopped = false;
   const send = (event: Fields): void => {
     if (stopped) throw new Error(`The live transcription session ${session.id} has stopped.`);
     void session.send(event);

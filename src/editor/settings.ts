@@ -23,6 +23,8 @@ export interface Settings {
   ttsSpeakerVoices: Record<string, string>;
   ffmpegPath: string;
   modelMirror: string;
+  /** Export Audiobook…: verified takes (off, or on with a threshold — undefined: the scorer's default — and retakes). */
+  audiobookVerify: { enabled: boolean; threshold?: number; retakes: number };
   /** The team relay this window joins as a device (the token is in SecretStorage); applies without a restart. */
   relay: { url: string; enabled: boolean };
 }
@@ -55,6 +57,11 @@ export function readSettings(): Settings {
     ttsSpeakerVoices: stringMap(c.get<unknown>('tts.speakerVoices', {})),
     ffmpegPath: c.get<string>('ffmpegPath', '').trim(),
     modelMirror: c.get<string>('models.mirror', '').trim(),
+    audiobookVerify: {
+      enabled: c.get<boolean>('audiobook.verifyTakes', false) === true,
+      ...numberIn(c.get<unknown>('audiobook.verifyThreshold', null), 0, 1),
+      retakes: integerIn(c.get<number>('audiobook.verifyRetakes', 2), 0, 10, 2),
+    },
     relay: { url: c.get<string>('relay.url', '').trim(), enabled: c.get<boolean>('relay.enabled', false) },
   };
 }
@@ -62,6 +69,11 @@ export function readSettings(): Settings {
 function stringMap(value: unknown): Record<string, string> {
   if (typeof value !== 'object' || value === null) return {};
   return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1].trim() !== ''));
+}
+
+/** `{ threshold }` when the setting is a number in range, else nothing (the default applies). */
+function numberIn(value: unknown, min: number, max: number): { threshold?: number } {
+  return typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max ? { threshold: value } : {};
 }
 
 function integerIn(value: unknown, min: number, max: number, fallback: number): number {

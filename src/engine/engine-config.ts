@@ -3,6 +3,8 @@
  * the environment, the CLI's flags and the editor's settings) and handed to each engine process when it
  * starts, so nothing in the engine reads the environment.
  */
+import type { CacheLimits } from '../util/data-dir-caches';
+
 /** How many engine processes may run at once, in all and for jobs (the host's engine scheduler, jobs/engine-scheduler.ts). */
 export interface EngineLimits {
   /** Engine processes alive at once, idle ones included. */
@@ -28,6 +30,10 @@ export interface EngineConfig {
   slowdown: number;
   /** How many engine processes run at once; unset: from the core count (jobs/engine-scheduler.ts). */
   limits?: EngineLimits;
+  /** The data directory caches' limits for engine code that prunes them (the audiobook cache); unset: the defaults. */
+  cacheLimits?: CacheLimits;
+  /** Tests only: every speaker embedding is the same fixed vector, so matching can be checked with random-weight models. */
+  fixedSpeakerEmbedding?: boolean;
 }
 
 /** The command-line flag that carries the configuration to an engine process (as JSON). */

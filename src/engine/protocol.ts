@@ -9,6 +9,7 @@ import type { JobResult, LexiconEntry, SttOptions, TtsRequest } from '../contrac
 import type { ScriptFormat } from '../subtitles/script';
 import type { SubtitleStyle } from '../contract/subtitle-style';
 import type { FlaggedCue } from '../translate/translate-cues';
+import type { Attribution, QuoteInContext } from '../cast/attribution-prompt';
 
 export type EnginePhase =
   | 'loading_model'
@@ -21,7 +22,8 @@ export type EnginePhase =
   | 'synthesizing'
   | 'postprocessing'
   | 'encoding'
-  | 'translating';
+  | 'translating'
+  | 'casting';
 
 export type { PicoVoiceModel, SherpaModelKind, SherpaVoiceModel, TtsEngineName, TtsVoiceRef } from '../voices/voice-ref';
 import type { TtsVoiceRef } from '../voices/voice-ref';
@@ -234,6 +236,27 @@ export interface TranslateResult {
   model: string;
 }
 
+export type { DubTask, DubResult } from './dub/dub-types';
+import type { DubTask, DubResult } from './dub/dub-types';
+
+/**
+ * Not a job: who speaks each quoted passage of a book (src/engine/llm/run-attribute.ts), one answer of the
+ * language model per quote under the attribution grammar (src/cast/attribution-prompt.ts).
+ */
+export interface CastAttributeTask {
+  kind: 'cast-attribute';
+  modelPath: string;
+  quotes: QuoteInContext[];
+  /** Speakers already in the cast, offered so one character keeps one name. */
+  known: string[];
+}
+
+export interface CastAttributeResult {
+  /** One for each quote, in order. */
+  attributions: Attribution[];
+  tokens: number;
+}
+
 /** Not a job: one answer of the language model under a JSON-schema grammar, measured (the bench). */
 export interface LlmGenerateTask {
   kind: 'llm-generate';
@@ -252,21 +275,25 @@ export interface LlmGenerateResult {
   engineMaxRssBytes: number;
 }
 
-/** What the job service queues: a TTS, STT, book or translation job's task. */
-export type JobTask = TtsTask | SttTask | BookTask | AlignTask | TranslateTask;
+/** What the job service queues: a TTS, STT, book, translation or dub job's task. */
+export type JobTask = TtsTask | SttTask | BookTask | AlignTask | TranslateTask | DubTask;
 
-export type EngineTask = JobTask | SpeechRegionsTask | WaveformTask | ShotChangesTask | SpeakTask | LiveWindowTask | SpeakerEmbeddingTask | EmbedSubtitlesTask | LlmGenerateTask;
+export type EngineTask = JobTask | SpeechRegionsTask | WaveformTask | ShotChangesTask | SpeakTask | LiveWindowTask | SpeakerEmbeddingTask | EmbedSubtitlesTask | LlmGenerateTask | CastAttributeTask;
 
 /** What a task answers: a job's result, speech regions, waveform peaks, a spoken sentence, a live window or a model's answer. */
-export type EngineResult = JobResult | BookResult | TranslateResult | SpeechRegionsResult | WaveformResult | ShotChangesResult | SpokenSentence | LiveWindowResult | SpeakerEmbeddingResult | EmbedSubtitlesResult | LlmGenerateResult;
+export type EngineResult = JobResult | BookResult | TranslateResult | DubResult | SpeechRegionsResult | WaveformResult | ShotChangesResult | SpokenSentence | LiveWindowResult | SpeakerEmbeddingResult | EmbedSubtitlesResult | LlmGenerateResult | CastAttributeResult;
 
 /** The result a task of type T answers with. */
 export type ResultOf<T extends EngineTask> = T extends BookTask
   ? BookResult
+  : T extends DubTask
+  ? DubResult
   : T extends TranslateTask
   ? TranslateResult
   : T extends LlmGenerateTask
   ? LlmGenerateResult
+  : T extends CastAttributeTask
+  ? CastAttributeResult
   : T extends SpeechRegionsTask
   ? SpeechRegionsResult
   : T extends ShotChangesTask
@@ -295,6 +322,18 @@ export interface EmbedSubtitlesTask {
   outputPath: string;
   /** The track's language, ISO 639-2 (`eng`), or `und`. */
   language: string;
+  /** The track's title; by default the language's English name (none for `und`). */
+  title?: string;
+  /** Leave out the video's subtitle tracks of the same language (by default every track is kept). */
+  replaceSameLanguage?: boolean;
+}
+
+/** A subtitle track of the video, as the embed result names it. */
+export interface SubtitleTrackSummary {
+  codec: string;
+  /** ISO 639-2, or `und` when untagged. */
+  language: string;
+  title?: string;
 }
 
 export interface EmbedSubtitlesResult {
@@ -304,6 +343,15 @@ export interface EmbedSubtitlesResult {
   /** The cues in the written track (its packets, without MP4's empty ones between cues). */
   subtitleCues: number;
   language: string;
+  title?: string;
+  /** The new track's place among the copy's subtitle tracks, from 0 (after the video's own). */
+  subtitleTrack: number;
+  /** The video's subtitle tracks carried into the copy, in order, before the new one. */
+  keptTracks: SubtitleTrackSummary[];
+  /** Tracks of the same language left out because replaceSameLanguage asked for it. */
+  replacedTracks: SubtitleTrackSummary[];
+  /** Picture tracks the copy's container cannot hold (e.g. PGS in MP4), left out. */
+  droppedTracks: SubtitleTrackSummary[];
 }
 
 /**
@@ -412,6 +460,9 @@ export const ALIGN_BACKEND = 'espeak-ng-dtw';
 /** The `backend` of language model work (translation). */
 export const LLM_BACKEND = 'llama.cpp';
 
+/** The `backend` of a dub: recognized, translated, spoken and mixed by several engines in turn. */
+export const DUB_BACKEND = 'dub';
+
 /** The `backend` of a speech-regions task. */
 export const VAD_BACKEND = 'silero-vad';
 
@@ -432,7 +483,8 @@ export const taskBackend = (task: EngineTask): string => {
   if (task.kind === 'live-window') return STT_BACKEND;
   if (task.kind === 'speaker-embedding') return 'sherpa-onnx';
   if (task.kind === 'align') return ALIGN_BACKEND;
-  if (task.kind === 'translate' || task.kind === 'llm-generate') return LLM_BACKEND;
+  if (task.kind === 'translate' || task.kind === 'llm-generate' || task.kind === 'cast-attribute') return LLM_BACKEND;
+  if (task.kind === 'dub') return DUB_BACKEND;
   return task.recognizer === 'parakeet' ? parakeetBackend(path.basename(task.modelPath)) : STT_BACKEND;
 };
 

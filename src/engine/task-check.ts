@@ -13,7 +13,7 @@ import { validateLexicon } from '../lexicon/lexicon-validation';
 import { compileValidators, type Validators } from '../contract/validation';
 import type { TtsEngineName, TtsVoiceRef } from '../voices/voice-ref';
 import { SCRIPT_FORMATS } from '../subtitles/script';
-import { UserFacingError, type AlignTask, type BookTask, type EmbedSubtitlesTask, type EngineTask, type ExtraOutputFormat, type LiveWindowTask, type LlmGenerateTask, type SpeakerEmbeddingTask, type SpeakTask, type ShotChangesTask, type SpeechRegionsTask, type SsmlTaskMarkup, type SttTask, type TranslateTask, type TtsTask, type WaveformTask, type WhisperHints } from './protocol';
+import { UserFacingError, type AlignTask, type BookTask, type EmbedSubtitlesTask, type EngineTask, type ExtraOutputFormat, type LiveWindowTask, type LlmGenerateTask, type SpeakerEmbeddingTask, type SpeakTask, type ShotChangesTask, type SpeechRegionsTask, type SsmlTaskMarkup, type SttTask, type TranslateTask, type TtsTask, type WaveformTask, type WhisperHints, type DubTask, type CastAttributeTask } from './protocol';
 import { narrationTimelineProblem } from '../subtitles/timeline-limit';
 import { readCues } from './tts/read-cues';
 
@@ -43,7 +43,7 @@ function invalid(detail: string): UserFacingError {
 const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The task as the engine will run it (options as the contract reads them), or a sentence for the user. */
-export async function checkTask(task: unknown): Promise<Exclude<EngineTask, WaveformTask | BookTask | EmbedSubtitlesTask | ShotChangesTask | TranslateTask | LlmGenerateTask>> {
+export async function checkTask(task: unknown): Promise<Exclude<EngineTask, WaveformTask | BookTask | EmbedSubtitlesTask | ShotChangesTask | TranslateTask | LlmGenerateTask | DubTask | CastAttributeTask>> {
   if (!isObject(task)) throw invalid('the engine received no task');
   if (task.kind === 'tts') return checkTtsTask(task);
   if (task.kind === 'stt') return checkSttTask(task);

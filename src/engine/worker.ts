@@ -34,6 +34,15 @@ async function runTask(received: unknown, report: ProgressReporter): Promise<Tas
     const { runTranslateTask } = await import('./llm/run-translate');
     return runTranslateTask(checkTranslateTask(received as Record<string, unknown>), report);
   }
+  if (typeof received === 'object' && received !== null && (received as { kind?: unknown }).kind === 'cast-attribute') {
+    const { checkCastAttributeTask, runCastAttributeTask } = await import('./llm/run-attribute');
+    return runCastAttributeTask(checkCastAttributeTask(received as Record<string, unknown>), report);
+  }
+  if (typeof received === 'object' && received !== null && (received as { kind?: unknown }).kind === 'dub') {
+    const { checkDubTask } = await import('./dub/check-dub-task');
+    const { runDubTask } = await import('./dub/run-dub');
+    return runDubTask(checkDubTask(received as Record<string, unknown>), report);
+  }
   if (typeof received === 'object' && received !== null && (received as { kind?: unknown }).kind === 'llm-generate') {
     const { checkLlmGenerateTask } = await import('./llm/check-llm-task');
     const { runLlmGenerateTask } = await import('./llm/run-generate');

@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { compileValidators } from '../contract/validation';
 import { engineConfigFromEnvironment } from '../config/engine-environment';
+import { openAiVoicesFromEnvironment } from '../config/server-environment';
 import { configureEngine, type EngineConfig } from '../engine/engine-config';
 import type { RequestTimeouts } from '../http/slow-requests';
 import { EngineHost } from '../jobs/engine-host';
@@ -42,7 +43,7 @@ export interface LocalServerOptions {
   engineConfig?: EngineConfig;
   preferredSttModel?: string;
   maxUploadBytes?: number;
-  /** OpenAI voice names mapped to our voice ids or names (the OpenAI door; see voices/voice-map.ts). */
+  /** OpenAI voice names mapped to our voice ids or names (the OpenAI door; see voices/voice-map.ts), over SPEECH_STUDIO_OPENAI_VOICES. */
   openAiVoices?: Record<string, string>;
   /** Folders the MCP file tools may use when a client declares no roots, beside SPEECH_STUDIO_ALLOWED_FOLDERS. */
   allowedFolders?: () => readonly string[];
@@ -50,7 +51,7 @@ export interface LocalServerOptions {
   timeouts?: Partial<RequestTimeouts>;
   /** Size and age caps of the data directory's caches, over SPEECH_STUDIO_CACHE_LIMITS and the defaults (src/util/data-dir-caches.ts). */
   cacheLimits?: CacheLimitOverrides;
-  /** Live transcription over WebSocket (GET /v1/realtime): session cap, idle limit, largest message. */
+  /** Live transcription: the session cap and idle limit over every door (GET /v1/realtime, in-process sessions), and the WebSocket's largest message. */
   realtime?: RealtimeOptions;
 }
 
@@ -106,7 +107,7 @@ export async function openLocalCore(options: LocalServerOptions): Promise<LocalC
     boundHost: () => options.host,
     preferredSttModel: () => options.preferredSttModel,
     maxUploadBytes: options.maxUploadBytes,
-    openAiVoices: options.openAiVoices,
+    openAiVoices: { ...openAiVoicesFromEnvironment(process.env), ...options.openAiVoices },
     allowedFolders: () => [...(options.allowedFolders?.() ?? []), ...foldersFromEnvironment(process.env)],
   };
   return {

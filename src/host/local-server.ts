@@ -20,6 +20,8 @@ export interface LocalServer {
   readonly engine: EngineHost;
   /** The live transcription sessions (GET /v1/realtime). */
   readonly realtime: RealtimeDoor;
+  /** Live sessions open now from every door (the WebSocket's and the in-process ones), against one cap. */
+  readonly liveSessionCount: number;
   /** A live transcription session in this process, on the same engine looks as the WebSocket sessions (the extension API's). */
   readonly openLiveSession: OpenDirectLiveSession;
   /** What the app was built from, for other doors on the same core (the MCP server over stdio). */
@@ -45,9 +47,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const app = createApp(appDeps);
 
   // A request without Host (HTTP/1.0 style) gets the API's answer; browsers always send one.
-  const http = createHttpServer({ handle: app.callback(), timeouts: options.timeouts, methods: ['GET', 'HEAD', 'POST', 'OPTIONS'] });
-  // One set of engine looks for every live session, over the WebSocket or in process.
-  const recognition = liveRecognition(engine, dataDir);
+  const http = createHttpServer({ handle: app.callback(), timeouts: options.timeouts, methods: ['GET', 'HEAD', 'POST', 'PUT', 'OPTIONS'] });
+  // One set of engine looks, one session cap and one idle limit for every live session, over the WebSocket or in process.
+  const recognition = liveRecognition(engine, dataDir, { maxSessions: options.realtime?.maxSessions, idleMs: options.realtime?.idleMs });
   const realtime = attachRealtime(http.server, appDeps, recognition, options.realtime);
   const port = await http.listen(options.port, options.host).catch(async (error: unknown) => {
     await realtime.close();
@@ -69,6 +71,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     jobs,
     engine,
     realtime,
+    get liveSessionCount() {
+      return recognition.openSessions;
+    },
     openLiveSession: directLiveSessions(appDeps, recognition),
     appDeps,
     setEnabled: core.setEnabled,

@@ -55,6 +55,12 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   server.headersTimeout = timeouts.headersMs;
   server.requestTimeout = 0; // a 512 MB upload on a slow link may take long: the body rate is watched instead
   server.keepAliveTimeout = 5_000;
+  // A client may close its sending half once its request is complete (`nc -N`, `curl --no-keepalive` over a
+  // proxy, scripted probes) and still read the answer. Node's default aborts every request on that connection
+  // at the half-close, so a route that answers asynchronously sent nothing at all, and of pipelined requests
+  // only those already answered came back. Half-open, Node answers every complete request in order and then
+  // closes; a body cut short by the half-close is still refused (400 through clientError below).
+  (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   server.setTimeout(timeouts.idleMs, closeIdleSocket);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) {
@@ -65,7 +71,9 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       ? rawErrorResponse(431, 'Request Header Fields Too Large', 'HEADERS_TOO_LARGE', `The request headers are larger than ${MAX_HEADER_BYTES / 1024} KB.`)
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? rawErrorResponse(408, 'Request Timeout', 'INVALID_REQUEST', 'The request was not received in time.')
-        : rawErrorResponse(400, 'Bad Request', 'INVALID_REQUEST', 'The request is not valid HTTP.');
+        : error.code === 'HPE_INVALID_EOF_STATE'
+          ? rawErrorResponse(400, 'Bad Request', 'INVALID_REQUEST', 'The client stopped sending before the request body was complete (shorter than its Content-Length).')
+          : rawErrorResponse(400, 'Bad Request', 'INVALID_REQUEST', 'The request is not valid HTTP.');
     socket.end(response);
   });
   // Without a listener Node drops a CONNECT without a word: these servers are not proxies, so say so.

@@ -25,9 +25,9 @@ export function admitAlignment(validators: Validators, fields: Record<string, st
   if (language !== 'auto' && !espeakVoiceForLanguage(language)) {
     throw invalidRequest(`language: espeak-ng has no voice for ${language}, so a script in it cannot be aligned; use auto or a code such as en, de or fr`);
   }
-  if (!script) throw invalidRequest('script: is required (a part named "script" holding a .txt, .md, .srt or .vtt file)');
+  if (!script) throw invalidRequest('script: is required (a part named "script" holding a .txt, .md, .srt, .vtt, .ass, .ssa, .ttml, .dfxp or .sbv file)');
   const scriptFormat = scriptFormatOf(script.originalName);
-  if (!scriptFormat) throw invalidRequest(`script: must be a file named .${SCRIPT_FORMATS.join(', .')}, got "${script.originalName.slice(0, 100)}"`);
+  if (!scriptFormat) throw invalidRequest(`script: must be a file named .${[...SCRIPT_FORMATS, 'dfxp'].join(', .')}, got "${script.originalName.slice(0, 100)}"`);
   const text = new TextDecoder('utf-8', { fatal: false }).decode(script.content);
   if (text.includes('\uFFFD')) throw invalidRequest('script: is not UTF-8 text');
   let units;

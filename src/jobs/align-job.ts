@@ -2,7 +2,8 @@
  * An alignment job for callers inside this process (the editor): the media copied into a new job's folder,
  * the script admitted as the API admits it, the job queued like any other and awaited, its transcript read.
  */
-import { copyFile, readFile, stat, writeFile } from 'node:fs/promises';
+import { copyFile, stat, writeFile } from 'node:fs/promises';
+import { readJobTranscript } from './job-transcript';
 import path from 'node:path';
 import { storedInputName } from '../contract/media-types';
 import type { SttResult } from '../contract/types';
@@ -52,7 +53,7 @@ export async function alignAsJob(jobs: JobService, request: AlignRequest): Promi
   try {
     const job = await waitForJobEnd(jobs, created.id, request.signal);
     if (job.status !== 'succeeded' || !job.outputFile) throw new Error(job.error ?? `The alignment job ended ${job.status}.`);
-    const transcript = JSON.parse(await readFile(jobs.files.file(job.id, job.outputFile), 'utf8')) as Transcript;
+    const transcript = await readJobTranscript(jobs.files, job);
     return { transcript, result: job.result as SttResult };
   } finally {
     request.signal?.removeEventListener('abort', cancel);

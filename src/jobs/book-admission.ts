@@ -14,6 +14,7 @@ import { selectChapters } from '../audiobook/chapter-selection';
 import type { ChapterParagraph } from '../audiobook/manuscript';
 import { ManuscriptError } from '../audiobook/manuscript-files';
 import { chapterPassages } from '../audiobook/passages';
+import type { CastFile } from '../cast/cast-file';
 import { newChapterPath, readAlongFromEpub, readAlongFromText, sentencesOf } from '../audiobook/read-along/package-plan';
 import { readBook } from '../audiobook/read-book';
 import { MAX_TTS_TEXT } from '../contract/openapi';
@@ -23,6 +24,7 @@ import type { VoiceLibrary } from '../voices/library';
 import type { VoiceEntry } from '../voices/voice-entry';
 import { defaultVoice } from '../voices/default-voice';
 import { readyVoice } from './admission';
+import { admitVerify, type VerifyRequest } from './verify-admission';
 
 export interface BookRequest {
   /** A Markdown or text file or a folder of them, an .epub or a .docx. */
@@ -40,6 +42,10 @@ export interface BookRequest {
   chapters?: string;
   /** `acx`: master each chapter to Audible's rules; needs one MP3 per chapter. */
   master?: BookMaster;
+  /** Who reads each quote (`.speech/cast.json`, src/cast/): quotes are read by their speaker's voice. */
+  cast?: CastFile;
+  /** Verified takes: each paragraph heard back and retaken when it reads wrong (verify-admission.ts). */
+  verify?: VerifyRequest;
 }
 
 /** A voice by id, or by its name (case-insensitive), that is ready to speak. */
@@ -76,7 +82,7 @@ async function bookSsml(text: string, chapter: string, voices: VoiceLibrary, fol
 /** The plan the engine runs, or a ManuscriptError / ApiError with one sentence. */
 export async function admitBook(
   request: BookRequest,
-  deps: { voices: VoiceLibrary; validators: Validators; lexicon: readonly LexiconEntry[] },
+  deps: { voices: VoiceLibrary; validators: Validators; lexicon: readonly LexiconEntry[]; dataDir: string },
 ): Promise<BookPlan> {
   const out = path.resolve(request.out);
   const perChapter = request.perChapter === true;
@@ -124,7 +130,7 @@ export async function admitBook(
       chapters.push({ title: chapter.title, passages: checkLength(chapter.title, passages) });
       continue;
     }
-    const { passages, endVoice } = chapterPassages(chapter.text, speakers, carried);
+    const { passages, endVoice } = chapterPassages(chapter.text, speakers, carried, request.cast);
     carried = endVoice;
     checkLength(chapter.title, passages);
     if (readAlong) {
@@ -149,9 +155,11 @@ export async function admitBook(
     chapters.push({ title: chapter.title, passages: planned });
   }
   if (chapters.length === 0) throw new ManuscriptError(`${request.input} has no chapters to read.`);
+  // Takes are heard in the language of the book's own voice.
+  const verify = request.verify ? await admitVerify(request.verify, deps.dataDir, readings[bookReading]!.voice.languageCode) : undefined;
   const meta = { ...(book.title ? { title: book.title } : {}), ...(book.author ? { author: book.author } : {}) };
   return {
-    ...meta, format: request.format, perChapter, out, readings, chapters, lexicon: [...deps.lexicon], ...(request.master ? { master: request.master } : {}),
+    ...meta, format: request.format, perChapter, out, readings, chapters, lexicon: [...deps.lexicon], ...(request.master ? { master: request.master } : {}), ...(verify ? { verify } : {}),
     ...(readAlong ? { readAlong: book.epub ? readAlongFromEpub(book.epub, input, chosen) : readAlongFromText({ ...meta, language }, sentenced) } : {}),
   };
 }

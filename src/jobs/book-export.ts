@@ -31,7 +31,7 @@ export interface NewBookExport extends BookRequest {
 export async function createBookExport(deps: BookExportDeps, request: NewBookExport): Promise<JobRecord> {
   const { origin, lexicon: over, ...book } = request;
   const lexicon = await deps.jobs.lexiconWith(over ?? []);
-  const plan = await admitBook(book, { voices: deps.voices, validators: deps.validators, lexicon });
+  const plan = await admitBook(book, { voices: deps.voices, validators: deps.validators, lexicon, dataDir: deps.jobs.dataDir });
   const text = plan.chapters.flatMap((chapter) => chapter.passages.map((passage) => passage.text)).join('\n\n');
   plan.lexicon = entriesIn(text, lexicon);
   const name = `Audiobook ${plan.title ?? path.basename(request.input)}`;

@@ -49,13 +49,13 @@ export class JobFiles {
     );
   }
 
-  /** The output inside the job's folder; a book job has none there (its book is where the user asked). */
+  /** The output inside the job's folder; a book, translation or dub job has none there (its output is where the user asked). */
   outputFileName(job: JobRecord): string {
     return job.input.kind === 'tts' ? `output.${job.input.encodeAs ?? job.input.options.outputFormat}` : TRANSCRIPT_FILE;
   }
 
   finishedOutputFile(job: JobRecord): string | null {
-    return job.input.kind === 'book' || job.input.kind === 'translate' ? null : this.outputFileName(job);
+    return job.input.kind === 'book' || job.input.kind === 'translate' || job.input.kind === 'dub' ? null : this.outputFileName(job);
   }
 
   /** The engine's view of a job: absolute paths and the options it needs. */
@@ -78,6 +78,14 @@ export class JobFiles {
       return {
         kind: 'translate', inputPath: this.file(job.id, input.inputFile), format: input.format, outputPath: input.out,
         modelPath: input.modelPath, to: input.to, ...(input.from ? { from: input.from } : {}), style: input.style,
+      };
+    }
+    if (input.kind === 'dub') {
+      return {
+        kind: 'dub', videoPath: input.input, outputPath: input.out, workDir: this.dir(job.id), modelPath: input.modelPath, to: input.to,
+        mix: input.mix, voices: input.voices, style: input.style, ...(input.from ? { from: input.from } : {}),
+        ...(input.subtitlesFile ? { subtitlesPath: this.file(job.id, input.subtitlesFile), subtitlesFormat: input.subtitlesFormat } : {}),
+        ...(input.sttModelPath ? { sttModelPath: input.sttModelPath } : {}),
       };
     }
     if (input.kind === 'book') {

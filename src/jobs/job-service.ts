@@ -15,7 +15,7 @@ import { BOOK_PLAN_FILE, JOB_LEXICON_FILE, JobFiles, TTS_TEXT_FILE } from './job
 import { nameFromFile, nameFromText } from './job-name';
 import { canTransition, transition, type TransitionDetails } from './state';
 import type { JobStore } from './store';
-import { isActive, RUNNING_STATUSES, type AlignJobInput, type BookJobInput, type JobOrigin, type JobRecord, type JobStatus, type TranslateJobInput, type TtsJobInput } from './types';
+import { isActive, RUNNING_STATUSES, type AlignJobInput, type BookJobInput, type DubJobInput, type JobOrigin, type JobRecord, type JobStatus, type TranslateJobInput, type TtsJobInput } from './types';
 
 export interface JobServiceOptions {
   dataDir: string;
@@ -106,6 +106,15 @@ export interface NewTranslateJob {
   /** The subtitle file's text, copied into the job's folder (the engine never reads the user's file). */
   source: string;
   input: Omit<TranslateJobInput, 'kind' | 'inputFile'>;
+}
+
+/** An admitted dub (src/jobs/dub-job.ts); only the editor and the CLI make them. */
+export interface NewDubJob {
+  origin: 'editor' | 'cli';
+  name: string;
+  /** The subtitles' text when the dub speaks given subtitles, copied into the job's folder. */
+  subtitlesText?: string;
+  input: Omit<DubJobInput, 'kind' | 'subtitlesFile'>;
 }
 
 /** What a door knows of an STT job once its media is in the job's folder. */
@@ -233,6 +242,11 @@ export class JobService extends EventEmitter {
     }
   }
 
+  /** The data directory the jobs run in (admission reads what is installed there). */
+  get dataDir(): string {
+    return this.options.dataDir;
+  }
+
   /** Queues an admitted subtitle translation; the file's text goes to the job's folder. */
   async createTranslateJob(job: NewTranslateJob): Promise<JobRecord> {
     const id = this.newJobId();
@@ -242,6 +256,26 @@ export class JobService extends EventEmitter {
       const inputFile = `source.${job.input.format}`;
       await fs.writeFile(this.files.file(id, inputFile), job.source, 'utf8');
       const input: TranslateJobInput = { kind: 'translate', ...job.input, inputFile };
+      return await this.enqueue(this.newRecord(id, job.origin, job.name, input), place);
+    } catch (error) {
+      place.release();
+      await this.files.remove(id);
+      throw error;
+    }
+  }
+
+  /** Queues an admitted dub; given subtitles go to the job's folder (the video is read where it is). */
+  async createDubJob(job: NewDubJob): Promise<JobRecord> {
+    const id = this.newJobId();
+    const place = this.reserve(job.origin);
+    try {
+      await this.files.create(id);
+      let subtitlesFile: string | undefined;
+      if (job.subtitlesText !== undefined && job.input.subtitlesFormat) {
+        subtitlesFile = `subtitles.${job.input.subtitlesFormat}`;
+        await fs.writeFile(this.files.file(id, subtitlesFile), job.subtitlesText, 'utf8');
+      }
+      const input: DubJobInput = { kind: 'dub', ...job.input, ...(subtitlesFile ? { subtitlesFile } : {}) };
       return await this.enqueue(this.newRecord(id, job.origin, job.name, input), place);
     } catch (error) {
       place.release();

@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
 import { isJournalEntry } from './record-check';
 import type { JournalEntry } from './types';
 
@@ -22,6 +22,10 @@ export class Journal {
    * any other line that is not a valid entry is counted in `damaged`, so the store can say so.
    */
   async readAll(): Promise<{ entries: JournalEntry[]; damaged: number }> {
+    // A journal swapped for a link (or a device, a FIFO) is not ours: the store moves it aside rather than
+    // read from, append to and truncate whatever it points at, outside the data directory.
+    const info = await fs.lstat(this.file).catch(() => undefined);
+    if (info && !info.isFile()) throw new Error(info.isSymbolicLink() ? 'it is a symbolic link' : 'it is not a regular file');
     const text = await fs.readFile(this.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return '';
       throw error;
@@ -61,7 +65,7 @@ export class Journal {
     return this.enqueue(async () => {
       await this.writePending();
       await writeSnapshot();
-      await fs.writeFile(this.file, '', 'utf8');
+      await writeNoFollow(this.file, '', constants.O_TRUNC);
       this.lines = this.pending.length;
     });
   }
@@ -70,7 +74,7 @@ export class Journal {
     if (this.pending.length === 0) return;
     const batch = this.pending.join('');
     this.pending = [];
-    await fs.appendFile(this.file, batch, 'utf8');
+    await writeNoFollow(this.file, batch, constants.O_APPEND);
   }
 
   /** Runs `step` after the previous one, whether that one failed or not; the caller sees its own failure. */
@@ -83,5 +87,15 @@ export class Journal {
   /** Waits for every append issued so far. */
   settled(): Promise<void> {
     return this.chain.catch(() => undefined);
+  }
+}
+
+/** Appends to or truncates the journal itself, never a file a link at its name points to (ELOOP instead). */
+async function writeNoFollow(file: string, text: string, mode: number): Promise<void> {
+  const handle = await fs.open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | mode, 0o644);
+  try {
+    await handle.writeFile(text, 'utf8');
+  } finally {
+    await handle.close();
   }
 }

@@ -2,7 +2,8 @@
  * The one way live transcription sessions reach the engine: each look at a session's audio is written to
  * a temporary file and run as a `live-window` task in an engine process, never on the server's event loop.
  * At most `concurrency` looks run at once (each holds an engine process with its model loaded), first come
- * first served across sessions.
+ * first served across sessions. It also holds the rules every live session follows, whichever door opened it
+ * (the WebSocket, the extension API): the cap on sessions open at once, and the idle limit.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -13,20 +14,50 @@ import type { EngineHost } from './engine-host';
 
 export type LiveLook = Omit<LiveWindowTask, 'kind' | 'pcmPath'>;
 
+export interface LiveSessionLimits {
+  /** Live sessions open at once over every door; one more is refused with LiveSessionLimitError (default 8). */
+  maxSessions?: number;
+  /** A session with no client event for this long is ended through its `onIdle` (default 60 s). */
+  idleMs?: number;
+}
+
+/** Past the cap: each door tells its client in its own way (an error event and close code 1013, a rejected promise). */
+export class LiveSessionLimitError extends Error {
+  readonly code = 'session_limit_reached';
+  constructor(readonly maxSessions: number) {
+    super(`This server runs ${maxSessions} live transcription sessions at most; try again when one ends.`);
+    this.name = 'LiveSessionLimitError';
+  }
+}
+
 export interface LiveRecognition {
-  /** A folder for one session's windows, removed by `release`. */
-  openSession(): Promise<LiveSessionFiles>;
+  readonly limits: Required<LiveSessionLimits>;
+  /** Sessions open now, from every door. */
+  readonly openSessions: number;
+  /**
+   * Opens a session: takes one of the `maxSessions` slots at once (before any await, so that sessions opened
+   * together are counted in order), or rejects with LiveSessionLimitError. `onIdle` is called when the session
+   * has not been `touch`ed for `idleMs`; the door then ends it. `release` frees the slot, the timer and the files.
+   */
+  openSession(onIdle: () => void): Promise<LiveSessionFiles>;
   /** Where the speech is in `pcm` (16 kHz mono) and, with `decode`, what was said. */
   look(files: LiveSessionFiles, pcm: Int16Array, look: LiveLook, signal: AbortSignal): Promise<LiveWindowResult>;
 }
 
 export interface LiveSessionFiles {
   readonly dir: string;
+  /** The client did something: the idle limit starts again. */
+  touch(): void;
   release(): Promise<void>;
 }
 
-export function liveRecognition(engine: EngineHost, dataDir: string, concurrency = Math.max(1, Math.min(2, os.availableParallelism()))): LiveRecognition {
+export function liveRecognition(engine: EngineHost, dataDir: string, limits: LiveSessionLimits = {}, concurrency = Math.max(1, Math.min(2, os.availableParallelism()))): LiveRecognition {
+  const maxSessions = limits.maxSessions ?? 8;
+  const idleMs = limits.idleMs ?? 60_000;
+  if (!Number.isInteger(maxSessions) || maxSessions < 1) throw new TypeError(`Expected maxSessions to be a whole number ≥ 1, got ${maxSessions}`);
+  if (!Number.isFinite(idleMs) || idleMs <= 0) throw new TypeError(`Expected idleMs to be a positive number, got ${idleMs}`);
   const root = path.join(dataDir, 'live');
+  let openSessions = 0;
   const waiting: Array<() => void> = [];
   let running = 0;
   const turn = async (signal: AbortSignal): Promise<void> => {
@@ -54,10 +85,36 @@ export function liveRecognition(engine: EngineHost, dataDir: string, concurrency
   };
 
   return {
-    async openSession() {
+    limits: { maxSessions, idleMs },
+    get openSessions() {
+      return openSessions;
+    },
+    async openSession(onIdle) {
+      if (openSessions >= maxSessions) throw new LiveSessionLimitError(maxSessions);
+      openSessions += 1;
+      let idle: NodeJS.Timeout | undefined;
+      let released = false;
+      const touch = (): void => {
+        if (released) return;
+        clearTimeout(idle);
+        idle = setTimeout(onIdle, idleMs);
+      };
+      const release = async (): Promise<void> => {
+        if (released) return;
+        released = true;
+        clearTimeout(idle);
+        openSessions -= 1;
+        await rm(dir, { recursive: true, force: true });
+      };
       const dir = path.join(root, randomUUID());
-      await mkdir(dir, { recursive: true });
-      return { dir, release: () => rm(dir, { recursive: true, force: true }) };
+      try {
+        await mkdir(dir, { recursive: true });
+      } catch (error) {
+        await release();
+        throw error;
+      }
+      touch();
+      return { dir, touch, release };
     },
     async look(files, pcm, look, signal) {
       await turn(signal);
@@ -85,5 +142,17 @@ export interface DirectLiveSession {
   close(): Promise<void>;
 }
 
-/** Opens one; server events (OpenAI Realtime shape) go to `onEvent`. */
-export type OpenDirectLiveSession = (onEvent: (event: Record<string, unknown> & { type: string }) => void) => Promise<DirectLiveSession>;
+/** Why the server ended a direct session by itself (the idle limit). */
+export interface LiveSessionEnd {
+  code: 'session_idle';
+  message: string;
+}
+
+/**
+ * Opens one; server events (OpenAI Realtime shape) go to `onEvent`, and `onEnded` hears when the server ends
+ * it. Rejects with LiveSessionLimitError when every session slot is taken.
+ */
+export type OpenDirectLiveSession = (
+  onEvent: (event: Record<string, unknown> & { type: string }) => void,
+  onEnded?: (end: LiveSessionEnd) => void,
+) => Promise<DirectLiveSession>;

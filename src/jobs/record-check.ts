@@ -30,7 +30,7 @@ const schema = (): Validators => (validators ??= compileValidators());
 function shapeProblem(value: Record<string, unknown>): string | undefined {
   if (!(typeof value.id === 'string' && SAFE_ID.test(value.id))) return 'id: is not a job id';
   if (typeof value.name !== 'string') return 'name: is not a string';
-  if (value.kind !== 'tts' && value.kind !== 'stt' && value.kind !== 'book' && value.kind !== 'translate') return 'kind: is not tts, stt, book or translate';
+  if (value.kind !== 'tts' && value.kind !== 'stt' && value.kind !== 'book' && value.kind !== 'translate' && value.kind !== 'dub') return 'kind: is not tts, stt, book, translate or dub';
   if (!(typeof value.status === 'string' && STATUSES.has(value.status))) return 'status: is not a job status';
   if (!(typeof value.progress === 'number' && value.progress >= 0 && value.progress <= 100)) return 'progress: is not from 0 to 100';
   if (!(orNull(value.phase, isString) && orNull(value.backend, isString) && orNull(value.error, isString))) return 'phase, backend or error: is not a string';
@@ -40,7 +40,7 @@ function shapeProblem(value: Record<string, unknown>): string | undefined {
   if (!orNull(value.outputFile, isSafeFileName)) return 'outputFile: is not a file name';
   if (!(value.remoteKeyName === undefined || isString(value.remoteKeyName))) return 'remoteKeyName: is not a string';
   const input = value.input;
-  if (!(isObject(input) && input.kind === value.kind && (input.kind === 'book' || input.kind === 'translate' || isObject(input.options)))) return 'input: does not match the job\'s kind';
+  if (!(isObject(input) && input.kind === value.kind && (input.kind === 'book' || input.kind === 'translate' || input.kind === 'dub' || isObject(input.options)))) return 'input: does not match the job\'s kind';
   if (input.kind === 'book') {
     if (value.origin !== 'editor' && value.origin !== 'cli') return 'origin: a book job comes from the editor or the command line';
     if (!(isString(input.input) && isString(input.out) && (input.format === 'm4b' || input.format === 'mp3' || input.format === 'epub3') && typeof input.perChapter === 'boolean')) return 'input: is not a book export';
@@ -49,6 +49,10 @@ function shapeProblem(value: Record<string, unknown>): string | undefined {
     if (value.origin !== 'editor' && value.origin !== 'cli') return 'origin: a translation job comes from the editor or the command line';
     if (!(isString(input.input) && isString(input.out) && isSafeFileName(input.inputFile) && isString(input.modelPath) && isString(input.to) && isObject(input.style))) return 'input: is not a subtitle translation';
     if (!(input.format === 'srt' || input.format === 'vtt') || !isCount(input.cues)) return 'input: lacks the subtitle format or cue count';
+  } else if (input.kind === 'dub') {
+    if (value.origin !== 'editor' && value.origin !== 'cli') return 'origin: a dub job comes from the editor or the command line';
+    if (!(isString(input.input) && isString(input.out) && isString(input.modelPath) && isString(input.to) && isObject(input.style) && isObject(input.voices))) return 'input: is not a dub';
+    if (!(input.mix === 'duck' || input.mix === 'replace')) return 'input: lacks the dub\'s mix';
   } else if (input.kind === 'tts') {
     const voice = input.voice;
     if (!isCount(input.characters)) return 'input.characters: is not a count';
@@ -68,7 +72,7 @@ function shapeProblem(value: Record<string, unknown>): string | undefined {
 function checkOptions(record: JobRecord): Validation<TtsJobInput['options'] | SttJobInput['options']> | undefined {
   if (!isActive(record.status)) return undefined;
   const input = record.input;
-  if (input.kind === 'book' || input.kind === 'translate') return undefined; // the engine checks each paragraph's options as it reads the plan
+  if (input.kind === 'book' || input.kind === 'translate' || input.kind === 'dub') return undefined; // the engine checks each paragraph's options as it reads the plan
   if (input.kind === 'stt') return schema().sttOptions({ ...input.options } as unknown as Record<string, string>);
   // The text lives in the job's folder, not in the record; any non-empty text stands in for it.
   const checked = schema().ttsRequest({ ...input.options, text: 'text' });

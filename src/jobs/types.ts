@@ -2,7 +2,8 @@ import type { JobStatus } from '../contract/openapi';
 import type { JobResult, LexiconEntry, SttOptions, SttResult, TtsRequest, TtsResult } from '../contract/types';
 import type { AudiobookFormat, BookResult } from '../audiobook/book-plan';
 import type { SubtitleStyle } from '../contract/subtitle-style';
-import type { TranslateResult } from '../engine/protocol';
+import type { DubResult, TranslateResult } from '../engine/protocol';
+import type { DubMix, DubVoiceChoices } from '../engine/dub/dub-types';
 import type { ExtraOutputFormat, SsmlTaskMarkup, TtsVoiceRef, WhisperHints } from '../engine/protocol';
 import type { ScriptFormat } from '../subtitles/script';
 
@@ -13,10 +14,10 @@ export type JobKind = 'tts' | 'stt';
  * What the local store holds: also `book`, an audiobook export, which is never an `api` or `remote` job,
  * so the seed's closed `tts`/`stt` enum is never broken (docs/decisions.md).
  */
-export type RecordKind = JobKind | 'book' | 'translate';
+export type RecordKind = JobKind | 'book' | 'translate' | 'dub';
 
 /** Kinds only the editor and the CLI make: never shown by a door that lists jobs publicly. */
-export const isLocalOnlyKind = (kind: RecordKind): kind is 'book' | 'translate' => kind === 'book' || kind === 'translate';
+export const isLocalOnlyKind = (kind: RecordKind): kind is 'book' | 'translate' | 'dub' => kind === 'book' || kind === 'translate' || kind === 'dub';
 /**
  * Who created the job: the Local API sees only its own jobs; the editor sees all. `remote` jobs came from
  * a relay (src/device/) and, like editor jobs, never count against or appear in the Local API. `cli` jobs
@@ -102,6 +103,27 @@ export interface TranslateJobInput {
   style: SubtitleStyle;
 }
 
+/** A dub of a video (src/jobs/dub-job.ts): the subtitles, when given, are copied into the job folder; the copy is written where asked. */
+export interface DubJobInput {
+  kind: 'dub';
+  /** The video as given, and where its dubbed copy goes (absolute). */
+  input: string;
+  out: string;
+  /** The subtitles to dub from, as given, and their copy in the job's folder; absent: the video is transcribed. */
+  subtitles?: string;
+  subtitlesFile?: string;
+  subtitlesFormat?: 'srt' | 'vtt';
+  /** The recognizer that transcribes when no subtitles are given. */
+  sttModelPath?: string;
+  modelPath: string;
+  to: string;
+  from?: string;
+  mix: DubMix;
+  /** The library voices of the target language, chosen when the job was created. */
+  voices: DubVoiceChoices;
+  style: SubtitleStyle;
+}
+
 /** A job as the store keeps it: the public fields of the spec plus what the system needs to run it. */
 export interface JobRecord {
   id: string;
@@ -111,7 +133,7 @@ export interface JobRecord {
   progress: number;
   phase: string | null;
   backend: string | null;
-  result: JobResult | BookResult | TranslateResult | null;
+  result: JobResult | BookResult | TranslateResult | DubResult | null;
   error: string | null;
   createdAt: number;
   startedAt: number | null;
@@ -119,7 +141,7 @@ export interface JobRecord {
   origin: JobOrigin;
   /** A `remote` job: the name of the relay API key that created it, when the relay said. */
   remoteKeyName?: string;
-  input: TtsJobInput | SttJobInput | BookJobInput | TranslateJobInput;
+  input: TtsJobInput | SttJobInput | BookJobInput | TranslateJobInput | DubJobInput;
   /** File name of the output (TTS audio) or transcript (STT) inside the job folder, once succeeded. */
   outputFile: string | null;
 }
@@ -151,6 +173,9 @@ export const bookResultOf = (job: Pick<JobRecord, 'kind' | 'result'>): BookResul
 
 /** The result of a succeeded translation job; null for other jobs. */
 export const translateResultOf = (job: Pick<JobRecord, 'kind' | 'result'>): TranslateResult | null => (job.kind === 'translate' ? (job.result as TranslateResult | null) : null);
+
+/** The result of a succeeded dub job; null for other jobs. */
+export const dubResultOf = (job: Pick<JobRecord, 'kind' | 'result'>): DubResult | null => (job.kind === 'dub' ? (job.result as DubResult | null) : null);
 
 /** The public view of a seed job; a book or translation job never reaches a door that shows jobs publicly. */
 export function toPublicJob(job: JobRecord): PublicJob {

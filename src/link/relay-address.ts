@@ -1,5 +1,5 @@
 /** Where a device's link to the relay goes: the relay's origin from what the user typed, and the WebSocket URL under it. */
-import { DEVICE_LINK_PATH } from './protocol';
+import { DEVICE_LINK_PATH, DEVICE_TOKEN_FORMAT } from './protocol';
 
 /** The relay's origin from what the user typed: `https://relay.example`, with or without `/v1`. */
 export function relayOrigin(url: string): URL {
@@ -23,4 +23,15 @@ export function linkUrl(origin: URL): string {
   const url = underOrigin(origin, DEVICE_LINK_PATH);
   url.protocol = origin.protocol === 'https:' ? 'wss:' : 'ws:';
   return url.toString();
+}
+
+/**
+ * Checks what a device needs to join a relay, the relay's URL and the device's token, throwing TypeError with
+ * one sentence: the device client checks it, and a command line checks it before it listens, so a bad token
+ * is refused at start rather than after the server was up.
+ */
+export function checkDeviceLink(relayUrl: string, deviceToken: string): URL {
+  const origin = relayOrigin(relayUrl);
+  if (!DEVICE_TOKEN_FORMAT.test(deviceToken)) throw new TypeError('Expected a device token ssd_… (from the relay\'s portal or "relay.js devices enrol")');
+  return origin;
 }

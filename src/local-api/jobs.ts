@@ -24,7 +24,8 @@ export function jobRoutes(router: Router, deps: AppDeps): void {
     const job = findApiJob(deps.jobs, ctx.params.id);
     requireSucceeded(job, 'tts');
     const file = job.outputFile ? deps.jobs.files.file(job.id, job.outputFile) : undefined;
-    const stat = file ? await fs.stat(file).catch(() => undefined) : undefined;
+    // lstat: an output swapped for a link is not served (it would hand out whatever the link points at).
+    const stat = file ? await fs.lstat(file).catch(() => undefined) : undefined;
     if (!file || !stat?.isFile() || job.input.kind !== 'tts') {
       throw new ApiError('OUTPUT_NOT_FOUND', 'The output file of this job is gone from the data directory.');
     }

@@ -39,6 +39,15 @@ function refuseOutside(field: string, given: string, folders: AllowedFolders): n
 }
 
 /**
+ * The shape every given path must have before the file system sees it: absolute, and without NUL, which
+ * Node refuses with a TypeError that would reach the agent as an unexplained internal failure.
+ */
+function requireAbsolutePath(given: string, field: string): void {
+  if (given.includes('\0')) throw new PathRefusedError(field, 'must not contain a NUL character');
+  if (!path.isAbsolute(given)) throw new PathRefusedError(field, 'must be an absolute path');
+}
+
+/**
  * Narrows the client's declared roots by the configured folders: the configured folders are the limit a
  * client cannot widen. Without configured folders the client's roots stand; without roots, the configured.
  */
@@ -53,7 +62,7 @@ export function allowedFolders(clientRoots: AllowedFolders | undefined, configur
 
 /** A file to read: absolute, a regular file once links are resolved, inside an allowed folder. */
 export async function confineInput(given: string, folders: AllowedFolders, field = 'path'): Promise<{ path: string; stats: Stats }> {
-  if (!path.isAbsolute(given)) throw new PathRefusedError(field, 'must be an absolute path');
+  requireAbsolutePath(given, field);
   requireFolders(field, folders);
   const real = await realpath(given).catch(() => undefined);
   if (!real) throw new PathRefusedError(field, `${given} does not exist`);
@@ -69,7 +78,7 @@ export async function confineInput(given: string, folders: AllowedFolders, field
  * `overwrite`. Answers the path to write (through the real folder).
  */
 export async function confineOutput(given: string, folders: AllowedFolders, overwrite: boolean, field = 'outputPath'): Promise<string> {
-  if (!path.isAbsolute(given)) throw new PathRefusedError(field, 'must be an absolute path');
+  requireAbsolutePath(given, field);
   requireFolders(field, folders);
   const name = path.basename(given);
   if (!name || name === '.' || name === '..') throw new PathRefusedError(field, `${given} names no file`);

@@ -4,7 +4,7 @@
  * the queue and show in GET /jobs/{id} and the editor's Jobs view), admitted with the same validators,
  * voice and model checks as the HTTP routes.
  */
-import { copyFile, readFile } from 'node:fs/promises';
+import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { invalidRequest } from '../contract/errors';
 import { OUTPUT_FORMATS, type TranscriptFormat } from '../contract/openapi';
@@ -17,9 +17,9 @@ import { storedInputName } from '../contract/media-types';
 import type { AppDeps } from '../http/app-deps';
 import { findApiJob } from '../jobs/job-lookup';
 import { defaultVoice } from '../voices/default-voice';
-import { resolveVoice, voiceOverridesFromEnv } from '../voices/voice-map';
+import { resolveVoice } from '../voices/voice-map';
 import { renderTranscript } from '../subtitles/render';
-import type { Transcript } from '../subtitles/types';
+import { readJobTranscript } from '../jobs/job-transcript';
 import { allowedFolders, confineInput, confineOutput, PathRefusedError, writeConfined } from '../local-files/confined-paths';
 import { readMediaSignature } from '../local-files/media-signature';
 import { MAX_UPLOAD_BYTES, tooLarge } from '../http/upload/receive-upload';
@@ -66,7 +66,7 @@ async function pathRule<T>(check: () => Promise<T>): Promise<T> {
 }
 
 export function speechTools(deps: McpDeps, clientRoots: ClientRoots = async () => undefined) {
-  const overrides = { ...voiceOverridesFromEnv(), ...deps.openAiVoices };
+  const overrides = deps.openAiVoices ?? {};
   const folders = async (): Promise<string[]> => allowedFolders(await clientRoots(), deps.allowedFolders?.() ?? []);
   /** A voice id or exact name, or an OpenAI voice name (alloy, nova, …) as the OpenAI door maps it. */
   const resolvedVoice = (wanted: string) => {
@@ -124,7 +124,7 @@ export function speechTools(deps: McpDeps, clientRoots: ClientRoots = async () =
         return { options, inputFile, originalName, bytes: source.stats.size, modelPath: model.path, name: `MCP transcription: ${originalName}`.slice(0, 200) };
       });
       const done = succeededJob(await waitForJobEnd(deps.jobs, created.id, signal));
-      const transcript = JSON.parse(await readFile(deps.jobs.files.file(done.id, done.outputFile!), 'utf8')) as Transcript;
+      const transcript = await readJobTranscript(deps.jobs.files, done);
       const rendered = renderTranscript(transcript, format).body;
       if (target) await pathRule(() => writeConfined(target, allowed, rendered, { overwrite: input.overwrite ?? false }));
       return { job: toPublicJob(done), transcript: rendered, ...(target ? { outputPath: target } : {}) };

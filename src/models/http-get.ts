@@ -10,8 +10,8 @@ import { ModelError, cancelledError } from './model-error';
 import { openTunnel, proxyAuthorization, proxyFor, redact, type ProxyEnv } from './proxy';
 
 export interface NetworkOptions {
-  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read; process.env by default. */
-  env?: ProxyEnv;
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read: the process's, from its composition root (src/config/server-environment.ts). */
+  env: ProxyEnv;
   /** Extra trusted certificate authorities (Node also honours NODE_EXTRA_CA_CERTS). */
   ca?: string | Buffer | Array<string | Buffer>;
   maxRedirects?: number;
@@ -33,7 +33,7 @@ export async function openResponse(
   url: string,
   headers: Record<string, string>,
   signal: AbortSignal | undefined,
-  options: NetworkOptions = {},
+  options: NetworkOptions,
 ): Promise<OpenedResponse> {
   const maxRedirects = options.maxRedirects ?? 5;
   let current = new URL(url);
@@ -69,7 +69,7 @@ function requestOnce(
   options: NetworkOptions,
 ): Promise<IncomingMessage> {
   if (signal?.aborted) return Promise.reject(cancelledError());
-  const env = options.env ?? process.env;
+  const { env } = options;
   const stallTimeoutMs = options.stallTimeoutMs ?? 30_000;
   const allHeaders = { 'User-Agent': USER_AGENT, 'Accept-Encoding': 'identity', ...headers };
   return new Promise<IncomingMessage>((resolve, reject) => {

@@ -3,8 +3,6 @@
  * layout `wget --mirror` (or a copy of each upstream tree under its host name) produces. Set with
  * `SPEECH_STUDIO_MODEL_MIRROR`, `--mirror`, or the editor setting.
  */
-export const MIRROR_ENV = 'SPEECH_STUDIO_MODEL_MIRROR';
-
 export function applyMirror(url: string, mirror: string | undefined): string {
   if (!mirror?.trim()) return url;
   const upstream = new URL(url);

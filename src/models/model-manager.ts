@@ -17,7 +17,7 @@ import type { NetworkOptions } from './http-get';
 import { acquireInstallLock } from './install-lock';
 import { readManifest, updateManifest, type InstalledModel } from './install-manifest';
 import { ModelError } from './model-error';
-import { applyMirror, MIRROR_ENV } from './mirror';
+import { applyMirror } from './mirror';
 import { customWhisperEntry, hasGgmlMagic, identifyImport, locateImportFiles, stageImport, type StagedFile } from './model-import';
 import { modelsDir, partialPathFor, removeEmptyDirs, stagingDir, stagingRoot, targetPath } from './model-paths';
 import { listModels, verifyModels, type ModelList, type VerifyReport } from './model-status';
@@ -27,7 +27,7 @@ export interface ModelManagerOptions extends NetworkOptions {
   dataDir: string;
   /** A catalog object or JSON file; the built-in catalog by default. */
   catalog?: Catalog | string;
-  /** Base URL of a company mirror; `SPEECH_STUDIO_MODEL_MIRROR` by default. */
+  /** Base URL of a company mirror (the caller's flag or setting, over SPEECH_STUDIO_MODEL_MIRROR: src/config/server-environment.ts). */
   mirror?: string;
   retries?: number;
   retryDelayMs?: number;
@@ -83,7 +83,7 @@ export async function createModelManager(options: ModelManagerOptions): Promise<
   if (!options?.dataDir) throw new TypeError(`Expected a dataDir, got ${JSON.stringify(options?.dataDir)}`);
   const dataDir = path.resolve(options.dataDir);
   const catalog = await loadCatalog(options.catalog);
-  const mirror = options.mirror ?? process.env[MIRROR_ENV];
+  const mirror = options.mirror;
   const freeBytes = options.freeBytes ?? statfsFreeBytes;
   const { env, ca, maxRedirects, stallTimeoutMs, retries, retryDelayMs, progressIntervalMs } = options;
   const network = { env, ca, maxRedirects, stallTimeoutMs, retries, retryDelayMs, progressIntervalMs };

@@ -1,7 +1,6 @@
 /** What every route of the OpenAI door shares: its validators and the OpenAI voice-name overrides. */
 import type { AppDeps } from '../http/app-deps';
 import { compileOpenAiValidators, type OpenAiValidators } from './validation';
-import { voiceOverridesFromEnv } from '../voices/voice-map';
 
 export interface OpenAiDoor {
   validators: OpenAiValidators;
@@ -10,7 +9,7 @@ export interface OpenAiDoor {
 }
 
 export function createOpenAiDoor(deps: AppDeps): OpenAiDoor {
-  const overrides = { ...voiceOverridesFromEnv(), ...deps.openAiVoices };
+  const overrides = deps.openAiVoices ?? {};
   return {
     validators: compileOpenAiValidators(),
     voiceOverrides: Object.fromEntries(Object.entries(overrides).map(([name, voice]) => [name.toLowerCase(), voice])),

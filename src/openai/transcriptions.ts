@@ -7,7 +7,8 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { promises as fs } from 'node:fs';
-import { ApiError, invalidRequest } from '../contract/errors';
+import { invalidRequest } from '../contract/errors';
+import { readJobTranscript } from '../jobs/job-transcript';
 import path from 'node:path';
 import { REFERENCE_SPEAKERS_FILE, type RecognizedSegment, type ReferenceSpeakers } from '../engine/protocol';
 import { speakerNameProblem } from '../voices/known-speakers';
@@ -158,11 +159,7 @@ async function writeReferenceSpeakers(dir: string, body: OpenAiTranscriptionBody
 
 /** The transcript of an ended job, or the error an OpenAI client should see. */
 async function finishedTranscript(deps: AppDeps, ended: JobRecord): Promise<Transcript> {
-  const job = succeededJob(ended);
-  const file = job.outputFile ? deps.jobs.files.file(job.id, job.outputFile) : undefined;
-  const text = file ? await fs.readFile(file, 'utf8').catch(() => undefined) : undefined;
-  if (text === undefined) throw new ApiError('OUTPUT_NOT_FOUND', 'The transcript of this job is gone from the data directory.');
-  return JSON.parse(text) as Transcript;
+  return readJobTranscript(deps.jobs.files, succeededJob(ended));
 }
 
 /** `transcript.text.delta` per recognized segment, then `transcript.text.done` with the whole text. */

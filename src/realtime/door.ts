@@ -2,8 +2,9 @@
  * GET /v1/realtime?intent=transcription: OpenAI's Realtime transcription over a WebSocket on the Local API's
  * own listener. The upgrade passes the same checks as every request (browser origins, Host, switched off,
  * bearer key, entitlements) and is refused with the Local API's JSON error body before any WebSocket exists;
- * past the session cap it is accepted, told why in an `error` event, and closed with 1013 (try again later).
- * A session that sends nothing for `idleMs`, or whose client stops answering pings, is closed and freed.
+ * past the live session cap (src/jobs/live-recognition.ts: one cap for the sessions of every door) it is
+ * accepted, told why in an `error` event, and closed with 1013 (try again later). A session that sends nothing
+ * for the idle limit is closed with 4000; one whose client stops answering pings is dropped; both are freed.
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -13,18 +14,15 @@ import { ApiError, invalidRequest } from '../contract/errors';
 import type { AppDeps } from '../http/app-deps';
 import { rawErrorResponse } from '../http/raw-error';
 import { bearerRefusal, browserOriginRefusal, disabledRefusal, featureRefusal, hostRefusal } from '../http/security';
-import type { LiveRecognition } from '../jobs/live-recognition';
+import { LiveSessionLimitError, type LiveRecognition, type LiveSessionFiles, type LiveSessionLimits } from '../jobs/live-recognition';
 import { LiveSession, type ServerEvent } from './live-session';
 import { liveModelResolver } from './live-model';
 import type { SessionForm } from './session-config';
 
 export const REALTIME_PATH = '/v1/realtime';
 
-export interface RealtimeOptions {
-  /** Sessions open at once; one more is told so and closed (default 8). */
-  maxSessions?: number;
-  /** A session with no client event for this long is closed (default 60 s). */
-  idleMs?: number;
+/** The live session rules (cap, idle limit) that every door shares, plus this door's own message size limit. */
+export interface RealtimeOptions extends LiveSessionLimits {
   /** The largest WebSocket message accepted; a larger one closes the session with 1009 (default 16 MiB, over OpenAI's 15 MB append). */
   maxMessageBytes?: number;
 }
@@ -41,8 +39,8 @@ export const CLOSE_TRY_AGAIN_LATER = 1013;
 export const CLOSE_IDLE = 4000;
 
 export function attachRealtime(server: http.Server, deps: AppDeps, recognition: LiveRecognition, options: RealtimeOptions = {}): RealtimeDoor {
-  const maxSessions = options.maxSessions ?? 8;
-  const idleMs = options.idleMs ?? 60_000;
+  // A client that vanished without closing stops answering pings: two missed beats and it is dropped.
+  const heartbeatMs = Math.max(1000, Math.min(15_000, recognition.limits.idleMs));
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes ?? 16 * 1024 * 1024, perMessageDeflate: false });
   const sessions = new Set<WebSocket>();
   const resolveModel = liveModelResolver(deps);
@@ -54,11 +52,6 @@ export function attachRealtime(server: http.Server, deps: AppDeps, recognition: 
     if (refusal) return refuse(socket, refusal);
     const form: SessionForm = String(req.headers['openai-beta'] ?? '').includes('realtime=v1') ? 'beta' : 'ga';
     wss.handleUpgrade(req, socket, head, (ws) => {
-      if (sessions.size >= maxSessions) {
-        ws.send(JSON.stringify(withId({ type: 'error', error: { type: 'invalid_request_error', code: 'session_limit_reached', message: `This server runs ${maxSessions} live transcription sessions at most; try again when one ends.`, param: null, event_id: null } })));
-        ws.close(CLOSE_TRY_AGAIN_LATER, 'Too many live sessions');
-        return;
-      }
       sessions.add(ws);
       void serve(ws, form).finally(() => sessions.delete(ws));
     });
@@ -68,44 +61,51 @@ export function attachRealtime(server: http.Server, deps: AppDeps, recognition: 
     const send = (event: ServerEvent): void => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(withId(event)));
     };
-    const files = await recognition.openSession();
-    const session = new LiveSession({ send, recognition, files, resolveModel, form });
-    let idle: NodeJS.Timeout | undefined;
-    const touch = (): void => {
-      clearTimeout(idle);
-      idle = setTimeout(() => ws.close(CLOSE_IDLE, 'No audio or events for too long'), idleMs);
-    };
+    const sendError = (type: string, code: string, error: unknown): void =>
+      send({ type: 'error', error: { type, code, message: error instanceof Error ? error.message : String(error), param: null, event_id: null } });
+    const ended = new Promise<void>((resolve) => ws.once('close', () => resolve()));
+    ws.on('error', () => ws.terminate());
     let alive = true;
     const heartbeat = setInterval(() => {
       if (!alive) return ws.terminate();
       alive = false;
       ws.ping();
-    }, Math.max(1000, Math.min(15_000, idleMs)));
+    }, heartbeatMs);
     ws.on('pong', () => (alive = true));
-    const ended = new Promise<void>((resolve) => ws.once('close', () => resolve()));
-    ws.on('error', () => ws.terminate());
-    const fail = (error: unknown): void => {
-      const message = error instanceof Error ? error.message : String(error);
-      send({ type: 'error', error: { type: 'invalid_request_error', code: error instanceof ApiError ? error.code : 'server_error', message, param: null, event_id: null } });
-      ws.close(1011, 'The session could not start');
-    };
+    // The slot is taken in this call, before any await: of many clients at once, exactly the cap get sessions.
+    const opening = recognition.openSession(() => ws.close(CLOSE_IDLE, 'No audio or events for too long'));
+    let files: LiveSessionFiles | undefined;
+    let session: LiveSession | undefined;
     // Events are handled in order, after the session opened: a commit waits for the append before it.
-    let queue = session.open().then(touch, fail);
+    let queue: Promise<unknown> = opening.then((opened) => {
+      files = opened;
+      session = new LiveSession({ send, recognition, files: opened, resolveModel, form });
+      return session.open().catch((error: unknown) => {
+        sendError('invalid_request_error', error instanceof ApiError ? error.code : 'server_error', error);
+        ws.close(1011, 'The session could not start');
+      });
+    }, (error: unknown) => {
+      const limited = error instanceof LiveSessionLimitError;
+      if (!limited) deps.log.warn(`A live session could not open: ${error instanceof Error ? error.message : String(error)}`);
+      sendError(limited ? 'invalid_request_error' : 'server_error', limited ? error.code : 'server_error', error);
+      ws.close(limited ? CLOSE_TRY_AGAIN_LATER : 1011, limited ? 'Too many live sessions' : 'The session could not start');
+    });
     ws.on('message', (data: Buffer, isBinary) => {
-      touch();
       queue = queue.then(() => {
-        if (ws.readyState !== ws.OPEN) return undefined;
+        if (!session || ws.readyState !== ws.OPEN) return undefined;
+        files?.touch();
         if (isBinary) return send({ type: 'error', error: { type: 'invalid_request_error', code: 'invalid_event', message: 'Send events as JSON text frames.', param: null, event_id: null } });
         return session.receive(data.toString('utf8'));
       }).catch((error: unknown) => {
-        deps.log.warn(`Live session ${session.id}: ${error instanceof Error ? error.message : String(error)}`);
-        send({ type: 'error', error: { type: 'server_error', code: 'server_error', message: error instanceof Error ? error.message : String(error), param: null, event_id: null } });
+        deps.log.warn(`Live session ${session?.id}: ${error instanceof Error ? error.message : String(error)}`);
+        sendError('server_error', 'server_error', error);
       });
     });
     await ended;
-    clearTimeout(idle);
     clearInterval(heartbeat);
-    await session.close();
+    const opened = await opening.catch(() => undefined);
+    await session?.close();
+    await opened?.release();
   }
 
   return {

@@ -17,7 +17,7 @@ export type ServerEvent = Record<string, unknown> & { type: string };
 
 export interface LiveSessionDeps {
   send(event: ServerEvent): void;
-  recognition: LiveRecognition;
+  recognition: Pick<LiveRecognition, 'look'>;
   files: LiveSessionFiles;
   /** The installed model file a session's `model` names, or a ConfigProblem. */
   resolveModel(model: string): Promise<string>;

@@ -47,6 +47,9 @@ const storageName = (options: ReturnType<typeof resolveRelayOptions>): string =>
   options.s3 ? `S3 bucket ${options.s3.bucket}${options.s3.prefix ? `/${options.s3.prefix}` : ''}` : 'storage folder';
 
 async function serve(options: ReturnType<typeof resolveRelayOptions>): Promise<void> {
+  // The AWS SDK warns once that its releases after January 2027 need Node 22: this relay pins its version. The
+  // SDK reads this switch from the environment only, so the relay's entry sets it (docs/configuration.md).
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const relay = await startRelay({ ...options, log: consoleLogger });
   if (relay.generatedAdminPassword) {
     console.log(`Portal sign-in created: user admin, password ${relay.generatedAdminPassword} (shown only this once; "relay.js admin password" makes a new one).`);
@@ -69,7 +72,7 @@ async function serve(options: ReturnType<typeof resolveRelayOptions>): Promise<v
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   if (values.help || positionals.length === 0) return void console.log(USAGE);
-  const options = resolveRelayOptions(values);
+  const options = resolveRelayOptions(values, process.env);
   if (positionals[0] === 'serve') return serve(options);
   const name = positionals.slice(0, 2).join(' ');
   if (!ADMIN_COMMANDS.includes(name)) throw new UsageError(`Unknown command "${positionals.join(' ')}".`);

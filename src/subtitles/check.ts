@@ -50,7 +50,7 @@ function checkCue(cue: ScannedCue, style: SubtitleStyle): SubtitleProblem[] {
   };
   const shown = cue.lines.map(displayText);
   const lengths = shown.map(characterCount);
-  const characters = lengths.reduce((sum, length) => sum + length, 0);
+  const { characters, charsPerSecond } = cueReadingSpeed(cue);
   if (characters === 0) problem('empty', `cue ${cue.index} has no text`);
   shown.forEach((_, i) => {
     if (lengths[i] > style.maxLineChars) {
@@ -68,12 +68,22 @@ function checkCue(cue: ScannedCue, style: SubtitleStyle): SubtitleProblem[] {
   if (durationMs > Math.round(style.maxDurationSeconds * 1000)) {
     problem('too-long', `cue ${cue.index} lasts ${seconds(durationMs)} s, more than the maximum of ${style.maxDurationSeconds} s`);
   }
-  // Compared as shown (one decimal), so no cue is reported as "17.0 characters per second, faster than 17".
-  const speed = Math.round((characters / (durationMs / 1000)) * 10) / 10;
+  const speed = charsPerSecond ?? 0;
   if (speed > style.maxCharsPerSecond) {
     problem('reading-speed', `cue ${cue.index} reads at ${speed.toFixed(1)} characters per second, faster than ${style.maxCharsPerSecond}`);
   }
   return problems;
+}
+
+/**
+ * The characters a viewer reads in the cue and how fast: characters per second rounded to one decimal, as
+ * shown and compared (so no cue is reported as "17.0 characters per second, faster than 17"); null when
+ * the cue has no duration.
+ */
+export function cueReadingSpeed(cue: ScannedCue): { characters: number; charsPerSecond: number | null } {
+  const characters = cue.lines.map(displayText).map(characterCount).reduce((sum, length) => sum + length, 0);
+  const durationMs = Math.round((cue.end - cue.start) * 1000);
+  return { characters, charsPerSecond: durationMs > 0 ? Math.round((characters / (durationMs / 1000)) * 10) / 10 : null };
 }
 
 /** What is wrong between a cue and the one before it in the file. */

@@ -219,10 +219,41 @@ export function splitCue(source: string, format: SubtitleFormat, style: Subtitle
   const [start, end] = [ms(cue.start), ms(cue.end)];
   const left = shownLength(words.slice(0, at));
   const right = shownLength(words.slice(at));
-  const middle = start + Math.round(((end - start) * left) / (left + right));
+  return splitInTwo(doc, cue, style, at, start + Math.round(((end - start) * left) / (left + right)));
+}
+
+/**
+ * Splits the cue in two at `seconds` (the playhead): the first ends there, the second starts the style's
+ * minimum gap later, and the words are divided where the share of characters best matches the share of time.
+ * Throws when the time is not inside the cue or the cue has fewer than two words.
+ */
+export function splitCueAt(source: string, format: SubtitleFormat, style: SubtitleStyle, index: number, seconds: number): TextEdit[] {
+  const doc = read(source, format);
+  const cue = cueOf(doc, index);
+  const [start, end, at] = [ms(cue.start), ms(cue.end), ms(seconds)];
+  if (!(at > start && at < end)) throw new SubtitleEditError(`${seconds.toFixed(3)} s is not inside cue ${index} (${cue.start}–${cue.end} s)`);
+  const words = wordsOf(cue);
+  if (words.length < 2) throw new SubtitleEditError(`cue ${index} has fewer than two words to divide`);
+  const share = (at - start) / (end - start);
+  const total = shownLength(words);
+  let cut = 1;
+  for (let k = 1; k < words.length; k++) {
+    if (Math.abs(shownLength(words.slice(0, k)) / total - share) < Math.abs(shownLength(words.slice(0, cut)) / total - share)) cut = k;
+  }
+  return splitInTwo(doc, cue, style, cut, at, at);
+}
+
+/**
+ * The cue as two cues, words `[0, at)` in the first: around `middle` (ms) with the style's minimum gap, or
+ * with the first ending at `firstEndAt` exactly when given.
+ */
+function splitInTwo(doc: Document, cue: ScannedCue, style: SubtitleStyle, at: number, middle: number, firstEndAt?: number): TextEdit[] {
+  const words = wordsOf(cue);
+  const [start, end] = [ms(cue.start), ms(cue.end)];
   const gap = Math.min(ms(style.minGapSeconds), Math.max(0, end - start - 2));
-  const firstEnd = Math.max(start + 1, middle - Math.floor(gap / 2));
+  const firstEnd = firstEndAt ?? Math.max(start + 1, middle - Math.floor(gap / 2));
   const secondStart = Math.min(end - 1, firstEnd + gap);
+  const index = cue.index;
   if (cue.spans) {
     const firstLines = layoutLines(words.slice(0, at), style.maxLineChars, style.maxLines);
     return splitSpans(doc, cue, firstEnd, secondStart, firstLines, layoutLines(words.slice(at), style.maxLineChars, style.maxLines));

@@ -1,17 +1,18 @@
 /**
  * What an aligner aligns: the units of a script (plain text: one a line; Markdown: one a paragraph, its
- * markup dropped) or the cues of an SRT/WebVTT file (text kept as the file has it, times to be redone).
+ * markup dropped) or the cues of a subtitle file (SRT, WebVTT, ASS/SSA, TTML/DFXP, SBV: text kept as the
+ * file has it, times to be redone).
  */
 import { parseSubtitles } from './parse';
 
-export const SCRIPT_FORMATS = ['txt', 'md', 'srt', 'vtt'] as const;
+export const SCRIPT_FORMATS = ['txt', 'md', 'srt', 'vtt', 'ass', 'ssa', 'ttml', 'sbv'] as const;
 export type ScriptFormat = (typeof SCRIPT_FORMATS)[number];
 
 /** The most bytes of script the aligner takes (the API's limit on the `script` part). */
 export const MAX_SCRIPT_BYTES = 5 * 1024 * 1024;
 
 export interface ScriptUnit {
-  /** Position among the units, from 1 (the cue number of a subtitle file). */
+  /** Position among the units, from 1 (the cue number of a subtitle file: its place in the file). */
   index: number;
   /** The text shown, as written (a subtitle cue's lines joined by a newline). */
   text: string;
@@ -28,13 +29,14 @@ export function scriptFormatOf(fileName: string): ScriptFormat | undefined {
   const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase();
   if (extension === 'markdown') return 'md';
   if (extension === 'text') return 'txt';
+  if (extension === 'dfxp') return 'ttml';
   return SCRIPT_FORMATS.find((format) => format === extension);
 }
 
 /** The units of a script; those with nothing to say are left out (their number is kept by the others). */
 export function readScript(source: string, format: ScriptFormat): ScriptUnit[] {
   const text = source.replace(/^\uFEFF/, '');
-  if (format === 'srt' || format === 'vtt') {
+  if (format !== 'txt' && format !== 'md') {
     return parseSubtitles(text, format)
       .map((cue) => ({ index: cue.index, text: cue.text, spoken: cue.text, start: cue.start, end: cue.end, ...(cue.speaker ? { speaker: cue.speaker } : {}) }))
       .filter((unit) => /[\p{L}\p{N}]/u.test(unit.spoken));

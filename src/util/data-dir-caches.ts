@@ -5,7 +5,7 @@
  * burst of writes costs one pass. Limits: defaults below, `SPEECH_STUDIO_CACHE_LIMITS` (JSON), server options.
  */
 import path from 'node:path';
-import { describeThrown, silentLogger, type Logger } from './log';
+import { describeThrown, type Logger } from './log';
 import { pruneCache, type CacheLimit, type PruneReport } from './prune-cache';
 
 export type CacheName = 'waveforms' | 'speechRegions' | 'shotChanges' | 'audiobook' | 'damaged';
@@ -170,13 +170,13 @@ const pruners = new Map<string, CachePruner>();
 
 /**
  * The process's pruner for `dataDir`: the server sets its limits and log, the writers of each cache notify
- * it. Until a server configures it, the limits come from the defaults and the environment.
+ * it. Until a server configures it, `limits` apply (the engine's, from its configuration), else the defaults.
  */
-export function cachePrunerFor(dataDir: string): CachePruner {
+export function cachePrunerFor(dataDir: string, limits?: CacheLimits): CachePruner {
   const key = path.resolve(dataDir);
   let pruner = pruners.get(key);
   if (!pruner) {
-    pruner = new CachePruner(key, { limits: configuredCacheLimits(process.env, {}, silentLogger) });
+    pruner = new CachePruner(key, { limits: limits ?? cacheLimits() });
     pruners.set(key, pruner);
   }
   return pruner;

@@ -1,13 +1,11 @@
 /**
  * Which of our voices answers to an OpenAI voice name. Each name has a list of candidates (voice names of
- * the library, best first) and the first ready one speaks; `SPEECH_STUDIO_OPENAI_VOICES` (JSON, name →
- * voice id or exact voice name) or the server's `openAiVoices` option overrides any of them. Our own
+ * the library, best first) and the first ready one speaks; the server's `openAiVoices` (its option over
+ * `SPEECH_STUDIO_OPENAI_VOICES`, read in src/config/server-environment.ts) overrides any of them. Our own
  * voice ids and exact voice names work as `voice` too.
  */
 import type { VoiceLibrary, VoiceEntry } from './library';
 import { isUuid } from '../contract/validation';
-
-export const OPENAI_VOICE_ENV = 'SPEECH_STUDIO_OPENAI_VOICES';
 
 const SLT = 'English (America) – Flite SLT';
 const RMS = 'English (America) – Flite RMS';
@@ -38,21 +36,6 @@ export const DEFAULT_OPENAI_VOICES: Readonly<Record<string, readonly string[]>> 
 export type VoiceMatch =
   | { found: true; entry: VoiceEntry; via: 'id' | 'name' | 'openai' }
   | { found: false };
-
-/** Overrides from the environment, ignored (with a reason) when they are not a JSON object of strings. */
-export function voiceOverridesFromEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const raw = env[OPENAI_VOICE_ENV];
-  if (!raw) return {};
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-      return Object.fromEntries(Object.entries(parsed).filter((pair): pair is [string, string] => typeof pair[1] === 'string'));
-    }
-  } catch {
-    // fall through
-  }
-  throw new TypeError(`Expected ${OPENAI_VOICE_ENV} to be a JSON object such as {"alloy":"<voice id or name>"}, got ${raw.slice(0, 100)}`);
-}
 
 /** Finds a voice by id, else by exact name (case-insensitive); ready or not. */
 export function findVoice(voices: VoiceLibrary, wanted: string): VoiceMatch {

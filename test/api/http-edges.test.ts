@@ -14,7 +14,7 @@ describe('Local API at the edges of HTTP', () => {
   it('answers CONNECT with 405 METHOD_NOT_ALLOWED and the error body, not a dropped connection', async () => {
     const answer = await rawExchange(t.server.port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
     assert.match(answer, /^HTTP\/1\.1 405 /);
-    assert.match(answer, /\r\nAllow: GET, HEAD, POST, OPTIONS\r\n/);
+    assert.match(answer, /\r\nAllow: GET, HEAD, POST, PUT, OPTIONS\r\n/);
     assert.equal(rawJson(answer).error.code, 'METHOD_NOT_ALLOWED');
   });
 

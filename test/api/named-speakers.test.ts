@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import OpenAI, { toFile } from 'openai';
-import { FIXED_EMBEDDING_ENV } from '../../src/engine/stt/speaker-embedding';
+import { FIXED_EMBEDDING_ENV } from '../../src/config/engine-environment';
 import { writeKnownSpeakers } from '../../src/voices/known-speakers';
 import { EMBEDDING_MODEL_NAME, installDiarizationModels } from '../helpers/diarization-models';
 import { uploadMultipart } from '../helpers/multipart';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { FIXED_EMBEDDING_ENV } from '../../src/engine/stt/speaker-embedding';
+import { FIXED_EMBEDDING_ENV } from '../../src/config/engine-environment';
 import { runCli } from '../helpers/cli';
 import { wavHeader } from '../helpers/wav';
 import { uploadMultipart } from '../helpers/multipart';

@@ -9,8 +9,11 @@ export interface RunningCli {
   exited: Promise<number | string>;
 }
 
-/** Starts `node dist/cli.js serve …` and resolves once it prints its listening line. */
-export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunningCli> {
+/**
+ * Starts `node dist/cli.js serve …` and resolves once it prints its listening line; a CLI that does not
+ * listen within `startTimeoutMs` is killed, so no server outlives the failed start.
+ */
+export function startCli(args: string[], env: NodeJS.ProcessEnv = {}, startTimeoutMs = 20_000): Promise<RunningCli> {
   const child = spawn(process.execPath, [CLI, 'serve', ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -18,7 +21,10 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<R
   let output = '';
   const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The CLI did not start:\n${output}`)), 20_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`The CLI did not start:\n${output}`));
+    }, startTimeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Speech Studio Local API listening on (http:\/\/\S+\/v1)/.exec(output);

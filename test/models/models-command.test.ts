@@ -61,7 +61,8 @@ describe('models command', () => {
       stderr,
       catalog,
       mirror: server.base,
-      manager: { env: {}, retries: 0, progressIntervalMs: 0 },
+      env: {},
+      manager: { retries: 0, progressIntervalMs: 0 },
       progressEveryMs: 0,
     };
     const code = await runModelsCommand(args, dataDir, options);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import OpenAI, { toFile } from 'openai';
-import { FIXED_EMBEDDING_ENV } from '../../src/engine/stt/speaker-embedding';
+import { FIXED_EMBEDDING_ENV } from '../../src/config/engine-environment';
 import { installDiarizationModels } from '../helpers/diarization-models';
 import { installSttModel } from '../helpers/stt-engine';
 import { testModel } from '../helpers/test-models';

@@ -194,6 +194,35 @@ describe('GET /v1/realtime (live transcription, OpenAI Realtime protocol)', () =
     }));
   }
 
+  it('the two-speaker clip in 20 ms chunks at real time (GA form, server VAD): every utterance is started, stopped, committed and completed in order, and its deltas only append', { timeout: 120_000 }, async () => {
+    const twoSpeakers = await wavSamples(testModel('audio/multispeaker/1-two-speakers-en.wav'));
+    const { rt, events, next } = connect(t);
+    await next('session.created');
+    rt.send({ type: 'session.update', session: { type: 'transcription', audio: { input: { format: { type: 'audio/pcm', rate: 16000 }, transcription: { language: 'en' }, turn_detection: { type: 'server_vad', silence_duration_ms: 300 } } } } } as any);
+    await next('session.updated');
+    const audio = new Int16Array(twoSpeakers.length + silence.length);
+    audio.set(twoSpeakers);
+    await stream(rt, audio, 20, true);
+    const started = await next('input_audio_buffer.speech_started');
+    // The last utterance has ended once the trailing second of silence has been looked at; wait for its completion.
+    const lastStarted = (): Event => events.filter((e) => e.type === 'input_audio_buffer.speech_started').at(-1) as Event;
+    await waitFor('every started utterance to complete', async () => events, (seen) => seen.some((e) => e.type === 'conversation.item.input_audio_transcription.completed' && e.item_id === lastStarted().item_id), 60_000);
+    assert.ok(started.audio_start_ms < audio.length / 16);
+    const items = events.filter((e) => e.type === 'input_audio_buffer.speech_started').map((e) => e.item_id);
+    for (const item of items) {
+      const order = ['input_audio_buffer.speech_started', 'input_audio_buffer.speech_stopped', 'input_audio_buffer.committed', 'conversation.item.input_audio_transcription.completed']
+        .map((type) => events.findIndex((e) => e.type === type && e.item_id === item));
+      assert.ok(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1])), `events of ${item} in order: ${order}`);
+      // Deltas only add: each is non-empty and comes between its utterance's start and its completion.
+      events.forEach((e, at) => {
+        if (e.type !== 'conversation.item.input_audio_transcription.delta' || e.item_id !== item) return;
+        assert.ok(e.delta.length > 0 && at > order[0] && at < order[3], `delta of ${item} at ${at}: ${order}`);
+      });
+    }
+    assert.equal(events.filter((e) => e.type === 'conversation.item.input_audio_transcription.delta' && !items.includes(e.item_id)).length, 0, 'no delta for an utterance that never started');
+    rt.close();
+  });
+
   it('pcm16 at 24 kHz (OpenAI\'s default format) is resampled and transcribed', async () => {
     const { rt, next } = connect(t);
     await next('session.created');
@@ -206,6 +235,37 @@ describe('GET /v1/realtime (live transcription, OpenAI Realtime protocol)', () =
     const completed = await next('conversation.item.input_audio_transcription.completed');
     assert.equal(completed.usage.seconds, Math.ceil(jfk.length / RATE));
     rt.close();
+  });
+
+  it('G.711 input with a prompt (GA audio/pcmu, beta g711_alaw): echoed in the session, clear drops the uncommitted audio, a commit is transcribed', async () => {
+    const { rt, events, next } = connect(t);
+    await next('session.created');
+    rt.send({ type: 'session.update', session: { type: 'transcription', audio: { input: { format: { type: 'audio/pcmu' }, transcription: { language: 'en', prompt: 'Ask not.' }, turn_detection: null } } } } as any);
+    const updated = await next('session.updated');
+    assert.deepEqual(updated.session.audio.input.format, { type: 'audio/pcmu' });
+    assert.equal(updated.session.audio.input.transcription.prompt, 'Ask not.');
+    // 8 kHz G.711: 0.2 s of μ-law silence (0xFF), dropped by clear, so the commit after it finds nothing.
+    const ulaw = Buffer.alloc(1600, 0xff).toString('base64');
+    rt.send({ type: 'input_audio_buffer.append', audio: ulaw });
+    rt.send({ type: 'input_audio_buffer.clear' });
+    await next('input_audio_buffer.cleared');
+    let from = events.length;
+    rt.send({ type: 'input_audio_buffer.commit' });
+    assert.equal((await next('error', from)).error.code, 'input_audio_buffer_commit_empty');
+    from = events.length;
+    rt.send({ type: 'input_audio_buffer.append', audio: ulaw });
+    rt.send({ type: 'input_audio_buffer.commit' });
+    const committed = await next('input_audio_buffer.committed', from);
+    const completed = await next('conversation.item.input_audio_transcription.completed', from);
+    assert.equal(completed.item_id, committed.item_id);
+    assert.equal(typeof completed.transcript, 'string');
+    rt.close();
+
+    const beta = connect(t, 'beta');
+    await beta.next('transcription_session.created');
+    beta.rt.send({ type: 'transcription_session.update', session: { input_audio_format: 'g711_alaw', turn_detection: null } } as any);
+    assert.equal((await beta.next('transcription_session.updated')).session.input_audio_format, 'g711_alaw');
+    beta.rt.close();
   });
 
   it('garbage, wrong formats and events it does not serve get error events in OpenAI\'s shape; a huge frame closes with 1009; the server lives on', async () => {
@@ -245,7 +305,7 @@ describe('GET /v1/realtime (live transcription, OpenAI Realtime protocol)', () =
       assert.equal(c.events.find((e) => e.type === 'error')?.error.code, 'session_limit_reached');
     }
     for (const c of clients) c.rt.close();
-    await waitFor('the sessions to end', async () => t.server.realtime.sessionCount, (n) => n === 0, 10_000);
+    await waitFor('the sessions to end', async () => t.server.liveSessionCount, (n) => n === 0, 10_000);
   });
 
   it('closing the socket mid-transcription cancels it and frees the session and its files', async () => {
@@ -257,7 +317,7 @@ describe('GET /v1/realtime (live transcription, OpenAI Realtime protocol)', () =
     rt.send({ type: 'input_audio_buffer.commit' });
     await next('input_audio_buffer.committed');
     rt.close();
-    await waitFor('the session to end', async () => t.server.realtime.sessionCount, (n) => n === 0, 10_000);
+    await waitFor('the session to end', async () => t.server.liveSessionCount, (n) => n === 0, 10_000);
     await waitFor('its files to go', async () => readdir(path.join(t.dataDir, 'live')), (left) => left.length === 0, 10_000);
   });
 
@@ -298,7 +358,7 @@ describe('GET /v1/realtime idle sessions', () => {
       const { next, closed } = connect(t);
       await next('session.created');
       assert.equal(await closed, 4000);
-      await waitFor('the session to end', async () => t.server.realtime.sessionCount, (n) => n === 0, 10_000);
+      await waitFor('the session to end', async () => t.server.liveSessionCount, (n) => n === 0, 10_000);
     } finally {
       await t.dispose();
     }

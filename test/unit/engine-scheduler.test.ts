@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { engineConfigFromEnvironment, engineLimitsFrom } from '../../src/config/engine-environment';
 import { defaultEngineLimits, EngineScheduler, EngineTaskWithdrawnError, type EnginePriority, type StartedTask } from '../../src/jobs/engine-scheduler';
+import { cacheLimits } from '../../src/util/data-dir-caches';
 
 /** A task this test finishes by hand, recording when it started. */
 function manualTask(started: string[], name: string): { start: () => StartedTask<string>; finish(): void } {
@@ -140,12 +141,21 @@ describe('the engine configuration from the environment', () => {
 
   it('builds one object from the variables, with flags and settings over them', () => {
     const config = engineConfigFromEnvironment(
-      { PATH: '/bin', SPEECH_STUDIO_FFMPEG: 'wasm', SPEECH_STUDIO_THREADS: '3', SPEECH_STUDIO_TTS_THREAD: '0', SPEECH_STUDIO_ENGINE_PROCESSES: '2/1' },
+      {
+        PATH: '/bin', SPEECH_STUDIO_FFMPEG: 'wasm', SPEECH_STUDIO_THREADS: '3', SPEECH_STUDIO_TTS_THREAD: '0', SPEECH_STUDIO_ENGINE_PROCESSES: '2/1',
+        SPEECH_STUDIO_CACHE_LIMITS: '{"audiobook":{"maxMegabytes":100}}', SPEECH_STUDIO_TEST_FIXED_SPEAKER_EMBEDDING: '1',
+      },
       { ffmpeg: '/opt/ffmpeg' },
     );
     assert.deepEqual(config, {
       ffmpeg: '/opt/ffmpeg', ffprobe: undefined, searchPath: '/bin', sttThreads: 3, ttsThread: false, vadModel: undefined, slowdown: 1,
       limits: { maxProcesses: 2, maxJobProcesses: 1 },
+      cacheLimits: cacheLimits({ audiobook: { maxMegabytes: 100 } }),
+      fixedSpeakerEmbedding: true,
     });
+    // A broken cache variable leaves the defaults (the host reports it); no hook without the variable.
+    const plain = engineConfigFromEnvironment({ SPEECH_STUDIO_CACHE_LIMITS: '{broken' });
+    assert.deepEqual(plain.cacheLimits, cacheLimits());
+    assert.equal('fixedSpeakerEmbedding' in plain, false);
   });
 });

@@ -57,14 +57,13 @@ describe('LiveSession noise_reduction', () => {
   function session(): { live: LiveSession; looks: LiveLook[]; events: ServerEvent[]; settled(): Promise<void> } {
     const looks: LiveLook[] = [];
     const events: ServerEvent[] = [];
-    const recognition: LiveRecognition = {
-      openSession: async () => ({ dir: '/nonexistent', release: async () => undefined }),
+    const recognition: Pick<LiveRecognition, 'look'> = {
       look: async (_files, pcm, look): Promise<LiveWindowResult> => {
         looks.push(look);
         return { durationSeconds: pcm.length / 16000, speech: [], text: 'word', words: [{ start: 0, end: 0.2, text: 'word' }], language: 'en' };
       },
     };
-    const live = new LiveSession({ send: (event) => events.push(event), recognition, files: { dir: '/nonexistent', release: async () => undefined }, resolveModel: async () => '/models/whisper/model.bin', form: 'ga' });
+    const live = new LiveSession({ send: (event) => events.push(event), recognition, files: { dir: '/nonexistent', touch: () => undefined, release: async () => undefined }, resolveModel: async () => '/models/whisper/model.bin', form: 'ga' });
     const settled = async (): Promise<void> => {
       for (let i = 0; i < 100 && !events.some((e) => e.type === 'conversation.item.input_audio_transcription.completed'); i += 1) await new Promise((resolve) => setImmediate(resolve));
     };

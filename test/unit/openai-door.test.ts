@@ -5,7 +5,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { FIRST_LIVE_CHUNK_CHARS, LIVE_GROUP_CHARS, liveChunks, liveGroups } from '../../src/engine/tts/live-text';
 import { openAiErrorType, paramOf } from '../../src/openai/errors';
-import { OPENAI_VOICE_ENV, resolveVoice, voiceOverridesFromEnv } from '../../src/voices/voice-map';
+import { OPENAI_VOICE_ENV, openAiVoicesFromEnvironment as voiceOverridesFromEnv } from '../../src/config/server-environment';
+import { resolveVoice } from '../../src/voices/voice-map';
 import { createVoiceLibrary, type VoiceLibrary } from '../../src/voices/library';
 
 describe('live synthesis chunks', () => {

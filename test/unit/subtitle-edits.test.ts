@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkSubtitles } from '../../src/subtitles/check';
 import {
-  applyEdits, cueAtLine, extendIntoGap, fixAll, layoutLines, mergeWithNext, pullBackOverlap, rebalanceCue, shiftTiming, splitCue,
+  applyEdits, cueAtLine, extendIntoGap, fixAll, layoutLines, mergeWithNext, pullBackOverlap, rebalanceCue, shiftTiming, splitCue, splitCueAt,
   SubtitleEditError,
 } from '../../src/subtitles/edits';
 import { DEFAULT_SUBTITLE_STYLE as STYLE } from '../../src/contract/subtitle-style';
@@ -102,6 +102,31 @@ describe('splitCue', () => {
       '00:00:05.000 --> 00:00:06.516 line:0', 'Two lines that', '', '00:00:06.596 --> 00:00:08.000 line:0', 'could be one.', '',
     ].join('\n')), fixed);
     assert.ok(fixed.includes('NOTE and me\nover two lines\n') && fixed.startsWith('WEBVTT - with settings and notes\n\nNOTE keep me\n'));
+  });
+});
+
+describe('splitCueAt', () => {
+  const SIMPLE = '1\n00:00:06,000 --> 00:00:14,000\nThis cue runs for eight seconds. It should be split in two.\n\n2\n00:00:15,000 --> 00:00:16,000\nNext.\n';
+
+  it('ends the first half at the playhead, starts the second the minimum gap later, and divides the words by time', () => {
+    // 9 s is 3/8 of the cue: "This cue runs for eight" is 23 of 59 characters (0.39), the nearest share.
+    assert.equal(edit(SIMPLE, splitCueAt(SIMPLE, 'srt', STYLE, 1, 9)), [
+      '1', '00:00:06,000 --> 00:00:09,000', 'This cue runs for eight', '',
+      '2', '00:00:09,080 --> 00:00:14,000', 'seconds. It should be split in two.', '',
+      '3', '00:00:15,000 --> 00:00:16,000', 'Next.', '',
+    ].join('\n'));
+  });
+
+  it('keeps the file\'s CRLF and byte-order mark', () => {
+    const fixed = edit(SRT, splitCueAt(SRT, 'srt', STYLE, 3, 10));
+    assert.ok(fixed.startsWith(BOM) && !/[^\r]\n/.test(fixed), 'CRLF throughout');
+    assert.match(fixed, /\r\n3\r\n00:00:06,000 --> 00:00:10,000\r\n.+\r\n\r\n4\r\n00:00:10,080 --> 00:00:14,000\r\n/);
+  });
+
+  it('refuses a time outside the cue and a cue of one word', () => {
+    assert.throws(() => splitCueAt(SIMPLE, 'srt', STYLE, 1, 14), SubtitleEditError);
+    assert.throws(() => splitCueAt(SIMPLE, 'srt', STYLE, 1, 5), SubtitleEditError);
+    assert.throws(() => splitCueAt(SIMPLE, 'srt', STYLE, 2, 15.5), /fewer than two words/);
   });
 });
 

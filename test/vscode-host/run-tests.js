@@ -61,8 +61,20 @@ async function perform(page, request) {
       await (await locate(page, request, request.timeout || 10000)).first().click({ button: request.button || 'left', timeout: request.timeout || 10000 });
       return {};
     case 'type':
-      await page.locator(request.selector).first().pressSequentially(request.text, { delay: 20 });
+      await (await locate(page, request, 10000)).first().pressSequentially(request.text, { delay: 20 });
       return {};
+    case 'drag': {
+      // A real mouse drag by (dx, dy) pixels from a point of the element: its left or right edge, or its middle.
+      const box = await (await locate(page, request, 10000)).first().boundingBox();
+      if (!box) throw new Error(`${request.selector} is not visible`);
+      const x = request.from === 'left' ? box.x + 2 : request.from === 'right' ? box.x + box.width - 2 : box.x + box.width / 2;
+      const y = box.y + box.height / 2;
+      await page.mouse.move(x, y);
+      await page.mouse.down();
+      for (let step = 1; step <= 5; step++) await page.mouse.move(x + (request.dx * step) / 5, y + ((request.dy || 0) * step) / 5);
+      await page.mouse.up();
+      return {};
+    }
     case 'press':
       await page.keyboard.press(request.key);
       return {};

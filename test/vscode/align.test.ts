@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { AlignScriptResult, RetimeResult } from '../../src/editor/subtitles/align-commands';
 import { scanSubtitles } from '../../src/subtitles/scan';
+import { driftedCues, styledSubtitles, withoutTimes } from '../helpers/styled-subtitles';
 import { test } from './harness';
 import { clearNotifications, testModel, workspaceFile } from './helpers';
 
@@ -63,6 +64,30 @@ test('Re-time Subtitles to Media moves the drifted cues onto the speech in one u
   assert.ok(errors[Math.floor(errors.length / 2)]! < 0.25, `median start error ${errors[Math.floor(errors.length / 2)]} s`);
   await vscode.commands.executeCommand('undo');
   assert.equal(editor.document.getText(), drifted, 'one undo restores the drifted file');
+  await vscode.commands.executeCommand('workbench.action.files.revert');
+  await clearNotifications();
+  await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+}, ALIGN_TIMEOUT_MS);
+
+test('Re-time Subtitles to Media on an ASS script rewrites only the times: styles, override tags and the Comment line stay', async () => {
+  const folder = await folderWith('dev-a.wav');
+  const ass = vscode.Uri.joinPath(folder, 'dev-a.ass');
+  await writeFile(ass.fsPath, styledSubtitles('ass', driftedCues(DEV('dev-a-drifted.srt'))));
+  const editor = await vscode.window.showTextDocument(ass);
+  const drifted = editor.document.getText();
+  const result = await vscode.commands.executeCommand<RetimeResult | undefined>('speechStudio.retimeSubtitlesToMedia');
+  assert.ok(result, 'the command re-timed (the media beside the file was found)');
+  assert.equal(result.applied, true);
+  assert.equal(result.total, 40);
+  assert.deepEqual(result.unmatched, []);
+  assert.ok(result.moved >= 35, `moved ${result.moved}`);
+  const retimed = editor.document.getText();
+  assert.equal(withoutTimes('ass', retimed), withoutTimes('ass', drifted), 'everything but the times kept');
+  const truth = (JSON.parse(await readFile(DEV('dev-a.truth.json'), 'utf8')) as { sentences: Array<{ start: number }> }).sentences;
+  const errors = scanSubtitles(retimed, 'ass').cues.map((cue, i) => Math.abs(cue.start - truth[i]!.start)).sort((a, b) => a - b);
+  assert.ok(errors[20]! < 0.25, `median start error ${errors[20]} s`);
+  await vscode.commands.executeCommand('undo');
+  assert.equal(editor.document.getText(), drifted, 'one undo restores the drifted script');
   await vscode.commands.executeCommand('workbench.action.files.revert');
   await clearNotifications();
   await vscode.commands.executeCommand('workbench.action.closeActiveEditor');

@@ -115,7 +115,7 @@ export function testModel(relative: string): string {
  * Asks the browser driver (run-tests.js) to do what only the workbench page can: take a screenshot, click.
  * Resolves with the driver's answer; rejects when the action failed.
  */
-export async function ui(request: { action: 'screenshot' | 'click' | 'press' | 'waitFor' | 'count' | 'texts' | 'type' | 'property'; [key: string]: unknown }, timeoutMs = 20_000): Promise<Record<string, unknown>> {
+export async function ui(request: { action: 'screenshot' | 'click' | 'press' | 'waitFor' | 'count' | 'texts' | 'type' | 'property' | 'drag'; [key: string]: unknown }, timeoutMs = 20_000): Promise<Record<string, unknown>> {
   const dir = process.env.UI_REQUEST_DIR;
   if (!dir) throw new Error('UI_REQUEST_DIR is not set (the runner sets it)');
   const id = randomUUID();

@@ -20,6 +20,8 @@ import './proof-listen.test';
 import './lm-tools.test';
 import './subtitles.test';
 import './audiobook.test';
+import './audiobook-verify.test';
+import './audiobook-acx.test';
 import './read-along.test';
 import './subtitle-check.test';
 import './subtitle-language.test';
@@ -30,6 +32,8 @@ import './align.test';
 import './shot-changes.test';
 import './invented-text.test';
 import './cue-play.test';
+import './cue-grid.test';
+import './timeline-editing.test';
 import './api-key.test';
 import './settings.test';
 import './models.test';
@@ -38,6 +42,8 @@ import './job-copy.test';
 import './voices.test';
 import './team-relay.test';
 import './translate.test';
+import './dub.test';
+import './cast.test';
 import './deactivate.test';
 
 export async function run(): Promise<void> {

@@ -39,3 +39,24 @@ test('startLiveTranscription: pushed PCM, committed, comes back as a completed u
   assert.throws(() => live.pushPcm(samples.subarray(0, 160)), /stopped/);
   await assert.rejects(api.startLiveTranscription({ sampleRate: 44100 as never }), TypeError);
 }, 180_000);
+
+test('startLiveTranscription: past the live session cap, which GET /v1/realtime shares, it rejects with session_limit_reached; a stopped session frees its slot', async () => {
+  const models = path.join(setting<string>('dataDirectory'), 'models', 'whisper');
+  await mkdir(models, { recursive: true });
+  await copyFile(testModel('whisper/ggml-synthetic-random.bin'), path.join(models, 'ggml-synthetic-random.bin'));
+  const api = await extensionApi();
+  const open: Array<{ stop(): Promise<void> }> = [];
+  try {
+    // The default cap is 8 sessions, counted over every door; no other session is open now.
+    for (let i = 0; i < 8; i += 1) open.push(await api.startLiveTranscription({ turnDetection: false }));
+    await assert.rejects(api.startLiveTranscription({ turnDetection: false }), (error: Error & { code?: string }) => {
+      assert.equal(error.code, 'session_limit_reached');
+      assert.match(error.message, /8 live transcription sessions at most; try again when one ends/);
+      return true;
+    });
+    await open.pop()?.stop();
+    open.push(await api.startLiveTranscription({ turnDetection: false }));
+  } finally {
+    for (const session of open) await session.stop();
+  }
+}, 120_000);

@@ -45,7 +45,7 @@ async function piperMirror(...ids: string[]): Promise<FixtureServer> {
 
 /** Removes a catalog voice the test installed, through the model manager (files and record). */
 async function uninstall(id: string): Promise<void> {
-  const models = await createModelManager({ dataDir: setting<string>('dataDirectory') });
+  const models = await createModelManager({ dataDir: setting<string>('dataDirectory'), env: {} });
   if ((await models.list()).models.some((listing) => listing.entry.id === id && listing.status !== 'not-installed')) await models.remove(id);
 }
 

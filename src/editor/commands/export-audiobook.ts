@@ -5,16 +5,20 @@
  * of the job core (src/jobs/book-export.ts): it runs in
  * the engine process, shows in the Jobs view, speaks with the workspace lexicon, and Cancel (here or in the
  * Jobs view) cancels the job, which leaves no partial book. Speaker tags use the subtitle narration's
- * speaker-voice setting.
+ * speaker-voice setting. With verified takes (the `audiobook.verifyTakes` setting) the paragraphs still
+ * over the threshold become Problems with ▶ play (take-problems.ts).
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { AudiobookFormat, BookResult } from '../../audiobook/book-plan';
+import type { AcxReport, AudiobookFormat, BookMaster, BookResult } from '../../audiobook/book-plan';
 import { bookKind, readBook } from '../../audiobook/read-book';
 import type { JobStatus } from '../../jobs/types';
 import { followJob } from '../job-progress';
 import { reportError } from '../log';
 import type { Services } from '../services';
+import { TakeProblems } from '../audiobook/take-problems';
+import { percent } from '../../audiobook/takes-lines';
+import type { VerifyRequest } from '../../jobs/verify-admission';
 
 export interface ExportAudiobookArgs {
   /** The manuscript: a .md file or a folder of them; the active Markdown editor's file when absent. */
@@ -27,6 +31,10 @@ export interface ExportAudiobookArgs {
   format?: AudiobookFormat;
   /** The chapters to read (`3-7,9` or `all`); for an .epub or .docx asked with a pick when absent. */
   chapters?: string;
+  /** `acx`: each chapter mastered to Audible's rules (one MP3 per chapter); asked with the format when `out` is absent. */
+  master?: BookMaster;
+  /** Verified takes: on (with the settings' threshold and retakes, or these), off; the setting when absent. */
+  verify?: boolean | VerifyRequest;
 }
 
 export interface ExportAudiobookResult {
@@ -36,6 +44,28 @@ export interface ExportAudiobookResult {
   output: string;
   result: BookResult | null;
   error: string | null;
+  /** With verified takes: the Problems set, by file. */
+  takeProblems?: Map<string, vscode.Diagnostic[]>;
+}
+
+const decibels = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(1)} dB` : 'silence');
+
+/** The ACX compliance of each chapter file, as ffmpeg measured it, for the notification. */
+export function acxSummary(reports: readonly AcxReport[] | undefined): string {
+  if (!reports?.length) return '';
+  const failing = reports.filter((report) => !report.complies);
+  const lines = reports.map((report) => `${path.basename(report.file)}: ${report.complies ? 'complies' : 'does not comply'} (RMS ${decibels(report.measured.rmsDb)}, true peak ${decibels(report.measured.truePeakDb)}, noise floor ${decibels(report.measured.noiseFloorDb)})${report.problems.length ? ` ${report.problems.join(' ')}` : ''}`);
+  return ` ACX: ${reports.length - failing.length} of ${reports.length} chapters comply. ${lines.join('; ')}.`;
+}
+
+/** The verification the export asks for: the command's argument, else the settings. */
+function verifyOf(args: ExportAudiobookArgs, settings: ReturnType<Services['settings']>): VerifyRequest | undefined {
+  const fromSettings = settings.audiobookVerify;
+  const on = args.verify === undefined ? fromSettings.enabled : args.verify !== false;
+  if (!on) return undefined;
+  const given = typeof args.verify === 'object' ? args.verify : {};
+  const threshold = given.threshold ?? fromSettings.threshold;
+  return { ...(threshold !== undefined ? { threshold } : {}), retakes: given.retakes ?? fromSettings.retakes };
 }
 
 async function chooseInput(args: ExportAudiobookArgs): Promise<string | undefined> {
@@ -71,17 +101,25 @@ async function chooseChapters(input: string, args: ExportAudiobookArgs): Promise
   return picked.map((item) => item.number).sort((a, b) => a - b).join(',');
 }
 
-async function chooseOutput(input: string, args: ExportAudiobookArgs): Promise<{ out: string; perChapter: boolean; format: AudiobookFormat } | undefined> {
+interface ExportTarget {
+  out: string;
+  perChapter: boolean;
+  format: AudiobookFormat;
+  master?: BookMaster;
+}
+
+async function chooseOutput(input: string, args: ExportAudiobookArgs): Promise<ExportTarget | undefined> {
   if (args.out) {
     const perChapter = args.perChapter === true;
     const extension = path.extname(args.out).toLowerCase();
-    return { out: args.out, perChapter, format: args.format ?? (perChapter || extension === '.mp3' ? 'mp3' : extension === '.epub' ? 'epub3' : 'm4b') };
+    return { out: args.out, perChapter, format: args.format ?? (perChapter || extension === '.mp3' ? 'mp3' : extension === '.epub' ? 'epub3' : 'm4b'), ...(args.master ? { master: args.master } : {}) };
   }
   const base = input.replace(/\.(md|txt|epub|docx)$/i, '');
   const kind = await vscode.window.showQuickPick(
     [
       { label: 'One M4B with chapters', description: 'AAC, a chapter marker per heading', perChapter: false, readAlong: false },
       { label: 'One MP3 per chapter', description: 'a folder of tagged MP3 files', perChapter: true, readAlong: false },
+      { label: 'ACX-ready MP3 per chapter', description: 'mastered to Audible\'s rules: levels, peaks, room tone, 192 kbps; with a compliance report', perChapter: true, readAlong: false, acx: true },
       { label: 'Read-along EPUB 3', description: 'the text with its narration, each sentence highlighted as it is read', perChapter: false, readAlong: true },
     ],
     { title: 'Export Audiobook' },
@@ -92,14 +130,15 @@ async function chooseOutput(input: string, args: ExportAudiobookArgs): Promise<{
     return file ? { out: file.fsPath, perChapter: false, format: 'epub3' } : undefined;
   }
   if (kind.perChapter) {
-    const folder = await vscode.window.showSaveDialog({ title: 'Folder for the chapter MP3s', defaultUri: vscode.Uri.file(`${base}-chapters`) });
-    return folder ? { out: folder.fsPath, perChapter: true, format: 'mp3' } : undefined;
+    const acx = 'acx' in kind && kind.acx === true;
+    const folder = await vscode.window.showSaveDialog({ title: 'Folder for the chapter MP3s', defaultUri: vscode.Uri.file(`${base}-${acx ? 'acx' : 'chapters'}`) });
+    return folder ? { out: folder.fsPath, perChapter: true, format: 'mp3', ...(acx ? { master: 'acx' as const } : {}) } : undefined;
   }
   const file = await vscode.window.showSaveDialog({ title: 'Save the audiobook', defaultUri: vscode.Uri.file(`${base}.m4b`), filters: { Audiobook: ['m4b'], MP3: ['mp3'] } });
   return file ? { out: file.fsPath, perChapter: false, format: path.extname(file.fsPath).toLowerCase() === '.mp3' ? 'mp3' : 'm4b' } : undefined;
 }
 
-export async function exportAudiobook(services: Services, args: ExportAudiobookArgs = {}): Promise<ExportAudiobookResult | undefined> {
+export async function exportAudiobook(services: Services, problems: TakeProblems, args: ExportAudiobookArgs = {}): Promise<ExportAudiobookResult | undefined> {
   const input = await chooseInput(args);
   if (!input) return undefined;
   const chapters = await chooseChapters(input, args);
@@ -109,36 +148,46 @@ export async function exportAudiobook(services: Services, args: ExportAudiobookA
   const settings = services.settings();
   const format = target.format;
   const voiceId = args.voiceId ?? (settings.ttsDefaultVoice || undefined);
+  const verify = verifyOf(args, settings);
   services.log.info(`Exporting the audiobook ${input} to ${target.out}`);
   const job = await services.editorJobs.createBook({
-    input, out: target.out, format, perChapter: target.perChapter, speakers: settings.ttsSpeakerVoices, chapters, ...(voiceId ? { voiceId } : {}),
+    input, out: target.out, format, perChapter: target.perChapter, speakers: settings.ttsSpeakerVoices, chapters, ...(voiceId ? { voiceId } : {}), ...(verify ? { verify } : {}), ...(target.master ? { master: target.master } : {}),
   });
 
   const ended = await followJob(services.controller, job, `Exporting ${path.basename(target.out)}`,
     (signal) => services.editorJobs.finishBook(job, signal), true);
   const { job: finished, result } = ended;
+  let takeProblems: Map<string, vscode.Diagnostic[]> | undefined;
   if (finished.status === 'succeeded' && result) {
-    const summary = `${result.synthesized} paragraphs synthesized, ${result.reused} from the cache.`;
-    void vscode.window.showInformationMessage(`Wrote ${path.basename(target.out)}. ${summary}`, 'Reveal').then((choice) => {
-      if (choice) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(target.out));
+    const verified = result.verify;
+    if (verified) takeProblems = await problems.show(input, target.out, verified);
+    const takes = verified
+      ? ` Verified takes: ${verified.retaken.length} paragraphs retaken, ${verified.stillBad.length} still over ${percent(verified.threshold)} WER${verified.stillBad.length ? ' (see Problems)' : ''}.`
+      : '';
+    const summary = `${result.synthesized} paragraphs synthesized, ${result.reused} from the cache.${takes}${acxSummary(result.acx)}`;
+    void vscode.window.showInformationMessage(`Wrote ${path.basename(target.out)}. ${summary}`, 'Reveal', ...(verified ? ['Open Takes Report'] : [])).then((choice) => {
+      if (choice === 'Reveal') void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(target.out));
+      if (choice === 'Open Takes Report' && verified) void vscode.window.showTextDocument(vscode.Uri.file(verified.textFile));
     });
   } else if (finished.status === 'cancelled') {
     void vscode.window.showInformationMessage('Audiobook export cancelled; no book was written.');
   } else {
     void vscode.window.showErrorMessage(`The audiobook export failed: ${finished.error ?? finished.status}`);
   }
-  return { jobId: finished.id, status: finished.status, output: target.out, result, error: finished.error };
+  return { jobId: finished.id, status: finished.status, output: target.out, result, error: finished.error, ...(takeProblems ? { takeProblems } : {}) };
 }
 
 export function registerExportAudiobook(services: Services): vscode.Disposable {
-  return vscode.commands.registerCommand('speechStudio.exportAudiobook', async (args?: ExportAudiobookArgs | vscode.Uri) => {
+  const problems = new TakeProblems(services.player);
+  const command = vscode.commands.registerCommand('speechStudio.exportAudiobook', async (args?: ExportAudiobookArgs | vscode.Uri) => {
     try {
       // From the explorer's context menu the argument is the clicked file or folder.
       const given: ExportAudiobookArgs = args instanceof vscode.Uri ? { input: args.fsPath } : (args ?? {});
-      return await exportAudiobook(services, given);
+      return await exportAudiobook(services, problems, given);
     } catch (error) {
       reportError(services.log, 'The audiobook export failed', error);
       return undefined;
     }
   });
+  return vscode.Disposable.from(problems, command);
 }

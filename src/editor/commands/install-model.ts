@@ -3,6 +3,7 @@
  * progress notification whose Cancel button stops it. The server sees a model the moment it is complete.
  */
 import * as vscode from 'vscode';
+import { modelMirrorFromEnvironment, proxyEnvironment } from '../../config/server-environment';
 import { entryBytes, type CatalogEntry } from '../../models/catalog';
 import { ModelError } from '../../models/model-error';
 import { createModelManager, type InstallResult, type ModelManager } from '../../models/model-manager';
@@ -52,7 +53,7 @@ function modelItems(listings: ModelListing[]): ModelItem[] {
 }
 
 export function openModelManager(services: Services): Promise<ModelManager> {
-  return createModelManager({ dataDir: services.controller.dataDir, mirror: services.settings().modelMirror || undefined });
+  return createModelManager({ dataDir: services.controller.dataDir, mirror: services.settings().modelMirror || modelMirrorFromEnvironment(), env: proxyEnvironment() });
 }
 
 /** Installs `id` (asks when not given); undefined when the user dismissed the pick or cancelled. */

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { WHISPER_LANGUAGES } from '../../engine/stt/whisper-languages';
 
-export type TranscriptChoice = 'srt' | 'vtt' | 'txt' | 'json';
+export type TranscriptChoice = 'srt' | 'vtt' | 'ass' | 'ttml' | 'sbv' | 'txt' | 'json';
 
 export interface TranscribeOptions {
   format: TranscriptChoice;
@@ -23,9 +23,9 @@ export interface TranscribeOptions {
 const KEY = 'speechStudio.transcribeOptions';
 const DEFAULTS: TranscribeOptions = { format: 'srt', language: 'auto', diarization: false };
 
-export const FORMAT_EXTENSIONS: Record<TranscriptChoice, string> = { srt: '.srt', vtt: '.vtt', txt: '.txt', json: '.json' };
+export const FORMAT_EXTENSIONS: Record<TranscriptChoice, string> = { srt: '.srt', vtt: '.vtt', ass: '.ass', ttml: '.ttml', sbv: '.sbv', txt: '.txt', json: '.json' };
 /** JSON is the full transcript: segments, words with timings and probabilities, speakers. */
-export const RENDER_FORMATS = { srt: 'srt', vtt: 'vtt', txt: 'txt', json: 'json-full' } as const;
+export const RENDER_FORMATS = { txt: 'txt', json: 'json-full' } as const;
 
 /** The answers remembered in this workspace; undefined before the first answered question. */
 export function rememberedOptions(state: vscode.Memento): TranscribeOptions | undefined {
@@ -84,6 +84,9 @@ export async function askTranscribeOptions(state: vscode.Memento, given: Partial
     (await ask<TranscriptChoice>(title, [
       { label: 'SRT', description: 'SubRip subtitles', value: 'srt' },
       { label: 'VTT', description: 'WebVTT subtitles', value: 'vtt' },
+      { label: 'ASS', description: 'Advanced SubStation Alpha subtitles (Aegisub, libass)', value: 'ass' },
+      { label: 'TTML', description: 'Timed Text Markup Language (DFXP) subtitles', value: 'ttml' },
+      { label: 'SBV', description: 'YouTube SubViewer subtitles', value: 'sbv' },
       { label: 'TXT', description: 'Plain text, one paragraph per segment', value: 'txt' },
       { label: 'JSON', description: 'Segments, words, timings and speakers', value: 'json' },
     ], last.format, 'Format of the transcript'));

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { MEDIA_EXTENSIONS } from '../../contract/media-types';
 import type { JobRecord } from '../../jobs/types';
 import { renderTranscript, type Transcript } from '../../subtitles/render';
+import { renderSubtitleFile } from '../../subtitles/subtitle-file';
 import { runWithProgress, succeeded } from '../job-progress';
 import { reportError } from '../log';
 import { besideSource, chooseOutputFile } from '../output-target';
@@ -72,7 +73,10 @@ export async function transcribeMediaFile(services: Services, media: vscode.Uri 
   if (!succeeded(job)) return { job };
   const transcriptPath = await services.editorJobs.outputPath(job);
   const transcript = JSON.parse(await readFile(transcriptPath!, 'utf8')) as Transcript;
-  await writeFile(target, renderTranscript(transcript, RENDER_FORMATS[options.format]).body, 'utf8');
+  const body = options.format === 'txt' || options.format === 'json'
+    ? renderTranscript(transcript, RENDER_FORMATS[options.format]).body
+    : renderSubtitleFile(transcript, options.format);
+  await writeFile(target, body, 'utf8');
   await services.outputs.set(job.id, target);
   const output = vscode.Uri.file(target);
   services.log.info(`Transcribed ${uri.fsPath} into ${target}`);

@@ -1,6 +1,6 @@
 /**
  * "Align Script to Media…" (a .txt or .md script: asks for the media, writes `name.srt` beside the script)
- * and "Re-time Subtitles to Media" (the open .srt/.vtt: new times for its cues as one undoable edit, with a
+ * and "Re-time Subtitles to Media" (the open subtitle file, any format we read: new times for its cues as one undoable edit, with a
  * report of how far they moved). Both run a forced-alignment job (src/engine/align/): no recognizer needed.
  */
 import { writeFile } from 'node:fs/promises';
@@ -9,10 +9,8 @@ import * as vscode from 'vscode';
 import { findVadModelIn } from '../../engine/stt/model-files';
 import { alignAsJob, type AlignOutcome } from '../../jobs/align-job';
 import { modelsDir } from '../../models/model-paths';
-import { retimeCues } from '../../subtitles/edits';
-import { parseSubtitles } from '../../subtitles/parse';
 import { renderTranscript } from '../../subtitles/render';
-import { readScript } from '../../subtitles/script';
+import { retimeFromAlignment } from '../../subtitles/retime-to-alignment';
 import { reportError } from '../log';
 import type { Services } from '../services';
 import { activeSubtitle } from './active-subtitle';
@@ -97,47 +95,20 @@ export async function retimeSubtitlesToMedia(services: Services, options: AlignC
   const active = activeSubtitle('re-time it to its media');
   if (!active) return undefined;
   const { document, format } = active;
-  if (format !== 'srt' && format !== 'vtt') {
-    void vscode.window.showWarningMessage('Re-timing to media works on .srt and .vtt files; convert this file first.');
-    return undefined;
-  }
   const media = options.media ?? (await mediaForSubtitle(services.context, document.uri))?.fsPath;
   if (!media) return undefined;
   const source = document.getText();
   const outcome = await runAlignment(services, media, path.basename(document.uri.fsPath), source, options.language);
   if (!outcome) return undefined;
-  // The transcript's segments are the matched cues, in order: pair them back with the cues by number.
   const unmatched = outcome.result.unmatchedCues ?? [];
-  const skipped = new Set(unmatched.map((cue) => cue.index));
-  const matchedUnits = readScript(source, format).filter((unit) => !skipped.has(unit.index));
-  const times = new Map<number, { start: number; end: number }>();
-  matchedUnits.forEach((unit, i) => {
-    const segment = outcome.transcript.segments[i];
-    if (segment) times.set(unit.index, { start: segment.start, end: segment.end });
-  });
-  const before = new Map(parseSubtitles(source, format).map((cue) => [cue.index, cue]));
-  const shifts = [...times].map(([index, time]) => {
-    const old = before.get(index);
-    return old ? Math.max(Math.abs(old.start - time.start), Math.abs(old.end - time.end)) : 0;
-  });
-  const moved = shifts.filter((shift) => shift >= 0.001);
-  const report = {
-    moved: moved.length,
-    total: before.size,
-    meanShiftMs: moved.length ? Math.round((moved.reduce((a, b) => a + b, 0) / moved.length) * 1000) : 0,
-    maxShiftMs: moved.length ? Math.round(Math.max(...moved) * 1000) : 0,
-    unmatched,
-  };
+  const { edits, report } = retimeFromAlignment(source, format, outcome.transcript.segments, unmatched);
   // The text as it is now decides: a document edited meanwhile is not overwritten with stale times.
   if (document.getText() !== source) throw new Error('The subtitles changed while they were being aligned; run the command again.');
-  // retimeCues takes milliseconds; the alignment's times are seconds.
-  const timesMs = new Map([...times].map(([index, time]) => [index, { start: Math.round(time.start * 1000), end: Math.round(time.end * 1000) }]));
-  const edits = retimeCues(source, format, timesMs);
   const applied = edits.length > 0 && (await vscode.workspace.applyEdit(toWorkspaceEdit(document, edits)));
   void vscode.window.showInformationMessage(
     `Re-timed ${report.moved} of ${report.total} cues (mean ${report.meanShiftMs} ms, max ${report.maxShiftMs} ms).${notFound(unmatched)}`,
   );
-  return { ...report, applied };
+  return { ...report, unmatched, applied };
 }
 
 export function registerAlignCommands(services: Services): vscode.Disposable {

@@ -22,6 +22,10 @@ export interface EmbedSubtitlesOptions {
   output?: string;
   /** A language tag (`en`, `pt-BR`) or ISO 639-2 code (`eng`). */
   language?: string;
+  /** The track's title (default: the language's name). */
+  title?: string;
+  /** Leave out the video's subtitle tracks of the same language (default: keep every track). */
+  replaceSameLanguage?: boolean;
 }
 
 const isVideo = (file: string): boolean => EMBED_CONTAINERS.includes(path.extname(file).toLowerCase());
@@ -50,6 +54,18 @@ async function chooseLanguage(subtitle: string): Promise<string | undefined> {
   });
 }
 
+/** Whether the new track replaces the video's tracks of its language; undefined when dismissed. */
+async function chooseReplace(): Promise<boolean | undefined> {
+  const picked = await vscode.window.showQuickPick(
+    [
+      { label: 'Add the track', description: 'keep every subtitle track the video has', replace: false },
+      { label: 'Replace the track of this language', description: 'leave out the video\'s tracks in the same language', replace: true },
+    ],
+    { title: 'Subtitle tracks already in the video' },
+  );
+  return picked?.replace;
+}
+
 export async function embedSubtitlesInVideo(services: Services, options: EmbedSubtitlesOptions = {}): Promise<EmbedSubtitlesResult | undefined> {
   const active = activeSubtitle('embed it in a video');
   if (!active) return undefined;
@@ -67,6 +83,8 @@ export async function embedSubtitlesInVideo(services: Services, options: EmbedSu
     filters: { Video: [extension.slice(1)] },
   }))?.fsPath;
   if (!output) return undefined;
+  const replaceSameLanguage = options.replaceSameLanguage ?? (options.output ? false : await chooseReplace());
+  if (replaceSameLanguage === undefined) return undefined;
   const server = await services.controller.ready();
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Embedding ${path.basename(subtitles)} in ${path.basename(output)}`, cancellable: true },
@@ -74,9 +92,15 @@ export async function embedSubtitlesInVideo(services: Services, options: EmbedSu
       const cancel = new AbortController();
       const cancelling = token.onCancellationRequested(() => cancel.abort());
       try {
-        const task = { kind: 'embed-subtitles' as const, videoPath: video, subtitlesPath: subtitles, outputPath: output, language: trackLanguage(language) };
+        const task = {
+          kind: 'embed-subtitles' as const, videoPath: video, subtitlesPath: subtitles, outputPath: output, language: trackLanguage(language),
+          ...(options.title === undefined ? {} : { title: options.title }), ...(replaceSameLanguage ? { replaceSameLanguage } : {}),
+        };
         const { result } = await server.engine.run(`embed-subtitles-${randomUUID()}`, task, { signal: cancel.signal, priority: 'analysis', onProgress: () => undefined });
-        void vscode.window.showInformationMessage(`Wrote ${path.basename(result.outputPath)} with ${result.subtitleCues} cues as a ${result.subtitleCodec} track (${result.language}); the video was copied, not re-encoded.`);
+        const others = result.keptTracks.length > 0 ? ` Kept its ${result.keptTracks.length} other subtitle track(s).` : '';
+        const replaced = result.replacedTracks.length > 0 ? ` Replaced ${result.replacedTracks.length} track(s) in ${result.language}.` : '';
+        const dropped = result.droppedTracks.length > 0 ? ` Left out ${result.droppedTracks.length} picture track(s) the container cannot hold.` : '';
+        void vscode.window.showInformationMessage(`Wrote ${path.basename(result.outputPath)} with ${result.subtitleCues} cues as a ${result.subtitleCodec} track (${result.language}); the video was copied, not re-encoded.${others}${replaced}${dropped}`);
         return result;
       } catch (error) {
         if (cancel.signal.aborted) return undefined;

@@ -1,11 +1,11 @@
 /**
  * The subtitle editing features together: the check's diagnostics, their quick fixes and Fix Common
- * Problems, the invented-text
- * hints, the shot-change check, the timing shift, Name This Speaker, "▶ Play" on each cue, the timeline and
- * embedding the file in a video.
+ * Problems, the invented-text hints, the shot-change check, the timing shift, Name This Speaker, "▶ Play" on
+ * each cue, the timeline, the cue grid and embedding the file in a video.
  */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
+import { registerCueGrid } from './cue-grid';
 import { registerCuePlayer } from './cue-play';
 import { registerSubtitleDiagnostics } from './diagnostics';
 import { registerEmbedSubtitles } from './embed-subtitles';
@@ -29,6 +29,7 @@ export function registerSubtitleEditing(services: Services): vscode.Disposable {
     registerShiftSubtitleTiming(services.context, services.player),
     cuePlayer,
     registerSubtitleTimeline(services, cuePlayer),
+    registerCueGrid(services),
     registerEmbedSubtitles(services),
   );
 }

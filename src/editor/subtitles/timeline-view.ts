@@ -1,8 +1,11 @@
 /**
  * "Speech Studio: Show Subtitle Timeline": a webview with the media's waveform (peaks from the engine), a
  * video's shot changes as vertical marks (which also turns on the shot-change check of the file), the cues
- * of the .srt/.vtt file as blocks and the player's playhead. Clicking a block reveals the cue in the editor
- * and plays it; the block of the cue at the editor's cursor is highlighted and follows it.
+ * of the .srt/.vtt file as blocks and the player's playhead, under a time ruler. Clicking a block reveals the
+ * cue in the editor and plays it; the block of the cue at the editor's cursor is highlighted and follows it.
+ * Editing: dragging a block's edge or the block itself retimes the cue, and the header's buttons set the
+ * current cue's start or end at the playhead or split the cue under it — each one document edit
+ * (timeline-edits.ts), so one undo takes it back.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -14,6 +17,9 @@ import type { Services } from '../services';
 import { mediaForSubtitle } from './cue-media';
 import { cuesOf, type CuePlayback, type CuePlayer } from './cue-play';
 import { subtitleFormatOf } from './diagnostics';
+import { toWorkspaceEdit } from './quick-fixes';
+import { readSubtitleCheckSetting } from './style-setting';
+import { editsForTimeline, parseTimelineEdit } from './timeline-edits';
 import { rememberShots } from './shot-change-diagnostics';
 import { shotChangesOfMedia } from './shot-changes';
 import { timelinePeaks } from './timeline-peaks';
@@ -45,13 +51,17 @@ export interface Timeline {
   highlighted(): Promise<number | null>;
   /** Fires when a click on a block played its cue. */
   readonly onDidPlay: vscode.Event<CuePlayback>;
+  /** The next edit the page asked for: applied to the document, or refused with the reason. */
+  edited(): Promise<{ applied: boolean; message?: string }>;
+  /** Moves the timeline's playhead to `seconds` (as the player does while it plays, or a click on the ruler). */
+  movePlayhead(seconds: number): Promise<void>;
 }
 
 // Typing bursts redraw once they pause.
 const DEBOUNCE_MS = 150;
 
 interface PageMessage {
-  type: 'ready' | 'rendered' | 'select' | 'highlighted';
+  type: 'ready' | 'rendered' | 'select' | 'highlighted' | 'playhead-moved';
   index?: number | null;
   blocks?: number;
   shots?: number;
@@ -59,6 +69,7 @@ interface PageMessage {
   waveform?: TimelineRendered['waveform'];
   current?: number | null;
   pixelsPerSecond?: number;
+  position?: number;
 }
 
 class TimelinePanel implements Timeline, vscode.Disposable {
@@ -66,6 +77,7 @@ class TimelinePanel implements Timeline, vscode.Disposable {
   private readonly messages = new vscode.EventEmitter<PageMessage>();
   private readonly played = new vscode.EventEmitter<CuePlayback>();
   readonly onDidPlay = this.played.event;
+  private readonly edits = new vscode.EventEmitter<{ applied: boolean; message?: string }>();
   private readonly abort = new AbortController();
   private timer: NodeJS.Timeout | undefined;
   private shotsDrawn = 0;
@@ -79,7 +91,7 @@ class TimelinePanel implements Timeline, vscode.Disposable {
   ) {
     const webview = panel.webview;
     this.disposables.push(
-      this.messages, this.played,
+      this.messages, this.played, this.edits,
       webview.onDidReceiveMessage((message: PageMessage) => this.onMessage(message)),
       vscode.workspace.onDidChangeTextDocument((event) => {
         if (event.document.uri.toString() !== subtitle.toString()) return;
@@ -113,6 +125,40 @@ class TimelinePanel implements Timeline, vscode.Disposable {
     return this.next((m) => m.type === 'highlighted').then((m) => m.index ?? null);
   }
 
+  edited(): Promise<{ applied: boolean; message?: string }> {
+    return new Promise((resolve) => {
+      const listener = this.edits.event((outcome) => {
+        listener.dispose();
+        resolve(outcome);
+      });
+    });
+  }
+
+  async movePlayhead(seconds: number): Promise<void> {
+    const moved = this.next((m) => m.type === 'playhead-moved' && m.position === seconds);
+    await this.panel.webview.postMessage({ type: 'playhead', position: seconds, follow: true });
+    await moved;
+  }
+
+  /** Makes the edit the page asked for, as one WorkspaceEdit; a refusal is said in a warning. */
+  private async edit(raw: unknown): Promise<void> {
+    const request = parseTimelineEdit(raw);
+    if (!request) return;
+    const document = await vscode.workspace.openTextDocument(this.subtitle);
+    const format = subtitleFormatOf(document);
+    if (!format) return;
+    const edits = editsForTimeline(document.getText(), format, readSubtitleCheckSetting(document.uri).style, request);
+    if (typeof edits === 'string') {
+      void vscode.window.showWarningMessage(edits);
+      await this.sendCues(); // the dragged block goes back where the document has it
+      this.edits.fire({ applied: false, message: edits });
+      return;
+    }
+    const applied = edits.length > 0 && (await vscode.workspace.applyEdit(toWorkspaceEdit(document, edits)));
+    if (!applied) await this.sendCues();
+    this.edits.fire({ applied });
+  }
+
   private next(matches: (message: PageMessage) => boolean): Promise<PageMessage> {
     return new Promise((resolve) => {
       const listener = this.messages.event((message) => {
@@ -136,6 +182,8 @@ class TimelinePanel implements Timeline, vscode.Disposable {
       void this.sendWaveform().then(() => this.sendShots());
     } else if (message.type === 'select' && typeof message.index === 'number') {
       void this.select(message.index);
+    } else if ((message.type as string) === 'retime' || (message.type as string) === 'at-playhead') {
+      void this.edit(message);
     }
     this.messages.fire(message);
   }
@@ -212,8 +260,9 @@ function page(webview: vscode.Webview, root: vscode.Uri, title: string): string 
 <title>${escape(title)}</title></head>
 <body>
 <header><h2>${escape(title)}</h2><span id="status">Loading the waveform…</span>
-<button id="zoom-out" title="Zoom out">−</button><button id="zoom-in" title="Zoom in">+</button></header>
-<div id="scroller"><div id="track"><canvas id="wave"></canvas><div id="playhead"></div></div></div>
+<button id="set-start" title="Start the current cue at the playhead ([)">[ Start at Playhead</button><button id="set-end" title="End the current cue at the playhead (])">End at Playhead ]</button><button id="split" title="Split the cue under the playhead (S)">Split at Playhead</button>
+<button id="zoom-out" title="Zoom out (−)">−</button><button id="zoom-in" title="Zoom in (+)">+</button></header>
+<div id="scroller"><div id="track"><canvas id="wave"></canvas><div id="ruler"></div><div id="playhead"></div></div></div>
 <script nonce="${nonce}" src="${asset('timeline.js')}"></script>
 </body></html>`;
 }

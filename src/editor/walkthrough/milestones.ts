@@ -9,7 +9,7 @@ export function milestoneOfJob(job: JobRecord): Milestone | undefined {
   if (job.origin === 'api') return 'calledApi';
   if (job.status !== 'succeeded' || job.origin !== 'editor') return undefined;
   if (job.input.kind === 'stt') return 'transcribed';
-  if (job.input.kind === 'book' || job.input.kind === 'translate') return undefined;
+  if (job.input.kind === 'book' || job.input.kind === 'translate' || job.input.kind === 'dub') return undefined;
   const format = job.input.options.inputFormat ?? 'txt';
   return format === 'txt' ? 'heard' : 'narratedSubtitles';
 }

@@ -1,22 +1,42 @@
 /**
  * Runs a book job in the engine process: each paragraph of the plan is synthesized as a TTS task (checked by
  * the engine's own task check) or taken from the re-export cache, each chapter is joined and encoded once
- * (or taken from the cache), and the chapters become the book. Progress counts characters read; the book
- * appears only when complete (`<out>.partial`, then a rename), and cancelling ends this process, after which
- * the job service's caller removes the partial file.
+ * (or taken from the cache), and the chapters become the book. With verified takes each paragraph is heard
+ * back and retaken while it reads wrong (verified-take.ts), and the takes report is written beside the book.
+ * Progress counts characters read; the book appears only when complete (`<out>.partial`, then a rename), and
+ * cancelling ends this process, after which the job service's caller removes the partial file.
  */
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AudioCache, audiobookCacheDir, cacheKey } from '../../audiobook/audio-cache';
-import { PARAGRAPH_PAUSE_SECONDS, SENTENCE_PAUSE_SECONDS, type AcxReport, type BookPassage, type BookPlan, type BookResult, type TimedChapter } from '../../audiobook/book-plan';
+import { PARAGRAPH_PAUSE_SECONDS, SENTENCE_PAUSE_SECONDS, type AcxReport, type BookPassage, type BookVerify, type ParagraphTakes, type BookPlan, type BookResult, type TimedChapter } from '../../audiobook/book-plan';
 import { entriesIn } from '../../lexicon/apply-lexicon';
 import { cachePrunerFor } from '../../util/data-dir-caches';
 import { UserFacingError, type BookTask, type ProgressReporter, type TaskOutcome, type TtsTask } from '../protocol';
+import { engineConfig } from '../engine-config';
 import { checkTask } from '../task-check';
 import { runTtsTask } from '../tts/run-tts';
 import { masterChapterForAcx } from './acx';
 import { ENCODING, encodeChapter, joinWavs, wavLength, writeBook, writeChapterFiles } from './book-audio';
 import { writeReadAlongBook, type ReadAlongChapter } from './read-along-book';
+import { writeTakesReport } from './takes-report';
+import { verifiedTake } from './verified-take';
+
+/** What decides how a take is heard, for the cache key (the model by name: its folder may move). */
+const scorerIdentity = (verify: BookVerify): string =>
+  verify.scorer.kind === 'recognizer' ? `recognizer ${verify.scorer.model} ${verify.scorer.language}` : `aligner ${verify.scorer.language}`;
+
+/** A verified paragraph's takes from an earlier export, when the cache still has them. */
+async function readCachedTakes(cache: AudioCache, key: string): Promise<Pick<ParagraphTakes, 'takes' | 'kept' | 'passed' | 'skipped'> | undefined> {
+  const file = await cache.get(key, 'takes.json');
+  if (!file) return undefined;
+  try {
+    const takes = JSON.parse(await readFile(file, 'utf8')) as Pick<ParagraphTakes, 'takes' | 'kept' | 'passed' | 'skipped'>;
+    return Array.isArray(takes.takes) && typeof takes.kept === 'number' ? takes : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Synthesis takes progress up to here; encoding chapters and joining the book take the rest. */
 const SYNTHESIS_SHARE = 90;
@@ -61,32 +81,56 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
   const encoded: string[] = [];
   const readAlong: ReadAlongChapter[] = [];
   const acx: AcxReport[] = [];
-  for (const chapter of plan.chapters) {
+  const verify = plan.verify;
+  const paragraphs: ParagraphTakes[] = [];
+  for (const [chapterIndex, chapter] of plan.chapters.entries()) {
     const wavs: string[] = [];
-    for (const passage of chapter.passages) {
+    for (const [passageIndex, passage] of chapter.passages.entries()) {
+      const placeOf = (said: BookPassage): Pick<ParagraphTakes, 'chapter' | 'chapterTitle' | 'paragraph' | 'text'> =>
+        ({ chapter: chapterIndex + 1, chapterTitle: chapter.title, paragraph: passageIndex + 1, text: said.text });
       const reading = plan.readings[passage.reading];
       if (!reading) throw new UserFacingError('The job cannot run: its book plan names a voice it does not list. Export the book again.');
       const lexicon = entriesIn(passage.text, plan.lexicon);
-      const key = cacheKey({ voice: reading.voice, options: reading.options, lexicon, text: passage.text, ...(passage.ssml ? { ssml: passage.ssml } : {}) });
+      const sound = { voice: reading.voice, options: reading.options, lexicon, text: passage.text, ...(passage.ssml ? { ssml: passage.ssml } : {}) };
+      // A verified paragraph is a different cache entry: its kept take may be a retake, and its takes come with it.
+      const verifying = verify && !passage.ssml ? verify : undefined;
+      const key = cacheKey(verifying ? { ...sound, verify: { threshold: verifying.threshold, retakes: verifying.retakes, scorer: scorerIdentity(verifying), corruptFirst: verifying.corruptFirstTake === true } } : sound);
       let wav = await cache.get(key, 'wav');
-      if (wav) {
+      const cachedTakes = verifying && wav ? await readCachedTakes(cache, key) : undefined;
+      if (wav && (!verifying || cachedTakes)) {
         reused++;
+        if (cachedTakes) paragraphs.push({ ...placeOf(passage), ...cachedTakes, audio: wav });
       } else {
-        const textPath = path.join(scratch, `${key}.txt`);
-        const outputPath = path.join(scratch, `${key}.wav`);
-        await writeFile(textPath, passage.text, 'utf8');
-        const checked = await checkTask({
-          kind: 'tts', textPath, outputPath, options: reading.options, voice: reading.voice, ...(lexicon.length ? { lexicon } : {}), ...(passage.ssml ? { ssml: passage.ssml } : {}),
-        } satisfies TtsTask);
         const start = readCharacters;
-        const outcome = await runTtsTask(checked as TtsTask, (_phase, progress) => {
-          report('synthesizing', ((start + (passage.text.length * progress) / 100) / totalCharacters) * SYNTHESIS_SHARE);
-        });
-        for (const [key, reason] of Object.entries(outcome.result.ignoredOptions)) if (key.startsWith('ssml ')) ssmlIgnored[key] ??= reason;
-        await rm(textPath, { force: true });
-        wav = await cache.put(key, 'wav', outputPath);
+        const synthesize = async (take: number, speed: number): Promise<string> => {
+          const textPath = path.join(scratch, `${key}-${take}.txt`);
+          const outputPath = path.join(scratch, `${key}-${take}.wav`);
+          await writeFile(textPath, passage.text, 'utf8');
+          const checked = await checkTask({
+            kind: 'tts', textPath, outputPath, options: { ...reading.options, speed }, voice: reading.voice, ...(lexicon.length ? { lexicon } : {}), ...(passage.ssml ? { ssml: passage.ssml } : {}),
+          } satisfies TtsTask);
+          // Retakes report no progress of their own: the paragraph's share was counted by its first take.
+          const outcome = await runTtsTask(checked as TtsTask, (_phase, progress) => {
+            if (take === 1) report('synthesizing', ((start + (passage.text.length * progress) / 100) / totalCharacters) * SYNTHESIS_SHARE);
+          });
+          for (const [option, reason] of Object.entries(outcome.result.ignoredOptions)) if (option.startsWith('ssml ')) ssmlIgnored[option] ??= reason;
+          await rm(textPath, { force: true });
+          return outputPath;
+        };
+        if (verifying) {
+          const taken = await verifiedTake(passage.text, verifying, synthesize, reading.options.speed);
+          const takes = { takes: taken.takes, kept: taken.kept, passed: taken.passed, ...(taken.unjudged ? { skipped: taken.unjudged } : {}) };
+          const takesFile = path.join(scratch, `${key}.takes.json`);
+          await writeFile(takesFile, JSON.stringify(takes), 'utf8');
+          await cache.put(key, 'takes.json', takesFile);
+          wav = await cache.put(key, 'wav', taken.wav);
+          paragraphs.push({ ...placeOf(passage), ...takes, audio: wav });
+        } else {
+          wav = await cache.put(key, 'wav', await synthesize(1, reading.options.speed));
+        }
         synthesized++;
       }
+      if (verify && !verifying) paragraphs.push({ ...placeOf(passage), takes: [], kept: 1, passed: true, audio: wav, skipped: 'SSML markup is not the words said' });
       readCharacters += passage.text.length;
       report('synthesizing', (readCharacters / totalCharacters) * SYNTHESIS_SHARE);
       wavs.push(wav);
@@ -142,6 +186,7 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
       : await writeBook(book, timed, encoded, plan.out, plan.format, scratch);
   // The scratch folder goes first: while it is there, the cache counts as being written and is left alone.
   await rm(scratch, { recursive: true, force: true });
-  await cachePrunerFor(task.dataDir).prune('audiobook');
-  return { backend: 'audiobook', result: { chapters: timed, synthesized, reused, files, ...(plan.master === 'acx' ? { acx: acx.map((chapterReport, index) => ({ ...chapterReport, file: files[index] ?? chapterReport.file })) } : {}), ...(Object.keys(ssmlIgnored).length ? { ignoredOptions: ssmlIgnored } : {}) } };
+  await cachePrunerFor(task.dataDir, engineConfig().cacheLimits).prune('audiobook');
+  const verified = verify ? await writeTakesReport(plan.out, verify, paragraphs) : undefined;
+  return { backend: 'audiobook', result: { ...(verified ? { verify: verified } : {}), chapters: timed, synthesized, reused, files, ...(plan.master === 'acx' ? { acx: acx.map((chapterReport, index) => ({ ...chapterReport, file: files[index] ?? chapterReport.file })) } : {}), ...(Object.keys(ssmlIgnored).length ? { ignoredOptions: ssmlIgnored } : {}) } };
 }

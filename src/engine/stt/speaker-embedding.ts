@@ -1,8 +1,10 @@
 /**
  * A voice's embedding with sherpa-onnx's speaker embedding extractor (the diarization embedding model), from
- * 16 kHz mono 16-bit PCM. SPEECH_STUDIO_TEST_FIXED_SPEAKER_EMBEDDING=1 makes every voice the same (a test
- * hook: the test models have random weights, so only the naming mechanism can be checked with them).
+ * 16 kHz mono 16-bit PCM. The engine configuration's `fixedSpeakerEmbedding` (SPEECH_STUDIO_TEST_FIXED_SPEAKER_EMBEDDING=1)
+ * makes every voice the same (a test hook: the test models have random weights, so only the naming mechanism
+ * can be checked with them).
  */
+import { engineConfig } from '../engine-config';
 import { requireSherpa } from '../native-parts';
 
 interface OnlineStream {
@@ -19,14 +21,12 @@ interface SherpaModule {
   SpeakerEmbeddingExtractor: new (config: { model: string; numThreads: number }) => SherpaExtractor;
 }
 
-export const FIXED_EMBEDDING_ENV = 'SPEECH_STUDIO_TEST_FIXED_SPEAKER_EMBEDDING';
-
 let loaded: { model: string; extractor: SherpaExtractor } | null = null;
 
 /** The embedding, or null when the audio is too short for the extractor. */
 export function speakerEmbedding(pcm: Int16Array, model: string, threads: number): number[] | null {
   if (pcm.length === 0) return null;
-  if (process.env[FIXED_EMBEDDING_ENV] === '1') return [1, 0, 0, 0];
+  if (engineConfig().fixedSpeakerEmbedding) return [1, 0, 0, 0];
   if (loaded?.model !== model) loaded = { model, extractor: new (requireSherpa<SherpaModule>().SpeakerEmbeddingExtractor)({ model, numThreads: threads }) };
   const { extractor } = loaded;
   const stream = extractor.createStream();

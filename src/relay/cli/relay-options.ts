@@ -43,7 +43,7 @@ export interface ResolvedRelayOptions {
 }
 
 /** Linux `$XDG_DATA_HOME/speech-studio-relay`, macOS and Windows their application-data folders. */
-export function defaultRelayDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
+export function defaultRelayDataDir(env: NodeJS.ProcessEnv, platform = process.platform): string {
   if (platform === 'win32') return path.join(env.APPDATA ?? path.join(os.homedir(), 'AppData', 'Roaming'), 'Speech Studio Relay');
   if (platform === 'darwin') return path.join(os.homedir(), 'Library', 'Application Support', 'Speech Studio Relay');
   return path.join(env.XDG_DATA_HOME || path.join(os.homedir(), '.local', 'share'), 'speech-studio-relay');
@@ -86,7 +86,7 @@ function resolveS3(flags: RelayFlags, env: NodeJS.ProcessEnv): S3StoreConfig | u
 }
 
 /** Flags win over RELAY_* / DATABASE_URL environment variables, which win over the defaults. */
-export function resolveRelayOptions(flags: RelayFlags, env: NodeJS.ProcessEnv = process.env): ResolvedRelayOptions {
+export function resolveRelayOptions(flags: RelayFlags, env: NodeJS.ProcessEnv): ResolvedRelayOptions {
   const portText = flags.port ?? env.RELAY_PORT ?? '17880';
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) throw new UsageError(`Expected a port from 0 to 65535, got ${JSON.stringify(portText)}.`);

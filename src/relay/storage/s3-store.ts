@@ -26,8 +26,6 @@ export class S3BlobStore implements BlobStore {
   private readonly where: string;
 
   constructor(readonly config: S3StoreConfig) {
-    // The SDK warns once that its releases after January 2027 need Node 22: this relay pins its version.
-    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
     this.client = new S3Client({
       region: config.region,
       endpoint: config.endpoint,

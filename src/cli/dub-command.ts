@@ -1,0 +1,57 @@
+/**
+ * `node dist/cli.js dub video.mp4 --to de [--subtitles x.srt] [--mix duck|replace] [--out video.de.mp4]`:
+ * dubs a video with the local language model and the library's voices as a job of the job core
+ * (src/jobs/dub-job.ts, as the editor does), printing its progress and then its report: each speaker's
+ * voice and the cues that did not fit. Ctrl+C cancels the job, which leaves no partial file.
+ */
+import path from 'node:path';
+import { resolveStyle, StyleError } from '../contract/subtitle-style';
+import type { DubMix } from '../engine/dub/dub-types';
+import { dubReportLines } from '../engine/dub/dub-report';
+import { UsageError } from '../util/usage-error';
+import { runCliJob } from './run-cli-job';
+
+export interface DubFlags {
+  out?: string;
+  to?: string;
+  from?: string;
+  subtitles?: string;
+  mix?: string;
+  model?: string;
+  style?: string;
+  'stt-model'?: string;
+}
+
+/** Runs the dub; answers the exit code (130 when cancelled). */
+export async function runDubCommand(input: string | undefined, flags: DubFlags, dataDir: string): Promise<number> {
+  if (!input) throw new UsageError('Expected "dub <video> --to LANG [--out FILE]".');
+  if (!flags.to) throw new UsageError('dub needs --to, the language to dub into (e.g. de).');
+  if (flags.mix !== undefined && flags.mix !== 'duck' && flags.mix !== 'replace') throw new UsageError(`--mix is duck or replace, not "${flags.mix}".`);
+  let style;
+  try {
+    style = resolveStyle(flags.style ?? 'default');
+  } catch (error) {
+    if (error instanceof StyleError) throw new UsageError(`--style: ${error.message}`);
+    throw error;
+  }
+  const { createDubJob, finishDubJob, dubbedName } = await import('../jobs/dub-job');
+  const out = flags.out ?? dubbedName(input, flags.to);
+  const to = flags.to;
+  const result = await runCliJob(dataDir, {
+    create: (core) => createDubJob(core.jobs, dataDir, core.voices, {
+      origin: 'cli', input, out, to, style,
+      ...(flags.mix ? { mix: flags.mix as DubMix } : {}),
+      ...(flags.from ? { from: flags.from } : {}),
+      ...(flags.subtitles ? { subtitles: flags.subtitles } : {}),
+      ...(flags.model ? { model: flags.model } : {}),
+      ...(flags['stt-model'] ? { sttModel: flags['stt-model'] } : {}),
+    }),
+    finish: finishDubJob,
+    cancelled: 'Cancelled; no dub was written.',
+    noun: 'dub',
+  });
+  if (result === 'cancelled') return 130;
+  console.log(`Wrote ${path.resolve(out)}: ${result.cues} cues dubbed into ${to} (audio track ${result.audioTrack.language}, ${result.audioTrack.mix}), ${result.durationSeconds} s.`);
+  for (const line of dubReportLines(result)) console.log(line);
+  return 0;
+}

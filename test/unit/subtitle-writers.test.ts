@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { SaxesParser } from 'saxes';
+import { DEFAULT_SUBTITLE_STYLE } from '../../src/contract/subtitle-style';
+import { cueLimitsOf, layoutCues } from '../../src/subtitles/cues';
+import { parseSubtitles } from '../../src/subtitles/parse';
+import { scanSubtitles } from '../../src/subtitles/scan';
+import { renderSubtitleFile, subtitleFileFormatOf, type SubtitleFileFormat } from '../../src/subtitles/subtitle-file';
+import type { Transcript } from '../../src/subtitles/types';
+
+const segment = (start: number, end: number, text: string, speaker?: string): Transcript['segments'][number] => ({ start, end, text, words: [], ...(speaker ? { speaker } : {}) });
+const TRANSCRIPT: Transcript = {
+  text: '', language: 'en', durationSeconds: 30, speakers: ['Ann'], backend: 'whisper.cpp', model: 'test', wordTiming: 'estimated',
+  options: { language: 'en', punctuation: true, diarizationEnabled: false, speakerCountMode: 'auto' },
+  segments: [
+    segment(0.5, 2.345, 'Hello, world.'),
+    segment(3, 11.5, 'A long sentence that has to be laid out over more than one line and more than one cue, as the style asks.'),
+    segment(12.004, 13.5, 'Ampersands & 1 < 2 > 0 and {braces} stay text.', 'Ann'),
+    segment(14, 15.25, 'A backslash\\Nwhich is not a break.'),
+    segment(3600 + 62.125, 3600 + 64, 'Past the first hour.'),
+  ],
+};
+const cues = layoutCues(TRANSCRIPT.segments, cueLimitsOf(DEFAULT_SUBTITLE_STYLE)).cues;
+const dir = mkdtempSync(path.join(tmpdir(), 'speech-writers-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The cues ffprobe reads from a file: start and duration of each packet, in seconds. */
+function ffprobePackets(file: string): Array<{ start: number; end: number }> {
+  const out = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'packet=pts_time,duration_time', '-of', 'csv=p=0', file], { encoding: 'utf8' });
+  return out.trim().split('\n').map((line) => line.split(',').map(Number)).map(([start, duration]) => ({ start: start!, end: start! + duration! }));
+}
+
+/** Time precision of the format: ASS counts hundredths. */
+const PRECISION: Record<SubtitleFileFormat, number> = { srt: 0.0005, vtt: 0.0005, ttml: 0.0005, sbv: 0.0005, ass: 0.0051 };
+
+describe('writing new subtitle files', () => {
+  for (const format of ['ass', 'ttml', 'sbv', 'srt', 'vtt'] as const) {
+    it(`${format}: our reader reads back every cue, its times and its text`, () => {
+      const body = renderSubtitleFile(TRANSCRIPT, format);
+      const scanned = scanSubtitles(body, format);
+      assert.deepEqual(scanned.errors, []);
+      assert.equal(scanned.cues.length, cues.length);
+      scanned.cues.forEach((cue, i) => {
+        assert.ok(Math.abs(cue.start - cues[i]!.start) <= PRECISION[format], `cue ${i + 1} start`);
+        assert.ok(Math.abs(cue.end - cues[i]!.end) <= PRECISION[format], `cue ${i + 1} end`);
+        assert.equal(cue.lines.length, cues[i]!.lines.length, `cue ${i + 1} lines`);
+      });
+      const read = parseSubtitles(body, format);
+      assert.equal(read[0]!.text, 'Hello, world.');
+      assert.equal(read.find((cue) => cue.text.includes('Ampersands'))?.text.replace(/[()]/g, (c) => (c === '(' ? '{' : '}')), 'Ampersands & 1 < 2 > 0 and {braces} stay text.');
+    });
+  }
+
+  for (const format of ['ass', 'sbv'] as const) {
+    it(`${format}: ffmpeg reads every cue at its time`, () => {
+      const file = path.join(dir, `written.${format}`);
+      writeFileSync(file, renderSubtitleFile(TRANSCRIPT, format));
+      // Decoded and written again as SubRip: ffmpeg stops at anything it cannot read (-xerror).
+      const asSrt = execFileSync('ffmpeg', ['-v', 'error', '-xerror', '-i', file, '-f', 'srt', '-'], { encoding: 'utf8' });
+      assert.equal(asSrt.match(/-->/g)?.length, cues.length);
+      assert.match(asSrt, /Past the first hour\./);
+      const packets = ffprobePackets(file);
+      assert.equal(packets.length, cues.length);
+      packets.forEach((packet, i) => {
+        assert.ok(Math.abs(packet.start - cues[i]!.start) <= 0.0051, `cue ${i + 1} start ${packet.start} vs ${cues[i]!.start}`);
+        assert.ok(Math.abs(packet.end - cues[i]!.end) <= 0.0101, `cue ${i + 1} end ${packet.end} vs ${cues[i]!.end}`);
+      });
+    });
+  }
+
+  it('ttml: a well-formed TTML document in the TTML namespace, its language on the root', () => {
+    const body = renderSubtitleFile(TRANSCRIPT, 'ttml');
+    const parser = new SaxesParser({ xmlns: true });
+    const paragraphs: Array<Record<string, string>> = [];
+    let root: { uri: string; lang: string } | undefined;
+    parser.on('opentag', (tag) => {
+      root ??= { uri: tag.uri, lang: tag.attributes['xml:lang']?.value ?? '' };
+      if (tag.local === 'p') paragraphs.push(Object.fromEntries(Object.values(tag.attributes).map((a) => [a.name, a.value])));
+    });
+    parser.write(body).close();
+    assert.deepEqual(root, { uri: 'http://www.w3.org/ns/ttml', lang: 'en' });
+    assert.equal(paragraphs.length, cues.length);
+    assert.equal(paragraphs.at(-1)!.begin, '01:01:02.125');
+  });
+
+  it('takes the format from the file name: .dfxp is TTML, .ssa is written as ASS', () => {
+    assert.deepEqual(['a.ass', 'a.ssa', 'a.ttml', 'a.dfxp', 'a.SBV', 'a.srt', 'a.vtt', 'a.txt'].map(subtitleFileFormatOf), ['ass', 'ass', 'ttml', 'ttml', 'sbv', 'srt', 'vtt', undefined]);
+  });
+});
