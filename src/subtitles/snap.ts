@@ -3,6 +3,7 @@
  * the nearest speech offset within a window, as text edits of the timing lines only (so CRLF, a BOM,
  * WebVTT cue settings and NOTE blocks survive), with a report of how much moved.
  */
+import { displayText } from './check';
 import { retimeCues, type TextEdit } from './edits';
 import { scanSubtitles, type ScannedCue, type SubtitleFormat } from './scan';
 import type { SubtitleStyle } from '../contract/subtitle-style';
@@ -23,6 +24,8 @@ export interface SnapReport {
   /** Of the boundaries that moved, in ms. */
   meanShiftMs: number;
   maxShiftMs: number;
+  /** Moves left out because they would have created a problem (an overlap, a gap, a cue too short or read too fast). */
+  heldBack: number;
 }
 
 export interface SnapResult {
@@ -49,13 +52,18 @@ interface Timed {
   index: number;
   start: number;
   end: number;
+  characters: number;
 }
+
+/** Characters per second as the check shows it (one decimal), so a snap never makes a cue the check calls too fast. */
+const readingSpeed = (characters: number, durationMs: number): number => Math.round((characters / (durationMs / 1000)) * 10) / 10;
 
 /**
  * Moves each cue's start to the nearest speech onset and its end to the nearest offset, each within
  * `windowSeconds` of where it is. A move is left out when it would make the cue overlap a neighbour, come
  * closer to one than the style's minimum gap (or the gap it had, if smaller), or last less than the style's
- * minimum duration (or its own duration, if already shorter). Cues that cannot be read are left alone.
+ * minimum duration (or its own duration, if already shorter), or read faster than the style's characters per
+ * second (when it did not already). Cues that cannot be read are left alone.
  * @example snapToSpeech(srt, 'srt', [{ start: 0.32, end: 2.1 }], style).report // { moved: 1, total: 1, … }
  */
 export function snapToSpeech(
@@ -72,7 +80,7 @@ export function snapToSpeech(
   const scanned = scanSubtitles(source, format).cues;
   const cues: Timed[] = scanned
     .filter((cue: ScannedCue) => cue.end > cue.start)
-    .map((cue) => ({ index: cue.index, start: ms(cue.start), end: ms(cue.end) }))
+    .map((cue) => ({ index: cue.index, start: ms(cue.start), end: ms(cue.end), characters: cue.lines.map((line) => Array.from(displayText(line)).length).reduce((a, b) => a + b, 0) }))
     .sort((a, b) => a.start - b.start || a.index - b.index);
   const minGap = ms(style.minGapSeconds);
   const minDuration = ms(style.minDurationSeconds);
@@ -81,6 +89,7 @@ export function snapToSpeech(
 
   const times = new Map<number, { start?: number; end?: number }>();
   const shifts: number[] = [];
+  let heldBack = 0;
   let previousEnd: number | undefined;
   cues.forEach((cue, i) => {
     const before = cues[i - 1];
@@ -92,9 +101,13 @@ export function snapToSpeech(
     const nextStart = after ? Math.min(after.start, nearest(onsets, after.start, window) ?? after.start) : Infinity;
     const highest = after ? nextStart - gapBetween(cue, after) : Infinity;
     const shortest = Math.min(minDuration, cue.end - cue.start);
+    const fastest = Math.max(style.maxCharsPerSecond, readingSpeed(cue.characters, cue.end - cue.start));
     const fits = (start: number, end: number): boolean =>
-      start >= 0 && end > start && end - start >= shortest && (start === cue.start || start >= lowest) && (end === cue.end || end <= highest);
+      start >= 0 && end > start && end - start >= shortest && (start === cue.start || start >= lowest) && (end === cue.end || end <= highest) &&
+      readingSpeed(cue.characters, end - start) <= fastest;
     const choice = [[startTo, endTo], [startTo, cue.end], [cue.start, endTo]].find(([start, end]) => fits(start, end)) ?? [cue.start, cue.end];
+    const wanted = startTo !== cue.start || endTo !== cue.end;
+    if (wanted && (choice[0] !== startTo || choice[1] !== endTo)) heldBack++;
     const [start, end] = choice;
     if (start !== cue.start || end !== cue.end) {
       times.set(cue.index, { ...(start !== cue.start ? { start } : {}), ...(end !== cue.end ? { end } : {}) });
@@ -111,6 +124,7 @@ export function snapToSpeech(
       total: scanned.length,
       meanShiftMs: shifts.length === 0 ? 0 : Math.round(total / shifts.length),
       maxShiftMs: shifts.length === 0 ? 0 : Math.max(...shifts),
+      heldBack,
     },
   };
 }

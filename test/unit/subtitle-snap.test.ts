@@ -35,7 +35,7 @@ describe('snapToSpeech', () => {
     assert.ok(snapped.startsWith(BOM));
     assert.equal(snapped.replace(/\r\n/g, '').includes('\n'), false, 'no bare LF was written');
     assert.equal(snapped.replace(/\d\d:\d\d:\d\d,\d{3}/g, 'T'), SHIFTED_SRT.replace(/\d\d:\d\d:\d\d,\d{3}/g, 'T'), 'only timestamps changed');
-    assert.deepEqual(report, { moved: 4, total: 4, meanShiftMs: 300, maxShiftMs: 300 });
+    assert.deepEqual(report, { moved: 4, total: 4, meanShiftMs: 300, maxShiftMs: 300, heldBack: 0 });
   });
 
   it('keeps WebVTT cue settings, identifiers, the header and NOTE blocks, and the way stamps were written', () => {
@@ -53,11 +53,11 @@ describe('snapToSpeech', () => {
   it('leaves a boundary alone when no speech edge is within the window, and honours a wider window', () => {
     const srt = ['1', '00:00:01,000 --> 00:00:02,000', 'Far from the edges', ''].join('\n');
     const narrow = snapToSpeech(srt, 'srt', JFK, STYLE, 0.5);
-    assert.deepEqual(narrow.report, { moved: 1, total: 1, meanShiftMs: 270, maxShiftMs: 270 });
+    assert.deepEqual(narrow.report, { moved: 1, total: 1, meanShiftMs: 270, maxShiftMs: 270, heldBack: 0 });
     assert.deepEqual(times(applyEdits(srt, narrow.edits), 'srt'), [[1, 2.27]], 'the start is 0.68 s from any onset: it stays');
     const wide = snapToSpeech(srt, 'srt', JFK, STYLE, 0.7);
     assert.deepEqual(times(applyEdits(srt, wide.edits), 'srt'), [[0.32, 2.27]]);
-    assert.deepEqual(snapToSpeech(srt, 'srt', JFK, STYLE, 0).report, { moved: 0, total: 1, meanShiftMs: 0, maxShiftMs: 0 });
+    assert.deepEqual(snapToSpeech(srt, 'srt', JFK, STYLE, 0).report, { moved: 0, total: 1, meanShiftMs: 0, maxShiftMs: 0, heldBack: 0 });
   });
 
   it('never makes two cues overlap or come closer than the minimum gap', () => {
@@ -79,7 +79,15 @@ describe('snapToSpeech', () => {
     const roomy = ['1', '00:00:03,500 --> 00:00:04,900', 'ask not', ''].join('\n');
     const moved = snapToSpeech(roomy, 'srt', [{ start: 3.95, end: 4.41 }], STYLE);
     assert.deepEqual(times(applyEdits(roomy, moved.edits), 'srt'), [[3.95, 4.9]]);
-    assert.deepEqual(moved.report, { moved: 1, total: 1, meanShiftMs: 450, maxShiftMs: 450 });
+    assert.deepEqual(moved.report, { moved: 1, total: 1, meanShiftMs: 450, maxShiftMs: 450, heldBack: 1 });
+  });
+
+  it('never makes a cue read faster than the style allows, and counts the move it held back', () => {
+    // 17 characters in 1.2 s read at 14.2 per second; the speech offset at 4.6 would leave 0.9 s: 18.9, too fast.
+    const srt = ['1', '00:00:03,700 --> 00:00:04,900', 'ask not what your', ''].join('\n');
+    const { edits, report } = snapToSpeech(srt, 'srt', [{ start: 3, end: 4.6 }], STYLE);
+    assert.deepEqual(edits, [], 'the onset is out of reach and the offset would make it too fast');
+    assert.deepEqual(report, { moved: 0, total: 1, meanShiftMs: 0, maxShiftMs: 0, heldBack: 1 });
   });
 
   it('does not shorten further a cue that was already under the minimum, nor touch cues it cannot read', () => {

@@ -80,9 +80,7 @@ test('Add Pronunciation keeps its Save / Try Again question open while the previ
   await rm(path.dirname(lexiconFile()), { recursive: true, force: true });
 }, 90_000);
 
-// The delete step (🗑, then the modal's Delete) did not find the confirmation dialog in code-server on its one
-// run: it runs only with RUN_LEXICON_DELETE=1 until that is fixed; search, hear and edit always run.
-test('Edit Pronunciations lists the lexicon entries: search, ▶ hears one, Enter edits it (🗑 deletes it: see the note)', async () => {
+test('Edit Pronunciations lists the lexicon entries: search, ▶ hears one, Enter edits it, 🗑 asks and deletes it', async () => {
   await mkdir(path.dirname(lexiconFile()), { recursive: true });
   await writeFile(lexiconFile(), JSON.stringify({ entries: [{ text: 'Nguyen', say: 'win' }, { text: 'GIF', phonemes: 'dZIf', alphabet: 'espeak' }] }));
   const studio = await extensionApi();
@@ -114,15 +112,21 @@ test('Edit Pronunciations lists the lexicon entries: search, ▶ hears one, Ente
     await ui({ action: 'press', key: 'Enter' });
     await waitFor('the edit to be written', async () => (JSON.stringify(await written()).includes('"say":"jif"') ? true : undefined));
     assert.deepEqual(await written(), { entries: [{ text: 'Nguyen', say: 'win' }, { text: 'GIF', say: 'jif' }] });
-    // Delete asks first, then removes only that entry.
-    if (!process.env.RUN_LEXICON_DELETE) return;
+    // Delete asks first, in the list itself; Keep it leaves the entry, Delete removes only that entry.
     await ui({ action: 'waitFor', selector: `${rows}:has-text("→ jif")` });
     await ui({ action: 'press', key: 'Control+a' });
     await ui({ action: 'type', selector: input, text: 'nguyen' });
     const nguyen = `${rows}.focused:has-text("Nguyen")`;
     await ui({ action: 'waitFor', selector: nguyen });
     await ui({ action: 'click', selector: `${nguyen} .action-label.codicon-trash` });
-    await ui({ action: 'click', selector: '.monaco-dialog-box .monaco-button:has-text("Delete")' });
+    await ui({ action: 'click', selector: `${rows}:has-text("Keep it")` });
+    await ui({ action: 'waitFor', selector: `${rows}:has-text("→ jif")` });
+    assert.deepEqual(await written(), { entries: [{ text: 'Nguyen', say: 'win' }, { text: 'GIF', say: 'jif' }] });
+    await ui({ action: 'type', selector: input, text: 'nguyen' });
+    await ui({ action: 'waitFor', selector: nguyen });
+    await ui({ action: 'click', selector: `${nguyen} .action-label.codicon-trash` });
+    await ui({ action: 'waitFor', selector: '.quick-input-widget:has-text("Delete the pronunciation of \\"Nguyen\\"?")' });
+    await ui({ action: 'click', selector: `${rows}:has-text("Delete")` });
     await waitFor('the entry to be deleted', async () => (JSON.stringify(await written()).includes('Nguyen') ? undefined : true));
     assert.deepEqual(await written(), { entries: [{ text: 'GIF', say: 'jif' }] });
   } finally {

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { InstallResult } from '../../src/models/model-manager';
-import { knownFailure, test } from './harness';
+import { test } from './harness';
 import { clearNotifications, testModel, ui, updateSetting } from './helpers';
 
 test('Open Data Folder names the folder that holds the models, the jobs and the key', async () => {
@@ -18,7 +18,7 @@ test('Open Data Folder names the folder that holds the models, the jobs and the 
   await clearNotifications();
 });
 
-knownFailure('Import Model installs a file downloaded elsewhere once it matches the catalog, and refuses one that does not', 'the refusal toast did not show in the merged suite (issue #29 note)', async () => {
+test('Import Model installs a file downloaded elsewhere once it matches the catalog, and refuses one that does not', async () => {
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'import-model-'));
   try {
     const dataDir = await vscode.commands.executeCommand<string>('speechStudio.openDataFolder');

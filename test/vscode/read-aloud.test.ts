@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ReadAloudEvent, ReadAloudStatus } from '../../src/editor/read-aloud/read-aloud';
 import { test } from './harness';
-import { screenshot, waitFor, workspaceFile } from './helpers';
+import { screenshot, ui, waitFor, workspaceFile } from './helpers';
 
 const status = (): Thenable<ReadAloudStatus> => vscode.commands.executeCommand<ReadAloudStatus>('speechStudio.readAloud.status');
 
@@ -57,6 +57,22 @@ test('Read Aloud pauses, resumes, skips to the next sentence, changes speed and 
   await vscode.commands.executeCommand('speechStudio.readAloud.previous');
   const back = await status();
   assert.equal(back.current, before.current, 'Previous goes back one sentence');
+
+  // The reader bar: position, speed and voice stay in the status bar; the speed is picked from a list.
+  const voice = (await status()).voice;
+  assert.ok(voice, 'the reading names its voice');
+  await ui({ action: 'waitFor', selector: `.statusbar-item:has-text("Read Aloud ${back.current + 1}/8")` });
+  await ui({ action: 'waitFor', selector: `.statusbar-item:has-text("${voice}")` });
+  const picking = Promise.resolve(vscode.commands.executeCommand<number>('speechStudio.readAloud.chooseSpeed'));
+  await ui({ action: 'click', selector: '.quick-input-widget .monaco-list-row:has-text("1.5×")' });
+  assert.equal(await picking, 1.5);
+  assert.equal((await status()).speed, 1.5);
+  await ui({ action: 'waitFor', selector: '.statusbar-item:has-text("1.5×")' });
+  // The player is a view in the Speech Studio panel, not an editor tab.
+  assert.ok(!vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.label === 'Read Aloud' || tab.label.startsWith('Read Aloud:'))), 'no Read Aloud tab');
+  await ui({ action: 'waitFor', frames: ['iframe.webview.ready', 'iframe#active-frame'], selector: '#title:has-text("Read Aloud: read-aloud.md")' });
+  await ui({ action: 'waitFor', selector: '.part.panel .composite-bar .action-label[aria-label*="Speech Studio"], .part.panel .panel-switcher-container :text("Speech Studio")' });
+
   await vscode.commands.executeCommand('speechStudio.readAloud.stop');
   const stopped = await status();
   assert.equal(stopped.state, 'stopped');
@@ -184,7 +200,6 @@ test('Closing the editor stops Read Aloud', async () => {
   await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   const now = await waitFor('the reading to stop', stateIs('stopped'));
   assert.match(JSON.stringify(now.events.at(-1)), /editor was closed/);
-  // The tests after these expect the window as it was: close the player.
-  const player = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.label === 'Read Aloud');
-  await vscode.window.tabGroups.close(player);
+  // The tests after these expect the window as it was: close the panel (the player view stays ready in it).
+  await vscode.commands.executeCommand('workbench.action.closePanel');
 });

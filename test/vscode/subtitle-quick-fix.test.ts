@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { SUBTITLE_CHECK_SOURCE } from '../../src/editor/subtitles/diagnostics';
+import type { FixCommonProblemsResult } from '../../src/editor/subtitles/fix-common-problems';
+import { FIX_COMMON_PROBLEMS_COMMAND } from '../../src/editor/subtitles/quick-fixes';
 import { teardown, test } from './harness';
-import { ui, updateSetting, waitFor, workspaceFile } from './helpers';
+import { screenshot, ui, updateSetting, waitFor, workspaceFile } from './helpers';
 
 // quick-fix.srt (BOM, CRLF): cue 1 has a line too long, cue 2 is too short, cue 3 too long (a line too), cue 4 overlaps it.
 const ORIGINAL = [
@@ -23,7 +25,7 @@ async function openFixture(): Promise<vscode.TextEditor> {
   const uri = workspaceFile('subtitles', 'quick-fix.srt');
   const editor = await vscode.window.showTextDocument(uri);
   if (editor.document.isDirty) await vscode.commands.executeCommand('workbench.action.files.revert');
-  assert.equal(editor.document.getText(), ORIGINAL);
+  assert.equal(editor.document.getText(), ORIGINAL, 'the fixture as saved');
   await waitFor('the quick-fix file\'s problems', () => (brief(uri) === [...PROBLEMS].sort().join(' ') ? true : undefined));
   return editor;
 }
@@ -37,7 +39,8 @@ async function actionsAt(uri: vscode.Uri, line: number): Promise<vscode.CodeActi
 /** Applies the action titled `title` on `line` and checks the text it leaves. */
 async function apply(editor: vscode.TextEditor, line: number, title: string, expected: string): Promise<void> {
   const actions = await actionsAt(editor.document.uri, line);
-  const action = actions.find((a) => a.title === title);
+  // A title goes on with what the fix changes, before → after: "… (cue 3 ends 00:00:14.000 → 00:00:13.420)".
+  const action = actions.find((a) => a.title.startsWith(`${title} (`));
   assert.ok(action, `"${title}" on line ${line} among: ${actions.map((a) => a.title).join(' | ')}`);
   assert.ok(await vscode.workspace.applyEdit(action.edit!));
   const text = editor.document.getText();
@@ -61,7 +64,13 @@ test('each subtitle quick fix turns the problem it is offered on into the expect
   await updateSetting('subtitles.check', true);
   let editor = await openFixture();
   const uri = editor.document.uri;
-  assert.deepEqual((await actionsAt(uri, 2)).map((a) => a.title), ['Rebalance the lines of cue 1', 'Split cue 1 in two', 'Rebalance all lines too long in this file']);
+  const titles = (await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>(
+    'vscode.executeCodeActionProvider', uri, new vscode.Range(2, 0, 2, 1), vscode.CodeActionKind.QuickFix.value, 10)).map((a) => a.title);
+  assert.deepEqual(titles, [
+    'Rebalance the lines of cue 1 (cue 1 reads "A line that is much, much longer / than forty-two characters and more")',
+    'Split cue 1 in two (cue 1 becomes cues 1 and 2)',
+    'Fix all lines too long in this file…',
+  ]);
   await apply(editor, 2, 'Rebalance the lines of cue 1', replaced(
     ['A line that is much, much longer than forty-two characters and more', 'A line that is much, much longer\r\nthan forty-two characters and more']));
   await waitFor('no line too long in cue 1', () => (brief(uri).includes('2:line-too-long') ? undefined : true));
@@ -77,8 +86,16 @@ test('each subtitle quick fix turns the problem it is offered on into the expect
   );
   editor = await openFixture();
   await apply(editor, 9, 'Split cue 3 in two', split);
+  // The file-wide fix previews its changes first; Enter applies them as one edit.
   editor = await openFixture();
-  await apply(editor, 9, 'Split all cues too long in this file', split);
+  const fixing = Promise.resolve(vscode.commands.executeCommand<FixCommonProblemsResult>(FIX_COMMON_PROBLEMS_COMMAND, uri, ['too-long']));
+  await ui({ action: 'waitFor', selector: '.quick-input-widget .monaco-list-row:has-text("cue 3 becomes cues 3 and 4")' });
+  await ui({ action: 'press', key: 'Enter' });
+  assert.equal((await fixing)?.applied, true);
+  assert.equal(editor.document.getText(), split, 'Fix all cues too long');
+  await vscode.window.showTextDocument(editor.document);
+  await vscode.commands.executeCommand('undo');
+  assert.equal(editor.document.getText(), ORIGINAL, 'one undo takes the whole fix back');
 
   editor = await openFixture();
   await apply(editor, 13, 'End cue 3 before cue 4 starts', replaced(['00:00:06,000 --> 00:00:14,000', '00:00:06,000 --> 00:00:13,420']));
@@ -90,6 +107,46 @@ test('each subtitle quick fix turns the problem it is offered on into the expect
   assert.ok(saved.startsWith('\uFEFF1\r\n'));
   assert.ok(!/[^\r]\n/.test(saved), 'only CRLF line ends');
 }, 90_000);
+
+// Cue 2 starts 1.4 s before cue 1 ends: ending cue 1 before it would leave it 0.52 s at 51.9 characters per second.
+const OVERLAP = [
+  '1', '00:00:01,000 --> 00:00:03,000', 'He said he would come back.', '',
+  '2', '00:00:01,600 --> 00:00:06,000', 'She did not believe him.', '',
+].join('\n');
+
+test('a fix that would create a problem says so and is not preferred; the one that creates none is, and Fix Common Problems picks it', async () => {
+  await updateSetting('subtitles.style', 'default');
+  await updateSetting('subtitles.check', true);
+  const uri = workspaceFile('subtitles', 'safe-fix.srt');
+  await vscode.workspace.fs.writeFile(uri, Buffer.from(OVERLAP));
+  try {
+    const editor = await vscode.window.showTextDocument(uri);
+    await waitFor('the overlap', () => (brief(uri) === '5:overlap' ? true : undefined));
+    const actions = await actionsAt(uri, 5);
+    const titles = actions.map((a) => `${a.isPreferred ? '★ ' : ''}${a.title}`);
+    assert.deepEqual(titles, [
+      '★ Start cue 2 after cue 1 ends (cue 2 starts 00:00:01.600 → 00:00:03.080)',
+      'Move cues 1 and 2 apart halfway (cue 1 ends 00:00:03.000 → 00:00:02.260; cue 2 starts 00:00:01.600 → 00:00:02.340) — creates: cue 1 reads at 21.4 characters per second, faster than 17',
+      'End cue 1 before cue 2 starts (cue 1 ends 00:00:03.000 → 00:00:01.520) — creates: cue 1 lasts 0.52 s, less than the minimum of 0.83 s; cue 1 reads at 51.9 characters per second, faster than 17',
+    ]);
+
+    const fixing = Promise.resolve(vscode.commands.executeCommand<FixCommonProblemsResult>(FIX_COMMON_PROBLEMS_COMMAND));
+    const rows = '.quick-input-widget .monaco-list-row';
+    await ui({ action: 'waitFor', selector: `${rows}:has-text("Apply this fix")` });
+    await ui({ action: 'waitFor', selector: `${rows}:has-text("cue 2 starts 00:00:01.600 → 00:00:03.080")` });
+    await screenshot('fix-common-problems');
+    await ui({ action: 'click', selector: `${rows}:has-text("Apply this fix")` });
+    const result = await fixing;
+    assert.equal(result?.applied, true);
+    assert.deepEqual(result?.remaining, []);
+    assert.equal(editor.document.getText(), OVERLAP.replace('00:00:01,600 -->', '00:00:03,080 -->'));
+    await waitFor('no problem left', () => (brief(uri) === '' ? true : undefined));
+    await ui({ action: 'waitFor', selector: '.notifications-toasts .notification-list-item:has-text("Fixed 1 problem in safe-fix.srt; none left")' });
+  } finally {
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await vscode.workspace.fs.delete(uri);
+  }
+}, 60_000);
 
 test('Shift Subtitle Timing moves the cues from the cursor\'s on by the typed offset, as one undoable edit', async () => {
   const uri = workspaceFile('subtitles', 'quick-fix.srt');

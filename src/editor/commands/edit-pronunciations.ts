@@ -1,8 +1,9 @@
 /**
  * Edit Pronunciations…: the lexicon editor. One searchable list of the workspace's `.speech/lexicon.json`
  * and the server's lexicon (`<data dir>/lexicon.json`), each entry with ▶ (hear it spoken with the entry),
- * ✎ (type a new respelling or `phonemes: …`) and 🗑 (remove it). The workspace's entries win over the
- * server's for the same word, as in every editor job.
+ * ✎ (type a new respelling or `phonemes: …`) and 🗑 (remove it, after a Delete / Keep question asked in the
+ * same list, so nothing hides it). The workspace's entries win over the server's for the same word, as in
+ * every editor job.
  */
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
@@ -21,6 +22,8 @@ type Place = 'workspace' | 'server';
 interface EntryItem extends vscode.QuickPickItem {
   entry?: LexiconEntry;
   place?: Place;
+  /** In the delete question: whether this row deletes. */
+  confirm?: boolean;
 }
 
 const HEAR: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('play'), tooltip: 'Hear it' };
@@ -84,11 +87,9 @@ async function edit(services: Services, place: Place, entry: LexiconEntry): Prom
   return true;
 }
 
-async function remove(services: Services, place: Place, entry: LexiconEntry): Promise<boolean> {
-  const answer = await vscode.window.showWarningMessage(`Delete the pronunciation of "${entry.text}"?`, { modal: true }, 'Delete');
-  if (answer !== 'Delete') return false;
+async function remove(services: Services, place: Place, entry: LexiconEntry): Promise<void> {
   await writeEntries(services, place, removeEntry(await readEntries(services, place), entry));
-  return true;
+  void vscode.window.showInformationMessage(`Deleted the pronunciation of "${entry.text}".`);
 }
 
 /** Opens the list; resolves when it is closed. */
@@ -98,9 +99,22 @@ export async function editPronunciations(services: Services): Promise<void> {
   pick.placeholder = 'Search the words; ▶ hears an entry, ✎ edits it, 🗑 deletes it; Enter edits';
   pick.matchOnDescription = true;
   pick.ignoreFocusOut = true;
+  const placeholder = pick.placeholder;
+  // The entry a Delete / Keep question is asked about, while the list shows that question.
+  let deleting: { place: Place; entry: LexiconEntry } | undefined;
   const refresh = async (): Promise<void> => {
+    deleting = undefined;
+    pick.title = 'Pronunciations';
+    pick.placeholder = placeholder;
     pick.items = await items(services);
     if (!pick.items.some((item) => item.entry)) pick.placeholder = 'No pronunciations yet: select a word and run Add Pronunciation…';
+  };
+  const askDelete = (place: Place, entry: LexiconEntry): void => {
+    deleting = { place, entry };
+    pick.value = '';
+    pick.title = `Delete the pronunciation of "${entry.text}"?`;
+    pick.placeholder = `"${entry.text}" → ${saidAs(entry)}`;
+    pick.items = [{ label: '$(trash) Delete', description: `removes "${entry.text}" from the ${place === 'workspace' ? 'workspace' : 'Speech Studio'} lexicon`, confirm: true }, { label: 'Keep it', confirm: false }];
   };
   const run = (what: string, work: () => Promise<unknown>): void => {
     work().then(refresh).catch((error: unknown) => reportError(services.log, what, error));
@@ -122,11 +136,15 @@ export async function editPronunciations(services: Services): Promise<void> {
         if (!entry || !place) return;
         if (button === HEAR) run(`Hearing "${entry.text}" failed`, () => hear(services, entry));
         else if (button === EDIT) editThen(place, entry);
-        else if (button === DELETE) run('Deleting the pronunciation failed', () => remove(services, place, entry));
+        else if (button === DELETE) askDelete(place, entry);
       }),
       pick.onDidAccept(() => {
-        const { entry, place } = pick.selectedItems[0] ?? {};
-        if (entry && place) editThen(place, entry);
+        const { entry, place, confirm } = pick.selectedItems[0] ?? {};
+        if (deleting) {
+          const asked = deleting;
+          if (confirm) run('Deleting the pronunciation failed', () => remove(services, asked.place, asked.entry));
+          else void refresh();
+        } else if (entry && place) editThen(place, entry);
       }),
       pick.onDidHide(() => {
         if (editing) return;

@@ -1,13 +1,14 @@
 /**
  * Read Aloud in the editor: reads the document, the selection or from the cursor on, sentence by sentence
- * through the engine process into the webview player with the editor's pronunciation lexicon, highlights
+ * through the engine process into the player in the Speech Studio panel with the editor's pronunciation
+ * lexicon, shows the reader bar (position, controls, speed, voice), highlights
  * what is spoken, follows edits of the text (src/read-aloud/resync.ts) and stops when its editor closes.
  * One reading at a time; a new one replaces it.
  */
 import * as vscode from 'vscode';
 import type { LexiconEntry } from '../../contract/types';
 import { engineSynthesizer } from '../../read-aloud/engine-speaker';
-import { DEFAULT_PAUSE_SECONDS, ReadingSession, type ReadingState } from '../../read-aloud/reading-session';
+import { DEFAULT_PAUSE_SECONDS, ReadingSession, SPEEDS, type ReadingState } from '../../read-aloud/reading-session';
 import { resync } from '../../read-aloud/resync';
 import { readingKind, readingSentences, sourceRange, type ReadingSentence } from '../../text/reading-sentences';
 import { reportError } from '../log';
@@ -36,6 +37,8 @@ export interface ReadAloudStatus {
   current: number;
   count: number;
   speed: number;
+  /** The voice reading (its name), while a reading is on. */
+  voice?: string;
   document?: string;
   events: ReadAloudEvent[];
   /** The latest reading's offer of a neural voice: `pending` while the question is open. */
@@ -59,6 +62,7 @@ export class ReadAloud implements vscode.Disposable {
   private voiceOffer: OfferOutcome | 'pending' | undefined;
   /** The reading voice's language, whose abbreviations do not end a sentence. */
   private language = 'en';
+  private voiceName = '';
   private readonly view = new ReadingView();
   private readonly player: WebviewPlayer;
   private readonly disposables: vscode.Disposable[];
@@ -104,6 +108,7 @@ export class ReadAloud implements vscode.Disposable {
     }
     this.stop('a new reading started');
     const { voice } = this.services.editorJobs.admitTts({ text: sentences[0].text });
+    this.voiceName = this.services.editorJobs.defaultVoice().voice.name;
     this.events = [];
     this.startedAt = startedAt;
     // The player loads while the engine speaks the first sentence.
@@ -139,6 +144,23 @@ export class ReadAloud implements vscode.Disposable {
     this.refreshStatus();
   }
 
+  /** The reader bar's speed picker: the speeds Faster and Slower step through, the current one marked. */
+  async chooseSpeed(): Promise<number | undefined> {
+    const session = this.session;
+    if (!session || session.isOver) {
+      void vscode.window.showInformationMessage('Start Read Aloud first: the speed applies to the reading on.');
+      return undefined;
+    }
+    const picked = await vscode.window.showQuickPick(
+      SPEEDS.map((speed) => ({ label: `${speed}×`, description: speed === session.speed ? 'current' : speed === 1 ? 'as the voice speaks' : undefined, speed })),
+      { title: 'Read Aloud speed', placeHolder: 'From the next sentence on' },
+    );
+    if (!picked || this.session !== session) return undefined;
+    session.setSpeed(picked.speed);
+    this.refreshStatus();
+    return picked.speed;
+  }
+
   status(): ReadAloudStatus {
     const session = this.session;
     return {
@@ -146,6 +168,7 @@ export class ReadAloud implements vscode.Disposable {
       current: session?.current ?? 0,
       count: this.sentences.length,
       speed: session?.speed ?? 1,
+      ...(session && !session.isOver ? { voice: this.voiceName } : {}),
       document: this.document?.uri.toString(),
       events: [...this.events],
       ...(this.voiceOffer ? { voiceOffer: this.voiceOffer } : {}),
@@ -233,7 +256,7 @@ export class ReadAloud implements vscode.Disposable {
 
   private refreshStatus(): void {
     const session = this.session;
-    if (session) this.view.showStatus(session.state, session.current, this.sentences.length, session.speed);
+    if (session) this.view.showStatus(session.state, session.current, this.sentences.length, session.speed, this.voiceName);
   }
 
   /** The document range of a word of a sentence's text (the masked source kept the offsets of each word). */

@@ -1,6 +1,7 @@
 /**
  * What Read Aloud shows in the window: the sentence and the word being spoken highlighted in the editor
- * (which scrolls to follow), and the controls in the status bar while a reading is on.
+ * (which scrolls to follow), and the reader bar in the status bar while a reading is on: the position, the
+ * controls, the voice (click: Choose Voice) and the speed (click: pick one).
  */
 import * as vscode from 'vscode';
 import type { ReadingState } from '../../read-aloud/reading-session';
@@ -27,6 +28,7 @@ export class ReadingView implements vscode.Disposable {
   private readonly label: vscode.StatusBarItem;
   private readonly controls: vscode.StatusBarItem[];
   private readonly speedItem: vscode.StatusBarItem;
+  private readonly voiceItem: vscode.StatusBarItem;
 
   constructor() {
     this.label = vscode.window.createStatusBarItem('speechStudio.readAloud', vscode.StatusBarAlignment.Left, 100);
@@ -42,12 +44,20 @@ export class ReadingView implements vscode.Disposable {
     });
     this.speedItem = vscode.window.createStatusBarItem('speechStudio.readAloud.speed', vscode.StatusBarAlignment.Left, 90);
     this.speedItem.name = 'Read Aloud speed';
-    this.speedItem.tooltip = 'Read Aloud: faster (Speech Studio: Read Aloud Slower goes back); applies from the next sentence';
-    this.speedItem.command = 'speechStudio.readAloud.faster';
+    this.speedItem.tooltip = 'Read Aloud: choose the speed (from the next sentence)';
+    this.speedItem.command = 'speechStudio.readAloud.chooseSpeed';
+    this.voiceItem = vscode.window.createStatusBarItem('speechStudio.readAloud.voice', vscode.StatusBarAlignment.Left, 89);
+    this.voiceItem.name = 'Read Aloud voice';
+    this.voiceItem.tooltip = 'Read Aloud: choose the voice (the next reading uses it)';
+    this.voiceItem.command = 'speechStudio.chooseVoice';
+  }
+
+  private get items(): vscode.StatusBarItem[] {
+    return [this.label, ...this.controls, this.speedItem, this.voiceItem];
   }
 
   /** The status bar for a reading in `state`, at sentence `index` of `count`. */
-  showStatus(state: ReadingState, index: number, count: number, speed: number): void {
+  showStatus(state: ReadingState, index: number, count: number, speed: number, voiceName: string): void {
     const over = state === 'finished' || state === 'stopped';
     if (over) {
       this.hideStatus();
@@ -57,13 +67,14 @@ export class ReadingView implements vscode.Disposable {
     this.label.text = `${icon} Read Aloud ${index + 1}/${count}`;
     this.label.tooltip = state === 'paused' ? 'Read Aloud is paused: click to resume' : 'Read Aloud: click to pause';
     this.controls[1].text = state === 'paused' ? '$(debug-continue)' : '$(debug-pause)';
-    this.speedItem.text = `${speed.toFixed(2).replace(/0$/, '')}×`;
-    for (const item of [this.label, ...this.controls, this.speedItem]) item.show();
+    this.speedItem.text = `$(dashboard) ${speed.toFixed(2).replace(/0$/, '')}×`;
+    this.voiceItem.text = `$(person) ${voiceName}`;
+    for (const item of this.items) item.show();
     void vscode.commands.executeCommand('setContext', 'speechStudio.reading', true);
   }
 
   hideStatus(): void {
-    for (const item of [this.label, ...this.controls, this.speedItem]) item.hide();
+    for (const item of this.items) item.hide();
     void vscode.commands.executeCommand('setContext', 'speechStudio.reading', false);
   }
 
@@ -95,6 +106,6 @@ export class ReadingView implements vscode.Disposable {
     this.hideStatus();
     this.sentenceDecoration.dispose();
     this.wordDecoration.dispose();
-    for (const item of [this.label, ...this.controls, this.speedItem]) item.dispose();
+    for (const item of this.items) item.dispose();
   }
 }

@@ -1,7 +1,8 @@
 /**
- * Read Aloud's player: a webview that schedules each sentence's samples back to back with Web Audio (a
- * sentence queued while another plays starts after it and the pause, without a gap) and reports when each
- * starts, where it is, and when it ends, by the audio clock.
+ * Read Aloud's player: a webview view in the Speech Studio panel (the bottom panel, not an editor tab) that
+ * schedules each sentence's samples back to back with Web Audio (a sentence queued while another plays
+ * starts after it and the pause, without a gap) and reports when each starts, where it is, and when it
+ * ends, by the audio clock.
  */
 import * as vscode from 'vscode';
 import type { PlayerReports } from '../../read-aloud/clock-player';
@@ -20,46 +21,66 @@ type FromPlayer =
   | { type: 'command'; name: string }
   | { type: 'error'; message: string };
 
-export class WebviewPlayer implements SentencePlayer, vscode.Disposable {
+export class WebviewPlayer implements SentencePlayer, vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewType = 'speechStudio.readAloud';
-  private panel: vscode.WebviewPanel | undefined;
+  private view: vscode.WebviewView | undefined;
+  /** Whether a reading asked for the player: messages wait for its page until it is ready. */
+  private wanted = false;
   private ready = false;
   private pending: ToPlayer[] = [];
   private reports: PlayerReports | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly handlers: { onCommand(name: string): void; onClosed(): void; onError(message: string): void; onReady(): void }) {}
+  constructor(private readonly handlers: { onCommand(name: string): void; onClosed(): void; onError(message: string): void; onReady(): void }) {
+    // Retained while the panel shows another view or is closed: the reading goes on.
+    this.disposables.push(vscode.window.registerWebviewViewProvider(WebviewPlayer.viewType, this, { webviewOptions: { retainContextWhenHidden: true } }));
+  }
 
   /** Reports go to `reports` from now on (the session being read). */
   connect(reports: PlayerReports | undefined): void {
     this.reports = reports;
   }
 
-  /** Opens the player beside the editor (once) with `title`. */
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    this.ready = false;
+    view.webview.options = { enableScripts: true, localResourceRoots: [] };
+    view.webview.html = page(view.webview.cspSource);
+    this.disposables.push(
+      view.webview.onDidReceiveMessage((message: FromPlayer) => this.receive(message)),
+      view.onDidDispose(() => {
+        this.view = undefined;
+        this.ready = false;
+        this.pending = [];
+        if (this.wanted) this.handlers.onClosed();
+        this.wanted = false;
+      }),
+    );
+  }
+
+  /** Shows the player in the Speech Studio panel, keeping the focus in the editor, with `title`. */
   open(title: string): void {
-    if (!this.panel) {
+    this.wanted = true;
+    if (this.view) {
+      // Each reading starts on a fresh page (a fresh audio context): one kept while the panel was closed or
+      // showed other views may have had its audio suspended.
       this.ready = false;
-      this.panel = vscode.window.createWebviewPanel(WebviewPlayer.viewType, 'Read Aloud', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-        enableScripts: true,
-        retainContextWhenHidden: true,
-        localResourceRoots: [],
-      });
-      this.panel.webview.html = page(this.panel.webview.cspSource);
-      this.disposables.push(
-        this.panel.webview.onDidReceiveMessage((message: FromPlayer) => this.receive(message)),
-        this.panel.onDidDispose(() => {
-          this.panel = undefined;
-          this.ready = false;
-          this.pending = [];
-          this.handlers.onClosed();
-        }),
-      );
+      this.pending = [];
+      this.view.webview.html = page(this.view.webview.cspSource);
     }
     this.post({ type: 'title', text: title });
+    if (this.view) {
+      this.view.show(true);
+      return;
+    }
+    // The first time, VS Code makes the view when it is shown; the focus goes back to the text being read.
+    void Promise.resolve(vscode.commands.executeCommand(`${WebviewPlayer.viewType}.focus`))
+      .then(() => vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup'))
+      .then(undefined, (error: unknown) => this.handlers.onError(`showing the Read Aloud view failed: ${String(error)}`));
   }
 
   get isOpen(): boolean {
-    return this.panel !== undefined;
+    return this.view !== undefined;
   }
 
   enqueue(index: number, audio: SentenceAudio, pauseSeconds: number): void {
@@ -83,19 +104,18 @@ export class WebviewPlayer implements SentencePlayer, vscode.Disposable {
   }
 
   private post(message: ToPlayer): void {
-    if (!this.panel) return;
-    if (!this.ready) {
-      this.pending.push(message);
+    if (!this.view || !this.ready) {
+      if (this.wanted) this.pending.push(message);
       return;
     }
-    void this.panel.webview.postMessage(message);
+    void this.view.webview.postMessage(message);
   }
 
   private receive(message: FromPlayer): void {
     switch (message.type) {
       case 'ready':
         this.ready = true;
-        for (const queued of this.pending.splice(0)) void this.panel?.webview.postMessage(queued);
+        for (const queued of this.pending.splice(0)) void this.view?.webview.postMessage(queued);
         this.handlers.onReady();
         return;
       case 'started':
@@ -117,7 +137,7 @@ export class WebviewPlayer implements SentencePlayer, vscode.Disposable {
   }
 
   dispose(): void {
-    this.panel?.dispose();
+    this.wanted = false;
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
   }
 }
@@ -129,7 +149,7 @@ function page(cspSource: string): string {
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${cspSource} 'unsafe-inline'; script-src 'nonce-${nonce}';">
 <title>Read Aloud</title>
 <style>
-  body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: 1em 1.5em; }
+  body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: .5em 1em; }
   h2 { font-weight: 500; font-size: 1.1em; margin: 0 0 .8em; }
   button { background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground); border: none; padding: .3em .7em; margin-right: .3em; cursor: pointer; }
   #status { margin-top: .8em; opacity: .8; }

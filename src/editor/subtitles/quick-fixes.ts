@@ -1,38 +1,26 @@
 /**
- * Quick fixes on the subtitle check's diagnostics (diagnostics.ts): each problem offers the edits of
- * src/subtitles/edits.ts that remove it, and each kind a "Fix all" for the whole file.
+ * Quick fixes on the subtitle check's diagnostics (diagnostics.ts): each problem offers every way to fix it
+ * (src/subtitles/safe-fixes.ts), titled with what it changes (before → after); one that would create a new
+ * problem says which, and the preferred fix is one that creates none. Each kind also offers "… in this
+ * file", which opens Fix Common Problems' preview for that kind.
  */
 import * as vscode from 'vscode';
 import type { ProblemKind } from '../../subtitles/check';
-import { cueAtLine, fixAll, quickFix, SubtitleEditError, type QuickFix, type TextEdit } from '../../subtitles/edits';
+import { cueAtLine, type TextEdit } from '../../subtitles/edits';
+import { FIXES_FOR, fixVariants, isSafe, type FixVariant } from '../../subtitles/safe-fixes';
 import { SUBTITLE_CHECK_SOURCE, SUBTITLE_SELECTOR, subtitleFormatOf } from './diagnostics';
 import { readSubtitleCheckSetting } from './style-setting';
 
-/** The fixes each kind of problem offers, the first preferred, with their titles for cue N. */
-const FIXES_FOR: Partial<Record<ProblemKind, QuickFix[]>> = {
-  'line-too-long': ['rebalance', 'split'],
-  'too-many-lines': ['rebalance', 'split'],
-  'too-short': ['extend', 'merge'],
-  'too-long': ['split'],
-  overlap: ['pull-back'],
-  'gap-too-small': ['pull-back'],
-};
-
-const TITLES: Record<QuickFix, (cue: number) => string> = {
-  rebalance: (cue) => `Rebalance the lines of cue ${cue}`,
-  split: (cue) => `Split cue ${cue} in two`,
-  merge: (cue) => `Merge cue ${cue} with the next`,
-  extend: (cue) => `Extend cue ${cue} into the following gap`,
-  'pull-back': (cue) => `End cue ${cue - 1} before cue ${cue} starts`,
-};
+export const FIX_COMMON_PROBLEMS_COMMAND = 'speechStudio.fixCommonProblems';
 
 const FIX_ALL_NAMES: Partial<Record<ProblemKind, string>> = {
-  'line-too-long': 'Rebalance all lines too long',
-  'too-many-lines': 'Rebalance all cues with too many lines',
-  'too-short': 'Extend all cues too short',
-  'too-long': 'Split all cues too long',
-  overlap: 'Pull back all overlaps',
-  'gap-too-small': 'Pull back all gaps too small',
+  'line-too-long': 'Fix all lines too long',
+  'too-many-lines': 'Fix all cues with too many lines',
+  'too-short': 'Fix all cues too short',
+  'too-long': 'Fix all cues too long',
+  'reading-speed': 'Fix all cues read too fast',
+  overlap: 'Fix all overlaps',
+  'gap-too-small': 'Fix all gaps too small',
 };
 
 export function toWorkspaceEdit(document: vscode.TextDocument, edits: readonly TextEdit[]): vscode.WorkspaceEdit {
@@ -41,11 +29,10 @@ export function toWorkspaceEdit(document: vscode.TextDocument, edits: readonly T
   return edit;
 }
 
-/** "Fix all" reworks the whole file, so its edit is made only when the action is picked (resolveCodeAction). */
-class FixAllAction extends vscode.CodeAction {
-  constructor(readonly document: vscode.TextDocument, readonly problem: ProblemKind) {
-    super(`${FIX_ALL_NAMES[problem]} in this file`, vscode.CodeActionKind.QuickFix);
-  }
+/** The title a user reads before choosing: the fix, what it changes, and what it would break. */
+export function variantTitle(variant: FixVariant): string {
+  const warning = !variant.solves ? ' — does not remove the problem' : variant.created.length ? ` — creates: ${variant.created.map((p) => p.message).join('; ')}` : '';
+  return `${variant.title} (${variant.change})${warning}`;
 }
 
 export class SubtitleQuickFixes implements vscode.CodeActionProvider {
@@ -66,41 +53,20 @@ export class SubtitleQuickFixes implements vscode.CodeActionProvider {
       kinds.add(kind);
       const cue = cueAtLine(source, format, diagnostic.range.start.line + 1);
       if (cue === undefined) continue;
-      FIXES_FOR[kind]!.forEach((fix, i) => {
-        const edits = attempt(() => quickFix(fix, source, format, style, cue));
-        if (edits.length === 0) return;
-        const action = new vscode.CodeAction(TITLES[fix](cue), vscode.CodeActionKind.QuickFix);
-        action.edit = toWorkspaceEdit(document, edits);
+      fixVariants(source, format, style, { kind, cue }).forEach((variant, i) => {
+        const action = new vscode.CodeAction(variantTitle(variant), vscode.CodeActionKind.QuickFix);
+        action.edit = toWorkspaceEdit(document, variant.edits);
         action.diagnostics = [diagnostic];
-        action.isPreferred = i === 0;
+        action.isPreferred = i === 0 && isSafe(variant);
         actions.push(action);
       });
     }
-    for (const kind of kinds) actions.push(new FixAllAction(document, kind));
+    for (const kind of kinds) {
+      const action = new vscode.CodeAction(`${FIX_ALL_NAMES[kind]} in this file…`, vscode.CodeActionKind.QuickFix);
+      action.command = { command: FIX_COMMON_PROBLEMS_COMMAND, title: action.title, arguments: [document.uri, [kind]] };
+      actions.push(action);
+    }
     return actions;
-  }
-
-  resolveCodeAction(action: vscode.CodeAction): vscode.CodeAction {
-    if (action instanceof FixAllAction) action.edit = fixAllEdit(action.document, action.problem);
-    return action;
-  }
-}
-
-function fixAllEdit(document: vscode.TextDocument, problem: ProblemKind): vscode.WorkspaceEdit {
-  const format = subtitleFormatOf(document);
-  if (!format) return new vscode.WorkspaceEdit();
-  const { style } = readSubtitleCheckSetting(document.uri);
-  const source = document.getText();
-  return toWorkspaceEdit(document, attempt(() => fixAll(source, format, style, problem, FIXES_FOR[problem]![0])));
-}
-
-/** A fix that does not apply (a merge of the last cue) is simply not offered. */
-function attempt(make: () => TextEdit[]): TextEdit[] {
-  try {
-    return make();
-  } catch (error) {
-    if (error instanceof SubtitleEditError) return [];
-    throw error;
   }
 }
 

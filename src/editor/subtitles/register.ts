@@ -1,7 +1,7 @@
 /**
- * The subtitle editing features together: the check's diagnostics, their quick fixes, the invented-text
- * hints, the shot-change check, the timing shift, Name This Speaker, "▶ Play" on each cue, the timeline, the
- * cue grid and embedding the file in a video.
+ * The subtitle editing features together: the check's diagnostics, their quick fixes and Fix Common
+ * Problems, the invented-text hints, the shot-change check, the timing shift, Name This Speaker, "▶ Play" on
+ * each cue, the timeline, the cue grid and embedding the file in a video.
  */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
@@ -9,6 +9,7 @@ import { registerCueGrid } from './cue-grid';
 import { registerCuePlayer } from './cue-play';
 import { registerSubtitleDiagnostics } from './diagnostics';
 import { registerEmbedSubtitles } from './embed-subtitles';
+import { registerFixCommonProblems } from './fix-common-problems';
 import { registerInventedText } from './invented-text';
 import { registerNameSpeaker } from './name-speaker';
 import { registerSubtitleQuickFixes } from './quick-fixes';
@@ -23,6 +24,7 @@ export function registerSubtitleEditing(services: Services): vscode.Disposable {
     registerInventedText(services),
     registerNameSpeaker(services),
     registerSubtitleQuickFixes(),
+    registerFixCommonProblems(services),
     registerShotChanges(services),
     registerShiftSubtitleTiming(services.context, services.player),
     cuePlayer,

@@ -28,9 +28,10 @@ function snapWindow(uri: vscode.Uri): number {
 }
 
 export const describeSnap = (report: SnapReport): string =>
-  report.moved === 0
+  (report.moved === 0
     ? `Moved 0 of ${report.total} cues: every boundary is on speech or has no speech edge in reach.`
-    : `Moved ${report.moved} of ${report.total} cues (mean ${report.meanShiftMs} ms, max ${report.maxShiftMs} ms).`;
+    : `Moved ${report.moved} of ${report.total} cues (mean ${report.meanShiftMs} ms, max ${report.maxShiftMs} ms).`) +
+  (report.heldBack > 0 ? ` Left ${report.heldBack} boundar${report.heldBack === 1 ? 'y' : 'ies'} where ${report.heldBack === 1 ? 'it was' : 'they were'}: moving ${report.heldBack === 1 ? 'it' : 'them'} would have created a problem (overlap, gap, too short or too fast).` : '');
 
 export async function snapSubtitlesToSpeech(services: Services): Promise<SnapToSpeechResult | undefined> {
   const active = activeSubtitle('snap its timing to speech');
