@@ -40,7 +40,7 @@ run_suite() {
     "$(free_port)" "$dir/data" > "$dir/settings.json"
   echo "── VS Code suite: $label"
   local rc=0
-  USER_SETTINGS="$dir/settings.json" UI_REQUEST_DIR="$dir/ui" TEST_RESULT_FILE="$dir/result.txt" TEST_TIMEOUT_MS=400000 \
+  USER_SETTINGS="$dir/settings.json" UI_REQUEST_DIR="$dir/ui" TEST_RESULT_FILE="$dir/result.txt" TEST_TIMEOUT_MS=900000 \
     bash "$HOST/run-vscode-tests.sh" "$ext" "$TESTS" "$dir/ws" || rc=$?
   [ -s "$dir/result.txt" ] || echo "0 passed, 1 failed" > "$dir/result.txt"
   echo "$label: $(cat "$dir/result.txt")"
