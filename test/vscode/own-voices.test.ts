@@ -14,7 +14,7 @@ import { catalogSpeakerKeys } from '../../src/voices/neural-voices';
 import { makeKittenVoices, onnxMetadata, withOnnxMetadata } from '../fixtures/kitten/make-kitten-model';
 import { writeZipVoiceModel } from '../fixtures/zipvoice/make-zipvoice-model';
 import { test } from './harness';
-import { setting, testModel } from './helpers';
+import { setting, testModel, ui } from './helpers';
 
 const target = (id: string, role: string): string => builtinCatalog().models.find((e) => e.id === id)!.files.find((f) => f.role === role)!.target;
 
@@ -36,7 +36,11 @@ test('Create Voice from Recordingâ€¦ clones a voice from a recording; Voice Mixâ
   const cloned = await vscode.commands.executeCommand<{ id: string; name: string }>('speechStudio.createVoiceFromRecording', {
     clip: testModel('audio/jfk.wav'), name: 'Editor Clone', text: 'And so my fellow Americans, ask not what your country can do for you.', consent: true,
   });
-  assert.equal(cloned?.name, 'Editor Clone');
+  if (!cloned) {
+    const shown = await ui({ action: 'texts', selector: '.notifications-toasts .notification-list-item-message' });
+    assert.fail(`Create Voice from Recording refused: ${JSON.stringify(shown.texts)}`);
+  }
+  assert.equal(cloned.name, 'Editor Clone');
   const noConsent = await vscode.commands.executeCommand('speechStudio.createVoiceFromRecording', { clip: testModel('audio/jfk.wav'), name: 'Unconsented', text: 'x', consent: false });
   assert.equal(noConsent, undefined, 'refused without consent');
 

@@ -69,7 +69,8 @@ async function fix(uri: vscode.Uri, expectedProblems: string, line: number, titl
   assert.equal(editor.document.languageId, path.extname(uri.fsPath) === '.ass' ? 'ass' : 'ttml');
   await waitFor(`the problems of ${path.basename(uri.fsPath)}`, () => (problems(uri) === expectedProblems ? true : undefined));
   const actions = await actionsAt(uri, line);
-  const action = actions.find((a) => a.title === title);
+  // A title goes on with what the fix changes, before → after (and what it would create).
+  const action = actions.find((a) => a.title.startsWith(`${title} (`));
   assert.ok(action, `"${title}" on line ${line} among: ${actions.map((a) => a.title).join(' | ')}`);
   assert.ok(await vscode.workspace.applyEdit(action.edit!));
   return editor.document.getText();
