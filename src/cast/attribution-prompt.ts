@@ -4,7 +4,7 @@
  * the answer a JSON object under a JSON-schema grammar: who speaks, and their gender and age as far as the
  * text tells. A small or random model can be wrong here, never malformed.
  */
-import { MalformedAnswerError, type ChatPrompt } from '../translate/translate-prompt';
+import { answerObject, MalformedAnswerError, type ChatPrompt } from '../translate/translate-prompt';
 
 export const GENDERS = ['female', 'male', 'unknown'] as const;
 export const AGES = ['child', 'adult', 'elder', 'unknown'] as const;
@@ -68,14 +68,7 @@ export function attributionPrompt(item: QuoteInContext, known: readonly string[]
 
 /** The attribution in a model's answer (JSON text): the speaker's name tidied, gender and age from their lists. */
 export function parseAttribution(answer: string): Attribution {
-  let value: unknown;
-  try {
-    value = JSON.parse(answer);
-  } catch {
-    throw new MalformedAnswerError(`not JSON (${JSON.stringify(answer.slice(0, 80))})`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new MalformedAnswerError('not a JSON object');
-  const { speaker, gender, age } = value as Record<string, unknown>;
+  const { speaker, gender, age } = answerObject(answer);
   if (typeof speaker !== 'string') throw new MalformedAnswerError('no "speaker" string');
   if (!GENDERS.includes(gender as CastGender)) throw new MalformedAnswerError(`gender is not one of ${GENDERS.join(', ')}`);
   if (!AGES.includes(age as CastAge)) throw new MalformedAnswerError(`age is not one of ${AGES.join(', ')}`);

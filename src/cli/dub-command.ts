@@ -5,11 +5,11 @@
  * voice and the cues that did not fit. Ctrl+C cancels the job, which leaves no partial file.
  */
 import path from 'node:path';
-import { resolveStyle, StyleError } from '../contract/subtitle-style';
 import type { DubMix } from '../engine/dub/dub-types';
 import { dubReportLines } from '../engine/dub/dub-report';
 import { UsageError } from '../util/usage-error';
 import { runCliJob } from './run-cli-job';
+import { styleFlag } from './style-flag';
 
 export interface DubFlags {
   out?: string;
@@ -27,13 +27,7 @@ export async function runDubCommand(input: string | undefined, flags: DubFlags, 
   if (!input) throw new UsageError('Expected "dub <video> --to LANG [--out FILE]".');
   if (!flags.to) throw new UsageError('dub needs --to, the language to dub into (e.g. de).');
   if (flags.mix !== undefined && flags.mix !== 'duck' && flags.mix !== 'replace') throw new UsageError(`--mix is duck or replace, not "${flags.mix}".`);
-  let style;
-  try {
-    style = resolveStyle(flags.style ?? 'default');
-  } catch (error) {
-    if (error instanceof StyleError) throw new UsageError(`--style: ${error.message}`);
-    throw error;
-  }
+  const style = styleFlag(flags.style);
   const { createDubJob, finishDubJob, dubbedName } = await import('../jobs/dub-job');
   const out = flags.out ?? dubbedName(input, flags.to);
   const to = flags.to;

@@ -4,9 +4,9 @@
  * editor does), printing its progress; Ctrl+C cancels the job, which leaves no partial file.
  */
 import path from 'node:path';
-import { resolveStyle, StyleError } from '../contract/subtitle-style';
 import { UsageError } from '../util/usage-error';
 import { runCliJob } from './run-cli-job';
+import { styleFlag } from './style-flag';
 
 export interface TranslateFlags {
   out?: string;
@@ -20,13 +20,7 @@ export interface TranslateFlags {
 export async function runTranslateCommand(input: string | undefined, flags: TranslateFlags, dataDir: string): Promise<number> {
   if (!input) throw new UsageError('Expected "translate <file.srt|file.vtt> --to LANG [--out FILE]".');
   if (!flags.to) throw new UsageError('translate needs --to, the language to translate into (e.g. de).');
-  let style;
-  try {
-    style = resolveStyle(flags.style ?? 'default');
-  } catch (error) {
-    if (error instanceof StyleError) throw new UsageError(`--style: ${error.message}`);
-    throw error;
-  }
+  const style = styleFlag(flags.style);
   const { createTranslateJob, finishTranslateJob, translatedName } = await import('../jobs/translate-job');
   const out = flags.out ?? translatedName(input, flags.to);
   const to = flags.to;

@@ -104,11 +104,8 @@ export class MalformedAnswerError extends Error {
   }
 }
 
-/**
- * The translation in a model's answer (JSON text): trimmed, with line breaks, control characters and runs of
- * spaces made single spaces (the subtitle style lays out the lines again).
- */
-export function parseAnswer(answer: string): string {
+/** A model's answer as the JSON object the grammar asked for, or a MalformedAnswerError saying what it is instead. */
+export function answerObject(answer: string): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(answer);
@@ -116,7 +113,15 @@ export function parseAnswer(answer: string): string {
     throw new MalformedAnswerError(`not JSON (${JSON.stringify(answer.slice(0, 80))})`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new MalformedAnswerError('not a JSON object');
-  const translation = (value as { translation?: unknown }).translation;
+  return value as Record<string, unknown>;
+}
+
+/**
+ * The translation in a model's answer (JSON text): trimmed, with line breaks, control characters and runs of
+ * spaces made single spaces (the subtitle style lays out the lines again).
+ */
+export function parseAnswer(answer: string): string {
+  const translation = answerObject(answer).translation;
   if (typeof translation !== 'string') throw new MalformedAnswerError('no "translation" string');
   // Control characters (a JSON escape such as \b) have no place on screen.
   return translation.replace(/[\p{Cc}\s]+/gu, ' ').trim();
