@@ -69,7 +69,13 @@
 
   function draw() {
     const active = /** @type {HTMLElement | null} */ (document.activeElement);
-    const focus = active && active.closest('tr') ? { index: active.closest('tr')?.dataset.index, field: active.closest('td')?.className } : null;
+    const editing = active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement;
+    // The cell being worked in keeps its focus and its selection across a redraw (rows come whenever the
+    // checker's problems change), so a selection made just before is not lost under the user's next key.
+    const focus = active && active.closest('tr') ? {
+      index: active.closest('tr')?.dataset.index, field: active.closest('td')?.className,
+      selection: editing ? [active.selectionStart, active.selectionEnd] : null,
+    } : null;
     tbody.replaceChildren(...rows.map((row) => {
       const tr = document.createElement('tr');
       tr.dataset.index = String(row.index);
@@ -78,7 +84,11 @@
       if (row.index === showing) tr.classList.add('showing');
       return tr;
     }));
-    if (focus) /** @type {HTMLElement | null} */ (tbody.querySelector(`tr[data-index="${focus.index}"] td.${focus.field} input, tr[data-index="${focus.index}"] td.${focus.field} textarea`))?.focus();
+    if (focus) {
+      const again = /** @type {HTMLInputElement | HTMLTextAreaElement | null} */ (tbody.querySelector(`tr[data-index="${focus.index}"] td.${focus.field} input, tr[data-index="${focus.index}"] td.${focus.field} textarea`));
+      again?.focus();
+      if (again && focus.selection && focus.selection[0] !== null && focus.selection[1] !== null) again.setSelectionRange(focus.selection[0], focus.selection[1]);
+    }
     showTime();
     vscode.postMessage({ type: 'rendered', rows: rows.length, media: kind });
   }
