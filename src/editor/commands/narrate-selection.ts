@@ -51,7 +51,7 @@ async function offerSave(jobId: string): Promise<void> {
 }
 
 /** Where an SSML `<audio src>` may point: the workspace folders and the document's own folder. */
-function audioFolders(editor: vscode.TextEditor | undefined): string[] {
+export function audioFolders(editor: vscode.TextEditor | undefined): string[] {
   const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
   if (editor?.document.uri.scheme === 'file') folders.push(path.dirname(editor.document.uri.fsPath));
   return folders;
