@@ -130,6 +130,9 @@ describe('an SSML reading through the engine process', () => {
     const parts = readingParts(DOCUMENT, { languageId: 'ssml', language: 'en-US' });
     const admitted: string[] = [];
     const player = new ClockPlayer();
+    const pauses: number[] = [];
+    const enqueue = player.enqueue.bind(player);
+    player.enqueue = (index, made, pauseSeconds) => (pauses.push(pauseSeconds), enqueue(index, made, pauseSeconds));
     const synthesize = engineSynthesizer(host, espeak, [], async (source) => (admitted.push(source), NO_MARKUP));
     const session = new ReadingSession(parts, { synthesize, player, pauseSeconds: 0.05 });
     const audio: SentenceAudio[] = [];
@@ -141,5 +144,6 @@ describe('an SSML reading through the engine process', () => {
     assert.deepEqual(player.played.map((played) => played.index), [0, 1, 2]);
     assert.equal(admitted.length, 3, 'each part asks for its source markup (the editor caches the admission)');
     assert.ok(audio[2].ignored?.['ssml phoneme']);
+    assert.deepEqual(pauses, [0, 0, 0], 'the parts after the first open with their own break and sentence pause, so the reader adds none');
   });
 });
