@@ -58,6 +58,19 @@ test('Narrate Selection speaks the .ssml document with its break', async () => {
   assert.ok(seconds > 2, `two words and a 1.5 s break last more than 2 s (got ${seconds})`);
 });
 
+test('Narrate Selection lists what the engine did not honour of the SSML in Problems', async () => {
+  await writeFile(SSML_FILE.fsPath, '<speak>\n  A <phoneme alphabet="ipa" ph="ʕa">word</phoneme>.\n</speak>\n');
+  const document = await vscode.workspace.openTextDocument(SSML_FILE);
+  const editor = await vscode.window.showTextDocument(document);
+  await vscode.commands.executeCommand('workbench.action.files.revert');
+  editor.selection = new vscode.Selection(1, 0, 1, 0);
+  const result = await vscode.commands.executeCommand<NarrateResult>('speechStudio.narrateSelection', { play: false });
+  assert.equal(result?.job.status, 'succeeded', result?.job.error ?? '');
+  const [problem] = vscode.languages.getDiagnostics(SSML_FILE).filter((found) => found.source === 'Narrate');
+  assert.match(problem?.message ?? '', /did not honour ssml phoneme: .*no phoneme for a symbol in "ʕa"/);
+  assert.equal(problem.severity, vscode.DiagnosticSeverity.Information);
+});
+
 test('a ```ssml block in Markdown: its Problem sits on the document line of the markup', async () => {
   await writeFile(MARKDOWN_FILE.fsPath, '# Notes\n\nPlain text.\n\n```ssml\n<speak>\n  <prosody rate="zippy">x</prosody>\n</speak>\n```\n');
   await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(MARKDOWN_FILE));
