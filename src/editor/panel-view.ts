@@ -43,8 +43,14 @@ export class PanelView implements vscode.WebviewViewProvider, vscode.Disposable 
       return this.view;
     }
     const made = new Promise<vscode.WebviewView>((resolve) => this.waiting.push(resolve));
-    await vscode.commands.executeCommand(`${this.viewType}.focus`, { preserveFocus: true });
-    return made;
+    // The workbench learns of the context key a moment after setContext returns: until it does, opening the
+    // view does nothing, so it is asked again while the view is not made.
+    for (let attempt = 0; attempt < 10; attempt++) {
+      await vscode.commands.executeCommand(`${this.viewType}.focus`, { preserveFocus: true });
+      const view = await Promise.race([made, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1000))]);
+      if (view) return view;
+    }
+    throw new Error(`the ${this.viewType} view did not open in the Speech Studio panel`);
   }
 
   /** The view while it exists (shown or kept hidden). */
