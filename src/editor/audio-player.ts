@@ -115,11 +115,6 @@ export class AudioPlayer implements vscode.Disposable {
     return this.panel !== undefined;
   }
 
-  /** Whether the Player view shows in the panel now. */
-  get isVisible(): boolean {
-    return this.panel !== undefined && this.view.visible;
-  }
-
   dispose(): void {
     this.view.dispose();
     this.reported.dispose();

@@ -53,15 +53,6 @@ export class PanelView implements vscode.WebviewViewProvider, vscode.Disposable 
     throw new Error(`the ${this.viewType} view did not open in the Speech Studio panel`);
   }
 
-  /** The view while it exists (shown or kept hidden). */
-  get current(): vscode.WebviewView | undefined {
-    return this.view;
-  }
-
-  get visible(): boolean {
-    return this.view?.visible ?? false;
-  }
-
   /** Takes the view out of the panel; its page goes (onDidClose fires). */
   async close(): Promise<void> {
     await vscode.commands.executeCommand('setContext', this.contextKey, false);
