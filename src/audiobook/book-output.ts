@@ -20,6 +20,11 @@ export async function checkChapterFolder(out: string): Promise<void> {
   }
 }
 
+/** Where an M4B mastered for ACX puts the chapter MP3s ACX takes: `book.m4b` → the folder `book-acx` beside it. */
+export function acxFolderFor(out: string): string {
+  return path.join(path.dirname(out), `${path.basename(out, path.extname(out))}-acx`);
+}
+
 export async function checkBookOutput(out: string, perChapter: boolean): Promise<void> {
   const folder = path.dirname(out);
   const info = await stat(folder).catch(() => undefined);

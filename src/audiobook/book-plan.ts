@@ -48,6 +48,11 @@ export interface BookPlan {
   readAlong?: ReadAlongPackage;
   /** `acx`: each chapter mastered to Audible's rules (src/engine/book/acx.ts), one MP3 per chapter. */
   master?: BookMaster;
+  /**
+   * An M4B with the `acx` master: the folder the chapter MP3s go to, beside the book. ACX takes one MP3 per
+   * chapter, never one file for the book, so the M4B (joined from the same mastered chapters) is not for ACX.
+   */
+  acxFolder?: string;
   /** Verified takes: every paragraph heard back and retaken when it reads wrong (src/engine/book/verified-take.ts). */
   verify?: BookVerify;
 }

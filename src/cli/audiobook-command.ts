@@ -9,6 +9,7 @@ import { MAX_VERIFY_RETAKES, type VerifyRequest } from '../jobs/verify-admission
 import { parseSpeakerList } from '../audiobook/passages';
 import { UsageError } from '../util/usage-error';
 import { paragraphLine } from '../audiobook/takes-lines';
+import { acxFolderFor } from '../audiobook/book-output';
 import { runCliJob } from './run-cli-job';
 import type { CliJobCore } from '../host/cli-job-core';
 import type { CastFile } from '../cast/cast-file';
@@ -136,6 +137,9 @@ export async function runAudiobookCommand(input: string | undefined, flags: Audi
   console.log(`Wrote ${path.resolve(out)}: ${result.chapters.length} chapters.`);
   console.log(`${result.synthesized} paragraphs synthesized, ${result.reused} from the cache.`);
   for (const [what, reason] of Object.entries(result.ignoredOptions ?? {})) console.log(`Not honoured: ${what}: ${reason}`);
+  if (result.acx && format === 'm4b') {
+    console.log(`ACX takes one MP3 per chapter, not the M4B: the mastered chapters are in ${acxFolderFor(path.resolve(out))}`);
+  }
   for (const report of result.acx ?? []) console.log(acxLine(report));
   if (result.verify) printVerify(result.verify);
   return 0;

@@ -16,7 +16,7 @@ import { createDubJob, finishDubJob, type DubRequest } from '../jobs/dub-job';
 import { isActive, type JobRecord } from '../jobs/types';
 import { mergeLexicons } from '../lexicon/merge-lexicon';
 import type { LocalServer } from '../host/local-server';
-import type { ExtraOutputFormat } from '../engine/protocol';
+import type { ExtraOutputFormat, SsmlTaskMarkup } from '../engine/protocol';
 import { defaultVoice } from '../voices/default-voice';
 import type { VoiceEntry, VoiceLibrary } from '../voices/library';
 import { admitSsml, looksLikeSsml, ssmlAudioFolders } from '../jobs/ssml-admission';
@@ -79,6 +79,14 @@ export class EditorJobs {
     const { speakerVoices, lexicon: _lexicon, audioFolders: _folders, encodeAs: _encodeAs, ...fields } = request;
     const voiceId = fields.voiceId ?? this.defaultVoice().voice.id;
     return admitTts(this.validators, { ...fields, voiceId }, this.deps.voices, speakerVoices);
+  }
+
+  /**
+   * The voices and audio files of an SSML text, admitted as createTts admits them (Read Aloud speaks SSML
+   * parts without a job); `audioFolders` are where `<audio src>` may point besides `<data dir>/audio`.
+   */
+  admitSsml(text: string, audioFolders: readonly string[]): Promise<SsmlTaskMarkup> {
+    return admitSsml(text, this.deps.voices, [...audioFolders, ...ssmlAudioFolders({ dataDir: this.deps.dataDir() })]);
   }
 
   async createTts(request: EditorTtsRequest): Promise<JobRecord> {

@@ -439,6 +439,11 @@ export interface SpeakTask {
   /** The speaking rate factor, 0.5–2 as the API's `speed`. */
   speed: number;
   lexicon?: LexiconEntry[];
+  /**
+   * A part of SSML (src/text/ssml/ssml-reading.ts): steps `[from, to)` of `source`'s plan are spoken, with the
+   * voices and audio files the editor admitted; `text` is then the part's text as partText gives it.
+   */
+  ssml?: { source: string; from: number; to: number; markup: SsmlTaskMarkup };
 }
 
 /** Where the engine started saying a word: offsets in the task's text, time from the start of the audio. */
@@ -459,6 +464,8 @@ export interface SpokenSentence {
   /** Milliseconds the engine took to make its first samples, and all of them (the task's own time, no IPC). */
   firstSamplesMs: number;
   synthesisMs: number;
+  /** For an SSML part: what the engine could not honour, keyed like a job's `ignoredOptions` (`ssml phoneme`). */
+  ignored?: Record<string, string>;
 }
 
 

@@ -133,7 +133,16 @@ function checkSpeakTask(task: Fields): SpeakTask {
   const speed = task.speed;
   if (typeof speed !== 'number' || !Number.isFinite(speed) || speed < TTS_SPEED.min || speed > TTS_SPEED.max) throw invalid(`speed is not a number from ${TTS_SPEED.min} to ${TTS_SPEED.max}`);
   const lexicon = lexiconOf(task.lexicon);
-  return { kind: 'speak', text: task.text, voice: voiceOf(task.voice, 'voice'), speed, ...(lexicon ? { lexicon } : {}) };
+  const ssml = task.ssml === undefined ? undefined : ssmlPartOf(task.ssml);
+  return { kind: 'speak', text: task.text, voice: voiceOf(task.voice, 'voice'), speed, ...(lexicon ? { lexicon } : {}), ...(ssml ? { ssml } : {}) };
+}
+
+/** A Read Aloud SSML part: its source within the text limit, a step range, and admitted markup. */
+function ssmlPartOf(value: unknown): NonNullable<SpeakTask['ssml']> {
+  if (!isObject(value) || typeof value.source !== 'string' || value.source.length > MAX_TTS_TEXT) throw invalid(`ssml.source is not a text of at most ${MAX_TTS_TEXT} characters`);
+  const { from, to } = value;
+  if (!Number.isInteger(from) || !Number.isInteger(to) || (from as number) < 0 || (to as number) <= (from as number)) throw invalid('ssml.from and ssml.to are not a range of steps');
+  return { source: value.source, from: from as number, to: to as number, markup: ssmlMarkupOf(value.markup) };
 }
 
 /** The task's lexicon entries, checked as PUT /lexicon checks them. */

@@ -4,7 +4,7 @@
  * can run without a voice library, and a bad request is refused before any synthesis.
  */
 import path from 'node:path';
-import { checkBookOutput } from '../audiobook/book-output';
+import { acxFolderFor, checkBookOutput } from '../audiobook/book-output';
 import type { AudiobookFormat, BookChapter, BookMaster, BookPassage, BookPlan, BookReading } from '../audiobook/book-plan';
 import { ApiError } from '../contract/errors';
 import type { SsmlTaskMarkup } from '../engine/protocol';
@@ -88,8 +88,13 @@ export async function admitBook(
   const perChapter = request.perChapter === true;
   if (perChapter && request.format !== 'mp3') throw new ManuscriptError('One file per chapter is made as MP3; use the mp3 format.');
   if (request.master !== undefined && request.master !== 'acx') throw new ManuscriptError(`The mastering preset must be acx, not ${String(request.master).slice(0, 40)}.`);
-  if (request.master === 'acx' && !(perChapter && request.format === 'mp3')) throw new ManuscriptError('ACX takes one MP3 per chapter: export with one file per chapter (--per-chapter) as MP3.');
+  if (request.master === 'acx' && request.format !== 'm4b' && !(perChapter && request.format === 'mp3')) {
+    throw new ManuscriptError('ACX takes one MP3 per chapter, never one file for the book: export with one file per chapter (--per-chapter) as MP3, or as an M4B, which then comes with the chapter MP3s for ACX in a folder beside it.');
+  }
   await checkBookOutput(out, perChapter);
+  // ACX refuses a single file for the book: an M4B mastered for it comes with the chapter MP3s ACX takes.
+  const acxFolder = request.master === 'acx' && request.format === 'm4b' ? acxFolderFor(out) : undefined;
+  if (acxFolder) await checkBookOutput(acxFolder, true);
   const input = path.resolve(request.input);
   const book = await readBook(input, request.chapterLevel);
   const chosen = selectChapters(book.chapters, request.chapters);
@@ -159,7 +164,7 @@ export async function admitBook(
   const verify = request.verify ? await admitVerify(request.verify, deps.dataDir, readings[bookReading]!.voice.languageCode) : undefined;
   const meta = { ...(book.title ? { title: book.title } : {}), ...(book.author ? { author: book.author } : {}) };
   return {
-    ...meta, format: request.format, perChapter, out, readings, chapters, lexicon: [...deps.lexicon], ...(request.master ? { master: request.master } : {}), ...(verify ? { verify } : {}),
+    ...meta, format: request.format, perChapter, out, readings, chapters, lexicon: [...deps.lexicon], ...(request.master ? { master: request.master } : {}), ...(acxFolder ? { acxFolder } : {}), ...(verify ? { verify } : {}),
     ...(readAlong ? { readAlong: book.epub ? readAlongFromEpub(book.epub, input, chosen) : readAlongFromText({ ...meta, language }, sentenced) } : {}),
   };
 }

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { LexiconEntry } from '../contract/types';
-import type { SpeakTask, SpokenSentence, TaskOutcome } from '../engine/protocol';
+import type { SpeakTask, SpokenSentence, SsmlTaskMarkup, TaskOutcome } from '../engine/protocol';
 import { EngineCancelledError, type EngineRunOptions } from '../jobs/engine-host';
 import { entriesIn } from '../lexicon/apply-lexicon';
 import type { TtsVoiceRef } from '../voices/voice-ref';
@@ -26,12 +26,23 @@ export class SentenceSkippedError extends Error {
 /**
  * A Synthesize that speaks with `voice` in the engine process, applying the lexicon entries found in each
  * sentence; a function is asked for the lexicon at each sentence (the editor re-reads it when its file changes).
+ * An SSML part is spoken by its markup, with the voices and audio files `ssmlMarkup` admitted for its source
+ * (the same admission as the other doors: src/jobs/ssml-admission.ts).
  */
-export function engineSynthesizer(engine: SpeakingEngine, voice: TtsVoiceRef, lexicon: readonly LexiconEntry[] | (() => readonly LexiconEntry[]) = []): Synthesize {
-  return async (text, speed, signal): Promise<SentenceAudio> => {
+export function engineSynthesizer(
+  engine: SpeakingEngine,
+  voice: TtsVoiceRef,
+  lexicon: readonly LexiconEntry[] | (() => readonly LexiconEntry[]) = [],
+  ssmlMarkup?: (source: string) => Promise<SsmlTaskMarkup>,
+): Synthesize {
+  return async (text, speed, signal, sentence): Promise<SentenceAudio> => {
     if (signal.aborted) throw new SentenceSkippedError();
     const entries = entriesIn(text, typeof lexicon === 'function' ? lexicon() : lexicon);
-    const task: SpeakTask = { kind: 'speak', text, voice, speed, ...(entries.length ? { lexicon: entries } : {}) };
+    const part = sentence?.ssml;
+    if (part && !ssmlMarkup) throw new TypeError('Expected a way to admit SSML markup for an SSML part');
+    const ssml = part && ssmlMarkup ? { source: part.source, from: part.from, to: part.to, markup: await ssmlMarkup(part.source) } : undefined;
+    if (signal.aborted) throw new SentenceSkippedError();
+    const task: SpeakTask = { kind: 'speak', text, voice, speed, ...(entries.length ? { lexicon: entries } : {}), ...(ssml ? { ssml } : {}) };
     try {
       const { result } = await engine.run(`read-aloud-${randomUUID()}`, task, {
         signal: new AbortController().signal,

@@ -19,6 +19,8 @@ export interface SentenceAudio {
   durationSeconds: number;
   /** Word offsets in the sentence's text with their start times; null: estimated from the text. */
   words: { start: number; end: number; startSeconds: number }[] | null;
+  /** An SSML part's: what the engine could not honour (`ssml phoneme` → why). */
+  ignored?: Record<string, string>;
 }
 
 /** Plays sentences in the order they are queued, each after `pauseSeconds` of silence, and reports back (ReadingSession.onPlayer…). */
@@ -31,7 +33,8 @@ export interface SentencePlayer {
   stop(): void;
 }
 
-export type Synthesize = (text: string, speed: number, signal: AbortSignal) => Promise<SentenceAudio>;
+/** Speaks a sentence's text; `sentence` tells an SSML part (sentence.ssml) from plain text. */
+export type Synthesize = (text: string, speed: number, signal: AbortSignal, sentence?: ReadingSentence) => Promise<SentenceAudio>;
 
 export interface ReadingOptions {
   synthesize: Synthesize;
@@ -252,13 +255,15 @@ export class ReadingSession {
     const generation = this.generation;
     const speed = this.speedNow;
     this.busy = true;
-    this.options.synthesize(this.sentences[index].text, speed, this.controller.signal).then(
+    const sentence = this.sentences[index];
+    this.options.synthesize(sentence.text, speed, this.controller.signal, sentence).then(
       (audio) => {
         if (generation !== this.generation || this.isOver) return;
         this.busy = false;
-        this.queued.set(index, { audio, words: wordTimes(this.sentences[index].text, audio) });
+        this.queued.set(index, { audio, words: wordTimes(sentence.text, audio) });
         this.nextToQueue = index + 1;
-        const pause = index === this.currentIndex ? 0 : (this.options.pauseSeconds ?? DEFAULT_PAUSE_SECONDS) / speed;
+        // An SSML part that opens with its own break carries that silence in its audio, instead of the reader's pause.
+        const pause = index === this.currentIndex || sentence.ssml?.startsWithPause ? 0 : (this.options.pauseSeconds ?? DEFAULT_PAUSE_SECONDS) / speed;
         this.options.player.enqueue(index, audio, pause);
         this.emit('audio', index, audio);
         this.fill();

@@ -82,6 +82,13 @@ function joined(parts: readonly ReadingSentence[]): ReadingSentence | undefined 
   };
 }
 
+/** Whether audio made for `before` still says `after`: the same text, and for SSML the same markup and steps. */
+function sameSpeech(after: ReadingSentence, before: ReadingSentence): boolean {
+  if (after.text !== before.text) return false;
+  const [a, b] = [after.ssml, before.ssml];
+  return a === b || (a !== undefined && b !== undefined && a.source === b.source && a.from === b.from && a.to === b.to);
+}
+
 /**
  * The reading after an edit. Sentences already read move with the text (one the edit touched takes its
  * new words, so Previous reads what is there now); the one being spoken moves too and keeps its words,
@@ -102,6 +109,6 @@ export function resync({ sentences, current, end, changes, split }: ResyncInput)
   const rest = split(moved.end, newEnd).map((sentence) => (sentence.start < moved.end ? { ...sentence, start: moved.end } : sentence));
   const updated = [...before, moved, ...rest];
   let remakeFrom = current + 1;
-  while (remakeFrom < updated.length && remakeFrom < sentences.length && updated[remakeFrom].text === sentences[remakeFrom].text) remakeFrom++;
+  while (remakeFrom < updated.length && remakeFrom < sentences.length && sameSpeech(updated[remakeFrom], sentences[remakeFrom])) remakeFrom++;
   return { sentences: updated, end: newEnd, remakeFrom, currentEdited };
 }

@@ -8,6 +8,7 @@ import { maskComments } from './comment-mask';
 import { maskMarkdown } from './markdown-mask';
 import { sentenceEnds } from './sentence-breaks';
 import type { MaskedText } from './text-mask';
+import { ssmlSpanAt, type SsmlPart } from './ssml/ssml-reading';
 
 export type ReadingKind = 'markdown' | 'comments' | 'plain';
 
@@ -20,6 +21,8 @@ export interface ReadingSentence {
   text: string;
   /** Source offset of each word (run of non-space characters) of `text`, in order. */
   wordStarts: number[];
+  /** A part of SSML (reading-parts.ts): spoken by its markup, highlighted by where each step is written. */
+  ssml?: SsmlPart;
 }
 
 /** A blank line ends a paragraph. */
@@ -101,6 +104,10 @@ function withMarkup(source: string, masked: string, sentence: ReadingSentence): 
  * word it falls in; undefined when it spans words.
  */
 export function sourceRange(sentence: ReadingSentence, start: number, end: number): { start: number; end: number } | undefined {
+  if (sentence.ssml) {
+    const span = ssmlSpanAt(sentence.ssml, start);
+    return span && { start: sentence.start + span.start, end: sentence.start + span.end };
+  }
   let wordIndex = -1;
   let wordStart = 0;
   for (const match of sentence.text.matchAll(/\S+/g)) {

@@ -1,7 +1,7 @@
 /**
  * `cli.js audiobook --per-chapter --master acx`: each chapter is mastered to Audible's rules and the report the
- * command prints is what ffprobe and ffmpeg measure in the files; ACX without one MP3 per chapter is refused
- * before any synthesis.
+ * command prints is what ffprobe and ffmpeg measure in the files; an M4B joins the same mastered chapters and
+ * comes with the chapter MP3s ACX takes; a single MP3 book is refused before any synthesis.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -52,12 +52,39 @@ describe('audiobook --master acx', () => {
     }
   });
 
-  it('refuses ACX for a single-file book before synthesizing anything', async () => {
+  it('an M4B: the same mastered chapters joined with chapter marks, beside the folder of chapter MP3s ACX takes', async () => {
     const dir = await workDir();
     await writeFile(path.join(dir, 'book.md'), BOOK);
-    const run = await runCli(['audiobook', path.join(dir, 'book.md'), '--out', path.join(dir, 'book.m4b'), '--master', 'acx', '--data-dir', path.join(dir, 'data')]);
+    const book = path.join(dir, 'book.m4b');
+    const run = await runCli(['audiobook', path.join(dir, 'book.md'), '--out', book, '--master', 'acx', '--data-dir', path.join(dir, 'data')]);
+    assert.equal(run.code, 0, run.stderr);
+    const folder = path.join(dir, 'book-acx');
+    assert.match(run.stdout, new RegExp(`ACX takes one MP3 per chapter, not the M4B: the mastered chapters are in ${folder.replace(/[.]/g, '\\.')}`));
+    const mp3s = (await readdir(folder)).sort();
+    assert.deepEqual(mp3s, ['01 The Harbour.mp3', '02 The Market.mp3']);
+    const lines = run.stdout.split('\n').filter((line) => line.startsWith('ACX complies: '));
+    assert.deepEqual(lines.map((line) => line.split(': ')[1]), mp3s, 'the report is per chapter MP3');
+    const probe = (file: string, what: string) => JSON.parse(execFileSync('ffprobe', ['-v', 'error', what, '-show_format', '-of', 'json', file], { encoding: 'utf8' }));
+    const chapters = probe(book, '-show_chapters').chapters as { start_time: string; end_time: string; tags: { title: string } }[];
+    assert.deepEqual(chapters.map((chapter) => chapter.tags.title), ['The Harbour', 'The Market']);
+    const firstMp3 = Number(probe(path.join(folder, mp3s[0]), '-show_streams').format.duration);
+    assert.ok(Math.abs(Number(chapters[1].start_time) - firstMp3) < 0.1, `the second chapter starts where the first mastered chapter ends (${chapters[1].start_time} vs ${firstMp3} s)`);
+    // The M4B carries the mastered sound: the MP3's level, and room tone at the head (0.75 s), not speech.
+    const bookRms = rmsDb(book);
+    const mp3Rms = (rmsDb(path.join(folder, mp3s[0])) + rmsDb(path.join(folder, mp3s[1]))) / 2;
+    assert.ok(Math.abs(bookRms - mp3Rms) <= 1, `M4B ${bookRms} dB, chapter MP3s ${mp3Rms} dB`);
+    assert.ok(bookRms >= -23 && bookRms <= -18, `${bookRms} dB`);
+    const head = spawnSync('ffmpeg', ['-hide_banner', '-nostats', '-t', '0.5', '-i', book, '-af', 'astats=measure_overall=RMS_level:measure_perchannel=none', '-f', 'null', '-'], { encoding: 'utf8' });
+    const headRms = /RMS level dB: (-?inf|-?[\d.]+)/.exec(head.stderr)![1];
+    assert.ok(headRms === '-inf' || Number(headRms) < -55, `the first half second is room tone (${headRms} dB)`);
+  });
+
+  it('refuses ACX for a single MP3 book before synthesizing anything, naming what ACX takes', async () => {
+    const dir = await workDir();
+    await writeFile(path.join(dir, 'book.md'), BOOK);
+    const run = await runCli(['audiobook', path.join(dir, 'book.md'), '--out', path.join(dir, 'book.mp3'), '--master', 'acx', '--data-dir', path.join(dir, 'data')]);
     assert.equal(run.code, 1);
-    assert.match(run.stderr, /ACX takes one MP3 per chapter/);
-    assert.ok(!(await readdir(dir)).includes('book.m4b'), 'no book was written');
+    assert.match(run.stderr, /ACX takes one MP3 per chapter, never one file for the book/);
+    assert.ok(!(await readdir(dir)).includes('book.mp3'), 'no book was written');
   });
 });

@@ -89,9 +89,12 @@ describe('parseSsml', () => {
   });
 
   it('expands say-as, replaces sub by its alias, keeps phonemes beside the written word', () => {
-    const steps = speech(parseSsml('<speak><say-as interpret-as="ordinal">2</say-as> <sub alias="World Wide Web">WWW</sub> <phoneme alphabet="ipa" ph="təˈmɑːtəʊ">tomato</phoneme></speak>').steps);
+    const source = '<speak><say-as interpret-as="ordinal">2</say-as> <sub alias="World Wide Web">WWW</sub> <phoneme alphabet="ipa" ph="təˈmɑːtəʊ">tomato</phoneme></speak>';
+    const steps = speech(parseSsml(source).steps);
     assert.equal(steps[0].text, 'second World Wide Web');
-    assert.deepEqual(steps[1], { kind: 'speech', text: 'tomato', style: steps[1].style, phonemes: { alphabet: 'ipa', ph: 'təˈmɑːtəʊ' } });
+    assert.equal(source.slice(steps[0].at.start, steps[0].at.end), '<say-as interpret-as="ordinal">2</say-as> <sub alias="World Wide Web">WWW</sub>', 'a merged run is written from its first element to its last');
+    const phoneme = { start: source.indexOf('<phoneme'), end: source.indexOf('</speak>') };
+    assert.deepEqual(steps[1], { kind: 'speech', text: 'tomato', style: steps[1].style, phonemes: { alphabet: 'ipa', ph: 'təˈmɑːtəʊ' }, at: phoneme });
   });
 
   it('say-as follows the language of the element around it', () => {

@@ -120,6 +120,7 @@ async function chooseOutput(input: string, args: ExportAudiobookArgs): Promise<E
       { label: 'One M4B with chapters', description: 'AAC, a chapter marker per heading', perChapter: false, readAlong: false },
       { label: 'One MP3 per chapter', description: 'a folder of tagged MP3 files', perChapter: true, readAlong: false },
       { label: 'ACX-ready MP3 per chapter', description: 'mastered to Audible\'s rules: levels, peaks, room tone, 192 kbps; with a compliance report', perChapter: true, readAlong: false, acx: true },
+      { label: 'ACX-ready MP3 per chapter, plus an M4B', description: 'the same mastered chapters joined into one M4B beside the folder of MP3s (ACX takes the MP3s)', perChapter: false, readAlong: false, acx: true },
       { label: 'Read-along EPUB 3', description: 'the text with its narration, each sentence highlighted as it is read', perChapter: false, readAlong: true },
     ],
     { title: 'Export Audiobook' },
@@ -133,6 +134,10 @@ async function chooseOutput(input: string, args: ExportAudiobookArgs): Promise<E
     const acx = 'acx' in kind && kind.acx === true;
     const folder = await vscode.window.showSaveDialog({ title: 'Folder for the chapter MP3s', defaultUri: vscode.Uri.file(`${base}-${acx ? 'acx' : 'chapters'}`) });
     return folder ? { out: folder.fsPath, perChapter: true, format: 'mp3', ...(acx ? { master: 'acx' as const } : {}) } : undefined;
+  }
+  if ('acx' in kind && kind.acx === true) {
+    const book = await vscode.window.showSaveDialog({ title: 'Save the M4B (the ACX chapter MP3s go in a folder beside it)', defaultUri: vscode.Uri.file(`${base}.m4b`), filters: { Audiobook: ['m4b'] } });
+    return book ? { out: book.fsPath, perChapter: false, format: 'm4b', master: 'acx' } : undefined;
   }
   const file = await vscode.window.showSaveDialog({ title: 'Save the audiobook', defaultUri: vscode.Uri.file(`${base}.m4b`), filters: { Audiobook: ['m4b'], MP3: ['mp3'] } });
   return file ? { out: file.fsPath, perChapter: false, format: path.extname(file.fsPath).toLowerCase() === '.mp3' ? 'mp3' : 'm4b' } : undefined;

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { JobRecord } from '../../jobs/types';
+import { ttsResultOf, type JobRecord } from '../../jobs/types';
 import { runWithProgress, succeeded } from '../job-progress';
 import { reportError } from '../log';
 import type { Services } from '../services';
@@ -51,10 +51,26 @@ async function offerSave(jobId: string): Promise<void> {
 }
 
 /** Where an SSML `<audio src>` may point: the workspace folders and the document's own folder. */
-function audioFolders(editor: vscode.TextEditor | undefined): string[] {
+export function audioFolders(editor: vscode.TextEditor | undefined): string[] {
   const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
   if (editor?.document.uri.scheme === 'file') folders.push(path.dirname(editor.document.uri.fsPath));
   return folders;
+}
+
+/** What a narration's engine did not honour of its SSML (`ssml …` in ignoredOptions), as Problems where the SSML is. */
+let skipped: vscode.DiagnosticCollection | undefined;
+
+function showSkipped(editor: vscode.TextEditor | undefined, job: JobRecord): void {
+  if (!editor || !skipped) return;
+  const { document, selection } = editor;
+  const ignored = Object.entries(ttsResultOf(job)?.ignoredOptions ?? {}).filter(([key]) => key.startsWith('ssml '));
+  const block = ssmlBlockAt(document.getText(), document.languageId, selection.active.line);
+  const range = !selection.isEmpty ? selection : block ? new vscode.Range(block.line, 0, block.endLine, document.lineAt(block.endLine).text.length) : document.lineAt(selection.active.line).range;
+  skipped.set(document.uri, ignored.map(([key, reason]) => {
+    const problem = new vscode.Diagnostic(range, `Narration did not honour ${key}: ${reason}`, vscode.DiagnosticSeverity.Information);
+    problem.source = 'Narrate';
+    return problem;
+  }));
 }
 
 export async function narrateSelection(services: Services, args: NarrateArgs = {}): Promise<NarrateResult | undefined> {
@@ -68,6 +84,7 @@ export async function narrateSelection(services: Services, args: NarrateArgs = {
     services.editorJobs.createTts({ text, voiceId: args.voiceId, audioFolders: audioFolders(editor) }),
   );
   if (!succeeded(job)) return { job };
+  if (args.text === undefined) showSkipped(editor, job);
   const audioPath = (await services.editorJobs.outputPath(job))!;
   if (args.play !== false) services.player.play(audioPath, job.name);
   rememberNarration(job.id, text);
@@ -76,7 +93,7 @@ export async function narrateSelection(services: Services, args: NarrateArgs = {
 }
 
 export function registerNarrateSelection(services: Services): vscode.Disposable {
-  return vscode.commands.registerCommand('speechStudio.narrateSelection', async (first?: unknown) => {
+  const command = vscode.commands.registerCommand('speechStudio.narrateSelection', async (first?: unknown) => {
     const args = typeof first === 'object' && first !== null && !(first instanceof vscode.Uri) ? (first as NarrateArgs) : undefined;
     try {
       return await narrateSelection(services, args);
@@ -85,4 +102,6 @@ export function registerNarrateSelection(services: Services): vscode.Disposable 
       return undefined;
     }
   });
+  skipped = vscode.languages.createDiagnosticCollection('speechStudio.narrate');
+  return vscode.Disposable.from(command, skipped);
 }

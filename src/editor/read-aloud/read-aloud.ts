@@ -3,14 +3,18 @@
  * through the engine process into the player in the Speech Studio panel with the editor's pronunciation
  * lexicon, shows the reader bar (position, controls, speed, voice), highlights
  * what is spoken, follows edits of the text (src/read-aloud/resync.ts) and stops when its editor closes.
- * One reading at a time; a new one replaces it.
+ * SSML (an `.ssml` file, a ```ssml block) is spoken by its markup, part by part, and what the engine could
+ * not honour of it is listed in Problems. One reading at a time; a new one replaces it.
  */
 import * as vscode from 'vscode';
 import type { LexiconEntry } from '../../contract/types';
+import type { SsmlTaskMarkup } from '../../engine/protocol';
 import { engineSynthesizer } from '../../read-aloud/engine-speaker';
 import { DEFAULT_PAUSE_SECONDS, ReadingSession, SPEEDS, type ReadingState } from '../../read-aloud/reading-session';
 import { resync } from '../../read-aloud/resync';
-import { readingKind, readingSentences, sourceRange, type ReadingSentence } from '../../text/reading-sentences';
+import { readingParts, SsmlReadingError } from '../../text/reading-parts';
+import { sourceRange, type ReadingSentence } from '../../text/reading-sentences';
+import { audioFolders } from '../commands/narrate-selection';
 import { reportError } from '../log';
 import type { Services } from '../services';
 import { workspaceLexiconFile } from '../workspace-lexicon';
@@ -43,6 +47,8 @@ export interface ReadAloudStatus {
   events: ReadAloudEvent[];
   /** The latest reading's offer of a neural voice: `pending` while the question is open. */
   voiceOffer?: OfferOutcome | 'pending';
+  /** What the engine could not honour of the reading's SSML (`ssml phoneme` → why), as in a job's ignoredOptions. */
+  ignored: Record<string, string>;
 }
 
 export const READ_ALOUD_COMMANDS = ['togglePause', 'stop', 'next', 'previous', 'faster', 'slower'] as const;
@@ -63,6 +69,10 @@ export class ReadAloud implements vscode.Disposable {
   /** The reading voice's language, whose abbreviations do not end a sentence. */
   private language = 'en';
   private voiceName = '';
+  /** Each SSML text read, admitted once (its voices and audio files) whatever parts of it are spoken. */
+  private ssmlMarkups = new Map<string, Promise<SsmlTaskMarkup>>();
+  private ignored: Record<string, string> = {};
+  private readonly skipped = vscode.languages.createDiagnosticCollection('speechStudio.readAloud');
   private readonly view = new ReadingView();
   private readonly player: WebviewPlayer;
   private readonly disposables: vscode.Disposable[];
@@ -101,7 +111,15 @@ export class ReadAloud implements vscode.Disposable {
     const startedAt = Date.now();
     const { document } = editor;
     this.language = this.services.editorJobs.defaultVoice().voice.languageCode;
-    const { sentences, end } = sentencesFor(editor, scope, this.language);
+    let found: { sentences: ReadingSentence[]; end: number };
+    try {
+      found = sentencesFor(editor, scope, this.language);
+    } catch (error) {
+      if (!(error instanceof SsmlReadingError)) throw error;
+      void vscode.window.showErrorMessage(`Read Aloud cannot read this: ${error.message}`);
+      return undefined;
+    }
+    const { sentences, end } = found;
     if (sentences.length === 0) {
       void vscode.window.showInformationMessage(scope === 'selection' ? 'The selection has nothing to read aloud.' : 'There is nothing to read aloud here.');
       return undefined;
@@ -110,6 +128,15 @@ export class ReadAloud implements vscode.Disposable {
     const { voice } = this.services.editorJobs.admitTts({ text: sentences[0].text });
     this.voiceName = this.services.editorJobs.defaultVoice().voice.name;
     this.events = [];
+    this.ignored = {};
+    this.skipped.clear();
+    this.ssmlMarkups = new Map();
+    const folders = audioFolders(editor);
+    const admitMarkup = (source: string): Promise<SsmlTaskMarkup> => {
+      let markup = this.ssmlMarkups.get(source);
+      if (!markup) this.ssmlMarkups.set(source, (markup = this.services.editorJobs.admitSsml(source, folders)));
+      return markup;
+    };
     this.startedAt = startedAt;
     // The player loads while the engine speaks the first sentence.
     this.player.open(`Read Aloud: ${vscode.workspace.asRelativePath(document.uri)}`);
@@ -117,7 +144,7 @@ export class ReadAloud implements vscode.Disposable {
     const config = vscode.workspace.getConfiguration('speechStudio.readAloud');
     this.lexiconEntries = await this.services.editorJobs.spokenLexicon();
     const session = new ReadingSession(sentences, {
-      synthesize: engineSynthesizer(server.engine, voice, () => this.lexiconEntries),
+      synthesize: engineSynthesizer(server.engine, voice, () => this.lexiconEntries, admitMarkup),
       player: this.player,
       speed: config.get<number>('speed', 1),
       pauseSeconds: config.get<number>('sentencePause', DEFAULT_PAUSE_SECONDS),
@@ -172,6 +199,7 @@ export class ReadAloud implements vscode.Disposable {
       document: this.document?.uri.toString(),
       events: [...this.events],
       ...(this.voiceOffer ? { voiceOffer: this.voiceOffer } : {}),
+      ignored: { ...this.ignored },
     };
   }
 
@@ -185,7 +213,10 @@ export class ReadAloud implements vscode.Disposable {
   }
 
   private watch(session: ReadingSession): void {
-    session.on('audio', (index, audio) => this.log({ type: 'audio', index, at: 0, durationSeconds: audio.durationSeconds }));
+    session.on('audio', (index, audio) => {
+      this.log({ type: 'audio', index, at: 0, durationSeconds: audio.durationSeconds });
+      if (audio.ignored) this.noteIgnored(index, audio.ignored);
+    });
     session.on('sentence', (index) => {
       this.log({ type: 'started', index, at: 0 });
       this.highlight(index, true);
@@ -209,6 +240,21 @@ export class ReadAloud implements vscode.Disposable {
     });
   }
 
+  /** What the engine skipped of an SSML part, in the status and as Problems at the part (once per kind). */
+  private noteIgnored(index: number, ignored: Record<string, string>): void {
+    const range = this.range(index, 0, this.sentences[index].end - this.sentences[index].start);
+    const fresh = Object.entries(ignored).filter(([key]) => !(key in this.ignored));
+    if (fresh.length === 0 || !range || !this.document) return;
+    Object.assign(this.ignored, Object.fromEntries(fresh));
+    const problems = [...(this.skipped.get(this.document.uri) ?? [])];
+    for (const [key, reason] of fresh) {
+      const problem = new vscode.Diagnostic(range, `Read Aloud did not honour ${key}: ${reason}`, vscode.DiagnosticSeverity.Information);
+      problem.source = 'Read Aloud';
+      problems.push(problem);
+    }
+    this.skipped.set(this.document.uri, problems);
+  }
+
   /** Highlights sentence `index`; `reveal` scrolls to it (not after an edit: the writer's cursor may be elsewhere). */
   private highlight(index: number, reveal: boolean): void {
     const range = this.range(index, 0, this.sentences[index].end - this.sentences[index].start);
@@ -227,13 +273,13 @@ export class ReadAloud implements vscode.Disposable {
     if (!session || session.isOver) return;
     const { document } = event;
     const text = document.getText();
-    const kind = readingKind(document.languageId);
     const next = resync({
       sentences: this.sentences,
       current: session.current,
       end: this.end,
       changes: event.contentChanges,
-      split: (from, to) => readingSentences(text, kind, document.languageId, from, to, this.language),
+      // SSML being typed may not read yet: it stays silent until it does (Problems say why).
+      split: (from, to) => readingParts(text, { languageId: document.languageId, from, to, language: this.language, malformed: 'silent' }),
     });
     this.sentences = next.sentences;
     this.end = next.end;
@@ -287,23 +333,24 @@ export class ReadAloud implements vscode.Disposable {
     this.stop('Speech Studio stopped');
     this.player.dispose();
     this.view.dispose();
+    this.skipped.dispose();
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
   }
 }
 
 /**
  * The sentences a scope reads (the whole document, those in the selection, or from the sentence at the
- * cursor on) and where its reading ends.
+ * cursor on) and where its reading ends; malformed SSML is refused (SsmlReadingError).
  */
 function sentencesFor(editor: vscode.TextEditor, scope: ReadScope, language: string): { sentences: ReadingSentence[]; end: number } {
   const { document, selection } = editor;
   const text = document.getText();
-  const kind = readingKind(document.languageId);
+  const { languageId } = document;
   if (scope === 'selection' && !selection.isEmpty) {
     const end = document.offsetAt(selection.end);
-    return { sentences: readingSentences(text, kind, document.languageId, document.offsetAt(selection.start), end, language), end };
+    return { sentences: readingParts(text, { languageId, from: document.offsetAt(selection.start), to: end, language }), end };
   }
-  const all = readingSentences(text, kind, document.languageId, 0, text.length, language);
+  const all = readingParts(text, { languageId, language });
   if (scope === 'document') return { sentences: all, end: text.length };
   const cursor = document.offsetAt(selection.active);
   const first = all.findIndex((sentence) => sentence.end > cursor);

@@ -12,7 +12,7 @@ import { isWasmMedia, mediaToolchain } from '../media/media-toolchain';
 import { startWasmFfmpeg } from '../media/wasm-ffmpeg';
 import { UserFacingError } from '../protocol';
 import type { AcxReport, AudioMeasurement } from '../../audiobook/book-plan';
-import { runFfmpeg } from './book-audio';
+import { ENCODING, runFfmpeg } from './book-audio';
 
 export const ACX_RULES = {
   rmsMinDb: -23,
@@ -87,9 +87,10 @@ export function acxProblems(measured: AudioMeasurement): string[] {
 
 /**
  * Masters a chapter's WAV into an ACX MP3 at `mp3` and reports on the result. A chapter with no sound at
- * all cannot comply and says so rather than being amplified into noise.
+ * all cannot comply and says so rather than being amplified into noise. With `m4a`, the same mastered
+ * sound (gain, limit, room tone) is also encoded as the M4B's AAC chapter, in the same ffmpeg run.
  */
-export async function masterChapterForAcx(wav: string, mp3: string, scratch: string): Promise<AcxReport> {
+export async function masterChapterForAcx(wav: string, mp3: string, scratch: string, m4a?: string): Promise<AcxReport> {
   const before = await measureAudio(wav);
   if (!Number.isFinite(before.rmsDb)) {
     return { file: mp3, measured: before, headToneSeconds: 0, tailToneSeconds: 0, complies: false, problems: ['The chapter is silent: there is nothing to master.'] };
@@ -99,9 +100,13 @@ export async function masterChapterForAcx(wav: string, mp3: string, scratch: str
   const headMs = Math.round(HEAD_TONE_SECONDS * 1000);
   const speech = `[0:a]aresample=${ACX_RULES.sampleRate},volume=${gainDb.toFixed(2)}dB,alimiter=limit=${limit.toFixed(4)}:level=0:attack=1:release=50,adelay=${headMs}:all=1,apad=pad_dur=${TAIL_TONE_SECONDS}[speech]`;
   const tone = `anoisesrc=color=brown:amplitude=${ROOM_TONE_AMPLITUDE}:sample_rate=${ACX_RULES.sampleRate}[tone]`;
-  await runFfmpeg({ inputs: [wav], outputs: [mp3] }, (names) => ['-hide_banner', '-loglevel', 'error', '-y', '-i', names.input(0),
-    '-filter_complex', `${speech};${tone};[speech][tone]amix=inputs=2:duration=first:normalize=0[out]`, '-map', '[out]',
-    '-ac', '1', '-ar', String(ACX_RULES.sampleRate), '-c:a', 'libmp3lame', '-b:a', `${ACX_RULES.bitrateKbps}k`, '-f', 'mp3', names.output(0)], scratch);
+  const mixed = `${speech};${tone};[speech][tone]amix=inputs=2:duration=first:normalize=0`;
+  const asMp3 = (label: string, output: string): string[] =>
+    ['-map', label, '-ac', '1', '-ar', String(ACX_RULES.sampleRate), '-c:a', 'libmp3lame', '-b:a', `${ACX_RULES.bitrateKbps}k`, '-f', 'mp3', output];
+  await runFfmpeg({ inputs: [wav], outputs: m4a ? [mp3, m4a] : [mp3] }, (names) => ['-hide_banner', '-loglevel', 'error', '-y', '-i', names.input(0),
+    ...(m4a
+      ? ['-filter_complex', `${mixed},asplit=2[out][book]`, ...asMp3('[out]', names.output(0)), '-map', '[book]', '-ac', '1', '-ar', String(ACX_RULES.sampleRate), ...ENCODING.m4b.codec, names.output(1)]
+      : ['-filter_complex', `${mixed}[out]`, ...asMp3('[out]', names.output(0))])], scratch);
   const measured = await measureAudio(mp3);
   const problems = acxProblems(measured);
   return { file: mp3, measured, headToneSeconds: HEAD_TONE_SECONDS, tailToneSeconds: TAIL_TONE_SECONDS, complies: problems.length === 0, problems };

@@ -81,6 +81,8 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
   const encoded: string[] = [];
   const readAlong: ReadAlongChapter[] = [];
   const acx: AcxReport[] = [];
+  /** An M4B mastered for ACX: its chapters, the same mastered sound as the MP3s, as AAC. */
+  const masteredBook: string[] = [];
   const verify = plan.verify;
   const paragraphs: ParagraphTakes[] = [];
   for (const [chapterIndex, chapter] of plan.chapters.entries()) {
@@ -155,11 +157,13 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
       const joined = path.join(scratch, `chapter-${timed.length + 1}.wav`);
       await joinWavs(wavs, joined, pauses);
       const mastered = path.join(scratch, `chapter-${timed.length + 1}.mp3`);
-      const chapterReport = await masterChapterForAcx(joined, mastered, scratch);
+      const bookChapter = plan.acxFolder ? path.join(scratch, `chapter-${timed.length + 1}.m4a`) : undefined;
+      const chapterReport = await masterChapterForAcx(joined, mastered, scratch, bookChapter);
       await rm(joined, { force: true });
       acx.push(chapterReport);
       timed.push({ title: chapter.title, seconds: seconds + chapterReport.headToneSeconds + chapterReport.tailToneSeconds });
       encoded.push(mastered);
+      if (bookChapter) masteredBook.push(bookChapter);
       continue;
     }
     const chapterKey = cacheKey({ format: plan.format, pause: PARAGRAPH_PAUSE_SECONDS, ...(plan.format === 'epub3' ? { pauses } : {}), wavs: wavs.map((file) => path.basename(file)) });
@@ -179,14 +183,17 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
   }
   report('encoding', SYNTHESIS_SHARE);
   const book = { ...(plan.title ? { title: plan.title } : {}), ...(plan.author ? { author: plan.author } : {}) };
+  // ACX's chapter MP3s are written first: an M4B mastered for ACX names them in its report.
+  const acxFiles = plan.acxFolder ? await writeChapterFiles(book, timed, encoded, plan.acxFolder) : undefined;
   const files = plan.readAlong
     ? await writeReadAlongBook(plan.readAlong, readAlong, plan.out)
     : plan.perChapter
       ? await writeChapterFiles(book, timed, encoded, plan.out)
-      : await writeBook(book, timed, encoded, plan.out, plan.format, scratch);
+      : await writeBook(book, timed, acxFiles ? masteredBook : encoded, plan.out, plan.format, scratch);
+  const acxChapterFiles = acxFiles ?? files;
   // The scratch folder goes first: while it is there, the cache counts as being written and is left alone.
   await rm(scratch, { recursive: true, force: true });
   await cachePrunerFor(task.dataDir, engineConfig().cacheLimits).prune('audiobook');
   const verified = verify ? await writeTakesReport(plan.out, verify, paragraphs) : undefined;
-  return { backend: 'audiobook', result: { ...(verified ? { verify: verified } : {}), chapters: timed, synthesized, reused, files, ...(plan.master === 'acx' ? { acx: acx.map((chapterReport, index) => ({ ...chapterReport, file: files[index] ?? chapterReport.file })) } : {}), ...(Object.keys(ssmlIgnored).length ? { ignoredOptions: ssmlIgnored } : {}) } };
+  return { backend: 'audiobook', result: { ...(verified ? { verify: verified } : {}), chapters: timed, synthesized, reused, files: acxFiles ? [...files, ...acxFiles] : files, ...(plan.master === 'acx' ? { acx: acx.map((chapterReport, index) => ({ ...chapterReport, file: acxChapterFiles[index] ?? chapterReport.file })) } : {}), ...(Object.keys(ssmlIgnored).length ? { ignoredOptions: ssmlIgnored } : {}) } };
 }

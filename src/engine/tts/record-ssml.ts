@@ -32,9 +32,14 @@ export interface SsmlRecordingOptions {
   /** The samples of an `<audio>` file at `rate`, or a reason it cannot be played (its fallback text is then spoken). */
   audio(src: string, rate: number): Promise<Int16Array | string>;
   onStep(done: number, total: number): void;
+  /** Step `index` (speech or audio) begins at sample `at` of the recording: Read Aloud's highlight follows it. */
+  onSound?(index: number, at: number): void;
 }
 
-export async function recordSsml(plan: SsmlPlan, recorder: SpeechRecorder, options: SsmlRecordingOptions): Promise<Record<string, string>> {
+/** What the recorder needs of a recording: a file spool for jobs, memory for Read Aloud (speak-ssml.ts). */
+export type SsmlRecording = Pick<SpeechRecorder, 'sampleRate' | 'length' | 'write' | 'padTo'>;
+
+export async function recordSsml(plan: SsmlPlan, recorder: SsmlRecording, options: SsmlRecordingOptions): Promise<Record<string, string>> {
   const rate = recorder.sampleRate;
   const margin = Math.round(rate * SPEECH_MARGIN_SECONDS);
   const ignored: Record<string, string> = {};
@@ -56,7 +61,7 @@ export async function recordSsml(plan: SsmlPlan, recorder: SpeechRecorder, optio
         const inserted = await options.audio(step.src, rate);
         if (typeof inserted === 'string') {
           note('audio', `${inserted}; its text was spoken instead`);
-          sound = step.fallback ? await speak({ kind: 'speech', text: step.fallback, style: step.style }, rate, options, note) : new Int16Array(0);
+          sound = step.fallback ? await speak({ kind: 'speech', text: step.fallback, style: step.style, at: step.at }, rate, options, note) : new Int16Array(0);
         } else {
           sound = inserted;
           spoken = false;
@@ -66,6 +71,7 @@ export async function recordSsml(plan: SsmlPlan, recorder: SpeechRecorder, optio
       }
       if (sound.length > 0) {
         if (previous === 'speech' || previous === 'audio') await recorder.padTo(recorder.length + Math.round(rate * JOIN_SECONDS));
+        options.onSound?.(index, recorder.length);
         await recorder.write(sound);
         endsInMargin = spoken;
       }

@@ -31,6 +31,7 @@ function engineFor(task: SpeakTask): Promise<OpenedEngine> {
 
 export async function speakSentence(task: SpeakTask): Promise<TaskOutcome<SpokenSentence>> {
   const began = performance.now();
+  if (task.ssml) return speakPart({ ...task, ssml: task.ssml }, began);
   const lexicon = lexiconForEngine(task.lexicon, task.voice.languageCode, task.voice.engine);
   const text = lexicon.apply(task.text);
   let firstSamplesMs = 0;
@@ -72,6 +73,20 @@ export async function speakSentence(task: SpeakTask): Promise<TaskOutcome<Spoken
   return {
     backend,
     result: { sampleRate, pcm, durationSeconds: samples.length / sampleRate, words, firstSamplesMs, synthesisMs: performance.now() - began },
+  };
+}
+
+/** An SSML part (speak-ssml.ts): its samples at once, a "word" per step, and what the engines did not honour. */
+async function speakPart(task: SpeakTask & { ssml: NonNullable<SpeakTask['ssml']> }, began: number): Promise<TaskOutcome<SpokenSentence>> {
+  const { speakSsmlPart } = await import('./speak-ssml');
+  const part = await speakSsmlPart(task);
+  const { samples, sampleRate, backend } = part;
+  if (samples.length === 0) throw new UserFacingError(`The SSML produced no speech: ${backend} found nothing it could pronounce in it.`);
+  const pcm = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength).toString('base64');
+  const synthesisMs = performance.now() - began;
+  return {
+    backend,
+    result: { sampleRate, pcm, durationSeconds: samples.length / sampleRate, words: part.words, firstSamplesMs: synthesisMs, synthesisMs, ignored: part.ignored },
   };
 }
 

@@ -7,7 +7,8 @@ import { StreamingResampler } from '../audio/resampler';
 import { concatSamples } from '../audio/samples';
 import { decodeToPcm16, SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import type { MediaToolchain } from '../media/media-toolchain';
-import { UserFacingError, type TtsTask } from '../protocol';
+import { UserFacingError, type SsmlTaskMarkup } from '../protocol';
+import type { TtsVoiceRef } from '../../voices/voice-ref';
 import { openSpeechEngine } from './speech-engine';
 import { asksForOtherLanguage, type EngineSettings, type SpeechEngine } from './synthesizers/synthesizer';
 
@@ -22,7 +23,8 @@ export interface SsmlEngines {
   dispose(): void;
 }
 
-export function ssmlEngines(task: TtsTask, settings: EngineSettings, ffmpeg: MediaToolchain): SsmlEngines {
+/** `task` is a TTS job's task, or a Read Aloud speak task's voice and markup. */
+export function ssmlEngines(task: { voice: TtsVoiceRef; ssml?: SsmlTaskMarkup }, settings: EngineSettings, ffmpeg: MediaToolchain): SsmlEngines {
   const opened = new Map<string, Promise<SpeechEngine>>();
   const engines: SpeechEngine[] = [];
   const ignored: Record<string, string> = {};

@@ -10,7 +10,7 @@
  */
 import { SaxesParser } from 'saxes';
 import { SAY_AS_KINDS, sayAs, SayAsError, type SayAsKind } from './say-as';
-import { DEFAULT_STYLE, type Phonemes, type SpeechStyle, type SsmlPlan, type SsmlStep } from './ssml-plan';
+import { DEFAULT_STYLE, type Phonemes, type SourceRange, type SpeechStyle, type SsmlPlan, type SsmlStep } from './ssml-plan';
 import { BREAK_STRENGTH_SECONDS, MAX_BREAK_SECONDS, parsePitch, parseRate, parseTime, parseVolume } from './ssml-values';
 
 /** Malformed or unsupported SSML, with where it is (1-based line and column). */
@@ -42,6 +42,8 @@ interface Frame {
   attributes: Record<string, string>;
   /** Text of a leaf element (say-as, sub, phoneme, audio), gathered until it closes. */
   text?: string;
+  /** Offset of the element's `<` in the source. */
+  start: number;
 }
 
 type PendingPause = { seconds: number; explicit: boolean };
@@ -54,6 +56,9 @@ export function parseSsml(source: string, defaultLanguage = 'en'): SsmlPlan {
   let pending: PendingPause | undefined;
   let tagLine = 1;
   let tagColumn = 1;
+  let tagStart = 0;
+  /** Offset just past the last tag read: where the next text begins. */
+  let markupEnd = 0;
   let sawRoot = false;
   const parser = new SaxesParser({ position: true });
 
@@ -73,14 +78,15 @@ export function parseSsml(source: string, defaultLanguage = 'en'): SsmlPlan {
     const last = steps[steps.length - 1];
     if (step.kind === 'speech' && last?.kind === 'speech' && !last.phonemes && !step.phonemes && sameStyle(last.style, step.style)) {
       last.text = `${last.text} ${step.text}`;
+      last.at = { start: last.at.start, end: step.at.end };
       return;
     }
     steps.push(step);
   };
-  const speak = (text: string, style: SpeechStyle, phonemes?: Phonemes): void => {
+  const speak = (text: string, style: SpeechStyle, at: SourceRange, phonemes?: Phonemes): void => {
     const clean = text.replace(/\s+/g, ' ').trim();
     if (clean === '' && !phonemes) return;
-    emit({ kind: 'speech', text: clean, style, ...(phonemes ? { phonemes } : {}) });
+    emit({ kind: 'speech', text: clean, style, at, ...(phonemes ? { phonemes } : {}) });
   };
   const note = (key: string, reason: string): void => {
     ignored[key] ??= reason;
@@ -90,6 +96,7 @@ export function parseSsml(source: string, defaultLanguage = 'en'): SsmlPlan {
     // The parser has read the name and the character after it: step back to the `<` (columns from 1).
     tagLine = parser.line;
     tagColumn = parser.column - tag.name.length - 1;
+    tagStart = parser.position - tag.name.length - 2;
   });
   parser.on('opentag', (tag) => {
     const name = tag.name;
@@ -105,7 +112,7 @@ export function parseSsml(source: string, defaultLanguage = 'en'): SsmlPlan {
       if (parent.text !== undefined && parent.name !== 'audio') fail(`<${parent.name}> holds only text, not <${name}>`);
     }
     const style = { ...(parent?.style ?? DEFAULT_STYLE) };
-    const frame: Frame = { name, style, line: tagLine, column: tagColumn, attributes };
+    const frame: Frame = { name, style, line: tagLine, column: tagColumn, attributes, start: tagStart };
     const lang = attributes['xml:lang'];
     if (lang !== undefined) {
       if (!/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(lang)) fail(`xml:lang="${lang}" is not a language tag like en-US`);
@@ -188,6 +195,7 @@ export function parseSsml(source: string, defaultLanguage = 'en'): SsmlPlan {
         break;
     }
     stack.push(frame);
+    markupEnd = parser.position;
   });
   parser.on('text', (text) => {
     const frame = top();
@@ -196,25 +204,28 @@ export function parseSsml(source: string, defaultLanguage = 'en'): SsmlPlan {
       return;
     }
     if (frame.text !== undefined) frame.text += text;
-    else speak(text, frame.style);
+    // The text event comes once the parser has read the `<` after the text.
+    else speak(text, frame.style, trimmedRange(source, markupEnd, parser.position - 1));
   });
   parser.on('closetag', () => {
     const frame = stack.pop()!;
     const { attributes, style } = frame;
     const text = frame.text ?? '';
+    const at = { start: frame.start, end: parser.position };
+    markupEnd = parser.position;
     try {
       switch (frame.name) {
         case 'say-as':
-          speak(sayAs(text, attributes['interpret-as'] as SayAsKind, attributes.format, languageOf(style)), style);
+          speak(sayAs(text, attributes['interpret-as'] as SayAsKind, attributes.format, languageOf(style)), style, at);
           break;
         case 'sub':
-          speak(attributes.alias, style);
+          speak(attributes.alias, style, at);
           break;
         case 'phoneme':
-          speak(text, style, { alphabet: (attributes.alphabet ?? 'ipa') as Phonemes['alphabet'], ph: attributes.ph.trim() });
+          speak(text, style, at, { alphabet: (attributes.alphabet ?? 'ipa') as Phonemes['alphabet'], ph: attributes.ph.trim() });
           break;
         case 'audio':
-          emit({ kind: 'audio', src: attributes.src.trim(), fallback: text.replace(/\s+/g, ' ').trim(), style, line: frame.line, column: frame.column });
+          emit({ kind: 'audio', src: attributes.src.trim(), fallback: text.replace(/\s+/g, ' ').trim(), style, line: frame.line, column: frame.column, at });
           break;
         case 'desc': {
           const parent = top();
@@ -272,6 +283,13 @@ function applyProsody(
   for (const other of ['contour', 'range', 'duration']) {
     if (attributes[other] !== undefined) note(`prosody ${other}`, `${other} is not taken by any engine here`);
   }
+}
+
+/** `[start, end)` of the source without the whitespace at its edges. */
+function trimmedRange(source: string, start: number, end: number): SourceRange {
+  while (start < end && /\s/.test(source[start])) start++;
+  while (end > start && /\s/.test(source[end - 1])) end--;
+  return { start, end };
 }
 
 const clampRate = (rate: number): number => Math.min(MAX_RATE, Math.max(MIN_RATE, rate));

@@ -24,11 +24,17 @@ export interface Phonemes {
   ph: string;
 }
 
+/** Where a step was written: offsets in the SSML source, `end` exclusive (Read Aloud highlights it). */
+export interface SourceRange {
+  start: number;
+  end: number;
+}
+
 export type SsmlStep =
-  | { kind: 'speech'; text: string; style: SpeechStyle; phonemes?: Phonemes }
+  | { kind: 'speech'; text: string; style: SpeechStyle; phonemes?: Phonemes; at: SourceRange }
   | { kind: 'pause'; seconds: number }
   /** `src` as written; `fallback` is the element's own text, spoken when the file cannot be used. */
-  | { kind: 'audio'; src: string; fallback: string; style: SpeechStyle; line: number; column: number };
+  | { kind: 'audio'; src: string; fallback: string; style: SpeechStyle; line: number; column: number; at: SourceRange };
 
 export interface SsmlPlan {
   steps: SsmlStep[];
