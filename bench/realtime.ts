@@ -6,6 +6,8 @@
  * real time with server VAD, that the machine holds at once. A session is held when, at the end, the
  * completed event of its last utterance comes at most LAG_LIMIT_S after its last audio was sent (the audio
  * ends with just enough silence for turn detection to end the utterance, so that event cannot come sooner).
+ * With SPEECH_STUDIO_BENCH_REALTIME_MODEL (a real whisper ggml model file) the same figures are measured on
+ * it: the worst utterance lag is then the latency from the end of an utterance to its completed event.
  * Every wait has a deadline, so a session that never answers fails the bench with a message, never a silent hang.
  */
 import { copyFile, mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
@@ -28,6 +30,7 @@ const SESSION_STEPS = [1, 2, 3, 4, 6, 8];
 /** Turn detection's silence (server VAD's default) and the silence sent after each clip: a little more than it. */
 const SILENCE_MS = 500;
 const TRAILING_SILENCE_MS = 700;
+export const REALTIME_MODEL_ENV = 'SPEECH_STUDIO_BENCH_REALTIME_MODEL';
 const CLIPS = ['audio/jfk.wav', 'audio/multispeaker/1-two-speakers-en.wav'];
 const DEADLINE_MS = 120_000;
 
@@ -146,7 +149,9 @@ export async function runRealtimeBench(): Promise<unknown> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-realtime-'));
   await mkdir(path.join(dataDir, 'models', 'whisper'), { recursive: true });
   await mkdir(path.join(dataDir, 'models', 'vad'), { recursive: true });
-  await symlink(testModel('whisper/ggml-synthetic-random.bin'), path.join(dataDir, 'models', 'whisper', 'ggml-synthetic-random.bin'));
+  const model = process.env[REALTIME_MODEL_ENV] || testModel('whisper/ggml-synthetic-random.bin');
+  await symlink(path.resolve(model), path.join(dataDir, 'models', 'whisper', path.basename(model)));
+  console.log(`realtime  model: ${path.basename(model)}${process.env[REALTIME_MODEL_ENV] ? '' : ` (the synthetic model; set ${REALTIME_MODEL_ENV} to a real whisper model for real latency)`}`);
   await copyFile(testModel('vad/ggml-silero-v6.2.0.bin'), path.join(dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'));
   const server = await startLocalServer({
     host: '127.0.0.1', port: 0, dataDir, auth: false, log: silentLogger, engineWorkerPath: ENGINE_WORKER,
