@@ -168,6 +168,12 @@ export interface LiveWindowTask {
   prompt?: string;
   /** Run GTCRN speech enhancement on the window before VAD and recognition (the session's noise reduction). */
   denoise?: boolean;
+  /** Turn detection's VAD looks only at the window from this many seconds on (the audio it has not seen, and a little before). */
+  speechFrom?: number;
+  /** A partial decode recognizes only the window from this many seconds on (the audio since its trim point). */
+  decodeFrom?: number;
+  /** A partial decode keeps at most this many recognized tokens (a cap by the audio's length; see src/realtime/partial-text.ts). */
+  maxTokens?: number;
 }
 
 /** A recognized word of a live window, in seconds from the window's start. */
@@ -180,9 +186,9 @@ export interface LiveWord {
 /** The answer to a LiveWindowTask. */
 export interface LiveWindowResult {
   durationSeconds: number;
-  /** The stretches of speech (seconds of the window) at the task's threshold; null without a VAD model. */
+  /** The stretches of speech (seconds of the window, from `speechFrom` on) at the task's threshold; null without a VAD model. */
   speech: Array<{ start: number; end: number }> | null;
-  /** The recognized text; empty when `decode` was false or nothing was said. */
+  /** The recognized text (of the window from `decodeFrom` on); empty when `decode` was false or nothing was said. */
   text: string;
   words: LiveWord[];
   language: string;

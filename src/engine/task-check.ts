@@ -69,7 +69,14 @@ function checkSpeakerEmbeddingTask(task: Fields): SpeakerEmbeddingTask {
 
 /** A live transcription window: its paths, a language code, a threshold in 0–1, a prompt within the OpenAI door's limit. */
 function checkLiveWindowTask(task: Fields): LiveWindowTask {
-  const { language, decode, vadThreshold, prompt, preview, denoise } = task;
+  const { language, decode, vadThreshold, prompt, preview, denoise, speechFrom, decodeFrom, maxTokens } = task;
+  const seconds = (value: unknown, name: string): number | undefined => {
+    if (value === undefined) return undefined;
+    if (typeof value !== 'number' || !(value >= 0 && value <= 3600)) throw invalid(`${name} is not a number of seconds from 0 to 3600`);
+    return value;
+  };
+  const from = { speechFrom: seconds(speechFrom, 'speechFrom'), decodeFrom: seconds(decodeFrom, 'decodeFrom') };
+  if (maxTokens !== undefined && (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1 || maxTokens > 10_000)) throw invalid('maxTokens is not a whole number from 1 to 10000');
   if (typeof language !== 'string' || !/^[A-Za-z0-9-]{1,35}$/.test(language)) throw invalid('language is not a language code');
   if (typeof decode !== 'boolean') throw invalid('decode is not true or false');
   if (typeof vadThreshold !== 'number' || !(vadThreshold >= 0 && vadThreshold <= 1)) throw invalid('vadThreshold is not a number from 0 to 1');
@@ -78,6 +85,9 @@ function checkLiveWindowTask(task: Fields): LiveWindowTask {
     kind: 'live-window', pcmPath: absolutePath(task, 'pcmPath'), modelPath: absolutePath(task, 'modelPath'),
     language, decode, vadThreshold, ...(prompt ? { prompt } : {}), ...(optionalBoolean(preview, 'preview') ? { preview: true } : {}),
     ...(optionalBoolean(denoise, 'denoise') ? { denoise: true } : {}),
+    ...(from.speechFrom !== undefined ? { speechFrom: from.speechFrom } : {}),
+    ...(from.decodeFrom !== undefined ? { decodeFrom: from.decodeFrom } : {}),
+    ...(maxTokens !== undefined ? { maxTokens } : {}),
   };
 }
 

@@ -1,18 +1,31 @@
 /**
  * The one way live transcription sessions reach the engine: each look at a session's audio is written to
  * a temporary file and run as a `live-window` task in an engine process, never on the server's event loop.
- * At most `concurrency` looks run at once (each holds an engine process with its model loaded), first come
- * first served across sessions. It also holds the rules every live session follows, whichever door opened it
+ * At most `concurrency` looks run at once (each holds an engine process with its model loaded): a committed
+ * utterance's decode first, then looks in the order asked. A look's audio is taken when its turn comes, so a
+ * look that waited covers the newest audio, and the session knows how many others wait (to skip a partial
+ * decode under load). It also holds the rules every live session follows, whichever door opened it
  * (the WebSocket, the extension API): the cap on sessions open at once, and the idle limit.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { LiveWindowResult, LiveWindowTask } from '../engine/protocol';
 import type { EngineHost } from './engine-host';
 
 export type LiveLook = Omit<LiveWindowTask, 'kind' | 'pcmPath'>;
+
+/** What a look sends to the engine: 16 kHz mono samples and the task's settings. */
+export interface LiveLookPlan {
+  pcm: Int16Array;
+  look: LiveLook;
+}
+
+/** Called when the look's turn comes: `waiting` is how many other looks wait behind it, from every session. */
+export type PlanLook = (load: { waiting: number }) => LiveLookPlan;
+
+/** `final`: a committed utterance's decode, ahead of every look at uncommitted audio. */
+export type LookRank = 'final' | 'look';
 
 export interface LiveSessionLimits {
   /** Live sessions open at once over every door; one more is refused with LiveSessionLimitError (default 8). */
@@ -40,8 +53,8 @@ export interface LiveRecognition {
    * has not been `touch`ed for `idleMs`; the door then ends it. `release` frees the slot, the timer and the files.
    */
   openSession(onIdle: () => void): Promise<LiveSessionFiles>;
-  /** Where the speech is in `pcm` (16 kHz mono) and, with `decode`, what was said. */
-  look(files: LiveSessionFiles, pcm: Int16Array, look: LiveLook, signal: AbortSignal): Promise<LiveWindowResult>;
+  /** Where the speech is in the planned audio and, with `decode`, what was said; `plan` runs when the look's turn comes. */
+  look(files: LiveSessionFiles, plan: PlanLook, signal: AbortSignal, rank?: LookRank): Promise<LiveWindowResult>;
 }
 
 export interface LiveSessionFiles {
@@ -51,37 +64,47 @@ export interface LiveSessionFiles {
   release(): Promise<void>;
 }
 
-export function liveRecognition(engine: EngineHost, dataDir: string, limits: LiveSessionLimits = {}, concurrency = Math.max(1, Math.min(2, os.availableParallelism()))): LiveRecognition {
+/**
+ * `concurrency` defaults to 1: the engine scheduler runs one `interactive` task at a time, so a second look
+ * let through here would only wait there, out of this queue's order.
+ */
+export function liveRecognition(engine: EngineHost, dataDir: string, limits: LiveSessionLimits = {}, concurrency = 1): LiveRecognition {
   const maxSessions = limits.maxSessions ?? 8;
   const idleMs = limits.idleMs ?? 60_000;
   if (!Number.isInteger(maxSessions) || maxSessions < 1) throw new TypeError(`Expected maxSessions to be a whole number ≥ 1, got ${maxSessions}`);
   if (!Number.isFinite(idleMs) || idleMs <= 0) throw new TypeError(`Expected idleMs to be a positive number, got ${idleMs}`);
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new TypeError(`Expected concurrency to be a whole number ≥ 1, got ${concurrency}`);
   const root = path.join(dataDir, 'live');
   let openSessions = 0;
-  const waiting: Array<() => void> = [];
+  const waiting: Array<{ rank: LookRank; go: () => void }> = [];
   let running = 0;
-  const turn = async (signal: AbortSignal): Promise<void> => {
-    if (running < concurrency) {
+  const turn = async (signal: AbortSignal, rank: LookRank): Promise<void> => {
+    if (running < concurrency && waiting.length === 0) {
       running += 1;
       return;
     }
     await new Promise<void>((resolve, reject) => {
-      const go = (): void => {
-        signal.removeEventListener('abort', gone);
-        resolve();
+      const entry = {
+        rank,
+        go: (): void => {
+          signal.removeEventListener('abort', gone);
+          resolve();
+        },
       };
       const gone = (): void => {
-        waiting.splice(waiting.indexOf(go), 1);
+        waiting.splice(waiting.indexOf(entry), 1);
         reject(signal.reason);
       };
-      waiting.push(go);
+      // A final goes after the finals already waiting, before every look.
+      const at = rank === 'final' ? waiting.findIndex((other) => other.rank === 'look') : -1;
+      waiting.splice(at < 0 ? waiting.length : at, 0, entry);
       signal.addEventListener('abort', gone, { once: true });
     });
     running += 1;
   };
   const done = (): void => {
     running -= 1;
-    waiting.shift()?.();
+    waiting.shift()?.go();
   };
 
   return {
@@ -116,10 +139,11 @@ export function liveRecognition(engine: EngineHost, dataDir: string, limits: Liv
       touch();
       return { dir, touch, release };
     },
-    async look(files, pcm, look, signal) {
-      await turn(signal);
+    async look(files, plan, signal, rank = 'look') {
+      await turn(signal, rank);
       const pcmPath = path.join(files.dir, `${randomUUID()}.pcm`);
       try {
+        const { pcm, look } = plan({ waiting: waiting.length });
         await writeFile(pcmPath, new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength));
         const task: LiveWindowTask = { kind: 'live-window', pcmPath, ...look };
         // A live look is `interactive` work: the engine scheduler runs it ahead of analysis and batch jobs.

@@ -12,7 +12,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ApiError, invalidRequest } from '../contract/errors';
 import type { AppDeps } from '../http/app-deps';
-import { rawErrorResponse } from '../http/raw-error';
+import { rawApiErrorResponse } from '../http/raw-error';
 import { bearerRefusal, browserOriginRefusal, disabledRefusal, featureRefusal, hostRefusal } from '../http/security';
 import { LiveSessionLimitError, type LiveRecognition, type LiveSessionFiles, type LiveSessionLimits } from '../jobs/live-recognition';
 import { LiveSession, type ServerEvent } from './live-session';
@@ -141,5 +141,5 @@ function upgradeRefusal(req: http.IncomingMessage, url: URL, deps: AppDeps): Api
 }
 
 function refuse(socket: Duplex, error: ApiError): void {
-  socket.end(rawErrorResponse(error.status, http.STATUS_CODES[error.status] ?? 'Error', error.code, error.message, error.headers));
+  socket.end(rawApiErrorResponse(error, http.STATUS_CODES[error.status] ?? 'Error'));
 }

@@ -1,16 +1,18 @@
 /**
  * One live transcription session, apart from its WebSocket: reads OpenAI Realtime client events, keeps the
  * uncommitted audio, detects turns from the engine's VAD looks, sends partial text that only grows
- * (LocalAgreement-2) and a completed transcript per committed utterance, decoded as a file job would be.
- * Engine work goes one look at a time per session, a committed utterance before any new look.
+ * (LocalAgreement-2, at a bounded cost: partial-text.ts) and a completed transcript per committed utterance,
+ * decoded as a file job would be. Engine work goes one look at a time per session, a committed utterance
+ * before any new look; a look that waited for the engine covers the newest audio, never a queue of old ones.
  */
 import { randomBytes } from 'node:crypto';
 import type { LiveWindowResult } from '../engine/protocol';
-import type { LiveLook, LiveRecognition, LiveSessionFiles } from '../jobs/live-recognition';
+import type { LiveLook, LiveLookPlan, LiveRecognition, LiveSessionFiles, LookRank } from '../jobs/live-recognition';
 import { audioInput, TARGET_RATE, type AudioInput } from './audio-input';
 import { SampleBuffer } from './sample-buffer';
 import { applyBetaSession, applyGaSession, ConfigProblem, defaultConfig, describeSession, type SessionConfig, type SessionForm } from './session-config';
-import { StablePrefix } from './stable-prefix';
+import { PartialText, tokenCap } from './partial-text';
+import { SpeechTrack } from './speech-track';
 import { findTurnEnd } from './turns';
 
 export type ServerEvent = Record<string, unknown> & { type: string };
@@ -34,6 +36,10 @@ const MAX_BUFFER = 300 * TARGET_RATE;
 const MIN_COMMIT = Math.round(0.1 * TARGET_RATE);
 /** Kept after the end of speech in a committed utterance, at most (VAD already pads 30 ms). */
 const TAIL = Math.round(0.1 * TARGET_RATE);
+/** The engine's limit on a prompt; the session's own prompt is at most 1024 characters, the agreed text 200 more. */
+const PROMPT_LIMIT = 1024;
+/** Each look's VAD runs again over this much audio an earlier look saw (Silero settles in about 0.1 s). */
+const VAD_OVERLAP = Math.round(0.5 * TARGET_RATE);
 
 const ms = (samples: number): number => Math.round((samples / TARGET_RATE) * 1000);
 const newId = (prefix: string): string => `${prefix}_${randomBytes(11).toString('hex')}`;
@@ -43,7 +49,7 @@ interface Utterance {
   itemId: string;
   start: number;
   pcm: Int16Array;
-  partial: StablePrefix;
+  sent: string;
 }
 
 export class LiveSession {
@@ -56,7 +62,8 @@ export class LiveSession {
   /** Bumped by commit and clear: a look that started before them is stale. */
   private generation = 0;
   private lookedUpTo = 0;
-  private speaking: { itemId: string; start: number; partial: StablePrefix } | null = null;
+  private speaking: { itemId: string; start: number; partial: PartialText } | null = null;
+  private readonly speech = new SpeechTrack();
   private readonly finals: Utterance[] = [];
   private previousItem: string | null = null;
   private busy = false;
@@ -122,6 +129,7 @@ export class LiveSession {
         return;
       case 'input_audio_buffer.clear':
         this.buffer.clear();
+        this.speech.clear();
         this.generation += 1;
         this.lookedUpTo = this.buffer.end;
         this.speaking = null;
@@ -157,8 +165,9 @@ export class LiveSession {
       item: { id: itemId, object: 'realtime.item', type: 'message', status: 'completed', role: 'user', content: [{ type: 'input_audio', transcript: null }] },
     });
     this.previousItem = itemId;
-    this.finals.push({ itemId, start, pcm: this.buffer.slice(start, end), partial: speaking?.partial ?? new StablePrefix() });
+    this.finals.push({ itemId, start, pcm: this.buffer.slice(start, end), sent: speaking?.partial.text ?? '' });
     this.buffer.dropBefore(end);
+    this.speech.dropBefore(end);
     this.speaking = null;
     this.generation += 1;
     this.lookedUpTo = this.buffer.start;
@@ -188,9 +197,9 @@ export class LiveSession {
       });
   }
 
-  /** `final`: the committed utterance, decoded as a file job would be; else a look for turns and partial text. */
-  private look(pcm: Int16Array, decode: boolean, final = false): Promise<LiveWindowResult> {
-    const look: LiveLook = {
+  /** The settings every look carries; `final`: a committed utterance, decoded as a file job would be. */
+  private lookSettings(decode: boolean, final: boolean): LiveLook {
+    return {
       modelPath: this.modelPath as string,
       language: this.config.language ?? 'auto',
       decode,
@@ -200,52 +209,85 @@ export class LiveSession {
       // Any noise reduction type cleans the audio the same way (GTCRN); null leaves it as sent.
       ...(this.config.noiseReduction ? { denoise: true } : {}),
     };
-    return this.deps.recognition.look(this.deps.files, pcm, look, this.controller.signal);
   }
 
+  private look(plan: (load: { waiting: number }) => LiveLookPlan, rank: LookRank): Promise<LiveWindowResult> {
+    return this.deps.recognition.look(this.deps.files, plan, this.controller.signal, rank);
+  }
+
+  /**
+   * One look at the uncommitted audio, planned when the engine is free for it: VAD over what came since the
+   * last look (and VAD_OVERLAP before), and while someone speaks, a partial decode of the audio since the
+   * partial text's trim point, when enough new audio came and no other look waits for the engine.
+   */
   private async lookAtBuffer(): Promise<void> {
     const generation = this.generation;
-    const from = this.buffer.start;
-    const to = this.buffer.end;
     const speaking = this.speaking;
-    const result = await this.look(this.buffer.slice(from, to), speaking !== null);
-    this.lookedUpTo = to;
+    let from = 0;
+    let vadFrom = 0;
+    let to = 0;
+    let decodeFrom: number | null = null;
+    const result = await this.look(({ waiting }) => {
+      to = this.buffer.end;
+      vadFrom = Math.max(this.buffer.start, this.lookedUpTo - VAD_OVERLAP);
+      const partial = speaking?.partial;
+      const window = partial && generation === this.generation && partial.due(to) && waiting === 0 ? partial.window() : null;
+      decodeFrom = window ? Math.max(this.buffer.start, window.from) : null;
+      from = Math.min(vadFrom, decodeFrom ?? vadFrom);
+      const look = this.lookSettings(decodeFrom !== null, false);
+      // The session's prompt first (the client's spellings), then the agreed words just before the window.
+      const prompt = [this.config.prompt, window?.prompt].filter(Boolean).join(' ').slice(0, PROMPT_LIMIT);
+      return {
+        pcm: this.buffer.slice(from, to),
+        look: {
+          ...look,
+          ...(prompt ? { prompt } : {}),
+          speechFrom: (vadFrom - from) / TARGET_RATE,
+          ...(decodeFrom !== null ? { decodeFrom: (decodeFrom - from) / TARGET_RATE, maxTokens: tokenCap(to - decodeFrom) } : {}),
+        },
+      };
+    }, 'look');
     const turn = this.config.turnDetection;
     if (this.closed || generation !== this.generation || !turn) return;
+    this.lookedUpTo = to;
     if (result.speech === null) {
       if (!this.warnedNoVad) this.error('vad_model_missing', 'Turn detection needs the Silero VAD model: install it, or set turn_detection to null and commit yourself.', 'turn_detection');
       this.warnedNoVad = true;
       return;
     }
-    const ranges = result.speech.map((range) => ({ start: from + Math.round(range.start * TARGET_RATE), end: from + Math.round(range.end * TARGET_RATE) }));
+    this.speech.merge(vadFrom, result.speech.map((range) => ({ start: from + Math.round(range.start * TARGET_RATE), end: from + Math.round(range.end * TARGET_RATE) })));
+    const ranges = this.speech.ranges;
+    const padding = Math.round((turn.prefixPaddingMs / 1000) * TARGET_RATE);
     if (!this.speaking) {
       if (ranges.length === 0) {
-        this.buffer.dropBefore(to - Math.round((turn.prefixPaddingMs / 1000) * TARGET_RATE));
+        this.buffer.dropBefore(to - padding);
         return;
       }
-      const start = Math.max(from, ranges[0].start - Math.round((turn.prefixPaddingMs / 1000) * TARGET_RATE));
-      this.speaking = { itemId: newId('item'), start, partial: new StablePrefix() };
+      const start = Math.max(this.buffer.start, ranges[0].start - padding);
+      this.speaking = { itemId: newId('item'), start, partial: new PartialText(start) };
       this.buffer.dropBefore(start);
       this.deps.send({ type: 'input_audio_buffer.speech_started', audio_start_ms: ms(start), item_id: this.speaking.itemId });
-    } else if (result.words.length > 0) {
-      this.sendDelta(this.speaking.itemId, this.speaking.partial, this.speaking.partial.update(result.words.map((word) => word.text)));
+    } else if (decodeFrom !== null) {
+      const offset = (decodeFrom - from) / TARGET_RATE;
+      const words = result.words.map((word) => ({ ...word, start: word.start - offset, end: word.end - offset }));
+      this.sendDelta(this.speaking.itemId, this.speaking.partial.text, this.speaking.partial.update(decodeFrom, to, words));
     }
-    const speech = ranges.filter((range) => range.end > (this.speaking?.start ?? from));
+    const speech = ranges.filter((range) => range.end > (this.speaking?.start ?? this.buffer.start));
     const end = findTurnEnd(speech, to, Math.round((turn.silenceMs / 1000) * TARGET_RATE));
     if (end !== null) this.commit(Math.min(to, end + TAIL, speech.find((r) => r.start > end)?.start ?? to), true);
     else if (this.speaking && to - this.speaking.start >= MAX_ITEM) this.commit(to, true);
   }
 
-  private sendDelta(itemId: string, partial: StablePrefix, words: string[]): void {
+  /** Sends the released `words` as one delta; `before`: the item's text sent until now. */
+  private sendDelta(itemId: string, before: string, words: string[]): void {
     if (words.length === 0) return;
-    const before = partial.text.length - words.join(' ').length;
-    this.deps.send({ type: 'conversation.item.input_audio_transcription.delta', item_id: itemId, content_index: 0, delta: `${before > 0 ? ' ' : ''}${words.join(' ')}` });
+    this.deps.send({ type: 'conversation.item.input_audio_transcription.delta', item_id: itemId, content_index: 0, delta: `${before.length > 0 ? ' ' : ''}${words.join(' ')}` });
   }
 
   private async finish(utterance: Utterance): Promise<void> {
     let result: LiveWindowResult;
     try {
-      result = await this.look(utterance.pcm, true, true);
+      result = await this.look(() => ({ pcm: utterance.pcm, look: this.lookSettings(true, true) }), 'final');
     } catch (error) {
       if (this.closed) return;
       this.deps.send({
@@ -255,7 +297,7 @@ export class LiveSession {
       return;
     }
     if (this.closed) return;
-    const sent = utterance.partial.text;
+    const sent = utterance.sent;
     // The rest of the text as one last delta, when it extends what was sent; deltas never take words back.
     if (result.text.startsWith(sent) && result.text.length > sent.length) {
       this.deps.send({ type: 'conversation.item.input_audio_transcription.delta', item_id: utterance.itemId, content_index: 0, delta: result.text.slice(sent.length) });

@@ -23,4 +23,18 @@ export class StablePrefix {
   get text(): string {
     return this.released.join(' ');
   }
+
+  /** The words released so far (a copy). */
+  get words(): string[] {
+    return [...this.released];
+  }
+
+  get count(): number {
+    return this.released.length;
+  }
+
+  /** The last word released, if any. */
+  get last(): string | undefined {
+    return this.released.at(-1);
+  }
 }

@@ -112,6 +112,14 @@ describe('the engine process re-checks every task', () => {
     await assertRefused({ kind: 'speech-regions', inputPath: path.join(dir, 'jfk.wav') }, /vadModelPath is not an absolute path/);
   });
 
+  it('refuses a live window whose VAD or decode start is not seconds, or whose token cap is not a whole number ≥ 1', async () => {
+    const window = { kind: 'live-window', pcmPath: path.join(dir, 'w.pcm'), modelPath: path.join(dir, 'm.bin'), language: 'en', decode: true, preview: true, vadThreshold: 0.5 };
+    await assertRefused({ ...window, speechFrom: -1 }, /speechFrom is not a number of seconds/);
+    await assertRefused({ ...window, decodeFrom: '2' }, /decodeFrom is not a number of seconds/);
+    await assertRefused({ ...window, maxTokens: 0 }, /maxTokens is not a whole number/);
+    await assertRefused({ ...window, maxTokens: 2.5 }, /maxTokens is not a whole number/);
+  });
+
   it('refuses a lexicon no PUT /lexicon would have stored, e.g. phonemes that would leave espeak-ng\'s [[…]]', async () => {
     const lexicon = [{ text: 'GIF', phonemes: 'x]] <voice name="y">', alphabet: 'espeak' }];
     await assertRefused(await ttsTask('A GIF.', {}, { lexicon }), /\(entries\[0\]\.phonemes: must not contain any of \[ \] < > &\)/);

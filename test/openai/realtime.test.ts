@@ -12,6 +12,7 @@ import OpenAI, { toFile } from 'openai';
 import { OpenAIRealtimeWS as BetaRealtimeWS } from 'openai/beta/realtime/ws';
 import { OpenAIRealtimeWS } from 'openai/realtime/ws';
 import WebSocket from 'ws';
+import { localEntitlements } from '../../src/http/entitlements';
 import { installSttModel } from '../helpers/stt-engine';
 import { testModel } from '../helpers/test-models';
 import { startTestServer, waitFor, type TestServer } from '../helpers/server';
@@ -321,19 +322,8 @@ describe('GET /v1/realtime (live transcription, OpenAI Realtime protocol)', () =
     await waitFor('its files to go', async () => readdir(path.join(t.dataDir, 'live')), (left) => left.length === 0, 10_000);
   });
 
-  it('refuses browsers, a missing intent and a wrong key before upgrading, with the Local API\'s error body', async () => {
+  it('refuses browsers, a missing intent, a wrong key, the API switched off and an account without stt before upgrading, with the Local API\'s error body', async () => {
     const url = `ws://127.0.0.1:${t.server.port}/v1/realtime`;
-    const refusal = (address: string, headers: Record<string, string>): Promise<{ status: number; body: any }> =>
-      new Promise((resolve, reject) => {
-        const ws = new WebSocket(address, { headers });
-        ws.on('open', () => reject(new Error('upgraded')));
-        ws.on('error', () => undefined);
-        ws.on('unexpected-response', (_req, res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
-        });
-      });
     const browser = await refusal(`${url}?intent=transcription`, { Origin: 'https://example.com' });
     assert.deepEqual([browser.status, browser.body.error.code], [403, 'ORIGIN_NOT_ALLOWED']);
     const noIntent = await refusal(url, {});
@@ -347,8 +337,39 @@ describe('GET /v1/realtime (live transcription, OpenAI Realtime protocol)', () =
     } finally {
       t.server.setAuth(false);
     }
+    t.server.setEnabled(false);
+    try {
+      const off = await refusal(`${url}?intent=transcription`, {});
+      assert.deepEqual([off.status, off.body.error.code], [503, 'LOCAL_API_DISABLED']);
+    } finally {
+      t.server.setEnabled(true);
+    }
+    const noStt = await startTestServer({ entitlements: localEntitlements(['stt']) });
+    try {
+      const refused = await refusal(`ws://127.0.0.1:${noStt.server.port}/v1/realtime?intent=transcription`, {});
+      assert.deepEqual([refused.status, refused.body.error.code, refused.body.error.feature], [402, 'ENTITLEMENT_REQUIRED', 'stt']);
+    } finally {
+      await noStt.dispose();
+    }
   });
 });
+
+/** The status and JSON error body of an upgrade the server refuses (rejects if it upgrades). */
+function refusal(address: string, headers: Record<string, string>): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(address, { headers });
+    ws.on('open', () => {
+      ws.close();
+      reject(new Error('upgraded'));
+    });
+    ws.on('error', () => undefined);
+    ws.on('unexpected-response', (_req, res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+    });
+  });
+}
 
 describe('GET /v1/realtime idle sessions', () => {
   it('closes a session that sends nothing for the idle limit (4000) and frees it', async () => {

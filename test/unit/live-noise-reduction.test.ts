@@ -58,7 +58,8 @@ describe('LiveSession noise_reduction', () => {
     const looks: LiveLook[] = [];
     const events: ServerEvent[] = [];
     const recognition: Pick<LiveRecognition, 'look'> = {
-      look: async (_files, pcm, look): Promise<LiveWindowResult> => {
+      look: async (_files, plan): Promise<LiveWindowResult> => {
+        const { pcm, look } = plan({ waiting: 0 });
         looks.push(look);
         return { durationSeconds: pcm.length / 16000, speech: [], text: 'word', words: [{ start: 0, end: 0.2, text: 'word' }], language: 'en' };
       },

@@ -10,6 +10,7 @@ import { after, describe, it } from 'node:test';
 import type { LiveWindowResult } from '../../src/engine/protocol';
 import type { EngineHost } from '../../src/jobs/engine-host';
 import { liveRecognition, LiveSessionLimitError } from '../../src/jobs/live-recognition';
+import { waitFor } from '../helpers/server';
 import { tempDir } from '../helpers/temp';
 
 /** An engine that answers every live look at once and records the priority it was asked for. */
@@ -36,9 +37,43 @@ describe('liveRecognition', () => {
     const recognition = liveRecognition(engine, dataDir);
     const files = await recognition.openSession(() => undefined);
     const look = { modelPath: '/m.bin', language: 'en', decode: true, vadThreshold: 0.5 };
-    await recognition.look(files, new Int16Array(1600), look, new AbortController().signal);
-    await recognition.look(files, new Int16Array(1600), { ...look, preview: true }, new AbortController().signal);
+    await recognition.look(files, () => ({ pcm: new Int16Array(1600), look }), new AbortController().signal, 'final');
+    await recognition.look(files, () => ({ pcm: new Int16Array(1600), look: { ...look, preview: true } }), new AbortController().signal);
     assert.deepEqual(priorities, ['interactive', 'interactive']);
+    await files.release();
+  });
+
+  it('runs a committed utterance\'s decode before looks that waited longer, and plans each look when its turn comes, telling it how many wait', async () => {
+    const dataDir = await tempDir();
+    dirs.push(dataDir);
+    const order: string[] = [];
+    let release: () => void = () => undefined;
+    let runs = 0;
+    const engine = {
+      run: async (_id: string, task: { decode: boolean }) => {
+        runs += 1;
+        if (runs === 2) await new Promise<void>((resolve) => { release = resolve; });
+        const result: LiveWindowResult = { durationSeconds: 0.1, speech: [], text: task.decode ? 'x' : '', words: [], language: 'en' };
+        return { result };
+      },
+    } as unknown as EngineHost;
+    const recognition = liveRecognition(engine, dataDir);
+    const files = await recognition.openSession(() => undefined);
+    const signal = new AbortController().signal;
+    const plan = (name: string, decode: boolean) => ({ waiting }: { waiting: number }) => {
+      order.push(`${name}:${waiting}`);
+      return { pcm: new Int16Array(160), look: { modelPath: '/m.bin', language: 'en', decode, vadThreshold: 0.5 } };
+    };
+    await recognition.look(files, plan('look-a', false), signal);
+    const blocked = recognition.look(files, plan('look-b', false), signal);
+    const lookC = recognition.look(files, plan('look-c', false), signal);
+    const final = recognition.look(files, plan('final', true), signal, 'final');
+    // look-b holds the engine; the final waits ahead of look-c although it asked later.
+    await waitFor('look-b to reach the engine', async () => runs, (count) => count === 2, 10_000);
+    assert.deepEqual(order, ['look-a:0', 'look-b:2']);
+    release();
+    await Promise.all([blocked, lookC, final]);
+    assert.deepEqual(order, ['look-a:0', 'look-b:2', 'final:1', 'look-c:0']);
     await files.release();
   });
 
