@@ -11,7 +11,7 @@ import type { TranscriptFormat } from '../contract/openapi';
 import { isActive, ttsResultOf, type JobRecord } from '../jobs/types';
 import { untilFinished } from './editor-jobs';
 import type { Services } from './services';
-import { confineInput, confineOutput, PathRefusedError, writeConfined } from '../local-files/confined-paths';
+import { confineInput, confineOutput, writeConfined } from '../local-files/confined-paths';
 
 export const LM_TOOL_NAMES = { listVoices: 'speechStudio_listVoices', transcribe: 'speechStudio_transcribe', narrate: 'speechStudio_narrate' } as const;
 
@@ -25,16 +25,6 @@ const EXTENSIONS: Record<TranscriptFormat, string> = { txt: 'txt', srt: 'srt', v
 /** The folders an agent's paths must lie in: the open workspace's (the same rule as the MCP tools'). */
 const workspaceFolders = (): string[] =>
   (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath);
-
-/** The path rule's refusal as one sentence for the agent. */
-async function pathRule<T>(check: () => Promise<T>): Promise<T> {
-  try {
-    return await check();
-  } catch (error) {
-    if (error instanceof PathRefusedError) throw new Error(`${error.field}: ${error.message}.`);
-    throw error;
-  }
-}
 
 /** A workspace-relative or absolute path, resolved against the first workspace folder. */
 function resolvePath(given: string): string {
@@ -81,15 +71,15 @@ export function registerLanguageModelTools(services: Services): vscode.Disposabl
         : { invocationMessage: `Transcribing ${file}` };
     },
     invoke: async ({ input }, token) => {
-      const media = (await pathRule(() => confineInput(resolvePath(input.path), workspaceFolders(), 'path'))).path;
+      const media = (await confineInput(resolvePath(input.path), workspaceFolders(), 'path')).path;
       const format = input.format ?? 'txt';
       const beside = path.join(path.dirname(media), `${path.parse(media).name}.${EXTENSIONS[format]}`);
-      if (input.writeBeside) await pathRule(() => confineOutput(beside, workspaceFolders(), input.overwrite ?? false));
+      if (input.writeBeside) await confineOutput(beside, workspaceFolders(), input.overwrite ?? false);
       const job = await finished(services, await services.editorJobs.createStt({ file: media, language: input.language, diarizationEnabled: false }), token);
       const transcript = JSON.parse(await readFile((await services.editorJobs.outputPath(job))!, 'utf8')) as Transcript;
       const body = renderTranscript(transcript, format).body;
       if (input.writeBeside) {
-        await pathRule(() => writeConfined(beside, workspaceFolders(), body, { overwrite: input.overwrite ?? false }));
+        await writeConfined(beside, workspaceFolders(), body, { overwrite: input.overwrite ?? false });
         return text(`Wrote ${beside}:\n${body}`);
       }
       return text(body);
@@ -105,12 +95,12 @@ export function registerLanguageModelTools(services: Services): vscode.Disposabl
       : { invocationMessage: 'Narrating text' }),
     invoke: async ({ input }, token) => {
       const target = input.outputPath ? resolvePath(input.outputPath) : undefined;
-      if (target) await pathRule(() => confineOutput(target, workspaceFolders(), input.overwrite ?? false));
+      if (target) await confineOutput(target, workspaceFolders(), input.overwrite ?? false);
       const outputFormat = input.outputPath && ['mp3', 'aac', 'flac'].includes(path.extname(input.outputPath).slice(1)) ? path.extname(input.outputPath).slice(1) as 'mp3' : 'wav';
       const job = await finished(services, await services.editorJobs.createTts({ text: input.text, voiceId: input.voiceId, outputFormat }), token);
       const audio = (await services.editorJobs.outputPath(job))!;
       if (target) {
-        await pathRule(() => writeConfined(target, workspaceFolders(), { copyFrom: audio }, { overwrite: input.overwrite ?? false }));
+        await writeConfined(target, workspaceFolders(), { copyFrom: audio }, { overwrite: input.overwrite ?? false });
         return text(`Wrote ${target} (${ttsResultOf(job)?.durationSeconds} s of speech, job ${job.id}).`);
       }
       return text(`The audio is at ${audio} (${ttsResultOf(job)?.durationSeconds} s of speech, job ${job.id}).`);

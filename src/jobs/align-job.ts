@@ -1,6 +1,6 @@
 /**
- * An alignment job for callers inside this process (the editor): the media copied into a new job's folder,
- * the script admitted as the API admits it, the job queued like any other and awaited, its transcript read.
+ * An alignment job for callers inside this process (the editor, the CLI): the media copied into a new job's
+ * folder, the script admitted as the API admits it, the job queued like any other and awaited, its transcript read.
  */
 import { copyFile, stat, writeFile } from 'node:fs/promises';
 import { readJobTranscript } from './job-transcript';
@@ -11,8 +11,8 @@ import { compileValidators, type Validators } from '../contract/validation';
 import type { Transcript } from '../subtitles/types';
 import { admitAlignment, alignRecognizerModel } from './align-admission';
 import type { JobService } from './job-service';
-import type { JobOrigin } from './types';
-import { waitForJobEnd } from './wait-for-job';
+import type { JobOrigin, JobRecord } from './types';
+import { finishPartialOutputJob, waitForJobEnd } from './wait-for-job';
 
 let validators: Validators | undefined;
 
@@ -35,10 +35,10 @@ export interface AlignOutcome {
   result: SttResult;
 }
 
-/** Runs the alignment as a job; throws the job's error when it fails, an AbortError when cancelled. */
-export async function alignAsJob(jobs: JobService, request: AlignRequest): Promise<AlignOutcome> {
+/** Queues the alignment as an STT job: the media copied into the job's folder, the script admitted beside it. */
+export async function createAlignJob(jobs: JobService, request: Omit<AlignRequest, 'signal' | 'onJob'>): Promise<JobRecord> {
   validators ??= compileValidators();
-  const created = await jobs.createSttJobWith(request.origin, async (_id, dir) => {
+  return jobs.createSttJobWith(request.origin, async (_id, dir) => {
     const admitted = admitAlignment(validators!, request.language ? { language: request.language } : {}, { originalName: request.scriptName, content: Buffer.from(request.script, 'utf8') });
     const inputFile = storedInputName(request.media);
     await copyFile(request.media, path.join(dir, inputFile));
@@ -50,6 +50,18 @@ export async function alignAsJob(jobs: JobService, request: AlignRequest): Promi
       align: { scriptFile, scriptFormat: admitted.scriptFormat, vadModelPath: request.vadModelPath, recognizerModelPath },
     };
   });
+}
+
+/** Waits for an alignment job, cancelling it when `signal` aborts; the transcript when it succeeded, else null. */
+export async function finishAlignJob(jobs: JobService, job: JobRecord, signal?: AbortSignal): Promise<{ job: JobRecord; result: AlignOutcome | null }> {
+  const ended = await finishPartialOutputJob(jobs, job, () => undefined, signal);
+  if (ended.status !== 'succeeded' || !ended.outputFile) return { job: ended, result: null };
+  return { job: ended, result: { transcript: await readJobTranscript(jobs.files, ended), result: ended.result as SttResult } };
+}
+
+/** Runs the alignment as a job; throws the job's error when it fails, an AbortError when cancelled. */
+export async function alignAsJob(jobs: JobService, request: AlignRequest): Promise<AlignOutcome> {
+  const created = await createAlignJob(jobs, request);
   request.onJob?.(created.id);
   const cancel = (): void => void jobs.cancel(created.id).catch(() => undefined);
   request.signal?.addEventListener('abort', cancel);

@@ -64,7 +64,7 @@ export async function admitSsml(
     try {
       markup.audio[step.src] = (await confineInput(candidate, audioFolders, 'src')).path;
     } catch (error) {
-      if (error instanceof PathRefusedError) throw invalidRequest(`${where}: ${error.message}`);
+      if (error instanceof PathRefusedError) throw invalidRequest(`${where}: ${error.reason}`);
       throw error;
     }
   }

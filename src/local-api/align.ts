@@ -5,10 +5,9 @@ import { admitAlignment, alignRecognizerModel } from '../jobs/align-admission';
 import { toPublicJob } from '../jobs/types';
 import { findVadModelIn } from '../engine/stt/model-files';
 import type { AppDeps } from '../http/app-deps';
-import { invalidRequest } from '../contract/errors';
 import { requireFeature } from '../http/security';
 import { folderSink } from '../http/upload/folder-sink';
-import { MAX_UPLOAD_BYTES, receiveUpload, TEXT_FIELDS } from '../http/upload/receive-upload';
+import { MAX_UPLOAD_BYTES, receiveUpload, requireMediaFile, TEXT_FIELDS } from '../http/upload/receive-upload';
 import { precheckUpload } from '../http/upload/upload-precheck';
 import { MAX_SCRIPT_BYTES } from '../subtitles/script';
 
@@ -24,14 +23,13 @@ export function alignRoutes(router: Router, deps: AppDeps): void {
     precheckUpload(ctx, maxBytes + MAX_SCRIPT_BYTES);
     const job = await deps.jobs.createSttJobWith('api', async (_id, dir) => {
       const upload = await receiveUpload(ctx.req, folderSink(dir), maxBytes, TEXT_FIELDS, { script: MAX_SCRIPT_BYTES });
-      if (!upload.file) throw invalidRequest('file: is required (a part named "file" holding the media)');
-      if (upload.file.bytes === 0) throw invalidRequest('file: is empty');
+      const file = requireMediaFile(upload.file);
       const admitted = admitAlignment(deps.validators, upload.fields, upload.smallFiles.script);
       const scriptFile = `script.${admitted.scriptFormat}`;
       await fs.writeFile(path.join(dir, scriptFile), admitted.script, 'utf8');
       const vadModelPath = await findVadModelIn(path.join(deps.dataDir, 'models'));
       const recognizerModelPath = await alignRecognizerModel(deps.dataDir, admitted.options.language, deps.preferredSttModel?.());
-      const { storedName, originalName, bytes } = upload.file;
+      const { storedName, originalName, bytes } = file;
       return {
         options: admitted.options, inputFile: storedName, originalName, bytes, modelPath: '',
         align: { scriptFile, scriptFormat: admitted.scriptFormat, vadModelPath, recognizerModelPath },

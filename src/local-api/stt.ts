@@ -2,10 +2,9 @@ import Router from '@koa/router';
 import { admitStt, checkSttFields, installedSttModels, requireSttModel } from '../jobs/admission';
 import { toPublicJob } from '../jobs/types';
 import type { AppDeps } from '../http/app-deps';
-import { invalidRequest } from '../contract/errors';
 import { requireFeature } from '../http/security';
 import { folderSink } from '../http/upload/folder-sink';
-import { MAX_UPLOAD_BYTES, receiveUpload } from '../http/upload/receive-upload';
+import { MAX_UPLOAD_BYTES, receiveUpload, requireMediaFile } from '../http/upload/receive-upload';
 import { precheckUpload } from '../http/upload/upload-precheck';
 
 /**
@@ -22,11 +21,9 @@ export function sttRoutes(router: Router, deps: AppDeps): void {
 
     const job = await deps.jobs.createSttJobWith('api', async (_id, dir) => {
       const upload = await receiveUpload(ctx.req, folderSink(dir), maxBytes);
-      if (!upload.file) throw invalidRequest('file: is required (a part named "file" holding the media)');
-      if (upload.file.bytes === 0) throw invalidRequest('file: is empty');
       const ask = checkSttFields(deps.validators, upload.fields);
       const { options, model } = admitStt(ask, await installedSttModels(deps.dataDir), deps.preferredSttModel?.());
-      const { storedName, originalName, bytes } = upload.file;
+      const { storedName, originalName, bytes } = requireMediaFile(upload.file);
       return { options, inputFile: storedName, originalName, bytes, modelPath: model.path };
     });
     ctx.body = toPublicJob(job);

@@ -6,12 +6,16 @@
 import { constants, createReadStream, type Stats } from 'node:fs';
 import { lstat, open, realpath, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { ApiError } from '../contract/errors';
 
-/** A path the rule refuses; `message` is one sentence for the person or agent that gave it. */
-export class PathRefusedError extends Error {
-  override readonly name = 'PathRefusedError';
-  constructor(readonly field: string, message: string) {
-    super(message);
+/**
+ * A path the rule refuses: a registry error (INVALID_REQUEST, `field: reason`), so each door answers it in
+ * its own shape without catching it; `reason` is the sentence alone, for a caller that names the place itself.
+ */
+export class PathRefusedError extends ApiError {
+  constructor(readonly field: string, readonly reason: string) {
+    super('INVALID_REQUEST', `${field}: ${reason}`);
+    this.name = 'PathRefusedError';
   }
 }
 

@@ -20,7 +20,7 @@ import { defaultVoice } from '../voices/default-voice';
 import { resolveVoice } from '../voices/voice-map';
 import { renderTranscript } from '../subtitles/render';
 import { readJobTranscript } from '../jobs/job-transcript';
-import { allowedFolders, confineInput, confineOutput, PathRefusedError, writeConfined } from '../local-files/confined-paths';
+import { allowedFolders, confineInput, confineOutput, writeConfined } from '../local-files/confined-paths';
 import { readMediaSignature } from '../local-files/media-signature';
 import { MAX_UPLOAD_BYTES, tooLarge } from '../http/upload/receive-upload';
 
@@ -55,16 +55,6 @@ export interface VoiceSummary {
   availability: string;
 }
 
-/** The path rule's refusals as this door's INVALID_REQUEST, naming the field. */
-async function pathRule<T>(check: () => Promise<T>): Promise<T> {
-  try {
-    return await check();
-  } catch (error) {
-    if (error instanceof PathRefusedError) throw invalidRequest(`${error.field}: ${error.message}`);
-    throw error;
-  }
-}
-
 export function speechTools(deps: McpDeps, clientRoots: ClientRoots = async () => undefined) {
   const overrides = deps.openAiVoices ?? {};
   const folders = async (): Promise<string[]> => allowedFolders(await clientRoots(), deps.allowedFolders?.() ?? []);
@@ -91,27 +81,27 @@ export function speechTools(deps: McpDeps, clientRoots: ClientRoots = async () =
       const voice = input.voice === undefined ? defaultVoice(deps.voices) : resolvedVoice(input.voice);
       const allowed = input.outputPath ? await folders() : [];
       const target = input.outputPath;
-      if (target) await pathRule(() => confineOutput(target, allowed, input.overwrite ?? false));
+      if (target) await confineOutput(target, allowed, input.overwrite ?? false);
       const format = input.format ?? (target ? formatOfPath(target) : 'wav');
       const admitted = admitTts(deps.validators, { voiceId: voice.voice.id, text: input.text, outputFormat: format, ...(input.speed ? { speed: input.speed } : {}) }, deps.voices);
       const ssml = looksLikeSsml(input.text) ? await admitSsml(input.text, deps.voices, [...(await folders()), ...ssmlAudioFolders({ dataDir: deps.dataDir })]) : undefined;
       const created = await deps.jobs.createTtsJob({ origin: 'api', ...admitted, name: `MCP narration: ${input.text.replace(/\s+/g, ' ').trim().slice(0, 40)}`, ...(ssml ? { ssml } : {}) });
       if (!target) return { job: toPublicJob(created) };
       const done = succeededJob(await waitForJobEnd(deps.jobs, created.id, signal));
-      await pathRule(() => writeConfined(target, allowed, { copyFrom: deps.jobs.files.file(done.id, done.outputFile!) }, { overwrite: input.overwrite ?? false }));
+      await writeConfined(target, allowed, { copyFrom: deps.jobs.files.file(done.id, done.outputFile!) }, { overwrite: input.overwrite ?? false });
       return { job: toPublicJob(done), outputPath: target };
     },
 
     /** Transcribes a media file of this machine; waits, and answers the transcript in the format asked. */
     async transcribe(input: TranscribeInput, signal?: AbortSignal): Promise<{ job: PublicJob; transcript: string; outputPath?: string }> {
       const allowed = await folders();
-      const source = await pathRule(() => confineInput(input.path, allowed, 'path'));
+      const source = await confineInput(input.path, allowed, 'path');
       // What an upload could not carry is not copied either: the size limit and a media file's first bytes.
       const maxBytes = deps.maxUploadBytes ?? MAX_UPLOAD_BYTES;
       if (source.stats.size > maxBytes) throw tooLarge(maxBytes);
       if (!(await readMediaSignature(source.path))) throw invalidRequest(`path: ${input.path} is not a media file (no audio or video container Speech Studio reads)`);
       const target = input.outputPath;
-      if (target) await pathRule(() => confineOutput(target, allowed, input.overwrite ?? false));
+      if (target) await confineOutput(target, allowed, input.overwrite ?? false);
       const format = input.format ?? 'txt';
       const installed = await installedSttModels(deps.dataDir);
       requireSttModel(installed);
@@ -126,7 +116,7 @@ export function speechTools(deps: McpDeps, clientRoots: ClientRoots = async () =
       const done = succeededJob(await waitForJobEnd(deps.jobs, created.id, signal));
       const transcript = await readJobTranscript(deps.jobs.files, done);
       const rendered = renderTranscript(transcript, format).body;
-      if (target) await pathRule(() => writeConfined(target, allowed, rendered, { overwrite: input.overwrite ?? false }));
+      if (target) await writeConfined(target, allowed, rendered, { overwrite: input.overwrite ?? false });
       return { job: toPublicJob(done), transcript: rendered, ...(target ? { outputPath: target } : {}) };
     },
 

@@ -11,7 +11,7 @@ import { describeThrown, type Logger } from '../util/log';
 /** Paths (under /v1) that answer in OpenAI's error shape. */
 export const OPENAI_PATHS = /^\/v1\/(audio\/(speech|transcriptions|translations)|models)(\/|$)/;
 
-/** Our field names where they differ from OpenAI's, for `param`. */
+/** Our field names where they differ from OpenAI's, for `param` and the message that names the field. */
 const OPENAI_PARAM: Record<string, string> = { text: 'input', voiceId: 'voice', speed: 'speed', outputFormat: 'response_format' };
 
 export interface OpenAiErrorBody {
@@ -34,9 +34,16 @@ export function paramOf(message: string): string | null {
   return OPENAI_PARAM[match[1]] ?? match[1];
 }
 
+/** A `field: what is wrong` message with our field name as OpenAI's (`text: …` → `input: …`): the client sent `input`. */
+export function inOpenAiNames(message: string): string {
+  const field = /^([A-Za-z_]\w*): /.exec(message)?.[1];
+  const theirs = field === undefined ? undefined : OPENAI_PARAM[field];
+  return theirs === undefined ? message : `${theirs}${message.slice(field!.length)}`;
+}
+
 export function toOpenAiError(status: number, body: ErrorBody): OpenAiErrorBody {
   const { code, message } = body.error;
-  return { error: { message, type: openAiErrorType(status), param: paramOf(message), code } };
+  return { error: { message: inOpenAiNames(message), type: openAiErrorType(status), param: paramOf(message), code } };
 }
 
 /**

@@ -87,14 +87,14 @@ async function createSpeech(ctx: Context, deps: AppDeps, door: OpenAiDoor): Prom
   const format = body.response_format;
   const engineFormat = ENGINE_FORMAT[format];
   // The Local API's request, through the Local API's own validator: one set of rules for both doors.
-  const admitted = asInput(() => admitTts(deps.validators, {
+  const admitted = admitTts(deps.validators, {
     voiceId: match.entry.voice.id,
     text: body.input,
     outputFormat: engineFormat,
     sampleRate: SAMPLE_RATE,
     bitrateKbps: engineFormat === 'mp3' || engineFormat === 'aac' ? 128 : null,
     speed,
-  }, deps.voices));
+  }, deps.voices);
   // An input that starts with <speak> is SSML (docs/ssml.md); the core reads it, this door only passes it on.
   const ssml = looksLikeSsml(body.input) ? await admitSsml(body.input, deps.voices, ssmlAudioFolders(deps), 'input') : undefined;
   // The job service takes the queue place itself and gives it back if the job cannot be created.
@@ -149,16 +149,6 @@ async function createSpeech(ctx: Context, deps: AppDeps, door: OpenAiDoor): Prom
       await iterator.return?.(undefined);
     }
   })(), { objectMode: false });
-}
-
-/** Admission names the Local API's `text`; this door's clients sent it as `input`. */
-function asInput<T>(admit: () => T): T {
-  try {
-    return admit();
-  } catch (error) {
-    if (error instanceof ApiError && error.message.startsWith('text:')) throw new ApiError(error.code, `input:${error.message.slice('text:'.length)}`);
-    throw error;
-  }
 }
 
 function describeFailure(error: unknown): string {

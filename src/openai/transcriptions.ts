@@ -22,7 +22,7 @@ import type { Transcript } from '../subtitles/types';
 import type { AppDeps } from '../http/app-deps';
 import { requireFeature } from '../http/security';
 import { folderSink } from '../http/upload/folder-sink';
-import { MAX_UPLOAD_BYTES, receiveUpload } from '../http/upload/receive-upload';
+import { MAX_UPLOAD_BYTES, receiveUpload, requireMediaFile } from '../http/upload/receive-upload';
 import { precheckUpload } from '../http/upload/upload-precheck';
 import { cancelJobWhenClientLeaves } from '../http/client-gone';
 import { openSse } from '../http/sse';
@@ -96,8 +96,7 @@ async function receiveRequest(
   ctx: Context, deps: AppDeps, door: OpenAiDoor, task: Task, dir: string, maxBytes: number, installed: SttModels<InstalledWhisperModel>,
 ): Promise<{ job: ReceivedSttJob; body: OpenAiTranscriptionBody; ignored: string[] }> {
   const upload = await receiveUpload(ctx.req, folderSink(dir), maxBytes, task === 'transcribe' ? TRANSCRIPTION_FIELD_LIMITS : undefined);
-  if (!upload.file) throw invalidRequest('file: is required (a part named "file" holding the audio)');
-  if (upload.file.bytes === 0) throw invalidRequest('file: is empty');
+  const file = requireMediaFile(upload.file);
   const fields = formFields(upload.entries);
   // Fields OpenAI defines that whisper.cpp has no use for (include[], chunking_strategy, …) are accepted and reported.
   const known = task === 'translate' ? TRANSLATION_FIELDS : TRANSCRIPTION_FIELDS;
@@ -126,7 +125,7 @@ async function receiveRequest(
   const { options, model } = admitStt(ask, installed, deps.preferredSttModel?.(), { ...(named ? { named } : {}), hints: whisper });
   const label = task === 'translate' ? 'OpenAI translation' : 'OpenAI transcription';
   if ((body['timestamp_granularities[]'] ?? []).length > 0 && body.response_format !== 'verbose_json') ignored.push('timestamp_granularities[] (only verbose_json carries times)');
-  const { storedName, originalName, bytes } = upload.file;
+  const { storedName, originalName, bytes } = file;
   return {
     job: { options, inputFile: storedName, originalName, bytes, modelPath: model.path, name: `${label}: ${originalName}`.slice(0, 200), whisper },
     body,

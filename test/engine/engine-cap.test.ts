@@ -1,16 +1,18 @@
 /**
- * The engine scheduler's cap, counted on the real engine processes (/proc): queued TTS jobs, a Read Aloud
- * sentence and a timeline's waveform run together on a server whose cap is two processes, one for jobs.
+ * The engine scheduler's cap, counted on the real engine processes (/proc): a TTS job and an alignment job
+ * (an STT job of the newer kind), a Read Aloud sentence, a live session's look (the realtime door's engine
+ * work) and a timeline's waveform run together on a server whose cap is two processes, one for jobs.
  */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import { liveRecognition } from '../../src/jobs/live-recognition';
 import { after, before, describe, it } from 'node:test';
 import { engineConfigFromEnvironment } from '../../src/config/engine-environment';
 import type { TtsVoiceRef } from '../../src/engine/protocol';
 import { engineSynthesizer } from '../../src/read-aloud/engine-speaker';
 import { childrenOf } from '../helpers/processes';
 import { isTerminal, postJson, request, startTestServer, waitForJob, type TestServer } from '../helpers/server';
-import { testModel } from '../helpers/test-models';
+import { SYNTHETIC_WHISPER, testModel } from '../helpers/test-models';
 import { englishVoiceId, LONG_TEXT } from '../helpers/voices';
 
 const espeak: TtsVoiceRef = { engine: 'espeak-ng', engineVoiceId: 'gmw/en-US', languageCode: 'en-US', name: 'English (America)' };
@@ -33,7 +35,17 @@ describe('the engine process cap', { skip: !onLinux && 'counts processes in /pro
   });
   after(() => t.dispose());
 
-  it('never runs more engine processes than the cap while two jobs, a Read Aloud sentence and a waveform run together', async () => {
+  /** POST /align/jobs with the shared 2-minute recording and its script, as any HTTP client sends it. */
+  async function postAlignment(): Promise<{ id: string }> {
+    const form = new FormData();
+    form.append('file', new Blob([await readFile(testModel('audio', 'align-dev', 'dev-a.wav'))]), 'dev-a.wav');
+    form.append('script', new Blob([await readFile(testModel('audio', 'align-dev', 'dev-a.txt'))]), 'dev-a.txt');
+    const response = await fetch(`${t.base}/align/jobs`, { method: 'POST', body: form });
+    assert.equal(response.status, 200);
+    return (await response.json()) as { id: string };
+  }
+
+  it('never runs more engine processes than the cap while two jobs, a Read Aloud sentence, a live look and a waveform run together', async () => {
     let most = 0;
     let sampling = true;
     const sampler = (async () => {
@@ -45,16 +57,22 @@ describe('the engine process cap', { skip: !onLinux && 'counts processes in /pro
     try {
       const jobs = [
         (await postJson(`${t.base}/tts/jobs`, { voiceId, text: LONG_TEXT })).json(),
-        (await postJson(`${t.base}/tts/jobs`, { voiceId, text: LONG_TEXT })).json(),
+        await postAlignment(),
       ];
       await waitForJob(t.base, jobs[0].id, (j) => j.status === 'processing');
       const controller = new AbortController();
-      const [sentence, waveform] = await Promise.all([
+      const live = liveRecognition(t.server.engine, t.dataDir);
+      const session = await live.openSession(() => undefined);
+      const [sentence, waveform, look] = await Promise.all([
         engineSynthesizer(t.server.engine, espeak)('Read aloud while a job runs.', 1, controller.signal),
         t.server.engine.waveform({ kind: 'waveform', mediaPath: testModel('audio/jfk.wav'), dataDir: t.dataDir, bucketsPerSecond: 100 }, controller.signal),
+        // Where the speech is in a second of a live session's audio (no words asked: turn detection's look).
+        live.look(session, new Int16Array(16_000), { modelPath: testModel('whisper', SYNTHETIC_WHISPER), language: 'en', decode: false, vadThreshold: 0.5 }, controller.signal)
+          .finally(() => session.release()),
       ]);
       assert.ok(sentence.durationSeconds > 1, `a sentence was spoken (${sentence.durationSeconds} s)`);
       assert.ok(waveform.buckets > 0);
+      assert.equal(look.durationSeconds, 1, 'the live look ran in an engine process');
       const first = (await request(`${t.base}/jobs/${jobs[0].id}`)).json();
       const second = (await request(`${t.base}/jobs/${jobs[1].id}`)).json();
       assert.equal(first.status, 'processing', 'the sentence and the waveform did not wait for the running job');

@@ -146,6 +146,8 @@ describe('POST /audio/speech through the openai SDK', () => {
         assert.equal(error.code, 'INVALID_REQUEST');
         assert.equal(error.param, param);
         assert.equal(error.type, 'invalid_request_error');
+        // The message names the field as the client sent it, not as the core calls it (`text`).
+        if (param === 'input') assert.match(error.message, /^422 input: /);
         return true;
       });
     }

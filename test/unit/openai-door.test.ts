@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { FIRST_LIVE_CHUNK_CHARS, LIVE_GROUP_CHARS, liveChunks, liveGroups } from '../../src/engine/tts/live-text';
-import { openAiErrorType, paramOf } from '../../src/openai/errors';
+import { inOpenAiNames, openAiErrorType, paramOf, toOpenAiError } from '../../src/openai/errors';
 import { OPENAI_VOICE_ENV, openAiVoicesFromEnvironment as voiceOverridesFromEnv } from '../../src/config/server-environment';
 import { resolveVoice } from '../../src/voices/voice-map';
 import { createVoiceLibrary, type VoiceLibrary } from '../../src/voices/library';
@@ -39,6 +39,15 @@ describe('OpenAI error shape', () => {
     assert.deepEqual([401, 403, 404, 409, 422, 429, 500].map(openAiErrorType), [
       'authentication_error', 'permission_error', 'not_found_error', 'invalid_request_error', 'invalid_request_error', 'rate_limit_error', 'server_error',
     ]);
+  });
+
+  it('says the field in OpenAI\'s words in the message too, in the one mapping (the client sent `input`, not `text`)', () => {
+    assert.equal(inOpenAiNames('text: must be 1 to 100000 characters'), 'input: must be 1 to 100000 characters');
+    assert.equal(inOpenAiNames('voiceId: no voice'), 'voice: no voice');
+    assert.equal(inOpenAiNames('language: unknown'), 'language: unknown');
+    assert.equal(inOpenAiNames('The queue is full: text: 3'), 'The queue is full: text: 3');
+    const shaped = toOpenAiError(422, { error: { code: 'INVALID_REQUEST', message: 'text: is empty' } });
+    assert.deepEqual(shaped, { error: { message: 'input: is empty', type: 'invalid_request_error', param: 'input', code: 'INVALID_REQUEST' } });
   });
 });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '../../src/contract/errors';
 import { declaredLength, precheckUpload } from '../../src/http/upload/upload-precheck';
-import { FRAMING_ALLOWANCE } from '../../src/http/upload/receive-upload';
+import { FRAMING_ALLOWANCE, requireMediaFile } from '../../src/http/upload/receive-upload';
 
 /** The two things the pre-check reads of a request: its Content-Length header and its media type. */
 const requestWith = (contentLength: string | undefined, multipart = true) => ({
@@ -30,5 +30,13 @@ describe('the one STT upload pre-check (Local API, OpenAI door, relay)', () => {
     assert.throws(() => precheckUpload(requestWith(String(limit + FRAMING_ALLOWANCE + 1)), limit), (error: unknown) =>
       error instanceof ApiError && error.code === 'FILE_TOO_LARGE');
     assert.equal(precheckUpload(requestWith(''), limit), undefined, 'an empty Content-Length is measured as the body arrives');
+  });
+
+  it('refuses a received upload without its media part, or with an empty one, the same on every door', () => {
+    const refused = (file: Parameters<typeof requireMediaFile>[0]) => () => requireMediaFile(file);
+    assert.throws(refused(undefined), (error: unknown) => error instanceof ApiError && error.code === 'INVALID_REQUEST' && /^file: is required/.test(error.message));
+    assert.throws(refused({ storedName: 'input.wav', originalName: 'a.wav', bytes: 0 }), (error: unknown) => error instanceof ApiError && error.message === 'file: is empty');
+    const file = { storedName: 'input.wav', originalName: 'a.wav', bytes: 44 };
+    assert.equal(requireMediaFile(file), file);
   });
 });

@@ -33,6 +33,16 @@ export interface ReceivedUpload {
   smallFiles: Record<string, SmallFile>;
 }
 
+/**
+ * The media part of a received upload, refused the same way on every door that takes one (the Local API's STT
+ * and alignment, the OpenAI door, the relay): INVALID_REQUEST when it is missing or empty.
+ */
+export function requireMediaFile<T extends ReceivedFile>(file: T | undefined): T {
+  if (!file) throw invalidRequest('file: is required (a part named "file" holding the media)');
+  if (file.bytes === 0) throw invalidRequest('file: is empty');
+  return file;
+}
+
 /** A small file part, kept in memory. */
 export interface SmallFile {
   originalName: string;

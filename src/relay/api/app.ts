@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import Koa from 'koa';
-import type { IncomingMessage } from 'node:http';
+import { drainRequest } from '../../http/drain-request';
 import { errorMiddleware } from '../../http/error-middleware';
+import { declaredLength } from '../../http/upload/upload-precheck';
 import { portalRouter } from '../portal/routes';
 import { allowedHostsOnly } from '../allowed-hosts';
 import { databaseErrors } from './database-errors';
@@ -18,30 +19,6 @@ import { ttsRoutes } from './routes/tts';
 export const RELAY_PREFIX = '/v1';
 const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
 const DRAIN_LIMIT_MS = 30_000;
-
-/** Reads and drops the rest of a request body; false when it is longer than `maxBytes` or slower than `ms`. */
-function drainRequest(req: IncomingMessage, maxBytes: number, ms: number): Promise<boolean> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    let seen = 0;
-    const done = (drained: boolean) => {
-      clearTimeout(timer);
-      req.off('data', onData);
-      resolve(drained);
-    };
-    const onData = (chunk: Buffer) => {
-      seen += chunk.length;
-      if (seen > maxBytes) done(false);
-    };
-    const timer = setTimeout(() => done(false), ms);
-    req.on('data', onData);
-    req.once('end', () => done(true));
-    req.once('error', () => done(false));
-    req.once('close', () => done(req.complete));
-    req.resume();
-  });
-}
 
 /**
  * Builds the relay as a Koa app: the Remote API under /v1 (key, rate limit, then the route's scope), the
@@ -72,7 +49,8 @@ export function createRelayApp(deps: RelayDeps): Koa {
     await next();
     // Refused before its body was read (401, 403, 429 on an upload): read and drop the rest before answering,
     // so the client gets the answer rather than a connection reset by unread bytes. Past a bound, just close.
-    if (!ctx.req.complete) await drainRequest(ctx.req, DRAIN_LIMIT_BYTES, DRAIN_LIMIT_MS);
+    if (ctx.req.complete || (declaredLength(ctx) ?? 0) > DRAIN_LIMIT_BYTES) return;
+    await drainRequest(ctx.req, { maxBytes: DRAIN_LIMIT_BYTES, maxMs: DRAIN_LIMIT_MS });
   });
   app.use(errorMiddleware(deps.log, 'Remote API'));
   app.use(allowedHostsOnly(deps.allowedHosts));

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { randomUUID } from 'node:crypto';
 import { ApiError, invalidRequest } from '../../../contract/errors';
-import { receiveUpload, type ReceivedFile } from '../../../http/upload/receive-upload';
+import { receiveUpload, requireMediaFile, type ReceivedFile } from '../../../http/upload/receive-upload';
 import { precheckUpload } from '../../../http/upload/upload-precheck';
 import { checkSttFields } from '../../../jobs/admission';
 import { adjustStorage, creditBalanceMilli, reserveCredits, reserveStorage } from '../../data/accounts';
@@ -55,10 +55,9 @@ export function sttRoutes(router: Router<RelayState>, deps: RelayDeps): void {
 }
 
 /** The upload is in storage: check it, choose the device, reserve the credits, and let the job go. */
-async function accept(ctx: Context, deps: RelayDeps, id: string, fields: Record<string, string>, file: (ReceivedFile & { key: string }) | undefined, reserved: number): Promise<JobRow> {
+async function accept(ctx: Context, deps: RelayDeps, id: string, fields: Record<string, string>, received: (ReceivedFile & { key: string }) | undefined, reserved: number): Promise<JobRow> {
   const key = requireKey(ctx.state as RelayState);
-  if (!file) throw invalidRequest('file: is required (a part named "file" holding the media)');
-  if (file.bytes === 0) throw invalidRequest('file: is empty');
+  const file = requireMediaFile(received);
   if (hasNul(file.originalName)) throw invalidRequest(`file: its file name ${NUL_REFUSED}`);
   const { options, diarizationAsked } = checkSttFields(deps.validators, fields);
   const placement = await placeJob(deps, key, ctx.get('X-Studio-Device'), (caps) => canRunStt(caps, options, diarizationAsked),
