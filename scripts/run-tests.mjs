@@ -1,10 +1,13 @@
 // Runs every test file with node's test runner (Node 20 takes no globs), TypeScript through tsx.
 // `--wasm-ffmpeg` runs the STT and TTS API suites a second time with the WebAssembly ffmpeg instead of the
 // system one (SPEECH_STUDIO_FFMPEG=wasm: nothing decodes or encodes through a system ffmpeg); with no
-// suites named, both passes run.
+// suites named, both passes run. At the end it prints each pass's wall time and the slowest files (the
+// summed time of each file's top-level tests, from scripts/test-file-times.mjs), so CI shows where time goes.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 // The API suites that decode uploads and encode outputs, end to end through the engine process.
 const WASM_FFMPEG_SUITES = [
@@ -14,15 +17,57 @@ const WASM_FFMPEG_SUITES = [
   'test/api/security.test.ts',
 ];
 
-const runFiles = (files, env = process.env) =>
-  spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit', env }).status ?? 1;
+// Each pass keeps its usual output (spec on a terminal, TAP otherwise) and also writes its per-file times here.
+let timesDir;
+const timesReporter = pathToFileURL(path.resolve('scripts/test-file-times.mjs')).href;
+const passes = [];
+
+function runFiles(label, files, env = process.env) {
+  timesDir ??= mkdtempSync(path.join(os.tmpdir(), 'speech-studio-test-times-'));
+  const timesFile = path.join(timesDir, `${passes.length}.jsonl`);
+  const started = Date.now();
+  const status = spawnSync(process.execPath, [
+    '--import', 'tsx', '--test', '--test-concurrency=2',
+    `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`, '--test-reporter-destination=stdout',
+    `--test-reporter=${timesReporter}`, `--test-reporter-destination=${timesFile}`,
+    ...files,
+  ], { stdio: 'inherit', env }).status ?? 1;
+  passes.push({ label, timesFile, seconds: (Date.now() - started) / 1000 });
+  return status;
+}
+
+/** Each pass's wall time, then the ten files whose tests took longest (a file run in two passes counts twice). */
+function printTimeSummary() {
+  const perFile = new Map();
+  for (const pass of passes) {
+    const lines = statSync(pass.timesFile, { throwIfNoEntry: false }) ? readFileSync(pass.timesFile, 'utf8').split('\n') : [];
+    for (const line of lines.filter(Boolean)) {
+      const { file, ms } = JSON.parse(line);
+      const key = `${path.relative(process.cwd(), file)}${passes.length > 1 ? ` (${pass.label})` : ''}`;
+      perFile.set(key, (perFile.get(key) ?? 0) + ms / 1000);
+    }
+  }
+  console.log('\n# Where the time went');
+  for (const pass of passes) console.log(`#   ${pass.label} pass: ${pass.seconds.toFixed(0)} s wall`);
+  console.log('# The 10 slowest files (their tests\' summed durations; two files run at a time):');
+  for (const [file, seconds] of [...perFile].sort((a, b) => b[1] - a[1]).slice(0, 10)) {
+    console.log(`#   ${seconds.toFixed(1).padStart(6)} s  ${file}`);
+  }
+  if (timesDir) rmSync(timesDir, { recursive: true, force: true });
+}
+
+function finish(status) {
+  printTimeSummary();
+  process.exit(status);
+}
+
 const runWasmPass = () => {
   console.log('\n# The STT and TTS API suites again, on the WebAssembly ffmpeg (SPEECH_STUDIO_FFMPEG=wasm)\n');
-  return runFiles(WASM_FFMPEG_SUITES, { ...process.env, SPEECH_STUDIO_FFMPEG: 'wasm' });
+  return runFiles('wasm-ffmpeg', WASM_FFMPEG_SUITES, { ...process.env, SPEECH_STUDIO_FFMPEG: 'wasm' });
 };
 
 const args = process.argv.slice(2);
-if (args.length === 1 && args[0] === '--wasm-ffmpeg') process.exit(runWasmPass());
+if (args.length === 1 && args[0] === '--wasm-ffmpeg') finish(runWasmPass());
 
 // Every folder under test/ holds node:test suites, except the helpers and the suites that run inside VS Code.
 const NOT_NODE_SUITES = new Set(['helpers', 'vscode', 'vscode-host']);
@@ -51,9 +96,9 @@ if (files.length === 0) {
 const PARAKEET_PASS = ['test/engine/stt.test.ts', 'test/api/stt-jobs.test.ts'];
 const parakeetFiles = PARAKEET_PASS.filter((file) => files.includes(file));
 
-const status = runFiles(files);
+const status = runFiles('main', files);
 const parakeetStatus = parakeetFiles.length > 0 && process.env.SPEECH_TEST_STT_ENGINE === undefined
-  ? (console.log(`\nParakeet pass: ${parakeetFiles.join(', ')}`), runFiles(parakeetFiles, { ...process.env, SPEECH_TEST_STT_ENGINE: 'parakeet' }))
+  ? (console.log(`\nParakeet pass: ${parakeetFiles.join(', ')}`), runFiles('parakeet', parakeetFiles, { ...process.env, SPEECH_TEST_STT_ENGINE: 'parakeet' }))
   : 0;
 // The WebAssembly ffmpeg pass runs when the whole suite does (npm test), not for a chosen folder or file.
-process.exit(Math.max(status, parakeetStatus, args.length === 0 ? runWasmPass() : 0));
+finish(Math.max(status, parakeetStatus, args.length === 0 ? runWasmPass() : 0));

@@ -4,7 +4,7 @@
  * lines it changes, so line ends, a byte-order mark, WebVTT cue settings and NOTE blocks stay as they were;
  * in ASS/SSA, TTML and SBV only the times and text it changes (span-edits.ts).
  */
-import { checkSubtitles, displayText, type ProblemKind } from './check';
+import { displayText } from './check';
 import { scanSubtitles, type ScannedCue, type SubtitleFormat, type TimeBase } from './scan';
 import { mergeSpans, replaceTextSpan, retimeSpans, splitSpans } from './span-edits';
 import type { SubtitleStyle } from '../contract/subtitle-style';
@@ -382,20 +382,4 @@ const FIXES: Record<QuickFix, (source: string, format: SubtitleFormat, style: Su
 
 export function quickFix(fix: QuickFix, source: string, format: SubtitleFormat, style: SubtitleStyle, index: number): TextEdit[] {
   return FIXES[fix](source, format, style, index);
-}
-
-/**
- * Applies `fix` to every cue with a problem of `kind`, last cue first so the earlier ones keep their
- * numbers, and returns it as one edit covering the changed span (empty when nothing changes).
- */
-export function fixAll(source: string, format: SubtitleFormat, style: SubtitleStyle, kind: ProblemKind, fix: QuickFix): TextEdit[] {
-  const cues = [...new Set(checkSubtitles(source, format, style).filter((p) => p.kind === kind && p.cue > 0).map((p) => p.cue))].sort((a, b) => b - a);
-  let text = source;
-  for (const cue of cues) text = applyEdits(text, FIXES[fix](text, format, style, cue));
-  if (text === source) return [];
-  let head = 0;
-  while (head < text.length && head < source.length && text[head] === source[head]) head++;
-  let tail = 0;
-  while (tail < text.length - head && tail < source.length - head && text[text.length - 1 - tail] === source[source.length - 1 - tail]) tail++;
-  return [{ start: head, end: source.length - tail, text: text.slice(head, text.length - tail) }];
 }

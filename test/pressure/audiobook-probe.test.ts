@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { CLI } from '../helpers/server';
-import { baitPaths, makeSandbox, ProbeTally, type Sandbox } from './probe-kit';
+import { baitPaths, probeEnds, useProbeSandbox } from './probe-kit';
 
 interface Run { code: number | string; stdout: string; stderr: string }
 
@@ -29,15 +29,11 @@ function runCli(args: string[]): { done: Promise<Run>; kill(): void } {
 }
 
 describe('outside probe: cli.js audiobook', () => {
-  let box: Sandbox;
-  const tally = new ProbeTally('audiobook');
-  before(async () => {
-    box = await makeSandbox();
-  });
-  after(() => box.dispose());
+  const probe = useProbeSandbox('audiobook');
+  const { tally } = probe;
 
   async function audiobook(what: string, args: string[]): Promise<Run> {
-    const run = runCli(['audiobook', ...args, '--data-dir', box.data]);
+    const run = runCli(['audiobook', ...args, '--data-dir', probe.box.data]);
     try {
       // A CLI run is one request: a 0 exit is 200, a refusal 400, a crash (signal, stack trace) 500.
       return await tally.probe(`audiobook: ${what}`, () => run.done, (r) => (typeof r.code === 'string' || /\n\s+at .*:\d+:\d+/.test(r.stderr) ? 500 : r.code === 0 ? 200 : 400), 60_000);
@@ -56,7 +52,7 @@ describe('outside probe: cli.js audiobook', () => {
   };
 
   it('refuses careless manuscripts before any synthesis, each with one sentence', async () => {
-    const w = (name: string) => path.join(box.work, name);
+    const w = (name: string) => path.join(probe.box.work, name);
     await writeFile(w('empty.md'), '');
     await writeFile(w('blank.md'), ' \n\n\t\n   \n');
     await writeFile(w('front-only.md'), '---\ntitle: Nothing\n---\n');
@@ -71,7 +67,7 @@ describe('outside probe: cli.js audiobook', () => {
     await refused('an empty folder', [w('empty-folder'), '--out', out], /\S/);
     await refused('a file that does not exist', [w('missing.md'), '--out', out], /\S/);
     await refused('output is the input', [w('nul.md'), '--out', w('nul.md')], /\S/);
-    await refused('output is a folder', [w('nul.md'), '--out', box.work], /\S/);
+    await refused('output is a folder', [w('nul.md'), '--out', probe.box.work], /\S/);
     await refused('output an unknown format', [w('nul.md'), '--out', w('book.exe'), '--format', 'exe'], /\S/);
     await refused('chapter-level a word', [w('nul.md'), '--out', out, '--chapter-level', 'two'], /chapter-level/);
     await refused('chapters a garbage range', [w('nul.md'), '--out', out, '--chapters', '9-1,x'], /\S/);
@@ -83,20 +79,16 @@ describe('outside probe: cli.js audiobook', () => {
   });
 
   it('never writes an output through a link or outside its folder', async () => {
-    const bait = baitPaths(box);
-    const manuscript = path.join(box.work, 'short.md');
+    const bait = baitPaths(probe.box);
+    const manuscript = path.join(probe.box.work, 'short.md');
     await writeFile(manuscript, '# One\n\nShort.\n');
     // A folder link the user names is followed, as by any command-line tool: that case is not probed here.
-    for (const [what, out] of [['a link to the secret', bait.workSecretLink], ['a dangling link', path.join(box.work, 'dangling-link.srt')]]) {
+    for (const [what, out] of [['a link to the secret', bait.workSecretLink], ['a dangling link', path.join(probe.box.work, 'dangling-link.srt')]]) {
       const run = await audiobook(`output ${what}`, [manuscript, '--out', out, '--format', 'mp3']);
       assert.ok(run.code !== 0 || run.stdout.includes('Wrote'), `${what}: ${run.stderr}`);
     }
     assert.equal(await readFile(bait.secret, 'utf8'), 'do not touch\n');
   });
 
-  it('ran every command to an end, and wrote nothing outside the work folder and the data directory', async () => {
-    const changes = await box.changesOutside();
-    assert.deepEqual(changes, []);
-    tally.finish(changes.length);
-  });
+  probeEnds(probe, 'ran every command to an end, and wrote nothing outside the work folder and the data directory');
 });

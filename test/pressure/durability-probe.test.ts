@@ -9,26 +9,21 @@ import assert from 'node:assert/strict';
 import { mkdir, readdir, readFile, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { startCli, type RunningCli } from '../helpers/cli';
 import { isTerminal, postJson, request, startTestServer, waitForJob, type RawResponse } from '../helpers/server';
 import { englishVoiceId, LONG_TEXT } from '../helpers/voices';
 import { wavHeader } from '../helpers/wav';
-import { baitPaths, makeSandbox, ProbeTally, type Sandbox } from './probe-kit';
+import { baitPaths, probeEnds, useProbeSandbox } from './probe-kit';
 import { installSyntheticWhisper, onLinux } from './support';
 
 describe('outside probe: durability', { skip: !onLinux && 'kills the server with SIGKILL' }, () => {
-  let box: Sandbox;
   let cli: RunningCli | undefined;
-  const tally = new ProbeTally('durability');
-  before(async () => {
-    box = await makeSandbox();
-    await installSyntheticWhisper(box.data);
+  const probe = useProbeSandbox('durability', {
+    prepare: (box) => installSyntheticWhisper(box.data).then(() => undefined),
+    cleanUp: () => cli?.child.kill('SIGKILL'),
   });
-  after(async () => {
-    cli?.child.kill('SIGKILL');
-    await box.dispose();
-  });
+  const { tally } = probe;
 
   const ask = (what: string, send: () => Promise<RawResponse>): Promise<RawResponse> => tally.probe(what, send, (r) => r.status);
   const killServer = async (): Promise<void> => {
@@ -36,10 +31,10 @@ describe('outside probe: durability', { skip: !onLinux && 'kills the server with
     await cli!.exited;
   };
   const temporaries = async (): Promise<string[]> =>
-    (await readdir(box.data, { recursive: true })).filter((name) => /\.tmp$|\.tmp-/.test(String(name))).map(String);
+    (await readdir(probe.box.data, { recursive: true })).filter((name) => /\.tmp$|\.tmp-/.test(String(name))).map(String);
 
   it('restarts cleanly after SIGKILL during an upload, racing lexicon writes and a running job', async () => {
-    cli = await startCli(['--port', '0', '--data-dir', box.data], {}, 120_000);
+    cli = await startCli(['--port', '0', '--data-dir', probe.box.data], {}, 120_000);
     const voiceId = await englishVoiceId(cli.base);
     const running = (await ask('tts before the kill', () => postJson(`${cli!.base}/tts/jobs`, { voiceId, text: LONG_TEXT }))).json();
     await waitForJob(cli.base, running.id, (job) => job.status === 'processing', 120_000);
@@ -55,7 +50,7 @@ describe('outside probe: durability', { skip: !onLinux && 'kills the server with
     upload.destroy();
     await Promise.all(writes);
 
-    cli = await startCli(['--port', '0', '--data-dir', box.data], {}, 120_000);
+    cli = await startCli(['--port', '0', '--data-dir', probe.box.data], {}, 120_000);
     const health = await ask('health after the kill', () => request(`${cli!.base}/health`));
     assert.equal(health.status, 200);
     const interrupted = await ask('the job that ran at the kill', () => request(`${cli!.base}/jobs/${running.id}`));
@@ -66,7 +61,7 @@ describe('outside probe: durability', { skip: !onLinux && 'kills the server with
     assert.ok(entries.length === 0 || documents.some((doc) => JSON.stringify(doc.entries) === JSON.stringify(entries)), JSON.stringify(entries));
     assert.deepEqual(await temporaries(), [], 'no temporary file outlives a restart');
     // Every job folder on disk is a job the server knows: the cut upload left no folder without a record.
-    for (const id of await readdir(path.join(box.data, 'jobs'))) {
+    for (const id of await readdir(path.join(probe.box.data, 'jobs'))) {
       const job = await ask(`job folder ${id} after the kill`, () => request(`${cli!.base}/jobs/${id}`));
       assert.equal(job.status, 200, `jobs/${id} has no job`);
     }
@@ -75,7 +70,7 @@ describe('outside probe: durability', { skip: !onLinux && 'kills the server with
   });
 
   it('answers without a 5xx when a finished job\'s files were torn or swapped while the server was down', async () => {
-    let t = await startTestServer({ dataDir: box.data });
+    let t = await startTestServer({ dataDir: probe.box.data });
     const voiceId = await englishVoiceId(t.base);
     const ids = await Promise.all(['Emptied.', 'Deleted.', 'Folder replaced.', 'Output a link.', 'Output a folder.'].map(async (text) => {
       const job = (await postJson(`${t.base}/tts/jobs`, { voiceId, text })).json();
@@ -96,7 +91,7 @@ describe('outside probe: durability', { skip: !onLinux && 'kills the server with
     assert.equal((await waitForJob(t.base, stt.id, isTerminal, 60_000)).status, 'succeeded');
     await t.stop();
 
-    const folder = (id: string) => path.join(box.data, 'jobs', id);
+    const folder = (id: string) => path.join(probe.box.data, 'jobs', id);
     const outputOf = async (id: string) => path.join(folder(id), (await readdir(folder(id))).find((name) => name.startsWith('output'))!);
     await truncate(await outputOf(ids[0]), 0);
     await rm(await outputOf(ids[1]));
@@ -104,16 +99,16 @@ describe('outside probe: durability', { skip: !onLinux && 'kills the server with
     await writeFile(folder(ids[2]), 'a file where the folder was');
     const linked = await outputOf(ids[3]);
     await rm(linked);
-    await symlink(baitPaths(box).secret, linked);
+    await symlink(baitPaths(probe.box).secret, linked);
     const asFolder = await outputOf(ids[4]);
     await rm(asFolder);
     await mkdir(asFolder);
     await writeFile(path.join(folder(stt.id), 'transcript.json'), '{"segments":[{"start":0,"end":');
-    const journal = path.join(box.data, 'jobs.json.journal');
+    const journal = path.join(probe.box.data, 'jobs.json.journal');
     await rm(journal, { force: true });
-    await symlink(baitPaths(box).secret, journal);
+    await symlink(baitPaths(probe.box).secret, journal);
 
-    t = await startTestServer({ dataDir: box.data });
+    t = await startTestServer({ dataDir: probe.box.data });
     try {
       for (const id of ids) {
         for (const suffix of ['', '/output', '/transcript']) {
@@ -131,15 +126,11 @@ describe('outside probe: durability', { skip: !onLinux && 'kills the server with
       const fresh = await ask('tts after the torn restart', () => postJson(`${t.base}/tts/jobs`, { voiceId, text: 'Fresh.' }));
       assert.equal(fresh.status, 200);
       assert.equal((await waitForJob(t.base, fresh.json().id, isTerminal, 60_000)).status, 'succeeded');
-      assert.equal(await readFile(baitPaths(box).secret, 'utf8'), 'do not touch\n');
+      assert.equal(await readFile(baitPaths(probe.box).secret, 'utf8'), 'do not touch\n');
     } finally {
       await t.stop();
     }
   });
 
-  it('answered everything, and wrote nothing outside the data directory', async () => {
-    const changes = await box.changesOutside();
-    tally.finish(changes.length);
-    assert.deepEqual(changes, []);
-  });
+  probeEnds(probe, 'answered everything, and wrote nothing outside the data directory');
 });

@@ -7,28 +7,21 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { isTerminal, request, startTestServer, waitForJob, type RawResponse, type TestServer } from '../helpers/server';
+import { before, describe, it } from 'node:test';
+import { isTerminal, request, waitForJob, type RawResponse } from '../helpers/server';
 import { englishVoiceId } from '../helpers/voices';
-import { baitPaths, makeSandbox, ProbeTally, type Sandbox } from './probe-kit';
+import { baitPaths, probeEnds, useProbeServer } from './probe-kit';
 
 describe('outside probe: the lexicon', () => {
-  let box: Sandbox;
-  let t: TestServer;
+  const probe = useProbeServer('lexicon');
+  const { tally } = probe;
   let voiceId: string;
-  const tally = new ProbeTally('lexicon');
   before(async () => {
-    box = await makeSandbox();
-    t = await startTestServer({ dataDir: box.data });
-    voiceId = await englishVoiceId(t.base);
-  });
-  after(async () => {
-    await t.stop();
-    await box.dispose();
+    voiceId = await englishVoiceId(probe.t.base);
   });
 
   const put = (what: string, body: string | unknown, headers: Record<string, string> = {}): Promise<RawResponse> =>
-    tally.probe(`PUT ${what}`, () => request(`${t.base}/lexicon`, {
+    tally.probe(`PUT ${what}`, () => request(`${probe.t.base}/lexicon`, {
       method: 'PUT',
       headers: { 'Content-Type': 'application/json', ...headers },
       body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -78,9 +71,9 @@ describe('outside probe: the lexicon', () => {
     assert.equal(res.status, 200, res.body.toString().slice(0, 300));
     const text = 'Try a.b*c with C++ and (x|y), then <break time="9999s"/> and 名前 and aaaa.';
     const created = await tally.probe('POST /tts/jobs with the hostile lexicon', () =>
-      request(`${t.base}/tts/jobs`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ voiceId, text }) }), (r) => r.status);
+      request(`${probe.t.base}/tts/jobs`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ voiceId, text }) }), (r) => r.status);
     assert.equal(created.status, 200, created.body.toString().slice(0, 300));
-    const job = await waitForJob(t.base, created.json().id, isTerminal, 60_000);
+    const job = await waitForJob(probe.t.base, created.json().id, isTerminal, 60_000);
     assert.equal(job.status, 'succeeded', job.error);
   });
 
@@ -88,31 +81,27 @@ describe('outside probe: the lexicon', () => {
     const documents = Array.from({ length: 20 }, (_, i) => ({ entries: [{ text: `word${i}`, say: `say ${i} ${'ü'.repeat(i * 5)}`, caseSensitive: false }] }));
     const answers = await Promise.all([
       ...documents.map((doc, i) => put(`concurrent writer ${i}`, doc)),
-      ...documents.map((_, i) => tally.probe(`GET concurrent reader ${i}`, () => request(`${t.base}/lexicon`), (r) => r.status)),
+      ...documents.map((_, i) => tally.probe(`GET concurrent reader ${i}`, () => request(`${probe.t.base}/lexicon`), (r) => r.status)),
     ]);
     assert.deepEqual(answers.map((a) => a.status), answers.map(() => 200));
-    const final = JSON.parse(await readFile(path.join(t.dataDir, 'lexicon.json'), 'utf8'));
+    const final = JSON.parse(await readFile(path.join(probe.t.dataDir, 'lexicon.json'), 'utf8'));
     assert.ok(documents.some((doc) => JSON.stringify(doc) === JSON.stringify(final)), `the file is one of the writes: ${JSON.stringify(final).slice(0, 200)}`);
-    assert.deepEqual((await readdir(t.dataDir)).filter((name) => name.includes('lexicon') && name !== 'lexicon.json'), [], 'no temporary file left');
+    assert.deepEqual((await readdir(probe.t.dataDir)).filter((name) => name.includes('lexicon') && name !== 'lexicon.json'), [], 'no temporary file left');
   });
 
   it('replaces a lexicon file that is a link out of the data directory, never writing through it', async () => {
-    const file = path.join(t.dataDir, 'lexicon.json');
+    const file = path.join(probe.t.dataDir, 'lexicon.json');
     await rm(file, { force: true });
-    await symlink(baitPaths(box).secret, file);
+    await symlink(baitPaths(probe.box).secret, file);
     // docs/decisions.md: a lexicon file that is not a lexicon is the documented 500 naming the file and the
     // way out (never a job that silently speaks without it); outside the tally, which counts the undocumented.
-    const read = await request(`${t.base}/lexicon`);
+    const read = await request(`${probe.t.base}/lexicon`);
     assert.equal(read.status, 500);
     assert.match(read.json().error.message, /lexicon\.json is not JSON: correct the file, or replace it with PUT \/lexicon/);
     const res = await put('over a link to the secret', { entries: [{ text: 'safe', say: 'safe' }] });
     assert.equal(res.status, 200);
-    assert.equal(await readFile(baitPaths(box).secret, 'utf8'), 'do not touch\n');
+    assert.equal(await readFile(baitPaths(probe.box).secret, 'utf8'), 'do not touch\n');
   });
 
-  it('answered everything, and wrote nothing outside the data directory', async () => {
-    const changes = await box.changesOutside();
-    tally.finish(changes.length);
-    assert.deepEqual(changes, []);
-  });
+  probeEnds(probe, 'answered everything, and wrote nothing outside the data directory');
 });

@@ -8,13 +8,13 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { declareRoots, installWhisper } from '../helpers/mcp-client';
-import { CLI, request, startTestServer, type TestServer } from '../helpers/server';
-import { baitPaths, makeSandbox, ProbeTally, type Sandbox } from './probe-kit';
+import { CLI, request } from '../helpers/server';
+import { baitPaths, probeEnds, ProbeTally, useProbeServer, type Sandbox } from './probe-kit';
 
 type Outcome = 'tool-error' | 'protocol-error' | 'ok';
 
@@ -84,31 +84,21 @@ async function hostileCalls(tally: ProbeTally, client: Client, box: Sandbox, tra
 }
 
 describe('outside probe: MCP', () => {
-  let box: Sandbox;
-  let t: TestServer;
-  const tally = new ProbeTally('mcp');
-  before(async () => {
-    box = await makeSandbox();
-    t = await startTestServer({ dataDir: box.data, allowedFolders: () => [box.work] });
-    await installWhisper(t.dataDir);
-  });
-  after(async () => {
-    await t.stop();
-    await box.dispose();
-  });
+  const probe = useProbeServer('mcp', (box) => ({ allowedFolders: () => [box.work] }), (t) => installWhisper(t.dataDir));
+  const { tally } = probe;
 
   it('answers hostile tool calls over Streamable HTTP with errors, never a write outside', async () => {
     const client = new Client({ name: 'probe', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${t.base}/mcp`)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${probe.t.base}/mcp`)));
     try {
-      await hostileCalls(tally, client, box, 'http');
+      await hostileCalls(tally, client, probe.box, 'http');
     } finally {
       await client.close();
     }
   });
 
   it('answers raw JSON-RPC the SDK would never send with 4xx or a JSON-RPC error', async () => {
-    const post = (what: string, body: string, headers: Record<string, string> = {}) => tally.probe(`http raw: ${what}`, () => request(`${t.base}/mcp`, {
+    const post = (what: string, body: string, headers: Record<string, string> = {}) => tally.probe(`http raw: ${what}`, () => request(`${probe.t.base}/mcp`, {
       method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers }, body,
     }), (r) => r.status);
     const cases: Array<[string, string, Record<string, string>?]> = [
@@ -131,23 +121,23 @@ describe('outside probe: MCP', () => {
       if (res.status === 200) assert.match(text, /"error"|"result"/, what);
     }
     for (const method of ['DELETE', 'PUT']) {
-      const res = await tally.probe(`http raw: ${method}`, () => request(`${t.base}/mcp`, { method }), (r) => r.status);
+      const res = await tally.probe(`http raw: ${method}`, () => request(`${probe.t.base}/mcp`, { method }), (r) => r.status);
       assert.ok(res.status >= 400 && res.status < 500, `${method}: ${res.status}`);
     }
   });
 
   it('answers hostile tool calls over stdio with errors, never a write outside, and exits when the client leaves', async () => {
-    const stdioData = path.join(box.data, 'stdio');
+    const stdioData = path.join(probe.box.data, 'stdio');
     await mkdir(stdioData);
     await installWhisper(stdioData);
     const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--data-dir', stdioData], stderr: 'pipe' });
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const client = new Client({ name: 'probe', version: '1.0.0' }, { capabilities: { roots: {} } });
-    declareRoots(client, [box.work]);
+    declareRoots(client, [probe.box.work]);
     await client.connect(transport);
     try {
-      await hostileCalls(tally, client, box, 'stdio');
+      await hostileCalls(tally, client, probe.box, 'stdio');
     } catch (error) {
       throw new Error(`${(error as Error).message}\nstderr of the MCP server:\n${stderr.slice(-2000)}`);
     } finally {
@@ -155,9 +145,5 @@ describe('outside probe: MCP', () => {
     }
   });
 
-  it('answered everything, and wrote nothing outside the work folder and the data directory', async () => {
-    const changes = await box.changesOutside();
-    tally.finish(changes.length);
-    assert.deepEqual(changes, []);
-  });
+  probeEnds(probe, 'answered everything, and wrote nothing outside the work folder and the data directory');
 });

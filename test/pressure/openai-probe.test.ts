@@ -5,29 +5,23 @@
  * error shape (or a 2xx), never a 5xx or silence, and nothing is written outside the data directory.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import OpenAI from 'openai';
-import { request, startTestServer, waitForJob, isTerminal, type RawResponse, type TestServer } from '../helpers/server';
+import { request, waitForJob, isTerminal, type RawResponse } from '../helpers/server';
 import { uploadMultipart } from '../helpers/multipart';
 import { testModel } from '../helpers/test-models';
 import { wavHeader } from '../helpers/wav';
-import { baitPaths, makeSandbox, ProbeTally, type Sandbox } from './probe-kit';
+import { baitPaths, probeEnds, useProbeServer } from './probe-kit';
 import { installSyntheticWhisper } from './support';
 
 describe('outside probe: the OpenAI door', () => {
-  let box: Sandbox;
-  let t: TestServer;
-  let client: OpenAI;
-  const tally = new ProbeTally('openai');
-  before(async () => {
-    box = await makeSandbox();
-    t = await startTestServer({ dataDir: box.data });
+  const probe = useProbeServer('openai', () => ({}), async (t) => {
     await installSyntheticWhisper(t.dataDir);
-    client = new OpenAI({ baseURL: t.base, apiKey: 'unused', maxRetries: 0, timeout: 30_000 });
   });
-  after(async () => {
-    await t.stop();
-    await box.dispose();
+  const { tally } = probe;
+  let client: OpenAI;
+  before(() => {
+    client = new OpenAI({ baseURL: probe.t.base, apiKey: 'unused', maxRetries: 0, timeout: 30_000 });
   });
 
   /** A raw request whose answer must be `status` with OpenAI's error body (param when named). */
@@ -42,7 +36,7 @@ describe('outside probe: the OpenAI door', () => {
   }
 
   const speech = (body: string, contentType = 'application/json') => () =>
-    request(`${t.base}/audio/speech`, { method: 'POST', headers: { 'Content-Type': contentType }, body });
+    request(`${probe.t.base}/audio/speech`, { method: 'POST', headers: { 'Content-Type': contentType }, body });
 
   it('refuses speech bodies of the wrong shape with 4xx naming the field', async () => {
     const cases: Array<[string, unknown, string | null | undefined]> = [
@@ -85,7 +79,7 @@ describe('outside probe: the OpenAI door', () => {
   it('refuses transcription requests of the wrong shape without a 5xx', async () => {
     const jfk = testModel('audio/jfk.wav');
     const upload = (fields: Record<string, string>, file?: { filename: string; source?: string | Buffer; fieldName?: string }) => () =>
-      uploadMultipart(`${t.base}/audio/transcriptions`, { model: 'whisper-1', ...fields }, file ? { source: file.source ?? jfk, filename: file.filename, fieldName: file.fieldName } : undefined);
+      uploadMultipart(`${probe.t.base}/audio/transcriptions`, { model: 'whisper-1', ...fields }, file ? { source: file.source ?? jfk, filename: file.filename, fieldName: file.fieldName } : undefined);
     await refused('transcriptions: no file', upload({}), [400, 422], 'file');
     await refused('transcriptions: file as a text field', upload({ file: 'jfk.wav' }), [400, 422], 'file');
     await refused('transcriptions: empty file', upload({}, { filename: 'empty.wav', source: Buffer.alloc(0) }), [400, 422]);
@@ -95,25 +89,25 @@ describe('outside probe: the OpenAI door', () => {
     await refused('transcriptions: temperature a word', upload({ temperature: 'warm' }, { filename: 'a.wav' }), [400, 422], 'temperature');
     await refused('transcriptions: temperature NaN', upload({ temperature: 'NaN' }, { filename: 'a.wav' }), [400, 422], 'temperature');
     await refused('transcriptions: JSON instead of multipart', () =>
-      request(`${t.base}/audio/transcriptions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"file":"jfk.wav","model":"whisper-1"}' }), [400, 415, 422]);
+      request(`${probe.t.base}/audio/transcriptions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"file":"jfk.wav","model":"whisper-1"}' }), [400, 415, 422]);
     await refused('translations: garbage multipart', () =>
-      request(`${t.base}/audio/translations`, { method: 'POST', headers: { 'Content-Type': 'multipart/form-data; boundary=zz' }, body: '--zz\r\nContent-Disposition: form-data; name="file"\r\n\r\nunterminated' }), [400, 422]);
+      request(`${probe.t.base}/audio/translations`, { method: 'POST', headers: { 'Content-Type': 'multipart/form-data; boundary=zz' }, body: '--zz\r\nContent-Disposition: form-data; name="file"\r\n\r\nunterminated' }), [400, 422]);
   });
 
   it('stores a file named like a path under its own name and transcribes it', async () => {
-    const { secret } = baitPaths(box);
+    const { secret } = baitPaths(probe.box);
     const halfSecond = Buffer.concat([wavHeader(16_000), Buffer.alloc(16_000)]);
     for (const filename of [secret, '../../../outside/con.wav']) {
       const res = await tally.probe(`transcriptions: filename ${filename.slice(-30)}`, () =>
-        uploadMultipart(`${t.base}/audio/transcriptions`, { model: 'whisper-1', language: 'en' }, { source: halfSecond, filename }), (r) => r.status);
+        uploadMultipart(`${probe.t.base}/audio/transcriptions`, { model: 'whisper-1', language: 'en' }, { source: halfSecond, filename }), (r) => r.status);
       assert.ok(res.status === 200, `${filename}: ${res.status} ${res.body.toString().slice(0, 200)}`);
     }
   });
 
   it('answers model ids that look like paths or carry NUL with 404 in OpenAI\'s shape', async () => {
     for (const id of ['..%2F..%2Fetc%2Fpasswd', '%00', 'x'.repeat(5000), '%F0%9F%98%80', 'tts-1%20']) {
-      await refused(`models: GET ${id.slice(0, 30)}`, () => request(`${t.base}/models/${id}`), 404);
-      const head = await tally.probe(`models: HEAD ${id.slice(0, 30)}`, () => request(`${t.base}/models/${id}`, { method: 'HEAD' }), (r) => r.status);
+      await refused(`models: GET ${id.slice(0, 30)}`, () => request(`${probe.t.base}/models/${id}`), 404);
+      const head = await tally.probe(`models: HEAD ${id.slice(0, 30)}`, () => request(`${probe.t.base}/models/${id}`, { method: 'HEAD' }), (r) => r.status);
       assert.equal(head.status, 404);
     }
   });
@@ -127,14 +121,11 @@ describe('outside probe: the OpenAI door', () => {
     await reader.read();
     controller.abort();
     await reader.cancel().catch(() => undefined);
-    const job = await waitForJob(t.base, jobId, isTerminal, 30_000);
+    const job = await waitForJob(probe.t.base, jobId, isTerminal, 30_000);
     assert.ok(['cancelled', 'succeeded'].includes(job.status), job.status);
     const models = await tally.probe('models: after the vanished client', () => client.models.list(), () => 200);
     assert.ok(models.data.length > 0);
   });
 
-  it('answered everything, and wrote nothing outside the data directory', async () => {
-    tally.finish((await box.changesOutside()).length);
-    assert.deepEqual(await box.changesOutside(), []);
-  });
+  probeEnds(probe, 'answered everything, and wrote nothing outside the data directory');
 });

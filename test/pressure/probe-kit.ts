@@ -1,11 +1,15 @@
 /**
  * What the outside probes share: a sandbox whose files outside the server's own folders are fingerprinted
- * before and after, a per-request deadline that turns a hang into a failure, and a tally per probe class
- * (requests, 5xx answers, hangs, writes outside) that each file asserts and prints.
+ * before and after, a per-request deadline that turns a hang into a failure, a tally per probe class
+ * (requests, 5xx answers, hangs, writes outside) that each file asserts and prints, and the set-up that
+ * every probe file starts with (useProbeSandbox, useProbeServer) and the case it ends with (probeEnds).
  */
 import assert from 'node:assert/strict';
 import { lstat, mkdir, readdir, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { after, before, it } from 'node:test';
+import type { LocalServerOptions } from '../../src/host/local-server';
+import { startTestServer, type TestServer } from '../helpers/server';
 import { tempDir } from '../helpers/temp';
 
 /** How long any one probe may go unanswered before it counts as a hang (the slowest honest answer is far quicker). */
@@ -54,12 +58,12 @@ export class ProbeTally {
     }
   }
 
-  /** Asserts 0 × 5xx and 0 hangs and prints the line docs/probes.md quotes. */
-  finish(outsideWrites: number): void {
-    console.log(`# probe ${this.name}: ${this.requests} requests, ${this.serverErrors.length} x 5xx, ${this.hangs.length} hangs, ${outsideWrites} outside writes`);
+  /** Prints the line docs/probes.md quotes, then asserts 0 × 5xx, 0 hangs and no change outside (each listed). */
+  finish(outsideChanges: readonly string[]): void {
+    console.log(`# probe ${this.name}: ${this.requests} requests, ${this.serverErrors.length} x 5xx, ${this.hangs.length} hangs, ${outsideChanges.length} outside writes`);
     assert.deepEqual(this.serverErrors, [], `${this.name}: answers with 5xx`);
     assert.deepEqual(this.hangs, [], `${this.name}: requests that never answered`);
-    assert.equal(outsideWrites, 0);
+    assert.deepEqual(outsideChanges, [], `${this.name}: writes outside the sandbox's own folders`);
   }
 }
 
@@ -140,4 +144,78 @@ export function baitPaths(sandbox: Sandbox): Record<string, string> {
     throughFolderLink: path.join(sandbox.work, 'folder-link', 'out.mp3'),
     escapeByDots: path.join(sandbox.work, '..', 'outside', 'escaped.mp3'),
   };
+}
+
+/** A probe file's sandbox and tally, read inside its tests and hooks. */
+export interface ProbeRun {
+  readonly box: Sandbox;
+  readonly tally: ProbeTally;
+}
+
+/** A probe file's sandbox, tally and Local API on a free loopback port, its data directory in the sandbox. */
+export interface ProbeServer extends ProbeRun {
+  readonly t: TestServer;
+}
+
+/**
+ * In a `describe`: a fresh sandbox before its tests (then `prepare`, e.g. installing a model in `box.data`),
+ * and after them `cleanUp` (e.g. killing a server the tests started), then the sandbox removed; the tally is
+ * named `name`. One after hook does both, so nothing still runs in the sandbox when it goes.
+ */
+export function useProbeSandbox(name: string, hooks: { prepare?: (box: Sandbox) => Promise<void>; cleanUp?: () => Promise<unknown> | unknown } = {}): ProbeRun {
+  const tally = new ProbeTally(name);
+  let box: Sandbox | undefined;
+  before(async () => {
+    box = await makeSandbox();
+    await hooks.prepare?.(box);
+  });
+  after(async () => {
+    try {
+      await hooks.cleanUp?.();
+    } finally {
+      await box?.dispose();
+    }
+  });
+  return {
+    tally,
+    get box() {
+      if (!box) throw new Error('useProbeSandbox(): the sandbox is made in the suite\'s before hook; read it inside a test or a hook');
+      return box;
+    },
+  };
+}
+
+/**
+ * useProbeSandbox plus a real Local API on a free loopback port whose data directory is the sandbox's
+ * `data`; `options` may depend on the sandbox (e.g. the folders a door may write to), `prepare` runs once the
+ * server listens (e.g. installing a model into `t.dataDir`). The server stops before the sandbox goes.
+ */
+export function useProbeServer(
+  name: string,
+  options: (box: Sandbox) => Partial<LocalServerOptions> = () => ({}),
+  prepare?: (t: TestServer, box: Sandbox) => Promise<void>,
+): ProbeServer {
+  let server: TestServer | undefined;
+  const run = useProbeSandbox(name, {
+    prepare: async (box) => {
+      server = await startTestServer({ ...options(box), dataDir: box.data });
+      await prepare?.(server, box);
+    },
+    cleanUp: () => server?.stop(),
+  });
+  return {
+    get box() { return run.box; },
+    tally: run.tally,
+    get t() {
+      if (!server) throw new Error('useProbeServer(): the server starts in the suite\'s before hook; read it inside a test or a hook');
+      return server;
+    },
+  };
+}
+
+/** The case every probe file ends with: its tally's line, 0 × 5xx, 0 hangs, nothing written outside. */
+export function probeEnds(run: ProbeRun, title: string): void {
+  it(title, async () => {
+    run.tally.finish(await run.box.changesOutside());
+  });
 }

@@ -7,11 +7,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import net from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { startCli } from '../helpers/cli';
 import { CLI, request } from '../helpers/server';
 import { ADMIN_PASSWORD, pgliteDataDir, RELAY_CLI } from '../remote/helpers/relay';
-import { makeSandbox, ProbeTally, type Sandbox } from './probe-kit';
+import { probeEnds, useProbeSandbox } from './probe-kit';
 
 /** A token of the right shape that no relay knows. */
 const WELL_FORMED_TOKEN = `ssd_${'a'.repeat(40)}`;
@@ -44,14 +44,12 @@ function runUntilExitOrListen(script: string, args: string[], env: NodeJS.Proces
 }
 
 describe('outside probe: relay S3 options and the device link', () => {
-  let box: Sandbox;
+  const probe = useProbeSandbox('relay');
+  const { tally } = probe;
   let relayData: string;
-  const tally = new ProbeTally('relay');
   before(async () => {
-    box = await makeSandbox();
     relayData = await pgliteDataDir();
   });
-  after(() => box.dispose());
 
   const refusesToStart = async (what: string, script: string, args: string[], env: NodeJS.ProcessEnv, listening: RegExp, message: RegExp): Promise<void> => {
     const run = runUntilExitOrListen(script, args, env, listening);
@@ -69,7 +67,7 @@ describe('outside probe: relay S3 options and the device link', () => {
 
   it('refuses S3 options S3 would refuse, each with a sentence naming the option', async () => {
     const relay = (storage: string, extra: string[] = []) =>
-      ['serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', relayData, '--storage-dir', box.work, '--storage', storage, ...extra];
+      ['serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', relayData, '--storage-dir', probe.box.work, '--storage', storage, ...extra];
     const env = { RELAY_ADMIN_PASSWORD: ADMIN_PASSWORD, AWS_ACCESS_KEY_ID: 'probe', AWS_SECRET_ACCESS_KEY: 'probe' };
     const cases: Array<[string, string, string[], RegExp]> = [
       ['bucket of two characters', 's3://ab/prefix', [], /bucket/i],
@@ -108,7 +106,7 @@ describe('outside probe: relay S3 options and the device link', () => {
   it('starts the Local API when the relay it should join is unreachable, and refuses a relay that is not a URL', async () => {
     const port = await closedPort();
     const cli = await tally.probe('device: relay on a closed port', () =>
-      startCli(['--port', '0', '--data-dir', box.data, '--relay', `http://127.0.0.1:${port}`, '--device-token', WELL_FORMED_TOKEN], { SPEECH_STUDIO_CALIBRATION: 'off' }, 60_000), () => 200, 60_000);
+      startCli(['--port', '0', '--data-dir', probe.box.data, '--relay', `http://127.0.0.1:${port}`, '--device-token', WELL_FORMED_TOKEN], { SPEECH_STUDIO_CALIBRATION: 'off' }, 60_000), () => 200, 60_000);
     try {
       const health = await tally.probe('device: health while the relay is unreachable', () => request(`${cli.base}/health`), (r) => r.status);
       assert.equal(health.status, 200);
@@ -116,18 +114,14 @@ describe('outside probe: relay S3 options and the device link', () => {
       cli.child.kill('SIGKILL');
       await cli.exited;
     }
-    const serve = (relay: string, token = WELL_FORMED_TOKEN) => ['serve', '--port', '0', '--data-dir', box.data, '--relay', relay, '--device-token', token];
+    const serve = (relay: string, token = WELL_FORMED_TOKEN) => ['serve', '--port', '0', '--data-dir', probe.box.data, '--relay', relay, '--device-token', token];
     const listening = /Speech Studio Local API listening on/;
     await refusesToStart('device: relay not a URL', CLI, serve('not a url'), { SPEECH_STUDIO_CALIBRATION: 'off' }, listening, /relay/i);
     // The token's shape used to be checked only after the server listened: it served, then exited.
     await refusesToStart('device: token of the wrong shape', CLI, serve(`http://127.0.0.1:${port}`, 'probe-token'), { SPEECH_STUDIO_CALIBRATION: 'off' }, listening, /device token ssd_/);
     await refusesToStart('device: relay a file URL', CLI, serve('file:///etc/passwd'), { SPEECH_STUDIO_CALIBRATION: 'off' }, listening, /relay/i);
-    await refusesToStart('device: relay without a token', CLI, ['serve', '--port', '0', '--data-dir', box.data, '--relay', `http://127.0.0.1:${port}`], { SPEECH_STUDIO_CALIBRATION: 'off', SPEECH_STUDIO_DEVICE_TOKEN: '' }, listening, /token/i);
+    await refusesToStart('device: relay without a token', CLI, ['serve', '--port', '0', '--data-dir', probe.box.data, '--relay', `http://127.0.0.1:${port}`], { SPEECH_STUDIO_CALIBRATION: 'off', SPEECH_STUDIO_DEVICE_TOKEN: '' }, listening, /token/i);
   });
 
-  it('ended every process, and wrote nothing outside the work folder and the data directories', async () => {
-    const changes = await box.changesOutside();
-    assert.deepEqual(changes, []);
-    tally.finish(changes.length);
-  });
+  probeEnds(probe, 'ended every process, and wrote nothing outside the work folder and the data directories');
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkSubtitles } from '../../src/subtitles/check';
 import {
-  applyEdits, cueAtLine, extendIntoGap, fixAll, layoutLines, mergeWithNext, pullBackOverlap, rebalanceCue, shiftTiming, splitCue, splitCueAt,
+  applyEdits, cueAtLine, extendIntoGap, layoutLines, mergeWithNext, pullBackOverlap, rebalanceCue, shiftTiming, splitCue, splitCueAt,
   SubtitleEditError,
 } from '../../src/subtitles/edits';
 import { DEFAULT_SUBTITLE_STYLE as STYLE } from '../../src/contract/subtitle-style';
@@ -189,21 +189,7 @@ describe('shiftTiming', () => {
   });
 });
 
-describe('fixAll and cueAtLine', () => {
-  it('fixes every cue of a kind in one edit', () => {
-    const source = crlf('1', '00:00:01,000 --> 00:00:01,200', 'a', '', '2', '00:00:05,000 --> 00:00:05,100', 'b', '');
-    const edits = fixAll(source, 'srt', STYLE, 'too-short', 'extend');
-    assert.equal(edits.length, 1);
-    assert.equal(edit(source, edits), source.replace('01,200', '01,830').replace('05,100', '05,830'));
-  });
-
-  it('splits every cue too long, renumbering as it goes', () => {
-    const source = crlf('1', '00:00:00,000 --> 00:00:10,000', 'One two. Three four.', '', '2', '00:00:20,000 --> 00:00:30,000', 'Five six. Seven eight.', '');
-    const fixed = edit(source, fixAll(source, 'srt', STYLE, 'too-long', 'split'));
-    assert.deepEqual(fixed.split('\r\n').filter((line) => /^\d+$/.test(line)), ['1', '2', '3', '4']);
-    assert.deepEqual(checkSubtitles(fixed, 'srt', STYLE).filter((p) => p.kind === 'too-long'), []);
-  });
-
+describe('cueAtLine', () => {
   it('finds the cue of a line: its number, timing or text', () => {
     assert.deepEqual([1, 2, 3, 5, 6, 7, 8].map((line) => cueAtLine(SRT, 'srt', line)), [1, 1, 1, 1, 2, 2, 2]);
     assert.equal(cueAtLine(VTT, 'vtt', 3), undefined);

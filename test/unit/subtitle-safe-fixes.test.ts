@@ -93,6 +93,21 @@ describe('safe subtitle fixes', () => {
     assert.deepEqual(plan.edits, []);
   });
 
+  // The same text a fix of every cue of one kind gave before planCommonFixes took over that job.
+  it('fixes every cue of a kind, each on the text the fix before it left, as one edit', () => {
+    const source = ['1', '00:00:01,000 --> 00:00:01,200', 'a', '', '2', '00:00:05,000 --> 00:00:05,100', 'b', ''].join('\r\n');
+    const plan = planCommonFixes(source, 'srt', style, ['too-short']);
+    assert.equal(plan.edits.length, 1);
+    assert.equal(applyEdits(source, plan.edits), source.replace('01,200', '01,830').replace('05,100', '05,830'));
+  });
+
+  it('splits every cue too long, renumbering as it goes', () => {
+    const source = ['1', '00:00:00,000 --> 00:00:10,000', 'One two. Three four.', '', '2', '00:00:20,000 --> 00:00:30,000', 'Five six. Seven eight.', ''].join('\r\n');
+    const fixed = applyEdits(source, planCommonFixes(source, 'srt', style, ['too-long']).edits);
+    assert.deepEqual(fixed.split('\r\n').filter((line) => /^\d+$/.test(line)), ['1', '2', '3', '4']);
+    assert.deepEqual(checkSubtitles(fixed, 'srt', style).filter((p) => p.kind === 'too-long'), []);
+  });
+
   it('describes a split and a merge by the cues they make', () => {
     const one = srt(['00:00:01,000', '00:00:09,000', 'This cue runs for eight seconds. It should be split in two.']);
     const [split] = fixVariants(one, 'srt', style, { kind: 'too-long', cue: 1 });

@@ -2,9 +2,6 @@
  * The VS Code integration suite: runs inside the real extension host (code-server), loaded through the
  * workbench's `extensionTestsPath`. The tests run in this order; they share one window.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { runAll } from './harness';
 import './walkthrough.test';
 import './activation.test';
 import './narrate.test';
@@ -46,12 +43,4 @@ import './dub.test';
 import './cast.test';
 import './deactivate.test';
 
-export async function run(): Promise<void> {
-  const { passed, failed } = await runAll();
-  const resultFile = process.env.TEST_RESULT_FILE;
-  if (resultFile) {
-    mkdirSync(path.dirname(resultFile), { recursive: true });
-    writeFileSync(resultFile, `${passed} passed, ${failed} failed\n`);
-  }
-  if (failed > 0) throw new Error(`${failed} VS Code test(s) failed.`);
-}
+export { run } from './run-suite';
