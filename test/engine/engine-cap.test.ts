@@ -67,7 +67,7 @@ describe('the engine process cap', { skip: !onLinux && 'counts processes in /pro
         engineSynthesizer(t.server.engine, espeak)('Read aloud while a job runs.', 1, controller.signal),
         t.server.engine.waveform({ kind: 'waveform', mediaPath: testModel('audio/jfk.wav'), dataDir: t.dataDir, bucketsPerSecond: 100 }, controller.signal),
         // Where the speech is in a second of a live session's audio (no words asked: turn detection's look).
-        live.look(session, new Int16Array(16_000), { modelPath: testModel('whisper', SYNTHETIC_WHISPER), language: 'en', decode: false, vadThreshold: 0.5 }, controller.signal)
+        live.look(session, () => ({ pcm: new Int16Array(16_000), look: { modelPath: testModel('whisper', SYNTHETIC_WHISPER), language: 'en', decode: false, vadThreshold: 0.5 } }), controller.signal)
           .finally(() => session.release()),
       ]);
       assert.ok(sentence.durationSeconds > 1, `a sentence was spoken (${sentence.durationSeconds} s)`);
