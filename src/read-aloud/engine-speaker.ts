@@ -27,11 +27,17 @@ export class SentenceSkippedError extends Error {
  * A Synthesize that speaks with `voice` in the engine process, applying the lexicon entries found in each
  * sentence; a function is asked for the lexicon at each sentence (the editor re-reads it when its file changes).
  */
-export function engineSynthesizer(engine: SpeakingEngine, voice: TtsVoiceRef, lexicon: readonly LexiconEntry[] | (() => readonly LexiconEntry[]) = []): Synthesize {
-  return async (text, speed, signal): Promise<SentenceAudio> => {
+export function engineSynthesizer(
+  engine: SpeakingEngine,
+  voice: TtsVoiceRef,
+  lexicon: readonly LexiconEntry[] | (() => readonly LexiconEntry[]) = [],
+  /** The voice a cast names (an id or name), resolved; undefined: read with `voice`. */
+  castVoice: (name: string) => TtsVoiceRef | undefined = () => undefined,
+): Synthesize {
+  return async (text, speed, signal, named): Promise<SentenceAudio> => {
     if (signal.aborted) throw new SentenceSkippedError();
     const entries = entriesIn(text, typeof lexicon === 'function' ? lexicon() : lexicon);
-    const task: SpeakTask = { kind: 'speak', text, voice, speed, ...(entries.length ? { lexicon: entries } : {}) };
+    const task: SpeakTask = { kind: 'speak', text, voice: (named !== undefined ? castVoice(named) : undefined) ?? voice, speed, ...(entries.length ? { lexicon: entries } : {}) };
     try {
       const { result } = await engine.run(`read-aloud-${randomUUID()}`, task, {
         signal: new AbortController().signal,

@@ -31,7 +31,8 @@ export interface SentencePlayer {
   stop(): void;
 }
 
-export type Synthesize = (text: string, speed: number, signal: AbortSignal) => Promise<SentenceAudio>;
+/** `voice`: the voice a cast gives this sentence (src/read-aloud/cast-sentences.ts); undefined for the reading's. */
+export type Synthesize = (text: string, speed: number, signal: AbortSignal, voice?: string) => Promise<SentenceAudio>;
 
 export interface ReadingOptions {
   synthesize: Synthesize;
@@ -252,7 +253,7 @@ export class ReadingSession {
     const generation = this.generation;
     const speed = this.speedNow;
     this.busy = true;
-    this.options.synthesize(this.sentences[index].text, speed, this.controller.signal).then(
+    this.options.synthesize(this.sentences[index].text, speed, this.controller.signal, (this.sentences[index] as { voice?: string }).voice).then(
       (audio) => {
         if (generation !== this.generation || this.isOver) return;
         this.busy = false;
