@@ -90,7 +90,6 @@ test('Create Voice from Recordingâ€¦ clones a voice from a recording; Voice Mixâ
 
   // Voice Mixâ€¦: two speakers checked in the pick (found by their keys), the suggested weights kept, a name typed.
   const library = createVoiceLibrary({ dataDir });
-  const speakerName = (key: string): string => library.entries().find((entry) => entry.engineVoiceId === `${kokoro}#${key}`)!.voice.name;
   const mixing = Promise.resolve(vscode.commands.executeCommand<{ id: string; name: string }>('speechStudio.voiceMix'));
   for (const key of ['af_sarah', 'bm_george']) {
     await ui({ action: 'waitFor', selector: `${quickInput}:has-text("Voice Mix") .quick-input-box input` });
@@ -100,7 +99,13 @@ test('Create Voice from Recordingâ€¦ clones a voice from a recording; Voice Mixâ
     await ui({ action: 'click', selector: row(key) });
   }
   await ui({ action: 'press', key: 'Enter' });
-  for (const key of ['af_sarah', 'bm_george']) await answerInputBox(`Weight of ${speakerName(key)}`, '0.50');
+  // One box per speaker, in the pick's order: each answered with the weight it suggests.
+  for (let box = 0; box < 2; box++) {
+    await ui({ action: 'waitFor', selector: `${quickInput}:has-text("Weight of")` });
+    const [title] = (await ui({ action: 'texts', selector: `${quickInput} .quick-input-title` })).texts as string[];
+    assert.match(title, /^Weight of /);
+    await answerInputBox(title, '0.50');
+  }
   await answerInputBox('Name the mixed voice', 'Editor Mix');
   const mixed = await mixing;
   assert.equal(mixed?.name, 'Editor Mix');
