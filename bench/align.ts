@@ -5,6 +5,8 @@
  * (sentence times in proportion to their length). Then an hour of media (the clip joined to itself 31
  * times with its script likewise): the time the engine takes, as a ratio to the 118 s run scaled to the
  * hour, and the engine's peak memory. Targets: median ≤ 40 ms, p90 ≤ 120 ms, the hour < 180 s on two cores.
+ * With SPEECH_STUDIO_BENCH_MODEL set to a whisper ggml file, (a) is measured again refined by that recognizer
+ * (refine-boundaries.ts), beside the plain figure.
  */
 import { execFile } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
@@ -53,7 +55,7 @@ function proportional(truth: Truth): Array<{ start: number; end: number; text: s
   });
 }
 
-async function align(engine: EngineHost, dir: string, media: string, script: string, format: ScriptFormat): Promise<{ transcript: Transcript; result: SttResult; seconds: number; peakMb: number | null }> {
+async function align(engine: EngineHost, dir: string, media: string, script: string, format: ScriptFormat, recognizerModelPath?: string): Promise<{ transcript: Transcript; result: SttResult; seconds: number; peakMb: number | null }> {
   const workDir = await tempDir('speech-bench-align-job-');
   try {
     const scriptPath = path.join(workDir, `script.${format}`);
@@ -61,6 +63,7 @@ async function align(engine: EngineHost, dir: string, media: string, script: str
     const task: AlignTask = {
       kind: 'align', inputPath: media, scriptPath, scriptFormat: format, workDir, vadModelPath: testModel('vad', 'ggml-silero-v6.2.0.bin'),
       options: { language: 'en', punctuation: true, diarizationEnabled: false, speakerCountMode: 'auto' },
+      ...(recognizerModelPath ? { recognizerModelPath } : {}),
     };
     const rss = sampleRss(() => engine.pids[0]);
     const started = performance.now();
@@ -90,6 +93,17 @@ export async function runAlignBench(): Promise<Figure[]> {
       `${plain.result.matchedCues}/${truth.sentences.length} matched, ${(quantile(baseline, 0.5) / Math.max(1e-3, quantile(plainErrors, 0.5))).toFixed(0)}× better than the baseline`));
     figures.push(figure('align', '(a) script: p90 boundary error', quantile(plainErrors, 0.9) * 1000, 'ms', { kind: 'max', value: 120 },
       `${plain.seconds.toFixed(1)} s for ${truth.seconds} s of media, ${cores}`));
+    const recognizer = process.env.SPEECH_STUDIO_BENCH_MODEL;
+    if (recognizer) {
+      const refined = await align(engine, dir, DEV('dev-a.wav'), script, 'txt', path.resolve(recognizer));
+      const refinedErrors = boundaryErrors(truth, refined.transcript.segments);
+      figures.push(figure('align', `(a) script refined by ${path.basename(recognizer)}: median boundary error`, quantile(refinedErrors, 0.5) * 1000, 'ms', { kind: 'max', value: 40 },
+        `plain ${(quantile(plainErrors, 0.5) * 1000).toFixed(0)} ms; ${refined.result.refinedBy?.movedBoundaries ?? 0} boundaries moved, ${refined.result.refinedBy?.agreedWords ?? 0} words agreed`));
+      figures.push(figure('align', `(a) script refined by ${path.basename(recognizer)}: p90 boundary error`, quantile(refinedErrors, 0.9) * 1000, 'ms', { kind: 'max', value: 120 },
+        `plain ${(quantile(plainErrors, 0.9) * 1000).toFixed(0)} ms; ${refined.seconds.toFixed(1)} s`));
+    } else {
+      console.log('align     (a) refined by a recognizer: skipped (set SPEECH_STUDIO_BENCH_MODEL to a whisper ggml file with real weights)');
+    }
     const drifted = await align(engine, dir, DEV('dev-a.wav'), await readFile(DEV('dev-a-drifted.srt'), 'utf8'), 'srt');
     const driftedErrors = boundaryErrors(truth, drifted.transcript.segments);
     const before = boundaryErrors(truth, (await import('../src/subtitles/script')).readScript(await readFile(DEV('dev-a-drifted.srt'), 'utf8'), 'srt')

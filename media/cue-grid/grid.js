@@ -84,6 +84,7 @@
       if (row.index === showing) tr.classList.add('showing');
       return tr;
     }));
+    fitTextAreas();
     if (focus) {
       const again = /** @type {HTMLInputElement | HTMLTextAreaElement | null} */ (tbody.querySelector(`tr[data-index="${focus.index}"] td.${focus.field} input, tr[data-index="${focus.index}"] td.${focus.field} textarea`));
       again?.focus();
@@ -92,6 +93,21 @@
     showTime();
     vscode.postMessage({ type: 'rendered', rows: rows.length, media: kind });
   }
+
+  /** Each text cell as tall as its wrapped text: nothing is cut off, whatever the column's width. */
+  function fitTextAreas() {
+    for (const area of tbody.querySelectorAll('textarea')) fitTextArea(/** @type {HTMLTextAreaElement} */ (area));
+  }
+
+  function fitTextArea(area) {
+    area.style.height = 'auto';
+    area.style.height = `${area.scrollHeight + 2}px`;
+  }
+
+  tbody.addEventListener('input', (event) => {
+    if (event.target instanceof HTMLTextAreaElement) fitTextArea(event.target);
+  });
+  window.addEventListener('resize', fitTextAreas);
 
   const dirty = (element) => element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement ? element.value !== element.dataset.original : false;
 

@@ -13,7 +13,8 @@
   const playhead = /** @type {HTMLElement} */ (document.getElementById('playhead'));
   const status = /** @type {HTMLElement} */ (document.getElementById('status'));
   const ruler = /** @type {HTMLElement} */ (document.getElementById('ruler'));
-  const WAVE_HEIGHT = 120;
+  // The ruler above the waveform and the cue blocks below it (timeline.css: 16 px, 58 px and margins).
+  const RULER_AND_CUES = 16 + 8 + 58 + 8;
   /** How near (px) to a block's edge a drag moves that edge rather than the whole cue. */
   const EDGE_PX = 6;
 
@@ -101,6 +102,9 @@
     const width = scroller.clientWidth;
     const ratio = window.devicePixelRatio || 1;
     canvas.width = Math.floor(width * ratio);
+    // The waveform takes the height the panel leaves between the ruler and the cues: a short panel still
+    // shows every block.
+    const WAVE_HEIGHT = Math.max(24, Math.min(160, scroller.clientHeight - RULER_AND_CUES));
     canvas.height = Math.floor(WAVE_HEIGHT * ratio);
     canvas.style.width = `${width}px`;
     canvas.style.height = `${WAVE_HEIGHT}px`;

@@ -10,7 +10,7 @@ import { ApiError } from '../contract/errors';
 import type { TranscriptFormat } from '../contract/openapi';
 import { compileValidators } from '../contract/validation';
 import { findVadModelIn } from '../engine/stt/model-files';
-import { admitAlignment } from '../jobs/align-admission';
+import { admitAlignment, alignRecognizerModel } from '../jobs/align-admission';
 import { renderTranscript } from '../subtitles/render';
 import { retimedSource } from '../subtitles/retime-to-alignment';
 import { subtitleFormatOfPath } from '../subtitles/scan';
@@ -69,6 +69,7 @@ export async function runAlignCommand(args: readonly string[], flags: AlignFlags
     const outcome = await runAlignTask({
       kind: 'align', inputPath: path.resolve(media), scriptPath, scriptFormat: admitted.scriptFormat, workDir, options: admitted.options,
       vadModelPath: await findVadModelIn(path.join(dataDir, 'models')),
+      recognizerModelPath: await alignRecognizerModel(dataDir, admitted.options.language),
     }, (phase, progress) => {
       const tenth = Math.floor(progress / 10);
       if (tenth > shown) console.error(`${phase} ${Math.round(progress)} %`);

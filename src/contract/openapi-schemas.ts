@@ -182,6 +182,17 @@ const sttResult = {
       description: 'Alignment: the script\'s units not found in the media (left out of the transcript), numbered from 1.',
       items: { type: 'object', required: ['index', 'text'], properties: { index: { type: 'integer', minimum: 1 }, text: string } },
     },
+    refinedBy: {
+      type: 'object',
+      description: 'Alignment: present when an installed whisper model refined the aligned times. Cue texts, counts and order are the aligner\'s; a cue boundary or word start moved to the recognizer\'s time only where its word agreed with the script\'s, and by at most 0.3 s.',
+      required: ['recognizer', 'model', 'movedBoundaries', 'agreedWords'],
+      properties: {
+        recognizer: { type: 'string', enum: ['whisper.cpp'] },
+        model: { ...string, description: 'File name of the whisper model.' },
+        movedBoundaries: { type: 'integer', minimum: 0, description: 'Cue starts and ends moved to the recognizer\'s time.' },
+        agreedWords: { type: 'integer', minimum: 0, description: 'Script words the recognizer heard as written.' },
+      },
+    },
   },
 } as const;
 

@@ -146,7 +146,17 @@ export type SttResult = {
   matchedCues?: number;
   /** Alignment: the units not found in the media (left out of the transcript), by number from 1 and text. */
   unmatchedCues?: Array<{ index: number; text: string }>;
+  /** Alignment: present when an installed recognizer refined the aligned boundaries (only where its words agreed). */
+  refinedBy?: AlignmentRefinement;
 };
+
+/** What refined an alignment: the recognizer, its model, how many cue boundaries moved and how many words agreed. */
+export interface AlignmentRefinement {
+  recognizer: 'whisper.cpp';
+  model: string;
+  movedBoundaries: number;
+  agreedWords: number;
+}
 
 /** The `result` of a succeeded job: its kind tells which. */
 export type JobResult = TtsResult | SttResult;

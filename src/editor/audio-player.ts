@@ -1,12 +1,14 @@
 /**
- * Plays audio where the editor can: a webview with an <audio> element. One panel, reused for each
- * narration, and for each cue of a subtitle file (a span of its media). The page reports what it plays and
+ * Plays audio where the editor can: a webview with an <audio> element, the Player view of the Speech Studio
+ * panel (not an editor tab: the document stays where it is). One page, reused for each narration, and for
+ * each cue of a subtitle file (a span of its media). The page reports what it plays and
  * where it is, so the editor can highlight the cue playing, draw a playhead and shift timing to it. (In a
  * remote or web window the audio streams from the extension host's disk.)
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { PanelView } from './panel-view';
 
 export type PlayerState = 'playing' | 'paused' | 'ended' | 'error';
 
@@ -35,11 +37,14 @@ interface PageMessage {
 
 export class AudioPlayer implements vscode.Disposable {
   static readonly viewType = 'speechStudio.player';
-  private panel: vscode.WebviewPanel | undefined;
+  private readonly view: PanelView;
+  /** The page of the view, while the view exists and a file is loaded in it. */
+  private panel: vscode.WebviewView | undefined;
   private file: string | undefined;
   private pageReady = false;
   private requests = 0;
   private currentRequest = 0;
+  private loads = 0;
   /** The span playing or about to, until its last report: whoever waits on it hears when it is cut short. */
   private openSpan: { request: number; file: string; start: number; end: number } | undefined;
   private playhead: { file: string; position: number } | undefined;
@@ -50,11 +55,19 @@ export class AudioPlayer implements vscode.Disposable {
   /** The playhead as it moves (a few times a second while playing). */
   readonly onDidMove = this.moved.event;
 
-  constructor(private readonly extensionUri: vscode.Uri) {}
+  constructor(private readonly extensionUri: vscode.Uri) {
+    this.view = new PanelView(AudioPlayer.viewType, 'speechStudio.playerShown', 'speechStudio.player.close');
+    this.view.onDidClose(() => {
+      this.interrupt();
+      this.panel = undefined;
+      this.file = undefined;
+      this.playhead = undefined;
+    });
+  }
 
   /** Shows the player for `file` (an absolute path) and starts playing. */
-  play(file: string, title: string): vscode.WebviewPanel {
-    return this.load(file, title, undefined);
+  play(file: string, title: string): void {
+    this.load(file, title, undefined);
   }
 
   /**
@@ -103,39 +116,34 @@ export class AudioPlayer implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.panel?.dispose();
+    this.view.dispose();
     this.reported.dispose();
     this.moved.dispose();
   }
 
-  private load(file: string, title: string, span: { id: number; start: number; end: number; title: string } | undefined): vscode.WebviewPanel {
-    const roots = [vscode.Uri.file(path.dirname(file)), vscode.Uri.joinPath(this.extensionUri, 'media', 'player')];
-    if (!this.panel) {
-      this.panel = vscode.window.createWebviewPanel(AudioPlayer.viewType, 'Speech Studio Player', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-        enableScripts: true,
-        localResourceRoots: roots,
-        // Playing on while another tab (the timeline) covers the player.
-        retainContextWhenHidden: true,
-      });
-      this.panel.onDidDispose(() => {
-        this.interrupt();
-        this.panel = undefined;
-        this.file = undefined;
-        this.playhead = undefined;
-      });
-      this.panel.webview.onDidReceiveMessage((message: PageMessage) => this.onMessage(message));
-    }
+  private load(file: string, title: string, span: { id: number; start: number; end: number; title: string } | undefined): void {
     this.file = file;
     this.pageReady = false;
     if (!span) this.interrupt();
     this.currentRequest = span?.id ?? 0;
     this.playhead = { file, position: span?.start ?? 0 };
-    const webview = this.panel.webview;
-    webview.options = { enableScripts: true, localResourceRoots: roots };
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'player', 'player.js'));
-    webview.html = page(webview.cspSource, webview.asWebviewUri(vscode.Uri.file(file)).toString(), script.toString(), title, span);
-    this.panel.reveal(vscode.ViewColumn.Beside, true);
-    return this.panel;
+    const loading = ++this.loads;
+    void this.view.show().then((view) => {
+      // A later file asked for while the view was being made: that one loads.
+      if (loading !== this.loads) return;
+      if (this.panel !== view) view.webview.onDidReceiveMessage((message: PageMessage) => {
+        if (this.panel === view) this.onMessage(message);
+      });
+      this.panel = view;
+      const roots = [vscode.Uri.file(path.dirname(file)), vscode.Uri.joinPath(this.extensionUri, 'media', 'player')];
+      const webview = view.webview;
+      webview.options = { enableScripts: true, localResourceRoots: roots };
+      const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'player', 'player.js'));
+      webview.html = page(webview.cspSource, webview.asWebviewUri(vscode.Uri.file(file)).toString(), script.toString(), title, span);
+      view.description = title;
+    }, (error: unknown) => {
+      if (span) this.reported.fire({ request: span.id, file, state: 'error', start: span.start, end: span.end, position: span.start, error: `the player could not open: ${String(error)}` });
+    });
   }
 
   /** The open span stops short (another one or another file plays, or the player closed): it reports `paused`. */
@@ -184,10 +192,10 @@ function page(cspSource: string, source: string, script: string, title: string, 
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; media-src ${cspSource}; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}';">
 <title>${escapeHtml(title)}</title>
 <style nonce="${nonce}">
-  body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: 1.5em; }
-  h2 { font-weight: 500; font-size: 1.1em; margin: 0 0 1em; }
+  body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: 0.5em 1em; }
+  h2 { font-weight: 500; font-size: 1.05em; margin: 0 0 0.6em; }
   audio { width: 100%; max-width: 40em; }
 </style></head>
-<body${spanAttribute}><h2>${escapeHtml(title)}</h2><audio controls${span ? '' : ' autoplay'} src="${escapeHtml(source)}"></audio>
+<body data-view="player"${spanAttribute}><h2>${escapeHtml(title)}</h2><audio controls${span ? '' : ' autoplay'} src="${escapeHtml(source)}"></audio>
 <script nonce="${nonce}" src="${escapeHtml(script)}"></script></body></html>`;
 }

@@ -142,6 +142,8 @@ export interface AlignTask {
   options: SttOptions;
   /** The Silero VAD model in whisper.cpp format, when one is installed: it measures the noise floor. */
   vadModelPath: string | null;
+  /** A whisper model, when one is installed: its word times refine the aligned boundaries (refine-boundaries.ts). */
+  recognizerModelPath?: string | null;
 }
 
 /**

@@ -171,7 +171,8 @@ function checkAlignTask(task: Fields): AlignTask {
   if (!checked.ok) throw invalid(`its options are not valid (${checked.message})`);
   checkFinite(checked.value);
   const options = { ...rest, ...checked.value, language: checked.value.language ?? 'auto' } as SttOptions;
-  return { kind: 'align', inputPath, scriptPath, scriptFormat, workDir, options, vadModelPath };
+  const recognizerModelPath = task.recognizerModelPath === undefined || task.recognizerModelPath === null ? null : absolutePath(task, 'recognizerModelPath');
+  return { kind: 'align', inputPath, scriptPath, scriptFormat, workDir, options, vadModelPath, ...(recognizerModelPath ? { recognizerModelPath } : {}) };
 }
 
 function optionalBoolean(value: unknown, where: string): boolean | undefined {

@@ -9,6 +9,8 @@ import type { Validators } from '../contract/validation';
 import { readScript, scriptFormatOf, SCRIPT_FORMATS, type ScriptFormat } from '../subtitles/script';
 import { SubtitleError } from '../subtitles/parse';
 import { espeakVoiceForLanguage } from '../voices/espeak-language';
+import { chooseWhisperModel } from '../models/installed-models';
+import { installedSttModels } from './admission';
 
 export interface AdmittedAlignment {
   options: SttOptions;
@@ -48,4 +50,14 @@ export function admitAlignment(validators: Validators, fields: Record<string, st
     ...(cropEndSeconds === undefined ? {} : { cropEndSeconds }),
   };
   return { options, scriptFormat, script: text.replace(/^\uFEFF/, '') };
+}
+
+/**
+ * The whisper model that refines an alignment in `language` (`auto`: English, as the rendition reads it):
+ * the preferred one when it serves the language, else the largest that does; null when none is installed.
+ * Parakeet models are left out: their pieces are spans, without word times to refine with.
+ */
+export async function alignRecognizerModel(dataDir: string, language: string, preferredModel?: string): Promise<string | null> {
+  const { models } = await installedSttModels(dataDir);
+  return chooseWhisperModel(models, language === 'auto' ? 'en' : language, preferredModel, { whisperOnly: true })?.path ?? null;
 }

@@ -9,7 +9,7 @@ import { storedInputName } from '../contract/media-types';
 import type { SttResult } from '../contract/types';
 import { compileValidators, type Validators } from '../contract/validation';
 import type { Transcript } from '../subtitles/types';
-import { admitAlignment } from './align-admission';
+import { admitAlignment, alignRecognizerModel } from './align-admission';
 import type { JobService } from './job-service';
 import type { JobOrigin } from './types';
 import { waitForJobEnd } from './wait-for-job';
@@ -24,6 +24,8 @@ export interface AlignRequest {
   script: string;
   language?: string;
   vadModelPath: string | null;
+  /** The settings' STT model, preferred for refining the alignment when it serves the language. */
+  preferredSttModel?: string;
   signal?: AbortSignal;
   onJob?(id: string): void;
 }
@@ -42,9 +44,10 @@ export async function alignAsJob(jobs: JobService, request: AlignRequest): Promi
     await copyFile(request.media, path.join(dir, inputFile));
     const scriptFile = `script.${admitted.scriptFormat}`;
     await writeFile(path.join(dir, scriptFile), admitted.script, 'utf8');
+    const recognizerModelPath = await alignRecognizerModel(jobs.dataDir, admitted.options.language, request.preferredSttModel);
     return {
       options: admitted.options, inputFile, originalName: path.basename(request.media), bytes: (await stat(request.media)).size, modelPath: '',
-      align: { scriptFile, scriptFormat: admitted.scriptFormat, vadModelPath: request.vadModelPath },
+      align: { scriptFile, scriptFormat: admitted.scriptFormat, vadModelPath: request.vadModelPath, recognizerModelPath },
     };
   });
   request.onJob?.(created.id);

@@ -100,6 +100,7 @@ export class JobFiles {
         workDir: this.dir(job.id),
         options: input.options,
         vadModelPath: input.align.vadModelPath,
+        ...(input.align.recognizerModelPath ? { recognizerModelPath: input.align.recognizerModelPath } : {}),
       };
     }
     return {

@@ -72,6 +72,8 @@ export interface AlignJobInput {
   scriptFile: string;
   scriptFormat: ScriptFormat;
   vadModelPath: string | null;
+  /** The whisper model that refines the alignment, found when the job was created; absent or null: none. */
+  recognizerModelPath?: string | null;
 }
 
 /** An audiobook export: the plan (texts, voices, lexicon) is `book.json` in the job folder, not in the store. */

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { admitAlignment } from '../jobs/align-admission';
+import { admitAlignment, alignRecognizerModel } from '../jobs/align-admission';
 import { toPublicJob } from '../jobs/types';
 import { findVadModelIn } from '../engine/stt/model-files';
 import type { AppDeps } from '../http/app-deps';
@@ -30,10 +30,11 @@ export function alignRoutes(router: Router, deps: AppDeps): void {
       const scriptFile = `script.${admitted.scriptFormat}`;
       await fs.writeFile(path.join(dir, scriptFile), admitted.script, 'utf8');
       const vadModelPath = await findVadModelIn(path.join(deps.dataDir, 'models'));
+      const recognizerModelPath = await alignRecognizerModel(deps.dataDir, admitted.options.language, deps.preferredSttModel?.());
       const { storedName, originalName, bytes } = upload.file;
       return {
         options: admitted.options, inputFile: storedName, originalName, bytes, modelPath: '',
-        align: { scriptFile, scriptFormat: admitted.scriptFormat, vadModelPath },
+        align: { scriptFile, scriptFormat: admitted.scriptFormat, vadModelPath, recognizerModelPath },
       };
     });
     ctx.body = toPublicJob(job);

@@ -65,7 +65,9 @@ async function perform(page, request) {
       return {};
     case 'drag': {
       // A real mouse drag by (dx, dy) pixels from a point of the element: its left or right edge, or its middle.
-      const box = await (await locate(page, request, 10000)).first().boundingBox();
+      const target = (await locate(page, request, 10000)).first();
+      await target.scrollIntoViewIfNeeded();
+      const box = await target.boundingBox();
       if (!box) throw new Error(`${request.selector} is not visible`);
       const x = request.from === 'left' ? box.x + 2 : request.from === 'right' ? box.x + box.width - 2 : box.x + box.width / 2;
       const y = box.y + box.height / 2;

@@ -6,7 +6,7 @@ import type { AddPronunciationResult } from '../../src/editor/commands/add-pronu
 import type { NarrateResult } from '../../src/editor/commands/narrate-selection';
 import type { TtsResult } from '../../src/contract/types';
 import { teardown, test } from './harness';
-import { clearNotifications, extensionApi, ui, waitFor, workspaceFile } from './helpers';
+import { clearNotifications, extensionApi, playerShown, ui, waitFor, workspaceFile } from './helpers';
 
 const lexiconFile = () => workspaceFile('.speech', 'lexicon.json').fsPath;
 
@@ -69,8 +69,8 @@ test('Add Pronunciation keeps its Save / Try Again question open while the previ
   const adding = Promise.resolve(vscode.commands.executeCommand<AddPronunciationResult>('speechStudio.addPronunciation', { say: 'win' }));
   const question = '.quick-input-widget:has-text("said as \\"win\\"")';
   await ui({ action: 'waitFor', selector: question }, 30_000);
-  // The preview plays in the player beside; the question is still there, waiting for its answer.
-  await waitFor('the player to open', () => vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((tab) => tab.label === 'Speech Studio Player'));
+  // The preview plays in the player (the Speech Studio panel); the question is still there, waiting for its answer.
+  await playerShown();
   await ui({ action: 'waitFor', selector: question });
   await ui({ action: 'click', selector: '.quick-input-widget .monaco-list-row:has-text("Save")' });
   const result = await adding;

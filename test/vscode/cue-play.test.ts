@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { CuePlayback } from '../../src/editor/subtitles/cue-play';
 import type { Timeline } from '../../src/editor/subtitles/timeline-view';
 import { teardown, test } from './harness';
-import { screenshot, testModel, ui, waitFor, workspaceFile } from './helpers';
+import { closePanelViews, playerShown, screenshot, testModel, ui, waitFor, workspaceFile } from './helpers';
 
 // talk.srt beside talk.wav (jfk.wav, 11 s): "▶ Play" finds the media by its name.
 const TALK = [
@@ -25,10 +25,8 @@ async function openTalk(): Promise<vscode.TextEditor> {
   return editor;
 }
 
-const timelineVisible = (): boolean =>
-  vscode.window.tabGroups.all.some((group) => group.activeTab?.label === 'Timeline: talk.srt');
-const playerTab = (): vscode.Tab | undefined =>
-  vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((tab) => tab.label === 'Speech Studio Player');
+/** The Timeline view shows talk.srt's track (in the Speech Studio panel, beside the player). */
+const timelineShown = (): Promise<unknown> => ui({ action: 'waitFor', frames: webview, selector: '#track' });
 
 teardown(async () => {
   await rm(folder().fsPath, { recursive: true, force: true });
@@ -69,7 +67,7 @@ test('"▶ Play" above a cue plays exactly that span of the media, with the cue 
   assert.equal(ended.state, 'ended');
   assert.equal(ended.position, 3.7, 'the player stopped at the cue\'s end');
   assert.ok(seconds >= 1.1, `the 1.2 s span took ${seconds.toFixed(2)} s to play: it was played, not skipped`);
-  assert.ok(playerTab(), 'the player is open');
+  await playerShown(); // the player is open, in the Speech Studio panel
 }, 60_000);
 
 test('Shift Subtitle Timing makes the cue at the cursor start at the player\'s playhead, as one undoable edit', async () => {
@@ -90,8 +88,7 @@ test('Shift Subtitle Timing makes the cue at the cursor start at the player\'s p
 }, 60_000);
 
 test('the subtitle timeline draws the waveform and the cues, follows the cursor, and plays a clicked cue', async () => {
-  const tab = playerTab();
-  if (tab) await vscode.window.tabGroups.close(tab); // one webview at a time: the UI driver finds it without ambiguity
+  await vscode.commands.executeCommand('speechStudio.player.close'); // a fresh player: the clicked cue opens it again
   const editor = await openTalk();
   editor.selection = new vscode.Selection(2, 0, 2, 0); // in cue 1
   const timeline = await vscode.commands.executeCommand<Timeline>('speechStudio.showSubtitleTimeline');
@@ -131,13 +128,15 @@ test('the subtitle timeline draws the waveform and the cues, follows the cursor,
   assert.equal(active?.document.uri.toString(), talk().toString());
   assert.equal(active.selection.active.line, 14, 'the clicked cue is revealed with the cursor on its text');
   assert.equal((await playback.ended).position, 10.5);
-  // The playhead (a 2 px line) has followed the playback to the cue's end. (The player plays on behind the
-  // timeline, hidden: the visible webview is the timeline.)
-  assert.equal(timelineVisible(), true, 'the timeline stays in front of the player');
+  // The playhead (a 2 px line) has followed the playback to the cue's end. (The player plays beside the
+  // timeline in the Speech Studio panel: both show, and the document keeps its editor.)
+  await timelineShown();
+  await playerShown();
   await waitFor('the playhead at 10.5 s', async () => {
     const { value } = await ui({ action: 'property', frames: webview, selector: '#playhead', name: 'offsetLeft' });
     return typeof value === 'number' && Math.abs(value + 1 - 10.5 * rendered.pixelsPerSecond) < 2 ? true : undefined;
   });
   await screenshot('subtitle-timeline');
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await closePanelViews();
 }, 90_000);

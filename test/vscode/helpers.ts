@@ -126,6 +126,19 @@ export async function ui(request: { action: 'screenshot' | 'click' | 'press' | '
   return answer;
 }
 
+/** A webview's page is two iframes deep in the workbench: `frames` of a `ui` request on it. */
+export const WEBVIEW_FRAMES = ['iframe.webview.ready', 'iframe#active-frame'];
+
+/** Waits until the Player view shows in the Speech Studio panel, with the audio element on its page (the first webview of a window can take long to load on a busy machine). */
+export const playerShown = (timeoutMs = 30_000): Promise<Record<string, unknown>> =>
+  ui({ action: 'waitFor', frames: WEBVIEW_FRAMES, selector: 'body[data-view="player"] audio', timeout: timeoutMs }, timeoutMs + 10_000);
+
+/** Takes the Player and the Timeline out of the Speech Studio panel (as their Close actions do). */
+export async function closePanelViews(): Promise<void> {
+  await vscode.commands.executeCommand('speechStudio.player.close');
+  await vscode.commands.executeCommand('speechStudio.timeline.close');
+}
+
 /** Closes the notifications the earlier tests left (a progress notification stays while its work runs). */
 export const clearNotifications = (): Thenable<unknown> => vscode.commands.executeCommand('notifications.clearAll');
 

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { NarrateResult } from '../../src/editor/commands/narrate-selection';
 import type { SaveNarrationResult } from '../../src/editor/commands/save-narration';
 import { test } from './harness';
-import { screenshot, ui, waitFor, workspaceFile } from './helpers';
+import { playerShown, screenshot, ui, waitFor, workspaceFile } from './helpers';
 
 function wavDurationSeconds(wav: Buffer): number {
   assert.equal(wav.subarray(0, 4).toString('latin1'), 'RIFF');
@@ -28,7 +28,7 @@ test('Narrate Selection speaks the paragraph at the cursor and plays it in the p
   assert.match(result.job.name, /^The second paragraph/);
   const seconds = wavDurationSeconds(await readFile(result.audioPath!));
   assert.ok(seconds > 1, `a paragraph takes more than a second to say (got ${seconds})`);
-  await waitFor('the player to open', () => vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((tab) => tab.label === 'Speech Studio Player'));
+  await playerShown();
   // The player's <audio> element, two iframes deep in the webview, has loaded the narration's length.
   const audio = { frames: ['iframe.webview.ready', 'iframe#active-frame'], selector: 'audio' };
   await ui({ action: 'waitFor', ...audio });

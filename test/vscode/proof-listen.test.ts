@@ -87,6 +87,8 @@ test('Proof-Listen Document narrates, transcribes, and leaves the differences as
   // The synthetic model's words mean nothing: the structure is what is checked.
   assert.ok(result.sourceTokens >= 25, `the narrated words were compared (${result.sourceTokens})`);
   assert.ok(result.findings.length > 0, 'random words differ from the text');
+  // The summary says how many differences there are, and its button shows them.
+  await ui({ action: 'waitFor', selector: '.notifications-toasts .notification-list-item:has-text("Proof-listen:") .monaco-button:has-text("Show Problems")' });
   const diagnostics = ours(uri);
   assert.equal(diagnostics.length, result.findings.length);
   const code = document.getText().indexOf('```js');

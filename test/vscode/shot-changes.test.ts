@@ -7,7 +7,7 @@ import type { ShotChangeCheck } from '../../src/editor/subtitles/shot-changes';
 import type { Timeline } from '../../src/editor/subtitles/timeline-view';
 import { CUT_SECONDS, makeShotVideo, SHOT_VIDEO_FPS } from '../helpers/shot-video';
 import { test } from './harness';
-import { clearNotifications, updateSetting, waitFor, workspaceFile } from './helpers';
+import { clearNotifications, closePanelViews, updateSetting, waitFor, workspaceFile } from './helpers';
 
 /**
  * Cuts at 2.000, 3.500 and 4.500 s (24 fps). Cue 1 is far from any; cue 2 starts 5 frames after the first and
@@ -60,6 +60,7 @@ test('Shot changes of the video are found, marked on the timeline, and a cue sta
     assert.ok(timeline, 'the timeline opened');
     assert.equal(await timeline.shotsShown(), CUT_SECONDS.length, 'a mark for each shot change');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closePanelViews();
     await clearNotifications();
   } finally {
     await updateSetting('subtitles.check', false);

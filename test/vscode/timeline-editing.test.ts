@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { Timeline } from '../../src/editor/subtitles/timeline-view';
 import { scanSubtitles } from '../../src/subtitles/scan';
 import { teardown, test } from './harness';
-import { screenshot, testModel, ui, waitFor, workspaceFile } from './helpers';
+import { closePanelViews, screenshot, testModel, ui, waitFor, workspaceFile } from './helpers';
 
 // talk.srt beside talk.wav (jfk.wav, 11 s).
 const TALK = [
@@ -120,4 +120,5 @@ test('start at the playhead and split at the playhead edit the document; the rul
   assert.ok(zoomed.left >= zoomed.scroll && zoomed.left <= zoomed.scroll + zoomed.width, `the playhead at ${zoomed.left} px, the view ${zoomed.scroll}–${zoomed.scroll + zoomed.width} px`);
   await vscode.commands.executeCommand('notifications.clearAll');
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await closePanelViews();
 }, 90_000);

@@ -13,7 +13,7 @@ import { sampleSentence } from '../../src/voices/sample-sentences';
 import { voiceIdFor } from '../../src/voices/voice-id';
 import { serve, startFixtureServer, type FixtureServer } from '../helpers/model-server';
 import { teardown, test } from './harness';
-import { clearNotifications, extensionApi, screenshot, setting, testModel, ui, updateSetting, waitFor, workspaceFile } from './helpers';
+import { clearNotifications, extensionApi, playerShown, screenshot, setting, testModel, ui, updateSetting, waitFor, workspaceFile } from './helpers';
 
 const GERMAN = voiceIdFor('espeak-ng', 'gmw/de');
 const LESSAC = voiceIdFor('sherpa-onnx', 'piper-en-us-lessac-medium');
@@ -86,7 +86,7 @@ test('Choose Voice previews a voice with a sample sentence in its language, with
     await ui({ action: 'click', selector: `${german} .action-label.codicon-play` });
     const job = await waitFor('the preview job to succeed', () => previewed, 30_000).finally(() => watching.dispose());
     assert.equal((job.result as TtsResult).characters, [...sampleSentence('de')].length);
-    await ui({ action: 'waitFor', selector: '.tab.active:has-text("Speech Studio Player")' });
+    await playerShown();
     await ui({ action: 'waitFor', selector: german }, 5_000);
     await ui({ action: 'waitFor', selector: '.notifications-toasts .notification-list-item:has-text("Previewing German")', state: 'detached' });
     await screenshot('choose-voice-preview');

@@ -12,6 +12,7 @@ import { modelsDir } from '../../models/model-paths';
 import { renderTranscript } from '../../subtitles/render';
 import { retimeFromAlignment } from '../../subtitles/retime-to-alignment';
 import { reportError } from '../log';
+import { readSettings } from '../settings';
 import type { Services } from '../services';
 import { activeSubtitle } from './active-subtitle';
 import { mediaForSubtitle } from './cue-media';
@@ -51,7 +52,8 @@ async function runAlignment(services: Services, media: string, scriptName: strin
       const cancel = new AbortController();
       const cancelling = token.onCancellationRequested(() => cancel.abort());
       try {
-        return await alignAsJob(server.jobs, { origin: 'editor', media, scriptName, script, vadModelPath, signal: cancel.signal, ...(language ? { language } : {}) });
+        const preferredSttModel = readSettings().sttDefaultModel || undefined;
+        return await alignAsJob(server.jobs, { origin: 'editor', media, scriptName, script, vadModelPath, signal: cancel.signal, ...(language ? { language } : {}), ...(preferredSttModel ? { preferredSttModel } : {}) });
       } catch (error) {
         if (cancel.signal.aborted) return undefined;
         throw error;

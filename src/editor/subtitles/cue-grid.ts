@@ -231,7 +231,7 @@ function page(webview: vscode.Webview, root: vscode.Uri, subtitle: vscode.Uri, m
 <body data-media-kind="${kind}" data-media-src="${escape(source)}" data-media-name="${escape(media ? path.posix.basename(media.path) : '')}">
 <main>
 <section id="grid-pane"><table id="grid"><thead><tr>
-<th class="number">#</th><th class="start">Start</th><th class="end">End</th><th class="duration">Duration</th><th class="cps" title="Characters per second">CPS</th><th class="text">Text</th><th class="problems">Problems</th>
+<th class="number">#</th><th class="start">Start</th><th class="end">End</th><th class="duration" title="Duration in seconds">Dur.</th><th class="cps" title="Characters per second">CPS</th><th class="text">Text</th><th class="problems">Problems</th>
 </tr></thead><tbody></tbody></table></section>
 <section id="preview-pane">
 <div id="screen"><video id="video" preload="auto"></video><canvas id="wave"></canvas><div id="overlay"></div></div>

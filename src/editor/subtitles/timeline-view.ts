@@ -1,5 +1,6 @@
 /**
- * "Speech Studio: Show Subtitle Timeline": a webview with the media's waveform (peaks from the engine), a
+ * "Speech Studio: Show Subtitle Timeline": the Timeline view of the Speech Studio panel (below the editor,
+ * beside the player, so the document keeps its place) with the media's waveform (peaks from the engine), a
  * video's shot changes as vertical marks (which also turns on the shot-change check of the file), the cues
  * of the .srt/.vtt file as blocks and the player's playhead, under a time ruler. Clicking a block reveals the
  * cue in the editor and plays it; the block of the cue at the editor's cursor is highlighted and follows it.
@@ -13,6 +14,7 @@ import * as vscode from 'vscode';
 import { cueAtLine } from '../../subtitles/edits';
 import { cueWords } from '../../subtitles/cue-text';
 import { subtitleFormatOfPath } from '../../subtitles/scan';
+import { PanelView } from '../panel-view';
 import type { Services } from '../services';
 import { mediaForSubtitle } from './cue-media';
 import { cuesOf, type CuePlayback, type CuePlayer } from './cue-play';
@@ -83,7 +85,8 @@ class TimelinePanel implements Timeline, vscode.Disposable {
   private shotsDrawn = 0;
 
   constructor(
-    readonly panel: vscode.WebviewPanel,
+    readonly panel: vscode.WebviewView,
+    private readonly view: PanelView,
     readonly subtitle: vscode.Uri,
     readonly media: vscode.Uri,
     private readonly services: Services,
@@ -199,7 +202,7 @@ class TimelinePanel implements Timeline, vscode.Disposable {
     editor.selection = new vscode.Selection(line, 0, line, 0);
     editor.revealRange(new vscode.Range(cue.line - 1, 0, line, 0), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     const playback = await this.cuePlayer.play(this.subtitle, index);
-    if (!this.panel.visible) this.panel.reveal(undefined, true);
+    if (!this.panel.visible) void this.view.show();
     if (playback) this.played.fire(playback);
   }
 
@@ -278,24 +281,22 @@ export function registerSubtitleTimeline(services: Services, cuePlayer: CuePlaye
     }
     const media = await mediaForSubtitle(services.context, uri);
     if (!media) return undefined;
-    const title = `Timeline: ${path.posix.basename(uri.path)}`;
-    const panel = open?.panel ?? vscode.window.createWebviewPanel('speechStudio.timeline', title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-      enableScripts: true,
-      retainContextWhenHidden: true,
-    });
-    if (!open) panel.onDidDispose(() => {
-      open?.dispose();
-      open = undefined;
-    });
+    const panel = await view.show();
     open?.dispose();
-    panel.title = title;
-    open = new TimelinePanel(panel, uri, media, services, cuePlayer);
-    panel.reveal(undefined, true);
+    panel.title = `Timeline: ${path.posix.basename(uri.path)}`;
+    open = new TimelinePanel(panel, view, uri, media, services, cuePlayer);
     return open;
   }
 
+  const view = new PanelView('speechStudio.timeline', 'speechStudio.timelineShown', 'speechStudio.timeline.close');
+  view.onDidClose(() => {
+    open?.dispose();
+    open = undefined;
+  });
+
   return vscode.Disposable.from(
     vscode.commands.registerCommand(SHOW_TIMELINE_COMMAND, show),
-    { dispose: () => open?.panel.dispose() },
+    { dispose: () => open?.dispose() },
+    view,
   );
 }

@@ -6,6 +6,16 @@
 import { CEPSTRA } from './features';
 import { STEP_PENALTY, type Warp } from './windowed-dtw';
 
+/**
+ * Where the path may pass over media the reference does not have: on `rows` (the rendition's pauses
+ * between units), a media frame held costs at most `cost`, so speech missing from the script is passed
+ * over in the pause between the units around it, not soaked up by a neighbour's speech.
+ */
+export interface Skip {
+  rows: Uint8Array;
+  cost: number;
+}
+
 
 const DIAGONAL = 0;
 const FROM_ABOVE = 1;
@@ -15,7 +25,7 @@ const FROM_LEFT = 2;
  * Warps `reference` against `media` (frames × CEPSTRA) inside the band that `coarse` (a warp of the same
  * signals pooled by `factor`) projects, widened by `radius` fine frames on each side.
  */
-export function warpInBand(reference: Float32Array, media: Float32Array, coarse: Warp, factor: number, radius: number): Warp {
+export function warpInBand(reference: Float32Array, media: Float32Array, coarse: Warp, factor: number, radius: number, skip?: Skip): Warp {
   const n = reference.length / CEPSTRA;
   const m = media.length / CEPSTRA;
   const coarseRows = coarse.first.length;
@@ -64,8 +74,9 @@ export function warpInBand(reference: Float32Array, media: Float32Array, coarse:
         best = previous[j - prevFrom]! + d + STEP_PENALTY;
         step = FROM_ABOVE;
       }
-      if (k > 0 && current[k - 1]! + d + STEP_PENALTY < best) {
-        best = current[k - 1]! + d + STEP_PENALTY;
+      const held = skip && skip.rows[i] ? Math.min(d, skip.cost) : d;
+      if (k > 0 && current[k - 1]! + held + STEP_PENALTY < best) {
+        best = current[k - 1]! + held + STEP_PENALTY;
         step = FROM_LEFT;
       }
       current[k] = best;

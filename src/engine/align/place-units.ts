@@ -14,6 +14,12 @@ import type { RenditionUnit } from './rendition';
 const MIN_SPAN_SHARE = 0.3;
 /** How far from the warp's estimate a boundary may move into a pause: the warp is rarely further off than this. */
 const SNAP_SECONDS = 0.5;
+/**
+ * Two units the warp put further apart than this have media between them that the script lacks (the
+ * longest pause between sentences is shorter): their edges are not one boundary, and each goes into the
+ * pause beside it, not both into the longest pause between them.
+ */
+const APART_SECONDS = 2;
 
 export interface PlacedWord {
   text: string;
@@ -53,9 +59,17 @@ export function placeUnits(units: readonly RenditionUnit[], placement: Placement
   for (let k = 0; k <= matched.length; k++) {
     const before = matched[k - 1]?.unit;
     const after = matched[k]?.unit;
+    // A unit left out between them was passed over in that gap: it is no sign of media the script lacks.
+    const adjacent = k > 0 && k < matched.length && matched[k]!.i === matched[k - 1]!.i + 1;
     if (!before && !after) break;
     const from = before ? before.end : after!.start;
     const to = after ? after.start : before!.end;
+    if (before && after && adjacent && to - from > APART_SECONDS) {
+      // Media between them that the script does not have: each edge goes into the pause at its own side.
+      before.end = pauseFor(pauses, from, from)?.start ?? before.end;
+      after.start = pauseFor(pauses, to, to)?.end ?? after.start;
+      continue;
+    }
     const pause = pauseFor(pauses, Math.min(from, to), Math.max(from, to));
     if (pause) {
       if (before) before.end = pause.start;

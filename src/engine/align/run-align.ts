@@ -1,11 +1,12 @@
 /**
  * Runs an alignment job inside the engine process: decode the media (cropped as asked) → Silero VAD, when a
- * model is installed (on excerpts of long media) → align the script (align-speech.ts) → write the transcript, whose segments are the
- * script's units that were found, with their words. Times are relative to the original media.
+ * model is installed (on excerpts of long media) → align the script (align-speech.ts) → when a whisper model is
+ * installed, refine the boundaries where its words agree (refine-boundaries.ts) → write the transcript, whose
+ * segments are the script's units that were found, with their words. Times are relative to the original media.
  */
 import { readFile } from 'node:fs/promises';
 import { TRANSCRIPT_FORMATS } from '../../contract/openapi';
-import type { SttResult } from '../../contract/types';
+import type { AlignmentRefinement, SttResult } from '../../contract/types';
 import { readScript } from '../../subtitles/script';
 import type { Transcript, TranscriptSegment } from '../../subtitles/types';
 import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
@@ -16,10 +17,12 @@ import { detectSpeech } from '../stt/speech-vad';
 import { sttThreadCount } from '../stt/whisper-session';
 import { writeTranscript } from '../stt/write-transcript';
 import { alignSpeech } from './align-speech';
+import { openAlignRecognizer } from './recognizer-words';
+import { refineBoundaries } from './refine-boundaries';
 import { renditionVoice } from './rendition';
 import { joinExcerpts, spansInMedia, vadExcerpts } from './vad-excerpts';
 
-/** Shares of the job's progress: decoding, VAD, synthesis, matching, writing. */
+/** Shares of the job's progress: decoding, VAD, synthesis, matching (refining, when a recognizer is installed, is in the last 5). */
 const SHARES = { decoding: 10, vad: 15, synthesizing: 40, matching: 30 };
 
 const round = (seconds: number): number => Math.round(seconds * 1000) / 1000;
@@ -53,10 +56,20 @@ export async function runAlignTask(task: AlignTask, report: ProgressReporter): P
   });
 
   report('postprocessing', 95);
+  let placedUnits = alignment.units;
+  let refinedBy: AlignmentRefinement | undefined;
+  const recognizer = task.recognizerModelPath
+    ? await openAlignRecognizer(task.recognizerModelPath, task.options.language, input.pcm, SPEECH_SAMPLE_RATE, sttThreadCount())
+    : null;
+  if (recognizer) {
+    const refinement = await refineBoundaries(placedUnits, input.pcm.length / SPEECH_SAMPLE_RATE, recognizer.recognize);
+    placedUnits = refinement.units;
+    refinedBy = { recognizer: 'whisper.cpp', model: recognizer.model, movedBoundaries: refinement.movedBoundaries, agreedWords: refinement.agreedWords };
+  }
   const offset = input.startSeconds;
   const segments: TranscriptSegment[] = [];
   const unmatchedCues: Array<{ index: number; text: string }> = [];
-  alignment.units.forEach((placed, i) => {
+  placedUnits.forEach((placed, i) => {
     const unit = units[i]!;
     if (!placed.matched) {
       unmatchedCues.push({ index: unit.index, text: unit.text });
@@ -95,6 +108,7 @@ export async function runAlignTask(task: AlignTask, report: ProgressReporter): P
       aligned: true,
       matchedCues: segments.length,
       unmatchedCues,
+      ...(refinedBy ? { refinedBy } : {}),
     },
   };
 }

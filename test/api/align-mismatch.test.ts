@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { isTerminal, request, startTestServer, waitForJob, type TestServer } from '../helpers/server';
+import { testModel } from '../helpers/test-models';
+
+const DEV = (name: string): string => testModel('audio', 'align-dev', name);
+
+interface Truth { sentences: Array<{ start: number; end: number; text: string }> }
+
+const quantile = (values: readonly number[], q: number): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
+
+/**
+ * Aligns `lines` to dev-a.wav on a fresh server (a fresh engine: espeak-ng's noise generator starts from
+ * the same state, so the run is the same each time) and checks what the bench checks on real speech.
+ */
+async function alignAndCheck(servers: TestServer[], lines: string[], foreign: readonly string[]): Promise<void> {
+  const t = await startTestServer();
+  servers.push(t);
+  await mkdir(path.join(t.dataDir, 'models', 'vad'), { recursive: true });
+  await copyFile(testModel('vad/ggml-silero-v6.2.0.bin'), path.join(t.dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'));
+  const form = new FormData();
+  form.append('file', new Blob([await readFile(DEV('dev-a.wav'))]), 'dev-a.wav');
+  form.append('script', new Blob([Buffer.from(lines.join('\n'))]), 'script.txt');
+  form.append('language', 'en');
+  const created = await fetch(`${t.base}/align/jobs`, { method: 'POST', body: form });
+  const body = (await created.json()) as { id: string };
+  assert.equal(created.status, 200, JSON.stringify(body));
+  const job = await waitForJob(t.base, body.id, isTerminal, 300_000);
+  assert.equal(job.status, 'succeeded', job.error);
+  // Exactly the lines the reader never said are reported, by their number in the script.
+  assert.deepEqual(job.result.unmatchedCues, foreign.map((text) => ({ index: lines.indexOf(text) + 1, text })));
+  assert.equal(job.result.matchedCues, lines.length - foreign.length);
+  const segments: Array<{ start: number; end: number; text: string }> = (await request(`${t.base}/jobs/${job.id}/transcript?format=json-full`)).json().segments;
+  assert.deepEqual(segments.map((s) => s.text), lines.filter((line) => !foreign.includes(line)));
+  // Every spoken line is placed on its own speech, within the bench's bounds (median 40 ms, p90 120 ms).
+  const truth = JSON.parse(await readFile(DEV('dev-a.truth.json'), 'utf8')) as Truth;
+  const errors = segments.flatMap((segment) => {
+    const said = truth.sentences.find((sentence) => sentence.text === segment.text)!;
+    return [Math.abs(segment.start - said.start), Math.abs(segment.end - said.end)];
+  });
+  assert.ok(quantile(errors, 0.5) <= 0.04 && quantile(errors, 0.9) <= 0.12, `median ${quantile(errors, 0.5)} s, p90 ${quantile(errors, 0.9)} s`);
+  segments.forEach((segment, i) => {
+    const said = truth.sentences.find((sentence) => sentence.text === segment.text)!;
+    // No line is put on another's speech: each overlaps its own sentence by more than half.
+    const overlap = Math.min(segment.end, said.end) - Math.max(segment.start, said.start);
+    assert.ok(overlap > 0.5 * (said.end - said.start), `line "${segment.text}" at ${segment.start}–${segment.end}, said at ${said.start}–${said.end}`);
+    if (i > 0) assert.ok(segment.start >= segments[i - 1]!.end);
+  });
+}
+
+describe('forced alignment of a script that does not match the audio', () => {
+  const servers: TestServer[] = [];
+  after(async () => {
+    for (const t of servers) await t.dispose();
+  });
+  const lines = (): Promise<string[]> => readFile(DEV('dev-a.txt'), 'utf8').then((text) => text.split('\n').filter((line) => line.trim() !== ''));
+  const foreign = ['The quarterly budget review has been moved to Thursday afternoon in the large meeting room.', 'Please remember to bring your laptop charger and the printed copies of the new safety policy.'];
+
+  it('reports a paragraph the reader never said, and aligns every line that was said', async () => {
+    const script = await lines();
+    await alignAndCheck(servers, [...script.slice(0, 15), ...foreign, ...script.slice(15)], foreign);
+  });
+
+  it('aligns every line around a paragraph missing from the script, its neighbours on their own speech', async () => {
+    const script = await lines();
+    // Lines 21–23 (8.5 s of speech) are read but not in the script.
+    await alignAndCheck(servers, [...script.slice(0, 20), ...script.slice(23)], []);
+  });
+});

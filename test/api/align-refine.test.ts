@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { REFINE_BOUND_SECONDS } from '../../src/engine/align/refine-boundaries';
+import { isTerminal, request, startTestServer, waitForJob, type TestServer } from '../helpers/server';
+import { installSttModel, sttEngineUnderTest } from '../helpers/stt-engine';
+import { testModel } from '../helpers/test-models';
+
+const DEV = (name: string): string => testModel('audio', 'align-dev', name);
+const DURATION = 118.05;
+
+interface Segment { start: number; end: number; text: string; words: Array<{ start: number; end: number; text: string }> }
+
+async function alignDev(t: TestServer): Promise<{ job: any; segments: Segment[] }> {
+  const form = new FormData();
+  form.append('file', new Blob([await readFile(DEV('dev-a.wav'))]), 'dev-a.wav');
+  form.append('script', new Blob([await readFile(DEV('dev-a.txt'))]), 'dev-a.txt');
+  form.append('language', 'en');
+  const created = await fetch(`${t.base}/align/jobs`, { method: 'POST', body: form });
+  const body = (await created.json()) as { id: string };
+  assert.equal(created.status, 200, JSON.stringify(body));
+  const job = await waitForJob(t.base, body.id, isTerminal, 300_000);
+  assert.equal(job.status, 'succeeded', job.error);
+  const transcript = (await request(`${t.base}/jobs/${job.id}/transcript?format=json-full`)).json();
+  return { job, segments: transcript.segments };
+}
+
+/** A fresh server (so a fresh engine process: espeak-ng's noise generator starts from the same state) with the VAD model. */
+async function serverWithVad(): Promise<TestServer> {
+  const t = await startTestServer();
+  await mkdir(path.join(t.dataDir, 'models', 'vad'), { recursive: true });
+  await copyFile(testModel('vad/ggml-silero-v6.2.0.bin'), path.join(t.dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'));
+  return t;
+}
+
+describe('forced alignment refined by an installed whisper model (the random-weight fixture)', () => {
+  const servers: TestServer[] = [];
+  after(async () => {
+    for (const t of servers) await t.dispose();
+  });
+
+  it('keeps the same cues, in order, each boundary within the bound of the warp\'s, and says what refined it', async () => {
+    // Each alignment is its server's first: espeak-ng makes its fricatives from a random generator, so a
+    // second rendition in the same process differs by a frame here and there (and so may a warp).
+    servers.push(await serverWithVad());
+    const plain = await alignDev(servers[0]!);
+    assert.equal(plain.job.result.refinedBy, undefined);
+    servers.push(await serverWithVad());
+    await installSttModel(servers[1]!.dataDir, sttEngineUnderTest({}));
+    const refined = await alignDev(servers[1]!);
+    assert.equal(refined.job.backend, 'espeak-ng-dtw');
+    assert.equal(refined.job.result.refinedBy?.recognizer, 'whisper.cpp', JSON.stringify(refined.job.result));
+    assert.equal(refined.job.result.refinedBy.model, 'ggml-synthetic-random.bin');
+    assert.ok(refined.job.result.refinedBy.movedBoundaries >= 0 && refined.job.result.refinedBy.agreedWords >= 0);
+    assert.equal(refined.job.result.matchedCues, plain.job.result.matchedCues);
+    assert.deepEqual(refined.job.result.unmatchedCues, plain.job.result.unmatchedCues);
+    assert.deepEqual(refined.segments.map((s) => s.text), plain.segments.map((s) => s.text));
+    assert.deepEqual(refined.segments.map((s) => s.words.map((w) => w.text)), plain.segments.map((s) => s.words.map((w) => w.text)));
+    // Times are rounded to milliseconds on both sides.
+    const bound = REFINE_BOUND_SECONDS + 0.002;
+    refined.segments.forEach((segment, i) => {
+      const before = plain.segments[i]!;
+      assert.ok(Math.abs(segment.start - before.start) <= bound && Math.abs(segment.end - before.end) <= bound, `cue ${i}: ${before.start}–${before.end} became ${segment.start}–${segment.end}`);
+      assert.ok(segment.start >= 0 && segment.start < segment.end && segment.end <= DURATION + 0.01, `cue ${i}: ${segment.start}–${segment.end}`);
+      if (i > 0) assert.ok(segment.start >= refined.segments[i - 1]!.end, `cue ${i} starts before cue ${i - 1} ends`);
+      for (const word of segment.words) assert.ok(word.start >= segment.start && word.end <= segment.end && word.start <= word.end, `cue ${i}: ${word.text}`);
+    });
+  });
+});
