@@ -99,13 +99,22 @@ export function checkPackage(vsix) {
   }
   const carried = new Set(listing.map((name) => /^extension\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(name)?.[1]).filter(Boolean));
   for (const name of carried) {
-    if (ALL_NATIVE_PACKAGES.test(name) && name !== platform.whisper && name !== platform.sherpa) problems.push(`carries another platform's ${name}`);
+    if (ALL_NATIVE_PACKAGES.test(name) && ![platform.whisper, platform.sherpa, platform.llama].includes(name)) problems.push(`carries another platform's ${name}`);
   }
   for (const name of [platform.whisper, platform.sherpa].filter(Boolean)) if (!carried.has(name)) problems.push(`lacks its native package ${name}`);
+  // The language model comes whole or not at all: node-llama-cpp with its platform's binaries and the one file
+  // of llama/ it reads before loading them (the llama.cpp sources beside it stay out). linux-x64's is required:
+  // the VS Code suite runs translation from that package. The others lack it while the registry has no build of
+  // the installed version for them (scripts/package.mjs says so).
+  const llamaRequired = platform.llama === '@node-llama-cpp/linux-x64';
+  if (carried.has('node-llama-cpp') || llamaRequired) {
+    if (!carried.has(platform.llama)) problems.push(`lacks its native package ${platform.llama}`);
+    if (!listing.includes('extension/node_modules/node-llama-cpp/llama/binariesGithubRelease.json')) problems.push('lacks node-llama-cpp/llama/binariesGithubRelease.json');
+  } else if (carried.has(platform.llama)) problems.push(`carries ${platform.llama} without node-llama-cpp`);
+  const llamaSources = listing.filter((name) => name.startsWith('extension/node_modules/node-llama-cpp/llama/') && !name.endsWith('/binariesGithubRelease.json'));
+  if (llamaSources.length > 0) problems.push(`carries node-llama-cpp's build sources (${llamaSources[0]} …)`);
   // Without a sherpa-onnx build for the platform, the engine reports neural voices and diarization as unavailable.
-  // node-llama-cpp (the language model) is not packaged yet: its dependency tree and per-platform binaries
-  // stay out of the .vsix, and translation says in one sentence that this installation lacks it.
-  const optional = new Set(platform.sherpa ? ['node-llama-cpp'] : ['sherpa-onnx-node', 'node-llama-cpp']);
+  const optional = new Set([...(platform.sherpa ? [] : ['sherpa-onnx-node']), ...(llamaRequired ? [] : ['node-llama-cpp'])]);
   for (const name of packagesTheBundlesLoad(listing)) if (!carried.has(name) && !optional.has(name)) problems.push(`lacks ${name}, which the bundles load`);
   // cli.js too: Export Audiobook… runs its audiobook command as a child process.
   if (!['extension.js', 'engine-worker.js', 'cli.js'].every((name) => listing.includes(`extension/dist/${name}`))) problems.push('lacks the dist/ bundles');

@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { dependencyClosure } from './package-closure.mjs';
 import { PLATFORMS, WHISPER_FALLBACK_VERSION } from './platforms.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,12 +33,31 @@ function packageFolder(name, version) {
   return folder;
 }
 
+/** packageFolder, or undefined when the registry has no such version (npm pack fails). */
+function publishedFolder(name, version) {
+  try {
+    return packageFolder(name, version);
+  } catch {
+    return undefined;
+  }
+}
+
 const copy = (from, to, filter) => cpSync(from, to, { recursive: true, dereference: true, filter });
 
 execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { stdio: 'inherit' });
 mkdirSync(outDir, { recursive: true });
 const whisperInstalled = installedVersion('@fugood/whisper.node');
 const sherpaVersion = installedVersion('sherpa-onnx-node');
+const llamaVersion = installedVersion('node-llama-cpp');
+// node-llama-cpp is ESM that imports its whole dependency tree at load (its build and download helpers too),
+// so the tree comes along; of its own files only dist/ and one file of llama/ (the prebuilt binaries' release
+// name, read by getLlama) are needed: the 35 MB of llama.cpp sources serve builds, which never run here.
+const llamaTree = dependencyClosure(root, 'node-llama-cpp');
+const LLAMA_KEPT = new Set(['llama', path.join('llama', 'binariesGithubRelease.json')]);
+const llamaFileFilter = (src) => {
+  const inside = path.relative(path.join(root, 'node_modules', 'node-llama-cpp'), src);
+  return !(inside === 'llama' || inside.startsWith(`llama${path.sep}`)) || LLAMA_KEPT.has(inside);
+};
 
 for (const target of targets) {
   const platform = PLATFORMS[target];
@@ -46,7 +66,7 @@ for (const target of targets) {
   mkdirSync(stage, { recursive: true });
   for (const file of ['README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore']) copy(path.join(root, file), path.join(stage, file));
   // Everything else is bundled into dist/: vsce's dependency walk sees only the packages loaded from disk.
-  const runtime = Object.fromEntries(Object.entries(pkg.dependencies).filter(([name]) => name.startsWith('@echogarden/') || name === '@fugood/whisper.node' || name === '@ffmpeg/core' || (name === 'sherpa-onnx-node' && platform.sherpa)));
+  const runtime = Object.fromEntries(Object.entries(pkg.dependencies).filter(([name]) => name.startsWith('@echogarden/') || name === '@fugood/whisper.node' || name === '@ffmpeg/core' || (name === 'sherpa-onnx-node' && platform.sherpa) || (name === 'node-llama-cpp' && publishedFolder(platform.llama, llamaVersion))));
   writeFileSync(path.join(stage, 'package.json'), JSON.stringify({ ...pkg, dependencies: runtime, devDependencies: {} }, null, 2));
   copy(path.join(root, 'media'), path.join(stage, 'media'));
   // What the manifest points at: the subtitle grammars and the lexicon's JSON schema.
@@ -68,14 +88,26 @@ for (const target of targets) {
     copy(path.join(root, 'node_modules', 'sherpa-onnx-node'), path.join(modules, 'sherpa-onnx-node'));
     copy(packageFolder(platform.sherpa, sherpaVersion), path.join(modules, platform.sherpa));
   }
+  // The binaries must be the JavaScript's own version; a platform whose build of it is not on the registry gets no
+  // language model (translation says so in one sentence) rather than a mismatched one.
+  const llamaBinaries = publishedFolder(platform.llama, llamaVersion);
+  if (llamaBinaries) {
+    for (const folder of llamaTree) copy(path.join(root, folder), path.join(stage, folder), folder === 'node_modules/node-llama-cpp' ? llamaFileFilter : undefined);
+    copy(llamaBinaries, path.join(modules, platform.llama));
+    const llamaManifest = path.join(modules, 'node-llama-cpp', 'package.json');
+    const llamaPackage = JSON.parse(readFileSync(llamaManifest, 'utf8'));
+    writeFileSync(llamaManifest, JSON.stringify({ ...llamaPackage, optionalDependencies: { [platform.llama]: llamaVersion } }, null, 2));
+  }
   // The repository's .vscodeignore allow-lists linux-x64's native packages by name: this target's instead.
   const ignore = readFileSync(path.join(stage, '.vscodeignore'), 'utf8')
     .replaceAll('@fugood/node-whisper-linux-x64', platform.whisper)
     .replaceAll('sherpa-onnx-linux-x64', platform.sherpa ?? 'sherpa-onnx-none');
-  writeFileSync(path.join(stage, '.vscodeignore'), ignore);
+  // node-llama-cpp's tree is allowed by folder, as the packager found it (see package-closure.mjs).
+  const llamaAllowed = llamaBinaries ? [...llamaTree.map((folder) => `!${folder}/**`), `!node_modules/${platform.llama}/**`].join('\n') : '';
+  writeFileSync(path.join(stage, '.vscodeignore'), `${ignore}\n${llamaAllowed}\n`);
   const vsix = path.join(outDir, `${pkg.name}-${target}-${pkg.version}.vsix`);
   execFileSync('npx', ['--no-install', 'vsce', 'package', '--target', target, '--allow-missing-repository', '--no-rewrite-relative-links', '--out', vsix], { cwd: stage, stdio: ['ignore', 'ignore', 'inherit'] });
-  console.log(`${path.relative(process.cwd(), vsix)}: whisper.cpp ${whisperVersion}${platform.sherpa ? `, sherpa-onnx ${sherpaVersion}` : ', no sherpa-onnx (none published for this platform)'}`);
+  console.log(`${path.relative(process.cwd(), vsix)}: whisper.cpp ${whisperVersion}${platform.sherpa ? `, sherpa-onnx ${sherpaVersion}` : ', no sherpa-onnx (none published for this platform)'}, ${llamaBinaries ? `node-llama-cpp ${llamaVersion} (${platform.llama})` : `no language model (${platform.llama} ${llamaVersion} is not on the registry)`}`);
   rmSync(stage, { recursive: true, force: true });
 }
 console.log(`Packaged ${targets.length} target(s) into ${path.relative(process.cwd(), outDir) || '.'}: ${readdirSync(outDir).filter((f) => f.endsWith('.vsix')).length} .vsix file(s).`);

@@ -9,8 +9,8 @@
  * pieces: each quote by its speaker's voice, the narration around it by the paragraph's voice.
  */
 import { looksLikeSsml } from '../text/ssml/ssml-plan';
-import { voiceOfQuote, type CastFile } from '../cast/cast-file';
-import { quoteKey, splitQuotes } from '../cast/quotes';
+import type { CastFile } from '../cast/cast-file';
+import { castPieces } from '../cast/cast-voices';
 
 export interface Passage {
   text: string;
@@ -89,11 +89,11 @@ export function chapterPassages(
 /** A paragraph as one passage, or, when the cast voices any of its quotes, as narration and quotes in turn. */
 function castPassages(block: string, voice: string | undefined, cast: CastFile | undefined): Passage[] {
   if (!cast) return [{ text: block, voice }];
-  const pieces = splitQuotes(block);
-  if (!pieces.some((piece) => piece.kind === 'quote' && voiceOfQuote(cast, quoteKey(piece.text)) !== undefined)) return [{ text: block, voice }];
+  const pieces = castPieces(block, cast);
+  if (!pieces.some((piece) => piece.voice !== undefined)) return [{ text: block, voice }];
   return pieces
     .filter((piece) => /[\p{L}\p{N}]/u.test(piece.text))
-    .map((piece) => ({ text: piece.text, voice: piece.kind === 'quote' ? (voiceOfQuote(cast, quoteKey(piece.text)) ?? voice) : voice }));
+    .map((piece) => ({ text: piece.text, voice: piece.voice ?? voice }));
 }
 
 /** `Ann=<voice>, Bob=<voice>` (the CLI flag and the front matter's `speakers:` line) as a map. */

@@ -24,6 +24,7 @@ const REFERENCE_FILE = 'reference.wav';
 
 export interface PreparedReference {
   staged: StagedVoice;
+  /** The text as given, else as recognized: empty when the recognizer heard no words. */
   text: string;
   speechSeconds: number;
   language: string | null;
@@ -120,6 +121,10 @@ export async function cloneVoice(
   checkNewVoiceName(library, dataDir, request.name);
   if (!request.consent) throw new OwnVoiceError('NO_CONSENT', `A voice is cloned only with the speaker's consent: confirm that "${CONSENT_STATEMENT}"`);
   const prepared = await prepareReference(engine, dataDir, request.clip, request);
+  if (!prepared.text) {
+    await prepared.staged.discard();
+    throw new OwnVoiceError('NO_RECOGNIZER', 'No words were recognized in the recording: give its text instead.');
+  }
   const saved = await saveClonedVoice(library, dataDir, prepared, { name: request.name, text: prepared.text, consent: request.consent });
   return { ...saved, text: prepared.text, speechSeconds: prepared.speechSeconds };
 }

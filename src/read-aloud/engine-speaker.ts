@@ -34,6 +34,8 @@ export function engineSynthesizer(
   voice: TtsVoiceRef,
   lexicon: readonly LexiconEntry[] | (() => readonly LexiconEntry[]) = [],
   ssmlMarkup?: (source: string) => Promise<SsmlTaskMarkup>,
+  /** The voice a cast names (an id or name), resolved; undefined: read with `voice`. */
+  castVoice: (name: string) => TtsVoiceRef | undefined = () => undefined,
 ): Synthesize {
   return async (text, speed, signal, sentence): Promise<SentenceAudio> => {
     if (signal.aborted) throw new SentenceSkippedError();
@@ -42,7 +44,9 @@ export function engineSynthesizer(
     if (part && !ssmlMarkup) throw new TypeError('Expected a way to admit SSML markup for an SSML part');
     const ssml = part && ssmlMarkup ? { source: part.source, from: part.from, to: part.to, markup: await ssmlMarkup(part.source) } : undefined;
     if (signal.aborted) throw new SentenceSkippedError();
-    const task: SpeakTask = { kind: 'speak', text, voice, speed, ...(entries.length ? { lexicon: entries } : {}), ...(ssml ? { ssml } : {}) };
+    const named = sentence?.voice;
+    const spokenBy = (named !== undefined ? castVoice(named) : undefined) ?? voice;
+    const task: SpeakTask = { kind: 'speak', text, voice: spokenBy, speed, ...(entries.length ? { lexicon: entries } : {}), ...(ssml ? { ssml } : {}) };
     try {
       const { result } = await engine.run(`read-aloud-${randomUUID()}`, task, {
         signal: new AbortController().signal,

@@ -33,8 +33,8 @@ export interface SentencePlayer {
   stop(): void;
 }
 
-/** Speaks a sentence's text; `sentence` tells an SSML part (sentence.ssml) from plain text. */
-export type Synthesize = (text: string, speed: number, signal: AbortSignal, sentence?: ReadingSentence) => Promise<SentenceAudio>;
+/** Speaks a sentence's text; `sentence` tells an SSML part (sentence.ssml) from plain text, and carries the voice a cast gives it (src/read-aloud/cast-sentences.ts). */
+export type Synthesize = (text: string, speed: number, signal: AbortSignal, sentence?: ReadingSentence & { voice?: string }) => Promise<SentenceAudio>;
 
 export interface ReadingOptions {
   synthesize: Synthesize;

@@ -13,13 +13,13 @@ import { MalformedAnswerError } from '../../src/translate/translate-prompt';
 describe('cast: quotes in a paragraph', () => {
   it('splits narration and quotes in the usual quotation styles', () => {
     assert.deepEqual(splitQuotes('Ann opened the door. “Hello, Bob,” she said.'), [
-      { kind: 'narration', text: 'Ann opened the door.' }, { kind: 'quote', text: 'Hello, Bob,' }, { kind: 'narration', text: 'she said.' },
+      { kind: 'narration', text: 'Ann opened the door.', start: 0, end: 21 }, { kind: 'quote', text: 'Hello, Bob,', start: 21, end: 34 }, { kind: 'narration', text: 'she said.', start: 34, end: 44 },
     ]);
     assert.deepEqual(splitQuotes('„Guten Tag“, sagte sie. «Bonjour» et "hi"').filter((p) => p.kind === 'quote').map((p) => p.text), ['Guten Tag', 'Bonjour', 'hi']);
   });
 
   it('leaves apostrophes and unclosed quotation marks as narration', () => {
-    assert.deepEqual(splitQuotes('It’s Ann’s book. “Unclosed'), [{ kind: 'narration', text: 'It’s Ann’s book. “Unclosed' }]);
+    assert.deepEqual(splitQuotes('It’s Ann’s book. “Unclosed'), [{ kind: 'narration', text: 'It’s Ann’s book. “Unclosed', start: 0, end: 26 }]);
   });
 
   it('finds each distinct quote of a manuscript once, with its paragraph and the one before as context', () => {

@@ -92,7 +92,4 @@ export function speakable(raw: string): string {
     .trim();
 }
 
-/** Text for XML content or attribute values. */
-export function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
+export { escapeXml } from '../../text/escape-xml';

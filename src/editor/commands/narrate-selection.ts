@@ -1,14 +1,17 @@
 /**
  * Narrate Selection: speaks the selected text, or the paragraph around the cursor, with the default
- * voice; plays it in the player and offers to save it as a file.
+ * voice (quotes the document's cast attributes with their characters' voices); plays it in the player and
+ * offers to save it as a file.
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { ttsResultOf, type JobRecord } from '../../jobs/types';
+import { castOfFile, castSsml, castVoiceSpans, readyCastVoice } from '../../cast/cast-voices';
 import { runWithProgress, succeeded } from '../job-progress';
 import { reportError } from '../log';
 import type { Services } from '../services';
 import { ssmlBlockAt } from '../../text/ssml/ssml-blocks';
+import { looksLikeSsml } from '../../text/ssml/ssml-plan';
 import { rememberNarration } from './save-narration';
 
 export interface NarrateArgs {
@@ -73,6 +76,20 @@ function showSkipped(editor: vscode.TextEditor | undefined, job: JobRecord): voi
   }));
 }
 
+/**
+ * The text as SSML whose quotes the document's cast voices (src/cast/cast-voices.ts), when it has any whose
+ * voice is ready here; else the text as it is. SSML already, or a broken cast file: the text as it is.
+ */
+async function withCast(services: Services, document: vscode.TextDocument, text: string): Promise<string> {
+  if (document.uri.scheme !== 'file' || looksLikeSsml(text)) return text;
+  const cast = await castOfFile(document.uri.fsPath).catch((error: unknown) => {
+    services.log.warn(`Narrating without the cast: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  });
+  const spans = cast ? castVoiceSpans(text, cast).filter((span) => readyCastVoice(services.voices, span.voice)) : [];
+  return spans.length > 0 ? castSsml(text, spans) : text;
+}
+
 export async function narrateSelection(services: Services, args: NarrateArgs = {}): Promise<NarrateResult | undefined> {
   const editor = vscode.window.activeTextEditor;
   const text = args.text ?? (editor ? textToNarrate(editor) : '');
@@ -80,8 +97,9 @@ export async function narrateSelection(services: Services, args: NarrateArgs = {
     void vscode.window.showInformationMessage('Select some text, or put the cursor in a paragraph, to narrate it.');
     return undefined;
   }
+  const spoken = args.text === undefined && editor ? await withCast(services, editor.document, text) : text;
   const job = await runWithProgress(services.controller, 'Narrating', () =>
-    services.editorJobs.createTts({ text, voiceId: args.voiceId, audioFolders: audioFolders(editor) }),
+    services.editorJobs.createTts({ text: spoken, voiceId: args.voiceId, audioFolders: audioFolders(editor) }),
   );
   if (!succeeded(job)) return { job };
   if (args.text === undefined) showSkipped(editor, job);

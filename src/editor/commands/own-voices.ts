@@ -28,13 +28,29 @@ async function createVoiceFromRecording(services: Services, args: CreateVoiceArg
   }))?.[0]?.fsPath;
   if (!clip) return undefined;
   const server = await services.controller.ready();
+  const prepare = (text: string | undefined) => vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Preparing the recording…', cancellable: true }, (_progress, token) => {
+    const controller = new AbortController();
+    token.onCancellationRequested(() => controller.abort(new Error('Cancelled.')));
+    return prepareReference(server.engine, dataDir, clip, { text, signal: controller.signal });
+  });
   let prepared;
+  // What the recording says as the user gave it: as an argument, or typed when nothing can recognize it.
+  let confirmedText = args.text;
   try {
-    prepared = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Preparing the recording…', cancellable: true }, (_progress, token) => {
-      const controller = new AbortController();
-      token.onCancellationRequested(() => controller.abort(new Error('Cancelled.')));
-      return prepareReference(server.engine, dataDir, clip, { signal: controller.signal });
-    });
+    try {
+      // Text given (already confirmed): nothing to recognize.
+      prepared = await prepare(args.text);
+    } catch (error) {
+      // No recognizer installed: the user types what the recording says instead of meeting a refusal.
+      if (!(error instanceof OwnVoiceError && error.code === 'NO_RECOGNIZER')) throw error;
+      const typed = await vscode.window.showInputBox({
+        title: 'What the recording says', prompt: 'No speech-to-text model is installed to recognize it: type the words, exactly as spoken.', ignoreFocusOut: true,
+        validateInput: (value) => (value.trim() ? undefined : 'Type what the recording says.'),
+      });
+      if (!typed?.trim()) return undefined;
+      confirmedText = typed;
+      prepared = await prepare(typed);
+    }
   } catch (error) {
     if (error instanceof OwnVoiceError && error.code === 'ZIPVOICE_NOT_INSTALLED') {
       const install = 'Install ZipVoice';
@@ -46,8 +62,10 @@ async function createVoiceFromRecording(services: Services, args: CreateVoiceArg
     return undefined;
   }
   try {
-    const text = args.text ?? await vscode.window.showInputBox({
-      title: 'What the recording says', value: prepared.text, prompt: 'Recognized from the recording: correct it so it matches word for word.', ignoreFocusOut: true,
+    const text = confirmedText ?? await vscode.window.showInputBox({
+      title: 'What the recording says', value: prepared.text, ignoreFocusOut: true,
+      prompt: prepared.text ? 'Recognized from the recording: correct it so it matches word for word.' : 'No words were recognized: type them, exactly as spoken.',
+      validateInput: (value) => (value.trim() ? undefined : 'Type what the recording says.'),
     });
     if (!text?.trim()) return undefined;
     const name = args.name ?? await vscode.window.showInputBox({ title: 'Name the voice', ignoreFocusOut: true, validateInput: (value) => (value.trim() ? undefined : 'A voice needs a name.') });
@@ -79,7 +97,7 @@ async function voiceMix(services: Services, args: VoiceMixArgs): Promise<{ id: s
       return undefined;
     }
     const picked = await vscode.window.showQuickPick(speakers.map((entry) => ({ label: entry.voice.name, description: entry.engineVoiceId.split('#')[1], entry })), {
-      title: 'Voice Mix: the Kokoro speakers to blend', canPickMany: true,
+      title: 'Voice Mix: the Kokoro speakers to blend', canPickMany: true, matchOnDescription: true,
     });
     if (!picked?.length) return undefined;
     const weights: string[] = [];

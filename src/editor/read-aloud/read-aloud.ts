@@ -7,8 +7,11 @@
  * not honour of it is listed in Problems. One reading at a time; a new one replaces it.
  */
 import * as vscode from 'vscode';
+import type { CastFile } from '../../cast/cast-file';
+import { castOfFile, castVoiceSpans, readyCastVoice } from '../../cast/cast-voices';
 import type { LexiconEntry } from '../../contract/types';
 import type { SsmlTaskMarkup } from '../../engine/protocol';
+import { castSentences, type VoicedSentence } from '../../read-aloud/cast-sentences';
 import { engineSynthesizer } from '../../read-aloud/engine-speaker';
 import { DEFAULT_PAUSE_SECONDS, ReadingSession, SPEEDS, type ReadingState } from '../../read-aloud/reading-session';
 import { resync } from '../../read-aloud/resync';
@@ -26,7 +29,8 @@ export type ReadScope = 'cursor' | 'selection' | 'document';
 
 /** What happened in the reading, in order, with milliseconds since the command (for tests and diagnostics). */
 export type ReadAloudEvent =
-  | { type: 'audio'; index: number; at: number; durationSeconds: number }
+  /** `voice`: the name of the voice that read it (a cast gives quotes their characters' voices). */
+  | { type: 'audio'; index: number; at: number; durationSeconds: number; voice: string }
   | { type: 'started' | 'highlight'; index: number; at: number; text?: string }
   | { type: 'word'; index: number; text: string; at: number }
   /** The text changed: the reading goes on with `count` sentences, audio made ahead re-made from `remakeFrom`. */
@@ -57,7 +61,7 @@ type ControlName = (typeof READ_ALOUD_COMMANDS)[number];
 export class ReadAloud implements vscode.Disposable {
   private session: ReadingSession | undefined;
   private document: vscode.TextDocument | undefined;
-  private sentences: readonly ReadingSentence[] = [];
+  private sentences: readonly VoicedSentence[] = [];
   /** Where the reading ends in the document (the selection's end; the text's length for the rest). */
   private end = 0;
   private lexiconEntries: readonly LexiconEntry[] = [];
@@ -73,6 +77,8 @@ export class ReadAloud implements vscode.Disposable {
   private ssmlMarkups = new Map<string, Promise<SsmlTaskMarkup>>();
   private ignored: Record<string, string> = {};
   private readonly skipped = vscode.languages.createDiagnosticCollection('speechStudio.readAloud');
+  /** The document's cast: its quotes are read by their characters' voices (src/cast/cast-voices.ts). */
+  private cast: CastFile | undefined;
   private readonly view = new ReadingView();
   private readonly player: WebviewPlayer;
   private readonly disposables: vscode.Disposable[];
@@ -111,6 +117,7 @@ export class ReadAloud implements vscode.Disposable {
     const startedAt = Date.now();
     const { document } = editor;
     this.language = this.services.editorJobs.defaultVoice().voice.languageCode;
+    const cast = await this.castOf(document);
     let found: { sentences: ReadingSentence[]; end: number };
     try {
       found = sentencesFor(editor, scope, this.language);
@@ -119,7 +126,8 @@ export class ReadAloud implements vscode.Disposable {
       void vscode.window.showErrorMessage(`Read Aloud cannot read this: ${error.message}`);
       return undefined;
     }
-    const { sentences, end } = found;
+    const sentences = cast ? castSentences(found.sentences, castVoiceSpans(document.getText(), cast)) : found.sentences;
+    const { end } = found;
     if (sentences.length === 0) {
       void vscode.window.showInformationMessage(scope === 'selection' ? 'The selection has nothing to read aloud.' : 'There is nothing to read aloud here.');
       return undefined;
@@ -144,12 +152,13 @@ export class ReadAloud implements vscode.Disposable {
     const config = vscode.workspace.getConfiguration('speechStudio.readAloud');
     this.lexiconEntries = await this.services.editorJobs.spokenLexicon();
     const session = new ReadingSession(sentences, {
-      synthesize: engineSynthesizer(server.engine, voice, () => this.lexiconEntries, admitMarkup),
+      synthesize: engineSynthesizer(server.engine, voice, () => this.lexiconEntries, admitMarkup, (name) => readyCastVoice(this.services.voices, name)?.ref),
       player: this.player,
       speed: config.get<number>('speed', 1),
       pauseSeconds: config.get<number>('sentencePause', DEFAULT_PAUSE_SECONDS),
     });
     this.session = session;
+    this.cast = cast;
     this.document = document;
     this.sentences = sentences;
     this.end = end;
@@ -214,7 +223,7 @@ export class ReadAloud implements vscode.Disposable {
 
   private watch(session: ReadingSession): void {
     session.on('audio', (index, audio) => {
-      this.log({ type: 'audio', index, at: 0, durationSeconds: audio.durationSeconds });
+      this.log({ type: 'audio', index, at: 0, durationSeconds: audio.durationSeconds, voice: this.voiceOf(index) });
       if (audio.ignored) this.noteIgnored(index, audio.ignored);
     });
     session.on('sentence', (index) => {
@@ -279,7 +288,10 @@ export class ReadAloud implements vscode.Disposable {
       end: this.end,
       changes: event.contentChanges,
       // SSML being typed may not read yet: it stays silent until it does (Problems say why).
-      split: (from, to) => readingParts(text, { languageId: document.languageId, from, to, language: this.language, malformed: 'silent' }),
+      split: (from, to) => {
+        const split = readingParts(text, { languageId: document.languageId, from, to, language: this.language, malformed: 'silent' });
+        return this.cast ? castSentences(split, castVoiceSpans(text, this.cast)) : split;
+      },
     });
     this.sentences = next.sentences;
     this.end = next.end;
@@ -298,6 +310,24 @@ export class ReadAloud implements vscode.Disposable {
     this.lexiconEntries = entries;
     this.log({ type: 'lexicon', at: 0, entries: entries.length });
     session.update(session.sentences, session.current + 1);
+  }
+
+  /** The cast beside a saved document, when it attributes any quote; a broken cast file is reported and read past. */
+  private async castOf(document: vscode.TextDocument): Promise<CastFile | undefined> {
+    if (document.uri.scheme !== 'file') return undefined;
+    try {
+      const cast = await castOfFile(document.uri.fsPath);
+      return Object.keys(cast.lines).length > 0 ? cast : undefined;
+    } catch (error) {
+      this.services.log.warn(`Read Aloud reads without the cast: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+  }
+
+  /** The voice that reads sentence `index` (its name): the cast's when the library has it ready, else the reading's. */
+  private voiceOf(index: number): string {
+    const named = this.sentences[index]?.voice;
+    return (named !== undefined ? readyCastVoice(this.services.voices, named)?.voice.name : undefined) ?? this.voiceName;
   }
 
   private refreshStatus(): void {

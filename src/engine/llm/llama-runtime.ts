@@ -29,9 +29,15 @@ export function generationThreads(cores = os.availableParallelism?.() ?? os.cpus
   return Math.max(1, Math.min(8, cores - 1));
 }
 
+/**
+ * The prebuilt binaries to load: the CPU build everywhere but on Apple silicon, where node-llama-cpp publishes
+ * only the Metal build (the one the packager puts in that platform's .vsix, scripts/platforms.mjs).
+ */
+export const prebuiltGpu = (platform = process.platform, arch = process.arch): false | 'metal' => (platform === 'darwin' && arch === 'arm64' ? 'metal' : false);
+
 async function library(): Promise<Llama> {
   llama ??= import('node-llama-cpp').then(
-    ({ getLlama }) => getLlama({ gpu: false, build: 'never', progressLogs: false, logLevel: 'error' as never }),
+    ({ getLlama }) => getLlama({ gpu: prebuiltGpu(), build: 'never', progressLogs: false, logLevel: 'error' as never }),
     (error: unknown) => {
       llama = undefined;
       throw new UserFacingError(`The language model runtime (node-llama-cpp) is not part of this installation, so nothing can be translated here: ${error instanceof Error ? error.message : String(error)}`);

@@ -85,7 +85,7 @@ export async function runVoiceReferenceTask(task: VoiceReferenceTask): Promise<T
     text = recognized.text.replace(/\s+/g, ' ').trim();
     language = recognized.language === 'und' ? language : recognized.language;
     backend = recognizer.backend;
-    if (!text) throw new UserFacingError('No words were recognized in the recording: give its text instead.');
+    // Nothing recognized is an answer, not a failure: the editor asks for the words, the CLI for --text.
   }
   return { backend, result: { speechSeconds, trimmedStartSeconds: Math.round(start * 100) / 100, text, language } };
 }
