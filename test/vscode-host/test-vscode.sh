@@ -4,10 +4,9 @@
 # packaging and checking every platform's .vsix. Installs the test host on first use. Prints each run's
 # `N passed, N failed` and the total last.
 # Why the source-folder run is short: the installed .vsix is what users get, and from it every test runs the
-# same code as from the source folder, except the few that take another path because the .vsix does not carry
-# the language-model runtime (node-llama-cpp): translation, dubbing and casting. The source run does those
-# (test/vscode/source-only.ts), so each test's real path runs once, and the step does not pay ~5 minutes of
-# CPU for a second full pass that proves nothing the first does not.
+# same code as from the source folder (the linux-x64 .vsix carries the language-model runtime too), so the
+# source run only shows that the extension activates from a checkout (test/vscode/source-only.ts), and the
+# step does not pay ~5 minutes of CPU for a second full pass that proves nothing the first does not.
 # env: SPEECH_TEST_MODELS (default ../shared/models beside the project), SCREENSHOT_DIR (README pictures,
 #      taken in a whole source-folder run), SKIP_VSIX=1 (the whole suite on the source folder only, the inner
 #      loop), FULL_SOURCE_RUN=1 (the whole suite on the source folder too, as before), TEST_TIMEOUT_MS (the

@@ -1,11 +1,8 @@
 /**
- * The source-folder pass of the full VS Code step: only the tests that take another path there than from the
- * installed .vsix. The .vsix does not carry the language-model runtime (node-llama-cpp), so translation,
- * dubbing and casting run for real only from the source folder; every other test runs the same code in both,
- * and the .vsix pass, which proves the package users install, runs them all (see test-vscode.sh).
+ * The source-folder pass of the full VS Code step: the extension activates and serves from the source folder
+ * as a contributor runs it (F5). Every test runs the same code from the installed .vsix, which now carries
+ * the language-model runtime too, so the .vsix pass (see test-vscode.sh) runs the whole suite.
  */
-import './translate.test';
-import './dub.test';
-import './cast.test';
+import './activation.test';
 
 export { run } from './run-suite';
