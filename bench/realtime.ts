@@ -3,9 +3,11 @@
  * average. Plumbing overhead: seconds from `input_audio_buffer.commit` to the `completed` event for jfk.wav,
  * against the same audio as a file job through POST /audio/transcriptions in the same run (target ≤ 1.2×).
  * Capacity: the largest number N of sessions, each streaming real speech (jfk.wav, the two-speaker clip) at
- * real time with server VAD, that the machine holds at once. A session is held when, at the end, the
- * completed event of its last utterance comes at most LAG_LIMIT_S after its last audio was sent (the audio
- * ends with just enough silence for turn detection to end the utterance, so that event cannot come sooner).
+ * real time with server VAD, that the machine holds at once. N sessions are held when every utterance of
+ * every session has its completed event at most LAG_LIMIT_S after the moment its speech ended in real time,
+ * and each session's last completed event at most LAG_LIMIT_S after its last audio was sent (the audio ends
+ * with just enough silence for turn detection to end the utterance). The end lag alone can look fine while
+ * an earlier utterance waited: with many sessions the sender itself falls behind real time.
  * With SPEECH_STUDIO_BENCH_REALTIME_MODEL (a real whisper ggml model file) the same figures are measured on
  * it: the worst utterance lag is then the latency from the end of an utterance to its completed event.
  * Every wait has a deadline, so a session that never answers fails the bench with a message, never a silent hang.
@@ -193,11 +195,11 @@ export async function runRealtimeBench(): Promise<unknown> {
     for (const count of SESSION_STEPS) {
       const lags = await lagsAt(client, server.port, clips, count);
       console.log(`realtime  ${count} session(s) at real time: last audio → last completed ${lags.end.toFixed(2)} s, worst utterance end → completed ${lags.utterance.toFixed(2)} s  [${load()}]`);
-      if (lags.end > LAG_LIMIT_S) break;
+      if (lags.end > LAG_LIMIT_S || lags.utterance > LAG_LIMIT_S) break;
       held = count;
       heldLags = lags;
     }
-    figures.push(figure('realtime', `live sessions held at real time (last audio → completed ≤ ${LAG_LIMIT_S} s), ${os.availableParallelism()} cores`, held, 'sessions',
+    figures.push(figure('realtime', `live sessions held at real time (every utterance completed ≤ ${LAG_LIMIT_S} s after it ended), ${os.availableParallelism()} cores`, held, 'sessions',
       { kind: 'min', value: 2 }, `at ${held}: end lag ${heldLags.end.toFixed(2)} s, worst utterance lag ${heldLags.utterance.toFixed(2)} s; tried ${SESSION_STEPS.join('/')}; ${load()}`));
     return figures;
   } finally {
