@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { after, describe, it } from 'node:test';
-import { isTerminal, request, startTestServer, waitForJob, type TestServer } from '../helpers/server';
-import { testModel } from '../helpers/test-models';
-
-const DEV = (name: string): string => testModel('audio', 'align-dev', name);
+import { ALIGN_DEV as DEV, alignDevAudio, serverWithVad } from '../helpers/align-dev';
+import type { TestServer } from '../helpers/server';
 
 interface Truth { sentences: Array<{ start: number; end: number; text: string }> }
 
@@ -16,23 +13,12 @@ const quantile = (values: readonly number[], q: number): number => [...values].s
  * the same state, so the run is the same each time) and checks what the bench checks on real speech.
  */
 async function alignAndCheck(servers: TestServer[], lines: string[], foreign: readonly string[]): Promise<void> {
-  const t = await startTestServer();
+  const t = await serverWithVad();
   servers.push(t);
-  await mkdir(path.join(t.dataDir, 'models', 'vad'), { recursive: true });
-  await copyFile(testModel('vad/ggml-silero-v6.2.0.bin'), path.join(t.dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'));
-  const form = new FormData();
-  form.append('file', new Blob([await readFile(DEV('dev-a.wav'))]), 'dev-a.wav');
-  form.append('script', new Blob([Buffer.from(lines.join('\n'))]), 'script.txt');
-  form.append('language', 'en');
-  const created = await fetch(`${t.base}/align/jobs`, { method: 'POST', body: form });
-  const body = (await created.json()) as { id: string };
-  assert.equal(created.status, 200, JSON.stringify(body));
-  const job = await waitForJob(t.base, body.id, isTerminal, 300_000);
-  assert.equal(job.status, 'succeeded', job.error);
+  const { job, segments } = await alignDevAudio(t, Buffer.from(lines.join('\n')));
   // Exactly the lines the reader never said are reported, by their number in the script.
   assert.deepEqual(job.result.unmatchedCues, foreign.map((text) => ({ index: lines.indexOf(text) + 1, text })));
   assert.equal(job.result.matchedCues, lines.length - foreign.length);
-  const segments: Array<{ start: number; end: number; text: string }> = (await request(`${t.base}/jobs/${job.id}/transcript?format=json-full`)).json().segments;
   assert.deepEqual(segments.map((s) => s.text), lines.filter((line) => !foreign.includes(line)));
   // Every spoken line is placed on its own speech, within the bench's bounds (median 40 ms, p90 120 ms).
   const truth = JSON.parse(await readFile(DEV('dev-a.truth.json'), 'utf8')) as Truth;

@@ -1,38 +1,14 @@
 import assert from 'node:assert/strict';
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { after, describe, it } from 'node:test';
 import { REFINE_BOUND_SECONDS } from '../../src/engine/align/refine-boundaries';
-import { isTerminal, request, startTestServer, waitForJob, type TestServer } from '../helpers/server';
+import { ALIGN_DEV, alignDevAudio, serverWithVad } from '../helpers/align-dev';
+import type { TestServer } from '../helpers/server';
 import { installSttModel, sttEngineUnderTest } from '../helpers/stt-engine';
-import { testModel } from '../helpers/test-models';
 
-const DEV = (name: string): string => testModel('audio', 'align-dev', name);
 const DURATION = 118.05;
 
-interface Segment { start: number; end: number; text: string; words: Array<{ start: number; end: number; text: string }> }
-
-async function alignDev(t: TestServer): Promise<{ job: any; segments: Segment[] }> {
-  const form = new FormData();
-  form.append('file', new Blob([await readFile(DEV('dev-a.wav'))]), 'dev-a.wav');
-  form.append('script', new Blob([await readFile(DEV('dev-a.txt'))]), 'dev-a.txt');
-  form.append('language', 'en');
-  const created = await fetch(`${t.base}/align/jobs`, { method: 'POST', body: form });
-  const body = (await created.json()) as { id: string };
-  assert.equal(created.status, 200, JSON.stringify(body));
-  const job = await waitForJob(t.base, body.id, isTerminal, 300_000);
-  assert.equal(job.status, 'succeeded', job.error);
-  const transcript = (await request(`${t.base}/jobs/${job.id}/transcript?format=json-full`)).json();
-  return { job, segments: transcript.segments };
-}
-
-/** A fresh server (so a fresh engine process: espeak-ng's noise generator starts from the same state) with the VAD model. */
-async function serverWithVad(): Promise<TestServer> {
-  const t = await startTestServer();
-  await mkdir(path.join(t.dataDir, 'models', 'vad'), { recursive: true });
-  await copyFile(testModel('vad/ggml-silero-v6.2.0.bin'), path.join(t.dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'));
-  return t;
-}
+const alignDev = async (t: TestServer) => alignDevAudio(t, await readFile(ALIGN_DEV('dev-a.txt')));
 
 describe('forced alignment refined by an installed whisper model (the random-weight fixture)', () => {
   const servers: TestServer[] = [];
