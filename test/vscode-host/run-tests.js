@@ -65,10 +65,20 @@ async function perform(page, request) {
       return {};
     case 'drag': {
       // A real mouse drag by (dx, dy) pixels from a point of the element: its left or right edge, or its middle.
-      const target = (await locate(page, request, 10000)).first();
-      await target.scrollIntoViewIfNeeded();
-      const box = await target.boundingBox();
-      if (!box) throw new Error(`${request.selector} is not visible`);
+      // A view that redraws (the timeline does when its cues or the playhead change) can replace the element
+      // between finding and scrolling; it is found again, a few times, before the drag counts as failed.
+      let box = null;
+      for (let attempt = 1; !box; attempt++) {
+        try {
+          const target = (await locate(page, request, 10000)).first();
+          await target.scrollIntoViewIfNeeded({ timeout: 5000 });
+          box = await target.boundingBox();
+          if (!box) throw new Error(`${request.selector} is not visible`);
+        } catch (error) {
+          if (attempt >= 4) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+      }
       const x = request.from === 'left' ? box.x + 2 : request.from === 'right' ? box.x + box.width - 2 : box.x + box.width / 2;
       const y = box.y + box.height / 2;
       await page.mouse.move(x, y);

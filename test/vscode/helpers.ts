@@ -143,6 +143,20 @@ export async function closePanelViews(): Promise<void> {
 export const clearNotifications = (): Thenable<unknown> => vscode.commands.executeCommand('notifications.clearAll');
 
 /**
+ * Waits for notifications in the notification center, where VS Code keeps every notification: `selectors`
+ * are inside one item (`:has-text(…)`, a button). Its toast is not always drawn: the workbench draws at most
+ * 3 new toasts in 800 ms, and a fast run makes more than that across neighbouring tests.
+ */
+export async function waitForNotification(...selectors: string[]): Promise<void> {
+  await vscode.commands.executeCommand('notifications.showList');
+  try {
+    for (const selector of selectors) await ui({ action: 'waitFor', selector: `.notifications-center .notification-list-item${selector}` });
+  } finally {
+    await vscode.commands.executeCommand('notifications.hideList');
+  }
+}
+
+/**
  * A screenshot for the README (taken only when the runner was given SCREENSHOT_DIR); old notifications are
  * cleared first unless `keepNotifications`.
  */

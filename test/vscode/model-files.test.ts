@@ -8,13 +8,13 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { InstallResult } from '../../src/models/model-manager';
 import { test } from './harness';
-import { clearNotifications, testModel, ui, updateSetting } from './helpers';
+import { clearNotifications, testModel, updateSetting, waitForNotification } from './helpers';
 
 test('Open Data Folder names the folder that holds the models, the jobs and the key', async () => {
   const folder = await vscode.commands.executeCommand<string>('speechStudio.openDataFolder');
   assert.ok(folder && path.isAbsolute(folder), String(folder));
   assert.ok((await stat(folder)).isDirectory());
-  await ui({ action: 'waitFor', selector: `.notifications-toasts .notification-list-item:has-text("${path.basename(folder)}")` });
+  await waitForNotification(`:has-text("${path.basename(folder)}")`);
   await clearNotifications();
 });
 
@@ -36,16 +36,7 @@ test('Import Model installs a file downloaded elsewhere once it matches the cata
     await clearNotifications();
     const refused = await vscode.commands.executeCommand<InstallResult | undefined>('speechStudio.importModel', vscode.Uri.file(corrupted));
     assert.equal(refused, undefined);
-    // The refusal is in the notification center, where VS Code keeps every notification. (Its toast is not
-    // always drawn: the workbench draws at most 3 new toasts in 800 ms, and this test makes five notifications —
-    // the data folder's, each import's progress and outcome — within that time when the machine is fast.)
-    await vscode.commands.executeCommand('notifications.showList');
-    try {
-      await ui({ action: 'waitFor', selector: '.notifications-center .notification-list-item:has-text("Importing the model failed")' });
-      await ui({ action: 'waitFor', selector: '.notifications-center .notification-list-item:has-text("it is a different or damaged file")' });
-    } finally {
-      await vscode.commands.executeCommand('notifications.hideList');
-    }
+    await waitForNotification(':has-text("Importing the model failed")', ':has-text("it is a different or damaged file")');
     await clearNotifications();
   } finally {
     await rm(scratch, { recursive: true, force: true });
@@ -62,9 +53,7 @@ test('an unreachable download names the mirror setting and offers Import Model',
     await clearNotifications();
     const result = await vscode.commands.executeCommand('speechStudio.installModel', 'whisper-tiny-en-q5_1');
     assert.equal(result, undefined);
-    const toast = '.notifications-toasts .notification-list-item:has-text("speechStudio.models.mirror")';
-    await ui({ action: 'waitFor', selector: toast });
-    await ui({ action: 'waitFor', selector: `${toast} .monaco-button:has-text("Import Model…")` });
+    await waitForNotification(':has-text("speechStudio.models.mirror")', ':has-text("speechStudio.models.mirror") .monaco-button:has-text("Import Model…")');
     await clearNotifications();
   } finally {
     await updateSetting('models.mirror', undefined);
