@@ -5,6 +5,7 @@
  * and the bench drive the very same session.
  */
 import type { ReadingSentence } from '../text/reading-sentences';
+import type { VoicedSentence } from './cast-sentences';
 import { wordAt, wordTimes, type TimedWord } from './word-timing';
 
 export type ReadingState = 'loading' | 'playing' | 'paused' | 'finished' | 'stopped';
@@ -34,7 +35,7 @@ export interface SentencePlayer {
 }
 
 /** Speaks a sentence's text; `sentence` tells an SSML part (sentence.ssml) from plain text, and carries the voice a cast gives it (src/read-aloud/cast-sentences.ts). */
-export type Synthesize = (text: string, speed: number, signal: AbortSignal, sentence?: ReadingSentence & { voice?: string }) => Promise<SentenceAudio>;
+export type Synthesize = (text: string, speed: number, signal: AbortSignal, sentence?: VoicedSentence) => Promise<SentenceAudio>;
 
 export interface ReadingOptions {
   synthesize: Synthesize;
