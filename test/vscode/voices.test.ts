@@ -133,11 +133,17 @@ async function pickerOrder(): Promise<void> {
     await ui({ action: 'waitFor', selector: lj });
     const lines = (await ui({ action: 'texts', selector: lj })).texts as string[];
     assert.match(lines[0], /Natural · en-US.*Public domain/, 'the public-domain natural voice, with its licence');
+    assert.match(lines[0], /English \(your language\)$/, 'under the UI language\'s voices, before the other languages');
     assert.equal((await ui({ action: 'count', selector: `${lj} .action-label.codicon-law` })).count, 1, 'a licence button');
     // The pointer leaves the row's Preview button (the previous test's click left its hover there).
     await ui({ action: 'click', selector: '.quick-input-widget input' });
     await ui({ action: 'click', selector: `${lj} .action-label.codicon-star-empty` });
     await ui({ action: 'waitFor', selector: `${lj} .action-label.codicon-star-full` });
+    // A Kokoro speaker both Kokoro models offer is one row, not two.
+    await ui({ action: 'press', key: 'Control+a' });
+    await ui({ action: 'type', selector: '.quick-input-widget input', text: 'kokoro bella' });
+    await ui({ action: 'waitFor', selector: `${rows}:has-text("Kokoro Bella (English, America)")` });
+    assert.equal((await ui({ action: 'count', selector: `${rows}:has-text("Kokoro Bella (English, America)")` })).count, 1, 'Kokoro Bella once');
   } finally {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
   }
