@@ -78,10 +78,11 @@ async function align(engine: EngineHost, dir: string, media: string, script: str
 }
 
 /**
- * The matched lines' p90 boundary error where one side lacks a stretch, with how many lines were reported
- * not found beside how many truly were (and how many of those reported were said).
+ * Where one side lacks a stretch: the worst boundary error of the lines found (every spoken line must be
+ * within the bound, not nine in ten), and how many lines were misreported (said but reported not found, or
+ * missing but placed anyway) — the issue asks for none.
  */
-function gapFigure(name: string, truth: Truth, segments: ReadonlyArray<{ start: number; end: number; text: string }>, result: SttResult, missing: readonly string[]): Figure {
+function gapFigures(name: string, truth: Truth, segments: ReadonlyArray<{ start: number; end: number; text: string }>, result: SttResult, missing: readonly string[]): Figure[] {
   const errors = truth.sentences.flatMap((sentence) => {
     const found = segments.find((segment) => segment.text === sentence.text);
     return found ? [Math.abs(found.start - sentence.start), Math.abs(found.end - sentence.end)] : [];
@@ -89,8 +90,13 @@ function gapFigure(name: string, truth: Truth, segments: ReadonlyArray<{ start: 
   const reported = (result.unmatchedCues ?? []).map((cue) => cue.text);
   const wrong = reported.filter((text) => !missing.includes(text)).length;
   const placedMissing = missing.filter((text) => !reported.includes(text)).length;
-  return figure('align', `${name}: p90 boundary error of the lines found`, quantile(errors, 0.9) * 1000, 'ms', { kind: 'max', value: 120 },
-    `median ${(quantile(errors, 0.5) * 1000).toFixed(0)} ms, max ${(quantile(errors, 1) * 1000).toFixed(0)} ms; ${reported.length} reported not found (truth ${missing.length}): ${wrong} of them said, ${placedMissing} missing lines placed anyway; load ${os.loadavg()[0].toFixed(1)}`);
+  const load = `load ${os.loadavg()[0].toFixed(1)}`;
+  return [
+    figure('align', `${name}: worst boundary error of the lines found`, quantile(errors, 1) * 1000, 'ms', { kind: 'max', value: 120 },
+      `median ${(quantile(errors, 0.5) * 1000).toFixed(0)} ms, p90 ${(quantile(errors, 0.9) * 1000).toFixed(0)} ms; ${load}`),
+    figure('align', `${name}: lines misreported`, wrong + placedMissing, '', { kind: 'max', value: 0 },
+      `${reported.length} reported not found (truth ${missing.length}): ${wrong} of them said, ${placedMissing} missing lines placed anyway`),
+  ];
 }
 
 export async function runAlignBench(): Promise<Figure[]> {
@@ -139,10 +145,10 @@ export async function runAlignBench(): Promise<Figure[]> {
     const missing = truth.sentences.slice(gapFirst - 1, gapLast);
     const shifted: Truth = { seconds: truth.seconds - (gapTo - gapFrom), sentences: truth.sentences.filter((s) => !missing.includes(s)).map((s) => (s.start > gapTo ? { ...s, start: s.start - (gapTo - gapFrom), end: s.end - (gapTo - gapFrom) } : s)) };
     const audioLacks = await align(engine, dir, gapped, script, 'txt');
-    figures.push(gapFigure(`(c) audio lacks lines ${gapFirst}–${gapLast}`, shifted, audioLacks.transcript.segments, audioLacks.result, missing.map((s) => s.text)));
+    figures.push(...gapFigures(`(c) audio lacks lines ${gapFirst}–${gapLast}`, shifted, audioLacks.transcript.segments, audioLacks.result, missing.map((s) => s.text)));
     const shortScript = truth.sentences.filter((s) => !missing.includes(s)).map((s) => s.text).join('\n');
     const scriptLacks = await align(engine, dir, DEV('dev-a.wav'), shortScript, 'txt');
-    figures.push(gapFigure(`(d) script lacks lines ${gapFirst}–${gapLast}`, { seconds: truth.seconds, sentences: shifted.sentences.map((s) => truth.sentences.find((t) => t.text === s.text)!) }, scriptLacks.transcript.segments, scriptLacks.result, []));
+    figures.push(...gapFigures(`(d) script lacks lines ${gapFirst}–${gapLast}`, { seconds: truth.seconds, sentences: shifted.sentences.map((s) => truth.sentences.find((t) => t.text === s.text)!) }, scriptLacks.transcript.segments, scriptLacks.result, []));
 
     const hour = path.join(dir, 'hour.wav');
     const list = path.join(dir, 'list.txt');
