@@ -22,7 +22,7 @@
   let cues = [];
   /** The video's shot changes, in seconds. */
   let shots = /** @type {number[]} */ ([]);
-  /** @type {{ bucketsPerSecond: number, duration: number, peaks: Int8Array } | null} */
+  /** @type {{ bucketsPerSecond: number, duration: number, peaks: Int8Array, tallest: number } | null} */
   let wave = null;
   /** 'loading' | 'ready' | 'failed' */
   let waveState = 'loading';
@@ -93,7 +93,7 @@
   }
 
   function report() {
-    vscode.postMessage({ type: 'rendered', blocks: track.querySelectorAll('.cue').length, shots: track.querySelectorAll('.shot').length, buckets: wave ? wave.peaks.length / 2 : 0, waveform: waveState, current, pixelsPerSecond });
+    vscode.postMessage({ type: 'rendered', blocks: track.querySelectorAll('.cue').length, shots: track.querySelectorAll('.shot').length, buckets: wave ? wave.peaks.length / 2 : 0, tallest: wave ? wave.tallest : 0, waveform: waveState, current, pixelsPerSecond });
   }
 
   /** Draws the waveform of the seconds in view only: an hour of peaks never becomes one huge canvas. */
@@ -253,7 +253,10 @@
         layout();
         return;
       case 'waveform':
-        wave = { bucketsPerSecond: message.bucketsPerSecond, duration: message.duration, peaks: decodePeaks(message.peaks) };
+        {
+          const peaks = decodePeaks(message.peaks);
+          wave = { bucketsPerSecond: message.bucketsPerSecond, duration: message.duration, peaks, tallest: peaks.reduce((most, p) => Math.max(most, Math.abs(p)), 0) / 127 };
+        }
         waveState = 'ready';
         status.textContent = '';
         layout();

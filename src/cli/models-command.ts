@@ -76,8 +76,9 @@ export async function runModelsCommand(args: string[], dataDir: string, options:
         if (rest.length < 1 || rest.length > 2) return usage(complain, 'Use "models import <id> <path>" or "models import <file>".');
         const result =
           rest.length === 2
-            ? await manager.importModel(rest[0], rest[1], { signal: controller.signal })
-            : await manager.importFile(rest[0], { signal: controller.signal });
+            ? await manager.importModel(rest[0], rest[1], { signal: controller.signal, onProgress: (p) => progress.update(p) })
+            : await manager.importFile(rest[0], { signal: controller.signal, onProgress: (p) => progress.update(p) });
+        progress.done();
         report(manager, result, say);
         return EXIT.ok;
       }
@@ -87,7 +88,7 @@ export async function runModelsCommand(args: string[], dataDir: string, options:
   } catch (error) {
     progress.done();
     if (error instanceof ModelError && error.code === 'CANCELLED') {
-      complain('Cancelled; the partial download was deleted and nothing was installed.');
+      complain(`Cancelled; the partial ${action === 'import' ? 'copy' : 'download'} was deleted and nothing was installed.`);
       return EXIT.cancelled;
     }
     complain(error instanceof ModelError ? error.message : `Failed: ${describeThrown(error)}`);

@@ -34,8 +34,10 @@ export function formatDuration(seconds: number): string {
 export function describeProgress(p: InstallProgress): string {
   const parts = [p.modelId];
   if (p.fileCount > 1) parts.push(`[${p.fileIndex + 1}/${p.fileCount}]`);
-  parts.push(path.posix.basename(p.file));
+  // An imported file still being identified goes by its own name.
+  if (path.posix.basename(p.file) !== p.modelId) parts.push(path.posix.basename(p.file));
   if (p.phase === 'verifying') return `${parts.join(' ')}  checking sha256…`;
+  if (p.phase === 'copying') parts.push('copying');
   parts.push(p.totalBytes !== null ? `${formatBytes(p.bytes)} / ${formatBytes(p.totalBytes)}` : formatBytes(p.bytes));
   if (p.percent !== null) parts.push(`${p.percent.toFixed(0)}%`);
   if (p.bytesPerSecond > 0) parts.push(`${formatBytes(p.bytesPerSecond)}/s`);

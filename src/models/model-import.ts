@@ -1,15 +1,16 @@
 /**
  * Installing files the user already has (an offline machine, a USB stick, a company share): each file is
- * hard-linked (or copied where a link is impossible) into the staging folder and checked against the
- * catalog exactly as a download would be.
+ * copied into the staging folder (hashed as it is written) and checked against the catalog exactly as a
+ * download would be: its size, then its sha256. Only a file that passes is renamed into place.
  */
-import { copyFile, link, mkdir, open, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Catalog, CatalogEntry, CatalogFile } from './catalog';
 import { discardPartial } from './download';
-import { sha256File } from './file-hash';
+import { copyHashing, type CopyResult } from './import-copy';
 import { ModelError } from './model-error';
 import { partialPathFor, stagingDir } from './model-paths';
+import type { TransferProgress } from './transfer-rate';
 
 export interface StagedFile {
   file: CatalogFile;
@@ -55,13 +56,20 @@ export async function identifyImport(catalog: Catalog, file: string, sha256: str
   );
 }
 
-/** Links or copies `sources` into staging and checks them; on failure nothing stays behind. */
-export async function stageImport(dataDir: string, entry: CatalogEntry, sources: string[], signal?: AbortSignal): Promise<StagedFile[]> {
+export interface StageOptions {
+  signal?: AbortSignal;
+  /** Progress of the copy of the `fileIndex`th file. */
+  onProgress?: (fileIndex: number, progress: TransferProgress) => void;
+  progressIntervalMs?: number;
+}
+
+/** Copies `sources` into staging and checks them; on failure (or Cancel) nothing stays behind. */
+export async function stageImport(dataDir: string, entry: CatalogEntry, sources: string[], options: StageOptions = {}): Promise<StagedFile[]> {
   const staged: StagedFile[] = [];
   try {
     for (const [index, file] of entry.files.entries()) {
       const partialPath = partialPathFor(dataDir, entry.id, index, file.target);
-      staged.push({ file, partialPath, ...(await stageOne(sources[index], partialPath, file, signal)) });
+      staged.push({ file, partialPath, ...(await stageOne(sources[index], partialPath, file, index, options)) });
     }
     return staged;
   } catch (error) {
@@ -70,25 +78,37 @@ export async function stageImport(dataDir: string, entry: CatalogEntry, sources:
   }
 }
 
-async function stageOne(source: string, partialPath: string, file: CatalogFile, signal?: AbortSignal): Promise<{ sha256: string; bytes: number }> {
+async function stageOne(source: string, partialPath: string, file: CatalogFile, index: number, options: StageOptions): Promise<CopyResult> {
+  // A file of the wrong size is refused before a byte is copied.
+  const size = await stat(source).then((s) => s.size, () => null);
+  if (size !== null) checkSize(file, source, size);
   await mkdir(path.dirname(partialPath), { recursive: true });
   await discardPartial(partialPath);
-  try {
-    await link(source, partialPath);
-  } catch {
-    await copyFile(source, partialPath);
-  }
-  const { sha256, bytes } = await sha256File(partialPath, signal);
+  const copied = await copyHashing(source, partialPath, {
+    signal: options.signal,
+    expectedSize: file.size,
+    progressIntervalMs: options.progressIntervalMs,
+    onProgress: options.onProgress && ((progress) => options.onProgress?.(index, progress)),
+  });
+  checkImported(file, source, copied);
+  return copied;
+}
+
+function checkSize(file: CatalogFile, source: string, bytes: number): void {
   if (file.size !== null && bytes !== file.size) {
     throw new ModelError('SIZE_MISMATCH', `${source} is ${bytes} bytes, but the catalog's ${upstreamName(file)} is ${file.size}: it is not that file. Nothing was installed.`);
   }
+}
+
+/** Refuses copied bytes that are not the catalog's file, as a download's check would. */
+export function checkImported(file: CatalogFile, source: string, { sha256, bytes }: CopyResult): void {
+  checkSize(file, source, bytes);
   if (file.checksum === 'verify' && sha256 !== file.sha256) {
     throw new ModelError(
       'CHECKSUM_MISMATCH',
       `${source} has sha256 ${sha256}, but the catalog's ${upstreamName(file)} has ${file.sha256}: it is a different or damaged file. Nothing was installed.`,
     );
   }
-  return { sha256, bytes };
 }
 
 /** whisper.cpp model files start with the ggml magic 0x67676d6c, stored little-endian. */

@@ -8,17 +8,17 @@
  * const models = await createModelManager({ dataDir });
  * await models.install('whisper-base-q5_1', { onProgress: (p) => console.log(p.percent) });
  */
-import { mkdir, rename, rm, stat, statfs } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, stat, statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { entryBytes, findEntry, installOrder, loadCatalog, type Catalog, type CatalogEntry } from './catalog';
-import { downloadFile, keepsPartial, type FileProgress } from './download';
-import { sha256File } from './file-hash';
+import { discardPartial, downloadFile, keepsPartial, type FileProgress } from './download';
+import { copyHashing } from './import-copy';
 import type { NetworkOptions } from './http-get';
 import { acquireInstallLock } from './install-lock';
 import { readManifest, updateManifest, type InstalledModel } from './install-manifest';
 import { ModelError } from './model-error';
 import { applyMirror } from './mirror';
-import { customWhisperEntry, hasGgmlMagic, identifyImport, locateImportFiles, stageImport, type StagedFile } from './model-import';
+import { checkImported, customWhisperEntry, hasGgmlMagic, identifyImport, locateImportFiles, stageImport, type StagedFile } from './model-import';
 import { modelsDir, partialPathFor, removeEmptyDirs, stagingDir, stagingRoot, targetPath } from './model-paths';
 import { listModels, verifyModels, type ModelList, type VerifyReport } from './model-status';
 import { SharedTask } from './shared-task';
@@ -36,7 +36,10 @@ export interface ModelManagerOptions extends NetworkOptions {
   freeBytes?: (dir: string) => Promise<number | null>;
 }
 
-export interface InstallProgress extends FileProgress {
+export interface InstallProgress extends Omit<FileProgress, 'phase'> {
+  /** An import copies the user's file (and checks it as the bytes are written) where an install downloads. */
+  phase: FileProgress['phase'] | 'copying';
+  /** The catalog id; while an imported file is still being identified, its file name. */
   modelId: string;
   /** The file's target, relative to models/. */
   file: string;
@@ -48,6 +51,9 @@ export interface InstallOptions {
   signal?: AbortSignal;
   onProgress?: (progress: InstallProgress) => void;
 }
+
+/** An import is cancelled and followed like an install; a copy has no network options. */
+export type ImportOptions = InstallOptions;
 
 export interface InstallResult {
   id: string;
@@ -63,9 +69,9 @@ export interface ModelManager {
   list(): Promise<ModelList>;
   install(id: string, options?: InstallOptions): Promise<InstallResult>;
   /** Installs a catalog entry from files the user has: a file, or a folder holding the entry's files. */
-  importModel(id: string, source: string, options?: { signal?: AbortSignal }): Promise<InstallResult>;
+  importModel(id: string, source: string, options?: ImportOptions): Promise<InstallResult>;
   /** Installs a file the catalog knows (found by checksum or name), or else a custom whisper model. */
-  importFile(file: string, options?: { signal?: AbortSignal }): Promise<InstallResult>;
+  importFile(file: string, options?: ImportOptions): Promise<InstallResult>;
   remove(id: string): Promise<{ id: string; removed: string[] }>;
   verify(options?: { signal?: AbortSignal; onFile?: (target: string) => void }): Promise<VerifyReport[]>;
   /** Called after every install and removal, so the server and the editor follow without a restart. */
@@ -136,13 +142,18 @@ export async function createModelManager(options: ModelManagerOptions): Promise<
   }
 
   async function ensureSpace(entry: CatalogEntry): Promise<void> {
+    await requireSpace(entry.id, (entryBytes(entry) ?? 0) - (await stagedBytes(entry)));
+  }
+
+  async function requireSpace(what: string, needed: number): Promise<void> {
     await mkdir(modelsDir(dataDir), { recursive: true });
-    const needed = (entryBytes(entry) ?? 0) - (await stagedBytes(entry));
     const free = await freeBytes(modelsDir(dataDir));
     if (free !== null && free < needed) {
-      throw new ModelError('NO_SPACE', `Not enough free space for ${entry.id} in ${modelsDir(dataDir)}: it needs ${formatMB(needed)}, ${formatMB(free)} are free.`);
+      throw new ModelError('NO_SPACE', `Not enough free space for ${what} in ${modelsDir(dataDir)}: it needs ${formatMB(needed)}, ${formatMB(free)} are free.`);
     }
   }
+
+  const sizeOf = (file: string): Promise<number> => stat(file).then((s) => s.size, () => 0);
 
   async function download(entry: CatalogEntry, signal: AbortSignal, emit: (p: InstallProgress) => void): Promise<InstallResult> {
     const existing = (await readManifest(dataDir)).models[entry.id];
@@ -190,13 +201,65 @@ export async function createModelManager(options: ModelManagerOptions): Promise<
     return task.join(installOptions);
   }
 
-  async function importStaged(entry: CatalogEntry, sources: string[], signal?: AbortSignal): Promise<InstallResult> {
+  async function importStaged(entry: CatalogEntry, sources: string[], importOptions: ImportOptions): Promise<InstallResult> {
     const release = await acquireInstallLock(dataDir, entry.id);
     try {
-      const staged = await stageImport(dataDir, entry, sources, signal);
+      await requireSpace(entry.id, (await Promise.all(sources.map(sizeOf))).reduce((sum, bytes) => sum + bytes, 0));
+      const staged = await stageImport(dataDir, entry, sources, {
+        signal: importOptions.signal,
+        progressIntervalMs: options.progressIntervalMs,
+        onProgress: (fileIndex, p) =>
+          importOptions.onProgress?.({ ...p, phase: 'copying', resumedFrom: 0, modelId: entry.id, file: entry.files[fileIndex].target, fileIndex, fileCount: entry.files.length }),
+      });
       return { id: entry.id, alreadyInstalled: false, model: await commit(entry, staged, 'import'), dependencies: [] };
+    } catch (error) {
+      await rm(stagingDir(dataDir, entry.id), { recursive: true, force: true });
+      throw error;
     } finally {
       await release();
+      await removeEmptyDirs(stagingRoot(dataDir), dataDir);
+    }
+  }
+
+  /**
+   * One pass over the user's file: copied into a scratch folder and hashed on the way, then identified by that
+   * hash (or its name), checked, and moved into the entry's staging folder to be installed like a download.
+   */
+  async function importAnyFile(source: string, importOptions: ImportOptions): Promise<InstallResult> {
+    const name = path.basename(source);
+    await requireSpace(name, await sizeOf(source));
+    await mkdir(stagingRoot(dataDir), { recursive: true });
+    const scratch = await mkdtemp(path.join(stagingRoot(dataDir), '.import-'));
+    const copy = path.join(scratch, `${name}.partial`);
+    try {
+      const copied = await copyHashing(source, copy, {
+        signal: importOptions.signal,
+        progressIntervalMs: options.progressIntervalMs,
+        onProgress: (p) => importOptions.onProgress?.({ ...p, phase: 'copying', resumedFrom: 0, modelId: name, file: name, fileIndex: 0, fileCount: 1 }),
+      });
+      const known = await identifyImport(catalog, source, copied.sha256);
+      if (known) checkImported(known.files[0], source, copied);
+      else if (!(await hasGgmlMagic(copy))) {
+        throw new ModelError('IMPORT_FAILED', `${source} is neither a file from the catalog nor a whisper.cpp ggml model.`);
+      }
+      const entry = known ?? customWhisperEntry(source);
+      const release = await acquireInstallLock(dataDir, entry.id);
+      try {
+        const partialPath = partialPathFor(dataDir, entry.id, 0, entry.files[0].target);
+        await mkdir(path.dirname(partialPath), { recursive: true });
+        await discardPartial(partialPath);
+        await rename(copy, partialPath);
+        const staged: StagedFile[] = [{ file: entry.files[0], partialPath, ...copied }];
+        const model = await commit({ id: entry.id, kind: known ? entry.kind : 'custom-stt' }, staged, 'import');
+        return { id: entry.id, alreadyInstalled: false, model, dependencies: [] };
+      } catch (error) {
+        await rm(stagingDir(dataDir, entry.id), { recursive: true, force: true });
+        throw error;
+      } finally {
+        await release();
+      }
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
       await removeEmptyDirs(stagingRoot(dataDir), dataDir);
     }
   }
@@ -214,22 +277,9 @@ export async function createModelManager(options: ModelManagerOptions): Promise<
     },
     async importModel(id, source, importOptions = {}) {
       const entry = findEntry(catalog, id);
-      return importStaged(entry, await locateImportFiles(entry, path.resolve(source)), importOptions.signal);
+      return importStaged(entry, await locateImportFiles(entry, path.resolve(source)), importOptions);
     },
-    async importFile(userFile, importOptions = {}) {
-      const source = path.resolve(userFile);
-      const { sha256 } = await sha256File(source, importOptions.signal).catch(() => {
-        throw new ModelError('IMPORT_FAILED', `There is no readable file ${source}.`);
-      });
-      const entry = await identifyImport(catalog, source, sha256);
-      if (entry) return importStaged(entry, [source], importOptions.signal);
-      if (!(await hasGgmlMagic(source))) {
-        throw new ModelError('IMPORT_FAILED', `${source} is neither a file from the catalog nor a whisper.cpp ggml model.`);
-      }
-      const custom = customWhisperEntry(source);
-      const staged = await stageImport(dataDir, custom, [source], importOptions.signal);
-      return { id: custom.id, alreadyInstalled: false, model: await commit({ id: custom.id, kind: 'custom-stt' }, staged, 'import'), dependencies: [] };
-    },
+    importFile: (userFile, importOptions = {}) => importAnyFile(path.resolve(userFile), importOptions),
     async remove(id) {
       inFlight.get(key(id))?.cancel();
       await inFlight.get(key(id))?.promise.catch(() => undefined);

@@ -40,6 +40,7 @@ describe('node dist/cli.js models', () => {
     const { code, stdout, stderr } = await runCli(['models', 'import', source, '--data-dir', dataDir], DIRECT);
     assert.equal(code, 0, stderr);
     assert.match(stdout, /Installed custom:my finetune\.bin:/);
+    assert.match(stderr, /^my finetune\.bin {2}copying {2}0 B \/ 10\.0 kB {2}0%$/m, 'the copy shows its progress');
     assert.ok((await readFile(path.join(dataDir, 'models', 'whisper', 'my finetune.bin'))).equals(custom.bytes));
     const listed = await runCli(['models', 'list', '--data-dir', dataDir], DIRECT);
     assert.match(listed.stdout, /Custom whisper models \(not in the catalog\):\n {2}my finetune\.bin/);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import type { Catalog, CatalogEntry, CatalogFile } from '../../src/models/catalog';
@@ -268,6 +268,72 @@ describe('model manager', () => {
     it('refuses a different file and installs nothing', async () => {
       await writeFile(path.join(downloads, 'ggml-test.bin'), fixture(tiny.bytes.length).bytes);
       await rejectsWith(manager.importModel('whisper-test', path.join(downloads, 'ggml-test.bin')), 'CHECKSUM_MISMATCH');
+      assert.deepEqual(await filesUnder(path.join(dataDir, 'models')), []);
+      // The same through importFile, which copies before it knows the entry: found by name, refused, nothing left.
+      await rejectsWith(manager.importFile(path.join(downloads, 'ggml-test.bin')), 'CHECKSUM_MISMATCH');
+      assert.deepEqual(await filesUnder(path.join(dataDir, 'models')), []);
+    });
+
+    it('refuses a file of the wrong size before copying it', async () => {
+      await writeFile(path.join(downloads, 'ggml-test.bin'), tiny.bytes.subarray(1));
+      const error = await rejectsWith(manager.importModel('whisper-test', path.join(downloads, 'ggml-test.bin')), 'SIZE_MISMATCH');
+      assert.match(error.message, /Nothing was installed/);
+      assert.deepEqual(await filesUnder(path.join(dataDir, 'models')), []);
+    });
+
+    it('installs a copy: a later edit or deletion of the user\'s file leaves the installed model as it was', async () => {
+      const mine = path.join(downloads, 'ggml-test.bin');
+      await writeFile(mine, tiny.bytes);
+      for (const imported of [() => manager.importModel('whisper-test', mine), () => manager.importFile(mine)]) {
+        await manager.remove('whisper-test');
+        await writeFile(mine, tiny.bytes);
+        await imported();
+        const installed = path.join(dataDir, 'models', 'whisper', 'ggml-test.bin');
+        assert.equal((await stat(installed)).nlink, 1, 'not a hard link to the user\'s file');
+        // Rewriting the user's file in place would change a hard-linked model too.
+        const handle = await open(mine, 'r+');
+        await handle.write(Buffer.from('edited'), 0, 6, 100);
+        await handle.close();
+        assert.ok((await readFile(installed)).equals(tiny.bytes));
+        await rm(mine);
+        assert.ok((await readFile(installed)).equals(tiny.bytes));
+        assert.equal((await manager.verify()).find((r) => r.id === 'whisper-test')?.status, 'ok');
+      }
+    });
+
+    it('reports the copy\'s progress, and Cancel part-way leaves nothing behind', async () => {
+      const big = fixture(5 * (1 << 20) + 123, { ggml: true });
+      await writeFile(path.join(downloads, 'big finetune.bin'), big.bytes);
+      const progress: InstallProgress[] = [];
+      const result = await manager.importFile(path.join(downloads, 'big finetune.bin'), { onProgress: (p) => progress.push(p) });
+      assert.equal(result.model.files[0].sha256, big.sha256);
+      assert.ok(progress.length >= 3, `${progress.length} progress reports`);
+      assert.ok(progress.every((p) => p.phase === 'copying' && p.totalBytes === big.bytes.length));
+      assert.equal(progress.at(-1)?.bytes, big.bytes.length);
+      assert.equal(progress.at(-1)?.percent, 100);
+      await manager.remove(result.id);
+
+      const controller = new AbortController();
+      const seen: number[] = [];
+      const cancelled = manager.importFile(path.join(downloads, 'big finetune.bin'), {
+        signal: controller.signal,
+        onProgress: (p) => {
+          seen.push(p.bytes);
+          if (p.bytes > 0) controller.abort();
+        },
+      });
+      await rejectsWith(cancelled, 'CANCELLED');
+      assert.ok(seen.at(-1)! < big.bytes.length, 'cancelled before the end of the file');
+      assert.deepEqual(await filesUnder(path.join(dataDir, 'models')), ['installed.json']);
+      assert.deepEqual((await manager.list()).customStt, []);
+      assert.ok((await readFile(path.join(downloads, 'big finetune.bin'))).equals(big.bytes), 'the user keeps their file');
+    });
+
+    it('refuses an import that does not fit on the disk before copying', async () => {
+      await writeFile(path.join(downloads, 'ggml-test.bin'), tiny.bytes);
+      const cramped = await newManager({ freeBytes: async () => 1000 });
+      await rejectsWith(cramped.importFile(path.join(downloads, 'ggml-test.bin')), 'NO_SPACE');
+      await rejectsWith(cramped.importModel('whisper-test', path.join(downloads, 'ggml-test.bin')), 'NO_SPACE');
       assert.deepEqual(await filesUnder(path.join(dataDir, 'models')), []);
     });
 

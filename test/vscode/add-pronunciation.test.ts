@@ -6,7 +6,7 @@ import type { AddPronunciationResult } from '../../src/editor/commands/add-pronu
 import type { NarrateResult } from '../../src/editor/commands/narrate-selection';
 import type { TtsResult } from '../../src/contract/types';
 import { teardown, test } from './harness';
-import { clearNotifications, extensionApi, playerShown, ui, waitFor, workspaceFile } from './helpers';
+import { clearNotifications, extensionApi, playerShown, setting, ui, waitFor, workspaceFile } from './helpers';
 
 const lexiconFile = () => workspaceFile('.speech', 'lexicon.json').fsPath;
 
@@ -83,6 +83,10 @@ test('Add Pronunciation keeps its Save / Try Again question open while the previ
 test('Edit Pronunciations lists the lexicon entries: search, ▶ hears one, Enter edits it, 🗑 asks and deletes it', async () => {
   await mkdir(path.dirname(lexiconFile()), { recursive: true });
   await writeFile(lexiconFile(), JSON.stringify({ entries: [{ text: 'Nguyen', say: 'win' }, { text: 'GIF', phonemes: 'dZIf', alphabet: 'espeak' }] }));
+  // The server's own lexicon (every workspace and the Local API use it) is listed after the workspace's.
+  const serverLexicon = path.join(setting<string>('dataDirectory'), 'lexicon.json');
+  const serverBefore = await readFile(serverLexicon, 'utf8').catch(() => undefined);
+  await writeFile(serverLexicon, JSON.stringify({ entries: [{ text: 'Siobhan', say: 'shivawn' }] }));
   const studio = await extensionApi();
   const heard: string[] = [];
   const watching = studio.onDidChangeJob((job) => {
@@ -97,6 +101,7 @@ test('Edit Pronunciations lists the lexicon entries: search, ▶ hears one, Ente
     const texts = (await ui({ action: 'texts', selector: rows })).texts as string[];
     assert.match(texts[0], /Nguyen.*→ win.*Workspace/, texts.join('\n'));
     assert.match(texts[1], /GIF.*→ phonemes: dZIf/);
+    assert.match(texts[2], /Siobhan.*→ shivawn.*Speech Studio \(all workspaces and the Local API\)/, texts.join('\n'));
     // Search, then hear the entry: a job speaks the word with it.
     await ui({ action: 'type', selector: input, text: 'gif' });
     const gif = `${rows}.focused:has-text("GIF")`;
@@ -134,5 +139,7 @@ test('Edit Pronunciations lists the lexicon entries: search, ▶ hears one, Ente
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     await editing;
     await rm(path.dirname(lexiconFile()), { recursive: true, force: true });
+    if (serverBefore === undefined) await rm(serverLexicon, { force: true });
+    else await writeFile(serverLexicon, serverBefore);
   }
 }, 120_000);

@@ -6,9 +6,10 @@ import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { CueGrid } from '../../src/editor/subtitles/cue-grid';
+import type { CuePlayback } from '../../src/editor/subtitles/cue-play';
 import { makeShotVideo } from '../helpers/shot-video';
 import { teardown, test } from './harness';
-import { screenshot, setting, testModel, ui, updateSetting, waitFor, workspaceFile } from './helpers';
+import { closePanelViews, screenshot, setting, testModel, ui, updateSetting, waitFor, workspaceFile } from './helpers';
 
 // talk.srt beside talk.mp4 (6.5 s of test pictures with hard cuts, a tone as its sound).
 const TALK = [
@@ -111,7 +112,21 @@ test('the video preview shows the cue of a given time over the picture, follows 
   await vscode.commands.executeCommand('workbench.action.closeSidebar');
   await screenshot('cue-grid');
   await vscode.commands.executeCommand('workbench.view.explorer');
+
+  // The player's playhead moves the preview too: cue 2 played in the player leaves it at cue 2's end, 3.7 s,
+  // while the text editor's cursor stays in cue 4.
+  const lenses = await waitFor('the Play lenses', async () => {
+    const found = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', talk(), 10);
+    return found.length === 4 ? found : undefined;
+  });
+  const play = lenses[1].command!;
+  const playback = await vscode.commands.executeCommand<CuePlayback>(play.command, ...(play.arguments ?? []));
+  assert.equal(playback?.report.state, 'playing', playback?.report.error ?? 'nothing played');
+  assert.equal((await playback.ended).position, 3.7);
+  await waitFor('the preview at the player\'s playhead', async () => (((await ui({ action: 'texts', frames: webview, selector: '#clock' })).texts as string[])[0] === '0:03.700' ? true : undefined));
+  assert.equal(editor.selection.active.line, 14, 'the cursor stayed: the player moved the preview');
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await closePanelViews();
 }, 90_000);
 
 test('for an audio file the preview is its waveform, and it still shows the cue of a given time', async () => {

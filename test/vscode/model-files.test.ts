@@ -27,7 +27,12 @@ test('Import Model installs a file downloaded elsewhere once it matches the cata
     await copyFile(testModel('vad/ggml-silero-v6.2.0.bin'), downloaded);
     const imported = await vscode.commands.executeCommand<InstallResult | undefined>('speechStudio.importModel', vscode.Uri.file(downloaded));
     assert.equal(imported?.id, 'vad-silero-v6.2.0');
-    assert.ok(existsSync(path.join(dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin')));
+    const installed = path.join(dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin');
+    assert.ok(existsSync(installed));
+    // A copy, not a hard link: deleting the user's download leaves the installed model whole.
+    assert.equal((await stat(installed)).nlink, 1);
+    await rm(downloaded);
+    assert.equal((await stat(installed)).size, 885098);
 
     // The catalog's file name with other bytes: refused by its checksum, like a corrupted download.
     const corrupted = path.join(scratch, 'broken', 'ggml-silero-v6.2.0.bin');

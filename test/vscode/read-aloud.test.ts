@@ -63,6 +63,10 @@ test('Read Aloud pauses, resumes, skips to the next sentence, changes speed and 
   assert.ok(voice, 'the reading names its voice');
   await ui({ action: 'waitFor', selector: `.statusbar-item:has-text("Read Aloud ${back.current + 1}/8")` });
   await ui({ action: 'waitFor', selector: `.statusbar-item:has-text("${voice}")` });
+  // The voice item is the reader bar's voice picker: it opens Choose Voice.
+  await ui({ action: 'click', selector: `.statusbar-item:has-text("${voice}")` });
+  await ui({ action: 'waitFor', selector: '.quick-input-widget .quick-input-title:has-text("Choose Voice")' });
+  await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
   const picking = Promise.resolve(vscode.commands.executeCommand<number>('speechStudio.readAloud.chooseSpeed'));
   await ui({ action: 'click', selector: '.quick-input-widget .monaco-list-row:has-text("1.5×")' });
   assert.equal(await picking, 1.5);

@@ -2,8 +2,10 @@
 // document edit that one undo takes back; start at the playhead and split at the playhead; the ruler; zoom
 // keeping the playhead in view.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import * as vscode from 'vscode';
 import type { Timeline } from '../../src/editor/subtitles/timeline-view';
 import { scanSubtitles } from '../../src/subtitles/scan';
@@ -119,6 +121,22 @@ test('start at the playhead and split at the playhead edit the document; the rul
   });
   assert.ok(zoomed.left >= zoomed.scroll && zoomed.left <= zoomed.scroll + zoomed.width, `the playhead at ${zoomed.left} px, the view ${zoomed.scroll}–${zoomed.scroll + zoomed.width} px`);
   await vscode.commands.executeCommand('notifications.clearAll');
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await closePanelViews();
+}, 90_000);
+
+test('a quiet recording\'s waveform is drawn to the full height, scaled to its own peak, not as a flat line', async () => {
+  await mkdir(folder().fsPath, { recursive: true });
+  const quiet = workspaceFile('timeline-editing', 'quiet.srt');
+  await writeFile(quiet.fsPath, TALK);
+  // jfk.wav at -60 dB: its loudest sample about 0.1 % of full scale.
+  await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-i', testModel('audio/jfk.wav'), '-af', 'volume=0.001', path.join(folder().fsPath, 'quiet.wav')]);
+  await vscode.window.showTextDocument(quiet, { viewColumn: vscode.ViewColumn.One });
+  const timeline = await vscode.commands.executeCommand<Timeline>('speechStudio.showSubtitleTimeline');
+  assert.ok(timeline);
+  const rendered = await timeline.rendered();
+  assert.equal(rendered.waveform, 'ready');
+  assert.ok(rendered.tallest > 0.95, `the tallest peak reaches ${rendered.tallest} of the height`);
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   await closePanelViews();
 }, 90_000);

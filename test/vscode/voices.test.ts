@@ -138,6 +138,11 @@ async function pickerOrder(): Promise<void> {
     await ui({ action: 'click', selector: '.quick-input-widget input' });
     await ui({ action: 'click', selector: `${lj} .action-label.codicon-star-empty` });
     await ui({ action: 'waitFor', selector: `${lj} .action-label.codicon-star-full` });
+    // A Kokoro speaker both Kokoro models offer is one row, not two.
+    await ui({ action: 'press', key: 'Control+a' });
+    await ui({ action: 'type', selector: '.quick-input-widget input', text: 'kokoro bella' });
+    await ui({ action: 'waitFor', selector: `${rows}:has-text("Kokoro Bella (English, America)")` });
+    assert.equal((await ui({ action: 'count', selector: `${rows}:has-text("Kokoro Bella (English, America)")` })).count, 1, 'Kokoro Bella once');
   } finally {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
   }

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import * as vscode from 'vscode';
 import { test } from './harness';
-import { extensionApi, screenshot, setting, testModel, ui } from './helpers';
+import { clearNotifications, extensionApi, screenshot, setting, testModel, ui, waitFor, waitForNotification, workspaceFile } from './helpers';
 
 const run = promisify(execFile);
 const stepButton = (step: string) => `button.getting-started-step[data-step-id="speech-studio.speech-studio#gettingStarted#${step}"]`;
@@ -55,3 +56,27 @@ test('the walkthrough starts with no step done and completes each step on the re
   await rm(shellDir, { recursive: true, force: true });
   await done('localApi');
 }, 240_000);
+
+test('the Local API step types its curl into a terminal once, without running it, the job API offered second', async () => {
+  const line = await vscode.commands.executeCommand<string>('speechStudio.walkthrough.tryLocalApi');
+  assert.match(line, /\/audio\/speech' .* -o speech\.mp3$/, 'the OpenAI-style one-liner first');
+  const terminal = await waitFor('the Local API terminal', () => vscode.window.terminals.find((t) => t.name === 'Speech Studio: Local API'));
+  try {
+    // What the terminal shows, read through its own Select All and Copy (the clipboard emptied first, as the step filled it).
+    await vscode.env.clipboard.writeText('');
+    const shown = await waitFor('the curl in the terminal', async () => {
+      terminal.show();
+      await vscode.commands.executeCommand('workbench.action.terminal.selectAll');
+      await vscode.commands.executeCommand('workbench.action.terminal.copySelection');
+      const text = await vscode.env.clipboard.readText();
+      return text.includes('speech.mp3') ? text : undefined;
+    }, 30_000);
+    assert.equal(shown.split('-o speech.mp3').length - 1, 1, `the curl once: ${JSON.stringify(shown)}`);
+    assert.ok(!existsSync(workspaceFile('speech.mp3').fsPath), 'typed, not run: Enter is the user\'s');
+    await waitForNotification(':has-text("The curl command is in the terminal")', ':has-text("The curl command is in the terminal") .monaco-button:has-text("Copy the Job API Command")');
+  } finally {
+    terminal.dispose();
+    await clearNotifications();
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+  }
+}, 60_000);

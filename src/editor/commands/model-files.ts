@@ -1,11 +1,12 @@
 /**
- * Models by hand: "Import Model…" installs a file the user downloaded elsewhere (checked against the catalog
- * like a download: its size and sha256, or a whisper.cpp model of the user's own), and "Open Data Folder"
- * shows where models, jobs and the API key live.
+ * Models by hand: "Import Model…" installs a copy of a file the user downloaded elsewhere (checked against the
+ * catalog like a download: its size and sha256, or a whisper.cpp model of the user's own), with progress and
+ * Cancel for big files, and "Open Data Folder" shows where models, jobs and the API key live.
  */
 import * as vscode from 'vscode';
 import { ModelError } from '../../models/model-error';
 import type { InstallResult } from '../../models/model-manager';
+import { megabytes } from '../../util/byte-size';
 import { reportError } from '../log';
 import type { Services } from '../services';
 import { openModelManager } from './install-model';
@@ -29,8 +30,16 @@ export async function importModelFile(services: Services, file?: vscode.Uri): Pr
       { location: vscode.ProgressLocation.Notification, title: `Importing ${source.path.split('/').pop()}`, cancellable: true },
       (progress, token) => {
         token.onCancellationRequested(() => controller.abort());
-        progress.report({ message: 'Checking it against the model catalog…' });
-        return models.importFile(source.fsPath, { signal: controller.signal });
+        progress.report({ message: 'Copying it into the data folder and checking it against the model catalog…' });
+        let shown = 0;
+        return models.importFile(source.fsPath, {
+          signal: controller.signal,
+          onProgress: (p) => {
+            const increment = p.percent === null ? undefined : Math.max(0, p.percent - shown);
+            if (p.percent !== null) shown = Math.max(shown, p.percent);
+            progress.report({ increment, message: `Copying and checking (${megabytes(p.bytes)} of ${megabytes(p.totalBytes)})` });
+          },
+        });
       },
     );
     const name = models.catalog.models.find((entry) => entry.id === result.id)?.name ?? result.id;

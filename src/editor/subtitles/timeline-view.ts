@@ -34,6 +34,8 @@ export interface TimelineRendered {
   /** Shot-change marks drawn (none for audio). */
   shots: number;
   buckets: number;
+  /** The tallest peak drawn, as a fraction of the waveform's half-height: 1 for any recording with sound, however quiet. */
+  tallest: number;
   waveform: 'loading' | 'ready' | 'failed';
   /** The highlighted cue (the one at the editor's cursor). */
   current: number | null;
@@ -68,6 +70,7 @@ interface PageMessage {
   blocks?: number;
   shots?: number;
   buckets?: number;
+  tallest?: number;
   waveform?: TimelineRendered['waveform'];
   current?: number | null;
   pixelsPerSecond?: number;
@@ -115,7 +118,7 @@ class TimelinePanel implements Timeline, vscode.Disposable {
 
   rendered(): Promise<TimelineRendered> {
     return this.next((m) => m.type === 'rendered' && m.waveform !== 'loading').then((m) => ({
-      blocks: m.blocks ?? 0, shots: m.shots ?? 0, buckets: m.buckets ?? 0, waveform: m.waveform ?? 'loading', current: m.current ?? null, pixelsPerSecond: m.pixelsPerSecond ?? 0,
+      blocks: m.blocks ?? 0, shots: m.shots ?? 0, buckets: m.buckets ?? 0, tallest: m.tallest ?? 0, waveform: m.waveform ?? 'loading', current: m.current ?? null, pixelsPerSecond: m.pixelsPerSecond ?? 0,
     }));
   }
 
