@@ -4,7 +4,8 @@
  * a line, and (b) the drifted SRT re-timed, beside the proportional baseline measured in the same run
  * (sentence times in proportion to their length). Then an hour of media (the clip joined to itself 31
  * times with its script likewise): the time the engine takes, as a ratio to the 118 s run scaled to the
- * hour, and the engine's peak memory. Targets: median ≤ 40 ms, p90 ≤ 120 ms, the hour < 180 s on two cores.
+ * hour, and the engine's peak memory. (c) and (d): the audio, then the script, lacking lines 21–26 (23 s):
+ * the p90 error of the lines found and how many were reported not found against the truth. Targets: median ≤ 40 ms, p90 ≤ 120 ms, the hour < 180 s on two cores.
  * With SPEECH_STUDIO_BENCH_MODEL set to a whisper ggml file, (a) is measured again refined by that recognizer
  * (refine-boundaries.ts), beside the plain figure.
  */
@@ -76,6 +77,28 @@ async function align(engine: EngineHost, dir: string, media: string, script: str
   }
 }
 
+/**
+ * Where one side lacks a stretch: the worst boundary error of the lines found (every spoken line must be
+ * within the bound, not nine in ten), and how many lines were misreported (said but reported not found, or
+ * missing but placed anyway) — the issue asks for none.
+ */
+function gapFigures(name: string, truth: Truth, segments: ReadonlyArray<{ start: number; end: number; text: string }>, result: SttResult, missing: readonly string[]): Figure[] {
+  const errors = truth.sentences.flatMap((sentence) => {
+    const found = segments.find((segment) => segment.text === sentence.text);
+    return found ? [Math.abs(found.start - sentence.start), Math.abs(found.end - sentence.end)] : [];
+  });
+  const reported = (result.unmatchedCues ?? []).map((cue) => cue.text);
+  const wrong = reported.filter((text) => !missing.includes(text)).length;
+  const placedMissing = missing.filter((text) => !reported.includes(text)).length;
+  const load = `load ${os.loadavg()[0].toFixed(1)}`;
+  return [
+    figure('align', `${name}: worst boundary error of the lines found`, quantile(errors, 1) * 1000, 'ms', { kind: 'max', value: 120 },
+      `median ${(quantile(errors, 0.5) * 1000).toFixed(0)} ms, p90 ${(quantile(errors, 0.9) * 1000).toFixed(0)} ms; ${load}`),
+    figure('align', `${name}: lines misreported`, wrong + placedMissing, '', { kind: 'max', value: 0 },
+      `${reported.length} reported not found (truth ${missing.length}): ${wrong} of them said, ${placedMissing} missing lines placed anyway`),
+  ];
+}
+
 export async function runAlignBench(): Promise<Figure[]> {
   const dir = await tempDir('speech-bench-align-');
   const engine = new EngineHost({ workerPath: path.join(__dirname, '..', 'dist', 'engine-worker.js'), log: silentLogger });
@@ -112,6 +135,20 @@ export async function runAlignBench(): Promise<Figure[]> {
       `the drifted file itself: ${quantile(before, 0.5).toFixed(2)} s median`));
     figures.push(figure('align', '(b) drifted SRT re-timed: p90 boundary error', quantile(driftedErrors, 0.9) * 1000, 'ms', { kind: 'max', value: 120 },
       `the drifted file itself: ${quantile(before, 0.9).toFixed(2)} s p90`));
+
+    // (c) and (d): a long stretch one side lacks (lines 21–26, 23 s of the reading), each way.
+    const [gapFirst, gapLast] = [21, 26];
+    const gapFrom = (truth.sentences[gapFirst - 2]!.end + truth.sentences[gapFirst - 1]!.start) / 2;
+    const gapTo = (truth.sentences[gapLast - 1]!.end + truth.sentences[gapLast]!.start) / 2;
+    const gapped = path.join(dir, 'gapped.wav');
+    await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-i', DEV('dev-a.wav'), '-af', `aselect='not(between(t,${gapFrom},${gapTo}))',asetpts=N/SR/TB`, gapped]);
+    const missing = truth.sentences.slice(gapFirst - 1, gapLast);
+    const shifted: Truth = { seconds: truth.seconds - (gapTo - gapFrom), sentences: truth.sentences.filter((s) => !missing.includes(s)).map((s) => (s.start > gapTo ? { ...s, start: s.start - (gapTo - gapFrom), end: s.end - (gapTo - gapFrom) } : s)) };
+    const audioLacks = await align(engine, dir, gapped, script, 'txt');
+    figures.push(...gapFigures(`(c) audio lacks lines ${gapFirst}–${gapLast}`, shifted, audioLacks.transcript.segments, audioLacks.result, missing.map((s) => s.text)));
+    const shortScript = truth.sentences.filter((s) => !missing.includes(s)).map((s) => s.text).join('\n');
+    const scriptLacks = await align(engine, dir, DEV('dev-a.wav'), shortScript, 'txt');
+    figures.push(...gapFigures(`(d) script lacks lines ${gapFirst}–${gapLast}`, { seconds: truth.seconds, sentences: shifted.sentences.map((s) => truth.sentences.find((t) => t.text === s.text)!) }, scriptLacks.transcript.segments, scriptLacks.result, []));
 
     const hour = path.join(dir, 'hour.wav');
     const list = path.join(dir, 'list.txt');

@@ -17,8 +17,7 @@ describe('forced alignment refined by an installed whisper model (the random-wei
   });
 
   it('keeps the same cues, in order, each boundary within the bound of the warp\'s, and says what refined it', async () => {
-    // Each alignment is its server's first: espeak-ng makes its fricatives from a random generator, so a
-    // second rendition in the same process differs by a frame here and there (and so may a warp).
+    // Two servers: one with no recognizer installed, one with a whisper model.
     servers.push(await serverWithVad());
     const plain = await alignDev(servers[0]!);
     assert.equal(plain.job.result.refinedBy, undefined);

@@ -12,7 +12,7 @@ export const ALIGN_DEV = (name: string): string => testModel('audio', 'align-dev
 
 export interface AlignedSegment { start: number; end: number; text: string; words: Array<{ start: number; end: number; text: string }> }
 
-/** A fresh server (so a fresh engine process: espeak-ng's noise generator starts from the same state) with the VAD model. */
+/** A server with the VAD model installed. */
 export async function serverWithVad(): Promise<TestServer> {
   const t = await startTestServer();
   await mkdir(path.join(t.dataDir, 'models', 'vad'), { recursive: true });

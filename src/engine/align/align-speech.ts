@@ -4,6 +4,7 @@
  * memory), then units placed through the warp (those it passed over in a moment reported as not found)
  * and their boundaries moved into the media's pauses. docs/alignment.md says why each step is so.
  */
+import { openOwnEspeak } from '../tts/synthesizers/espeak';
 import { warpInBand } from './band-dtw';
 import { CEPSTRA, FRAME_SECONDS, computeFeatures, poolFrames } from './features';
 import { findPauses, noiseFloorDb, type SpeechSpan } from './pauses';
@@ -52,8 +53,10 @@ export async function alignSpeech(input: AlignmentInput): Promise<Alignment> {
   const duration = input.pcm.length / input.sampleRate;
   const pauses = findPauses(media.energyDb, noiseFloorDb(media.energyDb, input.speech, input.heard));
   const speechSeconds = duration - pauses.reduce((sum, pause) => sum + pause.end - pause.start, 0);
-  const espeakRate = await matchingRate(input.texts, input.voice, speechSeconds);
-  const rendition = await renderScript(input.texts, input.voice, espeakRate, (fraction) => input.onProgress?.('synthesizing', fraction));
+  // An espeak of the job's own: the shared one's state depends on what it said before (rendition.ts).
+  const espeak = await openOwnEspeak();
+  const espeakRate = matchingRate(espeak, input.texts, input.voice, speechSeconds);
+  const rendition = renderScript(espeak, input.texts, input.voice, espeakRate, (fraction) => input.onProgress?.('synthesizing', fraction));
   const target = poolFrames(media.cepstra, media.frames, POOL);
   const targetSteps = target.length / CEPSTRA;
   const assembled = assemble(rendition, rendition.units.map(() => true));

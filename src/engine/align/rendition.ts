@@ -2,10 +2,11 @@
  * The reference the media is warped against: each script unit spoken by espeak-ng in the script's
  * language, trimmed of its own leading and trailing silence and set between pauses of fixed length, as
  * features (never as one long buffer of samples, so an hour of script costs its features only). espeak's
- * word events give where each word starts in the rendition.
+ * word events give where each word starts in the rendition. The caller hands in an espeak instance of the
+ * job's own (openOwnEspeak), so the same script gives the same rendition in every job.
  */
 import { espeakVoiceForLanguage } from '../../voices/espeak-language';
-import { ESPEAK_DEFAULT_RATE, openEspeakVoice } from '../tts/synthesizers/espeak';
+import { ESPEAK_DEFAULT_RATE, type OwnEspeak } from '../tts/synthesizers/espeak';
 
 /** The rates espeak-ng takes, in words per minute. */
 const MIN_ESPEAK_RATE = 80;
@@ -102,10 +103,10 @@ function soundLength(samples: Int16Array): { from: number; to: number } {
  * The espeak rate (words per minute) at which the rendition lasts as long as the media's speech: measured
  * on the script's first words, so the warp runs near its diagonal and a reader's pace is no obstacle.
  */
-export async function matchingRate(texts: readonly string[], voiceId: string, speechSeconds: number): Promise<number> {
+export function matchingRate(espeak: OwnEspeak, texts: readonly string[], voiceId: string, speechSeconds: number): number {
   const totalWords = texts.reduce((sum, text) => sum + countWords(text), 0);
   if (totalWords === 0 || !(speechSeconds > 0)) return ESPEAK_DEFAULT_RATE;
-  const voice = await openEspeakVoice(voiceId, ESPEAK_DEFAULT_RATE);
+  const voice = espeak.openVoice(voiceId, ESPEAK_DEFAULT_RATE);
   let words = 0;
   let samples = 0;
   for (const text of texts) {
@@ -120,8 +121,8 @@ export async function matchingRate(texts: readonly string[], voiceId: string, sp
   return Math.round(ESPEAK_DEFAULT_RATE * (renditionSecondsPerWord / mediaSecondsPerWord));
 }
 
-export async function renderScript(texts: readonly string[], voiceId: string, rate: number, onProgress?: (fraction: number) => void): Promise<Rendition> {
-  const voice = await openEspeakVoice(voiceId, Math.min(MAX_ESPEAK_RATE, Math.max(MIN_ESPEAK_RATE, rate)));
+export function renderScript(espeak: OwnEspeak, texts: readonly string[], voiceId: string, rate: number, onProgress?: (fraction: number) => void): Rendition {
+  const voice = espeak.openVoice(voiceId, Math.min(MAX_ESPEAK_RATE, Math.max(MIN_ESPEAK_RATE, rate)));
   const sampleRate = voice.sampleRate;
   const gap = computeFeatures(new Int16Array(Math.round(GAP_SECONDS * sampleRate)), sampleRate, { normalize: false }).cepstra;
   const units: SpokenUnit[] = [];
