@@ -12,14 +12,13 @@ import type { Transcript } from '../../src/subtitles/types';
 import {
   AUDIO_FORMATS,
   encodeAudio,
-  encodeVideoWithAudio,
   encodeVideoWithoutAudio,
   writeEmptyWav,
   type AudioFormat,
 } from '../helpers/media-fixtures';
 import { assertMonotonicCues, parseSrt, parseVtt } from '../helpers/subtitles';
 import { writeMultilingualWhisper } from '../helpers/multilingual-whisper';
-import { containerSkip, installSttModel, sttEngineUnderTest } from '../helpers/stt-engine';
+import { installSttModel, sttEngineUnderTest } from '../helpers/stt-engine';
 import { tempDir } from '../helpers/temp';
 import { testModel } from '../helpers/test-models';
 import { configureTestEngine } from '../helpers/engine-config';
@@ -75,8 +74,14 @@ describe(`runSttTask with ${engine.transcriptBackend} (random-weight model: stru
     return { transcript, result: outcome.result, backend: outcome.backend, progress };
   }
 
+  // The recognizer hears the same samples from every container, video or not (stt-decode.test.ts compares them
+  // with the recording, on both ffmpegs), and test/api/stt-jobs.test.ts transcribes every container and an MP4
+  // with a video track end to end through the engine process; here WAV proves the task's transcript, outcome
+  // and progress.
+  const containerSkip = (format: AudioFormat): string | false =>
+    format === 'wav' ? false : 'stt-decode.test.ts proves this container\'s samples, test/api/stt-jobs.test.ts transcribes it end to end';
   for (const format of Object.keys(AUDIO_FORMATS) as AudioFormat[]) {
-    it(`transcribes ${format} to a structurally valid transcript`, { skip: containerSkip(format, engine) }, async () => {
+    it(`transcribes ${format} to a structurally valid transcript`, { skip: containerSkip(format) }, async () => {
       const input = await encodeAudio(testModel('audio/jfk.wav'), fixtures, format, `jfk-${format}`);
       const run = await transcribe(input);
       assertOutcome(run, { durationSeconds: JFK_SECONDS, speakerCount: null });
@@ -103,12 +108,6 @@ describe(`runSttTask with ${engine.transcriptBackend} (random-weight model: stru
       assert.ok(wordStarts.has(cue.start), `cue at ${cue.start} starts where a word starts`);
       assert.ok(inSpeech(cue.start), `cue at ${cue.start} starts inside speech`);
     }
-  });
-
-  it('transcribes the audio of an MP4 with a video track', async () => {
-    const run = await transcribe(await encodeVideoWithAudio(testModel('audio/jfk.wav'), fixtures));
-    assertOutcome(run, { durationSeconds: JFK_SECONDS, speakerCount: null });
-    assertTranscript(run.transcript, 0, run.transcript.durationSeconds);
   });
 
   it('keeps timestamps relative to the original file when cropped', async () => {
