@@ -181,7 +181,10 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
         const begin = frames / rate;
         const timed = plan.overlay === 'word' && words?.length ? wordClips(text, words, spokenWords[index], length.frames / rate) : undefined;
         if (timed) wordTimes[spokenWords[index] ? 'voice' : 'estimated']++;
-        clips.push({ document: anchor.document, id: anchor.id, begin, end: (frames + length.frames) / rate, ...(timed ? { words: timed.map((word) => ({ id: word.id, begin: begin + word.begin, end: begin + word.end })) } : {}) });
+        const end = (frames + length.frames) / rate;
+        // The last word ends exactly where its sentence does (word times are whole milliseconds).
+        const wordSpans = timed?.map((word, at) => ({ id: word.id, begin: begin + word.begin, end: at === timed.length - 1 ? end : Math.min(end, begin + word.end) }));
+        clips.push({ document: anchor.document, id: anchor.id, begin, end, ...(wordSpans ? { words: wordSpans } : {}) });
       }
       frames += length.frames;
     }
