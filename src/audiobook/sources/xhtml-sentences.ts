@@ -126,12 +126,16 @@ export function markSentences(source: string, prefix: string): MarkedDocument {
     if (index < ranges.length) {
       // Some sentence could not be wrapped: the paragraph is one clip, pointed at by the block's own id.
       let id = attr(block, 'id');
+      let wordPrefix: string;
       if (!id) {
         id = nextId();
+        wordPrefix = `${id}w`;
         edits.push({ at: block.startIndex! + 1 + block.name.length, text: ` id="${escapeXml(id)}"` });
+      } else {
+        // The block's own id may be anything: its words take a fresh number of ours.
+        wordPrefix = `${nextId()}w`;
       }
-      // The block's own id may be anything: its words take a fresh number of ours.
-      blocks.push({ anchors: blockAnchors, heading: isHeading, sentences: [sentenceOf(id, 0, joined.length, `${nextId()}w`, edits)] });
+      blocks.push({ anchors: blockAnchors, heading: isHeading, sentences: [sentenceOf(id, 0, joined.length, wordPrefix, edits)] });
       return;
     }
     edits.push(...blockEdits);
