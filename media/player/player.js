@@ -7,6 +7,8 @@
   const title = /** @type {HTMLElement} */ (document.querySelector('h2'));
   /** @type {{ id: number, start: number, end: number | null } | null} */
   let span = null;
+  /** Where the last seek of a span landed (null: not yet). @type {number | null} */
+  let landed = null;
   /** @type {number | undefined} */
   let watch;
   let lastPosted = 0;
@@ -41,6 +43,7 @@
   function playSpan(request) {
     stopWatching();
     span = { id: request.id, start: request.start, end: request.end };
+    landed = null;
     if (request.title) title.textContent = request.title;
     const go = () => {
       // Already playing (another cue): the seek alone moves it, and 'playing' may not fire again.
@@ -52,6 +55,9 @@
         audio.currentTime = request.start;
         return;
       }
+      // Where the seek landed is where the span starts: by the time 'playing' is handled, a loaded machine has
+      // already played on from there.
+      audio.addEventListener('seeked', () => { landed = audio.currentTime; }, { once: true });
       audio.currentTime = request.start;
       audio.play().catch((error) => post('error', { error: String(error && error.message || error) }));
     };
@@ -61,7 +67,7 @@
 
   audio.addEventListener('playing', () => {
     watchEnd();
-    post('playing', { start: span && span.end !== null ? audio.currentTime : span ? span.start : 0 });
+    post('playing', { start: span && span.end !== null ? landed ?? audio.currentTime : span ? span.start : 0 });
   });
   audio.addEventListener('pause', () => {
     stopWatching();

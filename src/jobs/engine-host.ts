@@ -218,7 +218,8 @@ export class EngineHost {
   async run<T extends EngineTask>(jobId: string, task: T, options: EngineRunOptions): Promise<TaskOutcome<ResultOf<T>>> {
     const waitSignal = options.withdrawSignal ? AbortSignal.any([options.signal, options.withdrawSignal]) : options.signal;
     try {
-      return await this.scheduler.schedule(options.priority ?? 'job', waitSignal, () => this.start(jobId, task, options));
+      return await this.scheduler.schedule(options.priority ?? 'job', waitSignal, (yieldSignal) =>
+        this.start(jobId, task, { ...options, signal: AbortSignal.any([options.signal, yieldSignal]) }));
     } catch (error) {
       throw error instanceof EngineTaskWithdrawnError ? new EngineCancelledError() : error;
     }

@@ -3,6 +3,12 @@
  * once. Interactive speech goes before analysis (waveform, speech regions), analysis before queued jobs; each
  * priority has its own lane limit under a total cap, so a long transcription never takes the process that
  * Read Aloud needs. A task still waiting is withdrawn when its signal aborts.
+ *
+ * Jobs never hold every process, but analysis may borrow the last one (a timeline's waveform should not wait
+ * for a transcription). The last process still belongs to interactive speech: an interactive task that finds
+ * every process busy makes a borrowing analysis task yield (its process ends, and it runs again later from
+ * the start), and analysis does not borrow the last process again while speech has run within the last
+ * moments (a reader between two sentences).
  */
 import os from 'node:os';
 import type { EngineLimits } from '../engine/engine-config';
@@ -34,7 +40,7 @@ export function checkEngineLimits(limits: EngineLimits): EngineLimits {
   return { maxProcesses, maxJobProcesses };
 }
 
-/** Per-priority lane limits: one interactive task at a time (sentences keep one warm process), analysis and jobs below the total. */
+/** Per-priority lane limits: one interactive task at a time (sentences keep one warm process), analysis and jobs below the total (analysis may borrow speech's process, see above). */
 function laneLimits(limits: EngineLimits): Record<EnginePriority, number> {
   return {
     interactive: 1,
@@ -49,6 +55,9 @@ export interface StartedTask<T> {
   freed: Promise<void>;
 }
 
+/** How long after interactive speech analysis keeps off the last free process (the gap between two sentences is far shorter). */
+export const INTERACTIVE_GRACE_MS = 2_000;
+
 export class EngineTaskWithdrawnError extends Error {
   constructor() {
     super('The engine task was withdrawn before it started.');
@@ -62,11 +71,19 @@ interface Waiting {
   start(): void;
 }
 
+/** A running analysis task that can be asked to give its process back. */
+interface Borrower {
+  yielding: AbortController;
+}
+
 export class EngineScheduler {
   private readonly lanes: Record<EnginePriority, number>;
   private readonly running: Record<EnginePriority, number> = { interactive: 0, analysis: 0, job: 0 };
   private readonly waiting: Waiting[] = [];
+  private readonly borrowers = new Set<Borrower>();
   private order = 0;
+  private lastInteractiveAt = -Infinity;
+  private graceTimer: NodeJS.Timeout | undefined;
 
   constructor(readonly limits: EngineLimits = defaultEngineLimits()) {
     checkEngineLimits(limits);
@@ -76,8 +93,10 @@ export class EngineScheduler {
   /**
    * Runs `start` when a slot for `priority` is free and nothing of a higher priority (or earlier, at the same
    * priority) waits for it. Rejects with EngineTaskWithdrawnError if `signal` aborts while the task waits.
+   * An analysis task must stop when the signal `start` gets aborts (it yields its process to interactive
+   * speech); it is then started again later, so its work must be safe to redo.
    */
-  schedule<T>(priority: EnginePriority, signal: AbortSignal | undefined, start: () => StartedTask<T>): Promise<T> {
+  schedule<T>(priority: EnginePriority, signal: AbortSignal | undefined, start: (yieldSignal: AbortSignal) => StartedTask<T>): Promise<T> {
     if (!ENGINE_PRIORITIES.includes(priority)) throw new TypeError(`Expected an engine priority (${ENGINE_PRIORITIES.join(', ')}), got ${String(priority)}`);
     return new Promise<T>((resolve, reject) => {
       if (signal?.aborted) return reject(new EngineTaskWithdrawnError());
@@ -94,23 +113,44 @@ export class EngineScheduler {
         start: () => {
           signal?.removeEventListener('abort', onAbort);
           this.running[priority]++;
+          if (priority === 'interactive') this.lastInteractiveAt = Date.now();
+          const borrower: Borrower = { yielding: new AbortController() };
+          if (priority === 'analysis') this.borrowers.add(borrower);
+          let settled = false;
           let started: StartedTask<T>;
           try {
-            started = start();
+            started = start(borrower.yielding.signal);
           } catch (error) {
             started = { result: Promise.reject(error), freed: Promise.resolve() };
           }
-          started.result.then(resolve, reject);
+          started.result.then(
+            (value) => {
+              settled = true;
+              resolve(value);
+            },
+            (error: unknown) => {
+              if (borrower.yielding.signal.aborted) return; // it yielded: it runs again
+              settled = true;
+              reject(error);
+            },
+          );
           started.freed.catch(() => undefined).then(() => {
             this.running[priority]--;
+            this.borrowers.delete(borrower);
+            if (priority === 'interactive') this.lastInteractiveAt = Date.now();
+            if (borrower.yielding.signal.aborted && !settled) this.wait(entry, signal, onAbort);
             this.pump();
           });
         },
       };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiting.push(entry);
+      this.wait(entry, signal, onAbort);
       this.pump();
     });
+  }
+
+  private wait(entry: Waiting, signal: AbortSignal | undefined, onAbort: () => void): void {
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.waiting.push(entry);
   }
 
   /** Tasks running now, in all. */
@@ -123,17 +163,49 @@ export class EngineScheduler {
     return this.waiting.length;
   }
 
-  /** Starts waiting tasks in priority order while slots are free; a task whose lane is full lets the next lane's go ahead. */
+  /**
+   * Starts waiting tasks in priority order while slots are free; a task whose lane is full lets the next lane's
+   * go ahead. An interactive task that finds every slot taken makes a borrowing analysis task yield.
+   */
   private pump(): void {
     this.waiting.sort((a, b) => ENGINE_PRIORITIES.indexOf(a.priority) - ENGINE_PRIORITIES.indexOf(b.priority) || a.order - b.order);
-    for (let i = 0; i < this.waiting.length && this.active < this.limits.maxProcesses;) {
+    for (let i = 0; i < this.waiting.length;) {
       const next = this.waiting[i];
       if (this.running[next.priority] >= this.lanes[next.priority]) {
+        i++;
+        continue;
+      }
+      if (this.active >= this.limits.maxProcesses) {
+        if (next.priority === 'interactive') this.reclaimFromAnalysis();
+        return;
+      }
+      if (next.priority !== 'interactive' && this.wouldTakeSpeechSlot()) {
+        this.pumpAfterGrace();
         i++;
         continue;
       }
       this.waiting.splice(i, 1);
       next.start();
     }
+  }
+
+  /** Starting one more task now would leave no process for speech that has just been running (only analysis can, unless jobs may use every process). */
+  private wouldTakeSpeechSlot(): boolean {
+    return this.running.interactive === 0 && this.active + 1 >= this.limits.maxProcesses && Date.now() - this.lastInteractiveAt < INTERACTIVE_GRACE_MS;
+  }
+
+  private reclaimFromAnalysis(): void {
+    if ([...this.borrowers].some((b) => b.yielding.signal.aborted)) return; // one is already giving its slot back
+    const borrower = this.borrowers.values().next().value;
+    borrower?.yielding.abort();
+  }
+
+  private pumpAfterGrace(): void {
+    if (this.graceTimer) return;
+    const wait = Math.max(0, this.lastInteractiveAt + INTERACTIVE_GRACE_MS - Date.now()) + 1;
+    this.graceTimer = setTimeout(() => {
+      this.graceTimer = undefined;
+      this.pump();
+    }, wait); // not unref'd: a waiting task must run even where nothing else keeps the process alive (the CLI)
   }
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { engineConfigFromEnvironment, engineLimitsFrom } from '../../src/config/engine-environment';
-import { defaultEngineLimits, EngineScheduler, EngineTaskWithdrawnError, type EnginePriority, type StartedTask } from '../../src/jobs/engine-scheduler';
+import { defaultEngineLimits, EngineScheduler, EngineTaskWithdrawnError, INTERACTIVE_GRACE_MS, type EnginePriority, type StartedTask } from '../../src/jobs/engine-scheduler';
 import { cacheLimits } from '../../src/util/data-dir-caches';
 
 /** A task this test finishes by hand, recording when it started. */
@@ -12,6 +12,22 @@ function manualTask(started: string[], name: string): { start: () => StartedTask
     start: () => {
       started.push(name);
       return { result: done.then(() => name), freed: done };
+    },
+    finish: () => finish(),
+  };
+}
+
+/** A task this test finishes by hand that, like an engine process, stops when asked to yield (counting its starts). */
+function yieldingTask(started: string[], name: string): { start: (yieldSignal: AbortSignal) => StartedTask<string>; finish(): void } {
+  let finish = (): void => undefined;
+  return {
+    start: (yieldSignal) => {
+      started.push(name);
+      const done = new Promise<void>((resolve, reject) => {
+        finish = resolve;
+        yieldSignal.addEventListener('abort', () => reject(new Error(`${name} was stopped`)), { once: true });
+      });
+      return { result: done.then(() => name), freed: done.catch(() => undefined) };
     },
     finish: () => finish(),
   };
@@ -50,10 +66,12 @@ describe('the engine scheduler', () => {
     queue('interactive', 'sentence 1');
     queue('interactive', 'sentence 2');
     assert.equal(scheduler.queued, 5);
-    // One slot: finishing the task that runs lets exactly the next one in.
+    // One slot: finishing the task that runs lets exactly the next one in (the waveform once speech has been
+    // quiet for the grace).
     for (let i = 0; i < tasks.size; i++) {
-      await settle();
-      tasks.get(started.at(-1)!)!.finish();
+      while (started.length <= i) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal(started.length, i + 1, 'one task at a time');
+      tasks.get(started[i])!.finish();
     }
     await Promise.all(results);
     assert.deepEqual(started, ['blocker', 'sentence 1', 'sentence 2', 'waveform', 'job 1', 'job 2']);
@@ -76,6 +94,48 @@ describe('the engine scheduler', () => {
     await settle();
     assert.deepEqual(started, ['job 1', 'sentence', 'job 2']);
     job2.finish();
+    await Promise.all(results);
+  });
+
+  it('gives interactive speech the process an analysis task borrowed beside a job: the analysis yields and runs again after the reading', async () => {
+    const scheduler = new EngineScheduler({ maxProcesses: 2, maxJobProcesses: 1 });
+    const started: string[] = [];
+    const job = manualTask(started, 'job');
+    const waveform = yieldingTask(started, 'waveform');
+    const sentence = manualTask(started, 'sentence');
+    const jobDone = scheduler.schedule('job', undefined, job.start);
+    const waveformDone = scheduler.schedule('analysis', undefined, waveform.start);
+    await settle();
+    assert.deepEqual(started, ['job', 'waveform'], 'the waveform does not wait for the job');
+    const sentenceDone = scheduler.schedule('interactive', undefined, sentence.start);
+    await settle();
+    await settle();
+    assert.deepEqual(started, ['job', 'waveform', 'sentence'], 'the sentence did not wait for the waveform');
+    assert.equal(scheduler.active, 2, 'never more than the cap');
+    sentence.finish();
+    await sentenceDone;
+    await settle();
+    assert.deepEqual(started, ['job', 'waveform', 'sentence'], 'between sentences, the waveform keeps off the speech process');
+    const sentenceEnded = Date.now();
+    while (started.length < 4) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.ok(Date.now() - sentenceEnded >= INTERACTIVE_GRACE_MS - 50, 'the waveform came back once speech had been quiet for the grace');
+    assert.deepEqual(started, ['job', 'waveform', 'sentence', 'waveform']);
+    waveform.finish();
+    assert.equal(await waveformDone, 'waveform', 'the waveform that yielded still answers its caller');
+    job.finish();
+    await jobDone;
+  });
+
+  it('lets analysis take the second process beside a running sentence, and a job never takes the last one', async () => {
+    const scheduler = new EngineScheduler({ maxProcesses: 2, maxJobProcesses: 1 });
+    const started: string[] = [];
+    const sentence = manualTask(started, 'sentence');
+    const waveform = yieldingTask(started, 'waveform');
+    const results = [scheduler.schedule('interactive', undefined, sentence.start), scheduler.schedule('analysis', undefined, waveform.start)];
+    await settle();
+    assert.deepEqual(started, ['sentence', 'waveform']);
+    sentence.finish();
+    waveform.finish();
     await Promise.all(results);
   });
 

@@ -46,5 +46,11 @@ set +e
 node "$HERE/run-tests.js" "$EXT" "$TESTS" "$WS" "$PORT"
 rc=$?
 set -e
-[ $rc = 0 ] || { echo "--- code-server log (last 60 lines) ---"; tail -n 60 "$STATE/code-server.log"; }
+if [ $rc != 0 ]; then
+  echo "--- code-server log (last 60 lines) ---"; tail -n 60 "$STATE/code-server.log"
+  # The extension's own log (its output channel) says what the engine and the jobs were doing when a test failed.
+  find "$STATE/ud/logs" -name '*Speech Studio*.log' 2>/dev/null | while read -r log; do
+    echo "--- $(basename "$log") (last 150 lines) ---"; tail -n 150 "$log"
+  done
+fi
 exit $rc
