@@ -37,7 +37,8 @@ Usage:
                              [--speakers "Ann=VOICE,Bob=VOICE"] [--per-chapter (MP3 files in the folder --out)] [--master acx] [--data-dir D]
                              [--cast auto (the language model casts the dialogue into .speech/cast.json; quotes read by their voices)]
                              [--verify [--verify-threshold 0.1] [--verify-takes N]]
-                             --format epub3 writes a read-along EPUB 3 (Media Overlays); --list-chapters prints the chapters;
+                             --format epub3 writes a read-along EPUB 3 (Media Overlays) [--overlay sentence|word];
+                             --list-chapters prints the chapters;
                              --verify hears every paragraph back and retakes those over the threshold (report: <out>.verify.txt)
   node dist/cli.js align <media> <script.txt|.md|subtitles.srt|.vtt|.ass|.ssa|.ttml|.dfxp|.sbv> --out x.srt|.vtt|.ass|.ttml|.sbv|.txt|.json [--language L] [--data-dir D]
                              time a script (or re-time subtitles) to the speech; no speech-to-text model needed
@@ -80,6 +81,7 @@ const OPTIONS = {
   chapters: { type: 'string' },
   'list-chapters': { type: 'boolean' },
   master: { type: 'string' },
+  overlay: { type: 'string' },
   verify: { type: 'boolean' },
   'verify-threshold': { type: 'string' },
   'verify-takes': { type: 'string' },

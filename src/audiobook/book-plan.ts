@@ -6,6 +6,7 @@
 import type { LexiconEntry, TtsRequest } from '../contract/types';
 import type { SsmlTaskMarkup } from '../text/ssml/ssml-markup';
 import type { TtsVoiceRef } from '../voices/voice-ref';
+import type { WordAnchor } from './read-along/word-anchors';
 
 export type AudiobookFormat = 'm4b' | 'mp3' | 'epub3';
 
@@ -23,6 +24,8 @@ export interface BookPassage {
   anchor?: { document: string; id: string };
   /** Read-along books: the passage opens a paragraph (a reader's pause before it, a shorter one otherwise). */
   paragraphStart?: boolean;
+  /** Word-level read-along books: the sentence's words, each with its element id (offsets in `text`). */
+  words?: WordAnchor[];
   /** The text is SSML, with what admission resolved for it. */
   ssml?: SsmlTaskMarkup;
 }
@@ -46,6 +49,8 @@ export interface BookPlan {
   lexicon: LexiconEntry[];
   /** The EPUB 3 to write around the audio, for the epub3 format (read-along/package-plan.ts). */
   readAlong?: ReadAlongPackage;
+  /** `word`: the read-along book's overlays point at every word of each sentence, not only at the sentence. */
+  overlay?: 'word';
   /** `acx`: each chapter mastered to Audible's rules (src/engine/book/acx.ts), one MP3 per chapter. */
   master?: BookMaster;
   /**
@@ -185,6 +190,23 @@ export interface BookResult {
   ignoredOptions?: Record<string, string>;
   /** With verified takes: what was heard back and retaken. */
   verify?: VerifySummary;
+  /** A word-level read-along book: how many sentences had their word times from the voice, and how many estimated. */
+  wordTimes?: WordTimesSummary;
+}
+
+/** Where a word-level read-along book's word times came from, counted in sentences. */
+export interface WordTimesSummary {
+  /** Timed by the voice's own word events during the book's synthesis (espeak-ng). */
+  voice: number;
+  /** Estimated in proportion to characters within the sentence's clip (voices that report no word times). */
+  estimated: number;
+}
+
+/** Where the word times came from, in words (the CLI's output, the package's accessibility summary). */
+export function wordTimingLabel(summary: WordTimesSummary): string {
+  if (summary.estimated === 0) return "from espeak-ng's word events during the synthesis";
+  if (summary.voice === 0) return 'estimated in proportion to characters within each sentence (the voice reports no word times)';
+  return `from espeak-ng's word events for ${summary.voice} sentences, estimated in proportion to characters for ${summary.estimated} (their voice reports no word times)`;
 }
 
 /** The silence between two sentences of a paragraph in a read-along book, where each sentence is its own clip. */

@@ -3,10 +3,14 @@
  * at headings of the chapter level (the book's top heading level unless told), each with its heading as title.
  */
 
+import type { WordAnchor } from './read-along/word-anchors';
+
 /** A sentence of a book read from XHTML (an EPUB), with the id it carries in its document. */
 export interface ChapterSentence {
   id: string;
   text: string;
+  /** Its words, with the ids a word-level read-along book gives them (offsets in `text`). */
+  words?: WordAnchor[];
 }
 
 export interface ChapterParagraph {

@@ -4,7 +4,8 @@
  * no partial book.
  */
 import path from 'node:path';
-import type { AcxReport, AudiobookFormat, BookMaster, ParagraphTakes, VerifySummary } from '../audiobook/book-plan';
+import { wordTimingLabel, type AcxReport, type AudiobookFormat, type BookMaster, type ParagraphTakes, type VerifySummary } from '../audiobook/book-plan';
+import type { OverlayLevel } from '../audiobook/read-along/package-plan';
 import { MAX_VERIFY_RETAKES, type VerifyRequest } from '../jobs/verify-admission';
 import { parseSpeakerList } from '../audiobook/passages';
 import { UsageError } from '../util/usage-error';
@@ -26,6 +27,8 @@ export interface AudiobookFlags {
   chapters?: string;
   'list-chapters'?: boolean;
   master?: string;
+  /** A read-along book's overlays: `sentence` (the default) or `word`. */
+  overlay?: string;
   verify?: boolean;
   'verify-threshold'?: string;
   'verify-takes'?: string;
@@ -112,6 +115,8 @@ export async function runAudiobookCommand(input: string | undefined, flags: Audi
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be m4b, mp3 or epub3, not ${flags.format}.`);
   if (perChapter && format !== 'mp3') throw new UsageError('--per-chapter writes MP3 files; leave out --format or use --format mp3.');
 
+  if (flags.overlay !== undefined && flags.overlay !== 'sentence' && flags.overlay !== 'word') throw new UsageError(`--overlay takes sentence or word, not "${flags.overlay}".`);
+  if (flags.overlay === 'word' && format !== 'epub3') throw new UsageError('--overlay word makes a read-along book: use it with --format epub3 (or an --out ending in .epub).');
   if (flags.cast !== undefined && flags.cast !== 'auto') throw new UsageError(`--cast takes auto (cast the dialogue with the language model), not "${flags.cast}".`);
 
   const verify = verifyOf(flags);
@@ -124,6 +129,7 @@ export async function runAudiobookCommand(input: string | undefined, flags: Audi
       ...(flags.voice ? { voiceId: flags.voice } : {}), ...(level ? { chapterLevel: level } : {}),
       ...(flags.chapters !== undefined ? { chapters: flags.chapters } : {}),
       ...(flags.master !== undefined ? { master: flags.master as BookMaster } : {}),
+      ...(flags.overlay !== undefined ? { overlay: flags.overlay as OverlayLevel } : {}),
       ...(verify ? { verify } : {}),
     }),
     finish: finishBookExport,
@@ -137,6 +143,7 @@ export async function runAudiobookCommand(input: string | undefined, flags: Audi
   console.log(`Wrote ${path.resolve(out)}: ${result.chapters.length} chapters.`);
   console.log(`${result.synthesized} paragraphs synthesized, ${result.reused} from the cache.`);
   for (const [what, reason] of Object.entries(result.ignoredOptions ?? {})) console.log(`Not honoured: ${what}: ${reason}`);
+  if (result.wordTimes) console.log(`Word overlays: word times ${wordTimingLabel(result.wordTimes)}.`);
   if (result.acx && format === 'm4b') {
     console.log(`ACX takes one MP3 per chapter, not the M4B: the mastered chapters are in ${acxFolderFor(path.resolve(out))}`);
   }

@@ -15,7 +15,7 @@ import type { ChapterParagraph } from '../audiobook/manuscript';
 import { ManuscriptError } from '../audiobook/manuscript-files';
 import { chapterPassages } from '../audiobook/passages';
 import type { CastFile } from '../cast/cast-file';
-import { newChapterPath, readAlongFromEpub, readAlongFromText, sentencesOf } from '../audiobook/read-along/package-plan';
+import { newChapterPath, readAlongFromEpub, readAlongFromText, sentencesOf, type OverlayLevel } from '../audiobook/read-along/package-plan';
 import { readBook } from '../audiobook/read-book';
 import { MAX_TTS_TEXT } from '../contract/openapi';
 import type { LexiconEntry } from '../contract/types';
@@ -32,6 +32,8 @@ export interface BookRequest {
   /** The book to write; with `perChapter`, the folder that gets one MP3 per chapter. */
   out: string;
   format: AudiobookFormat;
+  /** A read-along book's overlays: each sentence (the default) or each word of each sentence. */
+  overlay?: OverlayLevel;
   voiceId?: string;
   /** Heading level that starts a chapter; the manuscript's top level when absent. */
   chapterLevel?: number;
@@ -91,6 +93,9 @@ export async function admitBook(
   if (request.master === 'acx' && request.format !== 'm4b' && !(perChapter && request.format === 'mp3')) {
     throw new ManuscriptError('ACX takes one MP3 per chapter, never one file for the book: export with one file per chapter (--per-chapter) as MP3, or as an M4B, which then comes with the chapter MP3s for ACX in a folder beside it.');
   }
+  if (request.overlay !== undefined && request.overlay !== 'sentence' && request.overlay !== 'word') throw new ManuscriptError(`The overlay level must be sentence or word, not ${String(request.overlay).slice(0, 40)}.`);
+  if (request.overlay === 'word' && request.format !== 'epub3') throw new ManuscriptError('Word-level overlays belong to a read-along book: export as EPUB 3 (--format epub3).');
+  const level: OverlayLevel = request.overlay ?? 'sentence';
   await checkBookOutput(out, perChapter);
   // ACX refuses a single file for the book: an M4B mastered for it comes with the chapter MP3s ACX takes.
   const acxFolder = request.master === 'acx' && request.format === 'm4b' ? acxFolderFor(out) : undefined;
@@ -131,6 +136,7 @@ export async function admitBook(
       // An EPUB's chapter: one passage per sentence, pointed at by the id its document now carries.
       const passages = chapter.paragraphs.flatMap((paragraph) => paragraph.sentences.map((sentence, at) => ({
         text: sentence.text, reading: bookReading, anchor: { document: paragraph.document ?? '', id: sentence.id }, paragraphStart: at === 0,
+        ...(level === 'word' && sentence.words ? { words: sentence.words } : {}),
       })));
       chapters.push({ title: chapter.title, passages: checkLength(chapter.title, passages) });
       continue;
@@ -142,12 +148,13 @@ export async function admitBook(
       // A read-along book times each sentence of the text; markup that shapes the speech has no sentences to point at.
       if (passages.some((passage) => passage.ssml)) throw new ManuscriptError(`Chapter "${chapter.title}" has an SSML block, which a read-along book cannot carry yet; export it as M4B or MP3.`);
       const document = newChapterPath(index);
-      const paragraphs = sentencesOf(passages.map((passage) => passage.text), document, `c${index + 1}-s`, language);
+      const paragraphs = sentencesOf(passages.map((passage) => passage.text), document, `c${index + 1}-s`, language, level);
       sentenced.push({ title: chapter.title, paragraphs });
       chapters.push({
         title: chapter.title,
         passages: paragraphs.flatMap((paragraph, at) => paragraph.sentences.map((sentence, n) => ({
           text: sentence.text, reading: readingFor(passages[at].voice), anchor: { document, id: sentence.id }, paragraphStart: n === 0,
+          ...(sentence.words ? { words: sentence.words } : {}),
         }))),
       });
       continue;
@@ -165,6 +172,7 @@ export async function admitBook(
   const meta = { ...(book.title ? { title: book.title } : {}), ...(book.author ? { author: book.author } : {}) };
   return {
     ...meta, format: request.format, perChapter, out, readings, chapters, lexicon: [...deps.lexicon], ...(request.master ? { master: request.master } : {}), ...(acxFolder ? { acxFolder } : {}), ...(verify ? { verify } : {}),
-    ...(readAlong ? { readAlong: book.epub ? readAlongFromEpub(book.epub, input, chosen) : readAlongFromText({ ...meta, language }, sentenced) } : {}),
+    ...(readAlong ? { readAlong: book.epub ? readAlongFromEpub(book.epub, input, chosen, level) : readAlongFromText({ ...meta, language }, sentenced) } : {}),
+    ...(level === 'word' ? { overlay: 'word' as const } : {}),
   };
 }

@@ -53,9 +53,11 @@ describe('books in: EPUB, DOCX, chapter selection', () => {
 
   it('gives a paragraph whose sentences cannot be wrapped its own id, and keeps one it already has', () => {
     const source = '<html xmlns="http://www.w3.org/1999/xhtml"><body><p>One <em>two. Three</em></p><p id="mine">Four <b>five. Six</b></p></body></html>';
-    const { marked, blocks } = markSentences(source, 'x');
-    assert.deepEqual(blocks.map((block) => block.sentences), [[{ id: 'x1', text: 'One two. Three' }], [{ id: 'mine', text: 'Four five. Six' }]]);
+    const { marked, markedWords, blocks } = markSentences(source, 'x');
+    assert.deepEqual(blocks.map((block) => block.sentences.map(({ id, text }) => ({ id, text }))), [[{ id: 'x1', text: 'One two. Three' }], [{ id: 'mine', text: 'Four five. Six' }]]);
     assert.equal(marked, source.replace('<p>', '<p id="x1">'));
+    // Word by word, the paragraph's words still get spans of their own (ids of ours, whatever the paragraph's id).
+    assert.equal(markedWords, '<html xmlns="http://www.w3.org/1999/xhtml"><body><p id="x1"><span id="x1w1">One</span> <em><span id="x1w2">two</span>. <span id="x1w3">Three</span></em></p><p id="mine"><span id="x2w1">Four</span> <b><span id="x2w2">five</span>. <span id="x2w3">Six</span></b></p></body></html>');
   });
 
   it('reads an EPUB 2 from its NCX, in spine order, with the old DTD\'s named entities', async () => {

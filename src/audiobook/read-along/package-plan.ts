@@ -10,6 +10,10 @@ import type { EpubBook } from '../sources/epub-reader';
 import { escapeXml } from '../sources/xml-tree';
 import { sentenceEnds } from '../../text/sentence-breaks';
 import { folderOf, READ_ALONG_CSS, relativeHref } from './package-paths';
+import { wordAnchors, wordSpans } from './word-anchors';
+
+/** What a read-along book's overlays point at: each sentence, or each word of each sentence. */
+export type OverlayLevel = 'sentence' | 'word';
 
 /** Everything the overlays add lives in this folder beside the package document. */
 export const READ_ALONG_FOLDER = 'read-along';
@@ -34,8 +38,11 @@ function navDocument(title: string, language: string, entries: Array<{ title: st
   return `<?xml version="1.0" encoding="UTF-8"?>\n${HTML5_DOCTYPE}\n<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" xml:lang="${escapeXml(language)}" lang="${escapeXml(language)}">\n<head><meta charset="UTF-8"/><title>${escapeXml(title)}</title></head>\n<body>\n  <nav epub:type="toc" id="toc">\n    <h1>${escapeXml(title)}</h1>\n    <ol>\n${items}\n    </ol>\n  </nav>\n</body>\n</html>\n`;
 }
 
-/** The package around an EPUB's own files; `chapters` are the chosen ones (their sentences carry ids already). */
-export function readAlongFromEpub(epub: EpubBook, sourceEpub: string, chapters: readonly Chapter[]): ReadAlongPackage {
+/**
+ * The package around an EPUB's own files; `chapters` are the chosen ones (their sentences carry ids already,
+ * and their words too when the overlays are word by word).
+ */
+export function readAlongFromEpub(epub: EpubBook, sourceEpub: string, chapters: readonly Chapter[], level: OverlayLevel = 'sentence'): ReadAlongPackage {
   const base = folderOf(epub.packagePath);
   const cssPath = `${base}${READ_ALONG_FOLDER}/read-along.css`;
   const read = new Set(chapters.flatMap((chapter) => (chapter.paragraphs ?? []).map((paragraph) => paragraph.document ?? '')));
@@ -43,7 +50,8 @@ export function readAlongFromEpub(epub: EpubBook, sourceEpub: string, chapters: 
   for (const [docPath, document] of epub.documents) {
     // A document not read is kept as it is, unless it has an older doctype, which EPUB 3 does not allow.
     const oldDoctype = /<!DOCTYPE(?!\s+html\s*>)/i.test(document.marked);
-    if (read.has(docPath) || oldDoctype) written.push({ path: docPath, content: prepareDocument(document.marked, relativeHref(docPath, cssPath)) });
+    const marked = read.has(docPath) && level === 'word' ? document.markedWords : document.marked;
+    if (read.has(docPath) || oldDoctype) written.push({ path: docPath, content: prepareDocument(marked, relativeHref(docPath, cssPath)) });
   }
   const manifest: PackageItem[] = epub.manifest.map((item) => ({
     ...item,
@@ -76,8 +84,8 @@ export function readAlongFromEpub(epub: EpubBook, sourceEpub: string, chapters: 
   };
 }
 
-/** A chapter's paragraphs split into sentences, with ids for a new chapter document `document`. */
-export function sentencesOf(paragraphs: readonly string[], document: string, prefix: string, language: string): ChapterParagraph[] {
+/** A chapter's paragraphs split into sentences, with ids for a new chapter document `document` (and for their words, when asked). */
+export function sentencesOf(paragraphs: readonly string[], document: string, prefix: string, language: string, level: OverlayLevel = 'sentence'): ChapterParagraph[] {
   let count = 0;
   return paragraphs.map((paragraph) => {
     const sentences: ChapterParagraph['sentences'] = [];
@@ -89,6 +97,7 @@ export function sentencesOf(paragraphs: readonly string[], document: string, pre
       if (/[\p{L}\p{N}]/u.test(text) || sentences.length === 0) sentences.push({ id: `${prefix}${++count}`, text });
       else sentences[sentences.length - 1].text += ` ${text}`;
     }
+    if (level === 'word') for (const sentence of sentences) sentence.words = wordAnchors(sentence.text, `${sentence.id}w`);
     return { document, sentences };
   });
 }
@@ -96,7 +105,10 @@ export function sentencesOf(paragraphs: readonly string[], document: string, pre
 /** The chapter document of a book that had none (Markdown, text, DOCX): a heading and paragraphs of sentence spans. */
 function chapterDocument(title: string, language: string, paragraphs: readonly ChapterParagraph[], cssHref: string): string {
   const body = paragraphs.map((paragraph, index) => {
-    const spans = paragraph.sentences.map((sentence) => `<span id="${sentence.id}">${escapeXml(sentence.text.replace(/^#{1,6}\s+/, ''))}</span>`).join(' ');
+    const spans = paragraph.sentences.map((sentence) => {
+      const heading = /^#{1,6}\s+/.exec(sentence.text)?.[0].length ?? 0;
+      return `<span id="${sentence.id}">${sentence.words ? wordSpans(sentence.text, sentence.words, heading) : escapeXml(sentence.text.slice(heading))}</span>`;
+    }).join(' ');
     const tag = index === 0 && /^#{1,6}\s/.test(paragraph.sentences[0]?.text ?? '') ? 'h1' : 'p';
     return `    <${tag}>${spans}</${tag}>`;
   }).join('\n');

@@ -3,16 +3,22 @@
  * sentence (a `<span>` around it), so a Media Overlay can point at each one. Nothing else in the document
  * changes: the edits are insertions at source offsets. A sentence that crosses an inline element's edge
  * (starts inside `<em>`, ends after it) is merged with the next until both ends share a parent; a paragraph
- * where that never happens is pointed at whole, by its own id.
+ * where that never happens is pointed at whole, by its own id. Each sentence's words are found too, and a
+ * second marked document carries a `<span id>` per word as well (a word split by markup, `<em>un</em>done`,
+ * is a span on each side, so no span ever crosses an element's edge).
  */
 import { sentenceEnds } from '../../text/sentence-breaks';
-import { attr, escapeXml, isElement, isText, localName, parseXml, speakable, type XmlElement, type XmlNode, type XmlText } from './xml-tree';
+import type { WordAnchor } from '../read-along/word-anchors';
+import { sentenceWords, type Piece } from './xhtml-words';
+import { attr, escapeXml, isElement, isText, localName, parseXml, speakable, type XmlElement, type XmlNode } from './xml-tree';
 
 export interface MarkedSentence {
   /** The id of the sentence's element in the marked document. */
   id: string;
   /** What is read aloud. */
   text: string;
+  /** Its words, with the ids they carry in `markedWords` (offsets in `text`). */
+  words?: WordAnchor[];
 }
 
 export interface MarkedBlock {
@@ -27,6 +33,8 @@ export interface MarkedDocument {
   blocks: MarkedBlock[];
   /** The document with the sentence ids added. */
   marked: string;
+  /** The document with the sentence ids and a span with an id around every word of them. */
+  markedWords: string;
   /** epub:type values on the document's html, body and section elements (front/back matter hints). */
   types: string[];
   /** The document's first heading, if any. */
@@ -40,16 +48,10 @@ function hasBlockChild(element: XmlElement): boolean {
   return element.children.some((child) => isElement(child) && (BLOCKS.has(localName(child.name)) || hasBlockChild(child)));
 }
 
-interface Piece {
-  node: XmlText;
-  /** Offset of the piece in the block's joined raw text. */
-  at: number;
-}
-
 /** Marks the document's sentences with ids `${prefix}${n}`; `prefix` must not start any id already there. */
 export function markSentences(source: string, prefix: string): MarkedDocument {
   const root = parseXml(source);
-  const edits: Array<{ at: number; text: string }> = [];
+  const edits: Array<{ at: number; text: string; word?: true }> = [];
   const blocks: MarkedBlock[] = [];
   const types: string[] = [];
   let anchors: string[] = [];
@@ -99,7 +101,15 @@ export function markSentences(source: string, prefix: string): MarkedDocument {
       throw new Error('offset outside the text');
     };
     const sentences: MarkedSentence[] = [];
-    const blockEdits: Array<{ at: number; text: string }> = [];
+    const blockEdits: Array<{ at: number; text: string; word?: true }> = [];
+    /** The sentence of joined[from, to), its words marked with ids `${wordPrefix}n`. */
+    const sentenceOf = (id: string, from: number, to: number, wordPrefix: string, into: typeof blockEdits): MarkedSentence => {
+      const text = speakable(joined.slice(from, to));
+      const found = sentenceWords(joined, pieces, from, to, wordPrefix);
+      if (!found || found.text !== text) return { id, text };
+      into.push(...found.edits.map((edit) => ({ ...edit, word: true as const })));
+      return { id, text, words: found.words };
+    };
     let index = 0;
     while (index < ranges.length) {
       const start = locate(ranges[index][0], false);
@@ -108,18 +118,24 @@ export function markSentences(source: string, prefix: string): MarkedDocument {
       while (end.piece.node.parent !== start.piece.node.parent && last + 1 < ranges.length) end = locate(ranges[++last][1], true);
       if (end.piece.node.parent !== start.piece.node.parent) break;
       const id = nextId();
-      blockEdits.push({ at: start.piece.node.startIndex! + start.inner, text: `<span id="${id}">` }, { at: end.piece.node.startIndex! + end.inner, text: '</span>' });
-      sentences.push({ id, text: speakable(joined.slice(ranges[index][0], ranges[last][1])) });
+      blockEdits.push({ at: start.piece.node.startIndex! + start.inner, text: `<span id="${id}">` });
+      sentences.push(sentenceOf(id, ranges[index][0], ranges[last][1], `${id}w`, blockEdits));
+      blockEdits.push({ at: end.piece.node.startIndex! + end.inner, text: '</span>' });
       index = last + 1;
     }
     if (index < ranges.length) {
       // Some sentence could not be wrapped: the paragraph is one clip, pointed at by the block's own id.
       let id = attr(block, 'id');
+      let wordPrefix: string;
       if (!id) {
         id = nextId();
+        wordPrefix = `${id}w`;
         edits.push({ at: block.startIndex! + 1 + block.name.length, text: ` id="${escapeXml(id)}"` });
+      } else {
+        // The block's own id may be anything: its words take a fresh number of ours.
+        wordPrefix = `${nextId()}w`;
       }
-      blocks.push({ anchors: blockAnchors, heading: isHeading, sentences: [{ id, text: speakable(joined) }] });
+      blocks.push({ anchors: blockAnchors, heading: isHeading, sentences: [sentenceOf(id, 0, joined.length, wordPrefix, edits)] });
       return;
     }
     edits.push(...blockEdits);
@@ -143,13 +159,15 @@ export function markSentences(source: string, prefix: string): MarkedDocument {
   root.children.forEach(walk);
   // Edits at the same offset keep their order (a sentence's `</span>` before the next `<span>`).
   const ordered = edits.map((edit, order) => ({ ...edit, order })).sort((a, b) => a.at - b.at || a.order - b.order);
-  const parts: string[] = [];
-  let from = 0;
-  for (const edit of ordered) {
-    parts.push(source.slice(from, edit.at), edit.text);
-    from = edit.at;
-  }
-  parts.push(source.slice(from));
-  const marked = parts.join('');
-  return { blocks, marked, types, heading };
+  const apply = (chosen: typeof ordered): string => {
+    const parts: string[] = [];
+    let from = 0;
+    for (const edit of chosen) {
+      parts.push(source.slice(from, edit.at), edit.text);
+      from = edit.at;
+    }
+    parts.push(source.slice(from));
+    return parts.join('');
+  };
+  return { blocks, marked: apply(ordered.filter((edit) => !edit.word)), markedWords: apply(ordered), types, heading };
 }

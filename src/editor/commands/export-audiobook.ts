@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { AcxReport, AudiobookFormat, BookMaster, BookResult } from '../../audiobook/book-plan';
+import { wordTimingLabel, type AcxReport, type AudiobookFormat, type BookMaster, type BookResult } from '../../audiobook/book-plan';
 import { bookKind, readBook } from '../../audiobook/read-book';
 import type { JobStatus } from '../../jobs/types';
 import { followJob } from '../job-progress';
@@ -19,6 +19,7 @@ import type { Services } from '../services';
 import { TakeProblems } from '../audiobook/take-problems';
 import { percent } from '../../audiobook/takes-lines';
 import type { VerifyRequest } from '../../jobs/verify-admission';
+import type { OverlayLevel } from '../../audiobook/read-along/package-plan';
 
 export interface ExportAudiobookArgs {
   /** The manuscript: a .md file or a folder of them; the active Markdown editor's file when absent. */
@@ -33,6 +34,8 @@ export interface ExportAudiobookArgs {
   chapters?: string;
   /** `acx`: each chapter mastered to Audible's rules (one MP3 per chapter); asked with the format when `out` is absent. */
   master?: BookMaster;
+  /** A read-along book's overlays: each sentence (the default) or each word; asked with the format when `out` is absent. */
+  overlay?: OverlayLevel;
   /** Verified takes: on (with the settings' threshold and retakes, or these), off; the setting when absent. */
   verify?: boolean | VerifyRequest;
 }
@@ -106,13 +109,14 @@ interface ExportTarget {
   perChapter: boolean;
   format: AudiobookFormat;
   master?: BookMaster;
+  overlay?: OverlayLevel;
 }
 
 async function chooseOutput(input: string, args: ExportAudiobookArgs): Promise<ExportTarget | undefined> {
   if (args.out) {
     const perChapter = args.perChapter === true;
     const extension = path.extname(args.out).toLowerCase();
-    return { out: args.out, perChapter, format: args.format ?? (perChapter || extension === '.mp3' ? 'mp3' : extension === '.epub' ? 'epub3' : 'm4b'), ...(args.master ? { master: args.master } : {}) };
+    return { out: args.out, perChapter, format: args.format ?? (perChapter || extension === '.mp3' ? 'mp3' : extension === '.epub' ? 'epub3' : 'm4b'), ...(args.master ? { master: args.master } : {}), ...(args.overlay ? { overlay: args.overlay } : {}) };
   }
   const base = input.replace(/\.(md|txt|epub|docx)$/i, '');
   const kind = await vscode.window.showQuickPick(
@@ -122,13 +126,15 @@ async function chooseOutput(input: string, args: ExportAudiobookArgs): Promise<E
       { label: 'ACX-ready MP3 per chapter', description: 'mastered to Audible\'s rules: levels, peaks, room tone, 192 kbps; with a compliance report', perChapter: true, readAlong: false, acx: true },
       { label: 'ACX-ready MP3 per chapter, plus an M4B', description: 'the same mastered chapters joined into one M4B beside the folder of MP3s (ACX takes the MP3s)', perChapter: false, readAlong: false, acx: true },
       { label: 'Read-along EPUB 3', description: 'the text with its narration, each sentence highlighted as it is read', perChapter: false, readAlong: true },
+      { label: 'Read-along EPUB 3, word by word', description: 'each word highlighted as it is read (espeak-ng gives word times; other voices\' are estimated)', perChapter: false, readAlong: true, words: true },
     ],
     { title: 'Export Audiobook' },
   );
   if (!kind) return undefined;
   if (kind.readAlong) {
     const file = await vscode.window.showSaveDialog({ title: 'Save the read-along book', defaultUri: vscode.Uri.file(`${base}-read-along.epub`), filters: { EPUB: ['epub'] } });
-    return file ? { out: file.fsPath, perChapter: false, format: 'epub3' } : undefined;
+    const words = 'words' in kind && kind.words === true;
+    return file ? { out: file.fsPath, perChapter: false, format: 'epub3', ...(words ? { overlay: 'word' as const } : {}) } : undefined;
   }
   if (kind.perChapter) {
     const acx = 'acx' in kind && kind.acx === true;
@@ -157,6 +163,7 @@ export async function exportAudiobook(services: Services, problems: TakeProblems
   services.log.info(`Exporting the audiobook ${input} to ${target.out}`);
   const job = await services.editorJobs.createBook({
     input, out: target.out, format, perChapter: target.perChapter, speakers: settings.ttsSpeakerVoices, chapters, ...(voiceId ? { voiceId } : {}), ...(verify ? { verify } : {}), ...(target.master ? { master: target.master } : {}),
+    ...(target.overlay ? { overlay: target.overlay } : {}),
   });
 
   const ended = await followJob(services.controller, job, `Exporting ${path.basename(target.out)}`,
@@ -169,7 +176,8 @@ export async function exportAudiobook(services: Services, problems: TakeProblems
     const takes = verified
       ? ` Verified takes: ${verified.retaken.length} paragraphs retaken, ${verified.stillBad.length} still over ${percent(verified.threshold)} WER${verified.stillBad.length ? ' (see Problems)' : ''}.`
       : '';
-    const summary = `${result.synthesized} paragraphs synthesized, ${result.reused} from the cache.${takes}${acxSummary(result.acx)}`;
+    const words = result.wordTimes ? ` Word overlays: word times ${wordTimingLabel(result.wordTimes)}.` : '';
+    const summary = `${result.synthesized} paragraphs synthesized, ${result.reused} from the cache.${words}${takes}${acxSummary(result.acx)}`;
     void vscode.window.showInformationMessage(`Wrote ${path.basename(target.out)}. ${summary}`, 'Reveal', ...(verified ? ['Open Takes Report'] : [])).then((choice) => {
       if (choice === 'Reveal') void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(target.out));
       if (choice === 'Open Takes Report' && verified) void vscode.window.showTextDocument(vscode.Uri.file(verified.textFile));

@@ -25,7 +25,8 @@ const container = (packagePath: string): string =>
 /** Media a zip cannot shrink are stored, so a reading system can seek in them. */
 const STORED = /\.(m4a|mp4|mp3|aac|jpe?g|png|gif|webp|woff2?|ogg|opus)$/i;
 
-export async function writeReadAlongBook(pkg: ReadAlongPackage, chapters: readonly ReadAlongChapter[], out: string): Promise<string[]> {
+/** Writes the book; `wordTiming` (word-level books) says where the word times came from, for the package metadata. */
+export async function writeReadAlongBook(pkg: ReadAlongPackage, chapters: readonly ReadAlongChapter[], out: string, wordTiming?: string): Promise<string[]> {
   const audioFolder = `${folderOf(pkg.packagePath)}read-along/audio/`;
   const audioPaths = chapters.map((_, index) => `${audioFolder}chapter-${String(index + 1).padStart(3, '0')}.m4a`);
   const clips = chapters.flatMap((chapter, index) => chapter.clips.map((clip) => ({ ...clip, audio: audioPaths[index] })));
@@ -46,7 +47,7 @@ export async function writeReadAlongBook(pkg: ReadAlongPackage, chapters: readon
   try {
     await zip.addBytes('mimetype', 'application/epub+zip', true);
     await zip.addBytes('META-INF/container.xml', container(pkg.packagePath));
-    await zip.addBytes(pkg.packagePath, packageDocument(pkg, overlays, audioPaths, new Date()));
+    await zip.addBytes(pkg.packagePath, packageDocument(pkg, overlays, audioPaths, new Date(), wordTiming));
     for (const file of pkg.written) await zip.addBytes(file.path, file.content);
     for (const name of pkg.copied) {
       if (!source?.has(name)) throw new UserFacingError(`The book ${pkg.sourceEpub} changed since the export began (${name} is gone); export it again.`);

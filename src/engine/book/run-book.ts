@@ -9,7 +9,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AudioCache, audiobookCacheDir, cacheKey } from '../../audiobook/audio-cache';
-import { PARAGRAPH_PAUSE_SECONDS, SENTENCE_PAUSE_SECONDS, type AcxReport, type BookPassage, type BookVerify, type ParagraphTakes, type BookPlan, type BookResult, type TimedChapter } from '../../audiobook/book-plan';
+import { wordTimingLabel, PARAGRAPH_PAUSE_SECONDS, SENTENCE_PAUSE_SECONDS, type AcxReport, type BookPassage, type BookVerify, type ParagraphTakes, type BookPlan, type BookResult, type TimedChapter } from '../../audiobook/book-plan';
 import { entriesIn } from '../../lexicon/apply-lexicon';
 import { cachePrunerFor } from '../../util/data-dir-caches';
 import { UserFacingError, type BookTask, type ProgressReporter, type TaskOutcome, type TtsTask } from '../protocol';
@@ -20,6 +20,7 @@ import { masterChapterForAcx } from './acx';
 import { ENCODING, encodeChapter, joinWavs, wavLength, writeBook, writeChapterFiles } from './book-audio';
 import { writeReadAlongBook, type ReadAlongChapter } from './read-along-book';
 import { writeTakesReport } from './takes-report';
+import { wordClips, type SpokenWord } from '../../audiobook/read-along/word-clips';
 import { verifiedTake } from './verified-take';
 
 /** What decides how a take is heard, for the cache key (the model by name: its folder may move). */
@@ -27,6 +28,18 @@ const scorerIdentity = (verify: BookVerify): string =>
   verify.scorer.kind === 'recognizer' ? `recognizer ${verify.scorer.model} ${verify.scorer.language}` : `aligner ${verify.scorer.language}`;
 
 /** A verified paragraph's takes from an earlier export, when the cache still has them. */
+/** A sentence's word times from an earlier export (null: the voice reported none), or undefined when not cached. */
+async function readCachedWords(cache: AudioCache, key: string): Promise<SpokenWord[] | null | undefined> {
+  const file = await cache.get(key, 'words.json');
+  if (!file) return undefined;
+  try {
+    const saved = JSON.parse(await readFile(file, 'utf8')) as { words: SpokenWord[] | null };
+    return saved.words === null || Array.isArray(saved.words) ? saved.words : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function readCachedTakes(cache: AudioCache, key: string): Promise<Pick<ParagraphTakes, 'takes' | 'kept' | 'passed' | 'skipped'> | undefined> {
   const file = await cache.get(key, 'takes.json');
   if (!file) return undefined;
@@ -85,8 +98,11 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
   const masteredBook: string[] = [];
   const verify = plan.verify;
   const paragraphs: ParagraphTakes[] = [];
+  const wordTimes = { voice: 0, estimated: 0 };
   for (const [chapterIndex, chapter] of plan.chapters.entries()) {
     const wavs: string[] = [];
+    /** Per passage of a word-level read-along book: where the voice said each word (null: it did not say). */
+    const spokenWords: Array<SpokenWord[] | null> = [];
     for (const [passageIndex, passage] of chapter.passages.entries()) {
       const placeOf = (said: BookPassage): Pick<ParagraphTakes, 'chapter' | 'chapterTitle' | 'paragraph' | 'text'> =>
         ({ chapter: chapterIndex + 1, chapterTitle: chapter.title, paragraph: passageIndex + 1, text: said.text });
@@ -99,11 +115,15 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
       const key = cacheKey(verifying ? { ...sound, verify: { threshold: verifying.threshold, retakes: verifying.retakes, scorer: scorerIdentity(verifying), corruptFirst: verifying.corruptFirstTake === true } } : sound);
       let wav = await cache.get(key, 'wav');
       const cachedTakes = verifying && wav ? await readCachedTakes(cache, key) : undefined;
-      if (wav && (!verifying || cachedTakes)) {
+      // Word times come with the synthesis: audio cached without them (a sentence-level export) is made again.
+      const timingWords = plan.overlay === 'word' && (passage.words?.length ?? 0) > 0;
+      let spoken = timingWords && wav ? await readCachedWords(cache, key) : undefined;
+      if (wav && (!verifying || cachedTakes) && (!timingWords || spoken !== undefined)) {
         reused++;
         if (cachedTakes) paragraphs.push({ ...placeOf(passage), ...cachedTakes, audio: wav });
       } else {
         const start = readCharacters;
+        const takeWords = new Map<string, SpokenWord[]>();
         const synthesize = async (take: number, speed: number): Promise<string> => {
           const textPath = path.join(scratch, `${key}-${take}.txt`);
           const outputPath = path.join(scratch, `${key}-${take}.wav`);
@@ -114,24 +134,34 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
           // Retakes report no progress of their own: the paragraph's share was counted by its first take.
           const outcome = await runTtsTask(checked as TtsTask, (_phase, progress) => {
             if (take === 1) report('synthesizing', ((start + (passage.text.length * progress) / 100) / totalCharacters) * SYNTHESIS_SHARE);
-          });
+          }, timingWords ? { onWords: (words) => takeWords.set(outputPath, words) } : {});
           for (const [option, reason] of Object.entries(outcome.result.ignoredOptions)) if (option.startsWith('ssml ')) ssmlIgnored[option] ??= reason;
           await rm(textPath, { force: true });
           return outputPath;
         };
+        let kept: string;
         if (verifying) {
           const taken = await verifiedTake(passage.text, verifying, synthesize, reading.options.speed);
           const takes = { takes: taken.takes, kept: taken.kept, passed: taken.passed, ...(taken.unjudged ? { skipped: taken.unjudged } : {}) };
           const takesFile = path.join(scratch, `${key}.takes.json`);
           await writeFile(takesFile, JSON.stringify(takes), 'utf8');
           await cache.put(key, 'takes.json', takesFile);
-          wav = await cache.put(key, 'wav', taken.wav);
+          kept = taken.wav;
+          wav = await cache.put(key, 'wav', kept);
           paragraphs.push({ ...placeOf(passage), ...takes, audio: wav });
         } else {
-          wav = await cache.put(key, 'wav', await synthesize(1, reading.options.speed));
+          kept = await synthesize(1, reading.options.speed);
+          wav = await cache.put(key, 'wav', kept);
+        }
+        if (timingWords) {
+          spoken = takeWords.get(kept) ?? null;
+          const wordsFile = path.join(scratch, `${key}.words.json`);
+          await writeFile(wordsFile, JSON.stringify({ words: spoken }), 'utf8');
+          await cache.put(key, 'words.json', wordsFile);
         }
         synthesized++;
       }
+      spokenWords.push(spoken ?? null);
       if (verify && !verifying) paragraphs.push({ ...placeOf(passage), takes: [], kept: 1, passed: true, audio: wav, skipped: 'SSML markup is not the words said' });
       readCharacters += passage.text.length;
       report('synthesizing', (readCharacters / totalCharacters) * SYNTHESIS_SHARE);
@@ -146,8 +176,16 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
       const length = await wavLength(wav);
       rate = length.sampleRate;
       frames += Math.round(pauses[index] * rate);
-      const anchor = chapter.passages[index].anchor;
-      if (anchor) clips.push({ document: anchor.document, id: anchor.id, begin: frames / rate, end: (frames + length.frames) / rate });
+      const { anchor, words, text } = chapter.passages[index];
+      if (anchor) {
+        const begin = frames / rate;
+        const timed = plan.overlay === 'word' && words?.length ? wordClips(text, words, spokenWords[index], length.frames / rate) : undefined;
+        if (timed) wordTimes[spokenWords[index] ? 'voice' : 'estimated']++;
+        const end = (frames + length.frames) / rate;
+        // The last word ends exactly where its sentence does (word times are whole milliseconds).
+        const wordSpans = timed?.map((word, at) => ({ id: word.id, begin: begin + word.begin, end: at === timed.length - 1 ? end : Math.min(end, begin + word.end) }));
+        clips.push({ document: anchor.document, id: anchor.id, begin, end, ...(wordSpans ? { words: wordSpans } : {}) });
+      }
       frames += length.frames;
     }
     const seconds = frames / rate;
@@ -186,7 +224,7 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
   // ACX's chapter MP3s are written first: an M4B mastered for ACX names them in its report.
   const acxFiles = plan.acxFolder ? await writeChapterFiles(book, timed, encoded, plan.acxFolder) : undefined;
   const files = plan.readAlong
-    ? await writeReadAlongBook(plan.readAlong, readAlong, plan.out)
+    ? await writeReadAlongBook(plan.readAlong, readAlong, plan.out, plan.overlay === 'word' ? wordTimingLabel(wordTimes) : undefined)
     : plan.perChapter
       ? await writeChapterFiles(book, timed, encoded, plan.out)
       : await writeBook(book, timed, acxFiles ? masteredBook : encoded, plan.out, plan.format, scratch);
@@ -195,5 +233,5 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
   await rm(scratch, { recursive: true, force: true });
   await cachePrunerFor(task.dataDir, engineConfig().cacheLimits).prune('audiobook');
   const verified = verify ? await writeTakesReport(plan.out, verify, paragraphs) : undefined;
-  return { backend: 'audiobook', result: { ...(verified ? { verify: verified } : {}), chapters: timed, synthesized, reused, files: acxFiles ? [...files, ...acxFiles] : files, ...(plan.master === 'acx' ? { acx: acx.map((chapterReport, index) => ({ ...chapterReport, file: acxChapterFiles[index] ?? chapterReport.file })) } : {}), ...(Object.keys(ssmlIgnored).length ? { ignoredOptions: ssmlIgnored } : {}) } };
+  return { backend: 'audiobook', result: { ...(verified ? { verify: verified } : {}), chapters: timed, synthesized, reused, files: acxFiles ? [...files, ...acxFiles] : files, ...(plan.master === 'acx' ? { acx: acx.map((chapterReport, index) => ({ ...chapterReport, file: acxChapterFiles[index] ?? chapterReport.file })) } : {}), ...(Object.keys(ssmlIgnored).length ? { ignoredOptions: ssmlIgnored } : {}), ...(plan.overlay === 'word' ? { wordTimes } : {}) } };
 }

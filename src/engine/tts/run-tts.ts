@@ -32,12 +32,23 @@ import { liveChunks, speakTextLive } from './live-text';
 import { parseSsml } from '../../text/ssml/parse-ssml';
 import { recordSsml } from './record-ssml';
 import { ssmlEngines, type SsmlEngines } from './ssml-engines';
+import { WordClock } from './word-clock';
+import type { SpokenWord } from '../../audiobook/read-along/word-clips';
 
 const SYNTHESIS_START = 5;
 const SYNTHESIS_END = 90;
 const RENDER_END = 98;
 
-export async function runTtsTask(task: TtsTask, report: ProgressReporter): Promise<TaskOutcome<TtsResult>> {
+/** What a caller inside the engine process may learn beyond the result: the book export's word times. */
+export interface TtsTaskHooks {
+  /**
+   * Called once the recording is made, with where each word starts in the audio, when the voice reports
+   * word times (espeak-ng) for plain text; not called otherwise.
+   */
+  onWords?(words: SpokenWord[]): void;
+}
+
+export async function runTtsTask(task: TtsTask, report: ProgressReporter, hooks: TtsTaskHooks = {}): Promise<TaskOutcome<TtsResult>> {
   const { options, voice } = task;
   const source = await readFile(task.textPath, 'utf8');
   const narration = options.inputFormat !== 'txt';
@@ -123,9 +134,12 @@ export async function runTtsTask(task: TtsTask, report: ProgressReporter): Promi
         trimSilence: options.trimSilence,
         denoise: options.denoise,
       });
-      await recordText(textChunks, engine, front, { speed: options.speed, onChunk: (done) => synthesisProgress(done / total) });
+      // Word times hold only where nothing stretches the audio (an engine's own rate keeps them true).
+      const words = hooks.onWords && engine.wordEvents && engine.nativeSpeed && options.duration === null ? new WordClock(engine.sampleRate) : undefined;
+      await recordText(textChunks, engine, front, { speed: options.speed, onChunk: (done) => synthesisProgress(done / total), ...(words ? { words } : {}) });
       recording = await front.finish();
       front = undefined;
+      if (words) hooks.onWords!(words.times(options.trimSilence));
       chunks = textChunks.length;
     }
     if (!recording.heardSpeech) {

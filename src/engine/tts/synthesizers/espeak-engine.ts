@@ -22,8 +22,9 @@ export async function openEspeakEngine(voice: TtsVoiceRef, settings: EngineSetti
       backend: 'espeak-ng',
       sampleRate: espeak.sampleRate,
       nativeSpeed: true,
+      wordEvents: true,
       synthesize: async (text) => concatSamples(espeak.synthesize(text)),
-      stream: async (text, onSamples) => espeak.synthesizeTo(text, onSamples),
+      stream: async (text, onSamples, onWord) => espeak.synthesizeTo(text, onSamples, onWord && ((word) => onWord({ text: word.text, seconds: word.startSeconds }))),
       speakStyled: async ({ text, phonemes, pitch }) => {
         const marked = phonemes ? espeakPhonemes(phonemes.alphabet, phonemes.ph) : undefined;
         let markup = marked ?? escapeForSsml(text);

@@ -55,8 +55,11 @@ export interface EspeakVoice {
   readonly sampleRate: number;
   /** Synthesizes plain text; returns espeak's mono 16-bit sample blocks in order. */
   synthesize(text: string): Int16Array[];
-  /** Synthesizes plain text, handing each block over as espeak makes it (synchronously, in order). */
-  synthesizeTo(text: string, onBlock: (samples: Int16Array) => void): void;
+  /**
+   * Synthesizes plain text, handing each block over as espeak makes it (synchronously, in order), and
+   * each word's start to `onWord` when given.
+   */
+  synthesizeTo(text: string, onBlock: (samples: Int16Array) => void, onWord?: (word: EspeakWord) => void): void;
   /** Synthesizes espeak's own markup (its SSML and `[[ ]]` phonemes): the caller escapes any text in it. */
   synthesizeMarkup(markup: string): Int16Array[];
   /** Synthesizes plain text and reports where each word starts in the audio: the truth for word timing. */
@@ -108,11 +111,18 @@ function voiceOn(worker: EspeakNGWorker, state: { applied: string }, identifier:
     state.applied = settings;
   };
   apply();
-  const synthesizeTo = (text: string, onBlock: (samples: Int16Array) => void): void => {
+  const synthesizeTo = (text: string, onBlock: (samples: Int16Array) => void, onWord?: (word: EspeakWord) => void): void => {
     apply();
+    const given = escapeForSsml(text);
     // The callback must return nothing: espeak stops synthesizing when it returns a truthy value.
-    worker.synthesize(escapeForSsml(text), (samples) => {
+    worker.synthesize(given, (samples, events) => {
       if (samples.length > 0) onBlock(samples);
+      if (!onWord) return;
+      for (const event of events) {
+        if (event.type !== 'word') continue;
+        const from = event.text_position - 1;
+        onWord({ text: given.slice(from, from + event.word_length), startSeconds: event.audio_position / 1000, offset: from });
+      }
     });
   };
   return {

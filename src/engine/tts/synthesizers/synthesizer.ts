@@ -11,11 +11,14 @@ export interface SpeechEngine {
   /** True when `speed` is the engine's own speaking rate; otherwise the caller time-stretches. */
   readonly nativeSpeed: boolean;
   synthesize(text: string): Promise<Int16Array>;
+  /** True when `stream` reports each word's start to its `onWord` (espeak-ng's word events). */
+  readonly wordEvents?: boolean;
   /**
    * Like synthesize, but hands the samples over in pieces as they are made, so the next stage can work
-   * while the engine still speaks. Engines that cannot stream leave it out.
+   * while the engine still speaks. Engines that cannot stream leave it out. Engines with `wordEvents` tell
+   * `onWord` where each word starts, in seconds from the start of this call's samples.
    */
-  stream?(text: string, onSamples: (samples: Int16Array) => void): Promise<void>;
+  stream?(text: string, onSamples: (samples: Int16Array) => void, onWord?: (word: { text: string; seconds: number }) => void): Promise<void>;
   /**
    * Speaks one run of SSML speech with what the engine takes itself beyond text (espeak-ng: phonemes and
    * pitch). Engines without it get text only, and the SSML recorder reports phonemes and pitch as ignored.
