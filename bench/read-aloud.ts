@@ -8,14 +8,18 @@
  *   - the largest gap between two sentences as played, against the configured pause (target: no longer
  *     than the pause, plus the timer's few milliseconds);
  *   - for espeak-ng, the first audio while a transcription runs in the same engine host (the engine scheduler
- *     keeps a process free for interactive speech; target < 300 ms), beside the same without it, with the load.
+ *     keeps a process free for interactive speech; target < 300 ms), beside the same without it, with the load;
+ *     and while a transcription and a timeline's waveform hold both processes (the waveform yields its
+ *     process to speech).
 
  * For espeak-ng and a sherpa-onnx Piper voice (the synthetic random-weight model: its timing is real, its
  * words are not).
  */
+import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { openSpeechEngine } from '../src/engine/tts/speech-engine';
 import { espeakRateForSpeed, openEspeakVoice } from '../src/engine/tts/synthesizers/espeak';
 import { ensureEspeakData } from '../src/engine/tts/synthesizers/espeak-data';
@@ -142,8 +146,10 @@ const STT_OPTIONS: SttOptions = { language: 'en', punctuation: false, diarizatio
  * Read Aloud's first audio (warm) while the same engine host transcribes two minutes of speech, one
  * transcription after another so one always runs, against the same without the transcription.
  */
-async function firstAudioUnderTranscription(voice: TtsVoiceRef, scratch: string): Promise<Figure[]> {
+async function firstAudioUnderTranscription(voice: TtsVoiceRef, scratch: string, analysisMedia?: string): Promise<Figure[]> {
   const document = chapter();
+  let analysing: Promise<void> | undefined;
+  let waveforms = 0;
   const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger });
   const stop = new AbortController();
   let transcriptions = 0;
@@ -174,10 +180,35 @@ async function firstAudioUnderTranscription(voice: TtsVoiceRef, scratch: string)
       }
     })();
     await Promise.race([running, transcribing]);
+    if (analysisMedia) {
+      // A timeline's waveform of a long recording, again and again (a fresh data folder each time: no cache),
+      // borrowing the second process beside the transcription.
+      analysing = (async () => {
+        while (!stop.signal.aborted) {
+          const dataDir = path.join(scratch, `waveform-${waveforms++}`);
+          await host.waveform({ kind: 'waveform', mediaPath: analysisMedia, dataDir, bucketsPerSecond: 100 }, stop.signal).catch((error: unknown) => {
+            if (!stop.signal.aborted) throw error;
+          });
+        }
+      })();
+    }
     const busy: number[] = [];
-    for (let i = 0; i < RUNS; i++) busy.push(await commandToFirstAudioMs(host, voice, document));
+    for (let i = 0; i < RUNS; i++) {
+      // Each reading starts while both processes are busy, so each one has to take a process back.
+      const bothBusy = (): boolean => host.scheduler.activeFor('job') > 0 && host.scheduler.activeFor('analysis') > 0 && host.scheduler.activeFor('interactive') === 0;
+      for (let waited = 0; analysisMedia && !bothBusy() && waited < 30_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      // The waveform process has just started: give it time to be in the middle of its work.
+      if (analysisMedia) await new Promise((resolve) => setTimeout(resolve, 300));
+      busy.push(await commandToFirstAudioMs(host, voice, document));
+    }
     const load = os.loadavg()[0].toFixed(1);
     const ratio = (median(busy) / median(alone)).toFixed(2);
+    if (analysisMedia) {
+      return [
+        figure('readaloud', 'espeak-ng: Read Aloud\'s first audio while a transcription and a waveform hold both processes', median(busy), 'ms', { kind: 'max', value: ESPEAK_FIRST_AUDIO_TARGET_MS },
+          `median of ${RUNS}; the waveform yields its process, so this includes starting a fresh engine process; ${median(alone).toFixed(0)} ms on an idle warm host (${ratio}×); load ${load}; cap ${host.scheduler.limits.maxProcesses}; the waveform gave its process back ${host.scheduler.reclaimed} times (${waveforms} waveform asked for)`),
+      ];
+    }
     return [
       figure('readaloud', 'espeak-ng: Read Aloud\'s first audio while a transcription runs', median(busy), 'ms', { kind: 'max', value: ESPEAK_FIRST_AUDIO_TARGET_MS },
         `median of ${RUNS}, warm; ${median(alone).toFixed(0)} ms without it (${ratio}×); load ${load}; ${host.pids.length} engine processes (cap ${host.scheduler.limits.maxProcesses}); transcription ${transcriptions} still running`),
@@ -186,6 +217,7 @@ async function firstAudioUnderTranscription(voice: TtsVoiceRef, scratch: string)
   } finally {
     stop.abort();
     await transcribing?.catch(() => undefined);
+    await analysing?.catch(() => undefined);
     await host.close();
   }
 }
@@ -196,6 +228,9 @@ export async function runReadAloudBench(): Promise<Figure[]> {
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'bench-read-aloud-stt-'));
   try {
     figures.push(...(await firstAudioUnderTranscription(espeak, scratch)));
+    const long = path.join(scratch, 'twenty-minutes.wav');
+    await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-stream_loop', '9', '-i', path.join(MODELS, 'audio', 'align-dev', 'dev-a.wav'), '-c', 'copy', long]);
+    figures.push(...(await firstAudioUnderTranscription(espeak, scratch, long)));
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

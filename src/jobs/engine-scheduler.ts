@@ -83,6 +83,7 @@ export class EngineScheduler {
   private readonly borrowers = new Set<Borrower>();
   private order = 0;
   private lastInteractiveAt = -Infinity;
+  private reclaims = 0;
   private graceTimer: NodeJS.Timeout | undefined;
 
   constructor(readonly limits: EngineLimits = defaultEngineLimits()) {
@@ -158,6 +159,16 @@ export class EngineScheduler {
     return ENGINE_PRIORITIES.reduce((sum, p) => sum + this.running[p], 0);
   }
 
+  /** How many times an analysis task gave its process back to interactive speech (for diagnostics and the bench). */
+  get reclaimed(): number {
+    return this.reclaims;
+  }
+
+  /** Tasks of `priority` running now. */
+  activeFor(priority: EnginePriority): number {
+    return this.running[priority];
+  }
+
   /** Tasks waiting for a slot. */
   get queued(): number {
     return this.waiting.length;
@@ -197,7 +208,9 @@ export class EngineScheduler {
   private reclaimFromAnalysis(): void {
     if ([...this.borrowers].some((b) => b.yielding.signal.aborted)) return; // one is already giving its slot back
     const borrower = this.borrowers.values().next().value;
-    borrower?.yielding.abort();
+    if (!borrower) return;
+    this.reclaims++;
+    borrower.yielding.abort();
   }
 
   private pumpAfterGrace(): void {

@@ -111,6 +111,7 @@ describe('the engine scheduler', () => {
     await settle();
     await settle();
     assert.deepEqual(started, ['job', 'waveform', 'sentence'], 'the sentence did not wait for the waveform');
+    assert.equal(scheduler.reclaimed, 1);
     assert.equal(scheduler.active, 2, 'never more than the cap');
     sentence.finish();
     await sentenceDone;
