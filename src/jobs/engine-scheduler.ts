@@ -139,7 +139,11 @@ export class EngineScheduler {
             this.running[priority]--;
             this.borrowers.delete(borrower);
             if (priority === 'interactive') this.lastInteractiveAt = Date.now();
-            if (borrower.yielding.signal.aborted && !settled) this.wait(entry, signal, onAbort);
+            if (borrower.yielding.signal.aborted && !settled) {
+              // Its caller may have given up while it was yielding: then it is withdrawn, not run again.
+              if (signal?.aborted) reject(new EngineTaskWithdrawnError());
+              else this.wait(entry, signal, onAbort);
+            }
             this.pump();
           });
         },

@@ -127,6 +127,34 @@ describe('the engine scheduler', () => {
     await jobDone;
   });
 
+  it('withdraws, and never restarts, an analysis task whose caller gave up while it was yielding', async () => {
+    const scheduler = new EngineScheduler({ maxProcesses: 2, maxJobProcesses: 1 });
+    const started: string[] = [];
+    const job = manualTask(started, 'job');
+    const sentence = manualTask(started, 'sentence');
+    const caller = new AbortController();
+    let stop = (): void => undefined;
+    // A waveform whose process takes a moment to end after it is asked to yield; its caller gives up meanwhile.
+    const waveformDone = scheduler.schedule('analysis', caller.signal, (yieldSignal) => {
+      started.push('waveform');
+      const ended = new Promise<void>((resolve) => (stop = resolve));
+      yieldSignal.addEventListener('abort', () => caller.abort(), { once: true });
+      return { result: ended.then(() => Promise.reject(new Error('stopped'))), freed: ended };
+    });
+    const jobDone = scheduler.schedule('job', undefined, job.start);
+    await settle();
+    const sentenceDone = scheduler.schedule('interactive', undefined, sentence.start);
+    await settle();
+    stop();
+    await assert.rejects(waveformDone, EngineTaskWithdrawnError);
+    await settle();
+    assert.deepEqual(started, ['waveform', 'job', 'sentence']);
+    sentence.finish();
+    job.finish();
+    await Promise.all([sentenceDone, jobDone]);
+    assert.equal(scheduler.queued, 0, 'the waveform is not waiting to run again');
+  });
+
   it('lets analysis take the second process beside a running sentence, and a job never takes the last one', async () => {
     const scheduler = new EngineScheduler({ maxProcesses: 2, maxJobProcesses: 1 });
     const started: string[] = [];
