@@ -9,8 +9,8 @@ import { open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { hashInto } from './file-hash';
 import { networkError, openResponse, type NetworkOptions } from './http-get';
-import { ModelError, cancelledError, isResumable } from './model-error';
-import { TransferRate, type TransferProgress } from './transfer-rate';
+import { ModelError, cancelledError, diskFullError, isResumable } from './model-error';
+import { throttledProgress, type TransferProgress } from './transfer-rate';
 
 export interface FileProgress extends TransferProgress {
   phase: 'downloading' | 'verifying';
@@ -207,22 +207,15 @@ async function readMeta(partialPath: string): Promise<PartialMeta | null> {
 }
 
 function writeOrNetworkError(error: unknown, url: URL, o: DownloadOptions): ModelError {
-  const code = (error as NodeJS.ErrnoException)?.code;
-  if (code === 'ENOSPC' || code === 'EDQUOT') {
-    return new ModelError('NO_SPACE', `The disk is full: no space left to write ${o.partialPath}. Free some space and try again.`);
-  }
-  return networkError(error, url, o.signal);
+  return diskFullError(error, o.partialPath) ?? networkError(error, url, o.signal);
 }
 
 function reporter(o: DownloadOptions, resumedFrom: number) {
-  const rate = new TransferRate();
-  const interval = o.progressIntervalMs ?? 250;
-  let last = 0;
-  return (bytes: number, total: number | null, force = false, phase: FileProgress['phase'] = 'downloading'): void => {
-    const now = Date.now();
-    if (!o.onProgress || (!force && now - last < interval)) return;
-    last = now;
-    o.onProgress({ ...rate.update(bytes, total), phase, resumedFrom });
+  let phase: FileProgress['phase'] = 'downloading';
+  const report = throttledProgress(o.onProgress && ((progress) => o.onProgress?.({ ...progress, phase, resumedFrom })), o.progressIntervalMs);
+  return (bytes: number, total: number | null, force = false, next: FileProgress['phase'] = 'downloading'): void => {
+    phase = next;
+    report(bytes, total, force);
   };
 }
 

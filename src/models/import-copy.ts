@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { ModelError } from './model-error';
-import { TransferRate, type TransferProgress } from './transfer-rate';
+import { diskFullError, ModelError } from './model-error';
+import { throttledProgress, type TransferProgress } from './transfer-rate';
 
 export interface CopyOptions {
   signal?: AbortSignal;
@@ -31,13 +31,13 @@ export async function copyHashing(source: string, destination: string, options: 
   if (signal?.aborted) throw importCancelled();
   const total = await sizeOf(source);
   const hash = createHash('sha256');
-  const report = reporter(options, total);
+  const report = throttledProgress(options.onProgress, options.progressIntervalMs);
   const output = await open(destination, 'w').catch((error: unknown) => {
     throw writeError(error, destination);
   });
   let bytes = 0;
   try {
-    report(0, true);
+    report(0, total, true);
     for await (const chunk of createReadStream(source, { highWaterMark: 1 << 20 })) {
       if (signal?.aborted) throw importCancelled();
       const buffer = chunk as Buffer;
@@ -49,7 +49,7 @@ export async function copyHashing(source: string, destination: string, options: 
         throw writeError(error, destination);
       });
       hash.update(buffer);
-      report(bytes);
+      report(bytes, total);
     }
   } catch (error) {
     if (error instanceof ModelError) throw error;
@@ -58,7 +58,7 @@ export async function copyHashing(source: string, destination: string, options: 
     await output.close();
   }
   if (signal?.aborted) throw importCancelled();
-  report(bytes, true);
+  report(bytes, total, true);
   return { sha256: hash.digest('hex'), bytes };
 }
 
@@ -73,21 +73,5 @@ async function sizeOf(source: string): Promise<number> {
 }
 
 function writeError(error: unknown, destination: string): ModelError {
-  const code = (error as NodeJS.ErrnoException)?.code;
-  if (code === 'ENOSPC' || code === 'EDQUOT') {
-    return new ModelError('NO_SPACE', `The disk is full: no space left to write ${destination}. Free some space and try again.`);
-  }
-  return new ModelError('IMPORT_FAILED', `Could not write ${destination}: ${(error as Error)?.message ?? String(error)}`);
-}
-
-function reporter(options: CopyOptions, total: number) {
-  const rate = new TransferRate();
-  const interval = options.progressIntervalMs ?? 250;
-  let last = 0;
-  return (bytes: number, force = false): void => {
-    const now = Date.now();
-    if (!options.onProgress || (!force && now - last < interval)) return;
-    last = now;
-    options.onProgress(rate.update(bytes, total));
-  };
+  return diskFullError(error, destination) ?? new ModelError('IMPORT_FAILED', `Could not write ${destination}: ${(error as Error)?.message ?? String(error)}`);
 }

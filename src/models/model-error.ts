@@ -36,3 +36,10 @@ export const isResumable = (error: unknown): boolean =>
   error instanceof ModelError && (error.code === 'NETWORK' || error.code === 'UNREACHABLE');
 
 export const cancelledError = (): ModelError => new ModelError('CANCELLED', 'The download was cancelled; nothing was installed.');
+
+/** The error for a failed write when the disk is full (ENOSPC, EDQUOT); undefined for any other failure. */
+export function diskFullError(error: unknown, file: string): ModelError | undefined {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (code !== 'ENOSPC' && code !== 'EDQUOT') return undefined;
+  return new ModelError('NO_SPACE', `The disk is full: no space left to write ${file}. Free some space and try again.`);
+}

@@ -41,3 +41,18 @@ export class TransferRate {
     this.samples = [];
   }
 }
+
+/**
+ * A progress callback for a running total, called at most once per `intervalMs` unless forced (the first and
+ * last report): what a download and an import's copy both report.
+ */
+export function throttledProgress(onProgress: ((progress: TransferProgress) => void) | undefined, intervalMs = 250): (bytes: number, total: number | null, force?: boolean) => void {
+  const rate = new TransferRate();
+  let last = 0;
+  return (bytes, total, force = false) => {
+    const now = Date.now();
+    if (!onProgress || (!force && now - last < intervalMs)) return;
+    last = now;
+    onProgress(rate.update(bytes, total));
+  };
+}
