@@ -27,28 +27,28 @@ import { verifiedTake } from './verified-take';
 const scorerIdentity = (verify: BookVerify): string =>
   verify.scorer.kind === 'recognizer' ? `recognizer ${verify.scorer.model} ${verify.scorer.language}` : `aligner ${verify.scorer.language}`;
 
-/** A verified paragraph's takes from an earlier export, when the cache still has them. */
-/** A sentence's word times from an earlier export (null: the voice reported none), or undefined when not cached. */
-async function readCachedWords(cache: AudioCache, key: string): Promise<SpokenWord[] | null | undefined> {
-  const file = await cache.get(key, 'words.json');
+/** A JSON file an earlier export cached beside a passage's audio, when it is still there and `valid` accepts it. */
+async function readCachedJson<T>(cache: AudioCache, key: string, name: string, valid: (value: T) => boolean): Promise<T | undefined> {
+  const file = await cache.get(key, name);
   if (!file) return undefined;
   try {
-    const saved = JSON.parse(await readFile(file, 'utf8')) as { words: SpokenWord[] | null };
-    return saved.words === null || Array.isArray(saved.words) ? saved.words : undefined;
+    const value = JSON.parse(await readFile(file, 'utf8')) as T;
+    return valid(value) ? value : undefined;
   } catch {
     return undefined;
   }
 }
 
-async function readCachedTakes(cache: AudioCache, key: string): Promise<Pick<ParagraphTakes, 'takes' | 'kept' | 'passed' | 'skipped'> | undefined> {
-  const file = await cache.get(key, 'takes.json');
-  if (!file) return undefined;
-  try {
-    const takes = JSON.parse(await readFile(file, 'utf8')) as Pick<ParagraphTakes, 'takes' | 'kept' | 'passed' | 'skipped'>;
-    return Array.isArray(takes.takes) && typeof takes.kept === 'number' ? takes : undefined;
-  } catch {
-    return undefined;
-  }
+type CachedTakes = Pick<ParagraphTakes, 'takes' | 'kept' | 'passed' | 'skipped'>;
+
+/** A verified paragraph's takes from an earlier export, when the cache still has them. */
+const readCachedTakes = (cache: AudioCache, key: string): Promise<CachedTakes | undefined> =>
+  readCachedJson<CachedTakes>(cache, key, 'takes.json', (takes) => Array.isArray(takes.takes) && typeof takes.kept === 'number');
+
+/** A sentence's word times from an earlier export (null: the voice reported none), or undefined when not cached. */
+async function readCachedWords(cache: AudioCache, key: string): Promise<SpokenWord[] | null | undefined> {
+  const saved = await readCachedJson<{ words: SpokenWord[] | null }>(cache, key, 'words.json', (value) => value.words === null || Array.isArray(value.words));
+  return saved?.words;
 }
 
 /** Synthesis takes progress up to here; encoding chapters and joining the book take the rest. */
