@@ -4,7 +4,7 @@
  * than one pipe chunk of decoded audio is ever held, however long the media.
  */
 import { spawn } from 'node:child_process';
-import { UserFacingError } from '../protocol';
+import { TaskYieldedError, UserFacingError } from '../protocol';
 import { firstErrorLine, isMissingExecutable, toolNotFoundError, type MediaTools } from './ffmpeg';
 
 /** Decoding rate for peaks: enough to see speech's envelope, a fraction of the work of 16 kHz. */
@@ -70,6 +70,8 @@ export interface PeaksOptions {
   /** What ffprobe said the media lasts: sizes the result and drives `onProgress`. */
   expectedSeconds?: number;
   onProgress?(fraction: number): void;
+  /** Asks the decoding to stop (ffmpeg is ended at once) and the promise to reject with TaskYieldedError. */
+  yieldSignal?: AbortSignal;
 }
 
 export interface WaveformPeaks {
@@ -88,7 +90,13 @@ export function computeWaveformPeaks(inputPath: string, tools: MediaTools, optio
   const buckets = new PeakBuckets(samplesPerBucket, Math.ceil(expected * options.bucketsPerSecond) + 1);
   const args = ['-nostdin', '-hide_banner', '-nostats', '-v', 'error', '-i', inputPath, '-vn', '-sn', '-dn', '-ac', '1', '-ar', String(PEAKS_SAMPLE_RATE), '-f', 's16le', 'pipe:1'];
   return new Promise((resolve, reject) => {
+    if (options.yieldSignal?.aborted) return reject(new TaskYieldedError());
     const child = spawn(tools.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const onYield = (): void => {
+      child.kill('SIGKILL');
+      reject(new TaskYieldedError());
+    };
+    options.yieldSignal?.addEventListener('abort', onYield, { once: true });
     let stderr = '';
     let bytes = 0;
     child.stderr.setEncoding('utf8');
@@ -102,6 +110,7 @@ export function computeWaveformPeaks(inputPath: string, tools: MediaTools, optio
     });
     child.on('error', (error) => reject(isMissingExecutable(error) ? toolNotFoundError('ffmpeg') : error));
     child.on('close', (code) => {
+      options.yieldSignal?.removeEventListener('abort', onYield);
       if (code !== 0) {
         reject(new UserFacingError(`The file is not a media file ffmpeg can read: ${firstErrorLine(stderr, inputPath)}`));
         return;

@@ -25,7 +25,8 @@ export function checkWaveformTask(task: Record<string, unknown>): WaveformTask {
 
 const maxRssBytes = (): number => process.resourceUsage().maxRSS * 1024;
 
-export async function runWaveformTask(task: WaveformTask, report: ProgressReporter): Promise<TaskOutcome<WaveformResult>> {
+/** Runs the task; when `yieldSignal` aborts it stops early with TaskYieldedError (nothing is cached: it runs again from the start). */
+export async function runWaveformTask(task: WaveformTask, report: ProgressReporter, yieldSignal?: AbortSignal): Promise<TaskOutcome<WaveformResult>> {
   const version = await mediaVersion(task.mediaPath).catch(() => {
     throw new UserFacingError(`The media file ${task.mediaPath} cannot be read.`);
   });
@@ -41,12 +42,13 @@ export async function runWaveformTask(task: WaveformTask, report: ProgressReport
     return outcome(cached, true);
   }
   const tools = findMediaTools();
-  const probe = await probeMedia(task.mediaPath, tools);
+  const probe = await probeMedia(task.mediaPath, tools, yieldSignal);
   if (!probe.hasAudio) throw new UserFacingError('The media file has no audio to draw.');
   const peaks = await computeWaveformPeaks(task.mediaPath, tools, {
     bucketsPerSecond: task.bucketsPerSecond,
     expectedSeconds: probe.durationSeconds ?? undefined,
     onProgress: (fraction) => report('decoding', Math.round(fraction * 100)),
+    yieldSignal,
   });
   await writeWaveformFile(peaksPath, peaks);
   return outcome(peaks, false);
