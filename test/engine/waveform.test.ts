@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { runWaveformTask } from '../../src/engine/media/waveform-task';
 import { readWaveformFile } from '../../src/engine/media/waveform-file';
 import { PeakBuckets } from '../../src/engine/media/waveform-peaks';
-import type { ProgressReporter, WaveformTask } from '../../src/engine/protocol';
+import { TaskYieldedError, type ProgressReporter, type WaveformTask } from '../../src/engine/protocol';
 import { EngineHost } from '../../src/jobs/engine-host';
 import { cachePrunerFor, cacheLimits, releaseCachePruner } from '../../src/util/data-dir-caches';
 import { silentLogger } from '../../src/util/log';
@@ -125,6 +125,19 @@ describe('the waveform task', () => {
     const video = await encodeVideoWithAudio(media, dir);
     const { result } = await runWaveformTask({ ...task(), mediaPath: video }, noReport);
     assert.ok(Math.abs(result.durationSeconds - 2) < 0.1, `${result.durationSeconds} s`);
+  });
+
+  it('stops with TaskYieldedError when asked to yield while decoding, caches nothing, and draws the same peaks when run again', async () => {
+    const yieldData = path.join(dir, 'yield-data');
+    const yielding = new AbortController();
+    // Asked to yield as soon as the first decoded audio has arrived: in the middle of the decoding.
+    const askOnProgress: ProgressReporter = (_phase, progress) => progress > 0 && yielding.abort();
+    await assert.rejects(runWaveformTask({ ...task(), dataDir: yieldData }, askOnProgress, yielding.signal), TaskYieldedError);
+    assert.equal(existsSync(path.join(yieldData, 'waveforms')) && (await readdir(path.join(yieldData, 'waveforms'))).length > 0, false, 'no peaks file from a stopped task');
+    const again = await runWaveformTask({ ...task(), dataDir: yieldData }, noReport, new AbortController().signal);
+    const reference = await runWaveformTask(task(), noReport);
+    assert.equal(again.result.cached, false);
+    assert.deepEqual([...(await readWaveformFile(again.result.peaksPath))!.pairs], [...(await readWaveformFile(reference.result.peaksPath))!.pairs]);
   });
 
   it('refuses a relative path and a resolution that does not divide the decoding rate, with a sentence', async () => {
