@@ -32,6 +32,25 @@ async function engineProcesses(): Promise<number[]> {
   return children.filter((_, i) => commands[i].includes('engine-worker'));
 }
 
+/** Counts the engine processes every 10 ms until stopped; `stop` gives the most seen at once. */
+function countEngineProcesses(): { stop(): Promise<number> } {
+  let most = 0;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      most = Math.max(most, (await engineProcesses()).length);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  return {
+    stop: async () => {
+      sampling = false;
+      await sampler;
+      return most;
+    },
+  };
+}
+
 describe('the engine process cap', { skip: !onLinux && 'counts processes in /proc' }, () => {
   let t: TestServer;
   let voiceId: string;
@@ -53,14 +72,8 @@ describe('the engine process cap', { skip: !onLinux && 'counts processes in /pro
   }
 
   it('never runs more engine processes than the cap while two jobs, a Read Aloud sentence, a live look and a waveform run together', async () => {
+    const counting = countEngineProcesses();
     let most = 0;
-    let sampling = true;
-    const sampler = (async () => {
-      while (sampling) {
-        most = Math.max(most, (await engineProcesses()).length);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    })();
     try {
       const jobs = [
         (await postJson(`${t.base}/tts/jobs`, { voiceId, text: LONG_TEXT })).json(),
@@ -88,8 +101,7 @@ describe('the engine process cap', { skip: !onLinux && 'counts processes in /pro
       for (const job of jobs) await postJson(`${t.base}/jobs/${job.id}/cancel`, {});
       for (const job of jobs) assert.equal((await waitForJob(t.base, job.id, isTerminal)).status, 'cancelled');
     } finally {
-      sampling = false;
-      await sampler;
+      most = await counting.stop();
     }
     assert.equal(most, 2, `at most (and at some point exactly) two engine processes; saw ${most}`);
   });
@@ -111,14 +123,8 @@ describe('the engine process cap', { skip: !onLinux && 'counts processes in /pro
     await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-stream_loop', '9', '-i', testModel('audio', 'align-dev', 'dev-a.wav'), '-c', 'copy', media]);
     const engine = t.server.engine;
     const before = { ...engine.yields, reclaimed: engine.scheduler.reclaimed };
+    const counting = countEngineProcesses();
     let most = 0;
-    let sampling = true;
-    const sampler = (async () => {
-      while (sampling) {
-        most = Math.max(most, (await engineProcesses()).length);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    })();
     const controller = new AbortController();
     try {
       const job = (await postJson(`${t.base}/tts/jobs`, { voiceId, text: LONG_TEXT })).json();
@@ -151,8 +157,7 @@ describe('the engine process cap', { skip: !onLinux && 'counts processes in /pro
       assert.ok(Buffer.from(yielded.pairs.buffer, yielded.pairs.byteOffset, yielded.pairs.byteLength).equals(Buffer.from(uninterrupted.pairs.buffer, uninterrupted.pairs.byteOffset, uninterrupted.pairs.byteLength)), 'the same peaks');
     } finally {
       controller.abort();
-      sampling = false;
-      await sampler;
+      most = await counting.stop();
     }
     assert.ok(most <= 2, `never more than two engine processes; saw ${most}`);
   });
