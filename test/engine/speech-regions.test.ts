@@ -62,6 +62,17 @@ describe('the speech-regions engine task (Silero VAD in the engine process) and 
     assert.ok(done.result.regions.length >= 2, 'not asked to yield, it runs to the end');
   });
 
+  it('stops with TaskYieldedError while decoding when asked to yield then, before any VAD', async () => {
+    const yielding = new AbortController();
+    const phases: string[] = [];
+    const report: ProgressReporter = (phase, progress) => {
+      phases.push(phase);
+      if (phase === 'decoding' && progress > 0) yielding.abort();
+    };
+    await assert.rejects(runSpeechRegionsTask({ kind: 'speech-regions', inputPath: media, vadModelPath: vad }, report, yielding.signal), TaskYieldedError);
+    assert.ok(!phases.includes('detecting_speech'), phases.join(' '));
+  });
+
   it('answers from the cache while the file is unchanged, and analyses again when it changes', async () => {
     const data = path.join(dir, 'data');
     const again = await findSpeechRegions(host, data, media, vad);

@@ -11,10 +11,13 @@ import { sttThreadCount } from './whisper-session';
 /** Decoding is quick next to VAD (about 5 % of real time): it takes the first fifth of the progress. */
 const DECODING_SHARE = 20;
 
-/** Runs the task; when `yieldSignal` aborts it stops with TaskYieldedError after the step in hand (decoding, or one piece of VAD). */
+/**
+ * Runs the task; when `yieldSignal` aborts it stops with TaskYieldedError at once while decoding, or after the
+ * piece of VAD in hand (up to two minutes of audio: longer than the host waits, which then ends the process).
+ */
 export async function runSpeechRegionsTask(task: SpeechRegionsTask, report: ProgressReporter, yieldSignal?: AbortSignal): Promise<TaskOutcome<SpeechRegionsResult>> {
   report('decoding', 0);
-  const input = await decodeInput(task.inputPath, {}, findMediaTools(), (fraction) => report('decoding', DECODING_SHARE * fraction));
+  const input = await decodeInput(task.inputPath, {}, findMediaTools(), (fraction) => report('decoding', DECODING_SHARE * fraction), yieldSignal);
   stopIfAskedToYield(yieldSignal);
   report('detecting_speech', DECODING_SHARE);
   const found = await detectSpeech(input.pcm, task.vadModelPath, sttThreadCount(), (fraction) => {
