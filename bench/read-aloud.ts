@@ -9,8 +9,8 @@
  *     than the pause, plus the timer's few milliseconds);
  *   - for espeak-ng, the first audio while a transcription runs in the same engine host (the engine scheduler
  *     keeps a process free for interactive speech; target < 300 ms), beside the same without it, with the load;
- *     and while a transcription and a timeline's waveform hold both processes (the waveform yields its
- *     process to speech).
+ *     and while a transcription and a timeline's waveform hold both processes (the waveform stops and yields
+ *     its process, still warm, to speech; target < 300 ms).
 
  * For espeak-ng and a sherpa-onnx Piper voice (the synthetic random-weight model: its timing is real, its
  * words are not).
@@ -206,7 +206,7 @@ async function firstAudioUnderTranscription(voice: TtsVoiceRef, scratch: string,
     if (analysisMedia) {
       return [
         figure('readaloud', 'espeak-ng: Read Aloud\'s first audio while a transcription and a waveform hold both processes', median(busy), 'ms', { kind: 'max', value: ESPEAK_FIRST_AUDIO_TARGET_MS },
-          `median of ${RUNS}; the waveform yields its process, so this includes starting a fresh engine process; ${median(alone).toFixed(0)} ms on an idle warm host (${ratio}×); load ${load}; cap ${host.scheduler.limits.maxProcesses}; the waveform gave its process back ${host.scheduler.reclaimed} times (${waveforms} waveform asked for)`),
+          `median of ${RUNS}; the waveform yields its process, which stays warm for the sentence; ${median(alone).toFixed(0)} ms on an idle warm host (${ratio}×); load ${load}; cap ${host.scheduler.limits.maxProcesses}; the waveform gave its process back ${host.scheduler.reclaimed} times (kept warm ${host.yields.kept}, ended ${host.yields.ended}; ${waveforms} waveform asked for)`),
       ];
     }
     return [

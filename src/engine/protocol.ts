@@ -475,14 +475,23 @@ export interface SpokenSentence {
 }
 
 
-export type ParentMessage = { type: 'run'; jobId: string; task: EngineTask };
+/**
+ * `yield` asks the running task to stop early and leave its process alive for interactive speech: a task of a
+ * kind in YIELDING_KINDS answers `yielded` within moments and is run again later; any other is ended.
+ */
+export type ParentMessage = { type: 'run'; jobId: string; task: EngineTask } | { type: 'yield'; jobId: string };
 
 export type ChildMessage =
   | { type: 'ready'; pid: number }
   | { type: 'progress'; jobId: string; phase: EnginePhase; progress: number }
   | { type: 'segments'; jobId: string; segments: RecognizedSegment[] }
   | { type: 'result'; jobId: string; backend: string; result: EngineResult }
-  | { type: 'failed'; jobId: string; message: string };
+  | { type: 'failed'; jobId: string; message: string }
+  /** The task stopped because it was asked to yield: the process is idle again and the task may be run again. */
+  | { type: 'yielded'; jobId: string };
+
+/** The kinds of task that stop when asked to yield (they check between chunks of their work): the timeline's analysis. */
+export const YIELDING_KINDS: ReadonlySet<EngineTask['kind']> = new Set(['waveform', 'speech-regions', 'shot-changes']);
 
 /** The job-level reporter the engine-side code receives: `progress` is 0–100 over the whole job. */
 export interface ProgressReporter {
@@ -533,6 +542,19 @@ export const taskBackend = (task: EngineTask): string => {
   if (task.kind === 'dub') return DUB_BACKEND;
   return task.recognizer === 'parakeet' ? parakeetBackend(path.basename(task.modelPath)) : STT_BACKEND;
 };
+
+/** Thrown by a task that stopped early because it was asked to yield its process (worker.ts answers `yielded`). */
+export class TaskYieldedError extends Error {
+  constructor() {
+    super('The task gave its engine process to interactive speech.');
+    this.name = 'TaskYieldedError';
+  }
+}
+
+/** Throws TaskYieldedError once `signal` asks the task to yield: called by a yielding task between chunks of its work. */
+export function stopIfAskedToYield(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new TaskYieldedError();
+}
 
 /** An error whose message is already a sentence for the user (no stack, no internals). */
 export class UserFacingError extends Error {

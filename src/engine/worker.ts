@@ -3,7 +3,7 @@
  * Everything heavy (decoding, models, synthesis) happens here, never in the server's process.
  */
 import type { ChildMessage, EngineResult, ParentMessage, ProgressReporter, TaskOutcome } from './protocol';
-import { UserFacingError } from './protocol';
+import { TaskYieldedError, UserFacingError } from './protocol';
 import { checkTask } from './task-check';
 import { configureEngine, engineConfig, engineConfigFromArgs } from './engine-config';
 
@@ -12,10 +12,10 @@ function send(message: ChildMessage): void {
 }
 
 /** Runs a task once the engine's own check passed: a store record edited by hand gets no further than that. */
-async function runTask(received: unknown, report: ProgressReporter): Promise<TaskOutcome<EngineResult>> {
+async function runTask(received: unknown, report: ProgressReporter, yieldSignal: AbortSignal): Promise<TaskOutcome<EngineResult>> {
   if (typeof received === 'object' && received !== null && (received as { kind?: unknown }).kind === 'waveform') {
     const { checkWaveformTask, runWaveformTask } = await import('./media/waveform-task');
-    return runWaveformTask(checkWaveformTask(received as Record<string, unknown>), report);
+    return runWaveformTask(checkWaveformTask(received as Record<string, unknown>), report, yieldSignal);
   }
   if (typeof received === 'object' && received !== null && (received as { kind?: unknown }).kind === 'embed-subtitles') {
     const { checkEmbedSubtitlesTask, runEmbedSubtitlesTask } = await import('./media/embed-subtitles');
@@ -23,7 +23,7 @@ async function runTask(received: unknown, report: ProgressReporter): Promise<Tas
   }
   if (typeof received === 'object' && received !== null && (received as { kind?: unknown }).kind === 'shot-changes') {
     const { checkShotChangesTask, runShotChangesTask } = await import('./media/shot-changes-task');
-    return runShotChangesTask(checkShotChangesTask(received as Record<string, unknown>), report);
+    return runShotChangesTask(checkShotChangesTask(received as Record<string, unknown>), report, yieldSignal);
   }
   if (typeof received === 'object' && received !== null && (received as { kind?: unknown }).kind === 'book') {
     const { checkBookTask, runBookTask } = await import('./book/run-book');
@@ -72,7 +72,7 @@ async function runTask(received: unknown, report: ProgressReporter): Promise<Tas
   }
   if (task.kind === 'speech-regions') {
     const { runSpeechRegionsTask } = await import('./stt/run-speech-regions');
-    return runSpeechRegionsTask(task, report);
+    return runSpeechRegionsTask(task, report, yieldSignal);
   }
   if (task.kind === 'align') {
     const { runAlignTask } = await import('./align/run-align');
@@ -106,20 +106,27 @@ async function slowedDown<T>(started: number, outcome: T): Promise<T> {
   return outcome;
 }
 
-let busy = false;
+/** The running task and how to ask it to yield; undefined while idle. */
+let running: { jobId: string; yielding: AbortController } | undefined;
 
 // The host's configuration, built once and handed over on the command line (engine-config.ts).
 const handedOver = engineConfigFromArgs(process.argv);
 if (handedOver) configureEngine(handedOver);
 
 process.on('message', (message: ParentMessage) => {
+  if (message?.type === 'yield') {
+    // A yield for a task that has just ended is late, not wrong: its result is already on its way.
+    if (running?.jobId === message.jobId) running.yielding.abort();
+    return;
+  }
   if (message?.type !== 'run') return;
-  if (busy) {
+  if (running) {
     send({ type: 'failed', jobId: message.jobId, message: 'The speech engine is already running a job.' });
     return;
   }
-  busy = true;
   const { jobId, task } = message;
+  const current = { jobId, yielding: new AbortController() };
+  running = current;
   let last = 0;
   const report: ProgressReporter = (phase, progress) => {
     last = Math.max(last, Math.min(99, progress));
@@ -127,18 +134,21 @@ process.on('message', (message: ParentMessage) => {
   };
   report.segments = (segments) => send({ type: 'segments', jobId, segments });
   const started = Date.now();
-  runTask(task, report)
+  // Idle again before the answer goes out, so the next task the answer lets the host send is never refused.
+  const answer = (message: ChildMessage): void => {
+    if (running === current) running = undefined;
+    send(message);
+  };
+  runTask(task, report, current.yielding.signal)
     .then((outcome) => slowedDown(started, outcome))
     .then(
-      (outcome) => send({ type: 'result', jobId, backend: outcome.backend, result: outcome.result }),
+      (outcome) => answer({ type: 'result', jobId, backend: outcome.backend, result: outcome.result }),
       (error: unknown) => {
+        if (error instanceof TaskYieldedError) return answer({ type: 'yielded', jobId });
         if (!(error instanceof UserFacingError)) console.error(error instanceof Error ? error.stack : String(error));
-        send({ type: 'failed', jobId, message: userMessage(error) });
+        answer({ type: 'failed', jobId, message: userMessage(error) });
       },
-    )
-    .finally(() => {
-      busy = false;
-    });
+    );
 });
 
 // The parent is gone (crashed or killed): there is no one to report to, so stop, with whatever this process

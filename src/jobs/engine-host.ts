@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import type { ChildMessage, EnginePhase, EngineResult, EngineTask, ParentMessage, RecognizedSegment, ResultOf, TaskOutcome, WaveformResult, WaveformTask } from '../engine/protocol';
+import { YIELDING_KINDS, type ChildMessage, type EnginePhase, type EngineResult, type EngineTask, type ParentMessage, type RecognizedSegment, type ResultOf, type TaskOutcome, type WaveformResult, type WaveformTask } from '../engine/protocol';
 import { ENGINE_CONFIG_FLAG, engineConfig, type EngineConfig } from '../engine/engine-config';
 import { cachePrunerFor } from '../util/data-dir-caches';
 import type { Logger } from '../util/log';
@@ -29,6 +29,29 @@ export class EngineCancelledError extends Error {
   }
 }
 
+/** A task gave its process to interactive speech; the scheduler runs it again, so its caller never sees this. */
+export class EngineYieldedError extends Error {
+  constructor() {
+    super('The engine task gave its process to interactive speech.');
+    this.name = 'EngineYieldedError';
+  }
+}
+
+/**
+ * How long a task asked to yield has to answer before its process is ended: a yielding task stops between
+ * chunks of its work, far sooner; one that does not answer (its event loop held by native work) must still not
+ * keep interactive speech waiting long.
+ */
+export const YIELD_BOUND_MS = 200;
+
+/** How borrowed processes came back to interactive speech: kept warm, or ended (for diagnostics and the bench). */
+export interface YieldCounts {
+  /** The task stopped and its process stayed alive, warm, for the next task. */
+  kept: number;
+  /** The task could not yield (its kind does not, or it did not answer within YIELD_BOUND_MS): its process was ended. */
+  ended: number;
+}
+
 export interface EngineHostOptions {
   workerPath: string;
   log: Logger;
@@ -51,6 +74,11 @@ interface RunningJob {
   onAbort(): void;
   resolve(outcome: TaskOutcome<EngineResult>): void;
   reject(error: Error): void;
+  /** Listens on the scheduler's yield signal while the job runs. */
+  onYield(): void;
+  yieldSignal: AbortSignal | undefined;
+  /** Ends the process if the task does not answer a yield in time. */
+  yieldDeadline?: NodeJS.Timeout;
 }
 
 /**
@@ -69,7 +97,11 @@ class EngineProcess {
   private ended = false;
   readonly exited: Promise<void>;
 
-  constructor(private readonly host: EngineHostOptions, private readonly onGone: (p: EngineProcess) => void) {
+  constructor(
+    private readonly host: EngineHostOptions,
+    private readonly onGone: (p: EngineProcess) => void,
+    private readonly counts: YieldCounts,
+  ) {
     const config = typeof host.config === 'function' ? host.config() : host.config ?? engineConfig();
     this.child = fork(host.workerPath, [ENGINE_CONFIG_FLAG, JSON.stringify(config)], {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -101,7 +133,12 @@ class EngineProcess {
     return this.ended;
   }
 
-  run<T extends EngineTask>(jobId: string, task: T, options: EngineRunOptions): Promise<TaskOutcome<ResultOf<T>>> {
+  /**
+   * Runs the task here. When `yieldSignal` aborts, a task of a yielding kind is asked to stop and its process
+   * stays, warm; any other task, or one that does not answer within YIELD_BOUND_MS, ends the process. Either
+   * way the promise rejects with EngineYieldedError.
+   */
+  run<T extends EngineTask>(jobId: string, task: T, options: EngineRunOptions, yieldSignal?: AbortSignal): Promise<TaskOutcome<ResultOf<T>>> {
     clearTimeout(this.idleTimer);
     this.lastKind = task.kind;
     // The child answers a task with the result of its kind (worker.ts dispatches on `kind`).
@@ -110,10 +147,16 @@ class EngineProcess {
       const onAbort = (): void => {
         if (this.job === job) this.cancel();
       };
-      const job: RunningJob = { jobId, options, onAbort, resolve, reject };
+      const onYield = (): void => {
+        if (this.job === job) this.askToYield(job, YIELDING_KINDS.has(task.kind));
+      };
+      const job: RunningJob = { jobId, options, onAbort, resolve, reject, onYield, yieldSignal };
       this.job = job;
       if (options.signal.aborted) return this.cancel();
+      // Asked to yield before it was sent: this process never had it, and stays.
+      if (yieldSignal?.aborted) return this.finish(() => reject(new EngineYieldedError()));
       options.signal.addEventListener('abort', onAbort, { once: true });
+      yieldSignal?.addEventListener('abort', onYield, { once: true });
       const message: ParentMessage = { type: 'run', jobId, task };
       this.child.send(message, (error) => {
         if (error) this.fail(new Error(`The speech engine could not be reached: ${error.message}`));
@@ -144,11 +187,35 @@ class EngineProcess {
     job.reject(new EngineCancelledError());
   }
 
-  /** Takes the current job off this process and stops listening to its signal. */
+  /** Asks the task to stop and keep this process (worker.ts answers `yielded`), or ends the process when it cannot or does not. */
+  private askToYield(job: RunningJob, canYield: boolean): void {
+    if (!canYield) return this.endToYield();
+    const message: ParentMessage = { type: 'yield', jobId: job.jobId };
+    this.child.send(message, (error) => {
+      if (error && this.job === job) this.endToYield();
+    });
+    job.yieldDeadline = setTimeout(() => {
+      if (this.job !== job) return;
+      this.host.log.info(`Engine process ${this.child.pid} did not yield within ${YIELD_BOUND_MS} ms: ending it so interactive speech can run.`);
+      this.endToYield();
+    }, YIELD_BOUND_MS);
+  }
+
+  private endToYield(): void {
+    const job = this.release();
+    if (!job) return;
+    this.counts.ended++;
+    this.kill();
+    job.reject(new EngineYieldedError());
+  }
+
+  /** Takes the current job off this process and stops listening to its signals. */
   private release(): RunningJob | undefined {
     const job = this.job;
     this.job = undefined;
     job?.options.signal.removeEventListener('abort', job.onAbort);
+    job?.yieldSignal?.removeEventListener('abort', job.onYield);
+    clearTimeout(job?.yieldDeadline);
     return job;
   }
 
@@ -167,6 +234,10 @@ class EngineProcess {
         return;
       case 'failed':
         this.finish(() => job.reject(new Error(message.message)));
+        return;
+      case 'yielded':
+        this.counts.kept++;
+        this.finish(() => job.reject(new EngineYieldedError()));
         return;
     }
   }
@@ -208,6 +279,7 @@ export class EngineHost {
   private readonly processes = new Set<EngineProcess>();
   /** Processes handed to a task that has not been sent to them yet: nobody else may take them meanwhile. */
   private readonly claimed = new Set<EngineProcess>();
+  private readonly yieldCounts: YieldCounts = { kept: 0, ended: 0 };
   readonly scheduler: EngineScheduler;
 
   constructor(private readonly options: EngineHostOptions) {
@@ -218,20 +290,19 @@ export class EngineHost {
   async run<T extends EngineTask>(jobId: string, task: T, options: EngineRunOptions): Promise<TaskOutcome<ResultOf<T>>> {
     const waitSignal = options.withdrawSignal ? AbortSignal.any([options.signal, options.withdrawSignal]) : options.signal;
     try {
-      return await this.scheduler.schedule(options.priority ?? 'job', waitSignal, (yieldSignal) =>
-        this.start(jobId, task, { ...options, signal: AbortSignal.any([options.signal, yieldSignal]) }));
+      return await this.scheduler.schedule(options.priority ?? 'job', waitSignal, (yieldSignal) => this.start(jobId, task, options, yieldSignal));
     } catch (error) {
       throw error instanceof EngineTaskWithdrawnError ? new EngineCancelledError() : error;
     }
   }
 
   /** Runs the task in an idle process or a new one; its slot is free once it settled and a killed process has exited. */
-  private start<T extends EngineTask>(jobId: string, task: T, options: EngineRunOptions): StartedTask<TaskOutcome<ResultOf<T>>> {
+  private start<T extends EngineTask>(jobId: string, task: T, options: EngineRunOptions, yieldSignal: AbortSignal): StartedTask<TaskOutcome<ResultOf<T>>> {
     let release!: () => void;
     const freed = new Promise<void>((resolve) => (release = resolve));
     const result = this.processFor(task.kind).then((process) => {
       this.claimed.delete(process);
-      const outcome = process.run(jobId, task, options);
+      const outcome = process.run(jobId, task, options, yieldSignal);
       outcome.then(release, () => (process.gone ? process.exited.then(release) : release()));
       return outcome;
     });
@@ -252,7 +323,7 @@ export class EngineHost {
     const process = new EngineProcess(this.options, (gone) => {
       this.processes.delete(gone);
       this.claimed.delete(gone);
-    });
+    }, this.yieldCounts);
     this.processes.add(process);
     return this.claim(process);
   }
@@ -270,6 +341,11 @@ export class EngineHost {
     const outcome = await this.run(`waveform-${randomUUID()}`, task, { signal, priority: 'analysis', onProgress: () => undefined });
     if (!outcome.result.cached) cachePrunerFor(task.dataDir).noteWrite('waveforms');
     return outcome.result;
+  }
+
+  /** How often a task gave its process to interactive speech, with the process kept warm or ended. */
+  get yields(): Readonly<YieldCounts> {
+    return { ...this.yieldCounts };
   }
 
   /** Process ids of the live engine processes (for diagnostics and fault tests). */

@@ -6,8 +6,9 @@
  *
  * Jobs never hold every process, but analysis may borrow the last one (a timeline's waveform should not wait
  * for a transcription). The last process still belongs to interactive speech: an interactive task that finds
- * every process busy makes a borrowing analysis task yield (its process ends, and it runs again later from
- * the start), and analysis does not borrow the last process again while speech has run within the last
+ * every process busy makes a borrowing analysis task yield (it stops and runs again later; the engine host
+ * keeps its process alive and warm for the speech when the task can stop on request, and ends it otherwise),
+ * and analysis does not borrow the last process again while speech has run within the last
  * moments (a reader between two sentences).
  */
 import os from 'node:os';

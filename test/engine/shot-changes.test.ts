@@ -4,6 +4,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { engineConfigFromEnvironment } from '../../src/config/engine-environment';
 import { DEFAULT_SUBTITLE_STYLE } from '../../src/contract/subtitle-style';
+import { runShotChangesTask } from '../../src/engine/media/shot-changes-task';
+import { TaskYieldedError } from '../../src/engine/protocol';
 import { EngineHost } from '../../src/jobs/engine-host';
 import { findShotChanges } from '../../src/jobs/shot-changes';
 import { silentLogger } from '../../src/util/log';
@@ -36,6 +38,14 @@ describe('the shot-changes engine task (ffmpeg scene score in the engine process
     assert.ok(Math.abs(found.durationSeconds - SHOT_FRAMES.reduce((a, b) => a + b, 0) * FRAME) < 0.1, `duration ${found.durationSeconds}`);
     assert.equal(found.changes.length, CUT_SECONDS.length, JSON.stringify(found.changes));
     found.changes.forEach((change, i) => assert.ok(Math.abs(change - CUT_SECONDS[i]!) <= FRAME, `cut ${i + 1} at ${change} s, made at ${CUT_SECONDS[i]} s`));
+  });
+
+  it('stops with TaskYieldedError when asked to yield once its ffmpeg pass has begun, in the engine\'s own code', async () => {
+    const yielding = new AbortController();
+    const task = { kind: 'shot-changes' as const, mediaPath: video, threshold: DEFAULT_SUBTITLE_STYLE.shotChangeThreshold };
+    await assert.rejects(runShotChangesTask(task, () => yielding.abort(), yielding.signal), TaskYieldedError);
+    const done = await runShotChangesTask(task, () => undefined, new AbortController().signal);
+    assert.equal(done.result.changes.length, CUT_SECONDS.length, 'not asked to yield, it runs to the end');
   });
 
   it('answers from the cache while the file is unchanged, and looks again when it or the threshold changes', async () => {

@@ -3,6 +3,8 @@ import { copyFile, mkdir, readdir, rm, stat, utimes, writeFile } from 'node:fs/p
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { engineConfigFromEnvironment } from '../../src/config/engine-environment';
+import { TaskYieldedError, type ProgressReporter } from '../../src/engine/protocol';
+import { runSpeechRegionsTask } from '../../src/engine/stt/run-speech-regions';
 import { EngineHost } from '../../src/jobs/engine-host';
 import { findSpeechRegions, speechRegionsCacheDir } from '../../src/jobs/speech-regions';
 import { cachePrunerFor, cacheLimits, releaseCachePruner } from '../../src/util/data-dir-caches';
@@ -45,6 +47,30 @@ describe('the speech-regions engine task (Silero VAD in the engine process) and 
       if (i > 0) assert.ok(region.start >= found.regions[i - 1].end, `region ${i} starts after the one before ends`);
     }
     assert.ok(phases.has('decoding') && phases.has('detecting_speech'), [...phases].join(' '));
+  });
+
+  it('stops with TaskYieldedError between pieces of VAD when asked to yield, in the engine\'s own code', async () => {
+    const yielding = new AbortController();
+    const phases: string[] = [];
+    const report: ProgressReporter = (phase) => {
+      phases.push(phase);
+      if (phase === 'detecting_speech') yielding.abort();
+    };
+    await assert.rejects(runSpeechRegionsTask({ kind: 'speech-regions', inputPath: media, vadModelPath: vad }, report, yielding.signal), TaskYieldedError);
+    assert.ok(phases.includes('detecting_speech'), 'it was asked after decoding');
+    const done = await runSpeechRegionsTask({ kind: 'speech-regions', inputPath: media, vadModelPath: vad }, () => undefined, new AbortController().signal);
+    assert.ok(done.result.regions.length >= 2, 'not asked to yield, it runs to the end');
+  });
+
+  it('stops with TaskYieldedError while decoding when asked to yield then, before any VAD', async () => {
+    const yielding = new AbortController();
+    const phases: string[] = [];
+    const report: ProgressReporter = (phase, progress) => {
+      phases.push(phase);
+      if (phase === 'decoding' && progress > 0) yielding.abort();
+    };
+    await assert.rejects(runSpeechRegionsTask({ kind: 'speech-regions', inputPath: media, vadModelPath: vad }, report, yielding.signal), TaskYieldedError);
+    assert.ok(!phases.includes('detecting_speech'), phases.join(' '));
   });
 
   it('answers from the cache while the file is unchanged, and analyses again when it changes', async () => {

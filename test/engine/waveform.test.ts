@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
 import { runWaveformTask } from '../../src/engine/media/waveform-task';
 import { readWaveformFile } from '../../src/engine/media/waveform-file';
 import { PeakBuckets } from '../../src/engine/media/waveform-peaks';
-import type { ProgressReporter, WaveformTask } from '../../src/engine/protocol';
+import { TaskYieldedError, type ProgressReporter, type WaveformTask } from '../../src/engine/protocol';
 import { EngineHost } from '../../src/jobs/engine-host';
 import { cachePrunerFor, cacheLimits, releaseCachePruner } from '../../src/util/data-dir-caches';
 import { silentLogger } from '../../src/util/log';
@@ -125,6 +127,42 @@ describe('the waveform task', () => {
     const video = await encodeVideoWithAudio(media, dir);
     const { result } = await runWaveformTask({ ...task(), mediaPath: video }, noReport);
     assert.ok(Math.abs(result.durationSeconds - 2) < 0.1, `${result.durationSeconds} s`);
+  });
+
+  it('stops with TaskYieldedError when asked to yield while decoding, caches nothing, and draws the same peaks when run again', async () => {
+    const yieldData = path.join(dir, 'yield-data');
+    const yielding = new AbortController();
+    // Asked to yield as soon as the first decoded audio has arrived: in the middle of the decoding.
+    const askOnProgress: ProgressReporter = (_phase, progress) => progress > 0 && yielding.abort();
+    await assert.rejects(runWaveformTask({ ...task(), dataDir: yieldData }, askOnProgress, yielding.signal), TaskYieldedError);
+    assert.equal(existsSync(path.join(yieldData, 'waveforms')) && (await readdir(path.join(yieldData, 'waveforms'))).length > 0, false, 'no peaks file from a stopped task');
+    const again = await runWaveformTask({ ...task(), dataDir: yieldData }, noReport, new AbortController().signal);
+    const reference = await runWaveformTask(task(), noReport);
+    assert.equal(again.result.cached, false);
+    assert.deepEqual([...(await readWaveformFile(again.result.peaksPath))!.pairs], [...(await readWaveformFile(reference.result.peaksPath))!.pairs]);
+  });
+
+  it('run again after a yield, continues where it stopped instead of from the start', async () => {
+    // A minute of the tone: ffmpeg hands it over in several pieces, so the yield comes part of the way in.
+    const long = path.join(dir, 'minute.wav');
+    await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-stream_loop', '29', '-i', media, '-c', 'copy', long]);
+    const sameVersion = (): Promise<void> => utimes(long, 1_700_000_000, 1_700_000_000);
+    await sameVersion();
+    const minute: WaveformTask = { kind: 'waveform', mediaPath: long, dataDir: path.join(dir, 'resume-data'), bucketsPerSecond: 100 };
+    const yielding = new AbortController();
+    await assert.rejects(runWaveformTask(minute, (_phase, progress) => progress > 0 && yielding.abort(), yielding.signal), TaskYieldedError);
+    // The file's audio becomes silence behind the waveform's back (same size, same time: the same version to
+    // it). Buckets it drew before the yield keep the tone; the ones it draws after are silent.
+    const wav = await readFile(long);
+    wav.fill(0, wav.indexOf('data', 12, 'latin1') + 8);
+    await writeFile(long, wav);
+    await sameVersion();
+    const { result } = await runWaveformTask(minute, noReport, new AbortController().signal);
+    const pairs = (await readWaveformFile(result.peaksPath))!.pairs;
+    assert.equal(result.buckets, 6000, 'a minute of buckets');
+    const lastTone = pairs.findLastIndex((value) => value !== 0);
+    assert.ok(lastTone >= 0, 'buckets drawn before the yield were kept: they have the tone');
+    assert.ok(lastTone < 2 * 6000 - 2 * 100, `buckets drawn after the yield are silent: the tone ends at bucket ${lastTone >> 1}`);
   });
 
   it('refuses a relative path and a resolution that does not divide the decoding rate, with a sentence', async () => {

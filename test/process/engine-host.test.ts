@@ -47,3 +47,63 @@ describe('EngineHost and the abort signals of its jobs', () => {
     assert.equal(getEventListeners(next.signal, 'abort').length, 0);
   });
 });
+
+describe('EngineHost giving a borrowed process back to interactive speech', () => {
+  /** A host with two processes, one for jobs, with a held job and a held analysis task of `analysis` holding both. */
+  async function bothHeld(analysis: Record<string, unknown>): Promise<{ host: EngineHost; analysisPid: number; stopAll: AbortController; analysing: Promise<unknown> }> {
+    const host = new EngineHost({ workerPath: SCRIPTED_ENGINE, log: silentLogger, limits: { maxProcesses: 2, maxJobProcesses: 1 } });
+    const stopAll = new AbortController();
+    void host.run('job', held, { signal: stopAll.signal, onProgress: noProgress }).catch(() => undefined);
+    while (host.pids.length < 1) await settle();
+    const [jobPid] = host.pids;
+    let arrived!: () => void;
+    const running = new Promise<void>((resolve) => (arrived = resolve));
+    const analysing = host.run('analysis', { ...analysis, hold: true } as unknown as EngineTask, { signal: stopAll.signal, priority: 'analysis', onProgress: () => arrived() });
+    analysing.catch(() => undefined);
+    await running; // the engine process has the task (a process still starting could not answer a yield in time)
+    const analysisPid = host.pids.find((pid) => pid !== jobPid)!;
+    return { host, analysisPid, stopAll, analysing };
+  }
+
+  const sentence = { kind: 'speak' } as unknown as EngineTask;
+
+  it('runs the sentence in the process a yielding analysis task gave back, which stays alive', async () => {
+    const { host, analysisPid, stopAll } = await bothHeld({ kind: 'waveform', yields: true });
+    try {
+      const { result } = await host.run('sentence', sentence, { signal: new AbortController().signal, priority: 'interactive', onProgress: noProgress });
+      assert.equal((result as unknown as { pid: number }).pid, analysisPid, 'the sentence ran in the process the waveform had');
+      assert.deepEqual(host.yields, { kept: 1, ended: 0 });
+      assert.ok(host.pids.includes(analysisPid), 'that process is still alive');
+      assert.equal(host.pids.length, 2);
+    } finally {
+      stopAll.abort();
+      await host.close();
+    }
+  });
+
+  it('ends the process of an analysis task that does not answer the yield within the bound, and never exceeds the cap', async () => {
+    const { host, analysisPid, stopAll } = await bothHeld({ kind: 'waveform' });
+    try {
+      const { result } = await host.run('sentence', sentence, { signal: new AbortController().signal, priority: 'interactive', onProgress: noProgress });
+      assert.notEqual((result as unknown as { pid: number }).pid, analysisPid, 'the sentence ran in a fresh process');
+      assert.deepEqual(host.yields, { kept: 0, ended: 1 });
+      assert.ok(!host.pids.includes(analysisPid), 'the unanswering process was ended');
+      assert.ok(host.pids.length <= 2, `at most two processes (${host.pids.length})`);
+    } finally {
+      stopAll.abort();
+      await host.close();
+    }
+  });
+
+  it('ends the process of an analysis task of a kind that cannot yield, without asking it', async () => {
+    const { host, analysisPid, stopAll } = await bothHeld({ kind: 'embed-subtitles', yields: true });
+    try {
+      const { result } = await host.run('sentence', sentence, { signal: new AbortController().signal, priority: 'interactive', onProgress: noProgress });
+      assert.notEqual((result as unknown as { pid: number }).pid, analysisPid);
+      assert.deepEqual(host.yields, { kept: 0, ended: 1 }, 'it would have answered, but was not asked: embed-subtitles does not check for a yield');
+    } finally {
+      stopAll.abort();
+      await host.close();
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { UserFacingError } from '../protocol';
+import { TaskYieldedError, UserFacingError } from '../protocol';
 import { firstErrorLine, isMissingExecutable, toolNotFoundError } from './ffmpeg';
 import { isWasmMedia, type MediaToolchain } from './media-toolchain';
 import { startWasmFfmpeg, type WasmRun } from './wasm-ffmpeg';
@@ -23,6 +23,8 @@ export interface DecodeOptions {
   maxSeconds?: number;
   /** The sentence for that error. */
   tooLong?: () => UserFacingError;
+  /** Stops the decoding at the next chunk, rejecting with TaskYieldedError (the task yields its engine process). */
+  yieldSignal?: AbortSignal;
 }
 
 /**
@@ -48,10 +50,14 @@ export function decodeToPcm16(inputPath: string, tools: MediaToolchain, options:
     Math.min(expectedBytes > 0 ? expectedBytes + SPEECH_SAMPLE_RATE : 1 << 20, maxBytes + SPEECH_SAMPLE_RATE),
   );
   let length = 0;
-  let refused: UserFacingError | undefined;
+  let refused: UserFacingError | TaskYieldedError | undefined;
   /** Takes a chunk of samples; false once past maxSeconds (the decoder must be stopped). */
   const accept = (chunk: Uint8Array): boolean => {
     if (refused) return false;
+    if (options.yieldSignal?.aborted) {
+      refused = new TaskYieldedError();
+      return false;
+    }
     if (length + chunk.length > maxBytes) {
       refused = options.tooLong?.() ?? new UserFacingError(`The audio is longer than ${options.maxSeconds} seconds.`);
       return false;
@@ -97,7 +103,7 @@ async function decodeWithWasm(
   args: string[],
   inputPath: string,
   accept: (chunk: Uint8Array) => boolean,
-  refused: () => UserFacingError | undefined,
+  refused: () => UserFacingError | TaskYieldedError | undefined,
   samples: () => Int16Array,
   unreadable: (stderr: string) => UserFacingError,
 ): Promise<Int16Array> {

@@ -62,10 +62,13 @@ export interface ToolOutput {
   exitCode: number;
 }
 
-/** Runs a short-lived tool to the end and gives back its output; a missing executable throws toolNotFoundError. */
-export function runTool(tool: 'ffmpeg' | 'ffprobe', executable: string, args: readonly string[]): Promise<ToolOutput> {
+/**
+ * Runs a short-lived tool to the end and gives back its output; a missing executable throws toolNotFoundError.
+ * `stop` ends the tool at once (its output is then partial and its exit code not 0: the caller checks `stop`).
+ */
+export function runTool(tool: 'ffmpeg' | 'ffprobe', executable: string, args: readonly string[], stop?: AbortSignal): Promise<ToolOutput> {
   return new Promise((resolve, reject) => {
-    execFile(executable, args, { maxBuffer: 16 * 1024 * 1024, windowsHide: true }, (error, stdout, stderr) => {
+    execFile(executable, args, { maxBuffer: 16 * 1024 * 1024, windowsHide: true, ...(stop ? { signal: stop, killSignal: 'SIGKILL' as const } : {}) }, (error, stdout, stderr) => {
       if (error && isMissingExecutable(error)) {
         reject(toolNotFoundError(tool));
         return;

@@ -1,4 +1,4 @@
-import { UserFacingError } from '../protocol';
+import { TaskYieldedError, UserFacingError } from '../protocol';
 import { firstErrorLine, runTool } from './ffmpeg';
 import { isWasmMedia, type MediaToolchain } from './media-toolchain';
 import { runWasmFfmpeg } from './wasm-ffmpeg';
@@ -16,15 +16,17 @@ interface FfprobeJson {
 
 /**
  * Asks ffprobe (system or WebAssembly) for the duration and whether there is an audio stream, before decoding anything.
- * Throws a UserFacingError when ffprobe cannot read the file at all.
+ * Throws a UserFacingError when ffprobe cannot read the file at all, and TaskYieldedError when `yieldSignal`
+ * ends a system ffprobe early (the WebAssembly one runs to its end: it is in-process and short).
  */
-export async function probeMedia(inputPath: string, tools: MediaToolchain): Promise<MediaProbe> {
+export async function probeMedia(inputPath: string, tools: MediaToolchain, yieldSignal?: AbortSignal): Promise<MediaProbe> {
   const wasm = isWasmMedia(tools);
   const source = wasm ? '/in/0' : inputPath;
   const args = ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type', '-of', 'json', source];
   const { stdout, stderr, exitCode } = wasm
     ? await runWasmFfmpeg({ program: 'ffprobe', args, inputs: [inputPath] }).then((result) => ({ ...result, exitCode: result.code }))
-    : await runTool('ffprobe', tools.ffprobe, args);
+    : await runTool('ffprobe', tools.ffprobe, args, yieldSignal);
+  if (yieldSignal?.aborted) throw new TaskYieldedError();
   if (exitCode !== 0) {
     throw new UserFacingError(`The file is not a media file ffmpeg can read: ${firstErrorLine(stderr, source)}`);
   }

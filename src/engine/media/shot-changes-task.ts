@@ -4,7 +4,7 @@
  * caches the answer (src/jobs/shot-changes.ts); this runs only for a file not seen before.
  */
 import { isAbsolute } from 'node:path';
-import { UserFacingError, type ProgressReporter, type ShotChangesResult, type ShotChangesTask, type TaskOutcome } from '../protocol';
+import { stopIfAskedToYield, UserFacingError, type ProgressReporter, type ShotChangesResult, type ShotChangesTask, type TaskOutcome } from '../protocol';
 import { findMediaTools, firstErrorLine, runTool } from './ffmpeg';
 
 export const SHOT_CHANGES_BACKEND = 'ffmpeg';
@@ -38,9 +38,10 @@ const rate = (text: string | undefined): number => {
   return Number.isFinite(value) && value > 0 ? value : 0;
 };
 
-async function probeVideo(mediaPath: string, ffprobe: string): Promise<VideoProbe> {
+async function probeVideo(mediaPath: string, ffprobe: string, yieldSignal?: AbortSignal): Promise<VideoProbe> {
   const args = ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=avg_frame_rate,r_frame_rate:format=duration', '-of', 'json', mediaPath];
-  const { stdout, stderr, exitCode } = await runTool('ffprobe', ffprobe, args);
+  const { stdout, stderr, exitCode } = await runTool('ffprobe', ffprobe, args, yieldSignal);
+  stopIfAskedToYield(yieldSignal);
   if (exitCode !== 0) throw new UserFacingError(`The file is not a media file ffmpeg can read: ${firstErrorLine(stderr, mediaPath)}`);
   const parsed = JSON.parse(stdout) as FfprobeJson;
   const stream = parsed.streams?.[0];
@@ -61,13 +62,16 @@ export function parseShowinfoTimes(stderr: string): number[] {
   return times.sort((a, b) => a - b);
 }
 
-export async function runShotChangesTask(task: ShotChangesTask, report: ProgressReporter): Promise<TaskOutcome<ShotChangesResult>> {
+/** Runs the task; when `yieldSignal` aborts, ffmpeg is ended and it stops with TaskYieldedError (it runs again from the start). */
+export async function runShotChangesTask(task: ShotChangesTask, report: ProgressReporter, yieldSignal?: AbortSignal): Promise<TaskOutcome<ShotChangesResult>> {
   const tools = findMediaTools();
-  const video = await probeVideo(task.mediaPath, tools.ffprobe);
+  const video = await probeVideo(task.mediaPath, tools.ffprobe, yieldSignal);
+  stopIfAskedToYield(yieldSignal);
   report('decoding', 0);
   const filter = `scale='min(${ANALYSIS_WIDTH},iw)':-2,select='gt(scene,${task.threshold})',showinfo`;
   const args = ['-hide_banner', '-nostats', '-loglevel', 'info', '-i', task.mediaPath, '-map', '0:v:0', '-an', '-sn', '-dn', '-vf', filter, '-f', 'null', '-'];
-  const { stderr, exitCode } = await runTool('ffmpeg', tools.ffmpeg, args);
+  const { stderr, exitCode } = await runTool('ffmpeg', tools.ffmpeg, args, yieldSignal);
+  stopIfAskedToYield(yieldSignal);
   if (exitCode !== 0) throw new UserFacingError(`ffmpeg could not read the video: ${firstErrorLine(stderr.split('\n').filter((line) => !/^\s|^(Input|Output|Stream)/.test(line)).join('\n'), task.mediaPath)}`);
   report('decoding', 100);
   return { backend: SHOT_CHANGES_BACKEND, result: { durationSeconds: video.durationSeconds, framesPerSecond: video.framesPerSecond, changes: parseShowinfoTimes(stderr) } };

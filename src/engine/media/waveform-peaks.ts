@@ -4,7 +4,7 @@
  * than one pipe chunk of decoded audio is ever held, however long the media.
  */
 import { spawn } from 'node:child_process';
-import { UserFacingError } from '../protocol';
+import { TaskYieldedError, UserFacingError } from '../protocol';
 import { firstErrorLine, isMissingExecutable, toolNotFoundError, type MediaTools } from './ffmpeg';
 
 /** Decoding rate for peaks: enough to see speech's envelope, a fraction of the work of 16 kHz. */
@@ -35,6 +35,19 @@ export class PeakBuckets {
     const whole = at + Math.floor((chunk.length - at) / 2) * 2;
     for (let i = at; i < whole; i += 2) this.sample((chunk[i] | (chunk[i + 1] << 8)) << 16 >> 16);
     if (whole < chunk.length) this.carry = chunk[whole];
+  }
+
+  /** Continues after `done`, the complete buckets of an earlier pass that stopped (see `completed`). */
+  static continuing(samplesPerBucket: number, done: Int16Array, expectedBuckets = 1024): PeakBuckets {
+    const buckets = new PeakBuckets(samplesPerBucket, Math.max(expectedBuckets, done.length / 2));
+    buckets.pairs.set(done);
+    buckets.count = done.length / 2;
+    return buckets;
+  }
+
+  /** A copy of the complete buckets so far (a partial last bucket is left out: a later pass redoes it). */
+  completed(): Int16Array {
+    return this.pairs.slice(0, this.count * 2);
   }
 
   /** The [min, max] pairs so far, the last, partial bucket included. */
@@ -70,6 +83,12 @@ export interface PeaksOptions {
   /** What ffprobe said the media lasts: sizes the result and drives `onProgress`. */
   expectedSeconds?: number;
   onProgress?(fraction: number): void;
+  /** Asks the decoding to stop (ffmpeg is ended at once) and the promise to reject with TaskYieldedError. */
+  yieldSignal?: AbortSignal;
+  /** Hands over the complete buckets drawn before a yield stopped the decoding, to continue from later. */
+  onStopped?(completed: Int16Array): void;
+  /** The complete buckets of an earlier pass that yielded: decoding starts after them (ffmpeg seeks there). */
+  resume?: Int16Array;
 }
 
 export interface WaveformPeaks {
@@ -85,12 +104,24 @@ export function computeWaveformPeaks(inputPath: string, tools: MediaTools, optio
   const samplesPerBucket = PEAKS_SAMPLE_RATE / options.bucketsPerSecond;
   if (!Number.isInteger(samplesPerBucket)) throw new TypeError(`Expected buckets per second that divide ${PEAKS_SAMPLE_RATE}, got ${options.bucketsPerSecond}`);
   const expected = options.expectedSeconds ?? 0;
-  const buckets = new PeakBuckets(samplesPerBucket, Math.ceil(expected * options.bucketsPerSecond) + 1);
-  const args = ['-nostdin', '-hide_banner', '-nostats', '-v', 'error', '-i', inputPath, '-vn', '-sn', '-dn', '-ac', '1', '-ar', String(PEAKS_SAMPLE_RATE), '-f', 's16le', 'pipe:1'];
+  const expectedBuckets = Math.ceil(expected * options.bucketsPerSecond) + 1;
+  const resume = options.resume && options.resume.length % 2 === 0 ? options.resume : undefined;
+  const buckets = resume ? PeakBuckets.continuing(samplesPerBucket, resume, expectedBuckets) : new PeakBuckets(samplesPerBucket, expectedBuckets);
+  const skippedSamples = resume ? (resume.length / 2) * samplesPerBucket : 0;
+  // Seeking the input starts the decoding at the first bucket not drawn yet (at a bucket's edge, to the sample for PCM).
+  const seek = skippedSamples > 0 ? ['-ss', (skippedSamples / PEAKS_SAMPLE_RATE).toFixed(6)] : [];
+  const args = ['-nostdin', '-hide_banner', '-nostats', '-v', 'error', ...seek, '-i', inputPath, '-vn', '-sn', '-dn', '-ac', '1', '-ar', String(PEAKS_SAMPLE_RATE), '-f', 's16le', 'pipe:1'];
   return new Promise((resolve, reject) => {
+    if (options.yieldSignal?.aborted) return reject(new TaskYieldedError());
     const child = spawn(tools.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const onYield = (): void => {
+      child.kill('SIGKILL');
+      options.onStopped?.(buckets.completed());
+      reject(new TaskYieldedError());
+    };
+    options.yieldSignal?.addEventListener('abort', onYield, { once: true });
     let stderr = '';
-    let bytes = 0;
+    let bytes = skippedSamples * 2;
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (text: string) => {
       if (stderr.length < 64 * 1024) stderr += text;
@@ -102,6 +133,7 @@ export function computeWaveformPeaks(inputPath: string, tools: MediaTools, optio
     });
     child.on('error', (error) => reject(isMissingExecutable(error) ? toolNotFoundError('ffmpeg') : error));
     child.on('close', (code) => {
+      options.yieldSignal?.removeEventListener('abort', onYield);
       if (code !== 0) {
         reject(new UserFacingError(`The file is not a media file ffmpeg can read: ${firstErrorLine(stderr, inputPath)}`));
         return;

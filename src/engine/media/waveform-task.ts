@@ -25,7 +25,28 @@ export function checkWaveformTask(task: Record<string, unknown>): WaveformTask {
 
 const maxRssBytes = (): number => process.resourceUsage().maxRSS * 1024;
 
-export async function runWaveformTask(task: WaveformTask, report: ProgressReporter): Promise<TaskOutcome<WaveformResult>> {
+/**
+ * The buckets drawn by waveform tasks that yielded, by their cache file (which names the media's version): the
+ * task run again in this process continues from there instead of from the start. A few at most (a timeline
+ * asks for one file at a time); the oldest is forgotten first.
+ */
+const stoppedPeaks = new Map<string, Int16Array>();
+const STOPPED_KEPT = 4;
+
+function keepStopped(peaksPath: string, completed: Int16Array): void {
+  stoppedPeaks.delete(peaksPath);
+  stoppedPeaks.set(peaksPath, completed);
+  for (const oldest of stoppedPeaks.keys()) {
+    if (stoppedPeaks.size <= STOPPED_KEPT) break;
+    stoppedPeaks.delete(oldest);
+  }
+}
+
+/**
+ * Runs the task; when `yieldSignal` aborts it stops early with TaskYieldedError, keeping the buckets drawn so far
+ * in this process, so that the task run again here continues where it stopped.
+ */
+export async function runWaveformTask(task: WaveformTask, report: ProgressReporter, yieldSignal?: AbortSignal): Promise<TaskOutcome<WaveformResult>> {
   const version = await mediaVersion(task.mediaPath).catch(() => {
     throw new UserFacingError(`The media file ${task.mediaPath} cannot be read.`);
   });
@@ -41,12 +62,17 @@ export async function runWaveformTask(task: WaveformTask, report: ProgressReport
     return outcome(cached, true);
   }
   const tools = findMediaTools();
-  const probe = await probeMedia(task.mediaPath, tools);
+  const probe = await probeMedia(task.mediaPath, tools, yieldSignal);
   if (!probe.hasAudio) throw new UserFacingError('The media file has no audio to draw.');
+  const resume = stoppedPeaks.get(peaksPath);
+  stoppedPeaks.delete(peaksPath);
   const peaks = await computeWaveformPeaks(task.mediaPath, tools, {
     bucketsPerSecond: task.bucketsPerSecond,
     expectedSeconds: probe.durationSeconds ?? undefined,
     onProgress: (fraction) => report('decoding', Math.round(fraction * 100)),
+    yieldSignal,
+    onStopped: (completed) => keepStopped(peaksPath, completed),
+    resume,
   });
   await writeWaveformFile(peaksPath, peaks);
   return outcome(peaks, false);

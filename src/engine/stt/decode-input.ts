@@ -30,6 +30,8 @@ export async function decodeInput(
   options: Pick<SttOptions, 'cropStartSeconds' | 'cropEndSeconds'>,
   tools: MediaToolchain,
   onProgress: (fraction: number) => void,
+  /** Stops the decoding with TaskYieldedError (a speech-regions task yielding its process). */
+  yieldSignal?: AbortSignal,
 ): Promise<DecodedInput> {
   const probe = await probeMedia(inputPath, tools);
   if (!probe.hasAudio) throw new UserFacingError('The file has no audio stream.');
@@ -52,6 +54,7 @@ export async function decodeInput(
     onProgress,
     maxSeconds: MAX_TRANSCRIBE_SECONDS,
     tooLong: () => tooLong(null),
+    yieldSignal,
   });
   if (pcm.length === 0) {
     if (start > 0) throw cropBeyondEnd(start, duration);

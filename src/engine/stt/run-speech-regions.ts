@@ -3,7 +3,7 @@
  * stretches of speech with Silero VAD (the same detector STT jobs skip silence with).
  */
 import { findMediaTools } from '../media/ffmpeg';
-import { VAD_BACKEND, type ProgressReporter, type SpeechRegionsResult, type SpeechRegionsTask, type TaskOutcome } from '../protocol';
+import { stopIfAskedToYield, VAD_BACKEND, type ProgressReporter, type SpeechRegionsResult, type SpeechRegionsTask, type TaskOutcome } from '../protocol';
 import { decodeInput } from './decode-input';
 import { detectSpeech } from './speech-vad';
 import { sttThreadCount } from './whisper-session';
@@ -11,12 +11,19 @@ import { sttThreadCount } from './whisper-session';
 /** Decoding is quick next to VAD (about 5 % of real time): it takes the first fifth of the progress. */
 const DECODING_SHARE = 20;
 
-export async function runSpeechRegionsTask(task: SpeechRegionsTask, report: ProgressReporter): Promise<TaskOutcome<SpeechRegionsResult>> {
+/**
+ * Runs the task; when `yieldSignal` aborts it stops with TaskYieldedError at once while decoding, or after the
+ * piece of VAD in hand (up to two minutes of audio: longer than the host waits, which then ends the process).
+ */
+export async function runSpeechRegionsTask(task: SpeechRegionsTask, report: ProgressReporter, yieldSignal?: AbortSignal): Promise<TaskOutcome<SpeechRegionsResult>> {
   report('decoding', 0);
-  const input = await decodeInput(task.inputPath, {}, findMediaTools(), (fraction) => report('decoding', DECODING_SHARE * fraction));
+  const input = await decodeInput(task.inputPath, {}, findMediaTools(), (fraction) => report('decoding', DECODING_SHARE * fraction), yieldSignal);
+  stopIfAskedToYield(yieldSignal);
   report('detecting_speech', DECODING_SHARE);
-  const found = await detectSpeech(input.pcm, task.vadModelPath, sttThreadCount(), (fraction) =>
-    report('detecting_speech', DECODING_SHARE + (100 - DECODING_SHARE) * fraction));
+  const found = await detectSpeech(input.pcm, task.vadModelPath, sttThreadCount(), (fraction) => {
+    stopIfAskedToYield(yieldSignal);
+    report('detecting_speech', DECODING_SHARE + (100 - DECODING_SHARE) * fraction);
+  });
   const round = (seconds: number): number => Math.round(seconds * 1000) / 1000;
   const regions = found
     .map((range) => ({ start: round(range.start), end: round(Math.min(range.end, input.durationSeconds)) }))
