@@ -71,8 +71,7 @@ export async function alignSpeech(input: AlignmentInput): Promise<Alignment> {
   const warp = warpPyramid(reference, target, rate);
   const unitSteps = assembled.units.map((unit) => ({ start: Math.floor(unit.startFrame / POOL), end: Math.min(referenceSteps, Math.ceil(unit.endFrame / POOL)) }));
   repairStretches(warp, unitSteps, reference, target, rate, FRAME_SECONDS * POOL);
-  const second = secondPass(warp, unitSteps, reference, target, rate, FRAME_SECONDS * POOL);
-  if (process.env.SPEECH_ALIGN_DEBUG) console.error('second pass', JSON.stringify(second));
+  secondPass(warp, unitSteps, reference, target, rate, FRAME_SECONDS * POOL);
   input.onProgress?.('matching', 0.9);
   const step = (frame: number): number => Math.min(referenceSteps - 1, Math.floor(frame / POOL));
   const units = placeUnits(assembled.units, {

@@ -65,7 +65,6 @@ export function secondPass(warp: Warp, units: readonly UnitSteps[], reference: F
   });
   const reach = Math.round(REACH_SECONDS / stepSeconds);
   const regions = suspectRegions(spoken, suspect, reach);
-  if (process.env.SPEECH_ALIGN_DEBUG) console.error('typical', typical, spoken.map((u, k) => [u.unit + 1, u.start, u.end, +((u.end - u.start) / u.rows / typical).toFixed(2), (spoken[k + 1]?.start ?? 0) - u.end].join(' ')).join(' | '));
   if (regions.length === 0) return { regions: [] };
   // The reader's pace where the warp had no trouble: the region's lengths are judged by it.
   const calm = spoken.filter((_, k) => !regions.some((region) => k >= region.from && k < region.to));
@@ -139,7 +138,6 @@ type Span = { from: number; to: number };
 function chooseHypothesis(members: readonly Rough[], suspect: readonly boolean[], units: readonly UnitSteps[], rows: Span, cols: Span, reference: Float32Array, media: Float32Array, pace: number, goodCost: (pool: number) => number, stepSeconds: number): number[] {
   const lacking = (rows.to - rows.from) * pace - (cols.to - cols.from);
   const hypotheses: number[][] = [[]];
-  if (process.env.SPEECH_ALIGN_DEBUG) console.error('lacking', lacking * stepSeconds, 'pace', pace);
   if (lacking > MISSING_SECONDS / stepSeconds) {
     for (let a = 0; a < members.length; a++) {
       let length = 0;
@@ -162,7 +160,6 @@ function chooseHypothesis(members: readonly Rough[], suspect: readonly boolean[]
   let best: number[] = [];
   let bestScore = Infinity;
   finalists.forEach((notSaid, h) => {
-    if (process.env.SPEECH_ALIGN_DEBUG) console.error('finalist', notSaid.map((k) => members[k]!.unit + 1).join(','), fine[h]!.toFixed(1));
     if (fine[h]! < bestScore) {
       bestScore = fine[h]!;
       best = notSaid;
