@@ -1,12 +1,12 @@
 /**
  * A second pass where the first warp shows trouble. A long stretch that one side lacks makes the warp
  * squeeze units to nothing, stretch them over speech the script lacks, or leave seconds between
- * neighbours, and its error spreads to the units beside the gap. Each such region (reaching as far as the
- * coarse warp's slack either side) is warped again whole, between the well-placed units around it, under a
- * few hypotheses that its lengths allow: every unit said, media the script lacks passed over in any pause
- * between units; or, when the region's media is shorter than its units take to say, one run of units of
- * about the missing length not said. The hypothesis whose units match their speech best (mean distance
- * per unit frame) is kept. docs/alignment.md says why.
+ * neighbours, and its error spreads to the units beside the gap. Each such region is warped again whole,
+ * between the well-placed units around it, with a slope constraint inside units (slope-cost.ts), under the
+ * hypotheses its lengths allow: every unit said, media the script lacks passed over in any pause between
+ * units; or, when the region's media is shorter than its units take to say, one run of units of about the
+ * missing length not said, each of its frames costing what a frame matched well costs in this file. The
+ * cheapest hypothesis replaces the first warp over the region. docs/alignment.md says why.
  */
 import { CEPSTRA, poolFrames } from './features';
 import { slopeConstrainedCost, slopeConstrainedWarp } from './slope-cost';
@@ -20,7 +20,7 @@ const STRETCHED = 1.5;
 const STRETCH_EXTRA_SECONDS = 1;
 /** Two neighbours this far apart have media between them that the script lacks (as in place-units.ts). */
 const APART_SECONDS = 2;
-/** A region reaches this far beyond its suspect units, and its warp this far from the first one's path. */
+/** A region reaches this far beyond its suspect units: the first warp was seen to mis-time units this far from a gap. */
 const REACH_SECONDS = 15;
 /** Media this much shorter than the region's units take to say means some of them were not said. */
 const MISSING_SECONDS = 2;
