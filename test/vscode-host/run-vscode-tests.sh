@@ -43,14 +43,19 @@ for _ in $(seq 1 300); do
   sleep 0.1
 done
 set +e
-node "$HERE/run-tests.js" "$EXT" "$TESTS" "$WS" "$PORT"
-rc=$?
+node "$HERE/run-tests.js" "$EXT" "$TESTS" "$WS" "$PORT" 2>&1 | tee "$STATE/tests.log"
+rc=${PIPESTATUS[0]}
 set -e
 if [ $rc != 0 ]; then
   echo "--- code-server log (last 60 lines) ---"; tail -n 60 "$STATE/code-server.log"
-  # The extension's own log (its output channel) says what the engine and the jobs were doing when a test failed.
+  # The extension's own log (its output channel) says what the engine and the jobs were doing when a test failed;
+  # whisper.cpp's model-loading chatter is left out, it would push the rest off the screen.
   find "$STATE/ud/logs" -name '*Speech Studio*.log' 2>/dev/null | while read -r log; do
-    echo "--- $(basename "$log") (last 150 lines) ---"; tail -n 150 "$log"
+    echo "--- $(basename "$log") (last 150 lines, whisper.cpp's loading lines left out) ---"
+    grep -v '\] whisper_\|\] ggml_' "$log" | tail -n 150
   done
+  # Last, so that whoever reads only the end of a CI log sees which tests failed and why.
+  echo "--- failed tests ---"
+  grep -A 6 '^  ✘ ' "$STATE/tests.log" || tail -n 20 "$STATE/tests.log"
 fi
 exit $rc
