@@ -87,13 +87,11 @@ export function warpInBand(reference: Float32Array, media: Float32Array, coarse:
   // The end the coarse pass chose, within the band (the media's end when the coarse pass ended there).
   let j = lo[n - 1]!;
   let endCost = Infinity;
-  let pathCost = Infinity;
   const endsWithMedia = coarse.last[coarseRows - 1]! * factor + factor - 1 >= m - 1;
   for (let k = endsWithMedia ? hi[n - 1]! - lo[n - 1]! : 0; k <= hi[n - 1]! - lo[n - 1]!; k++) {
     const cost = previous[k]! / (n + lo[n - 1]! + k + 1);
     if (cost < endCost) {
       endCost = cost;
-      pathCost = previous[k]!;
       j = lo[n - 1]! + k;
     }
   }
@@ -122,5 +120,5 @@ export function warpInBand(reference: Float32Array, media: Float32Array, coarse:
     }
   }
   for (let row = 0; row < n; row++) distance[row]! /= Math.max(1, counts[row]!);
-  return { first, last, distance, peakCells: Math.max(coarse.peakCells, cells), pathCost };
+  return { first, last, distance, peakCells: Math.max(coarse.peakCells, cells) };
 }

@@ -28,8 +28,6 @@ export interface Warp {
   distance: Float32Array;
   /** The largest step matrix held at once, in cells (the memory bound). */
   peakCells: number;
-  /** The path's whole cost (band-dtw.ts gives it: the second pass compares hypotheses by it). */
-  pathCost?: number;
 }
 
 /**
