@@ -55,4 +55,9 @@ describe('forced alignment of a script that does not match the audio', () => {
     // Lines 21–23 (8.5 s of speech) are read but not in the script.
     await alignAndCheck(t, [...script.slice(0, 20), ...script.slice(23)], []);
   });
+
+  it('keeps lines 20 and 27 on their own speech when the script lacks lines 21–26 (23 s the reader said)', async () => {
+    const script = await lines();
+    await alignAndCheck(t, [...script.slice(0, 20), ...script.slice(26)], []);
+  });
 });

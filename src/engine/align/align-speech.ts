@@ -10,6 +10,7 @@ import { CEPSTRA, FRAME_SECONDS, computeFeatures, poolFrames } from './features'
 import { findPauses, noiseFloorDb, type SpeechSpan } from './pauses';
 import { placeUnits, type PlacedUnit } from './place-units';
 import { repairStretches } from './repair-stretches';
+import { secondPass } from './second-pass';
 import { assemble, matchingRate, renderScript } from './rendition';
 import { warpWindowed, type Warp } from './windowed-dtw';
 
@@ -68,7 +69,9 @@ export async function alignSpeech(input: AlignmentInput): Promise<Alignment> {
   const rate = targetSteps / referenceSteps;
   input.onProgress?.('matching', 0.2);
   const warp = warpPyramid(reference, target, rate);
-  repairStretches(warp, assembled.units.map((unit) => ({ start: Math.floor(unit.startFrame / POOL), end: Math.min(referenceSteps, Math.ceil(unit.endFrame / POOL)) })), reference, target, rate, FRAME_SECONDS * POOL);
+  const unitSteps = assembled.units.map((unit) => ({ start: Math.floor(unit.startFrame / POOL), end: Math.min(referenceSteps, Math.ceil(unit.endFrame / POOL)) }));
+  repairStretches(warp, unitSteps, reference, target, rate, FRAME_SECONDS * POOL);
+  secondPass(warp, unitSteps, reference, target, rate, FRAME_SECONDS * POOL);
   input.onProgress?.('matching', 0.9);
   const step = (frame: number): number => Math.min(referenceSteps - 1, Math.floor(frame / POOL));
   const units = placeUnits(assembled.units, {

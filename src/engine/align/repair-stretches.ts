@@ -18,7 +18,7 @@ const STRETCH_EXTRA_SECONDS = 1;
  * it, so missing speech is cheaper passed over in a pause than soaked up by a speech frame that resembles
  * everything a little; above a good match (about 0.6 of it), so matching speech is never passed over.
  */
-const SKIP_SHARE = 0.8;
+export const SKIP_SHARE = 0.8;
 /** The most cells a repair may hold (one byte each): a stretch too long for this is left as it is. */
 const MAX_CELLS = 16_000_000;
 
@@ -29,7 +29,7 @@ export interface UnitSteps {
 }
 
 /** The typical distance of unrelated frames (a median over pairs spread evenly over both signals). */
-function unrelatedDistance(reference: Float32Array, media: Float32Array): number {
+export function unrelatedDistance(reference: Float32Array, media: Float32Array): number {
   const n = reference.length / CEPSTRA;
   const m = media.length / CEPSTRA;
   const pairs = 2048;
