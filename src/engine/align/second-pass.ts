@@ -68,6 +68,10 @@ export function secondPass(warp: Warp, units: readonly UnitSteps[], reference: F
   if (regions.length === 0) return { regions: [] };
   // The reader's pace where the warp had no trouble: the region's lengths are judged by it.
   const calm = spoken.filter((_, k) => !regions.some((region) => k >= region.from && k < region.to));
+  // With no unit placed without trouble there is no good match to price a unit not said by, and "every unit
+  // said" would always win: squeezed into media too short for them, units would all pass as found. The first
+  // warp's placing (which passes over what is not there) is kept instead.
+  if (calm.length === 0) return { regions: [] };
   const calmRows = calm.reduce((sum, unit) => sum + unit.rows, 0);
   const pace = calmRows > 0 ? calm.reduce((sum, unit) => sum + unit.end - unit.start, 0) / calmRows : typical;
   const skipCost = SKIP_SHARE * unrelatedDistance(reference, media);
