@@ -181,10 +181,16 @@ class EngineProcess {
   }
 
   private cancel(): void {
+    this.endJob(new EngineCancelledError());
+  }
+
+  /** Ends this process under its current job, which rejects with `error`; false when no job was running. */
+  private endJob(error: Error): boolean {
     const job = this.release();
-    if (!job) return;
+    if (!job) return false;
     this.kill();
-    job.reject(new EngineCancelledError());
+    job.reject(error);
+    return true;
   }
 
   /** Asks the task to stop and keep this process (worker.ts answers `yielded`), or ends the process when it cannot or does not. */
@@ -202,11 +208,7 @@ class EngineProcess {
   }
 
   private endToYield(): void {
-    const job = this.release();
-    if (!job) return;
-    this.counts.ended++;
-    this.kill();
-    job.reject(new EngineYieldedError());
+    if (this.endJob(new EngineYieldedError())) this.counts.ended++;
   }
 
   /** Takes the current job off this process and stops listening to its signals. */
