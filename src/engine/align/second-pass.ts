@@ -75,7 +75,19 @@ export function secondPass(warp: Warp, units: readonly UnitSteps[], reference: F
   const calmRows = calm.reduce((sum, unit) => sum + unit.rows, 0);
   const pace = calmRows > 0 ? calm.reduce((sum, unit) => sum + unit.end - unit.start, 0) / calmRows : typical;
   const skipCost = SKIP_SHARE * unrelatedDistance(reference, media);
-  const goodCost = (pool: number): number => goodDistance(warp, calm, units, reference, media, pool);
+  // What a frame matched well costs and what passing over a media frame costs, at each step size: the same
+  // for every region and hypothesis, so measured once a step size (each is a pass over the whole file).
+  const measured = new Map<number, FramePrices>();
+  const pricesAt = (pool: number): FramePrices => {
+    let prices = measured.get(pool);
+    if (!prices) {
+      // Distances shrink as frames are pooled: the costs are measured on the pooled signals.
+      const skip = SKIP_SHARE * unrelatedDistance(poolFrames(reference, referenceSteps, pool), poolFrames(media, mediaSteps, pool));
+      prices = { good: goodDistance(warp, calm, units, reference, media, pool), skip };
+      measured.set(pool, prices);
+    }
+    return prices;
+  };
   const report: SecondPassReport = { regions: [] };
   for (const region of regions) {
     const before = spoken[region.from - 1];
@@ -84,7 +96,7 @@ export function secondPass(warp: Warp, units: readonly UnitSteps[], reference: F
     const cols = { from: before ? Math.min(mediaSteps - 1, before.end) : 0, to: after ? after.start : mediaSteps };
     if (cols.to - cols.from < 2 || (rows.to - rows.from) * (cols.to - cols.from) > MAX_CELLS) continue;
     const members = spoken.slice(region.from, region.to);
-    const notSaid = chooseHypothesis(members, suspect.slice(region.from, region.to), units, rows, cols, reference, media, pace, goodCost, stepSeconds);
+    const notSaid = chooseHypothesis(members, suspect.slice(region.from, region.to), units, rows, cols, reference, media, pace, pricesAt, stepSeconds);
     if (!rewarp(warp, members, notSaid, units, rows, cols, reference, media, skipCost)) continue;
     report.regions.push({ from: members[0]!.unit, to: members[members.length - 1]!.unit + 1, notSaid: notSaid.map((k) => members[k]!.unit) });
   }
@@ -138,8 +150,11 @@ function suspectRegions(spoken: readonly Rough[], suspect: readonly boolean[], r
 
 type Span = { from: number; to: number };
 
+/** Frame costs on pooled steps: a frame matched well (`good`), and a media frame passed over on a pause (`skip`). */
+interface FramePrices { good: number; skip: number }
+
 /** The members (by their place in `members`) not said under the best hypothesis; none when every unit was. */
-function chooseHypothesis(members: readonly Rough[], suspect: readonly boolean[], units: readonly UnitSteps[], rows: Span, cols: Span, reference: Float32Array, media: Float32Array, pace: number, goodCost: (pool: number) => number, stepSeconds: number): number[] {
+function chooseHypothesis(members: readonly Rough[], suspect: readonly boolean[], units: readonly UnitSteps[], rows: Span, cols: Span, reference: Float32Array, media: Float32Array, pace: number, pricesAt: (pool: number) => FramePrices, stepSeconds: number): number[] {
   const lacking = (rows.to - rows.from) * pace - (cols.to - cols.from);
   const hypotheses: number[][] = [[]];
   if (lacking > MISSING_SECONDS / stepSeconds) {
@@ -158,9 +173,9 @@ function chooseHypothesis(members: readonly Rough[], suspect: readonly boolean[]
   }
   if (hypotheses.length === 1) return [];
   // Coarse to fine: every hypothesis on 100 ms steps, the few best again on 40 ms steps.
-  const coarse = scoreHypotheses(hypotheses, COARSE_POOL, members, units, rows, cols, reference, media, goodCost);
+  const coarse = scoreHypotheses(hypotheses, COARSE_POOL, members, units, rows, cols, reference, media, pricesAt(COARSE_POOL));
   const finalists = hypotheses.map((notSaid, h) => ({ notSaid, score: coarse[h]! })).sort((x, y) => x.score - y.score).slice(0, FINALISTS).map(({ notSaid }) => notSaid);
-  const fine = scoreHypotheses(finalists, COMPARE_POOL, members, units, rows, cols, reference, media, goodCost);
+  const fine = scoreHypotheses(finalists, COMPARE_POOL, members, units, rows, cols, reference, media, pricesAt(COMPARE_POOL));
   let best: number[] = [];
   let bestScore = Infinity;
   finalists.forEach((notSaid, h) => {
@@ -173,11 +188,9 @@ function chooseHypothesis(members: readonly Rough[], suspect: readonly boolean[]
 }
 
 /** Each hypothesis's cost on steps of `pool` frames: the slope-constrained warp's, and each frame of a unit not said at a good match's cost and a step. */
-function scoreHypotheses(hypotheses: readonly number[][], pool: number, members: readonly Rough[], units: readonly UnitSteps[], rows: Span, cols: Span, reference: Float32Array, media: Float32Array, goodCost: (pool: number) => number): number[] {
+function scoreHypotheses(hypotheses: readonly number[][], pool: number, members: readonly Rough[], units: readonly UnitSteps[], rows: Span, cols: Span, reference: Float32Array, media: Float32Array, prices: FramePrices): number[] {
   const pooledMedia = poolFrames(media.subarray(cols.from * CEPSTRA, cols.to * CEPSTRA), cols.to - cols.from, pool);
-  // Distances shrink as frames are pooled: the costs are measured on the pooled signals.
-  const skipCost = SKIP_SHARE * unrelatedDistance(poolFrames(reference, reference.length / CEPSTRA, pool), poolFrames(media, media.length / CEPSTRA, pool));
-  const good = goodCost(pool);
+  const { good, skip: skipCost } = prices;
   return hypotheses.map((notSaid) => {
     const kept = keptRows(members, notSaid, units, rows);
     const pooled = poolFrames(gather(reference, kept.rows), kept.rows.length, pool);
