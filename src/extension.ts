@@ -75,7 +75,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
   });
   const link = new RelayLink({ controller: server, secrets: context.secrets, voices, log });
   relayLink = link;
-  const player = new AudioPlayer(context.extensionUri);
+  const player = new AudioPlayer(context.extensionUri, log);
   const services: Services = {
     context, log, controller: server, editorJobs, voices, keys, player,
     outputs: new OutputRegistry(context.globalState),

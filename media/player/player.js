@@ -78,7 +78,23 @@
     post('ended');
   });
   audio.addEventListener('seeked', () => vscode.postMessage({ type: 'position', position: audio.currentTime }));
-  audio.addEventListener('error', () => post('error', { error: audio.error ? audio.error.message || `media error ${audio.error.code}` : 'media error' }));
+  // A fresh window's first page can ask for its audio before the webview's service worker serves it; the
+  // request fails, and the element gives up for good. A few more tries before that is reported as an error.
+  const RETRY_DELAYS_MS = [250, 1000, 2500];
+  let retries = 0;
+  const describeError = () => (audio.error ? audio.error.message || `media error ${audio.error.code}` : 'media error');
+  audio.addEventListener('error', () => {
+    const nothingLoaded = audio.readyState === HTMLMediaElement.HAVE_NOTHING;
+    const aborted = audio.error && audio.error.code === MediaError.MEDIA_ERR_ABORTED;
+    if (nothingLoaded && !aborted && retries < RETRY_DELAYS_MS.length) {
+      const delay = RETRY_DELAYS_MS[retries++];
+      vscode.postMessage({ type: 'retry', attempt: retries, error: describeError() });
+      setTimeout(() => audio.load(), delay);
+      return;
+    }
+    post('error', { error: describeError() });
+  });
+  audio.addEventListener('loadedmetadata', () => { retries = 0; });
 
   window.addEventListener('message', (event) => {
     const message = event.data;

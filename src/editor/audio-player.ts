@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import type { Logger } from '../util/log';
 import { PanelView } from './panel-view';
 
 export type PlayerState = 'playing' | 'paused' | 'ended' | 'error';
@@ -26,14 +27,22 @@ export interface PlayerReport {
 }
 
 interface PageMessage {
-  type: 'ready' | 'report' | 'position';
+  type: 'ready' | 'report' | 'position' | 'retry';
   id?: number;
+  attempt?: number;
   state?: PlayerState;
   start?: number;
   end?: number | null;
   position?: number;
   error?: string;
 }
+
+/**
+ * A page that has not said it is ready by then is made again, at most twice: in a fresh window the webview's
+ * service worker can miss the first page's script and audio, and that page never recovers on its own.
+ */
+export const PAGE_READY_BOUND_MS = 8000;
+const PAGE_REMAKES = 2;
 
 export class AudioPlayer implements vscode.Disposable {
   static readonly viewType = 'speechStudio.player';
@@ -55,7 +64,7 @@ export class AudioPlayer implements vscode.Disposable {
   /** The playhead as it moves (a few times a second while playing). */
   readonly onDidMove = this.moved.event;
 
-  constructor(private readonly extensionUri: vscode.Uri) {
+  constructor(private readonly extensionUri: vscode.Uri, private readonly log?: Logger) {
     this.view = new PanelView(AudioPlayer.viewType, 'speechStudio.playerShown', 'speechStudio.player.close');
     this.view.onDidClose(() => {
       this.interrupt();
@@ -139,11 +148,28 @@ export class AudioPlayer implements vscode.Disposable {
       const webview = view.webview;
       webview.options = { enableScripts: true, localResourceRoots: roots };
       const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'player', 'player.js'));
-      webview.html = page(webview.cspSource, webview.asWebviewUri(vscode.Uri.file(file)).toString(), script.toString(), title, span);
+      const html = page(webview.cspSource, webview.asWebviewUri(vscode.Uri.file(file)).toString(), script.toString(), title, span);
+      webview.html = html;
       view.description = title;
+      this.remakeUnlessReady(view, loading, html, PAGE_REMAKES);
     }, (error: unknown) => {
       if (span) this.reported.fire({ request: span.id, file, state: 'error', start: span.start, end: span.end, position: span.start, error: `the player could not open: ${String(error)}` });
     });
+  }
+
+  private remakeUnlessReady(view: vscode.WebviewView, loading: number, html: string, remakesLeft: number): void {
+    const timer = setTimeout(() => {
+      if (this.pageReady || loading !== this.loads || this.panel !== view) return;
+      if (remakesLeft === 0) {
+        this.log?.warn(`The player's page for ${this.file} did not load; close the player and play again.`);
+        return;
+      }
+      this.log?.warn(`The player's page for ${this.file} did not load within ${PAGE_READY_BOUND_MS} ms; making it again.`);
+      // Setting the same HTML again is a no-op for the webview: a changing comment makes it a new page.
+      view.webview.html = `${html}<!-- ${remakesLeft} -->`;
+      this.remakeUnlessReady(view, loading, html, remakesLeft - 1);
+    }, PAGE_READY_BOUND_MS);
+    timer.unref?.();
   }
 
   /** The open span stops short (another one or another file plays, or the player closed): it reports `paused`. */
@@ -162,6 +188,11 @@ export class AudioPlayer implements vscode.Disposable {
       this.pageReady = true;
       return;
     }
+    if (message.type === 'retry') {
+      this.log?.info(`The player is loading ${file} again (try ${message.attempt ?? '?'}): ${message.error ?? 'media error'}`);
+      return;
+    }
+    if (message.type === 'report' && message.state === 'error') this.log?.warn(`The player could not play ${file}: ${message.error ?? 'media error'}`);
     const position = typeof message.position === 'number' && Number.isFinite(message.position) ? message.position : 0;
     this.playhead = { file, position };
     this.moved.fire({ file, position });

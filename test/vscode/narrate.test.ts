@@ -35,6 +35,9 @@ test('Narrate Selection speaks the paragraph at the cursor and plays it in the p
   const duration = await waitFor('the player to load the audio', async () => {
     const { value } = await ui({ action: 'property', name: 'duration', ...audio });
     return typeof value === 'number' && value > 0 ? value : undefined;
+  }).catch(async (error: unknown) => {
+    const element = Object.fromEntries(await Promise.all(['readyState', 'networkState', 'currentSrc'].map(async (name) => [name, (await ui({ action: 'property', name, ...audio })).value])));
+    throw new Error(`${String(error)}; the <audio> element: ${JSON.stringify(element)}`);
   });
   assert.ok(Math.abs(duration - seconds) < 0.1, `the player has the narration (${duration} s, the file ${seconds} s)`);
   await screenshot('narrate-selection', { keepNotifications: true });
