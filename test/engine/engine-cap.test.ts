@@ -107,7 +107,7 @@ describe('the engine process cap', { skip: !onLinux && 'counts processes in /pro
   });
   /** The engine process whose ffmpeg decodes `mediaPath` (the waveform's, past its ffprobe), once there is one. */
   async function processDecoding(mediaPath: string): Promise<number | undefined> {
-    for (const engine of await engineProcesses()) {
+    for (const engine of t.server.engine.pids) {
       for (const child of await childrenOf(engine)) {
         const argv = (await readFile(`/proc/${child}/cmdline`, 'utf8').catch(() => '')).split('\0');
         if (path.basename(argv[0]) === 'ffmpeg' && argv.includes(mediaPath)) return engine;
@@ -118,9 +118,10 @@ describe('the engine process cap', { skip: !onLinux && 'counts processes in /pro
 
   it('gives Read Aloud the process a waveform borrowed without ending it: the waveform yields, runs again and still draws the right peaks', async () => {
     const scratch = await workDir();
-    // Twenty minutes of speech: a waveform that is still decoding when the sentence comes.
-    const media = path.join(scratch, 'twenty-minutes.wav');
-    await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-stream_loop', '9', '-i', testModel('audio', 'align-dev', 'dev-a.wav'), '-c', 'copy', media]);
+    // Forty minutes of speech: a waveform that is still decoding when the test has seen its ffmpeg (about a
+    // second, quiet) and the sentence comes.
+    const media = path.join(scratch, 'forty-minutes.wav');
+    await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-stream_loop', '19', '-i', testModel('audio', 'align-dev', 'dev-a.wav'), '-c', 'copy', media]);
     const engine = t.server.engine;
     const before = { ...engine.yields, reclaimed: engine.scheduler.reclaimed };
     const counting = countEngineProcesses();
@@ -148,7 +149,7 @@ describe('the engine process cap', { skip: !onLinux && 'counts processes in /pro
 
       const drawn = await waveform;
       assert.equal(drawn.cached, false);
-      assert.ok(Math.abs(drawn.durationSeconds - 1200) < 30, `twenty minutes drawn (${drawn.durationSeconds} s)`);
+      assert.ok(Math.abs(drawn.durationSeconds - 2400) < 60, `forty minutes drawn (${drawn.durationSeconds} s)`);
       // The same peaks as a waveform that was never interrupted.
       const reference = await engine.waveform({ kind: 'waveform', mediaPath: media, dataDir: path.join(scratch, 'uninterrupted'), bucketsPerSecond: 100 }, controller.signal);
       const [yielded, uninterrupted] = await Promise.all([readWaveformFile(drawn.peaksPath), readWaveformFile(reference.peaksPath)]);

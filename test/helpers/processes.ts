@@ -21,6 +21,10 @@ export function isAlive(pid: number): boolean {
 
 /** Pids of the live children of `pid` (Linux /proc): the engine processes of a server. */
 export async function childrenOf(pid: number): Promise<number[]> {
+  // Each thread's children list is one small read; a scan of every process in /proc is hundreds, too slow
+  // under load to catch a short-lived child. Kernels built without that list get the scan.
+  const listed = await childrenListed(pid);
+  if (listed) return listed;
   const found: number[] = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -29,6 +33,16 @@ export async function childrenOf(pid: number): Promise<number[]> {
     if (ppid === pid) found.push(Number(entry));
   }
   return found;
+}
+
+async function childrenListed(pid: number): Promise<number[] | undefined> {
+  try {
+    const threads = await readdir(`/proc/${pid}/task`);
+    const lists = await Promise.all(threads.map((thread) => readFile(`/proc/${pid}/task/${thread}/children`, 'utf8')));
+    return lists.flatMap((list) => list.split(' ').filter(Boolean).map(Number));
+  } catch {
+    return undefined;
+  }
 }
 
 /** The TCP ports `pid` listens on (Linux /proc: its socket inodes matched against the LISTEN rows). */
