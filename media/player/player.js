@@ -83,7 +83,7 @@
   const RETRY_DELAYS_MS = [250, 1000, 2500];
   let retries = 0;
   const describeError = () => (audio.error ? audio.error.message || `media error ${audio.error.code}` : 'media error');
-  audio.addEventListener('error', () => {
+  function onLoadError() {
     const nothingLoaded = audio.readyState === HTMLMediaElement.HAVE_NOTHING;
     const aborted = audio.error && audio.error.code === MediaError.MEDIA_ERR_ABORTED;
     if (nothingLoaded && !aborted && retries < RETRY_DELAYS_MS.length) {
@@ -93,8 +93,11 @@
       return;
     }
     post('error', { error: describeError() });
-  });
+  }
+  audio.addEventListener('error', onLoadError);
   audio.addEventListener('loadedmetadata', () => { retries = 0; });
+  // The element starts loading before this script runs: its first request may have failed already.
+  if (audio.error) onLoadError();
 
   window.addEventListener('message', (event) => {
     const message = event.data;

@@ -28,9 +28,9 @@ function toneWav(): Buffer {
   return Buffer.concat([wavHeader(samples.length), samples]);
 }
 
-const page = (audioPath: string): string => `<!DOCTYPE html><html><head><meta charset="UTF-8">
+const page = (name: string): string => `<!DOCTYPE html><html><head><meta charset="UTF-8">
 <script>window.posted = []; window.acquireVsCodeApi = () => ({ postMessage: (message) => window.posted.push(message) });</script>
-</head><body data-view="player"><h2>Tone</h2><audio controls src="${audioPath}"></audio><script src="/player.js"></script></body></html>`;
+</head><body data-view="player"><h2>Tone</h2><audio controls src="/audio/${name}.wav"></audio><script src="/player.js?for=${name}"></script></body></html>`;
 
 interface Posted { type: string; state?: string; attempt?: number; error?: string }
 
@@ -41,13 +41,21 @@ describe('the player page in Chromium', { skip: missing }, () => {
   /** Requests for each audio path, and how many of them fail before it is served. */
   const requests = new Map<string, number>();
   const failures = new Map<string, number>();
+  const scriptAfterAudio = new Set<string>();
+  const waitForRequest = async (audioPath: string): Promise<void> => {
+    while (!requests.get(audioPath)) await delay(20);
+  };
   const wav = toneWav();
 
   before(async () => {
     server = createServer((request, response) => {
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-      if (url.pathname === '/player.js') response.writeHead(200, { 'content-type': 'text/javascript' }).end(PLAYER_SCRIPT);
-      else if (url.pathname.startsWith('/page/')) response.writeHead(200, { 'content-type': 'text/html' }).end(page(`/audio/${url.pathname.slice(6)}.wav`));
+      if (url.pathname === '/player.js') {
+        const name = url.searchParams.get('for') ?? '';
+        // A page whose script comes late: served once the audio's first request has failed.
+        void (scriptAfterAudio.has(name) ? waitForRequest(`/audio/${name}.wav`).then(() => delay(500)) : Promise.resolve())
+          .then(() => response.writeHead(200, { 'content-type': 'text/javascript' }).end(PLAYER_SCRIPT));
+      } else if (url.pathname.startsWith('/page/')) response.writeHead(200, { 'content-type': 'text/html' }).end(page(url.pathname.slice(6)));
       else if (url.pathname.startsWith('/audio/')) {
         const seen = (requests.get(url.pathname) ?? 0) + 1;
         requests.set(url.pathname, seen);
@@ -64,8 +72,9 @@ describe('the player page in Chromium', { skip: missing }, () => {
     await new Promise((resolve) => server?.close(resolve));
   });
 
-  async function open(name: string, failing: number): Promise<{ duration: () => Promise<number>; posted: () => Promise<Posted[]>; close: () => Promise<void> }> {
+  async function open(name: string, failing: number, options: { scriptAfterAudio?: boolean } = {}): Promise<{ duration: () => Promise<number>; posted: () => Promise<Posted[]>; close: () => Promise<void> }> {
     failures.set(`/audio/${name}.wav`, failing);
+    if (options.scriptAfterAudio) scriptAfterAudio.add(name);
     const context = await browser.newContext();
     const tab = await context.newPage();
     await tab.goto(`${origin}/page/${name}`);
@@ -90,6 +99,19 @@ describe('the player page in Chromium', { skip: missing }, () => {
     }
   });
 
+  it('loads audio whose first request failed before the page\'s script ran', async () => {
+    const player = await open('early', 1, { scriptAfterAudio: true });
+    try {
+      await waitUntil(async () => (await player.duration()) > 0, 'the audio to load');
+      const posted = await player.posted();
+      assert.deepEqual(posted.filter((message) => message.type === 'retry').map((message) => message.attempt), [1]);
+      assert.equal(requests.get('/audio/early.wav'), 2, 'the failed request and one more');
+      assert.equal(posted.filter((message) => message.state === 'error').length, 0, JSON.stringify(posted));
+    } finally {
+      await player.close();
+    }
+  });
+
   it('reports an error once audio that never loads has been tried four times', async () => {
     const player = await open('missing', Number.POSITIVE_INFINITY);
     try {
@@ -104,6 +126,8 @@ describe('the player page in Chromium', { skip: missing }, () => {
     }
   });
 });
+
+const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function waitUntil(condition: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
