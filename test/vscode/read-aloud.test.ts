@@ -8,7 +8,11 @@ const status = (): Thenable<ReadAloudStatus> => vscode.commands.executeCommand<R
 
 /** Waits for an event of the reading that matches, after the first `after` events. */
 async function event(what: string, match: (event: ReadAloudEvent) => boolean, after = 0, timeoutMs = 30_000): Promise<ReadAloudEvent> {
-  return waitFor(what, async () => (await status()).events.slice(after).find(match), timeoutMs);
+  return waitFor(what, async () => (await status()).events.slice(after).find(match), timeoutMs).catch(async (error: unknown) => {
+    const now = await status();
+    const seen = now.events.map((e) => e.type + ('index' in e ? ` ${e.index}` : '') + (e.type === 'state' ? ` ${e.state}` : '')).slice(-12);
+    throw new Error(`${String(error)}; the reading is ${now.state}, its last events: ${seen.join(', ')}`);
+  });
 }
 
 const started = (index: number) => (e: ReadAloudEvent): boolean => e.type === 'started' && e.index === index;

@@ -203,6 +203,19 @@ function enqueue(message) {
   source.connect(ctx.destination);
   source.start(startAt);
   items.push({ index: message.index, source, startAt, endAt: startAt + buffer.duration, started: false });
+  watchClock(ctx);
+}
+// Nothing is heard and no sentence starts when the audio output never opens: say so once, for the log.
+let clockWatched = false;
+function watchClock(ctx) {
+  if (clockWatched) return;
+  clockWatched = true;
+  const from = ctx.currentTime;
+  setTimeout(() => {
+    if (!paused && ctx.currentTime <= from) {
+      vscode.postMessage({ type: 'error', message: 'the audio output did not start: its clock stayed at ' + from.toFixed(2) + ' s for 2 s (AudioContext ' + ctx.state + ')' });
+    }
+  }, 2000);
 }
 function drop(from) {
   items = items.filter((item) => {
