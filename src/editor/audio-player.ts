@@ -41,7 +41,7 @@ interface PageMessage {
  * A page that has not said it is ready by then is made again, at most twice: in a fresh window the webview's
  * service worker can miss the first page's script and audio, and that page never recovers on its own.
  */
-export const PAGE_READY_BOUND_MS = 8000;
+const PAGE_READY_BOUND_MS = 8000;
 const PAGE_REMAKES = 2;
 
 export class AudioPlayer implements vscode.Disposable {
