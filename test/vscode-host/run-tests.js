@@ -123,6 +123,15 @@ async function perform(page, request) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   if (process.env.SHOW_BROWSER_CONSOLE) page.on('console', m => console.log('[browser]', m.type(), m.text().slice(0, 400)));
   page.on('pageerror', e => console.log('[pageerror]', e.message));
+  // The page's and its webviews' last errors and warnings, printed when the run fails: a webview whose script
+  // or audio broke says so only in the browser's console.
+  const browserTrouble = [];
+  page.on('console', (m) => {
+    if (m.type() !== 'error' && m.type() !== 'warning') return;
+    const origin = m.location()?.url ? ` (${m.location().url.replace(/\?.*$/, '').slice(-80)})` : '';
+    browserTrouble.push(`${new Date().toISOString().slice(11, 23)} ${m.type()} ${m.text().slice(0, 300)}${origin}`);
+    if (browserTrouble.length > 60) browserTrouble.shift();
+  });
   let resolveExit;
   const exited = new Promise(r => (resolveExit = r));
   let uiQueue = Promise.resolve();
@@ -165,6 +174,10 @@ async function perform(page, request) {
   const timeoutMs = +(process.env.TEST_TIMEOUT_MS || 300000);
   const code = await Promise.race([exited, new Promise(r => setTimeout(() => r('timeout'), timeoutMs))]);
   await uiQueue;
+  if (code !== 0 && browserTrouble.length > 0) {
+    console.log(`--- the browser's last ${browserTrouble.length} errors and warnings ---`);
+    for (const line of browserTrouble) console.log(line);
+  }
   await browser.close();
   console.log(`extension host exited with code ${code} after ${Date.now() - t0} ms`);
   process.exit(code === 0 ? 0 : 1);

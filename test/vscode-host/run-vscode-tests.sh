@@ -53,6 +53,9 @@ if [ $rc != 0 ]; then
   find "$STATE/ud/logs" -name '*Speech Studio*.log' 2>/dev/null | while read -r log; do
     echo "--- $(basename "$log") (last 150 lines, whisper.cpp's loading lines left out) ---"
     grep -v '\] whisper_\|\] ggml_' "$log" | tail -n 150
+    # A warning from early in the run (a page that never played) would be cut off above.
+    echo "--- $(basename "$log"): its last 40 warnings and errors ---"
+    grep '\[warning\]\|\[error\]' "$log" | tail -n 40
   done
   # Last, so that whoever reads only the end of a CI log sees which tests failed and why.
   echo "--- failed tests ---"
