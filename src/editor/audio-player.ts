@@ -37,13 +37,6 @@ interface PageMessage {
   error?: string;
 }
 
-/**
- * A page that has not said it is ready by then is made again, at most twice: in a fresh window the webview's
- * service worker can miss the first page's script and audio, and that page never recovers on its own.
- */
-const PAGE_READY_BOUND_MS = 8000;
-const PAGE_REMAKES = 2;
-
 export class AudioPlayer implements vscode.Disposable {
   static readonly viewType = 'speechStudio.player';
   private readonly view: PanelView;
@@ -65,7 +58,7 @@ export class AudioPlayer implements vscode.Disposable {
   readonly onDidMove = this.moved.event;
 
   constructor(private readonly extensionUri: vscode.Uri, private readonly log?: Logger) {
-    this.view = new PanelView(AudioPlayer.viewType, 'speechStudio.playerShown', 'speechStudio.player.close');
+    this.view = new PanelView(AudioPlayer.viewType, 'speechStudio.playerShown', 'speechStudio.player.close', log);
     this.view.onDidClose(() => {
       this.interrupt();
       this.panel = undefined;
@@ -137,39 +130,33 @@ export class AudioPlayer implements vscode.Disposable {
     this.currentRequest = span?.id ?? 0;
     this.playhead = { file, position: span?.start ?? 0 };
     const loading = ++this.loads;
-    void this.view.show().then((view) => {
-      // A later file asked for while the view was being made: that one loads.
-      if (loading !== this.loads) return;
-      if (this.panel !== view) view.webview.onDidReceiveMessage((message: PageMessage) => {
-        if (this.panel === view) this.onMessage(message);
+    const superseded = (): boolean => loading !== this.loads;
+    void this.view
+      .showPage(
+        `The player's page for ${file}`,
+        (view) => {
+          // A later file asked for while the view was being made: that one loads.
+          if (!superseded()) this.loadPage(view, file, title, span);
+        },
+        () => superseded() || this.pageReady,
+      )
+      .then(undefined, (error: unknown) => {
+        if (span) this.reported.fire({ request: span.id, file, state: 'error', start: span.start, end: span.end, position: span.start, error: `the player could not open: ${String(error)}` });
       });
-      this.panel = view;
-      const roots = [vscode.Uri.file(path.dirname(file)), vscode.Uri.joinPath(this.extensionUri, 'media', 'player')];
-      const webview = view.webview;
-      webview.options = { enableScripts: true, localResourceRoots: roots };
-      const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'player', 'player.js'));
-      const html = page(webview.cspSource, webview.asWebviewUri(vscode.Uri.file(file)).toString(), script.toString(), title, span);
-      webview.html = html;
-      view.description = title;
-      this.remakeUnlessReady(view, loading, html, PAGE_REMAKES);
-    }, (error: unknown) => {
-      if (span) this.reported.fire({ request: span.id, file, state: 'error', start: span.start, end: span.end, position: span.start, error: `the player could not open: ${String(error)}` });
-    });
   }
 
-  private remakeUnlessReady(view: vscode.WebviewView, loading: number, html: string, remakesLeft: number): void {
-    const timer = setTimeout(() => {
-      if (this.pageReady || loading !== this.loads || this.panel !== view) return;
-      if (remakesLeft === 0) {
-        this.log?.warn(`The player's page for ${this.file} did not load; close the player and play again.`);
-        return;
-      }
-      this.log?.warn(`The player's page for ${this.file} did not load within ${PAGE_READY_BOUND_MS} ms; making it again.`);
-      // Setting the same HTML again is a no-op for the webview: a changing comment makes it a new page.
-      view.webview.html = `${html}<!-- ${remakesLeft} -->`;
-      this.remakeUnlessReady(view, loading, html, remakesLeft - 1);
-    }, PAGE_READY_BOUND_MS);
-    timer.unref?.();
+  private loadPage(view: vscode.WebviewView, file: string, title: string, span: { id: number; start: number; end: number; title: string } | undefined): void {
+    if (this.panel !== view) view.webview.onDidReceiveMessage((message: PageMessage) => {
+      if (this.panel === view) this.onMessage(message);
+    });
+    this.panel = view;
+    this.pageReady = false;
+    const roots = [vscode.Uri.file(path.dirname(file)), vscode.Uri.joinPath(this.extensionUri, 'media', 'player')];
+    const webview = view.webview;
+    webview.options = { enableScripts: true, localResourceRoots: roots };
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'player', 'player.js'));
+    webview.html = page(webview.cspSource, webview.asWebviewUri(vscode.Uri.file(file)).toString(), script.toString(), title, span);
+    view.description = title;
   }
 
   /** The open span stops short (another one or another file plays, or the player closed): it reports `paused`. */
