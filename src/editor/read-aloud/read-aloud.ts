@@ -89,7 +89,7 @@ export class ReadAloud implements vscode.Disposable {
       onClosed: () => this.stop('the player was closed'),
       onError: (message) => services.log.warn(`Read Aloud player: ${message}`),
       onReady: () => this.log({ type: 'player', at: 0 }),
-    });
+    }, services.log);
     this.disposables = [
       vscode.workspace.onDidChangeTextDocument((event) => {
         if (event.document === this.document && event.contentChanges.length > 0) this.followEdit(event);

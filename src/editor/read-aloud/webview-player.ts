@@ -7,6 +7,8 @@
 import * as vscode from 'vscode';
 import type { PlayerReports } from '../../read-aloud/clock-player';
 import type { SentenceAudio, SentencePlayer } from '../../read-aloud/reading-session';
+import type { Logger } from '../../util/log';
+import { PanelView } from '../panel-view';
 
 type ToPlayer =
   | { type: 'enqueue'; index: number; sampleRate: number; pcm: string; pauseSeconds: number }
@@ -15,25 +17,40 @@ type ToPlayer =
   | { type: 'title'; text: string };
 
 type FromPlayer =
-  | { type: 'ready' }
+  /** `page`: which page is ready (each reading loads a new one; a late word from the last one is not this one's). */
+  | { type: 'ready'; page: string }
   | { type: 'started' | 'ended'; index: number }
   | { type: 'time'; index: number; seconds: number }
   | { type: 'command'; name: string }
   | { type: 'error'; message: string };
 
-export class WebviewPlayer implements SentencePlayer, vscode.WebviewViewProvider, vscode.Disposable {
+export class WebviewPlayer implements SentencePlayer, vscode.Disposable {
   static readonly viewType = 'speechStudio.readAloud';
+  private readonly panelView: PanelView;
+  /** The view holding the page, once a reading showed it. */
   private view: vscode.WebviewView | undefined;
   /** Whether a reading asked for the player: messages wait for its page until it is ready. */
   private wanted = false;
   private ready = false;
+  /** The page loaded last, which alone may say it is ready. */
+  private pageId = '';
+  private opens = 0;
   private pending: ToPlayer[] = [];
   private reports: PlayerReports | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly handlers: { onCommand(name: string): void; onClosed(): void; onError(message: string): void; onReady(): void }) {
-    // Retained while the panel shows another view or is closed: the reading goes on.
-    this.disposables.push(vscode.window.registerWebviewViewProvider(WebviewPlayer.viewType, this, { webviewOptions: { retainContextWhenHidden: true } }));
+  constructor(
+    private readonly handlers: { onCommand(name: string): void; onClosed(): void; onError(message: string): void; onReady(): void },
+    log?: Logger,
+  ) {
+    // The view appears in the Speech Studio panel with the first reading; its Close action stops the reading.
+    this.panelView = new PanelView(WebviewPlayer.viewType, 'speechStudio.readAloudShown', 'speechStudio.readAloud.close', log);
+    this.panelView.onDidClose(() => {
+      this.view = undefined;
+      this.ready = false;
+      this.pending = [];
+      if (this.wanted) this.handlers.onClosed();
+      this.wanted = false;
+    });
   }
 
   /** Reports go to `reports` from now on (the session being read). */
@@ -41,42 +58,43 @@ export class WebviewPlayer implements SentencePlayer, vscode.WebviewViewProvider
     this.reports = reports;
   }
 
-  resolveWebviewView(view: vscode.WebviewView): void {
-    this.view = view;
-    this.ready = false;
-    view.webview.options = { enableScripts: true, localResourceRoots: [] };
-    view.webview.html = page(view.webview.cspSource);
-    this.disposables.push(
-      view.webview.onDidReceiveMessage((message: FromPlayer) => this.receive(message)),
-      view.onDidDispose(() => {
-        this.view = undefined;
-        this.ready = false;
-        this.pending = [];
-        if (this.wanted) this.handlers.onClosed();
-        this.wanted = false;
-      }),
-    );
-  }
-
-  /** Shows the player in the Speech Studio panel, keeping the focus in the editor, with `title`. */
+  /**
+   * Shows the player in the Speech Studio panel, keeping the focus in the editor, with `title`. Each reading
+   * starts on a new page (a new audio context): one kept while the panel was closed or showed other views may
+   * have had its audio suspended.
+   */
   open(title: string): void {
     this.wanted = true;
-    if (this.view) {
-      // Each reading starts on a fresh page (a fresh audio context): one kept while the panel was closed or
-      // showed other views may have had its audio suspended.
-      this.ready = false;
-      this.pending = [];
-      this.view.webview.html = page(this.view.webview.cspSource);
-    }
+    this.ready = false;
+    this.pending = [];
     this.post({ type: 'title', text: title });
-    if (this.view) {
-      this.view.show(true);
-      return;
-    }
-    // The first time, VS Code makes the view when it is shown; the focus goes back to the text being read.
-    void Promise.resolve(vscode.commands.executeCommand(`${WebviewPlayer.viewType}.focus`))
-      .then(() => vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup'))
+    const opening = ++this.opens;
+    const superseded = (): boolean => opening !== this.opens || !this.wanted;
+    const made = this.view === undefined;
+    void this.panelView
+      .showPage(
+        'The Read Aloud page',
+        (view) => {
+          if (!superseded()) this.loadPage(view);
+        },
+        () => superseded() || this.ready,
+      )
+      // A view made now took the focus; it goes back to the text being read.
+      .then(() => made && vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup'))
       .then(undefined, (error: unknown) => this.handlers.onError(`showing the Read Aloud view failed: ${String(error)}`));
+  }
+
+  private loadPage(view: vscode.WebviewView): void {
+    if (this.view !== view) {
+      view.webview.onDidReceiveMessage((message: FromPlayer) => {
+        if (this.view === view) this.receive(message);
+      });
+    }
+    this.view = view;
+    this.ready = false;
+    this.pageId = Math.random().toString(36).slice(2) + Date.now().toString(36);
+    view.webview.options = { enableScripts: true, localResourceRoots: [] };
+    view.webview.html = page(view.webview.cspSource, this.pageId);
   }
 
   get isOpen(): boolean {
@@ -114,6 +132,7 @@ export class WebviewPlayer implements SentencePlayer, vscode.WebviewViewProvider
   private receive(message: FromPlayer): void {
     switch (message.type) {
       case 'ready':
+        if (message.page !== this.pageId) return;
         this.ready = true;
         for (const queued of this.pending.splice(0)) void this.view?.webview.postMessage(queued);
         this.handlers.onReady();
@@ -138,11 +157,11 @@ export class WebviewPlayer implements SentencePlayer, vscode.WebviewViewProvider
 
   dispose(): void {
     this.wanted = false;
-    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+    this.panelView.dispose();
   }
 }
 
-function page(cspSource: string): string {
+function page(cspSource: string, pageId: string): string {
   const nonce = Math.random().toString(36).slice(2) + Date.now().toString(36);
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="UTF-8">
@@ -166,6 +185,7 @@ function page(cspSource: string): string {
 </div>
 <div id="status"></div>
 <script nonce="${nonce}">
+const PAGE = ${JSON.stringify(pageId)};
 ${PLAYER_SCRIPT}
 </script></body></html>`;
 }
@@ -261,5 +281,5 @@ window.addEventListener('message', (event) => {
     vscode.postMessage({ type: 'error', message: String(error && error.message || error) });
   }
 });
-vscode.postMessage({ type: 'ready' });
+vscode.postMessage({ type: 'ready', page: PAGE });
 `;
