@@ -87,18 +87,20 @@ class TimelinePanel implements Timeline, vscode.Disposable {
   private timer: NodeJS.Timeout | undefined;
   private shotsDrawn = 0;
 
+  /** Whether the page in the view said it is ready. */
+  private pageReady = false;
+  private currentPanel!: vscode.WebviewView;
+
   constructor(
-    readonly panel: vscode.WebviewView,
+    panel: vscode.WebviewView,
     private readonly view: PanelView,
     readonly subtitle: vscode.Uri,
     readonly media: vscode.Uri,
     private readonly services: Services,
     private readonly cuePlayer: CuePlayer,
   ) {
-    const webview = panel.webview;
     this.disposables.push(
       this.messages, this.played, this.edits,
-      webview.onDidReceiveMessage((message: PageMessage) => this.onMessage(message)),
       vscode.workspace.onDidChangeTextDocument((event) => {
         if (event.document.uri.toString() !== subtitle.toString()) return;
         clearTimeout(this.timer);
@@ -108,12 +110,34 @@ class TimelinePanel implements Timeline, vscode.Disposable {
         if (event.textEditor.document.uri.toString() === subtitle.toString()) this.sendCursor(event.textEditor);
       }),
       services.player.onDidMove(({ file, position }) => {
-        if (file === media.fsPath) void webview.postMessage({ type: 'playhead', position, follow: true });
+        if (file === media.fsPath) void this.panel.webview.postMessage({ type: 'playhead', position, follow: true });
       }),
     );
-    const root = vscode.Uri.joinPath(services.context.extensionUri, 'media', 'timeline');
+    this.attach(panel);
+  }
+
+  /** The view the timeline is drawn in. */
+  get panel(): vscode.WebviewView {
+    return this.currentPanel;
+  }
+
+  get isReady(): boolean {
+    return this.pageReady;
+  }
+
+  /** Draws the timeline in `panel`: the first view, or a new one made because the last stayed blank. */
+  attach(panel: vscode.WebviewView): void {
+    this.currentPanel = panel;
+    this.pageReady = false;
+    const webview = panel.webview;
+    this.disposables.push(
+      webview.onDidReceiveMessage((message: PageMessage) => {
+        if (this.panel === panel) this.onMessage(message);
+      }),
+    );
+    const root = vscode.Uri.joinPath(this.services.context.extensionUri, 'media', 'timeline');
     webview.options = { enableScripts: true, localResourceRoots: [root] };
-    webview.html = page(webview, root, `${path.posix.basename(subtitle.path)} — ${path.posix.basename(media.path)}`);
+    webview.html = page(webview, root, `${path.posix.basename(this.subtitle.path)} — ${path.posix.basename(this.media.path)}`);
   }
 
   rendered(): Promise<TimelineRendered> {
@@ -179,6 +203,7 @@ class TimelinePanel implements Timeline, vscode.Disposable {
     if (typeof message !== 'object' || message === null) return;
     if (message.type === 'rendered' && typeof message.shots === 'number') this.shotsDrawn = message.shots;
     if (message.type === 'ready') {
+      this.pageReady = true;
       void this.sendCues().then(() => {
         const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === this.subtitle.toString());
         if (editor) this.sendCursor(editor);
@@ -284,14 +309,23 @@ export function registerSubtitleTimeline(services: Services, cuePlayer: CuePlaye
     }
     const media = await mediaForSubtitle(services.context, uri);
     if (!media) return undefined;
-    const panel = await view.show();
     open?.dispose();
-    panel.title = `Timeline: ${path.posix.basename(uri.path)}`;
-    open = new TimelinePanel(panel, view, uri, media, services, cuePlayer);
+    open = undefined;
+    let timeline: TimelinePanel | undefined;
+    await view.showPage(
+      `The timeline of ${path.posix.basename(uri.path)}`,
+      (panel) => {
+        panel.title = `Timeline: ${path.posix.basename(uri.path)}`;
+        if (timeline) timeline.attach(panel);
+        else timeline = new TimelinePanel(panel, view, uri, media, services, cuePlayer);
+      },
+      () => !timeline || timeline !== open || timeline.isReady,
+    );
+    open = timeline;
     return open;
   }
 
-  const view = new PanelView('speechStudio.timeline', 'speechStudio.timelineShown', 'speechStudio.timeline.close');
+  const view = new PanelView('speechStudio.timeline', 'speechStudio.timelineShown', 'speechStudio.timeline.close', services.log);
   view.onDidClose(() => {
     open?.dispose();
     open = undefined;
