@@ -82,14 +82,22 @@
   // request fails, and the element gives up for good. A few more tries before that is reported as an error.
   const RETRY_DELAYS_MS = [250, 1000, 2500];
   let retries = 0;
+  let retryPending = false;
   const describeError = () => (audio.error ? audio.error.message || `media error ${audio.error.code}` : 'media error');
   function onLoadError() {
+    // Chromium can set the element's error before it fires the event: the check after this function and the
+    // event may both see one failed request, which is tried again once.
+    if (retryPending) return;
     const nothingLoaded = audio.readyState === HTMLMediaElement.HAVE_NOTHING;
     const aborted = audio.error && audio.error.code === MediaError.MEDIA_ERR_ABORTED;
     if (nothingLoaded && !aborted && retries < RETRY_DELAYS_MS.length) {
       const delay = RETRY_DELAYS_MS[retries++];
       vscode.postMessage({ type: 'retry', attempt: retries, error: describeError() });
-      setTimeout(() => audio.load(), delay);
+      retryPending = true;
+      setTimeout(() => {
+        retryPending = false;
+        audio.load();
+      }, delay);
       return;
     }
     post('error', { error: describeError() });
