@@ -4,6 +4,7 @@
  * starts after it and the pause, without a gap) and reports when each starts, where it is, and when it
  * ends, by the audio clock.
  */
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { PlayerReports } from '../../read-aloud/clock-player';
 import type { SentenceAudio, SentencePlayer } from '../../read-aloud/reading-session';
@@ -92,7 +93,7 @@ export class WebviewPlayer implements SentencePlayer, vscode.Disposable {
     }
     this.view = view;
     this.ready = false;
-    this.pageId = Math.random().toString(36).slice(2) + Date.now().toString(36);
+    this.pageId = randomUUID();
     view.webview.options = { enableScripts: true, localResourceRoots: [] };
     view.webview.html = page(view.webview.cspSource, this.pageId);
   }
