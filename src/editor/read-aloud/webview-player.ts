@@ -4,7 +4,7 @@
  * starts after it and the pause, without a gap) and reports when each starts, where it is, and when it
  * ends, by the audio clock.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { PlayerReports } from '../../read-aloud/clock-player';
 import type { SentenceAudio, SentencePlayer } from '../../read-aloud/reading-session';
@@ -163,7 +163,7 @@ export class WebviewPlayer implements SentencePlayer, vscode.Disposable {
 }
 
 function page(cspSource: string, pageId: string): string {
-  const nonce = Math.random().toString(36).slice(2) + Date.now().toString(36);
+  const nonce = randomBytes(16).toString('base64');
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${cspSource} 'unsafe-inline'; script-src 'nonce-${nonce}';">
