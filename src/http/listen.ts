@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { rawErrorResponse, writeErrorResponse } from './raw-error';
 import { resolveTimeouts, watchBodyRate, type RequestTimeouts } from './slow-requests';
-import { closeIdleSocket } from './idle-close';
+import { closeIdleSocket, isAnswering, markAnswering } from './idle-close';
 
 export const MAX_HEADER_BYTES = 16 * 1024;
 
@@ -49,6 +49,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
         return;
       }
       watchBodyRate(req, res, timeouts);
+      markAnswering(req.socket, res);
       options.handle(req, res);
     },
   );
@@ -61,7 +62,12 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   // only those already answered came back. Half-open, Node answers every complete request in order and then
   // closes; a body cut short by the half-close is still refused (400 through clientError below).
   (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
-  server.setTimeout(timeouts.idleMs, closeIdleSocket);
+  // Idle means nothing to do: a connection whose request is still being answered (a transcription the client
+  // waits for, a speech request queued behind other work) is silent on both sides but not idle. Cutting it
+  // reset stock clients after 60 s and cancelled the job behind them; the client's own timeout rules there.
+  server.setTimeout(timeouts.idleMs, (socket: Socket) => {
+    if (!isAnswering(socket)) closeIdleSocket(socket);
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) {
       socket.destroy();
