@@ -87,7 +87,8 @@ export function bearerRefusal(header: string, keys: ApiKeySource): ApiError | un
   if (header === '') {
     return new ApiError('AUTH_REQUIRED', 'This Local API requires Authorization: Bearer <API key>.', { headers: challenge });
   }
-  const match = /^Bearer (\S+)$/.exec(header);
+  // The scheme is case-insensitive (RFC 9110 §11.1): `bearer` and `BEARER` are the same.
+  const match = /^Bearer (\S+)$/i.exec(header);
   const expected = keys.current();
   if (!match || expected === undefined || !keysMatch(match[1], expected)) {
     return new ApiError('INVALID_API_KEY', 'The API key is wrong or has been regenerated.', { headers: challenge });

@@ -16,8 +16,9 @@ import { rawApiErrorResponse } from '../http/raw-error';
 import { bearerRefusal, browserOriginRefusal, disabledRefusal, featureRefusal, hostRefusal } from '../http/security';
 import { LiveSessionLimitError, type LiveRecognition, type LiveSessionFiles, type LiveSessionLimits } from '../jobs/live-recognition';
 import { LiveSession, type ServerEvent } from './live-session';
-import { liveModelResolver } from './live-model';
+import { isTranscriptionModelName, liveModelResolver } from './live-model';
 import type { SessionForm } from './session-config';
+import { chooseProtocol, offeredProtocols } from './subprotocols';
 
 export const REALTIME_PATH = '/v1/realtime';
 
@@ -32,16 +33,13 @@ export interface RealtimeDoor {
   close(): Promise<void>;
 }
 
-/** OpenAI's transcription model names, which the beta SDK sends as `model` where the GA one sends `intent`. */
-const TRANSCRIPTION_MODEL = /^(whisper-1|gpt-4o(-mini)?-transcribe[\w-]*|gpt-transcribe[\w-]*)$/;
-
 export const CLOSE_TRY_AGAIN_LATER = 1013;
 export const CLOSE_IDLE = 4000;
 
 export function attachRealtime(server: http.Server, deps: AppDeps, recognition: LiveRecognition, options: RealtimeOptions = {}): RealtimeDoor {
   // A client that vanished without closing stops answering pings: two missed beats and it is dropped.
   const heartbeatMs = Math.max(1000, Math.min(15_000, recognition.limits.idleMs));
-  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes ?? 16 * 1024 * 1024, perMessageDeflate: false });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes ?? 16 * 1024 * 1024, perMessageDeflate: false, handleProtocols: chooseProtocol });
   const sessions = new Set<WebSocket>();
   const resolveModel = liveModelResolver(deps);
 
@@ -50,7 +48,8 @@ export function attachRealtime(server: http.Server, deps: AppDeps, recognition: 
     if (url.pathname !== REALTIME_PATH) return refuse(socket, new ApiError('NOT_FOUND', `No WebSocket is served at ${url.pathname.slice(0, 100)}; live transcription is at ${REALTIME_PATH}?intent=transcription.`));
     const refusal = upgradeRefusal(req, url, deps);
     if (refusal) return refuse(socket, refusal);
-    const form: SessionForm = String(req.headers['openai-beta'] ?? '').includes('realtime=v1') ? 'beta' : 'ga';
+    const betaAsked = String(req.headers['openai-beta'] ?? '').includes('realtime=v1') || offeredProtocols(req.headers['sec-websocket-protocol']).beta;
+    const form: SessionForm = betaAsked ? 'beta' : 'ga';
     wss.handleUpgrade(req, socket, head, (ws) => {
       sessions.add(ws);
       void serve(ws, form).finally(() => sessions.delete(ws));
@@ -130,14 +129,22 @@ function upgradeRefusal(req: http.IncomingMessage, url: URL, deps: AppDeps): Api
   const refusal = browserOriginRefusal(req.headers.origin, header('sec-fetch-site'))
     ?? hostRefusal(deps.boundHost(), header('host'))
     ?? disabledRefusal(deps.isEnabled())
-    ?? (deps.authEnabled() ? bearerRefusal(header('authorization'), deps.apiKeys) : undefined)
+    ?? (deps.authEnabled() ? bearerRefusal(authorization(req), deps.apiKeys) : undefined)
     ?? featureRefusal(deps.entitlements, 'app_connection')
     ?? featureRefusal(deps.entitlements, 'stt');
   if (refusal) return refusal;
   const intent = url.searchParams.get('intent');
   const model = url.searchParams.get('model');
-  if (intent === 'transcription' || (intent === null && model !== null && TRANSCRIPTION_MODEL.test(model))) return undefined;
+  if (intent === 'transcription' || (intent === null && model !== null && isTranscriptionModelName(model))) return undefined;
   return invalidRequest('intent: this server runs transcription sessions only: connect to /v1/realtime?intent=transcription');
+}
+
+/** The Authorization header, or the key a browser-style client passed as a subprotocol, as the same header. */
+function authorization(req: http.IncomingMessage): string {
+  const header = req.headers.authorization ?? '';
+  if (header !== '') return header;
+  const { key } = offeredProtocols(req.headers['sec-websocket-protocol']);
+  return key === undefined ? '' : `Bearer ${key}`;
 }
 
 function refuse(socket: Duplex, error: ApiError): void {

@@ -32,8 +32,12 @@ const LOOK_EVERY = Math.round(0.32 * TARGET_RATE);
 const MAX_ITEM = 30 * TARGET_RATE;
 /** Audio waiting for the engine beyond this is refused with an error event (5 minutes). */
 const MAX_BUFFER = 300 * TARGET_RATE;
-/** The shortest buffer a commit accepts, as OpenAI's (100 ms). */
-const MIN_COMMIT = Math.round(0.1 * TARGET_RATE);
+/**
+ * The shortest buffer a commit accepts, as OpenAI's (100 ms of what the client sent). Resampling 24 or 8 kHz
+ * input holds back its last 1.2–2.3 ms until more arrives, so exactly 100 ms sent is a little less here: the
+ * allowance keeps such a commit from being refused as "99 ms".
+ */
+const MIN_COMMIT = Math.round(0.1 * TARGET_RATE) - Math.round(0.003 * TARGET_RATE);
 /** Kept after the end of speech in a committed utterance, at most (VAD already pads 30 ms). */
 const TAIL = Math.round(0.1 * TARGET_RATE);
 /** The engine's limit on a prompt; the session's own prompt is at most 1024 characters, the agreed text 200 more. */
@@ -123,7 +127,7 @@ export class LiveSession {
         return this.append(event.audio, eventId);
       case 'input_audio_buffer.commit':
         if (this.buffer.length < MIN_COMMIT) {
-          return this.error('input_audio_buffer_commit_empty', `Error committing input audio buffer: buffer too small. Expected at least 100ms of audio, but buffer only has ${ms(this.buffer.length)}ms of audio.`, null, eventId);
+          return this.error('input_audio_buffer_commit_empty', `Error committing input audio buffer: buffer too small. Expected at least 100ms of audio, but buffer only has ${Math.min(99, ms(this.buffer.length))}ms of audio.`, null, eventId);
         }
         this.commit(this.buffer.end, false);
         return;
