@@ -47,7 +47,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const app = createApp(appDeps);
 
   // A request without Host (HTTP/1.0 style) gets the API's answer; browsers always send one.
-  const http = createHttpServer({ handle: app.callback(), timeouts: options.timeouts, methods: ['GET', 'HEAD', 'POST', 'PUT', 'OPTIONS'] });
+  const http = createHttpServer({ handle: app.callback(), timeouts: options.timeouts, requireHost: true, methods: ['GET', 'HEAD', 'POST', 'PUT', 'OPTIONS'] });
   // One set of engine looks, one session cap and one idle limit for every live session, over the WebSocket or in process.
   const recognition = liveRecognition(engine, dataDir, { maxSessions: options.realtime?.maxSessions, idleMs: options.realtime?.idleMs });
   const realtime = attachRealtime(http.server, appDeps, recognition, options.realtime);

@@ -32,6 +32,49 @@ export interface HttpServer {
   close(drain?: () => Promise<void>): Promise<void>;
 }
 
+/** Whether a request asks for a WebSocket: the only upgrade these servers serve (each door checks its own path). */
+export const isWebSocketUpgrade = (req: http.IncomingMessage): boolean =>
+  String(req.headers.upgrade ?? '').toLowerCase().split(',').some((protocol) => protocol.trim() === 'websocket');
+
+/**
+ * Answers a request that offered another upgrade (h2c) as a plain HTTP/1.1 request on its own connection,
+ * which then closes. Node has handed the socket over and ended the request it parsed, so the app gets a copy
+ * whose body is read from the socket here (by Content-Length; a chunked body is refused with a word on what to
+ * send instead).
+ */
+function answerWithoutUpgrade(server: http.Server, parsed: http.IncomingMessage, socket: Socket, head: Buffer): void {
+  const length = Number(parsed.headers['content-length'] ?? 0);
+  if (parsed.headers['transfer-encoding'] !== undefined || !Number.isSafeInteger(length) || length < 0) {
+    socket.end(rawErrorResponse(400, 'Bad Request', 'INVALID_REQUEST', 'This server does not upgrade to the protocol asked for, and cannot read a chunked body offered with it: send the request again without the Upgrade header.'));
+    return;
+  }
+  const req = new http.IncomingMessage(socket);
+  Object.assign(req, {
+    method: parsed.method, url: parsed.url, headers: parsed.headers, rawHeaders: parsed.rawHeaders,
+    httpVersion: parsed.httpVersion, httpVersionMajor: parsed.httpVersionMajor, httpVersionMinor: parsed.httpVersionMinor,
+  });
+  let left = length;
+  const feed = (chunk: Buffer): void => {
+    const part = chunk.subarray(0, left);
+    left -= part.length;
+    if (part.length > 0) req.push(part);
+    if (left > 0) return;
+    socket.off('data', feed);
+    req.complete = true;
+    req.push(null);
+  };
+  socket.on('data', feed);
+  feed(head);
+  const res = new http.ServerResponse(req);
+  res.shouldKeepAlive = false;
+  res.assignSocket(socket);
+  res.once('finish', () => {
+    res.detachSocket(socket);
+    socket.end();
+  });
+  server.emit('request', req, res);
+}
+
 /** An HTTP server that is not listening yet (the relay attaches its WebSocket gateway first). */
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const timeouts = resolveTimeouts(options.timeouts);
@@ -44,6 +87,10 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       requireHostHeader: false,
     },
     (req, res) => {
+      if (req.httpVersionMajor !== 1) {
+        writeErrorResponse(res, 505, 'INVALID_REQUEST', `HTTP/${req.httpVersion.slice(0, 10)} is not supported on this connection: speak HTTP/1.1.`);
+        return;
+      }
       if (options.requireHost && req.httpVersion === '1.1' && req.headers.host === undefined) {
         writeErrorResponse(res, 400, 'INVALID_REQUEST', 'The request has no Host header, which HTTP/1.1 requires.');
         return;
@@ -81,6 +128,12 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
           ? rawErrorResponse(400, 'Bad Request', 'INVALID_REQUEST', 'The client stopped sending before the request body was complete (shorter than its Content-Length).')
           : rawErrorResponse(400, 'Bad Request', 'INVALID_REQUEST', 'The request is not valid HTTP.');
     socket.end(response);
+  });
+  // A door that serves WebSockets listens for 'upgrade', and then Node hands every request with an Upgrade header
+  // to 'upgrade', not to the app: `curl --http2` offers h2c on every request and got 404 "No WebSocket is served".
+  // An upgrade this server does not serve is ignored, as HTTP allows: the request is answered as HTTP/1.1.
+  server.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) => {
+    if (!isWebSocketUpgrade(req)) answerWithoutUpgrade(server, req, socket, head);
   });
   // Without a listener Node drops a CONNECT without a word: these servers are not proxies, so say so.
   server.on('connect', (_req: http.IncomingMessage, socket: Socket) => {

@@ -12,6 +12,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ApiError, invalidRequest } from '../contract/errors';
 import type { AppDeps } from '../http/app-deps';
+import { isWebSocketUpgrade } from '../http/listen';
 import { rawApiErrorResponse } from '../http/raw-error';
 import { bearerRefusal, browserOriginRefusal, disabledRefusal, featureRefusal, hostRefusal } from '../http/security';
 import { LiveSessionLimitError, type LiveRecognition, type LiveSessionFiles, type LiveSessionLimits } from '../jobs/live-recognition';
@@ -44,6 +45,7 @@ export function attachRealtime(server: http.Server, deps: AppDeps, recognition: 
   const resolveModel = liveModelResolver(deps);
 
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!isWebSocketUpgrade(req)) return; // the listener answers it as a plain request
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== REALTIME_PATH) return refuse(socket, new ApiError('NOT_FOUND', `No WebSocket is served at ${url.pathname.slice(0, 100)}; live transcription is at ${REALTIME_PATH}?intent=transcription.`));
     const refusal = upgradeRefusal(req, url, deps);

@@ -18,6 +18,33 @@ describe('Local API at the edges of HTTP', () => {
     assert.equal(rawJson(answer).error.code, 'METHOD_NOT_ALLOWED');
   });
 
+  it('ignores an upgrade it does not serve (curl --http2 offers h2c): the request is answered as HTTP/1.1', async () => {
+    const h2c = 'Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n';
+    const answer = await rawExchange(t.server.port, `GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n${h2c}\r\n`);
+    assert.match(answer, /^HTTP\/1\.1 200 /);
+    assert.equal(rawJson(answer).status, 'ok');
+    const missing = await rawExchange(t.server.port, `GET /v1/no-such-route HTTP/1.1\r\nHost: 127.0.0.1\r\n${h2c}\r\n`);
+    assert.match(missing, /^HTTP\/1\.1 404 /);
+    assert.equal(rawJson(missing).error.code, 'NOT_FOUND');
+    assert.doesNotMatch(rawJson(missing).error.message, /WebSocket/);
+    // curl offers h2c with a POST body too: the body reaches the app (here its schema check, about the voice).
+    const body = '{"text":"hi"}';
+    const posted = await rawExchange(t.server.port, `POST /v1/tts/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\n${h2c}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    assert.match(posted, /^HTTP\/1\.1 422 /);
+    assert.match(rawJson(posted).error.message, /voiceId/);
+  });
+
+  it('refuses an HTTP/1.1 request without Host with 400, and an HTTP/2.0 request line with 505, each with the error body', async () => {
+    const noHost = await rawExchange(t.server.port, 'GET /v1/health HTTP/1.1\r\n\r\n');
+    assert.match(noHost, /^HTTP\/1\.1 400 /);
+    assert.equal(rawJson(noHost).error.code, 'INVALID_REQUEST');
+    const http2 = await rawExchange(t.server.port, 'GET /v1/health HTTP/2.0\r\nHost: 127.0.0.1\r\n\r\n');
+    assert.match(http2, /^HTTP\/1\.1 (505|400) /);
+    assert.equal(rawJson(http2).error.code, 'INVALID_REQUEST');
+    // HTTP/1.0 has no Host requirement: a plain old client is still served.
+    assert.match(await rawExchange(t.server.port, 'GET /v1/health HTTP/1.0\r\n\r\n'), /^HTTP\/1\.1 200 /);
+  });
+
   it('answers an Expect other than 100-continue with 417 and the error body', async () => {
     const answer = await rawExchange(t.server.port, 'GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 999-weird\r\n\r\n');
     assert.match(answer, /^HTTP\/1\.1 417 /);

@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
+import { isWebSocketUpgrade } from '../../http/listen';
 import { describeThrown } from '../../util/log';
 import { authenticateDevice } from '../data/devices';
 import { CHANNELS } from '../db/database';
@@ -58,6 +59,7 @@ export async function attachGateway(server: Server, deps: PresenceDeps & { heart
   ];
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    if (!isWebSocketUpgrade(req)) return; // the listener answers it as a plain request
     const url = new URL(req.url ?? '/', 'http://relay');
     if (url.pathname !== DEVICE_LINK_PATH) return refuse(socket, 404, 'Not Found', 'Devices connect at /v1/devices/connect.');
     const hostHeader = req.headers.host ?? '';
