@@ -36,6 +36,9 @@ export interface RealtimeDoor {
 
 export const CLOSE_TRY_AGAIN_LATER = 1013;
 export const CLOSE_IDLE = 4000;
+const CLOSE_GOING_AWAY = 1001;
+/** How long a shutdown waits for clients to answer their close frames. */
+const CLOSE_WAIT_MS = 1000;
 
 export function attachRealtime(server: http.Server, deps: AppDeps, recognition: LiveRecognition, options: RealtimeOptions = {}): RealtimeDoor {
   // A client that vanished without closing stops answering pings: two missed beats and it is dropped.
@@ -114,6 +117,15 @@ export function attachRealtime(server: http.Server, deps: AppDeps, recognition: 
       return sessions.size;
     },
     async close() {
+      // A close frame tells the client the server is going away (1001), where a cut connection says only 1006;
+      // a client that does not answer its close frame in time is cut all the same.
+      const ended = [...sessions].map((ws) => new Promise<void>((resolve) => {
+        if (ws.readyState === ws.CLOSED) return resolve();
+        ws.once('close', () => resolve());
+        ws.close(CLOSE_GOING_AWAY, 'The server is shutting down');
+      }));
+      const cutOff = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref());
+      await Promise.race([Promise.all(ended), cutOff]);
       for (const ws of sessions) ws.terminate();
       wss.close();
     },

@@ -143,3 +143,19 @@ async function waitForEither(client: Client, from: number, types: string[]): Pro
   }
   throw new Error(`no ${types.join(' or ')} after event ${from}: ${JSON.stringify(client.events.slice(from))}`);
 }
+
+describe('GET /v1/realtime when the server stops', () => {
+  it('closes each session with a close frame, 1001 (going away), not a cut connection (1006)', async () => {
+    const t = await startTestServer();
+    try {
+      await installSttModel(t.dataDir);
+      const client = connect(t, []);
+      await client.first('session.created');
+      const code = new Promise<number>((resolve) => client.ws.once('close', (closeCode: number) => resolve(closeCode)));
+      await t.stop();
+      assert.equal(await code, 1001);
+    } finally {
+      await t.dispose();
+    }
+  });
+});
