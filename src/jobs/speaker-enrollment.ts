@@ -5,34 +5,35 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { modelsDir } from '../models/model-paths';
-import { readKnownSpeakers, speakerNameProblem, writeKnownSpeakers, type KnownSpeaker } from '../voices/known-speakers';
+import { normalizeSpeakerName, readKnownSpeakers, speakerNameProblem, updateKnownSpeakers, type KnownSpeaker } from '../voices/known-speakers';
 import type { EngineHost } from './engine-host';
 
 export class EnrollmentError extends Error {}
 
 /** `ranges`: only these stretches of `clip` (seconds), e.g. one speaker's segments of a transcript of it. */
-export async function enrollSpeaker(engine: EngineHost, dataDir: string, name: string, clip: string, signal: AbortSignal, ranges?: Array<{ start: number; end: number }>): Promise<KnownSpeaker> {
+export async function enrollSpeaker(engine: EngineHost, dataDir: string, given: string, clip: string, signal: AbortSignal, ranges?: Array<{ start: number; end: number }>): Promise<KnownSpeaker> {
+  const name = normalizeSpeakerName(given);
   const problem = speakerNameProblem(name);
   if (problem) throw new EnrollmentError(`${JSON.stringify(name)}: ${problem}.`);
-  if ((await readKnownSpeakers(dataDir)).some((speaker) => speaker.name === name)) {
+  if ((await readKnownSpeakers(dataDir)).some((speaker) => normalizeSpeakerName(speaker.name) === name)) {
     throw new EnrollmentError(`A speaker named ${JSON.stringify(name)} is already enrolled: remove it first, or choose another name.`);
   }
   const outcome = await engine.run(`enroll-${randomUUID()}`, { kind: 'speaker-embedding', inputPath: path.resolve(clip), modelsDir: modelsDir(dataDir), ...(ranges ? { ranges } : {}) }, { signal, onProgress: () => undefined });
   const speaker: KnownSpeaker = { name, ...outcome.result, addedAt: new Date().toISOString() };
-  // Read again: another enrollment may have finished meanwhile.
-  const current = await readKnownSpeakers(dataDir);
-  if (current.some((known) => known.name === name)) throw new EnrollmentError(`A speaker named ${JSON.stringify(name)} was enrolled meanwhile.`);
-  await writeKnownSpeakers(dataDir, [...current, speaker]);
-  return speaker;
+  // Checked again under the lock: another enrollment (another process too) may have finished meanwhile.
+  return updateKnownSpeakers(dataDir, (current) => {
+    if (current.some((known) => normalizeSpeakerName(known.name) === name)) throw new EnrollmentError(`A speaker named ${JSON.stringify(name)} was enrolled meanwhile.`);
+    return { speakers: [...current, speaker], value: speaker };
+  });
 }
 
 /** Whether a speaker of that name was enrolled (and is now gone). */
-export async function removeSpeaker(dataDir: string, name: string): Promise<boolean> {
-  const current = await readKnownSpeakers(dataDir);
-  const kept = current.filter((speaker) => speaker.name !== name);
-  if (kept.length === current.length) return false;
-  await writeKnownSpeakers(dataDir, kept);
-  return true;
+export async function removeSpeaker(dataDir: string, given: string): Promise<boolean> {
+  const name = normalizeSpeakerName(given);
+  return updateKnownSpeakers(dataDir, (current) => {
+    const kept = current.filter((speaker) => normalizeSpeakerName(speaker.name) !== name);
+    return { speakers: kept, value: kept.length !== current.length };
+  });
 }
 
 /** The enrolled speakers without their embeddings (what GET /v1/speakers and `speakers list` show). */

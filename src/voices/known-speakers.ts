@@ -5,7 +5,7 @@
  * GET /v1/speakers without the embeddings.
  */
 import { randomUUID } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface KnownSpeaker {
@@ -36,15 +36,41 @@ export function speakerNameProblem(name: string): string | undefined {
   return undefined;
 }
 
+/** A speaker's name as stored and compared: NFC, so "José" typed either way is one speaker. */
+export const normalizeSpeakerName = (name: string): string => name.normalize('NFC');
+
+/**
+ * The enrolled speakers. A file that is not the JSON this module writes (cut short, edited by hand) is set
+ * aside as `known-speakers.damaged-<time>.json` and read as none: listing and enrolling keep working, and the
+ * damaged file stays for the user to mend.
+ */
 export async function readKnownSpeakers(dataDir: string): Promise<KnownSpeaker[]> {
-  const text = await readFile(knownSpeakersPath(dataDir), 'utf8').catch((error: NodeJS.ErrnoException) => {
+  const file = knownSpeakersPath(dataDir);
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
     throw error;
   });
   if (text === undefined) return [];
-  const parsed = JSON.parse(text) as { speakers?: unknown };
-  if (!Array.isArray(parsed.speakers)) return [];
-  return parsed.speakers.filter((speaker): speaker is KnownSpeaker =>
+  const speakers = parseSpeakers(text);
+  if (speakers === undefined) {
+    const aside = path.join(dataDir, `known-speakers.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.json`);
+    await rename(file, aside).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error; // another reader set it aside first
+    });
+    return [];
+  }
+  return speakers;
+}
+
+function parseSpeakers(text: string): KnownSpeaker[] | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || !Array.isArray((parsed as { speakers?: unknown }).speakers)) return undefined;
+  return ((parsed as { speakers: unknown[] }).speakers).filter((speaker): speaker is KnownSpeaker =>
     typeof speaker === 'object' && speaker !== null && typeof (speaker as KnownSpeaker).name === 'string' && Array.isArray((speaker as KnownSpeaker).embedding));
 }
 
@@ -53,6 +79,46 @@ export async function writeKnownSpeakers(dataDir: string, speakers: readonly Kno
   const temporary = `${file}.${randomUUID()}.tmp`;
   await writeFile(temporary, `${JSON.stringify({ version: 1, speakers }, null, 2)}\n`);
   await rename(temporary, file);
+}
+
+/** A lock left by a process that died while it held it is taken over after this long. */
+const STALE_LOCK_MS = 30_000;
+const LOCK_WAIT_MS = 60_000;
+
+/**
+ * Reads, changes and writes the enrolled speakers as one step across processes: ten `speakers add` at once
+ * (each its own process) all land, where read-then-write lost some. The lock is a folder, made atomically.
+ * `change` returns the new list, or throws to leave the file as it was.
+ */
+export async function updateKnownSpeakers<T>(dataDir: string, change: (current: KnownSpeaker[]) => { speakers: KnownSpeaker[]; value: T } | Promise<{ speakers: KnownSpeaker[]; value: T }>): Promise<T> {
+  const lock = `${knownSpeakersPath(dataDir)}.lock`;
+  await takeLock(lock);
+  try {
+    const { speakers, value } = await change(await readKnownSpeakers(dataDir));
+    await writeKnownSpeakers(dataDir, speakers);
+    return value;
+  } finally {
+    await rmdir(lock).catch(() => undefined);
+  }
+}
+
+async function takeLock(lock: string): Promise<void> {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      await mkdir(lock);
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const since = await stat(lock).then((info) => info.mtimeMs, () => undefined);
+    if (since !== undefined && Date.now() - since > STALE_LOCK_MS) {
+      await rmdir(lock).catch(() => undefined);
+      continue;
+    }
+    if (Date.now() > deadline) throw new Error(`${lock} has been held for over ${LOCK_WAIT_MS / 1000} s; remove it if no speakers command is running.`);
+    await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40));
+  }
 }
 
 export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
