@@ -60,11 +60,12 @@ export async function admitSsml(
     const where = `${field}: SSML line ${step.line}, column ${step.column}: <audio src="${step.src.slice(0, 200)}">`;
     if (audioFolders.length === 0) throw invalidRequest(`${where}: no folder is open to audio files here`);
     const candidate = path.isAbsolute(step.src) ? step.src : await firstExisting(audioFolders.map((folder) => path.resolve(folder, step.src)));
-    if (!candidate) throw invalidRequest(`${where}: no such file in ${audioFolders.join(', ')}`);
+    // The folders are the server's, not the client's: an error names what the client gave, never them.
+    if (!candidate) throw invalidRequest(`${where}: no such file in the folders open to audio (the data directory's audio folder and the configured folders)`);
     try {
       markup.audio[step.src] = (await confineInput(candidate, audioFolders, 'src')).path;
     } catch (error) {
-      if (error instanceof PathRefusedError) throw invalidRequest(`${where}: ${error.reason}`);
+      if (error instanceof PathRefusedError) throw invalidRequest(`${where}: ${error.publicReason}`);
       throw error;
     }
   }

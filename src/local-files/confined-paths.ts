@@ -13,7 +13,11 @@ import { ApiError } from '../contract/errors';
  * its own shape without catching it; `reason` is the sentence alone, for a caller that names the place itself.
  */
 export class PathRefusedError extends ApiError {
-  constructor(readonly field: string, readonly reason: string) {
+  /**
+   * `publicReason`: the same refusal without the server's folders, for a client that did not choose them (an
+   * HTTP request's SSML); by default the reason, which names only what the client gave.
+   */
+  constructor(readonly field: string, readonly reason: string, readonly publicReason = reason) {
     super('INVALID_REQUEST', `${field}: ${reason}`);
     this.name = 'PathRefusedError';
   }
@@ -39,7 +43,7 @@ function requireFolders(field: string, folders: AllowedFolders): void {
 }
 
 function refuseOutside(field: string, given: string, folders: AllowedFolders): never {
-  throw new PathRefusedError(field, `${given} is outside the folders file tools may use (${folders.join(', ')})`);
+  throw new PathRefusedError(field, `${given} is outside the folders file tools may use (${folders.join(', ')})`, `${given} is outside the folders open to it`);
 }
 
 /**

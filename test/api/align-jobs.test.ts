@@ -129,4 +129,17 @@ describe('forced alignment through the Local API (no speech-to-text model instal
     assert.equal(stt.status, 422);
     assert.equal(((await stt.json()) as { error: { code: string } }).error.code, 'INVALID_REQUEST');
   });
+
+  it('refuses two parts named file with 422, naming no folder of the server\'s', async () => {
+    const wav = await readFile(DEV('dev-a.wav'));
+    const form = new FormData();
+    form.append('file', new Blob([wav]), 'dev-a.wav');
+    form.append('file', new Blob([wav]), 'dev-a.wav');
+    form.append('script', new Blob([await readFile(DEV('dev-a.txt'))]), 'dev-a.txt');
+    const res = await fetch(`${t.base}/align/jobs`, { method: 'POST', body: form });
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    assert.deepEqual([res.status, body.error.code], [422, 'INVALID_REQUEST'], body.error.message);
+    assert.match(body.error.message, /^file: send exactly one file/);
+    assert.equal(body.error.message.includes(t.dataDir), false, body.error.message);
+  });
 });

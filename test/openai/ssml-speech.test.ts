@@ -163,6 +163,8 @@ describe('SSML in POST /audio/speech through the openai SDK', () => {
       ['<speak>Hi\n<break time="soon"/></speak>', /^input: SSML line 2, column 1: <break time="soon">/],
       ['<speak><voice name="Nobody Here">x</voice></speak>', /<voice name="Nobody Here">: no such voice/],
       ['<speak><audio src="../../../etc/passwd"/></speak>', /^input: SSML line 1, column 8: <audio src=/],
+      // The error names what the client gave, never the server's folders (checked below for every refusal).
+      ['<speak><audio src="no-such-sound.wav"/></speak>', /<audio src="no-such-sound.wav">: no such file in the folders open to audio/],
     ];
     for (const [input, message] of refusals) {
       await assert.rejects(client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input }), (error: unknown) => {
@@ -170,6 +172,7 @@ describe('SSML in POST /audio/speech through the openai SDK', () => {
         assert.equal(error.status, 422);
         const body = error.error as { message: string; param: string | null; type: string };
         assert.match(body.message, message);
+        assert.equal(body.message.includes(t.dataDir), false, body.message);
         assert.equal(body.param, 'input');
         assert.equal(body.type, 'invalid_request_error');
         return true;

@@ -150,6 +150,12 @@ export async function receiveUpload(
           fail(invalidRequest(`${partName(name)}: is not a known file field; send the media as "file"${smallFileNames.map((other) => ` and the ${other} as "${other}"`).join('')}`));
           return;
         }
+        if (file) {
+          // A second `file` part (the small-file fields leave room for more than one part): one upload per request.
+          stream.resume();
+          fail(invalidRequest('file: send exactly one file'));
+          return;
+        }
         const received = { storedName: storedInputName(info.filename ?? ''), originalName: path.basename(info.filename ?? '').slice(0, 200) || 'upload', bytes: 0 };
         file = received;
         // Counted on the way to the sink, which may take a moment before it starts reading (a folder to make).
