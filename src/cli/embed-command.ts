@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { checkEmbedSubtitlesTask, runEmbedSubtitlesTask } from '../engine/media/embed-subtitles';
-import { UserFacingError } from '../engine/protocol';
+import { UserFacingError } from '../engine-api/protocol';
 import { languageFromFileName, trackLanguage } from '../subtitles/subtitle-language';
 import { UsageError } from '../util/usage-error';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { compileValidators } from '../contract/validation';
 import { engineConfigFromEnvironment } from '../config/engine-environment';
 import { openAiVoicesFromEnvironment } from '../config/server-environment';
-import { configureEngine, type EngineConfig } from '../engine/engine-config';
+import { configureEngine, type EngineConfig } from '../engine-api/engine-config';
 import type { RequestTimeouts } from '../http/slow-requests';
 import { EngineHost } from '../jobs/engine-host';
 import { JobService } from '../jobs/job-service';

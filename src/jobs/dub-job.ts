@@ -9,7 +9,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError } from '../contract/errors';
 import { resolveStyle, type SubtitleStyle } from '../contract/subtitle-style';
-import { DUB_MIXES, type DubMix, type DubResult, type DubVoiceChoices } from '../engine/dub/dub-types';
+import { DUB_MIXES, type DubMix, type DubResult, type DubVoiceChoices } from '../engine-api/dub-types';
 import { DUB_CONTAINERS } from '../engine/dub/mix-dub';
 import { resolveLanguageModel } from '../models/language-models';
 import { parseSubtitles, SubtitleError } from '../subtitles/parse';

@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { ApiError, invalidRequest } from '../contract/errors';
 import type { OpenAiSpeechFormat } from '../contract/openapi-openai';
 import { TTS_SPEED, type OutputFormat } from '../contract/openapi';
-import type { ExtraOutputFormat } from '../engine/protocol';
+import type { ExtraOutputFormat } from '../engine-api/protocol';
 import { admitTts } from '../jobs/admission';
 import { admitSsml, looksLikeSsml, ssmlAudioFolders } from '../jobs/ssml-admission';
 import type { AppDeps } from '../http/app-deps';

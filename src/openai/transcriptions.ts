@@ -10,7 +10,7 @@ import { promises as fs } from 'node:fs';
 import { invalidRequest } from '../contract/errors';
 import { readJobTranscript } from '../jobs/job-transcript';
 import path from 'node:path';
-import { REFERENCE_SPEAKERS_FILE, type RecognizedSegment, type ReferenceSpeakers } from '../engine/protocol';
+import { REFERENCE_SPEAKERS_FILE, type RecognizedSegment, type ReferenceSpeakers } from '../engine-api/protocol';
 import { speakerNameProblem } from '../voices/known-speakers';
 import type { ReceivedSttJob } from '../jobs/job-service';
 import { succeededJob } from '../jobs/job-outcome';

@@ -12,7 +12,7 @@ import { readWaveformFile } from '../../src/engine/media/waveform-file';
 import { liveRecognition } from '../../src/jobs/live-recognition';
 import { after, before, describe, it } from 'node:test';
 import { engineConfigFromEnvironment } from '../../src/config/engine-environment';
-import type { TtsVoiceRef } from '../../src/engine/protocol';
+import type { TtsVoiceRef } from '../../src/engine-api/protocol';
 import { engineSynthesizer } from '../../src/read-aloud/engine-speaker';
 import { childrenOf, isAlive } from '../helpers/processes';
 import { useWorkDirs } from '../helpers/temp';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { TtsRequest } from '../../src/contract/types';
 import { readWavSamples } from '../../src/engine/audio/wav-reader';
-import { UserFacingError, type TtsTask, type TtsVoiceRef } from '../../src/engine/protocol';
+import { UserFacingError, type TtsTask, type TtsVoiceRef } from '../../src/engine-api/protocol';
 import { runTtsTask } from '../../src/engine/tts/run-tts';
 import {
   KITTEN_SPEAKERS, kittenMetadata, makeKittenModel, makeKittenVoices, onnxMetadata, protobufFields, withOnnxMetadata,

@@ -10,7 +10,7 @@ import type { TtsRequest } from '../../src/contract/types';
 import { SampleSpool } from '../../src/engine/audio/sample-spool';
 import { readWavSamples } from '../../src/engine/audio/wav-reader';
 import { WavWriter } from '../../src/engine/audio/wav-writer';
-import { UserFacingError, type TtsTask } from '../../src/engine/protocol';
+import { UserFacingError, type TtsTask } from '../../src/engine-api/protocol';
 import { runTtsTask } from '../../src/engine/tts/run-tts';
 import { SpeechRecorder, type RecordingSummary } from '../../src/engine/tts/speech-recorder';
 import { tempDir } from '../helpers/temp';

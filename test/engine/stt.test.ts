@@ -3,7 +3,7 @@ import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { SttOptions } from '../../src/contract/types';
-import { UserFacingError, type EnginePhase, type SttTask } from '../../src/engine/protocol';
+import { UserFacingError, type EnginePhase, type SttTask } from '../../src/engine-api/protocol';
 import { readWavSamples } from '../../src/engine/audio/wav-reader';
 import { runSttTask } from '../../src/engine/stt/run-stt';
 import { detectSpeech } from '../../src/engine/stt/speech-vad';

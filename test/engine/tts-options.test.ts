@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type { TtsRequest } from '../../src/contract/types';
 import { measureLoudness } from '../../src/engine/audio/loudness';
 import { readWavSamples } from '../../src/engine/audio/wav-reader';
-import { UserFacingError, type TtsTask, type TtsVoiceRef } from '../../src/engine/protocol';
+import { UserFacingError, type TtsTask, type TtsVoiceRef } from '../../src/engine-api/protocol';
 import { runTtsTask } from '../../src/engine/tts/run-tts';
 import { tempDir } from '../helpers/temp';
 import { configureTestEngine } from '../helpers/engine-config';

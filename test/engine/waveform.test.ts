@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { runWaveformTask } from '../../src/engine/media/waveform-task';
 import { readWaveformFile } from '../../src/engine/media/waveform-file';
 import { PeakBuckets } from '../../src/engine/media/waveform-peaks';
-import { TaskYieldedError, type ProgressReporter, type WaveformTask } from '../../src/engine/protocol';
+import { TaskYieldedError, type ProgressReporter, type WaveformTask } from '../../src/engine-api/protocol';
 import { EngineHost } from '../../src/jobs/engine-host';
 import { cachePrunerFor, cacheLimits, releaseCachePruner } from '../../src/util/data-dir-caches';
 import { silentLogger } from '../../src/util/log';

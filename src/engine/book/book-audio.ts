@@ -14,7 +14,7 @@ import { WavWriter } from '../audio/wav-writer';
 import { toolNotFoundError } from '../media/ffmpeg';
 import { isWasmMedia, mediaToolchain } from '../media/media-toolchain';
 import { startWasmFfmpeg } from '../media/wasm-ffmpeg';
-import { UserFacingError } from '../protocol';
+import { UserFacingError } from '../../engine-api/protocol';
 
 export const ENCODING = {
   m4b: { extension: 'm4a', codec: ['-c:a', 'aac', '-b:a', '64k', '-f', 'ipod'] },

@@ -5,9 +5,9 @@
  * audio track, tagged with its language, exactly as long as the video.
  */
 import path from 'node:path';
-import { UserFacingError } from '../protocol';
+import { UserFacingError } from '../../engine-api/protocol';
 import { firstErrorLine, runTool, type MediaTools } from '../media/ffmpeg';
-import type { DubMix } from './dub-types';
+import type { DubMix } from '../../engine-api/dub-types';
 
 /** The dub track's codec by output container. */
 const AUDIO_CODECS: Record<string, { codec: string; args: string[] }> = {

@@ -4,7 +4,7 @@
  * gender, each speaker a different voice while the library has enough, best voices first.
  */
 import type { TtsVoiceRef } from '../../voices/voice-ref';
-import type { DubVoiceChoices, SpeakerGender } from './dub-types';
+import type { DubVoiceChoices, SpeakerGender } from '../../engine-api/dub-types';
 
 export interface SpeakerToVoice {
   label: string;

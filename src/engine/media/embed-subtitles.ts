@@ -13,7 +13,7 @@ import path from 'node:path';
 import { displayText } from '../../subtitles/check';
 import { formatSrt } from '../../subtitles/render-subtitles';
 import { scanSubtitles, subtitleFormatOfPath, type SubtitleFormat } from '../../subtitles/scan';
-import { UserFacingError, type EmbedSubtitlesResult, type EmbedSubtitlesTask, type SubtitleTrackSummary, type ProgressReporter, type TaskOutcome } from '../protocol';
+import { UserFacingError, type EmbedSubtitlesResult, type EmbedSubtitlesTask, type SubtitleTrackSummary, type ProgressReporter, type TaskOutcome } from '../../engine-api/protocol';
 import { findMediaTools, firstErrorLine, runTool } from './ffmpeg';
 import { EMBED_CONTAINERS, newTrackCodec, planTracks, probeSubtitleTracks, titleIsHandlerName, type ExistingTrack } from './subtitle-tracks';
 

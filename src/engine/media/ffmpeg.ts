@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { UserFacingError } from '../protocol';
-import { engineConfig, type EngineConfig } from '../engine-config';
+import { UserFacingError } from '../../engine-api/protocol';
+import { engineConfig, type EngineConfig } from '../../engine-api/engine-config';
 
 /** The ffmpeg and ffprobe executables to run: absolute paths, or bare names looked up on PATH. */
 export interface MediaTools {

@@ -6,7 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { engineConfig, type EngineConfig } from '../engine-config';
+import { engineConfig, type EngineConfig } from '../../engine-api/engine-config';
 import { findMediaTools, runTool, type MediaTools } from './ffmpeg';
 import { WASM_FFMPEG_VERSION } from './wasm-ffmpeg';
 

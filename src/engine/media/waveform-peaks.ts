@@ -4,7 +4,7 @@
  * than one pipe chunk of decoded audio is ever held, however long the media.
  */
 import { spawn } from 'node:child_process';
-import { TaskYieldedError, UserFacingError } from '../protocol';
+import { TaskYieldedError, UserFacingError } from '../../engine-api/protocol';
 import { firstErrorLine, isMissingExecutable, toolNotFoundError, type MediaTools } from './ffmpeg';
 
 /** Decoding rate for peaks: enough to see speech's envelope, a fraction of the work of 16 kHz. */

@@ -1,6 +1,6 @@
 import { access, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { engineConfig, type EngineConfig } from '../engine-config';
+import { engineConfig, type EngineConfig } from '../../engine-api/engine-config';
 
 export const VAD_MODEL_ENV = 'SPEECH_STUDIO_VAD_MODEL';
 

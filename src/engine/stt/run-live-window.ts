@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
-import { STT_BACKEND, UserFacingError, type LiveWindowResult, type LiveWindowTask, type TaskOutcome } from '../protocol';
+import { STT_BACKEND, UserFacingError, type LiveWindowResult, type LiveWindowTask, type TaskOutcome } from '../../engine-api/protocol';
 import { buildSegments } from './build-segments';
 import { findVadModel, modelsDirOf } from './model-files';
 import { openRecognizer } from './recognizers/open-recognizer';

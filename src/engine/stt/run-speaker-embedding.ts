@@ -8,7 +8,7 @@ import path from 'node:path';
 import { MIN_ENROLL_SPEECH_SECONDS } from '../../voices/known-speakers';
 import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import { mediaToolchain } from '../media/media-toolchain';
-import { UserFacingError, type SpeakerEmbeddingResult, type SpeakerEmbeddingTask, type TaskOutcome } from '../protocol';
+import { UserFacingError, type SpeakerEmbeddingResult, type SpeakerEmbeddingTask, type TaskOutcome } from '../../engine-api/protocol';
 import { decodeInput } from './decode-input';
 import { findVadModelIn } from './model-files';
 import { speakerEmbedding } from './speaker-embedding';

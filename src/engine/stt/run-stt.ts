@@ -4,7 +4,7 @@ import type { SttResult } from '../../contract/types';
 import type { Transcript } from '../../subtitles/types';
 import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import { mediaToolchain } from '../media/media-toolchain';
-import { STT_BACKEND, UserFacingError, type ProgressReporter, type SttTask, type TaskOutcome } from '../protocol';
+import { STT_BACKEND, UserFacingError, type ProgressReporter, type SttTask, type TaskOutcome } from '../../engine-api/protocol';
 import { assignSpeakers, type SpeakerAssignment } from './assign-speakers';
 import { nameSpeakers, referenceVoices } from './name-speakers';
 import { buildSegments } from './build-segments';

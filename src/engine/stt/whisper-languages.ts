@@ -1,5 +1,5 @@
 /** The languages whisper.cpp knows, and the one a given model decodes a request in. */
-import { UserFacingError } from '../protocol';
+import { UserFacingError } from '../../engine-api/protocol';
 
 /** The language codes whisper.cpp 1.9 knows (its `g_lang` table), in its order. */
 export const WHISPER_LANGUAGES: ReadonlySet<string> = new Set(

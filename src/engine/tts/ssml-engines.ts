@@ -7,7 +7,7 @@ import { StreamingResampler } from '../audio/resampler';
 import { concatSamples } from '../audio/samples';
 import { decodeToPcm16, SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import type { MediaToolchain } from '../media/media-toolchain';
-import { UserFacingError, type SsmlTaskMarkup } from '../protocol';
+import { UserFacingError, type SsmlTaskMarkup } from '../../engine-api/protocol';
 import type { TtsVoiceRef } from '../../voices/voice-ref';
 import { openSpeechEngine } from './speech-engine';
 import { asksForOtherLanguage, type EngineSettings, type SpeechEngine } from './synthesizers/synthesizer';

@@ -8,7 +8,7 @@ import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import { mediaToolchain } from '../media/media-toolchain';
 import { measureLoudness } from '../audio/loudness';
 import { WavWriter } from '../audio/wav-writer';
-import { UserFacingError, type TaskOutcome, type VoiceReferenceResult, type VoiceReferenceTask } from '../protocol';
+import { UserFacingError, type TaskOutcome, type VoiceReferenceResult, type VoiceReferenceTask } from '../../engine-api/protocol';
 import { decodeInput } from '../stt/decode-input';
 import { findVadModelIn } from '../stt/model-files';
 import { openRecognizer } from '../stt/recognizers/open-recognizer';

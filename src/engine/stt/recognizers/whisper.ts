@@ -1,6 +1,6 @@
 /** The whisper.cpp recognizer: one token per piece with token timestamps, language detection, the OpenAI door's hints. */
 import path from 'node:path';
-import { STT_BACKEND } from '../../protocol';
+import { STT_BACKEND } from '../../../engine-api/protocol';
 import { decodingLanguage } from '../whisper-languages';
 import { readWhisperModelHeader } from '../whisper-model-header';
 import { loadWhisperModel, transcribePcm16 } from '../whisper-session';

@@ -2,9 +2,9 @@
  * The engine's view of a dub (Dub Media…, `cli.js dub`): what the job hands the engine, and what the engine
  * answers: the dubbed copy of the video, the voice each speaker got, and the cues that did not fit.
  */
-import type { SubtitleStyle } from '../../contract/subtitle-style';
-import type { FlaggedCue } from '../../translate/translate-cues';
-import type { TtsVoiceRef } from '../../voices/voice-ref';
+import type { SubtitleStyle } from '../contract/subtitle-style';
+import type { FlaggedCue } from '../translate/translate-cues';
+import type { TtsVoiceRef } from '../voices/voice-ref';
 
 /** The original audio kept under the dub, lowered while the dub speaks (`duck`), or left out (`replace`). */
 export type DubMix = 'duck' | 'replace';

@@ -272,8 +272,8 @@ export interface TranslateResult {
   model: string;
 }
 
-export type { DubTask, DubResult } from './dub/dub-types';
-import type { DubTask, DubResult } from './dub/dub-types';
+export type { DubTask, DubResult } from './dub-types';
+import type { DubTask, DubResult } from './dub-types';
 
 /**
  * Not a job: who speaks each quoted passage of a book (src/engine/llm/run-attribute.ts), one answer of the
