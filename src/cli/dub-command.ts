@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import type { DubMix } from '../engine-api/dub-types';
-import { dubReportLines } from '../engine/dub/dub-report';
+import { dubReportLines } from '../engine-api/dub-report';
 import { UsageError } from '../util/usage-error';
 import { runCliJob } from './run-cli-job';
 import { styleFlag } from './style-flag';

@@ -4,22 +4,13 @@
  */
 import type { SubtitleStyle } from '../contract/subtitle-style';
 import type { FlaggedCue } from '../translate/translate-cues';
-import type { TtsVoiceRef } from '../voices/voice-ref';
+import type { DubVoiceChoices, SpeakerGender } from '../voices/dub-voices';
 
 /** The original audio kept under the dub, lowered while the dub speaks (`duck`), or left out (`replace`). */
 export type DubMix = 'duck' | 'replace';
 export const DUB_MIXES: readonly DubMix[] = ['duck', 'replace'];
 
-/** A speaker's voice, as far as the original audio tells: its median pitch decides. */
-export type SpeakerGender = 'female' | 'male' | 'unknown';
-
-/** The library's ready voices of the target language, best first, by the gender the library gives them. */
-export interface DubVoiceChoices {
-  female: TtsVoiceRef[];
-  male: TtsVoiceRef[];
-  /** Voices the library names no gender for (espeak-ng's). */
-  other: TtsVoiceRef[];
-}
+export type { DubVoiceChoices, SpeakerGender };
 
 export interface DubTask {
   kind: 'dub';

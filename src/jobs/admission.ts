@@ -18,7 +18,7 @@ import { ApiError, invalidRequest } from '../contract/errors';
 import type { SttOptions, TtsRequest } from '../contract/types';
 import type { Validators } from '../contract/validation';
 import type { WhisperHints } from '../engine-api/protocol';
-import { toWhisperLanguage } from '../engine/stt/whisper-languages';
+import { toWhisperLanguage } from '../models/whisper-languages';
 import { builtinCatalog, type Catalog } from '../models/catalog';
 import {
   chooseWhisperModel,

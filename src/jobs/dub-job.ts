@@ -10,7 +10,7 @@ import path from 'node:path';
 import { ApiError } from '../contract/errors';
 import { resolveStyle, type SubtitleStyle } from '../contract/subtitle-style';
 import { DUB_MIXES, type DubMix, type DubResult, type DubVoiceChoices } from '../engine-api/dub-types';
-import { DUB_CONTAINERS } from '../engine/dub/mix-dub';
+import { DUB_CONTAINERS } from '../contract/media-types';
 import { resolveLanguageModel } from '../models/language-models';
 import { parseSubtitles, SubtitleError } from '../subtitles/parse';
 import { voiceQuality } from '../voices/best-voice';

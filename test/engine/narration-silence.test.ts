@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { TtsRequest } from '../../src/contract/types';
 import { SampleSpool } from '../../src/engine/audio/sample-spool';
-import { readWavSamples } from '../../src/engine/audio/wav-reader';
+import { readWavSamples } from '../../src/audio/wav-reader';
 import { WavWriter } from '../../src/engine/audio/wav-writer';
 import { UserFacingError, type TtsTask } from '../../src/engine-api/protocol';
 import { runTtsTask } from '../../src/engine/tts/run-tts';

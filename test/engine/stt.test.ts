@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { SttOptions } from '../../src/contract/types';
 import { UserFacingError, type EnginePhase, type SttTask } from '../../src/engine-api/protocol';
-import { readWavSamples } from '../../src/engine/audio/wav-reader';
+import { readWavSamples } from '../../src/audio/wav-reader';
 import { runSttTask } from '../../src/engine/stt/run-stt';
 import { detectSpeech } from '../../src/engine/stt/speech-vad';
 import { renderTranscript } from '../../src/subtitles/render';

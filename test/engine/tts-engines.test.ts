@@ -4,7 +4,7 @@ import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { TtsRequest } from '../../src/contract/types';
-import { readWavSamples } from '../../src/engine/audio/wav-reader';
+import { readWavSamples } from '../../src/audio/wav-reader';
 import { UserFacingError, type TtsTask, type TtsVoiceRef } from '../../src/engine-api/protocol';
 import { ensureEspeakData } from '../../src/engine/tts/synthesizers/espeak-data';
 import { recordText } from '../../src/engine/tts/record-text';

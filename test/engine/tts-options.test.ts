@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { TtsRequest } from '../../src/contract/types';
 import { measureLoudness } from '../../src/engine/audio/loudness';
-import { readWavSamples } from '../../src/engine/audio/wav-reader';
+import { readWavSamples } from '../../src/audio/wav-reader';
 import { UserFacingError, type TtsTask, type TtsVoiceRef } from '../../src/engine-api/protocol';
 import { runTtsTask } from '../../src/engine/tts/run-tts';
 import { tempDir } from '../helpers/temp';

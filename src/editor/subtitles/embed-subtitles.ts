@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { EMBED_CONTAINERS } from '../../engine/media/embed-subtitles';
+import { EMBED_CONTAINERS } from '../../contract/media-types';
 import type { EmbedSubtitlesResult } from '../../engine-api/protocol';
 import { languageFromFileName, trackLanguage } from '../../subtitles/subtitle-language';
 import { reportError } from '../log';

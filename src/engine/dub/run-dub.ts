@@ -22,7 +22,7 @@ import { runTtsTask } from '../tts/run-tts';
 import type { DubResult, DubSpeaker, DubStageSeconds, DubTask } from '../../engine-api/dub-types';
 import { muxDub, probeVideo } from './mix-dub';
 import { genderOfPitch, medianPitchHz } from './speaker-pitch';
-import { chooseSpeakerVoices, NO_CLONING } from './speaker-voices';
+import { chooseSpeakerVoices, NO_CLONING } from '../../voices/dub-voices';
 
 /** The label of cues no speaker was named for, when others were. */
 export const UNNAMED_SPEAKER = 'Unnamed';

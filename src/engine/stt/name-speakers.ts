@@ -12,7 +12,7 @@ import { mediaToolchain } from '../media/media-toolchain';
 import { REFERENCE_SPEAKERS_FILE, UserFacingError, type ReferenceSpeakers, type SttTask } from '../../engine-api/protocol';
 import type { SpeakerAssignment } from './assign-speakers';
 import { decodeInput } from './decode-input';
-import { modelsDirOf } from './model-files';
+import { modelsDirOf } from '../../models/model-files';
 import { speakerEmbedding } from './speaker-embedding';
 
 const VOICE_SECONDS = 30;

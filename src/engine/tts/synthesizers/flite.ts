@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { concatSamples } from '../../audio/samples';
-import { readWavSamples } from '../../audio/wav-reader';
+import { readWavSamples } from '../../../audio/wav-reader';
 import { UserFacingError, type TtsVoiceRef } from '../../../engine-api/protocol';
 import type { EngineSettings, OpenedEngine } from './synthesizer';
 import { splitIntoChunks } from '../text-chunks';

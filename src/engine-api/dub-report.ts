@@ -1,5 +1,5 @@
 /** A dub's report as lines for people (the CLI prints them, the editor logs them): voices, fit, stage times. */
-import type { DubResult } from '../../engine-api/dub-types';
+import type { DubResult } from './dub-types';
 
 /** The dub's report as lines for people: who speaks with which voice, what did not fit, how long each stage took. */
 export function dubReportLines(result: DubResult): string[] {
