@@ -5,7 +5,7 @@ import { admitAlignment, alignRecognizerModel } from '../jobs/align-admission';
 import { toPublicJob } from '../jobs/types';
 import { engineConfig } from '../engine-api/engine-config';
 import { findVadModelIn } from '../models/model-files';
-import type { AppDeps } from '../http/app-deps';
+import type { AppDeps } from '../jobs/app-deps';
 import { requireFeature } from '../http/security';
 import { folderSink } from '../http/upload/folder-sink';
 import { MAX_UPLOAD_BYTES, receiveUpload, requireMediaFile, TEXT_FIELDS } from '../http/upload/receive-upload';

@@ -13,7 +13,7 @@ import { TTS_SPEED, type OutputFormat } from '../contract/openapi';
 import type { ExtraOutputFormat } from '../engine-api/protocol';
 import { admitTts } from '../jobs/admission';
 import { admitSsml, looksLikeSsml, ssmlAudioFolders } from '../jobs/ssml-admission';
-import type { AppDeps } from '../http/app-deps';
+import type { AppDeps } from '../jobs/app-deps';
 import { requireFeature } from '../http/security';
 import { cancelJobWhenClientLeaves } from '../http/client-gone';
 import { openSse } from '../http/sse';

@@ -19,7 +19,7 @@ import { waitForJobEnd } from '../jobs/wait-for-job';
 import { admitStt, checkSttFields, findNamedSttModel, installedSttModels, requireSttModel, type SttModels } from '../jobs/admission';
 import type { InstalledWhisperModel } from '../models/installed-models';
 import type { Transcript } from '../subtitles/types';
-import type { AppDeps } from '../http/app-deps';
+import type { AppDeps } from '../jobs/app-deps';
 import { requireFeature } from '../http/security';
 import { folderSink } from '../http/upload/folder-sink';
 import { MAX_UPLOAD_BYTES, receiveUpload, requireMediaFile } from '../http/upload/receive-upload';

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { readWaveformFile } from '../../src/engine/media/waveform-file';
+import { readWaveformFile } from '../../src/audio/waveform-file';
 import { liveRecognition } from '../../src/jobs/live-recognition';
 import { after, before, describe, it } from 'node:test';
 import { engineConfigFromEnvironment } from '../../src/config/engine-environment';

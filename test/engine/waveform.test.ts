@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { runWaveformTask } from '../../src/engine/media/waveform-task';
-import { readWaveformFile } from '../../src/engine/media/waveform-file';
+import { readWaveformFile } from '../../src/audio/waveform-file';
 import { PeakBuckets } from '../../src/engine/media/waveform-peaks';
 import { TaskYieldedError, type ProgressReporter, type WaveformTask } from '../../src/engine-api/protocol';
 import { EngineHost } from '../../src/jobs/engine-host';

@@ -6,7 +6,7 @@
  */
 import type { WaveformTask } from '../../engine-api/protocol';
 import type { EngineHost } from '../../jobs/engine-host';
-import { readWaveformFile } from '../../engine/media/waveform-file';
+import { readWaveformFile } from '../../audio/waveform-file';
 
 /** 100 buckets a second: a bucket is 10 ms, finer than a subtitle frame; an hour is 720 KB for the webview. */
 export const TIMELINE_BUCKETS_PER_SECOND = 100;
