@@ -404,7 +404,7 @@ export interface WaveformTask {
 }
 
 export interface WaveformResult {
-  /** The cache file holding the peaks (src/engine/media/waveform-file.ts). */
+  /** The cache file holding the peaks (src/audio/waveform-file.ts). */
   peaksPath: string;
   buckets: number;
   bucketsPerSecond: number;
