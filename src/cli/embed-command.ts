@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { EmbedSubtitlesTask } from '../engine-api/protocol';
-import { engineConfigFromEnvironment } from '../config/engine-environment';
+import type { EngineConfig } from '../engine-api/engine-config';
 import { consoleLogger } from '../util/log';
 import { languageFromFileName, trackLanguage } from '../subtitles/subtitle-language';
 import { UsageError } from '../util/usage-error';
@@ -19,7 +19,8 @@ export interface EmbedFlags {
   'replace-language'?: boolean;
 }
 
-export async function runEmbedCommand(args: readonly string[], flags: EmbedFlags): Promise<number> {
+/** `engineConfig`: the engine configuration the entry built (src/config/engine-environment.ts), handed to the engine process. */
+export async function runEmbedCommand(args: readonly string[], flags: EmbedFlags, engineConfig: EngineConfig): Promise<number> {
   const [video, subtitles] = args;
   if (!video || !subtitles) throw new UsageError('Expected "embed-subtitles <video> <subtitles> --out x.mp4".');
   if (!flags.out) throw new UsageError('embed-subtitles needs --out, the copy to write (e.g. talk.subtitled.mp4).');
@@ -30,7 +31,7 @@ export async function runEmbedCommand(args: readonly string[], flags: EmbedFlags
   };
   // Loaded here so the other commands do not load the engine host. No job core: nothing is stored, the data directory is not touched.
   const [{ EngineHost, EngineCancelledError }, { defaultEngineWorkerPath }] = await Promise.all([import('../jobs/engine-host'), import('../host/local-core')]);
-  const engine = new EngineHost({ workerPath: defaultEngineWorkerPath(), log: { ...consoleLogger, info: (message: string) => console.error(message) }, config: engineConfigFromEnvironment() });
+  const engine = new EngineHost({ workerPath: defaultEngineWorkerPath(), log: { ...consoleLogger, info: (message: string) => console.error(message) }, config: engineConfig });
   const controller = new AbortController();
   const cancel = (): void => controller.abort();
   process.once('SIGINT', cancel);
