@@ -1,5 +1,6 @@
 // The import rules CI enforces (`npm run depcheck`, scripts/depcheck.mjs): no module cycles, vscode only in the
-// editor, no HTTP in the core. The same script checks that no two top-level folders of src/ import each other.
+// editor, no HTTP in the core, one engine boundary, HTTP plumbing and the device link apart from the job core.
+// The same script checks that no two top-level folders of src/ import each other.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -24,6 +25,22 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/(local-api|openai|mcp|realtime|editor|device|relay|cli|host)/|^src/(cli|extension|relay)\\.ts$' },
       to: { path: '^src/(local-api|openai|mcp|realtime|editor|device|relay|cli|host)/' },
+    },
+    {
+      name: 'engine-is-a-process',
+      comment:
+        'src/engine/ runs in the engine child process; the server side reaches it only through engine tasks (src/jobs/engine-host.ts forks the bundle that scripts/build.mjs builds from src/engine/worker.ts by path). What both sides need — the typed messages and the configuration — lives in src/engine-api/, and pure rules where docs/architecture.md puts them (models, voices, contract, src/audio/).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/engine/' },
+      to: { path: '^src/engine/' },
+    },
+    {
+      name: 'no-core-in-plumbing',
+      comment:
+        'src/http/ (the HTTP plumbing the doors share) and src/link/ (the device ↔ relay wire protocol, also run by the relay) never import the job core: they take what they need of it as a parameter or an interface, and rules they apply live in the core\'s pure neighbours (src/models/, src/voices/, src/contract/).',
+      severity: 'error',
+      from: { path: '^src/(http|link)/' },
+      to: { path: '^src/jobs/' },
     },
     {
       name: 'no-module-cycle',

@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { SttResult } from '../src/contract/types';
-import type { AlignTask } from '../src/engine/protocol';
+import type { AlignTask } from '../src/engine-api/protocol';
 import { EngineHost } from '../src/jobs/engine-host';
 import type { ScriptFormat } from '../src/subtitles/script';
 import type { Transcript } from '../src/subtitles/types';

@@ -109,5 +109,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.error(`depcheck: ${errors.length} import rule(s) broken in ${root}/src:\n${errors.join('\n')}`);
     process.exit(1);
   }
-  console.log(`depcheck: ${modules} modules in src/, no import cycle, vscode only in the editor, no HTTP in the engine or the job core, no door importing another door.`);
+  console.log(`depcheck: ${modules} modules in src/, no import cycle, vscode only in the editor, no HTTP in the engine or the job core, no door importing another door, nothing outside src/engine/ importing it, no job core in src/http/ or src/link/.`);
 }

@@ -197,7 +197,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === 'embed-subtitles') {
-    process.exitCode = await runEmbedCommand(positionals.slice(1), values);
+    process.exitCode = await runEmbedCommand(positionals.slice(1), values, engineConfigFromEnvironment());
     return;
   }
   if (command === 'translate') {

@@ -8,7 +8,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError } from '../contract/errors';
 import type { TranscriptFormat } from '../contract/openapi';
-import { findVadModelIn } from '../engine/stt/model-files';
+import { engineConfig } from '../engine-api/engine-config';
+import { findVadModelIn } from '../models/model-files';
 import { renderTranscript } from '../subtitles/render';
 import { retimedSource } from '../subtitles/retime-to-alignment';
 import { subtitleFormatOfPath } from '../subtitles/scan';
@@ -53,7 +54,7 @@ export async function runAlignCommand(args: readonly string[], flags: AlignFlags
   const script = await readFile(scriptFile, 'utf8');
   // Loaded here so other commands do not load the job core.
   const { createAlignJob, finishAlignJob } = await import('../jobs/align-job');
-  const vadModelPath = await findVadModelIn(path.join(dataDir, 'models'));
+  const vadModelPath = await findVadModelIn(path.join(dataDir, 'models'), engineConfig());
   let outcome;
   try {
     outcome = await runCliJob(dataDir, {

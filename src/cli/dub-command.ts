@@ -5,8 +5,8 @@
  * voice and the cues that did not fit. Ctrl+C cancels the job, which leaves no partial file.
  */
 import path from 'node:path';
-import type { DubMix } from '../engine/dub/dub-types';
-import { dubReportLines } from '../engine/dub/dub-report';
+import type { DubMix } from '../engine-api/dub-types';
+import { dubReportLines } from '../engine-api/dub-report';
 import { UsageError } from '../util/usage-error';
 import { runCliJob } from './run-cli-job';
 import { styleFlag } from './style-flag';

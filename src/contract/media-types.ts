@@ -56,3 +56,11 @@ export function storedInputName(originalName: string): string {
   const extension = path.extname(originalName).slice(1).toLowerCase();
   return `input.${MEDIA_EXTENSIONS.includes(extension) ? extension : 'media'}`;
 }
+
+/** A video container a subtitle track can be embedded in, by output extension (the engine's codec table is keyed by them). */
+export type EmbedContainer = '.mp4' | '.m4v' | '.mov' | '.webm' | '.mkv';
+export const EMBED_CONTAINERS: readonly string[] = ['.mp4', '.m4v', '.mov', '.webm', '.mkv'] satisfies readonly EmbedContainer[];
+
+/** A video container a dub can be written to, by output extension (the engine's audio codec table is keyed by them). */
+export type DubContainer = '.mp4' | '.m4v' | '.mov' | '.mkv' | '.webm';
+export const DUB_CONTAINERS: readonly string[] = ['.mp4', '.m4v', '.mov', '.mkv', '.webm'] satisfies readonly DubContainer[];

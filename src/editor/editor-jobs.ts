@@ -16,7 +16,7 @@ import { createDubJob, finishDubJob, type DubRequest } from '../jobs/dub-job';
 import { isActive, type JobRecord } from '../jobs/types';
 import { mergeLexicons } from '../lexicon/merge-lexicon';
 import type { LocalServer } from '../host/local-server';
-import type { ExtraOutputFormat, SsmlTaskMarkup } from '../engine/protocol';
+import type { ExtraOutputFormat, SsmlTaskMarkup } from '../engine-api/protocol';
 import { defaultVoice } from '../voices/default-voice';
 import type { VoiceEntry, VoiceLibrary } from '../voices/library';
 import { admitSsml, looksLikeSsml, ssmlAudioFolders } from '../jobs/ssml-admission';

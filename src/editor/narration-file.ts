@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { OutputFormat } from '../contract/openapi';
-import type { ExtraOutputFormat } from '../engine/protocol';
+import type { ExtraOutputFormat } from '../engine-api/protocol';
 
 export interface NarrationFormat {
   outputFormat: OutputFormat;

@@ -13,7 +13,7 @@ import { RUNNING_STATUSES } from '../jobs/types';
 import type { ApiKeySource } from '../http/api-key';
 import { isAllInterfaces, startLocalServer, type LocalServer } from '../host/local-server';
 import { engineConfigFromEnvironment } from '../config/engine-environment';
-import type { EngineConfig } from '../engine/engine-config';
+import type { EngineConfig } from '../engine-api/engine-config';
 import { describeThrown, type Logger } from '../util/log';
 import type { Settings } from './settings';
 

@@ -5,7 +5,7 @@
  * them, and a failure fails only that job.
  */
 import { loadWhisperModule } from '@fugood/whisper.node';
-import { UserFacingError } from './protocol';
+import { UserFacingError } from '../engine-api/protocol';
 
 export type NativePart = 'whisper.cpp' | 'sherpa-onnx';
 

@@ -13,7 +13,7 @@ import { validateLexicon } from '../lexicon/lexicon-validation';
 import { compileValidators, type Validators } from '../contract/validation';
 import type { TtsEngineName, TtsVoiceRef } from '../voices/voice-ref';
 import { SCRIPT_FORMATS } from '../subtitles/script';
-import { UserFacingError, type AlignTask, type BookTask, type EmbedSubtitlesTask, type EngineTask, type ExtraOutputFormat, type LiveWindowTask, type LlmGenerateTask, type SpeakerEmbeddingTask, type SpeakTask, type ShotChangesTask, type SpeechRegionsTask, type SsmlTaskMarkup, type SttTask, type TranslateTask, type TtsTask, type WaveformTask, type WhisperHints, type DubTask, type CastAttributeTask, type VoiceReferenceTask } from './protocol';
+import { UserFacingError, type AlignTask, type BookTask, type EmbedSubtitlesTask, type EngineTask, type ExtraOutputFormat, type LiveWindowTask, type LlmGenerateTask, type SpeakerEmbeddingTask, type SpeakTask, type ShotChangesTask, type SpeechRegionsTask, type SsmlTaskMarkup, type SttTask, type TranslateTask, type TtsTask, type WaveformTask, type WhisperHints, type DubTask, type CastAttributeTask, type VoiceReferenceTask } from '../engine-api/protocol';
 import { narrationTimelineProblem } from '../subtitles/timeline-limit';
 import { readCues } from './tts/read-cues';
 

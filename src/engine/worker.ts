@@ -2,10 +2,10 @@
  * Entry of the engine child process: runs one task at a time and answers over IPC (see protocol.ts).
  * Everything heavy (decoding, models, synthesis) happens here, never in the server's process.
  */
-import type { ChildMessage, EngineResult, ParentMessage, ProgressReporter, TaskOutcome } from './protocol';
-import { TaskYieldedError, UserFacingError } from './protocol';
+import type { ChildMessage, EngineResult, ParentMessage, ProgressReporter, TaskOutcome } from '../engine-api/protocol';
+import { TaskYieldedError, UserFacingError } from '../engine-api/protocol';
 import { checkTask } from './task-check';
-import { configureEngine, engineConfig, engineConfigFromArgs } from './engine-config';
+import { configureEngine, engineConfig, engineConfigFromArgs } from '../engine-api/engine-config';
 
 function send(message: ChildMessage): void {
   process.send?.(message);

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import Koa from 'koa';
-import type { AppDeps } from '../http/app-deps';
+import type { AppDeps } from '../jobs/app-deps';
 import { errorMiddleware } from '../http/error-middleware';
 import { bearerAuth, checkHost, rejectBrowserOrigins, requireEnabled, requireFeature } from '../http/security';
 import { openAiErrorShape } from '../openai/errors';

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { compileValidators } from '../contract/validation';
 import { engineConfigFromEnvironment } from '../config/engine-environment';
 import { openAiVoicesFromEnvironment } from '../config/server-environment';
-import { configureEngine, type EngineConfig } from '../engine/engine-config';
+import type { EngineConfig } from '../engine-api/engine-config';
+import { mediaToolchainInfo } from '../engine-api/media-toolchain';
 import type { RequestTimeouts } from '../http/slow-requests';
 import { EngineHost } from '../jobs/engine-host';
 import { JobService } from '../jobs/job-service';
@@ -16,7 +17,7 @@ import { cachePrunerFor, configuredCacheLimits, releaseCachePruner, type CacheLi
 import type { Logger } from '../util/log';
 import { createVoiceLibrary } from '../voices/library';
 import { apiKeyPath, ensureApiKey, FileApiKeySource, type ApiKeySource } from '../http/api-key';
-import type { AppDeps } from '../http/app-deps';
+import type { AppDeps } from '../jobs/app-deps';
 import { localEntitlements, type EntitlementProvider } from '../http/entitlements';
 import { foldersFromEnvironment } from '../local-files/allowed-folders-env';
 import type { RealtimeOptions } from '../realtime/door';
@@ -79,13 +80,14 @@ export async function openLocalCore(options: LocalServerOptions): Promise<LocalC
   const caches = cachePrunerFor(dataDir);
   caches.configure(cacheLimits, log);
   caches.pruneAll().catch((error: unknown) => log.warn(`Pruning the caches failed: ${String(error)}`));
-  // Engine code that runs in this process (the capabilities' ffmpeg) follows the same configuration.
-  if (options.engineConfig) configureEngine(options.engineConfig);
+  // Passed on, never set for the whole process: two cores in one process (tests, the editor's restarts) keep their own.
+  const engineConfig = options.engineConfig ?? (() => engineConfigFromEnvironment());
+  const currentEngineConfig = (): EngineConfig => (typeof engineConfig === 'function' ? engineConfig() : engineConfig);
   const engine = new EngineHost({
     workerPath: options.engineWorkerPath ?? defaultEngineWorkerPath(),
     log,
     idleTimeoutMs: options.engineIdleTimeoutMs,
-    config: options.engineConfig ?? (() => engineConfigFromEnvironment()),
+    config: engineConfig,
   });
   const jobs = new JobService({
     dataDir, store, engine, log,
@@ -105,6 +107,7 @@ export async function openLocalCore(options: LocalServerOptions): Promise<LocalC
     authEnabled: () => auth,
     isEnabled: () => enabled,
     boundHost: () => options.host,
+    mediaToolchain: () => mediaToolchainInfo(currentEngineConfig()),
     preferredSttModel: () => options.preferredSttModel,
     maxUploadBytes: options.maxUploadBytes,
     openAiVoices: { ...openAiVoicesFromEnvironment(process.env), ...options.openAiVoices },

@@ -1,12 +1,11 @@
 /** The Local API server: the local job core (local-core.ts) behind an HTTP listener on a loopback or chosen address. */
-import { mediaToolchainInfo } from '../engine/media/media-toolchain';
 import { createHttpServer } from '../http/listen';
 import type { JobService } from '../jobs/job-service';
 import type { EngineHost } from '../jobs/engine-host';
 import { liveRecognition, type OpenDirectLiveSession } from '../jobs/live-recognition';
 import { directLiveSessions } from '../realtime/direct-session';
 import { attachRealtime, type RealtimeDoor } from '../realtime/door';
-import type { AppDeps } from '../http/app-deps';
+import type { AppDeps } from '../jobs/app-deps';
 import { API_PREFIX, createApp } from './app';
 import { openLocalCore, type LocalServerOptions } from './local-core';
 
@@ -56,8 +55,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     await core.close();
     throw error;
   });
-  // The engine decides the same way from the same environment; the opus route runs here.
-  const media = await mediaToolchainInfo();
+  // The engine processes get the same configuration, so they decode and encode with this ffmpeg.
+  const media = await appDeps.mediaToolchain();
   log.info(`Audio decoding and encoding: ffmpeg ${media.description}` +
     (media.kind === 'webassembly' ? ' (no system ffmpeg found: install one, or set SPEECH_STUDIO_FFMPEG to it, for faster decoding)' : ''));
   if (isAllInterfaces(options.host) && !options.auth) {

@@ -12,23 +12,16 @@
  *        the default asked. A model named by the request (the OpenAI door's `model`) must be installed and
  *        able to honour the request: Parakeet takes no prompt, does not translate, decodes greedily and
  *        covers its own languages, so those are refused with a 422 naming the field, never ignored; with no
- *        model named, a request with whisper-only fields goes to a whisper model.
+ *        model named, a request with whisper-only fields goes to a whisper model. The rules on the installed
+ *        models live in src/models/stt-model-rules.ts, which the relay's routing applies too.
  */
 import { ApiError, invalidRequest } from '../contract/errors';
 import type { SttOptions, TtsRequest } from '../contract/types';
 import type { Validators } from '../contract/validation';
-import type { WhisperHints } from '../engine/protocol';
-import { toWhisperLanguage } from '../engine/stt/whisper-languages';
+import { toWhisperLanguage } from '../models/whisper-languages';
 import { builtinCatalog, type Catalog } from '../models/catalog';
-import {
-  chooseWhisperModel,
-  diarizationModelsInstalled,
-  isParakeet,
-  listSttModels,
-  servesLanguage,
-  type InstalledWhisperModel,
-  type WhisperModelInfo,
-} from '../models/installed-models';
+import { diarizationModelsInstalled, listSttModels, type InstalledWhisperModel, type WhisperModelInfo } from '../models/installed-models';
+import { chooseSttModel, type SttModelRequest, type SttModels } from '../models/stt-model-rules';
 import { parseSubtitles, SubtitleError, type SubtitleFormat } from '../subtitles/parse';
 import { cuePastTimelineLimit, MAX_NARRATION_HOURS } from '../subtitles/timeline-limit';
 import { formatTimestamp } from '../subtitles/timestamps';
@@ -139,25 +132,10 @@ export function checkSttFields(validators: Validators, fields: Record<string, st
   return { options, diarizationAsked };
 }
 
-/** What a machine has for STT: its whisper and Parakeet models, and whether the diarization models are installed. */
-export interface SttModels<M extends WhisperModelInfo = WhisperModelInfo> {
-  models: readonly M[];
-  diarization: boolean;
-}
-
 /** The STT models installed in a data directory, as admission needs them. */
 export async function installedSttModels(dataDir: string): Promise<SttModels<InstalledWhisperModel>> {
   const [models, diarization] = await Promise.all([listSttModels(dataDir), diarizationModelsInstalled(dataDir)]);
   return { models, diarization };
-}
-
-export const hasSttModel = (installed: Pick<SttModels, 'models'>): boolean => installed.models.length > 0;
-
-/** 409 when no STT model is installed at all: a door checks this before it reads an upload. */
-export function requireSttModel(installed: Pick<SttModels, 'models'>): void {
-  if (!hasSttModel(installed)) {
-    throw new ApiError('MODEL_NOT_INSTALLED', 'No speech-to-text model is installed: add a whisper model (models install, or a ggml file in <data-dir>/models/whisper/) or a Parakeet model (<data-dir>/models/parakeet/).');
-  }
 }
 
 /**
@@ -172,91 +150,10 @@ export function findNamedSttModel<M extends InstalledWhisperModel>(models: reado
   return models.find((model) => targets.has(model.name));
 }
 
-/** What a door may add to the STT options: a model the caller named, and whisper decoding hints. */
-export interface SttModelRequest<M extends WhisperModelInfo = WhisperModelInfo> {
-  /** The installed model the request named (findNamedSttModel); it is used or the request refused. */
-  named?: M;
-  hints?: WhisperHints;
-}
-
-/** The fields among `hints` that only whisper honours, as the request names them. */
-function whisperOnlyFields(hints: WhisperHints | undefined): string[] {
-  return [
-    ...(hints?.prompt ? ['prompt'] : []),
-    ...(hints?.translate ? ['translate'] : []),
-    ...(hints?.temperature !== undefined && hints.temperature > 0 ? ['temperature'] : []),
-  ];
-}
-
-const PARAKEET_CANNOT: Readonly<Record<string, string>> = {
-  prompt: 'takes no prompt',
-  translate: 'only transcribes; it cannot translate into English',
-  temperature: 'decodes greedily and takes no temperature',
-};
-
-/** 422 naming the first field the Parakeet model `name` cannot honour. */
-function parakeetRefusal(field: string, name: string, alternative: string): ApiError {
-  return invalidRequest(`${field}: the Parakeet model ${name} ${PARAKEET_CANNOT[field] ?? 'cannot honour it'}; ${alternative}`);
-}
-
 /** An STT request that may run: its final options and the model that transcribes it. */
 export interface AdmittedStt<M extends WhisperModelInfo> {
   options: SttOptions;
   model: M;
-}
-
-/** What the model rules read of a request (the relay's routing has no more than this of a stored job). */
-interface SttNeeds {
-  options: Pick<SttOptions, 'language'> & Partial<SttOptions>;
-  diarizationAsked: boolean;
-}
-
-/** The rules that depend on what is installed: some model, one that serves the request, diarization when asked. */
-function chooseSttModel<M extends WhisperModelInfo>(ask: SttNeeds, installed: SttModels<M>, preferredModel?: string, request: SttModelRequest<M> = {}): M {
-  requireSttModel(installed);
-  const { language, speakerCountMode } = ask.options;
-  const whisperOnly = whisperOnlyFields(request.hints);
-  // A named whisper model is taken as the preferred one (as the OpenAI door always did); a named Parakeet one strictly.
-  const named = request.named && isParakeet(request.named) ? namedParakeet(request.named, language, whisperOnly) : undefined;
-  const model = named ?? chooseWhisperModel(installed.models, language, request.named?.name ?? preferredModel, { whisperOnly: whisperOnly.length > 0 })
-    ?? englishForAuto(installed.models, language, request.named?.name ?? preferredModel, whisperOnly.length > 0);
-  if (!model) {
-    const parakeet = whisperOnly.length > 0 ? chooseWhisperModel(installed.models, language) : undefined;
-    if (parakeet) throw parakeetRefusal(whisperOnly[0] ?? '', parakeet.name, `leave ${whisperOnly[0]} out, or install a whisper model.`);
-    throw new ApiError('MODEL_NOT_INSTALLED', `No installed speech-to-text model handles language ${language}: ${coverage(installed.models)}.`);
-  }
-  if (ask.diarizationAsked && !installed.diarization) {
-    const why = speakerCountMode === 'exact' ? 'An exact speakerCount asks for speaker diarization, which needs' : 'Speaker diarization needs';
-    throw new ApiError('MODEL_NOT_INSTALLED', `${why} the diarization models (pyannote segmentation and speaker embedding), which are not installed.`);
-  }
-  return model;
-}
-
-/**
- * `auto` on a machine whose whisper models are all English-only: they cannot detect a language and decode
- * English whatever they are told, so auto means English (the engine says so in the job's result).
- */
-function englishForAuto<M extends WhisperModelInfo>(models: readonly M[], language: string, preferred: string | undefined, whisperOnly: boolean): M | undefined {
-  if (language.trim().toLowerCase() !== 'auto') return undefined;
-  const model = chooseWhisperModel(models, 'en', preferred, { whisperOnly });
-  return model && model.englishOnly && !isParakeet(model) ? model : undefined;
-}
-
-/** A Parakeet model the request named, when it can honour the request; else a 422 naming the field. */
-function namedParakeet<M extends WhisperModelInfo>(model: M, language: string, whisperOnly: readonly string[]): M {
-  const field = whisperOnly[0];
-  if (field) throw parakeetRefusal(field, model.name, `leave ${field} out, or choose a whisper model (see GET /models).`);
-  if (!servesLanguage(model, language)) {
-    throw invalidRequest(`language: the Parakeet model ${model.name} does not transcribe ${language}; it covers ${model.languages?.join(', ')} (or ask for auto, or choose a whisper model).`);
-  }
-  return model;
-}
-
-/** What the installed models cover, for a refusal: "the installed ones are English-only" and the like. */
-function coverage(models: readonly WhisperModelInfo[]): string {
-  if (models.every((model) => model.englishOnly)) return 'the installed ones are English-only';
-  const languages = [...new Set(models.flatMap((model) => model.languages ?? []))];
-  return `the installed ones cover ${languages.join(', ')}`;
 }
 
 /**
@@ -270,13 +167,4 @@ export function admitStt<M extends WhisperModelInfo>(ask: SttAsk, installed: Stt
   return { options, model };
 }
 
-/** Why admitStt would refuse a request on a machine with these models; undefined when it would admit it. */
-export function sttRefusal(ask: SttNeeds, installed: SttModels): ApiError | undefined {
-  try {
-    chooseSttModel(ask, installed);
-    return undefined;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-}
+export { hasSttModel, requireSttModel, sttRefusal, type SttModelRequest, type SttModels } from '../models/stt-model-rules';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { acxFolderFor, checkBookOutput } from '../audiobook/book-output';
 import type { AudiobookFormat, BookChapter, BookMaster, BookPassage, BookPlan, BookReading } from '../audiobook/book-plan';
 import { ApiError } from '../contract/errors';
-import type { SsmlTaskMarkup } from '../engine/protocol';
+import type { SsmlTaskMarkup } from '../engine-api/protocol';
 import { admitSsml } from './ssml-admission';
 import { BOOK_SAMPLE_RATE } from '../audiobook/book-plan';
 import { selectChapters } from '../audiobook/chapter-selection';

@@ -11,7 +11,7 @@ import { castFilePath, readCastFile, writeCastFile, type CastFile } from '../cas
 import { NARRATOR, type QuoteInContext } from '../cast/attribution-prompt';
 import { quoteKey, splitQuotes } from '../cast/quotes';
 import { readBook } from '../audiobook/read-book';
-import { chooseSpeakerVoices } from '../engine/dub/speaker-voices';
+import { chooseSpeakerVoices } from '../voices/dub-voices';
 import { resolveLanguageModel } from '../models/language-models';
 import type { EngineHost } from './engine-host';
 import { dubVoiceChoices, type DubVoiceSource } from './dub-job';

@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { YIELDING_KINDS, type ChildMessage, type EnginePhase, type EngineResult, type EngineTask, type ParentMessage, type RecognizedSegment, type ResultOf, type TaskOutcome, type WaveformResult, type WaveformTask } from '../engine/protocol';
-import { ENGINE_CONFIG_FLAG, engineConfig, type EngineConfig } from '../engine/engine-config';
+import { YIELDING_KINDS, type ChildMessage, type EnginePhase, type EngineResult, type EngineTask, type ParentMessage, type RecognizedSegment, type ResultOf, type TaskOutcome, type WaveformResult, type WaveformTask } from '../engine-api/protocol';
+import { ENGINE_CONFIG_FLAG, engineConfig, type EngineConfig } from '../engine-api/engine-config';
 import { cachePrunerFor } from '../util/data-dir-caches';
 import type { Logger } from '../util/log';
 import { EngineScheduler, EngineTaskWithdrawnError, type EngineLimits, type EnginePriority, type StartedTask } from './engine-scheduler';

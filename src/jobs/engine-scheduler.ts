@@ -12,7 +12,7 @@
  * moments (a reader between two sentences).
  */
 import os from 'node:os';
-import type { EngineLimits } from '../engine/engine-config';
+import type { EngineLimits } from '../engine-api/engine-config';
 
 /** Who is waiting: `interactive` (Read Aloud, previews, live sessions), `analysis` (waveform, VAD), `job` (queued TTS/STT jobs). */
 export type EnginePriority = 'interactive' | 'analysis' | 'job';

@@ -6,7 +6,7 @@
  * from before a restart replays everything still known.
  */
 import { EventEmitter } from 'node:events';
-import type { RecognizedSegment } from '../engine/protocol';
+import type { RecognizedSegment } from '../engine-api/protocol';
 import type { JobService } from './job-service';
 import { isActive, toPublicJob, type JobRecord, type PublicJob } from './types';
 

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { JobTask } from '../engine/protocol';
+import type { JobTask } from '../engine-api/protocol';
 import type { JobRecord } from './types';
 
 export const TTS_TEXT_FILE = 'input.txt';

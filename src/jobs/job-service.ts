@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { promises as fs } from 'node:fs';
 import { ApiError } from '../contract/errors';
 import type { LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
-import { taskBackend, type EnginePhase, type RecognizedSegment, type WhisperHints } from '../engine/protocol';
+import { taskBackend, type EnginePhase, type RecognizedSegment, type WhisperHints } from '../engine-api/protocol';
 import { entriesIn } from '../lexicon/apply-lexicon';
 import { readLexicon } from '../lexicon/lexicon-file';
 import { mergeLexicons } from '../lexicon/merge-lexicon';

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { LiveWindowResult, LiveWindowTask } from '../engine/protocol';
+import type { LiveWindowResult, LiveWindowTask } from '../engine-api/protocol';
 import type { EngineHost } from './engine-host';
 
 export type LiveLook = Omit<LiveWindowTask, 'kind' | 'pcmPath'>;

@@ -6,7 +6,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
-import type { EnginePhase, SpeechRegionsResult, SpeechRegionsTask } from '../engine/protocol';
+import type { EnginePhase, SpeechRegionsResult, SpeechRegionsTask } from '../engine-api/protocol';
 import { cachePrunerFor, speechRegionsCacheDir } from '../util/data-dir-caches';
 import type { EngineHost } from './engine-host';
 import { writeFileAtomic } from '../util/atomic-write';

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { stat } from 'node:fs/promises';
 import { ApiError, invalidRequest } from '../contract/errors';
-import type { SsmlTaskMarkup } from '../engine/protocol';
+import type { SsmlTaskMarkup } from '../engine-api/protocol';
 import { confineInput, PathRefusedError, type AllowedFolders } from '../local-files/confined-paths';
 import { parseSsml, SsmlError } from '../text/ssml/parse-ssml';
 import type { SsmlPlan } from '../text/ssml/ssml-plan';

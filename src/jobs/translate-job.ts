@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { resolveStyle, type SubtitleStyle } from '../contract/subtitle-style';
-import type { TranslateResult } from '../engine/protocol';
+import type { TranslateResult } from '../engine-api/protocol';
 import { resolveLanguageModel } from '../models/language-models';
 import { parseSubtitles, SubtitleError } from '../subtitles/parse';
 import type { JobService } from './job-service';

@@ -2,9 +2,9 @@ import type { JobStatus } from '../contract/openapi';
 import type { JobResult, LexiconEntry, SttOptions, SttResult, TtsRequest, TtsResult } from '../contract/types';
 import type { AudiobookFormat, BookResult } from '../audiobook/book-plan';
 import type { SubtitleStyle } from '../contract/subtitle-style';
-import type { DubResult, TranslateResult } from '../engine/protocol';
-import type { DubMix, DubVoiceChoices } from '../engine/dub/dub-types';
-import type { ExtraOutputFormat, SsmlTaskMarkup, TtsVoiceRef, WhisperHints } from '../engine/protocol';
+import type { DubResult, TranslateResult } from '../engine-api/protocol';
+import type { DubMix, DubVoiceChoices } from '../engine-api/dub-types';
+import type { ExtraOutputFormat, SsmlTaskMarkup, TtsVoiceRef, WhisperHints } from '../engine-api/protocol';
 import type { ScriptFormat } from '../subtitles/script';
 
 export type { JobStatus };

@@ -3,7 +3,7 @@
  * installed models and voice library (src/device/capabilities.ts); the relay never looks further.
  */
 import type { SttOptions, Voice } from '../contract/types';
-import { hasSttModel, sttRefusal } from '../jobs/admission';
+import { hasSttModel, sttRefusal } from '../models/stt-model-rules';
 import type { WhisperModelInfo } from '../models/installed-models';
 import { isReadyVoice } from '../voices/voice-entry';
 
@@ -29,8 +29,9 @@ export function canRunTts(capabilities: DeviceCapabilities, voiceId: string): bo
 }
 
 /**
- * Whether the device would admit an STT job with the models it announced (src/jobs/admission.ts decides):
- * a model that serves the language, and the diarization models when the caller asked for diarization.
+ * Whether the device would admit an STT job with the models it announced (src/models/stt-model-rules.ts, the
+ * rules admission applies): a model that serves the language, and the diarization models when the caller asked
+ * for diarization.
  */
 export function canRunStt(capabilities: DeviceCapabilities, options: Pick<SttOptions, 'language'> & Partial<SttOptions>, diarizationAsked: boolean): boolean {
   return sttRefusal({ options, diarizationAsked }, capabilities.stt) === undefined;

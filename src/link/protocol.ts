@@ -11,7 +11,7 @@
  *   close codes      LINK_CLOSE below
  */
 import type { JobResult, SttOptions, TtsRequest } from '../contract/types';
-import type { JobStatus } from '../jobs/types';
+import type { JobStatus } from '../contract/openapi';
 import type { DeviceCapabilities } from './capabilities';
 import type { SpeedReport } from './speeds';
 

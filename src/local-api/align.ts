@@ -3,8 +3,9 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { admitAlignment, alignRecognizerModel } from '../jobs/align-admission';
 import { toPublicJob } from '../jobs/types';
-import { findVadModelIn } from '../engine/stt/model-files';
-import type { AppDeps } from '../http/app-deps';
+import { engineConfig } from '../engine-api/engine-config';
+import { findVadModelIn } from '../models/model-files';
+import type { AppDeps } from '../jobs/app-deps';
 import { requireFeature } from '../http/security';
 import { folderSink } from '../http/upload/folder-sink';
 import { MAX_UPLOAD_BYTES, receiveUpload, requireMediaFile, TEXT_FIELDS } from '../http/upload/receive-upload';
@@ -27,7 +28,7 @@ export function alignRoutes(router: Router, deps: AppDeps): void {
       const admitted = admitAlignment(deps.validators, upload.fields, upload.smallFiles.script);
       const scriptFile = `script.${admitted.scriptFormat}`;
       await fs.writeFile(path.join(dir, scriptFile), admitted.script, 'utf8');
-      const vadModelPath = await findVadModelIn(path.join(deps.dataDir, 'models'));
+      const vadModelPath = await findVadModelIn(path.join(deps.dataDir, 'models'), engineConfig());
       const recognizerModelPath = await alignRecognizerModel(deps.dataDir, admitted.options.language, deps.preferredSttModel?.());
       const { storedName, originalName, bytes } = file;
       return {

@@ -7,7 +7,7 @@
 import type Router from '@koa/router';
 import { jobEventLog, type JobEvent } from '../jobs/job-event-log';
 import { isActive } from '../jobs/types';
-import type { AppDeps } from '../http/app-deps';
+import type { AppDeps } from '../jobs/app-deps';
 import { openSse } from '../http/sse';
 import { findApiJob } from '../jobs/job-lookup';
 

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { createReadStream, promises as fs } from 'node:fs';
 import { toPublicJob } from '../jobs/types';
-import type { AppDeps } from '../http/app-deps';
+import type { AppDeps } from '../jobs/app-deps';
 import { ApiError, invalidRequest } from '../contract/errors';
 import { requireSucceeded } from '../contract/job-rules';
 import { AUDIO_MEDIA_TYPES, EXTRA_AUDIO_MEDIA_TYPES } from '../contract/media-types';

@@ -3,7 +3,7 @@ import { invalidRequest } from '../contract/errors';
 import { jsonBody } from '../http/request-body';
 import { readLexicon, writeLexicon } from '../lexicon/lexicon-file';
 import { validateLexicon } from '../lexicon/lexicon-validation';
-import type { AppDeps } from '../http/app-deps';
+import type { AppDeps } from '../jobs/app-deps';
 
 /**
  * GET /lexicon and PUT /lexicon: the server's pronunciation lexicon, `<data-dir>/lexicon.json`, read and

@@ -1,8 +1,7 @@
 import Router from '@koa/router';
 import { openApiDocument, openApiDocumentFor } from '../contract/openapi';
-import { mediaToolchainInfo } from '../engine/media/media-toolchain';
 import { chooseWhisperModel, listSttModels } from '../models/installed-models';
-import type { AppDeps } from '../http/app-deps';
+import type { AppDeps } from '../jobs/app-deps';
 import { requestBaseUrl } from '../http/request-base-url';
 
 export function serviceRoutes(router: Router, deps: AppDeps): void {
@@ -30,7 +29,7 @@ export function serviceRoutes(router: Router, deps: AppDeps): void {
         })),
       },
       // Beyond the contract's table (optional in the OpenAPI schema, no decision records it yet): which ffmpeg is in use.
-      ffmpeg: await mediaToolchainInfo(),
+      ffmpeg: await deps.mediaToolchain(),
     };
   });
 

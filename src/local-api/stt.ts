@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { admitStt, checkSttFields, installedSttModels, requireSttModel } from '../jobs/admission';
 import { toPublicJob } from '../jobs/types';
-import type { AppDeps } from '../http/app-deps';
+import type { AppDeps } from '../jobs/app-deps';
 import { requireFeature } from '../http/security';
 import { folderSink } from '../http/upload/folder-sink';
 import { MAX_UPLOAD_BYTES, receiveUpload, requireMediaFile } from '../http/upload/receive-upload';

@@ -3,7 +3,7 @@ import type { TranscriptFormat } from '../contract/openapi';
 import type { JobRecord } from '../jobs/types';
 import type { SubtitleStyle } from '../contract/subtitle-style';
 import { renderTranscript } from '../subtitles/render';
-import type { AppDeps } from '../http/app-deps';
+import type { AppDeps } from '../jobs/app-deps';
 import { readJobTranscript } from '../jobs/job-transcript';
 import { LONG_WORD_CUES_HEADER } from '../contract/subtitle-query';
 

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { admitTts } from '../jobs/admission';
 import { toPublicJob } from '../jobs/types';
-import type { AppDeps } from '../http/app-deps';
+import type { AppDeps } from '../jobs/app-deps';
 import { jsonBody } from '../http/request-body';
 import { requireFeature } from '../http/security';
 

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { AppDeps } from '../http/app-deps';
+import type { AppDeps } from '../jobs/app-deps';
 import { invalidRequest } from '../contract/errors';
 
 export function voiceRoutes(router: Router, deps: AppDeps): void {

@@ -7,7 +7,7 @@ import { jsonBody } from '../http/request-body';
 import type Router from '@koa/router';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { invalidRequest } from '../contract/errors';
-import type { AppDeps } from '../http/app-deps';
+import type { AppDeps } from '../jobs/app-deps';
 import { createMcpServer } from './server';
 
 export function mcpRoutes(router: Router, deps: AppDeps): void {

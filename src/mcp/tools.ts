@@ -14,7 +14,7 @@ import { waitForJobEnd } from '../jobs/wait-for-job';
 import { admitStt, admitTts, checkSttFields, installedSttModels, requireSttModel } from '../jobs/admission';
 import { admitSsml, looksLikeSsml, ssmlAudioFolders } from '../jobs/ssml-admission';
 import { storedInputName } from '../contract/media-types';
-import type { AppDeps } from '../http/app-deps';
+import type { AppDeps } from '../jobs/app-deps';
 import { findApiJob } from '../jobs/job-lookup';
 import { defaultVoice } from '../voices/default-voice';
 import { resolveVoice } from '../voices/voice-map';

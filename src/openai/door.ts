@@ -1,5 +1,5 @@
 /** What every route of the OpenAI door shares: its validators and the OpenAI voice-name overrides. */
-import type { AppDeps } from '../http/app-deps';
+import type { AppDeps } from '../jobs/app-deps';
 import { compileOpenAiValidators, type OpenAiValidators } from './validation';
 
 export interface OpenAiDoor {

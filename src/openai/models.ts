@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import { ApiError } from '../contract/errors';
 import { listSttModels } from '../models/installed-models';
 import type { VoiceLibrary } from '../voices/library';
-import type { AppDeps } from '../http/app-deps';
+import type { AppDeps } from '../jobs/app-deps';
 
 export interface OpenAiModel {
   id: string;

@@ -4,7 +4,7 @@
  * Local API request and goes the same way; errors leave in OpenAI's shape (errors.ts).
  */
 import type Router from '@koa/router';
-import type { AppDeps } from '../http/app-deps';
+import type { AppDeps } from '../jobs/app-deps';
 import { createOpenAiDoor } from './door';
 import { modelsRoute } from './models';
 import { speechRoute } from './speech';

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { LexiconEntry } from '../contract/types';
-import type { SpeakTask, SpokenSentence, SsmlTaskMarkup, TaskOutcome } from '../engine/protocol';
+import type { SpeakTask, SpokenSentence, SsmlTaskMarkup, TaskOutcome } from '../engine-api/protocol';
 import { EngineCancelledError, type EngineRunOptions } from '../jobs/engine-host';
 import { entriesIn } from '../lexicon/apply-lexicon';
 import type { TtsVoiceRef } from '../voices/voice-ref';

@@ -3,7 +3,7 @@
  * (resampled here), pcm16 at 16 kHz (our extension; passed through untouched), and G.711 μ-law and A-law at
  * 8 kHz (expanded and upsampled). Chunks may split a sample or a resampling step: the state carries over.
  */
-import { StreamingResampler } from '../engine/audio/resampler';
+import { StreamingResampler } from '../audio/resampler';
 
 export type InputFormat = 'pcm16-24k' | 'pcm16-16k' | 'g711_ulaw' | 'g711_alaw';
 

@@ -5,7 +5,7 @@
  * against the same session cap (opening past it rejects with LiveSessionLimitError) and follows the same idle
  * limit: a session sent nothing for that long is ended, and `onEnded` says why.
  */
-import type { AppDeps } from '../http/app-deps';
+import type { AppDeps } from '../jobs/app-deps';
 import type { LiveRecognition, OpenDirectLiveSession } from '../jobs/live-recognition';
 import { liveModelResolver } from './live-model';
 import { LiveSession } from './live-session';

@@ -11,7 +11,7 @@ import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ApiError, invalidRequest } from '../contract/errors';
-import type { AppDeps } from '../http/app-deps';
+import type { AppDeps } from '../jobs/app-deps';
 import { isWebSocketUpgrade } from '../http/listen';
 import { rawApiErrorResponse } from '../http/raw-error';
 import { bearerRefusal, browserOriginRefusal, disabledRefusal, featureRefusal, hostRefusal } from '../http/security';

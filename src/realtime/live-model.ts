@@ -4,7 +4,7 @@
  * picks that model, as in POST /audio/transcriptions.
  */
 import { findNamedSttModel, installedSttModels, requireSttModel } from '../jobs/admission';
-import type { AppDeps } from '../http/app-deps';
+import type { AppDeps } from '../jobs/app-deps';
 import { chooseWhisperModel } from '../models/installed-models';
 import { ConfigProblem } from './session-config';
 

@@ -6,7 +6,7 @@
  * before any new look; a look that waited for the engine covers the newest audio, never a queue of old ones.
  */
 import { randomBytes } from 'node:crypto';
-import type { LiveWindowResult } from '../engine/protocol';
+import type { LiveWindowResult } from '../engine-api/protocol';
 import type { LiveLook, LiveLookPlan, LiveRecognition, LiveSessionFiles, LookRank } from '../jobs/live-recognition';
 import { audioInput, TARGET_RATE, type AudioInput } from './audio-input';
 import { SampleBuffer } from './sample-buffer';

@@ -6,7 +6,7 @@
  * Which words are sent stays LocalAgreement-2 over the whole utterance (StablePrefix): the words before the
  * trim point are agreed already and lead every hypothesis, so deltas still never retract.
  */
-import type { LiveWord } from '../engine/protocol';
+import type { LiveWord } from '../engine-api/protocol';
 import { StablePrefix } from './stable-prefix';
 
 const RATE = 16_000;

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { before, describe, it } from 'node:test';
 import type { LexiconEntry } from '../../src/contract/types';
 import { EditorJobs } from '../../src/editor/editor-jobs';
-import { readWavSamples } from '../../src/engine/audio/wav-reader';
+import { readWavSamples } from '../../src/audio/wav-reader';
 import { createVoiceLibrary } from '../../src/voices/library';
 import { voiceIdFor } from '../../src/voices/voice-id';
 import { installSyntheticKitten } from '../helpers/kitten-model';

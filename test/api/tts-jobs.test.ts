@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import { readWavInfo } from '../../src/engine/audio/wav-reader';
+import { readWavInfo } from '../../src/audio/wav-reader';
 import { assertErrorBody, isTerminal, postJson, rawPathRequest, request, startTestServer, waitFor, waitForJob, type TestServer, useTestServer } from '../helpers/server';
 import { isAlive } from '../helpers/processes';
 import { englishVoiceId, LONG_TEXT } from '../helpers/voices';

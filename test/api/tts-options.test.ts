@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
-import { readWavSamples } from '../../src/engine/audio/wav-reader';
+import { readWavSamples } from '../../src/audio/wav-reader';
 import { voiceIdFor } from '../../src/voices/voice-id';
 import { assertErrorBody, isTerminal, postJson, request, waitForJob, useTestServer } from '../helpers/server';
 import { testModel } from '../helpers/test-models';

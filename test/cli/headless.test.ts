@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { readWavInfo } from '../../src/engine/audio/wav-reader';
+import { readWavInfo } from '../../src/audio/wav-reader';
 import { runCli, startCli } from '../helpers/cli';
 import { assertErrorBody, isTerminal, postJson, request, tempDir, waitFor, waitForJob } from '../helpers/server';
 import { childrenOf, isAlive } from '../helpers/processes';

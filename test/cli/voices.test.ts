@@ -9,7 +9,7 @@ import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { measureLoudness } from '../../src/engine/audio/loudness';
-import { readWavSamples } from '../../src/engine/audio/wav-reader';
+import { readWavSamples } from '../../src/audio/wav-reader';
 import { runCli } from '../helpers/cli';
 import { installSyntheticKokoro } from '../helpers/kokoro-model';
 import { isTerminal, postJson, request, startTestServer, tempDir, waitForJob } from '../helpers/server';

@@ -10,7 +10,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { readWavInfo } from '../../src/engine/audio/wav-reader';
+import { readWavInfo } from '../../src/audio/wav-reader';
 import { PROJECT_ROOT, tempDir } from '../helpers/server';
 import { open } from 'node:fs/promises';
 

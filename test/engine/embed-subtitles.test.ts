@@ -4,7 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { EmbedSubtitlesTask } from '../../src/engine/protocol';
+import type { EmbedSubtitlesTask } from '../../src/engine-api/protocol';
 import { EngineHost } from '../../src/jobs/engine-host';
 import { silentLogger } from '../../src/util/log';
 import { tempDir } from '../helpers/temp';

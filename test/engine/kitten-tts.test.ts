@@ -3,8 +3,8 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { TtsRequest } from '../../src/contract/types';
-import { readWavSamples } from '../../src/engine/audio/wav-reader';
-import { UserFacingError, type TtsTask, type TtsVoiceRef } from '../../src/engine/protocol';
+import { readWavSamples } from '../../src/audio/wav-reader';
+import { UserFacingError, type TtsTask, type TtsVoiceRef } from '../../src/engine-api/protocol';
 import { runTtsTask } from '../../src/engine/tts/run-tts';
 import {
   KITTEN_SPEAKERS, kittenMetadata, makeKittenModel, makeKittenVoices, onnxMetadata, protobufFields, withOnnxMetadata,

@@ -8,7 +8,7 @@ import { copyFile, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promi
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { engineConfigFromEnvironment } from '../../src/config/engine-environment';
-import type { LiveWindowTask } from '../../src/engine/protocol';
+import type { LiveWindowTask } from '../../src/engine-api/protocol';
 import { EngineHost } from '../../src/jobs/engine-host';
 import { silentLogger } from '../../src/util/log';
 import { ENGINE_WORKER } from '../helpers/server';

@@ -3,7 +3,7 @@ import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { initParakeet, type ParakeetContext } from '@fugood/whisper.node';
-import { readWavSamples } from '../../src/engine/audio/wav-reader';
+import { readWavSamples } from '../../src/audio/wav-reader';
 import { sttModelKind } from '../../src/engine/stt/stt-model-kind';
 import { makeParakeetModel } from '../fixtures/parakeet/make-parakeet-model';
 import { syntheticParakeetModel } from '../helpers/parakeet-model';

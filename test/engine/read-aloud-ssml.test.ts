@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import type { SpeakTask, TtsVoiceRef } from '../../src/engine/protocol';
+import type { SpeakTask, TtsVoiceRef } from '../../src/engine-api/protocol';
 import { checkTask } from '../../src/engine/task-check';
 import { speakSentence } from '../../src/engine/tts/speak-sentence';
 import { firstAudibleIndex } from '../../src/engine/audio/silence-trimmer';

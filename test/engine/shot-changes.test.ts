@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { engineConfigFromEnvironment } from '../../src/config/engine-environment';
 import { DEFAULT_SUBTITLE_STYLE } from '../../src/contract/subtitle-style';
 import { runShotChangesTask } from '../../src/engine/media/shot-changes-task';
-import { TaskYieldedError } from '../../src/engine/protocol';
+import { TaskYieldedError } from '../../src/engine-api/protocol';
 import { EngineHost } from '../../src/jobs/engine-host';
 import { findShotChanges } from '../../src/jobs/shot-changes';
 import { silentLogger } from '../../src/util/log';

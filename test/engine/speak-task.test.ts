@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { checkTask } from '../../src/engine/task-check';
-import type { SpeakTask, TtsVoiceRef } from '../../src/engine/protocol';
+import type { SpeakTask, TtsVoiceRef } from '../../src/engine-api/protocol';
 import { speakSentence } from '../../src/engine/tts/speak-sentence';
 import { ensureEspeakData } from '../../src/engine/tts/synthesizers/espeak-data';
 import { EngineHost } from '../../src/jobs/engine-host';

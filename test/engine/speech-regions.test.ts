@@ -3,7 +3,7 @@ import { copyFile, mkdir, readdir, rm, stat, utimes, writeFile } from 'node:fs/p
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { engineConfigFromEnvironment } from '../../src/config/engine-environment';
-import { TaskYieldedError, type ProgressReporter } from '../../src/engine/protocol';
+import { TaskYieldedError, type ProgressReporter } from '../../src/engine-api/protocol';
 import { runSpeechRegionsTask } from '../../src/engine/stt/run-speech-regions';
 import { EngineHost } from '../../src/jobs/engine-host';
 import { findSpeechRegions, speechRegionsCacheDir } from '../../src/jobs/speech-regions';

@@ -7,7 +7,7 @@ import { mkdir, readFile, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { SttOptions } from '../../src/contract/types';
-import { UserFacingError, type EnginePhase } from '../../src/engine/protocol';
+import { UserFacingError, type EnginePhase } from '../../src/engine-api/protocol';
 import { runSttTask } from '../../src/engine/stt/run-stt';
 import { decodeToPcm16 } from '../../src/engine/media/decode-pcm16';
 import { findMediaTools } from '../../src/engine/media/ffmpeg';

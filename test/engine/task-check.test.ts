@@ -9,7 +9,7 @@ import { rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { TtsRequest } from '../../src/contract/types';
-import type { ChildMessage, EngineTask, ParentMessage, TtsTask } from '../../src/engine/protocol';
+import type { ChildMessage, EngineTask, ParentMessage, TtsTask } from '../../src/engine-api/protocol';
 import { ENGINE_WORKER } from '../helpers/server';
 import { tempDir } from '../helpers/temp';
 

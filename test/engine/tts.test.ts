@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { TtsRequest } from '../../src/contract/types';
-import { readWavSamples } from '../../src/engine/audio/wav-reader';
-import { UserFacingError, type EnginePhase, type TtsTask } from '../../src/engine/protocol';
+import { readWavSamples } from '../../src/audio/wav-reader';
+import { UserFacingError, type EnginePhase, type TtsTask } from '../../src/engine-api/protocol';
 import { runTtsTask } from '../../src/engine/tts/run-tts';
 
 const DEFAULT_OPTIONS: Omit<TtsRequest, 'text'> = {

@@ -15,7 +15,7 @@ import { decodeToPcm16 } from '../../src/engine/media/decode-pcm16';
 import { findMediaTools } from '../../src/engine/media/ffmpeg';
 import { chooseMediaToolchain, describeMediaToolchain, isWasmMedia, WASM_MEDIA } from '../../src/engine/media/media-toolchain';
 import { probeMedia } from '../../src/engine/media/probe-media';
-import { UserFacingError } from '../../src/engine/protocol';
+import { UserFacingError } from '../../src/engine-api/protocol';
 import { openAudioSink } from '../../src/engine/audio/audio-sink';
 import { tempDir } from '../helpers/temp';
 

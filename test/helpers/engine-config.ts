@@ -3,7 +3,7 @@
  * test's environment with a few fields over it, and put back what was there.
  */
 import { engineConfigFromEnvironment } from '../../src/config/engine-environment';
-import { configureEngine, engineConfig, type EngineConfig } from '../../src/engine/engine-config';
+import { configureEngine, engineConfig, type EngineConfig } from '../../src/engine-api/engine-config';
 
 /** Configures the engine in this process with `over` on top of the environment's; returns the undo. */
 export function configureTestEngine(over: Partial<EngineConfig>): () => void {

@@ -1,7 +1,7 @@
 // An engine worker for tests of the host's and the job service's bookkeeping, not of speech: it answers a
 // task at once with a fixed result, or never when the task says `hold: true`. A held task that says
 // `yields: true` answers a yield with `yielded`; any other ignores it. A held task reports progress 0 when it
-// arrives. Speaks src/engine/protocol.ts.
+// arrives. Speaks src/engine-api/protocol.ts.
 let running;
 process.on('message', (message) => {
   if (message?.type === 'yield') {

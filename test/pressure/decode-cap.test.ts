@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodeToPcm16 } from '../../src/engine/media/decode-pcm16';
 import { findMediaTools } from '../../src/engine/media/ffmpeg';
-import { UserFacingError } from '../../src/engine/protocol';
+import { UserFacingError } from '../../src/engine-api/protocol';
 import { MAX_TRANSCRIBE_SECONDS } from '../../src/engine/stt/decode-input';
 import { tempDir } from '../helpers/temp';
 import { oneHertzWav } from './support';

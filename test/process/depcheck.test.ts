@@ -34,12 +34,14 @@ async function depcheck(root: string): Promise<{ code: number; output: string }>
   }
 }
 
-// The layering the real src/ follows: the engine reads voices, the job core drives the engine, a door (the
-// Local API) translates onto the core, the host composes the doors, and the editor starts the host.
+// The layering the real src/ follows: the engine reads voices and speaks the messages of src/engine-api/, the job
+// core drives the engine with those messages, a door (the Local API) translates onto the core, the host composes
+// the doors, and the editor starts the host.
 const ALLOWED = {
   'src/voices/library.ts': `export const voices = ['en'];\n`,
-  'src/engine/worker.ts': `import { voices } from '../voices/library';\nexport const ready = voices.length;\n`,
-  'src/jobs/job-service.ts': `import type { ready } from '../engine/worker';\nexport type Ready = typeof ready;\n`,
+  'src/engine-api/protocol.ts': `export interface SpeakTask { kind: 'speak'; voice: string }\n`,
+  'src/engine/worker.ts': `import { voices } from '../voices/library';\nimport type { SpeakTask } from '../engine-api/protocol';\nexport const ready = (task: SpeakTask) => voices.includes(task.voice);\n`,
+  'src/jobs/job-service.ts': `import type { SpeakTask } from '../engine-api/protocol';\nexport type Ready = SpeakTask;\n`,
   'src/local-api/routes.ts': `import Koa from 'koa';\nimport http from 'node:http';\nimport type { Ready } from '../jobs/job-service';\nexport const routes = (r: Ready) => [new Koa(), http, r];\n`,
   'src/host/app.ts': `import { routes } from '../local-api/routes';\nexport const app = routes;\n`,
   'src/editor/commands.ts': `import * as vscode from 'vscode';\nimport { app } from '../host/app';\nexport const c = () => [vscode.window, app];\n`,
@@ -60,7 +62,7 @@ describe('npm run depcheck (scripts/depcheck.mjs)', () => {
   it('passes a project whose imports follow the rules', async () => {
     const { code, output } = await check(ALLOWED);
     assert.equal(code, 0, output);
-    assert.match(output, /7 modules in src\/, no import cycle/);
+    assert.match(output, /8 modules in src\/, no import cycle/);
   });
 
   it('fails on a module cycle made of a type-only import', async () => {
@@ -125,5 +127,41 @@ describe('npm run depcheck (scripts/depcheck.mjs)', () => {
     assert.match(output, /no-door-in-core: src\/voices\/host-voice\.ts → src\/host\/app\.ts/);
     assert.match(output, /cli-entry-is-a-door: src\/cli\.ts → src\/mcp\/tools\.ts/);
     assert.doesNotMatch(output, /no-door-to-door: src\/(editor\/commands|host)/, 'a door may start the host, and the host composes doors');
+  });
+
+  it('fails when anything outside src/engine/ imports the engine, by type, value or dynamic import, neutral folders included', async () => {
+    const { code, output } = await check({
+      ...ALLOWED,
+      'src/engine/audio/wav-reader.ts': `export const readWav = (bytes: Uint8Array) => bytes.length;\n`,
+      'src/jobs/engine-rule.ts': `import type { ready } from '../engine/worker';\nexport type Ready = typeof ready;\n`,
+      'src/editor/take-check.ts': `import { readWav } from '../engine/audio/wav-reader';\nexport const check = readWav;\n`,
+      'src/engine-api/reach-in.ts': `import { readWav } from '../engine/audio/wav-reader';\nexport const read = readWav;\n`,
+      'src/host/engine-loader.ts': `export const load = () => import('../engine/worker');\n`,
+    });
+    assert.equal(code, 1, output);
+    for (const [from, to] of [
+      ['src/jobs/engine-rule.ts', 'src/engine/worker.ts'],
+      ['src/editor/take-check.ts', 'src/engine/audio/wav-reader.ts'],
+      ['src/engine-api/reach-in.ts', 'src/engine/audio/wav-reader.ts'],
+      ['src/host/engine-loader.ts', 'src/engine/worker.ts'],
+    ]) {
+      assert.match(output, new RegExp(`engine-is-a-process: ${from.replace(/[./]/g, '\\$&')} → ${to.replace(/[./]/g, '\\$&')}`), from);
+    }
+    assert.doesNotMatch(output, /engine-is-a-process: src\/engine\//, 'the engine imports its own modules and the neutral folders');
+    assert.doesNotMatch(output, /engine-is-a-process: src\/jobs\/job-service/, 'the job core may import the engine messages of src/engine-api/');
+  });
+
+  it('fails when src/http or src/link imports the job core, while the doors may', async () => {
+    const { code, output } = await check({
+      ...ALLOWED,
+      'src/jobs/admission.ts': `export const hasSttModel = (models: string[]) => models.length > 0;\n`,
+      'src/http/client-gone.ts': `import type { Ready } from '../jobs/job-service';\nexport type Gone = Ready;\n`,
+      'src/link/capabilities.ts': `import { hasSttModel } from '../jobs/admission';\nexport const hasAnyStt = hasSttModel;\n`,
+    });
+    assert.equal(code, 1, output);
+    assert.match(output, /no-core-in-plumbing: src\/http\/client-gone\.ts → src\/jobs\/job-service\.ts/);
+    assert.match(output, /no-core-in-plumbing: src\/link\/capabilities\.ts → src\/jobs\/admission\.ts/);
+    assert.doesNotMatch(output, /no-core-in-plumbing: src\/local-api/, 'a door calls the core');
+    assert.doesNotMatch(output, /cycle/);
   });
 });

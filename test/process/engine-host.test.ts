@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { EngineTask } from '../../src/engine/protocol';
+import type { EngineTask } from '../../src/engine-api/protocol';
 import { EngineCancelledError, EngineHost } from '../../src/jobs/engine-host';
 import { silentLogger } from '../../src/util/log';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { dubFilterGraph } from '../../src/engine/dub/mix-dub';
 import { framePitchHz, genderOfPitch, medianPitchHz } from '../../src/engine/dub/speaker-pitch';
-import { chooseSpeakerVoices } from '../../src/engine/dub/speaker-voices';
+import { chooseSpeakerVoices } from '../../src/voices/dub-voices';
 import type { TtsVoiceRef } from '../../src/voices/voice-ref';
 
 const RATE = 16_000;

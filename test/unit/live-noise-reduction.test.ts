@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { LiveWindowResult } from '../../src/engine/protocol';
+import type { LiveWindowResult } from '../../src/engine-api/protocol';
 import { denoiseSpeech } from '../../src/engine/stt/speech-denoise';
 import type { LiveLook, LiveRecognition } from '../../src/jobs/live-recognition';
 import { LiveSession, type ServerEvent } from '../../src/realtime/live-session';

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { LiveWindowResult, LiveWord } from '../../src/engine/protocol';
+import type { LiveWindowResult, LiveWord } from '../../src/engine-api/protocol';
 import { capTokens } from '../../src/engine/stt/run-live-window';
 import type { LiveLook, LiveRecognition } from '../../src/jobs/live-recognition';
 import { LiveSession, type ServerEvent } from '../../src/realtime/live-session';

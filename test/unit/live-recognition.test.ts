@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { readdir, rm } from 'node:fs/promises';
 import { after, describe, it } from 'node:test';
-import type { LiveWindowResult } from '../../src/engine/protocol';
+import type { LiveWindowResult } from '../../src/engine-api/protocol';
 import type { EngineHost } from '../../src/jobs/engine-host';
 import { liveRecognition, LiveSessionLimitError } from '../../src/jobs/live-recognition';
 import { waitFor } from '../helpers/server';

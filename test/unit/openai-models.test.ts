@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { describe, it } from 'node:test';
-import type { AppDeps } from '../../src/http/app-deps';
+import type { AppDeps } from '../../src/jobs/app-deps';
 import { listOpenAiModels } from '../../src/openai/models';
 import { createVoiceLibrary, type VoiceLibrary } from '../../src/voices/library';
 import { tempDir } from '../helpers/temp';

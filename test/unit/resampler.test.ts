@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { StreamingResampler } from '../../src/engine/audio/resampler';
+import { StreamingResampler } from '../../src/audio/resampler';
 
 const sine = (frequency: number, rate: number, count: number, amplitude = 10_000): Int16Array =>
   Int16Array.from({ length: count }, (_, i) => Math.round(amplitude * Math.sin((2 * Math.PI * frequency * i) / rate)));

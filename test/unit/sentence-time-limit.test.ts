@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { SpeakTask } from '../../src/engine/protocol';
+import type { SpeakTask } from '../../src/engine-api/protocol';
 import { EngineCancelledError, type EngineRunOptions } from '../../src/jobs/engine-host';
 import { engineSynthesizer, SentenceSkippedError, SentenceTimeLimitError, sentenceTimeLimitMs, type SpeakingEngine } from '../../src/read-aloud/engine-speaker';
 

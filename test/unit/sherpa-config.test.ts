@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { SherpaVoiceModel } from '../../src/engine/protocol';
+import type { SherpaVoiceModel } from '../../src/engine-api/protocol';
 import { sherpaGenerateRequest, sherpaTtsConfig } from '../../src/engine/tts/synthesizers/sherpa-config';
 
 const base = { speakerId: 0, espeakDataDir: '/d/runtime/espeak-ng-data' };

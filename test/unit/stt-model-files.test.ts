@@ -3,7 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { findMediaTools, firstErrorLine } from '../../src/engine/media/ffmpeg';
-import { findDiarizationModels, findVadModel } from '../../src/engine/stt/model-files';
+import { findDiarizationModels, findVadModel } from '../../src/models/model-files';
 import { tempDir } from '../helpers/temp';
 
 describe('STT model files', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { EnginePhase } from '../../src/engine/protocol';
+import type { EnginePhase } from '../../src/engine-api/protocol';
 import { createSttProgress } from '../../src/engine/stt/stt-progress';
 
 function recorder() {

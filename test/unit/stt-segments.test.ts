@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildSegments, type SegmentPlacement } from '../../src/engine/stt/build-segments';
 import { stripPunctuation } from '../../src/engine/stt/strip-punctuation';
-import { toWhisperLanguage } from '../../src/engine/stt/whisper-languages';
+import { toWhisperLanguage } from '../../src/models/whisper-languages';
 
 const identity: SegmentPlacement = { toDecodedSeconds: (t) => t, offsetSeconds: 0, endSeconds: 11, punctuation: true };
 const seg = (text: string, startMs: number, endMs: number) => ({ text, startMs, endMs });

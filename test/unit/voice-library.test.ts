@@ -3,7 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { VoiceQuery } from '../../src/contract/types';
-import type { SherpaVoiceModel } from '../../src/engine/protocol';
+import type { SherpaVoiceModel } from '../../src/engine-api/protocol';
 import { createVoiceLibrary, type VoiceLibrary } from '../../src/voices/library';
 import { voiceIdFor } from '../../src/voices/voice-id';
 import { tempDir } from '../helpers/temp';

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { readWavInfo, readWavSamples } from '../../src/engine/audio/wav-reader';
+import { readWavInfo, readWavSamples } from '../../src/audio/wav-reader';
 import { WAV_HEADER_BYTES, WavWriter } from '../../src/engine/audio/wav-writer';
 
 let dir: string;

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { InventedTextCheck } from '../../src/editor/subtitles/invented-text';
 import { INVENTED_TEXT_SOURCE } from '../../src/editor/subtitles/invented-text-diagnostics';
 import type { RetranscribeResult } from '../../src/editor/subtitles/retranscribe-cues';
-import type { SpeechRegionsResult } from '../../src/engine/protocol';
+import type { SpeechRegionsResult } from '../../src/engine-api/protocol';
 import { checkInventedText } from '../../src/subtitles/invented-text';
 import { test } from './harness';
 import { setting, testModel, updateSetting, waitFor, workspaceFile } from './helpers';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { SUBTITLE_CHECK_SOURCE } from '../../src/editor/subtitles/diagnostics';
 import { EMBED_SUBTITLES_COMMAND } from '../../src/editor/subtitles/embed-subtitles';
-import type { EmbedSubtitlesResult } from '../../src/engine/protocol';
+import type { EmbedSubtitlesResult } from '../../src/engine-api/protocol';
 import { teardown, test } from './harness';
 import { updateSetting, waitFor, workspaceFile } from './helpers';
 

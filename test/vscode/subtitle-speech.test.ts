@@ -4,7 +4,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { RetranscribeResult } from '../../src/editor/subtitles/retranscribe-cues';
 import type { SnapToSpeechResult } from '../../src/editor/subtitles/snap-to-speech';
-import type { SpeechRegionsResult } from '../../src/engine/protocol';
+import type { SpeechRegionsResult } from '../../src/engine-api/protocol';
 import { applyEdits } from '../../src/subtitles/edits';
 import { replaceCueTexts } from '../../src/subtitles/retranscribe';
 import { scanSubtitles } from '../../src/subtitles/scan';

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { ParagraphTakes, VerifySummary } from '../../audiobook/book-plan';
 import { paragraphPlace, percent } from '../../audiobook/takes-lines';
-import { readWavInfo } from '../../engine/audio/wav-reader';
+import { readWavInfo } from '../../audio/wav-reader';
 import type { AudioPlayer, PlayerReport } from '../audio-player';
 
 export const TAKES_SOURCE = 'Speech Studio verified takes';

@@ -7,8 +7,8 @@
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { dubReportLines } from '../../engine/dub/dub-report';
-import type { DubMix, DubResult } from '../../engine/dub/dub-types';
+import { dubReportLines } from '../../engine-api/dub-report';
+import type { DubMix, DubResult } from '../../engine-api/dub-types';
 import { dubbedName } from '../../jobs/dub-job';
 import type { JobStatus } from '../../jobs/types';
 import { followJob } from '../job-progress';

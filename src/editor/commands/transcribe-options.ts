@@ -5,7 +5,7 @@
  * "Transcribe Media File (Choose Options)…", which asks again.
  */
 import * as vscode from 'vscode';
-import { WHISPER_LANGUAGES } from '../../engine/stt/whisper-languages';
+import { WHISPER_LANGUAGES } from '../../models/whisper-languages';
 
 export type TranscriptChoice = 'srt' | 'vtt' | 'ass' | 'ttml' | 'sbv' | 'txt' | 'json';
 

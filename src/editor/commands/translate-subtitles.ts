@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { TranslateResult } from '../../engine/protocol';
+import type { TranslateResult } from '../../engine-api/protocol';
 import { translatedName } from '../../jobs/translate-job';
 import type { JobStatus } from '../../jobs/types';
 import { followJob } from '../job-progress';

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { CastFile } from '../../cast/cast-file';
 import { castOfFile, castVoiceSpans, readyCastVoice } from '../../cast/cast-voices';
 import type { LexiconEntry } from '../../contract/types';
-import type { SsmlTaskMarkup } from '../../engine/protocol';
+import type { SsmlTaskMarkup } from '../../engine-api/protocol';
 import { castSentences, type VoicedSentence } from '../../read-aloud/cast-sentences';
 import { engineSynthesizer } from '../../read-aloud/engine-speaker';
 import { DEFAULT_PAUSE_SECONDS, ReadingSession, SPEEDS, type ReadingState } from '../../read-aloud/reading-session';

@@ -6,7 +6,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { findVadModelIn } from '../../engine/stt/model-files';
+import { engineConfig } from '../../engine-api/engine-config';
+import { findVadModelIn } from '../../models/model-files';
 import { alignAsJob, type AlignOutcome } from '../../jobs/align-job';
 import { modelsDir } from '../../models/model-paths';
 import { renderTranscript } from '../../subtitles/render';
@@ -45,7 +46,7 @@ export interface RetimeResult {
 
 async function runAlignment(services: Services, media: string, scriptName: string, script: string, language: string | undefined): Promise<AlignOutcome | undefined> {
   const server = await services.controller.ready();
-  const vadModelPath = await findVadModelIn(modelsDir(services.controller.dataDir));
+  const vadModelPath = await findVadModelIn(modelsDir(services.controller.dataDir), engineConfig());
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Aligning ${scriptName} to ${path.basename(media)}`, cancellable: true },
     async (_progress, token) => {

@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { EMBED_CONTAINERS } from '../../engine/media/embed-subtitles';
-import type { EmbedSubtitlesResult } from '../../engine/protocol';
+import { EMBED_CONTAINERS } from '../../contract/media-types';
+import type { EmbedSubtitlesResult } from '../../engine-api/protocol';
 import { languageFromFileName, trackLanguage } from '../../subtitles/subtitle-language';
 import { reportError } from '../log';
 import type { Services } from '../services';

@@ -4,9 +4,9 @@
  * the peaks (two bytes a bucket), never the decoded audio. The peaks are scaled to the media's own loudest
  * sample, so a quiet recording fills the height like a loud one instead of drawing a flat line.
  */
-import type { WaveformTask } from '../../engine/protocol';
+import type { WaveformTask } from '../../engine-api/protocol';
 import type { EngineHost } from '../../jobs/engine-host';
-import { readWaveformFile } from '../../engine/media/waveform-file';
+import { readWaveformFile } from '../../audio/waveform-file';
 
 /** 100 buckets a second: a bucket is 10 ms, finer than a subtitle frame; an hour is 720 KB for the webview. */
 export const TIMELINE_BUCKETS_PER_SECOND = 100;

@@ -3,7 +3,8 @@
  * sentence saying so with an offer to install it from the model catalog.
  */
 import * as vscode from 'vscode';
-import { findVadModelIn } from '../../engine/stt/model-files';
+import { engineConfig } from '../../engine-api/engine-config';
+import { findVadModelIn } from '../../models/model-files';
 import { builtinCatalog } from '../../models/catalog';
 import { modelsDir } from '../../models/model-paths';
 import { installModel } from '../commands/install-model';
@@ -16,7 +17,7 @@ export function vadCatalogEntryId(): string | undefined {
 
 /** The installed VAD model's path; otherwise offers to install it and returns its path once installed. */
 export async function requireVadModel(services: Services, purpose: string): Promise<string | undefined> {
-  const installed = await findVadModelIn(modelsDir(services.controller.dataDir));
+  const installed = await findVadModelIn(modelsDir(services.controller.dataDir), engineConfig());
   if (installed) return installed;
   const id = vadCatalogEntryId();
   const install = 'Install VAD Model';
@@ -26,5 +27,5 @@ export async function requireVadModel(services: Services, purpose: string): Prom
   );
   if (answer !== install || !id) return undefined;
   const result = await installModel(services, id);
-  return result ? ((await findVadModelIn(modelsDir(services.controller.dataDir))) ?? undefined) : undefined;
+  return result ? ((await findVadModelIn(modelsDir(services.controller.dataDir), engineConfig())) ?? undefined) : undefined;
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { openRecognizer } from '../stt/recognizers/open-recognizer';
 import { sttModelKind } from '../stt/stt-model-kind';
 import { wordsFromPieces } from '../stt/recognized-words';
-import { toWhisperLanguage } from '../stt/whisper-languages';
+import { toWhisperLanguage } from '../../models/whisper-languages';
 import type { Recognize } from './refine-boundaries';
 
 export interface AlignRecognizer {

@@ -12,7 +12,7 @@ import { ESPEAK_DEFAULT_RATE, type OwnEspeak } from '../tts/synthesizers/espeak'
 const MIN_ESPEAK_RATE = 80;
 const MAX_ESPEAK_RATE = 450;
 import { concatSamples } from '../audio/samples';
-import { UserFacingError } from '../protocol';
+import { UserFacingError } from '../../engine-api/protocol';
 import { CEPSTRA, computeFeatures, FRAME_SECONDS, normalizeCepstra } from './features';
 
 /** The pause set between units in the rendition: as long as a short pause between sentences. */

@@ -11,7 +11,7 @@ import { readScript } from '../../subtitles/script';
 import type { Transcript, TranscriptSegment } from '../../subtitles/types';
 import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import { mediaToolchain } from '../media/media-toolchain';
-import { ALIGN_BACKEND, UserFacingError, type AlignTask, type ProgressReporter, type TaskOutcome } from '../protocol';
+import { ALIGN_BACKEND, UserFacingError, type AlignTask, type ProgressReporter, type TaskOutcome } from '../../engine-api/protocol';
 import { decodeInput } from '../stt/decode-input';
 import { detectSpeech } from '../stt/speech-vad';
 import { sttThreadCount } from '../stt/whisper-session';

@@ -3,7 +3,7 @@
  * really uses (MPEG-2 layer III stops at 160 kbps below 32 kHz; AAC at 6144 bits per channel and frame).
  */
 import type { OutputFormat } from '../../contract/openapi';
-import type { ExtraOutputFormat } from '../protocol';
+import type { ExtraOutputFormat } from '../../engine-api/protocol';
 
 export { AUDIO_MEDIA_TYPES as MEDIA_TYPES } from '../../contract/media-types';
 export type { ExtraOutputFormat };

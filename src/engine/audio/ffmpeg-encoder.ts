@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { findMediaTools, firstErrorLine, isMissingExecutable, toolNotFoundError } from '../media/ffmpeg';
-import { UserFacingError } from '../protocol';
+import { UserFacingError } from '../../engine-api/protocol';
 import { DiskGuard } from './disk-guard';
 import { ffmpegOutputArgs, liveOutputArgs, type EncoderSettings } from './encoder-settings';
 import { stereoFromMono } from './samples';

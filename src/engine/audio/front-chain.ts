@@ -3,7 +3,7 @@
  * (for engines without a rate of their own), trimming of leading and trailing silence, and resampling to
  * the output rate. Synchronous apart from loading Sonic, so it runs as well in the DSP thread as here.
  */
-import { StreamingResampler } from './resampler';
+import { StreamingResampler } from '../../audio/resampler';
 import { concatSamples } from './samples';
 import { SilenceTrimmer } from './silence-trimmer';
 import { TimeStretcher } from './time-stretch';

@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { firstErrorLine } from '../media/ffmpeg';
 import { startWasmFfmpeg, type WasmResult, type WasmRun } from '../media/wasm-ffmpeg';
-import { UserFacingError } from '../protocol';
+import { UserFacingError } from '../../engine-api/protocol';
 import { DiskGuard } from './disk-guard';
 import { ffmpegOutputArgs, liveOutputArgs, type EncoderSettings } from './encoder-settings';
 import { stereoFromMono } from './samples';

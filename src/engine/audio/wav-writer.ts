@@ -8,7 +8,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import path from 'node:path';
-import { UserFacingError } from '../protocol';
+import { UserFacingError } from '../../engine-api/protocol';
 import { DiskGuard } from './disk-guard';
 
 export const WAV_HEADER_BYTES = 44;

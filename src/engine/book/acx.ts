@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { toolNotFoundError } from '../media/ffmpeg';
 import { isWasmMedia, mediaToolchain } from '../media/media-toolchain';
 import { startWasmFfmpeg } from '../media/wasm-ffmpeg';
-import { UserFacingError } from '../protocol';
+import { UserFacingError } from '../../engine-api/protocol';
 import type { AcxReport, AudioMeasurement } from '../../audiobook/book-plan';
 import { ENCODING, runFfmpeg } from './book-audio';
 

@@ -9,12 +9,12 @@ import path from 'node:path';
 import { checkChapterFolder } from '../../audiobook/book-output';
 import { chapterMetadata } from '../../audiobook/chapter-metadata';
 import { PARAGRAPH_PAUSE_SECONDS, type AudiobookFormat, type TimedChapter } from '../../audiobook/book-plan';
-import { readWavInfo, type WavInfo } from '../audio/wav-reader';
+import { readWavInfo, type WavInfo } from '../../audio/wav-reader';
 import { WavWriter } from '../audio/wav-writer';
 import { toolNotFoundError } from '../media/ffmpeg';
 import { isWasmMedia, mediaToolchain } from '../media/media-toolchain';
 import { startWasmFfmpeg } from '../media/wasm-ffmpeg';
-import { UserFacingError } from '../protocol';
+import { UserFacingError } from '../../engine-api/protocol';
 
 export const ENCODING = {
   m4b: { extension: 'm4a', codec: ['-c:a', 'aac', '-b:a', '64k', '-f', 'ipod'] },

@@ -11,12 +11,12 @@ import type { TakeScorer } from '../../audiobook/book-plan';
 import { scoringWords, wordErrors } from '../../text/word-error-rate';
 import { alignSpeech } from '../align/align-speech';
 import { renditionVoice } from '../align/rendition';
-import { readWavSamples } from '../audio/wav-reader';
+import { readWavSamples } from '../../audio/wav-reader';
 import { decodeToPcm16 } from '../media/decode-pcm16';
 import { mediaToolchain } from '../media/media-toolchain';
 import { openRecognizer } from '../stt/recognizers/open-recognizer';
 import { keepSpeech, recognize } from '../stt/run-stt';
-import { toWhisperLanguage } from '../stt/whisper-languages';
+import { toWhisperLanguage } from '../../models/whisper-languages';
 import { sttThreadCount } from '../stt/whisper-session';
 
 export interface HeardTake {

@@ -10,7 +10,7 @@ import { overlaysFor, packageDocument, smilDocument, type SentenceClip } from '.
 import { folderOf } from '../../audiobook/read-along/package-paths';
 import { escapeXml } from '../../audiobook/sources/xml-tree';
 import { ZipEntries } from '../../audiobook/sources/zip-entries';
-import { UserFacingError } from '../protocol';
+import { UserFacingError } from '../../engine-api/protocol';
 import { ZipWriter } from './zip-writer';
 
 export interface ReadAlongChapter {

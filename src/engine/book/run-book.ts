@@ -12,8 +12,8 @@ import { AudioCache, audiobookCacheDir, cacheKey } from '../../audiobook/audio-c
 import { wordTimingLabel, PARAGRAPH_PAUSE_SECONDS, SENTENCE_PAUSE_SECONDS, type AcxReport, type BookPassage, type BookVerify, type ParagraphTakes, type BookPlan, type BookResult, type TimedChapter } from '../../audiobook/book-plan';
 import { entriesIn } from '../../lexicon/apply-lexicon';
 import { cachePrunerFor } from '../../util/data-dir-caches';
-import { UserFacingError, type BookTask, type ProgressReporter, type TaskOutcome, type TtsTask } from '../protocol';
-import { engineConfig } from '../engine-config';
+import { UserFacingError, type BookTask, type ProgressReporter, type TaskOutcome, type TtsTask } from '../../engine-api/protocol';
+import { engineConfig } from '../../engine-api/engine-config';
 import { checkTask } from '../task-check';
 import { runTtsTask } from '../tts/run-tts';
 import { masterChapterForAcx } from './acx';

@@ -7,7 +7,7 @@
  */
 import { readFile, rm } from 'node:fs/promises';
 import type { BookVerify, TakeScore } from '../../audiobook/book-plan';
-import { readWavSamples } from '../audio/wav-reader';
+import { readWavSamples } from '../../audio/wav-reader';
 import { WavWriter } from '../audio/wav-writer';
 import { hearTake } from './hear-take';
 

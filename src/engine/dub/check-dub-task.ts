@@ -4,9 +4,9 @@
  */
 import { isAbsolute } from 'node:path';
 import { resolveStyle, type SubtitleStyle } from '../../contract/subtitle-style';
-import { UserFacingError } from '../protocol';
+import { UserFacingError } from '../../engine-api/protocol';
 import type { TtsVoiceRef } from '../../voices/voice-ref';
-import { DUB_MIXES, type DubMix, type DubTask, type DubVoiceChoices } from './dub-types';
+import { DUB_MIXES, type DubMix, type DubTask, type DubVoiceChoices } from '../../engine-api/dub-types';
 
 const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 

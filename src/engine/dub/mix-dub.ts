@@ -5,9 +5,10 @@
  * audio track, tagged with its language, exactly as long as the video.
  */
 import path from 'node:path';
-import { UserFacingError } from '../protocol';
+import { DUB_CONTAINERS, type DubContainer } from '../../contract/media-types';
+import { UserFacingError } from '../../engine-api/protocol';
 import { firstErrorLine, runTool, type MediaTools } from '../media/ffmpeg';
-import type { DubMix } from './dub-types';
+import type { DubMix } from '../../engine-api/dub-types';
 
 /** The dub track's codec by output container. */
 const AUDIO_CODECS: Record<string, { codec: string; args: string[] }> = {
@@ -16,10 +17,8 @@ const AUDIO_CODECS: Record<string, { codec: string; args: string[] }> = {
   '.mov': { codec: 'aac', args: ['-c:a:0', 'aac', '-b:a:0', '192k'] },
   '.mkv': { codec: 'aac', args: ['-c:a:0', 'aac', '-b:a:0', '192k'] },
   '.webm': { codec: 'opus', args: ['-c:a:0', 'libopus', '-b:a:0', '128k'] },
-};
+} satisfies Record<DubContainer, { codec: string; args: string[] }>;
 
-/** The containers a dub can be written to, by extension. */
-export const DUB_CONTAINERS = Object.keys(AUDIO_CODECS);
 
 /** How much the original is lowered under the dub: the compressor's ratio, and the level it starts at. */
 const DUCK = 'sidechaincompress=threshold=0.015:ratio=12:attack=15:release=350:makeup=1';

@@ -15,14 +15,14 @@ import type { SourceCue } from '../../translate/translate-cues';
 import { translateWithModel } from '../llm/run-translate';
 import { decodeToPcm16, SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import { findMediaTools } from '../media/ffmpeg';
-import { DUB_BACKEND, UserFacingError, type EnginePhase, type ProgressReporter, type TaskOutcome } from '../protocol';
+import { DUB_BACKEND, UserFacingError, type EnginePhase, type ProgressReporter, type TaskOutcome } from '../../engine-api/protocol';
 import { runSttTask } from '../stt/run-stt';
 import { TRANSCRIPT_FILE_NAME } from '../stt/write-transcript';
 import { runTtsTask } from '../tts/run-tts';
-import type { DubResult, DubSpeaker, DubStageSeconds, DubTask } from './dub-types';
+import type { DubResult, DubSpeaker, DubStageSeconds, DubTask } from '../../engine-api/dub-types';
 import { muxDub, probeVideo } from './mix-dub';
 import { genderOfPitch, medianPitchHz } from './speaker-pitch';
-import { chooseSpeakerVoices, NO_CLONING } from './speaker-voices';
+import { chooseSpeakerVoices, NO_CLONING } from '../../voices/dub-voices';
 
 /** The label of cues no speaker was named for, when others were. */
 export const UNNAMED_SPEAKER = 'Unnamed';

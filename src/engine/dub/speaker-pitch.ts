@@ -3,7 +3,7 @@
  * the voiced frames (normalized autocorrelation), which is what Dub Media goes by when it gives each speaker
  * a library voice of the matching gender. No model is needed, and a wrong guess costs only a voice choice.
  */
-import type { SpeakerGender } from './dub-types';
+import type { SpeakerGender } from '../../engine-api/dub-types';
 
 /** Voices below this median pitch are taken as male, above it as female (the usual split, about 165 Hz). */
 export const GENDER_SPLIT_HZ = 165;

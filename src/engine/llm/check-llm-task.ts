@@ -4,8 +4,8 @@
  */
 import { isAbsolute } from 'node:path';
 import { resolveStyle, type SubtitleStyle } from '../../contract/subtitle-style';
-import type { LlmGenerateTask, TranslateTask } from '../protocol';
-import { UserFacingError } from '../protocol';
+import type { LlmGenerateTask, TranslateTask } from '../../engine-api/protocol';
+import { UserFacingError } from '../../engine-api/protocol';
 
 const absolute = (value: unknown, what: string): string => {
   if (typeof value !== 'string' || !isAbsolute(value)) throw new UserFacingError(`The translation needs the absolute path of ${what}.`);

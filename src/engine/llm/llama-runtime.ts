@@ -5,7 +5,7 @@
  */
 import os from 'node:os';
 import type { Llama, LlamaContext, LlamaGrammar, LlamaModel } from 'node-llama-cpp';
-import { UserFacingError } from '../protocol';
+import { UserFacingError } from '../../engine-api/protocol';
 
 /** Enough for a system prompt, a cue with its neighbours, and the longest answer (src/translate/translate-prompt.ts). */
 export const LLM_CONTEXT_SIZE = 2048;

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { attributionPrompt, attributionSchema, MAX_SPEAKER_CHARS, NARRATOR, parseAttribution, type Attribution } from '../../cast/attribution-prompt';
 import { MalformedAnswerError } from '../../translate/translate-prompt';
-import { LLM_BACKEND, UserFacingError, type CastAttributeResult, type CastAttributeTask, type ProgressReporter, type TaskOutcome } from '../protocol';
+import { LLM_BACKEND, UserFacingError, type CastAttributeResult, type CastAttributeTask, type ProgressReporter, type TaskOutcome } from '../../engine-api/protocol';
 import { answerAsJson, warmModel } from './llama-runtime';
 
 /** Tokens one answer may take: the name (each character possibly a 6-character escape), the two words, the JSON. */

@@ -2,8 +2,8 @@
  * Not a job: one answer from the language model under a JSON-schema grammar, measured (tokens, time, the
  * engine's peak memory). The bench compares it with node-llama-cpp called directly.
  */
-import type { LlmGenerateResult, LlmGenerateTask, TaskOutcome } from '../protocol';
-import { LLM_BACKEND } from '../protocol';
+import type { LlmGenerateResult, LlmGenerateTask, TaskOutcome } from '../../engine-api/protocol';
+import { LLM_BACKEND } from '../../engine-api/protocol';
 import { answerAsJson, warmModel } from './llama-runtime';
 
 export async function runLlmGenerateTask(task: LlmGenerateTask): Promise<TaskOutcome<LlmGenerateResult>> {

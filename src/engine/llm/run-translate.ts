@@ -9,8 +9,8 @@ import { parseSubtitles } from '../../subtitles/parse';
 import { formatSrt, formatVtt } from '../../subtitles/render-subtitles';
 import { translateCues, type CueTranslation, type SourceCue } from '../../translate/translate-cues';
 import type { SubtitleStyle } from '../../contract/subtitle-style';
-import type { ProgressReporter, TaskOutcome, TranslateResult, TranslateTask } from '../protocol';
-import { LLM_BACKEND, UserFacingError } from '../protocol';
+import type { ProgressReporter, TaskOutcome, TranslateResult, TranslateTask } from '../../engine-api/protocol';
+import { LLM_BACKEND, UserFacingError } from '../../engine-api/protocol';
 import { answerAsJson, warmModel } from './llama-runtime';
 import { MalformedAnswerError } from '../../translate/translate-prompt';
 

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { TaskYieldedError, UserFacingError } from '../protocol';
+import { TaskYieldedError, UserFacingError } from '../../engine-api/protocol';
 import { firstErrorLine, isMissingExecutable, toolNotFoundError } from './ffmpeg';
 import { isWasmMedia, type MediaToolchain } from './media-toolchain';
 import { startWasmFfmpeg, type WasmRun } from './wasm-ffmpeg';

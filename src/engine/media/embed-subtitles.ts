@@ -13,11 +13,11 @@ import path from 'node:path';
 import { displayText } from '../../subtitles/check';
 import { formatSrt } from '../../subtitles/render-subtitles';
 import { scanSubtitles, subtitleFormatOfPath, type SubtitleFormat } from '../../subtitles/scan';
-import { UserFacingError, type EmbedSubtitlesResult, type EmbedSubtitlesTask, type SubtitleTrackSummary, type ProgressReporter, type TaskOutcome } from '../protocol';
+import { UserFacingError, type EmbedSubtitlesResult, type EmbedSubtitlesTask, type SubtitleTrackSummary, type ProgressReporter, type TaskOutcome } from '../../engine-api/protocol';
 import { findMediaTools, firstErrorLine, runTool } from './ffmpeg';
-import { EMBED_CONTAINERS, newTrackCodec, planTracks, probeSubtitleTracks, titleIsHandlerName, type ExistingTrack } from './subtitle-tracks';
+import { EMBED_CONTAINERS } from '../../contract/media-types';
+import { newTrackCodec, planTracks, probeSubtitleTracks, titleIsHandlerName, type ExistingTrack } from './subtitle-tracks';
 
-export { EMBED_CONTAINERS } from './subtitle-tracks';
 
 /** The task as it may run, or a sentence saying why not. */
 export function checkEmbedSubtitlesTask(task: Record<string, unknown>): EmbedSubtitlesTask {

@@ -1,30 +1,16 @@
 import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { UserFacingError } from '../protocol';
-import { engineConfig, type EngineConfig } from '../engine-config';
+import { UserFacingError } from '../../engine-api/protocol';
+import { engineConfig, type EngineConfig } from '../../engine-api/engine-config';
+import { mediaToolsFor, type MediaTools } from '../../engine-api/media-toolchain';
 
-/** The ffmpeg and ffprobe executables to run: absolute paths, or bare names looked up on PATH. */
-export interface MediaTools {
-  ffmpeg: string;
-  ffprobe: string;
-}
+export type { MediaTools };
 
 export const FFMPEG_ENV = 'SPEECH_STUDIO_FFMPEG';
 export const FFPROBE_ENV = 'SPEECH_STUDIO_FFPROBE';
 
-/**
- * The configuration's ffmpeg (SPEECH_STUDIO_FFMPEG) or `ffmpeg` on PATH; its ffprobe (SPEECH_STUDIO_FFPROBE),
- * else beside the configured ffmpeg (builds ship the two together), else `ffprobe` on PATH.
- */
+/** The configured ffmpeg and ffprobe (this process's configuration by default; see mediaToolsFor). */
 export function findMediaTools(config: Pick<EngineConfig, 'ffmpeg' | 'ffprobe'> = engineConfig()): MediaTools {
-  const configured = config.ffmpeg?.trim();
-  // `wasm` asks for the WebAssembly build (media-toolchain.ts); the system tools are then the ones on PATH.
-  const ffmpeg = configured && !/^(wasm|webassembly)$/i.test(configured) ? configured : 'ffmpeg';
-  const explicitProbe = config.ffprobe?.trim();
-  if (explicitProbe) return { ffmpeg, ffprobe: explicitProbe };
-  if (!path.isAbsolute(ffmpeg)) return { ffmpeg, ffprobe: 'ffprobe' };
-  const extension = path.extname(ffmpeg);
-  return { ffmpeg, ffprobe: path.join(path.dirname(ffmpeg), `ffprobe${extension}`) };
+  return mediaToolsFor(config);
 }
 
 export function toolNotFoundError(tool: 'ffmpeg' | 'ffprobe'): UserFacingError {

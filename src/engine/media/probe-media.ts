@@ -1,4 +1,4 @@
-import { TaskYieldedError, UserFacingError } from '../protocol';
+import { TaskYieldedError, UserFacingError } from '../../engine-api/protocol';
 import { firstErrorLine, runTool } from './ffmpeg';
 import { isWasmMedia, type MediaToolchain } from './media-toolchain';
 import { runWasmFfmpeg } from './wasm-ffmpeg';

@@ -4,7 +4,7 @@
  * caches the answer (src/jobs/shot-changes.ts); this runs only for a file not seen before.
  */
 import { isAbsolute } from 'node:path';
-import { stopIfAskedToYield, UserFacingError, type ProgressReporter, type ShotChangesResult, type ShotChangesTask, type TaskOutcome } from '../protocol';
+import { stopIfAskedToYield, UserFacingError, type ProgressReporter, type ShotChangesResult, type ShotChangesTask, type TaskOutcome } from '../../engine-api/protocol';
 import { findMediaTools, firstErrorLine, runTool } from './ffmpeg';
 
 export const SHOT_CHANGES_BACKEND = 'ffmpeg';

@@ -4,6 +4,7 @@
  * another text codec, left out when they are the new track's language and the user asked to replace it, or
  * when they are pictures the container cannot hold (said in the result, never silently).
  */
+import type { EmbedContainer } from '../../contract/media-types';
 import type { SubtitleFormat } from '../../subtitles/scan';
 import { runTool } from './ffmpeg';
 
@@ -26,7 +27,7 @@ const NEW_TRACK_CODEC: Record<string, (format: SubtitleFormat) => string> = {
   '.mov': () => 'mov_text',
   '.webm': () => 'webvtt',
   '.mkv': (format) => (format === 'ass' || format === 'ssa' ? 'ass' : 'subrip'),
-};
+} satisfies Record<EmbedContainer, (format: SubtitleFormat) => string>;
 
 /** The codecs each container holds as they are; Matroska holds any but MP4's own `mov_text`. */
 const COPIED: Record<string, ReadonlySet<string> | 'any'> = {
@@ -35,13 +36,10 @@ const COPIED: Record<string, ReadonlySet<string> | 'any'> = {
   '.mov': new Set(['mov_text', 'dvd_subtitle', 'eia_608']),
   '.webm': new Set(['webvtt']),
   '.mkv': 'any',
-};
+} satisfies Record<EmbedContainer, ReadonlySet<string> | 'any'>;
 
 /** Text codecs ffmpeg converts between; a picture codec (PGS, DVB) cannot become text. */
 const TEXT_CODECS = new Set(['subrip', 'srt', 'ass', 'ssa', 'webvtt', 'mov_text', 'text', 'microdvd', 'subviewer', 'subviewer1', 'sami', 'realtext', 'jacosub', 'mpl2', 'pjs', 'vplayer', 'stl']);
-
-/** The containers a subtitle track can be embedded in, by output extension. */
-export const EMBED_CONTAINERS = Object.keys(NEW_TRACK_CODEC);
 
 export function newTrackCodec(extension: string, format: SubtitleFormat): string | undefined {
   return NEW_TRACK_CODEC[extension.toLowerCase()]?.(format);

@@ -9,9 +9,6 @@ import path from 'node:path';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { webAssembly, type CompiledModule, type WasmJobData, type WasmWorkerMessage } from './wasm-ffmpeg-protocol';
 
-/** The ffmpeg release inside the pinned `@ffmpeg/core` 0.12.10. */
-export const WASM_FFMPEG_VERSION = '5.1.4';
-
 /** How far the worker may fall behind the caller's input before `write` waits. */
 const INPUT_WINDOW_BYTES = 4 * 1024 * 1024;
 

@@ -4,7 +4,8 @@
  * than one pipe chunk of decoded audio is ever held, however long the media.
  */
 import { spawn } from 'node:child_process';
-import { TaskYieldedError, UserFacingError } from '../protocol';
+import { TaskYieldedError, UserFacingError } from '../../engine-api/protocol';
+import type { WaveformPeaks } from '../../audio/waveform-file';
 import { firstErrorLine, isMissingExecutable, toolNotFoundError, type MediaTools } from './ffmpeg';
 
 /** Decoding rate for peaks: enough to see speech's envelope, a fraction of the work of 16 kHz. */
@@ -91,13 +92,7 @@ export interface PeaksOptions {
   resume?: Int16Array;
 }
 
-export interface WaveformPeaks {
-  bucketsPerSecond: number;
-  /** [min, max] per bucket, interleaved, as signed 16-bit samples. */
-  pairs: Int16Array;
-  /** Seconds of audio decoded. */
-  durationSeconds: number;
-}
+export type { WaveformPeaks };
 
 /** Streams the audio ffmpeg picks from `inputPath` through PeakBuckets. */
 export function computeWaveformPeaks(inputPath: string, tools: MediaTools, options: PeaksOptions): Promise<WaveformPeaks> {

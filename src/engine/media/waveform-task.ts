@@ -4,10 +4,10 @@
  */
 import { utimes } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-import { UserFacingError, type ProgressReporter, type TaskOutcome, type WaveformResult, type WaveformTask } from '../protocol';
+import { UserFacingError, type ProgressReporter, type TaskOutcome, type WaveformResult, type WaveformTask } from '../../engine-api/protocol';
 import { findMediaTools } from './ffmpeg';
 import { probeMedia } from './probe-media';
-import { mediaVersion, readWaveformFile, waveformCachePath, writeWaveformFile } from './waveform-file';
+import { mediaVersion, readWaveformFile, waveformCachePath, writeWaveformFile } from '../../audio/waveform-file';
 import { computeWaveformPeaks, PEAKS_SAMPLE_RATE } from './waveform-peaks';
 
 export const WAVEFORM_BACKEND = 'ffmpeg';

@@ -2,7 +2,7 @@ import type { SttOptions } from '../../contract/types';
 import { decodeToPcm16, SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import type { MediaToolchain } from '../media/media-toolchain';
 import { probeMedia } from '../media/probe-media';
-import { UserFacingError } from '../protocol';
+import { UserFacingError } from '../../engine-api/protocol';
 
 /**
  * The longest audio one job transcribes: 4 hours (16 kHz 16-bit samples: 460 MB in the engine). Longer

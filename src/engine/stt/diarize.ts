@@ -1,5 +1,5 @@
 import type { SttOptions } from '../../contract/types';
-import type { DiarizationModels } from './model-files';
+import type { DiarizationModels } from '../../models/model-files';
 import { requireSherpa } from '../native-parts';
 
 /** A stretch of audio (seconds) that the diarizer gave to one speaker; speakers are numbered arbitrarily. */

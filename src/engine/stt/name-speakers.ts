@@ -9,10 +9,10 @@ import path from 'node:path';
 import { cosineSimilarity, readKnownSpeakers, SPEAKER_MATCH_THRESHOLD } from '../../voices/known-speakers';
 import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import { mediaToolchain } from '../media/media-toolchain';
-import { REFERENCE_SPEAKERS_FILE, UserFacingError, type ReferenceSpeakers, type SttTask } from '../protocol';
+import { REFERENCE_SPEAKERS_FILE, UserFacingError, type ReferenceSpeakers, type SttTask } from '../../engine-api/protocol';
 import type { SpeakerAssignment } from './assign-speakers';
 import { decodeInput } from './decode-input';
-import { modelsDirOf } from './model-files';
+import { modelsDirOf } from '../../models/model-files';
 import { speakerEmbedding } from './speaker-embedding';
 
 const VOICE_SECONDS = 30;

@@ -2,7 +2,7 @@
 import { initParakeet, type ParakeetContext } from '@fugood/whisper.node';
 import path from 'node:path';
 import { requireWhisper } from '../native-parts';
-import { UserFacingError } from '../protocol';
+import { UserFacingError } from '../../engine-api/protocol';
 import { warmModelSlot } from './warm-model';
 import type { WhisperSegment } from './whisper-session';
 

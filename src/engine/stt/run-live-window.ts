@@ -6,15 +6,16 @@
  */
 import { readFile } from 'node:fs/promises';
 import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
-import { STT_BACKEND, UserFacingError, type LiveWindowResult, type LiveWindowTask, type TaskOutcome } from '../protocol';
+import { STT_BACKEND, UserFacingError, type LiveWindowResult, type LiveWindowTask, type TaskOutcome } from '../../engine-api/protocol';
 import { buildSegments } from './build-segments';
-import { findVadModel, modelsDirOf } from './model-files';
+import { engineConfig } from '../../engine-api/engine-config';
+import { findVadModel, modelsDirOf } from '../../models/model-files';
 import { openRecognizer } from './recognizers/open-recognizer';
 import { keepSpeech, recognize, type Speech } from './run-stt';
 import type { Recognition } from './recognizers/recognizer';
 import { denoiseSpeech } from './speech-denoise';
 import { detectSpeech } from './speech-vad';
-import { toWhisperLanguage } from './whisper-languages';
+import { toWhisperLanguage } from '../../models/whisper-languages';
 import { sttThreadCount } from './whisper-session';
 import { segmentsFromPieces } from './word-segments';
 
@@ -29,7 +30,7 @@ export async function runLiveWindowTask(task: LiveWindowTask): Promise<TaskOutco
   const threads = sttThreadCount();
   const pcm = task.denoise ? await denoiseSpeech(heard, modelsDirOf(task.modelPath), threads) : heard;
 
-  const vadModel = await findVadModel(task.modelPath);
+  const vadModel = await findVadModel(task.modelPath, engineConfig());
   const speechFrom = samplesAt(task.speechFrom, pcm.length);
   const found = vadModel ? await detectSpeech(pcm.subarray(speechFrom), vadModel, threads, undefined, { threshold: task.vadThreshold }) : null;
   const speech = found?.map((range) => ({ start: range.start + speechFrom / SPEECH_SAMPLE_RATE, end: range.end + speechFrom / SPEECH_SAMPLE_RATE })) ?? null;

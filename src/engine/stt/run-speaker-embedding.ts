@@ -8,9 +8,10 @@ import path from 'node:path';
 import { MIN_ENROLL_SPEECH_SECONDS } from '../../voices/known-speakers';
 import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import { mediaToolchain } from '../media/media-toolchain';
-import { UserFacingError, type SpeakerEmbeddingResult, type SpeakerEmbeddingTask, type TaskOutcome } from '../protocol';
+import { UserFacingError, type SpeakerEmbeddingResult, type SpeakerEmbeddingTask, type TaskOutcome } from '../../engine-api/protocol';
 import { decodeInput } from './decode-input';
-import { findVadModelIn } from './model-files';
+import { engineConfig } from '../../engine-api/engine-config';
+import { findVadModelIn } from '../../models/model-files';
 import { speakerEmbedding } from './speaker-embedding';
 import { compactSpeech } from './speech-timeline';
 import { detectSpeech } from './speech-vad';
@@ -24,7 +25,7 @@ export async function runSpeakerEmbeddingTask(task: SpeakerEmbeddingTask): Promi
   const threads = sttThreadCount();
   const input = await decodeInput(task.inputPath, {}, mediaToolchain(), () => undefined);
   const pcm = task.ranges ? compactSpeech(input.pcm, task.ranges, SPEECH_SAMPLE_RATE).samples : input.pcm;
-  const vadModel = await findVadModelIn(task.modelsDir);
+  const vadModel = await findVadModelIn(task.modelsDir, engineConfig());
   const speech = vadModel
     ? compactSpeech(pcm, await detectSpeech(pcm, vadModel, threads), SPEECH_SAMPLE_RATE).samples
     : pcm;

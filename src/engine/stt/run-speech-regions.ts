@@ -3,7 +3,7 @@
  * stretches of speech with Silero VAD (the same detector STT jobs skip silence with).
  */
 import { findMediaTools } from '../media/ffmpeg';
-import { stopIfAskedToYield, VAD_BACKEND, type ProgressReporter, type SpeechRegionsResult, type SpeechRegionsTask, type TaskOutcome } from '../protocol';
+import { stopIfAskedToYield, VAD_BACKEND, type ProgressReporter, type SpeechRegionsResult, type SpeechRegionsTask, type TaskOutcome } from '../../engine-api/protocol';
 import { decodeInput } from './decode-input';
 import { detectSpeech } from './speech-vad';
 import { sttThreadCount } from './whisper-session';

@@ -4,20 +4,21 @@ import type { SttResult } from '../../contract/types';
 import type { Transcript } from '../../subtitles/types';
 import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import { mediaToolchain } from '../media/media-toolchain';
-import { STT_BACKEND, UserFacingError, type ProgressReporter, type SttTask, type TaskOutcome } from '../protocol';
+import { STT_BACKEND, UserFacingError, type ProgressReporter, type SttTask, type TaskOutcome } from '../../engine-api/protocol';
 import { assignSpeakers, type SpeakerAssignment } from './assign-speakers';
 import { nameSpeakers, referenceVoices } from './name-speakers';
 import { buildSegments } from './build-segments';
 import { decodeInput } from './decode-input';
 import { flagSegments } from './flag-segments';
 import { diarizeSpeakers, type SpeakerTurn } from './diarize';
-import { findDiarizationModels, findVadModel } from './model-files';
+import { engineConfig } from '../../engine-api/engine-config';
+import { findDiarizationModels, findVadModel } from '../../models/model-files';
 import { openRecognizer } from './recognizers/open-recognizer';
 import type { Recognition, SttRecognizer } from './recognizers/recognizer';
 import { compactSpeech, type SpeechTimeline } from './speech-timeline';
 import { detectSpeech } from './speech-vad';
 import { createSttProgress, type StepReporter } from './stt-progress';
-import { toWhisperLanguage } from './whisper-languages';
+import { toWhisperLanguage } from '../../models/whisper-languages';
 import { sttThreadCount, type WhisperSegment } from './whisper-session';
 import { segmentsFromPieces } from './word-segments';
 import { writeTranscript } from './write-transcript';
@@ -129,7 +130,7 @@ export interface Speech extends SpeechTimeline {
 
 /** Only the speech, when a VAD model is installed; else all of the audio. */
 export async function keepSpeech(modelPath: string, pcm: Int16Array, threads: number, progress: StepReporter): Promise<Speech> {
-  const vadModel = await findVadModel(modelPath);
+  const vadModel = await findVadModel(modelPath, engineConfig());
   progress('transcribing', 0);
   if (!vadModel) {
     const all = [{ start: 0, end: pcm.length / SPEECH_SAMPLE_RATE }];

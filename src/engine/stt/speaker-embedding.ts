@@ -4,7 +4,7 @@
  * makes every voice the same (a test hook: the test models have random weights, so only the naming mechanism
  * can be checked with them).
  */
-import { engineConfig } from '../engine-config';
+import { engineConfig } from '../../engine-api/engine-config';
 import { requireSherpa } from '../native-parts';
 
 interface OnlineStream {

@@ -7,7 +7,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import { requireSherpa } from '../native-parts';
-import { UserFacingError } from '../protocol';
+import { UserFacingError } from '../../engine-api/protocol';
 
 interface SherpaDenoiser {
   readonly sampleRate: number;

@@ -1,4 +1,4 @@
-import type { EnginePhase, ProgressReporter } from '../protocol';
+import type { EnginePhase, ProgressReporter } from '../../engine-api/protocol';
 
 /** Where each step of an STT job sits on the job's 0–100 progress scale. */
 export const STT_PROGRESS_RANGES = {

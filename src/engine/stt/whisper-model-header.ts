@@ -6,7 +6,7 @@
  */
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { UserFacingError } from '../protocol';
+import { UserFacingError } from '../../engine-api/protocol';
 
 /** `ggml` as whisper.cpp writes it: the 32-bit magic 0x67676d6c in little-endian order. */
 const GGML_MAGIC = 0x67676d6c;

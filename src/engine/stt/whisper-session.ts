@@ -2,9 +2,9 @@ import { initWhisper, type WhisperContext } from '@fugood/whisper.node';
 import { requireWhisper } from '../native-parts';
 import os from 'node:os';
 import path from 'node:path';
-import { UserFacingError } from '../protocol';
+import { UserFacingError } from '../../engine-api/protocol';
 import { warmModelSlot } from './warm-model';
-import { engineConfig, type EngineConfig } from '../engine-config';
+import { engineConfig, type EngineConfig } from '../../engine-api/engine-config';
 
 export const THREADS_ENV = 'SPEECH_STUDIO_THREADS';
 

@@ -2,7 +2,7 @@
  * The request options a job could not use, each with the reason, reported in `result.ignoredOptions`, so a
  * caller sees why e.g. `steps` changed nothing for an espeak-ng voice.
  */
-import type { TtsTask } from '../protocol';
+import type { TtsTask } from '../../engine-api/protocol';
 import { asksForOtherLanguage, type EngineNotes } from './synthesizers/synthesizer';
 
 export function ignoredOptions(options: TtsTask['options'], voice: TtsTask['voice'], notes: EngineNotes, backend: string): Record<string, string> {

@@ -5,7 +5,7 @@
  */
 import type { TtsCueReport } from '../../contract/types';
 import type { SubtitleCue } from '../../subtitles/parse';
-import { StreamingResampler } from '../audio/resampler';
+import { StreamingResampler } from '../../audio/resampler';
 import { concatSamples } from '../audio/samples';
 import { firstAudibleIndex } from '../audio/silence-trimmer';
 import { fitLength, stretchClip } from '../audio/time-stretch';

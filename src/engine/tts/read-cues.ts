@@ -1,6 +1,6 @@
 /** Subtitle text → cues for narration, with parse errors as sentences for the user. */
 import { parseSubtitles, SubtitleError, type SubtitleCue } from '../../subtitles/parse';
-import { UserFacingError } from '../protocol';
+import { UserFacingError } from '../../engine-api/protocol';
 
 export function readCues(source: string, format: 'srt' | 'vtt'): SubtitleCue[] {
   try {

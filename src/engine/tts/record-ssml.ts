@@ -7,7 +7,7 @@
  * it, so the silence between the last audible sample before a break and the first after it is the break.
  */
 import type { SpeechStyle, SsmlPlan, SsmlStep } from '../../text/ssml/ssml-plan';
-import { StreamingResampler } from '../audio/resampler';
+import { StreamingResampler } from '../../audio/resampler';
 import { concatSamples } from '../audio/samples';
 import { firstAudibleIndex, lastAudibleIndex } from '../audio/silence-trimmer';
 import { stretchClip } from '../audio/time-stretch';

@@ -16,7 +16,7 @@ import { DiskGuard } from '../audio/disk-guard';
 import { effectiveBitrateKbps, estimatedOutputBytes, isWrittenWithoutFfmpeg, MEDIA_TYPES, type EncoderSettings } from '../audio/encoder-settings';
 import { runTool } from '../media/ffmpeg';
 import { isWasmMedia, mediaToolchain, type MediaToolchain } from '../media/media-toolchain';
-import { UserFacingError, type EnginePhase, type ProgressReporter, type TaskOutcome, type TtsTask } from '../protocol';
+import { UserFacingError, type EnginePhase, type ProgressReporter, type TaskOutcome, type TtsTask } from '../../engine-api/protocol';
 import { recordNarration, type CueReport } from './narrate';
 import { recordText } from './record-text';
 import { normalizationGainDb, PEAK_CEILING_DBFS, renderRecording, TARGET_LUFS, type RenderPlan } from './render';

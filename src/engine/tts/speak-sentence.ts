@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { lexiconForEngine } from '../../lexicon/engine-lexicon';
 import { concatSamples } from '../audio/samples';
 import { TimeStretcher } from '../audio/time-stretch';
-import { UserFacingError, type SpeakTask, type SpokenSentence, type SpokenWord, type TaskOutcome } from '../protocol';
+import { UserFacingError, type SpeakTask, type SpokenSentence, type SpokenWord, type TaskOutcome } from '../../engine-api/protocol';
 import { openSpeechEngine } from './speech-engine';
 import { espeakRateForSpeed, openEspeakVoice } from './synthesizers/espeak';
 import type { OpenedEngine } from './synthesizers/synthesizer';

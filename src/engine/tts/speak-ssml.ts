@@ -8,7 +8,7 @@ import { parseSsml } from '../../text/ssml/parse-ssml';
 import { partText } from '../../text/ssml/ssml-reading';
 import { concatSamples } from '../audio/samples';
 import { mediaToolchain } from '../media/media-toolchain';
-import type { SpeakTask, SpokenWord } from '../protocol';
+import type { SpeakTask, SpokenWord } from '../../engine-api/protocol';
 import { recordSsml, type SsmlRecording } from './record-ssml';
 import { ssmlEngines, type SsmlEngines } from './ssml-engines';
 

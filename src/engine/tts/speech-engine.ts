@@ -1,5 +1,5 @@
 /** Picks the synthesizer adapter of a voice's engine; adapters load lazily, so unused ones cost nothing. */
-import type { TtsEngineName, TtsVoiceRef } from '../protocol';
+import type { TtsEngineName, TtsVoiceRef } from '../../engine-api/protocol';
 import type { EngineSettings, OpenedEngine } from './synthesizers/synthesizer';
 
 /** Opens the engine of a voice with the job's settings. Engines load lazily, so unused ones cost nothing. */

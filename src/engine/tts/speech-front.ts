@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { FrontChain, type FrontChainOptions } from '../audio/front-chain';
 import { SpeechRecorder, type RecordingSummary } from './speech-recorder';
-import { engineConfig } from '../engine-config';
+import { engineConfig } from '../../engine-api/engine-config';
 
 export interface FrontSettings extends FrontChainOptions {
   spoolPath: string;

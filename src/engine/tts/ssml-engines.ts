@@ -3,11 +3,11 @@
  * use and kept for the job; and the audio files its `<audio>` elements insert, decoded at the recording's rate.
  */
 import type { SpeechStyle } from '../../text/ssml/ssml-plan';
-import { StreamingResampler } from '../audio/resampler';
+import { StreamingResampler } from '../../audio/resampler';
 import { concatSamples } from '../audio/samples';
 import { decodeToPcm16, SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import type { MediaToolchain } from '../media/media-toolchain';
-import { UserFacingError, type SsmlTaskMarkup } from '../protocol';
+import { UserFacingError, type SsmlTaskMarkup } from '../../engine-api/protocol';
 import type { TtsVoiceRef } from '../../voices/voice-ref';
 import { openSpeechEngine } from './speech-engine';
 import { asksForOtherLanguage, type EngineSettings, type SpeechEngine } from './synthesizers/synthesizer';

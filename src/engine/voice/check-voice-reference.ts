@@ -1,6 +1,6 @@
 /** The engine's own check of a voice-reference task: absolute paths, a text and a language of sane size. */
 import { isAbsolute } from 'node:path';
-import { UserFacingError, type VoiceReferenceTask } from '../protocol';
+import { UserFacingError, type VoiceReferenceTask } from '../../engine-api/protocol';
 
 const MAX_REFERENCE_TEXT = 2000;
 

@@ -8,13 +8,14 @@ import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import { mediaToolchain } from '../media/media-toolchain';
 import { measureLoudness } from '../audio/loudness';
 import { WavWriter } from '../audio/wav-writer';
-import { UserFacingError, type TaskOutcome, type VoiceReferenceResult, type VoiceReferenceTask } from '../protocol';
+import { UserFacingError, type TaskOutcome, type VoiceReferenceResult, type VoiceReferenceTask } from '../../engine-api/protocol';
 import { decodeInput } from '../stt/decode-input';
-import { findVadModelIn } from '../stt/model-files';
+import { engineConfig } from '../../engine-api/engine-config';
+import { findVadModelIn } from '../../models/model-files';
 import { openRecognizer } from '../stt/recognizers/open-recognizer';
 import { keepSpeech, recognize } from '../stt/run-stt';
 import { detectSpeech } from '../stt/speech-vad';
-import { toWhisperLanguage } from '../stt/whisper-languages';
+import { toWhisperLanguage } from '../../models/whisper-languages';
 import { sttThreadCount } from '../stt/whisper-session';
 import {
   REFERENCE_LOUDNESS_LUFS, REFERENCE_PADDING_SECONDS, REFERENCE_PEAK_DBFS, referenceLengthProblem,
@@ -53,7 +54,7 @@ function normalized(pcm: Int16Array): Int16Array {
 export async function runVoiceReferenceTask(task: VoiceReferenceTask): Promise<TaskOutcome<VoiceReferenceResult>> {
   const threads = sttThreadCount();
   const input = await decodeInput(task.inputPath, {}, mediaToolchain(), ignoreProgress);
-  const vadModel = await findVadModelIn(task.modelsDir);
+  const vadModel = await findVadModelIn(task.modelsDir, engineConfig());
   let span: { start: number; end: number } | null;
   if (vadModel) {
     const ranges = await detectSpeech(input.pcm, vadModel, threads);

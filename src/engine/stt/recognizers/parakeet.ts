@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { SPEECH_SAMPLE_RATE } from '../../media/decode-pcm16';
-import { parakeetBackend, UserFacingError } from '../../protocol';
+import { parakeetBackend, UserFacingError } from '../../../engine-api/protocol';
 import { coversLanguage, parakeetLanguages } from '../../../models/parakeet-languages';
 import { loadParakeetModel, transcribeWithParakeet } from '../parakeet-session';
 import type { SpeechRange } from '../speech-timeline';

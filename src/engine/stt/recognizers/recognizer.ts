@@ -1,5 +1,5 @@
 /** What the STT job needs of a recognizer (whisper.cpp or Parakeet), so both feed the same VAD, timeline and writers. */
-import type { WhisperHints } from '../../protocol';
+import type { WhisperHints } from '../../../engine-api/protocol';
 import type { SpeechRange } from '../speech-timeline';
 import type { WhisperSegment } from '../whisper-session';
 

@@ -1,7 +1,7 @@
 /** The whisper.cpp recognizer: one token per piece with token timestamps, language detection, the OpenAI door's hints. */
 import path from 'node:path';
-import { STT_BACKEND } from '../../protocol';
-import { decodingLanguage } from '../whisper-languages';
+import { STT_BACKEND } from '../../../engine-api/protocol';
+import { decodingLanguage } from '../decoding-language';
 import { readWhisperModelHeader } from '../whisper-model-header';
 import { loadWhisperModel, transcribePcm16 } from '../whisper-session';
 import type { Recognition, RecognizeRequest, SttRecognizer } from './recognizer';

@@ -1,6 +1,6 @@
 /** espeak-ng as a SpeechEngine: its own rate for `speed`, and any of its languages for `language`. */
 import { espeakVoiceForLanguage } from '../../../voices/espeak-language';
-import type { TtsVoiceRef } from '../../protocol';
+import type { TtsVoiceRef } from '../../../engine-api/protocol';
 import { concatSamples } from '../../audio/samples';
 import { escapeForSsml, espeakRateForSpeed, openEspeakVoice } from './espeak';
 import { espeakPhonemes } from './espeak-phonemes';

@@ -4,7 +4,7 @@
  * needs: two jobs sharing the process can then interleave chunks without hearing each other's voice.
  */
 import type { EspeakNGWorker, EspeakRawVoice } from '@echogarden/espeak-ng-emscripten';
-import { UserFacingError } from '../../protocol';
+import { UserFacingError } from '../../../engine-api/protocol';
 
 /** espeak's own rate at speed 1, in words per minute, and the range it accepts. */
 export const ESPEAK_DEFAULT_RATE = 175;

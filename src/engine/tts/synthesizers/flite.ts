@@ -7,8 +7,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { concatSamples } from '../../audio/samples';
-import { readWavSamples } from '../../audio/wav-reader';
-import { UserFacingError, type TtsVoiceRef } from '../../protocol';
+import { readWavSamples } from '../../../audio/wav-reader';
+import { UserFacingError, type TtsVoiceRef } from '../../../engine-api/protocol';
 import type { EngineSettings, OpenedEngine } from './synthesizer';
 import { splitIntoChunks } from '../text-chunks';
 import { runWasiCommand } from './wasi-command';

@@ -3,7 +3,7 @@
  * what a Piper, Kokoro, Kitten, Matcha or ZipVoice voice would be loaded with, without its weights.
  */
 import { availableParallelism } from 'node:os';
-import type { SherpaVoiceModel } from '../../protocol';
+import type { SherpaVoiceModel } from '../../../engine-api/protocol';
 import { REQUIRED_FILES } from '../../../voices/voice-ref';
 
 export interface SherpaTtsConfig {

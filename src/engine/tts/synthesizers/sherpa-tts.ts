@@ -7,8 +7,8 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { readWavSamples } from '../../audio/wav-reader';
-import { UserFacingError, type SherpaVoiceModel, type TtsVoiceRef } from '../../protocol';
+import { readWavSamples } from '../../../audio/wav-reader';
+import { UserFacingError, type SherpaVoiceModel, type TtsVoiceRef } from '../../../engine-api/protocol';
 import { requireSherpa } from '../../native-parts';
 import { ensureEspeakData } from './espeak-data';
 import { REQUIRED_FILES } from '../../../voices/voice-ref';

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PicoModule } from '@echogarden/svoxpico-wasm';
 import { concatSamples } from '../../audio/samples';
-import { UserFacingError, type PicoVoiceModel, type TtsVoiceRef } from '../../protocol';
+import { UserFacingError, type PicoVoiceModel, type TtsVoiceRef } from '../../../engine-api/protocol';
 import type { EngineSettings, OpenedEngine } from './synthesizer';
 
 const PICO_SAMPLE_RATE = 16_000;

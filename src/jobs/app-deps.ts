@@ -1,9 +1,15 @@
+/**
+ * What the doors are built from: the job core, the voice library and the validators, with the HTTP mechanisms'
+ * settings (key, entitlements, bound host). The host fills it (src/host/local-core.ts); it lives beside the
+ * core so that src/http/, the plumbing the doors share, never imports the core.
+ */
 import type { Validators } from '../contract/validation';
-import type { JobService } from '../jobs/job-service';
+import type { MediaToolchainInfo } from '../engine-api/media-toolchain';
+import type { JobService } from './job-service';
 import type { Logger } from '../util/log';
 import type { VoiceLibrary } from '../voices/library';
-import type { ApiKeySource } from './api-key';
-import type { EntitlementProvider } from './entitlements';
+import type { ApiKeySource } from '../http/api-key';
+import type { EntitlementProvider } from '../http/entitlements';
 
 /** Everything the Koa app needs; `createApp` builds routes from these and never listens by itself. */
 export interface AppDeps {
@@ -18,6 +24,8 @@ export interface AppDeps {
   isEnabled(): boolean;
   /** The address the server is bound to, for the DNS-rebinding check. */
   boundHost(): string;
+  /** The ffmpeg the engine's configuration selects, described once (GET /capabilities). */
+  mediaToolchain(): Promise<MediaToolchainInfo>;
   /** File name of the whisper model the settings prefer, if any. */
   preferredSttModel?(): string | undefined;
   maxUploadBytes?: number;

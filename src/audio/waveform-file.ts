@@ -6,9 +6,8 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { waveformsDir } from '../../util/data-dir-caches';
-import type { WaveformPeaks } from './waveform-peaks';
-import { writeFileAtomic } from '../../util/atomic-write';
+import { waveformsDir } from '../util/data-dir-caches';
+import { writeFileAtomic } from '../util/atomic-write';
 
 const MAGIC = 'SSWP';
 /** Bump when the peaks or this layout change: old cache files then simply miss. */
@@ -16,6 +15,15 @@ const VERSION = 1;
 const HEADER_BYTES = 24;
 /** The file is little-endian; on such a machine (nearly all) the samples copy as bytes. */
 const LITTLE_ENDIAN = os.endianness() === 'LE';
+
+/** A media file's peaks: what the engine computes (src/engine/media/waveform-peaks.ts) and the timeline draws. */
+export interface WaveformPeaks {
+  bucketsPerSecond: number;
+  /** [min, max] per bucket, interleaved, as signed 16-bit samples. */
+  pairs: Int16Array;
+  /** Seconds of audio decoded. */
+  durationSeconds: number;
+}
 
 export interface MediaVersion {
   path: string;

@@ -1,6 +1,4 @@
-/** The languages whisper.cpp knows, and the one a given model decodes a request in. */
-import { UserFacingError } from '../protocol';
-
+/** The languages whisper.cpp knows, and how an API language tag maps onto them (admission and the engine both ask). */
 /** The language codes whisper.cpp 1.9 knows (its `g_lang` table), in its order. */
 export const WHISPER_LANGUAGES: ReadonlySet<string> = new Set(
   (
@@ -24,18 +22,4 @@ export function toWhisperLanguage(language: string): string | null {
   const primary = lower.split('-')[0] ?? '';
   const code = ALIASES[primary] ?? primary;
   return WHISPER_LANGUAGES.has(code) ? code : null;
-}
-
-/**
- * The language to hand whisper for a request (`auto` or a whisper code from toWhisperLanguage). An
- * English-only model has no language tokens: it decodes English whatever it is told (as whisper.cpp's own
- * CLI does, `auto` becomes `en`), so any other language is refused rather than answered in English.
- * @example decodingLanguage('auto', { multilingual: false, modelName: 'ggml-base.en.bin' }) === 'en'
- */
-export function decodingLanguage(requested: string, model: { multilingual: boolean; modelName: string }): string {
-  if (model.multilingual || requested === 'en') return requested;
-  if (requested === 'auto') return 'en';
-  throw new UserFacingError(
-    `The speech-to-text model ${model.modelName} is English-only, so it cannot transcribe "${requested}"; ask for en, or install a multilingual model.`,
-  );
 }

@@ -1,6 +1,6 @@
 /**
- * A small RIFF/WAVE parser: enough to check what the engine wrote (tests, API checks) and to read
- * 16-bit PCM samples back.
+ * A small RIFF/WAVE parser, shared by the engine and the server side: enough to check what the engine wrote
+ * (tests, API checks, an audiobook's takes) and to read 16-bit PCM samples back.
  */
 
 export interface WavInfo {

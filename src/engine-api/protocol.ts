@@ -272,8 +272,8 @@ export interface TranslateResult {
   model: string;
 }
 
-export type { DubTask, DubResult } from './dub/dub-types';
-import type { DubTask, DubResult } from './dub/dub-types';
+export type { DubTask, DubResult } from './dub-types';
+import type { DubTask, DubResult } from './dub-types';
 
 /**
  * Not a job: who speaks each quoted passage of a book (src/engine/llm/run-attribute.ts), one answer of the
@@ -404,7 +404,7 @@ export interface WaveformTask {
 }
 
 export interface WaveformResult {
-  /** The cache file holding the peaks (src/engine/media/waveform-file.ts). */
+  /** The cache file holding the peaks (src/audio/waveform-file.ts). */
   peaksPath: string;
   buckets: number;
   bucketsPerSecond: number;

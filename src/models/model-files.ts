@@ -1,8 +1,16 @@
+/**
+ * Where the models a transcription uses beside its whisper model live under `<data-dir>/models`: the Silero VAD
+ * model and the diarization models. Read by the engine and by the doors that hand the engine a VAD model path.
+ */
 import { access, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { engineConfig, type EngineConfig } from '../engine-config';
 
 export const VAD_MODEL_ENV = 'SPEECH_STUDIO_VAD_MODEL';
+
+/** The engine configuration's `vadModel` (src/engine-api/engine-config.ts): a VAD model chosen by path, over the models folder's. */
+export interface VadModelSetting {
+  vadModel?: string;
+}
 
 export interface DiarizationModels {
   segmentation: string;
@@ -18,12 +26,12 @@ export function modelsDirOf(whisperModelPath: string): string {
  * The Silero VAD model in whisper.cpp format: the configuration's `vadModel` (SPEECH_STUDIO_VAD_MODEL), else the newest
  * `<models-dir>/vad/ggml-silero-*.bin`. Null when there is none: transcription then runs without VAD.
  */
-export function findVadModel(whisperModelPath: string, config: Pick<EngineConfig, 'vadModel'> = engineConfig()): Promise<string | null> {
+export function findVadModel(whisperModelPath: string, config: VadModelSetting): Promise<string | null> {
   return findVadModelIn(modelsDirOf(whisperModelPath), config);
 }
 
 /** The same, for a models folder (`<data-dir>/models`). */
-export async function findVadModelIn(modelsDir: string, config: Pick<EngineConfig, 'vadModel'> = engineConfig()): Promise<string | null> {
+export async function findVadModelIn(modelsDir: string, config: VadModelSetting): Promise<string | null> {
   const configured = config.vadModel?.trim();
   if (configured) return (await exists(configured)) ? configured : null;
   const vadDir = path.join(modelsDir, 'vad');

@@ -3,8 +3,18 @@
  * segments (the seam below, for ZipVoice), else a library voice of the target language by the speaker's
  * gender, each speaker a different voice while the library has enough, best voices first.
  */
-import type { TtsVoiceRef } from '../../voices/voice-ref';
-import type { DubVoiceChoices, SpeakerGender } from './dub-types';
+import type { TtsVoiceRef } from './voice-ref';
+
+/** A speaker's voice, as far as the original audio tells: its median pitch decides. */
+export type SpeakerGender = 'female' | 'male' | 'unknown';
+
+/** The library's ready voices of the target language, best first, by the gender the library gives them. */
+export interface DubVoiceChoices {
+  female: TtsVoiceRef[];
+  male: TtsVoiceRef[];
+  /** Voices the library names no gender for (espeak-ng's). */
+  other: TtsVoiceRef[];
+}
 
 export interface SpeakerToVoice {
   label: string;

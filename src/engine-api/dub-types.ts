@@ -2,24 +2,15 @@
  * The engine's view of a dub (Dub Media…, `cli.js dub`): what the job hands the engine, and what the engine
  * answers: the dubbed copy of the video, the voice each speaker got, and the cues that did not fit.
  */
-import type { SubtitleStyle } from '../../contract/subtitle-style';
-import type { FlaggedCue } from '../../translate/translate-cues';
-import type { TtsVoiceRef } from '../../voices/voice-ref';
+import type { SubtitleStyle } from '../contract/subtitle-style';
+import type { FlaggedCue } from '../translate/translate-cues';
+import type { DubVoiceChoices, SpeakerGender } from '../voices/dub-voices';
 
 /** The original audio kept under the dub, lowered while the dub speaks (`duck`), or left out (`replace`). */
 export type DubMix = 'duck' | 'replace';
 export const DUB_MIXES: readonly DubMix[] = ['duck', 'replace'];
 
-/** A speaker's voice, as far as the original audio tells: its median pitch decides. */
-export type SpeakerGender = 'female' | 'male' | 'unknown';
-
-/** The library's ready voices of the target language, best first, by the gender the library gives them. */
-export interface DubVoiceChoices {
-  female: TtsVoiceRef[];
-  male: TtsVoiceRef[];
-  /** Voices the library names no gender for (espeak-ng's). */
-  other: TtsVoiceRef[];
-}
+export type { DubVoiceChoices, SpeakerGender };
 
 export interface DubTask {
   kind: 'dub';
