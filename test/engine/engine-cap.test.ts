@@ -56,7 +56,7 @@ describe('the engine process cap', { skip: !onLinux && 'counts processes in /pro
   let voiceId: string;
   before(async () => {
     // Two jobs may run at once as far as the job queue is concerned: only the engine's cap holds the second back.
-    t = await startTestServer({ concurrency: 2, engineConfig: engineConfigFromEnvironment(process.env, { limits: { maxProcesses: 2, maxJobProcesses: 1 } }) });
+    t = await startTestServer({ engineConfig: engineConfigFromEnvironment(process.env, { limits: { maxProcesses: 2, maxJobProcesses: 1 } }) });
     voiceId = await englishVoiceId(t.base);
   });
   after(() => t.dispose());
