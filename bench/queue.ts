@@ -83,6 +83,10 @@ async function throughBareHost(lanes: number, scratch: string, model: string): P
   if (!checked.ok) throw new Error(checked.message);
   const { text, ...options } = checked.value;
   const dir = await mkdtemp(path.join(scratch, `bare-${lanes}-`));
+  // The model where a server's data directory has it, as for the jobs: the engine looks beside it for VAD and other models.
+  const installed = path.join(dir, 'models', 'whisper', path.basename(model));
+  await mkdir(path.dirname(installed), { recursive: true });
+  await symlink(model, installed);
   const tasks: EngineTask[] = [];
   for (const [i, kind] of ORDER.entries()) {
     const workDir = path.join(dir, String(i));
@@ -92,7 +96,7 @@ async function throughBareHost(lanes: number, scratch: string, model: string): P
       tasks.push({ kind: 'tts', textPath: path.join(workDir, 'text.txt'), outputPath: path.join(workDir, 'output.wav'), options, voice: VOICE });
     } else {
       await copyFile(testModel('audio', 'jfk.wav'), path.join(workDir, 'input.wav'));
-      tasks.push({ kind: 'stt', inputPath: path.join(workDir, 'input.wav'), workDir, modelPath: model, options: STT_OPTIONS });
+      tasks.push({ kind: 'stt', inputPath: path.join(workDir, 'input.wav'), workDir, modelPath: installed, options: STT_OPTIONS });
     }
   }
   const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger, limits: { maxProcesses: lanes + 1, maxJobProcesses: lanes } });
