@@ -10,20 +10,24 @@
  *   - for espeak-ng, the first audio while a transcription runs in the same engine host (the engine scheduler
  *     keeps a process free for interactive speech; target < 300 ms), beside the same without it, with the load;
  *     and while a transcription and a timeline's waveform hold both processes (the waveform stops and yields
- *     its process, still warm, to speech; target < 300 ms).
+ *     its process, still warm, to speech; target < 300 ms); and while J TTS jobs hold the job lane of a host
+ *     capped at (J+1)/J processes, for the default J of this machine and J = 2 (target ≤ 300 ms).
 
  * For espeak-ng and a sherpa-onnx Piper voice (the synthetic random-weight model: its timing is real, its
  * words are not).
  */
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { openSpeechEngine } from '../src/engine/tts/speech-engine';
 import { espeakRateForSpeed, openEspeakVoice } from '../src/engine/tts/synthesizers/espeak';
 import { ensureEspeakData } from '../src/engine/tts/synthesizers/espeak-data';
+import { compileValidators } from '../src/contract/validation';
 import { EngineHost } from '../src/jobs/engine-host';
+import { defaultEngineLimits } from '../src/jobs/engine-scheduler';
+import { voiceIdFor } from '../src/voices/voice-id';
 import { ClockPlayer } from '../src/read-aloud/clock-player';
 import { engineSynthesizer } from '../src/read-aloud/engine-speaker';
 import { ReadingSession } from '../src/read-aloud/reading-session';
@@ -222,6 +226,55 @@ async function firstAudioUnderTranscription(voice: TtsVoiceRef, scratch: string,
   }
 }
 
+/**
+ * Read Aloud's first audio (warm) while `lanes` TTS jobs' tasks (a long espeak-ng narration each, again and
+ * again) hold every job process of a host capped at lanes + 1 processes, as `SPEECH_STUDIO_ENGINE_PROCESSES`
+ * = (J+1)/J gives a server.
+ */
+async function firstAudioWhileJobsRun(voice: TtsVoiceRef, scratch: string, lanes: number): Promise<Figure[]> {
+  const document = chapter();
+  const checked = compileValidators().ttsRequest({ voiceId: voiceIdFor('espeak-ng', 'gmw/en-US'), text: 'x' });
+  if (!checked.ok) throw new Error(checked.message);
+  const { text: _unused, ...options } = checked.value;
+  const textPath = path.join(scratch, `narration-${lanes}.txt`);
+  await writeFile(textPath, Array.from({ length: 300 }, (_, i) => `This is sentence ${i + 1} of a narration the job queue speaks.`).join(' '), 'utf8');
+  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger, limits: { maxProcesses: lanes + 1, maxJobProcesses: lanes } });
+  const stop = new AbortController();
+  let narrations = 0;
+  const speaking = new Set<number>();
+  const jobs: Promise<void>[] = [];
+  try {
+    await commandToFirstAudioMs(host, voice, document);
+    const alone: number[] = [];
+    for (let i = 0; i < RUNS; i++) alone.push(await commandToFirstAudioMs(host, voice, document));
+    for (let lane = 0; lane < lanes; lane++) {
+      jobs.push((async () => {
+        while (!stop.signal.aborted) {
+          const n = narrations++;
+          const task = { kind: 'tts' as const, textPath, outputPath: path.join(scratch, `narration-${lanes}-${n}.wav`), options, voice: { engine: 'espeak-ng' as const, engineVoiceId: 'gmw/en-US', languageCode: 'en-US' } };
+          try {
+            await host.run(`bench-narration-${n}`, task, { signal: stop.signal, onProgress: (phase) => phase === 'synthesizing' && speaking.add(lane) });
+          } catch (error) {
+            if (!stop.signal.aborted) throw error;
+          }
+          await rm(task.outputPath, { force: true });
+        }
+      })());
+    }
+    for (let waited = 0; (speaking.size < lanes || host.scheduler.activeFor('job') < lanes) && waited < 60_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    const busy: number[] = [];
+    for (let i = 0; i < RUNS; i++) busy.push(await commandToFirstAudioMs(host, voice, document));
+    return [
+      figure('readaloud', `espeak-ng: Read Aloud's first audio while J = ${lanes} TTS jobs run`, median(busy), 'ms', { kind: 'max', value: ESPEAK_FIRST_AUDIO_TARGET_MS },
+        `median of ${RUNS}, warm; ${median(alone).toFixed(0)} ms on the idle host (${(median(busy) / median(alone)).toFixed(2)}×); jobs running ${host.scheduler.activeFor('job')} of ${lanes}; cap ${lanes + 1}/${lanes}; ${os.availableParallelism()} cores; load ${os.loadavg()[0].toFixed(1)}`),
+    ];
+  } finally {
+    stop.abort();
+    await Promise.all(jobs.map((job) => job.catch(() => undefined)));
+    await host.close();
+  }
+}
+
 export async function runReadAloudBench(): Promise<Figure[]> {
   const espeak: TtsVoiceRef = { engine: 'espeak-ng', engineVoiceId: 'gmw/en-US', languageCode: 'en-US', name: 'English (America)' };
   const figures = await benchVoice('espeak-ng', espeak, ESPEAK_FIRST_AUDIO_TARGET_MS);
@@ -231,6 +284,7 @@ export async function runReadAloudBench(): Promise<Figure[]> {
     const long = path.join(scratch, 'twenty-minutes.wav');
     await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-stream_loop', '9', '-i', path.join(MODELS, 'audio', 'align-dev', 'dev-a.wav'), '-c', 'copy', long]);
     figures.push(...(await firstAudioUnderTranscription(espeak, scratch, long)));
+    for (const lanes of new Set([defaultEngineLimits().maxJobProcesses, 2])) figures.push(...(await firstAudioWhileJobsRun(espeak, scratch, lanes)));
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

@@ -38,6 +38,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<unknown> }> = [
   { name: 'llm', run: () => import('./llm').then((m) => m.runLlmBench()) },
   { name: 'dub', run: () => import('./dub').then((m) => m.runDubBench()) },
   { name: 'diarization', run: () => import('./diarization').then((m) => m.runDiarizationBench()) },
+  { name: 'queue', run: () => import('./queue').then((m) => m.runQueueBench()) },
 ];
 
 async function main(): Promise<void> {

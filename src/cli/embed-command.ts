@@ -37,7 +37,7 @@ export async function runEmbedCommand(args: readonly string[], flags: EmbedFlags
   process.once('SIGINT', cancel);
   process.once('SIGTERM', cancel);
   try {
-    const { result } = await engine.run(`embed-subtitles-${randomUUID()}`, task, { signal: controller.signal, priority: 'job', onProgress: () => undefined });
+    const { result } = await engine.run(`embed-subtitles-${randomUUID()}`, task, { signal: controller.signal, onProgress: () => undefined });
     console.log(`Wrote ${flags.out}: ${result.subtitleCues} cues as a ${result.subtitleCodec} track (${result.language})${result.title ? ` titled "${result.title}"` : ''}; the video and audio were copied, not re-encoded.`);
     if (result.keptTracks.length > 0) console.log(`Kept the video's ${result.keptTracks.length} other subtitle track(s): ${result.keptTracks.map((track) => track.language).join(', ')}.`);
     if (result.replacedTracks.length > 0) console.log(`Replaced: ${result.replacedTracks.map((track) => `${track.language}${track.title ? ` "${track.title}"` : ''}`).join(', ')}.`);

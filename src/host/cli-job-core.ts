@@ -30,7 +30,7 @@ export async function openCliJobCore(options: { dataDir: string; log: Logger; en
   try {
     const store = await JobStore.open(path.join(storeDir, 'jobs.json'), log);
     const engine = new EngineHost({ workerPath: options.engineWorkerPath ?? defaultEngineWorkerPath(), log });
-    const jobs = new JobService({ dataDir, store, engine, log, capacity: 1, concurrency: 1, maxFinishedJobs: 100 });
+    const jobs = new JobService({ dataDir, store, engine, log, capacity: 1, maxFinishedJobs: 100 });
     return {
       jobs, engine, voices: createVoiceLibrary({ dataDir }), validators: compileValidators(),
       close: async () => {

@@ -32,7 +32,6 @@ export interface LocalServerOptions {
   apiKeys?: ApiKeySource;
   entitlements?: EntitlementProvider;
   queueCapacity?: number;
-  concurrency?: number;
   maxFinishedJobs?: number;
   /** The bundled engine worker (dist/engine-worker.js). */
   engineWorkerPath?: string;
@@ -92,7 +91,6 @@ export async function openLocalCore(options: LocalServerOptions): Promise<LocalC
   const jobs = new JobService({
     dataDir, store, engine, log,
     capacity: options.queueCapacity ?? 32,
-    concurrency: options.concurrency ?? 1,
     maxFinishedJobs: options.maxFinishedJobs ?? 1000,
   });
   await jobs.recover();

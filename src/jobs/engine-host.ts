@@ -4,15 +4,14 @@ import { YIELDING_KINDS, type ChildMessage, type EnginePhase, type EngineResult,
 import { ENGINE_CONFIG_FLAG, engineConfig, type EngineConfig } from '../engine-api/engine-config';
 import { cachePrunerFor } from '../util/data-dir-caches';
 import type { Logger } from '../util/log';
-import { EngineScheduler, EngineTaskWithdrawnError, type EngineLimits, type EnginePriority, type StartedTask } from './engine-scheduler';
+import { EngineScheduler, EngineTaskWithdrawnError, type EngineLimits, type StartedTask } from './engine-scheduler';
+import { taskPlace, type TaskPlacing } from './task-places';
 
 export type { EngineLimits, EnginePriority } from './engine-scheduler';
 
 export interface EngineRunOptions {
   /** Cancels the task, waiting or running (a running one ends its engine process). */
   signal: AbortSignal;
-  /** Who waits, for the engine scheduler: `interactive` before `analysis` before `job` (the default). */
-  priority?: EnginePriority;
   /**
    * Withdraws the task while it still waits for an engine process, but never stops it once it runs: for work
    * that became stale (Read Aloud's skipped sentence), where ending the warm process would cost more.
@@ -275,7 +274,8 @@ class EngineProcess {
 /**
  * Runs engine tasks in child processes, so that the server's event loop never does engine work.
  * Processes are started on first need and reused while they live (warm models); cancel and crashes end one.
- * Every task passes the engine scheduler, which caps the processes and orders waiting tasks by priority.
+ * Every task passes the engine scheduler, which caps the processes and orders waiting tasks by the place of
+ * their kind (task-places.ts): callers never choose a priority.
  */
 export class EngineHost {
   private readonly processes = new Set<EngineProcess>();
@@ -289,25 +289,46 @@ export class EngineHost {
     this.scheduler = new EngineScheduler(options.limits ?? config.limits);
   }
 
-  async run<T extends EngineTask>(jobId: string, task: T, options: EngineRunOptions): Promise<TaskOutcome<ResultOf<T>>> {
+  /** Runs the task when the scheduler gives it a process: its kind decides where it waits (task-places.ts). */
+  run<T extends EngineTask>(jobId: string, task: T, options: EngineRunOptions): Promise<TaskOutcome<ResultOf<T>>> {
+    return this.runWhenReady(jobId, task, () => task, options);
+  }
+
+  /**
+   * Like `run`, but the task is made when its turn comes: `make` runs once the scheduler has given it a slot,
+   * before any process is chosen, so it can see the state of things then (a job moves to `loading_model`
+   * only now; a live look takes the newest audio). `placing` (the task's kind, and for a live look whether it
+   * is a committed utterance's decode) decides where it waits. If `make` throws, the task fails with that
+   * error and its slot is free again.
+   */
+  async runWhenReady<T extends EngineTask>(jobId: string, placing: TaskPlacing & { kind: T['kind'] }, make: () => T | Promise<T>, options: EngineRunOptions): Promise<TaskOutcome<ResultOf<T>>> {
     const waitSignal = options.withdrawSignal ? AbortSignal.any([options.signal, options.withdrawSignal]) : options.signal;
     try {
-      return await this.scheduler.schedule(options.priority ?? 'job', waitSignal, (yieldSignal) => this.start(jobId, task, options, yieldSignal));
+      return await this.scheduler.schedule(taskPlace(placing), waitSignal, (yieldSignal) => this.start(jobId, make, options, yieldSignal));
     } catch (error) {
       throw error instanceof EngineTaskWithdrawnError ? new EngineCancelledError() : error;
     }
   }
 
-  /** Runs the task in an idle process or a new one; its slot is free once it settled and a killed process has exited. */
-  private start<T extends EngineTask>(jobId: string, task: T, options: EngineRunOptions, yieldSignal: AbortSignal): StartedTask<TaskOutcome<ResultOf<T>>> {
+  /** Tasks of this kind waiting for an engine process (a live look tells its session how many others wait). */
+  waitingOf(kind: EngineTask['kind']): number {
+    return this.scheduler.queuedOf(kind);
+  }
+
+  /** Makes the task, then runs it in an idle process or a new one; its slot is free once it settled and a killed process has exited. */
+  private start<T extends EngineTask>(jobId: string, make: () => T | Promise<T>, options: EngineRunOptions, yieldSignal: AbortSignal): StartedTask<TaskOutcome<ResultOf<T>>> {
     let release!: () => void;
     const freed = new Promise<void>((resolve) => (release = resolve));
-    const result = this.processFor(task.kind).then((process) => {
-      this.claimed.delete(process);
-      const outcome = process.run(jobId, task, options, yieldSignal);
-      outcome.then(release, () => (process.gone ? process.exited.then(release) : release()));
-      return outcome;
-    });
+    const result = Promise.resolve()
+      .then(make)
+      .then((task) =>
+        this.processFor(task.kind).then((process) => {
+          this.claimed.delete(process);
+          const outcome = process.run(jobId, task, options, yieldSignal);
+          outcome.then(release, () => (process.gone ? process.exited.then(release) : release()));
+          return outcome;
+        }),
+      );
     result.catch(() => release());
     return { result, freed };
   }
@@ -336,11 +357,11 @@ export class EngineHost {
   }
 
   /**
-   * The waveform peaks of a media file, for the editor: not a job, so it does not wait in the job queue; it runs
-   * in an engine process at analysis priority, never in this process.
+   * The waveform peaks of a media file, for the editor: not a job, so it does not wait in the job lane; it runs
+   * in an engine process in the analysis lane, never in this process.
    */
   async waveform(task: WaveformTask, signal: AbortSignal): Promise<WaveformResult> {
-    const outcome = await this.run(`waveform-${randomUUID()}`, task, { signal, priority: 'analysis', onProgress: () => undefined });
+    const outcome = await this.run(`waveform-${randomUUID()}`, task, { signal, onProgress: () => undefined });
     if (!outcome.result.cached) cachePrunerFor(task.dataDir).noteWrite('waveforms');
     return outcome.result;
   }

@@ -10,6 +10,10 @@
  * keeps its process alive and warm for the speech when the task can stop on request, and ends it otherwise),
  * and analysis does not borrow the last process again while speech has run within the last
  * moments (a reader between two sentences).
+ *
+ * Within a lane, tasks wait by rank, then in arrival order: live recognition's committed utterance goes before
+ * its looks at uncommitted audio (src/jobs/task-places.ts says where each kind of task waits). The job lane is
+ * the one cap on jobs: the job service hands every runnable job here at once, oldest first.
  */
 import os from 'node:os';
 import type { EngineLimits } from '../engine-api/engine-config';
@@ -20,6 +24,26 @@ export type EnginePriority = 'interactive' | 'analysis' | 'job';
 export const ENGINE_PRIORITIES: readonly EnginePriority[] = ['interactive', 'analysis', 'job'];
 
 export type { EngineLimits };
+
+/** Where a task waits: its lane, and within the lane its rank (lower first; equal ranks in arrival order). */
+export interface TaskPlace {
+  lane: EnginePriority;
+  rank: number;
+  /** What the task is (its engine kind), counted by `queuedOf`. */
+  label?: string;
+}
+
+/** The time and timers the scheduler uses (the grace after speech): the system's, or a test's mock. */
+export interface SchedulerClock {
+  now(): number;
+  setTimeout(run: () => void, ms: number): unknown;
+}
+
+/** The system clock, looked up at each call (so node:test's mock timers also reach a scheduler built without a clock). */
+export const systemClock: SchedulerClock = {
+  now: () => Date.now(),
+  setTimeout: (run, ms) => setTimeout(run, ms),
+};
 
 /**
  * The default limits for a machine with `cores` cores: one process per core between 2 and 4, and all but one
@@ -68,6 +92,8 @@ export class EngineTaskWithdrawnError extends Error {
 
 interface Waiting {
   priority: EnginePriority;
+  rank: number;
+  label: string | undefined;
   order: number;
   start(): void;
 }
@@ -85,21 +111,23 @@ export class EngineScheduler {
   private order = 0;
   private lastInteractiveAt = -Infinity;
   private reclaims = 0;
-  private graceTimer: NodeJS.Timeout | undefined;
+  private graceTimerSet = false;
 
-  constructor(readonly limits: EngineLimits = defaultEngineLimits()) {
+  constructor(readonly limits: EngineLimits = defaultEngineLimits(), private readonly clock: SchedulerClock = systemClock) {
     checkEngineLimits(limits);
     this.lanes = laneLimits(limits);
   }
 
   /**
-   * Runs `start` when a slot for `priority` is free and nothing of a higher priority (or earlier, at the same
-   * priority) waits for it. Rejects with EngineTaskWithdrawnError if `signal` aborts while the task waits.
+   * Runs `start` when a slot for the place's lane is free and nothing of a higher lane (or of a lower rank, or
+   * earlier, in the same lane) waits for it; a bare priority is that lane at rank 0. Rejects with EngineTaskWithdrawnError if `signal` aborts while the task waits.
    * An analysis task must stop when the signal `start` gets aborts (it yields its process to interactive
    * speech); it is then started again later, so its work must be safe to redo.
    */
-  schedule<T>(priority: EnginePriority, signal: AbortSignal | undefined, start: (yieldSignal: AbortSignal) => StartedTask<T>): Promise<T> {
+  schedule<T>(place: EnginePriority | TaskPlace, signal: AbortSignal | undefined, start: (yieldSignal: AbortSignal) => StartedTask<T>): Promise<T> {
+    const { lane: priority, rank, label } = typeof place === 'string' ? { lane: place, rank: 0, label: undefined } : place;
     if (!ENGINE_PRIORITIES.includes(priority)) throw new TypeError(`Expected an engine priority (${ENGINE_PRIORITIES.join(', ')}), got ${String(priority)}`);
+    if (!Number.isFinite(rank)) throw new TypeError(`Expected a task rank to be a number, got ${String(rank)}`);
     return new Promise<T>((resolve, reject) => {
       if (signal?.aborted) return reject(new EngineTaskWithdrawnError());
       const onAbort = (): void => {
@@ -111,11 +139,13 @@ export class EngineScheduler {
       };
       const entry: Waiting = {
         priority,
+        rank,
+        label,
         order: this.order++,
         start: () => {
           signal?.removeEventListener('abort', onAbort);
           this.running[priority]++;
-          if (priority === 'interactive') this.lastInteractiveAt = Date.now();
+          if (priority === 'interactive') this.lastInteractiveAt = this.clock.now();
           const borrower: Borrower = { yielding: new AbortController() };
           if (priority === 'analysis') this.borrowers.add(borrower);
           let settled = false;
@@ -139,7 +169,7 @@ export class EngineScheduler {
           started.freed.catch(() => undefined).then(() => {
             this.running[priority]--;
             this.borrowers.delete(borrower);
-            if (priority === 'interactive') this.lastInteractiveAt = Date.now();
+            if (priority === 'interactive') this.lastInteractiveAt = this.clock.now();
             if (borrower.yielding.signal.aborted && !settled) {
               // Its caller may have given up while it was yielding: then it is withdrawn, not run again.
               if (signal?.aborted) reject(new EngineTaskWithdrawnError());
@@ -179,12 +209,17 @@ export class EngineScheduler {
     return this.waiting.length;
   }
 
+  /** Tasks with this label (an engine kind) waiting for a slot. */
+  queuedOf(label: string): number {
+    return this.waiting.filter((w) => w.label === label).length;
+  }
+
   /**
    * Starts waiting tasks in priority order while slots are free; a task whose lane is full lets the next lane's
    * go ahead. An interactive task that finds every slot taken makes a borrowing analysis task yield.
    */
   private pump(): void {
-    this.waiting.sort((a, b) => ENGINE_PRIORITIES.indexOf(a.priority) - ENGINE_PRIORITIES.indexOf(b.priority) || a.order - b.order);
+    this.waiting.sort((a, b) => ENGINE_PRIORITIES.indexOf(a.priority) - ENGINE_PRIORITIES.indexOf(b.priority) || a.rank - b.rank || a.order - b.order);
     for (let i = 0; i < this.waiting.length;) {
       const next = this.waiting[i];
       if (this.running[next.priority] >= this.lanes[next.priority]) {
@@ -207,7 +242,7 @@ export class EngineScheduler {
 
   /** Starting one more task now would leave no process for speech that has just been running (only analysis can, unless jobs may use every process). */
   private wouldTakeSpeechSlot(): boolean {
-    return this.running.interactive === 0 && this.active + 1 >= this.limits.maxProcesses && Date.now() - this.lastInteractiveAt < INTERACTIVE_GRACE_MS;
+    return this.running.interactive === 0 && this.active + 1 >= this.limits.maxProcesses && this.clock.now() - this.lastInteractiveAt < INTERACTIVE_GRACE_MS;
   }
 
   private reclaimFromAnalysis(): void {
@@ -219,10 +254,11 @@ export class EngineScheduler {
   }
 
   private pumpAfterGrace(): void {
-    if (this.graceTimer) return;
-    const wait = Math.max(0, this.lastInteractiveAt + INTERACTIVE_GRACE_MS - Date.now()) + 1;
-    this.graceTimer = setTimeout(() => {
-      this.graceTimer = undefined;
+    if (this.graceTimerSet) return;
+    this.graceTimerSet = true;
+    const wait = Math.max(0, this.lastInteractiveAt + INTERACTIVE_GRACE_MS - this.clock.now()) + 1;
+    this.clock.setTimeout(() => {
+      this.graceTimerSet = false;
       this.pump();
     }, wait); // not unref'd: a waiting task must run even where nothing else keeps the process alive (the CLI)
   }

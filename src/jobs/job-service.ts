@@ -24,8 +24,6 @@ export interface JobServiceOptions {
   log: Logger;
   /** Local API jobs waiting or running at most (decisions: 32). */
   capacity: number;
-  /** Engine jobs running at once. */
-  concurrency: number;
   /** Finished jobs kept; the oldest beyond this are pruned with their files. */
   maxFinishedJobs: number;
 }
@@ -126,18 +124,24 @@ export type ReceivedSttJob = Omit<NewSttJob, 'id' | 'origin'>;
  */
 const PREPARING_PHASES: ReadonlySet<EnginePhase> = new Set(['decoding', 'loading_model']);
 
+/** A job handed to the engine scheduler: waiting there for a slot of the job lane (still `queued`), or started. */
 interface RunningJob {
   controller: AbortController;
   done: Promise<void>;
+  /** The scheduler gave it a slot: it is leaving `queued` (shutdown interrupts it rather than keeping it queued). */
+  started: boolean;
 }
 
 /**
  * Creates, queues, runs, cancels and prunes jobs; emits `change` with the record after every visible change,
  * and `segments` (id, RecognizedSegment[]) as an STT job's engine recognizes them.
+ *
+ * The service keeps no queue of its own: every runnable job goes to the engine scheduler at once, oldest first,
+ * and waits there, `queued`, for a slot of the job lane, whose size (the engine configuration's J) is the one
+ * cap on jobs running at once. A job becomes `loading_model` when the scheduler starts it.
  */
 export class JobService extends EventEmitter {
   readonly files: JobFiles;
-  private readonly queue: string[] = [];
   private readonly running = new Map<string, RunningJob>();
   private readonly activeApiJobs = new Set<string>();
   private reservations = 0;
@@ -160,10 +164,9 @@ export class JobService extends EventEmitter {
         });
       } else if (job.status === 'queued') {
         if (job.origin === 'api') this.activeApiJobs.add(job.id);
-        this.queue.push(job.id);
+        this.dispatch(job.id);
       }
     }
-    this.pump();
   }
 
   get(id: string): JobRecord | undefined {
@@ -328,8 +331,7 @@ export class JobService extends EventEmitter {
     const job = this.options.store.latest(id);
     if (!job) throw new Error(`Job ${id} is not in the store.`);
     if (!isActive(job.status)) throw new JobNotActiveError(job);
-    const index = this.queue.indexOf(id);
-    if (index >= 0) this.queue.splice(index, 1);
+    // Withdraws it from the scheduler while it waits, or ends its engine process while it runs.
     this.running.get(id)?.controller.abort();
     return this.move(id, 'cancelled', { error: null });
   }
@@ -353,8 +355,9 @@ export class JobService extends EventEmitter {
   /** Stops running work: running jobs become interrupted, queued jobs stay queued for the next start. */
   async shutdown(): Promise<void> {
     this.stopping = true;
-    this.queue.length = 0;
-    const runningIds = [...this.running.keys()];
+    // Jobs still waiting at the scheduler are withdrawn first (they stay queued), so none starts as the engine ends.
+    for (const entry of this.running.values()) if (!entry.started) entry.controller.abort();
+    const runningIds = [...this.running].filter(([, entry]) => entry.started).map(([id]) => id);
     await Promise.all(
       runningIds.map((id) =>
         this.move(id, 'interrupted', { error: 'The job was interrupted because Speech Studio stopped while it ran.' }).catch(
@@ -382,36 +385,41 @@ export class JobService extends EventEmitter {
       reservation.release();
     }
     if (record.origin === 'api') this.activeApiJobs.add(record.id);
-    this.queue.push(record.id);
     this.emit('change', record);
-    this.pump();
+    this.dispatch(record.id);
     return record;
   }
 
-  private pump(): void {
-    while (!this.stopping && this.running.size < this.options.concurrency && this.queue.length > 0) {
-      const id = this.queue.shift()!;
-      const controller = new AbortController();
-      const entry: RunningJob = { controller, done: Promise.resolve() };
-      this.running.set(id, entry);
-      entry.done = this.runJob(id, controller.signal).finally(() => {
-        this.running.delete(id);
-        this.pump();
-      });
-    }
+  /** Hands a queued job to the engine scheduler, which starts it when the job lane has room (in the order handed). */
+  private dispatch(id: string): void {
+    if (this.stopping || this.running.has(id)) return;
+    const entry: RunningJob = { controller: new AbortController(), done: Promise.resolve(), started: false };
+    this.running.set(id, entry);
+    // runJob hands the job to the scheduler before its first await, so jobs wait there in the order dispatched.
+    entry.done = this.runJob(id, entry)
+      .catch((error: unknown) => this.options.log.error(`Job ${id} could not be run: ${describeThrown(error)}`))
+      .finally(() => this.running.delete(id));
   }
 
-  private async runJob(id: string, signal: AbortSignal): Promise<void> {
+  private async runJob(id: string, entry: RunningJob): Promise<void> {
+    const { signal } = entry.controller;
     const queued = this.options.store.latest(id);
-    if (!queued || queued.status !== 'queued') return; // cancelled or removed while it waited
-    let job: JobRecord;
-    try {
-      // The engine is chosen now, so `backend` is known while the job runs, and after it is cancelled or interrupted.
-      job = await this.move(id, 'loading_model', { backend: taskBackend(this.files.task(queued)) });
-    } catch (error) {
-      await this.failUnstarted(id, error);
-      return;
-    }
+    if (!queued || queued.status !== 'queued') return; // cancelled or removed meanwhile
+    const task = this.files.task(queued);
+    let job = queued;
+    let startFailure: { error: unknown } | undefined;
+    /** Runs when the scheduler starts the job: the engine is chosen now, so `backend` is known while it runs, and after it is cancelled or interrupted. */
+    const start = async (): Promise<typeof task> => {
+      if (this.stopping || signal.aborted) throw new EngineCancelledError();
+      entry.started = true;
+      try {
+        job = await this.move(id, 'loading_model', { backend: taskBackend(task) });
+      } catch (error) {
+        startFailure = { error };
+        throw error;
+      }
+      return task;
+    };
     let updates = Promise.resolve();
     const onProgress = (phase: EnginePhase, progress: number): void => {
       updates = updates.then(async () => {
@@ -426,15 +434,16 @@ export class JobService extends EventEmitter {
     };
     try {
       const onSegments = (segments: RecognizedSegment[]): void => void this.emit('segments', id, segments);
-      const outcome = await this.options.engine.run(id, this.files.task(job), { signal, onProgress, onSegments });
+      const outcome = await this.options.engine.runWhenReady(id, task, start, { signal, onProgress, onSegments });
       await updates;
       if (this.options.store.latest(id)?.status === 'loading_model') await this.move(id, 'processing');
       await this.move(id, 'succeeded', { backend: outcome.backend, result: outcome.result, outputFile: this.files.finishedOutputFile(job) });
     } catch (error) {
+      if (startFailure) return this.failUnstarted(id, startFailure.error);
       await updates;
       const latest = this.options.store.latest(id);
       if (!latest || !isActive(latest.status)) return;
-      if (error instanceof EngineCancelledError) return;
+      if (error instanceof EngineCancelledError) return; // cancelled, or withdrawn by shutdown (then still queued)
       this.options.log.warn(`Job ${id} failed: ${describeThrown(error)}`);
       await this.move(id, 'failed', { error: describeThrown(error) }).catch(() => undefined);
     }

@@ -1,8 +1,9 @@
 /**
  * The one way live transcription sessions reach the engine: each look at a session's audio is written to
  * a temporary file and run as a `live-window` task in an engine process, never on the server's event loop.
- * At most `concurrency` looks run at once (each holds an engine process with its model loaded): a committed
- * utterance's decode first, then looks in the order asked. A look's audio is taken when its turn comes, so a
+ * Looks wait in the engine scheduler's interactive lane, one running at a time (each holds an engine process
+ * with its model loaded): a committed utterance's decode ranks before looks at uncommitted audio, and looks of
+ * one rank run in the order asked (src/jobs/task-places.ts). A look's audio is taken when its turn comes, so a
  * look that waited covers the newest audio, and the session knows how many others wait (to skip a partial
  * decode under load). It also holds the rules every live session follows, whichever door opened it
  * (the WebSocket, the extension API): the cap on sessions open at once, and the idle limit.
@@ -12,6 +13,9 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LiveWindowResult, LiveWindowTask } from '../engine-api/protocol';
 import type { EngineHost } from './engine-host';
+
+/** What live recognition needs of the engine host. */
+export type LiveEngine = Pick<EngineHost, 'runWhenReady' | 'waitingOf'>;
 
 export type LiveLook = Omit<LiveWindowTask, 'kind' | 'pcmPath'>;
 
@@ -64,48 +68,13 @@ export interface LiveSessionFiles {
   release(): Promise<void>;
 }
 
-/**
- * `concurrency` defaults to 1: the engine scheduler runs one `interactive` task at a time, so a second look
- * let through here would only wait there, out of this queue's order.
- */
-export function liveRecognition(engine: EngineHost, dataDir: string, limits: LiveSessionLimits = {}, concurrency = 1): LiveRecognition {
+export function liveRecognition(engine: LiveEngine, dataDir: string, limits: LiveSessionLimits = {}): LiveRecognition {
   const maxSessions = limits.maxSessions ?? 8;
   const idleMs = limits.idleMs ?? 60_000;
   if (!Number.isInteger(maxSessions) || maxSessions < 1) throw new TypeError(`Expected maxSessions to be a whole number ≥ 1, got ${maxSessions}`);
   if (!Number.isFinite(idleMs) || idleMs <= 0) throw new TypeError(`Expected idleMs to be a positive number, got ${idleMs}`);
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new TypeError(`Expected concurrency to be a whole number ≥ 1, got ${concurrency}`);
   const root = path.join(dataDir, 'live');
   let openSessions = 0;
-  const waiting: Array<{ rank: LookRank; go: () => void }> = [];
-  let running = 0;
-  const turn = async (signal: AbortSignal, rank: LookRank): Promise<void> => {
-    if (running < concurrency && waiting.length === 0) {
-      running += 1;
-      return;
-    }
-    await new Promise<void>((resolve, reject) => {
-      const entry = {
-        rank,
-        go: (): void => {
-          signal.removeEventListener('abort', gone);
-          resolve();
-        },
-      };
-      const gone = (): void => {
-        waiting.splice(waiting.indexOf(entry), 1);
-        reject(signal.reason);
-      };
-      // A final goes after the finals already waiting, before every look.
-      const at = rank === 'final' ? waiting.findIndex((other) => other.rank === 'look') : -1;
-      waiting.splice(at < 0 ? waiting.length : at, 0, entry);
-      signal.addEventListener('abort', gone, { once: true });
-    });
-    running += 1;
-  };
-  const done = (): void => {
-    running -= 1;
-    waiting.shift()?.go();
-  };
 
   return {
     limits: { maxSessions, idleMs },
@@ -140,17 +109,17 @@ export function liveRecognition(engine: EngineHost, dataDir: string, limits: Liv
       return { dir, touch, release };
     },
     async look(files, plan, signal, rank = 'look') {
-      await turn(signal, rank);
       const pcmPath = path.join(files.dir, `${randomUUID()}.pcm`);
+      // Its place in the interactive lane: a committed utterance decodes the words without `preview`.
+      const placing = rank === 'final' ? { kind: 'live-window' as const, decode: true } : { kind: 'live-window' as const, preview: true };
       try {
-        const { pcm, look } = plan({ waiting: waiting.length });
-        await writeFile(pcmPath, new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength));
-        const task: LiveWindowTask = { kind: 'live-window', pcmPath, ...look };
-        // A live look is `interactive` work: the engine scheduler runs it ahead of analysis and batch jobs.
-        const outcome = await engine.run(`live-${randomUUID()}`, task, { signal, priority: 'interactive', onProgress: () => undefined });
+        const outcome = await engine.runWhenReady(`live-${randomUUID()}`, placing, async (): Promise<LiveWindowTask> => {
+          const { pcm, look } = plan({ waiting: engine.waitingOf('live-window') });
+          await writeFile(pcmPath, new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength));
+          return { kind: 'live-window', pcmPath, ...look };
+        }, { signal, onProgress: () => undefined });
         return outcome.result;
       } finally {
-        done();
         await rm(pcmPath, { force: true });
       }
     },

@@ -74,7 +74,6 @@ export async function findShotChanges(
   const task: ShotChangesTask = { kind: 'shot-changes', mediaPath, threshold };
   const { result } = await engine.run(`shot-changes-${randomUUID()}`, task, {
     signal: options.signal ?? new AbortController().signal,
-    priority: 'analysis',
     onProgress: (phase, progress) => options.onProgress?.(phase, progress),
   });
   await mkdir(path.dirname(file), { recursive: true });

@@ -74,7 +74,6 @@ export async function findSpeechRegions(
   const task: SpeechRegionsTask = { kind: 'speech-regions', inputPath: mediaPath, vadModelPath };
   const { result } = await engine.run(`speech-regions-${randomUUID()}`, task, {
     signal: options.signal ?? new AbortController().signal,
-    priority: 'analysis',
     onProgress: (phase, progress) => options.onProgress?.(phase, progress),
   });
   await mkdir(path.dirname(file), { recursive: true });

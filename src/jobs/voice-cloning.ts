@@ -63,7 +63,7 @@ export async function prepareReference(
       modelsDir: new VoiceFiles(dataDir).modelsDir,
       ...(text ? { text } : { recognizerModelPath: recognizer!.path }),
       ...(options.language ? { language: options.language } : {}),
-    }, { signal: options.signal ?? new AbortController().signal, priority: 'analysis', onProgress: () => undefined });
+    }, { signal: options.signal ?? new AbortController().signal, onProgress: () => undefined });
     return { staged, text: result.text, speechSeconds: result.speechSeconds, language: result.language };
   } catch (error) {
     await staged.discard();

@@ -69,7 +69,6 @@ export function engineSynthesizer(
       const { result } = await engine.run(`read-aloud-${randomUUID()}`, task, {
         signal: overTime.signal,
         withdrawSignal: signal,
-        priority: 'interactive',
         onProgress: () => undefined,
       });
       return result;

@@ -67,7 +67,7 @@ describe('Embed Subtitles in Video keeps the subtitle tracks the video already h
   });
 
   const embed = (task: Omit<EmbedSubtitlesTask, 'kind' | 'subtitlesPath' | 'language'>) =>
-    host.run(`embed-${path.basename(task.outputPath)}`, { kind: 'embed-subtitles', subtitlesPath: subtitles, language: 'eng', ...task }, { signal: new AbortController().signal, priority: 'analysis', onProgress: () => undefined });
+    host.run(`embed-${path.basename(task.outputPath)}`, { kind: 'embed-subtitles', subtitlesPath: subtitles, language: 'eng', ...task }, { signal: new AbortController().signal, onProgress: () => undefined });
 
   it('MP4: both tracks are kept as they were, the new one comes after them with its language and title', async () => {
     assert.equal(subtitleTracks(mp4).length, 2, 'the test video carries two tracks');

@@ -59,7 +59,7 @@ describe('Embed Subtitles in Video (the engine task, through EngineHost and a re
   });
 
   const embed = (task: Omit<EmbedSubtitlesTask, 'kind'>) =>
-    host.run(`embed-${path.basename(task.outputPath)}`, { kind: 'embed-subtitles', ...task }, { signal: new AbortController().signal, priority: 'analysis', onProgress: () => undefined });
+    host.run(`embed-${path.basename(task.outputPath)}`, { kind: 'embed-subtitles', ...task }, { signal: new AbortController().signal, onProgress: () => undefined });
 
   const cases: [string, () => string, string, string, string, number][] = [
     ['SRT into MP4 as mov_text', () => mp4, 'talk.en.srt', 'out-srt.mp4', 'mov_text', 2],

@@ -44,7 +44,7 @@ describe('the live-window engine task', () => {
   });
 
   const run = async (task: Omit<LiveWindowTask, 'kind' | 'modelPath' | 'language' | 'vadThreshold'>) =>
-    (await host.run(`live-${Math.random()}`, { kind: 'live-window', modelPath, language: 'en', vadThreshold: 0.5, ...task }, { signal: new AbortController().signal, priority: 'interactive', onProgress: () => undefined })).result;
+    (await host.run(`live-${Math.random()}`, { kind: 'live-window', modelPath, language: 'en', vadThreshold: 0.5, ...task }, { signal: new AbortController().signal, onProgress: () => undefined })).result;
 
   it('finds speech only from speechFrom on, in seconds of the whole window', async () => {
     const whole = await run({ pcmPath: jfkPath, decode: false });

@@ -69,6 +69,6 @@ describe('the shot-changes engine task (ffmpeg scene score in the engine process
   });
 
   it('refuses a threshold outside 0–1 in the engine, with a sentence', async () => {
-    await assert.rejects(host.run('bad-threshold', { kind: 'shot-changes', mediaPath: video, threshold: 2 }, { signal: new AbortController().signal, priority: 'analysis', onProgress: () => undefined }), /threshold must be a scene score above 0 and at most 1/);
+    await assert.rejects(host.run('bad-threshold', { kind: 'shot-changes', mediaPath: video, threshold: 2 }, { signal: new AbortController().signal, onProgress: () => undefined }), /threshold must be a scene score above 0 and at most 1/);
   });
 });

@@ -58,7 +58,7 @@ describe('EngineHost giving a borrowed process back to interactive speech', () =
     const [jobPid] = host.pids;
     let arrived!: () => void;
     const running = new Promise<void>((resolve) => (arrived = resolve));
-    const analysing = host.run('analysis', { ...analysis, hold: true } as unknown as EngineTask, { signal: stopAll.signal, priority: 'analysis', onProgress: () => arrived() });
+    const analysing = host.run('analysis', { ...analysis, hold: true } as unknown as EngineTask, { signal: stopAll.signal, onProgress: () => arrived() });
     analysing.catch(() => undefined);
     await running; // the engine process has the task (a process still starting could not answer a yield in time)
     const analysisPid = host.pids.find((pid) => pid !== jobPid)!;
@@ -70,7 +70,7 @@ describe('EngineHost giving a borrowed process back to interactive speech', () =
   it('runs the sentence in the process a yielding analysis task gave back, which stays alive', async () => {
     const { host, analysisPid, stopAll } = await bothHeld({ kind: 'waveform', yields: true });
     try {
-      const { result } = await host.run('sentence', sentence, { signal: new AbortController().signal, priority: 'interactive', onProgress: noProgress });
+      const { result } = await host.run('sentence', sentence, { signal: new AbortController().signal, onProgress: noProgress });
       assert.equal((result as unknown as { pid: number }).pid, analysisPid, 'the sentence ran in the process the waveform had');
       assert.deepEqual(host.yields, { kept: 1, ended: 0 });
       assert.ok(host.pids.includes(analysisPid), 'that process is still alive');
@@ -84,7 +84,7 @@ describe('EngineHost giving a borrowed process back to interactive speech', () =
   it('ends the process of an analysis task that does not answer the yield within the bound, and never exceeds the cap', async () => {
     const { host, analysisPid, stopAll } = await bothHeld({ kind: 'waveform' });
     try {
-      const { result } = await host.run('sentence', sentence, { signal: new AbortController().signal, priority: 'interactive', onProgress: noProgress });
+      const { result } = await host.run('sentence', sentence, { signal: new AbortController().signal, onProgress: noProgress });
       assert.notEqual((result as unknown as { pid: number }).pid, analysisPid, 'the sentence ran in a fresh process');
       assert.deepEqual(host.yields, { kept: 0, ended: 1 });
       assert.ok(!host.pids.includes(analysisPid), 'the unanswering process was ended');
@@ -98,7 +98,7 @@ describe('EngineHost giving a borrowed process back to interactive speech', () =
   it('ends the process of an analysis task of a kind that cannot yield, without asking it', async () => {
     const { host, analysisPid, stopAll } = await bothHeld({ kind: 'embed-subtitles', yields: true });
     try {
-      const { result } = await host.run('sentence', sentence, { signal: new AbortController().signal, priority: 'interactive', onProgress: noProgress });
+      const { result } = await host.run('sentence', sentence, { signal: new AbortController().signal, onProgress: noProgress });
       assert.notEqual((result as unknown as { pid: number }).pid, analysisPid);
       assert.deepEqual(host.yields, { kept: 0, ended: 1 }, 'it would have answered, but was not asked: embed-subtitles does not check for a yield');
     } finally {

@@ -43,7 +43,7 @@ describe('JobService when the store cannot write', () => {
     journal.append = (entries) =>
       entries.some(failWrite) ? Promise.reject(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' })) : append(entries);
     engine = new EngineHost({ workerPath: SCRIPTED_ENGINE, log });
-    jobs = new JobService({ dataDir: dir, store, engine, log, capacity: 1, concurrency: 1, maxFinishedJobs: 100 });
+    jobs = new JobService({ dataDir: dir, store, engine, log, capacity: 1, maxFinishedJobs: 100 });
     await jobs.recover();
   });
   afterEach(async () => {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { engineConfigFromEnvironment, engineLimitsFrom } from '../../src/config/engine-environment';
-import { defaultEngineLimits, EngineScheduler, EngineTaskWithdrawnError, INTERACTIVE_GRACE_MS, type EnginePriority, type StartedTask } from '../../src/jobs/engine-scheduler';
+import { defaultEngineLimits, EngineScheduler, EngineTaskWithdrawnError, INTERACTIVE_GRACE_MS, type EngineLimits, type EnginePriority, type SchedulerClock, type StartedTask } from '../../src/jobs/engine-scheduler';
+import { taskPlace } from '../../src/jobs/task-places';
 import { cacheLimits } from '../../src/util/data-dir-caches';
 
 /** A task this test finishes by hand, recording when it started. */
@@ -35,7 +36,14 @@ function yieldingTask(started: string[], name: string): { start: (yieldSignal: A
 
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** The scheduler's clock on node:test's mock timers (enabled around each test): time moves only when a test ticks it. */
+const mockClock: SchedulerClock = { now: () => Date.now(), setTimeout: (run, ms) => setTimeout(run, ms) };
+const schedulerWith = (limits?: EngineLimits): EngineScheduler => new EngineScheduler(limits, mockClock);
+
 describe('the engine scheduler', () => {
+  beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_000_000 }));
+  afterEach(() => mock.timers.reset());
+
   it('derives its default cap from the core count: one job process plus one interactive process on 2 cores', () => {
     assert.deepEqual(defaultEngineLimits(1), { maxProcesses: 2, maxJobProcesses: 1 });
     assert.deepEqual(defaultEngineLimits(2), { maxProcesses: 2, maxJobProcesses: 1 });
@@ -44,13 +52,13 @@ describe('the engine scheduler', () => {
   });
 
   it('refuses limits that could never run a job', () => {
-    assert.throws(() => new EngineScheduler({ maxProcesses: 0, maxJobProcesses: 1 }), TypeError);
-    assert.throws(() => new EngineScheduler({ maxProcesses: 2, maxJobProcesses: 3 }), TypeError);
-    assert.throws(() => new EngineScheduler({ maxProcesses: 2, maxJobProcesses: 1.5 }), TypeError);
+    assert.throws(() => schedulerWith({ maxProcesses: 0, maxJobProcesses: 1 }), TypeError);
+    assert.throws(() => schedulerWith({ maxProcesses: 2, maxJobProcesses: 3 }), TypeError);
+    assert.throws(() => schedulerWith({ maxProcesses: 2, maxJobProcesses: 1.5 }), TypeError);
   });
 
   it('starts waiting tasks interactive first, then analysis, then jobs, each in arrival order', async () => {
-    const scheduler = new EngineScheduler({ maxProcesses: 1, maxJobProcesses: 1 });
+    const scheduler = schedulerWith({ maxProcesses: 1, maxJobProcesses: 1 });
     const started: string[] = [];
     const tasks = new Map<string, { finish(): void }>();
     const results: Promise<string>[] = [];
@@ -69,7 +77,15 @@ describe('the engine scheduler', () => {
     // One slot: finishing the task that runs lets exactly the next one in (the waveform once speech has been
     // quiet for the grace).
     for (let i = 0; i < tasks.size; i++) {
-      while (started.length <= i) await new Promise((resolve) => setTimeout(resolve, 20));
+      await settle();
+      if (started.length <= i) {
+        // Only the waveform waits, for speech to have been quiet for the grace (not a moment less).
+        mock.timers.tick(INTERACTIVE_GRACE_MS - 1);
+        await settle();
+        assert.equal(started.length, i, 'the waveform waits out the grace');
+        mock.timers.tick(2);
+        await settle();
+      }
       assert.equal(started.length, i + 1, 'one task at a time');
       tasks.get(started[i])!.finish();
     }
@@ -78,7 +94,7 @@ describe('the engine scheduler', () => {
   });
 
   it('keeps a slot free of jobs: with two processes, a second job waits while a sentence runs beside the first', async () => {
-    const scheduler = new EngineScheduler({ maxProcesses: 2, maxJobProcesses: 1 });
+    const scheduler = schedulerWith({ maxProcesses: 2, maxJobProcesses: 1 });
     const started: string[] = [];
     const job1 = manualTask(started, 'job 1');
     const job2 = manualTask(started, 'job 2');
@@ -98,7 +114,7 @@ describe('the engine scheduler', () => {
   });
 
   it('gives interactive speech the process an analysis task borrowed beside a job: the analysis yields and runs again after the reading', async () => {
-    const scheduler = new EngineScheduler({ maxProcesses: 2, maxJobProcesses: 1 });
+    const scheduler = schedulerWith({ maxProcesses: 2, maxJobProcesses: 1 });
     const started: string[] = [];
     const job = manualTask(started, 'job');
     const waveform = yieldingTask(started, 'waveform');
@@ -117,10 +133,12 @@ describe('the engine scheduler', () => {
     await sentenceDone;
     await settle();
     assert.deepEqual(started, ['job', 'waveform', 'sentence'], 'between sentences, the waveform keeps off the speech process');
-    const sentenceEnded = Date.now();
-    while (started.length < 4) await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.ok(Date.now() - sentenceEnded >= INTERACTIVE_GRACE_MS - 50, 'the waveform came back once speech had been quiet for the grace');
-    assert.deepEqual(started, ['job', 'waveform', 'sentence', 'waveform']);
+    mock.timers.tick(INTERACTIVE_GRACE_MS - 1);
+    await settle();
+    assert.deepEqual(started, ['job', 'waveform', 'sentence'], 'a moment before the grace ends, the waveform still waits');
+    mock.timers.tick(2);
+    await settle();
+    assert.deepEqual(started, ['job', 'waveform', 'sentence', 'waveform'], 'the waveform came back once speech had been quiet for the grace');
     waveform.finish();
     assert.equal(await waveformDone, 'waveform', 'the waveform that yielded still answers its caller');
     job.finish();
@@ -128,7 +146,7 @@ describe('the engine scheduler', () => {
   });
 
   it('withdraws, and never restarts, an analysis task whose caller gave up while it was yielding', async () => {
-    const scheduler = new EngineScheduler({ maxProcesses: 2, maxJobProcesses: 1 });
+    const scheduler = schedulerWith({ maxProcesses: 2, maxJobProcesses: 1 });
     const started: string[] = [];
     const job = manualTask(started, 'job');
     const sentence = manualTask(started, 'sentence');
@@ -156,7 +174,7 @@ describe('the engine scheduler', () => {
   });
 
   it('lets analysis take the second process beside a running sentence', async () => {
-    const scheduler = new EngineScheduler({ maxProcesses: 2, maxJobProcesses: 1 });
+    const scheduler = schedulerWith({ maxProcesses: 2, maxJobProcesses: 1 });
     const started: string[] = [];
     const sentence = manualTask(started, 'sentence');
     const waveform = yieldingTask(started, 'waveform');
@@ -169,7 +187,7 @@ describe('the engine scheduler', () => {
   });
 
   it('runs one interactive task at a time, so sentences keep one warm process', async () => {
-    const scheduler = new EngineScheduler({ maxProcesses: 4, maxJobProcesses: 3 });
+    const scheduler = schedulerWith({ maxProcesses: 4, maxJobProcesses: 3 });
     const started: string[] = [];
     const a = manualTask(started, 'a');
     const b = manualTask(started, 'b');
@@ -184,7 +202,7 @@ describe('the engine scheduler', () => {
   });
 
   it('withdraws a waiting task when its signal aborts, and it never starts', async () => {
-    const scheduler = new EngineScheduler({ maxProcesses: 1, maxJobProcesses: 1 });
+    const scheduler = schedulerWith({ maxProcesses: 1, maxJobProcesses: 1 });
     const started: string[] = [];
     const running = manualTask(started, 'running');
     const withdrawn = manualTask(started, 'withdrawn');
@@ -204,8 +222,41 @@ describe('the engine scheduler', () => {
     assert.deepEqual(started, ['running', 'after']);
   });
 
+  it('runs J jobs at once when the job lane is J, oldest first, and starts the next as one ends', async () => {
+    const scheduler = schedulerWith({ maxProcesses: 3, maxJobProcesses: 2 });
+    const started: string[] = [];
+    const jobs = ['job 1', 'job 2', 'job 3', 'job 4'].map((name) => manualTask(started, name));
+    const results = jobs.map((job) => scheduler.schedule('job', undefined, job.start));
+    await settle();
+    assert.deepEqual(started, ['job 1', 'job 2']);
+    assert.equal(scheduler.activeFor('job'), 2);
+    jobs[1].finish();
+    await settle();
+    assert.deepEqual(started, ['job 1', 'job 2', 'job 3']);
+    for (const job of jobs) job.finish();
+    await Promise.all(results);
+    assert.deepEqual(started, ['job 1', 'job 2', 'job 3', 'job 4']);
+  });
+
+  it('orders one lane by rank, then arrival: a committed live decode goes before live looks that asked earlier', async () => {
+    const scheduler = schedulerWith({ maxProcesses: 2, maxJobProcesses: 1 });
+    const started: string[] = [];
+    const names = ['sentence', 'look 1', 'look 2', 'final', 'sentence 2'];
+    const places = [taskPlace({ kind: 'speak' }), taskPlace({ kind: 'live-window', decode: false }), taskPlace({ kind: 'live-window', decode: true, preview: true }), taskPlace({ kind: 'live-window', decode: true }), taskPlace({ kind: 'speak' })];
+    const tasks = names.map((name) => manualTask(started, name));
+    const results = tasks.map((task, i) => scheduler.schedule(places[i], undefined, task.start));
+    assert.equal(scheduler.queuedOf('live-window'), 3, 'waiting tasks are counted by kind');
+    for (let i = 0; i < tasks.length; i++) {
+      await settle();
+      assert.equal(started.length, i + 1, 'one interactive task at a time');
+      tasks[names.indexOf(started[i])].finish();
+    }
+    await Promise.all(results);
+    assert.deepEqual(started, ['sentence', 'final', 'sentence 2', 'look 1', 'look 2']);
+  });
+
   it('refuses at once a task whose signal already aborted, and an unknown priority', async () => {
-    const scheduler = new EngineScheduler();
+    const scheduler = schedulerWith();
     const started: string[] = [];
     await assert.rejects(scheduler.schedule('job', AbortSignal.abort(), manualTask(started, 'x').start), EngineTaskWithdrawnError);
     assert.throws(() => scheduler.schedule('urgent' as EnginePriority, undefined, manualTask(started, 'y').start), TypeError);
@@ -213,9 +264,20 @@ describe('the engine scheduler', () => {
   });
 
   it('frees the slot of a task whose start throws, and passes the error on', async () => {
-    const scheduler = new EngineScheduler({ maxProcesses: 1, maxJobProcesses: 1 });
+    const scheduler = schedulerWith({ maxProcesses: 1, maxJobProcesses: 1 });
     await assert.rejects(scheduler.schedule('job', undefined, () => { throw new Error('no engine'); }), /no engine/);
     assert.equal(await scheduler.schedule('job', undefined, () => ({ result: Promise.resolve('next'), freed: Promise.resolve() })), 'next');
+  });
+});
+
+describe('where a task waits: its kind decides its lane', () => {
+  it('puts jobs\' work in the job lane, looks at media in analysis, and speech in the interactive lane', () => {
+    for (const kind of ['tts', 'stt', 'align', 'book', 'translate', 'dub', 'cast-attribute', 'llm-generate', 'speaker-embedding'] as const) assert.equal(taskPlace({ kind }).lane, 'job', kind);
+    for (const kind of ['waveform', 'speech-regions', 'shot-changes', 'voice-reference', 'embed-subtitles'] as const) assert.equal(taskPlace({ kind }).lane, 'analysis', kind);
+    assert.deepEqual(taskPlace({ kind: 'speak' }), { lane: 'interactive', rank: 0, label: 'speak' });
+    assert.deepEqual(taskPlace({ kind: 'live-window', decode: true }), { lane: 'interactive', rank: 0, label: 'live-window' }, 'a committed utterance');
+    assert.deepEqual(taskPlace({ kind: 'live-window', decode: true, preview: true }), { lane: 'interactive', rank: 1, label: 'live-window' }, 'a partial look');
+    assert.deepEqual(taskPlace({ kind: 'live-window', decode: false }), { lane: 'interactive', rank: 1, label: 'live-window' }, 'turn detection');
   });
 });
 

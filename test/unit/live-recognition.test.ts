@@ -1,45 +1,54 @@
 /**
- * The live session rules in the core (src/jobs/live-recognition.ts), with an engine that records what it is
- * asked: every look is `interactive` engine work (the scheduler runs it before analysis and queued jobs; see
- * engine-scheduler.test.ts), sessions take slots in call order up to the cap, an untouched session is reported
- * idle, and release frees the slot and the session's files.
+ * The live session rules in the core (src/jobs/live-recognition.ts), with an engine whose queue is the real
+ * engine scheduler and whose processes answer at once: every look waits in the scheduler's interactive lane
+ * (a committed utterance's decode ranks before looks; see engine-scheduler.test.ts), sessions take slots in
+ * call order up to the cap, an untouched session is reported idle, and release frees the slot and the
+ * session's files.
  */
 import assert from 'node:assert/strict';
 import { readdir, rm } from 'node:fs/promises';
 import { after, describe, it } from 'node:test';
-import type { LiveWindowResult } from '../../src/engine-api/protocol';
-import type { EngineHost } from '../../src/jobs/engine-host';
-import { liveRecognition, LiveSessionLimitError } from '../../src/jobs/live-recognition';
+import type { LiveWindowResult, LiveWindowTask } from '../../src/engine-api/protocol';
+import { EngineScheduler, type TaskPlace } from '../../src/jobs/engine-scheduler';
+import { liveRecognition, LiveSessionLimitError, type LiveEngine } from '../../src/jobs/live-recognition';
+import { taskPlace } from '../../src/jobs/task-places';
 import { waitFor } from '../helpers/server';
 import { tempDir } from '../helpers/temp';
 
-/** An engine that answers every live look at once and records the priority it was asked for. */
-function recordingEngine(): { engine: EngineHost; priorities: Array<string | undefined> } {
-  const priorities: Array<string | undefined> = [];
+/**
+ * An engine host without processes: tasks wait in a real EngineScheduler (two processes, one for jobs) and
+ * `answer` plays the engine process. It records each look's place in the scheduler.
+ */
+function schedulingEngine(answer: (task: LiveWindowTask) => Promise<LiveWindowResult> = async () => ({ durationSeconds: 0.1, speech: [], text: '', words: [], language: 'en' })): { engine: LiveEngine; places: TaskPlace[] } {
+  const scheduler = new EngineScheduler({ maxProcesses: 2, maxJobProcesses: 1 });
+  const places: TaskPlace[] = [];
   const engine = {
-    run: async (_id: string, _task: unknown, options: { priority?: string }) => {
-      priorities.push(options.priority);
-      const result: LiveWindowResult = { durationSeconds: 0.1, speech: [], text: '', words: [], language: 'en' };
-      return { result };
+    runWhenReady: (_id: string, placing: Parameters<typeof taskPlace>[0], make: () => Promise<LiveWindowTask>, options: { signal: AbortSignal }) => {
+      places.push(taskPlace(placing));
+      return scheduler.schedule(taskPlace(placing), options.signal, () => {
+        const result = Promise.resolve().then(make).then(answer).then((found) => ({ backend: 'whisper.cpp', result: found }));
+        return { result, freed: result.then(() => undefined, () => undefined) };
+      });
     },
-  } as unknown as EngineHost;
-  return { engine, priorities };
+    waitingOf: (kind: string) => scheduler.queuedOf(kind),
+  } as unknown as LiveEngine;
+  return { engine, places };
 }
 
 describe('liveRecognition', () => {
   const dirs: string[] = [];
   after(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
 
-  it('asks the engine scheduler for interactive priority for every look, ahead of queued jobs', async () => {
+  it('puts every look in the interactive lane, a committed utterance\'s decode ranked before looks at uncommitted audio', async () => {
     const dataDir = await tempDir();
     dirs.push(dataDir);
-    const { engine, priorities } = recordingEngine();
+    const { engine, places } = schedulingEngine();
     const recognition = liveRecognition(engine, dataDir);
     const files = await recognition.openSession(() => undefined);
     const look = { modelPath: '/m.bin', language: 'en', decode: true, vadThreshold: 0.5 };
     await recognition.look(files, () => ({ pcm: new Int16Array(1600), look }), new AbortController().signal, 'final');
     await recognition.look(files, () => ({ pcm: new Int16Array(1600), look: { ...look, preview: true } }), new AbortController().signal);
-    assert.deepEqual(priorities, ['interactive', 'interactive']);
+    assert.deepEqual(places.map(({ lane, rank }) => [lane, rank]), [['interactive', 0], ['interactive', 1]]);
     await files.release();
   });
 
@@ -49,14 +58,11 @@ describe('liveRecognition', () => {
     const order: string[] = [];
     let release: () => void = () => undefined;
     let runs = 0;
-    const engine = {
-      run: async (_id: string, task: { decode: boolean }) => {
-        runs += 1;
-        if (runs === 2) await new Promise<void>((resolve) => { release = resolve; });
-        const result: LiveWindowResult = { durationSeconds: 0.1, speech: [], text: task.decode ? 'x' : '', words: [], language: 'en' };
-        return { result };
-      },
-    } as unknown as EngineHost;
+    const { engine } = schedulingEngine(async (task) => {
+      runs += 1;
+      if (runs === 2) await new Promise<void>((resolve) => { release = resolve; });
+      return { durationSeconds: 0.1, speech: [], text: task.decode ? 'x' : '', words: [], language: 'en' };
+    });
     const recognition = liveRecognition(engine, dataDir);
     const files = await recognition.openSession(() => undefined);
     const signal = new AbortController().signal;
@@ -68,7 +74,7 @@ describe('liveRecognition', () => {
     const blocked = recognition.look(files, plan('look-b', false), signal);
     const lookC = recognition.look(files, plan('look-c', false), signal);
     const final = recognition.look(files, plan('final', true), signal, 'final');
-    // look-b holds the engine; the final waits ahead of look-c although it asked later.
+    // look-b holds the interactive lane; the final waits ahead of look-c although it asked later.
     await waitFor('look-b to reach the engine', async () => runs, (count) => count === 2, 10_000);
     assert.deepEqual(order, ['look-a:0', 'look-b:2']);
     release();
@@ -80,7 +86,7 @@ describe('liveRecognition', () => {
   it('gives out slots in call order up to the cap, refuses the next with LiveSessionLimitError, and frees a slot on release', async () => {
     const dataDir = await tempDir();
     dirs.push(dataDir);
-    const recognition = liveRecognition(recordingEngine().engine, dataDir, { maxSessions: 2 });
+    const recognition = liveRecognition(schedulingEngine().engine, dataDir, { maxSessions: 2 });
     const opening = [1, 2, 3].map(() => recognition.openSession(() => undefined));
     const refused = assert.rejects(opening[2], (error: unknown) => error instanceof LiveSessionLimitError && error.maxSessions === 2 && error.code === 'session_limit_reached');
     const [first, second] = await Promise.all(opening.slice(0, 2));
@@ -100,7 +106,7 @@ describe('liveRecognition', () => {
   it('reports a session idle once nobody touched it for the idle limit, and never after release', async () => {
     const dataDir = await tempDir();
     dirs.push(dataDir);
-    const recognition = liveRecognition(recordingEngine().engine, dataDir, { idleMs: 50 });
+    const recognition = liveRecognition(schedulingEngine().engine, dataDir, { idleMs: 50 });
     const idle = await new Promise<boolean>((resolve) => {
       void recognition.openSession(() => resolve(true));
     });
@@ -114,7 +120,7 @@ describe('liveRecognition', () => {
   });
 
   it('refuses limits that could never hold a session', () => {
-    const { engine } = recordingEngine();
+    const { engine } = schedulingEngine();
     assert.throws(() => liveRecognition(engine, '/tmp', { maxSessions: 0 }), TypeError);
     assert.throws(() => liveRecognition(engine, '/tmp', { idleMs: -1 }), TypeError);
   });

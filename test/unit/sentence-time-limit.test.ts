@@ -6,15 +6,17 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SpeakTask } from '../../src/engine-api/protocol';
 import { EngineCancelledError, type EngineRunOptions } from '../../src/jobs/engine-host';
+import { taskPlace } from '../../src/jobs/task-places';
 import { engineSynthesizer, SentenceSkippedError, SentenceTimeLimitError, sentenceTimeLimitMs, type SpeakingEngine } from '../../src/read-aloud/engine-speaker';
 
 const espeak = { engine: 'espeak-ng', engineVoiceId: 'gmw/en-US', languageCode: 'en-US', name: 'English (America)' } as const;
 
 /** An engine whose sentence never finishes: it only ends when the run's signal stops it, as a killed process does. */
-function stuckEngine(runs: EngineRunOptions[]): SpeakingEngine {
+function stuckEngine(runs: EngineRunOptions[], tasks: SpeakTask[] = []): SpeakingEngine {
   return {
-    run: (_jobId: string, _task: SpeakTask, options: EngineRunOptions) => {
+    run: (_jobId: string, task: SpeakTask, options: EngineRunOptions) => {
       runs.push(options);
+      tasks.push(task);
       return new Promise((_resolve, reject) => options.signal.addEventListener('abort', () => reject(new EngineCancelledError()), { once: true }));
     },
   };
@@ -23,7 +25,8 @@ function stuckEngine(runs: EngineRunOptions[]): SpeakingEngine {
 describe('a sentence past its time limit', () => {
   it('is stopped and fails with a sentence that says so', async () => {
     const runs: EngineRunOptions[] = [];
-    const synthesize = engineSynthesizer(stuckEngine(runs), espeak, [], undefined, () => undefined, () => 30);
+    const tasks: SpeakTask[] = [];
+    const synthesize = engineSynthesizer(stuckEngine(runs, tasks), espeak, [], undefined, () => undefined, () => 30);
     await assert.rejects(synthesize('A sentence that never comes back.', 1, new AbortController().signal), (error: unknown) => {
       assert.ok(error instanceof SentenceTimeLimitError);
       assert.match(error.message, /took more than 0 s, so the engine was stopped/);
@@ -31,7 +34,7 @@ describe('a sentence past its time limit', () => {
     });
     assert.equal(runs.length, 1);
     assert.equal(runs[0].signal.aborted, true, 'the run was stopped, which ends its engine process');
-    assert.equal(runs[0].priority, 'interactive');
+    assert.equal(taskPlace(tasks[0]).lane, 'interactive', 'a sentence waits in the interactive lane, by its kind');
   });
 
   it('is still a skip, not a failure, when the reader moved on first', async () => {

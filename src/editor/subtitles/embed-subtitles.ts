@@ -96,7 +96,7 @@ export async function embedSubtitlesInVideo(services: Services, options: EmbedSu
           kind: 'embed-subtitles' as const, videoPath: video, subtitlesPath: subtitles, outputPath: output, language: trackLanguage(language),
           ...(options.title === undefined ? {} : { title: options.title }), ...(replaceSameLanguage ? { replaceSameLanguage } : {}),
         };
-        const { result } = await server.engine.run(`embed-subtitles-${randomUUID()}`, task, { signal: cancel.signal, priority: 'analysis', onProgress: () => undefined });
+        const { result } = await server.engine.run(`embed-subtitles-${randomUUID()}`, task, { signal: cancel.signal, onProgress: () => undefined });
         const others = result.keptTracks.length > 0 ? ` Kept its ${result.keptTracks.length} other subtitle track(s).` : '';
         const replaced = result.replacedTracks.length > 0 ? ` Replaced ${result.replacedTracks.length} track(s) in ${result.language}.` : '';
         const dropped = result.droppedTracks.length > 0 ? ` Left out ${result.droppedTracks.length} picture track(s) the container cannot hold.` : '';
