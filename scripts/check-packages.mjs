@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readmeTargets } from './package-contents.mjs';
 import { ALL_NATIVE_PACKAGES, PLATFORMS } from './platforms.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -70,14 +71,17 @@ function wasmFfmpegProblems(vsix, listing) {
   return [];
 }
 
-/** The extension's page is README with the screenshots it shows; operator and contributor documents stay out. */
+/**
+ * The extension's page is README: it must be in the package, and so must every file it shows or links to by a
+ * relative address (screenshots, docs/, CONTRIBUTING.md, bench/README.md), or that link is dead where users read it.
+ */
 export function documentationProblems(listing, readme = readFileSync(path.join(root, 'README.md'), 'utf8')) {
   const problems = [];
   if (!listing.some((name) => name.toLowerCase() === 'extension/readme.md')) problems.push("lacks README.md, the extension's page");
-  for (const [, image] of readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)) {
-    if (!/^[a-z]+:/.test(image) && !listing.includes(`extension/${image}`)) problems.push(`lacks ${image}, which README shows`);
+  for (const target of readmeTargets(readme)) {
+    if (target.toLowerCase() === 'readme.md') continue;
+    if (!listing.includes(`extension/${target}`)) problems.push(`lacks ${target}, which README ${/\.(png|jpe?g|gif|svg|webp)$/i.test(target) ? 'shows' : 'links to'}`);
   }
-  for (const name of listing) if (/^extension\/(?:docs\/|bench\/|contributing\.md$)/i.test(name)) problems.push(`carries ${name}, a document for operators or contributors`);
   return problems;
 }
 

@@ -6,6 +6,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dependencyClosure } from './package-closure.mjs';
+import { STAGED } from './package-contents.mjs';
 import { PLATFORMS, WHISPER_FALLBACK_VERSION } from './platforms.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -64,15 +65,11 @@ for (const target of targets) {
   const stage = path.join(root, 'build', `stage-${target}`);
   rmSync(stage, { recursive: true, force: true });
   mkdirSync(stage, { recursive: true });
-  for (const file of ['README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore']) copy(path.join(root, file), path.join(stage, file));
+  // README and the pages it links to, the media, grammars and schemas, and the bundles (package-contents.mjs).
+  for (const entry of STAGED) copy(path.join(root, entry), path.join(stage, entry));
   // Everything else is bundled into dist/: vsce's dependency walk sees only the packages loaded from disk.
   const runtime = Object.fromEntries(Object.entries(pkg.dependencies).filter(([name]) => name.startsWith('@echogarden/') || name === '@fugood/whisper.node' || name === '@ffmpeg/core' || (name === 'sherpa-onnx-node' && platform.sherpa) || (name === 'node-llama-cpp' && publishedFolder(platform.llama, llamaVersion))));
   writeFileSync(path.join(stage, 'package.json'), JSON.stringify({ ...pkg, dependencies: runtime, devDependencies: {} }, null, 2));
-  copy(path.join(root, 'media'), path.join(stage, 'media'));
-  // What the manifest points at: the subtitle grammars and the lexicon's JSON schema.
-  copy(path.join(root, 'syntaxes'), path.join(stage, 'syntaxes'));
-  copy(path.join(root, 'schemas'), path.join(stage, 'schemas'));
-  copy(path.join(root, 'dist'), path.join(stage, 'dist'));
   const modules = path.join(stage, 'node_modules');
   copy(path.join(root, 'node_modules', '@echogarden'), path.join(modules, '@echogarden'));
   // ffmpeg compiled to WebAssembly (the same file for every platform): decoding and encoding without a system ffmpeg.

@@ -42,6 +42,9 @@ const WASM_FFMPEG_TESTS = {
 // Each pass keeps its usual output (spec on a terminal, TAP otherwise) and also writes its per-file times here.
 let timesDir;
 const timesReporter = pathToFileURL(path.resolve('scripts/test-file-times.mjs')).href;
+// Loaded into every test file's process; in test/unit/ files it fails a child process, a port, WebAssembly, a
+// native addon or a read of the shared test models (test/unit is pure).
+const pureUnitGuard = pathToFileURL(path.resolve('scripts/pure-unit-guard.mjs')).href;
 const passes = [];
 
 function runFiles(label, files, env = process.env, namePatterns = []) {
@@ -49,7 +52,7 @@ function runFiles(label, files, env = process.env, namePatterns = []) {
   const timesFile = path.join(timesDir, `${passes.length}.jsonl`);
   const started = Date.now();
   const status = spawnSync(process.execPath, [
-    '--import', 'tsx', '--test', '--test-concurrency=2',
+    '--import', 'tsx', '--import', pureUnitGuard, '--test', '--test-concurrency=2',
     `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`, '--test-reporter-destination=stdout',
     `--test-reporter=${timesReporter}`, `--test-reporter-destination=${timesFile}`,
     ...namePatterns.map((pattern) => `--test-name-pattern=^${pattern}`),

@@ -1,16 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { compileValidators } from '../../src/contract/validation';
 import { admitStt, checkSttFields, findNamedSttModel, sttRefusal, type SttModels } from '../../src/jobs/admission';
 import { parseCapabilities } from '../../src/link/capabilities';
 import { parseCatalog, sttModelFileName } from '../../src/models/catalog';
-import { chooseWhisperModel, listSttModels, type InstalledSttModel } from '../../src/models/installed-models';
+import { chooseWhisperModel, type InstalledSttModel } from '../../src/models/installed-models';
 import { PARAKEET_V3_LANGUAGES, parakeetLanguages } from '../../src/models/parakeet-languages';
-import { SYNTHETIC_PARAKEET_NAME, syntheticParakeetModel } from '../helpers/parakeet-model';
-import { tempDir } from '../helpers/temp';
-import { testModel } from '../helpers/test-models';
 import { refusal } from '../helpers/refusal';
 
 const validators = compileValidators();
@@ -99,28 +94,5 @@ describe('naming an STT model by file name or catalog id', () => {
     assert.equal(findNamedSttModel(models, 'no-such-model', catalog), undefined);
     assert.equal(sttModelFileName('parakeet-tdt-0.6b-v3-q4_0', catalog), 'ggml-parakeet-tdt-0.6b-v3-q4_0.bin');
     assert.equal(sttModelFileName('ggml-small.bin', catalog), 'ggml-small.bin');
-  });
-});
-
-describe('listing installed STT models', () => {
-  let dir = '';
-  before(async () => {
-    dir = await tempDir();
-  });
-  after(() => rm(dir, { recursive: true, force: true }));
-
-  it('lists whisper files in models/whisper and Parakeet files in models/parakeet, each with its engine', async () => {
-    await mkdir(path.join(dir, 'models', 'whisper'), { recursive: true });
-    await mkdir(path.join(dir, 'models', 'parakeet'), { recursive: true });
-    await symlink(testModel('whisper', 'ggml-synthetic-random.bin'), path.join(dir, 'models', 'whisper', 'ggml-synthetic-random.bin'));
-    await symlink(await syntheticParakeetModel(), path.join(dir, 'models', 'parakeet', SYNTHETIC_PARAKEET_NAME));
-    // A whisper file put in the Parakeet folder is not a Parakeet model.
-    await symlink(testModel('whisper', 'ggml-synthetic-random.bin'), path.join(dir, 'models', 'parakeet', 'ggml-misplaced.bin'));
-    await writeFile(path.join(dir, 'models', 'parakeet', 'notes.txt'), 'not a model');
-    const models = await listSttModels(dir);
-    assert.deepEqual(models.map((m) => [m.name, m.engine, m.languages?.length]), [
-      ['ggml-synthetic-random.bin', 'whisper', undefined],
-      [SYNTHETIC_PARAKEET_NAME, 'parakeet', 25],
-    ]);
   });
 });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -139,21 +138,6 @@ describe('ASS/SSA, TTML/DFXP and SBV round-trip byte for byte', () => {
       assert.equal(Buffer.compare(Buffer.from(rewritten), Buffer.from(source)), 0, rewritten);
     });
   }
-
-  it('files ffmpeg writes as .ass and .ttml round-trip too', () => {
-    const srt = onDisk('from.srt', lf('1', '00:00:01,250 --> 00:00:03,500', '<i>Hello</i> there,', 'friend.', '', '2', '00:01:02,000 --> 00:01:04,125', 'Second & last.', ''));
-    for (const [extension, format] of [['ass', 'ass'], ['ttml', 'ttml']] as const) {
-      const out = path.join(work, `ffmpeg.${extension}`);
-      execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', path.join(work, 'from.srt'), out]);
-      const source = readFileSync(out, 'utf8');
-      const { cues, errors, timeBase } = scanSubtitles(source, format);
-      assert.deepEqual(errors, [], source);
-      assert.deepEqual(cues.map((cue) => [cue.start, cue.end]), [[1.25, 3.5], [62, 64.125]].map(([s, e]) => (format === 'ass' ? [Math.round(s * 100) / 100, Math.round(e * 100) / 100] : [s, e])));
-      assert.equal(rewriteEveryCue({ source, format, timeBase }, cues), source);
-      assert.match(parseSubtitles(source, format)[0].text, /^Hello there, friend\.$/);
-    }
-    assert.ok(srt.length > 0);
-  });
 });
 
 describe('reading the new formats', () => {

@@ -7,7 +7,6 @@ import { effectiveBitrateKbps, ffmpegOutputArgs } from '../../src/engine/audio/e
 import { measureLoudness } from '../../src/engine/audio/loudness';
 import { PeakLimiter } from '../../src/engine/audio/peak-limiter';
 import { SampleSpool } from '../../src/engine/audio/sample-spool';
-import { stretchClip, TimeStretcher } from '../../src/engine/audio/time-stretch';
 import { normalizationGainDb } from '../../src/engine/tts/render';
 import { tempDir } from '../helpers/temp';
 
@@ -97,22 +96,6 @@ describe('Denoiser', () => {
     assert.equal(meter.floorDb(), -Infinity);
     const out = new Denoiser(RATE, meter.floorDb()).process(clean);
     assert.ok(Math.abs(rms(out) / rms(clean) - 1) < 0.01);
-  });
-});
-
-describe('time stretch (Sonic)', () => {
-  it('makes audio the expected length at any factor, streamed or whole', async () => {
-    const input = sine(2, -12, 220);
-    for (const speed of [0.5, 0.8, 1.5, 2]) {
-      const output = await stretchClip(input, RATE, speed);
-      assert.ok(Math.abs(output.length - input.length / speed) < RATE * 0.02, `${speed}: ${output.length}`);
-    }
-    const stretcher = await TimeStretcher.create(RATE, 2);
-    let count = 0;
-    for (let i = 0; i < input.length; i += 1000) count += stretcher.process(input.subarray(i, i + 1000)).length;
-    count += stretcher.flush().length;
-    assert.ok(Math.abs(count - input.length / 2) < RATE * 0.02);
-    await assert.rejects(TimeStretcher.create(RATE, 0), TypeError);
   });
 });
 

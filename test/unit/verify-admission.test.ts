@@ -1,33 +1,19 @@
 /**
- * Admission of verified takes: the threshold and retakes checked, the scorer chosen from what is installed
- * (the recognizer serving the language, else the aligner, each with its default threshold), the test hook
- * read from the environment; and the report's lines.
+ * Admission of verified takes: the threshold and retakes checked, the test hook read from the environment;
+ * and the report's lines. The scorer chosen from what is installed (it reads a real model file) is tested in
+ * test/models/installed-stt-models.test.ts.
  */
 import assert from 'node:assert/strict';
-import { mkdir, symlink } from 'node:fs/promises';
-import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { ParagraphTakes } from '../../src/audiobook/book-plan';
 import { paragraphLine, takesReportText } from '../../src/audiobook/takes-lines';
 import { takeSpeed } from '../../src/engine/book/verified-take';
 import { admitVerify, CORRUPT_FIRST_TAKE_ENV } from '../../src/jobs/verify-admission';
 import { useWorkDirs } from '../helpers/temp';
-import { testModel } from '../helpers/test-models';
 
 const workDir = useWorkDirs();
 
 describe('verified takes admission', () => {
-  it('hears takes with the aligner at 25 % when no recognizer is installed, and with the whisper model at 10 % when one is', async () => {
-    const dir = await workDir();
-    assert.deepEqual(await admitVerify({}, dir, 'en-US'), { threshold: 0.25, retakes: 2, scorer: { kind: 'aligner', language: 'en-US' } });
-    await mkdir(path.join(dir, 'models', 'whisper'), { recursive: true });
-    const model = path.join(dir, 'models', 'whisper', 'ggml-synthetic-random.bin');
-    await symlink(testModel('whisper', 'ggml-synthetic-random.bin'), model);
-    const verify = await admitVerify({ retakes: 0 }, dir, 'en-US');
-    assert.deepEqual(verify, { threshold: 0.1, retakes: 0, scorer: { kind: 'recognizer', modelPath: model, model: 'ggml-synthetic-random.bin', language: 'en-US' } });
-    assert.equal((await admitVerify({ threshold: 0.4 }, dir, 'en')).threshold, 0.4, 'a threshold asked wins');
-  });
-
   it('refuses a threshold outside 0–1 and retakes that are not a whole number up to 10, in one sentence', async () => {
     const dir = await workDir();
     await assert.rejects(admitVerify({ threshold: 1.5 }, dir, 'en'), /verify threshold is a word error rate from 0 to 1/);

@@ -1,7 +1,7 @@
 /**
  * A live session's noise reduction: GTCRN (the real model in the shared test models) changes the samples
  * handed on to VAD and recognition and keeps their length; a session asks the engine for it only while
- * `noise_reduction` is set (the recognition stand-in here records the looks, inside this unit test only).
+ * `noise_reduction` is set (the recognition stand-in here records the looks, inside this test only).
  */
 import assert from 'node:assert/strict';
 import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
