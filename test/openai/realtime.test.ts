@@ -67,8 +67,8 @@ function connect(t: TestServer, form: 'ga' | 'beta' = 'ga'): { rt: RealtimeClien
   const createConnection = () => net.connect({ host: '127.0.0.1', port: t.server.port });
   // The beta client has no transcription intent: it names a transcription model instead.
   const rt: RealtimeClient = form === 'ga'
-    ? new OpenAIRealtimeWS({ intent: 'transcription', options: { createConnection } as any }, client)
-    : new BetaRealtimeWS({ model: 'gpt-4o-transcribe', options: { createConnection } as any }, client);
+    ? new OpenAIRealtimeWS({ intent: 'transcription', options: { createConnection } }, client)
+    : new BetaRealtimeWS({ model: 'gpt-4o-transcribe', options: { createConnection } }, client);
   const events: Event[] = [];
   const waiters: Array<() => void> = [];
   rt.on('event', (event: Event) => {

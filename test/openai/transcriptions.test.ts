@@ -120,7 +120,7 @@ describe('POST /audio/transcriptions and /audio/translations through the openai 
 
   it('translates with whisper\'s translate task', async () => {
     const translated: any = await client.audio.translations.create({ file: jfk(), model: 'whisper-1', response_format: 'verbose_json' });
-    assert.equal((translated as any).task, 'translate');
+    assert.equal((translated).task, 'translate');
     assert.equal(translated.language, 'english');
     assert.ok(Math.abs(translated.duration - 11) < 0.6);
     const plain = await client.audio.translations.create({ file: jfk(), model: 'whisper-1' });

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 export type Schema = Record<string, any>;
 
 /**

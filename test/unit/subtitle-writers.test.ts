@@ -31,7 +31,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 /** The cues ffprobe reads from a file: start and duration of each packet, in seconds. */
 function ffprobePackets(file: string): Array<{ start: number; end: number }> {
   const out = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'packet=pts_time,duration_time', '-of', 'csv=p=0', file], { encoding: 'utf8' });
-  return out.trim().split('\n').map((line) => line.split(',').map(Number)).map(([start, duration]) => ({ start: start!, end: start! + duration! }));
+  return out.trim().split('\n').map((line) => line.split(',').map(Number)).map(([start, duration]) => ({ start: start, end: start + duration }));
 }
 
 /** Time precision of the format: ASS counts hundredths. */
@@ -45,12 +45,12 @@ describe('writing new subtitle files', () => {
       assert.deepEqual(scanned.errors, []);
       assert.equal(scanned.cues.length, cues.length);
       scanned.cues.forEach((cue, i) => {
-        assert.ok(Math.abs(cue.start - cues[i]!.start) <= PRECISION[format], `cue ${i + 1} start`);
-        assert.ok(Math.abs(cue.end - cues[i]!.end) <= PRECISION[format], `cue ${i + 1} end`);
-        assert.equal(cue.lines.length, cues[i]!.lines.length, `cue ${i + 1} lines`);
+        assert.ok(Math.abs(cue.start - cues[i].start) <= PRECISION[format], `cue ${i + 1} start`);
+        assert.ok(Math.abs(cue.end - cues[i].end) <= PRECISION[format], `cue ${i + 1} end`);
+        assert.equal(cue.lines.length, cues[i].lines.length, `cue ${i + 1} lines`);
       });
       const read = parseSubtitles(body, format);
-      assert.equal(read[0]!.text, 'Hello, world.');
+      assert.equal(read[0].text, 'Hello, world.');
       assert.equal(read.find((cue) => cue.text.includes('Ampersands'))?.text.replace(/[()]/g, (c) => (c === '(' ? '{' : '}')), 'Ampersands & 1 < 2 > 0 and {braces} stay text.');
     });
   }
@@ -66,8 +66,8 @@ describe('writing new subtitle files', () => {
       const packets = ffprobePackets(file);
       assert.equal(packets.length, cues.length);
       packets.forEach((packet, i) => {
-        assert.ok(Math.abs(packet.start - cues[i]!.start) <= 0.0051, `cue ${i + 1} start ${packet.start} vs ${cues[i]!.start}`);
-        assert.ok(Math.abs(packet.end - cues[i]!.end) <= 0.0101, `cue ${i + 1} end ${packet.end} vs ${cues[i]!.end}`);
+        assert.ok(Math.abs(packet.start - cues[i].start) <= 0.0051, `cue ${i + 1} start ${packet.start} vs ${cues[i].start}`);
+        assert.ok(Math.abs(packet.end - cues[i].end) <= 0.0101, `cue ${i + 1} end ${packet.end} vs ${cues[i].end}`);
       });
     });
   }

@@ -32,7 +32,7 @@ test('an agent lists voices, transcribes a workspace file and narrates text thro
 
 test('the language-model tools read and write only inside the workspace, never through a link', async () => {
   const token = new vscode.CancellationTokenSource().token;
-  const workspace = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+  const workspace = vscode.workspace.workspaceFolders![0].uri.fsPath;
   const outside = await mkdtemp(path.join(os.tmpdir(), 'lm-outside-'));
   const link = path.join(workspace, 'agent-link.wav');
   await symlink(path.join(outside, 'through-the-link.wav'), link);

@@ -41,7 +41,7 @@ export function checkDubTask(task: Record<string, unknown>): DubTask {
   let style: SubtitleStyle;
   try {
     if (typeof task.style !== 'object' || task.style === null) throw new Error('it is missing');
-    style = resolveStyle('default', task.style as Partial<SubtitleStyle>);
+    style = resolveStyle('default', task.style);
   } catch (error) {
     throw new UserFacingError(`The subtitle style is not valid: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -49,6 +49,6 @@ export function checkDubTask(task: Record<string, unknown>): DubTask {
     kind: 'dub', videoPath, outputPath, workDir, modelPath, to: task.to, mix: task.mix as DubMix, voices: checkVoices(task.voices), style,
     ...(subtitlesPath ? { subtitlesPath, subtitlesFormat: task.subtitlesFormat as 'srt' | 'vtt' } : {}),
     ...(sttModelPath ? { sttModelPath } : {}),
-    ...(task.from ? { from: task.from as string } : {}),
+    ...(task.from ? { from: task.from } : {}),
   };
 }

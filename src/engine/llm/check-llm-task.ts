@@ -24,11 +24,11 @@ export function checkTranslateTask(task: Record<string, unknown>): TranslateTask
   let style: SubtitleStyle;
   try {
     if (typeof task.style !== 'object' || task.style === null) throw new Error('it is missing');
-    style = resolveStyle('default', task.style as Partial<SubtitleStyle>);
+    style = resolveStyle('default', task.style);
   } catch (error) {
     throw new UserFacingError(`The subtitle style is not valid: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return { kind: 'translate', inputPath, format: task.format, outputPath, modelPath, to: task.to, ...(task.from ? { from: task.from as string } : {}), style };
+  return { kind: 'translate', inputPath, format: task.format, outputPath, modelPath, to: task.to, ...(task.from ? { from: task.from } : {}), style };
 }
 
 export function checkLlmGenerateTask(task: Record<string, unknown>): LlmGenerateTask {

@@ -136,7 +136,7 @@ export async function startThreadFront(settings: FrontSettings): Promise<SpeechF
     // The batch's own buffer is handed over without another copy.
     const full = batched === batch.length ? batch : batch.slice(0, batched);
     queued++;
-    post({ type: 'samples', samples: full }, [full.buffer as ArrayBuffer]);
+    post({ type: 'samples', samples: full }, [full.buffer]);
     batch = new Int16Array(BATCH_SAMPLES);
     batched = 0;
   };
