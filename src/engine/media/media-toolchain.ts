@@ -67,7 +67,7 @@ export function mediaToolchain(): MediaToolchain {
 /** Names and versions the toolchain, asking the system ffmpeg for its version. */
 export async function describeMediaToolchain(tools: MediaToolchain = mediaToolchain()): Promise<MediaToolchainInfo> {
   if (isWasmMedia(tools)) return { kind: 'webassembly', version: WASM_FFMPEG_VERSION, description: `webassembly ${WASM_FFMPEG_VERSION}` };
-  let version: string | null = null;
+  let version: string | null;
   try {
     const { stdout } = await runTool('ffmpeg', tools.ffmpeg, ['-version']);
     version = /ffmpeg version (?:n)?(\d+(?:\.\d+)*)/.exec(stdout)?.[1] ?? null;

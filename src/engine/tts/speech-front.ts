@@ -51,12 +51,14 @@ export async function startLocalFront(settings: FrontSettings): Promise<SpeechFr
     push: (samples) => enqueue(chain.push(samples)),
     drain: async () => {
       await queue;
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- what the recorder's write threw, handed on as it was
       if (failure) throw failure;
     },
     finish: async () => {
       enqueue(chain.finish());
       chain.release();
       await queue;
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- what the recorder's write threw, handed on as it was
       if (failure) throw failure;
       return recorder.finish();
     },
