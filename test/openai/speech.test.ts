@@ -141,7 +141,7 @@ describe('POST /audio/speech through the openai SDK', () => {
     ];
     for (const [body, param] of cases) {
       await assert.rejects(client.audio.speech.create(body as never), (error: unknown) => {
-        assert.ok(error instanceof OpenAI.UnprocessableEntityError, `${JSON.stringify(body).slice(0, 80)}: ${error}`);
+        assert.ok(error instanceof OpenAI.UnprocessableEntityError, `${JSON.stringify(body).slice(0, 80)}: ${String(error)}`);
         assert.equal(error.status, 422);
         assert.equal(error.code, 'INVALID_REQUEST');
         assert.equal(error.param, param);

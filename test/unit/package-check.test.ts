@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 
 interface Header { format: string; archs: string[] }
 const script = pathToFileURL(path.join(__dirname, '..', '..', 'scripts', 'check-packages.mjs')).href;
-const load = async (): Promise<{ binaryHeader(bytes: Buffer): Header; documentationProblems(listing: string[], readme: string): string[] }> => import(script);
+const load = async (): Promise<{ binaryHeader: (bytes: Buffer) => Header; documentationProblems: (listing: string[], readme: string) => string[] }> => import(script);
 
 function elf(machine: number): Buffer {
   const bytes = Buffer.alloc(64);

@@ -10,7 +10,7 @@ const resultText = (result: vscode.LanguageModelToolResult): string =>
 
 test('the language-model tools are registered with the schemas package.json declares', async () => {
   const names = vscode.lm.tools.map((tool) => tool.name);
-  for (const name of ['speechStudio_listVoices', 'speechStudio_transcribe', 'speechStudio_narrate']) assert.ok(names.includes(name), `${name} in ${names}`);
+  for (const name of ['speechStudio_listVoices', 'speechStudio_transcribe', 'speechStudio_narrate']) assert.ok(names.includes(name), `${name} in ${names.join(',')}`);
   const transcribe = vscode.lm.tools.find((tool) => tool.name === 'speechStudio_transcribe')!;
   assert.deepEqual((transcribe.inputSchema as { required: string[] }).required, ['path']);
 });

@@ -94,7 +94,7 @@ test('Proof-Listen Document narrates, transcribes, and leaves the differences as
   const code = document.getText().indexOf('```js');
   const codeEnd = document.getText().indexOf('```', code + 3) + 3;
   for (const diagnostic of diagnostics) {
-    assert.ok(['skipped', 'added', 'said-differently'].includes(String(diagnostic.code)), String(diagnostic.code));
+    assert.ok(['skipped', 'added', 'said-differently'].includes(diagnostic.code as string), diagnostic.code as string);
     assert.ok(document.validateRange(diagnostic.range).isEqual(diagnostic.range), `range inside the document: ${JSON.stringify(diagnostic.range)}`);
     const [start, end] = [document.offsetAt(diagnostic.range.start), document.offsetAt(diagnostic.range.end)];
     assert.ok(end <= code || start >= codeEnd, 'nothing in the code block, which is not narrated');

@@ -22,7 +22,7 @@ const CUES = [
 const shown = (uri: vscode.Uri): string[] =>
   vscode.languages.getDiagnostics(uri).filter((d) => d.source === SHOT_CHANGE_SOURCE)
     .sort((a, b) => a.range.start.line - b.range.start.line)
-    .map((d) => `${d.range.start.line + 1}:${String(d.code)}`);
+    .map((d) => `${d.range.start.line + 1}:${d.code as string}`);
 
 test('Shot changes of the video are found, marked on the timeline, and a cue starting near one is pointed at and snaps to it', async () => {
   const folder = workspaceFile('shots');
