@@ -20,8 +20,8 @@ export function checkTranslateTask(task: Record<string, unknown>): TranslateTask
   const modelPath = absolute(task.modelPath, 'the language model');
   if (task.format !== 'srt' && task.format !== 'vtt') throw new UserFacingError(`The subtitle format must be srt or vtt, got ${String(task.format)}.`);
   if (typeof task.to !== 'string' || !LANGUAGE_TAG.test(task.to)) throw new UserFacingError(`The language to translate into must be a language tag such as de, got ${String(task.to)}.`);
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- task.from is not a language tag here, whatever it is; String() names it
-  if (task.from !== undefined && (typeof task.from !== 'string' || !LANGUAGE_TAG.test(task.from))) throw new UserFacingError(`The source language must be a language tag such as en, got ${String(task.from)}.`);
+  const from: unknown = task.from; // for the message: inside the check task.from is typed {}, which the linter will not let String() print
+  if (task.from !== undefined && (typeof task.from !== 'string' || !LANGUAGE_TAG.test(task.from))) throw new UserFacingError(`The source language must be a language tag such as en, got ${String(from)}.`);
   let style: SubtitleStyle;
   try {
     if (typeof task.style !== 'object' || task.style === null) throw new Error('it is missing');
