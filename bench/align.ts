@@ -31,7 +31,7 @@ interface Truth { seconds: number; sentences: Array<{ start: number; end: number
 
 const quantile = (values: readonly number[], q: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 };
 
 /** Every start and end error, in seconds; a sentence left unmatched counts as the whole of its length off. */
@@ -41,7 +41,7 @@ function boundaryErrors(truth: Truth, segments: ReadonlyArray<{ start: number; e
     const at = segments.findIndex((segment, i) => i >= from && segment.text === sentence.text);
     if (at < 0) return [sentence.end - sentence.start, sentence.end - sentence.start];
     from = at + 1;
-    return [Math.abs(segments[at]!.start - sentence.start), Math.abs(segments[at]!.end - sentence.end)];
+    return [Math.abs(segments[at].start - sentence.start), Math.abs(segments[at].end - sentence.end)];
   });
 }
 
@@ -138,8 +138,8 @@ export async function runAlignBench(): Promise<Figure[]> {
 
     // (c) and (d): a long stretch one side lacks (lines 21–26, 23 s of the reading), each way.
     const [gapFirst, gapLast] = [21, 26];
-    const gapFrom = (truth.sentences[gapFirst - 2]!.end + truth.sentences[gapFirst - 1]!.start) / 2;
-    const gapTo = (truth.sentences[gapLast - 1]!.end + truth.sentences[gapLast]!.start) / 2;
+    const gapFrom = (truth.sentences[gapFirst - 2].end + truth.sentences[gapFirst - 1].start) / 2;
+    const gapTo = (truth.sentences[gapLast - 1].end + truth.sentences[gapLast].start) / 2;
     const gapped = path.join(dir, 'gapped.wav');
     await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-i', DEV('dev-a.wav'), '-af', `aselect='not(between(t,${gapFrom},${gapTo}))',asetpts=N/SR/TB`, gapped]);
     const missing = truth.sentences.slice(gapFirst - 1, gapLast);

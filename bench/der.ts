@@ -64,7 +64,7 @@ function bestMapping(overlap: Map<string, Map<string, number>>, refs: string[], 
   const pairs = hyps.flatMap((h) => refs.map((r) => ({ h, r, o: overlap.get(h)?.get(r) ?? 0 }))).sort((a, b) => b.o - a.o);
   const mapping = new Map<string, string>();
   const taken = new Set<string>();
-  for (const { h, r } of pairs) if (!mapping.has(h) && !taken.has(r)) (mapping.set(h, r), taken.add(r));
+  for (const { h, r } of pairs) if (!mapping.has(h) && !taken.has(r)) { mapping.set(h, r); taken.add(r); }
   return mapping;
 }
 

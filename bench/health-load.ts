@@ -13,6 +13,7 @@ interface LoadRequest {
   voiceId: string;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-misused-promises -- a failure ends this load process with its stack, as it should
 process.once('message', async (message: LoadRequest) => {
   const { base, seconds, pollers, jobText, voiceId } = message;
   const until = Date.now() + seconds * 1000;

@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     await session.prompt(LLM_BENCH_PROMPT.user, { grammar, maxTokens: LLM_BENCH_MAX_TOKENS, onToken: (chunk) => void (tokens += chunk.length) });
     rounds.push({ tokens, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
     session.dispose({ disposeSequence: false });
-    sequence.dispose();
+    await sequence.dispose();
   }
   console.log(JSON.stringify({ rounds, maxRssBytes: process.resourceUsage().maxRSS * 1024 }));
   process.exit(0);

@@ -46,7 +46,7 @@ interface Session {
 }
 
 function openSession(client: OpenAI, port: number, turnDetection: boolean): Promise<Session> {
-  const rt = new OpenAIRealtimeWS({ intent: 'transcription', options: { createConnection: () => net.connect({ host: '127.0.0.1', port }) } as never }, client);
+  const rt = new OpenAIRealtimeWS({ intent: 'transcription', options: { createConnection: () => net.connect({ host: '127.0.0.1', port }) } }, client);
   const events: Event[] = [];
   const waiters = new Set<(event: Event | Error) => void>();
   rt.on('event', (event: Event) => {

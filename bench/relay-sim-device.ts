@@ -54,8 +54,9 @@ export function startSimulatedDevice(origin: string, token: string, voices: Voic
       type: 'hello', protocol: PROTOCOL_VERSION, activeJobs: [],
       capabilities: { version: 'simulated', tts: { voices }, stt: { models: [], diarization: false }, queueCapacity: 100_000 },
     }));
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- a failure ends the simulation with its stack, as it should
     ws.on('message', async (data) => {
-      const message = JSON.parse(String(data)) as RelayMessage;
+      const message = JSON.parse((data as Buffer).toString()) as RelayMessage;
       if (message.type === 'welcome') resolve(device);
       if (message.type !== 'assign') return;
       const jobId = message.job.id;

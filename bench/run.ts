@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   const unknown = only.filter((name) => !BENCHES.some((b) => b.name === name));
   if (unknown.length > 0) throw new Error(`Unknown bench ${unknown.join(', ')}; known: ${BENCHES.map((b) => b.name).join(', ')}`);
   const about = machine();
-  console.log(`machine: ${about.cpu}, ${about.cores} cores, ${about.memoryGb} GB, ${about.os}, Node ${about.node}, load ${os.loadavg()[0].toFixed(2)}`);
+  console.log(`machine: ${String(about.cpu)}, ${String(about.cores)} cores, ${String(about.memoryGb)} GB, ${String(about.os)}, Node ${String(about.node)}, load ${os.loadavg()[0].toFixed(2)}`);
   const results: Record<string, unknown> = {};
   for (const bench of BENCHES) {
     if (only.length > 0 && !only.includes(bench.name)) continue;

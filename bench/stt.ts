@@ -46,7 +46,7 @@ async function syntheticModels(): Promise<BenchModel[]> {
   const models: BenchModel[] = [{ file: testModel('whisper', 'ggml-synthetic-random.bin'), synthetic: true }];
   const generator = path.join(__dirname, '..', 'test', 'helpers', 'parakeet-model.ts');
   if (existsSync(generator)) {
-    const { syntheticParakeetModel } = (await import(generator)) as { syntheticParakeetModel(): Promise<string> };
+    const { syntheticParakeetModel } = (await import(generator)) as { syntheticParakeetModel: () => Promise<string> };
     models.push({ file: await syntheticParakeetModel(), synthetic: true });
   }
   return models;

@@ -20,7 +20,7 @@ export const paragraphPlace = (paragraph: ParagraphTakes): string =>
 /** One line for a paragraph: its kept take and, when retaken, every take's word error rate. */
 export function paragraphLine(paragraph: ParagraphTakes): string {
   if (paragraph.skipped) return `${paragraphPlace(paragraph)}: not verified (${paragraph.skipped}).`;
-  const kept = paragraph.takes[paragraph.kept - 1]!;
+  const kept = paragraph.takes[paragraph.kept - 1];
   const verdict = paragraph.passed ? 'ok' : 'STILL BAD';
   if (paragraph.takes.length === 1) return `${paragraphPlace(paragraph)}: ${verdict}, take 1, WER ${percent(kept.wer)}.`;
   const all = paragraph.takes.map((take) => `take ${take.take} ${percent(take.wer)} at speed ${take.speed}`).join(', ');

@@ -34,7 +34,7 @@ export async function runCliJob<R>(dataDir: string, run: CliJobRun<R>): Promise<
   try {
     const job = await run.create(core);
     let shown = -PROGRESS_STEP;
-    core.jobs.on('change', (changed) => {
+    core.jobs.on('change', (changed: JobRecord) => {
       if (changed.id !== job.id || changed.progress < shown + PROGRESS_STEP || changed.progress >= 100) return;
       shown = Math.floor(changed.progress);
       console.log(`${job.name}: ${shown}%${changed.phase ? ` (${changed.phase})` : ''}`);

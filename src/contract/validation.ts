@@ -146,7 +146,7 @@ export function describeError(error: ErrorObject | undefined, what: string): str
     case 'minLength':
     case 'maxLength':
       return schema.minLength !== undefined && schema.maxLength !== undefined
-        ? `${field}: must be ${schema.minLength} to ${schema.maxLength} characters`
+        ? `${field}: must be ${schema.minLength as number} to ${schema.maxLength as number} characters`
         : `${field}: ${error.message}`;
     case 'minimum':
     case 'maximum':
@@ -165,10 +165,10 @@ export function describeError(error: ErrorObject | undefined, what: string): str
 }
 
 function rangeWords(schema: Record<string, unknown>): string {
-  const low = schema.minimum ?? schema.exclusiveMinimum;
-  const high = schema.maximum ?? schema.exclusiveMaximum;
+  const low = (schema.minimum ?? schema.exclusiveMinimum) as number | undefined;
+  const high = (schema.maximum ?? schema.exclusiveMaximum) as number | undefined;
   if (low !== undefined && high !== undefined) return `must be from ${low} to ${high}`;
-  if (schema.exclusiveMinimum !== undefined) return `must be greater than ${schema.exclusiveMinimum}`;
+  if (schema.exclusiveMinimum !== undefined) return `must be greater than ${schema.exclusiveMinimum as number}`;
   if (low !== undefined) return `must be at least ${low}`;
   return `must be at most ${high}`;
 }

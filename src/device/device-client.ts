@@ -121,7 +121,7 @@ export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
     ws.on('message', (data) => {
       let message: RelayMessage;
       try {
-        message = JSON.parse(String(data)) as RelayMessage;
+        message = JSON.parse((data as Buffer).toString()) as RelayMessage;
       } catch {
         return;
       }

@@ -46,7 +46,18 @@ export interface LiveTranscriptionSession extends vscode.Disposable {
   readonly onDidFail: vscode.Event<LiveTranscriptionProblem>;
 }
 
-type Fields = Record<string, any> & { type: string };
+/** The fields of the Realtime events this wrapper reads (src/realtime/live-session.ts sends each with its type). */
+type Fields = {
+  type: string;
+  item_id: string;
+  delta: string;
+  transcript: string;
+  language: string;
+  words?: LiveTranscriptCompleted['words'];
+  error?: { code?: string; message?: string };
+  audio_start_ms: number;
+  audio_end_ms: number;
+};
 
 /**
  * Starts a session; rejects when no speech-to-text model is installed, an option is not accepted, or every live
@@ -62,7 +73,8 @@ export async function startLiveTranscription(controller: ServerController, optio
   const failed = new vscode.EventEmitter<LiveTranscriptionProblem>();
   const emitters = [delta, completed, speech, failed];
   let lastError: string | undefined;
-  const onEvent = (event: Fields): void => {
+  const onEvent = (received: Record<string, unknown> & { type: string }): void => {
+    const event = received as Fields;
     switch (event.type) {
       case 'conversation.item.input_audio_transcription.delta':
         return delta.fire({ itemId: event.item_id, delta: event.delta });
@@ -116,7 +128,7 @@ export async function startLiveTranscription(controller: ServerController, optio
     for (const emitter of emitters) emitter.dispose();
     throw new Error(lastError);
   }
-  const send = (event: Fields): void => {
+  const send = (event: Record<string, unknown> & { type: string }): void => {
     if (stopped) throw new Error(`The live transcription session ${session.id} has stopped.`);
     void session.send(event);
   };

@@ -40,6 +40,7 @@ export function nativeLoadError(part: NativePart, cause: unknown, platform: Node
 /** The whisper.cpp binding's platform build, which the binding itself would swallow the real error of. */
 function platformWhisperError(): unknown {
   try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- only to learn why the platform build fails to load (its name is built at run time)
     require(`@fugood/node-whisper-${process.platform}-${process.arch}`);
     return undefined;
   } catch (error) {

@@ -57,7 +57,7 @@ export async function checkTask(task: unknown): Promise<Exclude<EngineTask, Wave
 
 function checkSpeakerEmbeddingTask(task: Fields): SpeakerEmbeddingTask {
   const { ranges } = task;
-  if (ranges !== undefined && (!Array.isArray(ranges) || ranges.length > 10_000 || !ranges.every((range) =>
+  if (ranges !== undefined && (!Array.isArray(ranges) || ranges.length > 10_000 || !ranges.every((range: { start: number; end: number } | null) =>
     typeof range === 'object' && range !== null && Number.isFinite(range.start) && Number.isFinite(range.end) && range.start >= 0 && range.end > range.start))) {
     throw invalid('ranges is not a list of { start, end } seconds with start < end');
   }

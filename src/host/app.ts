@@ -46,9 +46,9 @@ export function createApp(deps: AppDeps): Koa {
     await next();
   });
   app.use(rejectBrowserOrigins);
-  app.use(checkHost(deps.boundHost));
-  app.use(requireEnabled(deps.isEnabled));
-  app.use(bearerAuth(deps.authEnabled, deps.apiKeys));
+  app.use(checkHost(() => deps.boundHost()));
+  app.use(requireEnabled(() => deps.isEnabled()));
+  app.use(bearerAuth(() => deps.authEnabled(), deps.apiKeys));
   app.use(requireFeature(deps.entitlements, 'app_connection'));
   app.use(router.routes());
   app.use(router.allowedMethods());

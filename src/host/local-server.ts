@@ -75,8 +75,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     },
     openLiveSession: directLiveSessions(appDeps, recognition),
     appDeps,
-    setEnabled: core.setEnabled,
-    setAuth: core.setAuth,
+    setEnabled: (enabled) => core.setEnabled(enabled),
+    setAuth: (enabled) => core.setAuth(enabled),
     close: () => http.close(async () => {
       await realtime.close();
       await core.close();

@@ -11,8 +11,8 @@ import { closeIdleSocket, isAnswering, markAnswering } from './idle-close';
 export const MAX_HEADER_BYTES = 16 * 1024;
 
 export interface HttpServerOptions {
-  /** The app (a Koa app's callback). */
-  handle: (req: http.IncomingMessage, res: http.ServerResponse) => void;
+  /** The app (a Koa app's callback, whose promise never rejects: Koa answers an error itself, with ctx.onerror). */
+  handle: (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
   /** Slow-client limits (slowloris); defaults in DEFAULT_TIMEOUTS. */
   timeouts?: Partial<RequestTimeouts>;
   /** Refuse HTTP/1.1 requests without Host (400 with the error body); off: the app answers them. */
@@ -97,7 +97,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       }
       watchBodyRate(req, res, timeouts);
       markAnswering(req.socket, res);
-      options.handle(req, res);
+      void options.handle(req, res);
     },
   );
   server.headersTimeout = timeouts.headersMs;

@@ -93,6 +93,7 @@ export function jsonBody(limitBytes = JSON_BODY_LIMIT_BYTES): Middleware {
       throw invalidRequest(`body: must be JSON in UTF-8, not charset ${charset.slice(0, 40)}; send Content-Type: application/json (or with charset=utf-8)`);
     }
     const text = await readBodyText(ctx.req, limitBytes);
+    // eslint-disable-next-line no-control-regex -- JSON's whitespace: space, tab, line feed, carriage return
     if (!/^[\x20\x09\x0a\x0d]*[[{]/.test(text)) throw invalidRequest('body: must be a JSON object');
     try {
       ctx.request.body = JSON.parse(text, refuseProtoKeys);

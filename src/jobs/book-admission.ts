@@ -168,7 +168,7 @@ export async function admitBook(
   }
   if (chapters.length === 0) throw new ManuscriptError(`${request.input} has no chapters to read.`);
   // Takes are heard in the language of the book's own voice.
-  const verify = request.verify ? await admitVerify(request.verify, deps.dataDir, readings[bookReading]!.voice.languageCode) : undefined;
+  const verify = request.verify ? await admitVerify(request.verify, deps.dataDir, readings[bookReading].voice.languageCode) : undefined;
   const meta = { ...(book.title ? { title: book.title } : {}), ...(book.author ? { author: book.author } : {}) };
   return {
     ...meta, format: request.format, perChapter, out, readings, chapters, lexicon: [...deps.lexicon], ...(request.master ? { master: request.master } : {}), ...(acxFolder ? { acxFolder } : {}), ...(verify ? { verify } : {}),

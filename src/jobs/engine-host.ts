@@ -70,11 +70,11 @@ interface RunningJob {
   jobId: string;
   options: EngineRunOptions;
   /** Listens on `options.signal` while the job runs; removed when it settles, however it settles. */
-  onAbort(): void;
+  onAbort: () => void;
   resolve(outcome: TaskOutcome<EngineResult>): void;
   reject(error: Error): void;
   /** Listens on the scheduler's yield signal while the job runs. */
-  onYield(): void;
+  onYield: () => void;
   yieldSignal: AbortSignal | undefined;
   /** Ends the process if the task does not answer a yield in time. */
   yieldDeadline?: NodeJS.Timeout;

@@ -166,7 +166,7 @@ export class EngineScheduler {
               reject(error);
             },
           );
-          started.freed.catch(() => undefined).then(() => {
+          void started.freed.catch(() => undefined).then(() => {
             this.running[priority]--;
             this.borrowers.delete(borrower);
             if (priority === 'interactive') this.lastInteractiveAt = this.clock.now();

@@ -23,7 +23,7 @@ export function mediaSignature(head: Buffer): string | undefined {
   if (head.length >= 4 && head.readUInt32BE(0) === 0x3026b275) return 'asf';
   if (head.length >= 8 && ['ftyp', 'moov', 'mdat', 'wide', 'free', 'skip'].some((atom) => ascii(head, 4, atom))) return 'mp4';
   // An MPEG audio frame or an ADTS (AAC) header: eleven set sync bits.
-  if (head.length >= 2 && head[0] === 0xff && (head[1]! & 0xe0) === 0xe0) return 'mpeg-audio';
+  if (head.length >= 2 && head[0] === 0xff && (head[1] & 0xe0) === 0xe0) return 'mpeg-audio';
   return undefined;
 }
 

@@ -147,7 +147,7 @@ async function acceptedRange(response: IncomingMessage, offset: number, o: Downl
     throw new ModelError('NETWORK', `The server could not resume ${o.url}; starting again from zero.`);
   }
   let start = 0;
-  let total: number | null = null;
+  let total: number | null;
   if (response.statusCode === 206) {
     const range = /^bytes (\d+)-\d+\/(\d+|\*)$/.exec(response.headers['content-range'] ?? '');
     if (!range || Number(range[1]) !== offset) {

@@ -23,7 +23,7 @@ export interface ResyncInput {
   /** The changes of one edit; they do not overlap and all refer to the text before it. */
   changes: readonly TextChange[];
   /** The reading's sentences of the edited text that overlap `[from, to)` (its own splitter). */
-  split(from: number, to: number): ReadingSentence[];
+  split: (from: number, to: number) => ReadingSentence[];
 }
 
 export interface Resync {

@@ -66,9 +66,9 @@ function markdownParagraphs(source: string): string[] {
     }
     const block = /^(#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)/.exec(line);
     // Headings and list items stand alone; a quote or plain line continues its paragraph.
-    if (block && !block[1]!.startsWith('>')) flush();
+    if (block && !block[1].startsWith('>')) flush();
     current.push(inlineText(line.slice(block ? block[0].length : 0)));
-    if (block && !block[1]!.startsWith('>')) flush();
+    if (block && !block[1].startsWith('>')) flush();
   }
   flush();
   return paragraphs;

@@ -87,7 +87,7 @@ function maskLine(chars: string[], line: string, start: number, breaks: number[]
   for (const { pattern, keep } of INLINE) {
     const current = chars.slice(start + body, start + line.length).join('');
     for (const match of current.matchAll(pattern)) {
-      const at = start + body + match.index!;
+      const at = start + body + match.index;
       const kept = keep(match);
       if (!kept) {
         blank(chars, at, at + match[0].length);

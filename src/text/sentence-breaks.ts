@@ -11,9 +11,9 @@ import { abbreviationsFor } from './sentence-abbreviations';
 const CANDIDATE_END = /[.!?…]+["'”’»)\]]*(?=\s|$)|[。！？]+["'”’»)\]]*/gu;
 /** The word just before a full stop: letters, digits, inner dots and apostrophes, back to a space or bracket. */
 const WORD_BEFORE = /[\p{L}\p{N}][\p{L}\p{N}.'’-]*$/u;
-const LOWERCASE_START = /^\s+["'“‘«(\[]*\p{Ll}/u;
+const LOWERCASE_START = /^\s+["'“‘«([]*\p{Ll}/u;
 const DIGIT_START = /^\s+\d/u;
-const CAPITAL_START = /^\s+["'“‘«(\[]*\p{Lu}/u;
+const CAPITAL_START = /^\s+["'“‘«([]*\p{Lu}/u;
 const SINGLE_CAPITAL = /^\p{Lu}$/u;
 const DOTTED_ABBREVIATION = /^(?:\p{L}{1,3}\.)+\p{L}{1,3}$/u;
 

@@ -31,6 +31,7 @@ export const knownSpeakersPath = (dataDir: string): string => path.join(dataDir,
 /** Why a name cannot be a speaker's, or undefined when it can. */
 export function speakerNameProblem(name: string): string | undefined {
   if (name.trim() !== name || name.length === 0 || name.length > 64) return 'a speaker\'s name has 1 to 64 characters, without spaces at either end';
+  // eslint-disable-next-line no-control-regex -- refuses the control characters by name
   if (/[\u0000-\u001f<>[\]]/.test(name)) return 'a speaker\'s name cannot hold control characters, brackets or < >';
   if (/^Speaker \d+$/i.test(name) || /^[A-Z]$/.test(name)) return `"${name}" is how unnamed speakers are labelled`;
   return undefined;

@@ -58,6 +58,7 @@ export function listOwnVoices(library: Pick<VoiceLibrary, 'entries'>): OwnVoice[
 /** Refuses a name that is empty, too long, already a voice's name, or whose folder is taken. */
 export function checkNewVoiceName(library: Pick<VoiceLibrary, 'entries'>, dataDir: string, name: string): string {
   const trimmed = name.trim();
+  // eslint-disable-next-line no-control-regex -- refuses the control characters by name
   if (!trimmed || trimmed.length > MAX_NAME || /[\u0000-\u001f]/.test(trimmed)) {
     throw new OwnVoiceError('INVALID_NAME', `A voice name needs 1–${MAX_NAME} characters, got ${JSON.stringify(name)}.`);
   }

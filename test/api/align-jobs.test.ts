@@ -19,7 +19,7 @@ async function postAlign(base: string, parts: { file?: Buffer; script?: { name: 
   if (parts.extra) form.append(parts.extra, new Blob([Buffer.from('x')]), 'x.txt');
   const response = await fetch(`${base}/align/jobs`, { method: 'POST', body: form });
   const body = Buffer.from(await response.arrayBuffer());
-  return { status: response.status, headers: Object.fromEntries(response.headers), body, json: () => JSON.parse(body.toString('utf8')) } as RawResponse;
+  return { status: response.status, headers: Object.fromEntries(response.headers), body, json: () => JSON.parse(body.toString('utf8')) };
 }
 
 async function align(t: TestServer, script: { name: string; bytes: Buffer }, fields: Record<string, string> = {}): Promise<any> {
@@ -42,7 +42,7 @@ async function segmentsOf(t: TestServer, id: string): Promise<Array<{ start: num
 function assertSane(segments: Awaited<ReturnType<typeof segmentsOf>>): void {
   segments.forEach((segment, i) => {
     assert.ok(segment.start >= 0 && segment.end <= DURATION + 0.01 && segment.start < segment.end, `segment ${i}: ${segment.start}–${segment.end}`);
-    if (i > 0) assert.ok(segment.start >= segments[i - 1]!.end, `segment ${i} starts before segment ${i - 1} ends`);
+    if (i > 0) assert.ok(segment.start >= segments[i - 1].end, `segment ${i} starts before segment ${i - 1} ends`);
     assert.ok(segment.words.length > 0, `segment ${i} has words`);
     for (const word of segment.words) assert.ok(word.start >= segment.start && word.end <= segment.end && word.start <= word.end, `segment ${i}: word ${word.text}`);
   });
@@ -90,7 +90,7 @@ describe('forced alignment through the Local API (no speech-to-text model instal
     const script = await lines();
     // Two paragraphs the reader never said, and three lines of the reading missing from the script.
     const foreign = ['The quarterly budget review has been moved to Thursday afternoon in the large meeting room.', 'Please remember to bring your laptop charger and the printed copies of the new safety policy.'];
-    const edited = [...script.slice(0, 10), foreign[0]!, ...script.slice(10, 20), ...script.slice(23, 30), foreign[1]!, ...script.slice(30)];
+    const edited = [...script.slice(0, 10), foreign[0], ...script.slice(10, 20), ...script.slice(23, 30), foreign[1], ...script.slice(30)];
     const job = await align(t, { name: 'edited.txt', bytes: Buffer.from(edited.join('\n')) }, { language: 'en' });
     assert.equal(job.status, 'succeeded', job.error);
     const unmatched: Array<{ index: number; text: string }> = job.result.unmatchedCues;

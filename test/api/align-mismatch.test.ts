@@ -6,7 +6,7 @@ import type { TestServer } from '../helpers/server';
 
 interface Truth { sentences: Array<{ start: number; end: number; text: string }> }
 
-const quantile = (values: readonly number[], q: number): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
+const quantile = (values: readonly number[], q: number): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
 
 /**
  * Aligns `lines` to dev-a.wav and checks what the bench checks on real speech. Both cases share one server:
@@ -30,7 +30,7 @@ async function alignAndCheck(t: TestServer, lines: string[], foreign: readonly s
     // No line is put on another's speech: each overlaps its own sentence by more than half.
     const overlap = Math.min(segment.end, said.end) - Math.max(segment.start, said.start);
     assert.ok(overlap > 0.5 * (said.end - said.start), `line "${segment.text}" at ${segment.start}–${segment.end}, said at ${said.start}–${said.end}`);
-    if (i > 0) assert.ok(segment.start >= segments[i - 1]!.end);
+    if (i > 0) assert.ok(segment.start >= segments[i - 1].end);
   });
 }
 

@@ -19,11 +19,11 @@ describe('forced alignment refined by an installed whisper model (the random-wei
   it('keeps the same cues, in order, each boundary within the bound of the warp\'s, and says what refined it', async () => {
     // Two servers: one with no recognizer installed, one with a whisper model.
     servers.push(await serverWithVad());
-    const plain = await alignDev(servers[0]!);
+    const plain = await alignDev(servers[0]);
     assert.equal(plain.job.result.refinedBy, undefined);
     servers.push(await serverWithVad());
-    await installSttModel(servers[1]!.dataDir, sttEngineUnderTest({}));
-    const refined = await alignDev(servers[1]!);
+    await installSttModel(servers[1].dataDir, sttEngineUnderTest({}));
+    const refined = await alignDev(servers[1]);
     assert.equal(refined.job.backend, 'espeak-ng-dtw');
     assert.equal(refined.job.result.refinedBy?.recognizer, 'whisper.cpp', JSON.stringify(refined.job.result));
     assert.equal(refined.job.result.refinedBy.model, 'ggml-synthetic-random.bin');
@@ -35,10 +35,10 @@ describe('forced alignment refined by an installed whisper model (the random-wei
     // Times are rounded to milliseconds on both sides.
     const bound = REFINE_BOUND_SECONDS + 0.002;
     refined.segments.forEach((segment, i) => {
-      const before = plain.segments[i]!;
+      const before = plain.segments[i];
       assert.ok(Math.abs(segment.start - before.start) <= bound && Math.abs(segment.end - before.end) <= bound, `cue ${i}: ${before.start}–${before.end} became ${segment.start}–${segment.end}`);
       assert.ok(segment.start >= 0 && segment.start < segment.end && segment.end <= DURATION + 0.01, `cue ${i}: ${segment.start}–${segment.end}`);
-      if (i > 0) assert.ok(segment.start >= refined.segments[i - 1]!.end, `cue ${i} starts before cue ${i - 1} ends`);
+      if (i > 0) assert.ok(segment.start >= refined.segments[i - 1].end, `cue ${i} starts before cue ${i - 1} ends`);
       for (const word of segment.words) assert.ok(word.start >= segment.start && word.end <= segment.end && word.start <= word.end, `cue ${i}: ${word.text}`);
     });
   });

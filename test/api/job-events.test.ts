@@ -67,7 +67,7 @@ describe('GET /jobs/{id}/events', () => {
       if (rest.length === 1) await request(`${t.base}/jobs/${job.id}/cancel`, { method: 'POST' });
     }
     const seq = (event: ReceivedEvent) => Number(event.id!.split('-')[1]);
-    assert.ok(rest.every((event) => seq(event) > seq(firstTwo[1])), `${firstTwo.map((e) => e.id)} then ${rest.map((e) => e.id)}`);
+    assert.ok(rest.every((event) => seq(event) > seq(firstTwo[1])), `${firstTwo.map((e) => e.id).join(',')} then ${rest.map((e) => e.id).join(',')}`);
     assert.equal(JSON.parse(rest.at(-1)!.data).status, 'cancelled', rest.at(-1)!.data);
     const after = await fetch(`${t.base}/jobs/${job.id}/events`, { headers: { 'Last-Event-ID': rest.at(-1)!.id! } });
     assert.equal(after.status, 204);

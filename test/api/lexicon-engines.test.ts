@@ -16,7 +16,7 @@ import { testModel } from '../helpers/test-models';
 interface Family {
   name: string;
   /** Puts the voice in place on a fresh server and answers its id. */
-  install(t: TestServer): Promise<string>;
+  install: (t: TestServer) => Promise<string>;
 }
 
 const synthetic = (file: string): string => testModel(path.join('sherpa-synthetic', file));
@@ -29,7 +29,7 @@ async function handInstalled(t: TestServer, folder: string, voiceJson: Record<st
   await writeFile(path.join(dir, 'voice.json'), JSON.stringify(voiceJson));
   const page = (await request(`${t.base}/voices?search=${encodeURIComponent(String(voiceJson.name))}&limit=100`)).json();
   const voice = page.items.find((v: { name: string; availability: string }) => v.name.includes(String(voiceJson.name)));
-  assert.ok(voice, `${voiceJson.name} is not listed: ${JSON.stringify(page.items.map((v: { name: string }) => v.name))}`);
+  assert.ok(voice, `${String(voiceJson.name)} is not listed: ${JSON.stringify(page.items.map((v: { name: string }) => v.name))}`);
   assert.equal(voice.availability, 'ready');
   return voice.id;
 }

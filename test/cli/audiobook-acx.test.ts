@@ -45,7 +45,7 @@ describe('audiobook --master acx', () => {
       assert.equal(probed.codec_name, 'mp3');
       assert.equal(Number(probed.sample_rate), 44_100);
       assert.equal(Number(probed.bit_rate), 192_000);
-      const line = lines[index]!;
+      const line = lines[index];
       assert.match(line, new RegExp(`^ACX complies: ${file.replace(/[.]/g, '\\.')}: RMS -\\d+\\.\\d dB, true peak -\\d+\\.\\d dB, noise floor`));
       const reported = Number(/RMS (-[\d.]+) dB/.exec(line)![1]);
       assert.ok(Math.abs(reported - rmsDb(path.join(out, file))) <= 0.06, `${line} against ${rmsDb(path.join(out, file))}`);

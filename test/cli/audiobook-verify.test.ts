@@ -51,9 +51,9 @@ describe('audiobook --verify', () => {
       assert.ok(first && first.wer > json.threshold, `the damaged first take is over the threshold: ${JSON.stringify(paragraph.takes)}`);
       assert.ok(retakes.length >= 1, 'it was retaken');
       assert.equal(first.speed, 1);
-      assert.equal(retakes[0]!.speed, 0.9, 'the retake is made at another speed');
+      assert.equal(retakes[0].speed, 0.9, 'the retake is made at another speed');
       assert.notEqual(paragraph.kept, 1, 'the damaged take is not kept');
-      const kept = paragraph.takes[paragraph.kept - 1]!;
+      const kept = paragraph.takes[paragraph.kept - 1];
       assert.equal(kept.wer, Math.min(...paragraph.takes.map((take) => take.wer)), 'the best take is kept');
       assert.ok(paragraph.passed && kept.wer <= json.threshold);
       assert.ok((await stat(paragraph.audio)).size > 0, 'the kept take can be played');
@@ -93,7 +93,7 @@ describe('audiobook --verify', () => {
     assert.equal(json.threshold, 0);
     for (const paragraph of json.paragraphs) {
       assert.ok(paragraph.takes.length >= 1 && paragraph.takes.length <= 2, 'at most one retake');
-      const kept = paragraph.takes[paragraph.kept - 1]!;
+      const kept = paragraph.takes[paragraph.kept - 1];
       assert.equal(kept.wer, Math.min(...paragraph.takes.map((take) => take.wer)));
       assert.equal(paragraph.passed, kept.wer === 0);
       for (const take of paragraph.takes) assert.equal(typeof take.heard, 'string');

@@ -139,7 +139,7 @@ describe('node dist/cli.js audiobook', () => {
         // Inside the long paragraph: the export is a job, and its progress counts characters read.
         if (/: [1-9]\d% \(synthesizing\)$/m.test(output)) resolve();
       });
-      exited.then(() => reject(new Error(`exited before any progress:\n${output}`)));
+      void exited.then(() => reject(new Error(`exited before any progress:\n${output}`)));
     });
     child.kill('SIGINT');
     assert.equal(await exited, 130, output);

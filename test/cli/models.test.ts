@@ -89,7 +89,7 @@ describe('node dist/cli.js models', () => {
     let interrupted = false;
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk;
+      stderr += chunk.toString();
       if (stderr.includes('ggml-base.bin') && !interrupted) interrupted = child.kill('SIGINT');
     });
     assert.equal(await exited, 130, stderr);

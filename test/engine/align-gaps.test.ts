@@ -30,8 +30,8 @@ async function devSet(): Promise<{ pcm: Int16Array; sentences: Sentence[] }> {
 
 /** Lines `first`–`last` (numbered from 1) cut from the audio, in the middle of the pauses around them. */
 function audioWithout(pcm: Int16Array, sentences: readonly Sentence[], first: number, last: number): { pcm: Int16Array; expected: Array<Sentence | null> } {
-  const from = Math.round(((sentences[first - 2]!.end + sentences[first - 1]!.start) / 2) * SAMPLE_RATE);
-  const to = Math.round(((sentences[last - 1]!.end + sentences[last]!.start) / 2) * SAMPLE_RATE);
+  const from = Math.round(((sentences[first - 2].end + sentences[first - 1].start) / 2) * SAMPLE_RATE);
+  const to = Math.round(((sentences[last - 1].end + sentences[last].start) / 2) * SAMPLE_RATE);
   const cut = new Int16Array(pcm.length - (to - from));
   cut.set(pcm.subarray(0, from));
   cut.set(pcm.subarray(to), from);

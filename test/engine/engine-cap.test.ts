@@ -73,7 +73,7 @@ describe('the engine process cap', { skip: !onLinux && 'counts processes in /pro
 
   it('never runs more engine processes than the cap while two jobs, a Read Aloud sentence, a live look and a waveform run together', async () => {
     const counting = countEngineProcesses();
-    let most = 0;
+    let most: number;
     try {
       const jobs = [
         (await postJson(`${t.base}/tts/jobs`, { voiceId, text: LONG_TEXT })).json(),
@@ -125,7 +125,7 @@ describe('the engine process cap', { skip: !onLinux && 'counts processes in /pro
     const engine = t.server.engine;
     const before = { ...engine.yields, reclaimed: engine.scheduler.reclaimed };
     const counting = countEngineProcesses();
-    let most = 0;
+    let most: number;
     const controller = new AbortController();
     try {
       const job = (await postJson(`${t.base}/tts/jobs`, { voiceId, text: LONG_TEXT })).json();

@@ -54,7 +54,7 @@ describe('denoiseSpeech (GTCRN)', () => {
 
 describe('LiveSession noise_reduction', () => {
   /** A session whose looks are recorded and answered with one word, and the events it sent. */
-  function session(): { live: LiveSession; looks: LiveLook[]; events: ServerEvent[]; settled(): Promise<void> } {
+  function session(): { live: LiveSession; looks: LiveLook[]; events: ServerEvent[]; settled: () => Promise<void> } {
     const looks: LiveLook[] = [];
     const events: ServerEvent[] = [];
     const recognition: Pick<LiveRecognition, 'look'> = {

@@ -37,7 +37,7 @@ describe('the shot-changes engine task (ffmpeg scene score in the engine process
     assert.equal(found.framesPerSecond, SHOT_VIDEO_FPS);
     assert.ok(Math.abs(found.durationSeconds - SHOT_FRAMES.reduce((a, b) => a + b, 0) * FRAME) < 0.1, `duration ${found.durationSeconds}`);
     assert.equal(found.changes.length, CUT_SECONDS.length, JSON.stringify(found.changes));
-    found.changes.forEach((change, i) => assert.ok(Math.abs(change - CUT_SECONDS[i]!) <= FRAME, `cut ${i + 1} at ${change} s, made at ${CUT_SECONDS[i]} s`));
+    found.changes.forEach((change, i) => assert.ok(Math.abs(change - CUT_SECONDS[i]) <= FRAME, `cut ${i + 1} at ${change} s, made at ${CUT_SECONDS[i]} s`));
   });
 
   it('stops with TaskYieldedError when asked to yield once its ffmpeg pass has begun, in the engine\'s own code', async () => {

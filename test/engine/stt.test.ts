@@ -263,7 +263,7 @@ function assertOutcome(run: Run, expected: { durationSeconds: number; speakerCou
   assert.equal(run.backend, engine.backend);
   const { result, transcript } = run;
   // Lossy codecs pad a few frames; the length is still the file's, not the speech's.
-  assert.ok(Math.abs(Number(result.durationSeconds) - expected.durationSeconds) < 0.2, `duration ${result.durationSeconds}`);
+  assert.ok(Math.abs(Number(result.durationSeconds) - expected.durationSeconds) < 0.2, `duration ${String(result.durationSeconds)}`);
   assert.deepEqual(result, {
     language: transcript.language,
     durationSeconds: transcript.durationSeconds,

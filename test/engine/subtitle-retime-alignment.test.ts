@@ -25,8 +25,8 @@ describe('re-timing a subtitle file from an alignment of its cues', () => {
       const cues = scanSubtitles(retimed, format);
       assert.deepEqual(cues.errors, []);
       cues.cues.forEach((cue, i) => {
-        assert.ok(Math.abs(cue.start - truth[i]!.start) <= RESOLUTION[format], `cue ${i + 1} start ${cue.start} vs ${truth[i]!.start}`);
-        assert.ok(Math.abs(cue.end - truth[i]!.end) <= RESOLUTION[format], `cue ${i + 1} end ${cue.end} vs ${truth[i]!.end}`);
+        assert.ok(Math.abs(cue.start - truth[i].start) <= RESOLUTION[format], `cue ${i + 1} start ${cue.start} vs ${truth[i].start}`);
+        assert.ok(Math.abs(cue.end - truth[i].end) <= RESOLUTION[format], `cue ${i + 1} end ${cue.end} vs ${truth[i].end}`);
       });
       assert.equal(report.total, 40);
       assert.equal(report.moved, 40);
@@ -39,9 +39,9 @@ describe('re-timing a subtitle file from an alignment of its cues', () => {
     const source = styledSubtitles('ass', cues);
     const found = truth.filter((_, i) => i !== 4);
     const retimed = scanSubtitles(applyEdits(source, retimeFromAlignment(source, 'ass', found, [{ index: 5 }]).edits), 'ass').cues;
-    assert.ok(Math.abs(retimed[4]!.start - cues[4]!.start) <= 0.005, 'cue 5 not moved');
-    assert.ok(Math.abs(retimed[5]!.start - truth[5]!.start) <= 0.005, 'cue 6 timed as the sixth sentence');
-    assert.ok(Math.abs(retimed[3]!.end - truth[3]!.end) <= 0.005, 'cue 4 timed as the fourth sentence');
+    assert.ok(Math.abs(retimed[4].start - cues[4].start) <= 0.005, 'cue 5 not moved');
+    assert.ok(Math.abs(retimed[5].start - truth[5].start) <= 0.005, 'cue 6 timed as the sixth sentence');
+    assert.ok(Math.abs(retimed[3].end - truth[3].end) <= 0.005, 'cue 4 timed as the fourth sentence');
   });
 
   it('knows every subtitle file name the aligner reads, DFXP as TTML', () => {

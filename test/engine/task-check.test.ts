@@ -68,7 +68,7 @@ describe('the engine process re-checks every task', () => {
     const name = `tts-${(jobs += 1)}`;
     const textPath = path.join(dir, `${name}.txt`);
     await writeFile(textPath, text);
-    return { kind: 'tts', textPath, outputPath: path.join(dir, `${name}.wav`), options: { ...OPTIONS, ...options } as TtsTask['options'], voice: VOICE, ...extra };
+    return { kind: 'tts', textPath, outputPath: path.join(dir, `${name}.wav`), options: { ...OPTIONS, ...options }, voice: VOICE, ...extra };
   }
 
   async function assertRefused(task: unknown, message: RegExp): Promise<void> {

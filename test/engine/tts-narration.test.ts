@@ -42,7 +42,7 @@ describe('subtitle narration with espeak-ng', () => {
     assert.ok(Math.abs(samples.length / rate - 8.75) < 0.002, `${samples.length / rate} s`);
     assert.equal(result.durationSeconds, 8.75);
     const onsets = soundOnsets(samples, rate);
-    assert.equal(onsets.length, 3, `onsets ${onsets}`);
+    assert.equal(onsets.length, 3, `onsets ${onsets.join(',')}`);
     onsets.forEach((onset, i) => assert.ok(Math.abs(onset - cues[i][0]) < 0.03, `cue ${i + 1} starts at ${onset}, not ${cues[i][0]}`));
     assert.deepEqual(result.cues.map((cue: any) => [cue.index, cue.placedStart, cue.speedFactor, cue.overran]), [
       [1, 0.5, 1, false], [2, 3.2, 1, false], [3, 6.4, 1, false],

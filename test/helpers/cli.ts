@@ -35,7 +35,7 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}, startTimeo
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    exited.then((code) => {
+    void exited.then((code) => {
       clearTimeout(timer);
       reject(new Error(`The CLI exited (${code}) before listening:\n${output}`));
     });

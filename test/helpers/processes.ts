@@ -59,7 +59,7 @@ export async function listeningSockets(pid: number): Promise<number[]> {
     for (const row of rows) {
       const columns = row.trim().split(/\s+/);
       // columns: sl local_address rem_address st … inode (index 9); st 0A is LISTEN.
-      if (columns[3] === '0A' && inodes.has(columns[9]!)) ports.push(parseInt(columns[1]!.split(':')[1]!, 16));
+      if (columns[3] === '0A' && inodes.has(columns[9])) ports.push(parseInt(columns[1].split(':')[1], 16));
     }
   }
   return ports;

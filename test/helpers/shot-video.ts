@@ -17,7 +17,7 @@ export const CUT_SECONDS = CUT_FRAMES.map((frame) => frame / SHOT_VIDEO_FPS);
 /** Writes the video (H.264 in MP4, 160×120, AAC tone) to `file`. */
 export async function makeShotVideo(file: string, ffmpeg = process.env.SPEECH_STUDIO_FFMPEG || 'ffmpeg'): Promise<void> {
   const sources = ['testsrc', 'smptebars', 'color=c=red', 'testsrc2'];
-  const inputs = SHOT_FRAMES.flatMap((frames, i) => ['-f', 'lavfi', '-i', `${sources[i]}${sources[i]!.includes('=') ? ':' : '='}size=160x120:rate=${SHOT_VIDEO_FPS}:duration=${frames / SHOT_VIDEO_FPS}`]);
+  const inputs = SHOT_FRAMES.flatMap((frames, i) => ['-f', 'lavfi', '-i', `${sources[i]}${sources[i].includes('=') ? ':' : '='}size=160x120:rate=${SHOT_VIDEO_FPS}:duration=${frames / SHOT_VIDEO_FPS}`]);
   const seconds = SHOT_FRAMES.reduce((a, b) => a + b, 0) / SHOT_VIDEO_FPS;
   const tone = ['-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=16000:duration=${seconds}`];
   const joined = `${SHOT_FRAMES.map((_, i) => `[${i}:v]`).join('')}concat=n=${SHOT_FRAMES.length}:v=1:a=0,format=yuv420p[v]`;

@@ -46,7 +46,7 @@ describe('MCP file paths over HTTP: only the configured folders, never through l
     await symlink(target, link);
     const answer = await callTool(client, 'narrate', { text: 'Through a link.', outputPath: link });
     assert.equal(answer.isError, true);
-    assert.match(answer.content[0]!.text!, /^INVALID_REQUEST: outputPath: .*symbolic link/);
+    assert.match(answer.content[0].text!, /^INVALID_REQUEST: outputPath: .*symbolic link/);
     const overwriting = await callTool(client, 'narrate', { text: 'Through a link.', outputPath: link, overwrite: true });
     assert.equal(overwriting.isError, true);
     assert.equal(await exists(target), false);
@@ -56,26 +56,26 @@ describe('MCP file paths over HTTP: only the configured folders, never through l
   it('refuses paths outside the folders, to write and to read, even through a link inside them', async () => {
     const written = await callTool(client, 'narrate', { text: 'Outside.', outputPath: path.join(outside, 'out.wav') });
     assert.equal(written.isError, true);
-    assert.match(written.content[0]!.text!, /^INVALID_REQUEST: outputPath: .* is outside the folders/);
+    assert.match(written.content[0].text!, /^INVALID_REQUEST: outputPath: .* is outside the folders/);
     assert.equal(await exists(path.join(outside, 'out.wav')), false);
 
     const secret = path.join(outside, 'secret.wav');
     await writeFile(secret, 'RIFF....WAVE');
     const read = await callTool(client, 'transcribe', { path: secret });
-    assert.match(read.content[0]!.text!, /^INVALID_REQUEST: path: .* is outside the folders/);
+    assert.match(read.content[0].text!, /^INVALID_REQUEST: path: .* is outside the folders/);
     const linked = path.join(allowed, 'looks-inside.wav');
     await symlink(secret, linked);
     const throughLink = await callTool(client, 'transcribe', { path: linked });
-    assert.match(throughLink.content[0]!.text!, /^INVALID_REQUEST: path: .* is outside the folders/);
+    assert.match(throughLink.content[0].text!, /^INVALID_REQUEST: path: .* is outside the folders/);
     const climbing = await callTool(client, 'narrate', { text: 'Up.', outputPath: `${allowed}/../${path.basename(outside)}/up.wav` });
-    assert.match(climbing.content[0]!.text!, /^INVALID_REQUEST: outputPath: .* is outside the folders/);
+    assert.match(climbing.content[0].text!, /^INVALID_REQUEST: outputPath: .* is outside the folders/);
   });
 
   it('refuses a missing parent folder in a sentence, before any job starts', async () => {
     const before = await jobFolders(t.dataDir);
     const answer = await callTool(client, 'narrate', { text: 'Nowhere to go.', outputPath: path.join(allowed, 'no-such-folder', 'a.wav') });
     assert.equal(answer.isError, true);
-    assert.match(answer.content[0]!.text!, /^INVALID_REQUEST: outputPath: the folder .*no-such-folder does not exist; create it first$/);
+    assert.match(answer.content[0].text!, /^INVALID_REQUEST: outputPath: the folder .*no-such-folder does not exist; create it first$/);
     assert.deepEqual(await jobFolders(t.dataDir), before);
   });
 
@@ -83,7 +83,7 @@ describe('MCP file paths over HTTP: only the configured folders, never through l
     const output = path.join(allowed, 'replace-me.wav');
     await writeFile(output, 'old');
     const refused = await callTool(client, 'narrate', { text: 'Keep it.', outputPath: output });
-    assert.match(refused.content[0]!.text!, /^INVALID_REQUEST: outputPath: .* exists; pass overwrite: true/);
+    assert.match(refused.content[0].text!, /^INVALID_REQUEST: outputPath: .* exists; pass overwrite: true/);
     assert.equal(await readFile(output, 'utf8'), 'old');
     const replaced = await callTool(client, 'narrate', { text: 'Replace it.', outputPath: output, overwrite: true });
     assert.equal(replaced.isError, undefined, replaced.content[0]?.text);
@@ -97,11 +97,11 @@ describe('MCP file paths over HTTP: only the configured folders, never through l
     const before = await jobFolders(t.dataDir);
     const tooLarge = await callTool(client, 'transcribe', { path: huge });
     assert.equal(tooLarge.isError, true);
-    assert.match(tooLarge.content[0]!.text!, /^FILE_TOO_LARGE: .*512 MB/);
+    assert.match(tooLarge.content[0].text!, /^FILE_TOO_LARGE: .*512 MB/);
     const notes = path.join(allowed, 'notes.mp3');
     await writeFile(notes, 'not audio at all '.repeat(100));
     const notMedia = await callTool(client, 'transcribe', { path: notes });
-    assert.match(notMedia.content[0]!.text!, /^INVALID_REQUEST: path: .* is not a media file/);
+    assert.match(notMedia.content[0].text!, /^INVALID_REQUEST: path: .* is not a media file/);
     assert.deepEqual(await jobFolders(t.dataDir), before);
   });
 
@@ -110,7 +110,7 @@ describe('MCP file paths over HTTP: only the configured folders, never through l
     const bare = await httpClient(open);
     try {
       const answer = await callTool(bare, 'narrate', { text: 'Anywhere?', outputPath: path.join(allowed, 'anywhere.wav') });
-      assert.match(answer.content[0]!.text!, /^INVALID_REQUEST: outputPath: no folder is open to file tools/);
+      assert.match(answer.content[0].text!, /^INVALID_REQUEST: outputPath: no folder is open to file tools/);
       const job = await callTool(bare, 'narrate', { text: 'A job needs no path.' });
       assert.equal(job.isError, undefined, job.content[0]?.text);
     } finally {
@@ -148,13 +148,13 @@ describe('MCP over stdio: the client\'s roots, and no network listener', () => {
       assert.equal(written.isError, undefined, `${written.content[0]?.text}\n${stderr}`);
       assert.ok((await stat(inside)).size > 44);
       const refused = await callTool(client, 'narrate', { text: 'Outside.', outputPath: path.join(outside, 'x.wav') });
-      assert.match(refused.content[0]!.text!, /^INVALID_REQUEST: outputPath: .* is outside the folders/);
+      assert.match(refused.content[0].text!, /^INVALID_REQUEST: outputPath: .* is outside the folders/);
       const media = await callTool(client, 'transcribe', { path: testModel('audio/jfk.wav') });
-      assert.match(media.content[0]!.text!, /^INVALID_REQUEST: path: .* is outside the folders/);
+      assert.match(media.content[0].text!, /^INVALID_REQUEST: path: .* is outside the folders/);
 
       assert.match(stderr, /no network listener/);
       assert.ok(transport.pid, 'the server process runs');
-      assert.deepEqual(await listeningSockets(transport.pid!), []);
+      assert.deepEqual(await listeningSockets(transport.pid), []);
     } finally {
       await client.close();
     }

@@ -125,7 +125,7 @@ describe('MCP over stdio: node dist/cli.js mcp', () => {
     try {
       await exerciseTools(client, scratch);
     } catch (error) {
-      throw new Error(`${(error as Error).message}\nstderr of the MCP server:\n${stderr.slice(-2000)}`);
+      throw new Error(`${(error as Error).message}\nstderr of the MCP server:\n${stderr.slice(-2000)}`, { cause: error });
     } finally {
       await client.close();
     }

@@ -80,6 +80,7 @@ describe('models command', () => {
   it('rewrites one progress line in place on a terminal', async () => {
     const { code, stderr, stdout } = await run(['install', 'voice-test'], true);
     assert.equal(code, 0);
+    // eslint-disable-next-line no-control-regex -- the terminal's erase-line escape, which the progress line writes
     assert.match(stderr, /\r\x1b\[2Kvoice-test {2}tokens\.txt/);
     assert.match(stdout, new RegExp(`no published checksum to verify against, sha256 recorded: ${tokens.sha256}`));
   });

@@ -75,7 +75,7 @@ describe('POST /audio/transcriptions response_format=diarized_json', () => {
     const file = await toFile(await readFile(testModel('audio/jfk.wav')), 'jfk.wav');
     const refusal = async (fields: Record<string, unknown>, translate = false): Promise<any> => {
       const call = translate
-        ? client.audio.translations.create({ file, model: 'whisper-1', ...fields } as any)
+        ? client.audio.translations.create({ file, model: 'whisper-1', ...fields })
         : client.audio.transcriptions.create({ file, model: 'whisper-1', response_format: 'diarized_json', ...fields } as any);
       return call.then(() => assert.fail('accepted'), (error: any) => error);
     };

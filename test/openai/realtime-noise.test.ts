@@ -29,8 +29,8 @@ async function utterance(t: TestServer, form: 'ga' | 'beta'): Promise<{ last: Ev
   const createConnection = () => net.connect({ host: '127.0.0.1', port: t.server.port });
   // Both SDK clients, used through what they share.
   const rt: { socket: any; send(event: any): void; close(): void; on(event: string, listener: (...args: any[]) => void): unknown } = form === 'ga'
-    ? new OpenAIRealtimeWS({ intent: 'transcription', options: { createConnection } as any }, client)
-    : new BetaRealtimeWS({ model: 'gpt-4o-transcribe', options: { createConnection } as any }, client);
+    ? new OpenAIRealtimeWS({ intent: 'transcription', options: { createConnection } }, client)
+    : new BetaRealtimeWS({ model: 'gpt-4o-transcribe', options: { createConnection } }, client);
   const events: Event[] = [];
   const pcm = await jfkPcm();
   try {

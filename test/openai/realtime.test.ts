@@ -62,13 +62,13 @@ interface RealtimeClient {
   on(event: string, listener: (...args: any[]) => void): unknown;
 }
 
-function connect(t: TestServer, form: 'ga' | 'beta' = 'ga'): { rt: RealtimeClient; events: Event[]; next(type: string, from?: number): Promise<Event>; closed: Promise<number> } {
+function connect(t: TestServer, form: 'ga' | 'beta' = 'ga'): { rt: RealtimeClient; events: Event[]; next: (type: string, from?: number) => Promise<Event>; closed: Promise<number> } {
   const client = new OpenAI({ baseURL: t.base, apiKey: 'unused' });
   const createConnection = () => net.connect({ host: '127.0.0.1', port: t.server.port });
   // The beta client has no transcription intent: it names a transcription model instead.
   const rt: RealtimeClient = form === 'ga'
-    ? new OpenAIRealtimeWS({ intent: 'transcription', options: { createConnection } as any }, client)
-    : new BetaRealtimeWS({ model: 'gpt-4o-transcribe', options: { createConnection } as any }, client);
+    ? new OpenAIRealtimeWS({ intent: 'transcription', options: { createConnection } }, client)
+    : new BetaRealtimeWS({ model: 'gpt-4o-transcribe', options: { createConnection } }, client);
   const events: Event[] = [];
   const waiters: Array<() => void> = [];
   rt.on('event', (event: Event) => {
@@ -213,11 +213,11 @@ describe('GET /v1/realtime (live transcription, OpenAI Realtime protocol)', () =
     for (const item of items) {
       const order = ['input_audio_buffer.speech_started', 'input_audio_buffer.speech_stopped', 'input_audio_buffer.committed', 'conversation.item.input_audio_transcription.completed']
         .map((type) => events.findIndex((e) => e.type === type && e.item_id === item));
-      assert.ok(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1])), `events of ${item} in order: ${order}`);
+      assert.ok(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1])), `events of ${item} in order: ${order.join(',')}`);
       // Deltas only add: each is non-empty and comes between its utterance's start and its completion.
       events.forEach((e, at) => {
         if (e.type !== 'conversation.item.input_audio_transcription.delta' || e.item_id !== item) return;
-        assert.ok(e.delta.length > 0 && at > order[0] && at < order[3], `delta of ${item} at ${at}: ${order}`);
+        assert.ok(e.delta.length > 0 && at > order[0] && at < order[3], `delta of ${item} at ${at}: ${order.join(',')}`);
       });
     }
     assert.equal(events.filter((e) => e.type === 'conversation.item.input_audio_transcription.delta' && !items.includes(e.item_id)).length, 0, 'no delta for an utterance that never started');

@@ -56,7 +56,7 @@ describe('POST /audio/speech with stream_format sse: a client that stops reading
     assert.ok(peak < 6 * 1024 * 1024, `the server buffered ${(peak / 1024 / 1024).toFixed(1)} MB for a client that did not read`);
     const jobs = t.server.jobs.list().filter((job) => job.kind === 'tts');
     assert.equal(jobs.length, 1);
-    const job = await waitForJob(t.base, jobs[0]!.id, isTerminal);
+    const job = await waitForJob(t.base, jobs[0].id, isTerminal);
     assert.ok(job.status === 'cancelled' || job.status === 'succeeded', job.status);
   });
 });

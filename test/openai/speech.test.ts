@@ -107,7 +107,7 @@ describe('POST /audio/speech through the openai SDK', () => {
 
   it('maps OpenAI voice names to ready voices and also takes our voice ids and exact names', async () => {
     const jobOf = async (voice: string | { id: string }, model = 'tts-1') => {
-      const response = await client.audio.speech.create({ model, voice: voice as string, input: 'Which voice?', response_format: 'wav' });
+      const response = await client.audio.speech.create({ model, voice: voice, input: 'Which voice?', response_format: 'wav' });
       await response.arrayBuffer();
       return (await request(`${t.base}/jobs/${response.headers.get('x-speech-studio-job-id')}`)).json();
     };
@@ -141,7 +141,7 @@ describe('POST /audio/speech through the openai SDK', () => {
     ];
     for (const [body, param] of cases) {
       await assert.rejects(client.audio.speech.create(body as never), (error: unknown) => {
-        assert.ok(error instanceof OpenAI.UnprocessableEntityError, `${JSON.stringify(body).slice(0, 80)}: ${error}`);
+        assert.ok(error instanceof OpenAI.UnprocessableEntityError, `${JSON.stringify(body).slice(0, 80)}: ${String(error)}`);
         assert.equal(error.status, 422);
         assert.equal(error.code, 'INVALID_REQUEST');
         assert.equal(error.param, param);

@@ -28,7 +28,7 @@ async function handInstalled(t: TestServer, folder: string, voiceJson: Record<st
   await writeFile(path.join(dir, 'voice.json'), JSON.stringify(voiceJson));
   const page = (await request(`${t.base}/voices?search=${encodeURIComponent(String(voiceJson.name))}&limit=100`)).json();
   const voice = page.items.find((v: { name: string }) => v.name.includes(String(voiceJson.name)));
-  assert.ok(voice && voice.availability === 'ready', `${voiceJson.name} is not a ready voice`);
+  assert.ok(voice && voice.availability === 'ready', `${String(voiceJson.name)} is not a ready voice`);
   return voice.name;
 }
 

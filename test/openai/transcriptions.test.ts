@@ -120,7 +120,7 @@ describe('POST /audio/transcriptions and /audio/translations through the openai 
 
   it('translates with whisper\'s translate task', async () => {
     const translated: any = await client.audio.translations.create({ file: jfk(), model: 'whisper-1', response_format: 'verbose_json' });
-    assert.equal((translated as any).task, 'translate');
+    assert.equal((translated).task, 'translate');
     assert.equal(translated.language, 'english');
     assert.ok(Math.abs(translated.duration - 11) < 0.6);
     const plain = await client.audio.translations.create({ file: jfk(), model: 'whisper-1' });
@@ -130,7 +130,7 @@ describe('POST /audio/transcriptions and /audio/translations through the openai 
   it('lists the installed whisper model, whisper-1 and the TTS engines in GET /models', async () => {
     const ids = [];
     for await (const model of client.models.list()) ids.push(model.id);
-    for (const id of [MODEL_FILE, 'whisper-1', 'espeak-ng', 'flite', 'tts-1']) assert.ok(ids.includes(id), `${id} in ${ids}`);
+    for (const id of [MODEL_FILE, 'whisper-1', 'espeak-ng', 'flite', 'tts-1']) assert.ok(ids.includes(id), `${id} in ${ids.join(',')}`);
     const one = await client.models.retrieve(MODEL_FILE);
     assert.equal(one.owned_by, 'whisper.cpp');
     await assert.rejects(client.models.retrieve('gpt-5'), OpenAI.NotFoundError);

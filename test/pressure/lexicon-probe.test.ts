@@ -20,7 +20,7 @@ describe('outside probe: the lexicon', () => {
     voiceId = await englishVoiceId(probe.t.base);
   });
 
-  const put = (what: string, body: string | unknown, headers: Record<string, string> = {}): Promise<RawResponse> =>
+  const put = (what: string, body: unknown, headers: Record<string, string> = {}): Promise<RawResponse> =>
     tally.probe(`PUT ${what}`, () => request(`${probe.t.base}/lexicon`, {
       method: 'PUT',
       headers: { 'Content-Type': 'application/json', ...headers },

@@ -139,7 +139,7 @@ describe('outside probe: MCP', () => {
     try {
       await hostileCalls(tally, client, probe.box, 'stdio');
     } catch (error) {
-      throw new Error(`${(error as Error).message}\nstderr of the MCP server:\n${stderr.slice(-2000)}`);
+      throw new Error(`${(error as Error).message}\nstderr of the MCP server:\n${stderr.slice(-2000)}`, { cause: error });
     } finally {
       await client.close();
     }

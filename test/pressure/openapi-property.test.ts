@@ -137,7 +137,7 @@ describe(`the OpenAPI document's operations hold their contract (seed ${SEED}, $
     const ids: string[] = [];
     const tts = await sendWithin(t.server.port, 'POST', '/v1/tts/jobs', { 'content-type': 'application/json' }, Buffer.from(JSON.stringify({ text: 'Hello there.' })), DEADLINE_MS);
     if (tts.status === 200) ids.push(JSON.parse(tts.body.toString()).id);
-    const upload = multipartBody([{ name: 'file', filename: 'jfk.wav', contentType: 'audio/wav', data: mediaParts[0]!.data }], 'seedboundary');
+    const upload = multipartBody([{ name: 'file', filename: 'jfk.wav', contentType: 'audio/wav', data: mediaParts[0].data }], 'seedboundary');
     const stt = await sendWithin(t.server.port, 'POST', '/v1/stt/jobs', { 'content-type': 'multipart/form-data; boundary=seedboundary' }, upload, DEADLINE_MS);
     if (stt.status === 200) ids.push(JSON.parse(stt.body.toString()).id);
     for (const id of ids) await sendWithin(t.server.port, 'POST', `/v1/jobs/${id}/cancel`, {}, undefined, DEADLINE_MS);

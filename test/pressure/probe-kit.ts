@@ -162,7 +162,7 @@ export interface ProbeServer extends ProbeRun {
  * and after them `cleanUp` (e.g. killing a server the tests started), then the sandbox removed; the tally is
  * named `name`. One after hook does both, so nothing still runs in the sandbox when it goes.
  */
-export function useProbeSandbox(name: string, hooks: { prepare?: (box: Sandbox) => Promise<void>; cleanUp?: () => Promise<unknown> | unknown } = {}): ProbeRun {
+export function useProbeSandbox(name: string, hooks: { prepare?: (box: Sandbox) => Promise<void>; cleanUp?: () => unknown } = {}): ProbeRun {
   const tally = new ProbeTally(name);
   let box: Sandbox | undefined;
   before(async () => {

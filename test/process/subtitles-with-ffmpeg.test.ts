@@ -34,7 +34,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 /** The cues ffprobe reads from a file: start and duration of each packet, in seconds. */
 function ffprobePackets(file: string): Array<{ start: number; end: number }> {
   const out = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'packet=pts_time,duration_time', '-of', 'csv=p=0', file], { encoding: 'utf8' });
-  return out.trim().split('\n').map((line) => line.split(',').map(Number)).map(([start, duration]) => ({ start: start!, end: start! + duration! }));
+  return out.trim().split('\n').map((line) => line.split(',').map(Number)).map(([start, duration]) => ({ start: start, end: start + duration }));
 }
 
 describe('subtitle files our writers make, read by ffmpeg', () => {
@@ -49,8 +49,8 @@ describe('subtitle files our writers make, read by ffmpeg', () => {
       const packets = ffprobePackets(file);
       assert.equal(packets.length, cues.length);
       packets.forEach((packet, i) => {
-        assert.ok(Math.abs(packet.start - cues[i]!.start) <= 0.0051, `cue ${i + 1} start ${packet.start} vs ${cues[i]!.start}`);
-        assert.ok(Math.abs(packet.end - cues[i]!.end) <= 0.0101, `cue ${i + 1} end ${packet.end} vs ${cues[i]!.end}`);
+        assert.ok(Math.abs(packet.start - cues[i].start) <= 0.0051, `cue ${i + 1} start ${packet.start} vs ${cues[i].start}`);
+        assert.ok(Math.abs(packet.end - cues[i].end) <= 0.0101, `cue ${i + 1} end ${packet.end} vs ${cues[i].end}`);
       });
     });
   }

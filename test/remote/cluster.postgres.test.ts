@@ -35,7 +35,7 @@ describe('two relay instances on one PostgreSQL database', { skip: missing }, ()
     const dataDir = await tempDir('speech-relay-');
     dataDirs.push(dataDir);
     relays[name] = await startRelayProcess(['--database-url', url, '--storage-dir', storage, '--data-dir', dataDir, '--port', String(ports[name])]);
-    return relays[name]!;
+    return relays[name];
   }
 
   before(async () => {

@@ -33,7 +33,7 @@ describe('device links', () => {
     const ws = new WebSocket(`${relay.origin.replace('http', 'ws')}/v1/devices/connect`, { headers: { Authorization: `Bearer ${token}` } });
     const voices = [{ id: ENGLISH_VOICE, name: 'English (America)', languageCode: 'en-US', availability: 'ready', access: { scope: 'builtin', canUse: true, license: 'x' } }];
     const assigned = new Promise<string>((resolve) => ws.on('message', (data) => {
-      const message = JSON.parse(String(data));
+      const message = JSON.parse((data as Buffer).toString());
       if (message.type === 'welcome') void createTts(relay.base, key, 'Never finished.', id);
       if (message.type === 'assign') {
         ws.send(JSON.stringify({ type: 'update', jobId: message.job.id, status: 'processing', progress: 10, phase: 'synthesizing' }));

@@ -102,7 +102,7 @@ describe('speeds on the device link', () => {
     const { id, token } = await makeDevice(relay.db, relay.relay.accountId, 'reporter');
     const ws = new WebSocket(`${relay.origin.replace('http', 'ws')}/v1/devices/connect`, { headers: { Authorization: `Bearer ${token}` } });
     const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
-    const welcomed = new Promise<void>((resolve) => ws.on('message', (data) => JSON.parse(String(data)).type === 'welcome' && resolve()));
+    const welcomed = new Promise<void>((resolve) => ws.on('message', (data) => JSON.parse((data as Buffer).toString()).type === 'welcome' && resolve()));
     const speed = (realTimeFactor: number, model = ENGLISH_VOICE) => ({ kind: 'tts', engine: 'espeak-ng', model, realTimeFactor, samples: 1 });
     const factors = async () => (await request(`${relay.base}/capabilities`, { headers: bearer(key) })).json().devices.estimates
       .find((e: Estimate) => e.id === id).realTimeFactors.map((r: { model: string; realTimeFactor: number }) => [r.model, r.realTimeFactor]);

@@ -26,8 +26,8 @@ function sequence(parts: readonly Float32Array[], durations: readonly number[]):
   let at = 0;
   parts.forEach((part, i) => {
     starts.push(at);
-    for (let k = 0; k < durations[i]!; k++) frames.set(part, (at + k) * CEPSTRA);
-    at += durations[i]!;
+    for (let k = 0; k < durations[i]; k++) frames.set(part, (at + k) * CEPSTRA);
+    at += durations[i];
   });
   return { frames, starts };
 }
@@ -63,8 +63,8 @@ describe('windowed dynamic time warping', () => {
     const warp = warpWindowed(short.frames, media.frames, { windowFrames: 60, rate, slackFrames: 200 });
     // Before the stretch every sound is in place; from the second sound after it too (the sound right after
     // it may share its edge with the stretch).
-    for (let i = 0; i < 50; i++) assert.equal(warp.first[short.starts[i]!], media.starts[i], `sound ${i}`);
-    for (let i = 52; i < kept.length; i++) assert.equal(warp.first[short.starts[i]!], media.starts[i + 20], `sound ${i}`);
+    for (let i = 0; i < 50; i++) assert.equal(warp.first[short.starts[i]], media.starts[i], `sound ${i}`);
+    for (let i = 52; i < kept.length; i++) assert.equal(warp.first[short.starts[i]], media.starts[i + 20], `sound ${i}`);
   });
 
   it('refines a coarse warp in a band to the same path as a fine one', () => {
@@ -73,7 +73,7 @@ describe('windowed dynamic time warping', () => {
     const coarse = warpWindowed(poolFrames(reference.frames, n, 2), poolFrames(media.frames, m, 2), { windowFrames: 40, rate, slackFrames: 20 });
     const fine = warpInBand(reference.frames, media.frames, coarse, 2, 4);
     reference.starts.forEach((start, i) => assert.equal(fine.first[start], media.starts[i], `sound ${i}`));
-    for (let i = 1; i < n; i++) assert.ok(fine.first[i]! >= fine.last[i - 1]! - 0 && fine.first[i]! <= fine.last[i - 1]! + 1, `path continuous at ${i}`);
+    for (let i = 1; i < n; i++) assert.ok(fine.first[i] >= fine.last[i - 1] - 0 && fine.first[i] <= fine.last[i - 1] + 1, `path continuous at ${i}`);
   });
 
   it('refuses frames that are not whole', () => {

@@ -22,7 +22,7 @@ function join(...parts: Int16Array[]): Int16Array {
 }
 
 const distance = (a: Float32Array, i: number, j: number): number =>
-  Math.hypot(...Array.from({ length: CEPSTRA }, (_, c) => a[i * CEPSTRA + c]! - a[j * CEPSTRA + c]!));
+  Math.hypot(...Array.from({ length: CEPSTRA }, (_, c) => a[i * CEPSTRA + c] - a[j * CEPSTRA + c]));
 
 describe('aligner features', () => {
   it('transforms a sine into one bin of the spectrum', () => {
@@ -30,8 +30,8 @@ describe('aligner features', () => {
     const re = Float64Array.from({ length: 64 }, (_, i) => Math.cos((2 * Math.PI * 5 * i) / 64));
     const im = new Float64Array(64);
     fft.transform(re, im);
-    const magnitudes = Array.from(re, (r, i) => Math.hypot(r, im[i]!));
-    assert.ok(Math.abs(magnitudes[5]! - 32) < 1e-9 && Math.abs(magnitudes[59]! - 32) < 1e-9);
+    const magnitudes = Array.from(re, (r, i) => Math.hypot(r, im[i]));
+    assert.ok(Math.abs(magnitudes[5] - 32) < 1e-9 && Math.abs(magnitudes[59] - 32) < 1e-9);
     assert.ok(magnitudes.every((m, i) => i === 5 || i === 59 || m < 1e-9));
     assert.throws(() => new Fft(48), TypeError);
   });
@@ -46,8 +46,8 @@ describe('aligner features', () => {
 
   it('reads loudness as energy in dB, digital silence at the floor', () => {
     const features = computeFeatures(join(new Int16Array(RATE / 2), tone(440, 0.5)), RATE);
-    assert.ok(features.energyDb[10]! < -90);
-    assert.ok(Math.abs(features.energyDb[70]! - 20 * Math.log10(8000 / 32768 / Math.SQRT2)) < 1);
+    assert.ok(features.energyDb[10] < -90);
+    assert.ok(Math.abs(features.energyDb[70] - 20 * Math.log10(8000 / 32768 / Math.SQRT2)) < 1);
   });
 
   it('works at the synthesizer\'s rate too', () => {
@@ -85,7 +85,7 @@ describe('placing units through a warp', () => {
   it('moves each boundary into the pause beside it and keeps the words inside their unit', () => {
     const placed = placeUnits(units, identity, [{ start: 0, end: 0.23 }, { start: 0.97, end: 1.25 }, { start: 2.1, end: 3 }]);
     assert.deepEqual(placed.map((u) => [u.matched, u.start, u.end]), [[true, 0.23, 0.97], [true, 1.25, 2.1]]);
-    assert.deepEqual(placed[0]!.words.map((w) => [w.text, w.start, w.end]), [['one', 0.23, 0.6], ['two', 0.6, 0.97]]);
+    assert.deepEqual(placed[0].words.map((w) => [w.text, w.start, w.end]), [['one', 0.23, 0.6], ['two', 0.6, 0.97]]);
   });
 
   it('reports a unit the warp passed over in a moment as not found', () => {

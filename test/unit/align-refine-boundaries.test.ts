@@ -34,7 +34,7 @@ describe('refining aligned boundaries with a recognizer\'s word times', () => {
     assert.deepEqual(refined.units.map((u) => [u.start, u.end]), [[1.12, 2.85], [3.5, 4.9]]);
     assert.equal(refined.movedBoundaries, 4);
     assert.equal(refined.agreedWords, 7);
-    assert.deepEqual(refined.units[0]!.words.map((w) => w.start), [1.12, 1.35, 1.8, 2.3]);
+    assert.deepEqual(refined.units[0].words.map((w) => w.start), [1.12, 1.35, 1.8, 2.3]);
     assert.deepEqual(refined.units.map((u) => u.words.map((w) => w.text)), units.map((u) => u.words.map((w) => w.text)));
   });
 
@@ -49,7 +49,7 @@ describe('refining aligned boundaries with a recognizer\'s word times', () => {
     assert.deepEqual(refined.units.map((u) => [u.start, u.end]), [[1.0, 3.0], [3.7, 5.0]]);
     assert.equal(refined.movedBoundaries, 1);
     // The cue that kept its boundaries still had its agreeing inner words re-timed, inside it.
-    assert.deepEqual(refined.units[0]!.words.map((w) => w.start), [1.0, 1.35, 1.8, 2.6]);
+    assert.deepEqual(refined.units[0].words.map((w) => w.start), [1.0, 1.35, 1.8, 2.6]);
   });
 
   it('never lets cues overlap, nor changes their number, order or texts', async () => {

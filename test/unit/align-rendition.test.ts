@@ -32,9 +32,9 @@ describe('the aligner speaks the same text the same way every time', () => {
     const second = renderScript(await openOwnEspeak(), script, VOICE, 190);
     assert.equal(second.units.length, script.length);
     second.units.forEach((unit, i) => {
-      assert.equal(unit.frames, first.units[i]!.frames, `unit ${i}`);
-      assert.deepEqual(unit.cepstra, first.units[i]!.cepstra, `unit ${i}`);
-      assert.deepEqual(unit.words, first.units[i]!.words, `unit ${i}`);
+      assert.equal(unit.frames, first.units[i].frames, `unit ${i}`);
+      assert.deepEqual(unit.cepstra, first.units[i].cepstra, `unit ${i}`);
+      assert.deepEqual(unit.words, first.units[i].words, `unit ${i}`);
     });
   });
 });

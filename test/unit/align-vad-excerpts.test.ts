@@ -14,9 +14,9 @@ describe('the excerpts of long media that VAD hears for the aligner', () => {
     const excerpts = vadExcerpts(3600);
     const heard = excerpts.reduce((sum, excerpt) => sum + excerpt.end - excerpt.start, 0);
     assert.ok(heard <= VAD_BUDGET_SECONDS, `heard ${heard} s`);
-    assert.equal(excerpts[0]!.start, 0);
+    assert.equal(excerpts[0].start, 0);
     assert.ok(Math.abs(excerpts.at(-1)!.end - 3600) < 1e-9);
-    excerpts.slice(1).forEach((excerpt, i) => assert.ok(excerpt.start >= excerpts[i]!.end, 'in order, not overlapping'));
+    excerpts.slice(1).forEach((excerpt, i) => assert.ok(excerpt.start >= excerpts[i].end, 'in order, not overlapping'));
   });
 
   it('joins the excerpts\' samples and maps speech found in them back to the media\'s times, cut at the joins', () => {

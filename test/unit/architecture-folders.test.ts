@@ -46,7 +46,7 @@ function doorsOfArchitecture(): string[] {
   const start = lines.findIndex((line) => line.startsWith('| door | folder |'));
   assert.ok(start >= 0, 'architecture.md has a door table');
   const rows = lines.slice(start + 2).filter((_, i, all) => all.slice(0, i + 1).every((line) => line.startsWith('|')));
-  return rows.flatMap((row) => [...row.split('|')[2]!.matchAll(/`src\/([a-z-]+)\/`/g)].map((m) => m[1]!)).sort();
+  return rows.flatMap((row) => [...row.split('|')[2].matchAll(/`src\/([a-z-]+)\/`/g)].map((m) => m[1])).sort();
 }
 
 describe('the architecture and contributing guides match the folders', () => {
@@ -68,7 +68,7 @@ describe('the architecture and contributing guides match the folders', () => {
     const stale: string[] = [];
     for (const [doc, text] of [['docs/architecture.md', architecture], ['CONTRIBUTING.md', contributing], ['docs/core-rules.md', read('docs/core-rules.md')]] as const) {
       for (const [, named] of text.matchAll(/`((?:src|test|scripts|bench)\/[\w./-]+)`/g)) {
-        if (!existsSync(path.join(root, named!))) stale.push(`${doc}: ${named}`);
+        if (!existsSync(path.join(root, named))) stale.push(`${doc}: ${named}`);
       }
     }
     assert.deepEqual(stale, []);

@@ -36,7 +36,7 @@ describe('core errors are registry errors', () => {
   it('a full disk becomes INTERNAL_ERROR with a sentence; anything unknown is left to the door', () => {
     const full = registryErrorOf(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
     assert.equal(full?.code, 'INTERNAL_ERROR');
-    assert.match(full!.message, /disk of Speech Studio's data directory is full/);
+    assert.match(full.message, /disk of Speech Studio's data directory is full/);
     assert.equal(registryErrorOf(new TypeError('boom')), undefined);
     assert.equal(registryErrorOf('a string'), undefined);
     assert.equal(registryErrorOf(null), undefined);

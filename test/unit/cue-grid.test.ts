@@ -57,11 +57,11 @@ describe('editsForCell', () => {
   });
 
   it('refuses, with a sentence, what would break the file', () => {
-    assert.match(String(editsForCell(SRT, 'srt', { index: 1, field: 'end', value: 'soon' })), /"soon" is not a time/);
-    assert.match(String(editsForCell(SRT, 'srt', { index: 1, field: 'end', value: '00:00:00,500' })), /would end .* before it starts/);
-    assert.match(String(editsForCell(SRT, 'srt', { index: 1, field: 'text', value: '  \n' })), /needs some text/);
-    assert.match(String(editsForCell(SRT, 'srt', { index: 1, field: 'text', value: 'One\n\nTwo' })), /empty line/);
-    assert.match(String(editsForCell(SRT, 'srt', { index: 9, field: 'text', value: 'x' })), /no cue 9/);
+    assert.match(editsForCell(SRT, 'srt', { index: 1, field: 'end', value: 'soon' }) as string, /"soon" is not a time/);
+    assert.match(editsForCell(SRT, 'srt', { index: 1, field: 'end', value: '00:00:00,500' }) as string, /would end .* before it starts/);
+    assert.match(editsForCell(SRT, 'srt', { index: 1, field: 'text', value: '  \n' }) as string, /needs some text/);
+    assert.match(editsForCell(SRT, 'srt', { index: 1, field: 'text', value: 'One\n\nTwo' }) as string, /empty line/);
+    assert.match(editsForCell(SRT, 'srt', { index: 9, field: 'text', value: 'x' }) as string, /no cue 9/);
   });
 
   it('edits a WebVTT and an ASS file the same way', () => {

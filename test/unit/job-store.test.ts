@@ -224,7 +224,7 @@ describe('JobStore', () => {
     for (const [what, damage, message] of cases) {
       const file = await storeFile();
       const bad = record('bad');
-      damage((bad.input as TtsJobInput).options as unknown as Record<string, unknown>);
+      damage((bad.input as TtsJobInput).options);
       const badButFinished = finished({ ...bad, id: 'history' });
       await writeFile(file, JSON.stringify({ version: 1, jobs: [bad, badButFinished, record('good')] }));
       const log = errorLog();
@@ -259,6 +259,6 @@ describe('JobStore', () => {
     assert.equal(loaded.options.inputFormat, 'txt');
     assert.equal(loaded.options.sampleRate, 24000);
     assert.deepEqual(loaded.options, ttsOptions());
-    assert.equal(((store.get('stt')!.input as SttJobInput).options as SttOptions).punctuation, true);
+    assert.equal(((store.get('stt')!.input as SttJobInput).options).punctuation, true);
   });
 });

@@ -7,8 +7,8 @@ import { pathToFileURL } from 'node:url';
 interface Header { format: string; archs: string[] }
 const root = path.join(__dirname, '..', '..');
 const script = pathToFileURL(path.join(root, 'scripts', 'check-packages.mjs')).href;
-const load = async (): Promise<{ binaryHeader(bytes: Buffer): Header; documentationProblems(listing: string[], readme: string): string[] }> => import(script);
-interface Contents { readmeTargets(readme: string): string[]; isStaged(file: string): boolean; ignoredBy(vscodeignore: string, file: string): boolean }
+const load = async (): Promise<{ binaryHeader: (bytes: Buffer) => Header; documentationProblems: (listing: string[], readme: string) => string[] }> => import(script);
+interface Contents { readmeTargets: (readme: string) => string[]; isStaged: (file: string) => boolean; ignoredBy: (vscodeignore: string, file: string) => boolean }
 const contents = async (): Promise<Contents> => import(pathToFileURL(path.join(root, 'scripts', 'package-contents.mjs')).href);
 
 function elf(machine: number): Buffer {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readingKind, readingSentences, sourceRange, type ReadingSentence } from '../../src/text/reading-sentences';
+import { readingKind, readingSentences, sourceRange } from '../../src/text/reading-sentences';
 
 /** Each sentence's text with the source it highlights. */
 const read = (source: string, ...args: Parameters<typeof readingSentences> extends [string, ...infer R] ? R : never): [string, string][] =>
@@ -75,7 +75,7 @@ describe('Read Aloud sentences with their source ranges', () => {
 
   it('maps a word of the spoken text back to its place in the source', () => {
     const source = '# Heading\n\nSee the **bold** [word](http://x) now.';
-    const sentence = readingSentences(source, 'markdown')[1] as ReadingSentence;
+    const sentence = readingSentences(source, 'markdown')[1];
     assert.equal(sentence.text, 'See the bold word now.');
     for (const word of ['bold', 'word', 'now']) {
       const at: number = sentence.text.indexOf(word);

@@ -17,11 +17,11 @@ describe('cues against shot changes', () => {
     const source = srt(['02,200', '05,880', 'Five frames late and four frames short.']);
     const problems = checkShotChanges(source, 'srt', style, SHOTS);
     assert.deepEqual(problems.map((p) => `${p.edge}:${p.change}:${p.framesAway}`), ['start:2:5', 'end:6:1']);
-    assert.match(problems[0]!.message, /^cue 1 starts 5 frames after the shot change at 2\.000 s; start it on the change$/);
-    assert.match(problems[1]!.message, /^cue 1 ends 3 frames before the shot change at 6\.000 s; end it 2 frames before the change$/);
+    assert.match(problems[0].message, /^cue 1 starts 5 frames after the shot change at 2\.000 s; start it on the change$/);
+    assert.match(problems[1].message, /^cue 1 ends 3 frames before the shot change at 6\.000 s; end it 2 frames before the change$/);
     // One fix at a time, as the editor applies them: each rewrites the cue's timing line.
-    const startFixed = applyEdits(source, snapToShotChange(source, 'srt', problems[0]!));
-    const snapped = applyEdits(startFixed, snapToShotChange(startFixed, 'srt', checkShotChanges(startFixed, 'srt', style, SHOTS)[0]!));
+    const startFixed = applyEdits(source, snapToShotChange(source, 'srt', problems[0]));
+    const snapped = applyEdits(startFixed, snapToShotChange(startFixed, 'srt', checkShotChanges(startFixed, 'srt', style, SHOTS)[0]));
     assert.equal(snapped, srt(['02,000', '05,920', 'Five frames late and four frames short.']));
     assert.deepEqual(brief(snapped), [], 'the snapped cue is on the cuts');
   });
@@ -56,8 +56,8 @@ describe('cues against shot changes', () => {
   it('snaps in a WebVTT file with settings after the timing, keeping them', () => {
     const vtt = 'WEBVTT\n\n00:02.160 --> 00:04.000 align:start\nHello\n';
     const [problem] = checkShotChanges(vtt, 'vtt', style, SHOTS);
-    const fixed = applyEdits(vtt, snapToShotChange(vtt, 'vtt', problem!));
+    const fixed = applyEdits(vtt, snapToShotChange(vtt, 'vtt', problem));
     assert.equal(fixed, 'WEBVTT\n\n00:02.000 --> 00:04.000 align:start\nHello\n');
-    assert.equal(scanSubtitles(fixed, 'vtt').cues[0]!.start, 2);
+    assert.equal(scanSubtitles(fixed, 'vtt').cues[0].start, 2);
   });
 });

@@ -33,12 +33,12 @@ describe('writing new subtitle files', () => {
       assert.deepEqual(scanned.errors, []);
       assert.equal(scanned.cues.length, cues.length);
       scanned.cues.forEach((cue, i) => {
-        assert.ok(Math.abs(cue.start - cues[i]!.start) <= PRECISION[format], `cue ${i + 1} start`);
-        assert.ok(Math.abs(cue.end - cues[i]!.end) <= PRECISION[format], `cue ${i + 1} end`);
-        assert.equal(cue.lines.length, cues[i]!.lines.length, `cue ${i + 1} lines`);
+        assert.ok(Math.abs(cue.start - cues[i].start) <= PRECISION[format], `cue ${i + 1} start`);
+        assert.ok(Math.abs(cue.end - cues[i].end) <= PRECISION[format], `cue ${i + 1} end`);
+        assert.equal(cue.lines.length, cues[i].lines.length, `cue ${i + 1} lines`);
       });
       const read = parseSubtitles(body, format);
-      assert.equal(read[0]!.text, 'Hello, world.');
+      assert.equal(read[0].text, 'Hello, world.');
       assert.equal(read.find((cue) => cue.text.includes('Ampersands'))?.text.replace(/[()]/g, (c) => (c === '(' ? '{' : '}')), 'Ampersands & 1 < 2 > 0 and {braces} stay text.');
     });
   }

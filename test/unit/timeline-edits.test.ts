@@ -37,12 +37,12 @@ describe('editsForTimeline', () => {
   });
 
   it('refuses what cannot be done, with a sentence', () => {
-    assert.match(String(editsForTimeline(VTT, 'vtt', STYLE, { type: 'at-playhead', edge: 'start', index: 2, position: 3.8 })), /after the end of cue 2/);
-    assert.match(String(editsForTimeline(VTT, 'vtt', STYLE, { type: 'at-playhead', edge: 'end', index: null, position: 3 })), /Put the cursor in a cue/);
-    assert.match(String(editsForTimeline(VTT, 'vtt', STYLE, { type: 'at-playhead', edge: 'split', index: null, position: 3.8 })), /inside a cue/);
-    assert.match(String(editsForTimeline(VTT, 'vtt', STYLE, { type: 'at-playhead', edge: 'split', index: 2, position: 3.8 })), /not inside cue 2/);
-    assert.match(String(editsForTimeline(VTT, 'vtt', STYLE, { type: 'retime', index: 7, start: 1, end: 2 })), /no cue 7/);
-    assert.match(String(editsForTimeline(VTT, 'vtt', STYLE, { type: 'retime', index: 1, start: 2, end: 2 })), /end before it starts/);
+    assert.match(editsForTimeline(VTT, 'vtt', STYLE, { type: 'at-playhead', edge: 'start', index: 2, position: 3.8 }) as string, /after the end of cue 2/);
+    assert.match(editsForTimeline(VTT, 'vtt', STYLE, { type: 'at-playhead', edge: 'end', index: null, position: 3 }) as string, /Put the cursor in a cue/);
+    assert.match(editsForTimeline(VTT, 'vtt', STYLE, { type: 'at-playhead', edge: 'split', index: null, position: 3.8 }) as string, /inside a cue/);
+    assert.match(editsForTimeline(VTT, 'vtt', STYLE, { type: 'at-playhead', edge: 'split', index: 2, position: 3.8 }) as string, /not inside cue 2/);
+    assert.match(editsForTimeline(VTT, 'vtt', STYLE, { type: 'retime', index: 7, start: 1, end: 2 }) as string, /no cue 7/);
+    assert.match(editsForTimeline(VTT, 'vtt', STYLE, { type: 'retime', index: 1, start: 2, end: 2 }) as string, /end before it starts/);
   });
 });
 

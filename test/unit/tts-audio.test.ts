@@ -118,7 +118,7 @@ describe('SampleSpool', () => {
     const spool = await SampleSpool.create(path.join(dir, 'speech.pcm'), RATE);
     const input = sine(1, -12);
     await spool.write(input.subarray(0, 7000));
-    await spool.writeSilence(500);
+    spool.writeSilence(500);
     await spool.write(input.subarray(7000));
     const back: number[] = [];
     for await (const block of spool.read(4096)) back.push(...block);

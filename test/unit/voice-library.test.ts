@@ -154,7 +154,7 @@ describe('downloadable voices follow the data directory without a restart', () =
     assert.equal(entry.voice.availability, 'ready');
     assert.ok(entry.createdAt > 0);
     assert.deepEqual(entry.voice.access, { scope: 'shared', canUse: true, license: 'Blizzard-2013-Lessac' });
-    assert.deepEqual(entry.ref.model as SherpaVoiceModel, {
+    assert.deepEqual(entry.ref.model, {
       kind: 'vits',
       files: { model: path.join(dir, 'en_US-lessac-medium.onnx'), tokens: path.join(dir, 'tokens.txt') },
       speakerId: 0,
@@ -203,7 +203,7 @@ describe('downloadable voices follow the data directory without a restart', () =
     ]);
     const voice = library.get(voiceIdFor('sherpa-onnx', 'kitten-nano-en-v0.1-fp16#expr-voice-4-f'))!;
     const dir = path.join(dataDir, 'models', 'tts', 'kitten-nano-en-v0.1-fp16');
-    assert.deepEqual(voice.ref.model as SherpaVoiceModel, {
+    assert.deepEqual(voice.ref.model, {
       kind: 'kitten',
       files: { model: path.join(dir, 'model.fp16.onnx'), voices: path.join(dir, 'voices.bin'), tokens: path.join(dir, 'tokens.txt') },
       speakerId: 5,

@@ -38,5 +38,5 @@ test('jobs from the extension API are editor jobs: they run, and the HTTP API an
   assert.equal((await api(studio.baseUrl!, `/jobs/${job.id}`)).status, 404);
   const done = await succeeded(studio, job.id);
   assert.ok(done.outputPath, 'a succeeded job has an output path');
-  assert.equal((await readFile(done.outputPath!)).subarray(0, 4).toString('latin1'), 'RIFF');
+  assert.equal((await readFile(done.outputPath)).subarray(0, 4).toString('latin1'), 'RIFF');
 });

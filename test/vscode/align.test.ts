@@ -30,7 +30,7 @@ test('Align Script to Media writes name.srt beside the script, every line of it 
   const cues = scanSubtitles(await readFile(result.subtitles.fsPath, 'utf8'), 'srt').cues;
   cues.forEach((cue, i) => {
     assert.ok(cue.start < cue.end && cue.end <= 118.05, `cue ${i + 1}`);
-    if (i > 0) assert.ok(cue.start >= cues[i - 1]!.end, `cue ${i + 1} starts after cue ${i} ends`);
+    if (i > 0) assert.ok(cue.start >= cues[i - 1].end, `cue ${i + 1} starts after cue ${i} ends`);
   });
   const words = (await readFile(DEV('dev-a.txt'), 'utf8')).split(/\s+/).filter(Boolean);
   assert.deepEqual(cues.flatMap((cue) => cue.lines.join(' ').split(/\s+/)), words);
@@ -56,12 +56,12 @@ test('Re-time Subtitles to Media moves the drifted cues onto the speech in one u
   assert.deepEqual(after.map((cue) => cue.lines), before.map((cue) => cue.lines), 'the cues\' text is kept');
   after.forEach((cue, i) => {
     assert.ok(cue.start < cue.end, `cue ${i + 1}`);
-    if (i > 0) assert.ok(cue.start >= after[i - 1]!.end, `cue ${i + 1} in order`);
+    if (i > 0) assert.ok(cue.start >= after[i - 1].end, `cue ${i + 1} in order`);
   });
   // Written as the times of the speech (the drift was 0.8 s and more), not as the drifted file's.
   const truth = (JSON.parse(await readFile(DEV('dev-a.truth.json'), 'utf8')) as { sentences: Array<{ start: number }> }).sentences;
-  const errors = after.map((cue, i) => Math.abs(cue.start - truth[i]!.start)).sort((a, b) => a - b);
-  assert.ok(errors[Math.floor(errors.length / 2)]! < 0.25, `median start error ${errors[Math.floor(errors.length / 2)]} s`);
+  const errors = after.map((cue, i) => Math.abs(cue.start - truth[i].start)).sort((a, b) => a - b);
+  assert.ok(errors[Math.floor(errors.length / 2)] < 0.25, `median start error ${errors[Math.floor(errors.length / 2)]} s`);
   await vscode.commands.executeCommand('undo');
   assert.equal(editor.document.getText(), drifted, 'one undo restores the drifted file');
   await vscode.commands.executeCommand('workbench.action.files.revert');
@@ -84,8 +84,8 @@ test('Re-time Subtitles to Media on an ASS script rewrites only the times: style
   const retimed = editor.document.getText();
   assert.equal(withoutTimes('ass', retimed), withoutTimes('ass', drifted), 'everything but the times kept');
   const truth = (JSON.parse(await readFile(DEV('dev-a.truth.json'), 'utf8')) as { sentences: Array<{ start: number }> }).sentences;
-  const errors = scanSubtitles(retimed, 'ass').cues.map((cue, i) => Math.abs(cue.start - truth[i]!.start)).sort((a, b) => a - b);
-  assert.ok(errors[20]! < 0.25, `median start error ${errors[20]} s`);
+  const errors = scanSubtitles(retimed, 'ass').cues.map((cue, i) => Math.abs(cue.start - truth[i].start)).sort((a, b) => a - b);
+  assert.ok(errors[20] < 0.25, `median start error ${errors[20]} s`);
   await vscode.commands.executeCommand('undo');
   assert.equal(editor.document.getText(), drifted, 'one undo restores the drifted script');
   await vscode.commands.executeCommand('workbench.action.files.revert');

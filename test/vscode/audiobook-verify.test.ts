@@ -44,7 +44,7 @@ test('Export Audiobook with verified takes retakes damaged takes, and shows the 
     assert.deepEqual(verified.retaken.map((paragraph) => paragraph.paragraph).filter((n) => n > 1), [2, 3], 'both paragraphs were retaken');
     for (const paragraph of verified.retaken) {
       assert.equal(paragraph.takes.length, 2);
-      assert.ok(paragraph.takes[0]!.wer > 0.25, `the damaged take is over the threshold: ${paragraph.takes[0]!.wer}`);
+      assert.ok(paragraph.takes[0].wer > 0.25, `the damaged take is over the threshold: ${paragraph.takes[0].wer}`);
     }
     assert.ok((await stat(verified.textFile)).size > 0 && (await stat(verified.reportFile)).size > 0, 'the report is beside the book');
 

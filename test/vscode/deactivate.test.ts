@@ -37,6 +37,7 @@ function enginePids(): number[] {
 test('deactivate() stops the window\'s server, stores the running job as interrupted and ends the engine process', async () => {
   const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
   const studio = await extensionApi();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the extension's own CommonJS bundle, from the extension host's module cache
   const loaded = require(path.join(extension.extensionPath, 'dist', 'extension.js')) as { deactivate(): Promise<void> };
   const base = studio.baseUrl;
   assert.ok(base, 'the window\'s Local API runs');

@@ -44,6 +44,7 @@ export async function waitFor<T>(what: string, check: () => T | undefined | Prom
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- whatever the check threw, as String() shows it
   throw new Error(`waited ${timeoutMs} ms for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`);
 }
 

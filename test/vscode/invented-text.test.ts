@@ -25,7 +25,7 @@ const flagged = (uri: vscode.Uri): string[] =>
     .getDiagnostics(uri)
     .filter((d) => d.source === INVENTED_TEXT_SOURCE)
     .sort((a, b) => a.range.start.line - b.range.start.line)
-    .map((d) => `${d.range.start.line + 1}:${String(d.code)}`);
+    .map((d) => `${d.range.start.line + 1}:${d.code as string}`);
 
 test('Cues a recognizer may have invented are pointed at, text over silence once the speech is found, with fixes that remove or re-transcribe the cue', async () => {
   const folder = workspaceFile('invented');

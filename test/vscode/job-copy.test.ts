@@ -27,7 +27,7 @@ test('the Jobs view copies a job id and a curl that downloads a Local API job\'s
     await promisify(execFile)('sh', ['-c', line], { cwd: shellDir });
     const [file] = await readdir(shellDir);
     assert.ok(file, 'curl wrote the output');
-    assert.equal((await readFile(path.join(shellDir, file!))).subarray(0, 4).toString('latin1'), 'RIFF');
+    assert.equal((await readFile(path.join(shellDir, file))).subarray(0, 4).toString('latin1'), 'RIFF');
   } finally {
     await rm(shellDir, { recursive: true, force: true });
   }

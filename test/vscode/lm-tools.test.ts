@@ -10,7 +10,7 @@ const resultText = (result: vscode.LanguageModelToolResult): string =>
 
 test('the language-model tools are registered with the schemas package.json declares', async () => {
   const names = vscode.lm.tools.map((tool) => tool.name);
-  for (const name of ['speechStudio_listVoices', 'speechStudio_transcribe', 'speechStudio_narrate']) assert.ok(names.includes(name), `${name} in ${names}`);
+  for (const name of ['speechStudio_listVoices', 'speechStudio_transcribe', 'speechStudio_narrate']) assert.ok(names.includes(name), `${name} in ${names.join(',')}`);
   const transcribe = vscode.lm.tools.find((tool) => tool.name === 'speechStudio_transcribe')!;
   assert.deepEqual((transcribe.inputSchema as { required: string[] }).required, ['path']);
 });
@@ -32,7 +32,7 @@ test('an agent lists voices, transcribes a workspace file and narrates text thro
 
 test('the language-model tools read and write only inside the workspace, never through a link', async () => {
   const token = new vscode.CancellationTokenSource().token;
-  const workspace = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+  const workspace = vscode.workspace.workspaceFolders![0].uri.fsPath;
   const outside = await mkdtemp(path.join(os.tmpdir(), 'lm-outside-'));
   const link = path.join(workspace, 'agent-link.wav');
   await symlink(path.join(outside, 'through-the-link.wav'), link);

@@ -98,10 +98,10 @@ test('Save Narration As on the player\'s title bar: a name cut at a word boundar
   await ui({ action: 'click', selector: '.part.panel .action-label[aria-label^="Save Narration As"]' });
   const input = '.quick-input-widget input';
   await ui({ action: 'waitFor', selector: input });
-  const suggested = (await waitFor('the suggested name', async () => {
+  const suggested = await waitFor<string>('the suggested name', async () => {
     const { value } = await ui({ action: 'property', name: 'value', selector: input });
     return typeof value === 'string' && value.endsWith('.wav') ? value : undefined;
-  })) as string;
+  });
   assert.equal(path.basename(suggested), 'It was a bright cold day in April and.wav');
   const target = workspaceFile('typed.mp3').fsPath;
   await ui({ action: 'press', key: 'Control+a' });

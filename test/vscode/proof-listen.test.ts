@@ -94,7 +94,7 @@ test('Proof-Listen Document narrates, transcribes, and leaves the differences as
   const code = document.getText().indexOf('```js');
   const codeEnd = document.getText().indexOf('```', code + 3) + 3;
   for (const diagnostic of diagnostics) {
-    assert.ok(['skipped', 'added', 'said-differently'].includes(String(diagnostic.code)), String(diagnostic.code));
+    assert.ok(['skipped', 'added', 'said-differently'].includes(diagnostic.code as string), diagnostic.code as string);
     assert.ok(document.validateRange(diagnostic.range).isEqual(diagnostic.range), `range inside the document: ${JSON.stringify(diagnostic.range)}`);
     const [start, end] = [document.offsetAt(diagnostic.range.start), document.offsetAt(diagnostic.range.end)];
     assert.ok(end <= code || start >= codeEnd, 'nothing in the code block, which is not narrated');
@@ -136,7 +136,7 @@ test('Proof-Listen Document narrates, transcribes, and leaves the differences as
   assert.ok(Math.abs(playback.report.start - Math.max(0, playback.finding.time.start - 0.5)) < 0.05, `played from ${playback.report.start} s`);
 
   // The quick fix opens Add Pronunciation for those words (answered here instead of in its dialogs).
-  const added = await vscode.commands.executeCommand<AddPronunciationResult>(add.command.command, { ...add.command.arguments![0], say: 'test', choice: 'Cancel', play: false });
+  const added = await vscode.commands.executeCommand<AddPronunciationResult>(add.command.command, { ...add.command.arguments[0], say: 'test', choice: 'Cancel', play: false });
   assert.equal(added?.entry.text, written);
   assert.equal(added.job.status, 'succeeded', added.job.error ?? '');
 }, 180_000);

@@ -22,7 +22,7 @@ const CUES = [
 const shown = (uri: vscode.Uri): string[] =>
   vscode.languages.getDiagnostics(uri).filter((d) => d.source === SHOT_CHANGE_SOURCE)
     .sort((a, b) => a.range.start.line - b.range.start.line)
-    .map((d) => `${d.range.start.line + 1}:${String(d.code)}`);
+    .map((d) => `${d.range.start.line + 1}:${d.code as string}`);
 
 test('Shot changes of the video are found, marked on the timeline, and a cue starting near one is pointed at and snaps to it', async () => {
   const folder = workspaceFile('shots');
@@ -38,7 +38,7 @@ test('Shot changes of the video are found, marked on the timeline, and a cue sta
     assert.equal(path.basename(check.media.fsPath), 'cuts.mp4');
     assert.equal(check.framesPerSecond, SHOT_VIDEO_FPS);
     assert.equal(check.changes.length, CUT_SECONDS.length, JSON.stringify(check.changes));
-    check.changes.forEach((change, i) => assert.ok(Math.abs(change - CUT_SECONDS[i]!) <= 1 / SHOT_VIDEO_FPS, `cut ${i + 1} at ${change} s`));
+    check.changes.forEach((change, i) => assert.ok(Math.abs(change - CUT_SECONDS[i]) <= 1 / SHOT_VIDEO_FPS, `cut ${i + 1} at ${change} s`));
     assert.deepEqual(check.problems.map((p) => `${p.cue}:${p.edge}`), ['2:start', '3:start']);
 
     // Each on its cue's timing line.

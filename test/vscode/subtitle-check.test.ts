@@ -9,7 +9,7 @@ import { screenshot, ui, updateSetting, waitFor, workspaceFile } from './helpers
 const checkProblems = (uri: vscode.Uri): vscode.Diagnostic[] =>
   vscode.languages.getDiagnostics(uri).filter((d) => d.source === SUBTITLE_CHECK_SOURCE);
 const brief = (diagnostics: vscode.Diagnostic[]): string[] =>
-  diagnostics.map((d) => `${d.range.start.line}:${String(d.code)}`).sort((a, b) => parseInt(a, 10) - parseInt(b, 10) || a.localeCompare(b));
+  diagnostics.map((d) => `${d.range.start.line}:${d.code as string}`).sort((a, b) => parseInt(a, 10) - parseInt(b, 10) || a.localeCompare(b));
 const same = (expected: string[]) => (uri: vscode.Uri) => {
   const found = brief(checkProblems(uri));
   return JSON.stringify(found) === JSON.stringify([...expected].sort((a, b) => parseInt(a, 10) - parseInt(b, 10) || a.localeCompare(b))) ? found : undefined;

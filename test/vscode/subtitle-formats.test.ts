@@ -39,7 +39,7 @@ const TTML = [
 ].join('\n');
 
 const problems = (uri: vscode.Uri): string =>
-  vscode.languages.getDiagnostics(uri).filter((d) => d.source === SUBTITLE_CHECK_SOURCE).map((d) => `${d.range.start.line}:${String(d.code)}`).sort().join(' ');
+  vscode.languages.getDiagnostics(uri).filter((d) => d.source === SUBTITLE_CHECK_SOURCE).map((d) => `${d.range.start.line}:${d.code as string}`).sort().join(' ');
 
 async function actionsAt(uri: vscode.Uri, line: number): Promise<vscode.CodeAction[]> {
   const found = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>(

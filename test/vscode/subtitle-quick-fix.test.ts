@@ -19,7 +19,7 @@ const PROBLEMS = ['1:reading-speed', '2:line-too-long', '5:reading-speed', '5:to
 const problems = (uri: vscode.Uri): vscode.Diagnostic[] =>
   vscode.languages.getDiagnostics(uri).filter((d) => d.source === SUBTITLE_CHECK_SOURCE);
 const brief = (uri: vscode.Uri): string =>
-  problems(uri).map((d) => `${d.range.start.line}:${String(d.code)}`).sort().join(' ');
+  problems(uri).map((d) => `${d.range.start.line}:${d.code as string}`).sort().join(' ');
 
 async function openFixture(): Promise<vscode.TextEditor> {
   const uri = workspaceFile('subtitles', 'quick-fix.srt');

@@ -13,7 +13,7 @@ test('Narrate Subtitle File writes the timed narration beside the SRT and lists 
   assert.ok(result, 'the command returns its job');
   assert.equal(result.job.status, 'succeeded', result.job.error ?? '');
   assert.equal(result.output?.fsPath, path.join(path.dirname(subtitles.fsPath), 'scene.narration.wav'));
-  const wav = await readFile(result.output!.fsPath);
+  const wav = await readFile(result.output.fsPath);
   assert.equal(wav.subarray(0, 4).toString('latin1'), 'RIFF');
   assert.ok((wav.length - 44) / wav.readUInt32LE(28) >= 5, 'the narration lasts until the last cue ends');
   const problems = await waitFor('the fit report in Problems', () => {

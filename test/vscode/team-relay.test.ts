@@ -69,8 +69,8 @@ async function serve(dataDir: string, port: number): Promise<{ origin: string; c
         resolve(match[1]);
       }
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`the relay exited (${code}) before listening:\n${output}`));

@@ -20,9 +20,9 @@ test('Transcribe Media File on the fixture WAV writes an SRT beside it and opens
   assert.ok(result, 'the command returns its job');
   assert.equal(result.job.status, 'succeeded', result.job.error ?? '');
   assert.equal(result.output?.fsPath, path.join(path.dirname(media.fsPath), 'interview.srt'));
-  const srt = await readFile(result.output!.fsPath, 'utf8');
+  const srt = await readFile(result.output.fsPath, 'utf8');
   for (const cue of srt.split('\n\n').filter((block) => block.trim())) assert.match(cue, SRT_CUE);
-  assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, result.output!.fsPath, 'the SRT is open');
+  assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, result.output.fsPath, 'the SRT is open');
   shared.transcriptionJobId = result.job.id;
 });
 
@@ -56,8 +56,8 @@ test('Transcribe Media File asks for the options once per workspace, then uses t
   await ui({ action: 'waitFor', selector: '.quick-input-widget:has-text("interview.txt already exists")' });
   await ui({ action: 'click', selector: row('Keep Both') });
   const kept = await second;
-  assert.equal(path.basename(kept!.output!.fsPath), 'interview (2).txt');
-  assert.equal(await readFile(written.output!.fsPath, 'utf8'), await readFile(kept!.output!.fsPath, 'utf8'));
+  assert.equal(path.basename(kept.output!.fsPath), 'interview (2).txt');
+  assert.equal(await readFile(written.output!.fsPath, 'utf8'), await readFile(kept.output!.fsPath, 'utf8'));
 
   // Choose Options asks again, the remembered answers first: Enter three times repeats them, then a new format.
   const third = Promise.resolve(vscode.commands.executeCommand<TranscribeResult>('speechStudio.transcribeMediaFileChooseOptions', media, { overwrite: true, open: false }));
@@ -68,8 +68,8 @@ test('Transcribe Media File asks for the options once per workspace, then uses t
     await ui({ action: 'press', key: 'Enter' });
   }
   const changed = await third;
-  assert.equal(path.basename(changed!.output!.fsPath), 'interview.vtt');
+  assert.equal(path.basename(changed.output!.fsPath), 'interview.vtt');
   // ...and the new answer is what the plain command uses from now on, still without asking.
   const fourth = await vscode.commands.executeCommand<TranscribeResult>('speechStudio.transcribeMediaFile', media, { overwrite: true, open: false });
-  assert.equal(path.basename(fourth!.output!.fsPath), 'interview.vtt');
+  assert.equal(path.basename(fourth.output!.fsPath), 'interview.vtt');
 }, 120_000);

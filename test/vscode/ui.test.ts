@@ -78,7 +78,7 @@ test('the command palette lists the Speech Studio commands', async () => {
       await ui({ action: 'waitFor', selector: `.quick-input-widget .monaco-list-row:has-text("${title}")` });
     } catch (error) {
       const { texts } = await ui({ action: 'texts', selector: '.quick-input-widget .monaco-list-row' });
-      throw new Error(`"${title}" is not in the palette, which shows: ${JSON.stringify(texts)} (${String(error)})`);
+      throw new Error(`"${title}" is not in the palette, which shows: ${JSON.stringify(texts)} (${String(error)})`, { cause: error });
     }
   }
   await vscode.commands.executeCommand('workbench.action.quickOpen', '>Speech Studio: ');

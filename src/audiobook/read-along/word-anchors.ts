@@ -12,7 +12,7 @@ export interface WordAnchor {
 }
 
 /** A word: letters, marks and digits, joined by an apostrophe or a hyphen inside it ("don't", "well-known"). */
-const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:['’\-][\p{L}\p{M}\p{N}]+)*/gu;
+const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:['’-][\p{L}\p{M}\p{N}]+)*/gu;
 
 /** The words of `text` as offset ranges, in order. */
 export function wordRanges(text: string): Array<{ start: number; end: number }> {

@@ -23,7 +23,7 @@ export function describeStillBad(paragraph: ParagraphTakes): string {
 
 /** Where a paragraph is in `text`: its first line found as written, else undefined. */
 function findParagraph(text: string, paragraph: string): { start: number; end: number } | undefined {
-  const firstLine = paragraph.split('\n')[0]!.trim();
+  const firstLine = paragraph.split('\n')[0].trim();
   if (firstLine === '') return undefined;
   const start = text.indexOf(firstLine);
   return start < 0 ? undefined : { start, end: start + firstLine.length };
@@ -100,5 +100,5 @@ export class TakeProblems implements vscode.CodeActionProvider, vscode.Disposabl
 /** The position of character `offset` of `text`. */
 function positionAt(text: string, offset: number): vscode.Position {
   const before = text.slice(0, offset).split('\n');
-  return new vscode.Position(before.length - 1, before[before.length - 1]!.length);
+  return new vscode.Position(before.length - 1, before[before.length - 1].length);
 }

@@ -80,7 +80,7 @@ export async function installModel(services: Services, id?: string): Promise<Ins
     const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
       token.onCancellationRequested(() => controller.abort());
       let shown = 0;
-      return models.install(id!, {
+      return models.install(id, {
         signal: controller.signal,
         onProgress: (p) => {
           const overall = p.percent === null ? null : ((p.fileIndex + p.percent / 100) / p.fileCount) * 100;

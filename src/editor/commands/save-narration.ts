@@ -66,7 +66,7 @@ export async function saveNarrationAs(services: Services, args: SaveNarrationArg
     return undefined;
   }
   const text = narrations.get(job.id);
-  const input = job.input as Extract<JobRecord['input'], { kind: 'tts' }>;
+  const input = job.input;
   const own = input.encodeAs ?? input.options.outputFormat;
   const target = args.target ?? (await askTarget(suggestedNarrationName(text ?? job.name), own));
   if (!target) return undefined;

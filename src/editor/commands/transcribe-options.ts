@@ -115,8 +115,8 @@ export async function askTranscribeOptions(state: vscode.Memento, given: Partial
   if (diarization === undefined) return undefined;
   let speakerCount = given.speakerCount;
   if (diarization && !('speakerCount' in given)) {
-    const counts = [2, 3, 4, 5, 6, 8, 10].map((n) => ({ label: `${n} speakers`, value: n as number | 0 }));
-    const chosen = await ask<number | 0>(title, [{ label: 'Find out automatically', value: 0 }, ...counts], last.speakerCount ?? 0, 'How many speakers?');
+    const counts = [2, 3, 4, 5, 6, 8, 10].map((n) => ({ label: `${n} speakers`, value: n }));
+    const chosen = await ask<number>(title, [{ label: 'Find out automatically', value: 0 }, ...counts], last.speakerCount ?? 0, 'How many speakers?');
     if (chosen === undefined) return undefined;
     speakerCount = chosen || undefined;
   }

@@ -29,7 +29,7 @@ export interface TranscribeArgs extends Partial<TranscribeOptions> {
 /** The options among the arguments (only those really given: `in` checks matter to the questions). */
 function given(args: TranscribeArgs): Partial<TranscribeOptions> {
   const { overwrite: _overwrite, open: _open, chooseOptions: _choose, ...options } = args;
-  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<TranscribeOptions>;
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
 }
 
 export interface TranscribeResult {

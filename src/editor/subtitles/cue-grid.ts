@@ -213,7 +213,7 @@ class GridSession implements CueGrid, vscode.Disposable {
   dispose(): void {
     clearTimeout(this.timer);
     this.abort.abort();
-    this.disposables.forEach((d) => d.dispose());
+    for (const d of this.disposables) d.dispose();
   }
 }
 

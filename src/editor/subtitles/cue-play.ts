@@ -154,5 +154,5 @@ export function registerCuePlayer(context: vscode.ExtensionContext, player: Audi
     vscode.commands.registerCommand(PLAY_CUE_COMMAND, play),
     vscode.window.onDidChangeVisibleTextEditors(() => highlight.apply()),
   );
-  return { play, highlighted: (uri) => highlight.rangeIn(uri), dispose: () => disposable.dispose() };
+  return { play, highlighted: (uri) => highlight.rangeIn(uri), dispose: () => { disposable.dispose(); } };
 }

@@ -59,10 +59,10 @@ function relabel(text: string, label: string, name: string, json: boolean): { te
     type Speaking = { speaker?: string };
     const parsed = JSON.parse(text) as { speakers?: string[] | null; segments?: Array<Speaking & { words?: Speaking[] }> };
     const rename = (item: Speaking): void => {
-      if (item.speaker === label) (item.speaker = name, count += 1);
+      if (item.speaker === label) { item.speaker = name; count += 1; }
     };
     if (Array.isArray(parsed.speakers)) parsed.speakers = parsed.speakers.map((speaker) => (speaker === label ? name : speaker));
-    for (const segment of parsed.segments ?? []) (rename(segment), (segment.words ?? []).forEach(rename));
+    for (const segment of parsed.segments ?? []) { rename(segment); (segment.words ?? []).forEach(rename); }
     return { text: `${JSON.stringify(parsed, null, text.includes('\n  ') ? 2 : undefined)}${text.endsWith('\n') ? '\n' : ''}`, count };
   }
   const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -276,7 +276,7 @@ class TimelinePanel implements Timeline, vscode.Disposable {
   dispose(): void {
     clearTimeout(this.timer);
     this.abort.abort();
-    this.disposables.forEach((d) => d.dispose());
+    for (const d of this.disposables) d.dispose();
   }
 }
 

@@ -75,8 +75,8 @@ export async function alignSpeech(input: AlignmentInput): Promise<Alignment> {
   input.onProgress?.('matching', 0.9);
   const step = (frame: number): number => Math.min(referenceSteps - 1, Math.floor(frame / POOL));
   const units = placeUnits(assembled.units, {
-    firstFrame: (frame) => warp.first[step(frame)]! * POOL,
-    lastFrame: (frame) => warp.last[step(frame)]! * POOL + POOL - 1,
+    firstFrame: (frame) => warp.first[step(frame)] * POOL,
+    lastFrame: (frame) => warp.last[step(frame)] * POOL + POOL - 1,
     rate,
     duration,
   }, pauses);

@@ -31,7 +31,7 @@ function melFilters(sampleRate: number, fftSize: number): Array<{ from: number; 
   const edges = Array.from({ length: MEL_BANDS + 2 }, (_, i) => hzOfMel(mel(LOW_HZ) + ((mel(high) - mel(LOW_HZ)) * i) / (MEL_BANDS + 1)));
   const binHz = sampleRate / fftSize;
   return Array.from({ length: MEL_BANDS }, (_, band) => {
-    const [left, centre, right] = [edges[band]!, edges[band + 1]!, edges[band + 2]!];
+    const [left, centre, right] = [edges[band], edges[band + 1], edges[band + 2]];
     const from = Math.ceil(left / binHz);
     const to = Math.floor(right / binHz);
     const weights = new Float64Array(Math.max(0, to - from + 1));
@@ -75,21 +75,21 @@ export function computeFeatures(samples: Int16Array, sampleRate: number, options
     let energy = 0;
     for (let i = 0; i < windowLength; i++) {
       const at = start + i;
-      const value = at >= 0 && at < samples.length ? samples[at]! / 32768 : 0;
+      const value = at >= 0 && at < samples.length ? samples[at] / 32768 : 0;
       energy += value * value;
-      re[i] = value * hann[i]!;
+      re[i] = value * hann[i];
     }
     energyDb[frame] = 10 * Math.log10(energy / windowLength + POWER_FLOOR);
     fft.transform(re, im);
     for (let band = 0; band < MEL_BANDS; band++) {
-      const { from, weights } = filters[band]!;
+      const { from, weights } = filters[band];
       let power = 0;
-      for (let k = 0; k < weights.length; k++) power += weights[k]! * (re[from + k]! ** 2 + im[from + k]! ** 2);
+      for (let k = 0; k < weights.length; k++) power += weights[k] * (re[from + k] ** 2 + im[from + k] ** 2);
       logMel[band] = Math.log(power / fftSize + POWER_FLOOR);
     }
     for (let c = 0; c < CEPSTRA; c++) {
       let sum = 0;
-      for (let band = 0; band < MEL_BANDS; band++) sum += dct[c * MEL_BANDS + band]! * logMel[band]!;
+      for (let band = 0; band < MEL_BANDS; band++) sum += dct[c * MEL_BANDS + band] * logMel[band];
       cepstra[frame * CEPSTRA + c] = sum;
     }
   }
@@ -104,13 +104,13 @@ export function normalizeCepstra(cepstra: Float32Array, frames: number): void {
     let sum = 0;
     let squares = 0;
     for (let f = 0; f < frames; f++) {
-      const v = cepstra[f * CEPSTRA + c]!;
+      const v = cepstra[f * CEPSTRA + c];
       sum += v;
       squares += v * v;
     }
     const mean = sum / frames;
     const deviation = Math.sqrt(Math.max(1e-12, squares / frames - mean * mean));
-    for (let f = 0; f < frames; f++) cepstra[f * CEPSTRA + c] = (cepstra[f * CEPSTRA + c]! - mean) / deviation;
+    for (let f = 0; f < frames; f++) cepstra[f * CEPSTRA + c] = (cepstra[f * CEPSTRA + c] - mean) / deviation;
   }
 }
 
@@ -121,7 +121,7 @@ export function poolFrames(cepstra: Float32Array, frames: number, factor: number
   for (let p = 0; p < pooled; p++) {
     for (let c = 0; c < CEPSTRA; c++) {
       let sum = 0;
-      for (let k = 0; k < factor; k++) sum += cepstra[(p * factor + k) * CEPSTRA + c]!;
+      for (let k = 0; k < factor; k++) sum += cepstra[(p * factor + k) * CEPSTRA + c];
       out[p * CEPSTRA + c] = sum / factor;
     }
   }

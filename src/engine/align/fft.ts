@@ -26,10 +26,10 @@ export class Fft {
     const n = this.size;
     if (re.length !== n || im.length !== n) throw new TypeError(`Expected arrays of ${n}, got ${re.length} and ${im.length}`);
     for (let i = 0; i < n; i++) {
-      const j = this.reversed[i]!;
+      const j = this.reversed[i];
       if (i < j) {
-        const r = re[i]!; re[i] = re[j]!; re[j] = r;
-        const m = im[i]!; im[i] = im[j]!; im[j] = m;
+        const r = re[i]; re[i] = re[j]!; re[j] = r;
+        const m = im[i]; im[i] = im[j]!; im[j] = m;
       }
     }
     for (let size = 2; size <= n; size <<= 1) {
@@ -37,16 +37,16 @@ export class Fft {
       const stride = n / size;
       for (let start = 0; start < n; start += size) {
         for (let k = 0; k < half; k++) {
-          const cos = this.cos[k * stride]!;
-          const sin = this.sin[k * stride]!;
+          const cos = this.cos[k * stride];
+          const sin = this.sin[k * stride];
           const a = start + k;
           const b = a + half;
-          const tr = re[b]! * cos - im[b]! * sin;
-          const ti = re[b]! * sin + im[b]! * cos;
-          re[b] = re[a]! - tr;
-          im[b] = im[a]! - ti;
-          re[a] = re[a]! + tr;
-          im[a] = im[a]! + ti;
+          const tr = re[b] * cos - im[b] * sin;
+          const ti = re[b] * sin + im[b] * cos;
+          re[b] = re[a] - tr;
+          im[b] = im[a] - ti;
+          re[a] = re[a] + tr;
+          im[a] = im[a] + ti;
         }
       }
     }

@@ -48,7 +48,7 @@ export function noiseFloorDb(energyDb: Float32Array, speech: readonly SpeechSpan
 
 function percentile(values: Float32Array, fraction: number): number {
   const sorted = Float32Array.from(values).sort();
-  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!;
+  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))];
 }
 
 /** The pauses of at least 30 ms, in time order. */
@@ -57,7 +57,7 @@ export function findPauses(energyDb: Float32Array, floorDb: number): Pause[] {
   const pauses: Pause[] = [];
   let runStart = -1;
   for (let frame = 0; frame <= energyDb.length; frame++) {
-    const quiet = frame < energyDb.length && energyDb[frame]! <= threshold;
+    const quiet = frame < energyDb.length && energyDb[frame] <= threshold;
     if (quiet && runStart < 0) runStart = frame;
     if (!quiet && runStart >= 0) {
       if (frame - runStart >= MIN_PAUSE_FRAMES || runStart === 0 || frame === energyDb.length) {

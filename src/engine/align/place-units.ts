@@ -60,10 +60,10 @@ export function placeUnits(units: readonly RenditionUnit[], placement: Placement
     const before = matched[k - 1]?.unit;
     const after = matched[k]?.unit;
     // A unit left out between them was passed over in that gap: it is no sign of media the script lacks.
-    const adjacent = k > 0 && k < matched.length && matched[k]!.i === matched[k - 1]!.i + 1;
+    const adjacent = k > 0 && k < matched.length && matched[k].i === matched[k - 1].i + 1;
     if (!before && !after) break;
-    const from = before ? before.end : after!.start;
-    const to = after ? after.start : before!.end;
+    const from = before ? before.end : after.start;
+    const to = after ? after.start : before.end;
     if (before && after && adjacent && to - from > APART_SECONDS) {
       // Media between them that the script does not have: each edge goes into the pause at its own side.
       before.end = pauseFor(pauses, from, from)?.start ?? before.end;
@@ -82,11 +82,11 @@ export function placeUnits(units: readonly RenditionUnit[], placement: Placement
   }
   return rough.map((unit, i) => {
     if (!unit.matched) return { matched: false, start: 0, end: 0, words: [] };
-    const source = units[i]!;
+    const source = units[i];
     const starts = source.words.map((word) => Math.min(unit.end, Math.max(unit.start, placement.firstFrame(word.frame) * FRAME_SECONDS)));
     if (starts.length) starts[0] = unit.start;
-    for (let w = 1; w < starts.length; w++) starts[w] = Math.max(starts[w]!, starts[w - 1]!);
-    const words = source.words.map((word, w) => ({ text: word.text, start: starts[w]!, end: w + 1 < starts.length ? starts[w + 1]! : unit.end }));
+    for (let w = 1; w < starts.length; w++) starts[w] = Math.max(starts[w], starts[w - 1]);
+    const words = source.words.map((word, w) => ({ text: word.text, start: starts[w], end: w + 1 < starts.length ? starts[w + 1] : unit.end }));
     return { matched: true, start: unit.start, end: unit.end, words };
   });
 }

@@ -49,7 +49,7 @@ export function pairWords(script: readonly string[], heard: readonly string[]): 
   for (let i = 1; i <= n; i++) {
     for (let j = 1; j <= m; j++) {
       const same = script[i - 1] !== '' && script[i - 1] === heard[j - 1];
-      cost[at(i, j)] = Math.min(cost[at(i - 1, j)]! + 1, cost[at(i, j - 1)]! + 1, cost[at(i - 1, j - 1)]! + (same ? 0 : 2));
+      cost[at(i, j)] = Math.min(cost[at(i - 1, j)] + 1, cost[at(i, j - 1)] + 1, cost[at(i - 1, j - 1)] + (same ? 0 : 2));
     }
   }
   const pairs = new Array<number>(n).fill(-1);
@@ -61,8 +61,8 @@ export function pairWords(script: readonly string[], heard: readonly string[]): 
       pairs[i - 1] = j - 1;
       i--;
       j--;
-    } else if (cost[at(i, j)] === cost[at(i - 1, j)]! + 1) i--;
-    else if (cost[at(i, j)] === cost[at(i, j - 1)]! + 1) j--;
+    } else if (cost[at(i, j)] === cost[at(i - 1, j)] + 1) i--;
+    else if (cost[at(i, j)] === cost[at(i, j - 1)] + 1) j--;
     else {
       i--;
       j--;
@@ -77,7 +77,7 @@ function windows(units: readonly PlacedUnit[]): number[][] {
   let current: number[] = [];
   units.forEach((unit, i) => {
     if (!unit.matched) return;
-    const first = current.length ? units[current[0]!]! : undefined;
+    const first = current.length ? units[current[0]] : undefined;
     if (first && unit.end - first.start > WINDOW_SECONDS) {
       result.push(current);
       current = [];
@@ -100,19 +100,19 @@ export async function refineBoundaries(units: readonly PlacedUnit[], duration: n
   let movedBoundaries = 0;
   let agreedWords = 0;
   for (const window of windows(units)) {
-    const from = Math.max(0, units[window[0]!]!.start - PAD_SECONDS);
-    const to = Math.min(duration, units[window.at(-1)!]!.end + PAD_SECONDS);
+    const from = Math.max(0, units[window[0]].start - PAD_SECONDS);
+    const to = Math.min(duration, units[window.at(-1)!].end + PAD_SECONDS);
     const heard = (await recognize(from, to)).filter((word) => wordKey(word.text) !== '');
-    const scriptWords = window.flatMap((u) => units[u]!.words.map((word, w) => ({ unit: u, word: w, key: wordKey(word.text) })));
+    const scriptWords = window.flatMap((u) => units[u].words.map((word, w) => ({ unit: u, word: w, key: wordKey(word.text) })));
     const pairs = pairWords(scriptWords.map((word) => word.key), heard.map((word) => wordKey(word.text)));
     const agreed = new Map<PlacedWord, HeardWord>();
     pairs.forEach((j, k) => {
       if (j < 0) return;
-      agreed.set(refined[scriptWords[k]!.unit]!.words[scriptWords[k]!.word]!, heard[j]!);
+      agreed.set(refined[scriptWords[k].unit].words[scriptWords[k].word], heard[j]);
       agreedWords++;
     });
     for (const u of window) {
-      const unit = refined[u]!;
+      const unit = refined[u];
       const words = unit.words;
       const previousEnd = previousMatchedEnd(refined, u);
       const nextStart = nextMatchedStart(units, u, duration);
@@ -133,13 +133,13 @@ export async function refineBoundaries(units: readonly PlacedUnit[], duration: n
 }
 
 function previousMatchedEnd(units: readonly PlacedUnit[], u: number): number {
-  for (let k = u - 1; k >= 0; k--) if (units[k]!.matched) return units[k]!.end;
+  for (let k = u - 1; k >= 0; k--) if (units[k].matched) return units[k].end;
   return 0;
 }
 
 /** The next matched unit's start as the warp placed it (it may only move later, never before this cue's end). */
 function nextMatchedStart(units: readonly PlacedUnit[], u: number, duration: number): number {
-  for (let k = u + 1; k < units.length; k++) if (units[k]!.matched) return units[k]!.start;
+  for (let k = u + 1; k < units.length; k++) if (units[k].matched) return units[k].start;
   return duration;
 }
 
@@ -150,12 +150,12 @@ function retimeWords(unit: PlacedUnit, agreed: ReadonlyMap<PlacedWord, HeardWord
     const heard = agreed.get(word);
     if (w > 0 && heard && near(word.start, heard.start)) word.start = heard.start;
   });
-  if (words.length) words[0]!.start = unit.start;
+  if (words.length) words[0].start = unit.start;
   for (let w = 0; w < words.length; w++) {
-    const word = words[w]!;
-    word.start = Math.min(unit.end, Math.max(w > 0 ? words[w - 1]!.start : unit.start, word.start));
+    const word = words[w];
+    word.start = Math.min(unit.end, Math.max(w > 0 ? words[w - 1].start : unit.start, word.start));
   }
   words.forEach((word, w) => {
-    word.end = w + 1 < words.length ? words[w + 1]!.start : unit.end;
+    word.end = w + 1 < words.length ? words[w + 1].start : unit.end;
   });
 }

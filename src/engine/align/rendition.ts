@@ -93,9 +93,9 @@ const countWords = (text: string): number => text.split(/\s+/).filter((word) => 
 /** Samples of sound in espeak's rendition of `text`, its own leading and trailing silence left out. */
 function soundLength(samples: Int16Array): { from: number; to: number } {
   let from = 0;
-  while (from < samples.length && Math.abs(samples[from]!) < EDGE_LEVEL) from++;
+  while (from < samples.length && Math.abs(samples[from]) < EDGE_LEVEL) from++;
   let to = samples.length;
-  while (to > from && Math.abs(samples[to - 1]!) < EDGE_LEVEL) to--;
+  while (to > from && Math.abs(samples[to - 1]) < EDGE_LEVEL) to--;
   return { from, to };
 }
 
@@ -148,19 +148,19 @@ export function renderScript(espeak: OwnEspeak, texts: readonly string[], voiceI
  * a start shared out by characters between its neighbours.
  */
 function wordFrames(text: string, events: ReadonlyArray<{ offset: number; frame: number }>, frames: number): Array<{ text: string; frame: number }> {
-  const tokens = [...text.matchAll(/\S+/g)].map((match) => ({ text: match[0], start: match.index!, end: match.index! + match[0].length }));
+  const tokens = [...text.matchAll(/\S+/g)].map((match) => ({ text: match[0], start: match.index, end: match.index + match[0].length }));
   const known = tokens.map((token) => {
     const inside = events.filter((event) => event.offset >= token.start && event.offset < token.end);
     return inside.length ? Math.min(...inside.map((event) => event.frame)) : undefined;
   });
   return tokens.map((token, i) => {
-    if (known[i] !== undefined) return { text: token.text, frame: known[i]! };
+    if (known[i] !== undefined) return { text: token.text, frame: known[i] };
     let before = i - 1;
     while (before >= 0 && known[before] === undefined) before--;
     let after = i + 1;
     while (after < tokens.length && known[after] === undefined) after++;
-    const [fromChar, fromFrame] = before >= 0 ? [tokens[before]!.start, known[before]!] : [0, 0];
-    const [toChar, toFrame] = after < tokens.length ? [tokens[after]!.start, known[after]!] : [text.length, frames];
+    const [fromChar, fromFrame] = before >= 0 ? [tokens[before].start, known[before]!] : [0, 0];
+    const [toChar, toFrame] = after < tokens.length ? [tokens[after].start, known[after]!] : [text.length, frames];
     const share = toChar > fromChar ? (token.start - fromChar) / (toChar - fromChar) : 0;
     return { text: token.text, frame: Math.round(fromFrame + share * (toFrame - fromFrame)) };
   });

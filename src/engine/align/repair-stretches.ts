@@ -38,10 +38,10 @@ export function unrelatedDistance(reference: Float32Array, media: Float32Array):
     const i = Math.floor((((k * 7919) % pairs) / pairs) * n);
     const j = Math.floor((k / pairs) * m);
     let sum = 0;
-    for (let c = 0; c < CEPSTRA; c++) sum += (reference[i * CEPSTRA + c]! - media[j * CEPSTRA + c]!) ** 2;
+    for (let c = 0; c < CEPSTRA; c++) sum += (reference[i * CEPSTRA + c] - media[j * CEPSTRA + c]) ** 2;
     distances.push(Math.sqrt(sum));
   }
-  return distances.sort((a, b) => a - b)[pairs >> 1]!;
+  return distances.sort((a, b) => a - b)[pairs >> 1];
 }
 
 /**
@@ -53,7 +53,7 @@ export function repairStretches(warp: Warp, units: readonly UnitSteps[], referen
   const m = media.length / CEPSTRA;
   const spoken = units.map((unit, index) => ({ ...unit, index })).filter((unit) => unit.end > unit.start);
   const stretched = spoken.map((unit) => {
-    const span = warp.first[unit.end - 1]! - warp.last[unit.start]!;
+    const span = warp.first[unit.end - 1] - warp.last[unit.start];
     const expected = (unit.end - unit.start) * rate;
     return span > STRETCH_FACTOR * expected && span - expected > STRETCH_EXTRA_SECONDS / stepSeconds;
   });
@@ -65,23 +65,23 @@ export function repairStretches(warp: Warp, units: readonly UnitSteps[], referen
     // One unit either side is part of the repair; the units beyond them are its anchors.
     const from = Math.max(0, k - 1);
     const to = Math.min(spoken.length - 1, last + 1);
-    const rowFrom = from > 0 ? spoken[from - 1]!.end : 0;
-    const rowTo = to + 1 < spoken.length ? spoken[to + 1]!.start : n;
-    const colFrom = rowFrom > 0 ? Math.min(m - 1, warp.last[rowFrom - 1]! + 1) : 0;
-    const colTo = rowTo < n ? Math.max(colFrom + 1, warp.first[rowTo]!) : m;
+    const rowFrom = from > 0 ? spoken[from - 1].end : 0;
+    const rowTo = to + 1 < spoken.length ? spoken[to + 1].start : n;
+    const colFrom = rowFrom > 0 ? Math.min(m - 1, warp.last[rowFrom - 1] + 1) : 0;
+    const colTo = rowTo < n ? Math.max(colFrom + 1, warp.first[rowTo]) : m;
     const rows = rowTo - rowFrom;
     const cols = colTo - colFrom;
     k = last;
     if (rows < 2 || cols < 2 || rows * cols > MAX_CELLS) continue;
     cost ??= SKIP_SHARE * unrelatedDistance(reference, media);
     const pauses = new Uint8Array(rows).fill(1);
-    for (let u = from; u <= to; u++) pauses.fill(0, spoken[u]!.start - rowFrom, spoken[u]!.end - rowFrom);
+    for (let u = from; u <= to; u++) pauses.fill(0, spoken[u].start - rowFrom, spoken[u].end - rowFrom);
     const skip: Skip = { rows: pauses, cost };
     const whole: Warp = { first: new Int32Array(rows), last: new Int32Array(rows).fill(cols - 1), distance: new Float32Array(rows), peakCells: 0 };
     const local = warpInBand(reference.subarray(rowFrom * CEPSTRA, rowTo * CEPSTRA), media.subarray(colFrom * CEPSTRA, colTo * CEPSTRA), whole, 1, 0, skip);
     for (let r = 0; r < rows; r++) {
-      warp.first[rowFrom + r] = colFrom + local.first[r]!;
-      warp.last[rowFrom + r] = colFrom + local.last[r]!;
+      warp.first[rowFrom + r] = colFrom + local.first[r];
+      warp.last[rowFrom + r] = colFrom + local.last[r];
       warp.distance[rowFrom + r] = local.distance[r]!;
     }
     warp.peakCells = Math.max(warp.peakCells, rows * cols);

@@ -70,7 +70,7 @@ export async function runAlignTask(task: AlignTask, report: ProgressReporter): P
   const segments: TranscriptSegment[] = [];
   const unmatchedCues: Array<{ index: number; text: string }> = [];
   placedUnits.forEach((placed, i) => {
-    const unit = units[i]!;
+    const unit = units[i];
     if (!placed.matched) {
       unmatchedCues.push({ index: unit.index, text: unit.text });
       return;

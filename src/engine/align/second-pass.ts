@@ -50,11 +50,11 @@ export function secondPass(warp: Warp, units: readonly UnitSteps[], reference: F
   const mediaSteps = media.length / CEPSTRA;
   const spoken: Rough[] = [];
   units.forEach((unit, index) => {
-    if (unit.end > unit.start) spoken.push({ unit: index, start: warp.last[unit.start]!, end: warp.first[unit.end - 1]! + 1, rows: unit.end - unit.start });
+    if (unit.end > unit.start) spoken.push({ unit: index, start: warp.last[unit.start], end: warp.first[unit.end - 1] + 1, rows: unit.end - unit.start });
   });
   // The reader's pace against the rendition's, as most units show it (the overall rate counts speech one side lacks).
   const ratios = spoken.map((unit) => (unit.end - unit.start) / unit.rows).sort((a, b) => a - b);
-  const typical = ratios.length ? ratios[ratios.length >> 1]! : rate;
+  const typical = ratios.length ? ratios[ratios.length >> 1] : rate;
   const suspect = spoken.map((unit, k) => {
     const span = unit.end - unit.start;
     const expected = unit.rows * typical;
@@ -92,13 +92,13 @@ export function secondPass(warp: Warp, units: readonly UnitSteps[], reference: F
   for (const region of regions) {
     const before = spoken[region.from - 1];
     const after = spoken[region.to];
-    const rows = { from: before ? units[before.unit]!.end : 0, to: after ? units[after.unit]!.start : referenceSteps };
+    const rows = { from: before ? units[before.unit].end : 0, to: after ? units[after.unit].start : referenceSteps };
     const cols = { from: before ? Math.min(mediaSteps - 1, before.end) : 0, to: after ? after.start : mediaSteps };
     if (cols.to - cols.from < 2 || (rows.to - rows.from) * (cols.to - cols.from) > MAX_CELLS) continue;
     const members = spoken.slice(region.from, region.to);
     const notSaid = chooseHypothesis(members, suspect.slice(region.from, region.to), units, rows, cols, reference, media, pace, pricesAt, stepSeconds);
     if (!rewarp(warp, members, notSaid, units, rows, cols, reference, media, skipCost)) continue;
-    report.regions.push({ from: members[0]!.unit, to: members[members.length - 1]!.unit + 1, notSaid: notSaid.map((k) => members[k]!.unit) });
+    report.regions.push({ from: members[0].unit, to: members[members.length - 1].unit + 1, notSaid: notSaid.map((k) => members[k].unit) });
   }
   return report;
 }
@@ -111,23 +111,23 @@ function goodDistance(warp: Warp, calm: readonly Rough[], units: readonly UnitSt
   const distances: number[] = [];
   const mediaSteps = media.length / CEPSTRA;
   for (const unit of calm) {
-    const rows = units[unit.unit]!;
+    const rows = units[unit.unit];
     for (let r = rows.start; r + pool <= rows.end; r += pool) {
-      const at = Math.min(mediaSteps - pool, Math.round((warp.first[r]! + warp.last[r]!) / 2));
+      const at = Math.min(mediaSteps - pool, Math.round((warp.first[r] + warp.last[r]) / 2));
       let sum = 0;
       for (let c = 0; c < CEPSTRA; c++) {
         let a = 0;
         let b = 0;
         for (let k = 0; k < pool; k++) {
-          a += reference[(r + k) * CEPSTRA + c]!;
-          b += media[(at + k) * CEPSTRA + c]!;
+          a += reference[(r + k) * CEPSTRA + c];
+          b += media[(at + k) * CEPSTRA + c];
         }
         sum += ((a - b) / pool) ** 2;
       }
       distances.push(Math.sqrt(sum));
     }
   }
-  return distances.length ? distances.sort((a, b) => a - b)[distances.length >> 1]! : Infinity;
+  return distances.length ? distances.sort((a, b) => a - b)[distances.length >> 1] : Infinity;
 }
 
 /** Runs of units around the suspect ones, reaching `reach` media steps beyond them, merged where they touch. */
@@ -136,11 +136,11 @@ function suspectRegions(spoken: readonly Rough[], suspect: readonly boolean[], r
   suspect.forEach((isSuspect, k) => {
     if (!isSuspect) return;
     let from = k;
-    while (from > 0 && spoken[k]!.start - spoken[from - 1]!.end < reach) from--;
+    while (from > 0 && spoken[k].start - spoken[from - 1].end < reach) from--;
     // A unit apart from its next one makes the media after it suspect: the region runs from there.
-    const after = Math.max(spoken[k]!.end, spoken[Math.min(spoken.length - 1, k + 1)]!.start);
+    const after = Math.max(spoken[k].end, spoken[Math.min(spoken.length - 1, k + 1)].start);
     let to = k + 1;
-    while (to < spoken.length && spoken[to]!.start - after < reach) to++;
+    while (to < spoken.length && spoken[to].start - after < reach) to++;
     const last = regions[regions.length - 1];
     if (last && from <= last.to) last.to = Math.max(last.to, to);
     else regions.push({ from, to });
@@ -162,8 +162,8 @@ function chooseHypothesis(members: readonly Rough[], suspect: readonly boolean[]
       let length = 0;
       for (let b = a; b < members.length; b++) {
         // A unit not said takes its pause before it along.
-        const unit = units[members[b]!.unit]!;
-        const pauseBefore = unit.start - (b > 0 ? units[members[b - 1]!.unit]!.end : rows.from);
+        const unit = units[members[b].unit];
+        const pauseBefore = unit.start - (b > 0 ? units[members[b - 1].unit].end : rows.from);
         length += (unit.end - unit.start + pauseBefore) * pace;
         if (length > RUN_SHARE.to * lacking) break;
         const touches = suspect.slice(Math.max(0, a - 1), b + 2).some(Boolean);
@@ -174,12 +174,12 @@ function chooseHypothesis(members: readonly Rough[], suspect: readonly boolean[]
   if (hypotheses.length === 1) return [];
   // Coarse to fine: every hypothesis on 100 ms steps, the few best again on 40 ms steps.
   const coarse = scoreHypotheses(hypotheses, COARSE_POOL, members, units, rows, cols, reference, media, pricesAt(COARSE_POOL));
-  const finalists = hypotheses.map((notSaid, h) => ({ notSaid, score: coarse[h]! })).sort((x, y) => x.score - y.score).slice(0, FINALISTS).map(({ notSaid }) => notSaid);
+  const finalists = hypotheses.map((notSaid, h) => ({ notSaid, score: coarse[h] })).sort((x, y) => x.score - y.score).slice(0, FINALISTS).map(({ notSaid }) => notSaid);
   const fine = scoreHypotheses(finalists, COMPARE_POOL, members, units, rows, cols, reference, media, pricesAt(COMPARE_POOL));
   let best: number[] = [];
   let bestScore = Infinity;
   finalists.forEach((notSaid, h) => {
-    if (fine[h]! < bestScore) {
+    if (fine[h] < bestScore) {
       bestScore = fine[h]!;
       best = notSaid;
     }
@@ -213,15 +213,15 @@ function keptRows(members: readonly Rough[], notSaid: readonly number[], units: 
   const dropped = new Uint8Array(rows.to - rows.from);
   const inUnit = new Uint8Array(rows.to - rows.from);
   members.forEach((member, k) => {
-    const unit = units[member.unit]!;
+    const unit = units[member.unit];
     inUnit.fill(1, unit.start - rows.from, unit.end - rows.from);
     if (!notSaid.includes(k)) return;
-    const pauseFrom = k > 0 ? units[members[k - 1]!.unit]!.end : rows.from;
+    const pauseFrom = k > 0 ? units[members[k - 1].unit].end : rows.from;
     dropped.fill(1, pauseFrom - rows.from, unit.end - rows.from);
   });
   const kept: number[] = [];
   for (let r = 0; r < dropped.length; r++) if (!dropped[r]) kept.push(rows.from + r);
-  return { rows: Int32Array.from(kept), inUnit: Uint8Array.from(kept, (row) => inUnit[row - rows.from]!) };
+  return { rows: Int32Array.from(kept), inUnit: Uint8Array.from(kept, (row) => inUnit[row - rows.from]) };
 }
 
 function gather(reference: Float32Array, rows: Int32Array): Float32Array {
@@ -241,8 +241,8 @@ function rewarp(warp: Warp, members: readonly Rough[], notSaid: readonly number[
   let k = 0;
   for (let row = rows.from; row < rows.to; row++) {
     if (k < kept.rows.length && kept.rows[k] === row) {
-      warp.first[row] = cols.from + local.first[k]!;
-      warp.last[row] = cols.from + local.last[k]!;
+      warp.first[row] = cols.from + local.first[k];
+      warp.last[row] = cols.from + local.last[k];
       held = warp.last[row]!;
       k++;
     } else {

@@ -47,44 +47,44 @@ export function slopeConstrainedWarp(reference: Float32Array, media: Float32Arra
     for (let j = 0; j < m; j++) {
       let sum = 0;
       for (let c = 0; c < CEPSTRA; c++) {
-        const d = reference[i * CEPSTRA + c]! - media[j * CEPSTRA + c]!;
+        const d = reference[i * CEPSTRA + c] - media[j * CEPSTRA + c];
         sum += d * d;
       }
       distance[j] = Math.sqrt(sum);
     }
     const isPause = pause[i] === 1;
     for (let j = 0; j < m; j++) {
-      const d = distance[j]!;
+      const d = distance[j];
       if (i === 0 && j === 0) {
         current[0] = d;
         continue;
       }
       // Symmetric weights: every path weighs as many rows plus columns as it covers.
-      let best = i > 0 && j > 0 ? previous[j - 1]! + 2 * d : Infinity;
+      let best = i > 0 && j > 0 ? previous[j - 1] + 2 * d : Infinity;
       let step = DIAGONAL;
       if (i > 0 && j > 1) {
-        const cost = previous[j - 2]! + 2 * distance[j - 1]! + d;
+        const cost = previous[j - 2] + 2 * distance[j - 1] + d;
         if (cost < best) {
           best = cost;
           step = STRETCH;
         }
       }
       if (i > 1 && j > 0) {
-        const cost = older[j - 1]! + 2 * previousDistance[j]! + d;
+        const cost = older[j - 1] + 2 * previousDistance[j] + d;
         if (cost < best) {
           best = cost;
           step = SQUEEZE;
         }
       }
       if (isPause && j > 0) {
-        const cost = current[j - 1]! + Math.min(d, skipCost) + STEP_PENALTY;
+        const cost = current[j - 1] + Math.min(d, skipCost) + STEP_PENALTY;
         if (cost < best) {
           best = cost;
           step = HOLD_REFERENCE;
         }
       }
       if (isPause && i > 0) {
-        const cost = previous[j]! + d + STEP_PENALTY;
+        const cost = previous[j] + d + STEP_PENALTY;
         if (cost < best) {
           best = cost;
           step = HOLD_MEDIA;
@@ -96,7 +96,7 @@ export function slopeConstrainedWarp(reference: Float32Array, media: Float32Arra
     [older, previous, current] = [previous, current, older];
     [previousDistance, distance] = [distance, previousDistance];
   }
-  const cost = previous[m - 1]!;
+  const cost = previous[m - 1];
   if (!steps || !Number.isFinite(cost)) return { cost, first, last };
   first.fill(-1);
   last.fill(-1);

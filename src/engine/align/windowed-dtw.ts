@@ -46,7 +46,7 @@ function distanceAt(a: Float32Array, i: number, b: Float32Array, j: number): num
   const ai = i * CEPSTRA;
   const bj = j * CEPSTRA;
   for (let c = 0; c < CEPSTRA; c++) {
-    const d = a[ai + c]! - b[bj + c]!;
+    const d = a[ai + c] - b[bj + c];
     sum += d * d;
   }
   return Math.sqrt(sum);
@@ -84,13 +84,13 @@ export function warpWindowed(reference: Float32Array, media: Float32Array, optio
         }
         let best = Infinity;
         let step = DIAGONAL;
-        if (i > 0 && j > 0) best = previous[j - 1]! + 2 * d;
-        if (i > 0 && previous[j]! + d + STEP_PENALTY < best) {
-          best = previous[j]! + d + STEP_PENALTY;
+        if (i > 0 && j > 0) best = previous[j - 1] + 2 * d;
+        if (i > 0 && previous[j] + d + STEP_PENALTY < best) {
+          best = previous[j] + d + STEP_PENALTY;
           step = FROM_ABOVE;
         }
-        if (j > 0 && current[j - 1]! + d + STEP_PENALTY < best) {
-          best = current[j - 1]! + d + STEP_PENALTY;
+        if (j > 0 && current[j - 1] + d + STEP_PENALTY < best) {
+          best = current[j - 1] + d + STEP_PENALTY;
           step = FROM_LEFT;
         }
         current[j] = best;
@@ -103,7 +103,7 @@ export function warpWindowed(reference: Float32Array, media: Float32Array, optio
     let end = 0;
     let endCost = Infinity;
     for (let j = final && a + cols === m ? cols - 1 : 0; j < cols; j++) {
-      const cost = previous[j]! / (rows + j + 1);
+      const cost = previous[j] / (rows + j + 1);
       if (cost < endCost) {
         endCost = cost;
         end = j;
@@ -119,8 +119,8 @@ export function warpWindowed(reference: Float32Array, media: Float32Array, optio
     for (;;) {
       if (rowLast[i] === -1) rowLast[i] = j;
       rowFirst[i] = j;
-      cellSum[i]! += distanceAt(reference, r + i, media, a + j);
-      cellCount[i]!++;
+      cellSum[i] += distanceAt(reference, r + i, media, a + j);
+      cellCount[i]++;
       if (i === 0 && j === 0) break;
       const step = steps[i * cols + j];
       if (i === 0 || step === FROM_LEFT) j--;
@@ -131,13 +131,13 @@ export function warpWindowed(reference: Float32Array, media: Float32Array, optio
       }
     }
     for (let k = 0; k < commitRows; k++) {
-      first[r + k] = a + rowFirst[k]!;
-      last[r + k] = a + rowLast[k]!;
-      distance[r + k] = cellSum[k]! / cellCount[k]!;
+      first[r + k] = a + rowFirst[k];
+      last[r + k] = a + rowLast[k];
+      distance[r + k] = cellSum[k] / cellCount[k];
     }
     if (final) break;
     // The next window starts where the path entered its first uncommitted row.
-    a = Math.min(m - 1, a + rowFirst[commitRows]!);
+    a = Math.min(m - 1, a + rowFirst[commitRows]);
     r += commitRows;
   }
   return { first, last, distance, peakCells };

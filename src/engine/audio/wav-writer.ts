@@ -53,7 +53,7 @@ export class WavWriter {
     if (!Number.isInteger(format.sampleRate) || format.sampleRate <= 0) {
       throw new TypeError(`Expected a positive integer sampleRate, got ${format.sampleRate}`);
     }
-    if (format.channels !== 1 && format.channels !== 2) throw new TypeError(`Expected 1 or 2 channels, got ${format.channels}`);
+    if (format.channels !== 1 && format.channels !== 2) throw new TypeError(`Expected 1 or 2 channels, got ${String(format.channels)}`);
     const handle = await open(file, 'w');
     try {
       if (!format.raw) await writeFully(handle, wavHeader(format, 0), 0);

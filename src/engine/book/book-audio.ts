@@ -179,7 +179,9 @@ export async function writeChapterFiles(
   const digits = String(timed.length).length;
   const names: string[] = [];
   for (const [index, chapter] of timed.entries()) {
-    const safeTitle = chapter.title.replace(/[\\/:*?"<>|\u0000-\u001f]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80);
+    // eslint-disable-next-line no-control-regex -- control characters cannot be in a file name
+    const notInFileNames = /[\\/:*?"<>|\u0000-\u001f]/g;
+    const safeTitle = chapter.title.replace(notInFileNames, ' ').replace(/\s+/g, ' ').trim().slice(0, 80);
     const name = `${String(index + 1).padStart(Math.max(2, digits), '0')} ${safeTitle || 'Chapter'}.mp3`;
     const tags = ['-metadata', `title=${chapter.title}`, '-metadata', `track=${index + 1}/${timed.length}`];
     if (book.title) tags.push('-metadata', `album=${book.title}`);

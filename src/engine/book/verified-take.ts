@@ -16,7 +16,7 @@ const SPEED_VARIATIONS = [1, 0.9, 1.1, 0.85, 1.15];
 
 /** The speed of take `take` (1-based) for a reading whose own speed is `speed`. */
 export function takeSpeed(speed: number, take: number): number {
-  return Math.round(speed * SPEED_VARIATIONS[(take - 1) % SPEED_VARIATIONS.length]! * 1000) / 1000;
+  return Math.round(speed * SPEED_VARIATIONS[(take - 1) % SPEED_VARIATIONS.length] * 1000) / 1000;
 }
 
 export interface VerifiedTake {
@@ -52,7 +52,7 @@ export async function verifiedTake(
   }
   const best = takes.reduce((kept, take) => (take.wer < kept.wer ? take : kept));
   await Promise.all(files.filter((_, index) => index !== best.take - 1).map((file) => rm(file, { force: true })));
-  return { wav: files[best.take - 1]!, takes, kept: best.take, passed: best.wer <= verify.threshold };
+  return { wav: files[best.take - 1], takes, kept: best.take, passed: best.wer <= verify.threshold };
 }
 
 /** The test hook's damage: the take keeps only its first third. */

@@ -36,12 +36,13 @@ export function checkDubTask(task: Record<string, unknown>): DubTask {
   if (!subtitlesPath && !sttModelPath) throw new UserFacingError('The dub needs subtitles or a speech recognition model to transcribe the video.');
   if (subtitlesPath && task.subtitlesFormat !== 'srt' && task.subtitlesFormat !== 'vtt') throw new UserFacingError(`The subtitle format must be srt or vtt, got ${String(task.subtitlesFormat)}.`);
   if (typeof task.to !== 'string' || !LANGUAGE_TAG.test(task.to)) throw new UserFacingError(`The language to dub into must be a language tag such as de, got ${String(task.to)}.`);
-  if (task.from !== undefined && (typeof task.from !== 'string' || !LANGUAGE_TAG.test(task.from))) throw new UserFacingError(`The source language must be a language tag such as en, got ${String(task.from)}.`);
+  const from: unknown = task.from; // for the message: inside the check task.from is typed {}, which the linter will not let String() print
+  if (task.from !== undefined && (typeof task.from !== 'string' || !LANGUAGE_TAG.test(task.from))) throw new UserFacingError(`The source language must be a language tag such as en, got ${String(from)}.`);
   if (!DUB_MIXES.includes(task.mix as DubMix)) throw new UserFacingError(`The mix must be ${DUB_MIXES.join(' or ')}, got ${String(task.mix)}.`);
   let style: SubtitleStyle;
   try {
     if (typeof task.style !== 'object' || task.style === null) throw new Error('it is missing');
-    style = resolveStyle('default', task.style as Partial<SubtitleStyle>);
+    style = resolveStyle('default', task.style);
   } catch (error) {
     throw new UserFacingError(`The subtitle style is not valid: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -49,6 +50,6 @@ export function checkDubTask(task: Record<string, unknown>): DubTask {
     kind: 'dub', videoPath, outputPath, workDir, modelPath, to: task.to, mix: task.mix as DubMix, voices: checkVoices(task.voices), style,
     ...(subtitlesPath ? { subtitlesPath, subtitlesFormat: task.subtitlesFormat as 'srt' | 'vtt' } : {}),
     ...(sttModelPath ? { sttModelPath } : {}),
-    ...(task.from ? { from: task.from as string } : {}),
+    ...(task.from ? { from: task.from } : {}),
   };
 }

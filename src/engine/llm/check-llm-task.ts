@@ -20,15 +20,16 @@ export function checkTranslateTask(task: Record<string, unknown>): TranslateTask
   const modelPath = absolute(task.modelPath, 'the language model');
   if (task.format !== 'srt' && task.format !== 'vtt') throw new UserFacingError(`The subtitle format must be srt or vtt, got ${String(task.format)}.`);
   if (typeof task.to !== 'string' || !LANGUAGE_TAG.test(task.to)) throw new UserFacingError(`The language to translate into must be a language tag such as de, got ${String(task.to)}.`);
-  if (task.from !== undefined && (typeof task.from !== 'string' || !LANGUAGE_TAG.test(task.from))) throw new UserFacingError(`The source language must be a language tag such as en, got ${String(task.from)}.`);
+  const from: unknown = task.from; // for the message: inside the check task.from is typed {}, which the linter will not let String() print
+  if (task.from !== undefined && (typeof task.from !== 'string' || !LANGUAGE_TAG.test(task.from))) throw new UserFacingError(`The source language must be a language tag such as en, got ${String(from)}.`);
   let style: SubtitleStyle;
   try {
     if (typeof task.style !== 'object' || task.style === null) throw new Error('it is missing');
-    style = resolveStyle('default', task.style as Partial<SubtitleStyle>);
+    style = resolveStyle('default', task.style);
   } catch (error) {
     throw new UserFacingError(`The subtitle style is not valid: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return { kind: 'translate', inputPath, format: task.format, outputPath, modelPath, to: task.to, ...(task.from ? { from: task.from as string } : {}), style };
+  return { kind: 'translate', inputPath, format: task.format, outputPath, modelPath, to: task.to, ...(task.from ? { from: task.from } : {}), style };
 }
 
 export function checkLlmGenerateTask(task: Record<string, unknown>): LlmGenerateTask {

@@ -91,6 +91,6 @@ export async function answerAsJson(modelPath: string, prompt: { system: string; 
     session.dispose({ disposeSequence: false });
     return { text, tokens };
   } finally {
-    sequence.dispose();
+    await sequence.dispose();
   }
 }

@@ -14,7 +14,7 @@ const MAX_TOKENS = MAX_SPEAKER_CHARS * 6 + 64;
 export function checkCastAttributeTask(task: Record<string, unknown>): CastAttributeTask {
   if (typeof task.modelPath !== 'string' || !path.isAbsolute(task.modelPath)) throw new UserFacingError('Casting needs the absolute path of the language model.');
   const quotes = task.quotes;
-  if (!Array.isArray(quotes) || !quotes.every((q) => typeof q?.quote === 'string' && typeof q?.context === 'string')) throw new UserFacingError('Casting needs the quotes, each with its context.');
+  if (!Array.isArray(quotes) || !quotes.every((q: { quote?: unknown; context?: unknown } | null): q is CastAttributeTask['quotes'][number] => typeof q?.quote === 'string' && typeof q?.context === 'string')) throw new UserFacingError('Casting needs the quotes, each with its context.');
   const known = Array.isArray(task.known) ? task.known.filter((name): name is string => typeof name === 'string') : [];
   return { kind: 'cast-attribute', modelPath: task.modelPath, quotes, known };
 }

@@ -45,7 +45,7 @@ export async function translateWithModel(cues: readonly SourceCue[], options: Mo
       tokens += answer.tokens;
       return answer.text;
     },
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.onProgress ? { onProgress: (done: number) => options.onProgress?.(done) } : {}),
   }).catch((error: unknown) => {
     if (error instanceof MalformedAnswerError) throw new UserFacingError(`${error.message}. The translation stopped; try again or choose another model.`);
     throw error;

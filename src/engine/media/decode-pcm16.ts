@@ -108,6 +108,7 @@ async function decodeWithWasm(
   unreadable: (stderr: string) => UserFacingError,
 ): Promise<Int16Array> {
   let run: WasmRun | undefined;
+  // eslint-disable-next-line prefer-const -- the chunk callback in the call reads it, which a const's initializer could not
   run = await startWasmFfmpeg({
     program: 'ffmpeg',
     args,

@@ -34,8 +34,8 @@ export function checkEmbedSubtitlesTask(task: Record<string, unknown>): EmbedSub
   }
   if (path.resolve(outputPath as string) === path.resolve(videoPath as string)) throw new UserFacingError('The copy must go to a new file, not over the video.');
   return {
-    kind: 'embed-subtitles', videoPath: videoPath as string, subtitlesPath: subtitlesPath as string, outputPath: outputPath as string, language: language as string,
-    ...(title === undefined ? {} : { title: title as string }), ...(replaceSameLanguage ? { replaceSameLanguage: true } : {}),
+    kind: 'embed-subtitles', videoPath: videoPath as string, subtitlesPath: subtitlesPath as string, outputPath: outputPath as string, language: language,
+    ...(title === undefined ? {} : { title: title }), ...(replaceSameLanguage ? { replaceSameLanguage: true } : {}),
   };
 }
 

@@ -15,7 +15,7 @@ export interface SpeechTimeline {
    * a gap stands for a point of the pause it replaced; with `edge`, it goes to the speech instead: `start`
    * to where the next stretch starts, `end` to where the previous one ended (so no word starts in silence).
    */
-  toSourceSeconds(seconds: number, edge?: SpeechEdge): number;
+  toSourceSeconds: (seconds: number, edge?: SpeechEdge) => number;
   /** Where each stretch lies in `samples`, in seconds (a recognizer may cut between them). */
   stretches: SpeechRange[];
 }

@@ -114,9 +114,9 @@ export async function runTtsTask(task: TtsTask, report: ProgressReporter, hooks:
       const ignoredByRecorder = await recordSsml(plan, recorder, {
         speed: options.speed,
         language: options.language,
-        engineFor: markup.engineFor,
+        engineFor: markup.engineFor.bind(markup),
         prepare: (text) => prepare(text),
-        audio: markup.audio,
+        audio: markup.audio.bind(markup),
         onStep: (done, total) => synthesisProgress(done / total),
       });
       ssmlIgnored = { ...ignoredByRecorder, ...markup.ignored };

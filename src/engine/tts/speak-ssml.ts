@@ -73,7 +73,7 @@ export async function speakSsmlPart(task: SpeakTask & { ssml: NonNullable<SpeakT
       return engine;
     },
     prepare: (text) => lexicon.apply(text),
-    audio: engines.audio,
+    audio: (src, rate) => engines.audio(src, rate),
     onStep: () => undefined,
     onSound: (index, at) => startsAt.set(index, at),
   });

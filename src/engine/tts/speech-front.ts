@@ -51,12 +51,14 @@ export async function startLocalFront(settings: FrontSettings): Promise<SpeechFr
     push: (samples) => enqueue(chain.push(samples)),
     drain: async () => {
       await queue;
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- what the recorder's write threw, handed on as it was
       if (failure) throw failure;
     },
     finish: async () => {
       enqueue(chain.finish());
       chain.release();
       await queue;
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- what the recorder's write threw, handed on as it was
       if (failure) throw failure;
       return recorder.finish();
     },
@@ -136,7 +138,7 @@ export async function startThreadFront(settings: FrontSettings): Promise<SpeechF
     // The batch's own buffer is handed over without another copy.
     const full = batched === batch.length ? batch : batch.slice(0, batched);
     queued++;
-    post({ type: 'samples', samples: full }, [full.buffer as ArrayBuffer]);
+    post({ type: 'samples', samples: full }, [full.buffer]);
     batch = new Int16Array(BATCH_SAMPLES);
     batched = 0;
   };

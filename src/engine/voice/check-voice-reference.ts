@@ -23,8 +23,8 @@ export function checkVoiceReferenceTask(task: Record<string, unknown>): VoiceRef
     inputPath: absolute(task, 'inputPath'),
     outputPath: absolute(task, 'outputPath'),
     modelsDir: absolute(task, 'modelsDir'),
-    ...(text ? { text: text as string } : {}),
-    ...(language ? { language: language as string } : {}),
+    ...(text ? { text: text } : {}),
+    ...(language ? { language: language } : {}),
     ...(recognizerModelPath !== undefined ? { recognizerModelPath: absolute(task, 'recognizerModelPath') } : {}),
   };
 }

@@ -130,7 +130,7 @@ export async function receiveUpload(
           return;
         }
         if (name !== undefined && name !== 'file' && Object.hasOwn(smallFileLimits, name) && !(name in smallFiles)) {
-          const limit = smallFileLimits[name]!;
+          const limit = smallFileLimits[name];
           const chunks: Buffer[] = [];
           let bytes = 0;
           const small: SmallFile = { originalName: path.basename(info.filename ?? '').slice(0, 200), content: Buffer.alloc(0) };

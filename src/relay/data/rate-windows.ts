@@ -33,10 +33,10 @@ export async function countRequest(db: Queryable, keyId: string, now: number, li
      WHERE key_id = $1 AND window_start > $2 AND requests > 0`,
     [keyId, now - windowMs],
   );
-  if (row!.requests <= limit) return { requests: row!.requests, refused: false, retryAfterSeconds: 0 };
+  if (row.requests <= limit) return { requests: row.requests, refused: false, retryAfterSeconds: 0 };
   await db.query('UPDATE rate_windows SET requests = requests - 1 WHERE key_id = $1 AND window_start = $2 AND requests > 0', [keyId, bucketOf(now)]);
-  const oldest = Number(row!.oldest ?? bucketOf(now));
-  return { requests: row!.requests - 1, refused: true, retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)) };
+  const oldest = Number(row.oldest ?? bucketOf(now));
+  return { requests: row.requests - 1, refused: true, retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)) };
 }
 
 /** Forgets buckets that started before `before`. */

@@ -38,6 +38,7 @@ async function takeLock(dataDir: string): Promise<() => Promise<void>> {
         throw new Error(
           `The embedded database in ${dataDir} is in use by process ${holder} (a running relay). ` +
             'Stop it first, use the portal, or run the relay on PostgreSQL (--database-url).',
+          { cause: error },
         );
       }
       await fs.rm(file, { force: true }); // left by a relay that did not exit cleanly

@@ -50,7 +50,7 @@ export class DeviceSession {
     const helloTimer = setTimeout(() => this.end(LINK_CLOSE.noHello), HELLO_TIMEOUT_MS);
     let chain = Promise.resolve();
     ws.on('message', (data, isBinary) => {
-      const message = isBinary ? undefined : parseDeviceMessage(data.toString());
+      const message = isBinary ? undefined : parseDeviceMessage((data as Buffer).toString());
       if (!message) return this.end(LINK_CLOSE.malformed);
       // One message at a time, in order: an update must not overtake the one before it.
       chain = chain.then(() => this.handle(message, helloTimer)).catch((error) => {

@@ -28,7 +28,7 @@ export const sttSeconds = (bytes: number, options: Partial<Pick<SttOptions, 'cro
 
 /** The work of a stored job. */
 export function workOf(job: Pick<JobRow, 'kind' | 'request' | 'input_bytes'> & { characters: number }): Work {
-  if (job.kind === 'tts') return { kind: 'tts', voiceId: String(job.request.voiceId ?? '').toLowerCase(), characters: job.characters };
+  if (job.kind === 'tts') return { kind: 'tts', voiceId: String((job.request.voiceId as string | undefined) ?? '').toLowerCase(), characters: job.characters };
   const options = (job.request as { options?: SttOptions }).options ?? {};
   return { kind: 'stt', seconds: sttSeconds(job.input_bytes, options) };
 }

@@ -67,8 +67,8 @@ export function pickDevice(candidates: readonly Candidate[], need: Need, routing
   if (able.length === 0) return undefined;
   const finishes = work ? finishEstimates(able, work, candidates) : [];
   if (work && finishes.every((f) => f !== undefined)) {
-    const earliest = Math.min(...(finishes as number[]));
-    return atRandom(able.filter((_, i) => (finishes[i] as number) <= earliest + 1e-6)).device;
+    const earliest = Math.min(...(finishes));
+    return atRandom(able.filter((_, i) => (finishes[i]) <= earliest + 1e-6)).device;
   }
   const fewest = Math.min(...able.map((c) => c.active));
   return atRandom(able.filter((c) => c.active === fewest)).device;

@@ -1,5 +1,6 @@
 /** Tiny server-side HTML: every value goes through `escape`; pages are plain forms, no script at all. */
 export const escape = (value: unknown): string =>
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the values are the pages' strings, numbers and dates
   String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A trusted fragment built by these helpers, so it is not escaped twice. */
@@ -35,7 +36,7 @@ export function page(title: string, body: Html, nav?: { csrf: string; user: stri
 ${nav.user} <button type="submit">Sign out</button></form></header>`
     : html`<header><strong>Speech Studio relay</strong></header>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>${escape(title)} · Speech Studio relay</title><style>${STYLE}</style></head><body>${header}<main><h1>${escape(title)}</h1>${body}</main></body></html>`;
+<title>${escape(title)} · Speech Studio relay</title><style>${STYLE}</style></head><body>${header.text}<main><h1>${escape(title)}</h1>${body.text}</main></body></html>`;
 }
 
 export const when = (ms: number | null): string => (ms === null ? '—' : new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + ' UTC');

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, ParameterizedContext } from 'koa';
 import { ApiError } from '../../contract/errors';
 import { formBody } from '../../http/request-body';
 import type { RelayDeps } from '../api/deps';
@@ -24,9 +24,9 @@ const one = (value: string | string[] | undefined): string => list(value)[0] ?? 
 export function portalRouter(deps: RelayDeps): Router<PortalState> {
   const router = new Router<PortalState>();
   const form = formBody(64 * 1024);
-  const nav = (ctx: Context): pages.Nav => ({ csrf: ctx.state.session!.csrfToken, user: ctx.state.session!.user.username });
+  const nav = (ctx: ParameterizedContext<PortalState>): pages.Nav => ({ csrf: ctx.state.session!.csrfToken, user: ctx.state.session!.user.username });
   const body = (ctx: Context): Form => (ctx.request.body ?? {}) as Form;
-  const accountOf = (ctx: Context): number => ctx.state.session!.user.accountId;
+  const accountOf = (ctx: ParameterizedContext<PortalState>): number => ctx.state.session!.user.accountId;
   const throttle = signInThrottle(deps.db, deps.log);
 
   router.use(portalHeaders, loadSession(deps));

@@ -96,6 +96,7 @@ export class S3BlobStore implements BlobStore {
       counter.stream.destroy();
       await upload.abort().catch(() => undefined);
       if (options.maxBytes !== undefined && counter.bytes() > options.maxBytes) throw new BlobTooLargeError(options.maxBytes);
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- the source stream's own error, handed on as it was
       if (cause !== undefined) throw cause;
       throw this.failure('store', key, error);
     }

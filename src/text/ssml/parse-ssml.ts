@@ -264,7 +264,7 @@ function applyProsody(
   if (attributes.rate !== undefined) {
     const rate = parseRate(attributes.rate);
     if (rate === undefined || rate <= 0) fail(`<prosody rate="${attributes.rate}">: rate must be x-slow…x-fast, a percentage like 80% or +10%, or a factor like 1.2`);
-    style.rate = clampRate(style.rate * rate!);
+    style.rate = clampRate(style.rate * rate);
   }
   if (attributes.pitch !== undefined) {
     const pitch = parsePitch(attributes.pitch);
@@ -278,7 +278,7 @@ function applyProsody(
   if (attributes.volume !== undefined) {
     const volume = parseVolume(attributes.volume);
     if (volume === undefined) fail(`<prosody volume="${attributes.volume}">: volume must be silent, x-soft…x-loud or a change like +6dB`);
-    style.volumeDb += volume!;
+    style.volumeDb += volume;
   }
   for (const other of ['contour', 'range', 'duration']) {
     if (attributes[other] !== undefined) note(`prosody ${other}`, `${other} is not taken by any engine here`);

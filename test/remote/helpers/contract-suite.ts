@@ -30,7 +30,7 @@ export function describeRelayContract(label: string, backend: () => Promise<{ da
 
     before(async () => {
       const started = await backend();
-      stopBackend = started.stop;
+      stopBackend = () => started.stop();
       f = await startFixture({ databaseUrl: started.databaseUrl, maxUploadBytes: 1024 * 1024 });
       full = await f.key();
       const page = (await f.get('/voices?languageCode=en-US&limit=100', full)).json();

@@ -54,8 +54,8 @@ export async function startDevice(options: DeviceOptions): Promise<TestDevice> {
     output += chunk.toString();
     for (const listener of [...listeners]) listener();
   };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const until = (what: string, test: () => boolean, timeoutMs = 30_000): Promise<void> =>
     new Promise((resolve, reject) => {

@@ -37,10 +37,10 @@ export function connectFakeDevice(origin: string, token: string): Promise<FakeDe
   const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
   return new Promise((resolve, reject) => {
     ws.once('error', reject);
-    ws.once('close', (code, reason) => reject(new Error(`The relay closed the link before its welcome: ${code} ${reason}`)));
+    ws.once('close', (code, reason) => reject(new Error(`The relay closed the link before its welcome: ${code} ${reason.toString()}`)));
     ws.on('open', () => ws.send(JSON.stringify({ type: 'hello', protocol: 1, activeJobs: [], capabilities: capabilities() })));
     ws.on('message', (data) => {
-      const message = JSON.parse(String(data));
+      const message = JSON.parse((data as Buffer).toString());
       if (message.type === 'assign') {
         assignments.set(message.job.id, message.job);
         waiting.get(message.job.id)?.(message.job);

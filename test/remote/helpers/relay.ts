@@ -125,7 +125,7 @@ export function startRelayProcess(args: string[], env: NodeJS.ProcessEnv = {}): 
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    exited.then((code) => {
+    void exited.then((code) => {
       clearTimeout(timer);
       reject(new Error(`The relay exited (${code}) before listening:\n${output}`));
     });

@@ -89,7 +89,7 @@ export async function startS3(): Promise<TestS3> {
     },
     stopAfter: (bytes) =>
       new Promise((resolve, reject) => {
-        trip = { left: bytes, fire: () => ((trip = undefined), stopServer().then(resolve, reject)) };
+        trip = { left: bytes, fire: () => { trip = undefined; stopServer().then(resolve, reject); } };
       }),
     restart: launch,
     async dispose() {

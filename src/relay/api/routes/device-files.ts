@@ -32,7 +32,7 @@ export function deviceFileRoutes(router: Router<RelayState>, deps: RelayDeps): v
 
   router.put('/device/jobs/:id/output', deviceAuth(deps), async (ctx) => {
     const job = await assigned(ctx.state.device!.id, ctx.params.id);
-    const name = job.kind === 'tts' ? `output.${String(job.request.outputFormat ?? 'wav').replace(/[^a-z0-9]/g, '')}` : 'transcript.json';
+    const name = job.kind === 'tts' ? `output.${String((job.request.outputFormat as string | undefined) ?? 'wav').replace(/[^a-z0-9]/g, '')}` : 'transcript.json';
     const key = jobBlobKey(job.id, name);
     let bytes: number;
     try {

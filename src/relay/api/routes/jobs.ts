@@ -45,7 +45,7 @@ export function jobRoutes(router: Router<RelayState>, deps: RelayDeps): void {
     requireSucceeded(job, 'tts');
     const blob = job.output_blob ? await deps.blobs.get(job.output_blob) : undefined;
     if (!blob) throw outputGone();
-    const format = String(job.request.outputFormat ?? 'wav');
+    const format = String((job.request.outputFormat as string | undefined) ?? 'wav');
     ctx.type = outputMediaType(format);
     ctx.length = blob.bytes;
     ctx.attachment(`speech-${job.id.slice(0, 8)}.${format}`);

@@ -56,7 +56,7 @@ export function sttRoutes(router: Router<RelayState>, deps: RelayDeps): void {
 
 /** The upload is in storage: check it, choose the device, reserve the credits, and let the job go. */
 async function accept(ctx: Context, deps: RelayDeps, id: string, fields: Record<string, string>, received: (ReceivedFile & { key: string }) | undefined, reserved: number): Promise<JobRow> {
-  const key = requireKey(ctx.state as RelayState);
+  const key = requireKey(ctx.state);
   const file = requireMediaFile(received);
   if (hasNul(file.originalName)) throw invalidRequest(`file: its file name ${NUL_REFUSED}`);
   const { options, diarizationAsked } = checkSttFields(deps.validators, fields);
