@@ -35,10 +35,10 @@ export interface AlignOutcome {
   result: SttResult;
 }
 
-/** Queues the alignment as an STT job: the media copied into the job's folder, the script admitted beside it. */
+/** Queues the alignment job: the media copied into the job's folder, the script admitted beside it. */
 export async function createAlignJob(jobs: JobService, request: Omit<AlignRequest, 'signal' | 'onJob'>): Promise<JobRecord> {
   validators ??= compileValidators();
-  return jobs.createSttJobWith(request.origin, async (_id, dir) => {
+  return jobs.createAlignJobWith(request.origin, async (_id, dir) => {
     const admitted = admitAlignment(validators!, request.language ? { language: request.language } : {}, { originalName: request.scriptName, content: Buffer.from(request.script, 'utf8') });
     const inputFile = storedInputName(request.media);
     await copyFile(request.media, path.join(dir, inputFile));
@@ -46,8 +46,8 @@ export async function createAlignJob(jobs: JobService, request: Omit<AlignReques
     await writeFile(path.join(dir, scriptFile), admitted.script, 'utf8');
     const recognizerModelPath = await alignRecognizerModel(jobs.dataDir, admitted.options.language, request.preferredSttModel);
     return {
-      options: admitted.options, inputFile, originalName: path.basename(request.media), bytes: (await stat(request.media)).size, modelPath: '',
-      align: { scriptFile, scriptFormat: admitted.scriptFormat, vadModelPath: request.vadModelPath, recognizerModelPath },
+      options: admitted.options, inputFile, originalName: path.basename(request.media), bytes: (await stat(request.media)).size,
+      scriptFile, scriptFormat: admitted.scriptFormat, vadModelPath: request.vadModelPath, recognizerModelPath,
     };
   });
 }
