@@ -53,13 +53,18 @@ function optionsProblem(record: JobRecord): string | undefined {
 }
 
 /**
- * A sound record as the engine may read it: an alignment the previous version stored as `stt` is read as
- * the `align` job it is; a job that may still run gets its options with every default filled in, as the
- * API fills them (a record written before an option existed, or edited by hand, lacks some; the engine
- * reads options as they are stored).
+ * A sound record as the store keeps it from now on: an alignment the previous version stored as `stt` is
+ * read as the `align` job it is. The store applies it to the snapshot and the journal before it replays
+ * them, so a record the previous version wrote and the same record written since compare equal.
  */
-export function withDefaults(stored: JobRecord): JobRecord {
-  const record = upgradeLegacyAlignment(stored) as JobRecord;
+export const upgradeStored = (record: JobRecord): JobRecord => upgradeLegacyAlignment(record) as JobRecord;
+
+/**
+ * A sound record as the engine may read it: a job that may still run gets its options with every default
+ * filled in, as the API fills them (a record written before an option existed, or edited by hand, lacks
+ * some; the engine reads options as they are stored).
+ */
+export function withDefaults(record: JobRecord): JobRecord {
   const checked = checkedInput(record);
   // The kind's own check answers its own input: the record keeps its kind.
   return checked && 'input' in checked ? ({ ...record, input: checked.input } as JobRecord) : record;

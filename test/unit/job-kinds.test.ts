@@ -56,4 +56,19 @@ describe('job kinds', () => {
     assert.equal(task.kind, 'align');
     assert.ok(task.kind === 'align' && task.scriptPath.endsWith(path.join('waiting', 'script.srt')));
   });
+
+  it('takes an old-style alignment in the snapshot and the same job written since as align in the journal as one unchanged job', async () => {
+    const dir = await tempDir();
+    dirs.push(dir);
+    const file = path.join(dir, 'jobs.json');
+    const old = legacyAlignment('done', 'succeeded');
+    const { align, modelPath: _modelPath, ...rest } = old.input;
+    const since = { ...old, kind: 'align', input: { ...rest, kind: 'align', ...align } };
+    await writeFile(file, JSON.stringify({ version: 1, jobs: [old] }), 'utf8');
+    await appendFile(`${file}.journal`, `${JSON.stringify({ put: since })}\n`, 'utf8');
+    const errors: string[] = [];
+    const store = await JobStore.open(file, { ...silentLogger, error: (message: string) => void errors.push(message) });
+    assert.deepEqual(errors, []);
+    assert.equal(store.get('done')?.kind, 'align');
+  });
 });
