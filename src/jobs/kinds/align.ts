@@ -7,7 +7,7 @@
 import type { SttOptions, SttResult } from '../../contract/types';
 import type { ScriptFormat } from '../../subtitles/script';
 import { nameFromFile } from '../job-name';
-import { isCount, isObject, isSafeFileName, isString, schema } from './checks';
+import { isCount, isObject, isSafeFileName, isString, withCheckedSttOptions } from './checks';
 import { isKind, type JobKindModule, type NewJob } from './job-kind';
 import { TRANSCRIPT_FILE } from './stt';
 
@@ -77,10 +77,7 @@ export const alignKind: JobKindModule<'align', AlignJobInput, SttResult, NewAlig
     return undefined;
   },
 
-  checkedInput(input) {
-    const checked = schema().sttOptions({ ...input.options } as unknown as Record<string, string>);
-    return checked.ok ? { input: { ...input, options: checked.value } } : { problem: checked.message };
-  },
+  checkedInput: withCheckedSttOptions,
 
   resultOf(job) {
     return isAlign(job) ? job.result : null;

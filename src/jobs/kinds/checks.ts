@@ -1,4 +1,5 @@
 /** Small checks the kinds share when a stored record is read back from disk (src/jobs/record-check.ts). */
+import type { SttOptions } from '../../contract/types';
 import { compileValidators, type Validators } from '../../contract/validation';
 
 const SAFE_FILE_NAME = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,200}$/;
@@ -14,3 +15,9 @@ export const isLocalOrigin = (origin: unknown): boolean => origin === 'editor' |
 /** Compiled on first use, once per process: the same validators the API answers 422 with. */
 let validators: Validators | undefined;
 export const schema = (): Validators => (validators ??= compileValidators());
+
+/** An input whose options are a transcription's (STT, alignment), checked as POST /stt/jobs checks them, every default filled in. */
+export function withCheckedSttOptions<I extends { options: SttOptions }>(input: I): { input: I } | { problem: string } {
+  const checked = schema().sttOptions({ ...input.options } as unknown as Record<string, string>);
+  return checked.ok ? { input: { ...input, options: checked.value } } : { problem: checked.message };
+}

@@ -3,7 +3,7 @@ import type { SttOptions, SttResult } from '../../contract/types';
 import type { WhisperHints } from '../../engine/protocol';
 import { sttModelKindOf } from '../../models/stt-model-kind';
 import { nameFromFile } from '../job-name';
-import { isCount, isObject, isSafeFileName, isString, schema } from './checks';
+import { isCount, isObject, isSafeFileName, isString, withCheckedSttOptions } from './checks';
 import { isKind, type JobKindModule, type NewJob } from './job-kind';
 
 export const TRANSCRIPT_FILE = 'transcript.json';
@@ -84,10 +84,7 @@ export const sttKind: JobKindModule<'stt', SttJobInput, SttResult, NewSttJob> = 
     return undefined;
   },
 
-  checkedInput(input) {
-    const checked = schema().sttOptions({ ...input.options } as unknown as Record<string, string>);
-    return checked.ok ? { input: { ...input, options: checked.value } } : { problem: checked.message };
-  },
+  checkedInput: withCheckedSttOptions,
 
   resultOf(job) {
     return isStt(job) ? job.result : null;
