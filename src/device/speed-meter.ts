@@ -5,7 +5,8 @@
 import type { JobResult } from '../contract/types';
 import type { SttResult, TtsResult } from '../contract/types';
 import type { JobService } from '../jobs/job-service';
-import type { JobRecord } from '../jobs/types';
+import { jobKindOf } from '../jobs/kinds';
+import { isLocalOnlyKind, type JobRecord } from '../jobs/types';
 import type { SpeedReport } from '../link/speeds';
 
 /** Recent jobs per engine and model the median is taken over. */
@@ -24,7 +25,7 @@ type Key = Pick<SpeedReport, 'kind' | 'engine' | 'model'>;
  * audio's duration, the output's for TTS and the input's for STT. Undefined when it says nothing.
  */
 export function measurementOf(job: JobRecord): (Key & { realTimeFactor: number }) | undefined {
-  if (job.status !== 'succeeded' || job.startedAt === null || job.finishedAt === null || !job.result || job.kind === 'book' || job.kind === 'translate' || job.kind === 'dub') return undefined;
+  if (job.status !== 'succeeded' || job.startedAt === null || job.finishedAt === null || !job.result || isLocalOnlyKind(job.kind)) return undefined;
   const seconds = (job.result as JobResult).durationSeconds;
   const busyMs = job.finishedAt - job.startedAt;
   if (!(seconds > 0.05) || !(busyMs > 0)) return undefined;
@@ -34,7 +35,8 @@ export function measurementOf(job: JobRecord): (Key & { realTimeFactor: number }
     if ((job.result as TtsResult).live) return undefined;
     return { kind: 'tts', engine: (job.result as TtsResult).voice.engine, model: job.input.options.voiceId.toLowerCase(), realTimeFactor };
   }
-  if (job.kind === 'stt') return { kind: 'stt', engine: 'whisper', model: (job.result as SttResult).model, realTimeFactor };
+  // An alignment is measured as the seed's STT job it is shown as (its model names the aligner).
+  if (jobKindOf(job.kind).seedKind === 'stt') return { kind: 'stt', engine: 'whisper', model: (job.result as SttResult).model, realTimeFactor };
   return undefined;
 }
 

@@ -13,6 +13,7 @@
 import * as vscode from 'vscode';
 import { JobFiles } from '../jobs/job-files';
 import type { JobRecord, PublicJob } from '../jobs/types';
+import { jobKindOf } from '../jobs/kinds';
 import { isLocalOnlyKind, toPublicJob } from '../jobs/types';
 import { baseUrlOf } from './commands/local-api';
 import type { EditorSttRequest, EditorTtsRequest } from './editor-jobs';
@@ -81,7 +82,7 @@ export function createApi(services: Services): SpeechStudioApi {
     cancelJob: async (id) => {
       const { jobs } = await controller.ready();
       const kind = jobs.get(id)?.kind;
-      if (kind && isLocalOnlyKind(kind)) throw new Error(`Job ${id} is ${kind === 'book' ? 'an audiobook export' : kind === 'dub' ? 'a dub' : 'a subtitle translation'}; cancel it in the Jobs view.`);
+      if (kind && isLocalOnlyKind(kind)) throw new Error(`Job ${id} is ${jobKindOf(kind).phrase}; cancel it in the Jobs view.`);
       return toJob(await jobs.cancel(id));
     },
     startLiveTranscription: async (options) => {

@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { jobKindOf } from '../jobs/kinds';
 import { isActive, type JobRecord } from '../jobs/types';
 import { describePhase } from './job-progress';
 import { reportError } from './log';
@@ -40,7 +41,7 @@ export function jobOrigin(job: Pick<JobRecord, 'origin' | 'remoteKeyName'>): str
 }
 
 export function jobDescription(job: JobRecord): string {
-  const kind = job.kind === 'book' ? 'Audiobook' : job.kind === 'translate' ? 'Translation' : job.kind === 'dub' ? 'Dub' : job.kind.toUpperCase();
+  const kind = jobKindOf(job.kind).label;
   const remote = job.origin === 'remote' ? ` · remote${job.remoteKeyName ? ` (${job.remoteKeyName})` : ''}` : '';
   if (!isActive(job.status)) {
     const seconds = job.finishedAt && job.startedAt ? ` · ${((job.finishedAt - job.startedAt) / 1000).toFixed(1)} s` : '';
@@ -95,15 +96,17 @@ class JobsProvider implements vscode.TreeDataProvider<JobRecord> {
 async function fileOf(services: Services, job: JobRecord): Promise<string | undefined> {
   const written = services.outputs.get(job.id);
   if (written && existsSync(written)) return written;
-  if (job.input.kind === 'book' || job.input.kind === 'translate' || job.input.kind === 'dub') return job.status === 'succeeded' && existsSync(job.input.out) ? job.input.out : undefined;
+  const userOutput = jobKindOf(job.kind).userOutput?.(job);
+  if (userOutput !== undefined) return job.status === 'succeeded' && existsSync(userOutput) ? userOutput : undefined;
   return services.editorJobs.outputPath(job);
 }
 
 async function openOutput(services: Services, job: JobRecord): Promise<void> {
   const file = await fileOf(services, job);
   if (!file) throw new Error('The job has no output: it did not succeed, or its files were deleted.');
-  if (job.kind === 'book') return revealOutput(services, job);
-  if (job.kind === 'tts' && !/\.(srt|vtt|txt|json)$/i.test(file)) services.player.play(file, job.name);
+  const openWith = jobKindOf(job.kind).openWith;
+  if (openWith === 'reveal') return revealOutput(services, job);
+  if (openWith === 'player' && !/\.(srt|vtt|txt|json)$/i.test(file)) services.player.play(file, job.name);
   else await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
 }
 

@@ -11,6 +11,7 @@ import { compileValidators, type Validators } from '../contract/validation';
 import type { Transcript } from '../subtitles/types';
 import { admitAlignment, alignRecognizerModel } from './align-admission';
 import type { JobService } from './job-service';
+import { alignKind } from './kinds/align';
 import type { JobOrigin, JobRecord } from './types';
 import { finishPartialOutputJob, waitForJobEnd } from './wait-for-job';
 
@@ -35,10 +36,10 @@ export interface AlignOutcome {
   result: SttResult;
 }
 
-/** Queues the alignment as an STT job: the media copied into the job's folder, the script admitted beside it. */
+/** Queues the alignment job: the media copied into the job's folder, the script admitted beside it. */
 export async function createAlignJob(jobs: JobService, request: Omit<AlignRequest, 'signal' | 'onJob'>): Promise<JobRecord> {
   validators ??= compileValidators();
-  return jobs.createSttJobWith(request.origin, async (_id, dir) => {
+  return jobs.createAlignJobWith(request.origin, async (_id, dir) => {
     const admitted = admitAlignment(validators!, request.language ? { language: request.language } : {}, { originalName: request.scriptName, content: Buffer.from(request.script, 'utf8') });
     const inputFile = storedInputName(request.media);
     await copyFile(request.media, path.join(dir, inputFile));
@@ -46,8 +47,8 @@ export async function createAlignJob(jobs: JobService, request: Omit<AlignReques
     await writeFile(path.join(dir, scriptFile), admitted.script, 'utf8');
     const recognizerModelPath = await alignRecognizerModel(jobs.dataDir, admitted.options.language, request.preferredSttModel);
     return {
-      options: admitted.options, inputFile, originalName: path.basename(request.media), bytes: (await stat(request.media)).size, modelPath: '',
-      align: { scriptFile, scriptFormat: admitted.scriptFormat, vadModelPath: request.vadModelPath, recognizerModelPath },
+      options: admitted.options, inputFile, originalName: path.basename(request.media), bytes: (await stat(request.media)).size,
+      scriptFile, scriptFormat: admitted.scriptFormat, vadModelPath: request.vadModelPath, recognizerModelPath,
     };
   });
 }
@@ -55,8 +56,9 @@ export async function createAlignJob(jobs: JobService, request: Omit<AlignReques
 /** Waits for an alignment job, cancelling it when `signal` aborts; the transcript when it succeeded, else null. */
 export async function finishAlignJob(jobs: JobService, job: JobRecord, signal?: AbortSignal): Promise<{ job: JobRecord; result: AlignOutcome | null }> {
   const ended = await finishPartialOutputJob(jobs, job, () => undefined, signal);
-  if (ended.status !== 'succeeded' || !ended.outputFile) return { job: ended, result: null };
-  return { job: ended, result: { transcript: await readJobTranscript(jobs.files, ended), result: ended.result as SttResult } };
+  const result = alignKind.resultOf(ended);
+  if (ended.status !== 'succeeded' || !ended.outputFile || !result) return { job: ended, result: null };
+  return { job: ended, result: { transcript: await readJobTranscript(jobs.files, ended), result } };
 }
 
 /** Runs the alignment as a job; throws the job's error when it fails, an AbortError when cancelled. */
@@ -67,9 +69,10 @@ export async function alignAsJob(jobs: JobService, request: AlignRequest): Promi
   request.signal?.addEventListener('abort', cancel);
   try {
     const job = await waitForJobEnd(jobs, created.id, request.signal);
-    if (job.status !== 'succeeded' || !job.outputFile) throw new Error(job.error ?? `The alignment job ended ${job.status}.`);
+    const result = alignKind.resultOf(job);
+    if (job.status !== 'succeeded' || !job.outputFile || !result) throw new Error(job.error ?? `The alignment job ended ${job.status}.`);
     const transcript = await readJobTranscript(jobs.files, job);
-    return { transcript, result: job.result as SttResult };
+    return { transcript, result };
   } finally {
     request.signal?.removeEventListener('abort', cancel);
   }

@@ -13,7 +13,9 @@ import type { VoiceLibrary } from '../voices/library';
 import { admitBook, type BookRequest } from './book-admission';
 import type { JobService } from './job-service';
 import { finishPartialOutputJob } from './wait-for-job';
-import { bookResultOf, type JobRecord } from './types';
+import { jobKindOf } from './kinds';
+import { bookKind } from './kinds/book';
+import type { JobRecord } from './types';
 
 export interface BookExportDeps {
   jobs: JobService;
@@ -35,11 +37,11 @@ export async function createBookExport(deps: BookExportDeps, request: NewBookExp
   const text = plan.chapters.flatMap((chapter) => chapter.passages.map((passage) => passage.text)).join('\n\n');
   plan.lexicon = entriesIn(text, lexicon);
   const name = `Audiobook ${plan.title ?? path.basename(request.input)}`;
-  return deps.jobs.createBookJob({ origin, name, input: request.input, plan });
+  return deps.jobs.create(bookKind, { origin, name, input: request.input, plan });
 }
 
 /** Waits for a book job to end (aborting `signal` cancels it); an unfinished book leaves no partial file or folder. */
 export async function finishBookExport(jobs: JobService, job: JobRecord, signal?: AbortSignal): Promise<{ job: JobRecord; result: BookResult | null }> {
-  const ended = await finishPartialOutputJob(jobs, job, () => (job.input.kind === 'book' ? job.input.out : undefined), signal);
-  return { job: ended, result: bookResultOf(ended) };
+  const ended = await finishPartialOutputJob(jobs, job, () => jobKindOf(job.kind).userOutput?.(job), signal);
+  return { job: ended, result: bookKind.resultOf(ended) };
 }

@@ -19,7 +19,9 @@ import type { VoiceEntry } from '../voices/voice-entry';
 import { isReadyVoice } from '../voices/voice-entry';
 import { admitStt, installedSttModels } from './admission';
 import type { JobService } from './job-service';
-import { dubResultOf, type JobOrigin, type JobRecord } from './types';
+import { jobKindOf } from './kinds';
+import { dubKind } from './kinds/dub';
+import type { JobOrigin, JobRecord } from './types';
 import { finishPartialOutputJob } from './wait-for-job';
 
 export interface DubRequest {
@@ -125,7 +127,7 @@ export async function createDubJob(jobs: JobService, dataDir: string, voices: Du
   }
   const sttModelPath = subtitles ? undefined : await sttModelFor(dataDir, request.from, request.sttModel);
   const modelPath = await resolveLanguageModel(dataDir, request.model);
-  return jobs.createDubJob({
+  return jobs.create(dubKind, {
     origin: request.origin, name: `Dub ${path.basename(input)} → ${request.to}`,
     ...(subtitles ? { subtitlesText: subtitles.text } : {}),
     input: {
@@ -139,6 +141,6 @@ export async function createDubJob(jobs: JobService, dataDir: string, voices: Du
 
 /** Waits for a dub to end (aborting `signal` cancels it); an unfinished one leaves no partial file. */
 export async function finishDubJob(jobs: JobService, job: JobRecord, signal?: AbortSignal): Promise<{ job: JobRecord; result: DubResult | null }> {
-  const ended = await finishPartialOutputJob(jobs, job, () => (job.input.kind === 'dub' ? job.input.out : undefined), signal);
-  return { job: ended, result: dubResultOf(ended) };
+  const ended = await finishPartialOutputJob(jobs, job, () => jobKindOf(job.kind).userOutput?.(job), signal);
+  return { job: ended, result: dubKind.resultOf(ended) };
 }

@@ -3,6 +3,7 @@
  * OpenAI door, MCP), mapped to each door's wire shape by its one error mapping.
  */
 import { ApiError, invalidRequest } from '../contract/errors';
+import { jobKindOf } from './kinds';
 import type { JobRecord } from './types';
 
 /**
@@ -13,7 +14,7 @@ import type { JobRecord } from './types';
 export function succeededJob(job: JobRecord): JobRecord {
   if (job.status === 'succeeded') return job;
   if (job.status === 'failed' && job.phase === 'decoding') throw invalidRequest(`file: ${job.error ?? 'could not be decoded'}`);
-  const label = job.kind === 'stt' ? 'transcription' : 'speech';
+  const label = jobKindOf(job.kind).noun;
   const ending = job.status === 'failed' ? `failed: ${(job.error ?? 'for an unknown reason').replace(/\.$/, '')}` : `was ${job.status}`;
   throw new ApiError('INTERNAL_ERROR', `The ${label} job ${job.id} ${ending}.`);
 }

@@ -1,21 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { promises as fs } from 'node:fs';
 import { ApiError } from '../contract/errors';
-import type { LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
-import { taskBackend, type EnginePhase, type RecognizedSegment, type WhisperHints } from '../engine-api/protocol';
-import { entriesIn } from '../lexicon/apply-lexicon';
+import type { LexiconEntry } from '../contract/types';
+import { taskBackend, type EnginePhase, type RecognizedSegment } from '../engine-api/protocol';
 import { readLexicon } from '../lexicon/lexicon-file';
 import { mergeLexicons } from '../lexicon/merge-lexicon';
-import { sttModelKindOf } from '../models/stt-model-kind';
 import { describeThrown, type Logger } from '../util/log';
 import { EngineCancelledError, type EngineHost } from './engine-host';
-import type { BookPlan } from '../audiobook/book-plan';
-import { BOOK_PLAN_FILE, JOB_LEXICON_FILE, JobFiles, TTS_TEXT_FILE } from './job-files';
-import { nameFromFile, nameFromText } from './job-name';
+import { JobFiles } from './job-files';
+import { alignKind, type NewAlignJob } from './kinds/align';
+import type { JobKindModule, KindRecord, NewJob } from './kinds/job-kind';
+import { sttKind, type NewSttJob } from './kinds/stt';
+import { ttsKind, type NewTtsJob } from './kinds/tts';
 import { canTransition, transition, type TransitionDetails } from './state';
 import type { JobStore } from './store';
-import { isActive, RUNNING_STATUSES, type AlignJobInput, type BookJobInput, type DubJobInput, type JobOrigin, type JobRecord, type JobStatus, type TranslateJobInput, type TtsJobInput } from './types';
+import { isActive, RUNNING_STATUSES, type JobOrigin, type JobRecord, type JobStatus, type RecordKind } from './types';
 
 export interface JobServiceOptions {
   dataDir: string;
@@ -54,69 +53,12 @@ export interface Reservation {
   release(): void;
 }
 
-export interface NewTtsJob {
-  origin: JobOrigin;
-  /** A remote job's caller: the relay key's name. */
-  remoteKeyName?: string;
-  request: TtsRequest;
-  voice: TtsJobInput['voice'];
-  /** The job's name; default: the start of the text. */
-  name?: string;
-  live?: boolean;
-  /** A format the engine encodes instead of the request's outputFormat (the OpenAI door's opus and pcm). */
-  encodeAs?: TtsJobInput['encodeAs'];
-  /** Entries that win over the data directory's lexicon for the same text and language (the editor's workspace lexicon). */
-  lexicon?: readonly LexiconEntry[];
-  /** The text is SSML, admitted by admitSsml (ssml-admission.ts). */
-  ssml?: TtsJobInput['ssml'];
-}
-
-export interface NewSttJob {
-  id: string;
-  origin: JobOrigin;
-  options: SttOptions;
-  inputFile: string;
-  originalName: string;
-  bytes: number;
-  modelPath: string;
-  /** A remote job's caller: the relay key's name. */
-  remoteKeyName?: string;
-  /** The job's name; default: the upload's file name. */
-  name?: string;
-  whisper?: WhisperHints;
-  /** An alignment job's script (then `modelPath` is empty: no recognizer runs). */
-  align?: AlignJobInput;
-}
-
-/** An admitted audiobook export (src/jobs/book-admission.ts); only the editor and the CLI make them. */
-export interface NewBookJob {
-  origin: 'editor' | 'cli';
-  name: string;
-  /** The manuscript as the caller gave it. */
-  input: string;
-  plan: BookPlan;
-}
-
-/** An admitted subtitle translation (src/jobs/translate-job.ts); only the editor and the CLI make them. */
-export interface NewTranslateJob {
-  origin: 'editor' | 'cli';
-  name: string;
-  /** The subtitle file's text, copied into the job's folder (the engine never reads the user's file). */
-  source: string;
-  input: Omit<TranslateJobInput, 'kind' | 'inputFile'>;
-}
-
-/** An admitted dub (src/jobs/dub-job.ts); only the editor and the CLI make them. */
-export interface NewDubJob {
-  origin: 'editor' | 'cli';
-  name: string;
-  /** The subtitles' text when the dub speaks given subtitles, copied into the job's folder. */
-  subtitlesText?: string;
-  input: Omit<DubJobInput, 'kind' | 'subtitlesFile'>;
-}
-
-/** What a door knows of an STT job once its media is in the job's folder. */
-export type ReceivedSttJob = Omit<NewSttJob, 'id' | 'origin'>;
+export type { NewTtsJob } from './kinds/tts';
+export type { NewSttJob, ReceivedSttJob } from './kinds/stt';
+export type { NewAlignJob, ReceivedAlignJob } from './kinds/align';
+export type { NewBookJob } from './kinds/book';
+export type { NewTranslateJob } from './kinds/translate';
+export type { NewDubJob } from './kinds/dub';
 
 /**
  * Phases in which the engine is still getting ready (reading the input, loading the model): the job stays
@@ -198,26 +140,20 @@ export class JobService extends EventEmitter {
   }
 
   /**
-   * Queues an admitted TTS job (see admission.ts). Without a reservation it takes a place itself
-   * (QueueFullError); whatever fails, the place is released and the job's folder removed.
+   * Queues an admitted job of any kind (src/jobs/kinds/): takes a place in the queue unless the caller holds
+   * one (QueueFullError for a Local API job), makes the job's folder, lets the kind write its input there,
+   * then stores the record and queues it. Whatever fails, the place is released and the folder removed.
    */
-  async createTtsJob(job: NewTtsJob, reservation?: Reservation): Promise<JobRecord> {
-    const place = reservation ?? this.reserve(job.origin);
-    const { text, ...options } = job.request;
+  async create<K extends RecordKind, I extends { kind: K }, R, N extends NewJob>(kind: JobKindModule<K, I, R, N>, admitted: N, reservation?: Reservation): Promise<JobRecord> {
+    const place = reservation ?? this.reserve(admitted.origin);
     const id = this.newJobId();
     try {
-      await this.files.create(id);
-      await fs.writeFile(this.files.file(id, TTS_TEXT_FILE), text, 'utf8');
-      const lexicon = entriesIn(text, await this.lexiconWith(job.lexicon ?? []));
-      if (lexicon.length) await fs.writeFile(this.files.file(id, JOB_LEXICON_FILE), JSON.stringify(lexicon), 'utf8');
-      const input: TtsJobInput = {
-        kind: 'tts', options, characters: text.length, voice: job.voice, ...(lexicon.length ? { lexiconEntries: lexicon.length } : {}), ...(job.live ? { live: true } : {}),
-        ...(job.encodeAs ? { encodeAs: job.encodeAs } : {}), ...(job.ssml ? { ssml: job.ssml } : {}),
-      };
-      return await this.enqueue(
-        this.newRecord(id, job.origin, job.name ?? nameFromText(text), input, job.remoteKeyName),
-        place,
-      );
+      const dir = await this.files.create(id);
+      const made = await kind.input(admitted, {
+        id, dir, file: (name) => this.files.file(id, name), dataDir: this.options.dataDir, lexiconWith: (over) => this.lexiconWith(over),
+      });
+      const record = this.newRecord(id, admitted.origin, made.name, made.input, made.remoteKeyName ?? admitted.remoteKeyName);
+      return await this.enqueue(record, place);
     } catch (error) {
       place.release();
       await this.files.remove(id);
@@ -225,66 +161,27 @@ export class JobService extends EventEmitter {
     }
   }
 
-  /** Queues an admitted book export; its plan goes to the job's folder, so the store keeps only counts. */
-  async createBookJob(job: NewBookJob): Promise<JobRecord> {
-    const id = this.newJobId();
-    const place = this.reserve(job.origin);
-    try {
-      await this.files.create(id);
-      await fs.writeFile(this.files.file(id, BOOK_PLAN_FILE), JSON.stringify(job.plan), 'utf8');
-      const passages = job.plan.chapters.flatMap((chapter) => chapter.passages);
-      const input: BookJobInput = {
-        kind: 'book', input: job.input, out: job.plan.out, format: job.plan.format, perChapter: job.plan.perChapter,
-        chapters: job.plan.chapters.length, paragraphs: passages.length, characters: passages.reduce((sum, p) => sum + p.text.length, 0),
-      };
-      return await this.enqueue(this.newRecord(id, job.origin, job.name, input), place);
-    } catch (error) {
-      place.release();
-      await this.files.remove(id);
-      throw error;
-    }
+  /** Queues an admitted TTS job (see admission.ts); without a reservation it takes a place itself. */
+  createTtsJob(job: NewTtsJob, reservation?: Reservation): Promise<JobRecord> {
+    return this.create(ttsKind, job, reservation);
+  }
+
+  /**
+   * Queues an STT job whose media arrives first (an upload, a copy, a download): `receive` puts the media in
+   * the job's folder and admits the request (see `create`).
+   */
+  createSttJobWith(origin: JobOrigin, receive: NewSttJob['receive']): Promise<JobRecord> {
+    return this.create(sttKind, { origin, receive });
+  }
+
+  /** Queues an alignment whose media and script arrive first, as `createSttJobWith` does for STT. */
+  createAlignJobWith(origin: JobOrigin, receive: NewAlignJob['receive']): Promise<JobRecord> {
+    return this.create(alignKind, { origin, receive });
   }
 
   /** The data directory the jobs run in (admission reads what is installed there). */
   get dataDir(): string {
     return this.options.dataDir;
-  }
-
-  /** Queues an admitted subtitle translation; the file's text goes to the job's folder. */
-  async createTranslateJob(job: NewTranslateJob): Promise<JobRecord> {
-    const id = this.newJobId();
-    const place = this.reserve(job.origin);
-    try {
-      await this.files.create(id);
-      const inputFile = `source.${job.input.format}`;
-      await fs.writeFile(this.files.file(id, inputFile), job.source, 'utf8');
-      const input: TranslateJobInput = { kind: 'translate', ...job.input, inputFile };
-      return await this.enqueue(this.newRecord(id, job.origin, job.name, input), place);
-    } catch (error) {
-      place.release();
-      await this.files.remove(id);
-      throw error;
-    }
-  }
-
-  /** Queues an admitted dub; given subtitles go to the job's folder (the video is read where it is). */
-  async createDubJob(job: NewDubJob): Promise<JobRecord> {
-    const id = this.newJobId();
-    const place = this.reserve(job.origin);
-    try {
-      await this.files.create(id);
-      let subtitlesFile: string | undefined;
-      if (job.subtitlesText !== undefined && job.input.subtitlesFormat) {
-        subtitlesFile = `subtitles.${job.input.subtitlesFormat}`;
-        await fs.writeFile(this.files.file(id, subtitlesFile), job.subtitlesText, 'utf8');
-      }
-      const input: DubJobInput = { kind: 'dub', ...job.input, ...(subtitlesFile ? { subtitlesFile } : {}) };
-      return await this.enqueue(this.newRecord(id, job.origin, job.name, input), place);
-    } catch (error) {
-      place.release();
-      await this.files.remove(id);
-      throw error;
-    }
   }
 
   /**
@@ -294,36 +191,6 @@ export class JobService extends EventEmitter {
    */
   async lexiconWith(over: readonly LexiconEntry[]): Promise<readonly LexiconEntry[]> {
     return mergeLexicons((await readLexicon(this.options.dataDir)).entries, over);
-  }
-
-  /**
-   * Queues an STT job whose media arrives first (an upload, a copy, a download): takes a place in the queue
-   * (QueueFullError) and makes the job's folder, then `receive` puts the media there and admits the request.
-   * Whatever fails, the place is released and the folder removed.
-   */
-  async createSttJobWith(origin: JobOrigin, receive: (id: string, dir: string) => Promise<ReceivedSttJob>): Promise<JobRecord> {
-    const reservation = this.reserve(origin);
-    const id = this.newJobId();
-    try {
-      const received = await receive(id, await this.files.create(id));
-      return await this.createSttJob({ ...received, id, origin }, reservation);
-    } catch (error) {
-      reservation.release();
-      await this.files.remove(id);
-      throw error;
-    }
-  }
-
-  /** The media is already in the job's folder (the caller put it there under `job.id`). */
-  private async createSttJob(job: NewSttJob, reservation: Reservation): Promise<JobRecord> {
-    const { id, origin, options, inputFile, originalName, bytes, modelPath, whisper, align } = job;
-    const name = job.name ?? nameFromFile(originalName);
-    // Known now, while the model file is read without blocking, so the job's backend never needs a file read.
-    const recognizer = !align && (await sttModelKindOf(modelPath)) === 'parakeet' ? { recognizer: 'parakeet' as const } : {};
-    return this.enqueue(
-      this.newRecord(id, origin, name, { kind: 'stt', options, inputFile, originalName, bytes, modelPath, ...recognizer, ...(whisper ? { whisper } : {}), ...(align ? { align } : {}) }, job.remoteKeyName),
-      reservation,
-    );
   }
 
   /** Cancels a queued or running job; resolves with the cancelled record once it is persisted. */
@@ -370,12 +237,14 @@ export class JobService extends EventEmitter {
     await this.options.store.flush();
   }
 
-  private newRecord(id: string, origin: JobOrigin, name: string, input: JobRecord['input'], remoteKeyName?: string): JobRecord {
-    return {
+  private newRecord<K extends string>(id: string, origin: JobOrigin, name: string, input: { kind: K }, remoteKeyName?: string): JobRecord {
+    const record: KindRecord<K, typeof input, null> = {
       id, name, kind: input.kind, status: 'queued', progress: 0, phase: 'queued', backend: null, result: null,
       error: null, createdAt: Date.now(), startedAt: null, finishedAt: null, origin, ...(remoteKeyName === undefined ? {} : { remoteKeyName }),
       input, outputFile: null,
     };
+    // A registry kind's module made the input, so kind and input are one of JobRecord's pairs.
+    return record as unknown as JobRecord;
   }
 
   private async enqueue(record: JobRecord, reservation: Reservation): Promise<JobRecord> {

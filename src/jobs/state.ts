@@ -77,6 +77,8 @@ export type TransitionDetails = Partial<Pick<JobRecord, 'result' | 'error' | 'ba
 /** The record after moving to `to`, with the timestamps, phase and progress that move implies. */
 export function transition(job: JobRecord, to: JobStatus, details: TransitionDetails = {}, now = Date.now()): JobRecord {
   if (!canTransition(job.status, to)) throw new IllegalTransitionError(job.status, to);
-  const { phase, ...rest } = details;
-  return { ...job, ...rest, status: to, ...transitionMarks([to], phase ?? undefined, now) };
+  const { phase, result, ...rest } = details;
+  const moved: JobRecord = { ...job, ...rest, status: to, ...transitionMarks([to], phase ?? undefined, now) };
+  // The engine answers the task the record's kind built (src/jobs/kinds/), so its result is of that kind.
+  return result === undefined ? moved : ({ ...moved, result } as JobRecord);
 }

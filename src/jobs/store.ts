@@ -3,7 +3,7 @@ import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import type { Logger } from '../util/log';
 import { Journal, type JournalEntry } from './journal';
-import { isJobRecord, recordProblem, withDefaults } from './record-check';
+import { isJobRecord, recordProblem, upgradeStored, withDefaults } from './record-check';
 import { replayStore } from './store-replay';
 import { isActive, type JobRecord } from './types';
 
@@ -67,7 +67,7 @@ export class JobStore {
       const kept = await keepAside(journal.file, 'move');
       log.error(`The job journal ${journal.file} could not be read (${(error as Error).message}); ${kept} and started without its changes.`);
     }
-    const replayed = replayStore(valid, entries);
+    const replayed = replayStore(valid.map(upgradeStored), entries.map((entry) => ('put' in entry ? { put: upgradeStored(entry.put) } : entry)));
     if (invalid + replayed.duplicates > 0) {
       const kept = await keepAside(file, 'copy');
       const what = [

@@ -12,7 +12,9 @@ import type { TranslateResult } from '../engine-api/protocol';
 import { resolveLanguageModel } from '../models/language-models';
 import { parseSubtitles, SubtitleError } from '../subtitles/parse';
 import type { JobService } from './job-service';
-import { translateResultOf, type JobOrigin, type JobRecord } from './types';
+import { jobKindOf } from './kinds';
+import { translateKind } from './kinds/translate';
+import type { JobOrigin, JobRecord } from './types';
 import { finishPartialOutputJob } from './wait-for-job';
 
 export interface TranslateRequest {
@@ -64,7 +66,7 @@ export async function createTranslateJob(jobs: JobService, dataDir: string, requ
     throw error;
   }
   const modelPath = await resolveLanguageModel(dataDir, request.model);
-  return jobs.createTranslateJob({
+  return jobs.create(translateKind, {
     origin: request.origin, name: `Translate ${path.basename(input)} → ${request.to}`, source,
     input: { input, out, format, cues: cues.length, modelPath, to: request.to, ...(request.from ? { from: request.from } : {}), style: request.style ?? resolveStyle() },
   });
@@ -72,6 +74,6 @@ export async function createTranslateJob(jobs: JobService, dataDir: string, requ
 
 /** Waits for a translation job to end (aborting `signal` cancels it); an unfinished one leaves no partial file. */
 export async function finishTranslateJob(jobs: JobService, job: JobRecord, signal?: AbortSignal): Promise<{ job: JobRecord; result: TranslateResult | null }> {
-  const ended = await finishPartialOutputJob(jobs, job, () => (job.input.kind === 'translate' ? job.input.out : undefined), signal);
-  return { job: ended, result: translateResultOf(ended) };
+  const ended = await finishPartialOutputJob(jobs, job, () => jobKindOf(job.kind).userOutput?.(job), signal);
+  return { job: ended, result: translateKind.resultOf(ended) };
 }

@@ -14,7 +14,7 @@ import { MAX_SCRIPT_BYTES } from '../subtitles/script';
 
 /**
  * POST /align/jobs: the media streamed into the job's folder as for STT, the script beside it; admitted by
- * src/jobs/align-admission.ts and queued as an STT job whose engine task aligns instead of recognizing.
+ * src/jobs/align-admission.ts and queued as an `align` job, which the seed's routes show as an STT job.
  */
 export function alignRoutes(router: Router, deps: AppDeps): void {
   const maxBytes = deps.maxUploadBytes ?? MAX_UPLOAD_BYTES;
@@ -22,7 +22,7 @@ export function alignRoutes(router: Router, deps: AppDeps): void {
   router.post('/align/jobs', requireFeature(deps.entitlements, 'stt'), async (ctx) => {
     // The media may be as large as an STT upload, with the script beside it.
     precheckUpload(ctx, maxBytes + MAX_SCRIPT_BYTES);
-    const job = await deps.jobs.createSttJobWith('api', async (_id, dir) => {
+    const job = await deps.jobs.createAlignJobWith('api', async (_id, dir) => {
       const upload = await receiveUpload(ctx.req, folderSink(dir), maxBytes, TEXT_FIELDS, { script: MAX_SCRIPT_BYTES });
       const file = requireMediaFile(upload.file);
       const admitted = admitAlignment(deps.validators, upload.fields, upload.smallFiles.script);
@@ -31,10 +31,7 @@ export function alignRoutes(router: Router, deps: AppDeps): void {
       const vadModelPath = await findVadModelIn(path.join(deps.dataDir, 'models'), engineConfig());
       const recognizerModelPath = await alignRecognizerModel(deps.dataDir, admitted.options.language, deps.preferredSttModel?.());
       const { storedName, originalName, bytes } = file;
-      return {
-        options: admitted.options, inputFile: storedName, originalName, bytes, modelPath: '',
-        align: { scriptFile, scriptFormat: admitted.scriptFormat, vadModelPath, recognizerModelPath },
-      };
+      return { options: admitted.options, inputFile: storedName, originalName, bytes, scriptFile, scriptFormat: admitted.scriptFormat, vadModelPath, recognizerModelPath };
     });
     ctx.body = toPublicJob(job);
   });

@@ -22,7 +22,7 @@ export function jobRoutes(router: Router, deps: AppDeps): void {
 
   router.get('/jobs/:id/output', async (ctx) => {
     const job = findApiJob(deps.jobs, ctx.params.id);
-    requireSucceeded(job, 'tts');
+    requireSucceeded(toPublicJob(job), 'tts');
     const file = job.outputFile ? deps.jobs.files.file(job.id, job.outputFile) : undefined;
     // lstat: an output swapped for a link is not served (it would hand out whatever the link points at).
     const stat = file ? await fs.lstat(file).catch(() => undefined) : undefined;
@@ -55,7 +55,8 @@ export function jobRoutes(router: Router, deps: AppDeps): void {
     const subtitles = subtitleStyleOf(query.value);
     if (!subtitles.ok) throw invalidRequest(subtitles.message);
     const job = findApiJob(deps.jobs, ctx.params.id);
-    requireSucceeded(job, 'stt');
+    // Judged by the kind the client sees: an alignment is the seed's STT job.
+    requireSucceeded(toPublicJob(job), 'stt');
     await sendTranscript(ctx, deps, job, query.value.format, subtitles.style);
   });
 }

@@ -41,7 +41,9 @@ function nextChange(jobs: JobService, id: string, ms: number): Promise<void> {
 export async function* tailJobOutput(jobs: JobService, id: string, signal?: AbortSignal): AsyncGenerator<Buffer> {
   const job = jobs.get(id);
   if (!job) throw new Error(`Job ${id} is not in the store.`);
-  const final = jobs.files.file(id, jobs.files.outputFileName(job));
+  const output = jobs.files.finishedOutputFile(job);
+  if (!output) throw new Error(`Job ${id} keeps no output in its folder.`);
+  const final = jobs.files.file(id, output);
   let handle: FileHandle | undefined;
   let position = 0;
   try {

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { curlLine, speechCurlLine } from '../../src/editor/walkthrough/curl-line';
 import { milestoneOfJob } from '../../src/editor/walkthrough/milestones';
 import { recommendSttModel, recommendVoice } from '../../src/editor/walkthrough/recommend';
-import type { JobRecord } from '../../src/jobs/types';
+import type { JobRecord, JobRecordBase } from '../../src/jobs/types';
 import { builtinCatalog } from '../../src/models/catalog';
 
 const GIB = 1024 ** 3;
@@ -43,7 +43,7 @@ describe('the walkthrough', () => {
   });
 
   it('counts succeeded editor jobs by kind and any Local API job', () => {
-    const job = (fields: Partial<JobRecord> & Pick<JobRecord, 'input'>): JobRecord => ({ status: 'succeeded', origin: 'editor', ...fields }) as JobRecord;
+    const job = (fields: Partial<JobRecordBase> & Pick<JobRecord, 'input'>): JobRecord => ({ status: 'succeeded', origin: 'editor', ...fields }) as JobRecord;
     const tts = (inputFormat?: 'txt' | 'srt' | 'vtt') => ({ kind: 'tts', options: { inputFormat }, characters: 1, voice: {} }) as JobRecord['input'];
     assert.equal(milestoneOfJob(job({ input: tts() })), 'heard');
     assert.equal(milestoneOfJob(job({ input: tts('srt') })), 'narratedSubtitles');

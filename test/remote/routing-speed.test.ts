@@ -40,7 +40,7 @@ function finished(over: Partial<JobRecord> & { seconds: number; busyMs: number }
     input: { kind: 'tts', options: { voiceId: VOICE.toUpperCase() } as never, characters: 10, voice: {} as never },
     result: { durationSeconds: seconds, voice: { name: 'v', engine: 'espeak-ng', languageCode: 'en-US' } } as never,
     ...rest,
-  };
+  } as JobRecord;
 }
 
 describe('routing by measured speed', () => {

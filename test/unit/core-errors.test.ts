@@ -17,7 +17,7 @@ const job = (fields: Partial<JobRecord>): JobRecord => ({
   createdAt: 1, startedAt: 2, finishedAt: 3, origin: 'api', outputFile: 'transcript.json',
   input: { kind: 'stt', options: {} as never, inputFile: 'input.wav', originalName: 'a.wav', bytes: 1, modelPath: '/m' },
   ...fields,
-});
+}) as JobRecord;
 
 describe('core errors are registry errors', () => {
   it('QueueFullError carries QUEUE_FULL, 429 and Retry-After itself', () => {

@@ -40,7 +40,7 @@ const record = (id: string, origin: JobOrigin = 'api'): JobRecord => ({
 const sttRecord = (id: string, origin: JobOrigin): JobRecord => ({
   ...record(id, origin), kind: 'stt',
   input: { kind: 'stt', options: sttOptions(), inputFile: 'input.wav', originalName: 'talk.wav', bytes: 10, modelPath: '/models/ggml-base.bin' },
-});
+}) as JobRecord;
 const finished = (job: JobRecord): JobRecord => ({ ...job, status: 'succeeded', progress: 100, phase: 'done', startedAt: 2, finishedAt: 3, outputFile: 'output.wav' });
 
 /** A logger that keeps its error lines, for the store's reports of what it left out. */
@@ -170,7 +170,7 @@ describe('JobStore', () => {
     const book = (id: string, origin: JobOrigin): JobRecord => ({
       ...record(id, origin), kind: 'book',
       input: { kind: 'book', input: '/tmp/book.md', out: '/tmp/book.m4b', format: 'm4b', perChapter: false, chapters: 2, paragraphs: 5, characters: 120 },
-    });
+    }) as JobRecord;
     const file = await storeFile();
     const store = await JobStore.open(file, silentLogger);
     for (const origin of ['editor', 'cli', 'api'] as const) await store.insert(book(`book-${origin}`, origin));

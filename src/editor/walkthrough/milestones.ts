@@ -1,4 +1,5 @@
 /** Which walkthrough milestone a job reaches: pure, so it is tested without VS Code. */
+import { jobKindOf } from '../../jobs/kinds';
 import type { JobRecord } from '../../jobs/types';
 
 /** The walkthrough's milestones; each is the context key `speechStudio.walkthrough.<name>`. */
@@ -8,8 +9,9 @@ export type Milestone = 'heard' | 'naturalVoice' | 'sttModel' | 'transcribed' | 
 export function milestoneOfJob(job: JobRecord): Milestone | undefined {
   if (job.origin === 'api') return 'calledApi';
   if (job.status !== 'succeeded' || job.origin !== 'editor') return undefined;
-  if (job.input.kind === 'stt') return 'transcribed';
-  if (job.input.kind === 'book' || job.input.kind === 'translate' || job.input.kind === 'dub') return undefined;
+  // An alignment is a transcription to the walkthrough, as it is to the seed's routes.
+  if (jobKindOf(job.input.kind).seedKind === 'stt') return 'transcribed';
+  if (job.input.kind !== 'tts') return undefined;
   const format = job.input.options.inputFormat ?? 'txt';
   return format === 'txt' ? 'heard' : 'narratedSubtitles';
 }
