@@ -5,12 +5,12 @@
  */
 import type { Catalog } from '../models/catalog';
 import { entryBytes } from '../models/catalog';
-import { ModelError } from '../models/model-error';
+import { hasCode } from '../contract/errors';
 import { createModelManager, type InstallResult, type ModelManager, type ModelManagerOptions } from '../models/model-manager';
 import type { ModelListing } from '../models/model-status';
 import { modelsDir, targetPath } from '../models/model-paths';
 import type { ProxyEnv } from '../models/proxy';
-import { describeThrown } from '../util/log';
+import { failureText } from './failure-text';
 import { formatBytes, ProgressLine, type ProgressStream } from './progress-line';
 
 export const MODELS_USAGE = `Usage:
@@ -87,11 +87,11 @@ export async function runModelsCommand(args: string[], dataDir: string, options:
     }
   } catch (error) {
     progress.done();
-    if (error instanceof ModelError && error.code === 'CANCELLED') {
+    if (hasCode(error, 'CANCELLED')) {
       complain(`Cancelled; the partial ${action === 'import' ? 'copy' : 'download'} was deleted and nothing was installed.`);
       return EXIT.cancelled;
     }
-    complain(error instanceof ModelError ? error.message : `Failed: ${describeThrown(error)}`);
+    complain(failureText(error, 'Failed: '));
     return EXIT.failed;
   } finally {
     process.removeListener('SIGINT', onInterrupt);

@@ -4,8 +4,9 @@
  * stderr; exit code 0 on success, 1 on failure, 2 for a usage error.
  */
 import { EngineHost } from '../jobs/engine-host';
-import { enrollSpeaker, EnrollmentError, listSpeakers, removeSpeaker } from '../jobs/speaker-enrollment';
-import { describeThrown, silentLogger } from '../util/log';
+import { enrollSpeaker, listSpeakers, removeSpeaker } from '../jobs/speaker-enrollment';
+import { silentLogger } from '../util/log';
+import { failureText } from './failure-text';
 
 export const SPEAKERS_USAGE = `Usage:
   node dist/cli.js speakers add <name> <clip> [--data-dir D]   enroll a voice (at least 2 s of speech)
@@ -44,7 +45,7 @@ export async function runSpeakersCommand(args: string[], dataDir: string, option
       out.write(`Enrolled ${speaker.name} from ${speaker.speechSeconds} s of speech.\n`);
       return 0;
     } catch (error) {
-      err.write(`${error instanceof EnrollmentError ? error.message : describeThrown(error)}\n`);
+      err.write(`${failureText(error)}\n`);
       return 1;
     } finally {
       await engine.close();

@@ -7,9 +7,10 @@ import { parseArgs } from 'node:util';
 import { EngineHost } from '../jobs/engine-host';
 import { cloneVoice, CONSENT_STATEMENT } from '../jobs/voice-cloning';
 import { createVoiceLibrary } from '../voices/library';
-import { listOwnVoices, OwnVoiceError, removeOwnVoice } from '../voices/own-voices';
+import { listOwnVoices, removeOwnVoice } from '../voices/own-voices';
 import { mixKokoroVoice, parseMix } from '../voices/voice-mix';
 import { describeThrown, silentLogger } from '../util/log';
+import { failureText } from './failure-text';
 
 export const VOICES_USAGE = `Usage:
   node dist/cli.js voices clone <clip> --name N [--text "what the clip says"] [--language L] [--yes-consent] [--data-dir D]
@@ -88,7 +89,7 @@ export async function runVoicesCommand(args: string[], dataDir: string, options:
       }
     }
   } catch (error) {
-    err.write(`${error instanceof OwnVoiceError ? error.message : describeThrown(error)}\n`);
+    err.write(`${failureText(error)}\n`);
     return 1;
   }
   return usage();

@@ -1,7 +1,9 @@
 /**
- * The one error registry, fastify-style: every failure a client can see is one of these codes, with its
- * HTTP status (and headers, e.g. Retry-After). The core (jobs, admission, uploads) throws `ApiError`s or
- * subclasses of it; each door maps them once to its wire shape (docs/core-rules.md).
+ * The one error registry, fastify-style: every failure a client or user can see is one of these codes, with
+ * its HTTP status (and headers, e.g. Retry-After). The core (jobs, admission, uploads, models, voices) throws
+ * `ApiError`s or subclasses of it; each door maps them once to its wire shape (docs/core-rules.md).
+ * `ERROR_STATUS` holds the codes of the HTTP APIs (the OpenAPI document lists exactly these);
+ * `LOCAL_ERROR_STATUS` the codes only the CLI, the editor and the live door show.
  */
 export const ERROR_STATUS = {
   AUTH_REQUIRED: 401,
@@ -38,10 +40,53 @@ export const ERROR_STATUS = {
   NO_CAPABLE_DEVICE: 503,
 } as const;
 
+/**
+ * (C) Codes the HTTP APIs never answer with: installing models (`ModelError`), voices of your own
+ * (`OwnVoiceError`), refusals of local-only jobs, and the live session cap. The CLI and the editor show their
+ * messages and act on their codes; the status says what kind of failure it is, should a door ever carry one.
+ */
+export const LOCAL_ERROR_STATUS = {
+  // Models (src/models/model-error.ts)
+  UNKNOWN_MODEL: 404,
+  NOT_INSTALLED: 409,
+  INVALID_CATALOG: 500,
+  INVALID_MANIFEST: 422,
+  CANCELLED: 409,
+  HTTP_ERROR: 502,
+  TOO_MANY_REDIRECTS: 502,
+  REDIRECT_LOOP: 502,
+  PROXY_ERROR: 502,
+  NETWORK: 502,
+  UNREACHABLE: 504,
+  SIZE_MISMATCH: 502,
+  CHECKSUM_MISMATCH: 502,
+  NO_SPACE: 507,
+  ALREADY_INSTALLING: 409,
+  IMPORT_FAILED: 422,
+  // Voices of your own (src/voices/own-voices.ts); a missing voice is the API's NOT_FOUND
+  INVALID_NAME: 422,
+  NAME_TAKEN: 409,
+  NO_CONSENT: 422,
+  ZIPVOICE_NOT_INSTALLED: 409,
+  NO_RECOGNIZER: 409,
+  INVALID_MIX: 422,
+  // The live session cap, under the name the Realtime protocol gives it on the wire (src/realtime/door.ts)
+  session_limit_reached: 429,
+} as const;
+
+/** A code of the HTTP APIs: what the OpenAPI document lists and an HTTP error body carries. */
 export type ErrorCode = keyof typeof ERROR_STATUS;
+export type LocalErrorCode = keyof typeof LOCAL_ERROR_STATUS;
+/** Any code of the registry, of the HTTP APIs or local. */
+export type RegistryCode = ErrorCode | LocalErrorCode;
+
+const STATUS_OF: Record<RegistryCode, number> = { ...ERROR_STATUS, ...LOCAL_ERROR_STATUS };
+
+/** Every code of the registry, of the HTTP APIs and local. */
+export const REGISTRY_CODES = Object.keys(STATUS_OF) as RegistryCode[];
 
 export interface ErrorBody {
-  error: { code: ErrorCode; message: string; feature?: string; [extra: string]: unknown };
+  error: { code: RegistryCode; message: string; feature?: string; [extra: string]: unknown };
 }
 
 export class ApiError extends Error {
@@ -49,13 +94,13 @@ export class ApiError extends Error {
   readonly headers: Record<string, string>;
 
   constructor(
-    readonly code: ErrorCode,
+    readonly code: RegistryCode,
     message: string,
     readonly extra: { feature?: string; headers?: Record<string, string>; details?: Record<string, unknown> } = {},
   ) {
     super(message);
     this.name = 'ApiError';
-    this.status = ERROR_STATUS[code];
+    this.status = STATUS_OF[code];
     this.headers = extra.headers ?? {};
   }
 
@@ -78,6 +123,10 @@ export function registryErrorOf(thrown: unknown): ApiError | undefined {
   if (code === 'ENOSPC' || code === 'EDQUOT') return diskFull();
   return undefined;
 }
+
+/** Whether a thrown value is a registry error with one of these codes: how a door acts on a code. */
+export const hasCode = (thrown: unknown, ...codes: RegistryCode[]): thrown is ApiError =>
+  thrown instanceof ApiError && codes.includes(thrown.code);
 
 /** The disk of the data directory is full: the request could not be stored. */
 export const diskFull = (): ApiError =>

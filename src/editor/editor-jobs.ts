@@ -5,7 +5,7 @@
  */
 import { copyFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ApiError, invalidRequest } from '../contract/errors';
+import { ApiError, hasCode, invalidRequest } from '../contract/errors';
 import { storedInputName } from '../contract/media-types';
 import type { LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
 import { compileValidators, type Validators } from '../contract/validation';
@@ -58,7 +58,7 @@ export interface EditorJobsDeps {
 
 /** In the editor, a missing model is installed with a command, not the CLI the API's message names. */
 function withEditorHint(error: unknown): unknown {
-  if (error instanceof ApiError && error.code === 'MODEL_NOT_INSTALLED') {
+  if (hasCode(error, 'MODEL_NOT_INSTALLED')) {
     return new ApiError(error.code, `${error.message} In VS Code: run "Speech Studio: Install Model…".`);
   }
   return error;

@@ -47,10 +47,10 @@ export interface DubVoiceSource {
   entries(): VoiceEntry[];
 }
 
-/** A request that cannot become a job, in one sentence for the user. */
-export class DubRefusal extends Error {
+/** A request that cannot become a job, in one sentence for the user: a registry INVALID_REQUEST. */
+export class DubRefusal extends ApiError {
   constructor(message: string) {
-    super(message);
+    super('INVALID_REQUEST', message);
     this.name = 'DubRefusal';
   }
 }

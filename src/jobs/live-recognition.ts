@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { ApiError } from '../contract/errors';
 import type { LiveWindowResult, LiveWindowTask } from '../engine-api/protocol';
 import type { EngineHost } from './engine-host';
 
@@ -39,10 +40,11 @@ export interface LiveSessionLimits {
 }
 
 /** Past the cap: each door tells its client in its own way (an error event and close code 1013, a rejected promise). */
-export class LiveSessionLimitError extends Error {
-  readonly code = 'session_limit_reached';
+export class LiveSessionLimitError extends ApiError {
+  declare readonly code: 'session_limit_reached';
+
   constructor(readonly maxSessions: number) {
-    super(`This server runs ${maxSessions} live transcription sessions at most; try again when one ends.`);
+    super('session_limit_reached', `This server runs ${maxSessions} live transcription sessions at most; try again when one ends.`);
     this.name = 'LiveSessionLimitError';
   }
 }

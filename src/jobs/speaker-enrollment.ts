@@ -4,11 +4,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { ApiError } from '../contract/errors';
 import { modelsDir } from '../models/model-paths';
 import { normalizeSpeakerName, readKnownSpeakers, speakerNameProblem, updateKnownSpeakers, type KnownSpeaker } from '../voices/known-speakers';
 import type { EngineHost } from './engine-host';
 
-export class EnrollmentError extends Error {}
+/** A name the enrollment refuses, in one sentence for the user: a registry INVALID_REQUEST. */
+export class EnrollmentError extends ApiError {
+  constructor(message: string) {
+    super('INVALID_REQUEST', message);
+    this.name = 'EnrollmentError';
+  }
+}
 
 /** `ranges`: only these stretches of `clip` (seconds), e.g. one speaker's segments of a transcript of it. */
 export async function enrollSpeaker(engine: EngineHost, dataDir: string, given: string, clip: string, signal: AbortSignal, ranges?: Array<{ start: number; end: number }>): Promise<KnownSpeaker> {

@@ -7,6 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { ApiError } from '../contract/errors';
 import { resolveStyle, type SubtitleStyle } from '../contract/subtitle-style';
 import type { TranslateResult } from '../engine-api/protocol';
 import { resolveLanguageModel } from '../models/language-models';
@@ -29,10 +30,10 @@ export interface TranslateRequest {
   style?: SubtitleStyle;
 }
 
-/** A request that cannot become a job, in one sentence for the user. */
-export class TranslateRefusal extends Error {
+/** A request that cannot become a job, in one sentence for the user: a registry INVALID_REQUEST. */
+export class TranslateRefusal extends ApiError {
   constructor(message: string) {
-    super(message);
+    super('INVALID_REQUEST', message);
     this.name = 'TranslateRefusal';
   }
 }

@@ -1,8 +1,12 @@
 /**
- * Every way installing a model can fail, as one error class with a code the CLI, the editor and the
- * tests can tell apart. The message is written for the person who ran the command.
+ * Every way installing a model can fail, as one registry error class with a code the CLI, the editor and
+ * the tests can tell apart (codes and statuses in src/contract/errors.ts). The message is written for the
+ * person who ran the command.
  */
-export type ModelErrorCode =
+import { ApiError, type LocalErrorCode } from '../contract/errors';
+
+export type ModelErrorCode = LocalErrorCode &
+  (
   | 'UNKNOWN_MODEL'
   | 'NOT_INSTALLED'
   | 'INVALID_CATALOG'
@@ -18,15 +22,18 @@ export type ModelErrorCode =
   | 'CHECKSUM_MISMATCH'
   | 'NO_SPACE'
   | 'ALREADY_INSTALLING'
-  | 'IMPORT_FAILED';
+  | 'IMPORT_FAILED');
 
-export class ModelError extends Error {
+export class ModelError extends ApiError {
+  declare readonly code: ModelErrorCode;
+
   constructor(
-    readonly code: ModelErrorCode,
+    code: ModelErrorCode,
     message: string,
+    /** The HTTP status and address of a failed download: the server's, never this error's own status. */
     readonly details: { status?: number; url?: string } = {},
   ) {
-    super(message);
+    super(code, message);
     this.name = 'ModelError';
   }
 }

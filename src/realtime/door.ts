@@ -10,12 +10,12 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { ApiError, invalidRequest } from '../contract/errors';
+import { ApiError, hasCode, invalidRequest } from '../contract/errors';
 import type { AppDeps } from '../jobs/app-deps';
 import { isWebSocketUpgrade } from '../http/listen';
 import { rawApiErrorResponse } from '../http/raw-error';
 import { bearerRefusal, browserOriginRefusal, disabledRefusal, featureRefusal, hostRefusal } from '../http/security';
-import { LiveSessionLimitError, type LiveRecognition, type LiveSessionFiles, type LiveSessionLimits } from '../jobs/live-recognition';
+import { type LiveRecognition, type LiveSessionFiles, type LiveSessionLimits } from '../jobs/live-recognition';
 import { LiveSession, type ServerEvent } from './live-session';
 import { isTranscriptionModelName, liveModelResolver } from './live-model';
 import type { SessionForm } from './session-config';
@@ -89,7 +89,7 @@ export function attachRealtime(server: http.Server, deps: AppDeps, recognition: 
         ws.close(1011, 'The session could not start');
       });
     }, (error: unknown) => {
-      const limited = error instanceof LiveSessionLimitError;
+      const limited = hasCode(error, 'session_limit_reached');
       if (!limited) deps.log.warn(`A live session could not open: ${error instanceof Error ? error.message : String(error)}`);
       sendError(limited ? 'invalid_request_error' : 'server_error', limited ? error.code : 'server_error', error);
       ws.close(limited ? CLOSE_TRY_AGAIN_LATER : 1011, limited ? 'Too many live sessions' : 'The session could not start');

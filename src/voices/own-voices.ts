@@ -8,15 +8,23 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { ApiError } from '../contract/errors';
 import { builtinCatalog } from '../models/catalog';
 import type { VoiceLibrary, VoiceEntry } from './library';
 import { MANIFEST_FILE } from './voice-manifest';
 import { VoiceFiles } from './voice-files';
 
-/** A refusal in words for the user, with a code a door can act on (the editor offers to install ZipVoice). */
-export class OwnVoiceError extends Error {
-  constructor(readonly code: 'INVALID_NAME' | 'NAME_TAKEN' | 'NO_CONSENT' | 'ZIPVOICE_NOT_INSTALLED' | 'NO_RECOGNIZER' | 'INVALID_MIX' | 'NOT_FOUND', message: string) {
-    super(message);
+export type OwnVoiceErrorCode = 'INVALID_NAME' | 'NAME_TAKEN' | 'NO_CONSENT' | 'ZIPVOICE_NOT_INSTALLED' | 'NO_RECOGNIZER' | 'INVALID_MIX' | 'NOT_FOUND';
+
+/**
+ * A refusal in words for the user, as a registry error with a code a door can act on (the editor offers to
+ * install ZipVoice); codes and statuses in src/contract/errors.ts.
+ */
+export class OwnVoiceError extends ApiError {
+  declare readonly code: OwnVoiceErrorCode;
+
+  constructor(code: OwnVoiceErrorCode, message: string) {
+    super(code, message);
     this.name = 'OwnVoiceError';
   }
 }

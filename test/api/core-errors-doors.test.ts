@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import OpenAI from 'openai';
+import { ERROR_STATUS, LOCAL_ERROR_STATUS } from '../../src/contract/errors';
 import { assertErrorBody, postJson, request, startTestServer, tempDir, type TestServer } from '../helpers/server';
 import { uploadMultipart } from '../helpers/multipart';
 import { installSttModel } from '../helpers/stt-engine';
@@ -118,5 +119,20 @@ describe('a file the decoder cannot read, through the OpenAI door and MCP', () =
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('the registry on the wire', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.dispose());
+
+  it('the served OpenAPI document lists exactly the HTTP codes: the local ones (models, own voices, live cap) stay off it', async () => {
+    const document = (await request(`${t.base}/openapi.json`)).json();
+    const codes: string[] = document.components.schemas.Error.properties.error.properties.code.enum;
+    assert.deepEqual(codes, Object.keys(ERROR_STATUS));
+    assert.deepEqual(Object.keys(LOCAL_ERROR_STATUS).filter((code) => codes.includes(code)), []);
   });
 });

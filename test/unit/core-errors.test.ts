@@ -3,8 +3,13 @@
  * headers; the OpenAI shape, MCP's tool error and the job-outcome rule read only that.
  */
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, it } from 'node:test';
-import { ApiError, registryErrorOf } from '../../src/contract/errors';
+import { ApiError, ERROR_STATUS, hasCode, LOCAL_ERROR_STATUS, REGISTRY_CODES, registryErrorOf } from '../../src/contract/errors';
+import { LiveSessionLimitError } from '../../src/jobs/live-recognition';
+import { ModelError } from '../../src/models/model-error';
+import { OwnVoiceError } from '../../src/voices/own-voices';
 import { JobNotActiveError, QueueFullError } from '../../src/jobs/job-service';
 import { succeededJob } from '../../src/jobs/job-outcome';
 import type { JobRecord } from '../../src/jobs/types';
@@ -85,5 +90,80 @@ describe('each door maps a registry error once', () => {
     const refused = toolError(new ApiError('VOICE_NOT_READY', 'The voice X is downloading.'));
     assert.equal((refused.content[0] as { text: string }).text, 'VOICE_NOT_READY: The voice X is downloading.');
     assert.equal((refused.structuredContent as any).error.retryAfterSeconds, undefined);
+  });
+});
+
+/**
+ * The Error classes that stay outside the registry: never shown with a code, used for control flow inside
+ * one part or translated to a registry error (or a message) at the one place that catches them. Each is
+ * listed in docs/core-rules.md; a new plain Error class fails here until it is either a registry error or
+ * added to both lists with its reason.
+ */
+const INTERNAL_ERRORS = [
+  'UsageError', 'EngineTaskWithdrawnError', 'EngineCancelledError', 'EngineYieldedError', 'IllegalTransitionError',
+  'TaskYieldedError', 'UserFacingError', 'CastFileError', 'SsmlError', 'SayAsError', 'SsmlReadingError', 'SubtitleError',
+  'SubtitleEditError', 'SentenceTimeLimitError', 'SentenceSkippedError', 'StyleError', 'MalformedAnswerError',
+  'SpeakerVoiceError', 'BlobTooLargeError', 'BlobStoreError', 'InvalidInputError', 'ManuscriptError',
+  'NoLanguageModelError', 'JobEndedError', 'Declined', 'ConfigProblem',
+];
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+
+function sourceFiles(dir: string): Array<{ file: string; text: string }> {
+  return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const relative = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return sourceFiles(relative);
+    return entry.name.endsWith('.ts') ? [{ file: relative, text: readFileSync(path.join(root, relative), 'utf8') }] : [];
+  });
+}
+
+/** Every class that extends Error itself (not a registry error), with whether its body declares a `code`. */
+export function plainErrorClasses(files: Array<{ file: string; text: string }>): Array<{ name: string; file: string; coded: boolean }> {
+  return files.flatMap(({ file, text }) => [...text.matchAll(/class (\w+) extends Error\b[^{]*\{/g)].filter((match) => match[1] !== 'ApiError' || file !== 'src/contract/errors.ts').map((match) => {
+    const start = match.index! + match[0].length;
+    const end = text.indexOf('\n}', start);
+    const body = match[0] + text.slice(start, end === -1 ? undefined : end);
+    return { name: match[1], file, coded: /\bcode\b\s*[:=?]|readonly code\b/.test(body) };
+  }));
+}
+
+/** What breaks the rule: a plain Error class with a code, or one not on the internal list. */
+export function errorsOutsideRegistry(files: Array<{ file: string; text: string }>, allowed: readonly string[]): string[] {
+  return plainErrorClasses(files).flatMap(({ name, file, coded }) => [
+    ...(coded ? [`${file}: ${name} carries a code outside the registry (src/contract/errors.ts)`] : []),
+    ...(allowed.includes(name) ? [] : [`${file}: ${name} is a plain Error class that is neither a registry error nor listed as internal`]),
+  ]);
+}
+
+describe('every coded error is in the registry', () => {
+  it('no class in src/ extends Error with a code of its own, and every plain Error class is a listed internal one', () => {
+    assert.deepEqual(errorsOutsideRegistry(sourceFiles('src'), INTERNAL_ERRORS), []);
+  });
+
+  it('the guard catches a planted coded class and an unlisted plain one', () => {
+    const planted = [{ file: 'src/x/planted.ts', text: "export class PlantedError extends Error {\n  constructor(readonly code: 'OOPS', message: string) {\n    super(message);\n  }\n}\n" }];
+    assert.deepEqual(errorsOutsideRegistry(planted, ['PlantedError']), ['src/x/planted.ts: PlantedError carries a code outside the registry (src/contract/errors.ts)']);
+    assert.equal(errorsOutsideRegistry([{ file: 'src/y.ts', text: 'export class NewError extends Error {}\n' }], INTERNAL_ERRORS).length, 1);
+  });
+
+  it('docs/core-rules.md names every internal class that stays outside the registry', () => {
+    const rules = readFileSync(path.join(root, 'docs', 'core-rules.md'), 'utf8');
+    assert.deepEqual(INTERNAL_ERRORS.filter((name) => !rules.includes(`\`${name}\``)), []);
+  });
+
+  it('the local codes never reach the OpenAPI document, and no code is both local and of the HTTP APIs', () => {
+    assert.deepEqual(Object.keys(LOCAL_ERROR_STATUS).filter((code) => code in ERROR_STATUS), []);
+    assert.equal(REGISTRY_CODES.length, Object.keys(ERROR_STATUS).length + Object.keys(LOCAL_ERROR_STATUS).length);
+  });
+
+  it('model, own-voice and live-cap errors are registry errors with their codes and statuses', () => {
+    const model = new ModelError('CHECKSUM_MISMATCH', 'x', { status: 200 });
+    assert.ok(model instanceof ApiError);
+    assert.deepEqual([model.code, model.status, model.details.status, model.name], ['CHECKSUM_MISMATCH', 502, 200, 'ModelError']);
+    const voice = new OwnVoiceError('NOT_FOUND', 'no such voice');
+    assert.deepEqual([voice.code, voice.status, hasCode(voice, 'NOT_FOUND'), hasCode(voice, 'NAME_TAKEN')], ['NOT_FOUND', 404, true, false]);
+    const limit = new LiveSessionLimitError(3);
+    assert.deepEqual([limit.code, limit.status, limit.maxSessions, registryErrorOf(limit)], ['session_limit_reached', 429, 3, limit]);
+    assert.equal(hasCode(new Error('CANCELLED'), 'CANCELLED'), false);
   });
 });

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { modelMirrorFromEnvironment, proxyEnvironment } from '../../config/server-environment';
 import { entryBytes, type CatalogEntry } from '../../models/catalog';
-import { ModelError } from '../../models/model-error';
+import { hasCode, type ApiError } from '../../contract/errors';
 import { createModelManager, type InstallResult, type ModelManager } from '../../models/model-manager';
 import type { ModelListing } from '../../models/model-status';
 import { megabytes } from '../../util/byte-size';
@@ -95,7 +95,7 @@ export async function installModel(services: Services, id?: string): Promise<Ins
     void vscode.window.showInformationMessage(result.alreadyInstalled ? `${entry?.name ?? id} is already installed.` : `${entry?.name ?? id} is installed.`);
     return result;
   } catch (error) {
-    if (controller.signal.aborted || (error instanceof ModelError && error.code === 'CANCELLED')) {
+    if (controller.signal.aborted || hasCode(error, 'CANCELLED')) {
       services.log.info(`Installing ${id} was cancelled.`);
       return undefined;
     }
@@ -106,7 +106,7 @@ export async function installModel(services: Services, id?: string): Promise<Ins
 /** The editor's ways round an unreachable download server: its mirror setting, or files fetched elsewhere. */
 export const OFFLINE_ADVICE = 'Or set "speechStudio.models.mirror" to a mirror of the model files, or download them elsewhere and use Import Model….';
 
-function reportUnreachable(services: Services, error: ModelError): void {
+function reportUnreachable(services: Services, error: ApiError): void {
   services.log.error(`Installing the model failed: ${error.message}`);
   void vscode.window.showErrorMessage(`Installing the model failed: ${error.message} ${OFFLINE_ADVICE}`, 'Set Mirror', 'Import Model…').then((choice) => {
     if (choice === 'Set Mirror') void vscode.commands.executeCommand('workbench.action.openSettings', 'speechStudio.models.mirror');
@@ -119,7 +119,7 @@ export function registerInstallModel(services: Services): vscode.Disposable {
     try {
       return await installModel(services, typeof id === 'string' ? id : undefined);
     } catch (error) {
-      if (error instanceof ModelError && error.code === 'UNREACHABLE') reportUnreachable(services, error);
+      if (hasCode(error, 'UNREACHABLE')) reportUnreachable(services, error);
       else reportError(services.log, 'Installing the model failed', error);
       return undefined;
     }

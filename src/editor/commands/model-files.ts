@@ -4,7 +4,7 @@
  * Cancel for big files, and "Open Data Folder" shows where models, jobs and the API key live.
  */
 import * as vscode from 'vscode';
-import { ModelError } from '../../models/model-error';
+import { hasCode } from '../../contract/errors';
 import type { InstallResult } from '../../models/model-manager';
 import { megabytes } from '../../util/byte-size';
 import { reportError } from '../log';
@@ -47,7 +47,7 @@ export async function importModelFile(services: Services, file?: vscode.Uri): Pr
     void vscode.window.showInformationMessage(`${name} is installed from ${source.fsPath}.`);
     return result;
   } catch (error) {
-    if (controller.signal.aborted || (error instanceof ModelError && error.code === 'CANCELLED')) return undefined;
+    if (controller.signal.aborted || hasCode(error, 'CANCELLED')) return undefined;
     throw error;
   }
 }

@@ -6,7 +6,8 @@
  */
 import * as vscode from 'vscode';
 import { CONSENT_STATEMENT, prepareReference, saveClonedVoice, ZIPVOICE_MODEL_ID } from '../../jobs/voice-cloning';
-import { listOwnVoices, OwnVoiceError, removeOwnVoice } from '../../voices/own-voices';
+import { hasCode } from '../../contract/errors';
+import { listOwnVoices, removeOwnVoice } from '../../voices/own-voices';
 import { mixableSpeakers, mixKokoroVoice, parseMix } from '../../voices/voice-mix';
 import type { Services } from '../services';
 
@@ -42,7 +43,7 @@ async function createVoiceFromRecording(services: Services, args: CreateVoiceArg
       prepared = await prepare(args.text);
     } catch (error) {
       // No recognizer installed: the user types what the recording says instead of meeting a refusal.
-      if (!(error instanceof OwnVoiceError && error.code === 'NO_RECOGNIZER')) throw error;
+      if (!hasCode(error, 'NO_RECOGNIZER')) throw error;
       const typed = await vscode.window.showInputBox({
         title: 'What the recording says', prompt: 'No speech-to-text model is installed to recognize it: type the words, exactly as spoken.', ignoreFocusOut: true,
         validateInput: (value) => (value.trim() ? undefined : 'Type what the recording says.'),
@@ -52,7 +53,7 @@ async function createVoiceFromRecording(services: Services, args: CreateVoiceArg
       prepared = await prepare(typed);
     }
   } catch (error) {
-    if (error instanceof OwnVoiceError && error.code === 'ZIPVOICE_NOT_INSTALLED') {
+    if (hasCode(error, 'ZIPVOICE_NOT_INSTALLED')) {
       const install = 'Install ZipVoice';
       // Not awaited: the command ends with its refusal; the install starts if and when the user clicks.
       void vscode.window.showErrorMessage(error.message, install).then((choice) => (choice === install ? vscode.commands.executeCommand('speechStudio.installModel', ZIPVOICE_MODEL_ID) : undefined));
