@@ -3,7 +3,7 @@
  * median of the recent ones, so one odd job (a cold model, a busy moment) does not swing the routing.
  */
 import type { JobResult } from '../contract/types';
-import type { SttResult, TtsResult } from '../contract/types';
+import type { SttResult } from '../contract/types';
 import type { JobService } from '../jobs/job-service';
 import { jobKindOf } from '../jobs/kinds';
 import { isLocalOnlyKind, type JobRecord } from '../jobs/types';
@@ -32,8 +32,8 @@ export function measurementOf(job: JobRecord): (Key & { realTimeFactor: number }
   const realTimeFactor = busyMs / 1000 / seconds;
   if (job.kind === 'tts' && job.input.kind === 'tts') {
     // Streamed speech is paced by its reader, not by the engine.
-    if ((job.result as TtsResult).live) return undefined;
-    return { kind: 'tts', engine: (job.result as TtsResult).voice.engine, model: job.input.options.voiceId.toLowerCase(), realTimeFactor };
+    if (job.result.live) return undefined;
+    return { kind: 'tts', engine: job.result.voice.engine, model: job.input.options.voiceId.toLowerCase(), realTimeFactor };
   }
   // An alignment is measured as the seed's STT job it is shown as (its model names the aligner).
   if (jobKindOf(job.kind).seedKind === 'stt') return { kind: 'stt', engine: 'whisper', model: (job.result as SttResult).model, realTimeFactor };

@@ -120,7 +120,7 @@ function sourceFiles(dir: string): Array<{ file: string; text: string }> {
 /** Every class that extends Error itself (not a registry error), with whether its body declares a `code`. */
 export function plainErrorClasses(files: Array<{ file: string; text: string }>): Array<{ name: string; file: string; coded: boolean }> {
   return files.flatMap(({ file, text }) => [...text.matchAll(/class (\w+) extends Error\b[^{]*\{/g)].filter((match) => match[1] !== 'ApiError' || file !== 'src/contract/errors.ts').map((match) => {
-    const start = match.index! + match[0].length;
+    const start = match.index + match[0].length;
     const end = text.indexOf('\n}', start);
     const body = match[0] + text.slice(start, end === -1 ? undefined : end);
     return { name: match[1], file, coded: /\bcode\b\s*[:=?]|readonly code\b/.test(body) };

@@ -112,7 +112,7 @@ export interface JobKindModule<K extends string, I extends { kind: K }, R, N ext
    */
   checkedInput?(input: I): { input: I } | { problem: string };
   /** The result when the record (of any kind) is of this kind, else null: narrowed by the kind, never cast. */
-  resultOf<J extends { kind: string; result: unknown }>(job: J): Extract<J, { kind: K }>['result'] | null;
+  resultOf: <J extends { kind: string; result: unknown }>(job: J) => Extract<J, { kind: K }>['result'] | null;
 }
 
 /** A type guard for one kind: a record that passes it has that kind's input and result. */
