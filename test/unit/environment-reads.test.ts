@@ -46,6 +46,15 @@ describe('environment reads', () => {
     assert.ok(sources.some(({ file, text }) => file.startsWith('src/config/') && TEST_HOOK.test(text)), 'finds the hooks it checks');
   });
 
+  it('the engine process\'s own configuration is read only inside the engine: the server side gets it passed down', () => {
+    const PROCESS_CONFIG = /import\s*\{[^}]*\b(?:engineConfig|configureEngine|setEngineConfigFallback)\b[^}]*\}\s*from\s*'[^']*engine-api\/engine-config'/;
+    // engine-config.ts defines them; the configuration builder registers the fallback for engine code run in a test's process.
+    const allowed = (file: string): boolean => file.startsWith('src/engine/') || file === 'src/engine-api/engine-config.ts' || file === 'src/config/engine-environment.ts';
+    const users = sources.filter(({ text }) => PROCESS_CONFIG.test(text)).map(({ file }) => file);
+    assert.ok(users.includes('src/engine/worker.ts'), 'finds the readers it checks');
+    assert.deepEqual(users.filter((file) => !allowed(file)), []);
+  });
+
   it('configuration.md names each composition root that reads the environment', () => {
     assert.deepEqual(DOCUMENTED_READERS.filter((file) => !configuration.includes(`\`${file}\``)), []);
   });
