@@ -47,9 +47,8 @@ describe('environment reads', () => {
   });
 
   it('the engine process\'s own configuration is read only inside the engine: the server side gets it passed down', () => {
-    const PROCESS_CONFIG = /import\s*\{[^}]*\b(?:engineConfig|configureEngine|setEngineConfigFallback)\b[^}]*\}\s*from\s*'[^']*engine-api\/engine-config'/;
-    // engine-config.ts defines them; the configuration builder registers the fallback for engine code run in a test's process.
-    const allowed = (file: string): boolean => file.startsWith('src/engine/') || file === 'src/engine-api/engine-config.ts' || file === 'src/config/engine-environment.ts';
+    const PROCESS_CONFIG = /import\s*\{[^}]*\b(?:engineConfig|configureEngine)\b[^}]*\}\s*from\s*'[^']*engine-api\/engine-config'/;
+    const allowed = (file: string): boolean => file.startsWith('src/engine/');
     const users = sources.filter(({ text }) => PROCESS_CONFIG.test(text)).map(({ file }) => file);
     assert.ok(users.includes('src/engine/worker.ts'), 'finds the readers it checks');
     assert.deepEqual(users.filter((file) => !allowed(file)), []);
