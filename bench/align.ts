@@ -23,6 +23,7 @@ import { silentLogger } from '../src/util/log';
 import { tempDir } from '../test/helpers/temp';
 import { testModel } from '../test/helpers/test-models';
 import { figure, sampleRss, type Figure } from './report';
+import { engineConfigFromEnvironment } from '../src/config/engine-environment';
 
 const DEV = (name: string): string => testModel('audio', 'align-dev', name);
 const HOUR_REPEATS = 31;
@@ -101,7 +102,7 @@ function gapFigures(name: string, truth: Truth, segments: ReadonlyArray<{ start:
 
 export async function runAlignBench(): Promise<Figure[]> {
   const dir = await tempDir('speech-bench-align-');
-  const engine = new EngineHost({ workerPath: path.join(__dirname, '..', 'dist', 'engine-worker.js'), log: silentLogger });
+  const engine = new EngineHost({ workerPath: path.join(__dirname, '..', 'dist', 'engine-worker.js'), log: silentLogger, config: () => engineConfigFromEnvironment() });
   try {
     const truth = JSON.parse(await readFile(DEV('dev-a.truth.json'), 'utf8')) as Truth;
     const script = await readFile(DEV('dev-a.txt'), 'utf8');

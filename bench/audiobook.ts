@@ -10,6 +10,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { engineConfigFromEnvironment } from '../src/config/engine-environment';
 import { openCliJobCore, type CliJobCore } from '../src/host/cli-job-core';
 import { createBookExport, finishBookExport } from '../src/jobs/book-export';
 import { silentLogger } from '../src/util/log';
@@ -40,7 +41,7 @@ function oneParagraph(characters: number): string {
 }
 
 async function runMemoryBench(dir: string): Promise<Figure> {
-  const core = await openCliJobCore({ dataDir: path.join(dir, 'memory-data'), log: silentLogger, engineWorkerPath: ENGINE_WORKER });
+  const core = await openCliJobCore({ dataDir: path.join(dir, 'memory-data'), log: silentLogger, engineConfig: engineConfigFromEnvironment(), engineWorkerPath: ENGINE_WORKER });
   try {
     const source = path.join(dir, 'long.md');
     const text = oneParagraph(100_000);
@@ -89,7 +90,7 @@ export async function runAudiobookBench(): Promise<Figure[]> {
     const source = path.join(dir, 'book.md');
     const text = manuscript(50_000);
     await writeFile(source, text);
-    const core = await openCliJobCore({ dataDir: path.join(dir, 'data'), log: silentLogger, engineWorkerPath: ENGINE_WORKER });
+    const core = await openCliJobCore({ dataDir: path.join(dir, 'data'), log: silentLogger, engineConfig: engineConfigFromEnvironment(), engineWorkerPath: ENGINE_WORKER });
     let ratio: Figure;
     try {
       const first = await exportBook(core, source, path.join(dir, 'book.m4b'));

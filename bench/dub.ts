@@ -11,6 +11,7 @@ import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { engineConfigFromEnvironment } from '../src/config/engine-environment';
 import { openCliJobCore } from '../src/host/cli-job-core';
 import { createDubJob, finishDubJob } from '../src/jobs/dub-job';
 import { silentLogger } from '../src/util/log';
@@ -36,7 +37,7 @@ export async function runDubBench(): Promise<Figure[]> {
     const referenceStarted = performance.now();
     await run(process.env.SPEECH_STUDIO_FFMPEG || 'ffmpeg', ['-v', 'error', '-i', video, '-vn', '-ac', '1', '-ar', '16000', '-f', 's16le', '-y', path.join(dir, 'reference.pcm')]);
     const referenceSeconds = (performance.now() - referenceStarted) / 1000;
-    const core = await openCliJobCore({ dataDir, log: silentLogger, engineWorkerPath: path.join(__dirname, '..', 'dist', 'engine-worker.js') });
+    const core = await openCliJobCore({ dataDir, log: silentLogger, engineConfig: engineConfigFromEnvironment(), engineWorkerPath: path.join(__dirname, '..', 'dist', 'engine-worker.js') });
     try {
       const started = performance.now();
       const job = await createDubJob(core.jobs, dataDir, core.voices, { origin: 'cli', input: video, out: path.join(dir, 'talk.de.mp4'), to: 'de' });

@@ -14,6 +14,7 @@ import { silentLogger } from '../src/util/log';
 import { tinyLlmModel } from '../test/helpers/tiny-llm';
 import { LLM_BENCH_MAX_TOKENS, LLM_BENCH_PROMPT, LLM_BENCH_SCHEMA } from './llm-prompt';
 import { figure, sampleRss, type Figure } from './report';
+import { engineConfigFromEnvironment } from '../src/config/engine-environment';
 
 const ROUNDS = 5;
 
@@ -27,7 +28,7 @@ async function direct(modelPath: string): Promise<{ tokensPerSecond: number; max
 
 export async function runLlmBench(): Promise<Figure[]> {
   const modelPath = await tinyLlmModel();
-  const engine = new EngineHost({ workerPath: path.join(__dirname, '..', 'dist', 'engine-worker.js'), log: silentLogger });
+  const engine = new EngineHost({ workerPath: path.join(__dirname, '..', 'dist', 'engine-worker.js'), log: silentLogger, config: () => engineConfigFromEnvironment() });
   try {
     const signal = new AbortController().signal;
     let insideSeconds = 0;

@@ -99,7 +99,7 @@ async function throughBareHost(lanes: number, scratch: string, model: string): P
       tasks.push({ kind: 'stt', inputPath: path.join(workDir, 'input.wav'), workDir, modelPath: installed, options: STT_OPTIONS });
     }
   }
-  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger, limits: { maxProcesses: lanes + 1, maxJobProcesses: lanes } });
+  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger, config: () => engineConfigFromEnvironment(), limits: { maxProcesses: lanes + 1, maxJobProcesses: lanes } });
   try {
     const started = performance.now();
     await Promise.all(tasks.map((task, i) => host.run(`bare-${i}`, task, { signal: new AbortController().signal, onProgress: () => undefined })));

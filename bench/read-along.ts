@@ -8,6 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { AudiobookFormat } from '../src/audiobook/book-plan';
+import { engineConfigFromEnvironment } from '../src/config/engine-environment';
 import { openCliJobCore } from '../src/host/cli-job-core';
 import { createBookExport, finishBookExport } from '../src/jobs/book-export';
 import { silentLogger } from '../src/util/log';
@@ -19,7 +20,7 @@ const ENGINE_WORKER = path.resolve(__dirname, '..', 'dist', 'engine-worker.js');
 const PEAK_MEMORY_TARGET_MB = 300;
 
 async function exportOnce(dir: string, input: string, format: AudiobookFormat): Promise<{ seconds: number; peakMb: number }> {
-  const core = await openCliJobCore({ dataDir: path.join(dir, `data-${format}`), log: silentLogger, engineWorkerPath: ENGINE_WORKER });
+  const core = await openCliJobCore({ dataDir: path.join(dir, `data-${format}`), log: silentLogger, engineConfig: engineConfigFromEnvironment(), engineWorkerPath: ENGINE_WORKER });
   try {
     const started = performance.now();
     const job = await createBookExport(core, { origin: 'cli', input, out: path.join(dir, `book.${format === 'epub3' ? 'epub' : format}`), format, chapters: 'all' });

@@ -36,6 +36,7 @@ import { silentLogger } from '../src/util/log';
 import type { TtsVoiceRef } from '../src/voices/voice-ref';
 import type { SttOptions } from '../src/contract/types';
 import { figure, median, type Figure } from './report';
+import { engineConfigFromEnvironment } from '../src/config/engine-environment';
 
 const ENGINE_WORKER = path.resolve(__dirname, '..', 'dist', 'engine-worker.js');
 const MODELS = process.env.SPEECH_TEST_MODELS ?? path.resolve(__dirname, '..', '..', 'shared', 'models');
@@ -119,14 +120,14 @@ async function benchVoice(label: string, voice: TtsVoiceRef, absoluteTargetMs?: 
   const document = chapter();
   const first = readingSentences(document, 'markdown')[0].text;
   const own = await ownFirstChunkMs(voice, first);
-  const cold = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger });
+  const cold = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger, config: () => engineConfigFromEnvironment() });
   let coldMs: number;
   try {
     coldMs = await commandToFirstAudioMs(cold, voice, document);
   } finally {
     await cold.close();
   }
-  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger });
+  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger, config: () => engineConfigFromEnvironment() });
   try {
     await commandToFirstAudioMs(host, voice, document);
     const warm: number[] = [];
@@ -154,7 +155,7 @@ async function firstAudioUnderTranscription(voice: TtsVoiceRef, scratch: string,
   const document = chapter();
   let analysing: Promise<void> | undefined;
   let waveforms = 0;
-  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger });
+  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger, config: () => engineConfigFromEnvironment() });
   const stop = new AbortController();
   let transcriptions = 0;
   let transcribing: Promise<void> | undefined;
@@ -238,7 +239,7 @@ async function firstAudioWhileJobsRun(voice: TtsVoiceRef, scratch: string, lanes
   const { text: _unused, ...options } = checked.value;
   const textPath = path.join(scratch, `narration-${lanes}.txt`);
   await writeFile(textPath, Array.from({ length: 300 }, (_, i) => `This is sentence ${i + 1} of a narration the job queue speaks.`).join(' '), 'utf8');
-  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger, limits: { maxProcesses: lanes + 1, maxJobProcesses: lanes } });
+  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger, config: () => engineConfigFromEnvironment(), limits: { maxProcesses: lanes + 1, maxJobProcesses: lanes } });
   const stop = new AbortController();
   let narrations = 0;
   const speaking = new Set<number>();

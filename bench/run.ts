@@ -6,6 +6,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { engineConfigFromEnvironment } from '../src/config/engine-environment';
+import { configureEngine } from '../src/engine-api/engine-config';
 import { runApiOverheadBench } from './api-overhead';
 import { runMemoryBench } from './memory';
 import { runPollingBench } from './polling';
@@ -42,6 +44,8 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<unknown> }> = [
 ];
 
 async function main(): Promise<void> {
+  // Some benches run engine code in this process: configured from the environment, as the host's engine processes are.
+  configureEngine(engineConfigFromEnvironment());
   const only = process.argv.slice(2);
   const unknown = only.filter((name) => !BENCHES.some((b) => b.name === name));
   if (unknown.length > 0) throw new Error(`Unknown bench ${unknown.join(', ')}; known: ${BENCHES.map((b) => b.name).join(', ')}`);

@@ -17,6 +17,7 @@ import { silentLogger } from '../src/util/log';
 import { timelinePeaks } from '../src/editor/subtitles/timeline-peaks';
 import { tempDir } from '../test/helpers/temp';
 import { figure, rssMb, sampleRss, type Figure } from './report';
+import { engineConfigFromEnvironment } from '../src/config/engine-environment';
 
 const HOUR = 3600;
 
@@ -33,7 +34,7 @@ async function hourOfAudio(dir: string): Promise<string> {
 
 export async function runWaveformBench(): Promise<Figure[]> {
   const dir = await tempDir('speech-bench-waveform-');
-  const engine = new EngineHost({ workerPath: path.join(__dirname, '..', 'dist', 'engine-worker.js'), log: silentLogger });
+  const engine = new EngineHost({ workerPath: path.join(__dirname, '..', 'dist', 'engine-worker.js'), log: silentLogger, config: () => engineConfigFromEnvironment() });
   try {
     const media = await hourOfAudio(dir);
     const dataDir = path.join(dir, 'data');

@@ -4,6 +4,8 @@ import { apiKeyPath, ensureApiKey, writeApiKey } from './http/api-key';
 import { runStdioMcp } from './host/mcp-stdio';
 import { engineConfigFromEnvironment } from './config/engine-environment';
 import { modelMirrorFromEnvironment, proxyEnvironment } from './config/server-environment';
+import { testHooksFromEnvironment } from './config/test-hooks';
+import type { CliJobPlace } from './cli/run-cli-job';
 import { defaultEngineWorkerPath, startLocalServer } from './host/local-server';
 import { runAudiobookCommand } from './cli/audiobook-command';
 import { runModelsCommand } from './cli/models-command';
@@ -159,13 +161,18 @@ async function key(action: string | undefined, flags: Parameters<typeof resolveS
   }
 }
 
+/** Where a job command runs: the data directory, and the engine configuration and test hooks this entry reads from the environment. */
+function jobPlace(flags: Parameters<typeof resolveServeOptions>[0]): CliJobPlace {
+  return { dataDir: resolveServeOptions(flags, process.env).dataDir, engineConfig: engineConfigFromEnvironment(), testHooks: testHooksFromEnvironment(process.env) };
+}
+
 async function main(argv: string[]): Promise<void> {
   if (argv[0] === 'voices') {
     // Its own flags (--name, --text, --yes-consent, --kokoro, --all); --data-dir is read here.
     const { values: own, tokens } = parseArgs({ args: argv.slice(1), options: { 'data-dir': { type: 'string' } }, allowPositionals: true, strict: false, tokens: true });
     const rest = tokens.filter((token) => !(token.kind === 'option' && token.name === 'data-dir')).map((token) => argv[1 + token.index]);
     const dataDir = resolveServeOptions({ 'data-dir': typeof own['data-dir'] === 'string' ? own['data-dir'] : undefined }, process.env).dataDir;
-    process.exitCode = await runVoicesCommand(rest.filter((arg) => arg !== undefined), dataDir, { engineWorkerPath: defaultEngineWorkerPath() });
+    process.exitCode = await runVoicesCommand(rest.filter((arg) => arg !== undefined), dataDir, { engineWorkerPath: defaultEngineWorkerPath(), engineConfig: engineConfigFromEnvironment() });
     return;
   }
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -185,15 +192,15 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === 'speakers') {
-    process.exitCode = await runSpeakersCommand(positionals.slice(1), resolveServeOptions(values, process.env).dataDir, { engineWorkerPath: defaultEngineWorkerPath() });
+    process.exitCode = await runSpeakersCommand(positionals.slice(1), resolveServeOptions(values, process.env).dataDir, { engineWorkerPath: defaultEngineWorkerPath(), engineConfig: engineConfigFromEnvironment() });
     return;
   }
   if (command === 'audiobook') {
-    process.exitCode = await runAudiobookCommand(action, values, resolveServeOptions(values, process.env).dataDir);
+    process.exitCode = await runAudiobookCommand(action, values, jobPlace(values));
     return;
   }
   if (command === 'align') {
-    process.exitCode = await runAlignCommand(positionals.slice(1), values, resolveServeOptions(values, process.env).dataDir);
+    process.exitCode = await runAlignCommand(positionals.slice(1), values, jobPlace(values));
     return;
   }
   if (command === 'embed-subtitles') {
@@ -201,11 +208,11 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === 'translate') {
-    process.exitCode = await runTranslateCommand(action, values, resolveServeOptions(values, process.env).dataDir);
+    process.exitCode = await runTranslateCommand(action, values, jobPlace(values));
     return;
   }
   if (command === 'dub') {
-    process.exitCode = await runDubCommand(action, values, resolveServeOptions(values, process.env).dataDir);
+    process.exitCode = await runDubCommand(action, values, jobPlace(values));
     return;
   }
   throw new UsageError(`Unknown command "${command}".`);

@@ -72,6 +72,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
     preferredSttModel: () => settings.sttDefaultModel || undefined,
     editorLanguage: () => vscode.env.language,
     workspaceLexicon: workspaceLexiconReader(log),
+    testHooks: () => server.testHooks(),
   });
   const link = new RelayLink({ controller: server, secrets: context.secrets, voices, log });
   relayLink = link;

@@ -8,7 +8,6 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError } from '../contract/errors';
 import type { TranscriptFormat } from '../contract/openapi';
-import { engineConfig } from '../engine-api/engine-config';
 import { findVadModelIn } from '../models/model-files';
 import { renderTranscript } from '../subtitles/render';
 import { retimedSource } from '../subtitles/retime-to-alignment';
@@ -16,7 +15,7 @@ import { subtitleFormatOfPath } from '../subtitles/scan';
 import { renderSubtitleFile, subtitleFileFormatOf, type SubtitleFileFormat } from '../subtitles/subtitle-file';
 import type { Transcript } from '../subtitles/types';
 import { UsageError } from '../util/usage-error';
-import { runCliJob } from './run-cli-job';
+import { runCliJob, type CliJobPlace } from './run-cli-job';
 
 export interface AlignFlags {
   out?: string;
@@ -45,7 +44,8 @@ function outputOf(transcript: Transcript, format: OutFormat, scriptFile: string,
 }
 
 /** Aligns as a job of the job core (as the editor does) and writes --out; answers the exit code (130 when cancelled). Cues not found in the media are listed on stderr. */
-export async function runAlignCommand(args: readonly string[], flags: AlignFlags, dataDir: string): Promise<number> {
+export async function runAlignCommand(args: readonly string[], flags: AlignFlags, place: CliJobPlace): Promise<number> {
+  const { dataDir } = place;
   const [media, scriptFile] = args;
   if (!media || !scriptFile) throw new UsageError('Expected "align <media> <script.txt|.md|.srt|.vtt|.ass|.ttml|.sbv> --out x.srt".');
   if (!flags.out) throw new UsageError('align needs --out, the subtitles to write (e.g. talk.srt).');
@@ -54,10 +54,10 @@ export async function runAlignCommand(args: readonly string[], flags: AlignFlags
   const script = await readFile(scriptFile, 'utf8');
   // Loaded here so other commands do not load the job core.
   const { createAlignJob, finishAlignJob } = await import('../jobs/align-job');
-  const vadModelPath = await findVadModelIn(path.join(dataDir, 'models'), engineConfig());
+  const vadModelPath = await findVadModelIn(path.join(dataDir, 'models'), place.engineConfig);
   let outcome;
   try {
-    outcome = await runCliJob(dataDir, {
+    outcome = await runCliJob(place, {
       create: (core) => createAlignJob(core.jobs, {
         origin: 'cli', media: path.resolve(media), scriptName: path.basename(scriptFile), script, vadModelPath, ...(flags.language ? { language: flags.language } : {}),
       }),

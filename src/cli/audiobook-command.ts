@@ -11,7 +11,7 @@ import { parseSpeakerList } from '../audiobook/passages';
 import { UsageError } from '../util/usage-error';
 import { paragraphLine } from '../audiobook/takes-lines';
 import { acxFolderFor } from '../audiobook/book-output';
-import { runCliJob } from './run-cli-job';
+import { runCliJob, type CliJobPlace } from './run-cli-job';
 import type { CliJobCore } from '../host/cli-job-core';
 import type { CastFile } from '../cast/cast-file';
 
@@ -104,7 +104,8 @@ function printVerify(summary: VerifySummary): void {
 }
 
 /** Runs the export; answers the exit code (130 when cancelled). */
-export async function runAudiobookCommand(input: string | undefined, flags: AudiobookFlags, dataDir: string): Promise<number> {
+export async function runAudiobookCommand(input: string | undefined, flags: AudiobookFlags, place: CliJobPlace): Promise<number> {
+  const { dataDir } = place;
   if (!input) throw new UsageError('Expected "audiobook <file.md|.epub|.docx|folder> --out book.m4b".');
   const level = flags['chapter-level'] === undefined ? undefined : Number(flags['chapter-level']);
   if (level !== undefined && !(Number.isInteger(level) && level >= 1 && level <= 6)) throw new UsageError('--chapter-level must be 1 to 6.');
@@ -122,7 +123,7 @@ export async function runAudiobookCommand(input: string | undefined, flags: Audi
   const verify = verifyOf(flags);
   const { createBookExport, finishBookExport } = await import('../jobs/book-export');
   const out = flags.out;
-  const result = await runCliJob(dataDir, {
+  const result = await runCliJob(place, {
     create: async (core) => createBookExport(core, {
       ...(flags.cast === 'auto' ? { cast: await castForBook(core, input, level, dataDir) } : {}),
       origin: 'cli', input, out, format, perChapter, speakers: parseSpeakerList(flags.speakers),

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { DubMix } from '../engine-api/dub-types';
 import { dubReportLines } from '../engine-api/dub-report';
 import { UsageError } from '../util/usage-error';
-import { runCliJob } from './run-cli-job';
+import { runCliJob, type CliJobPlace } from './run-cli-job';
 import { styleFlag } from './style-flag';
 
 export interface DubFlags {
@@ -23,7 +23,8 @@ export interface DubFlags {
 }
 
 /** Runs the dub; answers the exit code (130 when cancelled). */
-export async function runDubCommand(input: string | undefined, flags: DubFlags, dataDir: string): Promise<number> {
+export async function runDubCommand(input: string | undefined, flags: DubFlags, place: CliJobPlace): Promise<number> {
+  const { dataDir } = place;
   if (!input) throw new UsageError('Expected "dub <video> --to LANG [--out FILE]".');
   if (!flags.to) throw new UsageError('dub needs --to, the language to dub into (e.g. de).');
   if (flags.mix !== undefined && flags.mix !== 'duck' && flags.mix !== 'replace') throw new UsageError(`--mix is duck or replace, not "${flags.mix}".`);
@@ -31,7 +32,7 @@ export async function runDubCommand(input: string | undefined, flags: DubFlags, 
   const { createDubJob, finishDubJob, dubbedName } = await import('../jobs/dub-job');
   const out = flags.out ?? dubbedName(input, flags.to);
   const to = flags.to;
-  const result = await runCliJob(dataDir, {
+  const result = await runCliJob(place, {
     create: (core) => createDubJob(core.jobs, dataDir, core.voices, {
       origin: 'cli', input, out, to, style,
       ...(flags.mix ? { mix: flags.mix as DubMix } : {}),

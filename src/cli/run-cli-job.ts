@@ -3,9 +3,11 @@
  * the data directory, prints the job's progress, cancels it on Ctrl+C or SIGTERM and removes it from the
  * run's store when it ends. The caller creates the job, waits for it, and prints its result.
  */
+import type { EngineConfig } from '../engine-api/engine-config';
 import type { CliJobCore } from '../host/cli-job-core';
 import type { JobService } from '../jobs/job-service';
 import type { JobRecord } from '../jobs/types';
+import type { VerifyTestHooks } from '../jobs/verify-admission';
 import { consoleLogger } from '../util/log';
 
 /** A progress line at most every this many percent. */
@@ -20,13 +22,20 @@ export interface CliJobRun<R> {
   noun: string;
 }
 
+/** Where a job command runs, as the entry (src/cli.ts) resolved it: the data directory, the engine configuration, the test hooks. */
+export interface CliJobPlace {
+  dataDir: string;
+  engineConfig: EngineConfig;
+  testHooks?: VerifyTestHooks;
+}
+
 /** The job's result, or 'cancelled'; throws the job's error when it failed. */
-export async function runCliJob<R>(dataDir: string, run: CliJobRun<R>): Promise<R | 'cancelled'> {
+export async function runCliJob<R>(place: CliJobPlace, run: CliJobRun<R>): Promise<R | 'cancelled'> {
   // Loaded here so the other commands do not load the job core.
   const { openCliJobCore } = await import('../host/cli-job-core');
   // Log lines go to stderr: stdout carries the command's own lines.
   const log = { ...consoleLogger, info: (message: string) => console.error(message) };
-  const core = await openCliJobCore({ dataDir, log });
+  const core = await openCliJobCore({ ...place, log });
   const controller = new AbortController();
   const cancel = (): void => controller.abort();
   process.once('SIGINT', cancel);

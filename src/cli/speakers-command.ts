@@ -3,6 +3,7 @@
  * files, whom every diarized transcript names where their voice matches. Results to stdout, errors to
  * stderr; exit code 0 on success, 1 on failure, 2 for a usage error.
  */
+import type { EngineConfig } from '../engine-api/engine-config';
 import { EngineHost } from '../jobs/engine-host';
 import { enrollSpeaker, listSpeakers, removeSpeaker } from '../jobs/speaker-enrollment';
 import { silentLogger } from '../util/log';
@@ -16,6 +17,8 @@ export const SPEAKERS_USAGE = `Usage:
 export interface SpeakersCommandOptions {
   /** The bundled engine worker (dist/engine-worker.js). */
   engineWorkerPath: string;
+  /** The engine configuration the entry built (src/config/engine-environment.ts). */
+  engineConfig: EngineConfig;
   stdout?: { write(text: string): unknown };
   stderr?: { write(text: string): unknown };
 }
@@ -39,7 +42,7 @@ export async function runSpeakersCommand(args: string[], dataDir: string, option
     return 1;
   }
   if (action === 'add' && rest.length === 2) {
-    const engine = new EngineHost({ workerPath: options.engineWorkerPath, log: silentLogger });
+    const engine = new EngineHost({ workerPath: options.engineWorkerPath, log: silentLogger, config: options.engineConfig });
     try {
       const speaker = await enrollSpeaker(engine, dataDir, rest[0], rest[1], new AbortController().signal);
       out.write(`Enrolled ${speaker.name} from ${speaker.speechSeconds} s of speech.\n`);

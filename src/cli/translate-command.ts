@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { UsageError } from '../util/usage-error';
-import { runCliJob } from './run-cli-job';
+import { runCliJob, type CliJobPlace } from './run-cli-job';
 import { styleFlag } from './style-flag';
 
 export interface TranslateFlags {
@@ -17,14 +17,15 @@ export interface TranslateFlags {
 }
 
 /** Runs the translation; answers the exit code (130 when cancelled). */
-export async function runTranslateCommand(input: string | undefined, flags: TranslateFlags, dataDir: string): Promise<number> {
+export async function runTranslateCommand(input: string | undefined, flags: TranslateFlags, place: CliJobPlace): Promise<number> {
+  const { dataDir } = place;
   if (!input) throw new UsageError('Expected "translate <file.srt|file.vtt> --to LANG [--out FILE]".');
   if (!flags.to) throw new UsageError('translate needs --to, the language to translate into (e.g. de).');
   const style = styleFlag(flags.style);
   const { createTranslateJob, finishTranslateJob, translatedName } = await import('../jobs/translate-job');
   const out = flags.out ?? translatedName(input, flags.to);
   const to = flags.to;
-  const result = await runCliJob(dataDir, {
+  const result = await runCliJob(place, {
     create: (core) => createTranslateJob(core.jobs, dataDir, {
       origin: 'cli', input, out, to, style, ...(flags.from ? { from: flags.from } : {}), ...(flags.model ? { model: flags.model } : {}),
     }),

@@ -4,6 +4,7 @@
  * stderr; exit code 0 on success, 1 on failure, 2 for a usage error.
  */
 import { parseArgs } from 'node:util';
+import type { EngineConfig } from '../engine-api/engine-config';
 import { EngineHost } from '../jobs/engine-host';
 import { cloneVoice, CONSENT_STATEMENT } from '../jobs/voice-cloning';
 import { createVoiceLibrary } from '../voices/library';
@@ -22,6 +23,8 @@ export const VOICES_USAGE = `Usage:
 export interface VoicesCommandOptions {
   /** The bundled engine worker (dist/engine-worker.js). */
   engineWorkerPath: string;
+  /** The engine configuration the entry built (src/config/engine-environment.ts). */
+  engineConfig: EngineConfig;
   stdout?: { write(text: string): unknown };
   stderr?: { write(text: string): unknown };
 }
@@ -76,7 +79,7 @@ export async function runVoicesCommand(args: string[], dataDir: string, options:
         err.write(`A voice is cloned only with the speaker's consent. If this is true, run again with --yes-consent:\n  "${CONSENT_STATEMENT}"\n`);
         return 1;
       }
-      const engine = new EngineHost({ workerPath: options.engineWorkerPath, log: silentLogger });
+      const engine = new EngineHost({ workerPath: options.engineWorkerPath, log: silentLogger, config: options.engineConfig });
       try {
         const voice = await cloneVoice(engine, library, dataDir, {
           clip: rest[0], name: values.name, consent: true,

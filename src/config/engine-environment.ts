@@ -3,7 +3,7 @@
  * (docs/configuration.md lists them all). The CLI and the editor build the configuration here once, add their
  * flags and settings over it, and the host hands it to every engine process it starts.
  */
-import { setEngineConfigFallback, type EngineConfig } from '../engine-api/engine-config';
+import type { EngineConfig } from '../engine-api/engine-config';
 import { checkEngineLimits, defaultEngineLimits, type EngineLimits } from '../jobs/engine-scheduler';
 import { configuredCacheLimits } from '../util/data-dir-caches';
 import { silentLogger } from '../util/log';
@@ -58,6 +58,3 @@ export function engineConfigFromEnvironment(env: NodeJS.ProcessEnv = process.env
   };
   return { ...config, ...Object.fromEntries(Object.entries(over).filter(([, value]) => value !== undefined)) };
 }
-
-// Engine code that runs in the host's own process (tests, benches) reads the environment as the host does.
-setEngineConfigFallback(() => engineConfigFromEnvironment());

@@ -14,6 +14,7 @@ import { createBookExport, finishBookExport, type NewBookExport } from '../jobs/
 import { createTranslateJob, finishTranslateJob, type TranslateRequest } from '../jobs/translate-job';
 import { createDubJob, finishDubJob, type DubRequest } from '../jobs/dub-job';
 import { isActive, type JobRecord } from '../jobs/types';
+import type { VerifyTestHooks } from '../jobs/verify-admission';
 import { mergeLexicons } from '../lexicon/merge-lexicon';
 import type { LocalServer } from '../host/local-server';
 import type { ExtraOutputFormat, SsmlTaskMarkup } from '../engine-api/protocol';
@@ -54,6 +55,8 @@ export interface EditorJobsDeps {
   editorLanguage(): string;
   /** The workspace's `.speech/lexicon.json` entries, which win over the server's lexicon; none when absent or invalid. */
   workspaceLexicon?(): Promise<readonly LexiconEntry[]>;
+  /** The test hooks the composition root reads (src/editor/server-controller.ts); never set in use. */
+  testHooks?: () => VerifyTestHooks;
 }
 
 /** In the editor, a missing model is installed with a command, not the CLI the API's message names. */
@@ -108,7 +111,7 @@ export class EditorJobs {
     const { jobs } = await this.deps.server();
     const lexicon = (await this.deps.workspaceLexicon?.()) ?? [];
     const voiceId = request.voiceId ?? this.defaultVoice().voice.id;
-    return createBookExport({ jobs, voices: this.deps.voices, validators: this.validators }, { ...request, voiceId, origin: 'editor', lexicon });
+    return createBookExport({ jobs, voices: this.deps.voices, validators: this.validators, ...(this.deps.testHooks ? { testHooks: this.deps.testHooks } : {}) }, { ...request, voiceId, origin: 'editor', lexicon });
   }
 
   /** Waits for a book job to end (aborting `signal` cancels it); an unfinished book leaves no partial file. */

@@ -13,6 +13,8 @@ import { RUNNING_STATUSES } from '../jobs/types';
 import type { ApiKeySource } from '../http/api-key';
 import { isAllInterfaces, startLocalServer, type LocalServer } from '../host/local-server';
 import { engineConfigFromEnvironment } from '../config/engine-environment';
+import { testHooksFromEnvironment } from '../config/test-hooks';
+import type { VerifyTestHooks } from '../jobs/verify-admission';
 import type { EngineConfig } from '../engine-api/engine-config';
 import { describeThrown, type Logger } from '../util/log';
 import type { Settings } from './settings';
@@ -207,8 +209,13 @@ export class ServerController implements vscode.Disposable {
   }
 
   /** The engine's configuration: the environment VS Code started with, and the ffmpeg setting over it. */
-  private engineConfiguration(): EngineConfig {
+  engineConfiguration(): EngineConfig {
     return engineConfigFromEnvironment(process.env, { ffmpeg: this.settings.ffmpegPath || undefined });
+  }
+
+  /** The test hooks the environment switches on now (tests set them while the server runs; never set in use). */
+  testHooks(): VerifyTestHooks {
+    return testHooksFromEnvironment(process.env);
   }
 
   private setState(state: ServerState): void {

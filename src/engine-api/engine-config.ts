@@ -40,24 +40,19 @@ export interface EngineConfig {
 export const ENGINE_CONFIG_FLAG = '--engine-config';
 
 let configured: EngineConfig | undefined;
-let fallback: (() => EngineConfig) | undefined;
 
-/** Sets this process's configuration: the engine worker at start, from its command line (undefined: back to the fallback). */
+/**
+ * Sets the configuration of the process that runs engine code: the engine worker's entry, once, from its
+ * command line; a test or bench that runs engine code in its own process, from its entry (undefined: none).
+ * The server side never calls it: it passes the configuration its entry built to each engine process.
+ */
 export function configureEngine(config: EngineConfig | undefined): void {
   configured = config;
 }
 
-/**
- * Where this process's configuration comes from when nobody configured it (engine code run in the host's
- * own process, by tests and benches): the host's configuration builder registers itself here.
- */
-export function setEngineConfigFallback(build: () => EngineConfig): void {
-  fallback = build;
-}
-
-/** This process's engine configuration. */
+/** The configuration engine code runs with in this process (deep readers: the media toolchain, threads); unset: no ffmpeg on a search path. */
 export function engineConfig(): EngineConfig {
-  return configured ?? fallback?.() ?? { searchPath: '', ttsThread: true, slowdown: 1 };
+  return configured ?? { searchPath: '', ttsThread: true, slowdown: 1 };
 }
 
 /** Reads the configuration an engine process was started with from its arguments; undefined when there is none. */

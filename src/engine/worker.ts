@@ -5,7 +5,7 @@
 import type { ChildMessage, EngineResult, ParentMessage, ProgressReporter, TaskOutcome } from '../engine-api/protocol';
 import { TaskYieldedError, UserFacingError } from '../engine-api/protocol';
 import { checkTask } from './task-check';
-import { configureEngine, engineConfig, engineConfigFromArgs } from '../engine-api/engine-config';
+import { configureEngine, engineConfigFromArgs } from '../engine-api/engine-config';
 
 function send(message: ChildMessage): void {
   process.send?.(message);
@@ -100,8 +100,7 @@ function userMessage(error: unknown): string {
  * machine on demand, for testing and trying routing by measured speed. The device measures the time as
  * it would any other.
  */
-async function slowedDown<T>(started: number, outcome: T): Promise<T> {
-  const slowdown = engineConfig().slowdown;
+async function slowedDown<T>(started: number, outcome: T, slowdown: number): Promise<T> {
   if (slowdown > 1) await new Promise((resolve) => setTimeout(resolve, (slowdown - 1) * (Date.now() - started)));
   return outcome;
 }
@@ -109,9 +108,11 @@ async function slowedDown<T>(started: number, outcome: T): Promise<T> {
 /** The running task and how to ask it to yield; undefined while idle. */
 let running: { jobId: string; yielding: AbortController } | undefined;
 
-// The host's configuration, built once and handed over on the command line (engine-config.ts).
+// The host's configuration, built once and handed over on the command line (engine-config.ts): read here, at
+// the entry, and passed on; engine code deeper down (the media toolchain, threads) reads what is set here.
 const handedOver = engineConfigFromArgs(process.argv);
 if (handedOver) configureEngine(handedOver);
+const slowdown = handedOver?.slowdown ?? 1;
 
 process.on('message', (message: ParentMessage) => {
   if (message?.type === 'yield') {
@@ -140,7 +141,7 @@ process.on('message', (message: ParentMessage) => {
     send(message);
   };
   runTask(task, report, current.yielding.signal)
-    .then((outcome) => slowedDown(started, outcome))
+    .then((outcome) => slowedDown(started, outcome, slowdown))
     .then(
       (outcome) => answer({ type: 'result', jobId, backend: outcome.backend, result: outcome.result }),
       (error: unknown) => {

@@ -8,9 +8,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { compileValidators, type Validators } from '../contract/validation';
+import type { EngineConfig } from '../engine-api/engine-config';
 import { EngineHost } from '../jobs/engine-host';
 import { JobService } from '../jobs/job-service';
 import { JobStore } from '../jobs/store';
+import type { VerifyTestHooks } from '../jobs/verify-admission';
 import type { Logger } from '../util/log';
 import { createVoiceLibrary, type VoiceLibrary } from '../voices/library';
 import { defaultEngineWorkerPath } from './local-server';
@@ -20,19 +22,24 @@ export interface CliJobCore {
   engine: EngineHost;
   voices: VoiceLibrary;
   validators: Validators;
+  /** The test hooks the entry read (never set in use). */
+  testHooks(): VerifyTestHooks;
   /** Ends the engine and removes the run's store. */
   close(): Promise<void>;
 }
 
-export async function openCliJobCore(options: { dataDir: string; log: Logger; engineWorkerPath?: string }): Promise<CliJobCore> {
+/** `engineConfig`: the configuration the entry built (src/config/engine-environment.ts), handed to each engine process. */
+export async function openCliJobCore(options: {
+  dataDir: string; log: Logger; engineConfig: EngineConfig; testHooks?: VerifyTestHooks; engineWorkerPath?: string;
+}): Promise<CliJobCore> {
   const { dataDir, log } = options;
   const storeDir = await mkdtemp(path.join(os.tmpdir(), 'speech-studio-cli-'));
   try {
     const store = await JobStore.open(path.join(storeDir, 'jobs.json'), log);
-    const engine = new EngineHost({ workerPath: options.engineWorkerPath ?? defaultEngineWorkerPath(), log });
+    const engine = new EngineHost({ workerPath: options.engineWorkerPath ?? defaultEngineWorkerPath(), log, config: options.engineConfig });
     const jobs = new JobService({ dataDir, store, engine, log, capacity: 1, maxFinishedJobs: 100 });
     return {
-      jobs, engine, voices: createVoiceLibrary({ dataDir }), validators: compileValidators(),
+      jobs, engine, voices: createVoiceLibrary({ dataDir }), validators: compileValidators(), testHooks: () => options.testHooks ?? {},
       close: async () => {
         await jobs.shutdown();
         await rm(storeDir, { recursive: true, force: true });

@@ -105,6 +105,7 @@ export async function openLocalCore(options: LocalServerOptions): Promise<LocalC
     authEnabled: () => auth,
     isEnabled: () => enabled,
     boundHost: () => options.host,
+    engineConfig: currentEngineConfig,
     mediaToolchain: () => mediaToolchainInfo(currentEngineConfig()),
     preferredSttModel: () => options.preferredSttModel,
     maxUploadBytes: options.maxUploadBytes,

@@ -4,6 +4,7 @@
  * core so that src/http/, the plumbing the doors share, never imports the core.
  */
 import type { Validators } from '../contract/validation';
+import type { EngineConfig } from '../engine-api/engine-config';
 import type { MediaToolchainInfo } from '../engine-api/media-toolchain';
 import type { JobService } from './job-service';
 import type { Logger } from '../util/log';
@@ -24,6 +25,8 @@ export interface AppDeps {
   isEnabled(): boolean;
   /** The address the server is bound to, for the DNS-rebinding check. */
   boundHost(): string;
+  /** The engine configuration the host hands its engine processes (e.g. the VAD model a task names). */
+  engineConfig(): EngineConfig;
   /** The ffmpeg the engine's configuration selects, described once (GET /capabilities). */
   mediaToolchain(): Promise<MediaToolchainInfo>;
   /** File name of the whisper model the settings prefer, if any. */

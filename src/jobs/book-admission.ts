@@ -24,7 +24,7 @@ import type { VoiceLibrary } from '../voices/library';
 import type { VoiceEntry } from '../voices/voice-entry';
 import { defaultVoice } from '../voices/default-voice';
 import { readyVoice } from './admission';
-import { admitVerify, type VerifyRequest } from './verify-admission';
+import { admitVerify, type VerifyRequest, type VerifyTestHooks } from './verify-admission';
 
 export interface BookRequest {
   /** A Markdown or text file or a folder of them, an .epub or a .docx. */
@@ -84,7 +84,7 @@ async function bookSsml(text: string, chapter: string, voices: VoiceLibrary, fol
 /** The plan the engine runs, or a ManuscriptError / ApiError with one sentence. */
 export async function admitBook(
   request: BookRequest,
-  deps: { voices: VoiceLibrary; validators: Validators; lexicon: readonly LexiconEntry[]; dataDir: string },
+  deps: { voices: VoiceLibrary; validators: Validators; lexicon: readonly LexiconEntry[]; dataDir: string; testHooks?: VerifyTestHooks },
 ): Promise<BookPlan> {
   const out = path.resolve(request.out);
   const perChapter = request.perChapter === true;
@@ -168,7 +168,7 @@ export async function admitBook(
   }
   if (chapters.length === 0) throw new ManuscriptError(`${request.input} has no chapters to read.`);
   // Takes are heard in the language of the book's own voice.
-  const verify = request.verify ? await admitVerify(request.verify, deps.dataDir, readings[bookReading].voice.languageCode) : undefined;
+  const verify = request.verify ? await admitVerify(request.verify, deps.dataDir, readings[bookReading].voice.languageCode, deps.testHooks) : undefined;
   const meta = { ...(book.title ? { title: book.title } : {}), ...(book.author ? { author: book.author } : {}) };
   return {
     ...meta, format: request.format, perChapter, out, readings, chapters, lexicon: [...deps.lexicon], ...(request.master ? { master: request.master } : {}), ...(acxFolder ? { acxFolder } : {}), ...(verify ? { verify } : {}),

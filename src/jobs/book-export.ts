@@ -11,6 +11,7 @@ import type { Validators } from '../contract/validation';
 import { entriesIn } from '../lexicon/apply-lexicon';
 import type { VoiceLibrary } from '../voices/library';
 import { admitBook, type BookRequest } from './book-admission';
+import type { VerifyTestHooks } from './verify-admission';
 import type { JobService } from './job-service';
 import { finishPartialOutputJob } from './wait-for-job';
 import { jobKindOf } from './kinds';
@@ -21,6 +22,8 @@ export interface BookExportDeps {
   jobs: JobService;
   voices: VoiceLibrary;
   validators: Validators;
+  /** Test hooks from the composition root, asked at each export (never set in use). */
+  testHooks?(): VerifyTestHooks;
 }
 
 export interface NewBookExport extends BookRequest {
@@ -33,7 +36,7 @@ export interface NewBookExport extends BookRequest {
 export async function createBookExport(deps: BookExportDeps, request: NewBookExport): Promise<JobRecord> {
   const { origin, lexicon: over, ...book } = request;
   const lexicon = await deps.jobs.lexiconWith(over ?? []);
-  const plan = await admitBook(book, { voices: deps.voices, validators: deps.validators, lexicon, dataDir: deps.jobs.dataDir });
+  const plan = await admitBook(book, { voices: deps.voices, validators: deps.validators, lexicon, dataDir: deps.jobs.dataDir, testHooks: deps.testHooks?.() });
   const text = plan.chapters.flatMap((chapter) => chapter.passages.map((passage) => passage.text)).join('\n\n');
   plan.lexicon = entriesIn(text, lexicon);
   const name = `Audiobook ${plan.title ?? path.basename(request.input)}`;

@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { YIELDING_KINDS, type ChildMessage, type EnginePhase, type EngineResult, type EngineTask, type ParentMessage, type RecognizedSegment, type ResultOf, type TaskOutcome, type WaveformResult, type WaveformTask } from '../engine-api/protocol';
-import { ENGINE_CONFIG_FLAG, engineConfig, type EngineConfig } from '../engine-api/engine-config';
+import { ENGINE_CONFIG_FLAG, type EngineConfig } from '../engine-api/engine-config';
 import { cachePrunerFor } from '../util/data-dir-caches';
 import type { Logger } from '../util/log';
 import { EngineScheduler, EngineTaskWithdrawnError, type EngineLimits, type StartedTask } from './engine-scheduler';
@@ -59,9 +59,10 @@ export interface EngineHostOptions {
   env?: NodeJS.ProcessEnv;
   /**
    * The engine configuration each new engine process gets (a function: built again for each, e.g. from the
-   * environment as it is then); default: this process's (engine-config.ts).
+   * environment as it is then). Always given: the composition root builds it (src/config/engine-environment.ts)
+   * and passes it down; no process-wide configuration stands in for it.
    */
-  config?: EngineConfig | (() => EngineConfig);
+  config: EngineConfig | (() => EngineConfig);
   /** How many engine processes run at once, in all and for jobs; default: the configuration's, else from the core count (engine-scheduler.ts). */
   limits?: EngineLimits;
 }
@@ -101,7 +102,7 @@ class EngineProcess {
     private readonly onGone: (p: EngineProcess) => void,
     private readonly counts: YieldCounts,
   ) {
-    const config = typeof host.config === 'function' ? host.config() : host.config ?? engineConfig();
+    const config = typeof host.config === 'function' ? host.config() : host.config;
     this.child = fork(host.workerPath, [ENGINE_CONFIG_FLAG, JSON.stringify(config)], {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       ...(host.env ? { env: host.env } : {}),
@@ -285,7 +286,7 @@ export class EngineHost {
   readonly scheduler: EngineScheduler;
 
   constructor(private readonly options: EngineHostOptions) {
-    const config = typeof options.config === 'function' ? options.config() : options.config ?? engineConfig();
+    const config = typeof options.config === 'function' ? options.config() : options.config;
     this.scheduler = new EngineScheduler(options.limits ?? config.limits);
   }
 

@@ -15,8 +15,13 @@ export interface VerifyRequest {
   retakes?: number;
 }
 
-/** Test hook, never for use: each paragraph's first take is damaged, so tests see it retaken with any voice. */
-export const CORRUPT_FIRST_TAKE_ENV = 'SPEECH_STUDIO_TEST_CORRUPT_FIRST_TAKE';
+/**
+ * Test hooks, never for use, handed down by the composition root (src/config/test-hooks.ts reads them there):
+ * `corruptFirstTake` damages each paragraph's first take, so tests see it retaken with any voice.
+ */
+export interface VerifyTestHooks {
+  corruptFirstTake?: boolean;
+}
 
 export const DEFAULT_VERIFY_THRESHOLD = 0.1;
 /**
@@ -29,7 +34,7 @@ export const DEFAULT_VERIFY_RETAKES = 2;
 export const MAX_VERIFY_RETAKES = 10;
 
 /** The verification the engine runs, or a ManuscriptError with one sentence. */
-export async function admitVerify(request: VerifyRequest, dataDir: string, language: string): Promise<BookVerify> {
+export async function admitVerify(request: VerifyRequest, dataDir: string, language: string, hooks: VerifyTestHooks = {}): Promise<BookVerify> {
   const model = chooseWhisperModel(await listSttModels(dataDir), language);
   const threshold = request.threshold ?? (model ? DEFAULT_VERIFY_THRESHOLD : DEFAULT_ALIGNER_THRESHOLD);
   const retakes = request.retakes ?? DEFAULT_VERIFY_RETAKES;
@@ -43,6 +48,6 @@ export async function admitVerify(request: VerifyRequest, dataDir: string, langu
     threshold,
     retakes,
     scorer: model ? { kind: 'recognizer', modelPath: model.path, model: model.name, language } : { kind: 'aligner', language },
-    ...(process.env[CORRUPT_FIRST_TAKE_ENV] === '1' ? { corruptFirstTake: true } : {}),
+    ...(hooks.corruptFirstTake ? { corruptFirstTake: true } : {}),
   };
 }

@@ -3,7 +3,6 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { admitAlignment, alignRecognizerModel } from '../jobs/align-admission';
 import { toPublicJob } from '../jobs/types';
-import { engineConfig } from '../engine-api/engine-config';
 import { findVadModelIn } from '../models/model-files';
 import type { AppDeps } from '../jobs/app-deps';
 import { requireFeature } from '../http/security';
@@ -28,7 +27,7 @@ export function alignRoutes(router: Router, deps: AppDeps): void {
       const admitted = admitAlignment(deps.validators, upload.fields, upload.smallFiles.script);
       const scriptFile = `script.${admitted.scriptFormat}`;
       await fs.writeFile(path.join(dir, scriptFile), admitted.script, 'utf8');
-      const vadModelPath = await findVadModelIn(path.join(deps.dataDir, 'models'), engineConfig());
+      const vadModelPath = await findVadModelIn(path.join(deps.dataDir, 'models'), deps.engineConfig());
       const recognizerModelPath = await alignRecognizerModel(deps.dataDir, admitted.options.language, deps.preferredSttModel?.());
       const { storedName, originalName, bytes } = file;
       return { options: admitted.options, inputFile: storedName, originalName, bytes, scriptFile, scriptFormat: admitted.scriptFormat, vadModelPath, recognizerModelPath };

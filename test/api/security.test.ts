@@ -3,6 +3,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { engineConfigFromEnvironment } from '../../src/config/engine-environment';
 import { chooseMediaToolchain, describeMediaToolchain } from '../../src/engine/media/media-toolchain';
 import { writeApiKey } from '../../src/http/api-key';
 import { localEntitlements } from '../../src/http/entitlements';
@@ -35,7 +36,7 @@ describe('Local API service endpoints and request hygiene', () => {
     assert.deepEqual(res.json(), {
       apiVersion: 'v1', authEnabled: false, ttsEnabled: true, sttEnabled: true,
       models: { ttsInstalled: true, sttInstalled: false, sttModels: [] },
-      ffmpeg: await describeMediaToolchain(chooseMediaToolchain()),
+      ffmpeg: await describeMediaToolchain(chooseMediaToolchain(engineConfigFromEnvironment())),
     });
   });
 

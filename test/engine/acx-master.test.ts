@@ -12,6 +12,9 @@ import { configureTestEngine } from '../helpers/engine-config';
 import { tempDir } from '../helpers/temp';
 import { testModel } from '../helpers/test-models';
 
+// Engine code runs in this process too: configured from the environment, as the host configures its engine processes.
+configureTestEngine({});
+
 /** Overall RMS and peak of a file (or a span of it), measured here with ffmpeg, not by the code under test. */
 function levels(file: string, span?: { start: number; end: number }): { rmsDb: number; peakDb: number } {
   const trim = span ? `atrim=start=${span.start}:end=${span.end},` : '';

@@ -12,6 +12,10 @@ import { alignSpeech } from '../../src/engine/align/align-speech';
 import { detectSpeech } from '../../src/engine/stt/speech-vad';
 import { ALIGN_DEV } from '../helpers/align-dev';
 import { testModel } from '../helpers/test-models';
+import { configureTestEngine } from '../helpers/engine-config';
+
+// Engine code runs in this process too: configured from the environment, as the host configures its engine processes.
+configureTestEngine({});
 
 interface Sentence { start: number; end: number; text: string }
 

@@ -8,6 +8,7 @@ import type { EmbedSubtitlesTask } from '../../src/engine-api/protocol';
 import { EngineHost } from '../../src/jobs/engine-host';
 import { silentLogger } from '../../src/util/log';
 import { tempDir } from '../helpers/temp';
+import { engineConfigFromEnvironment } from '../../src/config/engine-environment';
 
 interface Track {
   codec: string;
@@ -59,7 +60,7 @@ describe('Embed Subtitles in Video keeps the subtitle tracks the video already h
     mkv = path.join(dir, 'talk.mkv');
     execFileSync('ffmpeg', ['-v', 'error', '-y', ...source, ...maps, '-metadata:s:s:0', 'handler_name=English SDH', ...av, '-c:s', 'mov_text', mp4]);
     execFileSync('ffmpeg', ['-v', 'error', '-y', ...source, ...maps, ...av, '-c:s', 'subrip', mkv]);
-    host = new EngineHost({ workerPath: worker, log: silentLogger });
+    host = new EngineHost({ workerPath: worker, log: silentLogger, config: () => engineConfigFromEnvironment() });
   });
   after(async () => {
     await host?.close();

@@ -8,6 +8,7 @@ import type { EmbedSubtitlesTask } from '../../src/engine-api/protocol';
 import { EngineHost } from '../../src/jobs/engine-host';
 import { silentLogger } from '../../src/util/log';
 import { tempDir } from '../helpers/temp';
+import { engineConfigFromEnvironment } from '../../src/config/engine-environment';
 
 /** A 2-second test pattern with a sine tone, made by ffmpeg in the given codecs. */
 function makeVideo(file: string, video: string[], audio: string[]): string {
@@ -51,7 +52,7 @@ describe('Embed Subtitles in Video (the engine task, through EngineHost and a re
     mp4 = makeVideo(path.join(dir, 'talk.mp4'), ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'], ['-c:a', 'aac']);
     mkv = makeVideo(path.join(dir, 'talk.mkv'), ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'], ['-c:a', 'aac']);
     webm = makeVideo(path.join(dir, 'talk.webm'), ['-c:v', 'libvpx', '-deadline', 'realtime', '-b:v', '200k'], ['-c:a', 'libopus']);
-    host = new EngineHost({ workerPath: worker, log: silentLogger });
+    host = new EngineHost({ workerPath: worker, log: silentLogger, config: () => engineConfigFromEnvironment() });
   });
   after(async () => {
     await host?.close();

@@ -18,6 +18,7 @@ import { readingParts, SsmlReadingError } from '../../src/text/reading-parts';
 import { sourceRange, type ReadingSentence } from '../../src/text/reading-sentences';
 import { silentLogger } from '../../src/util/log';
 import { ENGINE_WORKER } from '../helpers/server';
+import { engineConfigFromEnvironment } from '../../src/config/engine-environment';
 
 const espeak: TtsVoiceRef = { engine: 'espeak-ng', engineVoiceId: 'gmw/en-US', languageCode: 'en-US', name: 'English (America)' };
 const NO_MARKUP = { voices: {}, audio: {} };
@@ -123,7 +124,7 @@ describe('a part spoken by espeak-ng', () => {
 });
 
 describe('an SSML reading through the engine process', () => {
-  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger });
+  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger, config: () => engineConfigFromEnvironment() });
   after(() => host.close());
 
   it('plays every part in order, with the markup admitted once and the skipped phoneme reported', async () => {

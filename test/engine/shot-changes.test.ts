@@ -13,6 +13,10 @@ import { ENGINE_WORKER } from '../helpers/server';
 import { CUT_SECONDS, makeShotVideo, SHOT_FRAMES, SHOT_VIDEO_FPS } from '../helpers/shot-video';
 import { tempDir } from '../helpers/temp';
 import { testModel } from '../helpers/test-models';
+import { configureTestEngine } from '../helpers/engine-config';
+
+// Engine code runs in this process too: configured from the environment, as the host configures its engine processes.
+configureTestEngine({});
 
 const FRAME = 1 / SHOT_VIDEO_FPS;
 

@@ -15,6 +15,7 @@ import { silentLogger } from '../../src/util/log';
 import { ENGINE_WORKER } from '../helpers/server';
 import { tempDir } from '../helpers/temp';
 import { testModel } from '../helpers/test-models';
+import { engineConfigFromEnvironment } from '../../src/config/engine-environment';
 
 const espeak: TtsVoiceRef = { engine: 'espeak-ng', engineVoiceId: 'gmw/en-US', languageCode: 'en-US', name: 'English (America)' };
 const SENTENCE = 'Writers listen to catch what reading misses.';
@@ -79,7 +80,7 @@ describe('the speak task (one Read Aloud sentence in the engine)', () => {
 });
 
 describe('a Read Aloud session through the engine process', () => {
-  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger });
+  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger, config: () => engineConfigFromEnvironment() });
   after(() => host.close());
 
   it('plays every sentence in order, each after the configured pause, with one warm engine process', async () => {

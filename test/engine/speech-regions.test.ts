@@ -12,6 +12,10 @@ import { silentLogger } from '../../src/util/log';
 import { ENGINE_WORKER, waitFor } from '../helpers/server';
 import { tempDir } from '../helpers/temp';
 import { testModel } from '../helpers/test-models';
+import { configureTestEngine } from '../helpers/engine-config';
+
+// Engine code runs in this process too: configured from the environment, as the host configures its engine processes.
+configureTestEngine({});
 
 /** jfk.wav: 11 s, "And so my fellow Americans…" from about 0.3 s to about 10.6 s, with pauses between phrases. */
 const JFK_SECONDS = 11;

@@ -10,6 +10,9 @@ import { runTtsTask } from '../../src/engine/tts/run-tts';
 import { tempDir } from '../helpers/temp';
 import { configureTestEngine } from '../helpers/engine-config';
 
+// Engine code runs in this process too: configured from the environment, as the host configures its engine processes.
+configureTestEngine({});
+
 const OPTIONS: Omit<TtsRequest, 'text'> = {
   voiceId: '59ecd22d-96db-56b8-a0f4-62d14ba28a8b', language: 'auto', inputFormat: 'txt', outputFormat: 'wav', sampleRate: 24000,
   bitrateKbps: 128, audioChannels: 'mono', steps: 32, guidanceScale: 2, speed: 1, duration: null, denoise: true,

@@ -15,6 +15,7 @@ import { silentLogger } from '../../src/util/log';
 import { encodeVideoWithAudio } from '../helpers/media-fixtures';
 import { waitFor } from '../helpers/server';
 import { tempDir } from '../helpers/temp';
+import { engineConfigFromEnvironment } from '../../src/config/engine-environment';
 
 const RATE = 8000;
 
@@ -173,7 +174,7 @@ describe('the waveform task', () => {
 
   it('a new peaks file made through EngineHost.waveform has the waveform cache pruned to its limits', async () => {
     const worker = path.join(__dirname, '..', '..', 'dist', 'engine-worker.js');
-    const host = new EngineHost({ workerPath: worker, log: silentLogger });
+    const host = new EngineHost({ workerPath: worker, log: silentLogger, config: () => engineConfigFromEnvironment() });
     const stale = path.join(dataDir, 'waveforms', 'stale.peaks');
     await writeFile(stale, 'old peaks');
     const longAgo = new Date(Date.now() - 10 * 86_400_000);
@@ -192,7 +193,7 @@ describe('the waveform task', () => {
   it('runs in an engine process through EngineHost.waveform, not in the caller', async () => {
     const worker = path.join(__dirname, '..', '..', 'dist', 'engine-worker.js');
     assert.ok(existsSync(worker), 'run `npm run build` first');
-    const host = new EngineHost({ workerPath: worker, log: silentLogger });
+    const host = new EngineHost({ workerPath: worker, log: silentLogger, config: () => engineConfigFromEnvironment() });
     try {
       const result = await host.waveform({ ...task(), bucketsPerSecond: 50 }, new AbortController().signal);
       assert.equal(result.buckets, 100);

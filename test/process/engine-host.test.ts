@@ -5,6 +5,7 @@ import { after, describe, it } from 'node:test';
 import type { EngineTask } from '../../src/engine-api/protocol';
 import { EngineCancelledError, EngineHost } from '../../src/jobs/engine-host';
 import { silentLogger } from '../../src/util/log';
+import { engineConfigFromEnvironment } from '../../src/config/engine-environment';
 
 const SCRIPTED_ENGINE = path.join(__dirname, '..', 'helpers', 'scripted-engine.cjs');
 /** Tasks the scripted engine answers at once, or holds until cancelled. */
@@ -16,7 +17,7 @@ const noProgress = (): void => undefined;
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe('EngineHost and the abort signals of its jobs', () => {
-  const host = new EngineHost({ workerPath: SCRIPTED_ENGINE, log: silentLogger });
+  const host = new EngineHost({ workerPath: SCRIPTED_ENGINE, log: silentLogger, config: () => engineConfigFromEnvironment() });
   after(() => host.close());
 
   it('stops listening to a job\'s signal once the job has settled', async () => {
@@ -51,7 +52,7 @@ describe('EngineHost and the abort signals of its jobs', () => {
 describe('EngineHost giving a borrowed process back to interactive speech', () => {
   /** A host with two processes, one for jobs, with a held job and a held analysis task of `analysis` holding both. */
   async function bothHeld(analysis: Record<string, unknown>): Promise<{ host: EngineHost; analysisPid: number; stopAll: AbortController; analysing: Promise<unknown> }> {
-    const host = new EngineHost({ workerPath: SCRIPTED_ENGINE, log: silentLogger, limits: { maxProcesses: 2, maxJobProcesses: 1 } });
+    const host = new EngineHost({ workerPath: SCRIPTED_ENGINE, log: silentLogger, config: () => engineConfigFromEnvironment(), limits: { maxProcesses: 2, maxJobProcesses: 1 } });
     const stopAll = new AbortController();
     void host.run('job', held, { signal: stopAll.signal, onProgress: noProgress }).catch(() => undefined);
     while (host.pids.length < 1) await settle();

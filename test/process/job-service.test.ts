@@ -16,6 +16,7 @@ import { silentLogger, type Logger } from '../../src/util/log';
 import { voiceIdFor } from '../../src/voices/voice-id';
 import { waitFor } from '../helpers/server';
 import { tempDir } from '../helpers/temp';
+import { engineConfigFromEnvironment } from '../../src/config/engine-environment';
 
 const SCRIPTED_ENGINE = path.join(__dirname, '..', 'helpers', 'scripted-engine.cjs');
 const checked = compileValidators().ttsRequest({ voiceId: voiceIdFor('espeak-ng', 'gmw/en-US'), text: 'Hello.' });
@@ -42,7 +43,7 @@ describe('JobService when the store cannot write', () => {
     failWrite = () => false;
     journal.append = (entries) =>
       entries.some(failWrite) ? Promise.reject(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' })) : append(entries);
-    engine = new EngineHost({ workerPath: SCRIPTED_ENGINE, log });
+    engine = new EngineHost({ workerPath: SCRIPTED_ENGINE, log, config: () => engineConfigFromEnvironment() });
     jobs = new JobService({ dataDir: dir, store, engine, log, capacity: 1, maxFinishedJobs: 100 });
     await jobs.recover();
   });

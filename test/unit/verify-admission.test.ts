@@ -1,5 +1,5 @@
 /**
- * Admission of verified takes: the threshold and retakes checked, the test hook read from the environment;
+ * Admission of verified takes: the threshold and retakes checked, the test hook as the entries read it and hand it down;
  * and the report's lines. The scorer chosen from what is installed (it reads a real model file) is tested in
  * test/models/installed-stt-models.test.ts.
  */
@@ -8,7 +8,8 @@ import { describe, it } from 'node:test';
 import type { ParagraphTakes } from '../../src/audiobook/book-plan';
 import { paragraphLine, takesReportText } from '../../src/audiobook/takes-lines';
 import { takeSpeed } from '../../src/engine/book/verified-take';
-import { admitVerify, CORRUPT_FIRST_TAKE_ENV } from '../../src/jobs/verify-admission';
+import { CORRUPT_FIRST_TAKE_ENV, testHooksFromEnvironment } from '../../src/config/test-hooks';
+import { admitVerify } from '../../src/jobs/verify-admission';
 import { useWorkDirs } from '../helpers/temp';
 
 const workDir = useWorkDirs();
@@ -24,10 +25,16 @@ describe('verified takes admission', () => {
 
   it('sets the test hook only when its variable is 1', async () => {
     const dir = await workDir();
+    const hooks = (value: string | undefined) => testHooksFromEnvironment({ [CORRUPT_FIRST_TAKE_ENV]: value });
+    assert.equal((await admitVerify({}, dir, 'en', hooks('1'))).corruptFirstTake, true);
+    assert.equal((await admitVerify({}, dir, 'en', hooks('yes'))).corruptFirstTake, undefined);
+    assert.equal((await admitVerify({}, dir, 'en', hooks(undefined))).corruptFirstTake, undefined);
+  });
+
+  it('never reads the test hook from the environment itself', async () => {
+    const dir = await workDir();
     process.env[CORRUPT_FIRST_TAKE_ENV] = '1';
     try {
-      assert.equal((await admitVerify({}, dir, 'en')).corruptFirstTake, true);
-      process.env[CORRUPT_FIRST_TAKE_ENV] = 'yes';
       assert.equal((await admitVerify({}, dir, 'en')).corruptFirstTake, undefined);
     } finally {
       delete process.env[CORRUPT_FIRST_TAKE_ENV];

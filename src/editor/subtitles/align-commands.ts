@@ -6,7 +6,6 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { engineConfig } from '../../engine-api/engine-config';
 import { findVadModelIn } from '../../models/model-files';
 import { alignAsJob, type AlignOutcome } from '../../jobs/align-job';
 import { modelsDir } from '../../models/model-paths';
@@ -46,7 +45,7 @@ export interface RetimeResult {
 
 async function runAlignment(services: Services, media: string, scriptName: string, script: string, language: string | undefined): Promise<AlignOutcome | undefined> {
   const server = await services.controller.ready();
-  const vadModelPath = await findVadModelIn(modelsDir(services.controller.dataDir), engineConfig());
+  const vadModelPath = await findVadModelIn(modelsDir(services.controller.dataDir), services.controller.engineConfiguration());
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Aligning ${scriptName} to ${path.basename(media)}`, cancellable: true },
     async (_progress, token) => {

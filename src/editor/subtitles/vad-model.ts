@@ -3,7 +3,6 @@
  * sentence saying so with an offer to install it from the model catalog.
  */
 import * as vscode from 'vscode';
-import { engineConfig } from '../../engine-api/engine-config';
 import { findVadModelIn } from '../../models/model-files';
 import { builtinCatalog } from '../../models/catalog';
 import { modelsDir } from '../../models/model-paths';
@@ -17,7 +16,7 @@ export function vadCatalogEntryId(): string | undefined {
 
 /** The installed VAD model's path; otherwise offers to install it and returns its path once installed. */
 export async function requireVadModel(services: Services, purpose: string): Promise<string | undefined> {
-  const installed = await findVadModelIn(modelsDir(services.controller.dataDir), engineConfig());
+  const installed = await findVadModelIn(modelsDir(services.controller.dataDir), services.controller.engineConfiguration());
   if (installed) return installed;
   const id = vadCatalogEntryId();
   const install = 'Install VAD Model';
@@ -27,5 +26,5 @@ export async function requireVadModel(services: Services, purpose: string): Prom
   );
   if (answer !== install || !id) return undefined;
   const result = await installModel(services, id);
-  return result ? ((await findVadModelIn(modelsDir(services.controller.dataDir), engineConfig())) ?? undefined) : undefined;
+  return result ? ((await findVadModelIn(modelsDir(services.controller.dataDir), services.controller.engineConfiguration())) ?? undefined) : undefined;
 }

@@ -1,8 +1,8 @@
 /**
  * Verified takes: a paragraph is synthesized, heard back (hear-take.ts) and, while its word error rate is
  * over the threshold, synthesized again with other settings, up to the allowed retakes; the best take is
- * kept and the others deleted. The test hook (`corruptFirstTake`, set by admission from
- * `SPEECH_STUDIO_TEST_CORRUPT_FIRST_TAKE=1`) cuts every first take to its first third (words missing, as a
+ * kept and the others deleted. The test hook (`corruptFirstTake`, which the entries hand to admission; see
+ * src/config/test-hooks.ts) cuts every first take to its first third (words missing, as a
  * synthesizer that stopped early), so the mechanism can be tested with any voice.
  */
 import { readFile, rm } from 'node:fs/promises';

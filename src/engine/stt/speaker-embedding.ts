@@ -1,6 +1,6 @@
 /**
  * A voice's embedding with sherpa-onnx's speaker embedding extractor (the diarization embedding model), from
- * 16 kHz mono 16-bit PCM. The engine configuration's `fixedSpeakerEmbedding` (SPEECH_STUDIO_TEST_FIXED_SPEAKER_EMBEDDING=1)
+ * 16 kHz mono 16-bit PCM. The engine configuration's `fixedSpeakerEmbedding` (src/config/engine-environment.ts)
  * makes every voice the same (a test hook: the test models have random weights, so only the naming mechanism
  * can be checked with them).
  */
