@@ -197,7 +197,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === 'embed-subtitles') {
-    process.exitCode = await runEmbedCommand(positionals.slice(1), values, engineConfigFromEnvironment());
+    process.exitCode = await runEmbedCommand(positionals.slice(1), values, resolveServeOptions(values, process.env).dataDir);
     return;
   }
   if (command === 'translate') {
