@@ -45,7 +45,7 @@ Usage:
   node dist/cli.js align <media> <script.txt|.md|subtitles.srt|.vtt|.ass|.ssa|.ttml|.dfxp|.sbv> --out x.srt|.vtt|.ass|.ttml|.sbv|.txt|.json [--language L] [--data-dir D]
                              time a script (or re-time subtitles) to the speech; no speech-to-text model needed
   node dist/cli.js embed-subtitles <video> <subtitles.srt|.vtt|.ass|.ssa|.ttml|.dfxp|.sbv> --out x.mp4|x.mov|x.m4v|x.mkv|x.webm [--language L]
-                             [--title T] [--replace-language]
+                             [--title T] [--replace-language] [--data-dir D]
                              a copy of the video with the subtitles as a soft track; nothing re-encoded
   node dist/cli.js translate <file.srt|file.vtt> --to LANG [--out FILE] [--from LANG] [--model M] [--style S] [--data-dir D]
                              translate subtitles with the local language model (default out: file.LANG.srt)
@@ -204,7 +204,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === 'embed-subtitles') {
-    process.exitCode = await runEmbedCommand(positionals.slice(1), values, engineConfigFromEnvironment());
+    process.exitCode = await runEmbedCommand(positionals.slice(1), values, resolveServeOptions(values, process.env).dataDir);
     return;
   }
   if (command === 'translate') {

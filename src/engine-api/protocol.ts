@@ -311,10 +311,8 @@ export interface LlmGenerateResult {
   engineMaxRssBytes: number;
 }
 
-/** What the job service queues: a TTS, STT, book, translation or dub job's task. */
-export type JobTask = TtsTask | SttTask | BookTask | AlignTask | TranslateTask | DubTask;
-
-export type EngineTask = JobTask | SpeechRegionsTask | WaveformTask | ShotChangesTask | SpeakTask | LiveWindowTask | SpeakerEmbeddingTask | EmbedSubtitlesTask | LlmGenerateTask | CastAttributeTask | VoiceReferenceTask;
+/** Every task the engine runs; a stored job's task is one of them (its kind's module in src/jobs/kinds/ says which). */
+export type EngineTask = TtsTask | SttTask | BookTask | AlignTask | TranslateTask | DubTask | SpeechRegionsTask | WaveformTask | ShotChangesTask | SpeakTask | LiveWindowTask | SpeakerEmbeddingTask | EmbedSubtitlesTask | LlmGenerateTask | CastAttributeTask | VoiceReferenceTask;
 
 /** What a task answers: a job's result, speech regions, waveform peaks, a spoken sentence, a live window or a model's answer. */
 export type EngineResult = JobResult | BookResult | TranslateResult | DubResult | SpeechRegionsResult | WaveformResult | ShotChangesResult | SpokenSentence | LiveWindowResult | SpeakerEmbeddingResult | EmbedSubtitlesResult | LlmGenerateResult | CastAttributeResult | VoiceReferenceResult;
@@ -349,8 +347,8 @@ export type ResultOf<T extends EngineTask> = T extends BookTask
               : JobResult;
 
 /**
- * Not a job: a copy of a video with a subtitle file as a soft track (src/engine/media/embed-subtitles.ts); the
- * video and audio are copied, not re-encoded.
+ * An `embed` job's task (src/jobs/kinds/embed.ts): a copy of a video with a subtitle file as a soft track
+ * (src/engine/media/embed-subtitles.ts); the video and audio are copied, not re-encoded.
  */
 export interface EmbedSubtitlesTask {
   kind: 'embed-subtitles';

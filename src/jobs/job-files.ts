@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { JobTask } from '../engine-api/protocol';
+import type { EngineTask } from '../engine-api/protocol';
 import { jobKindOf } from './kinds';
 import { JOB_LEXICON_FILE } from './kinds/tts';
 import type { JobRecord } from './types';
@@ -53,7 +53,7 @@ export class JobFiles {
   }
 
   /** The engine's view of a job: absolute paths and the options it needs. */
-  task(job: JobRecord): JobTask {
+  task(job: JobRecord): EngineTask {
     return jobKindOf(job.kind).task(job, this);
   }
 }

@@ -306,7 +306,9 @@ export class JobService extends EventEmitter {
       const outcome = await this.options.engine.runWhenReady(id, task, start, { signal, onProgress, onSegments });
       await updates;
       if (this.options.store.latest(id)?.status === 'loading_model') await this.move(id, 'processing');
-      await this.move(id, 'succeeded', { backend: outcome.backend, result: outcome.result, outputFile: this.files.finishedOutputFile(job) });
+      // The job's kind made the task (JobFiles.task), so the engine's answer is that kind's result.
+      const result = outcome.result as JobRecord['result'];
+      await this.move(id, 'succeeded', { backend: outcome.backend, result, outputFile: this.files.finishedOutputFile(job) });
     } catch (error) {
       if (startFailure) return this.failUnstarted(id, startFailure.error);
       await updates;

@@ -2,11 +2,11 @@
  * Where each kind of engine task waits in the engine scheduler: its lane and its rank within the lane. A
  * task's place comes from its kind, never from its caller, so two callers of one kind cannot disagree.
  *
- * - `job`: the work of stored jobs (TTS, STT, alignment, books, translation, dubs), and the long model work
- *   that still runs beside them as bare tasks (casting a book's voices, a model's answer, a speaker's voice
- *   print);
+ * - `job`: the work of stored jobs (TTS, STT, alignment, books, translation, dubs, embedding subtitles), and the
+ *   long model work that still runs beside them as bare tasks (casting a book's voices, a model's answer, a
+ *   speaker's voice print);
  * - `analysis`: the timeline's and the editor's looks at media (waveform, speech regions, shot changes, the
- *   reference clip of a cloned voice, embedding subtitles), which may borrow the process kept for speech;
+ *   reference clip of a cloned voice), which may borrow the process kept for speech;
  * - `interactive`: what a person waits on now. Read Aloud's sentences and a live session's committed
  *   utterance (rank 0) go before a live session's looks at audio not yet committed (rank 1).
  */
@@ -28,6 +28,8 @@ const LANES: Record<Kind, Omit<TaskPlace, 'label'>> = {
   book: JOB,
   translate: JOB,
   dub: JOB,
+  // A job's (src/jobs/kinds/embed.ts): it writes the user's file and cannot yield, so it must not borrow speech's process.
+  'embed-subtitles': JOB,
   'cast-attribute': JOB,
   'llm-generate': JOB,
   'speaker-embedding': JOB,
@@ -35,7 +37,6 @@ const LANES: Record<Kind, Omit<TaskPlace, 'label'>> = {
   'speech-regions': ANALYSIS,
   'shot-changes': ANALYSIS,
   'voice-reference': ANALYSIS,
-  'embed-subtitles': ANALYSIS,
   speak: SPEECH,
   'live-window': LIVE_LOOK,
 };

@@ -97,11 +97,11 @@ describe('EngineHost giving a borrowed process back to interactive speech', () =
   });
 
   it('ends the process of an analysis task of a kind that cannot yield, without asking it', async () => {
-    const { host, analysisPid, stopAll } = await bothHeld({ kind: 'embed-subtitles', yields: true });
+    const { host, analysisPid, stopAll } = await bothHeld({ kind: 'voice-reference', yields: true });
     try {
       const { result } = await host.run('sentence', sentence, { signal: new AbortController().signal, onProgress: noProgress });
       assert.notEqual((result as unknown as { pid: number }).pid, analysisPid);
-      assert.deepEqual(host.yields, { kept: 0, ended: 1 }, 'it would have answered, but was not asked: embed-subtitles does not check for a yield');
+      assert.deepEqual(host.yields, { kept: 0, ended: 1 }, 'it would have answered, but was not asked: voice-reference does not check for a yield');
     } finally {
       stopAll.abort();
       await host.close();

@@ -272,8 +272,8 @@ describe('the engine scheduler', () => {
 
 describe('where a task waits: its kind decides its lane', () => {
   it('puts jobs\' work in the job lane, looks at media in analysis, and speech in the interactive lane', () => {
-    for (const kind of ['tts', 'stt', 'align', 'book', 'translate', 'dub', 'cast-attribute', 'llm-generate', 'speaker-embedding'] as const) assert.equal(taskPlace({ kind }).lane, 'job', kind);
-    for (const kind of ['waveform', 'speech-regions', 'shot-changes', 'voice-reference', 'embed-subtitles'] as const) assert.equal(taskPlace({ kind }).lane, 'analysis', kind);
+    for (const kind of ['tts', 'stt', 'align', 'book', 'translate', 'dub', 'embed-subtitles', 'cast-attribute', 'llm-generate', 'speaker-embedding'] as const) assert.equal(taskPlace({ kind }).lane, 'job', kind);
+    for (const kind of ['waveform', 'speech-regions', 'shot-changes', 'voice-reference'] as const) assert.equal(taskPlace({ kind }).lane, 'analysis', kind);
     assert.deepEqual(taskPlace({ kind: 'speak' }), { lane: 'interactive', rank: 0, label: 'speak' });
     assert.deepEqual(taskPlace({ kind: 'live-window', decode: true }), { lane: 'interactive', rank: 0, label: 'live-window' }, 'a committed utterance');
     assert.deepEqual(taskPlace({ kind: 'live-window', decode: true, preview: true }), { lane: 'interactive', rank: 1, label: 'live-window' }, 'a partial look');

@@ -1,13 +1,15 @@
 /**
  * "Speech Studio: Embed Subtitles in Video…": the open subtitle file goes into a copy of its video as a soft
- * track (the engine process runs ffmpeg; see src/engine/media/embed-subtitles.ts), with the language from the
- * file name (`talk.en.srt`) or asked for. The video itself is never changed.
+ * track, with the language from the file name (`talk.en.srt`) or asked for: an `embed` job of the job core
+ * (src/jobs/kinds/embed.ts), shown in the Jobs view and cancelled from there or the notification; an engine
+ * process runs ffmpeg (src/engine/media/embed-subtitles.ts). The video itself is never changed.
  */
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { EMBED_CONTAINERS } from '../../contract/media-types';
 import type { EmbedSubtitlesResult } from '../../engine-api/protocol';
+import { embedKind } from '../../jobs/kinds/embed';
+import { finishPartialOutputJob } from '../../jobs/wait-for-job';
 import { languageFromFileName, trackLanguage } from '../../subtitles/subtitle-language';
 import { reportError } from '../log';
 import type { Services } from '../services';
@@ -92,11 +94,14 @@ export async function embedSubtitlesInVideo(services: Services, options: EmbedSu
       const cancel = new AbortController();
       const cancelling = token.onCancellationRequested(() => cancel.abort());
       try {
-        const task = {
-          kind: 'embed-subtitles' as const, videoPath: video, subtitlesPath: subtitles, outputPath: output, language: trackLanguage(language),
+        const job = await server.jobs.create(embedKind, {
+          origin: 'editor', video, subtitles, out: output, language,
           ...(options.title === undefined ? {} : { title: options.title }), ...(replaceSameLanguage ? { replaceSameLanguage } : {}),
-        };
-        const { result } = await server.engine.run(`embed-subtitles-${randomUUID()}`, task, { signal: cancel.signal, onProgress: () => undefined });
+        });
+        const ended = await finishPartialOutputJob(server.jobs, job, () => undefined, cancel.signal);
+        const result = embedKind.resultOf(ended);
+        if (ended.status === 'cancelled') return undefined;
+        if (!result) throw new Error(ended.error ?? `The embedding ended ${ended.status}.`);
         const others = result.keptTracks.length > 0 ? ` Kept its ${result.keptTracks.length} other subtitle track(s).` : '';
         const replaced = result.replacedTracks.length > 0 ? ` Replaced ${result.replacedTracks.length} track(s) in ${result.language}.` : '';
         const dropped = result.droppedTracks.length > 0 ? ` Left out ${result.droppedTracks.length} picture track(s) the container cannot hold.` : '';

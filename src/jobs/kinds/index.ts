@@ -6,6 +6,7 @@
 import { alignKind } from './align';
 import { bookKind } from './book';
 import { dubKind } from './dub';
+import { embedKind } from './embed';
 import type { JobKindModule, KindRecord, NewJob } from './job-kind';
 import { sttKind } from './stt';
 import { translateKind } from './translate';
@@ -19,6 +20,7 @@ export const JOB_KINDS = {
   book: bookKind,
   translate: translateKind,
   dub: dubKind,
+  embed: embedKind,
 } as const;
 
 type Kinds = typeof JOB_KINDS;

@@ -5,7 +5,7 @@
  * job kind", walks through a new one.
  */
 import type { LexiconEntry } from '../../contract/types';
-import type { JobTask } from '../../engine-api/protocol';
+import type { EngineTask } from '../../engine-api/protocol';
 import type { JobStatus } from '../../contract/openapi';
 
 /**
@@ -98,8 +98,11 @@ export interface JobKindModule<K extends string, I extends { kind: K }, R, N ext
   readonly openWith: OpenWith;
   /** Writes what the admitted request brings into the job's folder; throws to refuse (the service undoes the folder). */
   input(admitted: N, folder: NewJobFolder): Promise<MadeInput<I>>;
-  /** The engine's view of the job: absolute paths and the options it needs. */
-  task(job: KindRecord<K, I, R>, paths: JobPaths): JobTask;
+  /**
+   * The engine's view of the job: absolute paths and the options it needs. Any engine task may be a job's:
+   * the task's kind, not this module, says which lane of the scheduler it waits in (src/jobs/task-places.ts).
+   */
+  task(job: KindRecord<K, I, R>, paths: JobPaths): EngineTask;
   /** The output a finished job keeps in its folder; null: its output is where the user asked (`userOutput`). */
   outputFile(job: KindRecord<K, I, R>): string | null;
   /** The file written where the user asked, for a kind whose output is not in the job's folder. */
