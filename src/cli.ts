@@ -204,7 +204,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === 'embed-subtitles') {
-    process.exitCode = await runEmbedCommand(positionals.slice(1), values, resolveServeOptions(values, process.env).dataDir);
+    process.exitCode = await runEmbedCommand(positionals.slice(1), values, jobPlace(values));
     return;
   }
   if (command === 'translate') {

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { UsageError } from '../util/usage-error';
-import { runCliJob } from './run-cli-job';
+import { runCliJob, type CliJobPlace } from './run-cli-job';
 
 export interface EmbedFlags {
   out?: string;
@@ -17,7 +17,7 @@ export interface EmbedFlags {
 }
 
 /** Runs the embedding; answers the exit code (1 when refused or failed, 130 when cancelled). */
-export async function runEmbedCommand(args: readonly string[], flags: EmbedFlags, dataDir: string): Promise<number> {
+export async function runEmbedCommand(args: readonly string[], flags: EmbedFlags, place: CliJobPlace): Promise<number> {
   const [video, subtitles] = args;
   if (!video || !subtitles) throw new UsageError('Expected "embed-subtitles <video> <subtitles> --out x.mp4".');
   const out = flags.out;
@@ -26,7 +26,7 @@ export async function runEmbedCommand(args: readonly string[], flags: EmbedFlags
   const [{ embedKind }, { finishPartialOutputJob }] = await Promise.all([import('../jobs/kinds/embed'), import('../jobs/wait-for-job')]);
   let result;
   try {
-    result = await runCliJob(dataDir, {
+    result = await runCliJob(place, {
       create: (core) => core.jobs.create(embedKind, {
         origin: 'cli', video, subtitles, out, ...(flags.language === undefined ? {} : { language: flags.language }),
         ...(flags.title === undefined ? {} : { title: flags.title }), ...(flags['replace-language'] ? { replaceSameLanguage: true } : {}),

@@ -14,6 +14,7 @@ import { JobService } from '../../src/jobs/job-service';
 import { embedKind } from '../../src/jobs/kinds/embed';
 import { JobStore } from '../../src/jobs/store';
 import { isLocalOnlyKind, toPublicJob, type JobRecord } from '../../src/jobs/types';
+import { engineConfigFromEnvironment } from '../../src/config/engine-environment';
 import { silentLogger } from '../../src/util/log';
 import { waitFor } from '../helpers/server';
 import { tempDir } from '../helpers/temp';
@@ -31,7 +32,7 @@ describe('an embed job', () => {
   /** A job service on the data directory's store, as a start of Speech Studio makes it. */
   async function start(): Promise<JobService> {
     const store = await JobStore.open(path.join(dir, 'jobs.json'), silentLogger);
-    const engine = new EngineHost({ workerPath: worker, log: silentLogger, limits: LIMITS });
+    const engine = new EngineHost({ workerPath: worker, log: silentLogger, config: () => engineConfigFromEnvironment(), limits: LIMITS });
     const service = new JobService({ dataDir: dir, store, engine, log: silentLogger, capacity: 1, maxFinishedJobs: 100 });
     await service.recover();
     services.push(service);
