@@ -23,6 +23,8 @@ await build({
     'tts-front-worker': 'src/engine/tts/front-worker.ts',
     // ffmpeg compiled to WebAssembly, for machines without a system ffmpeg (src/engine/media/wasm-ffmpeg.ts).
     'media-wasm-worker': 'src/engine/media/wasm-ffmpeg-worker.ts',
+    // The live sessions' audio thread: base64 decoding and resampling off the server's event loop (src/realtime/audio-thread.ts).
+    'realtime-audio-worker': 'src/realtime/audio-worker.ts',
     cli: 'src/cli.ts',
     relay: 'src/relay/cli.ts',
   },

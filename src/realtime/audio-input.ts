@@ -9,6 +9,13 @@ export type InputFormat = 'pcm16-24k' | 'pcm16-16k' | 'g711_ulaw' | 'g711_alaw';
 
 export const TARGET_RATE = 16_000;
 
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Whether a chunk is base64 that decodes whole (no stray characters, no lone last character). */
+export function isBase64Audio(text: string): boolean {
+  return BASE64.test(text) && text.length % 4 !== 1;
+}
+
 export interface AudioInput {
   /** The samples a chunk adds, at 16 kHz. */
   push(bytes: Buffer): Int16Array;

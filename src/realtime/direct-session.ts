@@ -7,6 +7,7 @@
  */
 import type { AppDeps } from '../jobs/app-deps';
 import type { LiveRecognition, OpenDirectLiveSession } from '../jobs/live-recognition';
+import { sharedAudioThreads } from './audio-thread';
 import { liveModelResolver } from './live-model';
 import { LiveSession } from './live-session';
 
@@ -23,7 +24,7 @@ export function directLiveSessions(deps: Pick<AppDeps, 'dataDir' | 'preferredStt
       void close();
       onEnded?.({ code: 'session_idle', message: `The live transcription session ${session.id} was sent nothing for ${recognition.limits.idleMs / 1000} s and has ended.` });
     });
-    const session = new LiveSession({ send: (event) => void (!closed && onEvent(event)), recognition, files, resolveModel, form: 'ga' });
+    const session = new LiveSession({ send: (event) => void (!closed && onEvent(event)), recognition, files, resolveModel, form: 'ga', audio: sharedAudioThreads() });
     try {
       await session.open();
     } catch (error) {

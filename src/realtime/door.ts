@@ -16,6 +16,7 @@ import { isWebSocketUpgrade } from '../http/listen';
 import { rawApiErrorResponse } from '../http/raw-error';
 import { bearerRefusal, browserOriginRefusal, disabledRefusal, featureRefusal, hostRefusal } from '../http/security';
 import { type LiveRecognition, type LiveSessionFiles, type LiveSessionLimits } from '../jobs/live-recognition';
+import { sharedAudioThreads } from './audio-thread';
 import { LiveSession, type ServerEvent } from './live-session';
 import { isTranscriptionModelName, liveModelResolver } from './live-model';
 import type { SessionForm } from './session-config';
@@ -37,6 +38,18 @@ export interface RealtimeDoor {
 export const CLOSE_TRY_AGAIN_LATER = 1013;
 export const CLOSE_IDLE = 4000;
 const CLOSE_GOING_AWAY = 1001;
+const CLOSE_POLICY_VIOLATION = 1008;
+/** Messages (or bytes) waiting in a session past which its socket is not read until it caught up. */
+const PAUSE_AT_MESSAGES = 256;
+const PAUSE_AT_BYTES = 32 * 1024 * 1024;
+/**
+ * Messages waiting past which the session is closed with 1008. Reading stops at PAUSE_AT_MESSAGES, so only
+ * what one read of the socket already held comes on top (64 KiB: fewer than 11 000 empty frames).
+ */
+const MAX_WAITING_MESSAGES = 20_000;
+/** Waiting messages are handled this many at a time, or for this long, before the event loop is served. */
+const YIELD_EVERY_MESSAGES = 64;
+const YIELD_EVERY_MS = 10;
 /** How long a shutdown waits for clients to answer their close frames. */
 const CLOSE_WAIT_MS = 1000;
 
@@ -81,9 +94,9 @@ export function attachRealtime(server: http.Server, deps: AppDeps, recognition: 
     let files: LiveSessionFiles | undefined;
     let session: LiveSession | undefined;
     // Events are handled in order, after the session opened: a commit waits for the append before it.
-    let queue: Promise<unknown> = opening.then((opened) => {
+    const ready = opening.then((opened) => {
       files = opened;
-      session = new LiveSession({ send, recognition, files: opened, resolveModel, form });
+      session = new LiveSession({ send, recognition, files: opened, resolveModel, form, audio: sharedAudioThreads() });
       return session.open().catch((error: unknown) => {
         sendError('invalid_request_error', error instanceof ApiError ? error.code : 'server_error', error);
         ws.close(1011, 'The session could not start');
@@ -94,16 +107,54 @@ export function attachRealtime(server: http.Server, deps: AppDeps, recognition: 
       sendError(limited ? 'invalid_request_error' : 'server_error', limited ? error.code : 'server_error', error);
       ws.close(limited ? CLOSE_TRY_AGAIN_LATER : 1011, limited ? 'Too many live sessions' : 'The session could not start');
     });
-    ws.on('message', (data: Buffer, isBinary) => {
-      queue = queue.then(() => {
-        if (!session || ws.readyState !== ws.OPEN) return undefined;
+    const handle = async (data: Buffer, isBinary: boolean): Promise<void> => {
+      try {
+        if (!session) return;
         files?.touch();
         if (isBinary) return send({ type: 'error', error: { type: 'invalid_request_error', code: 'invalid_event', message: 'Send events as JSON text frames.', param: null, event_id: null } });
-        return session.receive(data.toString('utf8'));
-      }).catch((error: unknown) => {
+        await session.receive(data.toString('utf8'));
+      } catch (error) {
         deps.log.warn(`Live session ${session?.id}: ${error instanceof Error ? error.message : String(error)}`);
         sendError('server_error', 'server_error', error);
-      });
+      }
+    };
+    // A burst of messages (thousands of frames in one write) is bounded: past PAUSE_AT the socket is not read
+    // until the session caught up, and the messages are handled a few at a time, the event loop served between.
+    const waiting: Array<{ data: Buffer; isBinary: boolean }> = [];
+    let waitingBytes = 0;
+    let draining = false;
+    const drain = async (): Promise<void> => {
+      draining = true;
+      await ready;
+      let slice = performance.now();
+      let handled = 0;
+      for (let next = waiting.shift(); next && ws.readyState === ws.OPEN; next = waiting.shift()) {
+        waitingBytes -= next.data.length;
+        await handle(next.data, next.isBinary);
+        if (ws.isPaused && waiting.length <= PAUSE_AT_MESSAGES / 2 && waitingBytes <= PAUSE_AT_BYTES / 2) ws.resume();
+        handled += 1;
+        if (handled % YIELD_EVERY_MESSAGES === 0 || performance.now() - slice >= YIELD_EVERY_MS) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          slice = performance.now();
+        }
+      }
+      waiting.length = 0;
+      waitingBytes = 0;
+      draining = false;
+    };
+    let overflowed = false;
+    ws.on('message', (data: Buffer, isBinary) => {
+      if (overflowed) return;
+      if (waiting.length >= MAX_WAITING_MESSAGES) {
+        overflowed = true;
+        sendError('invalid_request_error', 'too_many_events', new Error(`More than ${MAX_WAITING_MESSAGES} events arrived before the session could handle them; the session is closed.`));
+        ws.close(CLOSE_POLICY_VIOLATION, 'Too many events at once');
+        return;
+      }
+      waiting.push({ data, isBinary });
+      waitingBytes += data.length;
+      if (!ws.isPaused && (waiting.length >= PAUSE_AT_MESSAGES || waitingBytes >= PAUSE_AT_BYTES)) ws.pause();
+      if (!draining) void drain();
     });
     await ended;
     clearInterval(heartbeat);

@@ -8,7 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import type { LiveWindowResult } from '../engine-api/protocol';
 import type { LiveLook, LiveLookPlan, LiveRecognition, LiveSessionFiles, LookRank } from '../jobs/live-recognition';
-import { audioInput, TARGET_RATE, type AudioInput } from './audio-input';
+import { TARGET_RATE } from './audio-input';
+import { inlineAudio, type AudioConverter, type AudioStream } from './audio-thread';
 import { SampleBuffer } from './sample-buffer';
 import { applyBetaSession, applyGaSession, ConfigProblem, defaultConfig, describeSession, type SessionConfig, type SessionForm } from './session-config';
 import { PartialText, tokenCap } from './partial-text';
@@ -24,6 +25,8 @@ export interface LiveSessionDeps {
   /** The installed model file a session's `model` names, or a ConfigProblem. */
   resolveModel(model: string): Promise<string>;
   form: SessionForm;
+  /** Where base64 audio becomes 16 kHz samples: the server's audio threads; in place when not given. */
+  audio?: AudioConverter;
 }
 
 /** A look at new audio every this many samples (0.32 s) while turn detection is on. */
@@ -47,7 +50,6 @@ const VAD_OVERLAP = Math.round(0.5 * TARGET_RATE);
 
 const ms = (samples: number): number => Math.round((samples / TARGET_RATE) * 1000);
 const newId = (prefix: string): string => `${prefix}_${randomBytes(11).toString('hex')}`;
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 interface Utterance {
   itemId: string;
@@ -60,7 +62,7 @@ export class LiveSession {
   readonly id = newId('sess');
   private config: SessionConfig = defaultConfig();
   private modelPath: string | undefined;
-  private input: AudioInput = audioInput(this.config.format);
+  private input: AudioStream;
   private readonly buffer = new SampleBuffer();
   private readonly controller = new AbortController();
   /** Bumped by commit and clear: a look that started before them is stale. */
@@ -74,7 +76,9 @@ export class LiveSession {
   private closed = false;
   private warnedNoVad = false;
 
-  constructor(private readonly deps: LiveSessionDeps) {}
+  constructor(private readonly deps: LiveSessionDeps) {
+    this.input = (deps.audio ?? inlineAudio).open(this.config.format);
+  }
 
   async open(): Promise<void> {
     this.modelPath = await this.deps.resolveModel(this.config.model);
@@ -85,6 +89,7 @@ export class LiveSession {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.input.close();
     this.controller.abort(new Error('The live session closed.'));
     await this.deps.files.release();
   }
@@ -117,7 +122,10 @@ export class LiveSession {
         const form: SessionForm = event.type === 'session.update' ? 'ga' : 'beta';
         const next = form === 'ga' ? applyGaSession(this.config, event.session) : applyBetaSession(this.config, event.session);
         const modelPath = next.model === this.config.model ? this.modelPath : await this.deps.resolveModel(next.model);
-        if (next.format !== this.config.format) this.input = audioInput(next.format);
+        if (next.format !== this.config.format) {
+          this.input.close();
+          this.input = (this.deps.audio ?? inlineAudio).open(next.format);
+        }
         this.config = next;
         this.modelPath = modelPath;
         this.deps.send({ type: form === 'ga' ? 'session.updated' : 'transcription_session.updated', session: this.describe(form) });
@@ -144,11 +152,13 @@ export class LiveSession {
     }
   }
 
-  private append(audio: unknown, eventId: string | null): void {
-    if (typeof audio !== 'string' || !BASE64.test(audio) || audio.length % 4 === 1) {
+  private async append(audio: unknown, eventId: string | null): Promise<void> {
+    // Checked, decoded and resampled off the event loop (audio-thread.ts); the session waits for it in order.
+    const samples = typeof audio === 'string' ? await this.input.push(audio) : null;
+    if (this.closed) return;
+    if (samples === null) {
       return this.error('invalid_value', 'audio must be base64-encoded audio in the session\'s input format.', 'audio', eventId);
     }
-    const samples = this.input.push(Buffer.from(audio, 'base64'));
     if (this.buffer.length + samples.length > MAX_BUFFER) {
       return this.error('input_audio_buffer_full', `The input audio buffer holds ${MAX_BUFFER / TARGET_RATE} s at most: commit, or let turn detection keep up.`, 'audio', eventId);
     }
