@@ -14,16 +14,20 @@ module.exports = {
     },
     {
       name: 'cli-entry-is-a-door',
-      comment: 'src/cli.ts is the CLI door\'s entry: it composes through src/host/ and never reaches into another door.',
+      comment: "src/cli.ts is the CLI door's entry: it composes through src/host/ and never reaches into another door.",
       severity: 'error',
       from: { path: '^src/cli\\.ts$' },
       to: { path: '^src/(local-api|openai|mcp|realtime|editor|device|relay)/' },
     },
     {
       name: 'no-door-in-core',
-      comment: 'The core (jobs, engine) and the shared mechanisms serve every door, so they import none of them; only src/host/ composes doors.',
+      comment:
+        'The core (jobs, engine) and the shared mechanisms serve every door, so they import none of them; only src/host/ composes doors.',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/(local-api|openai|mcp|realtime|editor|device|relay|cli|host)/|^src/(cli|extension|relay)\\.ts$' },
+      from: {
+        path: '^src/',
+        pathNot: '^src/(local-api|openai|mcp|realtime|editor|device|relay|cli|host)/|^src/(cli|extension|relay)\\.ts$',
+      },
       to: { path: '^src/(local-api|openai|mcp|realtime|editor|device|relay|cli|host)/' },
     },
     {
@@ -37,7 +41,7 @@ module.exports = {
     {
       name: 'no-core-in-plumbing',
       comment:
-        'src/http/ (the HTTP plumbing the doors share) and src/link/ (the device ↔ relay wire protocol, also run by the relay) never import the job core: they take what they need of it as a parameter or an interface, and rules they apply live in the core\'s pure neighbours (src/models/, src/voices/, src/contract/).',
+        "src/http/ (the HTTP plumbing the doors share) and src/link/ (the device ↔ relay wire protocol, also run by the relay) never import the job core: they take what they need of it as a parameter or an interface, and rules they apply live in the core's pure neighbours (src/models/, src/voices/, src/contract/).",
       severity: 'error',
       from: { path: '^src/(http|link)/' },
       to: { path: '^src/jobs/' },

@@ -28,7 +28,10 @@ import { engineConfigFromEnvironment } from '../src/config/engine-environment';
 const DEV = (name: string): string => testModel('audio', 'align-dev', name);
 const HOUR_REPEATS = 31;
 
-interface Truth { seconds: number; sentences: Array<{ start: number; end: number; text: string }> }
+interface Truth {
+  seconds: number;
+  sentences: Array<{ start: number; end: number; text: string }>;
+}
 
 const quantile = (values: readonly number[], q: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -57,19 +60,34 @@ function proportional(truth: Truth): Array<{ start: number; end: number; text: s
   });
 }
 
-async function align(engine: EngineHost, dir: string, media: string, script: string, format: ScriptFormat, recognizerModelPath?: string): Promise<{ transcript: Transcript; result: SttResult; seconds: number; peakMb: number | null }> {
+async function align(
+  engine: EngineHost,
+  dir: string,
+  media: string,
+  script: string,
+  format: ScriptFormat,
+  recognizerModelPath?: string,
+): Promise<{ transcript: Transcript; result: SttResult; seconds: number; peakMb: number | null }> {
   const workDir = await tempDir('speech-bench-align-job-');
   try {
     const scriptPath = path.join(workDir, `script.${format}`);
     await writeFile(scriptPath, script);
     const task: AlignTask = {
-      kind: 'align', inputPath: media, scriptPath, scriptFormat: format, workDir, vadModelPath: testModel('vad', 'ggml-silero-v6.2.0.bin'),
+      kind: 'align',
+      inputPath: media,
+      scriptPath,
+      scriptFormat: format,
+      workDir,
+      vadModelPath: testModel('vad', 'ggml-silero-v6.2.0.bin'),
       options: { language: 'en', punctuation: true, diarizationEnabled: false, speakerCountMode: 'auto' },
       ...(recognizerModelPath ? { recognizerModelPath } : {}),
     };
     const rss = sampleRss(() => engine.pids[0]);
     const started = performance.now();
-    const outcome = await engine.run(`bench-${path.basename(dir)}-${format}`, task, { signal: new AbortController().signal, onProgress: () => undefined });
+    const outcome = await engine.run(`bench-${path.basename(dir)}-${format}`, task, {
+      signal: new AbortController().signal,
+      onProgress: () => undefined,
+    });
     const seconds = (performance.now() - started) / 1000;
     const transcript = JSON.parse(await readFile(path.join(workDir, 'transcript.json'), 'utf8')) as Transcript;
     return { transcript, result: outcome.result as SttResult, seconds, peakMb: rss.stop() };
@@ -83,7 +101,13 @@ async function align(engine: EngineHost, dir: string, media: string, script: str
  * within the bound, not nine in ten), and how many lines were misreported (said but reported not found, or
  * missing but placed anyway) — the issue asks for none.
  */
-function gapFigures(name: string, truth: Truth, segments: ReadonlyArray<{ start: number; end: number; text: string }>, result: SttResult, missing: readonly string[]): Figure[] {
+function gapFigures(
+  name: string,
+  truth: Truth,
+  segments: ReadonlyArray<{ start: number; end: number; text: string }>,
+  result: SttResult,
+  missing: readonly string[],
+): Figure[] {
   const errors = truth.sentences.flatMap((sentence) => {
     const found = segments.find((segment) => segment.text === sentence.text);
     return found ? [Math.abs(found.start - sentence.start), Math.abs(found.end - sentence.end)] : [];
@@ -93,77 +117,239 @@ function gapFigures(name: string, truth: Truth, segments: ReadonlyArray<{ start:
   const placedMissing = missing.filter((text) => !reported.includes(text)).length;
   const load = `load ${os.loadavg()[0].toFixed(1)}`;
   return [
-    figure('align', `${name}: worst boundary error of the lines found`, quantile(errors, 1) * 1000, 'ms', { kind: 'max', value: 120 },
-      `median ${(quantile(errors, 0.5) * 1000).toFixed(0)} ms, p90 ${(quantile(errors, 0.9) * 1000).toFixed(0)} ms; ${load}`),
-    figure('align', `${name}: lines misreported`, wrong + placedMissing, '', { kind: 'max', value: 0 },
-      `${reported.length} reported not found (truth ${missing.length}): ${wrong} of them said, ${placedMissing} missing lines placed anyway`),
+    figure(
+      'align',
+      `${name}: worst boundary error of the lines found`,
+      quantile(errors, 1) * 1000,
+      'ms',
+      { kind: 'max', value: 120 },
+      `median ${(quantile(errors, 0.5) * 1000).toFixed(0)} ms, p90 ${(quantile(errors, 0.9) * 1000).toFixed(0)} ms; ${load}`,
+    ),
+    figure(
+      'align',
+      `${name}: lines misreported`,
+      wrong + placedMissing,
+      '',
+      { kind: 'max', value: 0 },
+      `${reported.length} reported not found (truth ${missing.length}): ${wrong} of them said, ${placedMissing} missing lines placed anyway`,
+    ),
   ];
 }
 
 export async function runAlignBench(): Promise<Figure[]> {
   const dir = await tempDir('speech-bench-align-');
-  const engine = new EngineHost({ workerPath: path.join(__dirname, '..', 'dist', 'engine-worker.js'), log: silentLogger, config: () => engineConfigFromEnvironment() });
+  const engine = new EngineHost({
+    workerPath: path.join(__dirname, '..', 'dist', 'engine-worker.js'),
+    log: silentLogger,
+    config: () => engineConfigFromEnvironment(),
+  });
   try {
     const truth = JSON.parse(await readFile(DEV('dev-a.truth.json'), 'utf8')) as Truth;
     const script = await readFile(DEV('dev-a.txt'), 'utf8');
     const figures: Figure[] = [];
     const baseline = boundaryErrors(truth, proportional(truth));
     const cores = `${os.availableParallelism()} cores, load ${os.loadavg()[0].toFixed(1)}`;
-    figures.push(figure('align', 'proportional baseline: median / p90 boundary error', quantile(baseline, 0.5), 's', undefined,
-      `p90 ${quantile(baseline, 0.9).toFixed(2)} s; the set's own note says 1.14 s / 2.34 s`));
+    figures.push(
+      figure(
+        'align',
+        'proportional baseline: median / p90 boundary error',
+        quantile(baseline, 0.5),
+        's',
+        undefined,
+        `p90 ${quantile(baseline, 0.9).toFixed(2)} s; the set's own note says 1.14 s / 2.34 s`,
+      ),
+    );
     const plain = await align(engine, dir, DEV('dev-a.wav'), script, 'txt');
     const plainErrors = boundaryErrors(truth, plain.transcript.segments);
-    figures.push(figure('align', '(a) script: median boundary error', quantile(plainErrors, 0.5) * 1000, 'ms', { kind: 'max', value: 40 },
-      `${plain.result.matchedCues}/${truth.sentences.length} matched, ${(quantile(baseline, 0.5) / Math.max(1e-3, quantile(plainErrors, 0.5))).toFixed(0)}× better than the baseline`));
-    figures.push(figure('align', '(a) script: p90 boundary error', quantile(plainErrors, 0.9) * 1000, 'ms', { kind: 'max', value: 120 },
-      `${plain.seconds.toFixed(1)} s for ${truth.seconds} s of media, ${cores}`));
+    figures.push(
+      figure(
+        'align',
+        '(a) script: median boundary error',
+        quantile(plainErrors, 0.5) * 1000,
+        'ms',
+        { kind: 'max', value: 40 },
+        `${plain.result.matchedCues}/${truth.sentences.length} matched, ${(quantile(baseline, 0.5) / Math.max(1e-3, quantile(plainErrors, 0.5))).toFixed(0)}× better than the baseline`,
+      ),
+    );
+    figures.push(
+      figure(
+        'align',
+        '(a) script: p90 boundary error',
+        quantile(plainErrors, 0.9) * 1000,
+        'ms',
+        { kind: 'max', value: 120 },
+        `${plain.seconds.toFixed(1)} s for ${truth.seconds} s of media, ${cores}`,
+      ),
+    );
     const recognizer = process.env.SPEECH_STUDIO_BENCH_MODEL;
     if (recognizer) {
       const refined = await align(engine, dir, DEV('dev-a.wav'), script, 'txt', path.resolve(recognizer));
       const refinedErrors = boundaryErrors(truth, refined.transcript.segments);
-      figures.push(figure('align', `(a) script refined by ${path.basename(recognizer)}: median boundary error`, quantile(refinedErrors, 0.5) * 1000, 'ms', { kind: 'max', value: 40 },
-        `plain ${(quantile(plainErrors, 0.5) * 1000).toFixed(0)} ms; ${refined.result.refinedBy?.movedBoundaries ?? 0} boundaries moved, ${refined.result.refinedBy?.agreedWords ?? 0} words agreed`));
-      figures.push(figure('align', `(a) script refined by ${path.basename(recognizer)}: p90 boundary error`, quantile(refinedErrors, 0.9) * 1000, 'ms', { kind: 'max', value: 120 },
-        `plain ${(quantile(plainErrors, 0.9) * 1000).toFixed(0)} ms; ${refined.seconds.toFixed(1)} s`));
+      figures.push(
+        figure(
+          'align',
+          `(a) script refined by ${path.basename(recognizer)}: median boundary error`,
+          quantile(refinedErrors, 0.5) * 1000,
+          'ms',
+          { kind: 'max', value: 40 },
+          `plain ${(quantile(plainErrors, 0.5) * 1000).toFixed(0)} ms; ${refined.result.refinedBy?.movedBoundaries ?? 0} boundaries moved, ${refined.result.refinedBy?.agreedWords ?? 0} words agreed`,
+        ),
+      );
+      figures.push(
+        figure(
+          'align',
+          `(a) script refined by ${path.basename(recognizer)}: p90 boundary error`,
+          quantile(refinedErrors, 0.9) * 1000,
+          'ms',
+          { kind: 'max', value: 120 },
+          `plain ${(quantile(plainErrors, 0.9) * 1000).toFixed(0)} ms; ${refined.seconds.toFixed(1)} s`,
+        ),
+      );
     } else {
-      console.log('align     (a) refined by a recognizer: skipped (set SPEECH_STUDIO_BENCH_MODEL to a whisper ggml file with real weights)');
+      console.log(
+        'align     (a) refined by a recognizer: skipped (set SPEECH_STUDIO_BENCH_MODEL to a whisper ggml file with real weights)',
+      );
     }
     const drifted = await align(engine, dir, DEV('dev-a.wav'), await readFile(DEV('dev-a-drifted.srt'), 'utf8'), 'srt');
     const driftedErrors = boundaryErrors(truth, drifted.transcript.segments);
-    const before = boundaryErrors(truth, (await import('../src/subtitles/script')).readScript(await readFile(DEV('dev-a-drifted.srt'), 'utf8'), 'srt')
-      .map((unit) => ({ start: unit.start!, end: unit.end!, text: unit.text })));
-    figures.push(figure('align', '(b) drifted SRT re-timed: median boundary error', quantile(driftedErrors, 0.5) * 1000, 'ms', { kind: 'max', value: 40 },
-      `the drifted file itself: ${quantile(before, 0.5).toFixed(2)} s median`));
-    figures.push(figure('align', '(b) drifted SRT re-timed: p90 boundary error', quantile(driftedErrors, 0.9) * 1000, 'ms', { kind: 'max', value: 120 },
-      `the drifted file itself: ${quantile(before, 0.9).toFixed(2)} s p90`));
+    const before = boundaryErrors(
+      truth,
+      (await import('../src/subtitles/script'))
+        .readScript(await readFile(DEV('dev-a-drifted.srt'), 'utf8'), 'srt')
+        .map((unit) => ({ start: unit.start!, end: unit.end!, text: unit.text })),
+    );
+    figures.push(
+      figure(
+        'align',
+        '(b) drifted SRT re-timed: median boundary error',
+        quantile(driftedErrors, 0.5) * 1000,
+        'ms',
+        { kind: 'max', value: 40 },
+        `the drifted file itself: ${quantile(before, 0.5).toFixed(2)} s median`,
+      ),
+    );
+    figures.push(
+      figure(
+        'align',
+        '(b) drifted SRT re-timed: p90 boundary error',
+        quantile(driftedErrors, 0.9) * 1000,
+        'ms',
+        { kind: 'max', value: 120 },
+        `the drifted file itself: ${quantile(before, 0.9).toFixed(2)} s p90`,
+      ),
+    );
 
     // (c) and (d): a long stretch one side lacks (lines 21–26, 23 s of the reading), each way.
     const [gapFirst, gapLast] = [21, 26];
     const gapFrom = (truth.sentences[gapFirst - 2].end + truth.sentences[gapFirst - 1].start) / 2;
     const gapTo = (truth.sentences[gapLast - 1].end + truth.sentences[gapLast].start) / 2;
     const gapped = path.join(dir, 'gapped.wav');
-    await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-i', DEV('dev-a.wav'), '-af', `aselect='not(between(t,${gapFrom},${gapTo}))',asetpts=N/SR/TB`, gapped]);
+    await promisify(execFile)('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      DEV('dev-a.wav'),
+      '-af',
+      `aselect='not(between(t,${gapFrom},${gapTo}))',asetpts=N/SR/TB`,
+      gapped,
+    ]);
     const missing = truth.sentences.slice(gapFirst - 1, gapLast);
-    const shifted: Truth = { seconds: truth.seconds - (gapTo - gapFrom), sentences: truth.sentences.filter((s) => !missing.includes(s)).map((s) => (s.start > gapTo ? { ...s, start: s.start - (gapTo - gapFrom), end: s.end - (gapTo - gapFrom) } : s)) };
+    const shifted: Truth = {
+      seconds: truth.seconds - (gapTo - gapFrom),
+      sentences: truth.sentences
+        .filter((s) => !missing.includes(s))
+        .map((s) =>
+          s.start > gapTo ? { ...s, start: s.start - (gapTo - gapFrom), end: s.end - (gapTo - gapFrom) } : s,
+        ),
+    };
     const audioLacks = await align(engine, dir, gapped, script, 'txt');
-    figures.push(...gapFigures(`(c) audio lacks lines ${gapFirst}–${gapLast}`, shifted, audioLacks.transcript.segments, audioLacks.result, missing.map((s) => s.text)));
-    const shortScript = truth.sentences.filter((s) => !missing.includes(s)).map((s) => s.text).join('\n');
+    figures.push(
+      ...gapFigures(
+        `(c) audio lacks lines ${gapFirst}–${gapLast}`,
+        shifted,
+        audioLacks.transcript.segments,
+        audioLacks.result,
+        missing.map((s) => s.text),
+      ),
+    );
+    const shortScript = truth.sentences
+      .filter((s) => !missing.includes(s))
+      .map((s) => s.text)
+      .join('\n');
     const scriptLacks = await align(engine, dir, DEV('dev-a.wav'), shortScript, 'txt');
-    figures.push(...gapFigures(`(d) script lacks lines ${gapFirst}–${gapLast}`, { seconds: truth.seconds, sentences: shifted.sentences.map((s) => truth.sentences.find((t) => t.text === s.text)!) }, scriptLacks.transcript.segments, scriptLacks.result, []));
+    figures.push(
+      ...gapFigures(
+        `(d) script lacks lines ${gapFirst}–${gapLast}`,
+        {
+          seconds: truth.seconds,
+          sentences: shifted.sentences.map((s) => truth.sentences.find((t) => t.text === s.text)!),
+        },
+        scriptLacks.transcript.segments,
+        scriptLacks.result,
+        [],
+      ),
+    );
 
     const hour = path.join(dir, 'hour.wav');
     const list = path.join(dir, 'list.txt');
     await writeFile(list, `file '${DEV('dev-a.wav')}'\n`.repeat(HOUR_REPEATS));
-    await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', hour]);
+    await promisify(execFile)('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'concat',
+      '-safe',
+      '0',
+      '-i',
+      list,
+      '-c',
+      'copy',
+      hour,
+    ]);
     const long = await align(engine, dir, hour, `${script.trimEnd()}\n`.repeat(HOUR_REPEATS), 'txt');
     const hourSeconds = truth.seconds * HOUR_REPEATS;
     const scaled = (plain.seconds * hourSeconds) / truth.seconds;
-    figures.push(figure('align', `${(hourSeconds / 60).toFixed(0)} min of media aligned in the engine`, long.seconds, 's', { kind: 'max', value: 180 },
-      `${(long.seconds / scaled).toFixed(2)}× the 118 s run scaled to this length; ${long.result.matchedCues}/${truth.sentences.length * HOUR_REPEATS} matched; ${os.availableParallelism()} cores, load ${os.loadavg()[0].toFixed(1)}`));
-    const hourErrors = boundaryErrors({ seconds: hourSeconds, sentences: Array.from({ length: HOUR_REPEATS }, (_, k) => truth.sentences.map((s) => ({ ...s, start: s.start + k * truth.seconds, end: s.end + k * truth.seconds }))).flat() }, long.transcript.segments);
-    figures.push(figure('align', 'the hour: median / p90 boundary error', quantile(hourErrors, 0.5) * 1000, 'ms', { kind: 'max', value: 40 }, `p90 ${(quantile(hourErrors, 0.9) * 1000).toFixed(0)} ms`));
-    figures.push(figure('align', 'engine peak RSS aligning the hour', long.peakMb ?? 0, 'MB', undefined,
-      `118 s: ${plain.peakMb ?? 0} MB; the hour's 16 kHz samples alone are ${(hourSeconds * 32000 / 2 ** 20).toFixed(0)} MB`));
+    figures.push(
+      figure(
+        'align',
+        `${(hourSeconds / 60).toFixed(0)} min of media aligned in the engine`,
+        long.seconds,
+        's',
+        { kind: 'max', value: 180 },
+        `${(long.seconds / scaled).toFixed(2)}× the 118 s run scaled to this length; ${long.result.matchedCues}/${truth.sentences.length * HOUR_REPEATS} matched; ${os.availableParallelism()} cores, load ${os.loadavg()[0].toFixed(1)}`,
+      ),
+    );
+    const hourErrors = boundaryErrors(
+      {
+        seconds: hourSeconds,
+        sentences: Array.from({ length: HOUR_REPEATS }, (_, k) =>
+          truth.sentences.map((s) => ({ ...s, start: s.start + k * truth.seconds, end: s.end + k * truth.seconds })),
+        ).flat(),
+      },
+      long.transcript.segments,
+    );
+    figures.push(
+      figure(
+        'align',
+        'the hour: median / p90 boundary error',
+        quantile(hourErrors, 0.5) * 1000,
+        'ms',
+        { kind: 'max', value: 40 },
+        `p90 ${(quantile(hourErrors, 0.9) * 1000).toFixed(0)} ms`,
+      ),
+    );
+    figures.push(
+      figure(
+        'align',
+        'engine peak RSS aligning the hour',
+        long.peakMb ?? 0,
+        'MB',
+        undefined,
+        `118 s: ${plain.peakMb ?? 0} MB; the hour's 16 kHz samples alone are ${((hourSeconds * 32000) / 2 ** 20).toFixed(0)} MB`,
+      ),
+    );
     return figures;
   } finally {
     await engine.close();

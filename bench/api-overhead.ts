@@ -34,13 +34,18 @@ async function direct(model: string, media: string, scratch: string): Promise<nu
 
 async function throughApi(server: LocalServer, media: string): Promise<number> {
   const started = performance.now();
-  const res = await uploadMultipart(`${server.url}/stt/jobs`, { language: OPTIONS.language, diarizationEnabled: 'false' }, { source: media, filename: path.basename(media) });
+  const res = await uploadMultipart(
+    `${server.url}/stt/jobs`,
+    { language: OPTIONS.language, diarizationEnabled: 'false' },
+    { source: media, filename: path.basename(media) },
+  );
   if (res.status !== 200) throw new Error(`Upload refused: ${res.body.toString()}`);
   const { id } = res.json() as { id: string };
   for (;;) {
     const job = (await (await fetch(`${server.url}/jobs/${id}`)).json()) as { status: string; error: string | null };
     if (job.status === 'succeeded') break;
-    if (['failed', 'cancelled', 'interrupted'].includes(job.status)) throw new Error(`The bench job ${job.status}: ${job.error}`);
+    if (['failed', 'cancelled', 'interrupted'].includes(job.status))
+      throw new Error(`The bench job ${job.status}: ${job.error}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   await (await fetch(`${server.url}/jobs/${id}/transcript?format=json-full`)).arrayBuffer();
@@ -55,7 +60,13 @@ async function measure(label: string, model: string, media: string): Promise<Fig
     const installed = path.join(dataDir, 'models', 'whisper', path.basename(model));
     await symlink(model, installed);
     const server = await startLocalServer({
-      host: '127.0.0.1', port: 0, dataDir, auth: false, log: silentLogger, engineWorkerPath: ENGINE_WORKER, preferredSttModel: path.basename(model),
+      host: '127.0.0.1',
+      port: 0,
+      dataDir,
+      auth: false,
+      log: silentLogger,
+      engineWorkerPath: ENGINE_WORKER,
+      preferredSttModel: path.basename(model),
     });
     try {
       await direct(installed, media, dataDir);
@@ -66,11 +77,20 @@ async function measure(label: string, model: string, media: string): Promise<Fig
         directRuns.push(await direct(installed, media, dataDir));
         apiRuns.push(await throughApi(server, media));
       }
-      if (process.env.BENCH_VERBOSE) console.log(`overhead  runs: direct ${directRuns.map((s) => s.toFixed(2)).join(" ")}; API ${apiRuns.map((s) => s.toFixed(2)).join(" ")}`);
+      if (process.env.BENCH_VERBOSE)
+        console.log(
+          `overhead  runs: direct ${directRuns.map((s) => s.toFixed(2)).join(' ')}; API ${apiRuns.map((s) => s.toFixed(2)).join(' ')}`,
+        );
       const [d, a] = [median(directRuns), median(apiRuns)];
       return [
-        figure('overhead', `STT ${label}: API path / runSttTask direct`, a / d, '×', { kind: 'max', value: 1.1 },
-          `medians of ${ROUNDS}: API ${a.toFixed(2)} s, direct ${d.toFixed(2)} s`),
+        figure(
+          'overhead',
+          `STT ${label}: API path / runSttTask direct`,
+          a / d,
+          '×',
+          { kind: 'max', value: 1.1 },
+          `medians of ${ROUNDS}: API ${a.toFixed(2)} s, direct ${d.toFixed(2)} s`,
+        ),
       ];
     } finally {
       await server.close();
@@ -82,7 +102,11 @@ async function measure(label: string, model: string, media: string): Promise<Fig
 
 export async function runApiOverheadBench(): Promise<Figure[]> {
   const jfk = testModel('audio', 'jfk.wav');
-  const figures = await measure('synthetic whisper, jfk.wav (11 s)', testModel('whisper', 'ggml-synthetic-random.bin'), jfk);
+  const figures = await measure(
+    'synthetic whisper, jfk.wav (11 s)',
+    testModel('whisper', 'ggml-synthetic-random.bin'),
+    jfk,
+  );
   const real = process.env.SPEECH_STUDIO_BENCH_MODEL;
   if (real) figures.push(...(await measure(`${path.basename(real)}, jfk.wav (11 s)`, path.resolve(real), jfk)));
   else console.log('overhead  STT with a real model: skipped (set SPEECH_STUDIO_BENCH_MODEL to a whisper ggml file)');

@@ -20,7 +20,11 @@ const ENGINE_WORKER = path.resolve(__dirname, '..', 'dist', 'engine-worker.js');
 /** The engine's peak for a 100 000-character paragraph: a model-free espeak engine idles near 100 MB. */
 const PEAK_MEMORY_TARGET_MB = 300;
 
-async function exportBook(core: CliJobCore, input: string, out: string): Promise<{ seconds: number; synthesized: number }> {
+async function exportBook(
+  core: CliJobCore,
+  input: string,
+  out: string,
+): Promise<{ seconds: number; synthesized: number }> {
   const started = performance.now();
   const job = await createBookExport(core, { origin: 'cli', input, out, format: 'm4b' });
   const { job: ended, result } = await finishBookExport(core.jobs, job);
@@ -41,7 +45,12 @@ function oneParagraph(characters: number): string {
 }
 
 async function runMemoryBench(dir: string): Promise<Figure> {
-  const core = await openCliJobCore({ dataDir: path.join(dir, 'memory-data'), log: silentLogger, engineConfig: engineConfigFromEnvironment(), engineWorkerPath: ENGINE_WORKER });
+  const core = await openCliJobCore({
+    dataDir: path.join(dir, 'memory-data'),
+    log: silentLogger,
+    engineConfig: engineConfigFromEnvironment(),
+    engineWorkerPath: ENGINE_WORKER,
+  });
   try {
     const source = path.join(dir, 'long.md');
     const text = oneParagraph(100_000);
@@ -49,7 +58,14 @@ async function runMemoryBench(dir: string): Promise<Figure> {
     const run = await exportBook(core, source, path.join(dir, 'long.m4b'));
     const peak = Math.max(0, ...core.engine.pids.map((pid) => rssMb(pid, true) ?? 0));
     const detail = `one ${text.length}-character paragraph, ${run.seconds.toFixed(1)} s, espeak-ng, M4B; engine process only, ffmpeg apart; load ${os.loadavg()[0].toFixed(1)}`;
-    return figure('audiobook', 'engine peak memory, one 100 000-character paragraph', peak, 'MB', { kind: 'max', value: PEAK_MEMORY_TARGET_MB }, detail);
+    return figure(
+      'audiobook',
+      'engine peak memory, one 100 000-character paragraph',
+      peak,
+      'MB',
+      { kind: 'max', value: PEAK_MEMORY_TARGET_MB },
+      detail,
+    );
   } finally {
     await core.close();
   }
@@ -90,14 +106,26 @@ export async function runAudiobookBench(): Promise<Figure[]> {
     const source = path.join(dir, 'book.md');
     const text = manuscript(50_000);
     await writeFile(source, text);
-    const core = await openCliJobCore({ dataDir: path.join(dir, 'data'), log: silentLogger, engineConfig: engineConfigFromEnvironment(), engineWorkerPath: ENGINE_WORKER });
+    const core = await openCliJobCore({
+      dataDir: path.join(dir, 'data'),
+      log: silentLogger,
+      engineConfig: engineConfigFromEnvironment(),
+      engineWorkerPath: ENGINE_WORKER,
+    });
     let ratio: Figure;
     try {
       const first = await exportBook(core, source, path.join(dir, 'book.m4b'));
       await writeFile(source, text.replace('(5.3)', 'and then, without a word, everyone went home (5.3)'));
       const second = await exportBook(core, source, path.join(dir, 'book.m4b'));
       const detail = `first export ${first.seconds.toFixed(1)} s (${first.synthesized} paragraphs), re-export ${second.seconds.toFixed(1)} s (${second.synthesized} paragraph), ${text.length} characters, espeak-ng, M4B, load ${os.loadavg()[0].toFixed(1)}`;
-      ratio = figure('audiobook', 're-export after a one-paragraph edit / first export', (second.seconds / first.seconds) * 100, '%', { kind: 'max', value: 10 }, detail);
+      ratio = figure(
+        'audiobook',
+        're-export after a one-paragraph edit / first export',
+        (second.seconds / first.seconds) * 100,
+        '%',
+        { kind: 'max', value: 10 },
+        detail,
+      );
     } finally {
       await core.close();
     }

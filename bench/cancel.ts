@@ -45,14 +45,22 @@ const alive = (pid: number): boolean => {
 };
 
 /** Cancels a job once `running` says it is under way: [ms to the cancel's answer, ms until its engine process ended]. */
-async function cancelWhileRunning(server: LocalServer, id: string, running: (job: any) => boolean): Promise<[number, number]> {
+async function cancelWhileRunning(
+  server: LocalServer,
+  id: string,
+  running: (job: any) => boolean,
+): Promise<[number, number]> {
   await until(() => json(`${server.url}/jobs/${id}`), running, `job ${id} to run`);
   const pids = server.engine.pids;
   const started = performance.now();
   const answer = await json(`${server.url}/jobs/${id}/cancel`, { method: 'POST' });
   const answered = performance.now() - started;
   if (answer.status !== 'cancelled') throw new Error(`The cancel answered ${JSON.stringify(answer)}`);
-  await until(async () => pids.filter(alive), (left) => left.length === 0, 'the engine to end');
+  await until(
+    async () => pids.filter(alive),
+    (left) => left.length === 0,
+    'the engine to end',
+  );
   return [answered, performance.now() - started];
 }
 
@@ -62,7 +70,11 @@ async function nextAfterBomb(server: LocalServer): Promise<number> {
   try {
     const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20), { level: 1 });
     const refused = await new Promise<http.IncomingMessage>((resolve, reject) => {
-      const req = http.request(`${server.url}/tts/jobs`, { method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' } }, resolve);
+      const req = http.request(
+        `${server.url}/tts/jobs`,
+        { method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' } },
+        resolve,
+      );
       req.on('error', reject);
       req.end(bomb);
     });
@@ -80,30 +92,78 @@ async function nextAfterBomb(server: LocalServer): Promise<number> {
 export async function runCancelBench(): Promise<Figure[]> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'speech-bench-cancel-'));
   const long = path.join(dataDir, 'long.wav');
-  await promisify(execFile)('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-stream_loop', '5', '-i', testModel('audio/alice-sample-16k.wav'), '-c:a', 'pcm_s16le', long]);
+  await promisify(execFile)('ffmpeg', [
+    '-nostdin',
+    '-v',
+    'error',
+    '-y',
+    '-stream_loop',
+    '5',
+    '-i',
+    testModel('audio/alice-sample-16k.wav'),
+    '-c:a',
+    'pcm_s16le',
+    long,
+  ]);
   await mkdir(path.join(dataDir, 'models', 'whisper'), { recursive: true });
-  await symlink(testModel('whisper/ggml-synthetic-random.bin'), path.join(dataDir, 'models', 'whisper', 'ggml-synthetic-random.bin'));
-  const server = await startLocalServer({ host: '127.0.0.1', port: 0, dataDir, auth: false, log: silentLogger, engineWorkerPath: ENGINE_WORKER });
+  await symlink(
+    testModel('whisper/ggml-synthetic-random.bin'),
+    path.join(dataDir, 'models', 'whisper', 'ggml-synthetic-random.bin'),
+  );
+  const server = await startLocalServer({
+    host: '127.0.0.1',
+    port: 0,
+    dataDir,
+    auth: false,
+    log: silentLogger,
+    engineWorkerPath: ENGINE_WORKER,
+  });
   try {
     const voiceId = await englishVoiceId(server.url);
     const tts: Array<[number, number]> = [];
     const stt: Array<[number, number]> = [];
     for (let round = 0; round < ROUNDS; round++) {
-      const speaking = await json(`${server.url}/tts/jobs`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ voiceId, text: LONG_TEXT }) });
+      const speaking = await json(`${server.url}/tts/jobs`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ voiceId, text: LONG_TEXT }),
+      });
       tts.push(await cancelWhileRunning(server, speaking.id, (job) => job.status === 'processing'));
-      const upload = await uploadMultipart(`${server.url}/stt/jobs`, { diarizationEnabled: 'false', language: 'en' }, { source: long, filename: 'long.wav' });
+      const upload = await uploadMultipart(
+        `${server.url}/stt/jobs`,
+        { diarizationEnabled: 'false', language: 'en' },
+        { source: long, filename: 'long.wav' },
+      );
       stt.push(await cancelWhileRunning(server, upload.json().id, (job) => job.phase === 'transcribing'));
     }
     const bomb: number[] = [];
     for (let round = 0; round < ROUNDS; round++) bomb.push(await nextAfterBomb(server));
     const load = `load ${os.loadavg()[0].toFixed(1)}`;
     return [
-      figure('cancel', 'running TTS job: cancel answered', median(tts.map(([a]) => a)), 'ms', { kind: 'max', value: 1000 },
-        `median of ${ROUNDS}; engine process gone after ${median(tts.map(([, b]) => b)).toFixed(0)} ms; ${load}`),
-      figure('cancel', 'transcribing STT job: cancel answered', median(stt.map(([a]) => a)), 'ms', { kind: 'max', value: 1000 },
-        `median of ${ROUNDS}; engine process gone after ${median(stt.map(([, b]) => b)).toFixed(0)} ms; ${load}`),
-      figure('cancel', 'next request after a refused gzip bomb, same connection', median(bomb), 'ms', { kind: 'max', value: 1000 },
-        `median of ${ROUNDS}; ${load}`),
+      figure(
+        'cancel',
+        'running TTS job: cancel answered',
+        median(tts.map(([a]) => a)),
+        'ms',
+        { kind: 'max', value: 1000 },
+        `median of ${ROUNDS}; engine process gone after ${median(tts.map(([, b]) => b)).toFixed(0)} ms; ${load}`,
+      ),
+      figure(
+        'cancel',
+        'transcribing STT job: cancel answered',
+        median(stt.map(([a]) => a)),
+        'ms',
+        { kind: 'max', value: 1000 },
+        `median of ${ROUNDS}; engine process gone after ${median(stt.map(([, b]) => b)).toFixed(0)} ms; ${load}`,
+      ),
+      figure(
+        'cancel',
+        'next request after a refused gzip bomb, same connection',
+        median(bomb),
+        'ms',
+        { kind: 'max', value: 1000 },
+        `median of ${ROUNDS}; ${load}`,
+      ),
     ];
   } finally {
     await server.close();

@@ -21,7 +21,9 @@ export async function runDiarizationBench(): Promise<unknown> {
   const configured = process.env[DIARIZATION_DIR_ENV]?.trim();
   const dir = configured || testModel('sherpa-synthetic', 'diarization');
   const models = { segmentation: path.join(dir, 'segmentation.onnx'), embedding: path.join(dir, 'embedding.onnx') };
-  const meaning = configured ? `models in ${dir}` : 'random-weight test models: MEANINGLESS, set SPEECH_STUDIO_BENCH_DIARIZATION_DIR for real ones';
+  const meaning = configured
+    ? `models in ${dir}`
+    : 'random-weight test models: MEANINGLESS, set SPEECH_STUDIO_BENCH_DIARIZATION_DIR for real ones';
   const samples = testModel('audio', 'multispeaker');
   const annotated = (await readdir(samples)).filter((name) => name.endsWith('.rttm')).sort();
   if (annotated.length === 0) throw new Error(`No RTTM-annotated samples in ${samples}`);
@@ -31,15 +33,38 @@ export async function runDiarizationBench(): Promise<unknown> {
     const reference = parseRttm(await readFile(path.join(samples, rttm), 'utf8'));
     const pcm = await decodeToPcm16(wav, mediaToolchain());
     const started = performance.now();
-    const turns = await diarizeSpeakers(pcm, models, { speakerCountMode: 'auto', threads: Math.min(2, os.availableParallelism()) });
+    const turns = await diarizeSpeakers(pcm, models, {
+      speakerCountMode: 'auto',
+      threads: Math.min(2, os.availableParallelism()),
+    });
     const seconds = (performance.now() - started) / 1000;
-    const score = diarizationErrorRate(reference, turns.map((turn) => ({ start: turn.start, end: turn.end, speaker: String(turn.speaker) })));
+    const score = diarizationErrorRate(
+      reference,
+      turns.map((turn) => ({ start: turn.start, end: turn.end, speaker: String(turn.speaker) })),
+    );
     const found = new Set(turns.map((turn) => turn.speaker)).size;
     const expected = new Set(reference.map((turn) => turn.speaker)).size;
-    figures.push(figure('diarize', `DER, ${rttm.replace(/\.rttm$/, '')}`, score.der * 100, '%', undefined,
-      `missed ${score.missed.toFixed(1)} s, false alarm ${score.falseAlarm.toFixed(1)} s, confusion ${score.confusion.toFixed(1)} s of ${score.referenceSeconds.toFixed(1)} s; `
-      + `${found} speakers found, ${expected} annotated; ${meaning}`));
-    figures.push(figure('diarize', `real-time factor, ${rttm.replace(/\.rttm$/, '')}`, seconds / (pcm.length / 16_000), '×', undefined, `load ${os.loadavg()[0].toFixed(2)}`));
+    figures.push(
+      figure(
+        'diarize',
+        `DER, ${rttm.replace(/\.rttm$/, '')}`,
+        score.der * 100,
+        '%',
+        undefined,
+        `missed ${score.missed.toFixed(1)} s, false alarm ${score.falseAlarm.toFixed(1)} s, confusion ${score.confusion.toFixed(1)} s of ${score.referenceSeconds.toFixed(1)} s; ` +
+          `${found} speakers found, ${expected} annotated; ${meaning}`,
+      ),
+    );
+    figures.push(
+      figure(
+        'diarize',
+        `real-time factor, ${rttm.replace(/\.rttm$/, '')}`,
+        seconds / (pcm.length / 16_000),
+        '×',
+        undefined,
+        `load ${os.loadavg()[0].toFixed(2)}`,
+      ),
+    );
   }
   return figures;
 }

@@ -35,21 +35,54 @@ export async function runDubBench(): Promise<Figure[]> {
     const video = path.join(dir, 'talk.mp4');
     await makeLongTalkingVideo(video, seconds);
     const referenceStarted = performance.now();
-    await run(process.env.SPEECH_STUDIO_FFMPEG || 'ffmpeg', ['-v', 'error', '-i', video, '-vn', '-ac', '1', '-ar', '16000', '-f', 's16le', '-y', path.join(dir, 'reference.pcm')]);
+    await run(process.env.SPEECH_STUDIO_FFMPEG || 'ffmpeg', [
+      '-v',
+      'error',
+      '-i',
+      video,
+      '-vn',
+      '-ac',
+      '1',
+      '-ar',
+      '16000',
+      '-f',
+      's16le',
+      '-y',
+      path.join(dir, 'reference.pcm'),
+    ]);
     const referenceSeconds = (performance.now() - referenceStarted) / 1000;
-    const core = await openCliJobCore({ dataDir, log: silentLogger, engineConfig: engineConfigFromEnvironment(), engineWorkerPath: path.join(__dirname, '..', 'dist', 'engine-worker.js') });
+    const core = await openCliJobCore({
+      dataDir,
+      log: silentLogger,
+      engineConfig: engineConfigFromEnvironment(),
+      engineWorkerPath: path.join(__dirname, '..', 'dist', 'engine-worker.js'),
+    });
     try {
       const started = performance.now();
-      const job = await createDubJob(core.jobs, dataDir, core.voices, { origin: 'cli', input: video, out: path.join(dir, 'talk.de.mp4'), to: 'de' });
+      const job = await createDubJob(core.jobs, dataDir, core.voices, {
+        origin: 'cli',
+        input: video,
+        out: path.join(dir, 'talk.de.mp4'),
+        to: 'de',
+      });
       const { job: ended, result } = await finishDubJob(core.jobs, job);
       if (!result) throw new Error(`The dub ended ${ended.status}: ${ended.error}`);
       const wall = (performance.now() - started) / 1000;
       const load = `load ${os.loadavg()[0].toFixed(2)}, ${seconds} s video, ${result.cues} cues, ${result.speakers.length} speakers`;
-      const stages = Object.entries(result.stageSeconds).map(([stage, value]) => figure('dub', `${stage} (wall)`, value, 's', undefined, load));
+      const stages = Object.entries(result.stageSeconds).map(([stage, value]) =>
+        figure('dub', `${stage} (wall)`, value, 's', undefined, load),
+      );
       return [
         ...stages,
         figure('dub', 'whole dub (wall)', wall, 's', undefined, load),
-        figure('dub', 'whole dub ÷ decoding its audio with ffmpeg', wall / referenceSeconds, '×', undefined, `reference ${referenceSeconds.toFixed(2)} s; ${load}`),
+        figure(
+          'dub',
+          'whole dub ÷ decoding its audio with ffmpeg',
+          wall / referenceSeconds,
+          '×',
+          undefined,
+          `reference ${referenceSeconds.toFixed(2)} s; ${load}`,
+        ),
         figure('dub', 'whole dub ÷ video length', wall / seconds, '×', undefined, load),
       ];
     } finally {

@@ -31,8 +31,20 @@ const INPUTS: Array<[string, string[]]> = [
   ['wav', ['-c:a', 'pcm_s16le']],
 ];
 /** Speech-like enough for the codecs: a tone under noise, stereo 44.1 kHz as recordings are. */
-const SOURCE = (seconds: number): string[] => ['-f', 'lavfi', '-i', `sine=frequency=220:sample_rate=44100:duration=${seconds}`,
-  '-f', 'lavfi', '-i', `anoisesrc=color=pink:amplitude=0.1:sample_rate=44100:duration=${seconds}`, '-filter_complex', 'amix=inputs=2', '-ac', '2'];
+const SOURCE = (seconds: number): string[] => [
+  '-f',
+  'lavfi',
+  '-i',
+  `sine=frequency=220:sample_rate=44100:duration=${seconds}`,
+  '-f',
+  'lavfi',
+  '-i',
+  `anoisesrc=color=pink:amplitude=0.1:sample_rate=44100:duration=${seconds}`,
+  '-filter_complex',
+  'amix=inputs=2',
+  '-ac',
+  '2',
+];
 
 async function seconds(work: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
@@ -42,7 +54,8 @@ async function seconds(work: () => Promise<unknown>): Promise<number> {
 
 async function encode(file: string, format: 'mp3' | 'aac' | 'flac', tools: MediaToolchain): Promise<void> {
   const settings = { format, sampleRate: 24_000, channels: 1 as const, bitrateKbps: 64 };
-  const encoder = 'wasm' in tools ? await WasmEncoder.start(file, settings) : FfmpegEncoder.start(file, settings, tools.ffmpeg);
+  const encoder =
+    'wasm' in tools ? await WasmEncoder.start(file, settings) : FfmpegEncoder.start(file, settings, tools.ffmpeg);
   const block = new Int16Array(24_000);
   for (let i = 0; i < block.length; i++) block[i] = Math.round(6000 * Math.sin(i / 7) + 2000 * Math.sin(i / 3.1));
   for (let second = 0; second < MINUTES * 60; second++) await encoder.write(block);
@@ -61,18 +74,48 @@ export async function runFfmpegBench(): Promise<Figure[]> {
       await run('ffmpeg', ['-v', 'error', '-y', ...SOURCE(MINUTES * 60), ...codec, file]);
       const native = await seconds(() => decodeToPcm16(file, system));
       const wasm = await seconds(() => decodeToPcm16(file, WASM_MEDIA));
-      figures.push(figure('ffmpeg', `decode ${MINUTES} min ${extension}: WebAssembly time ÷ system time`, wasm / native, '×', undefined,
-        `system ${native.toFixed(2)} s, WebAssembly ${wasm.toFixed(2)} s, ${((MINUTES * 60) / wasm).toFixed(0)}× real time`));
+      figures.push(
+        figure(
+          'ffmpeg',
+          `decode ${MINUTES} min ${extension}: WebAssembly time ÷ system time`,
+          wasm / native,
+          '×',
+          undefined,
+          `system ${native.toFixed(2)} s, WebAssembly ${wasm.toFixed(2)} s, ${((MINUTES * 60) / wasm).toFixed(0)}× real time`,
+        ),
+      );
     }
     for (const format of ['mp3', 'aac', 'flac'] as const) {
       const native = await seconds(() => encode(path.join(dir, `native.${format}`), format, system));
       const wasm = await seconds(() => encode(path.join(dir, `wasm.${format}`), format, WASM_MEDIA));
-      figures.push(figure('ffmpeg', `encode ${MINUTES} min ${format}: WebAssembly time ÷ system time`, wasm / native, '×', undefined,
-        `system ${native.toFixed(2)} s, WebAssembly ${wasm.toFixed(2)} s, ${((MINUTES * 60) / wasm).toFixed(0)}× real time`));
+      figures.push(
+        figure(
+          'ffmpeg',
+          `encode ${MINUTES} min ${format}: WebAssembly time ÷ system time`,
+          wasm / native,
+          '×',
+          undefined,
+          `system ${native.toFixed(2)} s, WebAssembly ${wasm.toFixed(2)} s, ${((MINUTES * 60) / wasm).toFixed(0)}× real time`,
+        ),
+      );
     }
     if (process.platform === 'linux') {
       const hour = path.join(dir, 'hour.mp3');
-      await run('ffmpeg', ['-v', 'error', '-y', ...SOURCE(3600), '-ac', '1', '-ar', '22050', '-c:a', 'libmp3lame', '-b:a', '48k', hour]);
+      await run('ffmpeg', [
+        '-v',
+        'error',
+        '-y',
+        ...SOURCE(3600),
+        '-ac',
+        '1',
+        '-ar',
+        '22050',
+        '-c:a',
+        'libmp3lame',
+        '-b:a',
+        '48k',
+        hour,
+      ]);
       figures.push(await engineOnAnHour(hour, 'wasm'), await engineOnAnHour(hour, 'system'));
     }
     return figures;
@@ -84,7 +127,10 @@ export async function runFfmpegBench(): Promise<Figure[]> {
 /** A 1-hour mp3 uploaded to a server whose engine uses the WebAssembly (or the system) ffmpeg: the engine's peak RSS. */
 export async function engineOnAnHour(file: string, tools: 'wasm' | 'system'): Promise<Figure> {
   const dataDir = await tempDir('speech-bench-ffmpeg-data-');
-  const cli = await startCli(['--port', '0', '--data-dir', dataDir], tools === 'wasm' ? { SPEECH_STUDIO_FFMPEG: 'wasm' } : {});
+  const cli = await startCli(
+    ['--port', '0', '--data-dir', dataDir],
+    tools === 'wasm' ? { SPEECH_STUDIO_FFMPEG: 'wasm' } : {},
+  );
   const pid = cli.child.pid!;
   let peak = 0;
   const watch = setInterval(() => {
@@ -96,7 +142,11 @@ export async function engineOnAnHour(file: string, tools: 'wasm' | 'system'): Pr
     // A model that loads no weights: the job fails after decoding, which is the step measured.
     await installSyntheticWhisper(dataDir);
     const started = performance.now();
-    const res = await uploadMultipart(`${cli.base}/stt/jobs`, { language: 'en' }, { source: file, filename: 'hour.mp3' });
+    const res = await uploadMultipart(
+      `${cli.base}/stt/jobs`,
+      { language: 'en' },
+      { source: file, filename: 'hour.mp3' },
+    );
     if (res.status !== 200) throw new Error(`The 1-hour upload was refused: ${res.body.toString().slice(0, 300)}`);
     const id = (res.json() as { id: string }).id;
     let job: { status: string; phase?: string | null };
@@ -112,8 +162,14 @@ export async function engineOnAnHour(file: string, tools: 'wasm' | 'system'): Pr
     if (job.status === 'failed') throw new Error(`The 1-hour job failed: ${JSON.stringify(job)}`);
     // Past decoding: the synthetic model would now transcribe an hour of noise.
     await fetch(`${cli.base}/jobs/${id}/cancel`, { method: 'POST' });
-    return figure('ffmpeg', `engine RSS peak decoding a 1-hour mp3 on ${tools === 'wasm' ? 'WebAssembly' : 'the system ffmpeg'}`, peak, 'MB', undefined,
-      `uploaded and decoded in ${took.toFixed(0)} s; the 16 kHz samples alone are 110 MB`);
+    return figure(
+      'ffmpeg',
+      `engine RSS peak decoding a 1-hour mp3 on ${tools === 'wasm' ? 'WebAssembly' : 'the system ffmpeg'}`,
+      peak,
+      'MB',
+      undefined,
+      `uploaded and decoded in ${took.toFixed(0)} s; the 16 kHz samples alone are 110 MB`,
+    );
   } finally {
     clearInterval(watch);
     cli.child.kill('SIGTERM');

@@ -28,7 +28,11 @@ process.once('message', async (message: LoadRequest) => {
   };
   const create = async (): Promise<void> => {
     while (jobText && Date.now() < until) {
-      const res = await fetch(`${base}/tts/jobs`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ voiceId, text: jobText }) });
+      const res = await fetch(`${base}/tts/jobs`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ voiceId, text: jobText }),
+      });
       const job = (await res.json()) as { id?: string };
       if (job.id) {
         jobs++;

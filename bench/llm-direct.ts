@@ -12,7 +12,10 @@ async function main(): Promise<void> {
   const { getLlama, LlamaChatSession } = await import('node-llama-cpp');
   const llama = await getLlama({ gpu: false, build: 'never' });
   const model = await llama.loadModel({ modelPath });
-  const context = await model.createContext({ contextSize: Math.min(LLM_CONTEXT_SIZE, model.trainContextSize), threads: generationThreads() });
+  const context = await model.createContext({
+    contextSize: Math.min(LLM_CONTEXT_SIZE, model.trainContextSize),
+    threads: generationThreads(),
+  });
   const grammar = await llama.createGrammarForJsonSchema(LLM_BENCH_SCHEMA as never);
   const rounds: Array<{ tokens: number; seconds: number }> = [];
   for (let i = 0; i < Number(roundsArg); i++) {
@@ -20,7 +23,11 @@ async function main(): Promise<void> {
     const session = new LlamaChatSession({ contextSequence: sequence, systemPrompt: LLM_BENCH_PROMPT.system });
     let tokens = 0;
     const started = process.hrtime.bigint();
-    await session.prompt(LLM_BENCH_PROMPT.user, { grammar, maxTokens: LLM_BENCH_MAX_TOKENS, onToken: (chunk) => void (tokens += chunk.length) });
+    await session.prompt(LLM_BENCH_PROMPT.user, {
+      grammar,
+      maxTokens: LLM_BENCH_MAX_TOKENS,
+      onToken: (chunk) => void (tokens += chunk.length),
+    });
     rounds.push({ tokens, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
     session.dispose({ disposeSequence: false });
     await sequence.dispose();

@@ -48,18 +48,38 @@ export async function runMemoryBench(): Promise<Figure[]> {
     await handle.close();
     const sampler = sampleRss(() => pid);
     const started = performance.now();
-    const res = await uploadMultipart(`${cli.base}/stt/jobs`, { language: 'en', diarizationEnabled: 'false' }, { source: big, filename: 'big.wav' });
+    const res = await uploadMultipart(
+      `${cli.base}/stt/jobs`,
+      { language: 'en', diarizationEnabled: 'false' },
+      { source: big, filename: 'big.wav' },
+    );
     const seconds = (performance.now() - started) / 1000;
     const uploadPeak = sampler.stop() ?? 0;
     if (res.status !== 200) throw new Error(`The 512 MB upload was refused: ${res.body.toString().slice(0, 300)}`);
     await waitForJob(cli.base, res.json().id);
     await rm(big);
     const mb = (MAX_UPLOAD_BYTES - 1024 * 1024) / 2 ** 20;
-    figures.push(figure('memory', `server RSS peak during a ${mb.toFixed(0)} MB upload`, uploadPeak, 'MB', undefined, `accepted, ${(mb / seconds).toFixed(0)} MB/s`));
-    figures.push(figure('memory', 'server RSS growth during the upload', uploadPeak - baseline, 'MB', { kind: 'max', value: SERVER_GROWTH_MB }));
+    figures.push(
+      figure(
+        'memory',
+        `server RSS peak during a ${mb.toFixed(0)} MB upload`,
+        uploadPeak,
+        'MB',
+        undefined,
+        `accepted, ${(mb / seconds).toFixed(0)} MB/s`,
+      ),
+    );
+    figures.push(
+      figure('memory', 'server RSS growth during the upload', uploadPeak - baseline, 'MB', {
+        kind: 'max',
+        value: SERVER_GROWTH_MB,
+      }),
+    );
 
     const before = rssMb(pid) ?? 0;
-    const text = 'The quick brown fox jumps over the lazy dog, and the engine keeps on reading. '.repeat(1300).slice(0, 100_000);
+    const text = 'The quick brown fox jumps over the lazy dog, and the engine keeps on reading. '
+      .repeat(1300)
+      .slice(0, 100_000);
     const serverSampler = sampleRss(() => pid);
     let enginePeak = 0;
     const engineWatch = setInterval(() => {
@@ -69,7 +89,9 @@ export async function runMemoryBench(): Promise<Figure[]> {
     }, 100);
     const ttsStarted = performance.now();
     const created = await fetch(`${cli.base}/tts/jobs`, {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ voiceId: voiceIdFor('espeak-ng', 'gmw/en-US'), text }),
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ voiceId: voiceIdFor('espeak-ng', 'gmw/en-US'), text }),
     });
     const job = await waitForJob(cli.base, ((await created.json()) as { id: string }).id);
     const ttsSeconds = (performance.now() - ttsStarted) / 1000;
@@ -77,9 +99,25 @@ export async function runMemoryBench(): Promise<Figure[]> {
     for (const engine of await childrenOf(pid)) enginePeak = Math.max(enginePeak, rssMb(engine, true) ?? 0);
     const ttsPeak = serverSampler.stop() ?? 0;
     if (job.status !== 'succeeded') throw new Error(`The 100 000-character job ${job.status}: ${job.error}`);
-    figures.push(figure('memory', 'server RSS peak during a 100 000-character TTS job', ttsPeak, 'MB', undefined, `job took ${ttsSeconds.toFixed(1)} s`));
-    figures.push(figure('memory', 'server RSS growth during the TTS job', ttsPeak - before, 'MB', { kind: 'max', value: SERVER_GROWTH_MB }));
-    figures.push(figure('memory', 'engine RSS peak during the TTS job', enginePeak, 'MB', { kind: 'max', value: ENGINE_MB }));
+    figures.push(
+      figure(
+        'memory',
+        'server RSS peak during a 100 000-character TTS job',
+        ttsPeak,
+        'MB',
+        undefined,
+        `job took ${ttsSeconds.toFixed(1)} s`,
+      ),
+    );
+    figures.push(
+      figure('memory', 'server RSS growth during the TTS job', ttsPeak - before, 'MB', {
+        kind: 'max',
+        value: SERVER_GROWTH_MB,
+      }),
+    );
+    figures.push(
+      figure('memory', 'engine RSS peak during the TTS job', enginePeak, 'MB', { kind: 'max', value: ENGINE_MB }),
+    );
     return figures;
   } finally {
     cli.child.kill('SIGTERM');

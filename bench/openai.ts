@@ -33,7 +33,8 @@ async function poll(server: LocalServer, id: string): Promise<void> {
   for (;;) {
     const job = (await (await fetch(`${server.url}/jobs/${id}`)).json()) as { status: string; error: string | null };
     if (job.status === 'succeeded') return;
-    if (['failed', 'cancelled', 'interrupted'].includes(job.status)) throw new Error(`The bench job ${job.status}: ${job.error}`);
+    if (['failed', 'cancelled', 'interrupted'].includes(job.status))
+      throw new Error(`The bench job ${job.status}: ${job.error}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
@@ -41,7 +42,9 @@ async function poll(server: LocalServer, id: string): Promise<void> {
 async function nativeSpeech(server: LocalServer, voiceId: string): Promise<number> {
   const started = performance.now();
   const res = await fetch(`${server.url}/tts/jobs`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ voiceId, text: TEXT, outputFormat: 'wav', sampleRate: 24000 }),
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ voiceId, text: TEXT, outputFormat: 'wav', sampleRate: 24000 }),
   });
   const { id } = (await res.json()) as { id: string };
   await poll(server, id);
@@ -52,7 +55,12 @@ async function nativeSpeech(server: LocalServer, voiceId: string): Promise<numbe
 /** Seconds to the first audio byte (past the 44-byte WAV header, which leaves at once) and to the last. */
 async function openAiSpeech(client: OpenAI): Promise<{ first: number; whole: number }> {
   const started = performance.now();
-  const response = await client.audio.speech.create({ model: 'espeak-ng', voice: VOICE_NAME, input: TEXT, response_format: 'wav' });
+  const response = await client.audio.speech.create({
+    model: 'espeak-ng',
+    voice: VOICE_NAME,
+    input: TEXT,
+    response_format: 'wav',
+  });
   const reader = response.body!.getReader();
   let first = 0;
   let bytes = 0;
@@ -67,7 +75,11 @@ async function openAiSpeech(client: OpenAI): Promise<{ first: number; whole: num
 
 async function nativeTranscription(server: LocalServer, media: string): Promise<number> {
   const started = performance.now();
-  const res = await uploadMultipart(`${server.url}/stt/jobs`, { language: 'en', diarizationEnabled: 'false' }, { source: media, filename: path.basename(media) });
+  const res = await uploadMultipart(
+    `${server.url}/stt/jobs`,
+    { language: 'en', diarizationEnabled: 'false' },
+    { source: media, filename: path.basename(media) },
+  );
   const { id } = res.json() as { id: string };
   await poll(server, id);
   await (await fetch(`${server.url}/jobs/${id}/transcript?format=json-simple`)).arrayBuffer();
@@ -90,7 +102,9 @@ async function eventLatencies(server: LocalServer, voiceId: string, jobs: number
   try {
     for (let i = 0; i < jobs; i++) {
       const res = await fetch(`${server.url}/tts/jobs`, {
-        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ voiceId, text: TEXT.slice(0, 600) }),
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ voiceId, text: TEXT.slice(0, 600) }),
       });
       const { id } = (await res.json()) as { id: string };
       const stream = await fetch(`${server.url}/jobs/${id}/events`);
@@ -108,12 +122,24 @@ async function eventLatencies(server: LocalServer, voiceId: string, jobs: number
 export async function runOpenAiBench(): Promise<Figure[]> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'speech-bench-openai-'));
   await mkdir(path.join(dataDir, 'models', 'whisper'), { recursive: true });
-  await symlink(testModel('whisper', 'ggml-synthetic-random.bin'), path.join(dataDir, 'models', 'whisper', 'ggml-synthetic-random.bin'));
-  const server = await startLocalServer({ host: '127.0.0.1', port: 0, dataDir, auth: false, log: silentLogger, engineWorkerPath: ENGINE_WORKER });
+  await symlink(
+    testModel('whisper', 'ggml-synthetic-random.bin'),
+    path.join(dataDir, 'models', 'whisper', 'ggml-synthetic-random.bin'),
+  );
+  const server = await startLocalServer({
+    host: '127.0.0.1',
+    port: 0,
+    dataDir,
+    auth: false,
+    log: silentLogger,
+    engineWorkerPath: ENGINE_WORKER,
+  });
   const client = new OpenAI({ baseURL: server.url, apiKey: 'unused', maxRetries: 0 });
   const media = testModel('audio', 'jfk.wav');
   try {
-    const page = (await (await fetch(`${server.url}/voices?search=${encodeURIComponent(VOICE_NAME)}&limit=100`)).json()) as { items: Array<{ id: string; name: string }> };
+    const page = (await (
+      await fetch(`${server.url}/voices?search=${encodeURIComponent(VOICE_NAME)}&limit=100`)
+    ).json()) as { items: Array<{ id: string; name: string }> };
     const voiceId = page.items.find((voice) => voice.name === VOICE_NAME)!.id;
 
     await nativeSpeech(server, voiceId);
@@ -139,14 +165,38 @@ export async function runOpenAiBench(): Promise<Figure[]> {
     const latencies = (await eventLatencies(server, voiceId, 20)).sort((a, b) => a - b);
     const p99 = latencies[Math.min(latencies.length - 1, Math.ceil(latencies.length * 0.99) - 1)];
     return [
-      figure('openai', 'speech: /audio/speech streamed / native job → poll → output (espeak-ng, 2 000 chars, wav)', wholeOpenAi / median(native), '×',
-        { kind: 'max', value: 1.05 }, `medians of ${ROUNDS}: OpenAI ${wholeOpenAi.toFixed(2)} s, native ${median(native).toFixed(2)} s`),
-      figure('openai', 'speech: first audio byte / whole response (same request, 2 000 chars)', firstByte / wholeOpenAi, '×',
-        { kind: 'max', value: 0.1 }, `medians: first byte ${(firstByte * 1000).toFixed(0)} ms of ${(wholeOpenAi * 1000).toFixed(0)} ms`),
-      figure('openai', 'transcription: /audio/transcriptions / native job → poll → transcript (synthetic whisper, jfk.wav)', median(openAiStt) / median(nativeStt), '×',
-        { kind: 'max', value: 1.05 }, `medians of ${ROUNDS}: OpenAI ${median(openAiStt).toFixed(2)} s, native ${median(nativeStt).toFixed(2)} s`),
-      figure('openai', 'events: GET /jobs/{id}/events publication → client, p99', p99, 'ms',
-        { kind: 'max', value: 50 }, `${latencies.length} events over 20 jobs, median ${median(latencies).toFixed(1)} ms`),
+      figure(
+        'openai',
+        'speech: /audio/speech streamed / native job → poll → output (espeak-ng, 2 000 chars, wav)',
+        wholeOpenAi / median(native),
+        '×',
+        { kind: 'max', value: 1.05 },
+        `medians of ${ROUNDS}: OpenAI ${wholeOpenAi.toFixed(2)} s, native ${median(native).toFixed(2)} s`,
+      ),
+      figure(
+        'openai',
+        'speech: first audio byte / whole response (same request, 2 000 chars)',
+        firstByte / wholeOpenAi,
+        '×',
+        { kind: 'max', value: 0.1 },
+        `medians: first byte ${(firstByte * 1000).toFixed(0)} ms of ${(wholeOpenAi * 1000).toFixed(0)} ms`,
+      ),
+      figure(
+        'openai',
+        'transcription: /audio/transcriptions / native job → poll → transcript (synthetic whisper, jfk.wav)',
+        median(openAiStt) / median(nativeStt),
+        '×',
+        { kind: 'max', value: 1.05 },
+        `medians of ${ROUNDS}: OpenAI ${median(openAiStt).toFixed(2)} s, native ${median(nativeStt).toFixed(2)} s`,
+      ),
+      figure(
+        'openai',
+        'events: GET /jobs/{id}/events publication → client, p99',
+        p99,
+        'ms',
+        { kind: 'max', value: 50 },
+        `${latencies.length} events over 20 jobs, median ${median(latencies).toFixed(1)} ms`,
+      ),
     ];
   } finally {
     await server.close();

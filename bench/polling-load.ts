@@ -19,7 +19,9 @@ process.once('message', (message: LoadRequest) => {
       url,
       connections,
       duration: seconds,
-      requests: [{ setupRequest: (req) => ({ ...req, path: `/v1/jobs/${ids[Math.floor(Math.random() * ids.length)]}` }) }],
+      requests: [
+        { setupRequest: (req) => ({ ...req, path: `/v1/jobs/${ids[Math.floor(Math.random() * ids.length)]}` }) },
+      ],
     },
     (error, result) => {
       if (error) {

@@ -24,16 +24,56 @@ const ENGINE_WORKER = path.resolve(__dirname, '..', 'dist', 'engine-worker.js');
 
 function finishedJob(id: string, at: number): JobRecord {
   return {
-    id, name: `Finished job ${id.slice(0, 8)}`, kind: 'tts', status: 'succeeded', progress: 100, phase: 'done', backend: 'espeak-ng',
+    id,
+    name: `Finished job ${id.slice(0, 8)}`,
+    kind: 'tts',
+    status: 'succeeded',
+    progress: 100,
+    phase: 'done',
+    backend: 'espeak-ng',
     result: {
-      mediaType: 'audio/wav', outputFormat: 'wav', sampleRate: 24000, audioChannels: 'mono', durationSeconds: 3.2, bytes: 153_644, characters: 60, chunks: 1,
-      bitrateKbps: null, voice: { name: 'English (America)', engine: 'espeak-ng', languageCode: 'en-US' }, language: 'en-US',
-      speed: { value: 1, method: 'engine-rate' }, duration: null, loudness: null, ignoredOptions: {},
+      mediaType: 'audio/wav',
+      outputFormat: 'wav',
+      sampleRate: 24000,
+      audioChannels: 'mono',
+      durationSeconds: 3.2,
+      bytes: 153_644,
+      characters: 60,
+      chunks: 1,
+      bitrateKbps: null,
+      voice: { name: 'English (America)', engine: 'espeak-ng', languageCode: 'en-US' },
+      language: 'en-US',
+      speed: { value: 1, method: 'engine-rate' },
+      duration: null,
+      loudness: null,
+      ignoredOptions: {},
     },
-    error: null, createdAt: at, startedAt: at + 5, finishedAt: at + 900, origin: 'api', outputFile: 'output.wav',
+    error: null,
+    createdAt: at,
+    startedAt: at + 5,
+    finishedAt: at + 900,
+    origin: 'api',
+    outputFile: 'output.wav',
     input: {
-      kind: 'tts', characters: 60,
-      options: { voiceId: voiceIdFor('espeak-ng', 'gmw/en-US'), language: 'auto', inputFormat: 'txt', outputFormat: 'wav', sampleRate: 24000, bitrateKbps: 128, audioChannels: 'mono', steps: 32, guidanceScale: 2, speed: 1, duration: null, denoise: true, preprocessPrompt: true, postprocessOutput: true, trimSilence: true },
+      kind: 'tts',
+      characters: 60,
+      options: {
+        voiceId: voiceIdFor('espeak-ng', 'gmw/en-US'),
+        language: 'auto',
+        inputFormat: 'txt',
+        outputFormat: 'wav',
+        sampleRate: 24000,
+        bitrateKbps: 128,
+        audioChannels: 'mono',
+        steps: 32,
+        guidanceScale: 2,
+        speed: 1,
+        duration: null,
+        denoise: true,
+        preprocessPrompt: true,
+        postprocessOutput: true,
+        trimSilence: true,
+      },
       voice: { engine: 'espeak-ng', engineVoiceId: 'gmw/en-US', languageCode: 'en-US' },
     },
   };
@@ -53,7 +93,10 @@ async function load(url: string, ids: string[], seconds: number, connections: nu
  */
 async function bareCeiling(body: string, seconds: number, connections: number): Promise<Result> {
   const server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+    res.writeHead(200, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+    });
     res.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -65,7 +108,9 @@ async function bareCeiling(body: string, seconds: number, connections: number): 
   }
 }
 
-export async function runPollingBench(options: { history?: number; seconds?: number; connections?: number } = {}): Promise<Figure[]> {
+export async function runPollingBench(
+  options: { history?: number; seconds?: number; connections?: number } = {},
+): Promise<Figure[]> {
   const { history = 10_000, seconds = 10, connections = 10 } = options;
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'speech-bench-polling-'));
   try {
@@ -80,12 +125,22 @@ export async function runPollingBench(options: { history?: number; seconds?: num
     await store.flush();
 
     const server = await startLocalServer({
-      host: '127.0.0.1', port: 0, dataDir, auth: false, log: silentLogger, engineWorkerPath: ENGINE_WORKER, maxFinishedJobs: history + 100,
+      host: '127.0.0.1',
+      port: 0,
+      dataDir,
+      auth: false,
+      log: silentLogger,
+      engineWorkerPath: ENGINE_WORKER,
+      maxFinishedJobs: history + 100,
     });
     try {
-      const text = 'The quick brown fox jumps over the lazy dog, and the engine keeps on reading. '.repeat(1300).slice(0, 100_000);
+      const text = 'The quick brown fox jumps over the lazy dog, and the engine keeps on reading. '
+        .repeat(1300)
+        .slice(0, 100_000);
       const created = await fetch(`${server.url}/tts/jobs`, {
-        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ voiceId: voiceIdFor('espeak-ng', 'gmw/en-US'), text }),
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ voiceId: voiceIdFor('espeak-ng', 'gmw/en-US'), text }),
       });
       const running = ((await created.json()) as { id: string }).id;
       while (server.jobs.get(running)?.status !== 'processing') await new Promise((resolve) => setTimeout(resolve, 20));
@@ -102,13 +157,40 @@ export async function runPollingBench(options: { history?: number; seconds?: num
       const sample = await (await fetch(`${server.url}/jobs/${ids[0]}`)).text();
       const ceiling = await bareCeiling(sample, Math.min(seconds, 5), connections);
       return [
-        figure('polling', 'GET /jobs/{id} requests per second', result.requests.average, 'req/s', { kind: 'min', value: 5000 }, context),
+        figure(
+          'polling',
+          'GET /jobs/{id} requests per second',
+          result.requests.average,
+          'req/s',
+          { kind: 'min', value: 5000 },
+          context,
+        ),
         figure('polling', 'GET /jobs/{id} latency p50', result.latency.p50, 'ms'),
         figure('polling', 'GET /jobs/{id} latency p99', result.latency.p99, 'ms', { kind: 'max', value: 20 }),
-        figure('polling', 'failed or non-2xx answers', failures, '', { kind: 'max', value: 0 }, `${result.requests.total} requests`),
-        figure('polling', 'same, engine idle (no job running)', idle.requests.average, 'req/s', undefined, `p99 ${idle.latency.p99} ms`),
-        figure('polling', 'ceiling: bare node:http, same load generator, engine idle', ceiling.requests.average, 'req/s', undefined,
-          `p99 ${ceiling.latency.p99} ms`),
+        figure(
+          'polling',
+          'failed or non-2xx answers',
+          failures,
+          '',
+          { kind: 'max', value: 0 },
+          `${result.requests.total} requests`,
+        ),
+        figure(
+          'polling',
+          'same, engine idle (no job running)',
+          idle.requests.average,
+          'req/s',
+          undefined,
+          `p99 ${idle.latency.p99} ms`,
+        ),
+        figure(
+          'polling',
+          'ceiling: bare node:http, same load generator, engine idle',
+          ceiling.requests.average,
+          'req/s',
+          undefined,
+          `p99 ${ceiling.latency.p99} ms`,
+        ),
       ];
     } finally {
       await server.close();

@@ -65,13 +65,32 @@ export async function runProofListenBench(): Promise<Figure[]> {
   const whole = timed(() => proofListen(text, 'markdown', 'markdown', 'en-US', words));
 
   const vocabulary = ['the', 'boat', 'came', 'in', 'at', 'six', 'and', 'harbour', 'was', 'quiet', 'when', 'morning'];
-  const a = Array.from({ length: WORDS }, (_, i) => (i % 97 === 0 ? `w${i}` : vocabulary[(i * 7 + (i >> 3)) % vocabulary.length]));
-  const b = [...a.slice(0, 20_000), ...a.slice(20_300, 40_000), ...Array.from({ length: 250 }, () => 'loop'), ...a.slice(40_000)];
+  const a = Array.from({ length: WORDS }, (_, i) =>
+    i % 97 === 0 ? `w${i}` : vocabulary[(i * 7 + (i >> 3)) % vocabulary.length],
+  );
+  const b = [
+    ...a.slice(0, 20_000),
+    ...a.slice(20_300, 40_000),
+    ...Array.from({ length: 250 }, () => 'loop'),
+    ...a.slice(40_000),
+  ];
   const alignment = timed(() => alignTokens(a, b));
   return [
-    figure('proof', `proof-listen of a ${CHARACTERS / 1000}k-character Markdown book`, median(whole.wall), 'ms', { kind: 'max', value: 1000 },
-      `median of ${RUNS} (CPU time ${median(whole.cpu).toFixed(0)} ms); ${report.sourceTokens} words compared, ${report.findings.length} differences found`),
-    figure('proof', `alignment of ${WORDS / 1000}k words`, median(alignment.wall), 'ms', { kind: 'max', value: 2000 },
-      `median of ${RUNS} (CPU time ${median(alignment.cpu).toFixed(0)} ms); a 300-word skip and a 250-word loop`),
+    figure(
+      'proof',
+      `proof-listen of a ${CHARACTERS / 1000}k-character Markdown book`,
+      median(whole.wall),
+      'ms',
+      { kind: 'max', value: 1000 },
+      `median of ${RUNS} (CPU time ${median(whole.cpu).toFixed(0)} ms); ${report.sourceTokens} words compared, ${report.findings.length} differences found`,
+    ),
+    figure(
+      'proof',
+      `alignment of ${WORDS / 1000}k words`,
+      median(alignment.wall),
+      'ms',
+      { kind: 'max', value: 2000 },
+      `median of ${RUNS} (CPU time ${median(alignment.cpu).toFixed(0)} ms); a 300-word skip and a 250-word loop`,
+    ),
   ];
 }

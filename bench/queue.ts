@@ -31,7 +31,12 @@ const TTS_JOBS = 16;
 const STT_JOBS = 4;
 const TEXT = 'The queue runs every job it can at once. Short narrations like this one finish in a moment each.';
 const VOICE = { engine: 'espeak-ng' as const, engineVoiceId: 'gmw/en-US', languageCode: 'en-US' };
-const STT_OPTIONS: SttOptions = { language: 'en', punctuation: false, diarizationEnabled: false, speakerCountMode: 'auto' };
+const STT_OPTIONS: SttOptions = {
+  language: 'en',
+  punctuation: false,
+  diarizationEnabled: false,
+  speakerCountMode: 'auto',
+};
 const SCALING_TARGET = 1.6;
 const CORE_TARGET = 0.9;
 const ROUNDS = 2;
@@ -39,7 +44,9 @@ const ROUNDS = 2;
 const load = (): string => os.loadavg()[0].toFixed(1);
 
 /** The 20 pieces of work, in the order both sides hand them over: one STT after every four TTS. */
-const ORDER: ReadonlyArray<'tts' | 'stt'> = Array.from({ length: TTS_JOBS + STT_JOBS }, (_, i) => ((i + 1) % 5 === 0 ? 'stt' : 'tts'));
+const ORDER: ReadonlyArray<'tts' | 'stt'> = Array.from({ length: TTS_JOBS + STT_JOBS }, (_, i) =>
+  (i + 1) % 5 === 0 ? 'stt' : 'tts',
+);
 
 /** Jobs per second through the Local API with a job lane of `lanes`, and the seconds creating the 20 jobs took. */
 async function throughJobs(lanes: number, scratch: string, model: string): Promise<{ rate: number; creating: number }> {
@@ -47,8 +54,17 @@ async function throughJobs(lanes: number, scratch: string, model: string): Promi
   await mkdir(path.join(dataDir, 'models', 'whisper'), { recursive: true });
   await symlink(model, path.join(dataDir, 'models', 'whisper', path.basename(model)));
   const server = await startLocalServer({
-    host: '127.0.0.1', port: 0, dataDir, auth: false, log: silentLogger, engineWorkerPath: ENGINE_WORKER, preferredSttModel: path.basename(model),
-    engineConfig: engineConfigFromEnvironment({ ...process.env, SPEECH_STUDIO_ENGINE_PROCESSES: `${lanes + 1}/${lanes}` }),
+    host: '127.0.0.1',
+    port: 0,
+    dataDir,
+    auth: false,
+    log: silentLogger,
+    engineWorkerPath: ENGINE_WORKER,
+    preferredSttModel: path.basename(model),
+    engineConfig: engineConfigFromEnvironment({
+      ...process.env,
+      SPEECH_STUDIO_ENGINE_PROCESSES: `${lanes + 1}/${lanes}`,
+    }),
   });
   try {
     const ended = new Map<string, string>();
@@ -61,16 +77,23 @@ async function throughJobs(lanes: number, scratch: string, model: string): Promi
     });
     const started = performance.now();
     for (const kind of ORDER) {
-      const response = kind === 'tts'
-        ? await postJson(`${server.url}/tts/jobs`, { voiceId: voiceIdFor('espeak-ng', 'gmw/en-US'), text: TEXT })
-        : await uploadMultipart(`${server.url}/stt/jobs`, { language: 'en', diarizationEnabled: 'false' }, { source: testModel('audio', 'jfk.wav'), filename: 'jfk.wav' });
-      if (response.status !== 200) throw new Error(`The bench could not create a ${kind} job: ${response.body.toString()}`);
+      const response =
+        kind === 'tts'
+          ? await postJson(`${server.url}/tts/jobs`, { voiceId: voiceIdFor('espeak-ng', 'gmw/en-US'), text: TEXT })
+          : await uploadMultipart(
+              `${server.url}/stt/jobs`,
+              { language: 'en', diarizationEnabled: 'false' },
+              { source: testModel('audio', 'jfk.wav'), filename: 'jfk.wav' },
+            );
+      if (response.status !== 200)
+        throw new Error(`The bench could not create a ${kind} job: ${response.body.toString()}`);
     }
     const creating = (performance.now() - started) / 1000;
     await done;
     const seconds = (performance.now() - started) / 1000;
     const failed = [...ended].filter(([, status]) => status !== 'succeeded');
-    if (failed.length > 0) throw new Error(`Bench jobs did not succeed: ${failed.map(([id, status]) => `${id} ${status}`).join(', ')}`);
+    if (failed.length > 0)
+      throw new Error(`Bench jobs did not succeed: ${failed.map(([id, status]) => `${id} ${status}`).join(', ')}`);
     return { rate: ORDER.length / seconds, creating };
   } finally {
     await server.close();
@@ -93,16 +116,37 @@ async function throughBareHost(lanes: number, scratch: string, model: string): P
     await mkdir(workDir);
     if (kind === 'tts') {
       await writeFile(path.join(workDir, 'text.txt'), text, 'utf8');
-      tasks.push({ kind: 'tts', textPath: path.join(workDir, 'text.txt'), outputPath: path.join(workDir, 'output.wav'), options, voice: VOICE });
+      tasks.push({
+        kind: 'tts',
+        textPath: path.join(workDir, 'text.txt'),
+        outputPath: path.join(workDir, 'output.wav'),
+        options,
+        voice: VOICE,
+      });
     } else {
       await copyFile(testModel('audio', 'jfk.wav'), path.join(workDir, 'input.wav'));
-      tasks.push({ kind: 'stt', inputPath: path.join(workDir, 'input.wav'), workDir, modelPath: installed, options: STT_OPTIONS });
+      tasks.push({
+        kind: 'stt',
+        inputPath: path.join(workDir, 'input.wav'),
+        workDir,
+        modelPath: installed,
+        options: STT_OPTIONS,
+      });
     }
   }
-  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger, config: () => engineConfigFromEnvironment(), limits: { maxProcesses: lanes + 1, maxJobProcesses: lanes } });
+  const host = new EngineHost({
+    workerPath: ENGINE_WORKER,
+    log: silentLogger,
+    config: () => engineConfigFromEnvironment(),
+    limits: { maxProcesses: lanes + 1, maxJobProcesses: lanes },
+  });
   try {
     const started = performance.now();
-    await Promise.all(tasks.map((task, i) => host.run(`bare-${i}`, task, { signal: new AbortController().signal, onProgress: () => undefined })));
+    await Promise.all(
+      tasks.map((task, i) =>
+        host.run(`bare-${i}`, task, { signal: new AbortController().signal, onProgress: () => undefined }),
+      ),
+    );
     return tasks.length / ((performance.now() - started) / 1000);
   } finally {
     await host.close();
@@ -131,14 +175,26 @@ export async function runQueueBench(): Promise<Figure[]> {
       bare.set(lanes, Math.max(...bareRates));
       jobs.set(lanes, best.rate);
       figures.push(
-        figure('queue', `J = ${lanes}: ${TTS_JOBS} TTS + ${STT_JOBS} STT jobs through the Local API / the same tasks on a bare engine host, in parallel`, jobs.get(lanes)! / bare.get(lanes)!, '×', { kind: 'min', value: CORE_TARGET },
-          `jobs ${jobRuns.map((r) => r.rate.toFixed(2)).join(', ')}/s (creating them ${best.creating.toFixed(1)} s), bare ${bareRates.map((r) => r.toFixed(2)).join(', ')}/s, the faster of each counts; SPEECH_STUDIO_ENGINE_PROCESSES=${lanes + 1}/${lanes}; load ${loadBefore} → ${load()}`),
+        figure(
+          'queue',
+          `J = ${lanes}: ${TTS_JOBS} TTS + ${STT_JOBS} STT jobs through the Local API / the same tasks on a bare engine host, in parallel`,
+          jobs.get(lanes)! / bare.get(lanes)!,
+          '×',
+          { kind: 'min', value: CORE_TARGET },
+          `jobs ${jobRuns.map((r) => r.rate.toFixed(2)).join(', ')}/s (creating them ${best.creating.toFixed(1)} s), bare ${bareRates.map((r) => r.toFixed(2)).join(', ')}/s, the faster of each counts; SPEECH_STUDIO_ENGINE_PROCESSES=${lanes + 1}/${lanes}; load ${loadBefore} → ${load()}`,
+        ),
       );
     }
     for (const lanes of laneSizes.slice(1)) {
       figures.push(
-        figure('queue', `J = ${lanes} / J = 1: jobs' throughput`, jobs.get(lanes)! / jobs.get(1)!, '×', lanes === 2 ? { kind: 'min', value: SCALING_TARGET } : undefined,
-          `bare engine host ${(bare.get(lanes)! / bare.get(1)!).toFixed(2)}×; ${cores} cores; target on ${lanes} free cores; load ${load()}`),
+        figure(
+          'queue',
+          `J = ${lanes} / J = 1: jobs' throughput`,
+          jobs.get(lanes)! / jobs.get(1)!,
+          '×',
+          lanes === 2 ? { kind: 'min', value: SCALING_TARGET } : undefined,
+          `bare engine host ${(bare.get(lanes)! / bare.get(1)!).toFixed(2)}×; ${cores} cores; target on ${lanes} free cores; load ${load()}`,
+        ),
       );
     }
     if (cores < 3) console.log(`queue     J = 3: skipped (${cores} cores)`);

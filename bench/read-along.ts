@@ -19,11 +19,26 @@ import { figure, rssMb, type Figure } from './report';
 const ENGINE_WORKER = path.resolve(__dirname, '..', 'dist', 'engine-worker.js');
 const PEAK_MEMORY_TARGET_MB = 300;
 
-async function exportOnce(dir: string, input: string, format: AudiobookFormat): Promise<{ seconds: number; peakMb: number }> {
-  const core = await openCliJobCore({ dataDir: path.join(dir, `data-${format}`), log: silentLogger, engineConfig: engineConfigFromEnvironment(), engineWorkerPath: ENGINE_WORKER });
+async function exportOnce(
+  dir: string,
+  input: string,
+  format: AudiobookFormat,
+): Promise<{ seconds: number; peakMb: number }> {
+  const core = await openCliJobCore({
+    dataDir: path.join(dir, `data-${format}`),
+    log: silentLogger,
+    engineConfig: engineConfigFromEnvironment(),
+    engineWorkerPath: ENGINE_WORKER,
+  });
   try {
     const started = performance.now();
-    const job = await createBookExport(core, { origin: 'cli', input, out: path.join(dir, `book.${format === 'epub3' ? 'epub' : format}`), format, chapters: 'all' });
+    const job = await createBookExport(core, {
+      origin: 'cli',
+      input,
+      out: path.join(dir, `book.${format === 'epub3' ? 'epub' : format}`),
+      format,
+      chapters: 'all',
+    });
     const { job: ended, result } = await finishBookExport(core.jobs, job);
     if (!result) throw new Error(`The bench's ${format} export ended ${ended.status}: ${ended.error}`);
     const seconds = (performance.now() - started) / 1000;
@@ -37,7 +52,9 @@ export async function runReadAlongBench(): Promise<Figure[]> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'speech-bench-read-along-'));
   try {
     // The bench manuscript's paragraphs, as the second chapter document of the test EPUB.
-    const paragraphs = manuscript(100_000).split('\n\n').filter((block) => !block.startsWith('#') && !block.startsWith('---'));
+    const paragraphs = manuscript(100_000)
+      .split('\n\n')
+      .filter((block) => !block.startsWith('#') && !block.startsWith('---'));
     const input = path.join(dir, 'book.epub');
     await writeFile(input, makeEpub3({ extraParagraphs: paragraphs }));
     const characters = paragraphs.reduce((sum, paragraph) => sum + paragraph.length, 0);
@@ -46,8 +63,22 @@ export async function runReadAlongBench(): Promise<Figure[]> {
     const load = os.loadavg()[0].toFixed(1);
     const detail = `M4B ${plain.seconds.toFixed(1)} s, read-along EPUB 3 ${readAlong.seconds.toFixed(1)} s, ${characters} characters, espeak-ng, empty caches, load ${load}`;
     return [
-      figure('epub', 'read-along EPUB 3 wall time over the plain M4B export', (readAlong.seconds / plain.seconds - 1) * 100, '%', { kind: 'max', value: 10 }, detail),
-      figure('epub', 'engine peak memory, 100 000-character EPUB → read-along EPUB 3', readAlong.peakMb, 'MB', { kind: 'max', value: PEAK_MEMORY_TARGET_MB }, `M4B export ${plain.peakMb.toFixed(0)} MB; load ${load}`),
+      figure(
+        'epub',
+        'read-along EPUB 3 wall time over the plain M4B export',
+        (readAlong.seconds / plain.seconds - 1) * 100,
+        '%',
+        { kind: 'max', value: 10 },
+        detail,
+      ),
+      figure(
+        'epub',
+        'engine peak memory, 100 000-character EPUB → read-along EPUB 3',
+        readAlong.peakMb,
+        'MB',
+        { kind: 'max', value: PEAK_MEMORY_TARGET_MB },
+        `M4B export ${plain.peakMb.toFixed(0)} MB; load ${load}`,
+      ),
     ];
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -82,7 +82,11 @@ async function commandToFirstAudioMs(host: EngineHost, voice: TtsVoiceRef, docum
   const started = performance.now();
   const sentences = readingSentences(document, 'markdown');
   const player = new ClockPlayer();
-  const session = new ReadingSession(sentences, { synthesize: engineSynthesizer(host, voice), player, pauseSeconds: PAUSE_SECONDS });
+  const session = new ReadingSession(sentences, {
+    synthesize: engineSynthesizer(host, voice),
+    player,
+    pauseSeconds: PAUSE_SECONDS,
+  });
   player.connect(session);
   const first = new Promise<number>((resolve) => session.on('audio', () => resolve(performance.now() - started)));
   session.start();
@@ -96,14 +100,25 @@ async function commandToFirstAudioMs(host: EngineHost, voice: TtsVoiceRef, docum
  * pause, or longer when the next sentence's audio arrived later than the pause after the last one ended;
  * the gap as the wall-clock player played it adds its timer's lateness.
  */
-async function largestGapMs(host: EngineHost, voice: TtsVoiceRef, document: string, count: number): Promise<{ engine: number; played: number }> {
+async function largestGapMs(
+  host: EngineHost,
+  voice: TtsVoiceRef,
+  document: string,
+  count: number,
+): Promise<{ engine: number; played: number }> {
   const sentences = readingSentences(document, 'markdown').slice(0, count);
   const player = new ClockPlayer();
-  const session = new ReadingSession(sentences, { synthesize: engineSynthesizer(host, voice), player, pauseSeconds: PAUSE_SECONDS });
+  const session = new ReadingSession(sentences, {
+    synthesize: engineSynthesizer(host, voice),
+    player,
+    pauseSeconds: PAUSE_SECONDS,
+  });
   player.connect(session);
   const arrived = new Map<number, number>();
   session.on('audio', (index) => arrived.set(index, performance.now()));
-  const over = new Promise<void>((resolve) => session.on('state', (state) => (state === 'finished' || state === 'stopped') && resolve()));
+  const over = new Promise<void>((resolve) =>
+    session.on('state', (state) => (state === 'finished' || state === 'stopped') && resolve()),
+  );
   session.start();
   await over;
   let engine = 0;
@@ -120,14 +135,22 @@ async function benchVoice(label: string, voice: TtsVoiceRef, absoluteTargetMs?: 
   const document = chapter();
   const first = readingSentences(document, 'markdown')[0].text;
   const own = await ownFirstChunkMs(voice, first);
-  const cold = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger, config: () => engineConfigFromEnvironment() });
+  const cold = new EngineHost({
+    workerPath: ENGINE_WORKER,
+    log: silentLogger,
+    config: () => engineConfigFromEnvironment(),
+  });
   let coldMs: number;
   try {
     coldMs = await commandToFirstAudioMs(cold, voice, document);
   } finally {
     await cold.close();
   }
-  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger, config: () => engineConfigFromEnvironment() });
+  const host = new EngineHost({
+    workerPath: ENGINE_WORKER,
+    log: silentLogger,
+    config: () => engineConfigFromEnvironment(),
+  });
   try {
     await commandToFirstAudioMs(host, voice, document);
     const warm: number[] = [];
@@ -135,27 +158,68 @@ async function benchVoice(label: string, voice: TtsVoiceRef, absoluteTargetMs?: 
     const warmMs = median(warm);
     const gap = await largestGapMs(host, voice, document, 6);
     return [
-      figure('readaloud', `${label}: command → first audio ready (warm engine)`, warmMs, 'ms', absoluteTargetMs ? { kind: 'max', value: absoluteTargetMs } : undefined, `median of ${RUNS}`),
-      figure('readaloud', `${label}: that against the engine's own first chunk`, warmMs / own, '×', { kind: 'max', value: RATIO_TARGET }, `engine alone ${own.toFixed(1)} ms for "${first}": ${(warmMs - own).toFixed(0)} ms more`),
-      figure('readaloud', `${label}: command → first audio ready (cold engine process)`, coldMs, 'ms', undefined, 'process start and engine load included'),
-      figure('readaloud', `${label}: largest gap between sentences`, gap.engine, 'ms', { kind: 'max', value: PAUSE_SECONDS * 1000 }, `configured pause ${PAUSE_SECONDS * 1000} ms, 6 sentences; ${gap.played.toFixed(0)} ms with the wall-clock player's timer`),
+      figure(
+        'readaloud',
+        `${label}: command → first audio ready (warm engine)`,
+        warmMs,
+        'ms',
+        absoluteTargetMs ? { kind: 'max', value: absoluteTargetMs } : undefined,
+        `median of ${RUNS}`,
+      ),
+      figure(
+        'readaloud',
+        `${label}: that against the engine's own first chunk`,
+        warmMs / own,
+        '×',
+        { kind: 'max', value: RATIO_TARGET },
+        `engine alone ${own.toFixed(1)} ms for "${first}": ${(warmMs - own).toFixed(0)} ms more`,
+      ),
+      figure(
+        'readaloud',
+        `${label}: command → first audio ready (cold engine process)`,
+        coldMs,
+        'ms',
+        undefined,
+        'process start and engine load included',
+      ),
+      figure(
+        'readaloud',
+        `${label}: largest gap between sentences`,
+        gap.engine,
+        'ms',
+        { kind: 'max', value: PAUSE_SECONDS * 1000 },
+        `configured pause ${PAUSE_SECONDS * 1000} ms, 6 sentences; ${gap.played.toFixed(0)} ms with the wall-clock player's timer`,
+      ),
     ];
   } finally {
     await host.close();
   }
 }
 
-const STT_OPTIONS: SttOptions = { language: 'en', punctuation: false, diarizationEnabled: false, speakerCountMode: 'auto' };
+const STT_OPTIONS: SttOptions = {
+  language: 'en',
+  punctuation: false,
+  diarizationEnabled: false,
+  speakerCountMode: 'auto',
+};
 
 /**
  * Read Aloud's first audio (warm) while the same engine host transcribes two minutes of speech, one
  * transcription after another so one always runs, against the same without the transcription.
  */
-async function firstAudioUnderTranscription(voice: TtsVoiceRef, scratch: string, analysisMedia?: string): Promise<Figure[]> {
+async function firstAudioUnderTranscription(
+  voice: TtsVoiceRef,
+  scratch: string,
+  analysisMedia?: string,
+): Promise<Figure[]> {
   const document = chapter();
   let analysing: Promise<void> | undefined;
   let waveforms = 0;
-  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger, config: () => engineConfigFromEnvironment() });
+  const host = new EngineHost({
+    workerPath: ENGINE_WORKER,
+    log: silentLogger,
+    config: () => engineConfigFromEnvironment(),
+  });
   const stop = new AbortController();
   let transcriptions = 0;
   let transcribing: Promise<void> | undefined;
@@ -172,7 +236,13 @@ async function firstAudioUnderTranscription(voice: TtsVoiceRef, scratch: string,
         await mkdir(workDir, { recursive: true });
         const inputPath = path.join(workDir, 'input.wav');
         await copyFile(path.join(MODELS, 'audio', 'align-dev', 'dev-a.wav'), inputPath);
-        const task = { kind: 'stt' as const, inputPath, workDir, modelPath: path.join(MODELS, 'whisper', 'ggml-synthetic-random.bin'), options: STT_OPTIONS };
+        const task = {
+          kind: 'stt' as const,
+          inputPath,
+          workDir,
+          modelPath: path.join(MODELS, 'whisper', 'ggml-synthetic-random.bin'),
+          options: STT_OPTIONS,
+        };
         try {
           await host.run(`bench-stt-${transcriptions}`, task, {
             signal: stop.signal,
@@ -191,17 +261,23 @@ async function firstAudioUnderTranscription(voice: TtsVoiceRef, scratch: string,
       analysing = (async () => {
         while (!stop.signal.aborted) {
           const dataDir = path.join(scratch, `waveform-${waveforms++}`);
-          await host.waveform({ kind: 'waveform', mediaPath: analysisMedia, dataDir, bucketsPerSecond: 100 }, stop.signal).catch((error: unknown) => {
-            if (!stop.signal.aborted) throw error;
-          });
+          await host
+            .waveform({ kind: 'waveform', mediaPath: analysisMedia, dataDir, bucketsPerSecond: 100 }, stop.signal)
+            .catch((error: unknown) => {
+              if (!stop.signal.aborted) throw error;
+            });
         }
       })();
     }
     const busy: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       // Each reading starts while both processes are busy, so each one has to take a process back.
-      const bothBusy = (): boolean => host.scheduler.activeFor('job') > 0 && host.scheduler.activeFor('analysis') > 0 && host.scheduler.activeFor('interactive') === 0;
-      for (let waited = 0; analysisMedia && !bothBusy() && waited < 30_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      const bothBusy = (): boolean =>
+        host.scheduler.activeFor('job') > 0 &&
+        host.scheduler.activeFor('analysis') > 0 &&
+        host.scheduler.activeFor('interactive') === 0;
+      for (let waited = 0; analysisMedia && !bothBusy() && waited < 30_000; waited += 20)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       // The waveform process has just started: give it time to be in the middle of its work.
       if (analysisMedia) await new Promise((resolve) => setTimeout(resolve, 300));
       busy.push(await commandToFirstAudioMs(host, voice, document));
@@ -210,14 +286,33 @@ async function firstAudioUnderTranscription(voice: TtsVoiceRef, scratch: string,
     const ratio = (median(busy) / median(alone)).toFixed(2);
     if (analysisMedia) {
       return [
-        figure('readaloud', 'espeak-ng: Read Aloud\'s first audio while a transcription and a waveform hold both processes', median(busy), 'ms', { kind: 'max', value: ESPEAK_FIRST_AUDIO_TARGET_MS },
-          `median of ${RUNS}; the waveform yields its process, which stays warm for the sentence; ${median(alone).toFixed(0)} ms on an idle warm host (${ratio}×); load ${load}; cap ${host.scheduler.limits.maxProcesses}; the waveform gave its process back ${host.scheduler.reclaimed} times (kept warm ${host.yields.kept}, ended ${host.yields.ended}; ${waveforms} waveform asked for)`),
+        figure(
+          'readaloud',
+          "espeak-ng: Read Aloud's first audio while a transcription and a waveform hold both processes",
+          median(busy),
+          'ms',
+          { kind: 'max', value: ESPEAK_FIRST_AUDIO_TARGET_MS },
+          `median of ${RUNS}; the waveform yields its process, which stays warm for the sentence; ${median(alone).toFixed(0)} ms on an idle warm host (${ratio}×); load ${load}; cap ${host.scheduler.limits.maxProcesses}; the waveform gave its process back ${host.scheduler.reclaimed} times (kept warm ${host.yields.kept}, ended ${host.yields.ended}; ${waveforms} waveform asked for)`,
+        ),
       ];
     }
     return [
-      figure('readaloud', 'espeak-ng: Read Aloud\'s first audio while a transcription runs', median(busy), 'ms', { kind: 'max', value: ESPEAK_FIRST_AUDIO_TARGET_MS },
-        `median of ${RUNS}, warm; ${median(alone).toFixed(0)} ms without it (${ratio}×); load ${load}; ${host.pids.length} engine processes (cap ${host.scheduler.limits.maxProcesses}); transcription ${transcriptions} still running`),
-      figure('readaloud', 'espeak-ng: Read Aloud\'s first audio, the same host without the transcription (reference)', median(alone), 'ms', undefined, `median of ${RUNS}, warm`),
+      figure(
+        'readaloud',
+        "espeak-ng: Read Aloud's first audio while a transcription runs",
+        median(busy),
+        'ms',
+        { kind: 'max', value: ESPEAK_FIRST_AUDIO_TARGET_MS },
+        `median of ${RUNS}, warm; ${median(alone).toFixed(0)} ms without it (${ratio}×); load ${load}; ${host.pids.length} engine processes (cap ${host.scheduler.limits.maxProcesses}); transcription ${transcriptions} still running`,
+      ),
+      figure(
+        'readaloud',
+        "espeak-ng: Read Aloud's first audio, the same host without the transcription (reference)",
+        median(alone),
+        'ms',
+        undefined,
+        `median of ${RUNS}, warm`,
+      ),
     ];
   } finally {
     stop.abort();
@@ -238,8 +333,17 @@ async function firstAudioWhileJobsRun(voice: TtsVoiceRef, scratch: string, lanes
   if (!checked.ok) throw new Error(checked.message);
   const { text: _unused, ...options } = checked.value;
   const textPath = path.join(scratch, `narration-${lanes}.txt`);
-  await writeFile(textPath, Array.from({ length: 300 }, (_, i) => `This is sentence ${i + 1} of a narration the job queue speaks.`).join(' '), 'utf8');
-  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger, config: () => engineConfigFromEnvironment(), limits: { maxProcesses: lanes + 1, maxJobProcesses: lanes } });
+  await writeFile(
+    textPath,
+    Array.from({ length: 300 }, (_, i) => `This is sentence ${i + 1} of a narration the job queue speaks.`).join(' '),
+    'utf8',
+  );
+  const host = new EngineHost({
+    workerPath: ENGINE_WORKER,
+    log: silentLogger,
+    config: () => engineConfigFromEnvironment(),
+    limits: { maxProcesses: lanes + 1, maxJobProcesses: lanes },
+  });
   const stop = new AbortController();
   let narrations = 0;
   const speaking = new Set<number>();
@@ -249,25 +353,47 @@ async function firstAudioWhileJobsRun(voice: TtsVoiceRef, scratch: string, lanes
     const alone: number[] = [];
     for (let i = 0; i < RUNS; i++) alone.push(await commandToFirstAudioMs(host, voice, document));
     for (let lane = 0; lane < lanes; lane++) {
-      jobs.push((async () => {
-        while (!stop.signal.aborted) {
-          const n = narrations++;
-          const task = { kind: 'tts' as const, textPath, outputPath: path.join(scratch, `narration-${lanes}-${n}.wav`), options, voice: { engine: 'espeak-ng' as const, engineVoiceId: 'gmw/en-US', languageCode: 'en-US' } };
-          try {
-            await host.run(`bench-narration-${n}`, task, { signal: stop.signal, onProgress: (phase) => phase === 'synthesizing' && speaking.add(lane) });
-          } catch (error) {
-            if (!stop.signal.aborted) throw error;
+      jobs.push(
+        (async () => {
+          while (!stop.signal.aborted) {
+            const n = narrations++;
+            const task = {
+              kind: 'tts' as const,
+              textPath,
+              outputPath: path.join(scratch, `narration-${lanes}-${n}.wav`),
+              options,
+              voice: { engine: 'espeak-ng' as const, engineVoiceId: 'gmw/en-US', languageCode: 'en-US' },
+            };
+            try {
+              await host.run(`bench-narration-${n}`, task, {
+                signal: stop.signal,
+                onProgress: (phase) => phase === 'synthesizing' && speaking.add(lane),
+              });
+            } catch (error) {
+              if (!stop.signal.aborted) throw error;
+            }
+            await rm(task.outputPath, { force: true });
           }
-          await rm(task.outputPath, { force: true });
-        }
-      })());
+        })(),
+      );
     }
-    for (let waited = 0; (speaking.size < lanes || host.scheduler.activeFor('job') < lanes) && waited < 60_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (
+      let waited = 0;
+      (speaking.size < lanes || host.scheduler.activeFor('job') < lanes) && waited < 60_000;
+      waited += 20
+    )
+      await new Promise((resolve) => setTimeout(resolve, 20));
     const busy: number[] = [];
     for (let i = 0; i < RUNS; i++) busy.push(await commandToFirstAudioMs(host, voice, document));
     return [
-      figure('readaloud', `espeak-ng: Read Aloud's first audio while J = ${lanes} TTS jobs run`, median(busy), 'ms', { kind: 'max', value: ESPEAK_FIRST_AUDIO_TARGET_MS },
-        `median of ${RUNS}, warm; ${median(alone).toFixed(0)} ms on the idle host (${(median(busy) / median(alone)).toFixed(2)}×); jobs running ${host.scheduler.activeFor('job')} of ${lanes}; cap ${lanes + 1}/${lanes}; ${os.availableParallelism()} cores; load ${os.loadavg()[0].toFixed(1)}`),
+      figure(
+        'readaloud',
+        `espeak-ng: Read Aloud's first audio while J = ${lanes} TTS jobs run`,
+        median(busy),
+        'ms',
+        { kind: 'max', value: ESPEAK_FIRST_AUDIO_TARGET_MS },
+        `median of ${RUNS}, warm; ${median(alone).toFixed(0)} ms on the idle host (${(median(busy) / median(alone)).toFixed(2)}×); jobs running ${host.scheduler.activeFor('job')} of ${lanes}; cap ${lanes + 1}/${lanes}; ${os.availableParallelism()} cores; load ${os.loadavg()[0].toFixed(1)}`,
+      ),
     ];
   } finally {
     stop.abort();
@@ -277,15 +403,32 @@ async function firstAudioWhileJobsRun(voice: TtsVoiceRef, scratch: string, lanes
 }
 
 export async function runReadAloudBench(): Promise<Figure[]> {
-  const espeak: TtsVoiceRef = { engine: 'espeak-ng', engineVoiceId: 'gmw/en-US', languageCode: 'en-US', name: 'English (America)' };
+  const espeak: TtsVoiceRef = {
+    engine: 'espeak-ng',
+    engineVoiceId: 'gmw/en-US',
+    languageCode: 'en-US',
+    name: 'English (America)',
+  };
   const figures = await benchVoice('espeak-ng', espeak, ESPEAK_FIRST_AUDIO_TARGET_MS);
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'bench-read-aloud-stt-'));
   try {
     figures.push(...(await firstAudioUnderTranscription(espeak, scratch)));
     const long = path.join(scratch, 'twenty-minutes.wav');
-    await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-stream_loop', '9', '-i', path.join(MODELS, 'audio', 'align-dev', 'dev-a.wav'), '-c', 'copy', long]);
+    await promisify(execFile)('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-stream_loop',
+      '9',
+      '-i',
+      path.join(MODELS, 'audio', 'align-dev', 'dev-a.wav'),
+      '-c',
+      'copy',
+      long,
+    ]);
     figures.push(...(await firstAudioUnderTranscription(espeak, scratch, long)));
-    for (const lanes of new Set([defaultEngineLimits().maxJobProcesses, 2])) figures.push(...(await firstAudioWhileJobsRun(espeak, scratch, lanes)));
+    for (const lanes of new Set([defaultEngineLimits().maxJobProcesses, 2]))
+      figures.push(...(await firstAudioWhileJobsRun(espeak, scratch, lanes)));
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
@@ -295,8 +438,16 @@ export async function runReadAloudBench(): Promise<Figure[]> {
     await ensureEspeakData(espeakDataDir);
     const piper = path.join(MODELS, 'sherpa-synthetic', 'vits-piper');
     const voice: TtsVoiceRef = {
-      engine: 'sherpa-onnx', engineVoiceId: 'synthetic-vits', languageCode: 'en-US', name: 'Synthetic Piper',
-      model: { kind: 'vits', files: { model: path.join(piper, 'model.onnx'), tokens: path.join(piper, 'tokens.txt') }, speakerId: 0, espeakDataDir },
+      engine: 'sherpa-onnx',
+      engineVoiceId: 'synthetic-vits',
+      languageCode: 'en-US',
+      name: 'Synthetic Piper',
+      model: {
+        kind: 'vits',
+        files: { model: path.join(piper, 'model.onnx'), tokens: path.join(piper, 'tokens.txt') },
+        speakerId: 0,
+        espeakDataDir,
+      },
     };
     figures.push(...(await benchVoice('sherpa-onnx Piper (synthetic)', voice)));
   } finally {

@@ -46,7 +46,10 @@ interface Session {
 }
 
 function openSession(client: OpenAI, port: number, turnDetection: boolean): Promise<Session> {
-  const rt = new OpenAIRealtimeWS({ intent: 'transcription', options: { createConnection: () => net.connect({ host: '127.0.0.1', port }) } }, client);
+  const rt = new OpenAIRealtimeWS(
+    { intent: 'transcription', options: { createConnection: () => net.connect({ host: '127.0.0.1', port }) } },
+    client,
+  );
   const events: Event[] = [];
   const waiters = new Set<(event: Event | Error) => void>();
   rt.on('event', (event: Event) => {
@@ -57,31 +60,46 @@ function openSession(client: OpenAI, port: number, turnDetection: boolean): Prom
   rt.socket.once('close', (code: number) => {
     for (const wake of [...waiters]) wake(new Error(`the session closed (${code})`));
   });
-  const next = (type: string): Promise<Event> => new Promise((resolve, reject) => {
-    const timer = setTimeout(() => done(new Error(`no ${type} within ${DEADLINE_MS / 1000} s; events: ${events.map((e) => e.type).join(', ')}`)), DEADLINE_MS);
-    const done = (event: Event | Error): void => {
-      if (!(event instanceof Error) && event.type !== type && event.type !== 'error') return;
-      waiters.delete(done);
-      clearTimeout(timer);
-      if (event instanceof Error) reject(event);
-      else if (event.type === 'error') reject(new Error(JSON.stringify(event.error)));
-      else resolve(event);
-    };
-    waiters.add(done);
-  });
+  const next = (type: string): Promise<Event> =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          done(new Error(`no ${type} within ${DEADLINE_MS / 1000} s; events: ${events.map((e) => e.type).join(', ')}`)),
+        DEADLINE_MS,
+      );
+      const done = (event: Event | Error): void => {
+        if (!(event instanceof Error) && event.type !== type && event.type !== 'error') return;
+        waiters.delete(done);
+        clearTimeout(timer);
+        if (event instanceof Error) reject(event);
+        else if (event.type === 'error') reject(new Error(JSON.stringify(event.error)));
+        else resolve(event);
+      };
+      waiters.add(done);
+    });
   const session: Session = { rt, next, events };
   return next('session.created').then(async () => {
     const updated = next('session.updated');
     rt.send({
       type: 'session.update',
-      session: { type: 'transcription', audio: { input: { format: { type: 'audio/pcm', rate: RATE }, transcription: { model: 'whisper-1', language: 'en' }, turn_detection: turnDetection ? { type: 'server_vad', silence_duration_ms: SILENCE_MS } : null } } },
+      session: {
+        type: 'transcription',
+        audio: {
+          input: {
+            format: { type: 'audio/pcm', rate: RATE },
+            transcription: { model: 'whisper-1', language: 'en' },
+            turn_detection: turnDetection ? { type: 'server_vad', silence_duration_ms: SILENCE_MS } : null,
+          },
+        },
+      },
     } as never);
     await updated;
     return session;
   });
 }
 
-const append = (rt: OpenAIRealtimeWS, pcm: Buffer): void => rt.send({ type: 'input_audio_buffer.append', audio: pcm.toString('base64') } as never);
+const append = (rt: OpenAIRealtimeWS, pcm: Buffer): void =>
+  rt.send({ type: 'input_audio_buffer.append', audio: pcm.toString('base64') } as never);
 
 /** The 16-bit mono samples of a WAV file's data chunk, as bytes. */
 function wavData(wav: Buffer): Buffer {
@@ -108,12 +126,26 @@ async function streamRealTime(session: Session, pcm: Buffer): Promise<number> {
 async function allCompleted(session: Session): Promise<void> {
   const deadline = performance.now() + DEADLINE_MS;
   const open = (): string[] => {
-    const started = session.events.filter((e) => e.type === 'input_audio_buffer.speech_started').map((e) => e.item_id as string);
-    const done = new Set(session.events.filter((e) => e.type.startsWith('conversation.item.input_audio_transcription.') && (e.type.endsWith('.completed') || e.type.endsWith('.failed'))).map((e) => e.item_id));
+    const started = session.events
+      .filter((e) => e.type === 'input_audio_buffer.speech_started')
+      .map((e) => e.item_id as string);
+    const done = new Set(
+      session.events
+        .filter(
+          (e) =>
+            e.type.startsWith('conversation.item.input_audio_transcription.') &&
+            (e.type.endsWith('.completed') || e.type.endsWith('.failed')),
+        )
+        .map((e) => e.item_id),
+    );
     return started.filter((id) => !done.has(id));
   };
-  while (open().length > 0 || !session.events.some((e) => e.type === 'conversation.item.input_audio_transcription.completed')) {
-    if (performance.now() > deadline) throw new Error(`utterances ${open().join(', ')} not completed within ${DEADLINE_MS / 1000} s`);
+  while (
+    open().length > 0 ||
+    !session.events.some((e) => e.type === 'conversation.item.input_audio_transcription.completed')
+  ) {
+    if (performance.now() > deadline)
+      throw new Error(`utterances ${open().join(', ')} not completed within ${DEADLINE_MS / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -129,18 +161,25 @@ interface Lags {
 async function lagsAt(client: OpenAI, port: number, clips: Buffer[], count: number): Promise<Lags> {
   const sessions = await Promise.all(Array.from({ length: count }, () => openSession(client, port, true)));
   try {
-    const lags = await Promise.all(sessions.map(async (session, i) => {
-      const arrivals = new Map<string, number>();
-      session.rt.on('event', (event: Event) => {
-        if (event.type === 'conversation.item.input_audio_transcription.completed') arrivals.set(event.item_id, performance.now());
-      });
-      const streamedAt = performance.now();
-      const lastSent = await streamRealTime(session, clips[i % clips.length]);
-      await allCompleted(session);
-      const stops = session.events.filter((e) => e.type === 'input_audio_buffer.speech_stopped');
-      const utterance = Math.max(...stops.map((stop) => ((arrivals.get(stop.item_id) ?? performance.now()) - (streamedAt + stop.audio_end_ms)) / 1000));
-      return { end: (Math.max(...arrivals.values()) - lastSent) / 1000, utterance };
-    }));
+    const lags = await Promise.all(
+      sessions.map(async (session, i) => {
+        const arrivals = new Map<string, number>();
+        session.rt.on('event', (event: Event) => {
+          if (event.type === 'conversation.item.input_audio_transcription.completed')
+            arrivals.set(event.item_id, performance.now());
+        });
+        const streamedAt = performance.now();
+        const lastSent = await streamRealTime(session, clips[i % clips.length]);
+        await allCompleted(session);
+        const stops = session.events.filter((e) => e.type === 'input_audio_buffer.speech_stopped');
+        const utterance = Math.max(
+          ...stops.map(
+            (stop) => ((arrivals.get(stop.item_id) ?? performance.now()) - (streamedAt + stop.audio_end_ms)) / 1000,
+          ),
+        );
+        return { end: (Math.max(...arrivals.values()) - lastSent) / 1000, utterance };
+      }),
+    );
     return { end: Math.max(...lags.map((lag) => lag.end)), utterance: Math.max(...lags.map((lag) => lag.utterance)) };
   } finally {
     for (const session of sessions) session.rt.close();
@@ -153,10 +192,20 @@ export async function runRealtimeBench(): Promise<unknown> {
   await mkdir(path.join(dataDir, 'models', 'vad'), { recursive: true });
   const model = process.env[REALTIME_MODEL_ENV] || testModel('whisper/ggml-synthetic-random.bin');
   await symlink(path.resolve(model), path.join(dataDir, 'models', 'whisper', path.basename(model)));
-  console.log(`realtime  model: ${path.basename(model)}${process.env[REALTIME_MODEL_ENV] ? '' : ` (the synthetic model; set ${REALTIME_MODEL_ENV} to a real whisper model for real latency)`}`);
-  await copyFile(testModel('vad/ggml-silero-v6.2.0.bin'), path.join(dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'));
+  console.log(
+    `realtime  model: ${path.basename(model)}${process.env[REALTIME_MODEL_ENV] ? '' : ` (the synthetic model; set ${REALTIME_MODEL_ENV} to a real whisper model for real latency)`}`,
+  );
+  await copyFile(
+    testModel('vad/ggml-silero-v6.2.0.bin'),
+    path.join(dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'),
+  );
   const server = await startLocalServer({
-    host: '127.0.0.1', port: 0, dataDir, auth: false, log: silentLogger, engineWorkerPath: ENGINE_WORKER,
+    host: '127.0.0.1',
+    port: 0,
+    dataDir,
+    auth: false,
+    log: silentLogger,
+    engineWorkerPath: ENGINE_WORKER,
     realtime: { maxSessions: Math.max(...SESSION_STEPS) },
   });
   try {
@@ -168,7 +217,11 @@ export async function runRealtimeBench(): Promise<unknown> {
     const liveTimes: number[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
       const fileStarted = performance.now();
-      await client.audio.transcriptions.create({ file: await toFile(wav, 'jfk.wav'), model: 'whisper-1', language: 'en' });
+      await client.audio.transcriptions.create({
+        file: await toFile(wav, 'jfk.wav'),
+        model: 'whisper-1',
+        language: 'en',
+      });
       fileTimes.push((performance.now() - fileStarted) / 1000);
 
       const session = await openSession(client, server.port, false);
@@ -187,20 +240,37 @@ export async function runRealtimeBench(): Promise<unknown> {
     const figures = [
       figure('realtime', 'file job (jfk.wav, 11 s)', median(fileTimes), 's', undefined, load()),
       figure('realtime', 'commit → completed (same audio)', median(liveTimes), 's'),
-      figure('realtime', 'live / file', median(liveTimes) / median(fileTimes), '×', { kind: 'max', value: 1.2 }, load()),
+      figure(
+        'realtime',
+        'live / file',
+        median(liveTimes) / median(fileTimes),
+        '×',
+        { kind: 'max', value: 1.2 },
+        load(),
+      ),
     ];
 
     let held = 0;
     let heldLags: Lags = { end: 0, utterance: 0 };
     for (const count of SESSION_STEPS) {
       const lags = await lagsAt(client, server.port, clips, count);
-      console.log(`realtime  ${count} session(s) at real time: last audio → last completed ${lags.end.toFixed(2)} s, worst utterance end → completed ${lags.utterance.toFixed(2)} s  [${load()}]`);
+      console.log(
+        `realtime  ${count} session(s) at real time: last audio → last completed ${lags.end.toFixed(2)} s, worst utterance end → completed ${lags.utterance.toFixed(2)} s  [${load()}]`,
+      );
       if (lags.end > LAG_LIMIT_S || lags.utterance > LAG_LIMIT_S) break;
       held = count;
       heldLags = lags;
     }
-    figures.push(figure('realtime', `live sessions held at real time (every utterance completed ≤ ${LAG_LIMIT_S} s after it ended), ${os.availableParallelism()} cores`, held, 'sessions',
-      { kind: 'min', value: 2 }, `at ${held}: end lag ${heldLags.end.toFixed(2)} s, worst utterance lag ${heldLags.utterance.toFixed(2)} s; tried ${SESSION_STEPS.join('/')}; ${load()}`));
+    figures.push(
+      figure(
+        'realtime',
+        `live sessions held at real time (every utterance completed ≤ ${LAG_LIMIT_S} s after it ended), ${os.availableParallelism()} cores`,
+        held,
+        'sessions',
+        { kind: 'min', value: 2 },
+        `at ${held}: end lag ${heldLags.end.toFixed(2)} s, worst utterance lag ${heldLags.utterance.toFixed(2)} s; tried ${SESSION_STEPS.join('/')}; ${load()}`,
+      ),
+    );
     return figures;
   } finally {
     await server.close();

@@ -28,7 +28,11 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
 function put(url: string, token: string, body: Buffer): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'PUT', agent, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'audio/wav', 'Content-Length': body.length } });
+    const req = http.request(url, {
+      method: 'PUT',
+      agent,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'audio/wav', 'Content-Length': body.length },
+    });
     req.on('response', (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
@@ -45,15 +49,26 @@ export interface SimulatedDevice {
 }
 
 export function startSimulatedDevice(origin: string, token: string, voices: Voice[]): Promise<SimulatedDevice> {
-  const ws = new WebSocket(`${origin.replace(/^http/, 'ws')}/v1/devices/connect`, { headers: { Authorization: `Bearer ${token}` } });
+  const ws = new WebSocket(`${origin.replace(/^http/, 'ws')}/v1/devices/connect`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
   const device: SimulatedDevice = { completed: 0, errors: [], close: () => ws.close() };
   const send = (message: object) => ws.send(JSON.stringify(message));
   return new Promise((resolve, reject) => {
     ws.on('error', reject);
-    ws.on('open', () => send({
-      type: 'hello', protocol: PROTOCOL_VERSION, activeJobs: [],
-      capabilities: { version: 'simulated', tts: { voices }, stt: { models: [], diarization: false }, queueCapacity: 100_000 },
-    }));
+    ws.on('open', () =>
+      send({
+        type: 'hello',
+        protocol: PROTOCOL_VERSION,
+        activeJobs: [],
+        capabilities: {
+          version: 'simulated',
+          tts: { voices },
+          stt: { models: [], diarization: false },
+          queueCapacity: 100_000,
+        },
+      }),
+    );
     // eslint-disable-next-line @typescript-eslint/no-misused-promises -- a failure ends the simulation with its stack, as it should
     ws.on('message', async (data) => {
       const message = JSON.parse((data as Buffer).toString()) as RelayMessage;
@@ -65,9 +80,26 @@ export function startSimulatedDevice(origin: string, token: string, voices: Voic
         device.errors.push(error.message);
         return 0;
       });
-      send(status === 204
-        ? { type: 'update', jobId, status: 'succeeded', progress: 100, phase: 'done', backend: 'simulated', result: { mediaType: 'audio/wav', bytes: EMPTY_WAV.length } }
-        : { type: 'update', jobId, status: 'failed', progress: 0, phase: null, error: `output upload answered ${status}` });
+      send(
+        status === 204
+          ? {
+              type: 'update',
+              jobId,
+              status: 'succeeded',
+              progress: 100,
+              phase: 'done',
+              backend: 'simulated',
+              result: { mediaType: 'audio/wav', bytes: EMPTY_WAV.length },
+            }
+          : {
+              type: 'update',
+              jobId,
+              status: 'failed',
+              progress: 0,
+              phase: null,
+              error: `output upload answered ${status}`,
+            },
+      );
       device.completed++;
     });
   });

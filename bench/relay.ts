@@ -48,17 +48,29 @@ const TERMINAL = new Set(['succeeded', 'failed', 'cancelled', 'interrupted']);
 /** Create, poll every 10 ms until it ends, fetch the transcript: what a script calling either API does. */
 async function sttRoundTrip(base: string, headers: Record<string, string>, file: string): Promise<number> {
   const start = performance.now();
-  const created = await uploadMultipart(`${base}/stt/jobs`, { language: 'en', diarizationEnabled: 'false' }, { source: file, filename: path.basename(file) }, headers);
+  const created = await uploadMultipart(
+    `${base}/stt/jobs`,
+    { language: 'en', diarizationEnabled: 'false' },
+    { source: file, filename: path.basename(file) },
+    headers,
+  );
   if (created.status !== 200) throw new Error(`STT creation answered ${created.status}: ${created.body.toString()}`);
   const id = created.json().id;
-  const job = await waitFor('the STT job', async () => (await request(`${base}/jobs/${id}`, { headers })).json(), (j) => TERMINAL.has(j.status), 300_000);
+  const job = await waitFor(
+    'the STT job',
+    async () => (await request(`${base}/jobs/${id}`, { headers })).json(),
+    (j) => TERMINAL.has(j.status),
+    300_000,
+  );
   if (job.status !== 'succeeded') throw new Error(`The STT job ended ${job.status}: ${job.error}`);
   const transcript = await request(`${base}/jobs/${id}/transcript`, { headers });
   if (transcript.status !== 200) throw new Error(`The transcript answered ${transcript.status}`);
   return (performance.now() - start) / 1000;
 }
 
-export async function measureRelay(options: { rounds?: number; dispatchSamples?: number; throughputSeconds?: number } = {}): Promise<RelayBenchFigures> {
+export async function measureRelay(
+  options: { rounds?: number; dispatchSamples?: number; throughputSeconds?: number } = {},
+): Promise<RelayBenchFigures> {
   const rounds = Math.max(1, options.rounds ?? 3);
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const dataDir = await tempDir('speech-bench-relay-');
@@ -68,15 +80,27 @@ export async function measureRelay(options: { rounds?: number; dispatchSamples?:
     const db = await openDatabase({ databaseUrl, dataDir, log: silentLogger });
     const account = await ensureAccount(db, { initialCredits: 1e9, storageQuotaBytes: 1e12 });
     const real = await enrolDevice(db, account.id, 'bench device');
-    const sims = await Promise.all(Array.from({ length: 10 }, (_, i) => enrolDevice(db, account.id, `simulated ${i + 1}`)));
+    const sims = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => enrolDevice(db, account.id, `simulated ${i + 1}`)),
+    );
     const limits = { rpm: 100_000, maxConcurrentJobs: 1000 };
     const scopes = ['tts.create', 'stt.create', 'jobs.read', 'voices.read', 'capabilities.read'];
-    const deviceKey = (await createApiKey(db, account.id, { name: 'bench device', scopes, pool: [real.device.id], ...limits })).plaintext;
-    const poolKey = (await createApiKey(db, account.id, { name: 'bench pool', scopes, pool: sims.map((s) => s.device.id), ...limits })).plaintext;
+    const deviceKey = (
+      await createApiKey(db, account.id, { name: 'bench device', scopes, pool: [real.device.id], ...limits })
+    ).plaintext;
+    const poolKey = (
+      await createApiKey(db, account.id, { name: 'bench pool', scopes, pool: sims.map((s) => s.device.id), ...limits })
+    ).plaintext;
     await db.close();
 
     const port = await freePort();
-    const args = ['--port', String(port), '--data-dir', dataDir, ...(databaseUrl ? ['--database-url', databaseUrl] : [])];
+    const args = [
+      '--port',
+      String(port),
+      '--data-dir',
+      dataDir,
+      ...(databaseUrl ? ['--database-url', databaseUrl] : []),
+    ];
     const relay = await startRelayProcess(args);
     cleanups.unshift(() => relay.stop());
     const device = await startDevice({ relayOrigin: relay.origin, token: real.token, stt: true });
@@ -100,8 +124,15 @@ export async function measureRelay(options: { rounds?: number; dispatchSamples?:
     // 2. Dispatch latency on the idle real device: relay createdAt → startedAt (the device began the job).
     const latencies: number[] = [];
     for (let i = 0; i < (options.dispatchSamples ?? 100); i++) {
-      const job = (await postJson(`${relay.base}/tts/jobs`, { voiceId: ENGLISH_VOICE, text: `Sample ${i}.` }, auth)).json();
-      const done = await waitFor('a TTS job', async () => (await request(`${relay.base}/jobs/${job.id}`, { headers: auth })).json(), (j) => TERMINAL.has(j.status), 60_000);
+      const job = (
+        await postJson(`${relay.base}/tts/jobs`, { voiceId: ENGLISH_VOICE, text: `Sample ${i}.` }, auth)
+      ).json();
+      const done = await waitFor(
+        'a TTS job',
+        async () => (await request(`${relay.base}/jobs/${job.id}`, { headers: auth })).json(),
+        (j) => TERMINAL.has(j.status),
+        60_000,
+      );
       latencies.push(done.startedAt - done.createdAt);
     }
 
@@ -115,25 +146,39 @@ export async function measureRelay(options: { rounds?: number; dispatchSamples?:
     let accepted = 0;
     const start = performance.now();
     const until = start + seconds * 1000;
-    await Promise.all(Array.from({ length: 16 }, async () => {
-      while (performance.now() < until) {
-        const res = await postJson(`${relay.base}/tts/jobs`, { voiceId: ENGLISH_VOICE, text: 'Throughput.' }, poolAuth);
-        if (res.status !== 200) throw new Error(`Creation answered ${res.status}: ${res.body.toString()}`);
-        accepted++;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (performance.now() < until) {
+          const res = await postJson(
+            `${relay.base}/tts/jobs`,
+            { voiceId: ENGLISH_VOICE, text: 'Throughput.' },
+            poolAuth,
+          );
+          if (res.status !== 200) throw new Error(`Creation answered ${res.status}: ${res.body.toString()}`);
+          accepted++;
+        }
+      }),
+    );
     const elapsed = (performance.now() - start) / 1000;
     const completed = simulated.reduce((sum, s) => sum + s.completed, 0);
     const errors = simulated.flatMap((s) => s.errors);
-    if (errors.length > 0) process.stderr.write(`relay  ${errors.length} simulated uploads failed, e.g. ${errors[0]}\n`);
+    if (errors.length > 0)
+      process.stderr.write(`relay  ${errors.length} simulated uploads failed, e.g. ${errors[0]}\n`);
 
     const sttLocalSeconds = median(local);
     const sttRelaySeconds = median(remote);
     return {
-      database: databaseUrl ? 'postgres' : 'pglite', sttAudioSeconds: 30, sttLocalSeconds, sttRelaySeconds,
-      roundTripRatio: sttRelaySeconds / sttLocalSeconds, dispatchSamples: latencies.length,
-      dispatchP50Ms: percentile(latencies, 50), dispatchP99Ms: percentile(latencies, 99),
-      simulatedDevices: simulated.length, acceptedPerSecond: accepted / elapsed, completedPerSecond: completed / elapsed,
+      database: databaseUrl ? 'postgres' : 'pglite',
+      sttAudioSeconds: 30,
+      sttLocalSeconds,
+      sttRelaySeconds,
+      roundTripRatio: sttRelaySeconds / sttLocalSeconds,
+      dispatchSamples: latencies.length,
+      dispatchP50Ms: percentile(latencies, 50),
+      dispatchP99Ms: percentile(latencies, 99),
+      simulatedDevices: simulated.length,
+      acceptedPerSecond: accepted / elapsed,
+      completedPerSecond: completed / elapsed,
     };
   } finally {
     for (const cleanup of cleanups) await cleanup().catch(() => undefined);
@@ -152,7 +197,8 @@ export function relayLines(f: RelayBenchFigures): string[] {
 export async function runRelayBench(): Promise<RelayBenchFigures> {
   const figures = await measureRelay();
   for (const line of relayLines(figures)) console.log(line);
-  if (os.loadavg()[0] > os.cpus().length / 2) console.log(`relay  note: load average ${os.loadavg()[0].toFixed(1)}; not an idle machine`);
+  if (os.loadavg()[0] > os.cpus().length / 2)
+    console.log(`relay  note: load average ${os.loadavg()[0].toFixed(1)}; not an idle machine`);
   return figures;
 }
 

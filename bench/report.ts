@@ -23,13 +23,28 @@ export interface Figure {
 }
 
 const format = (value: number): string =>
-  Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 10 ? value.toFixed(1) : value.toFixed(value === 0 ? 0 : 3);
+  Math.abs(value) >= 100
+    ? value.toFixed(0)
+    : Math.abs(value) >= 10
+      ? value.toFixed(1)
+      : value.toFixed(value === 0 ? 0 : 3);
 
 /** Prints the figure's line and returns it, with `meets` filled in. */
-export function figure(bench: string, name: string, value: number, unit: string, target?: Target, detail?: string): Figure {
+export function figure(
+  bench: string,
+  name: string,
+  value: number,
+  unit: string,
+  target?: Target,
+  detail?: string,
+): Figure {
   const meets = target ? (target.kind === 'max' ? value <= target.value : value >= target.value) : undefined;
-  const goal = target ? `  (target ${target.kind === 'max' ? '≤' : '≥'} ${format(target.value)}${unit ? ` ${unit}` : ''}) ${meets ? 'ok' : 'MISSES TARGET'}` : '';
-  console.log(`${bench.padEnd(9)} ${name}: ${format(value)}${unit ? ` ${unit}` : ''}${goal}${detail ? `  [${detail}]` : ''}`);
+  const goal = target
+    ? `  (target ${target.kind === 'max' ? '≤' : '≥'} ${format(target.value)}${unit ? ` ${unit}` : ''}) ${meets ? 'ok' : 'MISSES TARGET'}`
+    : '';
+  console.log(
+    `${bench.padEnd(9)} ${name}: ${format(value)}${unit ? ` ${unit}` : ''}${goal}${detail ? `  [${detail}]` : ''}`,
+  );
   return { bench, name, value, unit, target, meets, detail };
 }
 

@@ -48,9 +48,12 @@ async function main(): Promise<void> {
   configureEngine(engineConfigFromEnvironment());
   const only = process.argv.slice(2);
   const unknown = only.filter((name) => !BENCHES.some((b) => b.name === name));
-  if (unknown.length > 0) throw new Error(`Unknown bench ${unknown.join(', ')}; known: ${BENCHES.map((b) => b.name).join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`Unknown bench ${unknown.join(', ')}; known: ${BENCHES.map((b) => b.name).join(', ')}`);
   const about = machine();
-  console.log(`machine: ${String(about.cpu)}, ${String(about.cores)} cores, ${String(about.memoryGb)} GB, ${String(about.os)}, Node ${String(about.node)}, load ${os.loadavg()[0].toFixed(2)}`);
+  console.log(
+    `machine: ${String(about.cpu)}, ${String(about.cores)} cores, ${String(about.memoryGb)} GB, ${String(about.os)}, Node ${String(about.node)}, load ${os.loadavg()[0].toFixed(2)}`,
+  );
   const results: Record<string, unknown> = {};
   for (const bench of BENCHES) {
     if (only.length > 0 && !only.includes(bench.name)) continue;
@@ -62,7 +65,10 @@ async function main(): Promise<void> {
   await mkdir(dir, { recursive: true });
   const date = new Date().toISOString();
   const file = path.join(dir, `bench-${date.replace(/[:.]/g, '-')}.json`);
-  await writeFile(file, `${JSON.stringify({ date, machine: { ...about, loadAverageAfter: os.loadavg()[0] }, results }, null, 2)}\n`);
+  await writeFile(
+    file,
+    `${JSON.stringify({ date, machine: { ...about, loadAverageAfter: os.loadavg()[0] }, results }, null, 2)}\n`,
+  );
   console.log(`results: ${path.relative(process.cwd(), file)}`);
 }
 

@@ -15,11 +15,39 @@ export async function runStoreGrowthBench(sizes: readonly number[] = [100, 10_00
     const f = await measureStore(size);
     creates.push(f.createMs);
     moves.push(f.transitionMs);
-    figures.push(figure('store', `create with ${size} jobs in history (median)`, f.createMs, 'ms', undefined, `mean ${f.createMeanMs.toFixed(3)} ms with compaction`));
-    figures.push(figure('store', `transition with ${size} jobs in history (median)`, f.transitionMs, 'ms', undefined, `mean ${f.transitionMeanMs.toFixed(3)} ms`));
+    figures.push(
+      figure(
+        'store',
+        `create with ${size} jobs in history (median)`,
+        f.createMs,
+        'ms',
+        undefined,
+        `mean ${f.createMeanMs.toFixed(3)} ms with compaction`,
+      ),
+    );
+    figures.push(
+      figure(
+        'store',
+        `transition with ${size} jobs in history (median)`,
+        f.transitionMs,
+        'ms',
+        undefined,
+        `mean ${f.transitionMeanMs.toFixed(3)} ms`,
+      ),
+    );
   }
   const spread = (values: number[]): number => Math.max(...values) / Math.min(...values);
-  figures.push(figure('store', `create cost, largest / smallest across ${sizes.join(', ')}`, spread(creates), '×', { kind: 'max', value: 2 }));
-  figures.push(figure('store', `transition cost, largest / smallest across ${sizes.join(', ')}`, spread(moves), '×', { kind: 'max', value: 2 }));
+  figures.push(
+    figure('store', `create cost, largest / smallest across ${sizes.join(', ')}`, spread(creates), '×', {
+      kind: 'max',
+      value: 2,
+    }),
+  );
+  figures.push(
+    figure('store', `transition cost, largest / smallest across ${sizes.join(', ')}`, spread(moves), '×', {
+      kind: 'max',
+      value: 2,
+    }),
+  );
   return figures;
 }

@@ -16,11 +16,40 @@ export interface StoreFigures {
 }
 
 const record = (id: string, status: JobRecord['status'] = 'queued'): JobRecord => ({
-  id, name: `job ${id}`, kind: 'tts', status, progress: 0, phase: null, backend: null, result: null, error: null,
-  createdAt: Date.now(), startedAt: null, finishedAt: null, origin: 'api', outputFile: null,
+  id,
+  name: `job ${id}`,
+  kind: 'tts',
+  status,
+  progress: 0,
+  phase: null,
+  backend: null,
+  result: null,
+  error: null,
+  createdAt: Date.now(),
+  startedAt: null,
+  finishedAt: null,
+  origin: 'api',
+  outputFile: null,
   input: {
-    kind: 'tts', characters: 40,
-    options: { voiceId: '59ecd22d-96db-56b8-a0f4-62d14ba28a8b', language: 'auto', inputFormat: 'txt', outputFormat: 'wav', sampleRate: 24000, bitrateKbps: 128, audioChannels: 'mono', steps: 32, guidanceScale: 2, speed: 1, duration: null, denoise: true, preprocessPrompt: true, postprocessOutput: true, trimSilence: true },
+    kind: 'tts',
+    characters: 40,
+    options: {
+      voiceId: '59ecd22d-96db-56b8-a0f4-62d14ba28a8b',
+      language: 'auto',
+      inputFormat: 'txt',
+      outputFormat: 'wav',
+      sampleRate: 24000,
+      bitrateKbps: 128,
+      audioChannels: 'mono',
+      steps: 32,
+      guidanceScale: 2,
+      speed: 1,
+      duration: null,
+      denoise: true,
+      preprocessPrompt: true,
+      postprocessOutput: true,
+      trimSilence: true,
+    },
     voice: { engine: 'espeak-ng', engineVoiceId: 'gmw/en-US', languageCode: 'en-US' },
   },
 });
@@ -49,7 +78,13 @@ export async function measureStore(historySize: number, samples = 600): Promise<
       moves.push(performance.now() - start);
     }
     await store.flush();
-    return { historySize, createMs: median(creates), transitionMs: median(moves), createMeanMs: mean(creates), transitionMeanMs: mean(moves) };
+    return {
+      historySize,
+      createMs: median(creates),
+      transitionMs: median(moves),
+      createMeanMs: mean(creates),
+      transitionMeanMs: mean(moves),
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

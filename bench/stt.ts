@@ -34,7 +34,9 @@ interface BenchModel {
 
 async function hifiClips(limit: number): Promise<Clip[]> {
   const dir = path.join(testModelsDir(), 'audio', 'hifitts-6097');
-  const lines = (await readFile(path.join(dir, 'manifest.jsonl'), 'utf8')).split('\n').filter((line) => line.trim() !== '');
+  const lines = (await readFile(path.join(dir, 'manifest.jsonl'), 'utf8'))
+    .split('\n')
+    .filter((line) => line.trim() !== '');
   return lines.slice(0, limit).map((line) => {
     const entry = JSON.parse(line) as { audio_filepath: string; text: string; duration: number };
     return { file: path.join(dir, entry.audio_filepath), text: entry.text, duration: entry.duration };
@@ -52,14 +54,21 @@ async function syntheticModels(): Promise<BenchModel[]> {
   return models;
 }
 
-async function transcribeClips(model: BenchModel, clips: readonly Clip[], scratch: string): Promise<{ seconds: number; texts: string[] }> {
+async function transcribeClips(
+  model: BenchModel,
+  clips: readonly Clip[],
+  scratch: string,
+): Promise<{ seconds: number; texts: string[] }> {
   const texts: string[] = [];
   let seconds = 0;
   for (const [index, clip] of clips.entries()) {
     const workDir = path.join(scratch, `${path.basename(model.file)}-${index}`);
     await mkdir(workDir, { recursive: true });
     const started = performance.now();
-    await runSttTask({ kind: 'stt', inputPath: clip.file, workDir, modelPath: model.file, options: OPTIONS }, () => undefined);
+    await runSttTask(
+      { kind: 'stt', inputPath: clip.file, workDir, modelPath: model.file, options: OPTIONS },
+      () => undefined,
+    );
     seconds += (performance.now() - started) / 1000;
     const transcript = JSON.parse(await readFile(path.join(workDir, 'transcript.json'), 'utf8')) as Transcript;
     texts.push(transcript.text);

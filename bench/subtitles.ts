@@ -18,12 +18,18 @@ function subtitleFile(): string {
     // Every fifth cue breaks a rule: too short, too fast, a line too long, three lines, an overlap.
     const kind = i % 25;
     const end = start + (kind === 5 ? 0.4 : 2.8);
-    const lines = kind === 10 ? ['This line is far longer than forty-two characters, on purpose.']
-      : kind === 15 ? ['One', 'two', 'three lines']
-      : kind === 20 ? ['Many many words crammed into a cue', 'that is much too short to read them']
-      : [`<i>Cue number ${i + 1}</i> says something`, 'on two lines.'];
+    const lines =
+      kind === 10
+        ? ['This line is far longer than forty-two characters, on purpose.']
+        : kind === 15
+          ? ['One', 'two', 'three lines']
+          : kind === 20
+            ? ['Many many words crammed into a cue', 'that is much too short to read them']
+            : [`<i>Cue number ${i + 1}</i> says something`, 'on two lines.'];
     const shownEnd = kind === 20 ? start + 1 : kind === 0 && i > 0 ? start + 3.7 : end;
-    blocks.push(`${i + 1}\r\n${formatTimestamp(start, ',')} --> ${formatTimestamp(shownEnd, ',')}\r\n${lines.join('\r\n')}\r\n`);
+    blocks.push(
+      `${i + 1}\r\n${formatTimestamp(start, ',')} --> ${formatTimestamp(shownEnd, ',')}\r\n${lines.join('\r\n')}\r\n`,
+    );
   }
   return `\uFEFF${blocks.join('\r\n')}`;
 }
@@ -42,7 +48,13 @@ export async function runSubtitlesBench(): Promise<Figure[]> {
     cpuTimes.push((used.user + used.system) / 1000);
   }
   return [
-    figure('subtitles', `diagnostics for a ${CUES}-cue SRT`, median(times), 'ms', { kind: 'max', value: 50 },
-      `median of ${RUNS} (CPU time ${median(cpuTimes).toFixed(1)} ms), ${problems} problems found, ${(source.length / 1024).toFixed(0)} KB`),
+    figure(
+      'subtitles',
+      `diagnostics for a ${CUES}-cue SRT`,
+      median(times),
+      'ms',
+      { kind: 'max', value: 50 },
+      `median of ${RUNS} (CPU time ${median(cpuTimes).toFixed(1)} ms), ${problems} problems found, ${(source.length / 1024).toFixed(0)} KB`,
+    ),
   ];
 }

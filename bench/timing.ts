@@ -74,7 +74,7 @@ function alignByText(recognized: readonly TimedWord[], truth: readonly TimedWord
     }
   }
   const pairs: Array<[TimedWord, TimedWord]> = [];
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
     if (a[i] === b[j] && a[i] !== '') pairs.push([recognized[i++], truth[j++]]);
     else if (table[i + 1][j] >= table[i][j + 1]) i++;
     else j++;
@@ -83,13 +83,17 @@ function alignByText(recognized: readonly TimedWord[], truth: readonly TimedWord
 }
 
 /** Boundary errors in ms: of matched words, else (nothing matched) of each boundary to the nearest true one. */
-export function boundaryErrors(recognized: readonly TimedWord[], truth: readonly TimedWord[]): { errorsMs: number[]; matched: number } {
+export function boundaryErrors(
+  recognized: readonly TimedWord[],
+  truth: readonly TimedWord[],
+): { errorsMs: number[]; matched: number } {
   const pairs = alignByText(recognized, truth);
   if (pairs.length > 0) {
     const errorsMs = pairs.flatMap(([r, t]) => [Math.abs(r.start - t.start) * 1000, Math.abs(r.end - t.end) * 1000]);
     return { errorsMs, matched: pairs.length };
   }
-  const nearest = (seconds: number, edges: number[]): number => Math.min(...edges.map((edge) => Math.abs(edge - seconds))) * 1000;
+  const nearest = (seconds: number, edges: number[]): number =>
+    Math.min(...edges.map((edge) => Math.abs(edge - seconds))) * 1000;
   const starts = truth.map((w) => w.start);
   const ends = truth.map((w) => w.end);
   return { errorsMs: recognized.flatMap((w) => [nearest(w.start, starts), nearest(w.end, ends)]), matched: 0 };
@@ -104,7 +108,10 @@ export async function runTimingBench(): Promise<Figure[]> {
     await mkdir(whisperDir, { recursive: true });
     await mkdir(path.join(dataDir, 'models', 'vad'));
     await symlink(model, path.join(whisperDir, path.basename(model)));
-    await symlink(testModel('vad', 'ggml-silero-v6.2.0.bin'), path.join(dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'));
+    await symlink(
+      testModel('vad', 'ggml-silero-v6.2.0.bin'),
+      path.join(dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'),
+    );
 
     const spoken = await speakWithTruth(PARAGRAPH);
     const inputPath = path.join(dataDir, 'paragraph.wav');
@@ -114,7 +121,13 @@ export async function runTimingBench(): Promise<Figure[]> {
 
     const workDir = path.join(dataDir, 'job');
     await mkdir(workDir);
-    const task = { kind: 'stt' as const, inputPath, workDir, modelPath: path.join(whisperDir, path.basename(model)), options: OPTIONS };
+    const task = {
+      kind: 'stt' as const,
+      inputPath,
+      workDir,
+      modelPath: path.join(whisperDir, path.basename(model)),
+      options: OPTIONS,
+    };
     await runSttTask(task, () => undefined);
     const transcript = JSON.parse(await readFile(path.join(workDir, 'transcript.json'), 'utf8')) as Transcript;
     const words = transcript.segments.flatMap((segment) => segment.words);
@@ -124,12 +137,15 @@ export async function runTimingBench(): Promise<Figure[]> {
       `${path.basename(model)}, espeak-ng paragraph of ${spoken.words.length} words (${(spoken.samples.length / spoken.sampleRate).toFixed(1)} s)`,
       `${matched} words matched by text, word timing ${transcript.wordTiming ?? 'estimated'}`,
       ...(synthetic
-        ? ['synthetic random-weight model: MEANINGLESS (each boundary against the nearest true one, no target applied); set SPEECH_STUDIO_BENCH_MODEL to a real ggml model, target < 80 ms']
+        ? [
+            'synthetic random-weight model: MEANINGLESS (each boundary against the nearest true one, no target applied); set SPEECH_STUDIO_BENCH_MODEL to a real ggml model, target < 80 ms',
+          ]
         : []),
     ].join('; ');
     const value = errorsMs.length > 0 ? median(errorsMs) : Number.NaN;
     const target = synthetic ? undefined : { kind: 'max' as const, value: 80 };
-    if (process.env.BENCH_VERBOSE) console.log(spoken.words.map((w) => `${w.text}@${w.start.toFixed(2)}-${w.end.toFixed(2)}`).join(' '));
+    if (process.env.BENCH_VERBOSE)
+      console.log(spoken.words.map((w) => `${w.text}@${w.start.toFixed(2)}-${w.end.toFixed(2)}`).join(' '));
     return [figure('timing', 'median word-boundary error against espeak-ng word events', value, 'ms', target, detail)];
   } finally {
     await rm(dataDir, { recursive: true, force: true });

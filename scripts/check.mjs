@@ -16,7 +16,14 @@ function run(script, { buffered }) {
     const output = [];
     child.stdout?.on('data', (chunk) => output.push(chunk));
     child.stderr?.on('data', (chunk) => output.push(chunk));
-    child.on('close', (code, signal) => resolve({ script, status: code ?? (signal ? 1 : 0), output: Buffer.concat(output).toString(), seconds: (Date.now() - started) / 1000 }));
+    child.on('close', (code, signal) =>
+      resolve({
+        script,
+        status: code ?? (signal ? 1 : 0),
+        output: Buffer.concat(output).toString(),
+        seconds: (Date.now() - started) / 1000,
+      }),
+    );
   });
 }
 
@@ -25,7 +32,9 @@ async function staticLane() {
   for (const script of STATIC_CHECKS) {
     const result = await run(script, { buffered: true });
     results.push(result);
-    process.stdout.write(`\n# npm run ${script}: ${result.status === 0 ? 'passed' : `failed (exit ${result.status})`} in ${result.seconds.toFixed(0)} s\n${result.output}`);
+    process.stdout.write(
+      `\n# npm run ${script}: ${result.status === 0 ? 'passed' : `failed (exit ${result.status})`} in ${result.seconds.toFixed(0)} s\n${result.output}`,
+    );
     if (result.status !== 0) break;
   }
   return results;
@@ -35,7 +44,9 @@ const started = Date.now();
 const [statics, unit] = await Promise.all([staticLane(), run('test:unit', { buffered: false })]);
 const results = [...statics, unit];
 console.log('\n# npm run check');
-for (const { script, status, seconds } of results) console.log(`#   ${status === 0 ? 'ok    ' : 'FAILED'} ${script} (${seconds.toFixed(0)} s)`);
-for (const script of STATIC_CHECKS.slice(statics.length)) console.log(`#   not run ${script} (an earlier static check failed)`);
+for (const { script, status, seconds } of results)
+  console.log(`#   ${status === 0 ? 'ok    ' : 'FAILED'} ${script} (${seconds.toFixed(0)} s)`);
+for (const script of STATIC_CHECKS.slice(statics.length))
+  console.log(`#   not run ${script} (an earlier static check failed)`);
 console.log(`#   ${((Date.now() - started) / 1000).toFixed(0)} s in all`);
 process.exit(results.some((result) => result.status !== 0) ? 1 : 0);

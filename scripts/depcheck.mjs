@@ -67,7 +67,9 @@ function folderCycleReport(modules) {
   return cyclicGroups(edges).map((group) => {
     const inside = new Set(group);
     const crossings = group.flatMap((from) =>
-      [...(edges.get(from) ?? [])].filter(([to]) => inside.has(to)).map(([to, example]) => `    ${from} → ${to} (e.g. ${example})`),
+      [...(edges.get(from) ?? [])]
+        .filter(([to]) => inside.has(to))
+        .map(([to, example]) => `    ${from} → ${to} (e.g. ${example})`),
     );
     return `  error no-folder-cycle: ${group.join(', ')} import each other:\n${crossings.join('\n')}`;
   });
@@ -75,7 +77,9 @@ function folderCycleReport(modules) {
 
 function moduleRuleReport(violations) {
   return violations.map((violation) => {
-    const route = violation.cycle?.length ? [violation.from, ...violation.cycle.map((step) => step.name ?? step)] : [violation.from, violation.to];
+    const route = violation.cycle?.length
+      ? [violation.from, ...violation.cycle.map((step) => step.name ?? step)]
+      : [violation.from, violation.to];
     return `  ${violation.rule.severity} ${violation.rule.name}: ${route.join(' → ')}`;
   });
 }
@@ -109,5 +113,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.error(`depcheck: ${errors.length} import rule(s) broken in ${root}/src:\n${errors.join('\n')}`);
     process.exit(1);
   }
-  console.log(`depcheck: ${modules} modules in src/, no import cycle, vscode only in the editor, no HTTP in the engine or the job core, no door importing another door, nothing outside src/engine/ importing it, no job core in src/http/ or src/link/.`);
+  console.log(
+    `depcheck: ${modules} modules in src/, no import cycle, vscode only in the editor, no HTTP in the engine or the job core, no door importing another door, nothing outside src/engine/ importing it, no job core in src/http/ or src/link/.`,
+  );
 }

@@ -14,10 +14,13 @@ const args = process.argv.slice(2);
 const option = (name) => args.flatMap((a, i) => (a === name ? [args[i + 1]] : []));
 const outDir = path.resolve(option('--out')[0] ?? path.join(root, 'packages'));
 const targets = option('--target').length > 0 ? option('--target') : Object.keys(PLATFORMS);
-for (const target of targets) if (!PLATFORMS[target]) throw new Error(`Unknown target ${target}; expected one of ${Object.keys(PLATFORMS).join(', ')}`);
+for (const target of targets)
+  if (!PLATFORMS[target])
+    throw new Error(`Unknown target ${target}; expected one of ${Object.keys(PLATFORMS).join(', ')}`);
 
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-const installedVersion = (name) => JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
+const installedVersion = (name) =>
+  JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
 const packs = path.join(root, 'build', 'npm-packs');
 
 /** A package's folder: the installed one when it is this machine's, else its registry tarball unpacked. */
@@ -27,7 +30,12 @@ function packageFolder(name, version) {
   const folder = path.join(packs, `${name.replace('/', '+')}@${version}`);
   if (!existsSync(path.join(folder, 'package.json'))) {
     mkdirSync(packs, { recursive: true });
-    const tarball = execFileSync('npm', ['pack', `${name}@${version}`, '--silent', '--pack-destination', packs], { encoding: 'utf8' }).trim().split('\n').pop();
+    const tarball = execFileSync('npm', ['pack', `${name}@${version}`, '--silent', '--pack-destination', packs], {
+      encoding: 'utf8',
+    })
+      .trim()
+      .split('\n')
+      .pop();
     mkdirSync(folder, { recursive: true });
     execFileSync('tar', ['xzf', path.join(packs, tarball), '-C', folder, '--strip-components=1']);
   }
@@ -68,19 +76,44 @@ for (const target of targets) {
   // README and the pages it links to, the media, grammars and schemas, and the bundles (package-contents.mjs).
   for (const entry of STAGED) copy(path.join(root, entry), path.join(stage, entry));
   // Everything else is bundled into dist/: vsce's dependency walk sees only the packages loaded from disk.
-  const runtime = Object.fromEntries(Object.entries(pkg.dependencies).filter(([name]) => name.startsWith('@echogarden/') || name === '@fugood/whisper.node' || name === '@ffmpeg/core' || (name === 'sherpa-onnx-node' && platform.sherpa) || (name === 'node-llama-cpp' && publishedFolder(platform.llama, llamaVersion))));
-  writeFileSync(path.join(stage, 'package.json'), JSON.stringify({ ...pkg, dependencies: runtime, devDependencies: {} }, null, 2));
+  const runtime = Object.fromEntries(
+    Object.entries(pkg.dependencies).filter(
+      ([name]) =>
+        name.startsWith('@echogarden/') ||
+        name === '@fugood/whisper.node' ||
+        name === '@ffmpeg/core' ||
+        (name === 'sherpa-onnx-node' && platform.sherpa) ||
+        (name === 'node-llama-cpp' && publishedFolder(platform.llama, llamaVersion)),
+    ),
+  );
+  writeFileSync(
+    path.join(stage, 'package.json'),
+    JSON.stringify({ ...pkg, dependencies: runtime, devDependencies: {} }, null, 2),
+  );
   const modules = path.join(stage, 'node_modules');
   copy(path.join(root, 'node_modules', '@echogarden'), path.join(modules, '@echogarden'));
   // ffmpeg compiled to WebAssembly (the same file for every platform): decoding and encoding without a system ffmpeg.
-  copy(path.join(root, 'node_modules', '@ffmpeg', 'core'), path.join(modules, '@ffmpeg', 'core'), (src) => !src.includes(`${path.sep}dist${path.sep}esm`));
-  copy(path.join(root, 'node_modules', '@fugood', 'whisper.node'), path.join(modules, '@fugood', 'whisper.node'), (src) => !src.includes(`${path.sep}node_modules${path.sep}@fugood${path.sep}whisper.node${path.sep}node_modules`));
-  const whisperVersion = existsSync(path.join(root, 'node_modules', platform.whisper)) ? whisperInstalled : WHISPER_FALLBACK_VERSION;
+  copy(
+    path.join(root, 'node_modules', '@ffmpeg', 'core'),
+    path.join(modules, '@ffmpeg', 'core'),
+    (src) => !src.includes(`${path.sep}dist${path.sep}esm`),
+  );
+  copy(
+    path.join(root, 'node_modules', '@fugood', 'whisper.node'),
+    path.join(modules, '@fugood', 'whisper.node'),
+    (src) => !src.includes(`${path.sep}node_modules${path.sep}@fugood${path.sep}whisper.node${path.sep}node_modules`),
+  );
+  const whisperVersion = existsSync(path.join(root, 'node_modules', platform.whisper))
+    ? whisperInstalled
+    : WHISPER_FALLBACK_VERSION;
   copy(packageFolder(platform.whisper, whisperVersion), path.join(modules, platform.whisper));
   // The binding names every platform's build as optional at its own version: the staged copy names the one it carries.
   const bindingManifest = path.join(modules, '@fugood', 'whisper.node', 'package.json');
   const binding = JSON.parse(readFileSync(bindingManifest, 'utf8'));
-  writeFileSync(bindingManifest, JSON.stringify({ ...binding, optionalDependencies: { [platform.whisper]: whisperVersion } }, null, 2));
+  writeFileSync(
+    bindingManifest,
+    JSON.stringify({ ...binding, optionalDependencies: { [platform.whisper]: whisperVersion } }, null, 2),
+  );
   if (platform.sherpa) {
     copy(path.join(root, 'node_modules', 'sherpa-onnx-node'), path.join(modules, 'sherpa-onnx-node'));
     copy(packageFolder(platform.sherpa, sherpaVersion), path.join(modules, platform.sherpa));
@@ -89,22 +122,50 @@ for (const target of targets) {
   // language model (translation says so in one sentence) rather than a mismatched one.
   const llamaBinaries = publishedFolder(platform.llama, llamaVersion);
   if (llamaBinaries) {
-    for (const folder of llamaTree) copy(path.join(root, folder), path.join(stage, folder), folder === 'node_modules/node-llama-cpp' ? llamaFileFilter : undefined);
+    for (const folder of llamaTree)
+      copy(
+        path.join(root, folder),
+        path.join(stage, folder),
+        folder === 'node_modules/node-llama-cpp' ? llamaFileFilter : undefined,
+      );
     copy(llamaBinaries, path.join(modules, platform.llama));
     const llamaManifest = path.join(modules, 'node-llama-cpp', 'package.json');
     const llamaPackage = JSON.parse(readFileSync(llamaManifest, 'utf8'));
-    writeFileSync(llamaManifest, JSON.stringify({ ...llamaPackage, optionalDependencies: { [platform.llama]: llamaVersion } }, null, 2));
+    writeFileSync(
+      llamaManifest,
+      JSON.stringify({ ...llamaPackage, optionalDependencies: { [platform.llama]: llamaVersion } }, null, 2),
+    );
   }
   // The repository's .vscodeignore allow-lists linux-x64's native packages by name: this target's instead.
   const ignore = readFileSync(path.join(stage, '.vscodeignore'), 'utf8')
     .replaceAll('@fugood/node-whisper-linux-x64', platform.whisper)
     .replaceAll('sherpa-onnx-linux-x64', platform.sherpa ?? 'sherpa-onnx-none');
   // node-llama-cpp's tree is allowed by folder, as the packager found it (see package-closure.mjs).
-  const llamaAllowed = llamaBinaries ? [...llamaTree.map((folder) => `!${folder}/**`), `!node_modules/${platform.llama}/**`].join('\n') : '';
+  const llamaAllowed = llamaBinaries
+    ? [...llamaTree.map((folder) => `!${folder}/**`), `!node_modules/${platform.llama}/**`].join('\n')
+    : '';
   writeFileSync(path.join(stage, '.vscodeignore'), `${ignore}\n${llamaAllowed}\n`);
   const vsix = path.join(outDir, `${pkg.name}-${target}-${pkg.version}.vsix`);
-  execFileSync('npx', ['--no-install', 'vsce', 'package', '--target', target, '--allow-missing-repository', '--no-rewrite-relative-links', '--out', vsix], { cwd: stage, stdio: ['ignore', 'ignore', 'inherit'] });
-  console.log(`${path.relative(process.cwd(), vsix)}: whisper.cpp ${whisperVersion}${platform.sherpa ? `, sherpa-onnx ${sherpaVersion}` : ', no sherpa-onnx (none published for this platform)'}, ${llamaBinaries ? `node-llama-cpp ${llamaVersion} (${platform.llama})` : `no language model (${platform.llama} ${llamaVersion} is not on the registry)`}`);
+  execFileSync(
+    'npx',
+    [
+      '--no-install',
+      'vsce',
+      'package',
+      '--target',
+      target,
+      '--allow-missing-repository',
+      '--no-rewrite-relative-links',
+      '--out',
+      vsix,
+    ],
+    { cwd: stage, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  console.log(
+    `${path.relative(process.cwd(), vsix)}: whisper.cpp ${whisperVersion}${platform.sherpa ? `, sherpa-onnx ${sherpaVersion}` : ', no sherpa-onnx (none published for this platform)'}, ${llamaBinaries ? `node-llama-cpp ${llamaVersion} (${platform.llama})` : `no language model (${platform.llama} ${llamaVersion} is not on the registry)`}`,
+  );
   rmSync(stage, { recursive: true, force: true });
 }
-console.log(`Packaged ${targets.length} target(s) into ${path.relative(process.cwd(), outDir) || '.'}: ${readdirSync(outDir).filter((f) => f.endsWith('.vsix')).length} .vsix file(s).`);
+console.log(
+  `Packaged ${targets.length} target(s) into ${path.relative(process.cwd(), outDir) || '.'}: ${readdirSync(outDir).filter((f) => f.endsWith('.vsix')).length} .vsix file(s).`,
+);

@@ -12,13 +12,50 @@ export const WHISPER_FALLBACK_VERSION = '1.1.1';
 
 /** VS Code target → native packages and the header their binaries must have. */
 export const PLATFORMS = {
-  'linux-x64': { whisper: '@fugood/node-whisper-linux-x64', sherpa: 'sherpa-onnx-linux-x64', llama: '@node-llama-cpp/linux-x64', format: 'elf', arch: 'x64' },
-  'linux-arm64': { whisper: '@fugood/node-whisper-linux-arm64', sherpa: 'sherpa-onnx-linux-arm64', llama: '@node-llama-cpp/linux-arm64', format: 'elf', arch: 'arm64' },
-  'darwin-x64': { whisper: '@fugood/node-whisper-darwin-x64', sherpa: 'sherpa-onnx-darwin-x64', llama: '@node-llama-cpp/mac-x64', format: 'macho', arch: 'x64' },
-  'darwin-arm64': { whisper: '@fugood/node-whisper-darwin-arm64', sherpa: 'sherpa-onnx-darwin-arm64', llama: '@node-llama-cpp/mac-arm64-metal', format: 'macho', arch: 'arm64' },
-  'win32-x64': { whisper: '@fugood/node-whisper-win32-x64', sherpa: 'sherpa-onnx-win-x64', llama: '@node-llama-cpp/win-x64', format: 'pe', arch: 'x64' },
-  'win32-arm64': { whisper: '@fugood/node-whisper-win32-arm64', sherpa: null, llama: '@node-llama-cpp/win-arm64', format: 'pe', arch: 'arm64' },
+  'linux-x64': {
+    whisper: '@fugood/node-whisper-linux-x64',
+    sherpa: 'sherpa-onnx-linux-x64',
+    llama: '@node-llama-cpp/linux-x64',
+    format: 'elf',
+    arch: 'x64',
+  },
+  'linux-arm64': {
+    whisper: '@fugood/node-whisper-linux-arm64',
+    sherpa: 'sherpa-onnx-linux-arm64',
+    llama: '@node-llama-cpp/linux-arm64',
+    format: 'elf',
+    arch: 'arm64',
+  },
+  'darwin-x64': {
+    whisper: '@fugood/node-whisper-darwin-x64',
+    sherpa: 'sherpa-onnx-darwin-x64',
+    llama: '@node-llama-cpp/mac-x64',
+    format: 'macho',
+    arch: 'x64',
+  },
+  'darwin-arm64': {
+    whisper: '@fugood/node-whisper-darwin-arm64',
+    sherpa: 'sherpa-onnx-darwin-arm64',
+    llama: '@node-llama-cpp/mac-arm64-metal',
+    format: 'macho',
+    arch: 'arm64',
+  },
+  'win32-x64': {
+    whisper: '@fugood/node-whisper-win32-x64',
+    sherpa: 'sherpa-onnx-win-x64',
+    llama: '@node-llama-cpp/win-x64',
+    format: 'pe',
+    arch: 'x64',
+  },
+  'win32-arm64': {
+    whisper: '@fugood/node-whisper-win32-arm64',
+    sherpa: null,
+    llama: '@node-llama-cpp/win-arm64',
+    format: 'pe',
+    arch: 'arm64',
+  },
 };
 
 /** Every platform package name of the three bindings, to prove a package carries no other platform's. */
-export const ALL_NATIVE_PACKAGES = /^(?:@fugood\/node-whisper-[^/]+|sherpa-onnx-(?:linux|darwin|win)-[^/]+|@node-llama-cpp\/[^/]+)$/;
+export const ALL_NATIVE_PACKAGES =
+  /^(?:@fugood\/node-whisper-[^/]+|sherpa-onnx-(?:linux|darwin|win)-[^/]+|@node-llama-cpp\/[^/]+)$/;

@@ -14,12 +14,18 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testFile = process.argv.slice(1).find((arg) => /\.test\.[cm]?[jt]s$/.test(arg));
-const inUnit = testFile !== undefined && path.relative(path.join(root, 'test', 'unit'), path.resolve(testFile)).split(path.sep)[0] !== '..';
+const inUnit =
+  testFile !== undefined &&
+  path.relative(path.join(root, 'test', 'unit'), path.resolve(testFile)).split(path.sep)[0] !== '..';
 
 // The TypeScript loader itself (tsx's lexer, the esbuild service tsx starts) and node's own HTTP parser may do
 // what a test may not: allowed when the call comes straight from them (every require passes through tsx, so a
 // frame of tsx further down the stack proves nothing).
-const LOADER_FRAMES = [`${path.sep}node_modules${path.sep}tsx${path.sep}`, `${path.sep}node_modules${path.sep}esbuild${path.sep}`, 'node:internal/deps/undici'];
+const LOADER_FRAMES = [
+  `${path.sep}node_modules${path.sep}tsx${path.sep}`,
+  `${path.sep}node_modules${path.sep}esbuild${path.sep}`,
+  'node:internal/deps/undici',
+];
 const THIS_FILE = fileURLToPath(import.meta.url);
 
 /** Where the shared test models are (as test/helpers/test-models.ts finds them). */
@@ -79,7 +85,21 @@ if (inUnit) {
   });
   // Reading, copying or linking a file of the shared test models (testModel() only names a path).
   const elsewhere = (args) => !inModels(args[0]);
-  for (const name of ['readFile', 'readFileSync', 'open', 'openSync', 'createReadStream', 'copyFile', 'copyFileSync', 'cp', 'cpSync', 'symlink', 'symlinkSync', 'link', 'linkSync']) {
+  for (const name of [
+    'readFile',
+    'readFileSync',
+    'open',
+    'openSync',
+    'createReadStream',
+    'copyFile',
+    'copyFileSync',
+    'cp',
+    'cpSync',
+    'symlink',
+    'symlinkSync',
+    'link',
+    'linkSync',
+  ]) {
     guard(fs, name, (args) => `reads the shared test models (${name} ${String(args[0])})`, elsewhere);
   }
   for (const name of ['readFile', 'open', 'copyFile', 'cp', 'symlink', 'link']) {

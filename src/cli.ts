@@ -105,24 +105,37 @@ const OPTIONS = {
 function calibrationOption(value: string | undefined): { calibrate: boolean; calibrationBudgetMs?: number } {
   if (value === 'off') return { calibrate: false };
   const seconds = Number(value);
-  return value && Number.isFinite(seconds) && seconds > 0 ? { calibrate: true, calibrationBudgetMs: seconds * 1000 } : { calibrate: true };
+  return value && Number.isFinite(seconds) && seconds > 0
+    ? { calibrate: true, calibrationBudgetMs: seconds * 1000 }
+    : { calibrate: true };
 }
 
 /** `--allow-folder F` (repeatable), resolved against the working directory. */
-const allowedFolderFlags = (flags: { 'allow-folder'?: string[] }): string[] => (flags['allow-folder'] ?? []).map((folder) => path.resolve(folder));
+const allowedFolderFlags = (flags: { 'allow-folder'?: string[] }): string[] =>
+  (flags['allow-folder'] ?? []).map((folder) => path.resolve(folder));
 
 async function serve(flags: Parameters<typeof resolveServeOptions>[0] & { 'allow-folder'?: string[] }): Promise<void> {
   const options = resolveServeOptions(flags, process.env);
   const preferredSttModel = options.sttModel === undefined ? undefined : sttModelFileName(options.sttModel);
   const allowed = allowedFolderFlags(flags);
-  const server = await startLocalServer({ ...options, log: consoleLogger, engineConfig: engineConfigFromEnvironment(), allowedFolders: () => allowed, ...(preferredSttModel ? { preferredSttModel } : {}) });
+  const server = await startLocalServer({
+    ...options,
+    log: consoleLogger,
+    engineConfig: engineConfigFromEnvironment(),
+    allowedFolders: () => allowed,
+    ...(preferredSttModel ? { preferredSttModel } : {}),
+  });
   if (options.auth) consoleLogger.info(`Authentication is on; the API key is in ${apiKeyPath(options.dataDir)}`);
   console.log(`Speech Studio Local API listening on ${server.url}`);
   let device: DeviceClient | undefined;
   if (options.relay) {
     device = startDeviceClient({
-      relayUrl: options.relay.url, deviceToken: options.relay.deviceToken, jobs: server.jobs,
-      voices: createVoiceLibrary({ dataDir: options.dataDir }), dataDir: options.dataDir, log: consoleLogger,
+      relayUrl: options.relay.url,
+      deviceToken: options.relay.deviceToken,
+      jobs: server.jobs,
+      voices: createVoiceLibrary({ dataDir: options.dataDir }),
+      dataDir: options.dataDir,
+      log: consoleLogger,
       ...(preferredSttModel ? { preferredSttModel: () => preferredSttModel } : {}),
       ...calibrationOption(process.env.SPEECH_STUDIO_CALIBRATION),
     });
@@ -137,13 +150,15 @@ async function serve(flags: Parameters<typeof resolveServeOptions>[0] & { 'allow
     }
     stopping = true;
     consoleLogger.info(`${signal}: stopping; running jobs become interrupted.`);
-    (device?.close() ?? Promise.resolve()).then(() => server.close()).then(
-      () => process.exit(0),
-      (error) => {
-        consoleLogger.error(`Shutdown failed: ${describeThrown(error)}`);
-        process.exit(1);
-      },
-    );
+    (device?.close() ?? Promise.resolve())
+      .then(() => server.close())
+      .then(
+        () => process.exit(0),
+        (error) => {
+          consoleLogger.error(`Shutdown failed: ${describeThrown(error)}`);
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
@@ -163,16 +178,35 @@ async function key(action: string | undefined, flags: Parameters<typeof resolveS
 
 /** Where a job command runs: the data directory, and the engine configuration and test hooks this entry reads from the environment. */
 function jobPlace(flags: Parameters<typeof resolveServeOptions>[0]): CliJobPlace {
-  return { dataDir: resolveServeOptions(flags, process.env).dataDir, engineConfig: engineConfigFromEnvironment(), testHooks: testHooksFromEnvironment(process.env) };
+  return {
+    dataDir: resolveServeOptions(flags, process.env).dataDir,
+    engineConfig: engineConfigFromEnvironment(),
+    testHooks: testHooksFromEnvironment(process.env),
+  };
 }
 
 async function main(argv: string[]): Promise<void> {
   if (argv[0] === 'voices') {
     // Its own flags (--name, --text, --yes-consent, --kokoro, --all); --data-dir is read here.
-    const { values: own, tokens } = parseArgs({ args: argv.slice(1), options: { 'data-dir': { type: 'string' } }, allowPositionals: true, strict: false, tokens: true });
-    const rest = tokens.filter((token) => !(token.kind === 'option' && token.name === 'data-dir')).map((token) => argv[1 + token.index]);
-    const dataDir = resolveServeOptions({ 'data-dir': typeof own['data-dir'] === 'string' ? own['data-dir'] : undefined }, process.env).dataDir;
-    process.exitCode = await runVoicesCommand(rest.filter((arg) => arg !== undefined), dataDir, { engineWorkerPath: defaultEngineWorkerPath(), engineConfig: engineConfigFromEnvironment() });
+    const { values: own, tokens } = parseArgs({
+      args: argv.slice(1),
+      options: { 'data-dir': { type: 'string' } },
+      allowPositionals: true,
+      strict: false,
+      tokens: true,
+    });
+    const rest = tokens
+      .filter((token) => !(token.kind === 'option' && token.name === 'data-dir'))
+      .map((token) => argv[1 + token.index]);
+    const dataDir = resolveServeOptions(
+      { 'data-dir': typeof own['data-dir'] === 'string' ? own['data-dir'] : undefined },
+      process.env,
+    ).dataDir;
+    process.exitCode = await runVoicesCommand(
+      rest.filter((arg) => arg !== undefined),
+      dataDir,
+      { engineWorkerPath: defaultEngineWorkerPath(), engineConfig: engineConfigFromEnvironment() },
+    );
     return;
   }
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -188,11 +222,18 @@ async function main(argv: string[]): Promise<void> {
     return runStdioMcp({ dataDir: resolveServeOptions(values, process.env).dataDir, allowedFolders: () => allowed });
   }
   if (command === 'models') {
-    process.exitCode = await runModelsCommand(positionals.slice(1), resolveServeOptions(values, process.env).dataDir, { mirror: values.mirror ?? modelMirrorFromEnvironment(process.env), env: proxyEnvironment(process.env) });
+    process.exitCode = await runModelsCommand(positionals.slice(1), resolveServeOptions(values, process.env).dataDir, {
+      mirror: values.mirror ?? modelMirrorFromEnvironment(process.env),
+      env: proxyEnvironment(process.env),
+    });
     return;
   }
   if (command === 'speakers') {
-    process.exitCode = await runSpeakersCommand(positionals.slice(1), resolveServeOptions(values, process.env).dataDir, { engineWorkerPath: defaultEngineWorkerPath(), engineConfig: engineConfigFromEnvironment() });
+    process.exitCode = await runSpeakersCommand(
+      positionals.slice(1),
+      resolveServeOptions(values, process.env).dataDir,
+      { engineWorkerPath: defaultEngineWorkerPath(), engineConfig: engineConfigFromEnvironment() },
+    );
     return;
   }
   if (command === 'audiobook') {

@@ -78,7 +78,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Speech
   relayLink = link;
   const player = new AudioPlayer(context.extensionUri, log);
   const services: Services = {
-    context, log, controller: server, editorJobs, voices, keys, player,
+    context,
+    log,
+    controller: server,
+    editorJobs,
+    voices,
+    keys,
+    player,
     outputs: new OutputRegistry(context.globalState),
     settings: () => settings,
   };

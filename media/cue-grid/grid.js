@@ -13,7 +13,8 @@
   const clockLabel = /** @type {HTMLElement} */ (document.getElementById('clock'));
   const canvas = /** @type {HTMLCanvasElement} */ (document.getElementById('wave'));
   const kind = body.dataset.mediaKind || 'none';
-  /** @type {HTMLElement} */ (document.getElementById('media-name')).textContent = body.dataset.mediaName || 'No media beside this file';
+  /** @type {HTMLElement} */ (document.getElementById('media-name')).textContent =
+    body.dataset.mediaName || 'No media beside this file';
 
   /** @type {{ index: number, start: number, end: number, duration: number, charsPerSecond: number | null, text: string, problems: string[] }[]} */
   let rows = [];
@@ -72,23 +73,35 @@
     const editing = active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement;
     // The cell being worked in keeps its focus and its selection across a redraw (rows come whenever the
     // checker's problems change), so a selection made just before is not lost under the user's next key.
-    const focus = active && active.closest('tr') ? {
-      index: active.closest('tr')?.dataset.index, field: active.closest('td')?.className,
-      selection: editing ? [active.selectionStart, active.selectionEnd] : null,
-    } : null;
-    tbody.replaceChildren(...rows.map((row) => {
-      const tr = document.createElement('tr');
-      tr.dataset.index = String(row.index);
-      for (const field of ['number', 'start', 'end', 'duration', 'cps', 'text', 'problems']) tr.appendChild(cell(row, field));
-      if (row.index === selected) tr.classList.add('selected');
-      if (row.index === showing) tr.classList.add('showing');
-      return tr;
-    }));
+    const focus =
+      active && active.closest('tr')
+        ? {
+            index: active.closest('tr')?.dataset.index,
+            field: active.closest('td')?.className,
+            selection: editing ? [active.selectionStart, active.selectionEnd] : null,
+          }
+        : null;
+    tbody.replaceChildren(
+      ...rows.map((row) => {
+        const tr = document.createElement('tr');
+        tr.dataset.index = String(row.index);
+        for (const field of ['number', 'start', 'end', 'duration', 'cps', 'text', 'problems'])
+          tr.appendChild(cell(row, field));
+        if (row.index === selected) tr.classList.add('selected');
+        if (row.index === showing) tr.classList.add('showing');
+        return tr;
+      }),
+    );
     fitTextAreas();
     if (focus) {
-      const again = /** @type {HTMLInputElement | HTMLTextAreaElement | null} */ (tbody.querySelector(`tr[data-index="${focus.index}"] td.${focus.field} input, tr[data-index="${focus.index}"] td.${focus.field} textarea`));
+      const again = /** @type {HTMLInputElement | HTMLTextAreaElement | null} */ (
+        tbody.querySelector(
+          `tr[data-index="${focus.index}"] td.${focus.field} input, tr[data-index="${focus.index}"] td.${focus.field} textarea`,
+        )
+      );
       again?.focus();
-      if (again && focus.selection && focus.selection[0] !== null && focus.selection[1] !== null) again.setSelectionRange(focus.selection[0], focus.selection[1]);
+      if (again && focus.selection && focus.selection[0] !== null && focus.selection[1] !== null)
+        again.setSelectionRange(focus.selection[0], focus.selection[1]);
     }
     showTime();
     vscode.postMessage({ type: 'rendered', rows: rows.length, media: kind });
@@ -109,7 +122,10 @@
   });
   window.addEventListener('resize', fitTextAreas);
 
-  const dirty = (element) => element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement ? element.value !== element.dataset.original : false;
+  const dirty = (element) =>
+    element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement
+      ? element.value !== element.dataset.original
+      : false;
 
   function commit(element) {
     if (!dirty(element)) return;
@@ -227,7 +243,9 @@
     stopAt = null;
     video.pause();
   });
-  /** @type {HTMLElement} */ (document.getElementById('pick-media')).addEventListener('click', () => vscode.postMessage({ type: 'pick-media' }));
+  /** @type {HTMLElement} */ (document.getElementById('pick-media')).addEventListener('click', () =>
+    vscode.postMessage({ type: 'pick-media' }),
+  );
 
   /** An audio file's waveform (scaled to its peak by the extension) with the playhead, where a video would be. */
   function drawWave(seconds) {
@@ -287,10 +305,16 @@
         if (video.paused && kind !== 'none') void seek(message.position);
         return;
       case 'show-at':
-        void seek(message.time).then((shown) => vscode.postMessage({ type: 'shown', ...shown, request: message.request }));
+        void seek(message.time).then((shown) =>
+          vscode.postMessage({ type: 'shown', ...shown, request: message.request }),
+        );
         return;
       case 'waveform':
-        wave = { bucketsPerSecond: message.bucketsPerSecond, duration: message.duration, peaks: decodePeaks(message.peaks) };
+        wave = {
+          bucketsPerSecond: message.bucketsPerSecond,
+          duration: message.duration,
+          peaks: decodePeaks(message.peaks),
+        };
         showTime();
         return;
     }

@@ -13,7 +13,16 @@
   let watch;
   let lastPosted = 0;
 
-  const post = (state, extra = {}) => vscode.postMessage({ type: 'report', id: span ? span.id : 0, state, start: span ? span.start : 0, end: span ? span.end : null, position: audio.currentTime, ...extra });
+  const post = (state, extra = {}) =>
+    vscode.postMessage({
+      type: 'report',
+      id: span ? span.id : 0,
+      state,
+      start: span ? span.start : 0,
+      end: span ? span.end : null,
+      position: audio.currentTime,
+      ...extra,
+    });
 
   function stopWatching() {
     if (watch !== undefined) clearInterval(watch);
@@ -48,18 +57,28 @@
     const go = () => {
       // Already playing (another cue): the seek alone moves it, and 'playing' may not fire again.
       if (!audio.paused) {
-        audio.addEventListener('seeked', () => {
-          watchEnd();
-          post('playing', { start: audio.currentTime });
-        }, { once: true });
+        audio.addEventListener(
+          'seeked',
+          () => {
+            watchEnd();
+            post('playing', { start: audio.currentTime });
+          },
+          { once: true },
+        );
         audio.currentTime = request.start;
         return;
       }
       // Where the seek landed is where the span starts: by the time 'playing' is handled, a loaded machine has
       // already played on from there.
-      audio.addEventListener('seeked', () => { landed = audio.currentTime; }, { once: true });
+      audio.addEventListener(
+        'seeked',
+        () => {
+          landed = audio.currentTime;
+        },
+        { once: true },
+      );
       audio.currentTime = request.start;
-      audio.play().catch((error) => post('error', { error: String(error && error.message || error) }));
+      audio.play().catch((error) => post('error', { error: String((error && error.message) || error) }));
     };
     if (audio.readyState >= 1) go();
     else audio.addEventListener('loadedmetadata', go, { once: true });
@@ -67,7 +86,7 @@
 
   audio.addEventListener('playing', () => {
     watchEnd();
-    post('playing', { start: span && span.end !== null ? landed ?? audio.currentTime : span ? span.start : 0 });
+    post('playing', { start: span && span.end !== null ? (landed ?? audio.currentTime) : span ? span.start : 0 });
   });
   audio.addEventListener('pause', () => {
     stopWatching();
@@ -103,7 +122,9 @@
     post('error', { error: describeError() });
   }
   audio.addEventListener('error', onLoadError);
-  audio.addEventListener('loadedmetadata', () => { retries = 0; });
+  audio.addEventListener('loadedmetadata', () => {
+    retries = 0;
+  });
   // The element starts loading before this script runs: its first request may have failed already.
   if (audio.error) onLoadError();
 

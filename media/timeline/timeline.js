@@ -93,7 +93,16 @@
   }
 
   function report() {
-    vscode.postMessage({ type: 'rendered', blocks: track.querySelectorAll('.cue').length, shots: track.querySelectorAll('.shot').length, buckets: wave ? wave.peaks.length / 2 : 0, tallest: wave ? wave.tallest : 0, waveform: waveState, current, pixelsPerSecond });
+    vscode.postMessage({
+      type: 'rendered',
+      blocks: track.querySelectorAll('.cue').length,
+      shots: track.querySelectorAll('.shot').length,
+      buckets: wave ? wave.peaks.length / 2 : 0,
+      tallest: wave ? wave.tallest : 0,
+      waveform: waveState,
+      current,
+      pixelsPerSecond,
+    });
   }
 
   /** Draws the waveform of the seconds in view only: an hour of peaks never becomes one huge canvas. */
@@ -118,7 +127,10 @@
     const buckets = wave.peaks.length / 2;
     for (let x = 0; x < width; x++) {
       const from = Math.floor(((scroller.scrollLeft + x) / pixelsPerSecond) * wave.bucketsPerSecond);
-      const to = Math.max(from + 1, Math.floor(((scroller.scrollLeft + x + 1) / pixelsPerSecond) * wave.bucketsPerSecond));
+      const to = Math.max(
+        from + 1,
+        Math.floor(((scroller.scrollLeft + x + 1) / pixelsPerSecond) * wave.bucketsPerSecond),
+      );
       if (from >= buckets) break;
       let low = 0;
       let high = 0;
@@ -139,7 +151,8 @@
   /** Scrolls so that `seconds` is in view, if it is not. */
   function follow(seconds) {
     const x = seconds * pixelsPerSecond;
-    if (x < scroller.scrollLeft || x > scroller.scrollLeft + scroller.clientWidth - 20) scroller.scrollLeft = Math.max(0, x - scroller.clientWidth / 3);
+    if (x < scroller.scrollLeft || x > scroller.scrollLeft + scroller.clientWidth - 20)
+      scroller.scrollLeft = Math.max(0, x - scroller.clientWidth / 3);
   }
 
   function setCurrent(index) {
@@ -183,8 +196,12 @@
     const cue = cues.find((c) => c.index === Number(block.dataset.index));
     if (!cue) return;
     const box = block.getBoundingClientRect();
-    const mode = target.classList.contains('start') || event.clientX - box.left <= EDGE_PX ? 'start'
-      : target.classList.contains('end') || box.right - event.clientX <= EDGE_PX ? 'end' : 'move';
+    const mode =
+      target.classList.contains('start') || event.clientX - box.left <= EDGE_PX
+        ? 'start'
+        : target.classList.contains('end') || box.right - event.clientX <= EDGE_PX
+          ? 'end'
+          : 'move';
     drag = { block, cue, mode, x: event.clientX, moved: false };
     block.setPointerCapture(event.pointerId);
     event.preventDefault();
@@ -218,7 +235,13 @@
     drag.block.classList.remove('dragging');
     drag = null;
     if (!moved) vscode.postMessage({ type: 'select', index: cue.index });
-    else if (times) vscode.postMessage({ type: 'retime', index: cue.index, start: Math.round(times.start * 1000) / 1000, end: Math.round(times.end * 1000) / 1000 });
+    else if (times)
+      vscode.postMessage({
+        type: 'retime',
+        index: cue.index,
+        start: Math.round(times.start * 1000) / 1000,
+        end: Math.round(times.end * 1000) / 1000,
+      });
   });
 
   ruler.addEventListener('click', (event) => {
@@ -227,8 +250,11 @@
     vscode.postMessage({ type: 'playhead-moved', position });
   });
 
-  const atPlayhead = (edge) => vscode.postMessage({ type: 'at-playhead', edge, index: current, position: Math.round(position * 1000) / 1000 });
-  /** @type {HTMLElement} */ (document.getElementById('set-start')).addEventListener('click', () => atPlayhead('start'));
+  const atPlayhead = (edge) =>
+    vscode.postMessage({ type: 'at-playhead', edge, index: current, position: Math.round(position * 1000) / 1000 });
+  /** @type {HTMLElement} */ (document.getElementById('set-start')).addEventListener('click', () =>
+    atPlayhead('start'),
+  );
   /** @type {HTMLElement} */ (document.getElementById('set-end')).addEventListener('click', () => atPlayhead('end'));
   /** @type {HTMLElement} */ (document.getElementById('split')).addEventListener('click', () => atPlayhead('split'));
   window.addEventListener('keydown', (event) => {
@@ -255,7 +281,12 @@
       case 'waveform':
         {
           const peaks = decodePeaks(message.peaks);
-          wave = { bucketsPerSecond: message.bucketsPerSecond, duration: message.duration, peaks, tallest: peaks.reduce((most, p) => Math.max(most, Math.abs(p)), 0) / 127 };
+          wave = {
+            bucketsPerSecond: message.bucketsPerSecond,
+            duration: message.duration,
+            peaks,
+            tallest: peaks.reduce((most, p) => Math.max(most, Math.abs(p)), 0) / 127,
+          };
         }
         waveState = 'ready';
         status.textContent = '';

@@ -26,9 +26,13 @@ export class StreamingResampler {
   private inputCount = 0;
   private outputCount = 0;
 
-  constructor(readonly inputRate: number, readonly outputRate: number) {
+  constructor(
+    readonly inputRate: number,
+    readonly outputRate: number,
+  ) {
     for (const rate of [inputRate, outputRate]) {
-      if (!Number.isInteger(rate) || rate <= 0) throw new TypeError(`Expected a positive integer sample rate, got ${rate}`);
+      if (!Number.isInteger(rate) || rate <= 0)
+        throw new TypeError(`Expected a positive integer sample rate, got ${rate}`);
     }
     const divisor = gcd(inputRate, outputRate);
     this.upFactor = outputRate / divisor;
@@ -122,7 +126,8 @@ function buildPhases(phases: number, taps: number, before: number, cutoff: numbe
     let sum = 0;
     for (let t = 0; t < taps; t++) {
       const distance = before - t + p / phases;
-      const value = Math.abs(distance) >= halfWidth ? 0 : 2 * cutoff * sinc(2 * cutoff * distance) * kaiser(distance / halfWidth);
+      const value =
+        Math.abs(distance) >= halfWidth ? 0 : 2 * cutoff * sinc(2 * cutoff * distance) * kaiser(distance / halfWidth);
       coefficients[p * taps + t] = value;
       sum += value;
     }

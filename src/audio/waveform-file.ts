@@ -38,7 +38,10 @@ export async function mediaVersion(mediaPath: string): Promise<MediaVersion> {
 
 /** Where the peaks of this version of the media at this resolution are cached. */
 export function waveformCachePath(dataDir: string, media: MediaVersion, bucketsPerSecond: number): string {
-  const key = createHash('sha256').update(JSON.stringify([VERSION, media.path, media.size, media.mtimeMs, bucketsPerSecond])).digest('hex').slice(0, 32);
+  const key = createHash('sha256')
+    .update(JSON.stringify([VERSION, media.path, media.size, media.mtimeMs, bucketsPerSecond]))
+    .digest('hex')
+    .slice(0, 32);
   return path.join(waveformsDir(dataDir), `${key}.peaks`);
 }
 
@@ -49,16 +52,19 @@ export function encodeWaveform(peaks: WaveformPeaks): Buffer {
   file.writeUInt32LE(peaks.bucketsPerSecond, 8);
   file.writeDoubleLE(peaks.durationSeconds, 12);
   file.writeUInt32LE(peaks.pairs.length / 2, 20);
-  if (LITTLE_ENDIAN) file.set(new Uint8Array(peaks.pairs.buffer, peaks.pairs.byteOffset, peaks.pairs.byteLength), HEADER_BYTES);
+  if (LITTLE_ENDIAN)
+    file.set(new Uint8Array(peaks.pairs.buffer, peaks.pairs.byteOffset, peaks.pairs.byteLength), HEADER_BYTES);
   else for (let i = 0; i < peaks.pairs.length; i++) file.writeInt16LE(peaks.pairs[i], HEADER_BYTES + i * 2);
   return file;
 }
 
 /** The peaks in a cache file's bytes; throws when they are not one (truncated, another version). */
 export function decodeWaveform(file: Buffer): WaveformPeaks {
-  if (file.length < HEADER_BYTES || file.toString('latin1', 0, 4) !== MAGIC || file.readUInt32LE(4) !== VERSION) throw new Error('not a waveform cache file of this version');
+  if (file.length < HEADER_BYTES || file.toString('latin1', 0, 4) !== MAGIC || file.readUInt32LE(4) !== VERSION)
+    throw new Error('not a waveform cache file of this version');
   const count = file.readUInt32LE(20);
-  if (file.length !== HEADER_BYTES + count * 4) throw new Error(`a waveform cache file of ${count} buckets is ${file.length} bytes`);
+  if (file.length !== HEADER_BYTES + count * 4)
+    throw new Error(`a waveform cache file of ${count} buckets is ${file.length} bytes`);
   const pairs = new Int16Array(count * 2);
   if (LITTLE_ENDIAN) new Uint8Array(pairs.buffer).set(file.subarray(HEADER_BYTES));
   else for (let i = 0; i < pairs.length; i++) pairs[i] = file.readInt16LE(HEADER_BYTES + i * 2);

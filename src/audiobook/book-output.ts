@@ -28,13 +28,17 @@ export function acxFolderFor(out: string): string {
 export async function checkBookOutput(out: string, perChapter: boolean): Promise<void> {
   const folder = path.dirname(out);
   const info = await stat(folder).catch(() => undefined);
-  if (!info?.isDirectory()) throw new ManuscriptError(`The folder ${folder} does not exist; create it, or choose another place for the book.`);
+  if (!info?.isDirectory())
+    throw new ManuscriptError(`The folder ${folder} does not exist; create it, or choose another place for the book.`);
   try {
     await access(folder, constants.W_OK);
   } catch {
-    throw new ManuscriptError(`The folder ${folder} is not writable, so the book cannot be written there; choose another place.`);
+    throw new ManuscriptError(
+      `The folder ${folder} is not writable, so the book cannot be written there; choose another place.`,
+    );
   }
   if (perChapter) return checkChapterFolder(out);
   const existing = await stat(out).catch(() => undefined);
-  if (existing?.isDirectory()) throw new ManuscriptError(`${out} is a folder; give the book a file name (e.g. book.m4b).`);
+  if (existing?.isDirectory())
+    throw new ManuscriptError(`${out} is a folder; give the book a file name (e.g. book.m4b).`);
 }

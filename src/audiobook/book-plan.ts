@@ -66,8 +66,7 @@ export type BookMaster = 'acx';
 
 /** How a take is heard back: by the installed recognizer, or, when none is installed, by aligning the text to it. */
 export type TakeScorer =
-  | { kind: 'recognizer'; modelPath: string; model: string; language: string }
-  | { kind: 'aligner'; language: string };
+  { kind: 'recognizer'; modelPath: string; model: string; language: string } | { kind: 'aligner'; language: string };
 
 /** What verified takes ask: the word error rate a take may have, and how many retakes a paragraph gets at most. */
 export interface BookVerify {
@@ -205,7 +204,8 @@ export interface WordTimesSummary {
 /** Where the word times came from, in words (the CLI's output, the package's accessibility summary). */
 export function wordTimingLabel(summary: WordTimesSummary): string {
   if (summary.estimated === 0) return "from espeak-ng's word events during the synthesis";
-  if (summary.voice === 0) return 'estimated in proportion to characters within each sentence (the voice reports no word times)';
+  if (summary.voice === 0)
+    return 'estimated in proportion to characters within each sentence (the voice reports no word times)';
   return `from espeak-ng's word events for ${summary.voice} sentences, estimated in proportion to characters for ${summary.estimated} (their voice reports no word times)`;
 }
 

@@ -11,11 +11,16 @@ export function parseChapterSelection(spec: string, count: number): number[] {
   const chosen = new Set<number>();
   for (const part of spec.split(',').map((piece) => piece.trim())) {
     const range = /^(\d+)(?:\s*-\s*(\d+))?$/.exec(part);
-    if (!range) throw new ManuscriptError(`The chapter list "${spec}" is not like 3-7,9 (chapter numbers and ranges, separated by commas).`);
+    if (!range)
+      throw new ManuscriptError(
+        `The chapter list "${spec}" is not like 3-7,9 (chapter numbers and ranges, separated by commas).`,
+      );
     const from = Number(range[1]);
     const to = range[2] === undefined ? from : Number(range[2]);
     if (from < 1 || to > count || from > to) {
-      throw new ManuscriptError(`The chapter list "${spec}" names chapter${from === to ? ` ${from}` : `s ${from}-${to}`}, but the book has chapters 1-${count}.`);
+      throw new ManuscriptError(
+        `The chapter list "${spec}" names chapter${from === to ? ` ${from}` : `s ${from}-${to}`}, but the book has chapters 1-${count}.`,
+      );
     }
     for (let n = from; n <= to; n++) chosen.add(n - 1);
   }
@@ -23,7 +28,10 @@ export function parseChapterSelection(spec: string, count: number): number[] {
 }
 
 /** The chapters to read: those `spec` names, or the body chapters. */
-export function selectChapters<T extends Pick<Chapter, 'matter'>>(chapters: readonly T[], spec: string | undefined): T[] {
+export function selectChapters<T extends Pick<Chapter, 'matter'>>(
+  chapters: readonly T[],
+  spec: string | undefined,
+): T[] {
   if (spec !== undefined && spec.trim() !== '' && spec.trim().toLowerCase() !== 'all') {
     return parseChapterSelection(spec, chapters.length).map((index) => chapters[index]);
   }

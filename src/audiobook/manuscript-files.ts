@@ -38,7 +38,9 @@ async function statOrNone(file: string): Promise<Stats | undefined> {
 }
 
 function notRegular(file: string): ManuscriptError {
-  return new ManuscriptError(`${file} is not a regular file (a pipe, socket or device cannot be a manuscript); give a Markdown file.`);
+  return new ManuscriptError(
+    `${file} is not a regular file (a pipe, socket or device cannot be a manuscript); give a Markdown file.`,
+  );
 }
 
 /** The files to read, in reading order, each checked to be a regular file; their total size is bounded. */
@@ -49,7 +51,8 @@ export async function manuscriptFiles(input: string): Promise<Array<{ file: stri
   if (info.isFile()) {
     files = [{ file: input, bytes: info.size }];
   } else if (info.isDirectory()) {
-    const names = (await readdir(input)).filter((name) => /\.(md|txt)$/i.test(name))
+    const names = (await readdir(input))
+      .filter((name) => /\.(md|txt)$/i.test(name))
       .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
     if (names.length === 0) throw new ManuscriptError(`The folder ${input} holds no .md files.`);
     files = [];
@@ -57,7 +60,10 @@ export async function manuscriptFiles(input: string): Promise<Array<{ file: stri
       const file = path.join(input, name);
       const entry = await statOrNone(file);
       if (!entry) throw new ManuscriptError(`${file} is a link to nothing; remove it or point it at a Markdown file.`);
-      if (entry.isDirectory()) throw new ManuscriptError(`${file} is a folder, not a Markdown file; rename it or move it out of the manuscript folder.`);
+      if (entry.isDirectory())
+        throw new ManuscriptError(
+          `${file} is a folder, not a Markdown file; rename it or move it out of the manuscript folder.`,
+        );
       if (!entry.isFile()) throw notRegular(file);
       files.push({ file, bytes: entry.size });
     }
@@ -66,7 +72,9 @@ export async function manuscriptFiles(input: string): Promise<Array<{ file: stri
   }
   const total = files.reduce((sum, f) => sum + f.bytes, 0);
   if (total > MAX_MANUSCRIPT_BYTES) {
-    throw new ManuscriptError(`The manuscript is ${megabytes(total)}, more than the ${megabytes(MAX_MANUSCRIPT_BYTES)} an export reads; split it into several books.`);
+    throw new ManuscriptError(
+      `The manuscript is ${megabytes(total)}, more than the ${megabytes(MAX_MANUSCRIPT_BYTES)} an export reads; split it into several books.`,
+    );
   }
   return files;
 }
@@ -75,14 +83,18 @@ export async function manuscriptFiles(input: string): Promise<Array<{ file: stri
 async function readText(file: string, expectedBytes: number): Promise<string> {
   const bytes = await readFile(file);
   // A file that grew since it was checked is still bounded.
-  if (bytes.length > Math.max(expectedBytes, MAX_MANUSCRIPT_BYTES)) throw new ManuscriptError(`${file} grew while it was read; try again.`);
+  if (bytes.length > Math.max(expectedBytes, MAX_MANUSCRIPT_BYTES))
+    throw new ManuscriptError(`${file} grew while it was read; try again.`);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new ManuscriptError(`${file} is not UTF-8 text (is it a binary file?); save the manuscript as UTF-8 Markdown.`);
+    throw new ManuscriptError(
+      `${file} is not UTF-8 text (is it a binary file?); save the manuscript as UTF-8 Markdown.`,
+    );
   }
-  if (text.includes('\u0000')) throw new ManuscriptError(`${file} holds NUL bytes, so it is a binary file, not Markdown.`);
+  if (text.includes('\u0000'))
+    throw new ManuscriptError(`${file} holds NUL bytes, so it is a binary file, not Markdown.`);
   return text;
 }
 

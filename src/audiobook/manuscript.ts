@@ -71,5 +71,10 @@ export function parseManuscript(source: string, fallbackTitle: string, chapterLe
   };
   push(fields.title ?? fallbackTitle, 0, starts[0]?.line ?? lines.length);
   starts.forEach((start, i) => push(start.title, start.line, starts[i + 1]?.line ?? lines.length));
-  return { title: fields.title, author: fields.author, ...(fields.speakers ? { speakers: fields.speakers } : {}), chapters };
+  return {
+    title: fields.title,
+    author: fields.author,
+    ...(fields.speakers ? { speakers: fields.speakers } : {}),
+    chapters,
+  };
 }

@@ -29,7 +29,9 @@ async function readArchive(input: string): Promise<Uint8Array> {
   if (!info) throw new ManuscriptError(`There is no book at ${input}.`);
   if (!info.isFile()) throw new ManuscriptError(`${input} is not a regular file; give an .epub or .docx file.`);
   if (info.size > MAX_BOOK_ARCHIVE_BYTES) {
-    throw new ManuscriptError(`${input} is ${(info.size / 1024 / 1024).toFixed(1)} MB, more than the ${MAX_BOOK_ARCHIVE_BYTES / 1024 / 1024} MB an export reads.`);
+    throw new ManuscriptError(
+      `${input} is ${(info.size / 1024 / 1024).toFixed(1)} MB, more than the ${MAX_BOOK_ARCHIVE_BYTES / 1024 / 1024} MB an export reads.`,
+    );
   }
   return new Uint8Array(await readFile(input));
 }
@@ -49,7 +51,16 @@ export async function readBook(input: string, chapterLevel?: number): Promise<Re
     title: chapter.title,
     matter: chapter.matter,
     paragraphs: chapter.paragraphs,
-    text: chapter.paragraphs.map((paragraph) => paragraph.sentences.map((sentence) => sentence.text).join(' ')).join('\n\n'),
+    text: chapter.paragraphs
+      .map((paragraph) => paragraph.sentences.map((sentence) => sentence.text).join(' '))
+      .join('\n\n'),
   }));
-  return { title: epub.title, author: epub.author, speakers: {}, chapters, epub, ...(epub.language ? { language: epub.language } : {}) };
+  return {
+    title: epub.title,
+    author: epub.author,
+    speakers: {},
+    chapters,
+    epub,
+    ...(epub.language ? { language: epub.language } : {}),
+  };
 }

@@ -22,7 +22,8 @@ export function paragraphLine(paragraph: ParagraphTakes): string {
   if (paragraph.skipped) return `${paragraphPlace(paragraph)}: not verified (${paragraph.skipped}).`;
   const kept = paragraph.takes[paragraph.kept - 1];
   const verdict = paragraph.passed ? 'ok' : 'STILL BAD';
-  if (paragraph.takes.length === 1) return `${paragraphPlace(paragraph)}: ${verdict}, take 1, WER ${percent(kept.wer)}.`;
+  if (paragraph.takes.length === 1)
+    return `${paragraphPlace(paragraph)}: ${verdict}, take 1, WER ${percent(kept.wer)}.`;
   const all = paragraph.takes.map((take) => `take ${take.take} ${percent(take.wer)} at speed ${take.speed}`).join(', ');
   return `${paragraphPlace(paragraph)}: ${verdict}, retaken: ${all}; kept take ${paragraph.kept} (WER ${percent(kept.wer)}).`;
 }
@@ -35,7 +36,13 @@ export function takesReportText(report: TakesReport): string {
     `${report.paragraphs.length} paragraphs, ${retaken.length} retaken, ${bad.length} still over the threshold.`,
     '',
     ...report.paragraphs.map(paragraphLine),
-    ...(bad.length ? ['', 'Still bad (listen to them, then edit the text or the lexicon):', ...bad.map((paragraph) => `${paragraphPlace(paragraph)}: "${paragraph.text.slice(0, 120)}"`)] : []),
+    ...(bad.length
+      ? [
+          '',
+          'Still bad (listen to them, then edit the text or the lexicon):',
+          ...bad.map((paragraph) => `${paragraphPlace(paragraph)}: "${paragraph.text.slice(0, 120)}"`),
+        ]
+      : []),
     '',
   ].join('\n');
 }

@@ -56,7 +56,10 @@ export function attributionSchema(): AttributionSchema {
 /** The request to name the speaker of one quote. */
 export function attributionPrompt(item: QuoteInContext, known: readonly string[]): ChatPrompt {
   const parts = [`Passage:\n${item.context}`, `Who says ${JSON.stringify(item.quote)}?`];
-  if (known.length) parts.push(`Characters named so far: ${known.map((name) => JSON.stringify(name)).join(', ')}. Use the same name for the same character.`);
+  if (known.length)
+    parts.push(
+      `Characters named so far: ${known.map((name) => JSON.stringify(name)).join(', ')}. Use the same name for the same character.`,
+    );
   return {
     system:
       'You read fiction in any language and tell who speaks each line of dialogue. Name the character as the text ' +
@@ -70,9 +73,14 @@ export function attributionPrompt(item: QuoteInContext, known: readonly string[]
 export function parseAttribution(answer: string): Attribution {
   const { speaker, gender, age } = answerObject(answer);
   if (typeof speaker !== 'string') throw new MalformedAnswerError('no "speaker" string');
-  if (!GENDERS.includes(gender as CastGender)) throw new MalformedAnswerError(`gender is not one of ${GENDERS.join(', ')}`);
+  if (!GENDERS.includes(gender as CastGender))
+    throw new MalformedAnswerError(`gender is not one of ${GENDERS.join(', ')}`);
   if (!AGES.includes(age as CastAge)) throw new MalformedAnswerError(`age is not one of ${AGES.join(', ')}`);
   // Names are one line of letters; quotes, control characters and runs of spaces have no place in one.
-  const name = speaker.replace(/[\p{Cc}\uFFFD"“”«»]+/gu, ' ').replace(/\s+/g, ' ').trim().slice(0, MAX_SPEAKER_CHARS);
+  const name = speaker
+    .replace(/[\p{Cc}\uFFFD"“”«»]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, MAX_SPEAKER_CHARS);
   return { speaker: name || NARRATOR, gender: gender as CastGender, age: age as CastAge };
 }

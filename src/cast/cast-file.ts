@@ -61,14 +61,23 @@ export async function readCastFile(file: string): Promise<CastFile> {
 
 function checkCast(value: unknown, file: string): CastFile {
   const cast = value as Partial<CastFile> | null;
-  if (typeof cast !== 'object' || cast === null || typeof cast.characters !== 'object' || cast.characters === null || typeof cast.lines !== 'object' || cast.lines === null) {
+  if (
+    typeof cast !== 'object' ||
+    cast === null ||
+    typeof cast.characters !== 'object' ||
+    cast.characters === null ||
+    typeof cast.lines !== 'object' ||
+    cast.lines === null
+  ) {
     throw new CastFileError(`${file} needs "characters" and "lines" objects.`);
   }
   const characters: Record<string, CastCharacter> = {};
   for (const [name, character] of Object.entries(cast.characters)) {
     const c = character as Partial<CastCharacter> | null;
-    if (typeof c !== 'object' || c === null) throw new CastFileError(`${file}: the character "${name}" is not an object.`);
-    if (c.voice !== undefined && c.voice !== null && typeof c.voice !== 'string') throw new CastFileError(`${file}: the voice of "${name}" is not a voice id or name.`);
+    if (typeof c !== 'object' || c === null)
+      throw new CastFileError(`${file}: the character "${name}" is not an object.`);
+    if (c.voice !== undefined && c.voice !== null && typeof c.voice !== 'string')
+      throw new CastFileError(`${file}: the voice of "${name}" is not a voice id or name.`);
     characters[name] = {
       voice: c.voice ?? null,
       gender: GENDERS.includes(c.gender as CastGender) ? (c.gender as CastGender) : 'unknown',
@@ -78,7 +87,8 @@ function checkCast(value: unknown, file: string): CastFile {
   const lines: Record<string, CastLine> = {};
   for (const [quote, line] of Object.entries(cast.lines)) {
     const l = line as Partial<CastLine> | null;
-    if (typeof l !== 'object' || l === null || typeof l.speaker !== 'string' || l.speaker.trim() === '') throw new CastFileError(`${file}: the line ${JSON.stringify(quote.slice(0, 40))} has no speaker.`);
+    if (typeof l !== 'object' || l === null || typeof l.speaker !== 'string' || l.speaker.trim() === '')
+      throw new CastFileError(`${file}: the line ${JSON.stringify(quote.slice(0, 40))} has no speaker.`);
     lines[quote] = { speaker: l.speaker.trim(), ...(l.corrected === true ? { corrected: true as const } : {}) };
   }
   return { characters, lines };
@@ -101,8 +111,9 @@ export function voiceOfQuote(cast: CastFile, key: string): string | undefined {
 
 /** The cast with a correction: `speaker` says the line, and the writer said so (kept when cast again). */
 export function correctLine(cast: CastFile, key: string, speaker: string): CastFile {
-  const characters = cast.characters[speaker] || speaker === NARRATOR
-    ? cast.characters
-    : { ...cast.characters, [speaker]: { voice: null, gender: 'unknown' as const, age: 'unknown' as const } };
+  const characters =
+    cast.characters[speaker] || speaker === NARRATOR
+      ? cast.characters
+      : { ...cast.characters, [speaker]: { voice: null, gender: 'unknown' as const, age: 'unknown' as const } };
   return { characters, lines: { ...cast.lines, [key]: { speaker, corrected: true } } };
 }

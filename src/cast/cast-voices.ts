@@ -18,7 +18,10 @@ export interface CastPiece extends TextPiece {
 
 /** A paragraph's narration and quotes, each with the voice the cast gives it. */
 export function castPieces(paragraph: string, cast: CastFile): CastPiece[] {
-  return splitQuotes(paragraph).map((piece) => ({ ...piece, voice: piece.kind === 'quote' ? voiceOfQuote(cast, quoteKey(piece.text)) : undefined }));
+  return splitQuotes(paragraph).map((piece) => ({
+    ...piece,
+    voice: piece.kind === 'quote' ? voiceOfQuote(cast, quoteKey(piece.text)) : undefined,
+  }));
 }
 
 export interface VoicedSpan {
@@ -37,7 +40,8 @@ export function castVoiceSpans(text: string, cast: CastFile): VoicedSpan[] {
   let paragraphStart = 0;
   const paragraph = (end: number): void => {
     for (const piece of castPieces(text.slice(paragraphStart, end), cast)) {
-      if (piece.voice !== undefined) spans.push({ start: paragraphStart + piece.start, end: paragraphStart + piece.end, voice: piece.voice });
+      if (piece.voice !== undefined)
+        spans.push({ start: paragraphStart + piece.start, end: paragraphStart + piece.end, voice: piece.voice });
     }
   };
   for (const blank of text.matchAll(BLANK_LINE)) {
@@ -49,7 +53,8 @@ export function castVoiceSpans(text: string, cast: CastFile): VoicedSpan[] {
 }
 
 /** The cast of the manuscript a file belongs to (`.speech/cast.json` in its folder); an empty cast when there is none. */
-export const castOfFile = (file: string): Promise<CastFile> => readCastFile(castFilePath(path.dirname(path.resolve(file))));
+export const castOfFile = (file: string): Promise<CastFile> =>
+  readCastFile(castFilePath(path.dirname(path.resolve(file))));
 
 /**
  * The library voice a cast names (an id or exact name), when it is ready to speak; undefined: the quote is read

@@ -13,7 +13,14 @@ export interface TextPiece {
   end: number;
 }
 
-const PAIRS: ReadonlyArray<[string, string]> = [['“', '”'], ['„', '“'], ['«', '»'], ['»', '«'], ['"', '"'], ['‘', '’']];
+const PAIRS: ReadonlyArray<[string, string]> = [
+  ['“', '”'],
+  ['„', '“'],
+  ['«', '»'],
+  ['»', '«'],
+  ['"', '"'],
+  ['‘', '’'],
+];
 
 /** Splits a paragraph into narration and quotes; an unclosed quotation mark is narration. */
 export function splitQuotes(paragraph: string): TextPiece[] {

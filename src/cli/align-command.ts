@@ -30,24 +30,37 @@ function formatOf(out: string): OutFormat {
   if (extension === 'json') return { transcript: 'json-full' };
   if (extension === 'txt') return { transcript: 'txt' };
   const subtitles = subtitleFileFormatOf(out);
-  if (!subtitles) throw new UsageError(`--out must end in .srt, .vtt, .ass, .ssa, .ttml, .dfxp, .sbv, .txt or .json, not "${path.basename(out)}".`);
+  if (!subtitles)
+    throw new UsageError(
+      `--out must end in .srt, .vtt, .ass, .ssa, .ttml, .dfxp, .sbv, .txt or .json, not "${path.basename(out)}".`,
+    );
   return { subtitles };
 }
 
 /** The output: the script file re-timed when it is a subtitle file of the format asked for, else laid out anew. */
-function outputOf(transcript: Transcript, format: OutFormat, scriptFile: string, original: string, out: string, unmatched: readonly { index: number }[]): string {
+function outputOf(
+  transcript: Transcript,
+  format: OutFormat,
+  scriptFile: string,
+  original: string,
+  out: string,
+  unmatched: readonly { index: number }[],
+): string {
   const scriptFormat = subtitleFormatOfPath(scriptFile);
   if ('subtitles' in format && scriptFormat && scriptFormat === subtitleFormatOfPath(out)) {
     return retimedSource(original, scriptFormat, transcript.segments, unmatched);
   }
-  return 'subtitles' in format ? renderSubtitleFile(transcript, format.subtitles) : renderTranscript(transcript, format.transcript).body;
+  return 'subtitles' in format
+    ? renderSubtitleFile(transcript, format.subtitles)
+    : renderTranscript(transcript, format.transcript).body;
 }
 
 /** Aligns as a job of the job core (as the editor does) and writes --out; answers the exit code (130 when cancelled). Cues not found in the media are listed on stderr. */
 export async function runAlignCommand(args: readonly string[], flags: AlignFlags, place: CliJobPlace): Promise<number> {
   const { dataDir } = place;
   const [media, scriptFile] = args;
-  if (!media || !scriptFile) throw new UsageError('Expected "align <media> <script.txt|.md|.srt|.vtt|.ass|.ttml|.sbv> --out x.srt".');
+  if (!media || !scriptFile)
+    throw new UsageError('Expected "align <media> <script.txt|.md|.srt|.vtt|.ass|.ttml|.sbv> --out x.srt".');
   if (!flags.out) throw new UsageError('align needs --out, the subtitles to write (e.g. talk.srt).');
   const out = flags.out;
   const format = formatOf(out);
@@ -58,9 +71,15 @@ export async function runAlignCommand(args: readonly string[], flags: AlignFlags
   let outcome;
   try {
     outcome = await runCliJob(place, {
-      create: (core) => createAlignJob(core.jobs, {
-        origin: 'cli', media: path.resolve(media), scriptName: path.basename(scriptFile), script, vadModelPath, ...(flags.language ? { language: flags.language } : {}),
-      }),
+      create: (core) =>
+        createAlignJob(core.jobs, {
+          origin: 'cli',
+          media: path.resolve(media),
+          scriptName: path.basename(scriptFile),
+          script,
+          vadModelPath,
+          ...(flags.language ? { language: flags.language } : {}),
+        }),
       finish: finishAlignJob,
       cancelled: 'Cancelled; nothing was written.',
       noun: 'alignment',
@@ -73,7 +92,10 @@ export async function runAlignCommand(args: readonly string[], flags: AlignFlags
   if (outcome === 'cancelled') return 130;
   const { matchedCues = 0, unmatchedCues = [] } = outcome.result;
   await writeFile(out, outputOf(outcome.transcript, format, scriptFile, script, out, unmatchedCues), 'utf8');
-  console.log(`Aligned ${matchedCues} of ${matchedCues + unmatchedCues.length} cues to ${path.basename(media)}; wrote ${out}.`);
-  for (const cue of unmatchedCues) console.error(`Not found in the media: cue ${cue.index}: ${cue.text.replace(/\s+/g, ' ').slice(0, 80)}`);
+  console.log(
+    `Aligned ${matchedCues} of ${matchedCues + unmatchedCues.length} cues to ${path.basename(media)}; wrote ${out}.`,
+  );
+  for (const cue of unmatchedCues)
+    console.error(`Not found in the media: cue ${cue.index}: ${cue.text.replace(/\s+/g, ' ').slice(0, 80)}`);
   return 0;
 }

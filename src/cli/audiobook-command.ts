@@ -4,7 +4,14 @@
  * no partial book.
  */
 import path from 'node:path';
-import { wordTimingLabel, type AcxReport, type AudiobookFormat, type BookMaster, type ParagraphTakes, type VerifySummary } from '../audiobook/book-plan';
+import {
+  wordTimingLabel,
+  type AcxReport,
+  type AudiobookFormat,
+  type BookMaster,
+  type ParagraphTakes,
+  type VerifySummary,
+} from '../audiobook/book-plan';
 import type { OverlayLevel } from '../audiobook/read-along/package-plan';
 import { MAX_VERIFY_RETAKES, type VerifyRequest } from '../jobs/verify-admission';
 import { parseSpeakerList } from '../audiobook/passages';
@@ -48,7 +55,8 @@ async function listChapters(input: string, level: number | undefined): Promise<n
   const { readBook } = await import('../audiobook/read-book');
   const book = await readBook(path.resolve(input), level);
   for (const [index, chapter] of book.chapters.entries()) {
-    const matter = chapter.matter && chapter.matter !== 'body' ? `  (${chapter.matter} matter, skipped unless named)` : '';
+    const matter =
+      chapter.matter && chapter.matter !== 'body' ? `  (${chapter.matter} matter, skipped unless named)` : '';
     console.log(`${String(index + 1).padStart(3)}  ${chapter.title}${matter}`);
   }
   return 0;
@@ -64,17 +72,28 @@ function acxLine(report: AcxReport): string {
 }
 
 /** `--cast auto`: the manuscript's dialogue cast (its cast file written or brought up to date), and printed. */
-async function castForBook(core: CliJobCore, input: string, level: number | undefined, dataDir: string): Promise<CastFile> {
+async function castForBook(
+  core: CliJobCore,
+  input: string,
+  level: number | undefined,
+  dataDir: string,
+): Promise<CastFile> {
   const { castBook } = await import('../jobs/cast-book');
   const controller = new AbortController();
   const cancel = (): void => controller.abort();
   process.once('SIGINT', cancel);
   try {
-    const outcome = await castBook({ engine: core.engine, voices: core.voices, dataDir }, { input, ...(level ? { chapterLevel: level } : {}) }, controller.signal);
+    const outcome = await castBook(
+      { engine: core.engine, voices: core.voices, dataDir },
+      { input, ...(level ? { chapterLevel: level } : {}) },
+      controller.signal,
+    );
     console.log(`Cast ${outcome.quotes} quoted lines (${outcome.asked} asked of the model) into ${outcome.file}:`);
     for (const [name, character] of Object.entries(outcome.cast.characters)) {
       const lines = Object.values(outcome.cast.lines).filter((line) => line.speaker === name).length;
-      console.log(`  ${name} (${character.gender}, ${character.age}): ${character.voice ?? 'the book\'s voice'}, ${lines} line(s)`);
+      console.log(
+        `  ${name} (${character.gender}, ${character.age}): ${character.voice ?? "the book's voice"}, ${lines} line(s)`,
+      );
     }
     return outcome.cast;
   } finally {
@@ -85,68 +104,101 @@ async function castForBook(core: CliJobCore, input: string, level: number | unde
 /** `--verify` and its two settings, checked as flags (the core checks their ranges). */
 function verifyOf(flags: AudiobookFlags): VerifyRequest | undefined {
   if (!flags.verify) {
-    if (flags['verify-threshold'] !== undefined || flags['verify-takes'] !== undefined) throw new UsageError('--verify-threshold and --verify-takes go with --verify.');
+    if (flags['verify-threshold'] !== undefined || flags['verify-takes'] !== undefined)
+      throw new UsageError('--verify-threshold and --verify-takes go with --verify.');
     return undefined;
   }
   const threshold = flags['verify-threshold'] === undefined ? undefined : Number(flags['verify-threshold']);
   const retakes = flags['verify-takes'] === undefined ? undefined : Number(flags['verify-takes']);
-  if (threshold !== undefined && !(Number.isFinite(threshold) && threshold >= 0 && threshold <= 1)) throw new UsageError('--verify-threshold must be a word error rate from 0 to 1 (0.1 is 10 %).');
-  if (retakes !== undefined && !(Number.isInteger(retakes) && retakes >= 0 && retakes <= MAX_VERIFY_RETAKES)) throw new UsageError(`--verify-takes must be a whole number of retakes from 0 to ${MAX_VERIFY_RETAKES}.`);
+  if (threshold !== undefined && !(Number.isFinite(threshold) && threshold >= 0 && threshold <= 1))
+    throw new UsageError('--verify-threshold must be a word error rate from 0 to 1 (0.1 is 10 %).');
+  if (retakes !== undefined && !(Number.isInteger(retakes) && retakes >= 0 && retakes <= MAX_VERIFY_RETAKES))
+    throw new UsageError(`--verify-takes must be a whole number of retakes from 0 to ${MAX_VERIFY_RETAKES}.`);
   return { ...(threshold !== undefined ? { threshold } : {}), ...(retakes !== undefined ? { retakes } : {}) };
 }
 
 /** The verification's lines: how takes were heard, each retaken or still-bad paragraph, and where the report is. */
 function printVerify(summary: VerifySummary): void {
-  console.log(`Verified ${summary.paragraphs} paragraphs with ${summary.scorer}: ${summary.retaken.length} retaken, ${summary.stillBad.length} still over ${(summary.threshold * 100).toFixed(1)} % WER.`);
-  const named = new Map<string, ParagraphTakes>([...summary.retaken, ...summary.stillBad].map((paragraph) => [`${paragraph.chapter}.${paragraph.paragraph}`, paragraph]));
+  console.log(
+    `Verified ${summary.paragraphs} paragraphs with ${summary.scorer}: ${summary.retaken.length} retaken, ${summary.stillBad.length} still over ${(summary.threshold * 100).toFixed(1)} % WER.`,
+  );
+  const named = new Map<string, ParagraphTakes>(
+    [...summary.retaken, ...summary.stillBad].map((paragraph) => [
+      `${paragraph.chapter}.${paragraph.paragraph}`,
+      paragraph,
+    ]),
+  );
   for (const paragraph of named.values()) console.log(paragraphLine(paragraph));
   console.log(`Takes report: ${summary.textFile} (and ${path.basename(summary.reportFile)})`);
 }
 
 /** Runs the export; answers the exit code (130 when cancelled). */
-export async function runAudiobookCommand(input: string | undefined, flags: AudiobookFlags, place: CliJobPlace): Promise<number> {
+export async function runAudiobookCommand(
+  input: string | undefined,
+  flags: AudiobookFlags,
+  place: CliJobPlace,
+): Promise<number> {
   const { dataDir } = place;
   if (!input) throw new UsageError('Expected "audiobook <file.md|.epub|.docx|folder> --out book.m4b".');
   const level = flags['chapter-level'] === undefined ? undefined : Number(flags['chapter-level']);
-  if (level !== undefined && !(Number.isInteger(level) && level >= 1 && level <= 6)) throw new UsageError('--chapter-level must be 1 to 6.');
+  if (level !== undefined && !(Number.isInteger(level) && level >= 1 && level <= 6))
+    throw new UsageError('--chapter-level must be 1 to 6.');
   if (flags['list-chapters']) return listChapters(input, level);
   if (!flags.out) throw new UsageError('audiobook needs --out, the book to write (e.g. book.m4b).');
   const perChapter = flags['per-chapter'] === true;
   const format = formatOf(flags, perChapter) as AudiobookFormat;
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be m4b, mp3 or epub3, not ${flags.format}.`);
-  if (perChapter && format !== 'mp3') throw new UsageError('--per-chapter writes MP3 files; leave out --format or use --format mp3.');
+  if (perChapter && format !== 'mp3')
+    throw new UsageError('--per-chapter writes MP3 files; leave out --format or use --format mp3.');
 
-  if (flags.overlay !== undefined && flags.overlay !== 'sentence' && flags.overlay !== 'word') throw new UsageError(`--overlay takes sentence or word, not "${flags.overlay}".`);
-  if (flags.overlay === 'word' && format !== 'epub3') throw new UsageError('--overlay word makes a read-along book: use it with --format epub3 (or an --out ending in .epub).');
-  if (flags.cast !== undefined && flags.cast !== 'auto') throw new UsageError(`--cast takes auto (cast the dialogue with the language model), not "${flags.cast}".`);
+  if (flags.overlay !== undefined && flags.overlay !== 'sentence' && flags.overlay !== 'word')
+    throw new UsageError(`--overlay takes sentence or word, not "${flags.overlay}".`);
+  if (flags.overlay === 'word' && format !== 'epub3')
+    throw new UsageError(
+      '--overlay word makes a read-along book: use it with --format epub3 (or an --out ending in .epub).',
+    );
+  if (flags.cast !== undefined && flags.cast !== 'auto')
+    throw new UsageError(`--cast takes auto (cast the dialogue with the language model), not "${flags.cast}".`);
 
   const verify = verifyOf(flags);
   const { createBookExport, finishBookExport } = await import('../jobs/book-export');
   const out = flags.out;
   const result = await runCliJob(place, {
-    create: async (core) => createBookExport(core, {
-      ...(flags.cast === 'auto' ? { cast: await castForBook(core, input, level, dataDir) } : {}),
-      origin: 'cli', input, out, format, perChapter, speakers: parseSpeakerList(flags.speakers),
-      ...(flags.voice ? { voiceId: flags.voice } : {}), ...(level ? { chapterLevel: level } : {}),
-      ...(flags.chapters !== undefined ? { chapters: flags.chapters } : {}),
-      ...(flags.master !== undefined ? { master: flags.master as BookMaster } : {}),
-      ...(flags.overlay !== undefined ? { overlay: flags.overlay as OverlayLevel } : {}),
-      ...(verify ? { verify } : {}),
-    }),
+    create: async (core) =>
+      createBookExport(core, {
+        ...(flags.cast === 'auto' ? { cast: await castForBook(core, input, level, dataDir) } : {}),
+        origin: 'cli',
+        input,
+        out,
+        format,
+        perChapter,
+        speakers: parseSpeakerList(flags.speakers),
+        ...(flags.voice ? { voiceId: flags.voice } : {}),
+        ...(level ? { chapterLevel: level } : {}),
+        ...(flags.chapters !== undefined ? { chapters: flags.chapters } : {}),
+        ...(flags.master !== undefined ? { master: flags.master as BookMaster } : {}),
+        ...(flags.overlay !== undefined ? { overlay: flags.overlay as OverlayLevel } : {}),
+        ...(verify ? { verify } : {}),
+      }),
     finish: finishBookExport,
     cancelled: 'Cancelled; no book was written.',
     noun: 'export',
   });
   if (result === 'cancelled') return 130;
   for (const [index, chapter] of result.chapters.entries()) {
-    console.log(`Chapter ${index + 1}/${result.chapters.length} "${chapter.title}": done, ${chapter.seconds.toFixed(1)} s`);
+    console.log(
+      `Chapter ${index + 1}/${result.chapters.length} "${chapter.title}": done, ${chapter.seconds.toFixed(1)} s`,
+    );
   }
   console.log(`Wrote ${path.resolve(out)}: ${result.chapters.length} chapters.`);
   console.log(`${result.synthesized} paragraphs synthesized, ${result.reused} from the cache.`);
-  for (const [what, reason] of Object.entries(result.ignoredOptions ?? {})) console.log(`Not honoured: ${what}: ${reason}`);
+  for (const [what, reason] of Object.entries(result.ignoredOptions ?? {}))
+    console.log(`Not honoured: ${what}: ${reason}`);
   if (result.wordTimes) console.log(`Word overlays: word times ${wordTimingLabel(result.wordTimes)}.`);
   if (result.acx && format === 'm4b') {
-    console.log(`ACX takes one MP3 per chapter, not the M4B: the mastered chapters are in ${acxFolderFor(path.resolve(out))}`);
+    console.log(
+      `ACX takes one MP3 per chapter, not the M4B: the mastered chapters are in ${acxFolderFor(path.resolve(out))}`,
+    );
   }
   for (const report of result.acx ?? []) console.log(acxLine(report));
   if (result.verify) printVerify(result.verify);

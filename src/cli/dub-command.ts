@@ -27,26 +27,34 @@ export async function runDubCommand(input: string | undefined, flags: DubFlags, 
   const { dataDir } = place;
   if (!input) throw new UsageError('Expected "dub <video> --to LANG [--out FILE]".');
   if (!flags.to) throw new UsageError('dub needs --to, the language to dub into (e.g. de).');
-  if (flags.mix !== undefined && flags.mix !== 'duck' && flags.mix !== 'replace') throw new UsageError(`--mix is duck or replace, not "${flags.mix}".`);
+  if (flags.mix !== undefined && flags.mix !== 'duck' && flags.mix !== 'replace')
+    throw new UsageError(`--mix is duck or replace, not "${flags.mix}".`);
   const style = styleFlag(flags.style);
   const { createDubJob, finishDubJob, dubbedName } = await import('../jobs/dub-job');
   const out = flags.out ?? dubbedName(input, flags.to);
   const to = flags.to;
   const result = await runCliJob(place, {
-    create: (core) => createDubJob(core.jobs, dataDir, core.voices, {
-      origin: 'cli', input, out, to, style,
-      ...(flags.mix ? { mix: flags.mix as DubMix } : {}),
-      ...(flags.from ? { from: flags.from } : {}),
-      ...(flags.subtitles ? { subtitles: flags.subtitles } : {}),
-      ...(flags.model ? { model: flags.model } : {}),
-      ...(flags['stt-model'] ? { sttModel: flags['stt-model'] } : {}),
-    }),
+    create: (core) =>
+      createDubJob(core.jobs, dataDir, core.voices, {
+        origin: 'cli',
+        input,
+        out,
+        to,
+        style,
+        ...(flags.mix ? { mix: flags.mix as DubMix } : {}),
+        ...(flags.from ? { from: flags.from } : {}),
+        ...(flags.subtitles ? { subtitles: flags.subtitles } : {}),
+        ...(flags.model ? { model: flags.model } : {}),
+        ...(flags['stt-model'] ? { sttModel: flags['stt-model'] } : {}),
+      }),
     finish: finishDubJob,
     cancelled: 'Cancelled; no dub was written.',
     noun: 'dub',
   });
   if (result === 'cancelled') return 130;
-  console.log(`Wrote ${path.resolve(out)}: ${result.cues} cues dubbed into ${to} (audio track ${result.audioTrack.language}, ${result.audioTrack.mix}), ${result.durationSeconds} s.`);
+  console.log(
+    `Wrote ${path.resolve(out)}: ${result.cues} cues dubbed into ${to} (audio track ${result.audioTrack.language}, ${result.audioTrack.mix}), ${result.durationSeconds} s.`,
+  );
   for (const line of dubReportLines(result)) console.log(line);
   return 0;
 }

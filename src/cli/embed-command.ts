@@ -23,14 +23,23 @@ export async function runEmbedCommand(args: readonly string[], flags: EmbedFlags
   const out = flags.out;
   if (!out) throw new UsageError('embed-subtitles needs --out, the copy to write (e.g. talk.subtitled.mp4).');
   // Loaded here so the other commands do not load the job core.
-  const [{ embedKind }, { finishPartialOutputJob }] = await Promise.all([import('../jobs/kinds/embed'), import('../jobs/wait-for-job')]);
+  const [{ embedKind }, { finishPartialOutputJob }] = await Promise.all([
+    import('../jobs/kinds/embed'),
+    import('../jobs/wait-for-job'),
+  ]);
   let result;
   try {
     result = await runCliJob(place, {
-      create: (core) => core.jobs.create(embedKind, {
-        origin: 'cli', video, subtitles, out, ...(flags.language === undefined ? {} : { language: flags.language }),
-        ...(flags.title === undefined ? {} : { title: flags.title }), ...(flags['replace-language'] ? { replaceSameLanguage: true } : {}),
-      }),
+      create: (core) =>
+        core.jobs.create(embedKind, {
+          origin: 'cli',
+          video,
+          subtitles,
+          out,
+          ...(flags.language === undefined ? {} : { language: flags.language }),
+          ...(flags.title === undefined ? {} : { title: flags.title }),
+          ...(flags['replace-language'] ? { replaceSameLanguage: true } : {}),
+        }),
       // The engine writes the copy under a temporary name and renames it when complete: nothing to remove here.
       finish: async (jobs, job, signal) => {
         const ended = await finishPartialOutputJob(jobs, job, () => undefined, signal);
@@ -45,9 +54,20 @@ export async function runEmbedCommand(args: readonly string[], flags: EmbedFlags
     return 1;
   }
   if (result === 'cancelled') return 130;
-  console.log(`Wrote ${out}: ${result.subtitleCues} cues as a ${result.subtitleCodec} track (${result.language})${result.title ? ` titled "${result.title}"` : ''}; the video and audio were copied, not re-encoded.`);
-  if (result.keptTracks.length > 0) console.log(`Kept the video's ${result.keptTracks.length} other subtitle track(s): ${result.keptTracks.map((track) => track.language).join(', ')}.`);
-  if (result.replacedTracks.length > 0) console.log(`Replaced: ${result.replacedTracks.map((track) => `${track.language}${track.title ? ` "${track.title}"` : ''}`).join(', ')}.`);
-  if (result.droppedTracks.length > 0) console.error(`Left out (pictures ${path.extname(out)} cannot hold): ${result.droppedTracks.map((track) => `${track.codec} ${track.language}`).join(', ')}.`);
+  console.log(
+    `Wrote ${out}: ${result.subtitleCues} cues as a ${result.subtitleCodec} track (${result.language})${result.title ? ` titled "${result.title}"` : ''}; the video and audio were copied, not re-encoded.`,
+  );
+  if (result.keptTracks.length > 0)
+    console.log(
+      `Kept the video's ${result.keptTracks.length} other subtitle track(s): ${result.keptTracks.map((track) => track.language).join(', ')}.`,
+    );
+  if (result.replacedTracks.length > 0)
+    console.log(
+      `Replaced: ${result.replacedTracks.map((track) => `${track.language}${track.title ? ` "${track.title}"` : ''}`).join(', ')}.`,
+    );
+  if (result.droppedTracks.length > 0)
+    console.error(
+      `Left out (pictures ${path.extname(out)} cannot hold): ${result.droppedTracks.map((track) => `${track.codec} ${track.language}`).join(', ')}.`,
+    );
   return 0;
 }

@@ -6,7 +6,12 @@
 import type { Catalog } from '../models/catalog';
 import { entryBytes } from '../models/catalog';
 import { hasCode } from '../contract/errors';
-import { createModelManager, type InstallResult, type ModelManager, type ModelManagerOptions } from '../models/model-manager';
+import {
+  createModelManager,
+  type InstallResult,
+  type ModelManager,
+  type ModelManagerOptions,
+} from '../models/model-manager';
 import type { ModelListing } from '../models/model-status';
 import { modelsDir, targetPath } from '../models/model-paths';
 import type { ProxyEnv } from '../models/proxy';
@@ -38,7 +43,11 @@ export interface ModelsCommandOptions {
 
 const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
-export async function runModelsCommand(args: string[], dataDir: string, options: ModelsCommandOptions): Promise<number> {
+export async function runModelsCommand(
+  args: string[],
+  dataDir: string,
+  options: ModelsCommandOptions,
+): Promise<number> {
   const out = options.stdout ?? process.stdout;
   const err = options.stderr ?? process.stderr;
   const say = (line = ''): void => void out.write(`${line}\n`);
@@ -49,14 +58,24 @@ export async function runModelsCommand(args: string[], dataDir: string, options:
   const onInterrupt = (): void => controller.abort();
   process.once('SIGINT', onInterrupt);
   try {
-    const manager = await createModelManager({ ...options.manager, env: options.env, dataDir, catalog: options.catalog, mirror: options.mirror });
+    const manager = await createModelManager({
+      ...options.manager,
+      env: options.env,
+      dataDir,
+      catalog: options.catalog,
+      mirror: options.mirror,
+    });
     switch (action) {
       case 'list':
         return await list(manager, say);
       case 'install': {
-        if (rest.length === 0) return usage(complain, 'Name the model to install, e.g. "models install whisper-base-q5_1".');
+        if (rest.length === 0)
+          return usage(complain, 'Name the model to install, e.g. "models install whisper-base-q5_1".');
         for (const id of rest) {
-          const result = await manager.install(id, { signal: controller.signal, onProgress: (p) => progress.update(p) });
+          const result = await manager.install(id, {
+            signal: controller.signal,
+            onProgress: (p) => progress.update(p),
+          });
           progress.done();
           report(manager, result, say);
         }
@@ -65,18 +84,29 @@ export async function runModelsCommand(args: string[], dataDir: string, options:
       case 'remove': {
         if (rest.length !== 1) return usage(complain, 'Name one model to remove.');
         const { removed } = await manager.remove(rest[0]);
-        say(removed.length > 0 ? `Removed ${rest[0]} (${removed.length} file${removed.length === 1 ? '' : 's'}).` : `${rest[0]} was not installed; nothing to remove.`);
-        const dependents = (await manager.list()).models.filter((m) => m.installed && m.entry.requires?.includes(rest[0]));
-        for (const { entry } of dependents) say(`Note: ${entry.id} needs ${rest[0]} and will not work until it is installed again.`);
+        say(
+          removed.length > 0
+            ? `Removed ${rest[0]} (${removed.length} file${removed.length === 1 ? '' : 's'}).`
+            : `${rest[0]} was not installed; nothing to remove.`,
+        );
+        const dependents = (await manager.list()).models.filter(
+          (m) => m.installed && m.entry.requires?.includes(rest[0]),
+        );
+        for (const { entry } of dependents)
+          say(`Note: ${entry.id} needs ${rest[0]} and will not work until it is installed again.`);
         return EXIT.ok;
       }
       case 'verify':
         return await verify(manager, say, complain, controller.signal);
       case 'import': {
-        if (rest.length < 1 || rest.length > 2) return usage(complain, 'Use "models import <id> <path>" or "models import <file>".');
+        if (rest.length < 1 || rest.length > 2)
+          return usage(complain, 'Use "models import <id> <path>" or "models import <file>".');
         const result =
           rest.length === 2
-            ? await manager.importModel(rest[0], rest[1], { signal: controller.signal, onProgress: (p) => progress.update(p) })
+            ? await manager.importModel(rest[0], rest[1], {
+                signal: controller.signal,
+                onProgress: (p) => progress.update(p),
+              })
             : await manager.importFile(rest[0], { signal: controller.signal, onProgress: (p) => progress.update(p) });
         progress.done();
         report(manager, result, say);
@@ -88,7 +118,9 @@ export async function runModelsCommand(args: string[], dataDir: string, options:
   } catch (error) {
     progress.done();
     if (hasCode(error, 'CANCELLED')) {
-      complain(`Cancelled; the partial ${action === 'import' ? 'copy' : 'download'} was deleted and nothing was installed.`);
+      complain(
+        `Cancelled; the partial ${action === 'import' ? 'copy' : 'download'} was deleted and nothing was installed.`,
+      );
       return EXIT.cancelled;
     }
     complain(failureText(error, 'Failed: '));
@@ -112,7 +144,9 @@ function sizeOf(listing: ModelListing): string {
 function statusOf(listing: ModelListing): string {
   switch (listing.status) {
     case 'installed':
-      return listing.installed?.files.some((f) => f.checksum === 'recorded') ? 'installed (sha256 recorded, no upstream value)' : 'installed';
+      return listing.installed?.files.some((f) => f.checksum === 'recorded')
+        ? 'installed (sha256 recorded, no upstream value)'
+        : 'installed';
     case 'partial':
       return `partial: ${formatBytes(listing.partialBytes)} downloaded; install again to resume`;
     case 'incomplete':
@@ -131,8 +165,12 @@ async function list(manager: ModelManager, say: (line?: string) => void): Promis
   const rows = models.map((m) => [m.entry.id, m.entry.kind, m.entry.languages.join(','), sizeOf(m), statusOf(m)]);
   const header = ['ID', 'KIND', 'LANGUAGES', 'SIZE', 'STATUS'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  for (const row of [header, ...rows]) say(`  ${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ')}`);
-  for (const [engine, title] of [['whisper', 'whisper'], ['parakeet', 'Parakeet']] as const) {
+  for (const row of [header, ...rows])
+    say(`  ${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ')}`);
+  for (const [engine, title] of [
+    ['whisper', 'whisper'],
+    ['parakeet', 'Parakeet'],
+  ] as const) {
     const custom = customStt.filter((model) => (model.engine ?? 'whisper') === engine);
     if (custom.length === 0) continue;
     say();
@@ -154,11 +192,19 @@ function report(manager: ModelManager, result: InstallResult, say: (line: string
   for (const file of result.model.files) {
     const where = targetPath(manager.dataDir, file.target);
     if (file.checksum === 'verified') say(`  ${where} (${formatBytes(file.bytes)}, sha256 verified)`);
-    else say(`  ${where} (${formatBytes(file.bytes)}); no published checksum to verify against, sha256 recorded: ${file.sha256}`);
+    else
+      say(
+        `  ${where} (${formatBytes(file.bytes)}); no published checksum to verify against, sha256 recorded: ${file.sha256}`,
+      );
   }
 }
 
-async function verify(manager: ModelManager, say: (line: string) => void, complain: (line: string) => void, signal: AbortSignal): Promise<number> {
+async function verify(
+  manager: ModelManager,
+  say: (line: string) => void,
+  complain: (line: string) => void,
+  signal: AbortSignal,
+): Promise<number> {
   const reports = await manager.verify({ signal });
   if (reports.length === 0) {
     say('Nothing is installed.');
@@ -176,6 +222,9 @@ async function verify(manager: ModelManager, say: (line: string) => void, compla
       complain(`DAMAGED  ${id}: ${targetPath(manager.dataDir, file.target)} ${detail}`);
     }
   }
-  if (damaged > 0) complain(`${damaged} model${damaged === 1 ? ' is' : 's are'} damaged: run "models install <id>" to replace ${damaged === 1 ? 'it' : 'them'}.`);
+  if (damaged > 0)
+    complain(
+      `${damaged} model${damaged === 1 ? ' is' : 's are'} damaged: run "models install <id>" to replace ${damaged === 1 ? 'it' : 'them'}.`,
+    );
   return damaged > 0 ? EXIT.failed : EXIT.ok;
 }

@@ -17,15 +17,23 @@ export interface ServeOptions {
   sttModel?: string;
 }
 
-
-type Flags = { host?: string; port?: string; 'data-dir'?: string; auth?: string; relay?: string; 'device-token'?: string; 'stt-model'?: string };
+type Flags = {
+  host?: string;
+  port?: string;
+  'data-dir'?: string;
+  auth?: string;
+  relay?: string;
+  'device-token'?: string;
+  'stt-model'?: string;
+};
 
 /** Flags win over SPEECH_STUDIO_* environment variables, which win over the defaults. */
 export function resolveServeOptions(flags: Flags, env: NodeJS.ProcessEnv): ServeOptions {
   const host = flags.host ?? env.SPEECH_STUDIO_HOST ?? '127.0.0.1';
   const portText = flags.port ?? env.SPEECH_STUDIO_PORT ?? '17860';
   const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port > 65535) throw new UsageError(`Expected a port from 0 to 65535, got ${JSON.stringify(portText)}.`);
+  if (!/^\d+$/.test(portText) || port > 65535)
+    throw new UsageError(`Expected a port from 0 to 65535, got ${JSON.stringify(portText)}.`);
   const authText = (flags.auth ?? env.SPEECH_STUDIO_AUTH ?? 'off').toLowerCase();
   if (!['on', 'off', 'true', 'false', '1', '0'].includes(authText)) {
     throw new UsageError(`Expected --auth on or off, got ${JSON.stringify(authText)}.`);
@@ -34,7 +42,9 @@ export function resolveServeOptions(flags: Flags, env: NodeJS.ProcessEnv): Serve
   const relayUrl = flags.relay ?? env.SPEECH_STUDIO_RELAY;
   const deviceToken = flags['device-token'] ?? env.SPEECH_STUDIO_DEVICE_TOKEN;
   if (Boolean(relayUrl) !== Boolean(deviceToken)) {
-    throw new UsageError('Expected --relay URL and --device-token T together (the token comes from the relay\'s portal or "relay.js devices enrol").');
+    throw new UsageError(
+      'Expected --relay URL and --device-token T together (the token comes from the relay\'s portal or "relay.js devices enrol").',
+    );
   }
   if (relayUrl && deviceToken) {
     try {
@@ -45,5 +55,12 @@ export function resolveServeOptions(flags: Flags, env: NodeJS.ProcessEnv): Serve
   }
   const relay = relayUrl && deviceToken ? { relay: { url: relayUrl, deviceToken } } : {};
   const sttModel = (flags['stt-model'] ?? env.SPEECH_STUDIO_STT_MODEL)?.trim();
-  return { host, port, dataDir, auth: ['on', 'true', '1'].includes(authText), ...relay, ...(sttModel ? { sttModel } : {}) };
+  return {
+    host,
+    port,
+    dataDir,
+    auth: ['on', 'true', '1'].includes(authText),
+    ...relay,
+    ...(sttModel ? { sttModel } : {}),
+  };
 }

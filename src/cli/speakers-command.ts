@@ -23,14 +23,19 @@ export interface SpeakersCommandOptions {
   stderr?: { write(text: string): unknown };
 }
 
-export async function runSpeakersCommand(args: string[], dataDir: string, options: SpeakersCommandOptions): Promise<number> {
+export async function runSpeakersCommand(
+  args: string[],
+  dataDir: string,
+  options: SpeakersCommandOptions,
+): Promise<number> {
   const out = options.stdout ?? process.stdout;
   const err = options.stderr ?? process.stderr;
   const [action, ...rest] = args;
   if (action === 'list' && rest.length === 0) {
     const speakers = await listSpeakers(dataDir);
     if (speakers.length === 0) out.write('No speakers are enrolled.\n');
-    for (const speaker of speakers) out.write(`${speaker.name}\t${speaker.speechSeconds} s of speech\t${speaker.model}\t${speaker.addedAt}\n`);
+    for (const speaker of speakers)
+      out.write(`${speaker.name}\t${speaker.speechSeconds} s of speech\t${speaker.model}\t${speaker.addedAt}\n`);
     return 0;
   }
   if (action === 'remove' && rest.length === 1) {
@@ -42,7 +47,11 @@ export async function runSpeakersCommand(args: string[], dataDir: string, option
     return 1;
   }
   if (action === 'add' && rest.length === 2) {
-    const engine = new EngineHost({ workerPath: options.engineWorkerPath, log: silentLogger, config: options.engineConfig });
+    const engine = new EngineHost({
+      workerPath: options.engineWorkerPath,
+      log: silentLogger,
+      config: options.engineConfig,
+    });
     try {
       const speaker = await enrollSpeaker(engine, dataDir, rest[0], rest[1], new AbortController().signal);
       out.write(`Enrolled ${speaker.name} from ${speaker.speechSeconds} s of speech.\n`);

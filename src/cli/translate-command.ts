@@ -17,7 +17,11 @@ export interface TranslateFlags {
 }
 
 /** Runs the translation; answers the exit code (130 when cancelled). */
-export async function runTranslateCommand(input: string | undefined, flags: TranslateFlags, place: CliJobPlace): Promise<number> {
+export async function runTranslateCommand(
+  input: string | undefined,
+  flags: TranslateFlags,
+  place: CliJobPlace,
+): Promise<number> {
   const { dataDir } = place;
   if (!input) throw new UsageError('Expected "translate <file.srt|file.vtt> --to LANG [--out FILE]".');
   if (!flags.to) throw new UsageError('translate needs --to, the language to translate into (e.g. de).');
@@ -26,16 +30,26 @@ export async function runTranslateCommand(input: string | undefined, flags: Tran
   const out = flags.out ?? translatedName(input, flags.to);
   const to = flags.to;
   const result = await runCliJob(place, {
-    create: (core) => createTranslateJob(core.jobs, dataDir, {
-      origin: 'cli', input, out, to, style, ...(flags.from ? { from: flags.from } : {}), ...(flags.model ? { model: flags.model } : {}),
-    }),
+    create: (core) =>
+      createTranslateJob(core.jobs, dataDir, {
+        origin: 'cli',
+        input,
+        out,
+        to,
+        style,
+        ...(flags.from ? { from: flags.from } : {}),
+        ...(flags.model ? { model: flags.model } : {}),
+      }),
     finish: finishTranslateJob,
     cancelled: 'Cancelled; no translation was written.',
     noun: 'translation',
   });
   if (result === 'cancelled') return 130;
-  console.log(`Wrote ${path.resolve(out)}: ${result.cues} cues translated with ${result.model} (${result.tokensPerSecond} tokens/s).`);
+  console.log(
+    `Wrote ${path.resolve(out)}: ${result.cues} cues translated with ${result.model} (${result.tokensPerSecond} tokens/s).`,
+  );
   if (result.shortened.length) console.log(`Shortened to fit the reading speed: cues ${result.shortened.join(', ')}.`);
-  for (const flagged of result.flagged) console.log(`Cue ${flagged.index} reads too fast: ${flagged.charsPerSecond} characters per second.`);
+  for (const flagged of result.flagged)
+    console.log(`Cue ${flagged.index} reads too fast: ${flagged.charsPerSecond} characters per second.`);
   return 0;
 }

@@ -29,7 +29,11 @@ export interface VoicesCommandOptions {
   stderr?: { write(text: string): unknown };
 }
 
-export async function runVoicesCommand(args: string[], dataDir: string, options: VoicesCommandOptions): Promise<number> {
+export async function runVoicesCommand(
+  args: string[],
+  dataDir: string,
+  options: VoicesCommandOptions,
+): Promise<number> {
   const out = options.stdout ?? process.stdout;
   const err = options.stderr ?? process.stderr;
   const usage = (): number => {
@@ -39,8 +43,17 @@ export async function runVoicesCommand(args: string[], dataDir: string, options:
   let parsed;
   try {
     parsed = parseArgs({
-      args, allowPositionals: true, strict: true,
-      options: { name: { type: 'string' }, text: { type: 'string' }, language: { type: 'string' }, 'yes-consent': { type: 'boolean' }, kokoro: { type: 'string' }, all: { type: 'boolean' } },
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        name: { type: 'string' },
+        text: { type: 'string' },
+        language: { type: 'string' },
+        'yes-consent': { type: 'boolean' },
+        kokoro: { type: 'string' },
+        all: { type: 'boolean' },
+      },
     });
   } catch (error) {
     err.write(`${describeThrown(error)}\n`);
@@ -52,12 +65,16 @@ export async function runVoicesCommand(args: string[], dataDir: string, options:
   try {
     if (action === 'list' && rest.length === 0) {
       if (values.all) {
-        for (const entry of library.entries()) out.write(`${entry.voice.id}\t${entry.voice.name}\t${entry.voice.languageCode}\t${entry.voice.creationMode}\t${entry.voice.availability}\n`);
+        for (const entry of library.entries())
+          out.write(
+            `${entry.voice.id}\t${entry.voice.name}\t${entry.voice.languageCode}\t${entry.voice.creationMode}\t${entry.voice.availability}\n`,
+          );
         return 0;
       }
       const own = listOwnVoices(library);
       if (own.length === 0) out.write('No cloned or designed voices yet (voices clone, voices mix).\n');
-      for (const voice of own) out.write(`${voice.id}\t${voice.name}\t${voice.languageCode}\t${voice.creationMode}\t${voice.availability}\n`);
+      for (const voice of own)
+        out.write(`${voice.id}\t${voice.name}\t${voice.languageCode}\t${voice.creationMode}\t${voice.availability}\n`);
       return 0;
     }
     if (action === 'remove' && rest.length === 1) {
@@ -76,16 +93,27 @@ export async function runVoicesCommand(args: string[], dataDir: string, options:
     }
     if (action === 'clone' && rest.length === 1 && values.name) {
       if (!values['yes-consent']) {
-        err.write(`A voice is cloned only with the speaker's consent. If this is true, run again with --yes-consent:\n  "${CONSENT_STATEMENT}"\n`);
+        err.write(
+          `A voice is cloned only with the speaker's consent. If this is true, run again with --yes-consent:\n  "${CONSENT_STATEMENT}"\n`,
+        );
         return 1;
       }
-      const engine = new EngineHost({ workerPath: options.engineWorkerPath, log: silentLogger, config: options.engineConfig });
+      const engine = new EngineHost({
+        workerPath: options.engineWorkerPath,
+        log: silentLogger,
+        config: options.engineConfig,
+      });
       try {
         const voice = await cloneVoice(engine, library, dataDir, {
-          clip: rest[0], name: values.name, consent: true,
-          ...(values.text ? { text: values.text } : {}), ...(values.language ? { language: values.language } : {}),
+          clip: rest[0],
+          name: values.name,
+          consent: true,
+          ...(values.text ? { text: values.text } : {}),
+          ...(values.language ? { language: values.language } : {}),
         });
-        out.write(`Cloned ${voice.name} from ${voice.speechSeconds} s of speech: ${voice.id}\nReference text: ${voice.text}\n`);
+        out.write(
+          `Cloned ${voice.name} from ${voice.speechSeconds} s of speech: ${voice.id}\nReference text: ${voice.text}\n`,
+        );
         return 0;
       } finally {
         await engine.close();

@@ -34,14 +34,20 @@ export function engineLimitsFrom(text: string | undefined): EngineLimits | undef
   const trimmed = text?.trim();
   if (!trimmed) return undefined;
   const match = /^(\d+)(?:\/(\d+))?$/.exec(trimmed);
-  if (!match) throw new TypeError(`Expected ${ENGINE_ENV.processes} to be N or N/J (whole numbers), got ${JSON.stringify(trimmed)}`);
+  if (!match)
+    throw new TypeError(
+      `Expected ${ENGINE_ENV.processes} to be N or N/J (whole numbers), got ${JSON.stringify(trimmed)}`,
+    );
   const maxProcesses = Number(match[1]);
   const maxJobProcesses = match[2] === undefined ? Math.max(1, maxProcesses - 1) : Number(match[2]);
   return checkEngineLimits({ maxProcesses, maxJobProcesses });
 }
 
 /** The engine configuration the environment describes, with `over` (flags, settings) winning. */
-export function engineConfigFromEnvironment(env: NodeJS.ProcessEnv = process.env, over: Partial<EngineConfig> = {}): EngineConfig {
+export function engineConfigFromEnvironment(
+  env: NodeJS.ProcessEnv = process.env,
+  over: Partial<EngineConfig> = {},
+): EngineConfig {
   const text = (name: string): string | undefined => env[name]?.trim() || undefined;
   const config: EngineConfig = {
     ffmpeg: text(ENGINE_ENV.ffmpeg),

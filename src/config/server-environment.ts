@@ -14,12 +14,16 @@ export function openAiVoicesFromEnvironment(env: NodeJS.ProcessEnv): Record<stri
   try {
     const parsed: unknown = JSON.parse(raw);
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-      return Object.fromEntries(Object.entries(parsed).filter((pair): pair is [string, string] => typeof pair[1] === 'string'));
+      return Object.fromEntries(
+        Object.entries(parsed).filter((pair): pair is [string, string] => typeof pair[1] === 'string'),
+      );
     }
   } catch {
     // fall through
   }
-  throw new TypeError(`Expected ${OPENAI_VOICE_ENV} to be a JSON object such as {"alloy":"<voice id or name>"}, got ${raw.slice(0, 100)}`);
+  throw new TypeError(
+    `Expected ${OPENAI_VOICE_ENV} to be a JSON object such as {"alloy":"<voice id or name>"}, got ${raw.slice(0, 100)}`,
+  );
 }
 
 /** `SPEECH_STUDIO_MODEL_MIRROR`: the base URL model downloads use instead of their origin; undefined when unset or blank. */

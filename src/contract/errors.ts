@@ -130,7 +130,10 @@ export const hasCode = (thrown: unknown, ...codes: RegistryCode[]): thrown is Ap
 
 /** The disk of the data directory is full: the request could not be stored. */
 export const diskFull = (): ApiError =>
-  new ApiError('INTERNAL_ERROR', `The disk of Speech Studio's data directory is full, so the request could not be stored. Free some space and try again.`);
+  new ApiError(
+    'INTERNAL_ERROR',
+    `The disk of Speech Studio's data directory is full, so the request could not be stored. Free some space and try again.`,
+  );
 
 export const invalidRequest = (message: string): ApiError => new ApiError('INVALID_REQUEST', message);
 

@@ -39,7 +39,21 @@ export const STORED_TRANSCRIPT_MEDIA_TYPE = 'application/json';
  * Audio and video extensions (without the dot) that Speech Studio transcribes. package.json repeats them
  * in the explorer menus' `when` clauses, which cannot import; a unit test keeps the two equal.
  */
-export const MEDIA_EXTENSIONS: readonly string[] = ['wav', 'mp3', 'flac', 'ogg', 'oga', 'opus', 'aac', 'm4a', 'mp4', 'm4v', 'mov', 'webm', 'mkv'];
+export const MEDIA_EXTENSIONS: readonly string[] = [
+  'wav',
+  'mp3',
+  'flac',
+  'ogg',
+  'oga',
+  'opus',
+  'aac',
+  'm4a',
+  'mp4',
+  'm4v',
+  'mov',
+  'webm',
+  'mkv',
+];
 
 /** The Content-Type of a TTS output, or of the transcript when `format` is not an audio format. */
 export const outputMediaType = (format: string): string =>
@@ -59,8 +73,20 @@ export function storedInputName(originalName: string): string {
 
 /** A video container a subtitle track can be embedded in, by output extension (the engine's codec table is keyed by them). */
 export type EmbedContainer = '.mp4' | '.m4v' | '.mov' | '.webm' | '.mkv';
-export const EMBED_CONTAINERS: readonly string[] = ['.mp4', '.m4v', '.mov', '.webm', '.mkv'] satisfies readonly EmbedContainer[];
+export const EMBED_CONTAINERS: readonly string[] = [
+  '.mp4',
+  '.m4v',
+  '.mov',
+  '.webm',
+  '.mkv',
+] satisfies readonly EmbedContainer[];
 
 /** A video container a dub can be written to, by output extension (the engine's audio codec table is keyed by them). */
 export type DubContainer = '.mp4' | '.m4v' | '.mov' | '.mkv' | '.webm';
-export const DUB_CONTAINERS: readonly string[] = ['.mp4', '.m4v', '.mov', '.mkv', '.webm'] satisfies readonly DubContainer[];
+export const DUB_CONTAINERS: readonly string[] = [
+  '.mp4',
+  '.m4v',
+  '.mov',
+  '.mkv',
+  '.webm',
+] satisfies readonly DubContainer[];

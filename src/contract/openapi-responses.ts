@@ -26,14 +26,20 @@ export const localResponses = {
     'AUTH_REQUIRED or INVALID_API_KEY: authentication is on and the Bearer key is missing, wrong or regenerated.',
     bearerChallengeHeader,
   ),
-  EntitlementRequired: errorResponse('ENTITLEMENT_REQUIRED: the account lacks the feature named in `feature` (app_connection, tts or stt).'),
-  Forbidden: errorResponse(
-    'ORIGIN_NOT_ALLOWED: the request came from a web page (an Origin header); HOST_NOT_ALLOWED: the Host header is not '
-      + 'this machine\'s loopback name while the API listens on loopback (DNS rebinding).',
+  EntitlementRequired: errorResponse(
+    'ENTITLEMENT_REQUIRED: the account lacks the feature named in `feature` (app_connection, tts or stt).',
   ),
-  RequestTimeout: errorResponse('INVALID_REQUEST: the request headers or body did not arrive in time (a slow client); the connection is closed.'),
+  Forbidden: errorResponse(
+    'ORIGIN_NOT_ALLOWED: the request came from a web page (an Origin header); HOST_NOT_ALLOWED: the Host header is not ' +
+      "this machine's loopback name while the API listens on loopback (DNS rebinding).",
+  ),
+  RequestTimeout: errorResponse(
+    'INVALID_REQUEST: the request headers or body did not arrive in time (a slow client); the connection is closed.',
+  ),
   HeadersTooLarge: errorResponse('HEADERS_TOO_LARGE: the request headers are larger than 16 KB.'),
-  InternalError: errorResponse('INTERNAL_ERROR: something unexpected failed (for example a full disk); the message says what.'),
+  InternalError: errorResponse(
+    'INTERNAL_ERROR: something unexpected failed (for example a full disk); the message says what.',
+  ),
   Unavailable: errorResponse('LOCAL_API_DISABLED: the Local API is switched off in the settings.'),
   InvalidRequest: errorResponse('INVALID_REQUEST: the payload or a parameter is invalid; the message names the field.'),
   JobNotFound: errorResponse('JOB_NOT_FOUND: no job with this id was created through the Local API.'),

@@ -13,7 +13,13 @@ export const TRANSCRIPT_FORMATS = ['txt', 'srt', 'vtt', 'json-simple', 'json-ful
 /** The media types of the transcript formats (json-simple and json-full are both JSON). */
 export const TRANSCRIPT_MEDIA_TYPES = ['text/plain', 'application/x-subrip', 'text/vtt', 'application/json'] as const;
 export const JOB_STATUSES = [
-  'queued', 'loading_model', 'processing', 'succeeded', 'failed', 'cancelled', 'interrupted',
+  'queued',
+  'loading_model',
+  'processing',
+  'succeeded',
+  'failed',
+  'cancelled',
+  'interrupted',
 ] as const;
 export const MAX_TTS_TEXT = 100_000;
 /** The speaking rate every door accepts (a TTS job's `speed`, Read Aloud, MCP); the OpenAI door clamps into it. */
@@ -25,7 +31,13 @@ const nullable = <T extends string>(type: T) => ({ type: [type, 'null'] }) as co
 const integer = { type: 'integer' } as const;
 const number = { type: 'number' } as const;
 const string = { type: 'string' } as const;
-const languageCode = { type: 'string', minLength: 1, maxLength: 35, pattern: '^[A-Za-z0-9-]+$', default: 'auto' } as const;
+const languageCode = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 35,
+  pattern: '^[A-Za-z0-9-]+$',
+  default: 'auto',
+} as const;
 
 const ttsRequest = {
   type: 'object',
@@ -34,8 +46,13 @@ const ttsRequest = {
   required: ['voiceId', 'text'],
   properties: {
     voiceId: { ...uuid, description: 'A voice from GET /voices that is ready.' },
-    text: { type: 'string', minLength: 1, maxLength: MAX_TTS_TEXT, description: 'The text, or SRT/VTT subtitles when inputFormat says so.' },
-    language: { ...languageCode, description: 'Language code; auto: the voice\'s language.' },
+    text: {
+      type: 'string',
+      minLength: 1,
+      maxLength: MAX_TTS_TEXT,
+      description: 'The text, or SRT/VTT subtitles when inputFormat says so.',
+    },
+    language: { ...languageCode, description: "Language code; auto: the voice's language." },
     inputFormat: { type: 'string', enum: ['txt', 'srt', 'vtt'], default: 'txt' },
     outputFormat: { type: 'string', enum: OUTPUT_FORMATS, default: 'wav' },
     sampleRate: { type: 'integer', enum: SAMPLE_RATES, default: 24000 },
@@ -44,7 +61,12 @@ const ttsRequest = {
     steps: { type: 'integer', minimum: 8, maximum: 64, default: 32 },
     guidanceScale: { type: 'number', minimum: 0.5, maximum: 5, default: 2 },
     speed: { type: 'number', minimum: TTS_SPEED.min, maximum: TTS_SPEED.max, default: 1 },
-    duration: { type: ['number', 'null'], exclusiveMinimum: 0, default: null, description: 'Target length in seconds.' },
+    duration: {
+      type: ['number', 'null'],
+      exclusiveMinimum: 0,
+      default: null,
+      description: 'Target length in seconds.',
+    },
     denoise: { type: 'boolean', default: true },
     preprocessPrompt: { type: 'boolean', default: true },
     postprocessOutput: { type: 'boolean', default: true },
@@ -63,16 +85,27 @@ const sttRequest = {
   required: ['file'],
   properties: {
     file: {
-      type: 'string', format: 'binary', contentMediaType: 'application/octet-stream',
+      type: 'string',
+      format: 'binary',
+      contentMediaType: 'application/octet-stream',
       description: 'The media (WAV, MP3, FLAC, OGG, AAC, M4A, MP4 or WEBM), at most 512 MB, sent as a file part.',
     },
     language: { ...languageCode, description: 'Language code, or auto to detect it.' },
     punctuation: { type: 'boolean', default: true },
     cropStartSeconds: { type: 'number', minimum: 0, description: 'Start of the part to transcribe, in seconds.' },
-    cropEndSeconds: { type: 'number', exclusiveMinimum: 0, description: 'End of the part to transcribe, in seconds; after cropStartSeconds.' },
+    cropEndSeconds: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      description: 'End of the part to transcribe, in seconds; after cropStartSeconds.',
+    },
     diarizationEnabled: { type: 'boolean', default: true },
     speakerCountMode: { type: 'string', enum: ['auto', 'exact'], default: 'auto' },
-    speakerCount: { type: 'integer', minimum: 1, maximum: 32, description: 'Required when speakerCountMode is exact, refused otherwise.' },
+    speakerCount: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 32,
+      description: 'Required when speakerCountMode is exact, refused otherwise.',
+    },
   },
 } as const;
 
@@ -85,23 +118,59 @@ const alignRequest = {
   properties: {
     file: sttRequest.properties.file,
     script: {
-      type: 'string', format: 'binary', contentMediaType: 'text/plain',
-      description: 'The text to time, sent as a file part of at most 5 MB named .txt (one cue a line), .md (one cue a paragraph), .srt, .vtt, .ass, .ssa, .ttml, .dfxp or .sbv (text kept, times redone); UTF-8.',
+      type: 'string',
+      format: 'binary',
+      contentMediaType: 'text/plain',
+      description:
+        'The text to time, sent as a file part of at most 5 MB named .txt (one cue a line), .md (one cue a paragraph), .srt, .vtt, .ass, .ssa, .ttml, .dfxp or .sbv (text kept, times redone); UTF-8.',
     },
-    language: { ...languageCode, description: 'The language spoken, for the espeak-ng voice that reads the script; auto (the default) reads it as English.' },
-    cropStartSeconds: { type: 'number', minimum: 0, description: 'Start of the part of the media to align to, in seconds.' },
-    cropEndSeconds: { type: 'number', exclusiveMinimum: 0, description: 'End of the part of the media to align to, in seconds; after cropStartSeconds.' },
+    language: {
+      ...languageCode,
+      description:
+        'The language spoken, for the espeak-ng voice that reads the script; auto (the default) reads it as English.',
+    },
+    cropStartSeconds: {
+      type: 'number',
+      minimum: 0,
+      description: 'Start of the part of the media to align to, in seconds.',
+    },
+    cropEndSeconds: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      description: 'End of the part of the media to align to, in seconds; after cropStartSeconds.',
+    },
   },
 } as const;
 
 const cueReport = {
   type: 'object',
-  required: ['index', 'start', 'end', 'speaker', 'slotSeconds', 'speechSeconds', 'speedFactor', 'placedStart', 'placedEnd', 'borrowedSeconds', 'overran', 'overrunSeconds'],
+  required: [
+    'index',
+    'start',
+    'end',
+    'speaker',
+    'slotSeconds',
+    'speechSeconds',
+    'speedFactor',
+    'placedStart',
+    'placedEnd',
+    'borrowedSeconds',
+    'overran',
+    'overrunSeconds',
+  ],
   properties: {
-    index: integer, start: number, end: number, speaker: nullable('string'),
-    slotSeconds: number, speechSeconds: number,
+    index: integer,
+    start: number,
+    end: number,
+    speaker: nullable('string'),
+    slotSeconds: number,
+    speechSeconds: number,
     speedFactor: { type: 'number', description: 'Extra speed-up applied to fit the cue (1: none).' },
-    placedStart: number, placedEnd: number, borrowedSeconds: number, overran: { type: 'boolean' }, overrunSeconds: number,
+    placedStart: number,
+    placedEnd: number,
+    borrowedSeconds: number,
+    overran: { type: 'boolean' },
+    overrunSeconds: number,
   },
 } as const;
 
@@ -120,33 +189,58 @@ const ttsResult = {
     characters: { ...integer, description: 'Code points of the text read.' },
     chunks: { ...integer, description: 'Pieces the text was synthesized in.' },
     bitrateKbps: { type: ['integer', 'null'], description: 'null for the lossless formats.' },
-    voice: { type: 'object', required: ['name', 'engine', 'languageCode'], properties: { name: string, engine: string, languageCode: string } },
+    voice: {
+      type: 'object',
+      required: ['name', 'engine', 'languageCode'],
+      properties: { name: string, engine: string, languageCode: string },
+    },
     language: { ...string, description: 'The language spoken.' },
     speed: {
-      type: 'object', required: ['value', 'method'],
+      type: 'object',
+      required: ['value', 'method'],
       properties: { value: number, method: { type: 'string', enum: ['engine-rate', 'time-stretch'] } },
     },
     duration: {
       type: ['object', 'null'],
       description: 'How close the speech came to the `duration` asked for; null when none was.',
       required: ['targetSeconds', 'naturalSeconds', 'stretchFactor', 'reachedTarget', 'achievedSeconds'],
-      properties: { targetSeconds: number, naturalSeconds: number, stretchFactor: number, reachedTarget: { type: 'boolean' }, achievedSeconds: number },
+      properties: {
+        targetSeconds: number,
+        naturalSeconds: number,
+        stretchFactor: number,
+        reachedTarget: { type: 'boolean' },
+        achievedSeconds: number,
+      },
     },
     loudness: {
       type: ['object', 'null'],
       description: 'The loudness normalization; null when postprocessOutput is off.',
       required: ['targetLufs', 'measuredLufs', 'gainDb', 'peakCeilingDbfs'],
       properties: {
-        targetLufs: number, measuredLufs: nullable('number'), gainDb: number, peakCeilingDbfs: number,
-        measuredOn: { type: 'string', enum: ['first-chunk'], description: 'Streamed speech only: the gain was set from the first sentence, not the whole text.' },
+        targetLufs: number,
+        measuredLufs: nullable('number'),
+        gainDb: number,
+        peakCeilingDbfs: number,
+        measuredOn: {
+          type: 'string',
+          enum: ['first-chunk'],
+          description: 'Streamed speech only: the gain was set from the first sentence, not the whole text.',
+        },
       },
     },
-    live: { type: 'boolean', description: 'Streamed speech (the OpenAI-compatible route): the audio was written as it was made.' },
+    live: {
+      type: 'boolean',
+      description: 'Streamed speech (the OpenAI-compatible route): the audio was written as it was made.',
+    },
     cues: { type: 'array', items: cueReport, description: 'Subtitle narrations only: how each cue fitted its time.' },
     overranCues: { ...integer, description: 'Subtitle narrations only: cues whose speech overran their time.' },
-    lexicon: { ...ref('LexiconReport'), description: 'Only when lexicon entries matched the text: which were applied, which the engine could not speak.' },
+    lexicon: {
+      ...ref('LexiconReport'),
+      description: 'Only when lexicon entries matched the text: which were applied, which the engine could not speak.',
+    },
     ignoredOptions: {
-      type: 'object', additionalProperties: string,
+      type: 'object',
+      additionalProperties: string,
       description: 'Request options the voice could not use, each with the reason.',
     },
   },
@@ -164,32 +258,59 @@ const sttResult = {
     speakerCount: { type: ['integer', 'null'], description: 'null when diarization did not run.' },
     transcriptFormats: { type: 'array', items: { type: 'string', enum: TRANSCRIPT_FORMATS } },
     model: { ...string, description: 'File name of the whisper model used.' },
-    languageNote: { ...string, description: 'Why `language` is not what was asked: with `auto`, an English-only model cannot detect a language and transcribes English.' },
+    languageNote: {
+      ...string,
+      description:
+        'Why `language` is not what was asked: with `auto`, an English-only model cannot detect a language and transcribes English.',
+    },
     whisper: {
       type: 'object',
-      description: 'What whisper was given beyond the request\'s options (the OpenAI-compatible routes); only when something was.',
+      description:
+        "What whisper was given beyond the request's options (the OpenAI-compatible routes); only when something was.",
       required: ['prompt', 'task', 'temperature'],
       properties: {
-        prompt: { type: 'boolean', description: 'Whether an initial prompt was given (the prompt itself is not kept here).' },
+        prompt: {
+          type: 'boolean',
+          description: 'Whether an initial prompt was given (the prompt itself is not kept here).',
+        },
         task: { type: 'string', enum: ['transcribe', 'translate'] },
         temperature: { type: 'number', minimum: 0, maximum: 1 },
       },
     },
-    aligned: { type: 'boolean', enum: [true], description: 'Present on alignment jobs (POST /align/jobs): the script\'s text was timed to the media, not recognized.' },
-    matchedCues: { type: 'integer', minimum: 0, description: 'Alignment: how many of the script\'s lines, paragraphs or cues were found in the media.' },
+    aligned: {
+      type: 'boolean',
+      enum: [true],
+      description:
+        "Present on alignment jobs (POST /align/jobs): the script's text was timed to the media, not recognized.",
+    },
+    matchedCues: {
+      type: 'integer',
+      minimum: 0,
+      description: "Alignment: how many of the script's lines, paragraphs or cues were found in the media.",
+    },
     unmatchedCues: {
       type: 'array',
-      description: 'Alignment: the script\'s units not found in the media (left out of the transcript), numbered from 1.',
-      items: { type: 'object', required: ['index', 'text'], properties: { index: { type: 'integer', minimum: 1 }, text: string } },
+      description:
+        "Alignment: the script's units not found in the media (left out of the transcript), numbered from 1.",
+      items: {
+        type: 'object',
+        required: ['index', 'text'],
+        properties: { index: { type: 'integer', minimum: 1 }, text: string },
+      },
     },
     refinedBy: {
       type: 'object',
-      description: 'Alignment: present when an installed whisper model refined the aligned times. Cue texts, counts and order are the aligner\'s; a cue boundary or word start moved to the recognizer\'s time only where its word agreed with the script\'s, and by at most 0.3 s.',
+      description:
+        "Alignment: present when an installed whisper model refined the aligned times. Cue texts, counts and order are the aligner's; a cue boundary or word start moved to the recognizer's time only where its word agreed with the script's, and by at most 0.3 s.",
       required: ['recognizer', 'model', 'movedBoundaries', 'agreedWords'],
       properties: {
         recognizer: { type: 'string', enum: ['whisper.cpp'] },
         model: { ...string, description: 'File name of the whisper model.' },
-        movedBoundaries: { type: 'integer', minimum: 0, description: 'Cue starts and ends moved to the recognizer\'s time.' },
+        movedBoundaries: {
+          type: 'integer',
+          minimum: 0,
+          description: "Cue starts and ends moved to the recognizer's time.",
+        },
         agreedWords: { type: 'integer', minimum: 0, description: 'Script words the recognizer heard as written.' },
       },
     },
@@ -200,7 +321,8 @@ const millis = (description: string) => ({ type: 'integer', format: 'int64', des
 
 const job = {
   type: 'object',
-  description: 'An asynchronous TTS or STT job. Poll it until its status is succeeded, failed, cancelled or interrupted.',
+  description:
+    'An asynchronous TTS or STT job. Poll it until its status is succeeded, failed, cancelled or interrupted.',
   required: ['id', 'name', 'kind', 'status', 'progress', 'createdAt'],
   properties: {
     id: uuid,
@@ -208,7 +330,10 @@ const job = {
     kind: { type: 'string', enum: ['tts', 'stt'] },
     status: { type: 'string', enum: JOB_STATUSES },
     progress: { type: 'number', minimum: 0, maximum: 100 },
-    phase: { type: ['string', 'null'], description: 'What the job is doing, in one word (decoding, transcribing, synthesizing, …).' },
+    phase: {
+      type: ['string', 'null'],
+      description: 'What the job is doing, in one word (decoding, transcribing, synthesizing, …).',
+    },
     backend: { type: ['string', 'null'], description: 'The engine that runs the job, e.g. whisper.cpp, espeak-ng.' },
     result: {
       description: 'null until the job succeeds; then the TTS or the STT result, by `kind`.',
@@ -228,7 +353,7 @@ const voiceAccess = {
   properties: {
     scope: { type: 'string', enum: ['builtin', 'personal', 'shared'] },
     canUse: { type: 'boolean' },
-    license: { type: 'string', description: 'SPDX identifier or name of the voice\'s license.' },
+    license: { type: 'string', description: "SPDX identifier or name of the voice's license." },
   },
 } as const;
 
@@ -250,7 +375,12 @@ const voice = {
 const segment = {
   type: 'object',
   required: ['start', 'end', 'text'],
-  properties: { start: number, end: number, text: string, speaker: { ...string, description: 'Speaker N, when diarized.' } },
+  properties: {
+    start: number,
+    end: number,
+    text: string,
+    speaker: { ...string, description: 'Speaker N, when diarized.' },
+  },
 } as const;
 
 const simpleTranscript = {
@@ -262,7 +392,8 @@ const simpleTranscript = {
 
 const fullTranscript = {
   type: 'object',
-  description: 'The json-full transcript: json-simple plus words, speakers, the options used, the backend and the model.',
+  description:
+    'The json-full transcript: json-simple plus words, speakers, the options used, the backend and the model.',
   required: ['text', 'language', 'durationSeconds', 'segments', 'speakers', 'options', 'backend', 'model'],
   properties: {
     text: string,
@@ -281,19 +412,35 @@ const fullTranscript = {
               type: 'object',
               required: ['start', 'end', 'text', 'probability'],
               properties: {
-                start: number, end: number, text: string, probability: nullable('number'), speaker: string,
-                timing: { type: 'string', enum: ['estimated'], description: 'Present when the recognizer gave this word no time of its own.' },
+                start: number,
+                end: number,
+                text: string,
+                probability: nullable('number'),
+                speaker: string,
+                timing: {
+                  type: 'string',
+                  enum: ['estimated'],
+                  description: 'Present when the recognizer gave this word no time of its own.',
+                },
               },
             },
           },
         },
       },
     },
-    speakers: { type: ['array', 'null'], items: string, description: 'Speaker labels in order of appearance; null without diarization.' },
+    speakers: {
+      type: ['array', 'null'],
+      items: string,
+      description: 'Speaker labels in order of appearance; null without diarization.',
+    },
     options: { type: 'object', description: 'The STT options the job ran with.' },
     backend: string,
     model: string,
-    wordTiming: { type: 'string', enum: ['recognizer', 'estimated', 'mixed', 'aligned'], description: 'Where the word times come from (`aligned`: a script timed by forced alignment).' },
+    wordTiming: {
+      type: 'string',
+      enum: ['recognizer', 'estimated', 'mixed', 'aligned'],
+      description: 'Where the word times come from (`aligned`: a script timed by forced alignment).',
+    },
   },
 } as const;
 
@@ -309,7 +456,7 @@ const errorBody = {
         code: { type: 'string', enum: Object.keys(ERROR_STATUS) },
         message: { type: 'string' },
         feature: { type: 'string', description: 'ENTITLEMENT_REQUIRED: the feature the account lacks.' },
-        maxConcurrentJobs: { type: 'integer', description: 'CONCURRENCY_LIMIT (Remote API): the key\'s limit.' },
+        maxConcurrentJobs: { type: 'integer', description: "CONCURRENCY_LIMIT (Remote API): the key's limit." },
       },
     },
   },
@@ -349,7 +496,8 @@ export const schemas = {
           sttInstalled: { type: 'boolean' },
           sttModels: {
             type: 'array',
-            description: 'The installed speech-to-text models. `languages`: codes the model covers (`mul`: any language whisper knows); `default`: the model a job in `auto` runs on (a named language may choose another, e.g. Parakeet for its languages).',
+            description:
+              'The installed speech-to-text models. `languages`: codes the model covers (`mul`: any language whisper knows); `default`: the model a job in `auto` runs on (a named language may choose another, e.g. Parakeet for its languages).',
             items: {
               type: 'object',
               required: ['name', 'engine', 'languages', 'default'],
@@ -365,7 +513,8 @@ export const schemas = {
       },
       ffmpeg: {
         type: 'object',
-        description: 'The ffmpeg that decodes uploads and encodes mp3, aac, flac and opus: the system\'s, or the WebAssembly build shipped with the product when none is installed (slower).',
+        description:
+          "The ffmpeg that decodes uploads and encodes mp3, aac, flac and opus: the system's, or the WebAssembly build shipped with the product when none is installed (slower).",
         required: ['kind', 'version', 'description'],
         properties: {
           kind: { type: 'string', enum: ['system', 'webassembly'] },

@@ -10,7 +10,15 @@ import { LIVE_TAG, livePaths } from './openapi-live';
 import { OPENAI_TAG_OBJECT, openAiPaths, openAiResponses, openAiSchemas } from './openapi-openai';
 
 export {
-  AUDIO_MEDIA_TYPES, BITRATES, JOB_STATUSES, MAX_TTS_TEXT, OUTPUT_FORMATS, SAMPLE_RATES, TRANSCRIPT_FORMATS, TRANSCRIPT_MEDIA_TYPES, TTS_SPEED,
+  AUDIO_MEDIA_TYPES,
+  BITRATES,
+  JOB_STATUSES,
+  MAX_TTS_TEXT,
+  OUTPUT_FORMATS,
+  SAMPLE_RATES,
+  TRANSCRIPT_FORMATS,
+  TRANSCRIPT_MEDIA_TYPES,
+  TTS_SPEED,
 } from './openapi-schemas';
 export { TRANSCRIPT_QUERY_PARAMETERS, VOICE_QUERY_PARAMETERS } from './openapi-paths';
 
@@ -24,18 +32,24 @@ export const openApiDocument = {
     version: '1.0.0',
     summary: 'Text-to-speech and speech-to-text jobs on this machine.',
     description:
-      'Asynchronous text-to-speech and speech-to-text jobs on this machine: create a job, poll GET /jobs/{id} until it '
-      + 'has finished, then download its audio or transcript. Every error is a JSON error body with a code. Besides the '
-      + 'answers listed per operation, an unknown path answers 404 NOT_FOUND and a known path with another method 405 '
-      + 'METHOD_NOT_ALLOWED (with Allow). Multipart and query number fields take decimal numbers (2.5, 10), not 0x10 or Infinity.',
+      'Asynchronous text-to-speech and speech-to-text jobs on this machine: create a job, poll GET /jobs/{id} until it ' +
+      'has finished, then download its audio or transcript. Every error is a JSON error body with a code. Besides the ' +
+      'answers listed per operation, an unknown path answers 404 NOT_FOUND and a known path with another method 405 ' +
+      'METHOD_NOT_ALLOWED (with Allow). Multipart and query number fields take decimal numbers (2.5, 10), not 0x10 or Infinity.',
     contact: { name: 'Speech Studio' },
     license: { name: 'GPL-3.0-or-later', identifier: 'GPL-3.0-or-later' },
   },
-  servers: [{ url: DEFAULT_BASE_URL, description: 'The Local API (the served document names the address it was reached at).' }],
+  servers: [
+    { url: DEFAULT_BASE_URL, description: 'The Local API (the served document names the address it was reached at).' },
+  ],
   tags: [TAGS.service, TAGS.voices, TAGS.jobs, TAGS.lexicon, OPENAI_TAG_OBJECT, LIVE_TAG, TAGS.mcp],
   components: {
     securitySchemes: {
-      bearer: { type: 'http', scheme: 'bearer', description: 'Only when authentication is on: the key from Speech Studio: Copy API Key.' },
+      bearer: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'Only when authentication is on: the key from Speech Studio: Copy API Key.',
+      },
     },
     schemas: { ...schemas, ...openAiSchemas },
     responses: { ...localResponses, ...openAiResponses },

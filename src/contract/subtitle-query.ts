@@ -3,7 +3,14 @@
  * schemas, made from the style's own ranges and presets (src/subtitles/style.ts), and the style a checked
  * query asks for.
  */
-import { resolveStyle, STYLE_PRESETS, STYLE_RANGES, StyleError, type StyleField, type SubtitleStyle } from './subtitle-style';
+import {
+  resolveStyle,
+  STYLE_PRESETS,
+  STYLE_RANGES,
+  StyleError,
+  type StyleField,
+  type SubtitleStyle,
+} from './subtitle-style';
 
 /** The response header that lists the cues (from 1) holding a word longer than a line: the one allowed excess. */
 export const LONG_WORD_CUES_HEADER = 'Subtitle-Long-Word-Cues';
@@ -47,7 +54,10 @@ export const SUBTITLE_QUERY_PARAMETERS = [
   },
   parameter('maxLineChars', 'srt and vtt: characters per line at most.'),
   parameter('maxLines', 'srt and vtt: lines per cue at most.'),
-  parameter('maxCharsPerSecond', 'srt and vtt: reading speed; a cue stays up until it can be read at this speed, where the next cue leaves room.'),
+  parameter(
+    'maxCharsPerSecond',
+    'srt and vtt: reading speed; a cue stays up until it can be read at this speed, where the next cue leaves room.',
+  ),
   parameter('minDurationSeconds', 'srt and vtt: the shortest a cue is shown, where the next cue leaves room.'),
   parameter('maxDurationSeconds', 'srt and vtt: the longest a cue is shown.'),
 ] as const;
@@ -60,7 +70,9 @@ export type SubtitleStyleChoice = { ok: true; style: SubtitleStyle } | { ok: fal
  * parameter.
  */
 export function subtitleStyleOf(query: SubtitleQuery & { format: string }): SubtitleStyleChoice {
-  const given = (['style', ...Object.keys(PARAMETER_FIELDS)] as Array<keyof SubtitleQuery>).filter((name) => query[name] !== undefined);
+  const given = (['style', ...Object.keys(PARAMETER_FIELDS)] as Array<keyof SubtitleQuery>).filter(
+    (name) => query[name] !== undefined,
+  );
   if (given.length > 0 && query.format !== 'srt' && query.format !== 'vtt') {
     return { ok: false, message: `${given[0]}: applies only to format srt or vtt` };
   }

@@ -53,46 +53,87 @@ export const DEFAULT_SUBTITLE_STYLE: SubtitleStyle = Object.freeze({
 });
 
 export const STYLE_PRESETS: Readonly<Record<string, StylePreset>> = Object.freeze({
-  default: { label: 'Speech Studio default', source: 'Netflix English template values, gap of 2 frames at 25 fps', style: DEFAULT_SUBTITLE_STYLE },
+  default: {
+    label: 'Speech Studio default',
+    source: 'Netflix English template values, gap of 2 frames at 25 fps',
+    style: DEFAULT_SUBTITLE_STYLE,
+  },
   'netflix-en': {
     label: 'Netflix English (USA), adult programs',
     source: 'Netflix Timed Text Style Guide: General Requirements and English (USA)',
-    style: { maxLineChars: 42, maxLines: 2, maxCharsPerSecond: 20, minDurationSeconds: FIVE_SIXTHS, maxDurationSeconds: 7, minGapSeconds: TWO_FRAMES_24, ...SHOT_CHANGES },
+    style: {
+      maxLineChars: 42,
+      maxLines: 2,
+      maxCharsPerSecond: 20,
+      minDurationSeconds: FIVE_SIXTHS,
+      maxDurationSeconds: 7,
+      minGapSeconds: TWO_FRAMES_24,
+      ...SHOT_CHANGES,
+    },
   },
   'netflix-en-children': {
-    label: 'Netflix English (USA), children\'s programs',
-    source: 'Netflix Timed Text Style Guide: English (USA), children\'s reading speed',
-    style: { maxLineChars: 42, maxLines: 2, maxCharsPerSecond: 17, minDurationSeconds: FIVE_SIXTHS, maxDurationSeconds: 7, minGapSeconds: TWO_FRAMES_24, ...SHOT_CHANGES },
+    label: "Netflix English (USA), children's programs",
+    source: "Netflix Timed Text Style Guide: English (USA), children's reading speed",
+    style: {
+      maxLineChars: 42,
+      maxLines: 2,
+      maxCharsPerSecond: 17,
+      minDurationSeconds: FIVE_SIXTHS,
+      maxDurationSeconds: 7,
+      minGapSeconds: TWO_FRAMES_24,
+      ...SHOT_CHANGES,
+    },
   },
   'netflix-template': {
     label: 'Netflix English template (for translation)',
     source: 'Netflix English Template Timed Text Style Guide: 17 characters per second for adult programs',
-    style: { maxLineChars: 42, maxLines: 2, maxCharsPerSecond: 17, minDurationSeconds: FIVE_SIXTHS, maxDurationSeconds: 7, minGapSeconds: TWO_FRAMES_24, ...SHOT_CHANGES },
+    style: {
+      maxLineChars: 42,
+      maxLines: 2,
+      maxCharsPerSecond: 17,
+      minDurationSeconds: FIVE_SIXTHS,
+      maxDurationSeconds: 7,
+      minGapSeconds: TWO_FRAMES_24,
+      ...SHOT_CHANGES,
+    },
   },
   bbc: {
     label: 'BBC',
     source: 'BBC Subtitle Guidelines: 37 characters (68 % of a 16:9 picture), 2 lines, 160–180 words per minute',
-    style: { maxLineChars: 37, maxLines: 2, maxCharsPerSecond: 15, minDurationSeconds: 1, maxDurationSeconds: 7, minGapSeconds: TWO_FRAMES_25, ...SHOT_CHANGES },
+    style: {
+      maxLineChars: 37,
+      maxLines: 2,
+      maxCharsPerSecond: 15,
+      minDurationSeconds: 1,
+      maxDurationSeconds: 7,
+      minGapSeconds: TWO_FRAMES_25,
+      ...SHOT_CHANGES,
+    },
   },
 });
 
 export type StyleField = keyof SubtitleStyle;
 
 /** The values a caller may set, inclusive; integers where the field counts something. */
-export const STYLE_RANGES: Readonly<Record<StyleField, { min: number; max: number; integer: boolean }>> = Object.freeze({
-  maxLineChars: { min: 10, max: 200, integer: true },
-  maxLines: { min: 1, max: 5, integer: true },
-  maxCharsPerSecond: { min: 5, max: 60, integer: false },
-  minDurationSeconds: { min: 0, max: 10, integer: false },
-  maxDurationSeconds: { min: 0.5, max: 60, integer: false },
-  minGapSeconds: { min: 0, max: 2, integer: false },
-  shotChangeThreshold: { min: 0.05, max: 1, integer: false },
-  shotChangeFrames: { min: 0, max: 60, integer: true },
-});
+export const STYLE_RANGES: Readonly<Record<StyleField, { min: number; max: number; integer: boolean }>> = Object.freeze(
+  {
+    maxLineChars: { min: 10, max: 200, integer: true },
+    maxLines: { min: 1, max: 5, integer: true },
+    maxCharsPerSecond: { min: 5, max: 60, integer: false },
+    minDurationSeconds: { min: 0, max: 10, integer: false },
+    maxDurationSeconds: { min: 0.5, max: 60, integer: false },
+    minGapSeconds: { min: 0, max: 2, integer: false },
+    shotChangeThreshold: { min: 0.05, max: 1, integer: false },
+    shotChangeFrames: { min: 0, max: 60, integer: true },
+  },
+);
 
 /** A style field out of its range, or a pair that contradicts itself; `field` names what to fix. */
 export class StyleError extends Error {
-  constructor(readonly field: StyleField | 'style', message: string) {
+  constructor(
+    readonly field: StyleField | 'style',
+    message: string,
+  ) {
     super(message);
     this.name = 'StyleError';
   }
@@ -112,14 +153,26 @@ export function resolveStyle(preset = 'default', overrides: Partial<SubtitleStyl
     if (value === undefined) continue;
     const range = STYLE_RANGES[field];
     if (!range) throw new StyleError('style', `${String(field)}: is not a subtitle style field`);
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < range.min || value > range.max || (range.integer && !Number.isInteger(value))) {
-      throw new StyleError(field, `${field}: must be ${range.integer ? 'an integer' : 'a number'} from ${range.min} to ${range.max}`);
+    if (
+      typeof value !== 'number' ||
+      !Number.isFinite(value) ||
+      value < range.min ||
+      value > range.max ||
+      (range.integer && !Number.isInteger(value))
+    ) {
+      throw new StyleError(
+        field,
+        `${field}: must be ${range.integer ? 'an integer' : 'a number'} from ${range.min} to ${range.max}`,
+      );
     }
     style[field] = value;
   }
   if (style.minDurationSeconds > style.maxDurationSeconds) {
     const field = overrides.minDurationSeconds !== undefined ? 'minDurationSeconds' : 'maxDurationSeconds';
-    throw new StyleError(field, `${field}: the minimum duration (${style.minDurationSeconds} s) must not exceed the maximum (${style.maxDurationSeconds} s)`);
+    throw new StyleError(
+      field,
+      `${field}: the minimum duration (${style.minDurationSeconds} s) must not exceed the maximum (${style.maxDurationSeconds} s)`,
+    );
   }
   return style;
 }

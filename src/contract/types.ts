@@ -85,11 +85,23 @@ export type TtsResult = {
   language: string;
   speed: { value: number; method: 'engine-rate' | 'time-stretch' };
   /** The `duration` option's outcome; null when none was asked (or for subtitles, whose cues set the timing). */
-  duration: { targetSeconds: number; naturalSeconds: number; stretchFactor: number; reachedTarget: boolean; achievedSeconds: number } | null;
+  duration: {
+    targetSeconds: number;
+    naturalSeconds: number;
+    stretchFactor: number;
+    reachedTarget: boolean;
+    achievedSeconds: number;
+  } | null;
   /** Streamed speech (the OpenAI-compatible route): the audio was written as it was made. */
   live?: boolean;
   /** Loudness normalization; null when `postprocessOutput` is off. `measuredOn`: streamed speech set its gain from the first chunk. */
-  loudness: { targetLufs: number; measuredLufs: number | null; gainDb: number; peakCeilingDbfs: number; measuredOn?: 'first-chunk' } | null;
+  loudness: {
+    targetLufs: number;
+    measuredLufs: number | null;
+    gainDb: number;
+    peakCeilingDbfs: number;
+    measuredOn?: 'first-chunk';
+  } | null;
   /** Subtitle narration only: how each cue fitted its time. */
   cues?: TtsCueReport[];
   /** Subtitle narration only: how many cues overran their time. */

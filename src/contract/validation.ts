@@ -35,7 +35,11 @@ export function newAjv(coerceTypes: boolean): Ajv2020 {
 type Parameter = { name: string; schema: object; required?: boolean };
 type Properties = Record<string, { type?: string | readonly string[] }>;
 
-function querySchema(parameters: readonly Parameter[]): { type: 'object'; additionalProperties: false; properties: Properties } {
+function querySchema(parameters: readonly Parameter[]): {
+  type: 'object';
+  additionalProperties: false;
+  properties: Properties;
+} {
   return {
     type: 'object',
     additionalProperties: false,
@@ -56,7 +60,10 @@ export function checkDecimalNumbers(properties: Properties, values: Record<strin
     if (typeof value !== 'string' || !(type.includes('number') || type.includes('integer'))) continue;
     if (!DECIMAL.test(value) || !Number.isFinite(Number(value))) {
       const kind = type.includes('integer') ? 'integer' : 'number';
-      return { ok: false, message: `${name}: must be ${kind} written in decimal, such as ${kind === 'integer' ? '3' : '2.5'}` };
+      return {
+        ok: false,
+        message: `${name}: must be ${kind} written in decimal, such as ${kind === 'integer' ? '3' : '2.5'}`,
+      };
     }
   }
   return { ok: true, value: undefined };
@@ -98,7 +105,8 @@ export function compileValidators(): Validators {
       const checked = alignFields(fields);
       if (!checked.ok) return checked;
       const { cropStartSeconds: start, cropEndSeconds: end } = checked.value;
-      if (start !== undefined && end !== undefined && end <= start) return { ok: false, message: 'cropEndSeconds: must be greater than cropStartSeconds' };
+      if (start !== undefined && end !== undefined && end <= start)
+        return { ok: false, message: 'cropEndSeconds: must be greater than cropStartSeconds' };
       return checked;
     },
     voiceQuery: voices,

@@ -55,7 +55,15 @@ export async function calibrate(options: CalibrationOptions): Promise<void> {
   const validators = compileValidators();
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'speech-calibration-'));
   const speak = (text: string) =>
-    jobs.createTtsJob({ origin: 'remote', name: 'Relay speed calibration', ...admitTts(validators, { voiceId: CALIBRATION_VOICE, text, outputFormat: 'wav', sampleRate: 16000 }, options.voices) });
+    jobs.createTtsJob({
+      origin: 'remote',
+      name: 'Relay speed calibration',
+      ...admitTts(
+        validators,
+        { voiceId: CALIBRATION_VOICE, text, outputFormat: 'wav', sampleRate: 16000 },
+        options.voices,
+      ),
+    });
   try {
     if (!options.voices.get(CALIBRATION_VOICE) || options.signal?.aborted) return;
     const warmUp = await speak(WARM_UP_TEXT);
@@ -73,12 +81,23 @@ export async function calibrate(options: CalibrationOptions): Promise<void> {
     }
     await runBounded(jobs, tts, signal);
     if (!speech || signal.aborted) return;
-    const { options: sttOptions, model } = admitStt(checkSttFields(validators, { language: 'en', diarizationEnabled: 'false' }), installed, options.preferredSttModel?.());
+    const { options: sttOptions, model } = admitStt(
+      checkSttFields(validators, { language: 'en', diarizationEnabled: 'false' }),
+      installed,
+      options.preferredSttModel?.(),
+    );
     const input = speech;
     const stt = await jobs.createSttJobWith('remote', async (_id, dir) => {
       await copyFile(input, path.join(dir, 'input.wav'));
       const { size } = await stat(input);
-      return { options: sttOptions, inputFile: 'input.wav', originalName: 'calibration.wav', bytes: size, modelPath: model.path, name: 'Relay speed calibration' };
+      return {
+        options: sttOptions,
+        inputFile: 'input.wav',
+        originalName: 'calibration.wav',
+        bytes: size,
+        modelPath: model.path,
+        name: 'Relay speed calibration',
+      };
     });
     await runBounded(jobs, stt, signal);
   } catch (error) {

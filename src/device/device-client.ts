@@ -2,7 +2,13 @@ import WebSocket from 'ws';
 import type { JobService } from '../jobs/job-service';
 import { describeThrown, type Logger } from '../util/log';
 import type { VoiceLibrary } from '../voices/library';
-import { LINK_CLOSE, PROTOCOL_VERSION, type DeviceLinkState, type DeviceMessage, type RelayMessage } from '../link/protocol';
+import {
+  LINK_CLOSE,
+  PROTOCOL_VERSION,
+  type DeviceLinkState,
+  type DeviceMessage,
+  type RelayMessage,
+} from '../link/protocol';
 import { checkDeviceLink, linkUrl } from '../link/relay-address';
 import { calibrate } from './calibration';
 import { gatherCapabilities } from './capabilities';
@@ -109,14 +115,26 @@ export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
     if (state === 'stopped') return;
     // A refused token stays refused through the slow retries, until the relay takes it.
     if (state !== 'refused') setState('connecting');
-    const ws = new WebSocket(linkUrl(origin), { headers: { Authorization: `Bearer ${options.deviceToken}` }, handshakeTimeout: 10_000 });
+    const ws = new WebSocket(linkUrl(origin), {
+      headers: { Authorization: `Bearer ${options.deviceToken}` },
+      handshakeTimeout: 10_000,
+    });
     socket = ws;
     ws.on('open', () => {
-      void capabilities().then((caps) => {
-        lastCapabilities = JSON.stringify(caps);
-        lastSpeeds = '';
-        send({ type: 'hello', protocol: PROTOCOL_VERSION, capabilities: caps, activeJobs: runner.active(), ...newSpeeds() });
-      }, (error) => ws.close(4005, describeThrown(error).slice(0, 100)));
+      void capabilities().then(
+        (caps) => {
+          lastCapabilities = JSON.stringify(caps);
+          lastSpeeds = '';
+          send({
+            type: 'hello',
+            protocol: PROTOCOL_VERSION,
+            capabilities: caps,
+            activeJobs: runner.active(),
+            ...newSpeeds(),
+          });
+        },
+        (error) => ws.close(4005, describeThrown(error).slice(0, 100)),
+      );
     });
     ws.on('message', (data) => {
       let message: RelayMessage;
@@ -155,7 +173,8 @@ export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
         if (done || socket !== ws) return;
         done = true;
         const sentence = relaySentence(body) ?? `The relay refused this device's link (${status}).`;
-        if (!warnedAuth) log.error(`${sentence}${status === 401 ? ' Enrol the device again and update the token.' : ''}`);
+        if (!warnedAuth)
+          log.error(`${sentence}${status === 401 ? ' Enrol the device again and update the token.' : ''}`);
         warnedAuth = true;
         setState('refused', sentence);
         ws.terminate();
@@ -179,7 +198,7 @@ export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
         const why =
           `The relay ${origin.origin} replaced this device's link with a newer one using the same device token ` +
           `(${reason.toString() || LINK_CLOSE.superseded.reason}). Two devices cannot share one token: enrol this device ` +
-          'separately in the relay\'s portal and give it its own token.';
+          "separately in the relay's portal and give it its own token.";
         log.error(`${why} This device stays off the relay until Speech Studio restarts.`);
         setState('stopped', why);
         return;
@@ -194,8 +213,16 @@ export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
 
   connect();
   if (options.calibrate !== false) {
-    void calibrate({ ...options, budgetMs: options.calibrationBudgetMs, signal: stopCalibration.signal, ignore: (id) => meter.ignore(id) }).then(() => {
-      const measured = meter.reports().map((r) => `${r.engine} ${r.realTimeFactor}`).join(', ');
+    void calibrate({
+      ...options,
+      budgetMs: options.calibrationBudgetMs,
+      signal: stopCalibration.signal,
+      ignore: (id) => meter.ignore(id),
+    }).then(() => {
+      const measured = meter
+        .reports()
+        .map((r) => `${r.engine} ${r.realTimeFactor}`)
+        .join(', ');
       if (measured) log.info(`Speed calibration: real-time factor ${measured}.`);
     });
   }
@@ -209,7 +236,8 @@ export function startDeviceClient(options: DeviceClientOptions): DeviceClient {
     get problem() {
       return problem;
     },
-    connected: () => (state === 'connected' ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
+    connected: () =>
+      state === 'connected' ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve)),
     async close() {
       setState('stopped');
       stopCalibration.abort();

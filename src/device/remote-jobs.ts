@@ -111,11 +111,19 @@ export class RemoteJobRunner {
     const { jobs } = this.deps;
     const caller = callerOf(assignment);
     if (assignment.kind === 'tts' && assignment.tts) {
-      return jobs.createTtsJob({ origin: 'remote', ...caller, ...admitTts(this.validators, assignment.tts.request, this.deps.voices) });
+      return jobs.createTtsJob({
+        origin: 'remote',
+        ...caller,
+        ...admitTts(this.validators, assignment.tts.request, this.deps.voices),
+      });
     }
     if (assignment.kind !== 'stt' || !assignment.stt) throw new Declined(`unknown job kind ${assignment.kind}`);
     const { options: asked, diarizationAsked, originalName, inputPath } = assignment.stt;
-    const { options, model } = admitStt({ options: asked, diarizationAsked }, await installedSttModels(this.deps.dataDir), this.deps.preferredSttModel?.());
+    const { options, model } = admitStt(
+      { options: asked, diarizationAsked },
+      await installedSttModels(this.deps.dataDir),
+      this.deps.preferredSttModel?.(),
+    );
     return jobs.createSttJobWith('remote', async (_id, dir) => {
       const inputFile = storedInputName(originalName);
       const bytes = await downloadInput(this.deps.origin, inputPath, this.deps.token, path.join(dir, inputFile));
@@ -150,11 +158,25 @@ export class RemoteJobRunner {
       if (!record.outputFile) throw new Error('the job succeeded without an output file');
       const format = record.input.kind === 'tts' ? record.input.options.outputFormat : 'json';
       const contentType = outputMediaType(format);
-      await uploadOutput(this.deps.origin, tracked.assignment.outputPath, this.deps.token, this.deps.jobs.files.file(record.id, record.outputFile), contentType);
+      await uploadOutput(
+        this.deps.origin,
+        tracked.assignment.outputPath,
+        this.deps.token,
+        this.deps.jobs.files.file(record.id, record.outputFile),
+        contentType,
+      );
       this.deps.send({ type: 'update', jobId: tracked.relayId, status, progress, phase, backend, result, error: null });
     } catch (error) {
       this.deps.log.warn(`Remote job ${tracked.relayId}: ${describeThrown(error)}`);
-      this.deps.send({ type: 'update', jobId: tracked.relayId, status: 'failed', progress, phase, backend, error: `The device could not return the output: ${describeThrown(error)}` });
+      this.deps.send({
+        type: 'update',
+        jobId: tracked.relayId,
+        status: 'failed',
+        progress,
+        phase,
+        backend,
+        error: `The device could not return the output: ${describeThrown(error)}`,
+      });
     }
   }
 

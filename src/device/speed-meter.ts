@@ -25,7 +25,14 @@ type Key = Pick<SpeedReport, 'kind' | 'engine' | 'model'>;
  * audio's duration, the output's for TTS and the input's for STT. Undefined when it says nothing.
  */
 export function measurementOf(job: JobRecord): (Key & { realTimeFactor: number }) | undefined {
-  if (job.status !== 'succeeded' || job.startedAt === null || job.finishedAt === null || !job.result || isLocalOnlyKind(job.kind)) return undefined;
+  if (
+    job.status !== 'succeeded' ||
+    job.startedAt === null ||
+    job.finishedAt === null ||
+    !job.result ||
+    isLocalOnlyKind(job.kind)
+  )
+    return undefined;
   const seconds = (job.result as JobResult).durationSeconds;
   const busyMs = job.finishedAt - job.startedAt;
   if (!(seconds > 0.05) || !(busyMs > 0)) return undefined;
@@ -33,10 +40,16 @@ export function measurementOf(job: JobRecord): (Key & { realTimeFactor: number }
   if (job.kind === 'tts' && job.input.kind === 'tts') {
     // Streamed speech is paced by its reader, not by the engine.
     if (job.result.live) return undefined;
-    return { kind: 'tts', engine: job.result.voice.engine, model: job.input.options.voiceId.toLowerCase(), realTimeFactor };
+    return {
+      kind: 'tts',
+      engine: job.result.voice.engine,
+      model: job.input.options.voiceId.toLowerCase(),
+      realTimeFactor,
+    };
   }
   // An alignment is measured as the seed's STT job it is shown as (its model names the aligner).
-  if (jobKindOf(job.kind).seedKind === 'stt') return { kind: 'stt', engine: 'whisper', model: (job.result as SttResult).model, realTimeFactor };
+  if (jobKindOf(job.kind).seedKind === 'stt')
+    return { kind: 'stt', engine: 'whisper', model: (job.result as SttResult).model, realTimeFactor };
   return undefined;
 }
 
@@ -65,7 +78,8 @@ export class SpeedMeter {
 
   record(job: JobRecord): void {
     if (this.ignored.has(job.id)) {
-      if (job.status !== 'queued' && job.status !== 'loading_model' && job.status !== 'processing') this.ignored.delete(job.id);
+      if (job.status !== 'queued' && job.status !== 'loading_model' && job.status !== 'processing')
+        this.ignored.delete(job.id);
       return;
     }
     const measured = measurementOf(job);
@@ -84,7 +98,9 @@ export class SpeedMeter {
   /** The current figures, one per engine and model measured. */
   reports(): SpeedReport[] {
     return [...this.windows.values()].map(({ key, factors }) => ({
-      ...key, realTimeFactor: Number(median(factors).toPrecision(4)), samples: factors.length,
+      ...key,
+      realTimeFactor: Number(median(factors).toPrecision(4)),
+      samples: factors.length,
     }));
   }
 

@@ -22,14 +22,24 @@ async function failure(res: http.IncomingMessage, what: string): Promise<Error> 
 }
 
 /** Streams a job's input from the relay into `file` (never into memory). */
-export async function downloadInput(origin: URL, path: string, token: string, file: string, signal?: AbortSignal): Promise<number> {
+export async function downloadInput(
+  origin: URL,
+  path: string,
+  token: string,
+  file: string,
+  signal?: AbortSignal,
+): Promise<number> {
   const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
-    const req = send(underOrigin(origin, path), { method: 'GET', headers: { Authorization: `Bearer ${token}` }, signal });
+    const req = send(underOrigin(origin, path), {
+      method: 'GET',
+      headers: { Authorization: `Bearer ${token}` },
+      signal,
+    });
     req.on('response', resolve);
     req.on('error', reject);
     req.end();
   });
-  if (res.statusCode !== 200) throw await failure(res, 'Fetching the job\'s input from the relay');
+  if (res.statusCode !== 200) throw await failure(res, "Fetching the job's input from the relay");
   try {
     await pipeline(res, createWriteStream(file, { flags: 'wx' }));
   } catch (error) {
@@ -40,7 +50,13 @@ export async function downloadInput(origin: URL, path: string, token: string, fi
 }
 
 /** Streams `file` to the relay as the job's output. */
-export async function uploadOutput(origin: URL, path: string, token: string, file: string, contentType: string): Promise<void> {
+export async function uploadOutput(
+  origin: URL,
+  path: string,
+  token: string,
+  file: string,
+  contentType: string,
+): Promise<void> {
   const { size } = await fs.stat(file);
   const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
     const req = send(underOrigin(origin, path), {
@@ -51,6 +67,6 @@ export async function uploadOutput(origin: URL, path: string, token: string, fil
     req.on('error', reject);
     pipeline(createReadStream(file), req).catch(reject);
   });
-  if (res.statusCode !== 204) throw await failure(res, 'Sending the job\'s output to the relay');
+  if (res.statusCode !== 204) throw await failure(res, "Sending the job's output to the relay");
   res.resume();
 }

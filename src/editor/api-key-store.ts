@@ -16,7 +16,10 @@ export class SecretApiKeyStore implements ApiKeySource, vscode.Disposable {
   /** Fires after the key was replaced, here or in another window of the same profile. */
   readonly onDidChange = this.changed.event;
 
-  private constructor(private readonly secrets: vscode.SecretStorage, private readonly log: Logger) {
+  private constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly log: Logger,
+  ) {
     this.subscription = secrets.onDidChange(async (event) => {
       if (event.key !== SECRET_NAME) return;
       const stored = await secrets.get(SECRET_NAME);

@@ -57,7 +57,10 @@ export class AudioPlayer implements vscode.Disposable {
   /** The playhead as it moves (a few times a second while playing). */
   readonly onDidMove = this.moved.event;
 
-  constructor(private readonly extensionUri: vscode.Uri, private readonly log?: Logger) {
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly log?: Logger,
+  ) {
     this.view = new PanelView(AudioPlayer.viewType, 'speechStudio.playerShown', 'speechStudio.player.close', log);
     this.view.onDidClose(() => {
       this.interrupt();
@@ -76,7 +79,12 @@ export class AudioPlayer implements vscode.Disposable {
    * Plays `start`–`end` seconds of `file` and stops there. Resolves with the player's first report on it:
    * `playing` (with where it really started), `error`, or `paused` when something else played first.
    */
-  playSpan(file: string, title: string, start: number, end: number): { request: number; started: Promise<PlayerReport> } {
+  playSpan(
+    file: string,
+    title: string,
+    start: number,
+    end: number,
+  ): { request: number; started: Promise<PlayerReport> } {
     const request = ++this.requests;
     const started = this.reportOf(request, () => true);
     const span = { id: request, start, end, title };
@@ -123,7 +131,11 @@ export class AudioPlayer implements vscode.Disposable {
     this.moved.dispose();
   }
 
-  private load(file: string, title: string, span: { id: number; start: number; end: number; title: string } | undefined): void {
+  private load(
+    file: string,
+    title: string,
+    span: { id: number; start: number; end: number; title: string } | undefined,
+  ): void {
     this.file = file;
     this.pageReady = false;
     if (!span) this.interrupt();
@@ -141,21 +153,42 @@ export class AudioPlayer implements vscode.Disposable {
         () => superseded() || this.pageReady,
       )
       .then(undefined, (error: unknown) => {
-        if (span) this.reported.fire({ request: span.id, file, state: 'error', start: span.start, end: span.end, position: span.start, error: `the player could not open: ${String(error)}` });
+        if (span)
+          this.reported.fire({
+            request: span.id,
+            file,
+            state: 'error',
+            start: span.start,
+            end: span.end,
+            position: span.start,
+            error: `the player could not open: ${String(error)}`,
+          });
       });
   }
 
-  private loadPage(view: vscode.WebviewView, file: string, title: string, span: { id: number; start: number; end: number; title: string } | undefined): void {
-    if (this.panel !== view) view.webview.onDidReceiveMessage((message: PageMessage) => {
-      if (this.panel === view) this.onMessage(message);
-    });
+  private loadPage(
+    view: vscode.WebviewView,
+    file: string,
+    title: string,
+    span: { id: number; start: number; end: number; title: string } | undefined,
+  ): void {
+    if (this.panel !== view)
+      view.webview.onDidReceiveMessage((message: PageMessage) => {
+        if (this.panel === view) this.onMessage(message);
+      });
     this.panel = view;
     this.pageReady = false;
     const roots = [vscode.Uri.file(path.dirname(file)), vscode.Uri.joinPath(this.extensionUri, 'media', 'player')];
     const webview = view.webview;
     webview.options = { enableScripts: true, localResourceRoots: roots };
     const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'player', 'player.js'));
-    webview.html = page(webview.cspSource, webview.asWebviewUri(vscode.Uri.file(file)).toString(), script.toString(), title, span);
+    webview.html = page(
+      webview.cspSource,
+      webview.asWebviewUri(vscode.Uri.file(file)).toString(),
+      script.toString(),
+      title,
+      span,
+    );
     view.description = title;
   }
 
@@ -165,7 +198,14 @@ export class AudioPlayer implements vscode.Disposable {
     if (!span) return;
     this.openSpan = undefined;
     const position = this.playhead?.file === span.file ? this.playhead.position : span.start;
-    this.reported.fire({ request: span.request, file: span.file, state: 'paused', start: span.start, end: span.end, position });
+    this.reported.fire({
+      request: span.request,
+      file: span.file,
+      state: 'paused',
+      start: span.start,
+      end: span.end,
+      position,
+    });
   }
 
   private onMessage(message: PageMessage): void {
@@ -176,10 +216,13 @@ export class AudioPlayer implements vscode.Disposable {
       return;
     }
     if (message.type === 'retry') {
-      this.log?.info(`The player is loading ${file} again (try ${message.attempt ?? '?'}): ${message.error ?? 'media error'}`);
+      this.log?.info(
+        `The player is loading ${file} again (try ${message.attempt ?? '?'}): ${message.error ?? 'media error'}`,
+      );
       return;
     }
-    if (message.type === 'report' && message.state === 'error') this.log?.warn(`The player could not play ${file}: ${message.error ?? 'media error'}`);
+    if (message.type === 'report' && message.state === 'error')
+      this.log?.warn(`The player could not play ${file}: ${message.error ?? 'media error'}`);
     const position = typeof message.position === 'number' && Number.isFinite(message.position) ? message.position : 0;
     this.playhead = { file, position };
     this.moved.fire({ file, position });

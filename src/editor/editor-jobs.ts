@@ -44,7 +44,6 @@ export type EditorSttRequest = Partial<SttOptions> & {
   model?: string;
 };
 
-
 export interface EditorJobsDeps {
   server(): Promise<Pick<LocalServer, 'jobs'>>;
   voices: VoiceLibrary;
@@ -74,7 +73,10 @@ export class EditorJobs {
 
   /** The configured voice, else the best ready voice of the editor's language, else of English (src/voices/default-voice.ts). */
   defaultVoice(): VoiceEntry {
-    return defaultVoice(this.deps.voices, { configured: this.deps.defaultVoiceId(), language: this.deps.editorLanguage() });
+    return defaultVoice(this.deps.voices, {
+      configured: this.deps.defaultVoiceId(),
+      language: this.deps.editorLanguage(),
+    });
   }
 
   /** What createTts would queue, or the refusal (ApiError) the Local API would answer, without creating a job. */
@@ -97,10 +99,19 @@ export class EditorJobs {
     const lexicon = mergeLexicons((await this.deps.workspaceLexicon?.()) ?? [], request.lexicon ?? []);
     // A text that starts with <speak> is SSML (docs/ssml.md), admitted by the same core rule as the other doors.
     const ssml = looksLikeSsml(request.text)
-      ? await admitSsml(request.text, this.deps.voices, [...(request.audioFolders ?? []), ...ssmlAudioFolders({ dataDir: this.deps.dataDir() })])
+      ? await admitSsml(request.text, this.deps.voices, [
+          ...(request.audioFolders ?? []),
+          ...ssmlAudioFolders({ dataDir: this.deps.dataDir() }),
+        ])
       : undefined;
     const { jobs } = await this.deps.server();
-    return jobs.createTtsJob({ origin: 'editor', ...admitted, ...(lexicon.length ? { lexicon } : {}), ...(ssml ? { ssml } : {}), ...(request.encodeAs ? { encodeAs: request.encodeAs } : {}) });
+    return jobs.createTtsJob({
+      origin: 'editor',
+      ...admitted,
+      ...(lexicon.length ? { lexicon } : {}),
+      ...(ssml ? { ssml } : {}),
+      ...(request.encodeAs ? { encodeAs: request.encodeAs } : {}),
+    });
   }
 
   /**
@@ -111,7 +122,15 @@ export class EditorJobs {
     const { jobs } = await this.deps.server();
     const lexicon = (await this.deps.workspaceLexicon?.()) ?? [];
     const voiceId = request.voiceId ?? this.defaultVoice().voice.id;
-    return createBookExport({ jobs, voices: this.deps.voices, validators: this.validators, ...(this.deps.testHooks ? { testHooks: this.deps.testHooks } : {}) }, { ...request, voiceId, origin: 'editor', lexicon });
+    return createBookExport(
+      {
+        jobs,
+        voices: this.deps.voices,
+        validators: this.validators,
+        ...(this.deps.testHooks ? { testHooks: this.deps.testHooks } : {}),
+      },
+      { ...request, voiceId, origin: 'editor', lexicon },
+    );
   }
 
   /** Waits for a book job to end (aborting `signal` cancels it); an unfinished book leaves no partial file. */
@@ -135,7 +154,11 @@ export class EditorJobs {
   /** Queues a dub as an editor job (src/jobs/dub-job.ts); a bad request, a missing model or voice is refused first. */
   async createDub(request: Omit<DubRequest, 'origin'>): Promise<JobRecord> {
     const { jobs } = await this.deps.server();
-    return createDubJob(jobs, this.deps.dataDir(), this.deps.voices, { ...request, origin: 'editor', ...(this.deps.preferredSttModel() ? { sttModel: this.deps.preferredSttModel() } : {}) });
+    return createDubJob(jobs, this.deps.dataDir(), this.deps.voices, {
+      ...request,
+      origin: 'editor',
+      ...(this.deps.preferredSttModel() ? { sttModel: this.deps.preferredSttModel() } : {}),
+    });
   }
 
   /** Waits for a dub to end (aborting `signal` cancels it); an unfinished one leaves no partial file. */
@@ -159,11 +182,19 @@ export class EditorJobs {
     const info = await stat(source).catch(() => undefined);
     if (!info?.isFile()) throw invalidRequest(`file: there is no media file ${source}`);
     // The options as a form would send them, so that admission reads them exactly as it reads an upload's.
-    const form = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+    const form = Object.fromEntries(
+      Object.entries(fields)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, String(v)]),
+    );
     const ask = checkSttFields(this.validators, form);
     let admitted;
     try {
-      admitted = admitStt(ask, await installedSttModels(this.deps.dataDir()), chosenModel ?? this.deps.preferredSttModel());
+      admitted = admitStt(
+        ask,
+        await installedSttModels(this.deps.dataDir()),
+        chosenModel ?? this.deps.preferredSttModel(),
+      );
     } catch (error) {
       throw withEditorHint(error);
     }

@@ -17,7 +17,11 @@ import { jobKindOf } from '../jobs/kinds';
 import { isLocalOnlyKind, toPublicJob } from '../jobs/types';
 import { baseUrlOf } from './commands/local-api';
 import type { EditorSttRequest, EditorTtsRequest } from './editor-jobs';
-import { startLiveTranscription, type LiveTranscriptionOptions, type LiveTranscriptionSession } from './live-transcription';
+import {
+  startLiveTranscription,
+  type LiveTranscriptionOptions,
+  type LiveTranscriptionSession,
+} from './live-transcription';
 import type { Services } from './services';
 
 export type { EditorSttRequest, EditorTtsRequest, LiveTranscriptionOptions, LiveTranscriptionSession };
@@ -58,7 +62,10 @@ export interface SpeechStudioApi {
 export function createApi(services: Services): SpeechStudioApi {
   const { controller } = services;
   const toJob = (job: JobRecord): SpeechStudioJob => {
-    const outputPath = job.status === 'succeeded' && job.outputFile ? new JobFiles(controller.dataDir).file(job.id, job.outputFile) : undefined;
+    const outputPath =
+      job.status === 'succeeded' && job.outputFile
+        ? new JobFiles(controller.dataDir).file(job.id, job.outputFile)
+        : undefined;
     return outputPath ? { ...toPublicJob(job), outputPath } : toPublicJob(job);
   };
   return {
@@ -67,11 +74,13 @@ export function createApi(services: Services): SpeechStudioApi {
     },
     getApiKey: async () => services.keys.get(),
     createTtsJob: async (request) => {
-      if (typeof request?.text !== 'string') throw new TypeError(`Expected { text: string }, got ${JSON.stringify(request)}`);
+      if (typeof request?.text !== 'string')
+        throw new TypeError(`Expected { text: string }, got ${JSON.stringify(request)}`);
       return toJob(await services.editorJobs.createTts(request));
     },
     createSttJob: async (request) => {
-      if (typeof request?.file !== 'string') throw new TypeError(`Expected { file: string }, got ${JSON.stringify(request)}`);
+      if (typeof request?.file !== 'string')
+        throw new TypeError(`Expected { file: string }, got ${JSON.stringify(request)}`);
       return toJob(await services.editorJobs.createStt(request));
     },
     // Audiobook exports are editor-internal `book` jobs: this API shows the Local API's job kinds only (docs/decisions.md).
@@ -82,7 +91,8 @@ export function createApi(services: Services): SpeechStudioApi {
     cancelJob: async (id) => {
       const { jobs } = await controller.ready();
       const kind = jobs.get(id)?.kind;
-      if (kind && isLocalOnlyKind(kind)) throw new Error(`Job ${id} is ${jobKindOf(kind).phrase}; cancel it in the Jobs view.`);
+      if (kind && isLocalOnlyKind(kind))
+        throw new Error(`Job ${id} is ${jobKindOf(kind).phrase}; cancel it in the Jobs view.`);
       return toJob(await jobs.cancel(id));
     },
     startLiveTranscription: async (options) => {
@@ -92,6 +102,10 @@ export function createApi(services: Services): SpeechStudioApi {
       return session;
     },
     onDidChangeJob: (listener, thisArg, disposables) =>
-      controller.onDidChangeJob((job) => void (!isLocalOnlyKind(job.kind) && listener.call(thisArg, toJob(job))), undefined, disposables),
+      controller.onDidChangeJob(
+        (job) => void (!isLocalOnlyKind(job.kind) && listener.call(thisArg, toJob(job))),
+        undefined,
+        disposables,
+      ),
   };
 }

@@ -9,11 +9,19 @@ import type { Services } from './services';
 const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
 /** The file name a downloaded output gets: the job's own output name, else `<id>.out`. */
-const outputName = (job: JobRecord): string => job.outputFile ? `${job.id.slice(0, 8)}-${job.outputFile}` : `${job.id}.out`;
+const outputName = (job: JobRecord): string =>
+  job.outputFile ? `${job.id.slice(0, 8)}-${job.outputFile}` : `${job.id}.out`;
 
 /** `curl -s 'BASE/jobs/ID/output' -H 'Authorization: Bearer KEY' -o NAME`. */
 export function outputCurlLine(baseUrl: string, apiKey: string, job: JobRecord): string {
-  return ['curl -s', shellQuote(`${baseUrl}/jobs/${job.id}/output`), '-H', shellQuote(`Authorization: Bearer ${apiKey}`), '-o', shellQuote(outputName(job))].join(' ');
+  return [
+    'curl -s',
+    shellQuote(`${baseUrl}/jobs/${job.id}/output`),
+    '-H',
+    shellQuote(`Authorization: Bearer ${apiKey}`),
+    '-o',
+    shellQuote(outputName(job)),
+  ].join(' ');
 }
 
 function baseUrl(services: Services): string | undefined {
@@ -36,12 +44,14 @@ export async function copyJobCurl(services: Services, job: JobRecord): Promise<s
   }
   if (job.origin !== 'api') {
     const file = await services.editorJobs.outputPath(job);
-    void vscode.window.showInformationMessage(`This is an editor job: the Local API does not serve it${file ? `; its output is ${file}` : ''}.`);
+    void vscode.window.showInformationMessage(
+      `This is an editor job: the Local API does not serve it${file ? `; its output is ${file}` : ''}.`,
+    );
     return undefined;
   }
   const line = outputCurlLine(url, services.keys.get(), job);
   await vscode.env.clipboard.writeText(line);
-  void vscode.window.setStatusBarMessage('Copied a curl command for the job\'s output', 3000);
+  void vscode.window.setStatusBarMessage("Copied a curl command for the job's output", 3000);
   return line;
 }
 

@@ -23,7 +23,7 @@ const PHASES: Record<string, string> = {
   done: 'Done',
 };
 
-export const describePhase = (phase: string | null): string => (phase ? PHASES[phase] ?? phase : '');
+export const describePhase = (phase: string | null): string => (phase ? (PHASES[phase] ?? phase) : '');
 
 export interface JobProgressDeps {
   ready(): Promise<LocalServer>;
@@ -34,32 +34,45 @@ export interface JobProgressDeps {
  * Creates a job with `create` and waits for it under a cancellable notification titled `title`.
  * @returns the finished job: succeeded, failed, cancelled or interrupted.
  */
-export function runWithProgress(deps: JobProgressDeps, title: string, create: () => Promise<JobRecord>): Promise<JobRecord> {
+export function runWithProgress(
+  deps: JobProgressDeps,
+  title: string,
+  create: () => Promise<JobRecord>,
+): Promise<JobRecord> {
   return Promise.resolve(
-    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
-      progress.report({ message: 'Starting…' });
-      const job = await create();
-      const server = await deps.ready();
-      let shown = 0;
-      const show = (current: JobRecord): void => {
-        const increment = Math.max(0, current.progress - shown);
-        shown = Math.max(shown, current.progress);
-        progress.report({ increment, message: progressMessage(title, describePhase(current.phase), current.progress) });
-      };
-      const watching = deps.onDidChangeJob((current) => current.id === job.id && show(current));
-      const cancel = (): void => {
-        // The server of the moment: a restart may have moved a queued job to a new one.
-        deps.ready().then((current) => current.jobs.cancel(job.id)).catch(() => undefined); // finished: nothing to cancel
-      };
-      const cancelling = token.onCancellationRequested(cancel);
-      if (token.isCancellationRequested) cancel();
-      try {
-        return await untilFinished(deps.onDidChangeJob, () => server.jobs.get(job.id), job.id);
-      } finally {
-        watching.dispose();
-        cancelling.dispose();
-      }
-    }),
+    vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+      async (progress, token) => {
+        progress.report({ message: 'Starting…' });
+        const job = await create();
+        const server = await deps.ready();
+        let shown = 0;
+        const show = (current: JobRecord): void => {
+          const increment = Math.max(0, current.progress - shown);
+          shown = Math.max(shown, current.progress);
+          progress.report({
+            increment,
+            message: progressMessage(title, describePhase(current.phase), current.progress),
+          });
+        };
+        const watching = deps.onDidChangeJob((current) => current.id === job.id && show(current));
+        const cancel = (): void => {
+          // The server of the moment: a restart may have moved a queued job to a new one.
+          deps
+            .ready()
+            .then((current) => current.jobs.cancel(job.id))
+            .catch(() => undefined); // finished: nothing to cancel
+        };
+        const cancelling = token.onCancellationRequested(cancel);
+        if (token.isCancellationRequested) cancel();
+        try {
+          return await untilFinished(deps.onDidChangeJob, () => server.jobs.get(job.id), job.id);
+        } finally {
+          watching.dispose();
+          cancelling.dispose();
+        }
+      },
+    ),
   );
 }
 
@@ -82,22 +95,28 @@ export function followJob<T>(
   withPhase = false,
 ): Promise<T> {
   return Promise.resolve(
-    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
-      const controller = new AbortController();
-      const cancelling = token.onCancellationRequested(() => controller.abort());
-      let reported = 0;
-      const watching = deps.onDidChangeJob((changed: JobRecord) => {
-        if (changed.id !== job.id) return;
-        const phase = withPhase && changed.phase ? ` · ${changed.phase}` : '';
-        progress.report({ message: `${Math.floor(changed.progress)}%${phase}`, increment: Math.max(0, changed.progress - reported) });
-        reported = Math.max(reported, changed.progress);
-      });
-      try {
-        return await finish(controller.signal);
-      } finally {
-        watching.dispose();
-        cancelling.dispose();
-      }
-    }),
+    vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+      async (progress, token) => {
+        const controller = new AbortController();
+        const cancelling = token.onCancellationRequested(() => controller.abort());
+        let reported = 0;
+        const watching = deps.onDidChangeJob((changed: JobRecord) => {
+          if (changed.id !== job.id) return;
+          const phase = withPhase && changed.phase ? ` · ${changed.phase}` : '';
+          progress.report({
+            message: `${Math.floor(changed.progress)}%${phase}`,
+            increment: Math.max(0, changed.progress - reported),
+          });
+          reported = Math.max(reported, changed.progress);
+        });
+        try {
+          return await finish(controller.signal);
+        } finally {
+          watching.dispose();
+          cancelling.dispose();
+        }
+      },
+    ),
   );
 }

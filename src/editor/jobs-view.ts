@@ -23,8 +23,13 @@ const ICONS: Record<JobRecord['status'], [string, string?]> = {
 };
 
 const STATUS_WORDS: Record<JobRecord['status'], string> = {
-  queued: 'queued', loading_model: 'loading model', processing: 'processing', succeeded: 'done',
-  failed: 'failed', cancelled: 'cancelled', interrupted: 'interrupted',
+  queued: 'queued',
+  loading_model: 'loading model',
+  processing: 'processing',
+  succeeded: 'done',
+  failed: 'failed',
+  cancelled: 'cancelled',
+  interrupted: 'interrupted',
 };
 
 function contextValue(job: JobRecord): string {
@@ -44,7 +49,8 @@ export function jobDescription(job: JobRecord): string {
   const kind = jobKindOf(job.kind).label;
   const remote = job.origin === 'remote' ? ` · remote${job.remoteKeyName ? ` (${job.remoteKeyName})` : ''}` : '';
   if (!isActive(job.status)) {
-    const seconds = job.finishedAt && job.startedAt ? ` · ${((job.finishedAt - job.startedAt) / 1000).toFixed(1)} s` : '';
+    const seconds =
+      job.finishedAt && job.startedAt ? ` · ${((job.finishedAt - job.startedAt) / 1000).toFixed(1)} s` : '';
     return `${kind} · ${STATUS_WORDS[job.status]}${seconds}${remote}`;
   }
   const phase = job.status === 'queued' ? '' : ` · ${describePhase(job.phase)}`;
@@ -70,7 +76,9 @@ class JobsProvider implements vscode.TreeDataProvider<JobRecord> {
     const input = job.input;
     if (input.kind !== 'tts' || input.options.inputFormat === 'txt') return job.name;
     const written = this.services.outputs.get(job.id);
-    return written ? `Narration → ${path.basename(written)}` : `Narration of ${input.options.inputFormat.toUpperCase()} subtitles`;
+    return written
+      ? `Narration → ${path.basename(written)}`
+      : `Narration of ${input.options.inputFormat.toUpperCase()} subtitles`;
   }
 
   getTreeItem(job: JobRecord): vscode.TreeItem {
@@ -80,10 +88,13 @@ class JobsProvider implements vscode.TreeDataProvider<JobRecord> {
     const [icon, color] = ICONS[job.status];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     item.contextValue = contextValue(job);
-    const tooltip = new vscode.MarkdownString(`**${this.label(job)}**\n\n${jobDescription(job)} — from the ${jobOrigin(job)}\n\nCreated ${new Date(job.createdAt).toLocaleString()}`);
+    const tooltip = new vscode.MarkdownString(
+      `**${this.label(job)}**\n\n${jobDescription(job)} — from the ${jobOrigin(job)}\n\nCreated ${new Date(job.createdAt).toLocaleString()}`,
+    );
     if (job.error) tooltip.appendMarkdown(`\n\n${job.error}`);
     item.tooltip = tooltip;
-    if (job.status === 'succeeded') item.command = { command: 'speechStudio.job.open', title: 'Open Output', arguments: [job] };
+    if (job.status === 'succeeded')
+      item.command = { command: 'speechStudio.job.open', title: 'Open Output', arguments: [job] };
     return item;
   }
 
@@ -126,14 +137,18 @@ async function revealOutput(services: Services, job: JobRecord): Promise<void> {
 
 export function registerJobsView(services: Services): vscode.Disposable {
   const provider = new JobsProvider(services);
-  const view = vscode.window.createTreeView('speechStudio.jobs', { treeDataProvider: provider, showCollapseAll: false });
+  const view = vscode.window.createTreeView('speechStudio.jobs', {
+    treeDataProvider: provider,
+    showCollapseAll: false,
+  });
   let timer: NodeJS.Timeout | undefined;
   const update = (): void => {
     clearTimeout(timer);
     timer = setTimeout(() => {
       provider.refresh();
       const active = services.controller.jobs().filter((job) => isActive(job.status)).length;
-      view.badge = active > 0 ? { value: active, tooltip: `${active} active job${active === 1 ? '' : 's'}` } : undefined;
+      view.badge =
+        active > 0 ? { value: active, tooltip: `${active} active job${active === 1 ? '' : 's'}` } : undefined;
       const state = services.controller.state;
       view.message = state.kind === 'failed' ? `The server could not start: ${state.message}` : undefined;
     }, 100);
@@ -143,15 +158,17 @@ export function registerJobsView(services: Services): vscode.Disposable {
     const id = typeof given === 'string' ? given : (given ?? view.selection[0])?.id;
     return id === undefined ? undefined : services.controller.jobs().find((job) => job.id === id);
   };
-  const action = (what: string, run: (job: JobRecord) => Promise<unknown>) => async (given?: JobRecord | { id: string } | string) => {
-    const target = jobOf(given);
-    if (!target) return;
-    try {
-      await run(target);
-    } catch (error) {
-      reportError(services.log, what, error);
-    }
-  };
+  const action =
+    (what: string, run: (job: JobRecord) => Promise<unknown>) =>
+    async (given?: JobRecord | { id: string } | string) => {
+      const target = jobOf(given);
+      if (!target) return;
+      try {
+        await run(target);
+      } catch (error) {
+        reportError(services.log, what, error);
+      }
+    };
   update();
   return vscode.Disposable.from(
     view,
@@ -159,22 +176,37 @@ export function registerJobsView(services: Services): vscode.Disposable {
     services.controller.onDidChangeJob(update),
     services.controller.onDidChangeState(update),
     new vscode.Disposable(() => clearTimeout(timer)),
-    vscode.commands.registerCommand('speechStudio.job.cancel', action('Cancelling the job failed', async (job) => (await services.controller.ready()).jobs.cancel(job.id))),
-    vscode.commands.registerCommand('speechStudio.job.open', action('Opening the output failed', (job) => openOutput(services, job))),
-    vscode.commands.registerCommand('speechStudio.job.reveal', action('Revealing the output failed', (job) => revealOutput(services, job))),
+    vscode.commands.registerCommand(
+      'speechStudio.job.cancel',
+      action('Cancelling the job failed', async (job) => (await services.controller.ready()).jobs.cancel(job.id)),
+    ),
+    vscode.commands.registerCommand(
+      'speechStudio.job.open',
+      action('Opening the output failed', (job) => openOutput(services, job)),
+    ),
+    vscode.commands.registerCommand(
+      'speechStudio.job.reveal',
+      action('Revealing the output failed', (job) => revealOutput(services, job)),
+    ),
     vscode.commands.registerCommand('speechStudio.job.copyId', async (given?: JobRecord | { id: string } | string) => {
       const target = jobOf(given);
       return target ? copyJobId(target) : undefined;
     }),
-    vscode.commands.registerCommand('speechStudio.job.copyCurl', async (given?: JobRecord | { id: string } | string) => {
-      const target = jobOf(given);
-      return target ? copyJobCurl(services, target) : undefined;
-    }),
+    vscode.commands.registerCommand(
+      'speechStudio.job.copyCurl',
+      async (given?: JobRecord | { id: string } | string) => {
+        const target = jobOf(given);
+        return target ? copyJobCurl(services, target) : undefined;
+      },
+    ),
     vscode.commands.registerCommand('speechStudio.openApiDocument', () => openApiDocument(services)),
-    vscode.commands.registerCommand('speechStudio.job.delete', action('Deleting the job failed', async (job) => {
-      await (await services.controller.ready()).jobs.delete(job.id);
-      await services.outputs.delete(job.id);
-      update();
-    })),
+    vscode.commands.registerCommand(
+      'speechStudio.job.delete',
+      action('Deleting the job failed', async (job) => {
+        await (await services.controller.ready()).jobs.delete(job.id);
+        await services.outputs.delete(job.id);
+        update();
+      }),
+    ),
   );
 }

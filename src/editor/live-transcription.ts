@@ -22,9 +22,21 @@ export interface LiveTranscriptionOptions {
   noiseReduction?: boolean;
 }
 
-export interface LiveTranscriptDelta { itemId: string; delta: string }
-export interface LiveTranscriptCompleted { itemId: string; transcript: string; language: string; words: Array<{ word: string; start: number; end: number }> }
-export interface LiveTranscriptionProblem { code: string; message: string; itemId?: string }
+export interface LiveTranscriptDelta {
+  itemId: string;
+  delta: string;
+}
+export interface LiveTranscriptCompleted {
+  itemId: string;
+  transcript: string;
+  language: string;
+  words: Array<{ word: string; start: number; end: number }>;
+}
+export interface LiveTranscriptionProblem {
+  code: string;
+  message: string;
+  itemId?: string;
+}
 
 export interface LiveTranscriptionSession extends vscode.Disposable {
   readonly id: string;
@@ -63,10 +75,15 @@ type Fields = {
  * Starts a session; rejects when no speech-to-text model is installed, an option is not accepted, or every live
  * session slot is taken (the cap counts these and the Local API's WebSocket sessions alike).
  */
-export async function startLiveTranscription(controller: ServerController, options: LiveTranscriptionOptions = {}): Promise<LiveTranscriptionSession> {
-  if (typeof options !== 'object' || options === null) throw new TypeError(`Expected options as an object, got ${JSON.stringify(options)}`);
+export async function startLiveTranscription(
+  controller: ServerController,
+  options: LiveTranscriptionOptions = {},
+): Promise<LiveTranscriptionSession> {
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(`Expected options as an object, got ${JSON.stringify(options)}`);
   const rate = options.sampleRate ?? 16_000;
-  if (rate !== 16_000 && rate !== 24_000) throw new TypeError(`Expected sampleRate 16000 or 24000, got ${JSON.stringify(options.sampleRate)}`);
+  if (rate !== 16_000 && rate !== 24_000)
+    throw new TypeError(`Expected sampleRate 16000 or 24000, got ${JSON.stringify(options.sampleRate)}`);
   const delta = new vscode.EventEmitter<LiveTranscriptDelta>();
   const completed = new vscode.EventEmitter<LiveTranscriptCompleted>();
   const speech = new vscode.EventEmitter<{ itemId: string; kind: 'started' | 'stopped'; ms: number }>();
@@ -79,16 +96,28 @@ export async function startLiveTranscription(controller: ServerController, optio
       case 'conversation.item.input_audio_transcription.delta':
         return delta.fire({ itemId: event.item_id, delta: event.delta });
       case 'conversation.item.input_audio_transcription.completed':
-        return completed.fire({ itemId: event.item_id, transcript: event.transcript, language: event.language, words: event.words ?? [] });
+        return completed.fire({
+          itemId: event.item_id,
+          transcript: event.transcript,
+          language: event.language,
+          words: event.words ?? [],
+        });
       case 'conversation.item.input_audio_transcription.failed':
-        return failed.fire({ itemId: event.item_id, code: event.error?.code ?? 'transcription_failed', message: event.error?.message ?? 'The utterance could not be transcribed.' });
+        return failed.fire({
+          itemId: event.item_id,
+          code: event.error?.code ?? 'transcription_failed',
+          message: event.error?.message ?? 'The utterance could not be transcribed.',
+        });
       case 'input_audio_buffer.speech_started':
         return speech.fire({ itemId: event.item_id, kind: 'started', ms: event.audio_start_ms });
       case 'input_audio_buffer.speech_stopped':
         return speech.fire({ itemId: event.item_id, kind: 'stopped', ms: event.audio_end_ms });
       case 'error':
         lastError = event.error?.message;
-        return failed.fire({ code: event.error?.code ?? 'error', message: event.error?.message ?? 'Live transcription failed.' });
+        return failed.fire({
+          code: event.error?.code ?? 'error',
+          message: event.error?.message ?? 'Live transcription failed.',
+        });
       default:
         return undefined;
     }
@@ -112,12 +141,21 @@ export async function startLiveTranscription(controller: ServerController, optio
       audio: {
         input: {
           format: { type: 'audio/pcm', rate },
-          transcription: { ...(options.model ? { model: options.model } : {}), ...(options.language ? { language: options.language } : {}), ...(options.prompt ? { prompt: options.prompt } : {}) },
-          turn_detection: turn === false ? null : {
-            type: 'server_vad',
-            ...(typeof turn === 'object' && turn.threshold !== undefined ? { threshold: turn.threshold } : {}),
-            ...(typeof turn === 'object' && turn.silenceMs !== undefined ? { silence_duration_ms: turn.silenceMs } : {}),
+          transcription: {
+            ...(options.model ? { model: options.model } : {}),
+            ...(options.language ? { language: options.language } : {}),
+            ...(options.prompt ? { prompt: options.prompt } : {}),
           },
+          turn_detection:
+            turn === false
+              ? null
+              : {
+                  type: 'server_vad',
+                  ...(typeof turn === 'object' && turn.threshold !== undefined ? { threshold: turn.threshold } : {}),
+                  ...(typeof turn === 'object' && turn.silenceMs !== undefined
+                    ? { silence_duration_ms: turn.silenceMs }
+                    : {}),
+                },
           noise_reduction: options.noiseReduction ? { type: 'near_field' } : null,
         },
       },
@@ -141,9 +179,15 @@ export async function startLiveTranscription(controller: ServerController, optio
   return {
     id: session.id,
     pushPcm(samples) {
-      if (!(samples instanceof Int16Array) && !(samples instanceof Uint8Array)) throw new TypeError(`Expected an Int16Array or Uint8Array of PCM, got ${Object.prototype.toString.call(samples)}`);
+      if (!(samples instanceof Int16Array) && !(samples instanceof Uint8Array))
+        throw new TypeError(
+          `Expected an Int16Array or Uint8Array of PCM, got ${Object.prototype.toString.call(samples)}`,
+        );
       if (samples.byteLength === 0) return;
-      send({ type: 'input_audio_buffer.append', audio: Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength).toString('base64') });
+      send({
+        type: 'input_audio_buffer.append',
+        audio: Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength).toString('base64'),
+      });
     },
     commit: () => send({ type: 'input_audio_buffer.commit' }),
     clear: () => send({ type: 'input_audio_buffer.clear' }),

@@ -32,7 +32,10 @@ export function narrationFormatFor(file: string): NarrationFormat | undefined {
 }
 
 /** True when a job with these options already wrote the asked format (a copy suffices). */
-export function sameFormat(format: NarrationFormat, job: { outputFormat: OutputFormat; encodeAs?: ExtraOutputFormat }): boolean {
+export function sameFormat(
+  format: NarrationFormat,
+  job: { outputFormat: OutputFormat; encodeAs?: ExtraOutputFormat },
+): boolean {
   return format.outputFormat === job.outputFormat && format.encodeAs === job.encodeAs;
 }
 
@@ -43,7 +46,10 @@ export function sameFormat(format: NarrationFormat, job: { outputFormat: OutputF
  * @example suggestedNarrationName('It was a bright cold day in April, and the clocks') === 'It was a bright cold day in April and'
  */
 export function suggestedNarrationName(text: string, max = 40): string {
-  const words = text.replace(/[^\p{L}\p{N}'’ _-]+/gu, ' ').split(/\s+/).filter(Boolean);
+  const words = text
+    .replace(/[^\p{L}\p{N}'’ _-]+/gu, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
   let name = '';
   for (const word of words) {
     const next = name ? `${name} ${word}` : word;

@@ -6,7 +6,11 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import * as vscode from 'vscode';
 
-const exists = (file: string): Promise<boolean> => stat(file).then(() => true, () => false);
+const exists = (file: string): Promise<boolean> =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
 
 /** `video.mp4` + `.srt` → `video.srt` in the same folder. */
 export function besideSource(source: string, extension: string): string {
@@ -27,7 +31,11 @@ export async function firstFreeName(file: string): Promise<string> {
  * callers that already asked, and for tests). The question is a quick pick, like the questions before it.
  * A file in `protectedFiles` is never offered for replacing: the next free name is used instead.
  */
-export async function chooseOutputFile(wanted: string, overwrite?: boolean, protectedFiles: readonly string[] = []): Promise<string | undefined> {
+export async function chooseOutputFile(
+  wanted: string,
+  overwrite?: boolean,
+  protectedFiles: readonly string[] = [],
+): Promise<string | undefined> {
   // A file the source depends on (a subtitle's own recording) is never replaced, not even when asked.
   const isProtected = protectedFiles.some((file) => path.resolve(file) === path.resolve(wanted));
   if (isProtected) return firstFreeName(wanted);
@@ -38,7 +46,11 @@ export async function chooseOutputFile(wanted: string, overwrite?: boolean, prot
       { label: 'Keep Both', description: `write ${path.basename(free)}`, target: free },
       { label: 'Replace', description: `overwrite ${path.basename(wanted)}`, target: wanted },
     ],
-    { title: `${path.basename(wanted)} already exists in ${path.dirname(wanted)}`, placeHolder: 'Keep both files, or replace the existing one?', ignoreFocusOut: true },
+    {
+      title: `${path.basename(wanted)} already exists in ${path.dirname(wanted)}`,
+      placeHolder: 'Keep both files, or replace the existing one?',
+      ignoreFocusOut: true,
+    },
   );
   return choice?.target;
 }

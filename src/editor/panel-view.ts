@@ -30,7 +30,12 @@ export class PanelView implements vscode.WebviewViewProvider, vscode.Disposable 
   readonly onDidClose = this.closed.event;
 
   /** `contextKey` is the `when` clause of the view in package.json; `closeCommand` its Close action. */
-  constructor(readonly viewType: string, private readonly contextKey: string, closeCommand: string, private readonly log?: Logger) {
+  constructor(
+    readonly viewType: string,
+    private readonly contextKey: string,
+    closeCommand: string,
+    private readonly log?: Logger,
+  ) {
     this.disposables.push(
       this.closed,
       // Retained while the panel shows another view or is closed: the audio plays on, the timeline keeps its place.
@@ -61,7 +66,10 @@ export class PanelView implements vscode.WebviewViewProvider, vscode.Disposable 
     // view does nothing, so it is asked again while the view is not made.
     for (let attempt = 0; attempt < 10; attempt++) {
       await vscode.commands.executeCommand(`${this.viewType}.focus`, { preserveFocus: true });
-      const view = await Promise.race([made, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1000))]);
+      const view = await Promise.race([
+        made,
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1000)),
+      ]);
       if (view) return view;
     }
     throw new Error(`the ${this.viewType} view did not open in the Speech Studio panel`);
@@ -72,14 +80,24 @@ export class PanelView implements vscode.WebviewViewProvider, vscode.Disposable 
    * wanted) is not true within the bound is loaded again into a new view: `load` runs with that view, and
    * onDidClose does not fire for the blank one. `what` names the page in the log.
    */
-  async showPage(what: string, load: (view: vscode.WebviewView) => void, isDone: () => boolean): Promise<vscode.WebviewView> {
+  async showPage(
+    what: string,
+    load: (view: vscode.WebviewView) => void,
+    isDone: () => boolean,
+  ): Promise<vscode.WebviewView> {
     const view = await this.show();
     load(view);
     this.remakeUnlessDone(view, what, load, isDone, PAGE_REMAKES);
     return view;
   }
 
-  private remakeUnlessDone(view: vscode.WebviewView, what: string, load: (view: vscode.WebviewView) => void, isDone: () => boolean, remakesLeft: number): void {
+  private remakeUnlessDone(
+    view: vscode.WebviewView,
+    what: string,
+    load: (view: vscode.WebviewView) => void,
+    isDone: () => boolean,
+    remakesLeft: number,
+  ): void {
     const timer = setTimeout(() => {
       if (this.view !== view || isDone()) return;
       if (remakesLeft === 0) {

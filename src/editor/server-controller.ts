@@ -34,7 +34,6 @@ export interface ServerControllerOptions {
   log: Logger;
 }
 
-
 export class ServerController implements vscode.Disposable {
   private server: LocalServer | undefined;
   private chain: Promise<void> = Promise.resolve();
@@ -51,7 +50,10 @@ export class ServerController implements vscode.Disposable {
   /** The newest settings seen; `settings` is what the current server was started with (plus auth). */
   private latest: Settings;
 
-  constructor(private settings: Settings, private readonly options: ServerControllerOptions) {
+  constructor(
+    private settings: Settings,
+    private readonly options: ServerControllerOptions,
+  ) {
     this.latest = settings;
   }
 
@@ -93,7 +95,8 @@ export class ServerController implements vscode.Disposable {
     // Only auth applies to the running server; everything else it uses takes a restart.
     this.settings = { ...this.settings, localApi: { ...this.settings.localApi, auth: settings.localApi.auth } };
     this.server?.setAuth(settings.localApi.auth);
-    if (this.current.kind === 'running') this.setState({ ...this.current, auth: settings.localApi.auth, exposed: this.isExposed() });
+    if (this.current.kind === 'running')
+      this.setState({ ...this.current, auth: settings.localApi.auth, exposed: this.isExposed() });
     this.latest = settings;
   }
 
@@ -143,7 +146,9 @@ export class ServerController implements vscode.Disposable {
   private async open(): Promise<void> {
     const { localApi } = this.settings;
     this.stopWaiting = new AbortController();
-    this.setState(this.current.kind === 'restarting' ? { kind: 'restarting', waitingForJobs: false } : { kind: 'starting' });
+    this.setState(
+      this.current.kind === 'restarting' ? { kind: 'restarting', waitingForJobs: false } : { kind: 'starting' },
+    );
     const host = localApi.enabled ? localApi.host : '127.0.0.1';
     try {
       const server = await startLocalServer({
@@ -160,15 +165,28 @@ export class ServerController implements vscode.Disposable {
         preferredSttModel: this.settings.sttDefaultModel || undefined,
         engineConfig: this.engineConfiguration(),
         // An MCP client of the editor's server reads and writes files only in the open workspace.
-        allowedFolders: () => (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath),
+        allowedFolders: () =>
+          (vscode.workspace.workspaceFolders ?? [])
+            .filter((folder) => folder.uri.scheme === 'file')
+            .map((folder) => folder.uri.fsPath),
       });
       server.setEnabled(localApi.enabled);
       const forward = (job: JobRecord): void => this.jobChanged.fire(job);
       server.jobs.on('change', forward);
       this.detachJobs = () => server.jobs.off('change', forward);
       this.server = server;
-      this.options.log.info(localApi.enabled ? `Local API listening on ${server.url}` : 'The Local API is switched off; editor commands still run.');
-      this.setState({ kind: 'running', url: server.url, apiEnabled: localApi.enabled, auth: localApi.auth, exposed: this.isExposed() });
+      this.options.log.info(
+        localApi.enabled
+          ? `Local API listening on ${server.url}`
+          : 'The Local API is switched off; editor commands still run.',
+      );
+      this.setState({
+        kind: 'running',
+        url: server.url,
+        apiEnabled: localApi.enabled,
+        auth: localApi.auth,
+        exposed: this.isExposed(),
+      });
     } catch (error) {
       const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
       const message = inUse ? `port ${localApi.port} on ${host} is already in use` : describeThrown(error);

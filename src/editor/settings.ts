@@ -68,12 +68,18 @@ export function readSettings(): Settings {
 
 function stringMap(value: unknown): Record<string, string> {
   if (typeof value !== 'object' || value === null) return {};
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1].trim() !== ''));
+  return Object.fromEntries(
+    Object.entries(value).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1].trim() !== '',
+    ),
+  );
 }
 
 /** `{ threshold }` when the setting is a number in range, else nothing (the default applies). */
 function numberIn(value: unknown, min: number, max: number): { threshold?: number } {
-  return typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max ? { threshold: value } : {};
+  return typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max
+    ? { threshold: value }
+    : {};
 }
 
 function integerIn(value: unknown, min: number, max: number, fallback: number): number {

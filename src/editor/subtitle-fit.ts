@@ -16,7 +16,9 @@ export interface CueFit {
 
 /** The cues that overran, from a subtitle narration job's `result.cues` (the engine's cue report). */
 export function overrunCues(result: TtsResult | null): CueFit[] {
-  return (result?.cues ?? []).filter((cue) => cue.overran).map((cue) => ({ index: cue.index, overrunSeconds: cue.overrunSeconds }));
+  return (result?.cues ?? [])
+    .filter((cue) => cue.overran)
+    .map((cue) => ({ index: cue.index, overrunSeconds: cue.overrunSeconds }));
 }
 
 const source = (diagnostic: vscode.Diagnostic, code: string): vscode.Diagnostic => {
@@ -25,13 +27,22 @@ const source = (diagnostic: vscode.Diagnostic, code: string): vscode.Diagnostic 
   return diagnostic;
 };
 
-export function fitDiagnostics(document: vscode.TextDocument, format: SubtitleFormat, overruns: CueFit[]): vscode.Diagnostic[] {
+export function fitDiagnostics(
+  document: vscode.TextDocument,
+  format: SubtitleFormat,
+  overruns: CueFit[],
+): vscode.Diagnostic[] {
   const lines = new Map(parseSubtitles(document.getText(), format).map((cue) => [cue.index, cue.line - 1]));
   return overruns.flatMap((cue) => {
     const line = lines.get(cue.index);
     if (line === undefined || line >= document.lineCount) return [];
     const message = `Cue ${cue.index}: the narration runs ${cue.overrunSeconds.toFixed(2)} s longer than the cue allows.`;
-    return [source(new vscode.Diagnostic(document.lineAt(line).range, message, vscode.DiagnosticSeverity.Warning), 'cue-overrun')];
+    return [
+      source(
+        new vscode.Diagnostic(document.lineAt(line).range, message, vscode.DiagnosticSeverity.Warning),
+        'cue-overrun',
+      ),
+    ];
   });
 }
 
@@ -43,6 +54,13 @@ export function readProblem(document: vscode.TextDocument, format: SubtitleForma
   } catch (error) {
     if (!(error instanceof SubtitleError)) throw error;
     const line = Math.min(Math.max(error.line - 1, 0), document.lineCount - 1);
-    return source(new vscode.Diagnostic(document.lineAt(line).range, `Not valid ${format.toUpperCase()}: ${error.reason}`, vscode.DiagnosticSeverity.Error), 'subtitle-syntax');
+    return source(
+      new vscode.Diagnostic(
+        document.lineAt(line).range,
+        `Not valid ${format.toUpperCase()}: ${error.reason}`,
+        vscode.DiagnosticSeverity.Error,
+      ),
+      'subtitle-syntax',
+    );
   }
 }

@@ -20,10 +20,17 @@ export function downloadLabel(entry: VoiceEntry): string | undefined {
 }
 
 /** Speaks the voice's sample sentence; plays it unless `play` is false. Returns the finished job. */
-export async function previewVoice(services: Services, entry: VoiceEntry, options: { play?: boolean } = {}): Promise<JobRecord> {
+export async function previewVoice(
+  services: Services,
+  entry: VoiceEntry,
+  options: { play?: boolean } = {},
+): Promise<JobRecord> {
   const text = sampleSentence(entry.voice.languageCode);
-  const job = await runWithProgress(services.controller, `Previewing ${entry.voice.name}`, () => services.editorJobs.createTts({ text, voiceId: entry.voice.id }));
-  if (succeeded(job) && options.play !== false) services.player.play((await services.editorJobs.outputPath(job))!, `${entry.voice.name}: ${text}`);
+  const job = await runWithProgress(services.controller, `Previewing ${entry.voice.name}`, () =>
+    services.editorJobs.createTts({ text, voiceId: entry.voice.id }),
+  );
+  if (succeeded(job) && options.play !== false)
+    services.player.play((await services.editorJobs.outputPath(job))!, `${entry.voice.name}: ${text}`);
   return job;
 }
 
@@ -34,11 +41,13 @@ export async function previewVoice(services: Services, entry: VoiceEntry, option
 export async function installVoice(services: Services, entry: VoiceEntry): Promise<VoiceEntry | undefined> {
   if (!isReadyVoice(entry.voice)) {
     const download = voiceDownload(entry);
-    if (!download) throw new Error(`${entry.voice.name} is not in the model catalog: it cannot be installed from here.`);
+    if (!download)
+      throw new Error(`${entry.voice.name} is not in the model catalog: it cannot be installed from here.`);
     if (!(await installModel(services, download.entry.id))) return undefined;
   }
   const installed = services.voices.get(entry.voice.id);
-  if (!installed || !isReadyVoice(installed.voice)) throw new Error(`${entry.voice.name} is still not ready after its install.`);
+  if (!installed || !isReadyVoice(installed.voice))
+    throw new Error(`${entry.voice.name} is still not ready after its install.`);
   return installed;
 }
 

@@ -75,11 +75,13 @@ export function chooseMediaToolchain(config: MediaSettings): MediaToolchain {
 }
 
 /** The key under which a configuration's choice is kept: the fields that decide it. */
-export const mediaSettingsKey = (config: MediaSettings): string => `${config.ffmpeg ?? ''}\0${config.ffprobe ?? ''}\0${config.searchPath}`;
+export const mediaSettingsKey = (config: MediaSettings): string =>
+  `${config.ffmpeg ?? ''}\0${config.ffprobe ?? ''}\0${config.searchPath}`;
 
 /** Names and versions the toolchain, asking the system ffmpeg for its version. */
 export async function describeMediaToolchain(tools: MediaToolchain): Promise<MediaToolchainInfo> {
-  if (isWasmMedia(tools)) return { kind: 'webassembly', version: WASM_FFMPEG_VERSION, description: `webassembly ${WASM_FFMPEG_VERSION}` };
+  if (isWasmMedia(tools))
+    return { kind: 'webassembly', version: WASM_FFMPEG_VERSION, description: `webassembly ${WASM_FFMPEG_VERSION}` };
   const version = await new Promise<string | null>((resolve) => {
     execFile(tools.ffmpeg, ['-version'], { windowsHide: true }, (_error, stdout) => {
       resolve(/ffmpeg version (?:n)?(\d+(?:\.\d+)*)/.exec(stdout ?? '')?.[1] ?? null);

@@ -25,7 +25,13 @@ export type EnginePhase =
   | 'translating'
   | 'casting';
 
-export type { PicoVoiceModel, SherpaModelKind, SherpaVoiceModel, TtsEngineName, TtsVoiceRef } from '../voices/voice-ref';
+export type {
+  PicoVoiceModel,
+  SherpaModelKind,
+  SherpaVoiceModel,
+  TtsEngineName,
+  TtsVoiceRef,
+} from '../voices/voice-ref';
 import type { TtsVoiceRef } from '../voices/voice-ref';
 import type { SsmlTaskMarkup } from '../text/ssml/ssml-markup';
 
@@ -211,7 +217,6 @@ export interface SpeakerEmbeddingResult {
   speechSeconds: number;
 }
 
-
 /**
  * Not a job: a recording made into a cloning reference (src/engine/voice/): speech trimmed, loudness
  * normalized, written to `outputPath` as 16-bit mono WAV; its words recognized with the model at
@@ -312,39 +317,69 @@ export interface LlmGenerateResult {
 }
 
 /** Every task the engine runs; a stored job's task is one of them (its kind's module in src/jobs/kinds/ says which). */
-export type EngineTask = TtsTask | SttTask | BookTask | AlignTask | TranslateTask | DubTask | SpeechRegionsTask | WaveformTask | ShotChangesTask | SpeakTask | LiveWindowTask | SpeakerEmbeddingTask | EmbedSubtitlesTask | LlmGenerateTask | CastAttributeTask | VoiceReferenceTask;
+export type EngineTask =
+  | TtsTask
+  | SttTask
+  | BookTask
+  | AlignTask
+  | TranslateTask
+  | DubTask
+  | SpeechRegionsTask
+  | WaveformTask
+  | ShotChangesTask
+  | SpeakTask
+  | LiveWindowTask
+  | SpeakerEmbeddingTask
+  | EmbedSubtitlesTask
+  | LlmGenerateTask
+  | CastAttributeTask
+  | VoiceReferenceTask;
 
 /** What a task answers: a job's result, speech regions, waveform peaks, a spoken sentence, a live window or a model's answer. */
-export type EngineResult = JobResult | BookResult | TranslateResult | DubResult | SpeechRegionsResult | WaveformResult | ShotChangesResult | SpokenSentence | LiveWindowResult | SpeakerEmbeddingResult | EmbedSubtitlesResult | LlmGenerateResult | CastAttributeResult | VoiceReferenceResult;
+export type EngineResult =
+  | JobResult
+  | BookResult
+  | TranslateResult
+  | DubResult
+  | SpeechRegionsResult
+  | WaveformResult
+  | ShotChangesResult
+  | SpokenSentence
+  | LiveWindowResult
+  | SpeakerEmbeddingResult
+  | EmbedSubtitlesResult
+  | LlmGenerateResult
+  | CastAttributeResult
+  | VoiceReferenceResult;
 
 /** The result a task of type T answers with. */
 export type ResultOf<T extends EngineTask> = T extends BookTask
   ? BookResult
   : T extends DubTask
-  ? DubResult
-  : T extends TranslateTask
-  ? TranslateResult
-  : T extends LlmGenerateTask
-  ? LlmGenerateResult
-  : T extends CastAttributeTask
-  ? CastAttributeResult
-  : T extends SpeechRegionsTask
-  ? SpeechRegionsResult
-  : T extends ShotChangesTask
-  ? ShotChangesResult
-  : T extends WaveformTask
-    ? WaveformResult
-    : T extends SpeakTask
-      ? SpokenSentence
-      : T extends LiveWindowTask
-        ? LiveWindowResult
-        : T extends SpeakerEmbeddingTask
-          ? SpeakerEmbeddingResult
-          : T extends EmbedSubtitlesTask
-            ? EmbedSubtitlesResult
-            : T extends VoiceReferenceTask
-              ? VoiceReferenceResult
-              : JobResult;
+    ? DubResult
+    : T extends TranslateTask
+      ? TranslateResult
+      : T extends LlmGenerateTask
+        ? LlmGenerateResult
+        : T extends CastAttributeTask
+          ? CastAttributeResult
+          : T extends SpeechRegionsTask
+            ? SpeechRegionsResult
+            : T extends ShotChangesTask
+              ? ShotChangesResult
+              : T extends WaveformTask
+                ? WaveformResult
+                : T extends SpeakTask
+                  ? SpokenSentence
+                  : T extends LiveWindowTask
+                    ? LiveWindowResult
+                    : T extends SpeakerEmbeddingTask
+                      ? SpeakerEmbeddingResult
+                      : T extends EmbedSubtitlesTask
+                        ? EmbedSubtitlesResult
+                        : T extends VoiceReferenceTask
+                          ? VoiceReferenceResult
+                          : JobResult;
 
 /**
  * An `embed` job's task (src/jobs/kinds/embed.ts): a copy of a video with a subtitle file as a soft track
@@ -471,7 +506,6 @@ export interface SpokenSentence {
   /** For an SSML part: what the engine could not honour, keyed like a job's `ignoredOptions` (`ssml phoneme`). */
   ignored?: Record<string, string>;
 }
-
 
 /**
  * `yield` asks the running task to stop early and leave its process alive for interactive speech: a task of a

@@ -15,7 +15,11 @@ const FEATURES: Record<NativePart, string> = {
 };
 
 /** What the user can do about a native library that did not load on this platform. */
-export function nativeFix(part: NativePart, platform: NodeJS.Platform = process.platform, arch: string = process.arch): string {
+export function nativeFix(
+  part: NativePart,
+  platform: NodeJS.Platform = process.platform,
+  arch: string = process.arch,
+): string {
   if (part === 'sherpa-onnx' && platform === 'win32' && arch === 'arm64') {
     return 'sherpa-onnx publishes no build for Windows on Arm; the built-in voices and speech-to-text still work';
   }
@@ -32,9 +36,16 @@ export function nativeFix(part: NativePart, platform: NodeJS.Platform = process.
 }
 
 /** The sentence for a native part that failed to load, with the loader's own reason in brackets. */
-export function nativeLoadError(part: NativePart, cause: unknown, platform: NodeJS.Platform = process.platform, arch: string = process.arch): UserFacingError {
+export function nativeLoadError(
+  part: NativePart,
+  cause: unknown,
+  platform: NodeJS.Platform = process.platform,
+  arch: string = process.arch,
+): UserFacingError {
   const reason = (cause instanceof Error ? cause.message : String(cause)).split('\n')[0];
-  return new UserFacingError(`${FEATURES[part]} cannot run on this machine: the ${part} library did not load (${reason}); ${nativeFix(part, platform, arch)}.`);
+  return new UserFacingError(
+    `${FEATURES[part]} cannot run on this machine: the ${part} library did not load (${reason}); ${nativeFix(part, platform, arch)}.`,
+  );
 }
 
 /** The whisper.cpp binding's platform build, which the binding itself would swallow the real error of. */

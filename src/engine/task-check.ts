@@ -13,7 +13,29 @@ import { validateLexicon } from '../lexicon/lexicon-validation';
 import { compileValidators, type Validators } from '../contract/validation';
 import type { TtsEngineName, TtsVoiceRef } from '../voices/voice-ref';
 import { SCRIPT_FORMATS } from '../subtitles/script';
-import { UserFacingError, type AlignTask, type BookTask, type EmbedSubtitlesTask, type EngineTask, type ExtraOutputFormat, type LiveWindowTask, type LlmGenerateTask, type SpeakerEmbeddingTask, type SpeakTask, type ShotChangesTask, type SpeechRegionsTask, type SsmlTaskMarkup, type SttTask, type TranslateTask, type TtsTask, type WaveformTask, type WhisperHints, type DubTask, type CastAttributeTask, type VoiceReferenceTask } from '../engine-api/protocol';
+import {
+  UserFacingError,
+  type AlignTask,
+  type BookTask,
+  type EmbedSubtitlesTask,
+  type EngineTask,
+  type ExtraOutputFormat,
+  type LiveWindowTask,
+  type LlmGenerateTask,
+  type SpeakerEmbeddingTask,
+  type SpeakTask,
+  type ShotChangesTask,
+  type SpeechRegionsTask,
+  type SsmlTaskMarkup,
+  type SttTask,
+  type TranslateTask,
+  type TtsTask,
+  type WaveformTask,
+  type WhisperHints,
+  type DubTask,
+  type CastAttributeTask,
+  type VoiceReferenceTask,
+} from '../engine-api/protocol';
 import { narrationTimelineProblem } from '../subtitles/timeline-limit';
 import { readCues } from './tts/read-cues';
 
@@ -37,13 +59,31 @@ function filledFields(schema: { properties: Record<string, object> }): string[] 
 }
 
 function invalid(detail: string): UserFacingError {
-  return new UserFacingError(`The job cannot run: ${detail}. It may have been changed after it was created; create it again.`);
+  return new UserFacingError(
+    `The job cannot run: ${detail}. It may have been changed after it was created; create it again.`,
+  );
 }
 
-const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Fields =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The task as the engine will run it (options as the contract reads them), or a sentence for the user. */
-export async function checkTask(task: unknown): Promise<Exclude<EngineTask, WaveformTask | BookTask | EmbedSubtitlesTask | ShotChangesTask | TranslateTask | LlmGenerateTask | DubTask | CastAttributeTask | VoiceReferenceTask>> {
+export async function checkTask(
+  task: unknown,
+): Promise<
+  Exclude<
+    EngineTask,
+    | WaveformTask
+    | BookTask
+    | EmbedSubtitlesTask
+    | ShotChangesTask
+    | TranslateTask
+    | LlmGenerateTask
+    | DubTask
+    | CastAttributeTask
+    | VoiceReferenceTask
+  >
+> {
   if (!isObject(task)) throw invalid('the engine received no task');
   if (task.kind === 'tts') return checkTtsTask(task);
   if (task.kind === 'stt') return checkSttTask(task);
@@ -52,18 +92,36 @@ export async function checkTask(task: unknown): Promise<Exclude<EngineTask, Wave
   if (task.kind === 'align') return checkAlignTask(task);
   if (task.kind === 'live-window') return checkLiveWindowTask(task);
   if (task.kind === 'speaker-embedding') return checkSpeakerEmbeddingTask(task);
-  throw invalid(`its kind ${JSON.stringify(task.kind)} is neither tts nor stt nor speech-regions, nor align nor a Read Aloud speak task, nor a live window`);
+  throw invalid(
+    `its kind ${JSON.stringify(task.kind)} is neither tts nor stt nor speech-regions, nor align nor a Read Aloud speak task, nor a live window`,
+  );
 }
 
 function checkSpeakerEmbeddingTask(task: Fields): SpeakerEmbeddingTask {
   const { ranges } = task;
-  if (ranges !== undefined && (!Array.isArray(ranges) || ranges.length > 10_000 || !ranges.every((range: { start: number; end: number } | null) =>
-    typeof range === 'object' && range !== null && Number.isFinite(range.start) && Number.isFinite(range.end) && range.start >= 0 && range.end > range.start))) {
+  if (
+    ranges !== undefined &&
+    (!Array.isArray(ranges) ||
+      ranges.length > 10_000 ||
+      !ranges.every(
+        (range: { start: number; end: number } | null) =>
+          typeof range === 'object' &&
+          range !== null &&
+          Number.isFinite(range.start) &&
+          Number.isFinite(range.end) &&
+          range.start >= 0 &&
+          range.end > range.start,
+      ))
+  ) {
     throw invalid('ranges is not a list of { start, end } seconds with start < end');
   }
   return {
-    kind: 'speaker-embedding', inputPath: absolutePath(task, 'inputPath'), modelsDir: absolutePath(task, 'modelsDir'),
-    ...(ranges ? { ranges: (ranges as Array<{ start: number; end: number }>).map(({ start, end }) => ({ start, end })) } : {}),
+    kind: 'speaker-embedding',
+    inputPath: absolutePath(task, 'inputPath'),
+    modelsDir: absolutePath(task, 'modelsDir'),
+    ...(ranges
+      ? { ranges: (ranges as Array<{ start: number; end: number }>).map(({ start, end }) => ({ start, end })) }
+      : {}),
   };
 }
 
@@ -72,18 +130,32 @@ function checkLiveWindowTask(task: Fields): LiveWindowTask {
   const { language, decode, vadThreshold, prompt, preview, denoise, speechFrom, decodeFrom, maxTokens } = task;
   const seconds = (value: unknown, name: string): number | undefined => {
     if (value === undefined) return undefined;
-    if (typeof value !== 'number' || !(value >= 0 && value <= 3600)) throw invalid(`${name} is not a number of seconds from 0 to 3600`);
+    if (typeof value !== 'number' || !(value >= 0 && value <= 3600))
+      throw invalid(`${name} is not a number of seconds from 0 to 3600`);
     return value;
   };
   const from = { speechFrom: seconds(speechFrom, 'speechFrom'), decodeFrom: seconds(decodeFrom, 'decodeFrom') };
-  if (maxTokens !== undefined && (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1 || maxTokens > 10_000)) throw invalid('maxTokens is not a whole number from 1 to 10000');
-  if (typeof language !== 'string' || !/^[A-Za-z0-9-]{1,35}$/.test(language)) throw invalid('language is not a language code');
+  if (
+    maxTokens !== undefined &&
+    (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1 || maxTokens > 10_000)
+  )
+    throw invalid('maxTokens is not a whole number from 1 to 10000');
+  if (typeof language !== 'string' || !/^[A-Za-z0-9-]{1,35}$/.test(language))
+    throw invalid('language is not a language code');
   if (typeof decode !== 'boolean') throw invalid('decode is not true or false');
-  if (typeof vadThreshold !== 'number' || !(vadThreshold >= 0 && vadThreshold <= 1)) throw invalid('vadThreshold is not a number from 0 to 1');
-  if (prompt !== undefined && (typeof prompt !== 'string' || prompt.length > MAX_WHISPER_PROMPT)) throw invalid(`prompt is not a text of at most ${MAX_WHISPER_PROMPT} characters`);
+  if (typeof vadThreshold !== 'number' || !(vadThreshold >= 0 && vadThreshold <= 1))
+    throw invalid('vadThreshold is not a number from 0 to 1');
+  if (prompt !== undefined && (typeof prompt !== 'string' || prompt.length > MAX_WHISPER_PROMPT))
+    throw invalid(`prompt is not a text of at most ${MAX_WHISPER_PROMPT} characters`);
   return {
-    kind: 'live-window', pcmPath: absolutePath(task, 'pcmPath'), modelPath: absolutePath(task, 'modelPath'),
-    language, decode, vadThreshold, ...(prompt ? { prompt } : {}), ...(optionalBoolean(preview, 'preview') ? { preview: true } : {}),
+    kind: 'live-window',
+    pcmPath: absolutePath(task, 'pcmPath'),
+    modelPath: absolutePath(task, 'modelPath'),
+    language,
+    decode,
+    vadThreshold,
+    ...(prompt ? { prompt } : {}),
+    ...(optionalBoolean(preview, 'preview') ? { preview: true } : {}),
     ...(optionalBoolean(denoise, 'denoise') ? { denoise: true } : {}),
     ...(from.speechFrom !== undefined ? { speechFrom: from.speechFrom } : {}),
     ...(from.decodeFrom !== undefined ? { decodeFrom: from.decodeFrom } : {}),
@@ -92,7 +164,11 @@ function checkLiveWindowTask(task: Fields): LiveWindowTask {
 }
 
 function checkSpeechRegionsTask(task: Fields): SpeechRegionsTask {
-  return { kind: 'speech-regions', inputPath: absolutePath(task, 'inputPath'), vadModelPath: absolutePath(task, 'vadModelPath') };
+  return {
+    kind: 'speech-regions',
+    inputPath: absolutePath(task, 'inputPath'),
+    vadModelPath: absolutePath(task, 'vadModelPath'),
+  };
 }
 
 async function checkTtsTask(task: Fields): Promise<TtsTask> {
@@ -110,22 +186,34 @@ async function checkTtsTask(task: Fields): Promise<TtsTask> {
     const problem = narrationTimelineProblem(readCues(text, valid.inputFormat));
     if (problem) throw new UserFacingError(`The narration is too long: ${problem}.`);
   }
-  const lexicon = task.lexiconPath !== undefined ? lexiconOf(await readJson(absolutePath(task, 'lexiconPath'))) : lexiconOf(task.lexicon);
+  const lexicon =
+    task.lexiconPath !== undefined
+      ? lexiconOf(await readJson(absolutePath(task, 'lexiconPath')))
+      : lexiconOf(task.lexicon);
   const live = optionalBoolean(task.live, 'live');
   const encodeAs = extraOutputFormatOf(task.encodeAs);
   const ssml = task.ssml === undefined ? undefined : ssmlMarkupOf(task.ssml);
   return {
-    kind: 'tts', textPath, outputPath, options: valid satisfies Omit<TtsRequest, 'text'>, voice, ...(lexicon ? { lexicon } : {}), ...(live ? { live: true } : {}),
-    ...(encodeAs ? { encodeAs } : {}), ...(ssml ? { ssml } : {}),
+    kind: 'tts',
+    textPath,
+    outputPath,
+    options: valid satisfies Omit<TtsRequest, 'text'>,
+    voice,
+    ...(lexicon ? { lexicon } : {}),
+    ...(live ? { live: true } : {}),
+    ...(encodeAs ? { encodeAs } : {}),
+    ...(ssml ? { ssml } : {}),
   };
 }
 
 /** An SSML task's resolved voices and confined audio files. */
 function ssmlMarkupOf(value: unknown): SsmlTaskMarkup {
-  if (!isObject(value) || !isObject(value.voices) || !isObject(value.audio)) throw invalid('ssml is not a set of voices and audio files');
+  if (!isObject(value) || !isObject(value.voices) || !isObject(value.audio))
+    throw invalid('ssml is not a set of voices and audio files');
   for (const [name, voice] of Object.entries(value.voices)) voiceOf(voice, `ssml.voices.${name}`);
   for (const file of Object.values(value.audio)) {
-    if (typeof file !== 'string' || !isAbsolute(file) || file.includes('\0')) throw invalid('ssml.audio holds a path that is not absolute');
+    if (typeof file !== 'string' || !isAbsolute(file) || file.includes('\0'))
+      throw invalid('ssml.audio holds a path that is not absolute');
   }
   return value as unknown as SsmlTaskMarkup;
 }
@@ -139,19 +227,30 @@ function extraOutputFormatOf(value: unknown): ExtraOutputFormat | undefined {
 
 /** A Read Aloud sentence: text within the API's limit, a voice, and a speed the API would accept. */
 function checkSpeakTask(task: Fields): SpeakTask {
-  if (typeof task.text !== 'string' || task.text.trim() === '' || task.text.length > MAX_TTS_TEXT) throw invalid(`text is not a text of 1 to ${MAX_TTS_TEXT} characters`);
+  if (typeof task.text !== 'string' || task.text.trim() === '' || task.text.length > MAX_TTS_TEXT)
+    throw invalid(`text is not a text of 1 to ${MAX_TTS_TEXT} characters`);
   const speed = task.speed;
-  if (typeof speed !== 'number' || !Number.isFinite(speed) || speed < TTS_SPEED.min || speed > TTS_SPEED.max) throw invalid(`speed is not a number from ${TTS_SPEED.min} to ${TTS_SPEED.max}`);
+  if (typeof speed !== 'number' || !Number.isFinite(speed) || speed < TTS_SPEED.min || speed > TTS_SPEED.max)
+    throw invalid(`speed is not a number from ${TTS_SPEED.min} to ${TTS_SPEED.max}`);
   const lexicon = lexiconOf(task.lexicon);
   const ssml = task.ssml === undefined ? undefined : ssmlPartOf(task.ssml);
-  return { kind: 'speak', text: task.text, voice: voiceOf(task.voice, 'voice'), speed, ...(lexicon ? { lexicon } : {}), ...(ssml ? { ssml } : {}) };
+  return {
+    kind: 'speak',
+    text: task.text,
+    voice: voiceOf(task.voice, 'voice'),
+    speed,
+    ...(lexicon ? { lexicon } : {}),
+    ...(ssml ? { ssml } : {}),
+  };
 }
 
 /** A Read Aloud SSML part: its source within the text limit, a step range, and admitted markup. */
 function ssmlPartOf(value: unknown): NonNullable<SpeakTask['ssml']> {
-  if (!isObject(value) || typeof value.source !== 'string' || value.source.length > MAX_TTS_TEXT) throw invalid(`ssml.source is not a text of at most ${MAX_TTS_TEXT} characters`);
+  if (!isObject(value) || typeof value.source !== 'string' || value.source.length > MAX_TTS_TEXT)
+    throw invalid(`ssml.source is not a text of at most ${MAX_TTS_TEXT} characters`);
   const { from, to } = value;
-  if (!Number.isInteger(from) || !Number.isInteger(to) || (from as number) < 0 || (to as number) <= (from as number)) throw invalid('ssml.from and ssml.to are not a range of steps');
+  if (!Number.isInteger(from) || !Number.isInteger(to) || (from as number) < 0 || (to as number) <= (from as number))
+    throw invalid('ssml.from and ssml.to are not a range of steps');
   return { source: value.source, from: from as number, to: to as number, markup: ssmlMarkupOf(value.markup) };
 }
 
@@ -173,7 +272,14 @@ async function checkSttTask(task: Fields): Promise<SttTask> {
   if (!checked.ok) throw invalid(`its options are not valid (${checked.message})`);
   checkFinite(checked.value);
   const whisper = whisperHintsOf(task.whisper);
-  return { kind: 'stt', inputPath, workDir, modelPath, options: checked.value satisfies SttOptions, ...(whisper ? { whisper } : {}) };
+  return {
+    kind: 'stt',
+    inputPath,
+    workDir,
+    modelPath,
+    options: checked.value satisfies SttOptions,
+    ...(whisper ? { whisper } : {}),
+  };
 }
 
 /** An alignment: its files, a script format it reads, and the options an alignment request can set. */
@@ -185,13 +291,27 @@ function checkAlignTask(task: Fields): AlignTask {
   const scriptFormat = SCRIPT_FORMATS.find((format) => format === task.scriptFormat);
   if (!scriptFormat) throw invalid(`scriptFormat is not one of ${SCRIPT_FORMATS.join(', ')}`);
   const { language, cropStartSeconds, cropEndSeconds, ...rest } = optionsOf(task, ['language']);
-  const fields = Object.fromEntries(Object.entries({ language, cropStartSeconds, cropEndSeconds }).filter(([, value]) => value !== undefined));
+  const fields = Object.fromEntries(
+    Object.entries({ language, cropStartSeconds, cropEndSeconds }).filter(([, value]) => value !== undefined),
+  );
   const checked = contract().alignFields(fields as Record<string, string>);
   if (!checked.ok) throw invalid(`its options are not valid (${checked.message})`);
   checkFinite(checked.value);
   const options = { ...rest, ...checked.value, language: checked.value.language ?? 'auto' } as SttOptions;
-  const recognizerModelPath = task.recognizerModelPath === undefined || task.recognizerModelPath === null ? null : absolutePath(task, 'recognizerModelPath');
-  return { kind: 'align', inputPath, scriptPath, scriptFormat, workDir, options, vadModelPath, ...(recognizerModelPath ? { recognizerModelPath } : {}) };
+  const recognizerModelPath =
+    task.recognizerModelPath === undefined || task.recognizerModelPath === null
+      ? null
+      : absolutePath(task, 'recognizerModelPath');
+  return {
+    kind: 'align',
+    inputPath,
+    scriptPath,
+    scriptFormat,
+    workDir,
+    options,
+    vadModelPath,
+    ...(recognizerModelPath ? { recognizerModelPath } : {}),
+  };
 }
 
 function optionalBoolean(value: unknown, where: string): boolean | undefined {
@@ -207,7 +327,8 @@ function whisperHintsOf(value: unknown): WhisperHints | undefined {
   const hints: WhisperHints = {};
   const { prompt, translate, temperature } = value;
   if (prompt !== undefined) {
-    if (typeof prompt !== 'string' || prompt.length > MAX_WHISPER_PROMPT) throw invalid(`whisper.prompt is not a text of at most ${MAX_WHISPER_PROMPT} characters`);
+    if (typeof prompt !== 'string' || prompt.length > MAX_WHISPER_PROMPT)
+      throw invalid(`whisper.prompt is not a text of at most ${MAX_WHISPER_PROMPT} characters`);
     hints.prompt = prompt;
   }
   const translated = optionalBoolean(translate, 'whisper.translate');
@@ -223,7 +344,8 @@ function whisperHintsOf(value: unknown): WhisperHints | undefined {
 
 function absolutePath(task: Fields, name: string): string {
   const value = task[name];
-  if (typeof value !== 'string' || !isAbsolute(value) || value.includes('\0')) throw invalid(`${name} is not an absolute path`);
+  if (typeof value !== 'string' || !isAbsolute(value) || value.includes('\0'))
+    throw invalid(`${name} is not an absolute path`);
   return value;
 }
 
@@ -239,7 +361,8 @@ function optionsOf(task: Fields, required: readonly string[]): Fields {
 /** JSON has no Infinity, but a form field "Infinity" becomes one: no option may be infinite or NaN. */
 function checkFinite(options: object): void {
   for (const [name, value] of Object.entries(options)) {
-    if (typeof value === 'number' && !Number.isFinite(value)) throw invalid(`its options are not valid (${name}: must be a finite number)`);
+    if (typeof value === 'number' && !Number.isFinite(value))
+      throw invalid(`its options are not valid (${name}: must be a finite number)`);
   }
 }
 

@@ -12,12 +12,20 @@ function send(message: ChildMessage): void {
 }
 
 /** Runs a task once the engine's own check passed: a store record edited by hand gets no further than that. */
-async function runTask(received: unknown, report: ProgressReporter, yieldSignal: AbortSignal): Promise<TaskOutcome<EngineResult>> {
+async function runTask(
+  received: unknown,
+  report: ProgressReporter,
+  yieldSignal: AbortSignal,
+): Promise<TaskOutcome<EngineResult>> {
   if (typeof received === 'object' && received !== null && (received as { kind?: unknown }).kind === 'waveform') {
     const { checkWaveformTask, runWaveformTask } = await import('./media/waveform-task');
     return runWaveformTask(checkWaveformTask(received as Record<string, unknown>), report, yieldSignal);
   }
-  if (typeof received === 'object' && received !== null && (received as { kind?: unknown }).kind === 'embed-subtitles') {
+  if (
+    typeof received === 'object' &&
+    received !== null &&
+    (received as { kind?: unknown }).kind === 'embed-subtitles'
+  ) {
     const { checkEmbedSubtitlesTask, runEmbedSubtitlesTask } = await import('./media/embed-subtitles');
     return runEmbedSubtitlesTask(checkEmbedSubtitlesTask(received as Record<string, unknown>), report);
   }
@@ -48,7 +56,11 @@ async function runTask(received: unknown, report: ProgressReporter, yieldSignal:
     const { runLlmGenerateTask } = await import('./llm/run-generate');
     return runLlmGenerateTask(checkLlmGenerateTask(received as Record<string, unknown>));
   }
-  if (typeof received === 'object' && received !== null && (received as { kind?: unknown }).kind === 'voice-reference') {
+  if (
+    typeof received === 'object' &&
+    received !== null &&
+    (received as { kind?: unknown }).kind === 'voice-reference'
+  ) {
     const { checkVoiceReferenceTask } = await import('./voice/check-voice-reference');
     const { runVoiceReferenceTask } = await import('./voice/run-voice-reference');
     return runVoiceReferenceTask(checkVoiceReferenceTask(received as Record<string, unknown>));

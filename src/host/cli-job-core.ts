@@ -30,16 +30,28 @@ export interface CliJobCore {
 
 /** `engineConfig`: the configuration the entry built (src/config/engine-environment.ts), handed to each engine process. */
 export async function openCliJobCore(options: {
-  dataDir: string; log: Logger; engineConfig: EngineConfig; testHooks?: VerifyTestHooks; engineWorkerPath?: string;
+  dataDir: string;
+  log: Logger;
+  engineConfig: EngineConfig;
+  testHooks?: VerifyTestHooks;
+  engineWorkerPath?: string;
 }): Promise<CliJobCore> {
   const { dataDir, log } = options;
   const storeDir = await mkdtemp(path.join(os.tmpdir(), 'speech-studio-cli-'));
   try {
     const store = await JobStore.open(path.join(storeDir, 'jobs.json'), log);
-    const engine = new EngineHost({ workerPath: options.engineWorkerPath ?? defaultEngineWorkerPath(), log, config: options.engineConfig });
+    const engine = new EngineHost({
+      workerPath: options.engineWorkerPath ?? defaultEngineWorkerPath(),
+      log,
+      config: options.engineConfig,
+    });
     const jobs = new JobService({ dataDir, store, engine, log, capacity: 1, maxFinishedJobs: 100 });
     return {
-      jobs, engine, voices: createVoiceLibrary({ dataDir }), validators: compileValidators(), testHooks: () => options.testHooks ?? {},
+      jobs,
+      engine,
+      voices: createVoiceLibrary({ dataDir }),
+      validators: compileValidators(),
+      testHooks: () => options.testHooks ?? {},
       close: async () => {
         await jobs.shutdown();
         await rm(storeDir, { recursive: true, force: true });

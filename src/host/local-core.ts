@@ -13,7 +13,12 @@ import type { RequestTimeouts } from '../http/slow-requests';
 import { EngineHost } from '../jobs/engine-host';
 import { JobService } from '../jobs/job-service';
 import { JobStore } from '../jobs/store';
-import { cachePrunerFor, configuredCacheLimits, releaseCachePruner, type CacheLimitOverrides } from '../util/data-dir-caches';
+import {
+  cachePrunerFor,
+  configuredCacheLimits,
+  releaseCachePruner,
+  type CacheLimitOverrides,
+} from '../util/data-dir-caches';
 import type { Logger } from '../util/log';
 import { createVoiceLibrary } from '../voices/library';
 import { apiKeyPath, ensureApiKey, FileApiKeySource, type ApiKeySource } from '../http/api-key';
@@ -89,7 +94,10 @@ export async function openLocalCore(options: LocalServerOptions): Promise<LocalC
     config: engineConfig,
   });
   const jobs = new JobService({
-    dataDir, store, engine, log,
+    dataDir,
+    store,
+    engine,
+    log,
     capacity: options.queueCapacity ?? 32,
     maxFinishedJobs: options.maxFinishedJobs ?? 1000,
   });
@@ -98,7 +106,10 @@ export async function openLocalCore(options: LocalServerOptions): Promise<LocalC
   let enabled = true;
   let auth = options.auth;
   const appDeps: AppDeps = {
-    dataDir, jobs, log, apiKeys,
+    dataDir,
+    jobs,
+    log,
+    apiKeys,
     voices: createVoiceLibrary({ dataDir }),
     validators: compileValidators(),
     entitlements: options.entitlements ?? localEntitlements(),

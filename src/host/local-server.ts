@@ -46,9 +46,17 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const app = createApp(appDeps);
 
   // A request without Host (HTTP/1.0 style) gets the API's answer; browsers always send one.
-  const http = createHttpServer({ handle: app.callback(), timeouts: options.timeouts, requireHost: true, methods: ['GET', 'HEAD', 'POST', 'PUT', 'OPTIONS'] });
+  const http = createHttpServer({
+    handle: app.callback(),
+    timeouts: options.timeouts,
+    requireHost: true,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'OPTIONS'],
+  });
   // One set of engine looks, one session cap and one idle limit for every live session, over the WebSocket or in process.
-  const recognition = liveRecognition(engine, dataDir, { maxSessions: options.realtime?.maxSessions, idleMs: options.realtime?.idleMs });
+  const recognition = liveRecognition(engine, dataDir, {
+    maxSessions: options.realtime?.maxSessions,
+    idleMs: options.realtime?.idleMs,
+  });
   const realtime = attachRealtime(http.server, appDeps, recognition, options.realtime);
   const port = await http.listen(options.port, options.host).catch(async (error: unknown) => {
     await realtime.close();
@@ -57,10 +65,16 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   });
   // The engine processes get the same configuration, so they decode and encode with this ffmpeg.
   const media = await appDeps.mediaToolchain();
-  log.info(`Audio decoding and encoding: ffmpeg ${media.description}` +
-    (media.kind === 'webassembly' ? ' (no system ffmpeg found: install one, or set SPEECH_STUDIO_FFMPEG to it, for faster decoding)' : ''));
+  log.info(
+    `Audio decoding and encoding: ffmpeg ${media.description}` +
+      (media.kind === 'webassembly'
+        ? ' (no system ffmpeg found: install one, or set SPEECH_STUDIO_FFMPEG to it, for faster decoding)'
+        : ''),
+  );
   if (isAllInterfaces(options.host) && !options.auth) {
-    log.warn(`The Local API listens on all interfaces (${options.host}) with authentication off: any machine that can reach port ${port} can use it. Turn on --auth and use a firewall.`);
+    log.warn(
+      `The Local API listens on all interfaces (${options.host}) with authentication off: any machine that can reach port ${port} can use it. Turn on --auth and use a firewall.`,
+    );
   }
 
   return {
@@ -77,9 +91,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     appDeps,
     setEnabled: (enabled) => core.setEnabled(enabled),
     setAuth: (enabled) => core.setAuth(enabled),
-    close: () => http.close(async () => {
-      await realtime.close();
-      await core.close();
-    }),
+    close: () =>
+      http.close(async () => {
+        await realtime.close();
+        await core.close();
+      }),
   };
 }

@@ -8,7 +8,9 @@ import { openLocalCore, type LocalServerOptions } from './local-core';
 import { consoleLogger } from '../util/log';
 import { createMcpServer } from '../mcp/server';
 
-export async function runStdioMcp(options: Pick<LocalServerOptions, 'dataDir'> & Partial<LocalServerOptions>): Promise<void> {
+export async function runStdioMcp(
+  options: Pick<LocalServerOptions, 'dataDir'> & Partial<LocalServerOptions>,
+): Promise<void> {
   const core = await openLocalCore({ host: '127.0.0.1', port: 0, auth: false, log: consoleLogger, ...options });
   const server = createMcpServer(core.appDeps);
   const transport = new StdioServerTransport();
@@ -26,6 +28,8 @@ export async function runStdioMcp(options: Pick<LocalServerOptions, 'dataDir'> &
   process.once('SIGTERM', () => void close());
   await server.connect(transport);
   const folders = core.appDeps.allowedFolders?.() ?? [];
-  consoleLogger.info(`Speech Studio MCP server on stdio (data directory ${options.dataDir}; no network listener; ` +
-    `file tools use the client's roots${folders.length ? ` within ${folders.join(', ')}` : ''})`);
+  consoleLogger.info(
+    `Speech Studio MCP server on stdio (data directory ${options.dataDir}; no network listener; ` +
+      `file tools use the client's roots${folders.length ? ` within ${folders.join(', ')}` : ''})`,
+  );
 }

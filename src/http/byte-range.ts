@@ -4,10 +4,7 @@
  * ranges, another unit, a malformed header, an `If-Range` we cannot check) gets the whole file, as RFC 9110
  * lets a server do.
  */
-export type ByteRange =
-  | { kind: 'whole' }
-  | { kind: 'part'; start: number; end: number }
-  | { kind: 'unsatisfiable' };
+export type ByteRange = { kind: 'whole' } | { kind: 'part'; start: number; end: number } | { kind: 'unsatisfiable' };
 
 const SINGLE_RANGE = /^bytes=\s*(\d*)\s*-\s*(\d*)\s*$/;
 

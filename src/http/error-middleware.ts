@@ -13,9 +13,13 @@ export function errorMiddleware(log: Logger, apiName = 'Local API'): Middleware 
     try {
       await next();
       if (ctx.body === undefined || ctx.body === '') {
-        if (ctx.status === 404) throw new ApiError('NOT_FOUND', `There is no ${ctx.method} ${ctx.path.slice(0, 200)} in the ${apiName}.`);
+        if (ctx.status === 404)
+          throw new ApiError('NOT_FOUND', `There is no ${ctx.method} ${ctx.path.slice(0, 200)} in the ${apiName}.`);
         if (ctx.status === 405 || ctx.status === 501) {
-          throw new ApiError('METHOD_NOT_ALLOWED', `${ctx.path.slice(0, 200)} does not accept ${ctx.method.slice(0, 20)}; allowed: ${ctx.response.get('Allow')}.`);
+          throw new ApiError(
+            'METHOD_NOT_ALLOWED',
+            `${ctx.path.slice(0, 200)} does not accept ${ctx.method.slice(0, 20)}; allowed: ${ctx.response.get('Allow')}.`,
+          );
         }
       }
     } catch (thrown) {
@@ -27,7 +31,8 @@ export function errorMiddleware(log: Logger, apiName = 'Local API'): Middleware 
       // A failure inside the server (a full disk while an upload streams in) closes the connection after
       // its answer: take the rest of a body that may still fit the upload limit first, so the client has
       // sent everything and can read the answer. An oversized body is not waited for.
-      if (error.status >= 500 && !ctx.req.complete) await drainRequest(ctx.req, { maxBytes: MAX_UPLOAD_BYTES + FRAMING_ALLOWANCE, maxMs: CLOSING_DRAIN_MS });
+      if (error.status >= 500 && !ctx.req.complete)
+        await drainRequest(ctx.req, { maxBytes: MAX_UPLOAD_BYTES + FRAMING_ALLOWANCE, maxMs: CLOSING_DRAIN_MS });
       // A body read part-way and then abandoned (a limit, a parse error) would leave the connection stalled
       // behind it: read the rest and drop it, as Node does for a body nobody started to read.
       if (!ctx.req.complete) {
@@ -41,7 +46,8 @@ export function errorMiddleware(log: Logger, apiName = 'Local API'): Middleware 
 function toApiError(thrown: unknown, log: Logger, method: string, path: string): ApiError {
   const registered = registryErrorOf(thrown);
   if (registered) {
-    if (!(thrown instanceof ApiError)) log.error(`${method} ${path} failed: ${registered.message} (${describeThrown(thrown)})`);
+    if (!(thrown instanceof ApiError))
+      log.error(`${method} ${path} failed: ${registered.message} (${describeThrown(thrown)})`);
     return registered;
   }
   const status = (thrown as { status?: unknown })?.status;
@@ -53,8 +59,16 @@ function toApiError(thrown: unknown, log: Logger, method: string, path: string):
   // zlib and brotli errors come from decoding a body sent with Content-Encoding gzip, deflate or br.
   const code = (thrown as { code?: unknown })?.code;
   if (typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__ERROR_'))) {
-    return new ApiError('INVALID_REQUEST', `body: is not valid data for its Content-Encoding (${describeThrown(thrown)})`);
+    return new ApiError(
+      'INVALID_REQUEST',
+      `body: is not valid data for its Content-Encoding (${describeThrown(thrown)})`,
+    );
   }
-  log.error(`Unexpected error in ${method} ${path}: ${thrown instanceof Error ? thrown.stack : describeThrown(thrown)}`);
-  return new ApiError('INTERNAL_ERROR', `The server failed while handling ${method} ${path.slice(0, 200)}: ${describeThrown(thrown)}`);
+  log.error(
+    `Unexpected error in ${method} ${path}: ${thrown instanceof Error ? thrown.stack : describeThrown(thrown)}`,
+  );
+  return new ApiError(
+    'INTERNAL_ERROR',
+    `The server failed while handling ${method} ${path.slice(0, 200)}: ${describeThrown(thrown)}`,
+  );
 }

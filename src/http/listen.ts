@@ -34,7 +34,10 @@ export interface HttpServer {
 
 /** Whether a request asks for a WebSocket: the only upgrade these servers serve (each door checks its own path). */
 export const isWebSocketUpgrade = (req: http.IncomingMessage): boolean =>
-  String(req.headers.upgrade ?? '').toLowerCase().split(',').some((protocol) => protocol.trim() === 'websocket');
+  String(req.headers.upgrade ?? '')
+    .toLowerCase()
+    .split(',')
+    .some((protocol) => protocol.trim() === 'websocket');
 
 /**
  * Answers a request that offered another upgrade (h2c) as a plain HTTP/1.1 request on its own connection,
@@ -45,13 +48,25 @@ export const isWebSocketUpgrade = (req: http.IncomingMessage): boolean =>
 function answerWithoutUpgrade(server: http.Server, parsed: http.IncomingMessage, socket: Socket, head: Buffer): void {
   const length = Number(parsed.headers['content-length'] ?? 0);
   if (parsed.headers['transfer-encoding'] !== undefined || !Number.isSafeInteger(length) || length < 0) {
-    socket.end(rawErrorResponse(400, 'Bad Request', 'INVALID_REQUEST', 'This server does not upgrade to the protocol asked for, and cannot read a chunked body offered with it: send the request again without the Upgrade header.'));
+    socket.end(
+      rawErrorResponse(
+        400,
+        'Bad Request',
+        'INVALID_REQUEST',
+        'This server does not upgrade to the protocol asked for, and cannot read a chunked body offered with it: send the request again without the Upgrade header.',
+      ),
+    );
     return;
   }
   const req = new http.IncomingMessage(socket);
   Object.assign(req, {
-    method: parsed.method, url: parsed.url, headers: parsed.headers, rawHeaders: parsed.rawHeaders,
-    httpVersion: parsed.httpVersion, httpVersionMajor: parsed.httpVersionMajor, httpVersionMinor: parsed.httpVersionMinor,
+    method: parsed.method,
+    url: parsed.url,
+    headers: parsed.headers,
+    rawHeaders: parsed.rawHeaders,
+    httpVersion: parsed.httpVersion,
+    httpVersionMajor: parsed.httpVersionMajor,
+    httpVersionMinor: parsed.httpVersionMinor,
   });
   let left = length;
   const feed = (chunk: Buffer): void => {
@@ -88,7 +103,12 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     },
     (req, res) => {
       if (req.httpVersionMajor !== 1) {
-        writeErrorResponse(res, 505, 'INVALID_REQUEST', `HTTP/${req.httpVersion.slice(0, 10)} is not supported on this connection: speak HTTP/1.1.`);
+        writeErrorResponse(
+          res,
+          505,
+          'INVALID_REQUEST',
+          `HTTP/${req.httpVersion.slice(0, 10)} is not supported on this connection: speak HTTP/1.1.`,
+        );
         return;
       }
       if (options.requireHost && req.httpVersion === '1.1' && req.headers.host === undefined) {
@@ -120,13 +140,24 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       socket.destroy();
       return;
     }
-    const response = error.code === 'HPE_HEADER_OVERFLOW'
-      ? rawErrorResponse(431, 'Request Header Fields Too Large', 'HEADERS_TOO_LARGE', `The request headers are larger than ${MAX_HEADER_BYTES / 1024} KB.`)
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? rawErrorResponse(408, 'Request Timeout', 'INVALID_REQUEST', 'The request was not received in time.')
-        : error.code === 'HPE_INVALID_EOF_STATE'
-          ? rawErrorResponse(400, 'Bad Request', 'INVALID_REQUEST', 'The client stopped sending before the request body was complete (shorter than its Content-Length).')
-          : rawErrorResponse(400, 'Bad Request', 'INVALID_REQUEST', 'The request is not valid HTTP.');
+    const response =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? rawErrorResponse(
+            431,
+            'Request Header Fields Too Large',
+            'HEADERS_TOO_LARGE',
+            `The request headers are larger than ${MAX_HEADER_BYTES / 1024} KB.`,
+          )
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? rawErrorResponse(408, 'Request Timeout', 'INVALID_REQUEST', 'The request was not received in time.')
+          : error.code === 'HPE_INVALID_EOF_STATE'
+            ? rawErrorResponse(
+                400,
+                'Bad Request',
+                'INVALID_REQUEST',
+                'The client stopped sending before the request body was complete (shorter than its Content-Length).',
+              )
+            : rawErrorResponse(400, 'Bad Request', 'INVALID_REQUEST', 'The request is not valid HTTP.');
     socket.end(response);
   });
   // A door that serves WebSockets listens for 'upgrade', and then Node hands every request with an Upgrade header
@@ -137,12 +168,25 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   });
   // Without a listener Node drops a CONNECT without a word: these servers are not proxies, so say so.
   server.on('connect', (_req: http.IncomingMessage, socket: Socket) => {
-    socket.end(rawErrorResponse(405, 'Method Not Allowed', 'METHOD_NOT_ALLOWED', 'CONNECT is not supported: this server is not a proxy.', { Allow: options.methods.join(', ') }));
+    socket.end(
+      rawErrorResponse(
+        405,
+        'Method Not Allowed',
+        'METHOD_NOT_ALLOWED',
+        'CONNECT is not supported: this server is not a proxy.',
+        { Allow: options.methods.join(', ') },
+      ),
+    );
   });
   // Without a listener Node answers an Expect other than 100-continue with a bodiless 417.
   server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const expectation = String(req.headers.expect).slice(0, 100);
-    writeErrorResponse(res, 417, 'INVALID_REQUEST', `Expect: ${JSON.stringify(expectation)} is not supported; only 100-continue is.`);
+    writeErrorResponse(
+      res,
+      417,
+      'INVALID_REQUEST',
+      `Expect: ${JSON.stringify(expectation)} is not supported; only 100-continue is.`,
+    );
   });
 
   let closing: Promise<void> | undefined;

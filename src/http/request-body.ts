@@ -20,16 +20,19 @@ declare module 'koa' {
   }
 }
 
-function decoderFor(req: IncomingMessage): Readable & NodeJS.WritableStream | undefined {
+function decoderFor(req: IncomingMessage): (Readable & NodeJS.WritableStream) | undefined {
   const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   if (encoding === 'identity' || encoding === '') return undefined;
   // Unzip reads both the gzip and the zlib wrapper, as clients mean either by these names.
   if (encoding === 'gzip' || encoding === 'x-gzip' || encoding === 'deflate') return zlib.createUnzip();
   if (encoding === 'br') return zlib.createBrotliDecompress();
-  throw invalidRequest(`body: Content-Encoding ${JSON.stringify(encoding.slice(0, 40))} is not supported; send gzip, deflate, br or none`);
+  throw invalidRequest(
+    `body: Content-Encoding ${JSON.stringify(encoding.slice(0, 40))} is not supported; send gzip, deflate, br or none`,
+  );
 }
 
-const tooLarge = (limitBytes: number): ApiError => invalidRequest(`body: is too large (more than ${limitBytes} bytes once decoded)`);
+const tooLarge = (limitBytes: number): ApiError =>
+  invalidRequest(`body: is too large (more than ${limitBytes} bytes once decoded)`);
 
 /**
  * The body as UTF-8 text (a leading byte-order mark dropped). Throws INVALID_REQUEST past `limitBytes` of
@@ -52,7 +55,11 @@ export async function readBodyText(req: IncomingMessage, limitBytes: number): Pr
       });
       source.once('end', resolve);
       source.on('error', (error: Error) =>
-        reject(decoder ? invalidRequest(`body: is not valid data for its Content-Encoding (${error.message})`) : invalidRequest(`body: could not be read (${error.message})`)),
+        reject(
+          decoder
+            ? invalidRequest(`body: is not valid data for its Content-Encoding (${error.message})`)
+            : invalidRequest(`body: could not be read (${error.message})`),
+        ),
       );
       req.once('aborted', () => reject(invalidRequest('body: the client stopped sending before the body ended')));
       if (decoder) req.pipe(decoder);
@@ -87,10 +94,13 @@ export const JSON_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
  */
 export function jsonBody(limitBytes = JSON_BODY_LIMIT_BYTES): Middleware {
   return async (ctx, next) => {
-    if (!ctx.is('application/json')) throw invalidRequest('body: must be JSON sent with Content-Type: application/json');
+    if (!ctx.is('application/json'))
+      throw invalidRequest('body: must be JSON sent with Content-Type: application/json');
     const charset = ctx.request.charset.toLowerCase();
     if (!UTF8_NAMES.has(charset)) {
-      throw invalidRequest(`body: must be JSON in UTF-8, not charset ${charset.slice(0, 40)}; send Content-Type: application/json (or with charset=utf-8)`);
+      throw invalidRequest(
+        `body: must be JSON in UTF-8, not charset ${charset.slice(0, 40)}; send Content-Type: application/json (or with charset=utf-8)`,
+      );
     }
     const text = await readBodyText(ctx.req, limitBytes);
     // eslint-disable-next-line no-control-regex -- JSON's whitespace: space, tab, line feed, carriage return
@@ -107,7 +117,9 @@ export function jsonBody(limitBytes = JSON_BODY_LIMIT_BYTES): Middleware {
 /** Parses an `application/x-www-form-urlencoded` body into `ctx.request.body` (repeated names become arrays). */
 export function formBody(limitBytes: number): Middleware {
   return async (ctx, next) => {
-    ctx.request.body = ctx.is('application/x-www-form-urlencoded') ? parseQuery(await readBodyText(ctx.req, limitBytes)) : {};
+    ctx.request.body = ctx.is('application/x-www-form-urlencoded')
+      ? parseQuery(await readBodyText(ctx.req, limitBytes))
+      : {};
     await next();
   };
 }

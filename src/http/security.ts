@@ -21,7 +21,10 @@ export const rejectBrowserOrigins: Middleware = async (ctx, next) => {
 /** The refusal of a request a web page made (see rejectBrowserOrigins), for doors that see headers before Koa (WebSocket upgrades). */
 export function browserOriginRefusal(origin: string | undefined, fetchSite: string): ApiError | undefined {
   if (origin !== undefined || FOREIGN_SITES.has(fetchSite.toLowerCase())) {
-    return new ApiError('ORIGIN_NOT_ALLOWED', 'Requests from web pages are not allowed: the Local API does not serve browsers.');
+    return new ApiError(
+      'ORIGIN_NOT_ALLOWED',
+      'Requests from web pages are not allowed: the Local API does not serve browsers.',
+    );
   }
   return undefined;
 }
@@ -54,7 +57,10 @@ export function hostRefusal(boundHost: string, header: string): ApiError | undef
   if (isLoopbackName(bound) && header !== '') {
     const name = hostnameOf(header);
     if (!isLoopbackName(name) && name !== bound) {
-      return new ApiError('HOST_NOT_ALLOWED', `Host ${JSON.stringify(header.slice(0, 100))} is not this machine's loopback address.`);
+      return new ApiError(
+        'HOST_NOT_ALLOWED',
+        `Host ${JSON.stringify(header.slice(0, 100))} is not this machine's loopback address.`,
+      );
     }
   }
   return undefined;
@@ -70,7 +76,9 @@ export function requireEnabled(isEnabled: () => boolean): Middleware {
 
 /** The refusal of every request while the Local API is switched off (see requireEnabled). */
 export function disabledRefusal(enabled: boolean): ApiError | undefined {
-  return enabled ? undefined : new ApiError('LOCAL_API_DISABLED', 'The Local API is switched off in Speech Studio\'s settings.');
+  return enabled
+    ? undefined
+    : new ApiError('LOCAL_API_DISABLED', "The Local API is switched off in Speech Studio's settings.");
 }
 
 export function bearerAuth(authEnabled: () => boolean, keys: ApiKeySource): Middleware {
@@ -85,7 +93,9 @@ export function bearerAuth(authEnabled: () => boolean, keys: ApiKeySource): Midd
 export function bearerRefusal(header: string, keys: ApiKeySource): ApiError | undefined {
   const challenge = { 'WWW-Authenticate': 'Bearer realm="speech-studio"' };
   if (header === '') {
-    return new ApiError('AUTH_REQUIRED', 'This Local API requires Authorization: Bearer <API key>.', { headers: challenge });
+    return new ApiError('AUTH_REQUIRED', 'This Local API requires Authorization: Bearer <API key>.', {
+      headers: challenge,
+    });
   }
   // The scheme is case-insensitive (RFC 9110 §11.1): `bearer` and `BEARER` are the same.
   const match = /^Bearer (\S+)$/i.exec(header);
@@ -96,7 +106,10 @@ export function bearerRefusal(header: string, keys: ApiKeySource): ApiError | un
   return undefined;
 }
 
-export function requireFeature(entitlements: EntitlementProvider, feature: 'tts' | 'stt' | 'app_connection'): Middleware {
+export function requireFeature(
+  entitlements: EntitlementProvider,
+  feature: 'tts' | 'stt' | 'app_connection',
+): Middleware {
   return async (_ctx, next) => {
     const refusal = featureRefusal(entitlements, feature);
     if (refusal) throw refusal;
@@ -105,7 +118,10 @@ export function requireFeature(entitlements: EntitlementProvider, feature: 'tts'
 }
 
 /** The refusal of a feature the account does not include (see requireFeature). */
-export function featureRefusal(entitlements: EntitlementProvider, feature: 'tts' | 'stt' | 'app_connection'): ApiError | undefined {
+export function featureRefusal(
+  entitlements: EntitlementProvider,
+  feature: 'tts' | 'stt' | 'app_connection',
+): ApiError | undefined {
   if (entitlements.has(feature)) return undefined;
   return new ApiError('ENTITLEMENT_REQUIRED', `Your Speech Studio account does not include ${feature}.`, { feature });
 }

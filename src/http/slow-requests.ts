@@ -14,18 +14,25 @@ export interface RequestTimeouts {
   idleMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: RequestTimeouts = { headersMs: 15_000, bodyWindowMs: 30_000, bodyMinBytes: 16 * 1024, idleMs: 60_000 };
+export const DEFAULT_TIMEOUTS: RequestTimeouts = {
+  headersMs: 15_000,
+  bodyWindowMs: 30_000,
+  bodyMinBytes: 16 * 1024,
+  idleMs: 60_000,
+};
 
 export function resolveTimeouts(given: Partial<RequestTimeouts> = {}): RequestTimeouts {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...given };
   for (const [name, value] of Object.entries(timeouts)) {
-    if (!Number.isFinite(value) || value <= 0) throw new TypeError(`Expected timeouts.${name} to be a positive number, got ${value}`);
+    if (!Number.isFinite(value) || value <= 0)
+      throw new TypeError(`Expected timeouts.${name} to be a positive number, got ${value}`);
   }
   return timeouts;
 }
 
 const hasBody = (req: IncomingMessage): boolean =>
-  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+  req.headers['transfer-encoding'] !== undefined ||
+  (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
 const SLOW_BODY = JSON.stringify({
   error: { code: 'INVALID_REQUEST', message: 'body: arrived too slowly; the server closed the request.' },

@@ -20,7 +20,12 @@ import type { SttOptions, TtsRequest } from '../contract/types';
 import type { Validators } from '../contract/validation';
 import { toWhisperLanguage } from '../models/whisper-languages';
 import { builtinCatalog, type Catalog } from '../models/catalog';
-import { diarizationModelsInstalled, listSttModels, type InstalledWhisperModel, type WhisperModelInfo } from '../models/installed-models';
+import {
+  diarizationModelsInstalled,
+  listSttModels,
+  type InstalledWhisperModel,
+  type WhisperModelInfo,
+} from '../models/installed-models';
 import { chooseSttModel, type SttModelRequest, type SttModels } from '../models/stt-model-rules';
 import { parseSubtitles, SubtitleError, type SubtitleFormat } from '../subtitles/parse';
 import { cuePastTimelineLimit, MAX_NARRATION_HOURS } from '../subtitles/timeline-limit';
@@ -61,7 +66,9 @@ function checkText(request: TtsRequest): void {
   if (request.text.trim() === '') throw invalidRequest('text: has nothing to speak, only whitespace');
   if (request.inputFormat !== 'txt') checkSubtitles(request.text, request.inputFormat);
   else if (!hasSomethingToSpeak(request.text)) {
-    throw invalidRequest('text: has nothing to speak: no letter, digit or sign a voice reads, only punctuation, emoji, invisible or control characters');
+    throw invalidRequest(
+      'text: has nothing to speak: no letter, digit or sign a voice reads, only punctuation, emoji, invisible or control characters',
+    );
   }
 }
 
@@ -77,7 +84,9 @@ function checkSubtitles(text: string, format: SubtitleFormat): void {
   const late = cuePastTimelineLimit(cues);
   if (late) {
     const end = formatTimestamp(late.end, format === 'srt' ? ',' : '.');
-    throw invalidRequest(`text: cue ${late.index} (line ${late.line}) ends at ${end}; a narration may last at most ${MAX_NARRATION_HOURS} hours`);
+    throw invalidRequest(
+      `text: cue ${late.index} (line ${late.line}) ends at ${end}; a narration may last at most ${MAX_NARRATION_HOURS} hours`,
+    );
   }
 }
 
@@ -85,7 +94,12 @@ function checkSubtitles(text: string, format: SubtitleFormat): void {
  * Admits a TTS request: its own rules, then its voice and, for subtitles, the voices of named speakers
  * (`speakers` maps speaker names to voice ids; only the editor has such a setting).
  */
-export function admitTts(validators: Validators, body: unknown, voices: VoiceSource, speakers: Record<string, string> = {}): AdmittedTts {
+export function admitTts(
+  validators: Validators,
+  body: unknown,
+  voices: VoiceSource,
+  speakers: Record<string, string> = {},
+): AdmittedTts {
   const request = validTtsRequest(validators, body);
   const voice = readyVoice(voices, request.voiceId).ref;
   checkText(request);
@@ -99,7 +113,10 @@ export function readyVoice(voices: VoiceSource, voiceId: string): VoiceEntry {
   const entry = voices.get(voiceId);
   if (!entry) throw invalidRequest(`voiceId: no voice ${voiceId} in your voice library (see GET /voices)`);
   if (!isReadyVoice(entry.voice)) {
-    throw new ApiError('VOICE_NOT_READY', `The voice ${entry.voice.name} is ${entry.voice.availability.replace('_', ' ')}.`);
+    throw new ApiError(
+      'VOICE_NOT_READY',
+      `The voice ${entry.voice.name} is ${entry.voice.availability.replace('_', ' ')}.`,
+    );
   }
   return entry;
 }
@@ -109,7 +126,9 @@ function speakerRefs(voices: VoiceSource, speakers: Record<string, string>): Rec
     return speakerVoices(voices, speakers);
   } catch (error) {
     if (!(error instanceof SpeakerVoiceError)) throw error;
-    throw error.reason === 'unknown' ? invalidRequest(`speakerVoices: ${error.message}`) : new ApiError('VOICE_NOT_READY', error.message);
+    throw error.reason === 'unknown'
+      ? invalidRequest(`speakerVoices: ${error.message}`)
+      : new ApiError('VOICE_NOT_READY', error.message);
   }
 }
 
@@ -125,10 +144,13 @@ export function checkSttFields(validators: Validators, fields: Record<string, st
   if (!checked.ok) throw invalidRequest(checked.message);
   const options = checked.value;
   if (toWhisperLanguage(options.language) === null) {
-    throw invalidRequest(`language: ${options.language} is not a language whisper transcribes; use auto or a code such as en`);
+    throw invalidRequest(
+      `language: ${options.language} is not a language whisper transcribes; use auto or a code such as en`,
+    );
   }
   // An exact speaker count asks for speakers as plainly as diarizationEnabled=true does.
-  const diarizationAsked = options.diarizationEnabled && ('diarizationEnabled' in fields || options.speakerCountMode === 'exact');
+  const diarizationAsked =
+    options.diarizationEnabled && ('diarizationEnabled' in fields || options.speakerCountMode === 'exact');
   return { options, diarizationAsked };
 }
 
@@ -142,7 +164,11 @@ export async function installedSttModels(dataDir: string): Promise<SttModels<Ins
  * The installed model a request names: by file name, or by the id of the catalog entry that installs
  * that file. Undefined when none matches (the door decides what an unknown name means).
  */
-export function findNamedSttModel<M extends InstalledWhisperModel>(models: readonly M[], id: string, catalog: Catalog = builtinCatalog()): M | undefined {
+export function findNamedSttModel<M extends InstalledWhisperModel>(
+  models: readonly M[],
+  id: string,
+  catalog: Catalog = builtinCatalog(),
+): M | undefined {
   const byName = models.find((model) => model.name === id);
   if (byName) return byName;
   const entry = catalog.models.find((candidate) => candidate.id === id && candidate.kind === 'stt');
@@ -160,11 +186,22 @@ export interface AdmittedStt<M extends WhisperModelInfo> {
  * Admits checked STT options against the installed models (`preferredModel`: the settings' choice, if
  * any; `request`: what the door adds, a named model and whisper hints).
  */
-export function admitStt<M extends WhisperModelInfo>(ask: SttAsk, installed: SttModels<M>, preferredModel?: string, request: SttModelRequest<M> = {}): AdmittedStt<M> {
+export function admitStt<M extends WhisperModelInfo>(
+  ask: SttAsk,
+  installed: SttModels<M>,
+  preferredModel?: string,
+  request: SttModelRequest<M> = {},
+): AdmittedStt<M> {
   const model = chooseSttModel(ask, installed, preferredModel, request);
   // Diarization is on by default; without its models a plain transcript is what the caller expects.
   const options = installed.diarization ? { ...ask.options } : { ...ask.options, diarizationEnabled: false };
   return { options, model };
 }
 
-export { hasSttModel, requireSttModel, sttRefusal, type SttModelRequest, type SttModels } from '../models/stt-model-rules';
+export {
+  hasSttModel,
+  requireSttModel,
+  sttRefusal,
+  type SttModelRequest,
+  type SttModels,
+} from '../models/stt-model-rules';

@@ -20,16 +20,28 @@ export interface AdmittedAlignment {
 }
 
 /** Checks an alignment request's text parts and script; throws INVALID_REQUEST naming the part at fault. */
-export function admitAlignment(validators: Validators, fields: Record<string, string>, script: { originalName: string; content: Buffer } | undefined): AdmittedAlignment {
+export function admitAlignment(
+  validators: Validators,
+  fields: Record<string, string>,
+  script: { originalName: string; content: Buffer } | undefined,
+): AdmittedAlignment {
   const checked = validators.alignFields(fields);
   if (!checked.ok) throw invalidRequest(checked.message);
   const language = checked.value.language ?? 'auto';
   if (language !== 'auto' && !espeakVoiceForLanguage(language)) {
-    throw invalidRequest(`language: espeak-ng has no voice for ${language}, so a script in it cannot be aligned; use auto or a code such as en, de or fr`);
+    throw invalidRequest(
+      `language: espeak-ng has no voice for ${language}, so a script in it cannot be aligned; use auto or a code such as en, de or fr`,
+    );
   }
-  if (!script) throw invalidRequest('script: is required (a part named "script" holding a .txt, .md, .srt, .vtt, .ass, .ssa, .ttml, .dfxp or .sbv file)');
+  if (!script)
+    throw invalidRequest(
+      'script: is required (a part named "script" holding a .txt, .md, .srt, .vtt, .ass, .ssa, .ttml, .dfxp or .sbv file)',
+    );
   const scriptFormat = scriptFormatOf(script.originalName);
-  if (!scriptFormat) throw invalidRequest(`script: must be a file named .${[...SCRIPT_FORMATS, 'dfxp'].join(', .')}, got "${script.originalName.slice(0, 100)}"`);
+  if (!scriptFormat)
+    throw invalidRequest(
+      `script: must be a file named .${[...SCRIPT_FORMATS, 'dfxp'].join(', .')}, got "${script.originalName.slice(0, 100)}"`,
+    );
   const text = new TextDecoder('utf-8', { fatal: false }).decode(script.content);
   if (text.includes('\uFFFD')) throw invalidRequest('script: is not UTF-8 text');
   let units;
@@ -57,7 +69,14 @@ export function admitAlignment(validators: Validators, fields: Record<string, st
  * the preferred one when it serves the language, else the largest that does; null when none is installed.
  * Parakeet models are left out: their pieces are spans, without word times to refine with.
  */
-export async function alignRecognizerModel(dataDir: string, language: string, preferredModel?: string): Promise<string | null> {
+export async function alignRecognizerModel(
+  dataDir: string,
+  language: string,
+  preferredModel?: string,
+): Promise<string | null> {
   const { models } = await installedSttModels(dataDir);
-  return chooseWhisperModel(models, language === 'auto' ? 'en' : language, preferredModel, { whisperOnly: true })?.path ?? null;
+  return (
+    chooseWhisperModel(models, language === 'auto' ? 'en' : language, preferredModel, { whisperOnly: true })?.path ??
+    null
+  );
 }

@@ -37,24 +37,44 @@ export interface AlignOutcome {
 }
 
 /** Queues the alignment job: the media copied into the job's folder, the script admitted beside it. */
-export async function createAlignJob(jobs: JobService, request: Omit<AlignRequest, 'signal' | 'onJob'>): Promise<JobRecord> {
+export async function createAlignJob(
+  jobs: JobService,
+  request: Omit<AlignRequest, 'signal' | 'onJob'>,
+): Promise<JobRecord> {
   validators ??= compileValidators();
   return jobs.createAlignJobWith(request.origin, async (_id, dir) => {
-    const admitted = admitAlignment(validators!, request.language ? { language: request.language } : {}, { originalName: request.scriptName, content: Buffer.from(request.script, 'utf8') });
+    const admitted = admitAlignment(validators!, request.language ? { language: request.language } : {}, {
+      originalName: request.scriptName,
+      content: Buffer.from(request.script, 'utf8'),
+    });
     const inputFile = storedInputName(request.media);
     await copyFile(request.media, path.join(dir, inputFile));
     const scriptFile = `script.${admitted.scriptFormat}`;
     await writeFile(path.join(dir, scriptFile), admitted.script, 'utf8');
-    const recognizerModelPath = await alignRecognizerModel(jobs.dataDir, admitted.options.language, request.preferredSttModel);
+    const recognizerModelPath = await alignRecognizerModel(
+      jobs.dataDir,
+      admitted.options.language,
+      request.preferredSttModel,
+    );
     return {
-      options: admitted.options, inputFile, originalName: path.basename(request.media), bytes: (await stat(request.media)).size,
-      scriptFile, scriptFormat: admitted.scriptFormat, vadModelPath: request.vadModelPath, recognizerModelPath,
+      options: admitted.options,
+      inputFile,
+      originalName: path.basename(request.media),
+      bytes: (await stat(request.media)).size,
+      scriptFile,
+      scriptFormat: admitted.scriptFormat,
+      vadModelPath: request.vadModelPath,
+      recognizerModelPath,
     };
   });
 }
 
 /** Waits for an alignment job, cancelling it when `signal` aborts; the transcript when it succeeded, else null. */
-export async function finishAlignJob(jobs: JobService, job: JobRecord, signal?: AbortSignal): Promise<{ job: JobRecord; result: AlignOutcome | null }> {
+export async function finishAlignJob(
+  jobs: JobService,
+  job: JobRecord,
+  signal?: AbortSignal,
+): Promise<{ job: JobRecord; result: AlignOutcome | null }> {
   const ended = await finishPartialOutputJob(jobs, job, () => undefined, signal);
   const result = alignKind.resultOf(ended);
   if (ended.status !== 'succeeded' || !ended.outputFile || !result) return { job: ended, result: null };
@@ -70,7 +90,8 @@ export async function alignAsJob(jobs: JobService, request: AlignRequest): Promi
   try {
     const job = await waitForJobEnd(jobs, created.id, request.signal);
     const result = alignKind.resultOf(job);
-    if (job.status !== 'succeeded' || !job.outputFile || !result) throw new Error(job.error ?? `The alignment job ended ${job.status}.`);
+    if (job.status !== 'succeeded' || !job.outputFile || !result)
+      throw new Error(job.error ?? `The alignment job ended ${job.status}.`);
     const transcript = await readJobTranscript(jobs.files, job);
     return { transcript, result };
   } finally {

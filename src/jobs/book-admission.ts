@@ -5,7 +5,14 @@
  */
 import path from 'node:path';
 import { acxFolderFor, checkBookOutput } from '../audiobook/book-output';
-import type { AudiobookFormat, BookChapter, BookMaster, BookPassage, BookPlan, BookReading } from '../audiobook/book-plan';
+import type {
+  AudiobookFormat,
+  BookChapter,
+  BookMaster,
+  BookPassage,
+  BookPlan,
+  BookReading,
+} from '../audiobook/book-plan';
 import { ApiError } from '../contract/errors';
 import type { SsmlTaskMarkup } from '../engine-api/protocol';
 import { admitSsml } from './ssml-admission';
@@ -15,7 +22,13 @@ import type { ChapterParagraph } from '../audiobook/manuscript';
 import { ManuscriptError } from '../audiobook/manuscript-files';
 import { chapterPassages } from '../audiobook/passages';
 import type { CastFile } from '../cast/cast-file';
-import { newChapterPath, readAlongFromEpub, readAlongFromText, sentencesOf, type OverlayLevel } from '../audiobook/read-along/package-plan';
+import {
+  newChapterPath,
+  readAlongFromEpub,
+  readAlongFromText,
+  sentencesOf,
+  type OverlayLevel,
+} from '../audiobook/read-along/package-plan';
 import { readBook } from '../audiobook/read-book';
 import { MAX_TTS_TEXT } from '../contract/openapi';
 import type { LexiconEntry } from '../contract/types';
@@ -55,10 +68,18 @@ function findVoice(library: VoiceLibrary, idOrName: string): VoiceEntry {
   if (library.get(idOrName)) return readyVoice(library, idOrName);
   const wanted = idOrName.trim().toLowerCase();
   for (let page = 1; ; page++) {
-    const found = library.list({ scope: 'all', sortBy: 'name', sortDirection: 'asc', page, limit: 100, search: idOrName });
+    const found = library.list({
+      scope: 'all',
+      sortBy: 'name',
+      sortDirection: 'asc',
+      page,
+      limit: 100,
+      search: idOrName,
+    });
     const match = found.items.find((voice) => voice.name.toLowerCase() === wanted);
     if (match) return readyVoice(library, match.id);
-    if (page >= found.meta.totalPages) throw new ManuscriptError(`No voice "${idOrName}" in the voice library (an id or a name from GET /voices).`);
+    if (page >= found.meta.totalPages)
+      throw new ManuscriptError(`No voice "${idOrName}" in the voice library (an id or a name from GET /voices).`);
   }
 }
 
@@ -66,7 +87,9 @@ function findVoice(library: VoiceLibrary, idOrName: string): VoiceEntry {
 function checkLength<T extends { text: string }>(title: string, passages: T[]): T[] {
   const tooLong = passages.find((passage) => passage.text.length > MAX_TTS_TEXT);
   if (tooLong) {
-    throw new ManuscriptError(`Chapter "${title}" has a paragraph of ${tooLong.text.length} characters, more than the ${MAX_TTS_TEXT} one paragraph may hold; split it with a blank line.`);
+    throw new ManuscriptError(
+      `Chapter "${title}" has a paragraph of ${tooLong.text.length} characters, more than the ${MAX_TTS_TEXT} one paragraph may hold; split it with a blank line.`,
+    );
   }
   return passages;
 }
@@ -76,7 +99,8 @@ async function bookSsml(text: string, chapter: string, voices: VoiceLibrary, fol
   try {
     return await admitSsml(text, voices, [folder], 'ssml');
   } catch (error) {
-    if (error instanceof ApiError) throw new ManuscriptError(`Chapter "${chapter}", an SSML block: ${error.message.replace(/^ssml: /, '')}`);
+    if (error instanceof ApiError)
+      throw new ManuscriptError(`Chapter "${chapter}", an SSML block: ${error.message.replace(/^ssml: /, '')}`);
     throw error;
   }
 }
@@ -84,17 +108,31 @@ async function bookSsml(text: string, chapter: string, voices: VoiceLibrary, fol
 /** The plan the engine runs, or a ManuscriptError / ApiError with one sentence. */
 export async function admitBook(
   request: BookRequest,
-  deps: { voices: VoiceLibrary; validators: Validators; lexicon: readonly LexiconEntry[]; dataDir: string; testHooks?: VerifyTestHooks },
+  deps: {
+    voices: VoiceLibrary;
+    validators: Validators;
+    lexicon: readonly LexiconEntry[];
+    dataDir: string;
+    testHooks?: VerifyTestHooks;
+  },
 ): Promise<BookPlan> {
   const out = path.resolve(request.out);
   const perChapter = request.perChapter === true;
-  if (perChapter && request.format !== 'mp3') throw new ManuscriptError('One file per chapter is made as MP3; use the mp3 format.');
-  if (request.master !== undefined && request.master !== 'acx') throw new ManuscriptError(`The mastering preset must be acx, not ${String(request.master).slice(0, 40)}.`);
+  if (perChapter && request.format !== 'mp3')
+    throw new ManuscriptError('One file per chapter is made as MP3; use the mp3 format.');
+  if (request.master !== undefined && request.master !== 'acx')
+    throw new ManuscriptError(`The mastering preset must be acx, not ${String(request.master).slice(0, 40)}.`);
   if (request.master === 'acx' && request.format !== 'm4b' && !(perChapter && request.format === 'mp3')) {
-    throw new ManuscriptError('ACX takes one MP3 per chapter, never one file for the book: export with one file per chapter (--per-chapter) as MP3, or as an M4B, which then comes with the chapter MP3s for ACX in a folder beside it.');
+    throw new ManuscriptError(
+      'ACX takes one MP3 per chapter, never one file for the book: export with one file per chapter (--per-chapter) as MP3, or as an M4B, which then comes with the chapter MP3s for ACX in a folder beside it.',
+    );
   }
-  if (request.overlay !== undefined && request.overlay !== 'sentence' && request.overlay !== 'word') throw new ManuscriptError(`The overlay level must be sentence or word, not ${String(request.overlay).slice(0, 40)}.`);
-  if (request.overlay === 'word' && request.format !== 'epub3') throw new ManuscriptError('Word-level overlays belong to a read-along book: export as EPUB 3 (--format epub3).');
+  if (request.overlay !== undefined && request.overlay !== 'sentence' && request.overlay !== 'word')
+    throw new ManuscriptError(
+      `The overlay level must be sentence or word, not ${String(request.overlay).slice(0, 40)}.`,
+    );
+  if (request.overlay === 'word' && request.format !== 'epub3')
+    throw new ManuscriptError('Word-level overlays belong to a read-along book: export as EPUB 3 (--format epub3).');
   const level: OverlayLevel = request.overlay ?? 'sentence';
   await checkBookOutput(out, perChapter);
   // ACX refuses a single file for the book: an M4B mastered for it comes with the chapter MP3s ACX takes.
@@ -110,7 +148,12 @@ export async function admitBook(
   const indexOf = (entry: VoiceEntry): number => {
     const known = readingIndex.get(entry.voice.id);
     if (known !== undefined) return known;
-    const checked = deps.validators.ttsRequest({ voiceId: entry.voice.id, text: '-', outputFormat: 'wav', sampleRate: BOOK_SAMPLE_RATE });
+    const checked = deps.validators.ttsRequest({
+      voiceId: entry.voice.id,
+      text: '-',
+      outputFormat: 'wav',
+      sampleRate: BOOK_SAMPLE_RATE,
+    });
     if (!checked.ok) throw new ManuscriptError(checked.message);
     const { text: _text, ...options } = checked.value;
     readings.push({ voice: entry.ref, options });
@@ -134,10 +177,15 @@ export async function admitBook(
   for (const [index, chapter] of chosen.entries()) {
     if (readAlong && chapter.paragraphs) {
       // An EPUB's chapter: one passage per sentence, pointed at by the id its document now carries.
-      const passages = chapter.paragraphs.flatMap((paragraph) => paragraph.sentences.map((sentence, at) => ({
-        text: sentence.text, reading: bookReading, anchor: { document: paragraph.document ?? '', id: sentence.id }, paragraphStart: at === 0,
-        ...(level === 'word' && sentence.words ? { words: sentence.words } : {}),
-      })));
+      const passages = chapter.paragraphs.flatMap((paragraph) =>
+        paragraph.sentences.map((sentence, at) => ({
+          text: sentence.text,
+          reading: bookReading,
+          anchor: { document: paragraph.document ?? '', id: sentence.id },
+          paragraphStart: at === 0,
+          ...(level === 'word' && sentence.words ? { words: sentence.words } : {}),
+        })),
+      );
       chapters.push({ title: chapter.title, passages: checkLength(chapter.title, passages) });
       continue;
     }
@@ -146,16 +194,30 @@ export async function admitBook(
     checkLength(chapter.title, passages);
     if (readAlong) {
       // A read-along book times each sentence of the text; markup that shapes the speech has no sentences to point at.
-      if (passages.some((passage) => passage.ssml)) throw new ManuscriptError(`Chapter "${chapter.title}" has an SSML block, which a read-along book cannot carry yet; export it as M4B or MP3.`);
+      if (passages.some((passage) => passage.ssml))
+        throw new ManuscriptError(
+          `Chapter "${chapter.title}" has an SSML block, which a read-along book cannot carry yet; export it as M4B or MP3.`,
+        );
       const document = newChapterPath(index);
-      const paragraphs = sentencesOf(passages.map((passage) => passage.text), document, `c${index + 1}-s`, language, level);
+      const paragraphs = sentencesOf(
+        passages.map((passage) => passage.text),
+        document,
+        `c${index + 1}-s`,
+        language,
+        level,
+      );
       sentenced.push({ title: chapter.title, paragraphs });
       chapters.push({
         title: chapter.title,
-        passages: paragraphs.flatMap((paragraph, at) => paragraph.sentences.map((sentence, n) => ({
-          text: sentence.text, reading: readingFor(passages[at].voice), anchor: { document, id: sentence.id }, paragraphStart: n === 0,
-          ...(sentence.words ? { words: sentence.words } : {}),
-        }))),
+        passages: paragraphs.flatMap((paragraph, at) =>
+          paragraph.sentences.map((sentence, n) => ({
+            text: sentence.text,
+            reading: readingFor(passages[at].voice),
+            anchor: { document, id: sentence.id },
+            paragraphStart: n === 0,
+            ...(sentence.words ? { words: sentence.words } : {}),
+          })),
+        ),
       });
       continue;
     }
@@ -168,11 +230,28 @@ export async function admitBook(
   }
   if (chapters.length === 0) throw new ManuscriptError(`${request.input} has no chapters to read.`);
   // Takes are heard in the language of the book's own voice.
-  const verify = request.verify ? await admitVerify(request.verify, deps.dataDir, readings[bookReading].voice.languageCode, deps.testHooks) : undefined;
+  const verify = request.verify
+    ? await admitVerify(request.verify, deps.dataDir, readings[bookReading].voice.languageCode, deps.testHooks)
+    : undefined;
   const meta = { ...(book.title ? { title: book.title } : {}), ...(book.author ? { author: book.author } : {}) };
   return {
-    ...meta, format: request.format, perChapter, out, readings, chapters, lexicon: [...deps.lexicon], ...(request.master ? { master: request.master } : {}), ...(acxFolder ? { acxFolder } : {}), ...(verify ? { verify } : {}),
-    ...(readAlong ? { readAlong: book.epub ? readAlongFromEpub(book.epub, input, chosen, level) : readAlongFromText({ ...meta, language }, sentenced) } : {}),
+    ...meta,
+    format: request.format,
+    perChapter,
+    out,
+    readings,
+    chapters,
+    lexicon: [...deps.lexicon],
+    ...(request.master ? { master: request.master } : {}),
+    ...(acxFolder ? { acxFolder } : {}),
+    ...(verify ? { verify } : {}),
+    ...(readAlong
+      ? {
+          readAlong: book.epub
+            ? readAlongFromEpub(book.epub, input, chosen, level)
+            : readAlongFromText({ ...meta, language }, sentenced),
+        }
+      : {}),
     ...(level === 'word' ? { overlay: 'word' as const } : {}),
   };
 }

@@ -36,7 +36,13 @@ export interface NewBookExport extends BookRequest {
 export async function createBookExport(deps: BookExportDeps, request: NewBookExport): Promise<JobRecord> {
   const { origin, lexicon: over, ...book } = request;
   const lexicon = await deps.jobs.lexiconWith(over ?? []);
-  const plan = await admitBook(book, { voices: deps.voices, validators: deps.validators, lexicon, dataDir: deps.jobs.dataDir, testHooks: deps.testHooks?.() });
+  const plan = await admitBook(book, {
+    voices: deps.voices,
+    validators: deps.validators,
+    lexicon,
+    dataDir: deps.jobs.dataDir,
+    testHooks: deps.testHooks?.(),
+  });
   const text = plan.chapters.flatMap((chapter) => chapter.passages.map((passage) => passage.text)).join('\n\n');
   plan.lexicon = entriesIn(text, lexicon);
   const name = `Audiobook ${plan.title ?? path.basename(request.input)}`;
@@ -44,7 +50,11 @@ export async function createBookExport(deps: BookExportDeps, request: NewBookExp
 }
 
 /** Waits for a book job to end (aborting `signal` cancels it); an unfinished book leaves no partial file or folder. */
-export async function finishBookExport(jobs: JobService, job: JobRecord, signal?: AbortSignal): Promise<{ job: JobRecord; result: BookResult | null }> {
+export async function finishBookExport(
+  jobs: JobService,
+  job: JobRecord,
+  signal?: AbortSignal,
+): Promise<{ job: JobRecord; result: BookResult | null }> {
   const ended = await finishPartialOutputJob(jobs, job, () => jobKindOf(job.kind).userOutput?.(job), signal);
   return { job: ended, result: bookKind.resultOf(ended) };
 }

@@ -40,13 +40,19 @@ export interface CastOutcome {
 export function quotesOf(texts: readonly string[]): QuoteInContext[] {
   const found = new Map<string, QuoteInContext>();
   for (const text of texts) {
-    const paragraphs = text.split(/\n\s*\n/).map((paragraph) => paragraph.trim()).filter(Boolean);
+    const paragraphs = text
+      .split(/\n\s*\n/)
+      .map((paragraph) => paragraph.trim())
+      .filter(Boolean);
     paragraphs.forEach((paragraph, i) => {
       for (const piece of splitQuotes(paragraph)) {
         const key = quoteKey(piece.text);
         if (piece.kind !== 'quote' || found.has(key) || !/[\p{L}\p{N}]/u.test(key)) continue;
         const context = [paragraphs[i - 1], paragraph].filter(Boolean).join('\n\n');
-        found.set(key, { quote: key, context: context.length > MAX_CONTEXT_CHARS ? context.slice(-MAX_CONTEXT_CHARS) : context });
+        found.set(key, {
+          quote: key,
+          context: context.length > MAX_CONTEXT_CHARS ? context.slice(-MAX_CONTEXT_CHARS) : context,
+        });
       }
     });
   }
@@ -65,14 +71,25 @@ export function proposeVoices(cast: CastFile, voices: DubVoiceSource, language: 
   if (unvoiced.length === 0) return cast;
   const choices = dubVoiceChoices(voices.entries(), language);
   if (choices.female.length + choices.male.length + choices.other.length === 0) return cast;
-  const chosen = chooseSpeakerVoices(unvoiced.map(([label, character]) => ({ label, gender: character.gender === 'unknown' ? 'unknown' : character.gender })), choices);
+  const chosen = chooseSpeakerVoices(
+    unvoiced.map(([label, character]) => ({
+      label,
+      gender: character.gender === 'unknown' ? 'unknown' : character.gender,
+    })),
+    choices,
+  );
   const characters = { ...cast.characters };
   for (const [name] of unvoiced) characters[name] = { ...characters[name], voice: chosen.get(name)?.ref.name ?? null };
   return { ...cast, characters };
 }
 
 /** Casts the manuscript and writes its cast file; `signal` cancels the model's work, `onProgress` hears 0–100. */
-export async function castBook(deps: { engine: EngineHost; voices: DubVoiceSource; dataDir: string }, request: CastRequest, signal: AbortSignal, onProgress: (progress: number) => void = () => undefined): Promise<CastOutcome> {
+export async function castBook(
+  deps: { engine: EngineHost; voices: DubVoiceSource; dataDir: string },
+  request: CastRequest,
+  signal: AbortSignal,
+  onProgress: (progress: number) => void = () => undefined,
+): Promise<CastOutcome> {
   const book = await readBook(request.input, request.chapterLevel);
   const file = castFilePath(await manuscriptFolder(request.input));
   const existing = await readCastFile(file);
@@ -81,13 +98,21 @@ export async function castBook(deps: { engine: EngineHost; voices: DubVoiceSourc
   let cast: CastFile = { characters: { ...existing.characters }, lines: { ...existing.lines } };
   if (toAsk.length > 0) {
     const modelPath = await resolveLanguageModel(deps.dataDir, request.model);
-    const { result } = await deps.engine.run(`cast-${Date.now()}`, { kind: 'cast-attribute', modelPath, quotes: toAsk, known: Object.keys(existing.characters) }, { signal, onProgress: (_phase, progress) => onProgress(progress) });
+    const { result } = await deps.engine.run(
+      `cast-${Date.now()}`,
+      { kind: 'cast-attribute', modelPath, quotes: toAsk, known: Object.keys(existing.characters) },
+      { signal, onProgress: (_phase, progress) => onProgress(progress) },
+    );
     result.attributions.forEach((attribution, i) => {
       cast.lines[toAsk[i].quote] = { speaker: attribution.speaker };
       if (attribution.speaker === NARRATOR) return;
       const known = cast.characters[attribution.speaker];
       cast.characters[attribution.speaker] = known
-        ? { ...known, gender: known.gender === 'unknown' ? attribution.gender : known.gender, age: known.age === 'unknown' ? attribution.age : known.age }
+        ? {
+            ...known,
+            gender: known.gender === 'unknown' ? attribution.gender : known.gender,
+            age: known.age === 'unknown' ? attribution.age : known.age,
+          }
         : { voice: null, gender: attribution.gender, age: attribution.age };
     });
   }

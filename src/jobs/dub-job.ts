@@ -70,21 +70,35 @@ export function dubVoiceChoices(entries: readonly VoiceEntry[], to: string): Dub
   const matching = entries
     .filter((entry) => isReadyVoice(entry.voice) && languageTagStartsWith(entry.voice.languageCode, primary))
     // The best voices first; among equals, the target's own variety (de-DE before de-CH for de-DE).
-    .sort((a, b) => voiceQuality(b) - voiceQuality(a) || Number(languageTagStartsWith(b.voice.languageCode, exact)) - Number(languageTagStartsWith(a.voice.languageCode, exact)) || a.voice.name.localeCompare(b.voice.name));
-  const refs = (gender: string | undefined): DubVoiceChoices['female'] => matching.filter((entry) => entry.voice.gender === gender).map((entry) => ({ ...entry.ref, name: entry.voice.name }));
+    .sort(
+      (a, b) =>
+        voiceQuality(b) - voiceQuality(a) ||
+        Number(languageTagStartsWith(b.voice.languageCode, exact)) -
+          Number(languageTagStartsWith(a.voice.languageCode, exact)) ||
+        a.voice.name.localeCompare(b.voice.name),
+    );
+  const refs = (gender: string | undefined): DubVoiceChoices['female'] =>
+    matching
+      .filter((entry) => entry.voice.gender === gender)
+      .map((entry) => ({ ...entry.ref, name: entry.voice.name }));
   return {
     female: refs('female'),
     male: refs('male'),
-    other: matching.filter((entry) => entry.voice.gender !== 'female' && entry.voice.gender !== 'male').map((entry) => ({ ...entry.ref, name: entry.voice.name })),
+    other: matching
+      .filter((entry) => entry.voice.gender !== 'female' && entry.voice.gender !== 'male')
+      .map((entry) => ({ ...entry.ref, name: entry.voice.name })),
   };
 }
 
 async function readSubtitles(file: string): Promise<{ text: string; format: 'srt' | 'vtt' }> {
   const format = path.extname(file).slice(1).toLowerCase();
-  if (format !== 'srt' && format !== 'vtt') throw new DubRefusal(`Only .srt and .vtt subtitles can be dubbed from, not "${path.basename(file)}".`);
-  const text = (await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new DubRefusal(`The subtitle file ${file} cannot be read (${error.code ?? error.message}).`);
-  })).replace(/^\uFEFF/, '');
+  if (format !== 'srt' && format !== 'vtt')
+    throw new DubRefusal(`Only .srt and .vtt subtitles can be dubbed from, not "${path.basename(file)}".`);
+  const text = (
+    await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new DubRefusal(`The subtitle file ${file} cannot be read (${error.code ?? error.message}).`);
+    })
+  ).replace(/^\uFEFF/, '');
   try {
     if (parseSubtitles(text, format).length === 0) throw new DubRefusal(`${path.basename(file)} has no cues to dub.`);
   } catch (error) {
@@ -98,40 +112,65 @@ async function readSubtitles(file: string): Promise<{ text: string; format: 'srt
 async function sttModelFor(dataDir: string, from: string | undefined, preferred: string | undefined): Promise<string> {
   try {
     const admitted = admitStt(
-      { options: { language: from ?? 'auto', punctuation: true, diarizationEnabled: true, speakerCountMode: 'auto' }, diarizationAsked: false },
-      await installedSttModels(dataDir), preferred,
+      {
+        options: { language: from ?? 'auto', punctuation: true, diarizationEnabled: true, speakerCountMode: 'auto' },
+        diarizationAsked: false,
+      },
+      await installedSttModels(dataDir),
+      preferred,
     );
     return admitted.model.path;
   } catch (error) {
-    if (error instanceof ApiError) throw new DubRefusal(`${error.message} Or give the video's subtitles (--subtitles).`);
+    if (error instanceof ApiError)
+      throw new DubRefusal(`${error.message} Or give the video's subtitles (--subtitles).`);
     throw error;
   }
 }
 
 /** Admits the dub and queues its job; throws a DubRefusal (or NoLanguageModelError) before any work. */
-export async function createDubJob(jobs: JobService, dataDir: string, voices: DubVoiceSource, request: DubRequest): Promise<JobRecord> {
-  if (!LANGUAGE_TAG.test(request.to)) throw new DubRefusal(`The language to dub into must be a tag such as de or pt-BR, not "${request.to}".`);
-  if (request.from !== undefined && !LANGUAGE_TAG.test(request.from)) throw new DubRefusal(`The source language must be a tag such as en, not "${request.from}".`);
+export async function createDubJob(
+  jobs: JobService,
+  dataDir: string,
+  voices: DubVoiceSource,
+  request: DubRequest,
+): Promise<JobRecord> {
+  if (!LANGUAGE_TAG.test(request.to))
+    throw new DubRefusal(`The language to dub into must be a tag such as de or pt-BR, not "${request.to}".`);
+  if (request.from !== undefined && !LANGUAGE_TAG.test(request.from))
+    throw new DubRefusal(`The source language must be a tag such as en, not "${request.from}".`);
   const mix = request.mix ?? 'duck';
-  if (!DUB_MIXES.includes(mix)) throw new DubRefusal(`The mix must be ${DUB_MIXES.join(' or ')}, not "${String(mix)}".`);
+  if (!DUB_MIXES.includes(mix))
+    throw new DubRefusal(`The mix must be ${DUB_MIXES.join(' or ')}, not "${String(mix)}".`);
   const input = path.resolve(request.input);
   const out = path.resolve(request.out);
   if (input === out) throw new DubRefusal('The dub would overwrite its video: choose another output file.');
-  if (!DUB_CONTAINERS.includes(path.extname(out).toLowerCase())) throw new DubRefusal(`A dub is written as ${DUB_CONTAINERS.join(', ')}: name the output so (not "${path.basename(out)}").`);
+  if (!DUB_CONTAINERS.includes(path.extname(out).toLowerCase()))
+    throw new DubRefusal(
+      `A dub is written as ${DUB_CONTAINERS.join(', ')}: name the output so (not "${path.basename(out)}").`,
+    );
   const found = await stat(input).catch(() => undefined);
   if (!found?.isFile()) throw new DubRefusal(`The video ${input} cannot be read.`);
   const subtitles = request.subtitles ? await readSubtitles(path.resolve(request.subtitles)) : undefined;
   const choices = dubVoiceChoices(voices.entries(), request.to);
   if (choices.female.length + choices.male.length + choices.other.length === 0) {
-    throw new DubRefusal(`No ready voice in your voice library speaks ${request.to}: install one (Choose Voice, or models install) and dub again.`);
+    throw new DubRefusal(
+      `No ready voice in your voice library speaks ${request.to}: install one (Choose Voice, or models install) and dub again.`,
+    );
   }
   const sttModelPath = subtitles ? undefined : await sttModelFor(dataDir, request.from, request.sttModel);
   const modelPath = await resolveLanguageModel(dataDir, request.model);
   return jobs.create(dubKind, {
-    origin: request.origin, name: `Dub ${path.basename(input)} → ${request.to}`,
+    origin: request.origin,
+    name: `Dub ${path.basename(input)} → ${request.to}`,
     ...(subtitles ? { subtitlesText: subtitles.text } : {}),
     input: {
-      input, out, to: request.to, mix, modelPath, voices: choices, style: request.style ?? resolveStyle(),
+      input,
+      out,
+      to: request.to,
+      mix,
+      modelPath,
+      voices: choices,
+      style: request.style ?? resolveStyle(),
       ...(request.from ? { from: request.from } : {}),
       ...(subtitles ? { subtitles: path.resolve(request.subtitles!), subtitlesFormat: subtitles.format } : {}),
       ...(sttModelPath ? { sttModelPath } : {}),
@@ -140,7 +179,11 @@ export async function createDubJob(jobs: JobService, dataDir: string, voices: Du
 }
 
 /** Waits for a dub to end (aborting `signal` cancels it); an unfinished one leaves no partial file. */
-export async function finishDubJob(jobs: JobService, job: JobRecord, signal?: AbortSignal): Promise<{ job: JobRecord; result: DubResult | null }> {
+export async function finishDubJob(
+  jobs: JobService,
+  job: JobRecord,
+  signal?: AbortSignal,
+): Promise<{ job: JobRecord; result: DubResult | null }> {
   const ended = await finishPartialOutputJob(jobs, job, () => jobKindOf(job.kind).userOutput?.(job), signal);
   return { job: ended, result: dubKind.resultOf(ended) };
 }

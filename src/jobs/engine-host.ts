@@ -1,6 +1,18 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { YIELDING_KINDS, type ChildMessage, type EnginePhase, type EngineResult, type EngineTask, type ParentMessage, type RecognizedSegment, type ResultOf, type TaskOutcome, type WaveformResult, type WaveformTask } from '../engine-api/protocol';
+import {
+  YIELDING_KINDS,
+  type ChildMessage,
+  type EnginePhase,
+  type EngineResult,
+  type EngineTask,
+  type ParentMessage,
+  type RecognizedSegment,
+  type ResultOf,
+  type TaskOutcome,
+  type WaveformResult,
+  type WaveformTask,
+} from '../engine-api/protocol';
 import { ENGINE_CONFIG_FLAG, type EngineConfig } from '../engine-api/engine-config';
 import { cachePrunerFor } from '../util/data-dir-caches';
 import type { Logger } from '../util/log';
@@ -138,7 +150,12 @@ class EngineProcess {
    * stays, warm; any other task, or one that does not answer within YIELD_BOUND_MS, ends the process. Either
    * way the promise rejects with EngineYieldedError.
    */
-  run<T extends EngineTask>(jobId: string, task: T, options: EngineRunOptions, yieldSignal?: AbortSignal): Promise<TaskOutcome<ResultOf<T>>> {
+  run<T extends EngineTask>(
+    jobId: string,
+    task: T,
+    options: EngineRunOptions,
+    yieldSignal?: AbortSignal,
+  ): Promise<TaskOutcome<ResultOf<T>>> {
     clearTimeout(this.idleTimer);
     this.lastKind = task.kind;
     // The child answers a task with the result of its kind (worker.ts dispatches on `kind`).
@@ -202,7 +219,9 @@ class EngineProcess {
     });
     job.yieldDeadline = setTimeout(() => {
       if (this.job !== job) return;
-      this.host.log.info(`Engine process ${this.child.pid} did not yield within ${YIELD_BOUND_MS} ms: ending it so interactive speech can run.`);
+      this.host.log.info(
+        `Engine process ${this.child.pid} did not yield within ${YIELD_BOUND_MS} ms: ending it so interactive speech can run.`,
+      );
       this.endToYield();
     }, YIELD_BOUND_MS);
   }
@@ -258,7 +277,11 @@ class EngineProcess {
     clearTimeout(this.idleTimer);
     this.onGone(this);
     const how = signal ? `was ended by ${signal}` : `exited with code ${code}`;
-    this.fail(new Error(`The speech engine stopped unexpectedly (it ${how}) while running this job. The next job starts a fresh engine.`));
+    this.fail(
+      new Error(
+        `The speech engine stopped unexpectedly (it ${how}) while running this job. The next job starts a fresh engine.`,
+      ),
+    );
   }
 
   private fail(error: Error): void {
@@ -302,10 +325,19 @@ export class EngineHost {
    * is a committed utterance's decode) decides where it waits. If `make` throws, the task fails with that
    * error and its slot is free again.
    */
-  async runWhenReady<T extends EngineTask>(jobId: string, placing: TaskPlacing & { kind: T['kind'] }, make: () => T | Promise<T>, options: EngineRunOptions): Promise<TaskOutcome<ResultOf<T>>> {
-    const waitSignal = options.withdrawSignal ? AbortSignal.any([options.signal, options.withdrawSignal]) : options.signal;
+  async runWhenReady<T extends EngineTask>(
+    jobId: string,
+    placing: TaskPlacing & { kind: T['kind'] },
+    make: () => T | Promise<T>,
+    options: EngineRunOptions,
+  ): Promise<TaskOutcome<ResultOf<T>>> {
+    const waitSignal = options.withdrawSignal
+      ? AbortSignal.any([options.signal, options.withdrawSignal])
+      : options.signal;
     try {
-      return await this.scheduler.schedule(taskPlace(placing), waitSignal, (yieldSignal) => this.start(jobId, make, options, yieldSignal));
+      return await this.scheduler.schedule(taskPlace(placing), waitSignal, (yieldSignal) =>
+        this.start(jobId, make, options, yieldSignal),
+      );
     } catch (error) {
       throw error instanceof EngineTaskWithdrawnError ? new EngineCancelledError() : error;
     }
@@ -317,7 +349,12 @@ export class EngineHost {
   }
 
   /** Makes the task, then runs it in an idle process or a new one; its slot is free once it settled and a killed process has exited. */
-  private start<T extends EngineTask>(jobId: string, make: () => T | Promise<T>, options: EngineRunOptions, yieldSignal: AbortSignal): StartedTask<TaskOutcome<ResultOf<T>>> {
+  private start<T extends EngineTask>(
+    jobId: string,
+    make: () => T | Promise<T>,
+    options: EngineRunOptions,
+    yieldSignal: AbortSignal,
+  ): StartedTask<TaskOutcome<ResultOf<T>>> {
     let release!: () => void;
     const freed = new Promise<void>((resolve) => (release = resolve));
     const result = Promise.resolve()
@@ -344,10 +381,14 @@ export class EngineHost {
       if (this.processes.size < this.scheduler.limits.maxProcesses || ending.length === 0) break;
       await Promise.race(ending.map((p) => p.exited));
     }
-    const process = new EngineProcess(this.options, (gone) => {
-      this.processes.delete(gone);
-      this.claimed.delete(gone);
-    }, this.yieldCounts);
+    const process = new EngineProcess(
+      this.options,
+      (gone) => {
+        this.processes.delete(gone);
+        this.claimed.delete(gone);
+      },
+      this.yieldCounts,
+    );
     this.processes.add(process);
     return this.claim(process);
   }

@@ -58,9 +58,12 @@ export function defaultEngineLimits(cores = os.availableParallelism?.() ?? os.cp
 /** Checks limits at the boundary (configuration), so the queue never deadlocks on a zero. */
 export function checkEngineLimits(limits: EngineLimits): EngineLimits {
   const { maxProcesses, maxJobProcesses } = limits;
-  if (!Number.isInteger(maxProcesses) || maxProcesses < 1) throw new TypeError(`Expected maxProcesses to be a whole number ≥ 1, got ${maxProcesses}`);
+  if (!Number.isInteger(maxProcesses) || maxProcesses < 1)
+    throw new TypeError(`Expected maxProcesses to be a whole number ≥ 1, got ${maxProcesses}`);
   if (!Number.isInteger(maxJobProcesses) || maxJobProcesses < 1 || maxJobProcesses > maxProcesses) {
-    throw new TypeError(`Expected maxJobProcesses to be a whole number from 1 to maxProcesses (${maxProcesses}), got ${maxJobProcesses}`);
+    throw new TypeError(
+      `Expected maxJobProcesses to be a whole number from 1 to maxProcesses (${maxProcesses}), got ${maxJobProcesses}`,
+    );
   }
   return { maxProcesses, maxJobProcesses };
 }
@@ -113,7 +116,10 @@ export class EngineScheduler {
   private reclaims = 0;
   private graceTimerSet = false;
 
-  constructor(readonly limits: EngineLimits = defaultEngineLimits(), private readonly clock: SchedulerClock = systemClock) {
+  constructor(
+    readonly limits: EngineLimits = defaultEngineLimits(),
+    private readonly clock: SchedulerClock = systemClock,
+  ) {
     checkEngineLimits(limits);
     this.lanes = laneLimits(limits);
   }
@@ -124,9 +130,18 @@ export class EngineScheduler {
    * An analysis task must stop when the signal `start` gets aborts (it yields its process to interactive
    * speech); it is then started again later, so its work must be safe to redo.
    */
-  schedule<T>(place: EnginePriority | TaskPlace, signal: AbortSignal | undefined, start: (yieldSignal: AbortSignal) => StartedTask<T>): Promise<T> {
-    const { lane: priority, rank, label } = typeof place === 'string' ? { lane: place, rank: 0, label: undefined } : place;
-    if (!ENGINE_PRIORITIES.includes(priority)) throw new TypeError(`Expected an engine priority (${ENGINE_PRIORITIES.join(', ')}), got ${String(priority)}`);
+  schedule<T>(
+    place: EnginePriority | TaskPlace,
+    signal: AbortSignal | undefined,
+    start: (yieldSignal: AbortSignal) => StartedTask<T>,
+  ): Promise<T> {
+    const {
+      lane: priority,
+      rank,
+      label,
+    } = typeof place === 'string' ? { lane: place, rank: 0, label: undefined } : place;
+    if (!ENGINE_PRIORITIES.includes(priority))
+      throw new TypeError(`Expected an engine priority (${ENGINE_PRIORITIES.join(', ')}), got ${String(priority)}`);
     if (!Number.isFinite(rank)) throw new TypeError(`Expected a task rank to be a number, got ${String(rank)}`);
     return new Promise<T>((resolve, reject) => {
       if (signal?.aborted) return reject(new EngineTaskWithdrawnError());
@@ -166,17 +181,19 @@ export class EngineScheduler {
               reject(error);
             },
           );
-          void started.freed.catch(() => undefined).then(() => {
-            this.running[priority]--;
-            this.borrowers.delete(borrower);
-            if (priority === 'interactive') this.lastInteractiveAt = this.clock.now();
-            if (borrower.yielding.signal.aborted && !settled) {
-              // Its caller may have given up while it was yielding: then it is withdrawn, not run again.
-              if (signal?.aborted) reject(new EngineTaskWithdrawnError());
-              else this.wait(entry, signal, onAbort);
-            }
-            this.pump();
-          });
+          void started.freed
+            .catch(() => undefined)
+            .then(() => {
+              this.running[priority]--;
+              this.borrowers.delete(borrower);
+              if (priority === 'interactive') this.lastInteractiveAt = this.clock.now();
+              if (borrower.yielding.signal.aborted && !settled) {
+                // Its caller may have given up while it was yielding: then it is withdrawn, not run again.
+                if (signal?.aborted) reject(new EngineTaskWithdrawnError());
+                else this.wait(entry, signal, onAbort);
+              }
+              this.pump();
+            });
         },
       };
       this.wait(entry, signal, onAbort);
@@ -219,7 +236,12 @@ export class EngineScheduler {
    * go ahead. An interactive task that finds every slot taken makes a borrowing analysis task yield.
    */
   private pump(): void {
-    this.waiting.sort((a, b) => ENGINE_PRIORITIES.indexOf(a.priority) - ENGINE_PRIORITIES.indexOf(b.priority) || a.rank - b.rank || a.order - b.order);
+    this.waiting.sort(
+      (a, b) =>
+        ENGINE_PRIORITIES.indexOf(a.priority) - ENGINE_PRIORITIES.indexOf(b.priority) ||
+        a.rank - b.rank ||
+        a.order - b.order,
+    );
     for (let i = 0; i < this.waiting.length;) {
       const next = this.waiting[i];
       if (this.running[next.priority] >= this.lanes[next.priority]) {
@@ -242,7 +264,11 @@ export class EngineScheduler {
 
   /** Starting one more task now would leave no process for speech that has just been running (only analysis can, unless jobs may use every process). */
   private wouldTakeSpeechSlot(): boolean {
-    return this.running.interactive === 0 && this.active + 1 >= this.limits.maxProcesses && this.clock.now() - this.lastInteractiveAt < INTERACTIVE_GRACE_MS;
+    return (
+      this.running.interactive === 0 &&
+      this.active + 1 >= this.limits.maxProcesses &&
+      this.clock.now() - this.lastInteractiveAt < INTERACTIVE_GRACE_MS
+    );
   }
 
   private reclaimFromAnalysis(): void {

@@ -31,7 +31,10 @@ export class JobEventLog extends EventEmitter {
   private readonly histories = new Map<string, JobHistory>();
   private readonly finished: string[] = [];
 
-  constructor(private readonly jobs: JobService, private readonly progressIntervalMs = PROGRESS_INTERVAL_MS) {
+  constructor(
+    private readonly jobs: JobService,
+    private readonly progressIntervalMs = PROGRESS_INTERVAL_MS,
+  ) {
     super();
     this.setMaxListeners(0);
     jobs.on('change', (job: JobRecord) => this.onChange(job));
@@ -89,7 +92,8 @@ export class JobEventLog extends EventEmitter {
     const history = this.historyOf(job.id);
     if (!history) return;
     const before = history.latest?.job;
-    if (before && before.status === job.status && before.phase === job.phase && before.progress === job.progress) return;
+    if (before && before.status === job.status && before.phase === job.phase && before.progress === job.progress)
+      return;
     const onlyProgress = before !== undefined && before.status === job.status && before.phase === job.phase;
     clearTimeout(history.pending);
     history.pending = undefined;

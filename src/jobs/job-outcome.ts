@@ -13,8 +13,12 @@ import type { JobRecord } from './types';
  */
 export function succeededJob(job: JobRecord): JobRecord {
   if (job.status === 'succeeded') return job;
-  if (job.status === 'failed' && job.phase === 'decoding') throw invalidRequest(`file: ${job.error ?? 'could not be decoded'}`);
+  if (job.status === 'failed' && job.phase === 'decoding')
+    throw invalidRequest(`file: ${job.error ?? 'could not be decoded'}`);
   const label = jobKindOf(job.kind).noun;
-  const ending = job.status === 'failed' ? `failed: ${(job.error ?? 'for an unknown reason').replace(/\.$/, '')}` : `was ${job.status}`;
+  const ending =
+    job.status === 'failed'
+      ? `failed: ${(job.error ?? 'for an unknown reason').replace(/\.$/, '')}`
+      : `was ${job.status}`;
   throw new ApiError('INTERNAL_ERROR', `The ${label} job ${job.id} ${ending}.`);
 }

@@ -33,9 +33,13 @@ export const QUEUE_RETRY_AFTER_SECONDS = 5;
 /** A registry error: every door answers it as QUEUE_FULL (429) with Retry-After, in its own wire shape. */
 export class QueueFullError extends ApiError {
   constructor(readonly capacity: number) {
-    super('QUEUE_FULL', `The queue is full: ${capacity} Local API jobs are already waiting or running. Try again when one finishes.`, {
-      headers: { 'Retry-After': String(QUEUE_RETRY_AFTER_SECONDS) },
-    });
+    super(
+      'QUEUE_FULL',
+      `The queue is full: ${capacity} Local API jobs are already waiting or running. Try again when one finishes.`,
+      {
+        headers: { 'Retry-After': String(QUEUE_RETRY_AFTER_SECONDS) },
+      },
+    );
     this.name = 'QueueFullError';
   }
 }
@@ -43,7 +47,10 @@ export class QueueFullError extends ApiError {
 /** A registry error: JOB_NOT_ACTIVE (422) for a cancel of a job that has already finished. */
 export class JobNotActiveError extends ApiError {
   constructor(readonly job: JobRecord) {
-    super('JOB_NOT_ACTIVE', `The job has already finished (${job.status}); only queued or running jobs can be cancelled.`);
+    super(
+      'JOB_NOT_ACTIVE',
+      `The job has already finished (${job.status}); only queued or running jobs can be cancelled.`,
+    );
     this.name = 'JobNotActiveError';
   }
 }
@@ -144,15 +151,29 @@ export class JobService extends EventEmitter {
    * one (QueueFullError for a Local API job), makes the job's folder, lets the kind write its input there,
    * then stores the record and queues it. Whatever fails, the place is released and the folder removed.
    */
-  async create<K extends RecordKind, I extends { kind: K }, R, N extends NewJob>(kind: JobKindModule<K, I, R, N>, admitted: N, reservation?: Reservation): Promise<JobRecord> {
+  async create<K extends RecordKind, I extends { kind: K }, R, N extends NewJob>(
+    kind: JobKindModule<K, I, R, N>,
+    admitted: N,
+    reservation?: Reservation,
+  ): Promise<JobRecord> {
     const place = reservation ?? this.reserve(admitted.origin);
     const id = this.newJobId();
     try {
       const dir = await this.files.create(id);
       const made = await kind.input(admitted, {
-        id, dir, file: (name) => this.files.file(id, name), dataDir: this.options.dataDir, lexiconWith: (over) => this.lexiconWith(over),
+        id,
+        dir,
+        file: (name) => this.files.file(id, name),
+        dataDir: this.options.dataDir,
+        lexiconWith: (over) => this.lexiconWith(over),
       });
-      const record = this.newRecord(id, admitted.origin, made.name, made.input, made.remoteKeyName ?? admitted.remoteKeyName);
+      const record = this.newRecord(
+        id,
+        admitted.origin,
+        made.name,
+        made.input,
+        made.remoteKeyName ?? admitted.remoteKeyName,
+      );
       return await this.enqueue(record, place);
     } catch (error) {
       place.release();
@@ -227,9 +248,9 @@ export class JobService extends EventEmitter {
     const runningIds = [...this.running].filter(([, entry]) => entry.started).map(([id]) => id);
     await Promise.all(
       runningIds.map((id) =>
-        this.move(id, 'interrupted', { error: 'The job was interrupted because Speech Studio stopped while it ran.' }).catch(
-          () => undefined,
-        ),
+        this.move(id, 'interrupted', {
+          error: 'The job was interrupted because Speech Studio stopped while it ran.',
+        }).catch(() => undefined),
       ),
     );
     await this.options.engine.close();
@@ -237,11 +258,30 @@ export class JobService extends EventEmitter {
     await this.options.store.flush();
   }
 
-  private newRecord<K extends string>(id: string, origin: JobOrigin, name: string, input: { kind: K }, remoteKeyName?: string): JobRecord {
+  private newRecord<K extends string>(
+    id: string,
+    origin: JobOrigin,
+    name: string,
+    input: { kind: K },
+    remoteKeyName?: string,
+  ): JobRecord {
     const record: KindRecord<K, typeof input, null> = {
-      id, name, kind: input.kind, status: 'queued', progress: 0, phase: 'queued', backend: null, result: null,
-      error: null, createdAt: Date.now(), startedAt: null, finishedAt: null, origin, ...(remoteKeyName === undefined ? {} : { remoteKeyName }),
-      input, outputFile: null,
+      id,
+      name,
+      kind: input.kind,
+      status: 'queued',
+      progress: 0,
+      phase: 'queued',
+      backend: null,
+      result: null,
+      error: null,
+      createdAt: Date.now(),
+      startedAt: null,
+      finishedAt: null,
+      origin,
+      ...(remoteKeyName === undefined ? {} : { remoteKeyName }),
+      input,
+      outputFile: null,
     };
     // A registry kind's module made the input, so kind and input are one of JobRecord's pairs.
     return record as unknown as JobRecord;
@@ -291,15 +331,17 @@ export class JobService extends EventEmitter {
     };
     let updates = Promise.resolve();
     const onProgress = (phase: EnginePhase, progress: number): void => {
-      updates = updates.then(async () => {
-        const latest = this.options.store.latest(id);
-        if (latest?.status === 'loading_model' && !PREPARING_PHASES.has(phase)) {
-          await this.move(id, 'processing', { phase });
-        }
-        this.options.store.setProgress(id, progress, phase);
-        const visible = this.options.store.get(id);
-        if (visible) this.emit('change', visible);
-      }).catch(() => undefined);
+      updates = updates
+        .then(async () => {
+          const latest = this.options.store.latest(id);
+          if (latest?.status === 'loading_model' && !PREPARING_PHASES.has(phase)) {
+            await this.move(id, 'processing', { phase });
+          }
+          this.options.store.setProgress(id, progress, phase);
+          const visible = this.options.store.get(id);
+          if (visible) this.emit('change', visible);
+        })
+        .catch(() => undefined);
     };
     try {
       const onSegments = (segments: RecognizedSegment[]): void => void this.emit('segments', id, segments);
@@ -308,7 +350,11 @@ export class JobService extends EventEmitter {
       if (this.options.store.latest(id)?.status === 'loading_model') await this.move(id, 'processing');
       // The job's kind made the task (JobFiles.task), so the engine's answer is that kind's result.
       const result = outcome.result as JobRecord['result'];
-      await this.move(id, 'succeeded', { backend: outcome.backend, result, outputFile: this.files.finishedOutputFile(job) });
+      await this.move(id, 'succeeded', {
+        backend: outcome.backend,
+        result,
+        outputFile: this.files.finishedOutputFile(job),
+      });
     } catch (error) {
       if (startFailure) return this.failUnstarted(id, startFailure.error);
       await updates;
@@ -345,7 +391,8 @@ export class JobService extends EventEmitter {
    */
   private async move(id: string, to: JobStatus, details: TransitionDetails = {}): Promise<JobRecord> {
     const before = this.options.store.get(id);
-    if (before && !isActive(to) && canTransition(before.status, to)) await this.files.keepOnlyOutput({ ...before, outputFile: details.outputFile ?? null });
+    if (before && !isActive(to) && canTransition(before.status, to))
+      await this.files.keepOnlyOutput({ ...before, outputFile: details.outputFile ?? null });
     let job: JobRecord;
     try {
       job = await this.options.store.update(id, (current) => transition(current, to, details));

@@ -12,7 +12,8 @@ import type { JobRecord } from './types';
 export async function readJobTranscript(files: JobFiles, job: JobRecord): Promise<Transcript> {
   const file = job.outputFile ? files.file(job.id, job.outputFile) : undefined;
   const text = file ? await fs.readFile(file, 'utf8').catch(() => undefined) : undefined;
-  if (text === undefined) throw new ApiError('OUTPUT_NOT_FOUND', 'The transcript of this job is gone from the data directory.');
+  if (text === undefined)
+    throw new ApiError('OUTPUT_NOT_FOUND', 'The transcript of this job is gone from the data directory.');
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -20,7 +21,10 @@ export async function readJobTranscript(files: JobFiles, job: JobRecord): Promis
     parsed = undefined;
   }
   if (!isTranscriptShape(parsed)) {
-    throw new ApiError('OUTPUT_NOT_FOUND', 'The transcript of this job in the data directory is damaged (not a whole transcript); run the job again.');
+    throw new ApiError(
+      'OUTPUT_NOT_FOUND',
+      'The transcript of this job in the data directory is damaged (not a whole transcript); run the job again.',
+    );
   }
   return parsed;
 }
@@ -29,6 +33,16 @@ export async function readJobTranscript(files: JobFiles, job: JobRecord): Promis
 function isTranscriptShape(value: unknown): value is Transcript {
   if (typeof value !== 'object' || value === null) return false;
   const { text, segments } = value as Partial<Transcript>;
-  return typeof text === 'string' && Array.isArray(segments) && segments.every((segment) =>
-    typeof segment === 'object' && segment !== null && typeof segment.text === 'string' && Number.isFinite(segment.start) && Number.isFinite(segment.end));
+  return (
+    typeof text === 'string' &&
+    Array.isArray(segments) &&
+    segments.every(
+      (segment) =>
+        typeof segment === 'object' &&
+        segment !== null &&
+        typeof segment.text === 'string' &&
+        Number.isFinite(segment.start) &&
+        Number.isFinite(segment.end),
+    )
+  );
 }

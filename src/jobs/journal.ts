@@ -4,7 +4,6 @@ import type { JournalEntry } from './types';
 
 export type { JournalEntry };
 
-
 /**
  * An append-only file of job changes beside the lowdb snapshot. Appending one line costs the same with
  * 100 or 100 000 jobs in history, where rewriting the snapshot grows with it; the store folds the journal
@@ -25,7 +24,8 @@ export class Journal {
     // A journal swapped for a link (or a device, a FIFO) is not ours: the store moves it aside rather than
     // read from, append to and truncate whatever it points at, outside the data directory.
     const info = await fs.lstat(this.file).catch(() => undefined);
-    if (info && !info.isFile()) throw new Error(info.isSymbolicLink() ? 'it is a symbolic link' : 'it is not a regular file');
+    if (info && !info.isFile())
+      throw new Error(info.isSymbolicLink() ? 'it is a symbolic link' : 'it is not a regular file');
     const text = await fs.readFile(this.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return '';
       throw error;

@@ -44,7 +44,10 @@ export class LiveSessionLimitError extends ApiError {
   declare readonly code: 'session_limit_reached';
 
   constructor(readonly maxSessions: number) {
-    super('session_limit_reached', `This server runs ${maxSessions} live transcription sessions at most; try again when one ends.`);
+    super(
+      'session_limit_reached',
+      `This server runs ${maxSessions} live transcription sessions at most; try again when one ends.`,
+    );
     this.name = 'LiveSessionLimitError';
   }
 }
@@ -73,8 +76,10 @@ export interface LiveSessionFiles {
 export function liveRecognition(engine: LiveEngine, dataDir: string, limits: LiveSessionLimits = {}): LiveRecognition {
   const maxSessions = limits.maxSessions ?? 8;
   const idleMs = limits.idleMs ?? 60_000;
-  if (!Number.isInteger(maxSessions) || maxSessions < 1) throw new TypeError(`Expected maxSessions to be a whole number ≥ 1, got ${maxSessions}`);
-  if (!Number.isFinite(idleMs) || idleMs <= 0) throw new TypeError(`Expected idleMs to be a positive number, got ${idleMs}`);
+  if (!Number.isInteger(maxSessions) || maxSessions < 1)
+    throw new TypeError(`Expected maxSessions to be a whole number ≥ 1, got ${maxSessions}`);
+  if (!Number.isFinite(idleMs) || idleMs <= 0)
+    throw new TypeError(`Expected idleMs to be a positive number, got ${idleMs}`);
   const root = path.join(dataDir, 'live');
   let openSessions = 0;
 
@@ -113,13 +118,21 @@ export function liveRecognition(engine: LiveEngine, dataDir: string, limits: Liv
     async look(files, plan, signal, rank = 'look') {
       const pcmPath = path.join(files.dir, `${randomUUID()}.pcm`);
       // Its place in the interactive lane: a committed utterance decodes the words without `preview`.
-      const placing = rank === 'final' ? { kind: 'live-window' as const, decode: true } : { kind: 'live-window' as const, preview: true };
+      const placing =
+        rank === 'final'
+          ? { kind: 'live-window' as const, decode: true }
+          : { kind: 'live-window' as const, preview: true };
       try {
-        const outcome = await engine.runWhenReady(`live-${randomUUID()}`, placing, async (): Promise<LiveWindowTask> => {
-          const { pcm, look } = plan({ waiting: engine.waitingOf('live-window') });
-          await writeFile(pcmPath, new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength));
-          return { kind: 'live-window', pcmPath, ...look };
-        }, { signal, onProgress: () => undefined });
+        const outcome = await engine.runWhenReady(
+          `live-${randomUUID()}`,
+          placing,
+          async (): Promise<LiveWindowTask> => {
+            const { pcm, look } = plan({ waiting: engine.waitingOf('live-window') });
+            await writeFile(pcmPath, new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength));
+            return { kind: 'live-window', pcmPath, ...look };
+          },
+          { signal, onProgress: () => undefined },
+        );
         return outcome.result;
       } finally {
         await rm(pcmPath, { force: true });

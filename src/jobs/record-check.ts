@@ -22,17 +22,22 @@ const orNull = (value: unknown, check: (v: unknown) => boolean): boolean => valu
 function shapeProblem(value: Record<string, unknown>): string | undefined {
   if (!(typeof value.id === 'string' && SAFE_ID.test(value.id))) return 'id: is not a job id';
   if (typeof value.name !== 'string') return 'name: is not a string';
-  if (!isRecordKind(value.kind)) return `kind: is not ${RECORD_KINDS.slice(0, -1).join(', ')} or ${RECORD_KINDS.at(-1)}`;
+  if (!isRecordKind(value.kind))
+    return `kind: is not ${RECORD_KINDS.slice(0, -1).join(', ')} or ${RECORD_KINDS.at(-1)}`;
   if (!(typeof value.status === 'string' && STATUSES.has(value.status))) return 'status: is not a job status';
-  if (!(typeof value.progress === 'number' && value.progress >= 0 && value.progress <= 100)) return 'progress: is not from 0 to 100';
-  if (!(orNull(value.phase, isString) && orNull(value.backend, isString) && orNull(value.error, isString))) return 'phase, backend or error: is not a string';
+  if (!(typeof value.progress === 'number' && value.progress >= 0 && value.progress <= 100))
+    return 'progress: is not from 0 to 100';
+  if (!(orNull(value.phase, isString) && orNull(value.backend, isString) && orNull(value.error, isString)))
+    return 'phase, backend or error: is not a string';
   if (!orNull(value.result, isObject)) return 'result: is not an object';
-  if (!(isTime(value.createdAt) && orNull(value.startedAt, isTime) && orNull(value.finishedAt, isTime))) return 'createdAt, startedAt or finishedAt: is not a time';
-  if (!(typeof value.origin === 'string' && ORIGINS.has(value.origin))) return `origin: is not one of ${JOB_ORIGINS.join(', ')}`;
+  if (!(isTime(value.createdAt) && orNull(value.startedAt, isTime) && orNull(value.finishedAt, isTime)))
+    return 'createdAt, startedAt or finishedAt: is not a time';
+  if (!(typeof value.origin === 'string' && ORIGINS.has(value.origin)))
+    return `origin: is not one of ${JOB_ORIGINS.join(', ')}`;
   if (!orNull(value.outputFile, isSafeFileName)) return 'outputFile: is not a file name';
   if (!(value.remoteKeyName === undefined || isString(value.remoteKeyName))) return 'remoteKeyName: is not a string';
   const input = value.input;
-  if (!(isObject(input) && input.kind === value.kind)) return 'input: does not match the job\'s kind';
+  if (!(isObject(input) && input.kind === value.kind)) return "input: does not match the job's kind";
   return jobKindOf(value.kind).inputProblem(input, value.origin);
 }
 

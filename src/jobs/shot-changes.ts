@@ -37,7 +37,10 @@ interface CacheEntry {
 export { shotChangesCacheDir };
 
 const cacheFile = (dataDir: string, key: CacheKey): string =>
-  path.join(shotChangesCacheDir(dataDir), `${createHash('sha256').update(`${key.path}\0${key.threshold}`).digest('hex').slice(0, 32)}.json`);
+  path.join(
+    shotChangesCacheDir(dataDir),
+    `${createHash('sha256').update(`${key.path}\0${key.threshold}`).digest('hex').slice(0, 32)}.json`,
+  );
 
 const sameKey = (a: CacheKey, b: CacheKey): boolean =>
   a.path === b.path && a.size === b.size && a.mtimeMs === b.mtimeMs && a.threshold === b.threshold;

@@ -6,7 +6,13 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { ApiError } from '../contract/errors';
 import { modelsDir } from '../models/model-paths';
-import { normalizeSpeakerName, readKnownSpeakers, speakerNameProblem, updateKnownSpeakers, type KnownSpeaker } from '../voices/known-speakers';
+import {
+  normalizeSpeakerName,
+  readKnownSpeakers,
+  speakerNameProblem,
+  updateKnownSpeakers,
+  type KnownSpeaker,
+} from '../voices/known-speakers';
 import type { EngineHost } from './engine-host';
 
 /** A name the enrollment refuses, in one sentence for the user: a registry INVALID_REQUEST. */
@@ -18,18 +24,37 @@ export class EnrollmentError extends ApiError {
 }
 
 /** `ranges`: only these stretches of `clip` (seconds), e.g. one speaker's segments of a transcript of it. */
-export async function enrollSpeaker(engine: EngineHost, dataDir: string, given: string, clip: string, signal: AbortSignal, ranges?: Array<{ start: number; end: number }>): Promise<KnownSpeaker> {
+export async function enrollSpeaker(
+  engine: EngineHost,
+  dataDir: string,
+  given: string,
+  clip: string,
+  signal: AbortSignal,
+  ranges?: Array<{ start: number; end: number }>,
+): Promise<KnownSpeaker> {
   const name = normalizeSpeakerName(given);
   const problem = speakerNameProblem(name);
   if (problem) throw new EnrollmentError(`${JSON.stringify(name)}: ${problem}.`);
   if ((await readKnownSpeakers(dataDir)).some((speaker) => normalizeSpeakerName(speaker.name) === name)) {
-    throw new EnrollmentError(`A speaker named ${JSON.stringify(name)} is already enrolled: remove it first, or choose another name.`);
+    throw new EnrollmentError(
+      `A speaker named ${JSON.stringify(name)} is already enrolled: remove it first, or choose another name.`,
+    );
   }
-  const outcome = await engine.run(`enroll-${randomUUID()}`, { kind: 'speaker-embedding', inputPath: path.resolve(clip), modelsDir: modelsDir(dataDir), ...(ranges ? { ranges } : {}) }, { signal, onProgress: () => undefined });
+  const outcome = await engine.run(
+    `enroll-${randomUUID()}`,
+    {
+      kind: 'speaker-embedding',
+      inputPath: path.resolve(clip),
+      modelsDir: modelsDir(dataDir),
+      ...(ranges ? { ranges } : {}),
+    },
+    { signal, onProgress: () => undefined },
+  );
   const speaker: KnownSpeaker = { name, ...outcome.result, addedAt: new Date().toISOString() };
   // Checked again under the lock: another enrollment (another process too) may have finished meanwhile.
   return updateKnownSpeakers(dataDir, (current) => {
-    if (current.some((known) => normalizeSpeakerName(known.name) === name)) throw new EnrollmentError(`A speaker named ${JSON.stringify(name)} was enrolled meanwhile.`);
+    if (current.some((known) => normalizeSpeakerName(known.name) === name))
+      throw new EnrollmentError(`A speaker named ${JSON.stringify(name)} was enrolled meanwhile.`);
     return { speakers: [...current, speaker], value: speaker };
   });
 }

@@ -37,7 +37,10 @@ interface CacheEntry {
 export { speechRegionsCacheDir };
 
 const cacheFile = (dataDir: string, mediaPath: string): string =>
-  path.join(speechRegionsCacheDir(dataDir), `${createHash('sha256').update(mediaPath).digest('hex').slice(0, 32)}.json`);
+  path.join(
+    speechRegionsCacheDir(dataDir),
+    `${createHash('sha256').update(mediaPath).digest('hex').slice(0, 32)}.json`,
+  );
 
 const sameKey = (a: CacheKey, b: CacheKey): boolean =>
   a.path === b.path && a.size === b.size && a.mtimeMs === b.mtimeMs && a.vadModel === b.vadModel;
@@ -66,7 +69,12 @@ export async function findSpeechRegions(
   options: SpeechRegionsOptions = {},
 ): Promise<FoundSpeechRegions> {
   const info = await stat(mediaPath);
-  const key: CacheKey = { path: mediaPath, size: info.size, mtimeMs: info.mtimeMs, vadModel: path.basename(vadModelPath) };
+  const key: CacheKey = {
+    path: mediaPath,
+    size: info.size,
+    mtimeMs: info.mtimeMs,
+    vadModel: path.basename(vadModelPath),
+  };
   const file = cacheFile(dataDir, mediaPath);
   const cached = await readCached(file, key);
   if (cached) return { ...cached, cached: true };

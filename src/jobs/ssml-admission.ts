@@ -49,9 +49,15 @@ export async function admitSsml(
   const markup: SsmlTaskMarkup = { voices: {}, audio: {} };
   for (const name of plan.voices) {
     const match = findVoice(voices as VoiceLibrary, name);
-    if (!match.found) throw invalidRequest(`${field}: SSML <voice name="${name.slice(0, 100)}">: no such voice; use a voice id or exact name from GET /voices`);
+    if (!match.found)
+      throw invalidRequest(
+        `${field}: SSML <voice name="${name.slice(0, 100)}">: no such voice; use a voice id or exact name from GET /voices`,
+      );
     if (!isReadyVoice(match.entry.voice)) {
-      throw new ApiError('VOICE_NOT_READY', `${field}: SSML <voice name="${name.slice(0, 100)}">: the voice ${match.entry.voice.name} is ${match.entry.voice.availability.replace('_', ' ')}`);
+      throw new ApiError(
+        'VOICE_NOT_READY',
+        `${field}: SSML <voice name="${name.slice(0, 100)}">: the voice ${match.entry.voice.name} is ${match.entry.voice.availability.replace('_', ' ')}`,
+      );
     }
     markup.voices[name] = match.entry.ref;
   }
@@ -59,9 +65,14 @@ export async function admitSsml(
     if (step.kind !== 'audio' || markup.audio[step.src]) continue;
     const where = `${field}: SSML line ${step.line}, column ${step.column}: <audio src="${step.src.slice(0, 200)}">`;
     if (audioFolders.length === 0) throw invalidRequest(`${where}: no folder is open to audio files here`);
-    const candidate = path.isAbsolute(step.src) ? step.src : await firstExisting(audioFolders.map((folder) => path.resolve(folder, step.src)));
+    const candidate = path.isAbsolute(step.src)
+      ? step.src
+      : await firstExisting(audioFolders.map((folder) => path.resolve(folder, step.src)));
     // The folders are the server's, not the client's: an error names what the client gave, never them.
-    if (!candidate) throw invalidRequest(`${where}: no such file in the folders open to audio (the data directory's audio folder and the configured folders)`);
+    if (!candidate)
+      throw invalidRequest(
+        `${where}: no such file in the folders open to audio (the data directory's audio folder and the configured folders)`,
+      );
     try {
       markup.audio[step.src] = (await confineInput(candidate, audioFolders, 'src')).path;
     } catch (error) {
@@ -74,7 +85,13 @@ export async function admitSsml(
 
 async function firstExisting(candidates: string[]): Promise<string | undefined> {
   for (const candidate of candidates) {
-    if (await stat(candidate).then(() => true, () => false)) return candidate;
+    if (
+      await stat(candidate).then(
+        () => true,
+        () => false,
+      )
+    )
+      return candidate;
   }
   return undefined;
 }

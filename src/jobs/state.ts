@@ -17,7 +17,10 @@ const NEXT: Record<JobStatus, readonly JobStatus[]> = {
 };
 
 export class IllegalTransitionError extends Error {
-  constructor(readonly from: JobStatus, readonly to: JobStatus) {
+  constructor(
+    readonly from: JobStatus,
+    readonly to: JobStatus,
+  ) {
     super(`A job cannot go from ${from} to ${to}.`);
     this.name = 'IllegalTransitionError';
   }
@@ -55,7 +58,11 @@ export interface TransitionMarks {
  * loading_model, the finish time when it ends in a terminal state, and progress 100 with phase `done` on
  * success. A phase the caller reports wins, except over `done`.
  */
-export function transitionMarks(steps: readonly JobStatus[], reportedPhase: string | undefined, now: number): TransitionMarks {
+export function transitionMarks(
+  steps: readonly JobStatus[],
+  reportedPhase: string | undefined,
+  now: number,
+): TransitionMarks {
   const marks: TransitionMarks = reportedPhase === undefined ? {} : { phase: reportedPhase };
   if (steps.includes('loading_model')) {
     marks.startedAt = now;
@@ -75,7 +82,12 @@ export function transitionMarks(steps: readonly JobStatus[], reportedPhase: stri
 export type TransitionDetails = Partial<Pick<JobRecord, 'result' | 'error' | 'backend' | 'outputFile' | 'phase'>>;
 
 /** The record after moving to `to`, with the timestamps, phase and progress that move implies. */
-export function transition(job: JobRecord, to: JobStatus, details: TransitionDetails = {}, now = Date.now()): JobRecord {
+export function transition(
+  job: JobRecord,
+  to: JobStatus,
+  details: TransitionDetails = {},
+  now = Date.now(),
+): JobRecord {
   if (!canTransition(job.status, to)) throw new IllegalTransitionError(job.status, to);
   const { phase, result, ...rest } = details;
   const moved: JobRecord = { ...job, ...rest, status: to, ...transitionMarks([to], phase ?? undefined, now) };

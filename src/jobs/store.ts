@@ -32,7 +32,11 @@ export class JobStore {
   private progressTimer: NodeJS.Timeout | undefined;
   private compaction: Promise<void> | undefined;
 
-  private constructor(private readonly db: Low<StoreData>, private readonly journal: Journal, jobs: Map<string, JobRecord>) {
+  private constructor(
+    private readonly db: Low<StoreData>,
+    private readonly journal: Journal,
+    jobs: Map<string, JobRecord>,
+  ) {
     this.committed = jobs;
   }
 
@@ -48,7 +52,9 @@ export class JobStore {
       if (!Array.isArray(db.data?.jobs)) throw new Error('it has no list of jobs');
     } catch (error) {
       const kept = await keepAside(file, 'move');
-      log.error(`The job store ${file} could not be read (${(error as Error).message}); ${kept} and started without its jobs.`);
+      log.error(
+        `The job store ${file} could not be read (${(error as Error).message}); ${kept} and started without its jobs.`,
+      );
       db.data = { version: 1, jobs: [] };
     }
     const valid = db.data.jobs.filter(isJobRecord);
@@ -65,20 +71,31 @@ export class JobStore {
       }
     } catch (error) {
       const kept = await keepAside(journal.file, 'move');
-      log.error(`The job journal ${journal.file} could not be read (${(error as Error).message}); ${kept} and started without its changes.`);
+      log.error(
+        `The job journal ${journal.file} could not be read (${(error as Error).message}); ${kept} and started without its changes.`,
+      );
     }
-    const replayed = replayStore(valid.map(upgradeStored), entries.map((entry) => ('put' in entry ? { put: upgradeStored(entry.put) } : entry)));
+    const replayed = replayStore(
+      valid.map(upgradeStored),
+      entries.map((entry) => ('put' in entry ? { put: upgradeStored(entry.put) } : entry)),
+    );
     if (invalid + replayed.duplicates > 0) {
       const kept = await keepAside(file, 'copy');
       const what = [
         invalid > 0 ? `${invalid} damaged job records (the first: ${firstProblem})` : '',
-        replayed.duplicates > 0 ? `${replayed.duplicates} second records of one job id (a finished record was kept where there was one)` : '',
-      ].filter(Boolean).join(' and ');
+        replayed.duplicates > 0
+          ? `${replayed.duplicates} second records of one job id (a finished record was kept where there was one)`
+          : '',
+      ]
+        .filter(Boolean)
+        .join(' and ');
       log.error(`The job store ${file} held ${what}; ${kept} and left them out.`);
     }
     if (replayed.changedAfterEnd > 0) {
       const kept = await keepAside(journal.file, 'copy');
-      log.error(`The job journal ${journal.file} held ${replayed.changedAfterEnd} changes to jobs that had already finished; ${kept} and left them out (a finished job never changes).`);
+      log.error(
+        `The job journal ${journal.file} held ${replayed.changedAfterEnd} changes to jobs that had already finished; ${kept} and left them out (a finished job never changes).`,
+      );
     }
     for (const [id, job] of replayed.jobs) replayed.jobs.set(id, withDefaults(job));
     return new JobStore(db, journal, replayed.jobs);

@@ -45,7 +45,8 @@ const LANES: Record<Kind, Omit<TaskPlace, 'label'>> = {
 export type TaskPlacing = Pick<EngineTask, 'kind'> & Partial<Pick<LiveWindowTask, 'decode' | 'preview'>>;
 
 /** A live look that decodes the words without `preview` is a committed utterance's final decode. */
-const isFinalLiveDecode = (task: TaskPlacing): boolean => task.kind === 'live-window' && task.decode === true && task.preview !== true;
+const isFinalLiveDecode = (task: TaskPlacing): boolean =>
+  task.kind === 'live-window' && task.decode === true && task.preview !== true;
 
 /** The place in the engine scheduler of a task of this kind (labelled with the kind, so waiting tasks can be counted by kind). */
 export function taskPlace(task: TaskPlacing): TaskPlace {

@@ -47,15 +47,26 @@ export function translatedName(input: string, to: string): string {
 }
 
 /** Admits the translation and queues its job; throws a TranslateRefusal (or NoLanguageModelError) before any work. */
-export async function createTranslateJob(jobs: JobService, dataDir: string, request: TranslateRequest): Promise<JobRecord> {
+export async function createTranslateJob(
+  jobs: JobService,
+  dataDir: string,
+  request: TranslateRequest,
+): Promise<JobRecord> {
   const format = path.extname(request.input).slice(1).toLowerCase();
-  if (format !== 'srt' && format !== 'vtt') throw new TranslateRefusal(`Only .srt and .vtt files can be translated, not "${path.basename(request.input)}".`);
-  if (!LANGUAGE_TAG.test(request.to)) throw new TranslateRefusal(`The language to translate into must be a tag such as de or pt-BR, not "${request.to}".`);
-  if (request.from !== undefined && !LANGUAGE_TAG.test(request.from)) throw new TranslateRefusal(`The source language must be a tag such as en, not "${request.from}".`);
+  if (format !== 'srt' && format !== 'vtt')
+    throw new TranslateRefusal(`Only .srt and .vtt files can be translated, not "${path.basename(request.input)}".`);
+  if (!LANGUAGE_TAG.test(request.to))
+    throw new TranslateRefusal(
+      `The language to translate into must be a tag such as de or pt-BR, not "${request.to}".`,
+    );
+  if (request.from !== undefined && !LANGUAGE_TAG.test(request.from))
+    throw new TranslateRefusal(`The source language must be a tag such as en, not "${request.from}".`);
   const input = path.resolve(request.input);
   const out = path.resolve(request.out);
-  if (input === out) throw new TranslateRefusal('The translation would overwrite its source: choose another output file.');
-  if (path.extname(out).toLowerCase() !== `.${format}`) throw new TranslateRefusal(`The translation of a .${format} file is written as .${format}: name the output so.`);
+  if (input === out)
+    throw new TranslateRefusal('The translation would overwrite its source: choose another output file.');
+  if (path.extname(out).toLowerCase() !== `.${format}`)
+    throw new TranslateRefusal(`The translation of a .${format} file is written as .${format}: name the output so.`);
   const source = await readFile(input, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new TranslateRefusal(`The subtitle file ${input} cannot be read (${error.code ?? error.message}).`);
   });
@@ -68,13 +79,28 @@ export async function createTranslateJob(jobs: JobService, dataDir: string, requ
   }
   const modelPath = await resolveLanguageModel(dataDir, request.model);
   return jobs.create(translateKind, {
-    origin: request.origin, name: `Translate ${path.basename(input)} → ${request.to}`, source,
-    input: { input, out, format, cues: cues.length, modelPath, to: request.to, ...(request.from ? { from: request.from } : {}), style: request.style ?? resolveStyle() },
+    origin: request.origin,
+    name: `Translate ${path.basename(input)} → ${request.to}`,
+    source,
+    input: {
+      input,
+      out,
+      format,
+      cues: cues.length,
+      modelPath,
+      to: request.to,
+      ...(request.from ? { from: request.from } : {}),
+      style: request.style ?? resolveStyle(),
+    },
   });
 }
 
 /** Waits for a translation job to end (aborting `signal` cancels it); an unfinished one leaves no partial file. */
-export async function finishTranslateJob(jobs: JobService, job: JobRecord, signal?: AbortSignal): Promise<{ job: JobRecord; result: TranslateResult | null }> {
+export async function finishTranslateJob(
+  jobs: JobService,
+  job: JobRecord,
+  signal?: AbortSignal,
+): Promise<{ job: JobRecord; result: TranslateResult | null }> {
   const ended = await finishPartialOutputJob(jobs, job, () => jobKindOf(job.kind).userOutput?.(job), signal);
   return { job: ended, result: translateKind.resultOf(ended) };
 }

@@ -34,20 +34,31 @@ export const DEFAULT_VERIFY_RETAKES = 2;
 export const MAX_VERIFY_RETAKES = 10;
 
 /** The verification the engine runs, or a ManuscriptError with one sentence. */
-export async function admitVerify(request: VerifyRequest, dataDir: string, language: string, hooks: VerifyTestHooks = {}): Promise<BookVerify> {
+export async function admitVerify(
+  request: VerifyRequest,
+  dataDir: string,
+  language: string,
+  hooks: VerifyTestHooks = {},
+): Promise<BookVerify> {
   const model = chooseWhisperModel(await listSttModels(dataDir), language);
   const threshold = request.threshold ?? (model ? DEFAULT_VERIFY_THRESHOLD : DEFAULT_ALIGNER_THRESHOLD);
   const retakes = request.retakes ?? DEFAULT_VERIFY_RETAKES;
   if (typeof threshold !== 'number' || !Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
-    throw new ManuscriptError(`The verify threshold is a word error rate from 0 to 1 (0.1 is 10 %), not ${String(threshold).slice(0, 40)}.`);
+    throw new ManuscriptError(
+      `The verify threshold is a word error rate from 0 to 1 (0.1 is 10 %), not ${String(threshold).slice(0, 40)}.`,
+    );
   }
   if (!Number.isInteger(retakes) || retakes < 0 || retakes > MAX_VERIFY_RETAKES) {
-    throw new ManuscriptError(`The verify retakes are a whole number from 0 to ${MAX_VERIFY_RETAKES}, not ${String(retakes).slice(0, 40)}.`);
+    throw new ManuscriptError(
+      `The verify retakes are a whole number from 0 to ${MAX_VERIFY_RETAKES}, not ${String(retakes).slice(0, 40)}.`,
+    );
   }
   return {
     threshold,
     retakes,
-    scorer: model ? { kind: 'recognizer', modelPath: model.path, model: model.name, language } : { kind: 'aligner', language },
+    scorer: model
+      ? { kind: 'recognizer', modelPath: model.path, model: model.name, language }
+      : { kind: 'aligner', language },
     ...(hooks.corruptFirstTake ? { corruptFirstTake: true } : {}),
   };
 }

@@ -11,14 +11,21 @@ import { builtinCatalog } from '../models/catalog';
 import { listSttModels } from '../models/installed-models';
 import type { VoiceLibrary } from '../voices/library';
 import { catalogEntryInstalled } from '../voices/neural-voices';
-import { checkNewVoiceName, ownVoiceFolder, OwnVoiceError, stageVoiceFolder, type StagedVoice } from '../voices/own-voices';
+import {
+  checkNewVoiceName,
+  ownVoiceFolder,
+  OwnVoiceError,
+  stageVoiceFolder,
+  type StagedVoice,
+} from '../voices/own-voices';
 import { VoiceFiles } from '../voices/voice-files';
 
 /** The catalog model every cloned voice speaks through. */
 export const ZIPVOICE_MODEL_ID = 'zipvoice-distill-int8-zh-en-emilia';
 
 /** What the user confirms, once for each cloned voice; voice.json keeps it with the time. */
-export const CONSENT_STATEMENT = 'The person speaking in this recording has consented to having their voice cloned and used with Speech Studio.';
+export const CONSENT_STATEMENT =
+  'The person speaking in this recording has consented to having their voice cloned and used with Speech Studio.';
 
 const REFERENCE_FILE = 'reference.wav';
 
@@ -34,7 +41,10 @@ export interface PreparedReference {
 export function requireZipVoice(dataDir: string): void {
   const entry = builtinCatalog().models.find((candidate) => candidate.id === ZIPVOICE_MODEL_ID)!;
   if (!catalogEntryInstalled(entry, new VoiceFiles(dataDir))) {
-    throw new OwnVoiceError('ZIPVOICE_NOT_INSTALLED', `Cloning a voice needs the ZipVoice model, which is not installed: install it first (models install ${ZIPVOICE_MODEL_ID}).`);
+    throw new OwnVoiceError(
+      'ZIPVOICE_NOT_INSTALLED',
+      `Cloning a voice needs the ZipVoice model, which is not installed: install it first (models install ${ZIPVOICE_MODEL_ID}).`,
+    );
   }
 }
 
@@ -52,18 +62,25 @@ export async function prepareReference(
   const text = options.text?.trim();
   const recognizer = text ? undefined : (await listSttModels(dataDir))[0];
   if (!text && !recognizer) {
-    throw new OwnVoiceError('NO_RECOGNIZER', 'No speech-to-text model is installed to recognize what the recording says: install one (models install), or give the text.');
+    throw new OwnVoiceError(
+      'NO_RECOGNIZER',
+      'No speech-to-text model is installed to recognize what the recording says: install one (models install), or give the text.',
+    );
   }
   const staged = await stageVoiceFolder(dataDir);
   try {
-    const { result } = await engine.run(`voice-reference-${randomUUID()}`, {
-      kind: 'voice-reference',
-      inputPath: path.resolve(clip),
-      outputPath: path.join(staged.dir, REFERENCE_FILE),
-      modelsDir: new VoiceFiles(dataDir).modelsDir,
-      ...(text ? { text } : { recognizerModelPath: recognizer!.path }),
-      ...(options.language ? { language: options.language } : {}),
-    }, { signal: options.signal ?? new AbortController().signal, onProgress: () => undefined });
+    const { result } = await engine.run(
+      `voice-reference-${randomUUID()}`,
+      {
+        kind: 'voice-reference',
+        inputPath: path.resolve(clip),
+        outputPath: path.join(staged.dir, REFERENCE_FILE),
+        modelsDir: new VoiceFiles(dataDir).modelsDir,
+        ...(text ? { text } : { recognizerModelPath: recognizer!.path }),
+        ...(options.language ? { language: options.language } : {}),
+      },
+      { signal: options.signal ?? new AbortController().signal, onProgress: () => undefined },
+    );
     return { staged, text: result.text, speechSeconds: result.speechSeconds, language: result.language };
   } catch (error) {
     await staged.discard();
@@ -72,7 +89,8 @@ export async function prepareReference(
 }
 
 /** The language tag a cloned voice is listed under: the recording's, else English (ZipVoice's other language). */
-const voiceLanguage = (language: string | null): string => (language && /^[a-z]{2,3}(-[A-Za-z0-9]{1,8})*$/i.test(language) ? language : 'en');
+const voiceLanguage = (language: string | null): string =>
+  language && /^[a-z]{2,3}(-[A-Za-z0-9]{1,8})*$/i.test(language) ? language : 'en';
 
 /**
  * Saves a prepared reference as a cloned voice named `name` with `text` (the recognized text as confirmed or
@@ -86,7 +104,10 @@ export async function saveClonedVoice(
 ): Promise<{ id: string; name: string; folder: string }> {
   try {
     if (!request.consent) {
-      throw new OwnVoiceError('NO_CONSENT', `A voice is cloned only with the speaker's consent: confirm that "${CONSENT_STATEMENT}"`);
+      throw new OwnVoiceError(
+        'NO_CONSENT',
+        `A voice is cloned only with the speaker's consent: confirm that "${CONSENT_STATEMENT}"`,
+      );
     }
     const name = checkNewVoiceName(library, dataDir, request.name);
     const text = request.text.trim();
@@ -96,7 +117,7 @@ export async function saveClonedVoice(
       name,
       engine: 'zipvoice',
       languageCode: voiceLanguage(prepared.language),
-      license: 'personal: cloned with the speaker\'s consent',
+      license: "personal: cloned with the speaker's consent",
       uses: ZIPVOICE_MODEL_ID,
       files: {},
       reference: { audio: REFERENCE_FILE, text },
@@ -119,12 +140,20 @@ export async function cloneVoice(
 ): Promise<{ id: string; name: string; folder: string; text: string; speechSeconds: number }> {
   // Name and consent first: no engine work for a request that would be refused anyway.
   checkNewVoiceName(library, dataDir, request.name);
-  if (!request.consent) throw new OwnVoiceError('NO_CONSENT', `A voice is cloned only with the speaker's consent: confirm that "${CONSENT_STATEMENT}"`);
+  if (!request.consent)
+    throw new OwnVoiceError(
+      'NO_CONSENT',
+      `A voice is cloned only with the speaker's consent: confirm that "${CONSENT_STATEMENT}"`,
+    );
   const prepared = await prepareReference(engine, dataDir, request.clip, request);
   if (!prepared.text) {
     await prepared.staged.discard();
     throw new OwnVoiceError('NO_RECOGNIZER', 'No words were recognized in the recording: give its text instead.');
   }
-  const saved = await saveClonedVoice(library, dataDir, prepared, { name: request.name, text: prepared.text, consent: request.consent });
+  const saved = await saveClonedVoice(library, dataDir, prepared, {
+    name: request.name,
+    text: prepared.text,
+    consent: request.consent,
+  });
   return { ...saved, text: prepared.text, speechSeconds: prepared.speechSeconds };
 }

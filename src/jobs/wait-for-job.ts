@@ -39,7 +39,12 @@ export function waitForJobEnd(jobs: JobService, id: string, signal?: AbortSignal
  * aborts; whatever did not succeed, the partial file or folder is removed, as the engine that was writing it
  * may have been ended mid-write.
  */
-export async function finishPartialOutputJob(jobs: JobService, job: JobRecord, out: () => string | undefined, signal?: AbortSignal): Promise<JobRecord> {
+export async function finishPartialOutputJob(
+  jobs: JobService,
+  job: JobRecord,
+  out: () => string | undefined,
+  signal?: AbortSignal,
+): Promise<JobRecord> {
   const cancel = (): void => void jobs.cancel(job.id).catch(() => undefined);
   signal?.addEventListener('abort', cancel, { once: true });
   if (signal?.aborted) cancel();

@@ -36,12 +36,20 @@ export function entriesIn(text: string, entries: readonly LexiconEntry[]): Lexic
 }
 
 /** A lexicon ready to apply to many pieces of one job's text: the entries for `language`, indexed once. */
-export function compileLexicon(entries: readonly LexiconEntry[], language: string, phonemes?: PhonemeWriter): (text: string) => LexiconApplication {
+export function compileLexicon(
+  entries: readonly LexiconEntry[],
+  language: string,
+  phonemes?: PhonemeWriter,
+): (text: string) => LexiconApplication {
   const fitting = entries.filter((entry) => entryFitsLanguage(entry, language));
   const matcher = new LexiconMatcher(fitting);
-  const replacements = fitting.map((entry) => (entry.phonemes !== undefined && phonemes ? phonemes(entry.phonemes) : entry.say));
+  const replacements = fitting.map((entry) =>
+    entry.phonemes !== undefined && phonemes ? phonemes(entry.phonemes) : entry.say,
+  );
   // Longer entries first, then the list's order: a shorter entry never replaces inside a longer one's match.
-  const rank = fitting.map((_, index) => index).sort((a, b) => fitting[b].text.length - fitting[a].text.length || a - b);
+  const rank = fitting
+    .map((_, index) => index)
+    .sort((a, b) => fitting[b].text.length - fitting[a].text.length || a - b);
   const priority = new Int32Array(fitting.length);
   rank.forEach((index, place) => (priority[index] = place));
   return (text) => {
@@ -71,11 +79,19 @@ export function compileLexicon(entries: readonly LexiconEntry[], language: strin
     }
     out += text.slice(at);
     for (const name of applied) skipped.delete(name);
-    return { text: out, report: { applied: [...applied], skipped: [...skipped].map(([name, reason]) => ({ text: name, reason })) } };
+    return {
+      text: out,
+      report: { applied: [...applied], skipped: [...skipped].map(([name, reason]) => ({ text: name, reason })) },
+    };
   };
 }
 
 /** The text with the entries for `language` applied, and which entries were applied or skipped. */
-export function applyLexicon(text: string, entries: readonly LexiconEntry[], language: string, phonemes?: PhonemeWriter): LexiconApplication {
+export function applyLexicon(
+  text: string,
+  entries: readonly LexiconEntry[],
+  language: string,
+  phonemes?: PhonemeWriter,
+): LexiconApplication {
   return compileLexicon(entries, language, phonemes)(text);
 }

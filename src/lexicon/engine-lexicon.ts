@@ -18,7 +18,11 @@ export interface JobLexicon {
   report(): LexiconReport | undefined;
 }
 
-export function lexiconForEngine(entries: readonly LexiconEntry[] | undefined, language: string, engine: TtsEngineName): JobLexicon {
+export function lexiconForEngine(
+  entries: readonly LexiconEntry[] | undefined,
+  language: string,
+  engine: TtsEngineName,
+): JobLexicon {
   if (!entries || entries.length === 0) return { apply: (text) => text, report: () => undefined };
   const applied = new Set<string>();
   const skipped = new Map<string, string>();
@@ -27,7 +31,8 @@ export function lexiconForEngine(entries: readonly LexiconEntry[] | undefined, l
     apply(text) {
       const result = applyTo(text);
       for (const name of result.report.applied) applied.add(name);
-      for (const { text: name, reason } of result.report.skipped) skipped.set(name, `${engine} ${reason.replace(/^the engine /, '')}`);
+      for (const { text: name, reason } of result.report.skipped)
+        skipped.set(name, `${engine} ${reason.replace(/^the engine /, '')}`);
       return result.text;
     },
     report() {

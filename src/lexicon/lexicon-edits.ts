@@ -6,7 +6,11 @@ import type { LexiconEntry } from '../contract/types';
 import { entryIdentity } from './merge-lexicon';
 
 /** The entries with `old` replaced by `updated` in place; `updated` is added when `old` is not there. */
-export function replaceEntry(entries: readonly LexiconEntry[], old: LexiconEntry, updated: LexiconEntry): LexiconEntry[] {
+export function replaceEntry(
+  entries: readonly LexiconEntry[],
+  old: LexiconEntry,
+  updated: LexiconEntry,
+): LexiconEntry[] {
   const identity = entryIdentity(old);
   const at = entries.findIndex((entry) => entryIdentity(entry) === identity);
   if (at < 0) return [...entries, updated];

@@ -57,7 +57,10 @@ function parseLexicon(dataDir: string, text: string): LexiconDocument {
 }
 
 const unreadable = (dataDir: string, why: string): ApiError =>
-  new ApiError('INTERNAL_ERROR', `The pronunciation lexicon ${lexiconPath(dataDir)} ${why}: correct the file, or replace it with PUT /lexicon.`);
+  new ApiError(
+    'INTERNAL_ERROR',
+    `The pronunciation lexicon ${lexiconPath(dataDir)} ${why}: correct the file, or replace it with PUT /lexicon.`,
+  );
 
 /** Replaces the lexicon atomically, writes in turn, so a reader never sees half a document. */
 export async function writeLexicon(dataDir: string, document: LexiconDocument): Promise<void> {

@@ -55,7 +55,10 @@ function matchAt(text: string, start: number, entry: Compiled): number {
 
 /** Whole words (spaces in an entry match any spacing), case-insensitive unless `caseSensitive`. */
 export function entrySource(entry: LexiconEntry): string {
-  const words = entry.text.trim().split(/\s+/).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const words = entry.text
+    .trim()
+    .split(/\s+/)
+    .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   return `(?<!${WORD_CHAR})${words.join('\\s+')}(?!${WORD_CHAR})`;
 }
 
@@ -100,7 +103,8 @@ export class LexiconMatcher {
       }
     }
     for (const { index, global } of this.withoutWord) {
-      for (const match of text.matchAll(global)) found.push({ start: match.index, end: match.index + match[0].length, entry: index });
+      for (const match of text.matchAll(global))
+        found.push({ start: match.index, end: match.index + match[0].length, entry: index });
     }
     return found;
   }

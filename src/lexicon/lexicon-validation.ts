@@ -7,7 +7,7 @@ import { lexiconSchemas, PHONEME_FORBIDDEN } from '../contract/lexicon-schema';
 import type { LexiconDocument, LexiconEntry } from '../contract/types';
 import { describeError, newAjv, type Validation } from '../contract/validation';
 
-let compiled: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } | undefined;
+let compiled: (((data: unknown) => boolean) & { errors?: ErrorObject[] | null }) | undefined;
 const schemaCheck = () => (compiled ??= newAjv(false).compile(lexiconSchemas.Lexicon));
 
 /** `entries.3.text` as people read it: `entries[3].text`. */
@@ -37,8 +37,10 @@ function entryProblem(entries: readonly LexiconEntry[]): string | undefined {
   for (const [index, entry] of entries.entries()) {
     const at = `entries[${index}]`;
     if (!/[\p{L}\p{N}]/u.test(entry.text)) return `${at}.text: must contain a letter or a digit`;
-    if (entry.phonemes !== undefined && entry.alphabet === undefined) return `${at}.alphabet: is required with phonemes; use "espeak"`;
-    if (entry.alphabet !== undefined && entry.phonemes === undefined) return `${at}.phonemes: is required with alphabet`;
+    if (entry.phonemes !== undefined && entry.alphabet === undefined)
+      return `${at}.alphabet: is required with phonemes; use "espeak"`;
+    if (entry.alphabet !== undefined && entry.phonemes === undefined)
+      return `${at}.phonemes: is required with alphabet`;
     if (entry.say === undefined && entry.phonemes === undefined) return `${at}: needs say (a respelling) or phonemes`;
     const key = JSON.stringify([entryKey(entry), entry.language?.toLowerCase() ?? null]);
     const first = seen.get(key);

@@ -13,7 +13,10 @@ export function entryIdentity(entry: LexiconEntry): string {
  * The winning entries first (so they also win ties of equal length when applied), then the base entries
  * the winners do not replace.
  */
-export function mergeLexicons(base: readonly LexiconEntry[], winning: readonly LexiconEntry[]): readonly LexiconEntry[] {
+export function mergeLexicons(
+  base: readonly LexiconEntry[],
+  winning: readonly LexiconEntry[],
+): readonly LexiconEntry[] {
   // The same list, not a copy: what is built from a lexicon (its matcher) is kept per list.
   if (winning.length === 0) return base;
   const replaced = new Set(winning.map(entryIdentity));

@@ -42,7 +42,9 @@ export async function withEntry(file: string, entry: LexiconEntry): Promise<Lexi
   const current = await readWorkspaceLexicon(file);
   if (current.problem !== undefined) throw new Error(`Fix the lexicon first: ${current.problem}`);
   // The entries as written, not as validated (which fills in defaults such as caseSensitive: false).
-  const written: LexiconEntry[] = current.entries.length ? (JSON.parse(await fs.readFile(file, 'utf8')) as LexiconDocument).entries : [];
+  const written: LexiconEntry[] = current.entries.length
+    ? (JSON.parse(await fs.readFile(file, 'utf8')) as LexiconDocument).entries
+    : [];
   const identity = entryIdentity(entry);
   const at = written.findIndex((other) => entryIdentity(other) === identity);
   const entries = [...written];

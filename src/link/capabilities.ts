@@ -20,7 +20,10 @@ export interface DeviceCapabilities {
 }
 
 export const EMPTY_CAPABILITIES: DeviceCapabilities = {
-  version: 'unknown', tts: { voices: [] }, stt: { models: [] , diarization: false }, queueCapacity: 0,
+  version: 'unknown',
+  tts: { voices: [] },
+  stt: { models: [], diarization: false },
+  queueCapacity: 0,
 };
 
 export function canRunTts(capabilities: DeviceCapabilities, voiceId: string): boolean {
@@ -33,7 +36,11 @@ export function canRunTts(capabilities: DeviceCapabilities, voiceId: string): bo
  * rules admission applies): a model that serves the language, and the diarization models when the caller asked
  * for diarization.
  */
-export function canRunStt(capabilities: DeviceCapabilities, options: Pick<SttOptions, 'language'> & Partial<SttOptions>, diarizationAsked: boolean): boolean {
+export function canRunStt(
+  capabilities: DeviceCapabilities,
+  options: Pick<SttOptions, 'language'> & Partial<SttOptions>,
+  diarizationAsked: boolean,
+): boolean {
   return sttRefusal({ options, diarizationAsked }, capabilities.stt) === undefined;
 }
 
@@ -44,12 +51,31 @@ export const hasAnyTts = (capabilities: DeviceCapabilities): boolean => capabili
 export function parseCapabilities(value: unknown): DeviceCapabilities | undefined {
   const v = value as Partial<DeviceCapabilities> | null;
   if (!v || typeof v !== 'object') return undefined;
-  if (typeof v.version !== 'string' || !Number.isInteger(v.queueCapacity) || (v.queueCapacity as number) < 0) return undefined;
-  if (!v.tts || !Array.isArray(v.tts.voices) || !v.stt || !Array.isArray(v.stt.models) || typeof v.stt.diarization !== 'boolean') return undefined;
-  const voicesOk = v.tts.voices.every((voice) => voice && typeof voice.id === 'string' && typeof voice.name === 'string' && typeof voice.languageCode === 'string');
-  const modelsOk = v.stt.models.every((model) => model && typeof model.name === 'string' && typeof model.englishOnly === 'boolean'
-    && (model.engine === undefined || model.engine === 'whisper' || model.engine === 'parakeet')
-    && (model.languages === undefined || (Array.isArray(model.languages) && model.languages.length <= 200 && model.languages.every((code) => typeof code === 'string'))));
+  if (typeof v.version !== 'string' || !Number.isInteger(v.queueCapacity) || (v.queueCapacity as number) < 0)
+    return undefined;
+  if (
+    !v.tts ||
+    !Array.isArray(v.tts.voices) ||
+    !v.stt ||
+    !Array.isArray(v.stt.models) ||
+    typeof v.stt.diarization !== 'boolean'
+  )
+    return undefined;
+  const voicesOk = v.tts.voices.every(
+    (voice) =>
+      voice && typeof voice.id === 'string' && typeof voice.name === 'string' && typeof voice.languageCode === 'string',
+  );
+  const modelsOk = v.stt.models.every(
+    (model) =>
+      model &&
+      typeof model.name === 'string' &&
+      typeof model.englishOnly === 'boolean' &&
+      (model.engine === undefined || model.engine === 'whisper' || model.engine === 'parakeet') &&
+      (model.languages === undefined ||
+        (Array.isArray(model.languages) &&
+          model.languages.length <= 200 &&
+          model.languages.every((code) => typeof code === 'string'))),
+  );
   if (!voicesOk || !modelsOk || v.tts.voices.length > 5000 || v.stt.models.length > 200) return undefined;
   return v as DeviceCapabilities;
 }

@@ -72,7 +72,9 @@ function withoutNul(value: unknown): unknown {
   if (typeof value === 'string') return value.replaceAll('\u0000', '\uFFFD');
   if (Array.isArray(value)) return value.map(withoutNul);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key.replaceAll('\u0000', '\uFFFD'), withoutNul(item)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key.replaceAll('\u0000', '\uFFFD'), withoutNul(item)]),
+  );
 }
 
 /** Parses one frame from a device; undefined for anything malformed (the link is then closed). */
@@ -94,12 +96,17 @@ export function parseDeviceMessage(text: string): DeviceMessage | undefined {
     case 'heartbeat':
       return value as unknown as DeviceMessage;
     case 'update':
-      return isString(value.jobId, 64) && STATUSES.has(value.status as string) && typeof value.progress === 'number' &&
-        (value.phase === null || isString(value.phase, 64)) && (value.error === undefined || value.error === null || isString(value.error, 4000))
+      return isString(value.jobId, 64) &&
+        STATUSES.has(value.status as string) &&
+        typeof value.progress === 'number' &&
+        (value.phase === null || isString(value.phase, 64)) &&
+        (value.error === undefined || value.error === null || isString(value.error, 4000))
         ? (value as unknown as DeviceMessage)
         : undefined;
     case 'reject':
-      return isString(value.jobId, 64) && isString(value.reason, 4000) ? (value as unknown as DeviceMessage) : undefined;
+      return isString(value.jobId, 64) && isString(value.reason, 4000)
+        ? (value as unknown as DeviceMessage)
+        : undefined;
     default:
       return undefined;
   }

@@ -9,7 +9,8 @@ export function relayOrigin(url: string): URL {
   } catch {
     throw new TypeError(`Expected the relay's URL such as https://relay.example.com, got ${JSON.stringify(url)}`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new TypeError(`Expected an http(s) relay URL, got ${JSON.stringify(url)}`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new TypeError(`Expected an http(s) relay URL, got ${JSON.stringify(url)}`);
   parsed.pathname = parsed.pathname.replace(/\/+$/, '').replace(/\/v1$/, '') || '/';
   parsed.search = '';
   parsed.hash = '';
@@ -17,7 +18,8 @@ export function relayOrigin(url: string): URL {
 }
 
 /** `path` under the relay's origin, which may itself sit under a path (a relay behind a proxy). */
-export const underOrigin = (origin: URL, path: string): URL => new URL(`${origin.pathname.replace(/\/$/, '')}${path}`, origin);
+export const underOrigin = (origin: URL, path: string): URL =>
+  new URL(`${origin.pathname.replace(/\/$/, '')}${path}`, origin);
 
 export function linkUrl(origin: URL): string {
   const url = underOrigin(origin, DEVICE_LINK_PATH);
@@ -32,6 +34,7 @@ export function linkUrl(origin: URL): string {
  */
 export function checkDeviceLink(relayUrl: string, deviceToken: string): URL {
   const origin = relayOrigin(relayUrl);
-  if (!DEVICE_TOKEN_FORMAT.test(deviceToken)) throw new TypeError('Expected a device token ssd_… (from the relay\'s portal or "relay.js devices enrol")');
+  if (!DEVICE_TOKEN_FORMAT.test(deviceToken))
+    throw new TypeError('Expected a device token ssd_… (from the relay\'s portal or "relay.js devices enrol")');
   return origin;
 }

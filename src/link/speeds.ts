@@ -18,7 +18,8 @@ export interface SpeedReport {
 /** More than any device has engines times models; a bound on what one message may make the relay store. */
 export const MAX_SPEED_REPORTS = 200;
 
-const isName = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= 200 && !value.includes('\u0000');
+const isName = (value: unknown): value is string =>
+  typeof value === 'string' && value.length > 0 && value.length <= 200 && !value.includes('\u0000');
 
 /**
  * Reads the speeds a device sent; undefined when absent or of the wrong shape (the relay then keeps what it
@@ -26,10 +27,26 @@ const isName = (value: unknown): value is string => typeof value === 'string' &&
  */
 export function parseSpeeds(value: unknown): SpeedReport[] | undefined {
   if (!Array.isArray(value) || value.length > MAX_SPEED_REPORTS) return undefined;
-  const ok = value.every((item: Partial<SpeedReport> | null) =>
-    item !== null && typeof item === 'object' && (item.kind === 'tts' || item.kind === 'stt') && isName(item.engine) && isName(item.model) &&
-    typeof item.realTimeFactor === 'number' && Number.isFinite(item.realTimeFactor) && item.realTimeFactor > 0 && item.realTimeFactor < 1000 &&
-    Number.isInteger(item.samples) && (item.samples as number) > 0);
+  const ok = value.every(
+    (item: Partial<SpeedReport> | null) =>
+      item !== null &&
+      typeof item === 'object' &&
+      (item.kind === 'tts' || item.kind === 'stt') &&
+      isName(item.engine) &&
+      isName(item.model) &&
+      typeof item.realTimeFactor === 'number' &&
+      Number.isFinite(item.realTimeFactor) &&
+      item.realTimeFactor > 0 &&
+      item.realTimeFactor < 1000 &&
+      Number.isInteger(item.samples) &&
+      (item.samples as number) > 0,
+  );
   if (!ok) return undefined;
-  return (value as SpeedReport[]).map(({ kind, engine, model, realTimeFactor, samples }) => ({ kind, engine, model, realTimeFactor, samples }));
+  return (value as SpeedReport[]).map(({ kind, engine, model, realTimeFactor, samples }) => ({
+    kind,
+    engine,
+    model,
+    realTimeFactor,
+    samples,
+  }));
 }

@@ -28,9 +28,22 @@ export function alignRoutes(router: Router, deps: AppDeps): void {
       const scriptFile = `script.${admitted.scriptFormat}`;
       await fs.writeFile(path.join(dir, scriptFile), admitted.script, 'utf8');
       const vadModelPath = await findVadModelIn(path.join(deps.dataDir, 'models'), deps.engineConfig());
-      const recognizerModelPath = await alignRecognizerModel(deps.dataDir, admitted.options.language, deps.preferredSttModel?.());
+      const recognizerModelPath = await alignRecognizerModel(
+        deps.dataDir,
+        admitted.options.language,
+        deps.preferredSttModel?.(),
+      );
       const { storedName, originalName, bytes } = file;
-      return { options: admitted.options, inputFile: storedName, originalName, bytes, scriptFile, scriptFormat: admitted.scriptFormat, vadModelPath, recognizerModelPath };
+      return {
+        options: admitted.options,
+        inputFile: storedName,
+        originalName,
+        bytes,
+        scriptFile,
+        scriptFormat: admitted.scriptFormat,
+        vadModelPath,
+        recognizerModelPath,
+      };
     });
     ctx.body = toPublicJob(job);
   });

@@ -34,9 +34,15 @@ export function jobRoutes(router: Router, deps: AppDeps): void {
     const range = byteRange(ctx.get('Range') || undefined, stat.size, ctx.get('If-Range') || undefined);
     ctx.set('Accept-Ranges', 'bytes');
     if (range.kind === 'unsatisfiable') {
-      throw new ApiError('RANGE_NOT_SATISFIABLE', `Range: ${ctx.get('Range').slice(0, 100)} starts past the end of the ${stat.size}-byte output.`, { headers: { 'Content-Range': `bytes */${stat.size}` } });
+      throw new ApiError(
+        'RANGE_NOT_SATISFIABLE',
+        `Range: ${ctx.get('Range').slice(0, 100)} starts past the end of the ${stat.size}-byte output.`,
+        { headers: { 'Content-Range': `bytes */${stat.size}` } },
+      );
     }
-    ctx.type = job.input.encodeAs ? EXTRA_AUDIO_MEDIA_TYPES[job.input.encodeAs] : AUDIO_MEDIA_TYPES[job.input.options.outputFormat];
+    ctx.type = job.input.encodeAs
+      ? EXTRA_AUDIO_MEDIA_TYPES[job.input.encodeAs]
+      : AUDIO_MEDIA_TYPES[job.input.options.outputFormat];
     ctx.attachment(`speech-${job.id.slice(0, 8)}.${format}`);
     if (range.kind === 'part') {
       ctx.status = 206;

@@ -14,13 +14,8 @@ import { requireFeature } from '../http/security';
 export function ttsRoutes(router: Router, deps: AppDeps): void {
   const parseJson = jsonBody();
 
-  router.post(
-    '/tts/jobs',
-    requireFeature(deps.entitlements, 'tts'),
-    parseJson,
-    async (ctx) => {
-      const admitted = admitTts(deps.validators, ctx.request.body, deps.voices);
-      ctx.body = toPublicJob(await deps.jobs.createTtsJob({ origin: 'api', ...admitted }));
-    },
-  );
+  router.post('/tts/jobs', requireFeature(deps.entitlements, 'tts'), parseJson, async (ctx) => {
+    const admitted = admitTts(deps.validators, ctx.request.body, deps.voices);
+    ctx.body = toPublicJob(await deps.jobs.createTtsJob({ origin: 'api', ...admitted }));
+  });
 }

@@ -17,7 +17,11 @@ export class PathRefusedError extends ApiError {
    * `publicReason`: the same refusal without the server's folders, for a client that did not choose them (an
    * HTTP request's SSML); by default the reason, which names only what the client gave.
    */
-  constructor(readonly field: string, readonly reason: string, readonly publicReason = reason) {
+  constructor(
+    readonly field: string,
+    readonly reason: string,
+    readonly publicReason = reason,
+  ) {
     super('INVALID_REQUEST', `${field}: ${reason}`);
     this.name = 'PathRefusedError';
   }
@@ -38,12 +42,19 @@ async function realFolders(folders: AllowedFolders): Promise<string[]> {
 
 function requireFolders(field: string, folders: AllowedFolders): void {
   if (folders.length === 0) {
-    throw new PathRefusedError(field, 'no folder is open to file tools: the client declared no roots and no folder is configured (--allow-folder or SPEECH_STUDIO_ALLOWED_FOLDERS)');
+    throw new PathRefusedError(
+      field,
+      'no folder is open to file tools: the client declared no roots and no folder is configured (--allow-folder or SPEECH_STUDIO_ALLOWED_FOLDERS)',
+    );
   }
 }
 
 function refuseOutside(field: string, given: string, folders: AllowedFolders): never {
-  throw new PathRefusedError(field, `${given} is outside the folders file tools may use (${folders.join(', ')})`, `${given} is outside the folders open to it`);
+  throw new PathRefusedError(
+    field,
+    `${given} is outside the folders file tools may use (${folders.join(', ')})`,
+    `${given} is outside the folders open to it`,
+  );
 }
 
 /**
@@ -69,7 +80,11 @@ export function allowedFolders(clientRoots: AllowedFolders | undefined, configur
 }
 
 /** A file to read: absolute, a regular file once links are resolved, inside an allowed folder. */
-export async function confineInput(given: string, folders: AllowedFolders, field = 'path'): Promise<{ path: string; stats: Stats }> {
+export async function confineInput(
+  given: string,
+  folders: AllowedFolders,
+  field = 'path',
+): Promise<{ path: string; stats: Stats }> {
   requireAbsolutePath(given, field);
   requireFolders(field, folders);
   const real = await realpath(given).catch(() => undefined);
@@ -85,18 +100,26 @@ export async function confineInput(given: string, folders: AllowedFolders, field
  * inside an allowed folder, the name itself is not a link or a folder, and an existing file only with
  * `overwrite`. Answers the path to write (through the real folder).
  */
-export async function confineOutput(given: string, folders: AllowedFolders, overwrite: boolean, field = 'outputPath'): Promise<string> {
+export async function confineOutput(
+  given: string,
+  folders: AllowedFolders,
+  overwrite: boolean,
+  field = 'outputPath',
+): Promise<string> {
   requireAbsolutePath(given, field);
   requireFolders(field, folders);
   const name = path.basename(given);
   if (!name || name === '.' || name === '..') throw new PathRefusedError(field, `${given} names no file`);
   const parent = path.dirname(given);
   const realParent = await realpath(parent).catch(() => undefined);
-  if (!realParent || !(await stat(realParent)).isDirectory()) throw new PathRefusedError(field, `the folder ${parent} does not exist; create it first`);
+  if (!realParent || !(await stat(realParent)).isDirectory())
+    throw new PathRefusedError(field, `the folder ${parent} does not exist; create it first`);
   const target = path.join(realParent, name);
-  if (!(await realFolders(folders)).some((folder) => isInside(folder, target) && folder !== target)) refuseOutside(field, given, folders);
+  if (!(await realFolders(folders)).some((folder) => isInside(folder, target) && folder !== target))
+    refuseOutside(field, given, folders);
   const existing = await lstat(target).catch(() => undefined);
-  if (existing?.isSymbolicLink()) throw new PathRefusedError(field, `${given} is a symbolic link; Speech Studio does not write through links`);
+  if (existing?.isSymbolicLink())
+    throw new PathRefusedError(field, `${given} is a symbolic link; Speech Studio does not write through links`);
   if (existing?.isDirectory()) throw new PathRefusedError(field, `${given} is a folder; give a file name`);
   if (existing && !existing.isFile()) throw new PathRefusedError(field, `${given} is not a regular file`);
   if (existing && !overwrite) throw new PathRefusedError(field, `${given} exists; pass overwrite: true to replace it`);
@@ -107,14 +130,21 @@ export async function confineOutput(given: string, folders: AllowedFolders, over
  * Opens a checked output for writing without following a link at its name (O_NOFOLLOW), creating it
  * exclusively unless `overwrite`; the check is repeated first, since the work between took time.
  */
-async function openConfined(given: string, folders: AllowedFolders, overwrite: boolean, field: string): Promise<FileHandle> {
+async function openConfined(
+  given: string,
+  folders: AllowedFolders,
+  overwrite: boolean,
+  field: string,
+): Promise<FileHandle> {
   const target = await confineOutput(given, folders, overwrite, field);
-  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | (overwrite ? constants.O_TRUNC : constants.O_EXCL);
+  const flags =
+    constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | (overwrite ? constants.O_TRUNC : constants.O_EXCL);
   try {
     return await open(target, flags, 0o644);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') throw new PathRefusedError(field, `${given} is a symbolic link; Speech Studio does not write through links`);
+    if (code === 'ELOOP')
+      throw new PathRefusedError(field, `${given} is a symbolic link; Speech Studio does not write through links`);
     if (code === 'EEXIST') throw new PathRefusedError(field, `${given} exists; pass overwrite: true to replace it`);
     throw error;
   }
@@ -132,7 +162,10 @@ export async function writeConfined(
   options: { overwrite: boolean; field?: string },
 ): Promise<string> {
   const field = options.field ?? 'outputPath';
-  const existed = await lstat(given).then(() => true, () => false);
+  const existed = await lstat(given).then(
+    () => true,
+    () => false,
+  );
   const handle = await openConfined(given, folders, options.overwrite, field);
   try {
     if (typeof content === 'string') await handle.writeFile(content, 'utf8');

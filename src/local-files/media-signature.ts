@@ -7,7 +7,8 @@ import { open } from 'node:fs/promises';
 
 const HEAD_BYTES = 64;
 
-const ascii = (head: Buffer, offset: number, text: string): boolean => head.toString('latin1', offset, offset + text.length) === text;
+const ascii = (head: Buffer, offset: number, text: string): boolean =>
+  head.toString('latin1', offset, offset + text.length) === text;
 
 /** The container the first bytes announce, or undefined when they announce none we decode. */
 export function mediaSignature(head: Buffer): string | undefined {
@@ -21,7 +22,8 @@ export function mediaSignature(head: Buffer): string | undefined {
   if (ascii(head, 0, 'caff')) return 'caf';
   if (head.length >= 4 && head.readUInt32BE(0) === 0x1a45dfa3) return 'matroska';
   if (head.length >= 4 && head.readUInt32BE(0) === 0x3026b275) return 'asf';
-  if (head.length >= 8 && ['ftyp', 'moov', 'mdat', 'wide', 'free', 'skip'].some((atom) => ascii(head, 4, atom))) return 'mp4';
+  if (head.length >= 8 && ['ftyp', 'moov', 'mdat', 'wide', 'free', 'skip'].some((atom) => ascii(head, 4, atom)))
+    return 'mp4';
   // An MPEG audio frame or an ADTS (AAC) header: eleven set sync bits.
   if (head.length >= 2 && head[0] === 0xff && (head[1] & 0xe0) === 0xe0) return 'mpeg-audio';
   return undefined;

@@ -15,7 +15,8 @@ export function mcpRoutes(router: Router, deps: AppDeps): void {
   router.post(
     '/mcp',
     async (ctx, next) => {
-      if (!ctx.is('application/json')) throw invalidRequest('body: must be a JSON-RPC message sent with Content-Type: application/json');
+      if (!ctx.is('application/json'))
+        throw invalidRequest('body: must be a JSON-RPC message sent with Content-Type: application/json');
       await next();
     },
     parseJson,

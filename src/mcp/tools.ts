@@ -25,7 +25,18 @@ import { readMediaSignature } from '../local-files/media-signature';
 import { MAX_UPLOAD_BYTES, tooLarge } from '../http/upload/receive-upload';
 
 /** What the tools need of the server: the same dependencies as the HTTP app. */
-export type McpDeps = Pick<AppDeps, 'dataDir' | 'jobs' | 'voices' | 'validators' | 'log' | 'preferredSttModel' | 'openAiVoices' | 'allowedFolders' | 'maxUploadBytes'>;
+export type McpDeps = Pick<
+  AppDeps,
+  | 'dataDir'
+  | 'jobs'
+  | 'voices'
+  | 'validators'
+  | 'log'
+  | 'preferredSttModel'
+  | 'openAiVoices'
+  | 'allowedFolders'
+  | 'maxUploadBytes'
+>;
 
 /** The folders the connected client declared as its roots, when it declares any (stdio; stateless HTTP cannot ask). */
 export type ClientRoots = () => Promise<readonly string[] | undefined>;
@@ -66,12 +77,27 @@ export function speechTools(deps: McpDeps, clientRoots: ClientRoots = async () =
   };
 
   return {
-    listVoices(input: { search?: string; languageCode?: string; limit?: number }): { voices: VoiceSummary[]; total: number } {
+    listVoices(input: { search?: string; languageCode?: string; limit?: number }): {
+      voices: VoiceSummary[];
+      total: number;
+    } {
       const page = deps.voices.list({
-        search: input.search, languageCode: input.languageCode, scope: 'all', sortBy: 'name', sortDirection: 'asc', page: 1, limit: input.limit ?? 20,
+        search: input.search,
+        languageCode: input.languageCode,
+        scope: 'all',
+        sortBy: 'name',
+        sortDirection: 'asc',
+        page: 1,
+        limit: input.limit ?? 20,
       });
       return {
-        voices: page.items.map(({ id, name, languageCode, gender, availability }) => ({ id, name, languageCode, ...(gender ? { gender } : {}), availability })),
+        voices: page.items.map(({ id, name, languageCode, gender, availability }) => ({
+          id,
+          name,
+          languageCode,
+          ...(gender ? { gender } : {}),
+          availability,
+        })),
         total: page.meta.total,
       };
     },
@@ -83,23 +109,53 @@ export function speechTools(deps: McpDeps, clientRoots: ClientRoots = async () =
       const target = input.outputPath;
       if (target) await confineOutput(target, allowed, input.overwrite ?? false);
       const format = input.format ?? (target ? formatOfPath(target) : 'wav');
-      const admitted = admitTts(deps.validators, { voiceId: voice.voice.id, text: input.text, outputFormat: format, ...(input.speed ? { speed: input.speed } : {}) }, deps.voices);
-      const ssml = looksLikeSsml(input.text) ? await admitSsml(input.text, deps.voices, [...(await folders()), ...ssmlAudioFolders({ dataDir: deps.dataDir })]) : undefined;
-      const created = await deps.jobs.createTtsJob({ origin: 'api', ...admitted, name: `MCP narration: ${input.text.replace(/\s+/g, ' ').trim().slice(0, 40)}`, ...(ssml ? { ssml } : {}) });
+      const admitted = admitTts(
+        deps.validators,
+        {
+          voiceId: voice.voice.id,
+          text: input.text,
+          outputFormat: format,
+          ...(input.speed ? { speed: input.speed } : {}),
+        },
+        deps.voices,
+      );
+      const ssml = looksLikeSsml(input.text)
+        ? await admitSsml(input.text, deps.voices, [
+            ...(await folders()),
+            ...ssmlAudioFolders({ dataDir: deps.dataDir }),
+          ])
+        : undefined;
+      const created = await deps.jobs.createTtsJob({
+        origin: 'api',
+        ...admitted,
+        name: `MCP narration: ${input.text.replace(/\s+/g, ' ').trim().slice(0, 40)}`,
+        ...(ssml ? { ssml } : {}),
+      });
       if (!target) return { job: toPublicJob(created) };
       const done = succeededJob(await waitForJobEnd(deps.jobs, created.id, signal));
-      await writeConfined(target, allowed, { copyFrom: deps.jobs.files.file(done.id, done.outputFile!) }, { overwrite: input.overwrite ?? false });
+      await writeConfined(
+        target,
+        allowed,
+        { copyFrom: deps.jobs.files.file(done.id, done.outputFile!) },
+        { overwrite: input.overwrite ?? false },
+      );
       return { job: toPublicJob(done), outputPath: target };
     },
 
     /** Transcribes a media file of this machine; waits, and answers the transcript in the format asked. */
-    async transcribe(input: TranscribeInput, signal?: AbortSignal): Promise<{ job: PublicJob; transcript: string; outputPath?: string }> {
+    async transcribe(
+      input: TranscribeInput,
+      signal?: AbortSignal,
+    ): Promise<{ job: PublicJob; transcript: string; outputPath?: string }> {
       const allowed = await folders();
       const source = await confineInput(input.path, allowed, 'path');
       // What an upload could not carry is not copied either: the size limit and a media file's first bytes.
       const maxBytes = deps.maxUploadBytes ?? MAX_UPLOAD_BYTES;
       if (source.stats.size > maxBytes) throw tooLarge(maxBytes);
-      if (!(await readMediaSignature(source.path))) throw invalidRequest(`path: ${input.path} is not a media file (no audio or video container Speech Studio reads)`);
+      if (!(await readMediaSignature(source.path)))
+        throw invalidRequest(
+          `path: ${input.path} is not a media file (no audio or video container Speech Studio reads)`,
+        );
       const target = input.outputPath;
       if (target) await confineOutput(target, allowed, input.overwrite ?? false);
       const format = input.format ?? 'txt';
@@ -111,7 +167,14 @@ export function speechTools(deps: McpDeps, clientRoots: ClientRoots = async () =
         const inputFile = storedInputName(input.path);
         await copyFile(source.path, path.join(dir, inputFile));
         const originalName = path.basename(input.path);
-        return { options, inputFile, originalName, bytes: source.stats.size, modelPath: model.path, name: `MCP transcription: ${originalName}`.slice(0, 200) };
+        return {
+          options,
+          inputFile,
+          originalName,
+          bytes: source.stats.size,
+          modelPath: model.path,
+          name: `MCP transcription: ${originalName}`.slice(0, 200),
+        };
       });
       const done = succeededJob(await waitForJobEnd(deps.jobs, created.id, signal));
       const transcript = await readJobTranscript(deps.jobs.files, done);
@@ -131,6 +194,7 @@ export type SpeechTools = ReturnType<typeof speechTools>;
 /** The audio format a file name asks for (`talk.mp3` → mp3), wav otherwise. */
 function formatOfPath(file: string): (typeof OUTPUT_FORMATS)[number] {
   const extension = path.extname(file).slice(1).toLowerCase();
-  return (OUTPUT_FORMATS as readonly string[]).includes(extension) ? (extension as (typeof OUTPUT_FORMATS)[number]) : 'wav';
+  return (OUTPUT_FORMATS as readonly string[]).includes(extension)
+    ? (extension as (typeof OUTPUT_FORMATS)[number])
+    : 'wav';
 }
-

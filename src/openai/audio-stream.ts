@@ -52,7 +52,8 @@ export async function* tailJobOutput(jobs: JobService, id: string, signal?: Abor
       const latest = jobs.get(id) ?? job;
       const ended = !isActive(latest.status);
       if (ended && latest.status !== 'succeeded') throw new JobEndedError(latest);
-      handle ??= (await open(`${final}.partial`, 'r').catch(() => undefined)) ?? (await open(final, 'r').catch(() => undefined));
+      handle ??=
+        (await open(`${final}.partial`, 'r').catch(() => undefined)) ?? (await open(final, 'r').catch(() => undefined));
       if (handle) {
         for (;;) {
           const buffer = Buffer.alloc(READ_BYTES);
@@ -63,7 +64,8 @@ export async function* tailJobOutput(jobs: JobService, id: string, signal?: Abor
         }
       }
       if (ended) {
-        if (!handle) throw new JobEndedError({ ...latest, error: 'The output file of this job is gone from the data directory.' });
+        if (!handle)
+          throw new JobEndedError({ ...latest, error: 'The output file of this job is gone from the data directory.' });
         return;
       }
       await nextChange(jobs, id, POLL_MS);

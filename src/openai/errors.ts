@@ -12,7 +12,12 @@ import { describeThrown, type Logger } from '../util/log';
 export const OPENAI_PATHS = /^\/v1\/(audio\/(speech|transcriptions|translations)|models)(\/|$)/;
 
 /** Our field names where they differ from OpenAI's, for `param` and the message that names the field. */
-const OPENAI_PARAM: Record<string, string> = { text: 'input', voiceId: 'voice', speed: 'speed', outputFormat: 'response_format' };
+const OPENAI_PARAM: Record<string, string> = {
+  text: 'input',
+  voiceId: 'voice',
+  speed: 'speed',
+  outputFormat: 'response_format',
+};
 
 export interface OpenAiErrorBody {
   error: { message: string; type: string; param: string | null; code: string | null };
@@ -52,7 +57,8 @@ export function toOpenAiError(status: number, body: ErrorBody): OpenAiErrorBody 
  */
 export function openAiErrorOf(thrown: unknown, log: Logger): OpenAiErrorBody {
   const registered = registryErrorOf(thrown);
-  if (!registered) log.error(`OpenAI stream failed: ${thrown instanceof Error ? thrown.stack : describeThrown(thrown)}`);
+  if (!registered)
+    log.error(`OpenAI stream failed: ${thrown instanceof Error ? thrown.stack : describeThrown(thrown)}`);
   const error = registered ?? new ApiError('INTERNAL_ERROR', describeThrown(thrown));
   return toOpenAiError(error.status, error.toBody());
 }

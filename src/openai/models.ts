@@ -38,24 +38,54 @@ export async function listOpenAiModels(deps: AppDeps): Promise<OpenAiModel[]> {
   for (const model of stt) {
     const stat = await fs.stat(model.path).catch(() => undefined);
     const created = Math.floor((stat?.mtimeMs ?? 0) / 1000);
-    models.push(model.engine === 'parakeet'
-      ? { id: model.name, object: 'model', created, owned_by: 'parakeet', kind: 'speech-to-text', languages: model.languages ?? [] }
-      : { id: model.name, object: 'model', created, owned_by: 'whisper.cpp', kind: 'speech-to-text' });
+    models.push(
+      model.engine === 'parakeet'
+        ? {
+            id: model.name,
+            object: 'model',
+            created,
+            owned_by: 'parakeet',
+            kind: 'speech-to-text',
+            languages: model.languages ?? [],
+          }
+        : { id: model.name, object: 'model', created, owned_by: 'whisper.cpp', kind: 'speech-to-text' },
+    );
   }
   if (stt.length > 0) {
     const preferred = deps.preferredSttModel?.();
     const best = stt.some((model) => model.engine === 'parakeet')
       ? 'the installed model that fits the language best: Parakeet for its languages, else the largest whisper model'
       : 'the largest installed whisper model that fits the language';
-    models.push({ id: 'whisper-1', object: 'model', created: 0, owned_by: 'speech-studio', kind: 'speech-to-text', alias_of: preferred ?? best });
+    models.push({
+      id: 'whisper-1',
+      object: 'model',
+      created: 0,
+      owned_by: 'speech-studio',
+      kind: 'speech-to-text',
+      alias_of: preferred ?? best,
+    });
   }
   const engines = readyVoicesByEngine(deps.voices);
   for (const [engine, count] of [...engines].sort(([a], [b]) => a.localeCompare(b))) {
-    models.push({ id: engine, object: 'model', created: 0, owned_by: 'speech-studio', kind: 'text-to-speech', voices: count });
+    models.push({
+      id: engine,
+      object: 'model',
+      created: 0,
+      owned_by: 'speech-studio',
+      kind: 'text-to-speech',
+      voices: count,
+    });
   }
   if (engines.size > 0) {
     for (const id of ['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts']) {
-      models.push({ id, object: 'model', created: 0, owned_by: 'speech-studio', kind: 'text-to-speech', alias_of: 'the voice named in the request (OpenAI voice names map to ready voices)' });
+      models.push({
+        id,
+        object: 'model',
+        created: 0,
+        owned_by: 'speech-studio',
+        kind: 'text-to-speech',
+        alias_of: 'the voice named in the request (OpenAI voice names map to ready voices)',
+      });
     }
   }
   return models;
@@ -67,7 +97,11 @@ export function modelsRoute(router: Router, deps: AppDeps): void {
   });
   router.get('/models/:id', async (ctx) => {
     const model = (await listOpenAiModels(deps)).find((candidate) => candidate.id === ctx.params.id);
-    if (!model) throw new ApiError('NOT_FOUND', `model: no model ${JSON.stringify(ctx.params.id.slice(0, 100))} is installed (see GET /models).`);
+    if (!model)
+      throw new ApiError(
+        'NOT_FOUND',
+        `model: no model ${JSON.stringify(ctx.params.id.slice(0, 100))} is installed (see GET /models).`,
+      );
     ctx.body = model;
   });
 }

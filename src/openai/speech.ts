@@ -32,10 +32,22 @@ const SAMPLE_RATE = 24_000;
  * The Local API's output format each OpenAI format is admitted as, and the engine's own format for the two the
  * Local API does not offer (the engine encodes opus and pcm itself, with the wav request's rate and channels).
  */
-const ENGINE_FORMAT: Record<OpenAiSpeechFormat, OutputFormat> = { mp3: 'mp3', aac: 'aac', flac: 'flac', wav: 'wav', pcm: 'wav', opus: 'wav' };
+const ENGINE_FORMAT: Record<OpenAiSpeechFormat, OutputFormat> = {
+  mp3: 'mp3',
+  aac: 'aac',
+  flac: 'flac',
+  wav: 'wav',
+  pcm: 'wav',
+  opus: 'wav',
+};
 const ENCODE_AS: Partial<Record<OpenAiSpeechFormat, ExtraOutputFormat>> = { pcm: 'pcm', opus: 'opus' };
 const CONTENT_TYPE: Record<OpenAiSpeechFormat, string> = {
-  mp3: 'audio/mpeg', opus: 'audio/ogg', aac: 'audio/aac', flac: 'audio/flac', wav: 'audio/wav', pcm: 'audio/pcm',
+  mp3: 'audio/mpeg',
+  opus: 'audio/ogg',
+  aac: 'audio/aac',
+  flac: 'audio/flac',
+  wav: 'audio/wav',
+  pcm: 'audio/pcm',
 };
 
 export const JOB_ID_HEADER = 'X-Speech-Studio-Job-Id';
@@ -51,7 +63,8 @@ export function speechRoute(router: Router, deps: AppDeps, door: OpenAiDoor): vo
     '/audio/speech',
     requireFeature(deps.entitlements, 'tts'),
     async (ctx, next) => {
-      if (!ctx.is('application/json')) throw invalidRequest('body: must be JSON sent with Content-Type: application/json');
+      if (!ctx.is('application/json'))
+        throw invalidRequest('body: must be JSON sent with Content-Type: application/json');
       await next();
     },
     parseJson,
@@ -67,41 +80,60 @@ async function createSpeech(ctx: Context, deps: AppDeps, door: OpenAiDoor): Prom
 
   const engine = ENGINE_MODELS.has(body.model) ? body.model : undefined;
   if (!engine && !OPENAI_TTS_MODELS.test(body.model)) {
-    throw invalidRequest(`model: ${JSON.stringify(body.model)} is not a speech model here; use tts-1, tts-1-hd, gpt-4o-mini-tts or ${[...ENGINE_MODELS].join(', ')}`);
+    throw invalidRequest(
+      `model: ${JSON.stringify(body.model)} is not a speech model here; use tts-1, tts-1-hd, gpt-4o-mini-tts or ${[...ENGINE_MODELS].join(', ')}`,
+    );
   }
   const wanted = typeof body.voice === 'string' ? body.voice : body.voice.id;
   const match = resolveVoice(deps.voices, wanted, door.voiceOverrides, engine);
   if (!match.found) {
-    throw invalidRequest(`voice: no voice ${JSON.stringify(wanted.slice(0, 100))}; use an OpenAI voice name (alloy, ash, coral, echo, fable, nova, onyx, sage, shimmer, …) or a voice id or exact name from GET /voices`);
+    throw invalidRequest(
+      `voice: no voice ${JSON.stringify(wanted.slice(0, 100))}; use an OpenAI voice name (alloy, ash, coral, echo, fable, nova, onyx, sage, shimmer, …) or a voice id or exact name from GET /voices`,
+    );
   }
   if (engine && match.entry.engine !== engine) {
-    throw invalidRequest(`voice: ${match.entry.voice.name} is a ${match.entry.engine} voice, not one of the model ${engine}`);
+    throw invalidRequest(
+      `voice: ${match.entry.voice.name} is a ${match.entry.engine} voice, not one of the model ${engine}`,
+    );
   }
   const speed = Math.min(TTS_SPEED.max, Math.max(TTS_SPEED.min, body.speed));
   if (speed !== body.speed) ignored.push(`speed ${body.speed} clamped to ${speed}`);
   if (body.instructions !== undefined) ignored.push('instructions');
   for (const key of Object.keys(body)) {
-    if (!['model', 'input', 'voice', 'instructions', 'response_format', 'speed', 'stream_format'].includes(key)) ignored.push(key);
+    if (!['model', 'input', 'voice', 'instructions', 'response_format', 'speed', 'stream_format'].includes(key))
+      ignored.push(key);
   }
 
   const format = body.response_format;
   const engineFormat = ENGINE_FORMAT[format];
   // The Local API's request, through the Local API's own validator: one set of rules for both doors.
-  const admitted = admitTts(deps.validators, {
-    voiceId: match.entry.voice.id,
-    text: body.input,
-    outputFormat: engineFormat,
-    sampleRate: SAMPLE_RATE,
-    bitrateKbps: engineFormat === 'mp3' || engineFormat === 'aac' ? 128 : null,
-    speed,
-  }, deps.voices);
+  const admitted = admitTts(
+    deps.validators,
+    {
+      voiceId: match.entry.voice.id,
+      text: body.input,
+      outputFormat: engineFormat,
+      sampleRate: SAMPLE_RATE,
+      bitrateKbps: engineFormat === 'mp3' || engineFormat === 'aac' ? 128 : null,
+      speed,
+    },
+    deps.voices,
+  );
   // An input that starts with <speak> is SSML (docs/ssml.md); the core reads it, this door only passes it on.
-  const ssml = looksLikeSsml(body.input) ? await admitSsml(body.input, deps.voices, ssmlAudioFolders(deps), 'input') : undefined;
+  const ssml = looksLikeSsml(body.input)
+    ? await admitSsml(body.input, deps.voices, ssmlAudioFolders(deps), 'input')
+    : undefined;
   // The job service takes the queue place itself and gives it back if the job cannot be created.
   const job = await deps.jobs.createTtsJob({
-    origin: 'api', ...admitted, name: `OpenAI speech (${format}): ${snippet(body.input)}`, live: true, encodeAs: ENCODE_AS[format], ...(ssml ? { ssml } : {}),
+    origin: 'api',
+    ...admitted,
+    name: `OpenAI speech (${format}): ${snippet(body.input)}`,
+    live: true,
+    encodeAs: ENCODE_AS[format],
+    ...(ssml ? { ssml } : {}),
   });
-  if (ignored.length > 0) deps.log.info(`POST /audio/speech (job ${job.id}): accepted but not honoured: ${ignored.join('; ')}`);
+  if (ignored.length > 0)
+    deps.log.info(`POST /audio/speech (job ${job.id}): accepted but not honoured: ${ignored.join('; ')}`);
 
   const gone = cancelJobWhenClientLeaves(ctx, deps.jobs, job.id);
   ctx.set(JOB_ID_HEADER, job.id);
@@ -117,9 +149,18 @@ async function createSpeech(ctx: Context, deps: AppDeps, door: OpenAiDoor): Prom
           if (sse.closed) return;
         }
         const characters = body.input.length;
-        sse.send({ data: { type: 'speech.audio.done', usage: { input_tokens: characters, output_tokens: 0, total_tokens: characters } } });
+        sse.send({
+          data: {
+            type: 'speech.audio.done',
+            usage: { input_tokens: characters, output_tokens: 0, total_tokens: characters },
+          },
+        });
       } catch (error) {
-        if (!sse.closed) sse.send({ event: 'error', data: openAiErrorOf(new ApiError('INTERNAL_ERROR', describeFailure(error)), deps.log) });
+        if (!sse.closed)
+          sse.send({
+            event: 'error',
+            data: openAiErrorOf(new ApiError('INTERNAL_ERROR', describeFailure(error)), deps.log),
+          });
       } finally {
         sse.end();
       }
@@ -136,19 +177,22 @@ async function createSpeech(ctx: Context, deps: AppDeps, door: OpenAiDoor): Prom
     throw new ApiError('INTERNAL_ERROR', `The speech job ${job.id} did not produce audio: ${describeFailure(error)}`);
   }
   ctx.type = CONTENT_TYPE[format];
-  ctx.body = Readable.from((async function* () {
-    try {
-      if (first.done) return;
-      yield first.value;
-      for (;;) {
-        const next = await iterator.next();
-        if (next.done) return;
-        yield next.value;
+  ctx.body = Readable.from(
+    (async function* () {
+      try {
+        if (first.done) return;
+        yield first.value;
+        for (;;) {
+          const next = await iterator.next();
+          if (next.done) return;
+          yield next.value;
+        }
+      } finally {
+        await iterator.return?.(undefined);
       }
-    } finally {
-      await iterator.return?.(undefined);
-    }
-  })(), { objectMode: false });
+    })(),
+    { objectMode: false },
+  );
 }
 
 function describeFailure(error: unknown): string {

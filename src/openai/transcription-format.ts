@@ -38,11 +38,16 @@ export function wordTimesOf(transcript: Transcript): WordTiming {
 
 const WORD_TIMES_NOTES: Record<Exclude<WordTiming, 'recognizer'>, string> = {
   estimated: 'Word times are shared out of each span by character count: the recognizer gave none.',
-  mixed: 'Some word times are shared out of a longer span by character count: the recognizer timed that span, not each word.',
+  mixed:
+    'Some word times are shared out of a longer span by character count: the recognizer timed that span, not each word.',
   aligned: 'Word times come from forced alignment of a script to the speech, not from a recognizer.',
 };
 
-export function formatTranscript(transcript: Transcript, format: OpenAiTranscriptFormat, options: FormatOptions): FormattedTranscript {
+export function formatTranscript(
+  transcript: Transcript,
+  format: OpenAiTranscriptFormat,
+  options: FormatOptions,
+): FormattedTranscript {
   const usage = { type: 'duration', seconds: Math.ceil(transcript.durationSeconds) };
   switch (format) {
     case 'json':
@@ -64,7 +69,8 @@ export function formatTranscript(transcript: Transcript, format: OpenAiTranscrip
 const UNNAMED_SPEAKER = /^Speaker \d+$/;
 
 /** A, B, …, Z, AA, AB, …: OpenAI's labels for speakers without a name. */
-const letterLabel = (index: number): string => (index < 26 ? String.fromCharCode(65 + index) : `${letterLabel(Math.floor(index / 26) - 1)}${letterLabel(index % 26)}`);
+const letterLabel = (index: number): string =>
+  index < 26 ? String.fromCharCode(65 + index) : `${letterLabel(Math.floor(index / 26) - 1)}${letterLabel(index % 26)}`;
 
 /** OpenAI's diarized shape: segments with `speaker` (a known speaker's name, else A, B, … in order of appearance). */
 function diarizedJson(transcript: Transcript, usage: object): Record<string, unknown> {
@@ -80,7 +86,12 @@ function diarizedJson(transcript: Transcript, usage: object): Record<string, unk
     duration: transcript.durationSeconds,
     text: transcript.text,
     segments: transcript.segments.map((segment, index) => ({
-      type: 'transcript.text.segment', id: `seg_${index}`, start: segment.start, end: segment.end, text: segment.text, speaker: speakerLabel(segment.speaker),
+      type: 'transcript.text.segment',
+      id: `seg_${index}`,
+      start: segment.start,
+      end: segment.end,
+      text: segment.text,
+      speaker: speakerLabel(segment.speaker),
     })),
     usage,
   };
@@ -95,13 +106,23 @@ function verboseJson(transcript: Transcript, options: FormatOptions, usage: obje
   };
   if (options.segments || !options.words) {
     body.segments = transcript.segments.map((segment, id) => ({
-      id, seek: 0, start: segment.start, end: segment.end, text: segment.text, tokens: [],
-      temperature: 0, avg_logprob: 0, compression_ratio: 0, no_speech_prob: 0,
+      id,
+      seek: 0,
+      start: segment.start,
+      end: segment.end,
+      text: segment.text,
+      tokens: [],
+      temperature: 0,
+      avg_logprob: 0,
+      compression_ratio: 0,
+      no_speech_prob: 0,
       ...(segment.speaker === undefined ? {} : { speaker: segment.speaker }),
     }));
   }
   if (options.words) {
-    body.words = transcript.segments.flatMap((segment) => segment.words.map((word) => ({ word: word.text, start: word.start, end: word.end })));
+    body.words = transcript.segments.flatMap((segment) =>
+      segment.words.map((word) => ({ word: word.text, start: word.start, end: word.end })),
+    );
   }
   body.usage = usage;
   const wordTimes = wordTimesOf(transcript);

@@ -16,7 +16,14 @@ import type { ReceivedSttJob } from '../jobs/job-service';
 import { succeededJob } from '../jobs/job-outcome';
 import type { JobRecord } from '../jobs/types';
 import { waitForJobEnd } from '../jobs/wait-for-job';
-import { admitStt, checkSttFields, findNamedSttModel, installedSttModels, requireSttModel, type SttModels } from '../jobs/admission';
+import {
+  admitStt,
+  checkSttFields,
+  findNamedSttModel,
+  installedSttModels,
+  requireSttModel,
+  type SttModels,
+} from '../jobs/admission';
 import type { InstalledWhisperModel } from '../models/installed-models';
 import type { Transcript } from '../subtitles/types';
 import type { AppDeps } from '../jobs/app-deps';
@@ -35,15 +42,26 @@ import type { OpenAiTranscriptionBody } from './validation';
 /** OpenAI's transcription model names, which mean the default; an installed model's file name or catalog id picks that model. */
 const OPENAI_STT_MODELS = /^(whisper-1|gpt-4o(-mini)?-transcribe([\w-]*)?|gpt-transcribe[\w-]*)$/;
 const TRANSLATION_FIELDS = new Set(['model', 'prompt', 'response_format', 'temperature']);
-const TRANSCRIPTION_FIELDS = new Set([...TRANSLATION_FIELDS, 'language', 'timestamp_granularities[]', 'stream', 'known_speaker_names[]', 'known_speaker_references[]']);
+const TRANSCRIPTION_FIELDS = new Set([
+  ...TRANSLATION_FIELDS,
+  'language',
+  'timestamp_granularities[]',
+  'stream',
+  'known_speaker_names[]',
+  'known_speaker_references[]',
+]);
 /** Transcriptions may carry up to 4 reference clips as data URLs beside the usual short fields. */
 const TRANSCRIPTION_FIELD_LIMITS = { fields: 24, fieldSize: 3_000_000 };
 
 type Task = 'transcribe' | 'translate';
 
 export function transcriptionRoutes(router: Router, deps: AppDeps, door: OpenAiDoor): void {
-  router.post('/audio/transcriptions', requireFeature(deps.entitlements, 'stt'), (ctx) => transcribe(ctx, deps, door, 'transcribe'));
-  router.post('/audio/translations', requireFeature(deps.entitlements, 'stt'), (ctx) => transcribe(ctx, deps, door, 'translate'));
+  router.post('/audio/transcriptions', requireFeature(deps.entitlements, 'stt'), (ctx) =>
+    transcribe(ctx, deps, door, 'transcribe'),
+  );
+  router.post('/audio/translations', requireFeature(deps.entitlements, 'stt'), (ctx) =>
+    transcribe(ctx, deps, door, 'translate'),
+  );
 }
 
 /** Multipart fields as the validator wants them: `name[]` fields (and repeated ones) as arrays. */
@@ -72,7 +90,9 @@ async function transcribe(ctx: Context, deps: AppDeps, door: OpenAiDoor, task: T
   ctx.set(JOB_ID_HEADER, job.id);
   if (ignored.length > 0) {
     ctx.set(IGNORED_HEADER, ignored.join('; ').slice(0, 500));
-    deps.log.info(`POST /audio/${task === 'translate' ? 'translations' : 'transcriptions'} (job ${job.id}): accepted but not honoured: ${ignored.join('; ')}`);
+    deps.log.info(
+      `POST /audio/${task === 'translate' ? 'translations' : 'transcriptions'} (job ${job.id}): accepted but not honoured: ${ignored.join('; ')}`,
+    );
   }
 
   const gone = cancelJobWhenClientLeaves(ctx, deps.jobs, job.id);
@@ -93,9 +113,20 @@ async function transcribe(ctx: Context, deps: AppDeps, door: OpenAiDoor, task: T
 
 /** Receives the upload into the job's folder and admits OpenAI's fields as the Local API's request. */
 async function receiveRequest(
-  ctx: Context, deps: AppDeps, door: OpenAiDoor, task: Task, dir: string, maxBytes: number, installed: SttModels<InstalledWhisperModel>,
+  ctx: Context,
+  deps: AppDeps,
+  door: OpenAiDoor,
+  task: Task,
+  dir: string,
+  maxBytes: number,
+  installed: SttModels<InstalledWhisperModel>,
 ): Promise<{ job: ReceivedSttJob; body: OpenAiTranscriptionBody; ignored: string[] }> {
-  const upload = await receiveUpload(ctx.req, folderSink(dir), maxBytes, task === 'transcribe' ? TRANSCRIPTION_FIELD_LIMITS : undefined);
+  const upload = await receiveUpload(
+    ctx.req,
+    folderSink(dir),
+    maxBytes,
+    task === 'transcribe' ? TRANSCRIPTION_FIELD_LIMITS : undefined,
+  );
   const file = requireMediaFile(upload.file);
   const fields = formFields(upload.entries);
   // Fields OpenAI defines that whisper.cpp has no use for (include[], chunking_strategy, …) are accepted and reported.
@@ -108,7 +139,9 @@ async function receiveRequest(
 
   const named = OPENAI_STT_MODELS.test(body.model) ? undefined : findNamedSttModel(installed.models, body.model);
   if (!named && !OPENAI_STT_MODELS.test(body.model)) {
-    throw invalidRequest(`model: ${JSON.stringify(body.model.slice(0, 100))} is not installed; use whisper-1 or a model from GET /models`);
+    throw invalidRequest(
+      `model: ${JSON.stringify(body.model.slice(0, 100))} is not installed; use whisper-1 or a model from GET /models`,
+    );
   }
   const whisper = {
     ...(body.prompt ? { prompt: body.prompt } : {}),
@@ -118,16 +151,33 @@ async function receiveRequest(
   // The Local API's admission, with OpenAI's fields translated: diarization is not part of OpenAI's request;
   // admission also refuses what a Parakeet model cannot honour (prompt, translate, temperature, language).
   const diarized = body.response_format === 'diarized_json';
-  if (diarized && task === 'translate') throw invalidRequest('response_format: diarized_json is for transcriptions, not translations');
+  if (diarized && task === 'translate')
+    throw invalidRequest('response_format: diarized_json is for transcriptions, not translations');
   if (diarized) await writeReferenceSpeakers(dir, body);
-  else if (body['known_speaker_names[]'] || body['known_speaker_references[]']) ignored.push('known_speaker_names[] and known_speaker_references[] (only diarized_json labels speakers)');
-  const ask = checkSttFields(deps.validators, { language: body.language ?? 'auto', diarizationEnabled: diarized ? 'true' : 'false' });
-  const { options, model } = admitStt(ask, installed, deps.preferredSttModel?.(), { ...(named ? { named } : {}), hints: whisper });
+  else if (body['known_speaker_names[]'] || body['known_speaker_references[]'])
+    ignored.push('known_speaker_names[] and known_speaker_references[] (only diarized_json labels speakers)');
+  const ask = checkSttFields(deps.validators, {
+    language: body.language ?? 'auto',
+    diarizationEnabled: diarized ? 'true' : 'false',
+  });
+  const { options, model } = admitStt(ask, installed, deps.preferredSttModel?.(), {
+    ...(named ? { named } : {}),
+    hints: whisper,
+  });
   const label = task === 'translate' ? 'OpenAI translation' : 'OpenAI transcription';
-  if ((body['timestamp_granularities[]'] ?? []).length > 0 && body.response_format !== 'verbose_json') ignored.push('timestamp_granularities[] (only verbose_json carries times)');
+  if ((body['timestamp_granularities[]'] ?? []).length > 0 && body.response_format !== 'verbose_json')
+    ignored.push('timestamp_granularities[] (only verbose_json carries times)');
   const { storedName, originalName, bytes } = file;
   return {
-    job: { options, inputFile: storedName, originalName, bytes, modelPath: model.path, name: `${label}: ${originalName}`.slice(0, 200), whisper },
+    job: {
+      options,
+      inputFile: storedName,
+      originalName,
+      bytes,
+      modelPath: model.path,
+      name: `${label}: ${originalName}`.slice(0, 200),
+      whisper,
+    },
     body,
     ignored,
   };
@@ -141,16 +191,22 @@ async function writeReferenceSpeakers(dir: string, body: OpenAiTranscriptionBody
   const names = body['known_speaker_names[]'] ?? [];
   const references = body['known_speaker_references[]'] ?? [];
   if (names.length !== references.length) {
-    throw invalidRequest(`known_speaker_references[]: give one reference clip for each of the ${names.length} known_speaker_names[] (got ${references.length})`);
+    throw invalidRequest(
+      `known_speaker_references[]: give one reference clip for each of the ${names.length} known_speaker_names[] (got ${references.length})`,
+    );
   }
   if (names.length === 0) return;
   const speakers: ReferenceSpeakers['speakers'] = [];
   for (const [index, name] of names.entries()) {
     const problem = speakerNameProblem(name);
     if (problem) throw invalidRequest(`known_speaker_names[]: ${problem}`);
-    if (names.indexOf(name) !== index) throw invalidRequest(`known_speaker_names[]: ${JSON.stringify(name)} is given twice`);
+    if (names.indexOf(name) !== index)
+      throw invalidRequest(`known_speaker_names[]: ${JSON.stringify(name)} is given twice`);
     const file = `reference-speaker-${index}.audio`;
-    await fs.writeFile(path.join(dir, file), Buffer.from(references[index].slice(references[index].indexOf(',') + 1), 'base64'));
+    await fs.writeFile(
+      path.join(dir, file),
+      Buffer.from(references[index].slice(references[index].indexOf(',') + 1), 'base64'),
+    );
     speakers.push({ name, file });
   }
   await fs.writeFile(path.join(dir, REFERENCE_SPEAKERS_FILE), JSON.stringify({ speakers } satisfies ReferenceSpeakers));
@@ -177,7 +233,13 @@ function streamTranscription(ctx: Context, deps: AppDeps, id: string): void {
     try {
       const ended = await waitForJobEnd(deps.jobs, id, sse.signal);
       const transcript = await finishedTranscript(deps, ended);
-      sse.send({ data: { type: 'transcript.text.done', text: transcript.text, usage: { type: 'duration', seconds: Math.ceil(transcript.durationSeconds) } } });
+      sse.send({
+        data: {
+          type: 'transcript.text.done',
+          text: transcript.text,
+          usage: { type: 'duration', seconds: Math.ceil(transcript.durationSeconds) },
+        },
+      });
     } catch (error) {
       sse.send({ event: 'error', data: openAiErrorOf(error, deps.log) });
     } finally {

@@ -3,7 +3,12 @@
  * ajv settings and error wording as the Local API's (contract/validation.ts).
  */
 import Ajv2020 from 'ajv/dist/2020';
-import { openAiSpeechRequest, openAiTranscriptionFields, type OpenAiSpeechFormat, type OpenAiTranscriptFormat } from '../contract/openapi-openai';
+import {
+  openAiSpeechRequest,
+  openAiTranscriptionFields,
+  type OpenAiSpeechFormat,
+  type OpenAiTranscriptFormat,
+} from '../contract/openapi-openai';
 import { checkDecimalNumbers, describeError, type Validation } from '../contract/validation';
 
 export interface OpenAiSpeechBody {
@@ -43,16 +48,21 @@ export function compileOpenAiValidators(): OpenAiValidators {
   const transcription = form.compile<OpenAiTranscriptionBody>(openAiTranscriptionFields);
   return {
     speech: (body) => {
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false, message: 'body: must be a JSON object' };
+      if (typeof body !== 'object' || body === null || Array.isArray(body))
+        return { ok: false, message: 'body: must be a JSON object' };
       const data = { ...body };
-      return speech(data) ? { ok: true, value: data } : { ok: false, message: describeError(speech.errors?.[0], 'body') };
+      return speech(data)
+        ? { ok: true, value: data }
+        : { ok: false, message: describeError(speech.errors?.[0], 'body') };
     },
     transcription: (fields) => {
       // The native form's number rules: `Infinity`, `1e999` or `0x1` is no temperature.
       const numbers = checkDecimalNumbers(openAiTranscriptionFields.properties, fields);
       if (!numbers.ok) return numbers;
       const data = { ...fields };
-      return transcription(data) ? { ok: true, value: data } : { ok: false, message: describeError(transcription.errors?.[0], 'field') };
+      return transcription(data)
+        ? { ok: true, value: data }
+        : { ok: false, message: describeError(transcription.errors?.[0], 'field') };
     },
   };
 }

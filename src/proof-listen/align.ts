@@ -32,7 +32,8 @@ const LEFT = 2; // a heard token with no source token: inserted
  */
 export function alignTokens(a: readonly string[], b: readonly string[], options: AlignOptions = {}): AlignOp[] {
   const window = options.window ?? 400;
-  if (!Number.isInteger(window) || window < 4) throw new TypeError(`Expected a window of at least 4 tokens, got ${String(options.window)}`);
+  if (!Number.isInteger(window) || window < 4)
+    throw new TypeError(`Expected a window of at least 4 tokens, got ${String(options.window)}`);
   const ops: AlignOp[] = [];
   let i = 0;
   let j = 0;
@@ -43,7 +44,9 @@ export function alignTokens(a: readonly string[], b: readonly string[], options:
     const ratio = (b.length - j) / (a.length - i);
     const bEnd = last ? b.length : Math.min(b.length, j + Math.ceil((aEnd - i) * Math.min(ratio, 4)) + window);
     const path = alignWindow(a, b, i, aEnd, j, bEnd, last);
-    const keep = last ? path.length : keepUntil(path, i + Math.ceil((3 * (aEnd - i)) / 4), i + Math.ceil((aEnd - i) / 4));
+    const keep = last
+      ? path.length
+      : keepUntil(path, i + Math.ceil((3 * (aEnd - i)) / 4), i + Math.ceil((aEnd - i) / 4));
     for (let k = 0; k < keep; k++) ops.push(path[k]);
     for (let k = 0; k < keep; k++) {
       const op = path[k];
@@ -78,7 +81,15 @@ function keepUntil(path: readonly AlignOp[], before: number, atLeast: number): n
  * The cheapest path through a[aStart, aEnd) × b[bStart, bEnd). The whole source stretch is aligned; the
  * heard stretch must be used up only in the last window (`closed`), elsewhere the path may end early in it.
  */
-function alignWindow(a: readonly string[], b: readonly string[], aStart: number, aEnd: number, bStart: number, bEnd: number, closed: boolean): AlignOp[] {
+function alignWindow(
+  a: readonly string[],
+  b: readonly string[],
+  aStart: number,
+  aEnd: number,
+  bStart: number,
+  bEnd: number,
+  closed: boolean,
+): AlignOp[] {
   const rows = aEnd - aStart;
   const cols = bEnd - bStart;
   const width = cols + 1;

@@ -45,7 +45,11 @@ export function proofListen(
 ): ProofListenReport {
   const written = sourceWords(source, kind, languageId, languageCode, options.from, options.to).tokens;
   const heard = heardWords(words, languageCode);
-  const ops = alignTokens(written.map((t) => t.token), heard.map((t) => t.token), options);
+  const ops = alignTokens(
+    written.map((t) => t.token),
+    heard.map((t) => t.token),
+    options,
+  );
   return {
     findings: findingsOf(written, heard, words, ops),
     sourceTokens: written.length,
@@ -55,7 +59,12 @@ export function proofListen(
 }
 
 /** Groups the alignment's runs of non-matching operations into findings, one per sentence at most. */
-export function findingsOf(written: readonly SourceToken[], heard: readonly HeardToken[], words: readonly TimedWord[], ops: readonly AlignOp[]): Finding[] {
+export function findingsOf(
+  written: readonly SourceToken[],
+  heard: readonly HeardToken[],
+  words: readonly TimedWord[],
+  ops: readonly AlignOp[],
+): Finding[] {
   const findings: Finding[] = [];
   let k = 0;
   while (k < ops.length) {
@@ -77,16 +86,24 @@ export function findingsOf(written: readonly SourceToken[], heard: readonly Hear
   return findings;
 }
 
-function findingOf(written: readonly SourceToken[], heard: readonly HeardToken[], words: readonly TimedWord[], ops: readonly AlignOp[], first: number, end: number): Finding {
+function findingOf(
+  written: readonly SourceToken[],
+  heard: readonly HeardToken[],
+  words: readonly TimedWord[],
+  ops: readonly AlignOp[],
+  first: number,
+  end: number,
+): Finding {
   const run = ops.slice(first, end);
   const a = run.flatMap((op) => (op.type === 'insert' ? [] : [written[op.a]]));
   const b = run.flatMap((op) => (op.type === 'delete' ? [] : [heard[op.b]]));
   const heardText = [...new Set(b.map((t) => t.word))].map((w) => words[w].text.trim()).join(' ');
   const before = previousHeard(ops, first, heard);
   const after = nextHeard(ops, end, heard);
-  const time = b.length > 0
-    ? { start: b[0].start, end: b[b.length - 1].end }
-    : { start: before?.end ?? 0, end: after?.start ?? before?.end ?? 0 };
+  const time =
+    b.length > 0
+      ? { start: b[0].start, end: b[b.length - 1].end }
+      : { start: before?.end ?? 0, end: after?.start ?? before?.end ?? 0 };
   if (a.length === 0) {
     const anchor = neighbourWritten(ops, first, end, written);
     return { kind: 'added', start: anchor?.start ?? 0, end: anchor?.end ?? 0, written: '', heard: heardText, time };
@@ -94,7 +111,14 @@ function findingOf(written: readonly SourceToken[], heard: readonly HeardToken[]
   const start = a[0].start;
   const stop = a[a.length - 1].end;
   const writtenText = [...new Map(a.map((t) => [t.word, t.text])).values()].join(' ');
-  return { kind: b.length > 0 ? 'said-differently' : 'skipped', start, end: stop, written: writtenText, heard: heardText, time };
+  return {
+    kind: b.length > 0 ? 'said-differently' : 'skipped',
+    start,
+    end: stop,
+    written: writtenText,
+    heard: heardText,
+    time,
+  };
 }
 
 function previousHeard(ops: readonly AlignOp[], index: number, heard: readonly HeardToken[]): HeardToken | undefined {
@@ -114,7 +138,12 @@ function nextHeard(ops: readonly AlignOp[], index: number, heard: readonly Heard
 }
 
 /** The written token an addition is shown on: the one before it, else the one after it. */
-function neighbourWritten(ops: readonly AlignOp[], first: number, end: number, written: readonly SourceToken[]): SourceToken | undefined {
+function neighbourWritten(
+  ops: readonly AlignOp[],
+  first: number,
+  end: number,
+  written: readonly SourceToken[],
+): SourceToken | undefined {
   for (let k = first - 1; k >= 0; k--) {
     const op = ops[k];
     if (op.type !== 'insert') return written[op.a];

@@ -78,7 +78,14 @@ function tokenizer(languageCode: string): (word: string) => string[] {
  * @example sourceWords('# Hi\n\nIt costs $5.', 'markdown', '', 'en-US').tokens.map((t) => t.token)
  * // ['hi', 'it', 'costs', 'five', 'dollars']
  */
-export function sourceWords(source: string, kind: ReadingKind, languageId: string, languageCode: string, from = 0, to = source.length): SourceWords {
+export function sourceWords(
+  source: string,
+  kind: ReadingKind,
+  languageId: string,
+  languageCode: string,
+  from = 0,
+  to = source.length,
+): SourceWords {
   const sentences = readingSentences(source, kind, languageId, from, to);
   const tokens: SourceToken[] = [];
   const tokensOf = tokenizer(languageCode);
@@ -101,5 +108,7 @@ export function sourceWords(source: string, kind: ReadingKind, languageId: strin
 /** The recognizer's words as tokens, each with its word's time. */
 export function heardWords(words: readonly TimedWord[], languageCode: string): HeardToken[] {
   const tokensOf = tokenizer(languageCode);
-  return words.flatMap((word, index) => tokensOf(word.text).map((token) => ({ token, word: index, start: word.start, end: word.end })));
+  return words.flatMap((word, index) =>
+    tokensOf(word.text).map((token) => ({ token, word: index, start: word.start, end: word.end })),
+  );
 }

@@ -10,7 +10,8 @@ export interface VoicedSentence extends ReadingSentence {
   voice?: string;
 }
 
-const voiceAt = (spans: readonly VoicedSpan[], offset: number): string | undefined => spans.find((span) => offset >= span.start && offset < span.end)?.voice;
+const voiceAt = (spans: readonly VoicedSpan[], offset: number): string | undefined =>
+  spans.find((span) => offset >= span.start && offset < span.end)?.voice;
 
 /** The sentences cut where the voice changes; sentences outside every span come back as they were. */
 export function castSentences(sentences: readonly ReadingSentence[], spans: readonly VoicedSpan[]): VoicedSentence[] {
@@ -19,7 +20,8 @@ export function castSentences(sentences: readonly ReadingSentence[], spans: read
     // An SSML part names its own voices in its markup; cutting it would lose the markup.
     if (sentence.ssml) return [sentence];
     const words = sentence.text.split(' ');
-    if (words.length !== sentence.wordStarts.length) return [{ ...sentence, voice: voiceAt(spans, sentence.wordStarts[0] ?? sentence.start) }];
+    if (words.length !== sentence.wordStarts.length)
+      return [{ ...sentence, voice: voiceAt(spans, sentence.wordStarts[0] ?? sentence.start) }];
     const parts: VoicedSentence[] = [];
     let first = 0;
     for (let at = 1; at <= words.length; at++) {

@@ -27,7 +27,15 @@ export interface PlayedSentence {
 export class ClockPlayer implements SentencePlayer {
   private reports: PlayerReports | undefined;
   private readonly queue: Queued[] = [];
-  private playing: { item: Queued; phase: 'pause' | 'audio'; timer: NodeJS.Timeout | undefined; phaseEndsAt: number; remainingMs: number } | undefined;
+  private playing:
+    | {
+        item: Queued;
+        phase: 'pause' | 'audio';
+        timer: NodeJS.Timeout | undefined;
+        phaseEndsAt: number;
+        remainingMs: number;
+      }
+    | undefined;
   private paused = false;
   readonly played: PlayedSentence[] = [];
 

@@ -57,11 +57,21 @@ export function engineSynthesizer(
     const entries = entriesIn(text, typeof lexicon === 'function' ? lexicon() : lexicon);
     const part = sentence?.ssml;
     if (part && !ssmlMarkup) throw new TypeError('Expected a way to admit SSML markup for an SSML part');
-    const ssml = part && ssmlMarkup ? { source: part.source, from: part.from, to: part.to, markup: await ssmlMarkup(part.source) } : undefined;
+    const ssml =
+      part && ssmlMarkup
+        ? { source: part.source, from: part.from, to: part.to, markup: await ssmlMarkup(part.source) }
+        : undefined;
     if (signal.aborted) throw new SentenceSkippedError();
     const named = sentence?.voice;
     const spokenBy = (named !== undefined ? castVoice(named) : undefined) ?? voice;
-    const task: SpeakTask = { kind: 'speak', text, voice: spokenBy, speed, ...(entries.length ? { lexicon: entries } : {}), ...(ssml ? { ssml } : {}) };
+    const task: SpeakTask = {
+      kind: 'speak',
+      text,
+      voice: spokenBy,
+      speed,
+      ...(entries.length ? { lexicon: entries } : {}),
+      ...(ssml ? { ssml } : {}),
+    };
     const limitMs = timeLimitMs(text);
     const overTime = new AbortController();
     const timer = setTimeout(() => overTime.abort(), limitMs);

@@ -35,7 +35,12 @@ export interface SentencePlayer {
 }
 
 /** Speaks a sentence's text; `sentence` tells an SSML part (sentence.ssml) from plain text, and carries the voice a cast gives it (src/read-aloud/cast-sentences.ts). */
-export type Synthesize = (text: string, speed: number, signal: AbortSignal, sentence?: VoicedSentence) => Promise<SentenceAudio>;
+export type Synthesize = (
+  text: string,
+  speed: number,
+  signal: AbortSignal,
+  sentence?: VoicedSentence,
+) => Promise<SentenceAudio>;
 
 export interface ReadingOptions {
   synthesize: Synthesize;
@@ -74,11 +79,19 @@ export class ReadingSession {
   private lastWord = -1;
   /** The player finished the current sentence and waits for the next. */
   private currentEnded = false;
-  private readonly listeners: { [K in keyof ReadingEvents]: ReadingEvents[K][] } = { state: [], sentence: [], word: [], audio: [] };
+  private readonly listeners: { [K in keyof ReadingEvents]: ReadingEvents[K][] } = {
+    state: [],
+    sentence: [],
+    word: [],
+    audio: [],
+  };
 
   private sentenceList: readonly ReadingSentence[];
 
-  constructor(sentences: readonly ReadingSentence[], private readonly options: ReadingOptions) {
+  constructor(
+    sentences: readonly ReadingSentence[],
+    private readonly options: ReadingOptions,
+  ) {
     if (sentences.length === 0) throw new TypeError('Expected at least one sentence to read');
     this.sentenceList = sentences;
     this.speedNow = options.speed ?? 1;
@@ -251,7 +264,13 @@ export class ReadingSession {
   /** Synthesizes the next sentence when fewer than `lookahead` wait after the one playing. */
   private fill(): void {
     const lookahead = this.options.lookahead ?? 2;
-    if (this.busy || this.isOver || this.nextToQueue >= this.sentences.length || this.nextToQueue > this.currentIndex + lookahead) return;
+    if (
+      this.busy ||
+      this.isOver ||
+      this.nextToQueue >= this.sentences.length ||
+      this.nextToQueue > this.currentIndex + lookahead
+    )
+      return;
     const index = this.nextToQueue;
     const generation = this.generation;
     const speed = this.speedNow;
@@ -264,7 +283,10 @@ export class ReadingSession {
         this.queued.set(index, { audio, words: wordTimes(sentence.text, audio) });
         this.nextToQueue = index + 1;
         // An SSML part that opens with its own break carries that silence in its audio, instead of the reader's pause.
-        const pause = index === this.currentIndex || sentence.ssml?.startsWithPause ? 0 : (this.options.pauseSeconds ?? DEFAULT_PAUSE_SECONDS) / speed;
+        const pause =
+          index === this.currentIndex || sentence.ssml?.startsWithPause
+            ? 0
+            : (this.options.pauseSeconds ?? DEFAULT_PAUSE_SECONDS) / speed;
         this.options.player.enqueue(index, audio, pause);
         this.emit('audio', index, audio);
         this.fill();
@@ -283,6 +305,7 @@ export class ReadingSession {
   }
 
   private emit<K extends keyof ReadingEvents>(event: K, ...args: Parameters<ReadingEvents[K]>): void {
-    for (const listener of [...this.listeners[event]]) (listener as (...a: Parameters<ReadingEvents[K]>) => void)(...args);
+    for (const listener of [...this.listeners[event]])
+      (listener as (...a: Parameters<ReadingEvents[K]>) => void)(...args);
   }
 }

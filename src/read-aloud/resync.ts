@@ -51,7 +51,14 @@ export function mapOffset(offset: number, changes: readonly TextChange[], bias: 
     const end = start + change.rangeLength;
     const delta = change.text.length - change.rangeLength;
     if (end < offset || (end === offset && (change.rangeLength > 0 || bias === 'after'))) shift += delta;
-    else if (start < offset && offset < end) return mapOffset(start, changes.filter((other) => other !== change), 'before') + change.text.length;
+    else if (start < offset && offset < end)
+      return (
+        mapOffset(
+          start,
+          changes.filter((other) => other !== change),
+          'before',
+        ) + change.text.length
+      );
   }
   return offset + shift;
 }
@@ -66,7 +73,9 @@ function touches(change: TextChange, start: number, end: number): boolean {
 function mapSentence(sentence: ReadingSentence, changes: readonly TextChange[]): ReadingSentence {
   const start = mapOffset(sentence.start, changes, 'after');
   const end = Math.max(start, mapOffset(sentence.end, changes, 'before'));
-  const wordStarts = sentence.wordStarts.map((offset) => Math.min(end, Math.max(start, mapOffset(offset, changes, 'after'))));
+  const wordStarts = sentence.wordStarts.map((offset) =>
+    Math.min(end, Math.max(start, mapOffset(offset, changes, 'after'))),
+  );
   return { ...sentence, start, end, wordStarts };
 }
 
@@ -106,9 +115,16 @@ export function resync({ sentences, current, end, changes, split }: ResyncInput)
   if (!spoken) return { sentences: before, end: newEnd, remakeFrom: current, currentEdited: false };
   const moved = mapSentence(spoken, changes);
   // Markdown widens a sentence's range over markup before it: never back into the one being spoken.
-  const rest = split(moved.end, newEnd).map((sentence) => (sentence.start < moved.end ? { ...sentence, start: moved.end } : sentence));
+  const rest = split(moved.end, newEnd).map((sentence) =>
+    sentence.start < moved.end ? { ...sentence, start: moved.end } : sentence,
+  );
   const updated = [...before, moved, ...rest];
   let remakeFrom = current + 1;
-  while (remakeFrom < updated.length && remakeFrom < sentences.length && sameSpeech(updated[remakeFrom], sentences[remakeFrom])) remakeFrom++;
+  while (
+    remakeFrom < updated.length &&
+    remakeFrom < sentences.length &&
+    sameSpeech(updated[remakeFrom], sentences[remakeFrom])
+  )
+    remakeFrom++;
   return { sentences: updated, end: newEnd, remakeFrom, currentEdited };
 }

@@ -24,7 +24,10 @@ export function wordTimes(text: string, audio: { durationSeconds: number; words:
  * @example estimateWordTimes('Hi there', 1) // [{ start: 0, end: 2, startSeconds: 0 }, { start: 3, end: 8, startSeconds: 0.333 }]
  */
 export function estimateWordTimes(text: string, durationSeconds: number): TimedWord[] {
-  const words = [...text.matchAll(WORD)].map((m) => ({ start: m.index, end: m.index + m[0].replace(/[.-]+$/, '').length }));
+  const words = [...text.matchAll(WORD)].map((m) => ({
+    start: m.index,
+    end: m.index + m[0].replace(/[.-]+$/, '').length,
+  }));
   const weight = (w: { start: number; end: number }): number => w.end - w.start + 1;
   const total = words.reduce((sum, w) => sum + weight(w), 0);
   let before = 0;

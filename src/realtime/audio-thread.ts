@@ -94,14 +94,15 @@ class AudioThread {
     this.waiting.set(stream, []);
     this.post({ type: 'open', stream, format });
     return {
-      push: (audio) => new Promise<Int16Array | null>((resolve, reject) => {
-        const waiters = this.waiting.get(stream);
-        if (this.failure) return reject(this.failure);
-        if (!waiters || this.closing.has(stream)) return reject(new Error('The audio stream is closed.'));
-        waiters.push({ resolve, reject });
-        if (this.pending++ === 0) this.worker.ref();
-        this.post({ type: 'push', stream, audio });
-      }),
+      push: (audio) =>
+        new Promise<Int16Array | null>((resolve, reject) => {
+          const waiters = this.waiting.get(stream);
+          if (this.failure) return reject(this.failure);
+          if (!waiters || this.closing.has(stream)) return reject(new Error('The audio stream is closed.'));
+          waiters.push({ resolve, reject });
+          if (this.pending++ === 0) this.worker.ref();
+          this.post({ type: 'push', stream, audio });
+        }),
       close: () => {
         if (!this.waiting.has(stream) || this.closing.has(stream)) return;
         this.post({ type: 'close', stream });
@@ -131,9 +132,10 @@ export class AudioThreads implements AudioConverter {
   open(format: InputFormat): AudioStream {
     // A thread that failed is replaced; its streams fail, new ones go to a working thread.
     for (let i = this.threads.length - 1; i >= 0; i -= 1) if (this.threads[i].failed) this.threads.splice(i, 1);
-    const thread = this.threads.length < this.size
-      ? this.started()
-      : this.threads.reduce((least, candidate) => (candidate.streams < least.streams ? candidate : least));
+    const thread =
+      this.threads.length < this.size
+        ? this.started()
+        : this.threads.reduce((least, candidate) => (candidate.streams < least.streams ? candidate : least));
     return thread.open(this.nextStream++, format);
   }
 
@@ -156,7 +158,10 @@ function spawnWorker(): Worker {
   if (__filename.endsWith('.ts')) {
     // Running from source (tests, benchmarks): load the TypeScript entry through tsx.
     const entry = path.join(__dirname, 'audio-worker.ts');
-    return new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register(); require(${JSON.stringify(entry)});`, { eval: true });
+    return new Worker(
+      `require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register(); require(${JSON.stringify(entry)});`,
+      { eval: true },
+    );
   }
   return new Worker(path.join(__dirname, 'realtime-audio-worker.js'));
 }

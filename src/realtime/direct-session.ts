@@ -11,7 +11,10 @@ import { sharedAudioThreads } from './audio-thread';
 import { liveModelResolver } from './live-model';
 import { LiveSession } from './live-session';
 
-export function directLiveSessions(deps: Pick<AppDeps, 'dataDir' | 'preferredSttModel'>, recognition: LiveRecognition): OpenDirectLiveSession {
+export function directLiveSessions(
+  deps: Pick<AppDeps, 'dataDir' | 'preferredSttModel'>,
+  recognition: LiveRecognition,
+): OpenDirectLiveSession {
   const resolveModel = liveModelResolver(deps);
   return async (onEvent, onEnded) => {
     let closed = false;
@@ -22,9 +25,19 @@ export function directLiveSessions(deps: Pick<AppDeps, 'dataDir' | 'preferredStt
     const files = await recognition.openSession(() => {
       if (closed) return;
       void close();
-      onEnded?.({ code: 'session_idle', message: `The live transcription session ${session.id} was sent nothing for ${recognition.limits.idleMs / 1000} s and has ended.` });
+      onEnded?.({
+        code: 'session_idle',
+        message: `The live transcription session ${session.id} was sent nothing for ${recognition.limits.idleMs / 1000} s and has ended.`,
+      });
     });
-    const session = new LiveSession({ send: (event) => void (!closed && onEvent(event)), recognition, files, resolveModel, form: 'ga', audio: sharedAudioThreads() });
+    const session = new LiveSession({
+      send: (event) => void (!closed && onEvent(event)),
+      recognition,
+      files,
+      resolveModel,
+      form: 'ga',
+      audio: sharedAudioThreads(),
+    });
     try {
       await session.open();
     } catch (error) {

@@ -53,20 +53,39 @@ const YIELD_EVERY_MS = 10;
 /** How long a shutdown waits for clients to answer their close frames. */
 const CLOSE_WAIT_MS = 1000;
 
-export function attachRealtime(server: http.Server, deps: AppDeps, recognition: LiveRecognition, options: RealtimeOptions = {}): RealtimeDoor {
+export function attachRealtime(
+  server: http.Server,
+  deps: AppDeps,
+  recognition: LiveRecognition,
+  options: RealtimeOptions = {},
+): RealtimeDoor {
   // A client that vanished without closing stops answering pings: two missed beats and it is dropped.
   const heartbeatMs = Math.max(1000, Math.min(15_000, recognition.limits.idleMs));
-  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes ?? 16 * 1024 * 1024, perMessageDeflate: false, handleProtocols: chooseProtocol });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: options.maxMessageBytes ?? 16 * 1024 * 1024,
+    perMessageDeflate: false,
+    handleProtocols: chooseProtocol,
+  });
   const sessions = new Set<WebSocket>();
   const resolveModel = liveModelResolver(deps);
 
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     if (!isWebSocketUpgrade(req)) return; // the listener answers it as a plain request
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== REALTIME_PATH) return refuse(socket, new ApiError('NOT_FOUND', `No WebSocket is served at ${url.pathname.slice(0, 100)}; live transcription is at ${REALTIME_PATH}?intent=transcription.`));
+    if (url.pathname !== REALTIME_PATH)
+      return refuse(
+        socket,
+        new ApiError(
+          'NOT_FOUND',
+          `No WebSocket is served at ${url.pathname.slice(0, 100)}; live transcription is at ${REALTIME_PATH}?intent=transcription.`,
+        ),
+      );
     const refusal = upgradeRefusal(req, url, deps);
     if (refusal) return refuse(socket, refusal);
-    const betaAsked = String(req.headers['openai-beta'] ?? '').includes('realtime=v1') || offeredProtocols(req.headers['sec-websocket-protocol']).beta;
+    const betaAsked =
+      String(req.headers['openai-beta'] ?? '').includes('realtime=v1') ||
+      offeredProtocols(req.headers['sec-websocket-protocol']).beta;
     const form: SessionForm = betaAsked ? 'beta' : 'ga';
     wss.handleUpgrade(req, socket, head, (ws) => {
       sessions.add(ws);
@@ -79,7 +98,16 @@ export function attachRealtime(server: http.Server, deps: AppDeps, recognition: 
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(withId(event)));
     };
     const sendError = (type: string, code: string, error: unknown): void =>
-      send({ type: 'error', error: { type, code, message: error instanceof Error ? error.message : String(error), param: null, event_id: null } });
+      send({
+        type: 'error',
+        error: {
+          type,
+          code,
+          message: error instanceof Error ? error.message : String(error),
+          param: null,
+          event_id: null,
+        },
+      });
     const ended = new Promise<void>((resolve) => ws.once('close', () => resolve()));
     ws.on('error', () => ws.terminate());
     let alive = true;
@@ -94,24 +122,48 @@ export function attachRealtime(server: http.Server, deps: AppDeps, recognition: 
     let files: LiveSessionFiles | undefined;
     let session: LiveSession | undefined;
     // Events are handled in order, after the session opened: a commit waits for the append before it.
-    const ready = opening.then((opened) => {
-      files = opened;
-      session = new LiveSession({ send, recognition, files: opened, resolveModel, form, audio: sharedAudioThreads() });
-      return session.open().catch((error: unknown) => {
-        sendError('invalid_request_error', error instanceof ApiError ? error.code : 'server_error', error);
-        ws.close(1011, 'The session could not start');
-      });
-    }, (error: unknown) => {
-      const limited = hasCode(error, 'session_limit_reached');
-      if (!limited) deps.log.warn(`A live session could not open: ${error instanceof Error ? error.message : String(error)}`);
-      sendError(limited ? 'invalid_request_error' : 'server_error', limited ? error.code : 'server_error', error);
-      ws.close(limited ? CLOSE_TRY_AGAIN_LATER : 1011, limited ? 'Too many live sessions' : 'The session could not start');
-    });
+    const ready = opening.then(
+      (opened) => {
+        files = opened;
+        session = new LiveSession({
+          send,
+          recognition,
+          files: opened,
+          resolveModel,
+          form,
+          audio: sharedAudioThreads(),
+        });
+        return session.open().catch((error: unknown) => {
+          sendError('invalid_request_error', error instanceof ApiError ? error.code : 'server_error', error);
+          ws.close(1011, 'The session could not start');
+        });
+      },
+      (error: unknown) => {
+        const limited = hasCode(error, 'session_limit_reached');
+        if (!limited)
+          deps.log.warn(`A live session could not open: ${error instanceof Error ? error.message : String(error)}`);
+        sendError(limited ? 'invalid_request_error' : 'server_error', limited ? error.code : 'server_error', error);
+        ws.close(
+          limited ? CLOSE_TRY_AGAIN_LATER : 1011,
+          limited ? 'Too many live sessions' : 'The session could not start',
+        );
+      },
+    );
     const handle = async (data: Buffer, isBinary: boolean): Promise<void> => {
       try {
         if (!session) return;
         files?.touch();
-        if (isBinary) return send({ type: 'error', error: { type: 'invalid_request_error', code: 'invalid_event', message: 'Send events as JSON text frames.', param: null, event_id: null } });
+        if (isBinary)
+          return send({
+            type: 'error',
+            error: {
+              type: 'invalid_request_error',
+              code: 'invalid_event',
+              message: 'Send events as JSON text frames.',
+              param: null,
+              event_id: null,
+            },
+          });
         await session.receive(data.toString('utf8'));
       } catch (error) {
         deps.log.warn(`Live session ${session?.id}: ${error instanceof Error ? error.message : String(error)}`);
@@ -147,7 +199,13 @@ export function attachRealtime(server: http.Server, deps: AppDeps, recognition: 
       if (overflowed) return;
       if (waiting.length >= MAX_WAITING_MESSAGES) {
         overflowed = true;
-        sendError('invalid_request_error', 'too_many_events', new Error(`More than ${MAX_WAITING_MESSAGES} events arrived before the session could handle them; the session is closed.`));
+        sendError(
+          'invalid_request_error',
+          'too_many_events',
+          new Error(
+            `More than ${MAX_WAITING_MESSAGES} events arrived before the session could handle them; the session is closed.`,
+          ),
+        );
         ws.close(CLOSE_POLICY_VIOLATION, 'Too many events at once');
         return;
       }
@@ -170,11 +228,14 @@ export function attachRealtime(server: http.Server, deps: AppDeps, recognition: 
     async close() {
       // A close frame tells the client the server is going away (1001), where a cut connection says only 1006;
       // a client that does not answer its close frame in time is cut all the same.
-      const ended = [...sessions].map((ws) => new Promise<void>((resolve) => {
-        if (ws.readyState === ws.CLOSED) return resolve();
-        ws.once('close', () => resolve());
-        ws.close(CLOSE_GOING_AWAY, 'The server is shutting down');
-      }));
+      const ended = [...sessions].map(
+        (ws) =>
+          new Promise<void>((resolve) => {
+            if (ws.readyState === ws.CLOSED) return resolve();
+            ws.once('close', () => resolve());
+            ws.close(CLOSE_GOING_AWAY, 'The server is shutting down');
+          }),
+      );
       const cutOff = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref());
       await Promise.race([Promise.all(ended), cutOff]);
       for (const ws of sessions) ws.terminate();
@@ -183,7 +244,10 @@ export function attachRealtime(server: http.Server, deps: AppDeps, recognition: 
   };
 }
 
-const withId = (event: ServerEvent): ServerEvent => ({ event_id: `event_${randomBytes(11).toString('hex')}`, ...event });
+const withId = (event: ServerEvent): ServerEvent => ({
+  event_id: `event_${randomBytes(11).toString('hex')}`,
+  ...event,
+});
 
 /** The same refusals as every Local API request, in the same order, plus the transcription intent. */
 function upgradeRefusal(req: http.IncomingMessage, url: URL, deps: AppDeps): ApiError | undefined {
@@ -191,17 +255,21 @@ function upgradeRefusal(req: http.IncomingMessage, url: URL, deps: AppDeps): Api
     const value = req.headers[name];
     return Array.isArray(value) ? value.join(', ') : (value ?? '');
   };
-  const refusal = browserOriginRefusal(req.headers.origin, header('sec-fetch-site'))
-    ?? hostRefusal(deps.boundHost(), header('host'))
-    ?? disabledRefusal(deps.isEnabled())
-    ?? (deps.authEnabled() ? bearerRefusal(authorization(req), deps.apiKeys) : undefined)
-    ?? featureRefusal(deps.entitlements, 'app_connection')
-    ?? featureRefusal(deps.entitlements, 'stt');
+  const refusal =
+    browserOriginRefusal(req.headers.origin, header('sec-fetch-site')) ??
+    hostRefusal(deps.boundHost(), header('host')) ??
+    disabledRefusal(deps.isEnabled()) ??
+    (deps.authEnabled() ? bearerRefusal(authorization(req), deps.apiKeys) : undefined) ??
+    featureRefusal(deps.entitlements, 'app_connection') ??
+    featureRefusal(deps.entitlements, 'stt');
   if (refusal) return refusal;
   const intent = url.searchParams.get('intent');
   const model = url.searchParams.get('model');
-  if (intent === 'transcription' || (intent === null && model !== null && isTranscriptionModelName(model))) return undefined;
-  return invalidRequest('intent: this server runs transcription sessions only: connect to /v1/realtime?intent=transcription');
+  if (intent === 'transcription' || (intent === null && model !== null && isTranscriptionModelName(model)))
+    return undefined;
+  return invalidRequest(
+    'intent: this server runs transcription sessions only: connect to /v1/realtime?intent=transcription',
+  );
 }
 
 /** The Authorization header, or the key a browser-style client passed as a subprotocol, as the same header. */

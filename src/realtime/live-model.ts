@@ -13,17 +13,24 @@ import { ConfigProblem } from './session-config';
  * what its current Realtime guide names); each means the installed model the file jobs would choose. The beta
  * SDK sends one as `model` on the upgrade where the GA one sends `intent`.
  */
-const OPENAI_STT_MODELS = /^(whisper-1|gpt-4o(-mini)?-transcribe[\w-]*|gpt-transcribe[\w-]*|gpt-live-transcribe[\w-]*|gpt-realtime-whisper[\w-]*)$/;
+const OPENAI_STT_MODELS =
+  /^(whisper-1|gpt-4o(-mini)?-transcribe[\w-]*|gpt-transcribe[\w-]*|gpt-live-transcribe[\w-]*|gpt-realtime-whisper[\w-]*)$/;
 
 export const isTranscriptionModelName = (model: string): boolean => OPENAI_STT_MODELS.test(model);
 
-export function liveModelResolver(deps: Pick<AppDeps, 'dataDir' | 'preferredSttModel'>): (model: string) => Promise<string> {
+export function liveModelResolver(
+  deps: Pick<AppDeps, 'dataDir' | 'preferredSttModel'>,
+): (model: string) => Promise<string> {
   return async (model) => {
     const installed = await installedSttModels(deps.dataDir);
     requireSttModel(installed);
     if (!isTranscriptionModelName(model)) {
       const named = findNamedSttModel(installed.models, model);
-      if (!named) throw new ConfigProblem('transcription.model', `The model ${JSON.stringify(model.slice(0, 100))} is not installed; use gpt-4o-transcribe, whisper-1 or a model from GET /v1/models.`);
+      if (!named)
+        throw new ConfigProblem(
+          'transcription.model',
+          `The model ${JSON.stringify(model.slice(0, 100))} is not installed; use gpt-4o-transcribe, whisper-1 or a model from GET /v1/models.`,
+        );
       return named.path;
     }
     return (chooseWhisperModel(installed.models, 'auto', deps.preferredSttModel?.()) ?? installed.models[0]).path;

@@ -11,7 +11,15 @@ import type { LiveLook, LiveLookPlan, LiveRecognition, LiveSessionFiles, LookRan
 import { TARGET_RATE } from './audio-input';
 import { inlineAudio, type AudioConverter, type AudioStream } from './audio-thread';
 import { SampleBuffer } from './sample-buffer';
-import { applyBetaSession, applyGaSession, ConfigProblem, defaultConfig, describeSession, type SessionConfig, type SessionForm } from './session-config';
+import {
+  applyBetaSession,
+  applyGaSession,
+  ConfigProblem,
+  defaultConfig,
+  describeSession,
+  type SessionConfig,
+  type SessionForm,
+} from './session-config';
 import { PartialText, tokenCap } from './partial-text';
 import { SpeechTrack } from './speech-track';
 import { findTurnEnd } from './turns';
@@ -82,7 +90,10 @@ export class LiveSession {
 
   async open(): Promise<void> {
     this.modelPath = await this.deps.resolveModel(this.config.model);
-    this.deps.send({ type: this.deps.form === 'beta' ? 'transcription_session.created' : 'session.created', session: this.describe(this.deps.form) });
+    this.deps.send({
+      type: this.deps.form === 'beta' ? 'transcription_session.created' : 'session.created',
+      session: this.describe(this.deps.form),
+    });
   }
 
   /** Ends the session: the look in flight is abandoned (its engine process ended) and the files removed. */
@@ -102,7 +113,12 @@ export class LiveSession {
     } catch {
       return this.error('invalid_json', 'The event is not valid JSON.', null);
     }
-    if (typeof event !== 'object' || event === null || Array.isArray(event) || typeof (event as { type?: unknown }).type !== 'string') {
+    if (
+      typeof event !== 'object' ||
+      event === null ||
+      Array.isArray(event) ||
+      typeof (event as { type?: unknown }).type !== 'string'
+    ) {
       return this.error('invalid_event', 'An event must be a JSON object with a string "type".', 'type');
     }
     const fields = event as Record<string, unknown> & { type: string };
@@ -120,7 +136,8 @@ export class LiveSession {
       case 'session.update':
       case 'transcription_session.update': {
         const form: SessionForm = event.type === 'session.update' ? 'ga' : 'beta';
-        const next = form === 'ga' ? applyGaSession(this.config, event.session) : applyBetaSession(this.config, event.session);
+        const next =
+          form === 'ga' ? applyGaSession(this.config, event.session) : applyBetaSession(this.config, event.session);
         const modelPath = next.model === this.config.model ? this.modelPath : await this.deps.resolveModel(next.model);
         if (next.format !== this.config.format) {
           this.input.close();
@@ -128,14 +145,22 @@ export class LiveSession {
         }
         this.config = next;
         this.modelPath = modelPath;
-        this.deps.send({ type: form === 'ga' ? 'session.updated' : 'transcription_session.updated', session: this.describe(form) });
+        this.deps.send({
+          type: form === 'ga' ? 'session.updated' : 'transcription_session.updated',
+          session: this.describe(form),
+        });
         return;
       }
       case 'input_audio_buffer.append':
         return this.append(event.audio, eventId);
       case 'input_audio_buffer.commit':
         if (this.buffer.length < MIN_COMMIT) {
-          return this.error('input_audio_buffer_commit_empty', `Error committing input audio buffer: buffer too small. Expected at least 100ms of audio, but buffer only has ${Math.min(99, ms(this.buffer.length))}ms of audio.`, null, eventId);
+          return this.error(
+            'input_audio_buffer_commit_empty',
+            `Error committing input audio buffer: buffer too small. Expected at least 100ms of audio, but buffer only has ${Math.min(99, ms(this.buffer.length))}ms of audio.`,
+            null,
+            eventId,
+          );
         }
         this.commit(this.buffer.end, false);
         return;
@@ -148,7 +173,12 @@ export class LiveSession {
         this.deps.send({ type: 'input_audio_buffer.cleared' });
         return;
       default:
-        return this.error('unsupported_event', `This transcription session does not handle ${JSON.stringify(event.type.slice(0, 100))} events.`, 'type', eventId);
+        return this.error(
+          'unsupported_event',
+          `This transcription session does not handle ${JSON.stringify(event.type.slice(0, 100))} events.`,
+          'type',
+          eventId,
+        );
     }
   }
 
@@ -157,10 +187,20 @@ export class LiveSession {
     const samples = typeof audio === 'string' ? await this.input.push(audio) : null;
     if (this.closed) return;
     if (samples === null) {
-      return this.error('invalid_value', 'audio must be base64-encoded audio in the session\'s input format.', 'audio', eventId);
+      return this.error(
+        'invalid_value',
+        "audio must be base64-encoded audio in the session's input format.",
+        'audio',
+        eventId,
+      );
     }
     if (this.buffer.length + samples.length > MAX_BUFFER) {
-      return this.error('input_audio_buffer_full', `The input audio buffer holds ${MAX_BUFFER / TARGET_RATE} s at most: commit, or let turn detection keep up.`, 'audio', eventId);
+      return this.error(
+        'input_audio_buffer_full',
+        `The input audio buffer holds ${MAX_BUFFER / TARGET_RATE} s at most: commit, or let turn detection keep up.`,
+        'audio',
+        eventId,
+      );
     }
     this.buffer.append(samples);
     this.pump();
@@ -171,12 +211,20 @@ export class LiveSession {
     const speaking = this.speaking;
     const itemId = speaking?.itemId ?? newId('item');
     const start = speaking?.start ?? this.buffer.start;
-    if (detected || speaking) this.deps.send({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: ms(end), item_id: itemId });
+    if (detected || speaking)
+      this.deps.send({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: ms(end), item_id: itemId });
     this.deps.send({ type: 'input_audio_buffer.committed', item_id: itemId, previous_item_id: this.previousItem });
     this.deps.send({
       type: this.deps.form === 'beta' ? 'conversation.item.created' : 'conversation.item.added',
       previous_item_id: this.previousItem,
-      item: { id: itemId, object: 'realtime.item', type: 'message', status: 'completed', role: 'user', content: [{ type: 'input_audio', transcript: null }] },
+      item: {
+        id: itemId,
+        object: 'realtime.item',
+        type: 'message',
+        status: 'completed',
+        role: 'user',
+        content: [{ type: 'input_audio', transcript: null }],
+      },
     });
     this.previousItem = itemId;
     this.finals.push({ itemId, start, pcm: this.buffer.slice(start, end), sent: speaking?.partial.text ?? '' });
@@ -196,14 +244,22 @@ export class LiveSession {
       this.run(() => this.finish(utterance));
       return;
     }
-    if (this.config.turnDetection && this.buffer.end - this.lookedUpTo >= LOOK_EVERY) this.run(() => this.lookAtBuffer());
+    if (this.config.turnDetection && this.buffer.end - this.lookedUpTo >= LOOK_EVERY)
+      this.run(() => this.lookAtBuffer());
   }
 
   private run(work: () => Promise<void>): void {
     this.busy = true;
     work()
       .catch((error: unknown) => {
-        if (!this.closed) this.error('server_error', `The speech engine failed: ${error instanceof Error ? error.message : String(error)}`, null, null, 'server_error');
+        if (!this.closed)
+          this.error(
+            'server_error',
+            `The speech engine failed: ${error instanceof Error ? error.message : String(error)}`,
+            null,
+            null,
+            'server_error',
+          );
       })
       .finally(() => {
         this.busy = false;
@@ -245,7 +301,8 @@ export class LiveSession {
       to = this.buffer.end;
       vadFrom = Math.max(this.buffer.start, this.lookedUpTo - VAD_OVERLAP);
       const partial = speaking?.partial;
-      const window = partial && generation === this.generation && partial.due(to) && waiting === 0 ? partial.window() : null;
+      const window =
+        partial && generation === this.generation && partial.due(to) && waiting === 0 ? partial.window() : null;
       decodeFrom = window ? Math.max(this.buffer.start, window.from) : null;
       from = Math.min(vadFrom, decodeFrom ?? vadFrom);
       const look = this.lookSettings(decodeFrom !== null, false);
@@ -257,7 +314,9 @@ export class LiveSession {
           ...look,
           ...(prompt ? { prompt } : {}),
           speechFrom: (vadFrom - from) / TARGET_RATE,
-          ...(decodeFrom !== null ? { decodeFrom: (decodeFrom - from) / TARGET_RATE, maxTokens: tokenCap(to - decodeFrom) } : {}),
+          ...(decodeFrom !== null
+            ? { decodeFrom: (decodeFrom - from) / TARGET_RATE, maxTokens: tokenCap(to - decodeFrom) }
+            : {}),
         },
       };
     }, 'look');
@@ -265,11 +324,22 @@ export class LiveSession {
     if (this.closed || generation !== this.generation || !turn) return;
     this.lookedUpTo = to;
     if (result.speech === null) {
-      if (!this.warnedNoVad) this.error('vad_model_missing', 'Turn detection needs the Silero VAD model: install it, or set turn_detection to null and commit yourself.', 'turn_detection');
+      if (!this.warnedNoVad)
+        this.error(
+          'vad_model_missing',
+          'Turn detection needs the Silero VAD model: install it, or set turn_detection to null and commit yourself.',
+          'turn_detection',
+        );
       this.warnedNoVad = true;
       return;
     }
-    this.speech.merge(vadFrom, result.speech.map((range) => ({ start: from + Math.round(range.start * TARGET_RATE), end: from + Math.round(range.end * TARGET_RATE) })));
+    this.speech.merge(
+      vadFrom,
+      result.speech.map((range) => ({
+        start: from + Math.round(range.start * TARGET_RATE),
+        end: from + Math.round(range.end * TARGET_RATE),
+      })),
+    );
     const ranges = this.speech.ranges;
     const padding = Math.round((turn.prefixPaddingMs / 1000) * TARGET_RATE);
     if (!this.speaking) {
@@ -280,11 +350,19 @@ export class LiveSession {
       const start = Math.max(this.buffer.start, ranges[0].start - padding);
       this.speaking = { itemId: newId('item'), start, partial: new PartialText(start) };
       this.buffer.dropBefore(start);
-      this.deps.send({ type: 'input_audio_buffer.speech_started', audio_start_ms: ms(start), item_id: this.speaking.itemId });
+      this.deps.send({
+        type: 'input_audio_buffer.speech_started',
+        audio_start_ms: ms(start),
+        item_id: this.speaking.itemId,
+      });
     } else if (decodeFrom !== null) {
       const offset = (decodeFrom - from) / TARGET_RATE;
       const words = result.words.map((word) => ({ ...word, start: word.start - offset, end: word.end - offset }));
-      this.sendDelta(this.speaking.itemId, this.speaking.partial.text, this.speaking.partial.update(decodeFrom, to, words));
+      this.sendDelta(
+        this.speaking.itemId,
+        this.speaking.partial.text,
+        this.speaking.partial.update(decodeFrom, to, words),
+      );
     }
     const speech = ranges.filter((range) => range.end > (this.speaking?.start ?? this.buffer.start));
     const end = findTurnEnd(speech, to, Math.round((turn.silenceMs / 1000) * TARGET_RATE));
@@ -295,7 +373,12 @@ export class LiveSession {
   /** Sends the released `words` as one delta; `before`: the item's text sent until now. */
   private sendDelta(itemId: string, before: string, words: string[]): void {
     if (words.length === 0) return;
-    this.deps.send({ type: 'conversation.item.input_audio_transcription.delta', item_id: itemId, content_index: 0, delta: `${before.length > 0 ? ' ' : ''}${words.join(' ')}` });
+    this.deps.send({
+      type: 'conversation.item.input_audio_transcription.delta',
+      item_id: itemId,
+      content_index: 0,
+      delta: `${before.length > 0 ? ' ' : ''}${words.join(' ')}`,
+    });
   }
 
   private async finish(utterance: Utterance): Promise<void> {
@@ -305,8 +388,15 @@ export class LiveSession {
     } catch (error) {
       if (this.closed) return;
       this.deps.send({
-        type: 'conversation.item.input_audio_transcription.failed', item_id: utterance.itemId, content_index: 0,
-        error: { type: 'server_error', code: 'transcription_failed', message: error instanceof Error ? error.message : String(error), param: null },
+        type: 'conversation.item.input_audio_transcription.failed',
+        item_id: utterance.itemId,
+        content_index: 0,
+        error: {
+          type: 'server_error',
+          code: 'transcription_failed',
+          message: error instanceof Error ? error.message : String(error),
+          param: null,
+        },
       });
       return;
     }
@@ -314,7 +404,12 @@ export class LiveSession {
     const sent = utterance.sent;
     // The rest of the text as one last delta, when it extends what was sent; deltas never take words back.
     if (result.text.startsWith(sent) && result.text.length > sent.length) {
-      this.deps.send({ type: 'conversation.item.input_audio_transcription.delta', item_id: utterance.itemId, content_index: 0, delta: result.text.slice(sent.length) });
+      this.deps.send({
+        type: 'conversation.item.input_audio_transcription.delta',
+        item_id: utterance.itemId,
+        content_index: 0,
+        delta: result.text.slice(sent.length),
+      });
     }
     const offset = utterance.start / TARGET_RATE;
     const round = (seconds: number): number => Math.round((seconds + offset) * 1000) / 1000;
@@ -334,7 +429,13 @@ export class LiveSession {
     return describeSession(this.id, this.config, form);
   }
 
-  private error(code: string, message: string, param: string | null, eventId: string | null = null, type = 'invalid_request_error'): void {
+  private error(
+    code: string,
+    message: string,
+    param: string | null,
+    eventId: string | null = null,
+    type = 'invalid_request_error',
+  ): void {
     this.deps.send({ type: 'error', error: { type, code, message, param, event_id: eventId } });
   }
 }

@@ -61,7 +61,10 @@ export class PartialText {
   window(): PartialWindow {
     const agreed = this.fixed.join(' ');
     // Cut to whole words: a prompt that starts mid-word reads as a different word.
-    return { from: this.anchor, prompt: agreed.length <= PROMPT_CHARS ? agreed : agreed.slice(-PROMPT_CHARS).replace(/^\S*\s?/, '') };
+    return {
+      from: this.anchor,
+      prompt: agreed.length <= PROMPT_CHARS ? agreed : agreed.slice(-PROMPT_CHARS).replace(/^\S*\s?/, ''),
+    };
   }
 
   /**

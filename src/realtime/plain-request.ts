@@ -12,7 +12,8 @@ export function realtimePlainRoutes(router: Router): void {
       url: `${base}/realtime?intent=transcription`,
       protocol: 'OpenAI Realtime, transcription sessions',
       upgrade: 'websocket',
-      message: 'This is a WebSocket: connect with Upgrade: websocket to open a live transcription session (see docs/realtime.md).',
+      message:
+        'This is a WebSocket: connect with Upgrade: websocket to open a live transcription session (see docs/realtime.md).',
     };
   });
 }

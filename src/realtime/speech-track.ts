@@ -24,7 +24,9 @@ export class SpeechTrack {
       kept.push({ start: range.start, end: Math.min(range.end, from) });
     }
     const last = kept.at(-1);
-    const fresh = found.filter((range) => range.end > range.start).map((range) => ({ start: Math.max(range.start, from), end: range.end }));
+    const fresh = found
+      .filter((range) => range.end > range.start)
+      .map((range) => ({ start: Math.max(range.start, from), end: range.end }));
     if (last && last.end >= from && fresh.length > 0 && fresh[0].start - from <= JOIN) {
       last.end = Math.max(last.end, fresh[0].end);
       fresh.shift();
@@ -34,7 +36,9 @@ export class SpeechTrack {
 
   /** Forgets speech before sample `index` (the buffer dropped it). */
   dropBefore(index: number): void {
-    this.held = this.held.filter((range) => range.end > index).map((range) => ({ start: Math.max(range.start, index), end: range.end }));
+    this.held = this.held
+      .filter((range) => range.end > index)
+      .map((range) => ({ start: Math.max(range.start, index), end: range.end }));
   }
 
   clear(): void {

@@ -10,7 +10,8 @@ export class StablePrefix {
   /** Feeds one hypothesis; answers the words it releases (often none). */
   update(hypothesis: readonly string[]): string[] {
     let agreed = 0;
-    while (agreed < hypothesis.length && agreed < this.previous.length && hypothesis[agreed] === this.previous[agreed]) agreed += 1;
+    while (agreed < hypothesis.length && agreed < this.previous.length && hypothesis[agreed] === this.previous[agreed])
+      agreed += 1;
     this.previous = [...hypothesis];
     if (agreed <= this.released.length) return [];
     if (!this.released.every((word, i) => hypothesis[i] === word)) return [];

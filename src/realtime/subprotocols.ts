@@ -28,5 +28,8 @@ export function chooseProtocol(offered: Set<string>): string | false {
 
 function protocolList(header: string | string[] | undefined): string[] {
   const joined = Array.isArray(header) ? header.join(',') : (header ?? '');
-  return joined.split(',').map((protocol) => protocol.trim()).filter((protocol) => protocol !== '');
+  return joined
+    .split(',')
+    .map((protocol) => protocol.trim())
+    .filter((protocol) => protocol !== '');
 }

@@ -9,7 +9,15 @@ import { ApiError } from '../contract/errors';
  * and every name under it.
  */
 export function parseAllowedHosts(text: string): string[] {
-  return text.split(',').map((entry) => entry.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')).filter(Boolean);
+  return text
+    .split(',')
+    .map((entry) =>
+      entry
+        .trim()
+        .toLowerCase()
+        .replace(/^\[(.*)\]$/, '$1'),
+    )
+    .filter(Boolean);
 }
 
 /** The host name of a Host header (port and IPv6 brackets removed, lower case), or undefined if it is not one. */
@@ -26,7 +34,9 @@ export function hostAllowed(allowed: readonly string[] | undefined, header: stri
   if (!allowed || allowed.length === 0) return true;
   const name = hostnameOf(header);
   if (name === undefined) return false;
-  return allowed.some((entry) => (entry.startsWith('.') ? name === entry.slice(1) || name.endsWith(entry) : name === entry));
+  return allowed.some((entry) =>
+    entry.startsWith('.') ? name === entry.slice(1) || name.endsWith(entry) : name === entry,
+  );
 }
 
 export const hostRefusal = (header: string): string =>

@@ -34,13 +34,32 @@ RELAY_ALLOWED_HOSTS, RELAY_STORAGE, RELAY_S3_PATH_STYLE=1, RELAY_METRICS_TOKEN, 
 admin's password on first start; default: generated and printed once).`;
 
 const OPTIONS = {
-  host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' }, 'database-url': { type: 'string' },
-  'storage-dir': { type: 'string' }, 'retention-hours': { type: 'string' }, 'secure-cookies': { type: 'boolean' },
-  'trust-proxy': { type: 'boolean' }, 'allowed-hosts': { type: 'string' }, storage: { type: 'string' }, 's3-endpoint': { type: 'string' },
-  's3-region': { type: 'string' }, 's3-path-style': { type: 'boolean' }, 's3-access-key-id': { type: 'string' },
-  's3-secret-access-key': { type: 'string' }, 'metrics-token': { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, pool: { type: 'string' },
-  expires: { type: 'string' }, rpm: { type: 'string' }, concurrency: { type: 'string' }, amount: { type: 'string' },
-  bytes: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'data-dir': { type: 'string' },
+  'database-url': { type: 'string' },
+  'storage-dir': { type: 'string' },
+  'retention-hours': { type: 'string' },
+  'secure-cookies': { type: 'boolean' },
+  'trust-proxy': { type: 'boolean' },
+  'allowed-hosts': { type: 'string' },
+  storage: { type: 'string' },
+  's3-endpoint': { type: 'string' },
+  's3-region': { type: 'string' },
+  's3-path-style': { type: 'boolean' },
+  's3-access-key-id': { type: 'string' },
+  's3-secret-access-key': { type: 'string' },
+  'metrics-token': { type: 'string' },
+  name: { type: 'string' },
+  scopes: { type: 'string' },
+  pool: { type: 'string' },
+  expires: { type: 'string' },
+  rpm: { type: 'string' },
+  concurrency: { type: 'string' },
+  amount: { type: 'string' },
+  bytes: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
 } as const;
 
 const storageName = (options: ReturnType<typeof resolveRelayOptions>): string =>
@@ -52,18 +71,25 @@ async function serve(options: ReturnType<typeof resolveRelayOptions>): Promise<v
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const relay = await startRelay({ ...options, log: consoleLogger });
   if (relay.generatedAdminPassword) {
-    console.log(`Portal sign-in created: user admin, password ${relay.generatedAdminPassword} (shown only this once; "relay.js admin password" makes a new one).`);
+    console.log(
+      `Portal sign-in created: user admin, password ${relay.generatedAdminPassword} (shown only this once; "relay.js admin password" makes a new one).`,
+    );
   }
-  console.log(`Speech Studio relay listening on ${relay.url} (portal: ${relay.origin}/portal, ${options.databaseUrl ? 'PostgreSQL' : 'embedded PGlite'}, ${storageName(options)})`);
+  console.log(
+    `Speech Studio relay listening on ${relay.url} (portal: ${relay.origin}/portal, ${options.databaseUrl ? 'PostgreSQL' : 'embedded PGlite'}, ${storageName(options)})`,
+  );
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) process.exit(1);
     stopping = true;
     consoleLogger.info(`${signal}: stopping the relay; jobs running on its devices become interrupted.`);
-    relay.close().then(() => process.exit(0), (error) => {
-      consoleLogger.error(`Shutdown failed: ${describeThrown(error)}`);
-      process.exit(1);
-    });
+    relay.close().then(
+      () => process.exit(0),
+      (error) => {
+        consoleLogger.error(`Shutdown failed: ${describeThrown(error)}`);
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

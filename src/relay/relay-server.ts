@@ -64,7 +64,11 @@ export interface Relay {
 
 /** The folder, or the bucket once it is known to exist and accept the credentials (the SDK loads only then). */
 async function openBlobStore(options: RelayOptions): Promise<{ blobs: BlobStore; close(): void }> {
-  if (!options.s3) return { blobs: new FolderBlobStore(options.storageDir ?? path.join(options.dataDir, 'storage')), close: () => undefined };
+  if (!options.s3)
+    return {
+      blobs: new FolderBlobStore(options.storageDir ?? path.join(options.dataDir, 'storage')),
+      close: () => undefined,
+    };
   const { openS3BlobStore } = await import('./storage/s3-store');
   const store = await openS3BlobStore(options.s3);
   return { blobs: store, close: () => store.close() };
@@ -75,19 +79,31 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   const offlineAfterMs = options.offlineAfterMs ?? OFFLINE_AFTER_MS;
   const instanceId = randomUUID();
   const storage = await openBlobStore(options);
-  const db = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, log }).catch((error: unknown) => {
-    storage.close();
-    throw error;
-  });
+  const db = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, log }).catch(
+    (error: unknown) => {
+      storage.close();
+      throw error;
+    },
+  );
   try {
     const account = await ensureAccount(db, options.account ?? DEFAULT_ACCOUNT);
     const generatedAdminPassword = await ensureAdminUser(db, account.id, options.adminPassword);
     const { blobs } = storage;
     const lifecycle = new JobLifecycle(db, blobs, log);
     const app = createRelayApp({
-      db, blobs, lifecycle, log, validators: compileValidators(), accountId: account.id, offlineAfterMs,
-      maxUploadBytes: options.maxUploadBytes ?? MAX_UPLOAD_BYTES, secureCookies: options.secureCookies ?? false,
-      trustProxy: options.trustProxy ?? false, allowedHosts: options.allowedHosts, metricsToken: options.metricsToken, instanceId,
+      db,
+      blobs,
+      lifecycle,
+      log,
+      validators: compileValidators(),
+      accountId: account.id,
+      offlineAfterMs,
+      maxUploadBytes: options.maxUploadBytes ?? MAX_UPLOAD_BYTES,
+      secureCookies: options.secureCookies ?? false,
+      trustProxy: options.trustProxy ?? false,
+      allowedHosts: options.allowedHosts,
+      metricsToken: options.metricsToken,
+      instanceId,
     });
 
     const http = createHttpServer({
@@ -97,9 +113,15 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'OPTIONS'],
     });
     const presence = { db, lifecycle, instanceId, offlineAfterMs, log };
-    const gateway = await attachGateway(http.server, { ...presence, heartbeatMs: options.heartbeatMs ?? 10_000, allowedHosts: options.allowedHosts });
+    const gateway = await attachGateway(http.server, {
+      ...presence,
+      heartbeatMs: options.heartbeatMs ?? 10_000,
+      allowedHosts: options.allowedHosts,
+    });
     const sweeper = new Sweeper({
-      ...presence, blobs, retentionMs: options.retentionMs ?? 24 * 3600_000,
+      ...presence,
+      blobs,
+      retentionMs: options.retentionMs ?? 24 * 3600_000,
       intervalMs: options.sweepIntervalMs ?? Math.max(250, Math.min(5_000, offlineAfterMs / 3)),
     });
 
@@ -111,7 +133,13 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
 
     let closing: Promise<void> | undefined;
     return {
-      url: `${origin}${RELAY_PREFIX}`, origin, port, instanceId, db, accountId: account.id, generatedAdminPassword,
+      url: `${origin}${RELAY_PREFIX}`,
+      origin,
+      port,
+      instanceId,
+      db,
+      accountId: account.id,
+      generatedAdminPassword,
       close: () =>
         (closing ??= (async () => {
           await http.close(async () => {

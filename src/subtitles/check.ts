@@ -54,23 +54,40 @@ function checkCue(cue: ScannedCue, style: SubtitleStyle): SubtitleProblem[] {
   if (characters === 0) problem('empty', `cue ${cue.index} has no text`);
   shown.forEach((_, i) => {
     if (lengths[i] > style.maxLineChars) {
-      problem('line-too-long', `line ${i + 1} of cue ${cue.index} has ${lengths[i]} characters, more than ${style.maxLineChars}`, cue.lineNumbers[i]);
+      problem(
+        'line-too-long',
+        `line ${i + 1} of cue ${cue.index} has ${lengths[i]} characters, more than ${style.maxLineChars}`,
+        cue.lineNumbers[i],
+      );
     }
   });
   if (shown.length > style.maxLines) {
-    problem('too-many-lines', `cue ${cue.index} has ${shown.length} lines, more than ${style.maxLines}`, cue.lineNumbers[style.maxLines]);
+    problem(
+      'too-many-lines',
+      `cue ${cue.index} has ${shown.length} lines, more than ${style.maxLines}`,
+      cue.lineNumbers[style.maxLines],
+    );
   }
   const durationMs = Math.round((cue.end - cue.start) * 1000);
   if (durationMs <= 0) return problems; // the scanner reported it: the cue ends before it starts
   if (durationMs < Math.round(style.minDurationSeconds * 1000)) {
-    problem('too-short', `cue ${cue.index} lasts ${seconds(durationMs)} s, less than the minimum of ${style.minDurationSeconds} s`);
+    problem(
+      'too-short',
+      `cue ${cue.index} lasts ${seconds(durationMs)} s, less than the minimum of ${style.minDurationSeconds} s`,
+    );
   }
   if (durationMs > Math.round(style.maxDurationSeconds * 1000)) {
-    problem('too-long', `cue ${cue.index} lasts ${seconds(durationMs)} s, more than the maximum of ${style.maxDurationSeconds} s`);
+    problem(
+      'too-long',
+      `cue ${cue.index} lasts ${seconds(durationMs)} s, more than the maximum of ${style.maxDurationSeconds} s`,
+    );
   }
   const speed = charsPerSecond ?? 0;
   if (speed > style.maxCharsPerSecond) {
-    problem('reading-speed', `cue ${cue.index} reads at ${speed.toFixed(1)} characters per second, faster than ${style.maxCharsPerSecond}`);
+    problem(
+      'reading-speed',
+      `cue ${cue.index} reads at ${speed.toFixed(1)} characters per second, faster than ${style.maxCharsPerSecond}`,
+    );
   }
   return problems;
 }
@@ -81,9 +98,15 @@ function checkCue(cue: ScannedCue, style: SubtitleStyle): SubtitleProblem[] {
  * the cue has no duration.
  */
 export function cueReadingSpeed(cue: ScannedCue): { characters: number; charsPerSecond: number | null } {
-  const characters = cue.lines.map(displayText).map(characterCount).reduce((sum, length) => sum + length, 0);
+  const characters = cue.lines
+    .map(displayText)
+    .map(characterCount)
+    .reduce((sum, length) => sum + length, 0);
   const durationMs = Math.round((cue.end - cue.start) * 1000);
-  return { characters, charsPerSecond: durationMs > 0 ? Math.round((characters / (durationMs / 1000)) * 10) / 10 : null };
+  return {
+    characters,
+    charsPerSecond: durationMs > 0 ? Math.round((characters / (durationMs / 1000)) * 10) / 10 : null,
+  };
 }
 
 /** What is wrong between a cue and the one before it in the file. */
@@ -92,14 +115,32 @@ function checkSequence(previous: ScannedCue | undefined, cue: ScannedCue, style:
   const at = { cue: cue.index, line: cue.line };
   const startMs = Math.round(cue.start * 1000);
   if (startMs < Math.round(previous.start * 1000)) {
-    return [{ kind: 'out-of-order', ...at, message: `cue ${cue.index} starts before cue ${previous.index}, which comes first in the file` }];
+    return [
+      {
+        kind: 'out-of-order',
+        ...at,
+        message: `cue ${cue.index} starts before cue ${previous.index}, which comes first in the file`,
+      },
+    ];
   }
   const gapMs = startMs - Math.round(previous.end * 1000);
   if (gapMs < 0) {
-    return [{ kind: 'overlap', ...at, message: `cue ${cue.index} starts ${seconds(-gapMs)} s before cue ${previous.index} ends` }];
+    return [
+      {
+        kind: 'overlap',
+        ...at,
+        message: `cue ${cue.index} starts ${seconds(-gapMs)} s before cue ${previous.index} ends`,
+      },
+    ];
   }
   if (gapMs < Math.round(style.minGapSeconds * 1000)) {
-    return [{ kind: 'gap-too-small', ...at, message: `cue ${cue.index} starts ${seconds(gapMs)} s after cue ${previous.index} ends, less than the minimum gap of ${style.minGapSeconds} s` }];
+    return [
+      {
+        kind: 'gap-too-small',
+        ...at,
+        message: `cue ${cue.index} starts ${seconds(gapMs)} s after cue ${previous.index} ends, less than the minimum gap of ${style.minGapSeconds} s`,
+      },
+    ];
   }
   return [];
 }
@@ -123,7 +164,16 @@ export function displayText(line: string): string {
     .trim();
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', nbsp: '\u00a0', quot: '"', apos: "'", lrm: '', rlm: '' };
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  nbsp: '\u00a0',
+  quot: '"',
+  apos: "'",
+  lrm: '',
+  rlm: '',
+};
 
 function characterCount(text: string): number {
   return Array.from(text).length;

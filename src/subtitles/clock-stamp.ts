@@ -10,7 +10,9 @@ export function readClock(text: string): number | undefined {
   const match = CLOCK.exec(text.trim());
   if (!match || Number(match[2]) > 59 || Number(match[3]) > 59) return undefined;
   const fraction = match[4] ? Number(`0.${match[4]}`) : 0;
-  return Number(match[1]) * 3_600_000 + Number(match[2]) * 60_000 + Number(match[3]) * 1000 + Math.round(fraction * 1000);
+  return (
+    Number(match[1]) * 3_600_000 + Number(match[2]) * 60_000 + Number(match[3]) * 1000 + Math.round(fraction * 1000)
+  );
 }
 
 /**
@@ -31,6 +33,11 @@ export function writeClock(totalMs: number, like: string, fallbackDigits: number
   const minutes = Math.floor(rounded / 60_000) % 60;
   const seconds = Math.floor(rounded / 1000) % 60;
   const pad = (n: number, width: number): string => String(n).padStart(width, '0');
-  const fraction = digits === 0 ? '' : `.${pad(rounded % 1000, 3).slice(0, Math.min(digits, 3)).padEnd(digits, '0')}`;
+  const fraction =
+    digits === 0
+      ? ''
+      : `.${pad(rounded % 1000, 3)
+          .slice(0, Math.min(digits, 3))
+          .padEnd(digits, '0')}`;
   return `${pad(hours, hourWidth)}:${pad(minutes, minuteWidth)}:${pad(seconds, secondWidth)}${fraction}`;
 }

@@ -10,22 +10,79 @@ export interface CueWords {
   speaker?: string;
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', nbsp: ' ', quot: '"', apos: "'", lrm: '', rlm: '' };
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  nbsp: ' ',
+  quot: '"',
+  apos: "'",
+  lrm: '',
+  rlm: '',
+};
 
 /** Labels that start a line with a colon but name no speaker ("Note: …"); their line is read as it is. */
-const NOT_SPEAKERS = new Set(['note', 'notes', 'warning', 'caution', 'tip', 'example', 'important', 'hint', 'info', 'error', 'todo',
-  'update', 'edit', 'ps', 'nb', 're', 'subject', 'title', 'chapter', 'part', 'step', 'summary', 'translation', 'lyrics', 'source']);
+const NOT_SPEAKERS = new Set([
+  'note',
+  'notes',
+  'warning',
+  'caution',
+  'tip',
+  'example',
+  'important',
+  'hint',
+  'info',
+  'error',
+  'todo',
+  'update',
+  'edit',
+  'ps',
+  'nb',
+  're',
+  'subject',
+  'title',
+  'chapter',
+  'part',
+  'step',
+  'summary',
+  'translation',
+  'lyrics',
+  'source',
+]);
 
 /** A leading speaker label: one to three capitalized words (or an all-caps name), then a colon. */
-const NAME_PREFIX = /^(?:-\s*)?((?:[A-Z][\p{L}'’.-]*|[A-Z][A-Z'’.-]+)(?:\s+(?:[A-Z][\p{L}'’.-]*|[A-Z][A-Z'’.-]+)){0,2})\s*:\s+(?=\S)/u;
+const NAME_PREFIX =
+  /^(?:-\s*)?((?:[A-Z][\p{L}'’.-]*|[A-Z][A-Z'’.-]+)(?:\s+(?:[A-Z][\p{L}'’.-]*|[A-Z][A-Z'’.-]+)){0,2})\s*:\s+(?=\S)/u;
 
 /**
  * A leading `[Name] ` before the cue's words: a capitalized name of up to four words (not all capitals,
  * which is how sound descriptions are written: [MUSIC]), and not a common sound description.
  */
 const BRACKET_SPEAKER = /^\[((?:Speaker \d+)|(?=[^\]]*[a-z])[A-Z][\p{L}'’.-]*(?:\s+[\p{L}'’.-]+){0,3})\][ \t]+(?=\S)/u;
-const SOUNDS = new Set(['music', 'laughter', 'laughs', 'laughing', 'applause', 'inaudible', 'silence', 'noise', 'cheering', 'cheers',
-  'crosstalk', 'singing', 'sighs', 'coughs', 'foreign', 'background noise', 'indistinct', 'indistinct chatter', 'chuckles', 'gasps', 'static', 'beep']);
+const SOUNDS = new Set([
+  'music',
+  'laughter',
+  'laughs',
+  'laughing',
+  'applause',
+  'inaudible',
+  'silence',
+  'noise',
+  'cheering',
+  'cheers',
+  'crosstalk',
+  'singing',
+  'sighs',
+  'coughs',
+  'foreign',
+  'background noise',
+  'indistinct',
+  'indistinct chatter',
+  'chuckles',
+  'gasps',
+  'static',
+  'beep',
+]);
 
 function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
@@ -66,6 +123,9 @@ export function cueWords(lines: readonly string[]): CueWords {
       }
       return line.replace(/^-\s+/, '');
     });
-  const text = spoken.join(' ').replace(/\s{2,}/g, ' ').trim();
+  const text = spoken
+    .join(' ')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
   return speaker ? { text, speaker } : { text };
 }

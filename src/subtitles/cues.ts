@@ -140,7 +140,8 @@ function piecesOf(segment: CueSource, maxLineChars: number): TimedPiece[] {
 }
 
 // Scripts written without spaces, whose text may be broken between any two characters.
-const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}]/u;
+const UNSPACED_SCRIPT =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}]/u;
 
 function sliceCharacters(text: string, size: number): string[] {
   if (characterCount(text) <= size) return [text];
@@ -165,7 +166,9 @@ function settleTimes(drafts: readonly DraftCue[], limits: CueLimits): DraftCue[]
   drafts.forEach((draft, i) => {
     const startMs = Math.max(draft.startMs, previousEnd);
     const nextStart = i + 1 < drafts.length ? Math.max(drafts[i + 1].startMs, startMs) - gapMs : Infinity;
-    const readingMs = limits.maxCharsPerSecond ? Math.ceil((characterCount(draft.lines.join('')) / limits.maxCharsPerSecond) * 1000) : 0;
+    const readingMs = limits.maxCharsPerSecond
+      ? Math.ceil((characterCount(draft.lines.join('')) / limits.maxCharsPerSecond) * 1000)
+      : 0;
     let endMs = Math.min(Math.max(draft.endMs, startMs), startMs + maxMs, nextStart);
     const wantedMs = Math.min(Math.max(minMs, readingMs), maxMs);
     if (endMs - startMs < wantedMs) endMs = Math.max(endMs, Math.min(startMs + wantedMs, nextStart));
@@ -178,7 +181,8 @@ function settleTimes(drafts: readonly DraftCue[], limits: CueLimits): DraftCue[]
 
 function checkLimits(limits: CueLimits): void {
   const { maxLineChars, maxLines, minSeconds, maxSeconds } = limits;
-  if (!Number.isInteger(maxLineChars) || maxLineChars < 1) throw new TypeError(`Expected maxLineChars >= 1, got ${maxLineChars}`);
+  if (!Number.isInteger(maxLineChars) || maxLineChars < 1)
+    throw new TypeError(`Expected maxLineChars >= 1, got ${maxLineChars}`);
   if (!Number.isInteger(maxLines) || maxLines < 1) throw new TypeError(`Expected maxLines >= 1, got ${maxLines}`);
   if (!(minSeconds >= 0)) throw new TypeError(`Expected minSeconds >= 0, got ${minSeconds}`);
   if (!(maxSeconds > 0) || maxSeconds < minSeconds) {

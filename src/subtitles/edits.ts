@@ -84,7 +84,8 @@ function formatStamp(totalMs: number, like: RegExpExecArray, format: SubtitleFor
   const millis = totalMs % 1000;
   const mark = like[4] ?? (format === 'srt' ? ',' : '.');
   const pad = (n: number, width: number): string => String(n).padStart(width, '0');
-  const head = like[1] !== undefined || hours > 0 || format === 'srt' ? `${pad(hours, Math.max(2, like[1]?.length ?? 2))}:` : '';
+  const head =
+    like[1] !== undefined || hours > 0 || format === 'srt' ? `${pad(hours, Math.max(2, like[1]?.length ?? 2))}:` : '';
   return `${head}${pad(minutes, 2)}:${pad(secs, 2)}${mark}${pad(millis, 3)}`;
 }
 
@@ -97,7 +98,11 @@ function retimed(doc: Document, cue: ScannedCue, times: { start?: number; end?: 
   const second = stamps.find((s) => (s.index ?? 0) > arrow);
   if (!first || !second) return line;
   const swap = (text: string, stamp: RegExpMatchArray, value: number | undefined): string =>
-    value === undefined ? text : text.slice(0, stamp.index) + formatStamp(value, stamp as RegExpExecArray, doc.format) + text.slice((stamp.index ?? 0) + stamp[0].length);
+    value === undefined
+      ? text
+      : text.slice(0, stamp.index) +
+        formatStamp(value, stamp as RegExpExecArray, doc.format) +
+        text.slice((stamp.index ?? 0) + stamp[0].length);
   return swap(swap(line, second, times.end), first, times.start);
 }
 
@@ -121,7 +126,8 @@ export function layoutLines(words: readonly string[], maxLineChars: number, maxL
   if (words.length === 0) return [];
   for (let count = 1; count <= Math.min(maxLines, words.length); count++) {
     const lines = balanced(words, count);
-    if (count === Math.min(maxLines, words.length) || lines.every((line) => shownLength([line]) <= maxLineChars)) return lines;
+    if (count === Math.min(maxLines, words.length) || lines.every((line) => shownLength([line]) <= maxLineChars))
+      return lines;
   }
   return [words.join(' ')];
 }
@@ -130,7 +136,9 @@ export function layoutLines(words: readonly string[], maxLineChars: number, maxL
 function balanced(words: readonly string[], count: number): string[] {
   const n = words.length;
   // best[k][i]: the least longest line for the first i words in k lines, and where its last line starts.
-  const best: { cost: number; from: number }[][] = Array.from({ length: count + 1 }, () => Array.from({ length: n + 1 }, () => ({ cost: Infinity, from: 0 })));
+  const best: { cost: number; from: number }[][] = Array.from({ length: count + 1 }, () =>
+    Array.from({ length: n + 1 }, () => ({ cost: Infinity, from: 0 })),
+  );
   best[0][0] = { cost: 0, from: 0 };
   for (let k = 1; k <= count; k++) {
     for (let i = k; i <= n; i++) {
@@ -161,7 +169,8 @@ function replaceText(doc: Document, cue: ScannedCue, lines: readonly string[]): 
 }
 
 /** Dialogue cues ("- Hi." / "- Hello.") keep one speaker a line; rebalancing would mix them. */
-const isDialogue = (cue: ScannedCue): boolean => cue.lines.length > 1 && cue.lines.every((line) => /^\s*-/.test(displayText(line)));
+const isDialogue = (cue: ScannedCue): boolean =>
+  cue.lines.length > 1 && cue.lines.every((line) => /^\s*-/.test(displayText(line)));
 
 /**
  * Rebreaks the cue's lines within the style's line length, or nothing when they cannot be made to fit
@@ -193,7 +202,12 @@ function renumber(doc: Document, after: number, delta: number): TextEdit[] {
   for (const cue of doc.cues.slice(after)) {
     const line = identifierLine(doc, cue);
     const number = line && /^\s*(\d+)\s*$/.exec(line.text);
-    if (line && number) edits.push({ start: line.start, end: line.end, text: line.text.replace(number[1], String(Number(number[1]) + delta)) });
+    if (line && number)
+      edits.push({
+        start: line.start,
+        end: line.end,
+        text: line.text.replace(number[1], String(Number(number[1]) + delta)),
+      });
   }
   return edits;
 }
@@ -227,18 +241,29 @@ export function splitCue(source: string, format: SubtitleFormat, style: Subtitle
  * minimum gap later, and the words are divided where the share of characters best matches the share of time.
  * Throws when the time is not inside the cue or the cue has fewer than two words.
  */
-export function splitCueAt(source: string, format: SubtitleFormat, style: SubtitleStyle, index: number, seconds: number): TextEdit[] {
+export function splitCueAt(
+  source: string,
+  format: SubtitleFormat,
+  style: SubtitleStyle,
+  index: number,
+  seconds: number,
+): TextEdit[] {
   const doc = read(source, format);
   const cue = cueOf(doc, index);
   const [start, end, at] = [ms(cue.start), ms(cue.end), ms(seconds)];
-  if (!(at > start && at < end)) throw new SubtitleEditError(`${seconds.toFixed(3)} s is not inside cue ${index} (${cue.start}–${cue.end} s)`);
+  if (!(at > start && at < end))
+    throw new SubtitleEditError(`${seconds.toFixed(3)} s is not inside cue ${index} (${cue.start}–${cue.end} s)`);
   const words = wordsOf(cue);
   if (words.length < 2) throw new SubtitleEditError(`cue ${index} has fewer than two words to divide`);
   const share = (at - start) / (end - start);
   const total = shownLength(words);
   let cut = 1;
   for (let k = 1; k < words.length; k++) {
-    if (Math.abs(shownLength(words.slice(0, k)) / total - share) < Math.abs(shownLength(words.slice(0, cut)) / total - share)) cut = k;
+    if (
+      Math.abs(shownLength(words.slice(0, k)) / total - share) <
+      Math.abs(shownLength(words.slice(0, cut)) / total - share)
+    )
+      cut = k;
   }
   return splitInTwo(doc, cue, style, cut, at, at);
 }
@@ -247,7 +272,14 @@ export function splitCueAt(source: string, format: SubtitleFormat, style: Subtit
  * The cue as two cues, words `[0, at)` in the first: around `middle` (ms) with the style's minimum gap, or
  * with the first ending at `firstEndAt` exactly when given.
  */
-function splitInTwo(doc: Document, cue: ScannedCue, style: SubtitleStyle, at: number, middle: number, firstEndAt?: number): TextEdit[] {
+function splitInTwo(
+  doc: Document,
+  cue: ScannedCue,
+  style: SubtitleStyle,
+  at: number,
+  middle: number,
+  firstEndAt?: number,
+): TextEdit[] {
   const words = wordsOf(cue);
   const [start, end] = [ms(cue.start), ms(cue.end)];
   const gap = Math.min(ms(style.minGapSeconds), Math.max(0, end - start - 2));
@@ -256,7 +288,14 @@ function splitInTwo(doc: Document, cue: ScannedCue, style: SubtitleStyle, at: nu
   const index = cue.index;
   if (cue.spans) {
     const firstLines = layoutLines(words.slice(0, at), style.maxLineChars, style.maxLines);
-    return splitSpans(doc, cue, firstEnd, secondStart, firstLines, layoutLines(words.slice(at), style.maxLineChars, style.maxLines));
+    return splitSpans(
+      doc,
+      cue,
+      firstEnd,
+      secondStart,
+      firstLines,
+      layoutLines(words.slice(at), style.maxLineChars, style.maxLines),
+    );
   }
   const id = identifierLine(doc, cue);
   const number = id && /^\s*(\d+)\s*$/.exec(id.text);
@@ -280,7 +319,10 @@ export function mergeWithNext(source: string, format: SubtitleFormat, style: Sub
   const cue = cueOf(doc, index);
   const next = cueOf(doc, index + 1);
   const words = [...wordsOf(cue), ...wordsOf(next)];
-  const lines = isDialogue(cue) || isDialogue(next) ? [...cue.lines, ...next.lines] : layoutLines(words, style.maxLineChars, Math.max(style.maxLines, 1));
+  const lines =
+    isDialogue(cue) || isDialogue(next)
+      ? [...cue.lines, ...next.lines]
+      : layoutLines(words, style.maxLineChars, Math.max(style.maxLines, 1));
   if (cue.spans) return mergeSpans(doc, cue, next, Math.max(ms(cue.end), ms(next.end)), lines);
   const timing = doc.lines[cue.line - 1];
   const last = doc.lines[(cue.lineNumbers.at(-1) ?? cue.line) - 1];
@@ -290,7 +332,9 @@ export function mergeWithNext(source: string, format: SubtitleFormat, style: Sub
   const nextLast = (next.lineNumbers.at(-1) ?? next.line) - 1;
   const after = doc.lines.slice(nextLast + 1).find((line) => line.text.trim() !== '');
   const before = doc.lines.slice(0, doc.lines.indexOf(nextFirst)).findLast((line) => line.text.trim() !== '');
-  const removal = after ? { start: nextFirst.start, end: after.start } : { start: before?.end ?? nextFirst.start, end: doc.lines[nextLast].end };
+  const removal = after
+    ? { start: nextFirst.start, end: after.start }
+    : { start: before?.end ?? nextFirst.start, end: doc.lines[nextLast].end };
   const identified = identifierLine(doc, next);
   const numbered = identified && /^\s*\d+\s*$/.test(identified.text);
   return [
@@ -319,7 +363,12 @@ export function extendIntoGap(source: string, format: SubtitleFormat, style: Sub
  * Ends the cue before `index` the style's minimum gap before cue `index` starts, removing an overlap (or a
  * gap too small); nothing when that would leave the earlier cue no time.
  */
-export function pullBackOverlap(source: string, format: SubtitleFormat, style: SubtitleStyle, index: number): TextEdit[] {
+export function pullBackOverlap(
+  source: string,
+  format: SubtitleFormat,
+  style: SubtitleStyle,
+  index: number,
+): TextEdit[] {
   const doc = read(source, format);
   const cue = cueOf(doc, index);
   const previous = cueOf(doc, index - 1);
@@ -339,7 +388,11 @@ export function shiftTiming(source: string, format: SubtitleFormat, offsetSecond
 }
 
 /** New times (ms) for some cues (by position from 1), as edits of their timing lines only. */
-export function retimeCues(source: string, format: SubtitleFormat, times: ReadonlyMap<number, { start?: number; end?: number }>): TextEdit[] {
+export function retimeCues(
+  source: string,
+  format: SubtitleFormat,
+  times: ReadonlyMap<number, { start?: number; end?: number }>,
+): TextEdit[] {
   const doc = read(source, format);
   return [...times].flatMap(([index, time]) => retime(doc, cueOf(doc, index), time));
 }
@@ -348,7 +401,12 @@ export function retimeCues(source: string, format: SubtitleFormat, times: Readon
  * Replaces the text lines of cue `index` (from 1) with `lines`, written with the file's line break; no
  * lines is no edit (a cue without text would end its block, and the next cue's text would join it).
  */
-export function replaceCueLines(source: string, format: SubtitleFormat, index: number, lines: readonly string[]): TextEdit[] {
+export function replaceCueLines(
+  source: string,
+  format: SubtitleFormat,
+  index: number,
+  lines: readonly string[],
+): TextEdit[] {
   if (lines.length === 0) return [];
   const doc = read(source, format);
   const cue = cueOf(doc, index);
@@ -366,13 +424,17 @@ export function replaceCueLines(source: string, format: SubtitleFormat, index: n
 /** The source with the (non-overlapping) edits made. */
 export function applyEdits(source: string, edits: readonly TextEdit[]): string {
   let text = source;
-  for (const edit of [...edits].sort((a, b) => b.start - a.start || b.end - a.end)) text = text.slice(0, edit.start) + edit.text + text.slice(edit.end);
+  for (const edit of [...edits].sort((a, b) => b.start - a.start || b.end - a.end))
+    text = text.slice(0, edit.start) + edit.text + text.slice(edit.end);
   return text;
 }
 
 export type QuickFix = 'rebalance' | 'split' | 'merge' | 'extend' | 'pull-back';
 
-const FIXES: Record<QuickFix, (source: string, format: SubtitleFormat, style: SubtitleStyle, index: number) => TextEdit[]> = {
+const FIXES: Record<
+  QuickFix,
+  (source: string, format: SubtitleFormat, style: SubtitleStyle, index: number) => TextEdit[]
+> = {
   rebalance: rebalanceCue,
   split: splitCue,
   merge: mergeWithNext,
@@ -380,6 +442,12 @@ const FIXES: Record<QuickFix, (source: string, format: SubtitleFormat, style: Su
   'pull-back': pullBackOverlap,
 };
 
-export function quickFix(fix: QuickFix, source: string, format: SubtitleFormat, style: SubtitleStyle, index: number): TextEdit[] {
+export function quickFix(
+  fix: QuickFix,
+  source: string,
+  format: SubtitleFormat,
+  style: SubtitleStyle,
+  index: number,
+): TextEdit[] {
   return FIXES[fix](source, format, style, index);
 }

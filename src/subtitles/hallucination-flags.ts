@@ -8,7 +8,12 @@ import stockPhrases from './stock-phrases.json';
 
 export type HallucinationFlag = 'repetition' | 'no-speech' | 'stock-phrase' | 'too-fast';
 
-export const HALLUCINATION_FLAGS: readonly HallucinationFlag[] = ['repetition', 'no-speech', 'stock-phrase', 'too-fast'];
+export const HALLUCINATION_FLAGS: readonly HallucinationFlag[] = [
+  'repetition',
+  'no-speech',
+  'stock-phrase',
+  'too-fast',
+];
 
 export interface TimedText {
   start: number;
@@ -44,18 +49,21 @@ const PUNCTUATION = /[\p{P}\p{S}]/gu;
 
 /** Text folded for comparison: compatibility forms, case, accents, punctuation and spaces gone ("İ" is "i"). */
 export function foldForMatch(text: string): string {
-  return text.normalize('NFKC').toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(PUNCTUATION, '').replace(/\s+/gu, '');
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(PUNCTUATION, '')
+    .replace(/\s+/gu, '');
 }
 
 const words = (text: string): string[] =>
-  text
-    .normalize('NFKC')
-    .toLocaleLowerCase()
-    .replace(PUNCTUATION, ' ')
-    .split(/\s+/u)
-    .filter(Boolean);
+  text.normalize('NFKC').toLocaleLowerCase().replace(PUNCTUATION, ' ').split(/\s+/u).filter(Boolean);
 
-const FOLDED_STOCK_PHRASES: readonly string[] = [...new Set(Object.values(stockPhrases.phrases).flat().map(foldForMatch))].filter(Boolean);
+const FOLDED_STOCK_PHRASES: readonly string[] = [
+  ...new Set(Object.values(stockPhrases.phrases).flat().map(foldForMatch)),
+].filter(Boolean);
 
 /**
  * The flags of each segment, in order (an empty list for a segment that looks fine).
@@ -82,7 +90,8 @@ export function loops(text: string): boolean {
     if (tokens.length < size * needed) break;
     for (let start = 0; start + size * needed <= tokens.length; start++) {
       let repeats = 1;
-      while (start + size * (repeats + 1) <= tokens.length && sameRun(tokens, start, start + size * repeats, size)) repeats++;
+      while (start + size * (repeats + 1) <= tokens.length && sameRun(tokens, start, start + size * repeats, size))
+        repeats++;
       if (repeats >= needed) return true;
     }
   }
@@ -109,7 +118,8 @@ function speechShare(segment: TimedText, speech: readonly SpeechSpan[]): number 
   const length = segment.end - segment.start;
   if (length <= 0) return 0;
   let heard = 0;
-  for (const span of speech) heard += Math.max(0, Math.min(segment.end, span.end) - Math.max(segment.start, span.start));
+  for (const span of speech)
+    heard += Math.max(0, Math.min(segment.end, span.end) - Math.max(segment.start, span.start));
   return heard / length;
 }
 
@@ -117,7 +127,9 @@ export function isStockPhrase(text: string): boolean {
   const folded = foldForMatch(text);
   if (!folded) return false;
   // A phrase said over and over is still only that phrase: count every time it occurs.
-  return FOLDED_STOCK_PHRASES.some((phrase) => phrase.length * (folded.split(phrase).length - 1) >= STOCK_SHARE * folded.length);
+  return FOLDED_STOCK_PHRASES.some(
+    (phrase) => phrase.length * (folded.split(phrase).length - 1) >= STOCK_SHARE * folded.length,
+  );
 }
 
 /** Words (or CJK characters) per second beyond what any speaker reaches. */

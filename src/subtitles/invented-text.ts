@@ -21,19 +21,29 @@ export interface InventedTextProblem {
 const MESSAGES: Record<HallucinationFlag, (cue: number, seconds: string) => string> = {
   repetition: (cue) => `cue ${cue} repeats itself or the cue before: the recognizer may have looped`,
   'stock-phrase': (cue) => `cue ${cue} is a stock phrase recognizers invent over music or silence`,
-  'too-fast': (cue, seconds) => `cue ${cue} holds more words than anyone says in ${seconds} s: the recognizer may have invented them`,
+  'too-fast': (cue, seconds) =>
+    `cue ${cue} holds more words than anyone says in ${seconds} s: the recognizer may have invented them`,
   'no-speech': (cue) => `cue ${cue} has text where no speech was detected`,
 };
 
 /** Every cue's flags as problems, in file order; `speech` (the media's speech) adds `no-speech`. */
-export function checkInventedText(source: string, format: SubtitleFormat, speech?: readonly SpeechSpan[]): InventedTextProblem[] {
+export function checkInventedText(
+  source: string,
+  format: SubtitleFormat,
+  speech?: readonly SpeechSpan[],
+): InventedTextProblem[] {
   const { cues } = scanSubtitles(source, format);
   const flags = hallucinationFlags(
     cues.map((cue) => ({ start: cue.start, end: cue.end, text: cue.lines.map(displayText).join(' ') })),
     speech ? { speech } : {},
   );
   return cues.flatMap((cue, i) =>
-    flags[i].map((flag) => ({ flag, cue: cue.index, line: cue.line, message: MESSAGES[flag](cue.index, String(Math.round((cue.end - cue.start) * 1000) / 1000)) })),
+    flags[i].map((flag) => ({
+      flag,
+      cue: cue.index,
+      line: cue.line,
+      message: MESSAGES[flag](cue.index, String(Math.round((cue.end - cue.start) * 1000) / 1000)),
+    })),
   );
 }
 

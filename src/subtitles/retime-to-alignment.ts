@@ -37,12 +37,15 @@ export function retimeFromAlignment(
   const times = new Map<number, { start: number; end: number }>();
   matchedUnits.forEach((unit, i) => {
     const segment = segments[i];
-    if (segment) times.set(unit.index, { start: Math.round(segment.start * 1000), end: Math.round(segment.end * 1000) });
+    if (segment)
+      times.set(unit.index, { start: Math.round(segment.start * 1000), end: Math.round(segment.end * 1000) });
   });
   const before = new Map(scanSubtitles(source, format).cues.map((cue) => [cue.index, cue]));
   const shifts = [...times].map(([index, time]) => {
     const old = before.get(index);
-    return old ? Math.max(Math.abs(Math.round(old.start * 1000) - time.start), Math.abs(Math.round(old.end * 1000) - time.end)) : 0;
+    return old
+      ? Math.max(Math.abs(Math.round(old.start * 1000) - time.start), Math.abs(Math.round(old.end * 1000) - time.end))
+      : 0;
   });
   const moved = shifts.filter((shift) => shift >= 1);
   return {
@@ -57,6 +60,11 @@ export function retimeFromAlignment(
 }
 
 /** The file with the aligned times written in (see retimeFromAlignment). */
-export function retimedSource(source: string, format: SubtitleFormat, segments: readonly { start: number; end: number }[], unmatched: readonly { index: number }[]): string {
+export function retimedSource(
+  source: string,
+  format: SubtitleFormat,
+  segments: readonly { start: number; end: number }[],
+  unmatched: readonly { index: number }[],
+): string {
   return applyEdits(source, retimeFromAlignment(source, format, segments, unmatched).edits);
 }

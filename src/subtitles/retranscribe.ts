@@ -30,14 +30,18 @@ export interface CueSpan {
 export const SPAN_PADDING_SECONDS = 0.25;
 
 function timedCues(source: string, format: SubtitleFormat): TimedCue[] {
-  return scanSubtitles(source, format).cues
-    .filter((cue) => cue.end > cue.start)
+  return scanSubtitles(source, format)
+    .cues.filter((cue) => cue.end > cue.start)
     .map(({ index, start, end }) => ({ index, start, end }))
     .sort((a, b) => a.start - b.start || a.index - b.index);
 }
 
 /** The cues (positions from 1) whose blocks hold any of the lines (from 1) in the ranges, inclusive. */
-export function cuesInLines(source: string, format: SubtitleFormat, ranges: ReadonlyArray<{ first: number; last: number }>): number[] {
+export function cuesInLines(
+  source: string,
+  format: SubtitleFormat,
+  ranges: ReadonlyArray<{ first: number; last: number }>,
+): number[] {
   const { cues } = scanSubtitles(source, format);
   const touched = new Set<number>();
   cues.forEach((cue, i) => {
@@ -130,7 +134,9 @@ export function replaceCueTexts(
       outcome.empty.push(cue.index);
       continue;
     }
-    outcome.edits.push(...replaceCueLines(source, format, cue.index, layoutLines(cueWords, style.maxLineChars, style.maxLines)));
+    outcome.edits.push(
+      ...replaceCueLines(source, format, cue.index, layoutLines(cueWords, style.maxLineChars, style.maxLines)),
+    );
     outcome.replaced.push(cue.index);
   }
   return outcome;

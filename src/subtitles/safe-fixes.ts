@@ -52,7 +52,8 @@ function clock(totalMs: number): string {
   return `${pad(Math.floor(totalMs / 3_600_000))}:${pad(Math.floor(totalMs / 60_000) % 60)}:${pad(Math.floor(totalMs / 1000) % 60)}.${pad(totalMs % 1000, 3)}`;
 }
 
-const wordsOf = (cue: ScannedCue): string => cue.lines.map(displayText).join(' ').split(/\s+/).filter(Boolean).join(' ');
+const wordsOf = (cue: ScannedCue): string =>
+  cue.lines.map(displayText).join(' ').split(/\s+/).filter(Boolean).join(' ');
 
 /** A problem told apart from the others by what it is about, not by cue number (a split renumbers the cues after it). */
 function problemKeys(source: string, format: SubtitleFormat, problems: readonly SubtitleProblem[]): string[] {
@@ -64,7 +65,12 @@ function problemKeys(source: string, format: SubtitleFormat, problems: readonly 
  * The problems of `after` that `before` did not have (counted, so two same-text cues stay two). A problem of
  * a cue split from or merged into a cue that had the same kind of problem is not new: it was carried over.
  */
-export function createdProblems(before: string, after: string, format: SubtitleFormat, style: SubtitleStyle): SubtitleProblem[] {
+export function createdProblems(
+  before: string,
+  after: string,
+  format: SubtitleFormat,
+  style: SubtitleStyle,
+): SubtitleProblem[] {
   const old = problemKeys(before, format, checkSubtitles(before, format, style));
   const had = new Map<string, number>();
   for (const key of old) had.set(key, (had.get(key) ?? 0) + 1);
@@ -72,10 +78,13 @@ export function createdProblems(before: string, after: string, format: SubtitleF
   const keys = problemKeys(after, format, now);
   const carried = (key: string): boolean => {
     const [kind, words] = key.split('\0');
-    return words !== '' && old.some((o) => {
-      const [oldKind, oldWords] = o.split('\0');
-      return oldKind === kind && oldWords !== '' && (oldWords.includes(words) || words.includes(oldWords));
-    });
+    return (
+      words !== '' &&
+      old.some((o) => {
+        const [oldKind, oldWords] = o.split('\0');
+        return oldKind === kind && oldWords !== '' && (oldWords.includes(words) || words.includes(oldWords));
+      })
+    );
   };
   return now.filter((_, i) => {
     const left = had.get(keys[i]) ?? 0;
@@ -85,7 +94,13 @@ export function createdProblems(before: string, after: string, format: SubtitleF
 }
 
 /** The edits of a timing-only fix on cue `index` (from 1) and the one before it; empty when it does not apply. */
-function retimeFix(fix: 'push-forward' | 'meet-halfway' | 'extend-to-read', source: string, format: SubtitleFormat, style: SubtitleStyle, index: number): TextEdit[] {
+function retimeFix(
+  fix: 'push-forward' | 'meet-halfway' | 'extend-to-read',
+  source: string,
+  format: SubtitleFormat,
+  style: SubtitleStyle,
+  index: number,
+): TextEdit[] {
   const { cues } = scanSubtitles(source, format);
   const cue = cues[index - 1];
   if (!cue) throw new SubtitleEditError(`there is no cue ${index}`);
@@ -103,18 +118,28 @@ function retimeFix(fix: 'push-forward' | 'meet-halfway' | 'extend-to-read', sour
   if (!previous) throw new SubtitleEditError(`there is no cue before cue ${index}`);
   if (fix === 'push-forward') {
     const start = ms(previous.end) + gap;
-    return start < ms(cue.end) && start > ms(cue.start) ? retimeCues(source, format, new Map([[index, { start }]])) : [];
+    return start < ms(cue.end) && start > ms(cue.start)
+      ? retimeCues(source, format, new Map([[index, { start }]]))
+      : [];
   }
   const middle = Math.round((ms(previous.end) + ms(cue.start)) / 2);
   const end = middle - Math.floor(gap / 2);
   const start = end + gap;
   if (end <= ms(previous.start) || start >= ms(cue.end)) return [];
-  return retimeCues(source, format, new Map([[index - 1, { end }], [index, { start }]]));
+  return retimeCues(
+    source,
+    format,
+    new Map([
+      [index - 1, { end }],
+      [index, { start }],
+    ]),
+  );
 }
 
 function editsOf(fix: FixName, source: string, format: SubtitleFormat, style: SubtitleStyle, cue: number): TextEdit[] {
   try {
-    if (fix === 'push-forward' || fix === 'meet-halfway' || fix === 'extend-to-read') return retimeFix(fix, source, format, style, cue);
+    if (fix === 'push-forward' || fix === 'meet-halfway' || fix === 'extend-to-read')
+      return retimeFix(fix, source, format, style, cue);
     return quickFix(fix, source, format, style, cue);
   } catch (error) {
     if (error instanceof SubtitleEditError) return []; // a merge of the last cue: not offered
@@ -129,7 +154,9 @@ export function describeChange(before: string, after: string, format: SubtitleFo
   if (now.length !== old.length) {
     const at = old.findIndex((cue, i) => !now[i] || wordsOf(cue) !== wordsOf(now[i]));
     const cue = at + 1;
-    return now.length > old.length ? `cue ${cue} becomes cues ${cue} and ${cue + 1}` : `cues ${cue} and ${cue + 1} become cue ${cue}`;
+    return now.length > old.length
+      ? `cue ${cue} becomes cues ${cue} and ${cue + 1}`
+      : `cues ${cue} and ${cue + 1} become cue ${cue}`;
   }
   const parts: string[] = [];
   old.forEach((cue, i) => {
@@ -138,12 +165,19 @@ export function describeChange(before: string, after: string, format: SubtitleFo
     };
     moved('starts', cue.start, now[i].start);
     moved('ends', cue.end, now[i].end);
-    if (cue.lines.join('\n') !== now[i].lines.join('\n')) parts.push(`cue ${cue.index} reads "${now[i].lines.map(displayText).join(' / ')}"`);
+    if (cue.lines.join('\n') !== now[i].lines.join('\n'))
+      parts.push(`cue ${cue.index} reads "${now[i].lines.map(displayText).join(' / ')}"`);
   });
   return parts.join('; ') || 'no change';
 }
 
-const stillThere = (after: string, format: SubtitleFormat, style: SubtitleStyle, kind: ProblemKind, cueWords: string): boolean => {
+const stillThere = (
+  after: string,
+  format: SubtitleFormat,
+  style: SubtitleStyle,
+  kind: ProblemKind,
+  cueWords: string,
+): boolean => {
   const problems = checkSubtitles(after, format, style).filter((p) => p.kind === kind);
   return problemKeys(after, format, problems).some((key) => key === `${kind}\0${cueWords}`);
 };
@@ -152,7 +186,12 @@ const stillThere = (after: string, format: SubtitleFormat, style: SubtitleStyle,
  * Every way to fix `problem`, best first: those that remove it and create no new problem (in the preferred
  * order), then those that remove it but create problems (fewest first), then those that leave it.
  */
-export function fixVariants(source: string, format: SubtitleFormat, style: SubtitleStyle, problem: Pick<SubtitleProblem, 'kind' | 'cue'>): FixVariant[] {
+export function fixVariants(
+  source: string,
+  format: SubtitleFormat,
+  style: SubtitleStyle,
+  problem: Pick<SubtitleProblem, 'kind' | 'cue'>,
+): FixVariant[] {
   const names = FIXES_FOR[problem.kind] ?? [];
   const cue = scanSubtitles(source, format).cues[problem.cue - 1];
   if (!cue || names.length === 0) return [];
@@ -171,7 +210,10 @@ export function fixVariants(source: string, format: SubtitleFormat, style: Subti
     });
   }
   const rank = (v: FixVariant): number => (v.solves ? 0 : 2) + (v.created.length > 0 ? 1 : 0);
-  return variants.map((v, order) => ({ v, order })).sort((a, b) => rank(a.v) - rank(b.v) || a.v.created.length - b.v.created.length || a.order - b.order).map(({ v }) => v);
+  return variants
+    .map((v, order) => ({ v, order }))
+    .sort((a, b) => rank(a.v) - rank(b.v) || a.v.created.length - b.v.created.length || a.order - b.order)
+    .map(({ v }) => v);
 }
 
 /** A variant is safe when it removes its problem and creates none. */
@@ -193,8 +235,14 @@ export interface CommonFixesPlan {
  * Applies the safe fix of every fixable problem (of `kinds`, or all), re-checking after each, and says what
  * is left. A problem no fix removes without creating another is left as it is and listed in `unsafe`.
  */
-export function planCommonFixes(source: string, format: SubtitleFormat, style: SubtitleStyle, kinds?: readonly ProblemKind[]): CommonFixesPlan {
-  const wanted = (p: SubtitleProblem): boolean => FIXES_FOR[p.kind] !== undefined && p.cue > 0 && (!kinds || kinds.includes(p.kind));
+export function planCommonFixes(
+  source: string,
+  format: SubtitleFormat,
+  style: SubtitleStyle,
+  kinds?: readonly ProblemKind[],
+): CommonFixesPlan {
+  const wanted = (p: SubtitleProblem): boolean =>
+    FIXES_FOR[p.kind] !== undefined && p.cue > 0 && (!kinds || kinds.includes(p.kind));
   const steps: CommonFixesPlan['steps'] = [];
   const unsafe = new Map<string, CommonFixesPlan['unsafe'][number]>();
   let text = source;
@@ -207,13 +255,23 @@ export function planCommonFixes(source: string, format: SubtitleFormat, style: S
     const problem = problems[next];
     const best = fixVariants(text, format, style, problem)[0];
     if (!best || !isSafe(best)) {
-      unsafe.set(keys[next], { problem, title: best?.title ?? 'no fix applies', wouldCreate: best ? (best.solves ? best.created.map((p) => p.message) : ['the problem stays']) : [] });
+      unsafe.set(keys[next], {
+        problem,
+        title: best?.title ?? 'no fix applies',
+        wouldCreate: best ? (best.solves ? best.created.map((p) => p.message) : ['the problem stays']) : [],
+      });
       continue;
     }
     steps.push({ problem, title: best.title, change: best.change });
     text = applyEdits(text, best.edits);
   }
-  return { steps, edits: wholeEdit(source, text), text, remaining: checkSubtitles(text, format, style), unsafe: [...unsafe.values()] };
+  return {
+    steps,
+    edits: wholeEdit(source, text),
+    text,
+    remaining: checkSubtitles(text, format, style),
+    unsafe: [...unsafe.values()],
+  };
 }
 
 /** One edit from `source` to `text` covering only the span that differs. */
@@ -222,6 +280,11 @@ export function wholeEdit(source: string, text: string): TextEdit[] {
   let head = 0;
   while (head < text.length && head < source.length && text[head] === source[head]) head++;
   let tail = 0;
-  while (tail < text.length - head && tail < source.length - head && text[text.length - 1 - tail] === source[source.length - 1 - tail]) tail++;
+  while (
+    tail < text.length - head &&
+    tail < source.length - head &&
+    text[text.length - 1 - tail] === source[source.length - 1 - tail]
+  )
+    tail++;
   return [{ start: head, end: source.length - tail, text: text.slice(head, text.length - tail) }];
 }

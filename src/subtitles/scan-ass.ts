@@ -44,12 +44,20 @@ export function scanAss(source: string): ScannedSubtitles {
     const duration = durationError(cue);
     if (duration) errors.push(duration);
   }
-  if (!sawEvents) errors.push(new SubtitleError(1, 'an ASS/SSA script needs an [Events] section with its Dialogue lines'));
+  if (!sawEvents)
+    errors.push(new SubtitleError(1, 'an ASS/SSA script needs an [Events] section with its Dialogue lines'));
   return { cues, errors, lineCount: index.count };
 }
 
 /** One `Dialogue:` line as a cue: its fields split on the first commas, the text field taking the rest. */
-function readDialogue(line: string, offset: number, from: number, fields: string[], lineNumber: number, position: number): ScannedCue | SubtitleError {
+function readDialogue(
+  line: string,
+  offset: number,
+  from: number,
+  fields: string[],
+  lineNumber: number,
+  position: number,
+): ScannedCue | SubtitleError {
   const pieces: { start: number; end: number }[] = [];
   let at = from;
   for (let i = 0; i < fields.length - 1; i++) {
@@ -65,7 +73,10 @@ function readDialogue(line: string, offset: number, from: number, fields: string
   };
   const [startField, endField, textField] = [field('start'), field('end'), field('text')];
   if (!startField || !endField || !textField || pieces.length < fields.length) {
-    return new SubtitleError(lineNumber, `the Dialogue line has fewer fields than its Format line names (${fields.length})`);
+    return new SubtitleError(
+      lineNumber,
+      `the Dialogue line has fewer fields than its Format line names (${fields.length})`,
+    );
   }
   const trimmed = (piece: { start: number; end: number }): { start: number; end: number } => {
     const raw = line.slice(piece.start, piece.end);
@@ -77,8 +88,12 @@ function readDialogue(line: string, offset: number, from: number, fields: string
   const startMs = readClock(line.slice(startSpan.start, startSpan.end));
   const endMs = readClock(line.slice(endSpan.start, endSpan.end));
   if (startMs === undefined || endMs === undefined) {
-    const bad = startMs === undefined ? line.slice(startSpan.start, startSpan.end) : line.slice(endSpan.start, endSpan.end);
-    return new SubtitleError(lineNumber, `cannot read the time "${bad.slice(0, 30)}" (expected H:MM:SS.cc such as 0:00:01.50)`);
+    const bad =
+      startMs === undefined ? line.slice(startSpan.start, startSpan.end) : line.slice(endSpan.start, endSpan.end);
+    return new SubtitleError(
+      lineNumber,
+      `cannot read the time "${bad.slice(0, 30)}" (expected H:MM:SS.cc such as 0:00:01.50)`,
+    );
   }
   const text = line.slice(textField.start);
   const lines = text.split('\\N');

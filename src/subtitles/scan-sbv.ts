@@ -36,7 +36,12 @@ export function scanSbv(source: string): ScannedSubtitles {
     const startMs = timing && readClock(timing[2]);
     const endMs = timing && readClock(timing[4]);
     if (!timing || startMs === undefined || startMs === null || endMs === undefined || endMs === null) {
-      errors.push(new SubtitleError(lineNumber, `expected a timing such as 0:00:01.000,0:00:03.500, got "${text.trim().slice(0, 60)}"`));
+      errors.push(
+        new SubtitleError(
+          lineNumber,
+          `expected a timing such as 0:00:01.000,0:00:03.500, got "${text.trim().slice(0, 60)}"`,
+        ),
+      );
       skipping = true;
       continue;
     }

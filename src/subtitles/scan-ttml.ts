@@ -4,7 +4,15 @@
  * styling, regions, spans inside the text) is left as written; each cue records where its times and text
  * are, so an edit rewrites only those.
  */
-import { LineIndex, SubtitleError, durationError, type ScannedCue, type ScannedSubtitles, type Span, type TimeBase } from './scanned-cue';
+import {
+  LineIndex,
+  SubtitleError,
+  durationError,
+  type ScannedCue,
+  type ScannedSubtitles,
+  type Span,
+  type TimeBase,
+} from './scanned-cue';
 import { readTtmlTime } from './ttml-time';
 
 const PARAGRAPH = /<p\b([^>]*?)(\/>|>([\s\S]*?)<\/p\s*>)/g;
@@ -13,7 +21,8 @@ const LINE_BREAK = /<br\b[^>]*\/?>/g;
 
 /** The `ttp:` rates of the root element (TTML's defaults: 30 frames, and ticks at the frame rate, else 1 per second). */
 function timeBaseOf(rootAttributes: string): TimeBase {
-  const attribute = (name: string): string | undefined => new RegExp(`(?:^|\\s)ttp:${name}\\s*=\\s*["']([^"']*)["']`).exec(rootAttributes)?.[1];
+  const attribute = (name: string): string | undefined =>
+    new RegExp(`(?:^|\\s)ttp:${name}\\s*=\\s*["']([^"']*)["']`).exec(rootAttributes)?.[1];
   const frames = Number(attribute('frameRate') ?? 30) || 30;
   const [numerator, denominator] = (attribute('frameRateMultiplier') ?? '1 1').trim().split(/\s+/).map(Number);
   const frameRate = frames * ((numerator || 1) / (denominator || 1));
@@ -37,17 +46,31 @@ export function scanTtml(source: string): ScannedSubtitles {
       const name = attribute[1] as 'begin' | 'end' | 'dur';
       if (name !== 'begin' && name !== 'end' && name !== 'dur') continue;
       const valueAt = attributesAt + (attribute.index ?? 0) + attribute[0].length - 1 - attribute[3].length;
-      times[name] = { span: { start: valueAt, end: valueAt + attribute[3].length }, ms: readTtmlTime(attribute[3], timeBase), text: attribute[3] };
+      times[name] = {
+        span: { start: valueAt, end: valueAt + attribute[3].length },
+        ms: readTtmlTime(attribute[3], timeBase),
+        text: attribute[3],
+      };
     }
     const begin = times.begin;
     const finish = times.end ?? times.dur;
     if (!begin || !finish) {
-      errors.push(new SubtitleError(line, `the <p> has no ${begin ? 'end or dur' : 'begin'} time of its own (times on its parent <div> or on its <span>s are not read)`));
+      errors.push(
+        new SubtitleError(
+          line,
+          `the <p> has no ${begin ? 'end or dur' : 'begin'} time of its own (times on its parent <div> or on its <span>s are not read)`,
+        ),
+      );
       continue;
     }
     const bad = [begin, finish].find((time) => time.ms === undefined);
     if (bad) {
-      errors.push(new SubtitleError(line, `cannot read the time "${bad.text.slice(0, 30)}" (expected 00:00:01.500, 00:00:01:12 or 1.5s)`));
+      errors.push(
+        new SubtitleError(
+          line,
+          `cannot read the time "${bad.text.slice(0, 30)}" (expected 00:00:01.500, 00:00:01:12 or 1.5s)`,
+        ),
+      );
       continue;
     }
     const startMs = begin.ms!;
@@ -83,7 +106,9 @@ export function scanTtml(source: string): ScannedSubtitles {
 function textSpan(content: string, contentAt: number): Span {
   const lead = content.length - content.trimStart().length;
   const trimmed = content.trim();
-  return trimmed === '' ? { start: contentAt + content.length, end: contentAt + content.length } : { start: contentAt + lead, end: contentAt + lead + trimmed.length };
+  return trimmed === ''
+    ? { start: contentAt + content.length, end: contentAt + content.length }
+    : { start: contentAt + lead, end: contentAt + lead + trimmed.length };
 }
 
 /** The text's lines as written, split at `<br/>`; each with where its first shown character is. */
@@ -92,7 +117,7 @@ function splitLines(text: string, textAt: number): { text: string; at: number }[
   const pieces: { text: string; at: number }[] = [];
   let from = 0;
   for (const br of [...text.matchAll(LINE_BREAK), undefined]) {
-    const to = br ? br.index ?? 0 : text.length;
+    const to = br ? (br.index ?? 0) : text.length;
     const piece = text.slice(from, to);
     pieces.push({ text: piece, at: textAt + from + (piece.length - piece.trimStart().length) });
     if (br) from = to + br[0].length;

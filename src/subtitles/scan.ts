@@ -67,7 +67,8 @@ export function scanSubtitles(source: string, format: SubtitleFormat): ScannedSu
       }
       const start = seconds(match[1], match[2], match[3], match[4]);
       const end = seconds(match[5], match[6], match[7], match[8]);
-      if (end === start) errors.push(new SubtitleError(lineNumber, 'the cue has no duration: it starts and ends at the same time'));
+      if (end === start)
+        errors.push(new SubtitleError(lineNumber, 'the cue has no duration: it starts and ends at the same time'));
       else if (!(end > start)) errors.push(new SubtitleError(lineNumber, 'the cue ends before it starts'));
       current = { index: cues.length + 1, start, end, line: lineNumber, lines: [], lineNumbers: [] };
       cues.push(current);
@@ -85,7 +86,9 @@ export function scanSubtitles(source: string, format: SubtitleFormat): ScannedSu
       current.lineNumbers.push(lineNumber);
       inCue = true;
     } else if (format === 'srt') {
-      errors.push(new SubtitleError(lineNumber, 'expected a cue number or a timing such as 00:00:01,000 --> 00:00:02,500'));
+      errors.push(
+        new SubtitleError(lineNumber, 'expected a cue number or a timing such as 00:00:01,000 --> 00:00:02,500'),
+      );
       skipping = true;
     }
   }

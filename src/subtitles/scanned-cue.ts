@@ -8,7 +8,15 @@ export type SubtitleFormat = 'srt' | 'vtt' | 'ass' | 'ssa' | 'ttml' | 'sbv';
 export const SUBTITLE_FORMATS: readonly SubtitleFormat[] = ['srt', 'vtt', 'ass', 'ssa', 'ttml', 'sbv'];
 
 /** File name extensions and the format each holds (`.dfxp` is TTML under its older name). */
-const EXTENSIONS: Record<string, SubtitleFormat> = { srt: 'srt', vtt: 'vtt', ass: 'ass', ssa: 'ssa', ttml: 'ttml', dfxp: 'ttml', sbv: 'sbv' };
+const EXTENSIONS: Record<string, SubtitleFormat> = {
+  srt: 'srt',
+  vtt: 'vtt',
+  ass: 'ass',
+  ssa: 'ssa',
+  ttml: 'ttml',
+  dfxp: 'ttml',
+  sbv: 'sbv',
+};
 
 /** The format a file name says it holds, or undefined when it is not a subtitle file we read. */
 export function subtitleFormatOfPath(path: string): SubtitleFormat | undefined {
@@ -17,7 +25,10 @@ export function subtitleFormatOfPath(path: string): SubtitleFormat | undefined {
 }
 
 export class SubtitleError extends Error {
-  constructor(readonly line: number, readonly reason: string) {
+  constructor(
+    readonly line: number,
+    readonly reason: string,
+  ) {
     super(`line ${line}: ${reason}`);
     this.name = 'SubtitleError';
   }
@@ -91,7 +102,8 @@ export class LineIndex {
 
   constructor(readonly source: string) {
     const breaks = /\r\n|\r|\n/g;
-    for (let match = breaks.exec(source); match; match = breaks.exec(source)) this.starts.push(match.index + match[0].length);
+    for (let match = breaks.exec(source); match; match = breaks.exec(source))
+      this.starts.push(match.index + match[0].length);
     this.eol = /\r\n|\r|\n/.exec(source)?.[0] ?? '\n';
   }
 

@@ -38,7 +38,14 @@ export function readScript(source: string, format: ScriptFormat): ScriptUnit[] {
   const text = source.replace(/^\uFEFF/, '');
   if (format !== 'txt' && format !== 'md') {
     return parseSubtitles(text, format)
-      .map((cue) => ({ index: cue.index, text: cue.text, spoken: cue.text, start: cue.start, end: cue.end, ...(cue.speaker ? { speaker: cue.speaker } : {}) }))
+      .map((cue) => ({
+        index: cue.index,
+        text: cue.text,
+        spoken: cue.text,
+        start: cue.start,
+        end: cue.end,
+        ...(cue.speaker ? { speaker: cue.speaker } : {}),
+      }))
       .filter((unit) => /[\p{L}\p{N}]/u.test(unit.spoken));
   }
   const pieces = format === 'md' ? markdownParagraphs(text) : text.split(/\r\n|\r|\n/);

@@ -39,19 +39,27 @@ const stamp = (seconds: number): string => `${seconds.toFixed(3)} s`;
 function nearest(changes: readonly number[], time: number, window: number): number | undefined {
   let best: number | undefined;
   for (const change of changes) {
-    if (Math.abs(change - time) <= window && (best === undefined || Math.abs(change - time) < Math.abs(best - time))) best = change;
+    if (Math.abs(change - time) <= window && (best === undefined || Math.abs(change - time) < Math.abs(best - time)))
+      best = change;
   }
   return best;
 }
 
 /** Why the snapped times would break the style, or undefined when they keep to it. */
-function breaks(style: SubtitleStyle, snapped: { start: number; end: number }, before: ScannedCue | undefined, after: ScannedCue | undefined): string | undefined {
+function breaks(
+  style: SubtitleStyle,
+  snapped: { start: number; end: number },
+  before: ScannedCue | undefined,
+  after: ScannedCue | undefined,
+): string | undefined {
   const slack = 0.0005; // times are written in whole milliseconds
   if (snapped.end - snapped.start < style.minDurationSeconds - slack) {
     return `the cue would last ${stamp(snapped.end - snapped.start)}, under the shortest duration of ${stamp(style.minDurationSeconds)}`;
   }
-  if (before && snapped.start < before.end + style.minGapSeconds - slack) return `it would start less than ${stamp(style.minGapSeconds)} after cue ${before.index} ends`;
-  if (after && snapped.end > after.start - style.minGapSeconds + slack) return `it would end less than ${stamp(style.minGapSeconds)} before cue ${after.index} starts`;
+  if (before && snapped.start < before.end + style.minGapSeconds - slack)
+    return `it would start less than ${stamp(style.minGapSeconds)} after cue ${before.index} ends`;
+  if (after && snapped.end > after.start - style.minGapSeconds + slack)
+    return `it would end less than ${stamp(style.minGapSeconds)} before cue ${after.index} starts`;
   return undefined;
 }
 
@@ -59,7 +67,12 @@ function breaks(style: SubtitleStyle, snapped: { start: number; end: number }, b
  * Every cue edge within `style.shotChangeFrames` frames of a shot change and not on it (a start on the cut,
  * an end on it or two frames before it), in file order.
  */
-export function checkShotChanges(source: string, format: SubtitleFormat, style: SubtitleStyle, shots: ShotChanges): ShotChangeProblem[] {
+export function checkShotChanges(
+  source: string,
+  format: SubtitleFormat,
+  style: SubtitleStyle,
+  shots: ShotChanges,
+): ShotChangeProblem[] {
   if (style.shotChangeFrames <= 0 || shots.changes.length === 0 || !(shots.framesPerSecond > 0)) return [];
   const frame = 1 / shots.framesPerSecond;
   const window = style.shotChangeFrames * frame + frame / 2;
@@ -68,9 +81,16 @@ export function checkShotChanges(source: string, format: SubtitleFormat, style: 
   const problems: ShotChangeProblem[] = [];
   cues.forEach((cue, i) => {
     const edges = [
-      { edge: 'start' as const, time: cue.start, target: (change: number) => change, fine: (change: number) => on(cue.start, change) },
       {
-        edge: 'end' as const, time: cue.end, target: (change: number) => change - END_FRAMES_BEFORE_CUT * frame,
+        edge: 'start' as const,
+        time: cue.start,
+        target: (change: number) => change,
+        fine: (change: number) => on(cue.start, change),
+      },
+      {
+        edge: 'end' as const,
+        time: cue.end,
+        target: (change: number) => change - END_FRAMES_BEFORE_CUT * frame,
         fine: (change: number) => on(cue.end, change) || on(cue.end, change - END_FRAMES_BEFORE_CUT * frame),
       },
     ];
@@ -79,13 +99,27 @@ export function checkShotChanges(source: string, format: SubtitleFormat, style: 
       if (change === undefined || fine(change)) continue;
       const to = Math.max(0, target(change));
       const snapped = edge === 'start' ? { start: to, end: cue.end } : { start: cue.start, end: to };
-      const blockedBy = snapped.end <= snapped.start ? 'the cue would end before it starts' : breaks(style, snapped, cues[i - 1], cues[i + 1]);
+      const blockedBy =
+        snapped.end <= snapped.start
+          ? 'the cue would end before it starts'
+          : breaks(style, snapped, cues[i - 1], cues[i + 1]);
       const framesAway = Math.round(Math.abs(time - to) / frame);
       const where = time < change ? 'before' : 'after';
       const framesFromCut = Math.round(Math.abs(time - change) / frame);
-      const message = `cue ${cue.index} ${edge === 'start' ? 'starts' : 'ends'} ${framesFromCut === 0 ? 'within a frame' : `${framesFromCut} frame${framesFromCut === 1 ? '' : 's'}`} ${where} the shot change at ${stamp(change)}`
-        + (blockedBy ? `; snapping it to the change is not offered: ${blockedBy}` : `; ${edge === 'start' ? 'start it on the change' : `end it ${END_FRAMES_BEFORE_CUT} frames before the change`}`);
-      problems.push({ cue: cue.index, line: cue.line, edge, change, framesAway, ...(blockedBy ? { blockedBy } : { snapped }), message });
+      const message =
+        `cue ${cue.index} ${edge === 'start' ? 'starts' : 'ends'} ${framesFromCut === 0 ? 'within a frame' : `${framesFromCut} frame${framesFromCut === 1 ? '' : 's'}`} ${where} the shot change at ${stamp(change)}` +
+        (blockedBy
+          ? `; snapping it to the change is not offered: ${blockedBy}`
+          : `; ${edge === 'start' ? 'start it on the change' : `end it ${END_FRAMES_BEFORE_CUT} frames before the change`}`);
+      problems.push({
+        cue: cue.index,
+        line: cue.line,
+        edge,
+        change,
+        framesAway,
+        ...(blockedBy ? { blockedBy } : { snapped }),
+        message,
+      });
     }
   });
   return problems;

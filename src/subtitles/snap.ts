@@ -44,7 +44,9 @@ function nearest(sorted: readonly number[], target: number, window: number): num
     if (sorted[middle] < target) low = middle + 1;
     else high = middle;
   }
-  const candidates = [sorted[low - 1], sorted[low]].filter((value): value is number => value !== undefined && Math.abs(value - target) <= window);
+  const candidates = [sorted[low - 1], sorted[low]].filter(
+    (value): value is number => value !== undefined && Math.abs(value - target) <= window,
+  );
   return candidates.sort((a, b) => Math.abs(a - target) - Math.abs(b - target))[0];
 }
 
@@ -56,7 +58,8 @@ interface Timed {
 }
 
 /** Characters per second as the check shows it (one decimal), so a snap never makes a cue the check calls too fast. */
-const readingSpeed = (characters: number, durationMs: number): number => Math.round((characters / (durationMs / 1000)) * 10) / 10;
+const readingSpeed = (characters: number, durationMs: number): number =>
+  Math.round((characters / (durationMs / 1000)) * 10) / 10;
 
 /**
  * Moves each cue's start to the nearest speech onset and its end to the nearest offset, each within
@@ -73,14 +76,20 @@ export function snapToSpeech(
   style: SubtitleStyle,
   windowSeconds = DEFAULT_SNAP_WINDOW_SECONDS,
 ): SnapResult {
-  if (!(windowSeconds >= 0 && Number.isFinite(windowSeconds))) throw new TypeError(`Expected a window of 0 seconds or more, got ${windowSeconds}`);
+  if (!(windowSeconds >= 0 && Number.isFinite(windowSeconds)))
+    throw new TypeError(`Expected a window of 0 seconds or more, got ${windowSeconds}`);
   const window = ms(windowSeconds);
   const onsets = speech.map((span) => ms(span.start)).sort((a, b) => a - b);
   const offsets = speech.map((span) => ms(span.end)).sort((a, b) => a - b);
   const scanned = scanSubtitles(source, format).cues;
   const cues: Timed[] = scanned
     .filter((cue: ScannedCue) => cue.end > cue.start)
-    .map((cue) => ({ index: cue.index, start: ms(cue.start), end: ms(cue.end), characters: cue.lines.map((line) => Array.from(displayText(line)).length).reduce((a, b) => a + b, 0) }))
+    .map((cue) => ({
+      index: cue.index,
+      start: ms(cue.start),
+      end: ms(cue.end),
+      characters: cue.lines.map((line) => Array.from(displayText(line)).length).reduce((a, b) => a + b, 0),
+    }))
     .sort((a, b) => a.start - b.start || a.index - b.index);
   const minGap = ms(style.minGapSeconds);
   const minDuration = ms(style.minDurationSeconds);
@@ -103,9 +112,17 @@ export function snapToSpeech(
     const shortest = Math.min(minDuration, cue.end - cue.start);
     const fastest = Math.max(style.maxCharsPerSecond, readingSpeed(cue.characters, cue.end - cue.start));
     const fits = (start: number, end: number): boolean =>
-      start >= 0 && end > start && end - start >= shortest && (start === cue.start || start >= lowest) && (end === cue.end || end <= highest) &&
+      start >= 0 &&
+      end > start &&
+      end - start >= shortest &&
+      (start === cue.start || start >= lowest) &&
+      (end === cue.end || end <= highest) &&
       readingSpeed(cue.characters, end - start) <= fastest;
-    const choice = [[startTo, endTo], [startTo, cue.end], [cue.start, endTo]].find(([start, end]) => fits(start, end)) ?? [cue.start, cue.end];
+    const choice = [
+      [startTo, endTo],
+      [startTo, cue.end],
+      [cue.start, endTo],
+    ].find(([start, end]) => fits(start, end)) ?? [cue.start, cue.end];
     const wanted = startTo !== cue.start || endTo !== cue.end;
     if (wanted && (choice[0] !== startTo || choice[1] !== endTo)) heldBack++;
     const [start, end] = choice;

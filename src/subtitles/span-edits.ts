@@ -36,14 +36,19 @@ const spansOf = (cue: ScannedCue): CueSpans => {
 const slice = (doc: SpanDocument, span: Span): string => doc.source.slice(span.start, span.end);
 
 /** The new text of the cue's start and end spans (undefined where a time is kept). */
-function stampTexts(doc: SpanDocument, cue: ScannedCue, times: { start?: number; end?: number }): { start?: string; end?: string } {
+function stampTexts(
+  doc: SpanDocument,
+  cue: ScannedCue,
+  times: { start?: number; end?: number },
+): { start?: string; end?: string } {
   const spans = spansOf(cue);
   const startMs = times.start ?? Math.round(cue.start * 1000);
   const start = times.start === undefined ? undefined : writeStamp(doc, times.start, slice(doc, spans.start));
   let end: string | undefined;
   if (spans.endIsDuration) {
     const endMs = times.end ?? Math.round(cue.end * 1000);
-    if (times.start !== undefined || times.end !== undefined) end = writeStamp(doc, endMs - startMs, slice(doc, spans.end));
+    if (times.start !== undefined || times.end !== undefined)
+      end = writeStamp(doc, endMs - startMs, slice(doc, spans.end));
   } else if (times.end !== undefined) {
     end = writeStamp(doc, times.end, slice(doc, spans.end));
   }
@@ -70,7 +75,11 @@ export function replaceTextSpan(doc: SpanDocument, cue: ScannedCue, lines: reado
 }
 
 /** The cue's whole block as it would read with other times and/or lines; the rest of the block as written. */
-export function blockWith(doc: SpanDocument, cue: ScannedCue, change: { start?: number; end?: number; lines?: readonly string[] }): string {
+export function blockWith(
+  doc: SpanDocument,
+  cue: ScannedCue,
+  change: { start?: number; end?: number; lines?: readonly string[] },
+): string {
   const spans = spansOf(cue);
   const texts = stampTexts(doc, cue, change);
   const replacements: TextEdit[] = [];
@@ -101,15 +110,31 @@ function separator(doc: SpanDocument, cue: ScannedCue): string {
 }
 
 /** The cue as two: the first ending at `firstEnd` with `firstLines`, the second from `secondStart`. */
-export function splitSpans(doc: SpanDocument, cue: ScannedCue, firstEnd: number, secondStart: number, firstLines: readonly string[], secondLines: readonly string[]): TextEdit[] {
+export function splitSpans(
+  doc: SpanDocument,
+  cue: ScannedCue,
+  firstEnd: number,
+  secondStart: number,
+  firstLines: readonly string[],
+  secondLines: readonly string[],
+): TextEdit[] {
   const first = blockWith(doc, cue, { end: firstEnd, lines: firstLines });
   // A TTML paragraph's xml:id must stay unique, so the second half gets its own.
-  const second = blockWith(doc, cue, { start: secondStart, lines: secondLines }).replace(/(\sxml:id\s*=\s*(["']))(.*?)\2/, (_, head: string, quote: string, id: string) => `${head}${id}-2${quote}`);
+  const second = blockWith(doc, cue, { start: secondStart, lines: secondLines }).replace(
+    /(\sxml:id\s*=\s*(["']))(.*?)\2/,
+    (_, head: string, quote: string, id: string) => `${head}${id}-2${quote}`,
+  );
   return [{ ...spansOf(cue).block, text: first + separator(doc, cue) + second }];
 }
 
 /** The cue joined with the next: its block rewritten to end at `endMs` with `lines`, the next one removed. */
-export function mergeSpans(doc: SpanDocument, cue: ScannedCue, next: ScannedCue, endMs: number, lines: readonly string[]): TextEdit[] {
+export function mergeSpans(
+  doc: SpanDocument,
+  cue: ScannedCue,
+  next: ScannedCue,
+  endMs: number,
+  lines: readonly string[],
+): TextEdit[] {
   return [{ ...spansOf(cue).block, text: blockWith(doc, cue, { end: endMs, lines }) }, removeSpans(doc, next)];
 }
 
@@ -137,6 +162,7 @@ export function rewriteEveryCue(doc: SpanDocument, cues: readonly ScannedCue[]):
     edits.push({ ...spans.text, text: cue.lines.join(spans.lineBreak) });
   }
   let text = doc.source;
-  for (const edit of edits.sort((a, b) => b.start - a.start)) text = text.slice(0, edit.start) + edit.text + text.slice(edit.end);
+  for (const edit of edits.sort((a, b) => b.start - a.start))
+    text = text.slice(0, edit.start) + edit.text + text.slice(edit.end);
   return text;
 }

@@ -23,7 +23,11 @@ export function subtitleFileFormatOf(fileName: string): SubtitleFileFormat | und
 }
 
 /** The transcript as a subtitle file: cues laid out with `style`, written in `format`. */
-export function renderSubtitleFile(transcript: Transcript, format: SubtitleFileFormat, style: SubtitleStyle = DEFAULT_SUBTITLE_STYLE): string {
+export function renderSubtitleFile(
+  transcript: Transcript,
+  format: SubtitleFileFormat,
+  style: SubtitleStyle = DEFAULT_SUBTITLE_STYLE,
+): string {
   const { cues } = layoutCues(transcript.segments, cueLimitsOf(style));
   switch (format) {
     case 'srt':

@@ -17,7 +17,8 @@ export function readTtmlTime(text: string, base: TimeBase): number | undefined {
   if (clock) {
     const whole = Number(clock[1]) * 3_600_000 + Number(clock[2]) * 60_000 + Number(clock[3]) * 1000;
     if (clock[4]) return whole + Number(`0${clock[4]}`) * 1000;
-    if (clock[5]) return whole + ((Number(clock[5]) + (clock[6] ? Number(`0.${clock[6]}`) : 0)) / base.frameRate) * 1000;
+    if (clock[5])
+      return whole + ((Number(clock[5]) + (clock[6] ? Number(`0.${clock[6]}`) : 0)) / base.frameRate) * 1000;
     return whole;
   }
   const offset = OFFSET.exec(value);
@@ -43,7 +44,12 @@ export function writeTtmlTime(totalMs: number, like: string, base: TimeBase): st
   const offset = OFFSET.exec(value);
   const unit = offset?.[2] ?? 's';
   const decimals = offset?.[1].split('.')[1]?.length ?? 0;
-  const amount = unit === 'f' ? (totalMs / 1000) * base.frameRate : unit === 't' ? (totalMs / 1000) * base.tickRate : totalMs / UNIT_MS[unit];
+  const amount =
+    unit === 'f'
+      ? (totalMs / 1000) * base.frameRate
+      : unit === 't'
+        ? (totalMs / 1000) * base.tickRate
+        : totalMs / UNIT_MS[unit];
   if (unit === 'f' || unit === 't') return `${Math.round(amount)}${unit}`;
   // As few decimals as the original had, more only when the time needs them (at most to the millisecond).
   const needed = Math.max(decimals, 0);

@@ -30,13 +30,20 @@ const assTime = (seconds: number): string => writeClock(Math.round(seconds * 100
  * tags (so braces become parentheses), and `\N`, `\n`, `\h` as escapes (so a zero-width space parts them).
  */
 function assText(line: string): string {
-  return line.replace(/[\r\n]+/g, ' ').replace(/\{/g, '(').replace(/\}/g, ')').replace(/\\(?=[Nnh])/g, '\\\u200B');
+  return line
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/\{/g, '(')
+    .replace(/\}/g, ')')
+    .replace(/\\(?=[Nnh])/g, '\\\u200B');
 }
 
 /** The speaker goes in the Name (actor) field, which has no commas: the Text field starts after the ninth. */
 const actor = (speaker: string | undefined): string => (speaker ?? '').replace(/[,\r\n]/g, ' ').trim();
 
 export function formatAss(cues: readonly Cue[]): string {
-  const events = cues.map((cue) => `Dialogue: 0,${assTime(cue.start)},${assTime(cue.end)},Default,${actor(cue.speaker)},0,0,0,,${cue.lines.map(assText).join('\\N')}`);
+  const events = cues.map(
+    (cue) =>
+      `Dialogue: 0,${assTime(cue.start)},${assTime(cue.end)},Default,${actor(cue.speaker)},0,0,0,,${cue.lines.map(assText).join('\\N')}`,
+  );
   return `${[...HEADER, ...events].join('\n')}\n`;
 }

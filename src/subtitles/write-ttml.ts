@@ -6,10 +6,12 @@ import type { Cue } from './cues';
 import { speakerTag } from './render-subtitles';
 import { formatTimestamp } from './timestamps';
 
-const escapeXml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeXml = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** A BCP 47 tag for `xml:lang`; `auto` and anything else unusable leave it empty (TTML's "unknown"). */
-const langOf = (language: string | undefined): string => (language && /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(language) ? language : '');
+const langOf = (language: string | undefined): string =>
+  language && /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(language) ? language : '';
 
 export function formatTtml(cues: readonly Cue[], language?: string): string {
   const paragraphs = cues.map((cue, i) => {

@@ -18,13 +18,48 @@ const DASHES: CommentSyntax = { line: ['--'], block: [], quotes: ['"', "'"] };
 
 const SYNTAX: Record<string, CommentSyntax> = {
   ...Object.fromEntries(
-    ['javascript', 'javascriptreact', 'typescript', 'typescriptreact', 'java', 'c', 'cpp', 'csharp', 'go', 'rust', 'swift', 'kotlin', 'scala', 'dart', 'php', 'groovy', 'jsonc', 'objective-c', 'zig']
-      .map((id) => [id, C_LIKE]),
+    [
+      'javascript',
+      'javascriptreact',
+      'typescript',
+      'typescriptreact',
+      'java',
+      'c',
+      'cpp',
+      'csharp',
+      'go',
+      'rust',
+      'swift',
+      'kotlin',
+      'scala',
+      'dart',
+      'php',
+      'groovy',
+      'jsonc',
+      'objective-c',
+      'zig',
+    ].map((id) => [id, C_LIKE]),
   ),
   css: { line: [], block: [['/*', '*/']], quotes: ['"', "'"] },
   scss: C_LIKE,
   less: C_LIKE,
-  ...Object.fromEntries(['python', 'shellscript', 'ruby', 'perl', 'r', 'yaml', 'toml', 'dockerfile', 'makefile', 'powershell', 'elixir', 'julia', 'coffeescript'].map((id) => [id, HASH])),
+  ...Object.fromEntries(
+    [
+      'python',
+      'shellscript',
+      'ruby',
+      'perl',
+      'r',
+      'yaml',
+      'toml',
+      'dockerfile',
+      'makefile',
+      'powershell',
+      'elixir',
+      'julia',
+      'coffeescript',
+    ].map((id) => [id, HASH]),
+  ),
   ...Object.fromEntries(['sql', 'lua', 'haskell', 'ada'].map((id) => [id, DASHES])),
   html: { line: [], block: [['<!--', '-->']], quotes: [] },
   xml: { line: [], block: [['<!--', '-->']], quotes: [] },
@@ -83,7 +118,14 @@ export function maskComments(source: string, languageId: string): MaskedText | u
 }
 
 /** Blanks a block comment's delimiters and the `*` that begins each of its lines (JSDoc style). */
-function maskBlockComment(source: string, chars: string[], from: number, to: number, open: string, close: string): void {
+function maskBlockComment(
+  source: string,
+  chars: string[],
+  from: number,
+  to: number,
+  open: string,
+  close: string,
+): void {
   let body = from + open.length;
   while (body < to && source[body] === '*') body++;
   blank(chars, from, body);

@@ -4,12 +4,38 @@
  * @example cardinalWords(1234) // 'one thousand two hundred thirty-four'
  */
 
-const ONES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve',
-  'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const ONES = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+];
 const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
 const SCALES = ['', 'thousand', 'million', 'billion', 'trillion'];
 const ORDINAL_EXCEPTIONS: Record<string, string> = {
-  one: 'first', two: 'second', three: 'third', five: 'fifth', eight: 'eighth', nine: 'ninth', twelve: 'twelfth',
+  one: 'first',
+  two: 'second',
+  three: 'third',
+  five: 'fifth',
+  eight: 'eighth',
+  nine: 'ninth',
+  twelve: 'twelfth',
 };
 
 function belowThousand(n: number): string {
@@ -49,7 +75,10 @@ export function ordinalWords(n: number): string {
 
 /** Each digit as a word: `407` → `four zero seven`. */
 export function digitWords(digits: string): string {
-  return [...digits].filter((c) => c >= '0' && c <= '9').map((c) => ONES[Number(c)]).join(' ');
+  return [...digits]
+    .filter((c) => c >= '0' && c <= '9')
+    .map((c) => ONES[Number(c)])
+    .join(' ');
 }
 
 /** How a year is said: 1999 → nineteen ninety-nine, 2005 → two thousand five, 2024 → twenty twenty-four. */

@@ -2,10 +2,30 @@
  * English text normalization: money, percentages, dates, times, ordinals, years, numbers, units and common
  * abbreviations become the words a listener expects, so every engine reads them alike.
  */
-import { cardinalWords, CURRENCY_SYMBOLS, decimalWords, digitWords, moneyWords, ordinalWords, yearWords } from './english-numbers';
+import {
+  cardinalWords,
+  CURRENCY_SYMBOLS,
+  decimalWords,
+  digitWords,
+  moneyWords,
+  ordinalWords,
+  yearWords,
+} from './english-numbers';
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October',
-  'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /** Abbreviations that are safe to expand wherever they occur (with their full stop). */
 const ABBREVIATIONS: [RegExp, string][] = [
@@ -25,13 +45,31 @@ const ABBREVIATIONS: [RegExp, string][] = [
 ];
 
 const UNITS: Record<string, [string, string]> = {
-  km: ['kilometer', 'kilometers'], m: ['meter', 'meters'], cm: ['centimeter', 'centimeters'], mm: ['millimeter', 'millimeters'],
-  kg: ['kilogram', 'kilograms'], g: ['gram', 'grams'], mg: ['milligram', 'milligrams'], lb: ['pound', 'pounds'],
-  lbs: ['pounds', 'pounds'], ml: ['milliliter', 'milliliters'], l: ['liter', 'liters'], mph: ['mile per hour', 'miles per hour'],
-  'km/h': ['kilometer per hour', 'kilometers per hour'], kb: ['kilobyte', 'kilobytes'], mb: ['megabyte', 'megabytes'],
-  gb: ['gigabyte', 'gigabytes'], tb: ['terabyte', 'terabytes'], ms: ['millisecond', 'milliseconds'],
-  h: ['hour', 'hours'], min: ['minute', 'minutes'], sec: ['second', 'seconds'], hz: ['hertz', 'hertz'], khz: ['kilohertz', 'kilohertz'],
-  '°c': ['degree Celsius', 'degrees Celsius'], '°f': ['degree Fahrenheit', 'degrees Fahrenheit'],
+  km: ['kilometer', 'kilometers'],
+  m: ['meter', 'meters'],
+  cm: ['centimeter', 'centimeters'],
+  mm: ['millimeter', 'millimeters'],
+  kg: ['kilogram', 'kilograms'],
+  g: ['gram', 'grams'],
+  mg: ['milligram', 'milligrams'],
+  lb: ['pound', 'pounds'],
+  lbs: ['pounds', 'pounds'],
+  ml: ['milliliter', 'milliliters'],
+  l: ['liter', 'liters'],
+  mph: ['mile per hour', 'miles per hour'],
+  'km/h': ['kilometer per hour', 'kilometers per hour'],
+  kb: ['kilobyte', 'kilobytes'],
+  mb: ['megabyte', 'megabytes'],
+  gb: ['gigabyte', 'gigabytes'],
+  tb: ['terabyte', 'terabytes'],
+  ms: ['millisecond', 'milliseconds'],
+  h: ['hour', 'hours'],
+  min: ['minute', 'minutes'],
+  sec: ['second', 'seconds'],
+  hz: ['hertz', 'hertz'],
+  khz: ['kilohertz', 'kilohertz'],
+  '°c': ['degree Celsius', 'degrees Celsius'],
+  '°f': ['degree Fahrenheit', 'degrees Fahrenheit'],
 };
 
 const NUMBER = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?`;
@@ -50,7 +88,8 @@ function dateWords(year: number, month: number, day: number): string | undefined
 }
 
 /** Phone numbers: `+1 (555) 123-4567`, `555-1234`; read digit by digit, a pause between groups. */
-const PHONE = /(?<![\w.])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)\s?|\d{2,4}[\s.-])\d{3,4}[\s.-]\d{3,4}(?![\w.]*\d)|\b\d{3}-\d{4}\b/g;
+const PHONE =
+  /(?<![\w.])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)\s?|\d{2,4}[\s.-])\d{3,4}[\s.-]\d{3,4}(?![\w.]*\d)|\b\d{3}-\d{4}\b/g;
 
 function phoneWords(phone: string): string {
   const plus = phone.trim().startsWith('+') ? 'plus ' : '';
@@ -65,7 +104,8 @@ function decadeWords(digits: string): string {
 
 function timeWords(hours: number, minutes: number, suffix?: string, seconds?: number): string {
   const hourWords = cardinalWords(hours);
-  const minuteWords = minutes === 0 ? (suffix ? '' : "o'clock") : minutes < 10 ? `oh ${cardinalWords(minutes)}` : cardinalWords(minutes);
+  const minuteWords =
+    minutes === 0 ? (suffix ? '' : "o'clock") : minutes < 10 ? `oh ${cardinalWords(minutes)}` : cardinalWords(minutes);
   const meridiem = suffix ? ` ${suffix.replace(/\./g, '').toUpperCase().split('').join(' ')}` : '';
   // "a.m." at the end of a sentence is also its full stop.
   const stop = suffix?.endsWith('.') ? '.' : '';
@@ -85,14 +125,20 @@ export function normalizeEnglish(text: string, dayFirst = false): string {
     .replace(PHONE, phoneWords)
     .replace(/#(\d)/g, 'number $1')
     .replace(/\b(\d{4}|\d0)'?s\b/g, (whole, digits: string) => (digits.endsWith('0') ? decadeWords(digits) : whole))
-    .replace(new RegExp(`(${currency})\\s?(${NUMBER})(?:\\s?(thousand|million|billion|trillion|[kKmMbB]n?)\\b)?`, 'g'),
-      (_, symbol: string, amount: string, scale?: string) => moneyWords(symbol, amount, scaleWord(scale)))
+    .replace(
+      new RegExp(`(${currency})\\s?(${NUMBER})(?:\\s?(thousand|million|billion|trillion|[kKmMbB]n?)\\b)?`, 'g'),
+      (_, symbol: string, amount: string, scale?: string) => moneyWords(symbol, amount, scaleWord(scale)),
+    )
     .replace(new RegExp(`(-?(?:${NUMBER}))\\s?%`, 'g'), (_, n: string) => `${numberWords(n)} percent`)
     .replace(/\b(\d{4})-(\d{2})-(\d{2})\b/g, (whole, y: string, m: string, d: string) => dateWords(+y, +m, +d) ?? whole)
-    .replace(/\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/g, (whole, a: string, b: string, y: string) =>
-      (dayFirst ? dateWords(+y, +b, +a) : dateWords(+y, +a, +b)) ?? whole)
-    .replace(/\b([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?:\s?([aApP]\.?[mM]\.?))?(?=\W|$)/g,
-      (_, h: string, m: string, sec?: string, suffix?: string) => timeWords(+h, +m, suffix, sec ? +sec : undefined))
+    .replace(
+      /\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/g,
+      (whole, a: string, b: string, y: string) => (dayFirst ? dateWords(+y, +b, +a) : dateWords(+y, +a, +b)) ?? whole,
+    )
+    .replace(
+      /\b([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?:\s?([aApP]\.?[mM]\.?))?(?=\W|$)/g,
+      (_, h: string, m: string, sec?: string, suffix?: string) => timeWords(+h, +m, suffix, sec ? +sec : undefined),
+    )
     .replace(/\b(\d+)(st|nd|rd|th)\b/gi, (_, n: string) => ordinalWords(Number(n)))
     .replace(new RegExp(`\\b(${NUMBER})\\s?[-–]\\s?(${NUMBER})\\b`, 'g'), (_, a: string, b: string) => `${a} to ${b}`)
     .replace(new RegExp(`(${NUMBER})\\s?(km/h|°[cCfF]|[a-zA-Z]{1,3})\\b`, 'g'), (whole, n: string, unit: string) => {
@@ -100,13 +146,19 @@ export function normalizeEnglish(text: string, dayFirst = false): string {
       if (!names || (unit === 'm' && !/^\d/.test(n))) return whole;
       return `${n} ${Number(n.replace(/,/g, '')) === 1 ? names[0] : names[1]}`;
     })
-    .replace(new RegExp(`(^|[^\\w.,])(-?)(${NUMBER})(?![\\w.,]*\\d)(?![A-Za-z])`, 'g'), (_, before: string, sign: string, n: string) => {
-      const words = !sign && looksLikeYear(n) ? yearWords(Number(n)) : numberWords(n);
-      return `${before}${sign ? 'minus ' : ''}${words}`;
-    })
+    .replace(
+      new RegExp(`(^|[^\\w.,])(-?)(${NUMBER})(?![\\w.,]*\\d)(?![A-Za-z])`, 'g'),
+      (_, before: string, sign: string, n: string) => {
+        const words = !sign && looksLikeYear(n) ? yearWords(Number(n)) : numberWords(n);
+        return `${before}${sign ? 'minus ' : ''}${words}`;
+      },
+    )
     .replace(/\s&\s/g, ' and ')
     // "$5/month", "3 kg/day": a slash after an amount is "per".
-    .replace(/\b(dollars?|euros?|pounds?|cents?|pence|yen|rupees?|percent|[a-z]+s)\s?\/\s?(month|year|week|day|hour|minute|second|person|user|night|kilogram|mile|kilometer|liter)\b/g, '$1 per $2');
+    .replace(
+      /\b(dollars?|euros?|pounds?|cents?|pence|yen|rupees?|percent|[a-z]+s)\s?\/\s?(month|year|week|day|hour|minute|second|person|user|night|kilogram|mile|kilometer|liter)\b/g,
+      '$1 per $2',
+    );
   return out;
 }
 

@@ -7,7 +7,10 @@ import { blank, type MaskedText } from './text-mask';
 
 /** Inline markup, each with the groups to keep: the rest of the match is blanked. */
 const INLINE: { pattern: RegExp; keep: (match: RegExpMatchArray) => [number, number] | undefined }[] = [
-  { pattern: /!?\[([^\]]*)\]\((?:[^()\s]+|\([^)]*\))*(?:\s+"[^"]*")?\)/g, keep: (m) => [m[0].indexOf('[') + 1, m[0].indexOf('[') + 1 + m[1].length] },
+  {
+    pattern: /!?\[([^\]]*)\]\((?:[^()\s]+|\([^)]*\))*(?:\s+"[^"]*")?\)/g,
+    keep: (m) => [m[0].indexOf('[') + 1, m[0].indexOf('[') + 1 + m[1].length],
+  },
   { pattern: /\[([^\]]+)\]\[[^\]]*\]/g, keep: (m) => [1, 1 + m[1].length] },
   { pattern: /<((?:https?|mailto):[^>\s]+)>/g, keep: (m) => [1, 1 + m[1].length] },
   { pattern: /<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>/g, keep: () => undefined },

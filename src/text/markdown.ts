@@ -46,7 +46,8 @@ export function markdownToSpeech(text: string, languageCode = 'en'): string {
     }
     let line = raw;
     if (/^\s{0,3}\[[^\]]+\]:\s*\S+/.test(line)) continue; // link reference definitions
-    if (/^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(line)) { // horizontal rule
+    if (/^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(line)) {
+      // horizontal rule
       out.push('');
       continue;
     }
@@ -57,7 +58,14 @@ export function markdownToSpeech(text: string, languageCode = 'en'): string {
     const tableRow = /^\s*\|(.*)\|\s*$/.exec(line);
     if (heading) line = asSentence(stripInlineMarkdown(heading[1]));
     else if (item) line = asSentence(stripInlineMarkdown(item[1]));
-    else if (tableRow) line = asSentence(tableRow[1].split('|').map((cell) => stripInlineMarkdown(cell).trim()).filter(Boolean).join(', '));
+    else if (tableRow)
+      line = asSentence(
+        tableRow[1]
+          .split('|')
+          .map((cell) => stripInlineMarkdown(cell).trim())
+          .filter(Boolean)
+          .join(', '),
+      );
     else line = stripInlineMarkdown(line);
     out.push(line);
   }

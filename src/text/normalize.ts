@@ -19,7 +19,8 @@ export function normalizeText(text: string, languageCode: string): string {
   let out = markdownToSpeech(text, languageCode);
   out = speakAddresses(out, languageCode);
   if (language.toLowerCase() === 'en') {
-    const dayFirst = region !== undefined && /^[A-Za-z]{2}$/.test(region) && !MONTH_FIRST_REGIONS.has(region.toUpperCase());
+    const dayFirst =
+      region !== undefined && /^[A-Za-z]{2}$/.test(region) && !MONTH_FIRST_REGIONS.has(region.toUpperCase());
     out = normalizeEnglish(out, dayFirst);
   }
   // Symbols no engine should spell: runs of separators and stray markup characters.

@@ -11,7 +11,11 @@ import { ssmlSentences } from './ssml/ssml-reading';
 /** Malformed SSML in a document, at its 0-based document line and column. */
 export class SsmlReadingError extends Error {
   override readonly name = 'SsmlReadingError';
-  constructor(readonly line: number, readonly column: number, readonly reason: string) {
+  constructor(
+    readonly line: number,
+    readonly column: number,
+    readonly reason: string,
+  ) {
     super(`SSML on line ${line + 1}, column ${column + 1}: ${reason}`);
   }
 }
@@ -30,7 +34,8 @@ export interface ReadingPartsOptions {
 export function readingParts(source: string, options: ReadingPartsOptions): ReadingSentence[] {
   const { languageId, from = 0, to = source.length, language = 'en', malformed = 'refuse' } = options;
   const blocks = ssmlBlocks(source, languageId);
-  const prose = languageId === 'ssml' ? [] : readingSentences(source, readingKind(languageId), languageId, from, to, language);
+  const prose =
+    languageId === 'ssml' ? [] : readingSentences(source, readingKind(languageId), languageId, from, to, language);
   if (blocks.length === 0) return prose;
   const lineStarts = [0];
   for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) lineStarts.push(i + 1);
@@ -47,7 +52,8 @@ export function readingParts(source: string, options: ReadingPartsOptions): Read
       }
     } catch (error) {
       if (!(error instanceof SsmlError)) throw error;
-      if (malformed === 'refuse') throw new SsmlReadingError(block.line + error.line - 1, error.column - 1, error.reason);
+      if (malformed === 'refuse')
+        throw new SsmlReadingError(block.line + error.line - 1, error.column - 1, error.reason);
     }
   }
   return [...prose, ...parts].sort((a, b) => a.start - b.start);

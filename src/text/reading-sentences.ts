@@ -51,7 +51,12 @@ export function readingSentences(
   /** The spoken language (BCP 47), for its abbreviations: "Dr." does not end a sentence. */
   language = 'en',
 ): ReadingSentence[] {
-  const masked = kind === 'markdown' ? maskMarkdown(source) : kind === 'comments' ? maskComments(source, languageId) ?? plain(source) : plain(source);
+  const masked =
+    kind === 'markdown'
+      ? maskMarkdown(source)
+      : kind === 'comments'
+        ? (maskComments(source, languageId) ?? plain(source))
+        : plain(source);
   return splitMasked(masked, language)
     .filter((sentence) => sentence.end > from && sentence.start < to)
     .map((sentence) => clip(masked.text, sentence, from, to))
@@ -103,7 +108,11 @@ function withMarkup(source: string, masked: string, sentence: ReadingSentence): 
  * The source range of `[start, end)` of a sentence's text (a word the engine reported), found through the
  * word it falls in; undefined when it spans words.
  */
-export function sourceRange(sentence: ReadingSentence, start: number, end: number): { start: number; end: number } | undefined {
+export function sourceRange(
+  sentence: ReadingSentence,
+  start: number,
+  end: number,
+): { start: number; end: number } | undefined {
   if (sentence.ssml) {
     const span = ssmlSpanAt(sentence.ssml, start);
     return span && { start: sentence.start + span.start, end: sentence.start + span.end };

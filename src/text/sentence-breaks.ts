@@ -33,7 +33,13 @@ export function sentenceEnds(text: string, language = 'en'): number[] {
   return ends;
 }
 
-function endsSentence(text: string, at: number, punctuation: string, end: number, abbreviations: ReadonlySet<string>): boolean {
+function endsSentence(
+  text: string,
+  at: number,
+  punctuation: string,
+  end: number,
+  abbreviations: ReadonlySet<string>,
+): boolean {
   const after = text.slice(end, end + 40);
   const marks = punctuation.replace(/["'”’»)\]]+$/u, '');
   if (/[!?。！？]/u.test(marks)) return true;

@@ -33,7 +33,10 @@ export function speakUrl(url: string, languageCode = 'en'): string {
   const [host, ...path] = hostAndPath.split('/');
   const parts = [readDomain(host.replace(/:\d+$/, ''), dot)];
   for (const segment of path.filter(Boolean)) {
-    const words = decodeSafely(segment).replace(/\.[a-z0-9]{1,5}$/i, (ext) => ` ${dot} ${ext.slice(1)}`).replace(/[-_+~%]+/g, ' ').trim();
+    const words = decodeSafely(segment)
+      .replace(/\.[a-z0-9]{1,5}$/i, (ext) => ` ${dot} ${ext.slice(1)}`)
+      .replace(/[-_+~%]+/g, ' ')
+      .trim();
     if (words) parts.push(`${slash} ${words}`);
   }
   return parts.join(' ');

@@ -7,7 +7,16 @@
 import type { SubtitleStyle } from '../contract/subtitle-style';
 import { layoutLines } from '../subtitles/edits';
 import { characterCount } from '../subtitles/word-timing';
-import { answerSchema, cueInContext, parseAnswer, shorteningPrompt, translationPrompt, translationRoom, type AnswerSchema, type ChatPrompt } from './translate-prompt';
+import {
+  answerSchema,
+  cueInContext,
+  parseAnswer,
+  shorteningPrompt,
+  translationPrompt,
+  translationRoom,
+  type AnswerSchema,
+  type ChatPrompt,
+} from './translate-prompt';
 
 /** Asks the model once: the prompt, answered as JSON text under the schema's grammar. */
 export type AskModel = (prompt: ChatPrompt, schema: AnswerSchema) => Promise<string>;
@@ -73,7 +82,9 @@ export async function translateCues(cues: readonly SourceCue[], options: Transla
   const result: CueTranslation = { cues: [], shortened: [], flagged: [] };
   for (let i = 0; i < cues.length; i++) {
     const cue = cues[i];
-    let text = texts[i] ? await askFor(ask, translationPrompt(cueInContext(texts, i), to, from), translationRoom(texts[i])) : '';
+    let text = texts[i]
+      ? await askFor(ask, translationPrompt(cueInContext(texts, i), to, from), translationRoom(texts[i]))
+      : '';
     const fit = charactersThatFit(cue.start, cue.end, style);
     const length = characterCount(text);
     if (length > fit) {
@@ -81,10 +92,19 @@ export async function translateCues(cues: readonly SourceCue[], options: Transla
         text = await askFor(ask, shorteningPrompt(text, fit, to), fit);
         result.shortened.push(i + 1);
       }
-      if (characterCount(text) > fit) result.flagged.push({ index: i + 1, charsPerSecond: Math.round(readingSpeed(text, cue.start, cue.end) * 10) / 10 });
+      if (characterCount(text) > fit)
+        result.flagged.push({
+          index: i + 1,
+          charsPerSecond: Math.round(readingSpeed(text, cue.start, cue.end) * 10) / 10,
+        });
     }
     const words = text.split(' ').filter(Boolean);
-    result.cues.push({ start: cue.start, end: cue.end, lines: layoutLines(words, style.maxLineChars, style.maxLines), ...(cue.speaker === undefined ? {} : { speaker: cue.speaker }) });
+    result.cues.push({
+      start: cue.start,
+      end: cue.end,
+      lines: layoutLines(words, style.maxLineChars, style.maxLines),
+      ...(cue.speaker === undefined ? {} : { speaker: cue.speaker }),
+    });
     options.onProgress?.((i + 1) / cues.length);
   }
   return result;

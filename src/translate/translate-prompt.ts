@@ -74,7 +74,8 @@ export function translationPrompt(cue: CueInContext, to: string, from?: string):
   const target = languageName(to);
   const source = from ? languageName(from) : 'its original language';
   const parts = [`Translate this subtitle from ${source} into ${target}:`, JSON.stringify(cue.text)];
-  if (cue.before.length) parts.push(`Subtitles just before it (context only, do not translate):\n${quoted(cue.before)}`);
+  if (cue.before.length)
+    parts.push(`Subtitles just before it (context only, do not translate):\n${quoted(cue.before)}`);
   if (cue.after.length) parts.push(`Subtitles just after it (context only, do not translate):\n${quoted(cue.after)}`);
   return {
     system:
@@ -112,7 +113,8 @@ export function answerObject(answer: string): Record<string, unknown> {
   } catch {
     throw new MalformedAnswerError(`not JSON (${JSON.stringify(answer.slice(0, 80))})`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new MalformedAnswerError('not a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new MalformedAnswerError('not a JSON object');
   return value as Record<string, unknown>;
 }
 

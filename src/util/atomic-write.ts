@@ -16,14 +16,20 @@ export interface AtomicWriteOptions {
 }
 
 /** Replaces `file` whole with `data`; resolves once the new content is on disk under the file's name. */
-export function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+export function writeFileAtomic(
+  file: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
   const key = path.resolve(file);
   const previous = queues.get(key) ?? Promise.resolve();
   const next = previous.catch(() => undefined).then(() => replace(key, data, options));
   queues.set(key, next);
-  void next.catch(() => undefined).finally(() => {
-    if (queues.get(key) === next) queues.delete(key);
-  });
+  void next
+    .catch(() => undefined)
+    .finally(() => {
+      if (queues.get(key) === next) queues.delete(key);
+    });
   return next;
 }
 

@@ -33,7 +33,10 @@ export const audiobookCacheDir = (dataDir: string): string => path.join(dataDir,
 const isDamagedCopy = (name: string): boolean => /\.damaged-\d+$/.test(name);
 
 /** Where each cache lives, and which entries of that folder are its own. */
-function cacheFolder(dataDir: string, name: CacheName): { dir: string; belongs?: (entry: string) => boolean; inProgress?: (entry: string) => boolean } {
+function cacheFolder(
+  dataDir: string,
+  name: CacheName,
+): { dir: string; belongs?: (entry: string) => boolean; inProgress?: (entry: string) => boolean } {
   switch (name) {
     case 'waveforms':
       return { dir: waveformsDir(dataDir) };
@@ -55,14 +58,18 @@ const CACHE_NAMES = Object.keys(DEFAULT_CACHE_LIMITS) as CacheName[];
  * @example cacheLimits({ audiobook: { maxMegabytes: 1000 } }).audiobook // { maxMegabytes: 1000, maxDays: 30 }
  */
 export function cacheLimits(overrides: CacheLimitOverrides = {}): CacheLimits {
-  if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) throw new TypeError(`Expected an object of cache limits, got ${JSON.stringify(overrides)}`);
+  if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides))
+    throw new TypeError(`Expected an object of cache limits, got ${JSON.stringify(overrides)}`);
   const limits = { ...DEFAULT_CACHE_LIMITS };
   for (const [name, override] of Object.entries(overrides)) {
-    if (!CACHE_NAMES.includes(name as CacheName)) throw new TypeError(`Expected a cache name (${CACHE_NAMES.join(', ')}), got ${JSON.stringify(name)}`);
+    if (!CACHE_NAMES.includes(name as CacheName))
+      throw new TypeError(`Expected a cache name (${CACHE_NAMES.join(', ')}), got ${JSON.stringify(name)}`);
     const merged = { ...limits[name as CacheName], ...override };
     for (const [key, value] of Object.entries(merged)) {
-      if (key !== 'maxMegabytes' && key !== 'maxDays') throw new TypeError(`Expected maxMegabytes or maxDays for the ${name} cache, got ${JSON.stringify(key)}`);
-      if (typeof value !== 'number' || !(value >= 0)) throw new TypeError(`Expected a number of at least 0 for ${name}.${key}, got ${JSON.stringify(value)}`);
+      if (key !== 'maxMegabytes' && key !== 'maxDays')
+        throw new TypeError(`Expected maxMegabytes or maxDays for the ${name} cache, got ${JSON.stringify(key)}`);
+      if (typeof value !== 'number' || !(value >= 0))
+        throw new TypeError(`Expected a number of at least 0 for ${name}.${key}, got ${JSON.stringify(value)}`);
     }
     limits[name as CacheName] = merged;
   }
@@ -70,7 +77,11 @@ export function cacheLimits(overrides: CacheLimitOverrides = {}): CacheLimits {
 }
 
 /** The limits from `SPEECH_STUDIO_CACHE_LIMITS` and then `overrides`; a broken variable is logged and left out. */
-export function configuredCacheLimits(env: NodeJS.ProcessEnv, overrides: CacheLimitOverrides, log: Logger): CacheLimits {
+export function configuredCacheLimits(
+  env: NodeJS.ProcessEnv,
+  overrides: CacheLimitOverrides,
+  log: Logger,
+): CacheLimits {
   const raw = env[CACHE_LIMITS_ENV]?.trim();
   let fromEnv: CacheLimitOverrides = {};
   if (raw) {
@@ -83,7 +94,8 @@ export function configuredCacheLimits(env: NodeJS.ProcessEnv, overrides: CacheLi
     }
   }
   const merged: CacheLimitOverrides = { ...fromEnv };
-  for (const [name, override] of Object.entries(overrides)) merged[name as CacheName] = { ...fromEnv[name as CacheName], ...override };
+  for (const [name, override] of Object.entries(overrides))
+    merged[name as CacheName] = { ...fromEnv[name as CacheName], ...override };
   return cacheLimits(merged);
 }
 
@@ -105,7 +117,10 @@ export class CachePruner {
   private readonly timers = new Map<CacheName, NodeJS.Timeout>();
   private closed = false;
 
-  constructor(readonly dataDir: string, options: CachePrunerOptions = {}) {
+  constructor(
+    readonly dataDir: string,
+    options: CachePrunerOptions = {},
+  ) {
     this.limits = options.limits ?? { ...DEFAULT_CACHE_LIMITS };
     this.log = options.log;
     this.minIntervalMs = options.minIntervalMs ?? 10 * 60_000;
@@ -132,7 +147,9 @@ export class CachePruner {
     const pass = pruneCache(dir, this.limits[name], { ...folder, now: this.now() })
       .then((report) => {
         if (report.removed.length > 0) {
-          this.log?.info(`Cache ${name}: removed ${report.removed.length} unused entries (${(report.removedBytes / 1e6).toFixed(1)} MB); ${(report.keptBytes / 1e6).toFixed(1)} MB kept.`);
+          this.log?.info(
+            `Cache ${name}: removed ${report.removed.length} unused entries (${(report.removedBytes / 1e6).toFixed(1)} MB); ${(report.keptBytes / 1e6).toFixed(1)} MB kept.`,
+          );
         }
         return report;
       })
@@ -146,7 +163,9 @@ export class CachePruner {
     if (this.closed || this.timers.has(name)) return;
     const wait = (this.lastPass.get(name) ?? -Infinity) + this.minIntervalMs - this.now();
     if (wait <= 0) {
-      this.prune(name).catch((error: unknown) => this.log?.warn(`Cache ${name}: pruning failed: ${describeThrown(error)}`));
+      this.prune(name).catch((error: unknown) =>
+        this.log?.warn(`Cache ${name}: pruning failed: ${describeThrown(error)}`),
+      );
       return;
     }
     const timer = setTimeout(() => {

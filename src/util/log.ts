@@ -16,5 +16,5 @@ export const silentLogger: Logger = { info: () => undefined, warn: () => undefin
 /** A message for a thrown value that may not be an Error. */
 export function describeThrown(thrown: unknown): string {
   if (thrown instanceof Error) return thrown.message;
-  return typeof thrown === 'string' ? thrown : JSON.stringify(thrown) ?? String(thrown);
+  return typeof thrown === 'string' ? thrown : (JSON.stringify(thrown) ?? String(thrown));
 }

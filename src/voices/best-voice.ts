@@ -74,7 +74,10 @@ export function bestVoiceFor<T extends RankableVoice>(voices: readonly T[], lang
 
 /** The best ready voice for `language`, e.g. the default voice when none is configured. */
 export function bestReadyVoice<T extends RankableVoice>(voices: readonly T[], language: string): T | undefined {
-  return bestVoiceFor(voices.filter((entry) => entry.voice.availability === 'ready'), language);
+  return bestVoiceFor(
+    voices.filter((entry) => entry.voice.availability === 'ready'),
+    language,
+  );
 }
 
 /** The largest download the first Read Aloud offers unasked: a few minutes on an ordinary connection. */
@@ -90,7 +93,10 @@ export function recommendedVoice<T extends RankableVoice>(
   bytesOf: (entry: T) => number | null,
   maxBytes = RECOMMENDED_MAX_BYTES,
 ): T | undefined {
-  const offered = voices.filter((entry) => isNeuralVoice(entry) && entry.voice.availability === 'not_installed' && (bytesOf(entry) ?? Infinity) <= maxBytes);
+  const offered = voices.filter(
+    (entry) =>
+      isNeuralVoice(entry) && entry.voice.availability === 'not_installed' && (bytesOf(entry) ?? Infinity) <= maxBytes,
+  );
   return bestVoiceFor(offered, language);
 }
 
@@ -99,5 +105,9 @@ function rankedFor(chain: readonly string[]): (a: RankableVoice, b: RankableVoic
     const at = chain.indexOf(entry.voice.languageCode.toLowerCase());
     return at < 0 ? chain.length : at;
   };
-  return (a, b) => voiceQuality(b) - voiceQuality(a) || exactness(a) - exactness(b) || a.voice.name.localeCompare(b.voice.name, 'en') || (a.voice.id < b.voice.id ? -1 : 1);
+  return (a, b) =>
+    voiceQuality(b) - voiceQuality(a) ||
+    exactness(a) - exactness(b) ||
+    a.voice.name.localeCompare(b.voice.name, 'en') ||
+    (a.voice.id < b.voice.id ? -1 : 1);
 }

@@ -19,7 +19,12 @@ export const FLITE_VOICE_INFO = [
 ] as const;
 
 function builtin(voice: Omit<Voice, 'availability' | 'access' | 'creationMode'>, license: string): Voice {
-  return { ...voice, creationMode: 'builtin', availability: 'ready', access: { scope: 'builtin', canUse: true, license } };
+  return {
+    ...voice,
+    creationMode: 'builtin',
+    availability: 'ready',
+    access: { scope: 'builtin', canUse: true, license },
+  };
 }
 
 /** espeak-ng declares no gender or age for its voices, so none is made up. */

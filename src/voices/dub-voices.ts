@@ -49,7 +49,11 @@ const keyOf = (ref: TtsVoiceRef): string => `${ref.engine}:${ref.engineVoiceId}`
  *
  * @example chooseSpeakerVoices([{ label: 'Speaker 1', gender: 'male' }], { female: [], male: [v], other: [] }) // Map { 'Speaker 1' → v }
  */
-export function chooseSpeakerVoices(speakers: readonly SpeakerToVoice[], choices: DubVoiceChoices, clone: CloneSpeakerVoice = NO_CLONING): Map<string, ChosenVoice> {
+export function chooseSpeakerVoices(
+  speakers: readonly SpeakerToVoice[],
+  choices: DubVoiceChoices,
+  clone: CloneSpeakerVoice = NO_CLONING,
+): Map<string, ChosenVoice> {
   const chosen = new Map<string, ChosenVoice>();
   const used = new Map<string, number>();
   for (const speaker of speakers) {

@@ -30,9 +30,10 @@ export const knownSpeakersPath = (dataDir: string): string => path.join(dataDir,
 
 /** Why a name cannot be a speaker's, or undefined when it can. */
 export function speakerNameProblem(name: string): string | undefined {
-  if (name.trim() !== name || name.length === 0 || name.length > 64) return 'a speaker\'s name has 1 to 64 characters, without spaces at either end';
+  if (name.trim() !== name || name.length === 0 || name.length > 64)
+    return "a speaker's name has 1 to 64 characters, without spaces at either end";
   // eslint-disable-next-line no-control-regex -- refuses the control characters by name
-  if (/[\u0000-\u001f<>[\]]/.test(name)) return 'a speaker\'s name cannot hold control characters, brackets or < >';
+  if (/[\u0000-\u001f<>[\]]/.test(name)) return "a speaker's name cannot hold control characters, brackets or < >";
   if (/^Speaker \d+$/i.test(name) || /^[A-Z]$/.test(name)) return `"${name}" is how unnamed speakers are labelled`;
   return undefined;
 }
@@ -54,7 +55,10 @@ export async function readKnownSpeakers(dataDir: string): Promise<KnownSpeaker[]
   if (text === undefined) return [];
   const speakers = parseSpeakers(text);
   if (speakers === undefined) {
-    const aside = path.join(dataDir, `known-speakers.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.json`);
+    const aside = path.join(
+      dataDir,
+      `known-speakers.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.json`,
+    );
     await rename(file, aside).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error; // another reader set it aside first
     });
@@ -70,9 +74,15 @@ function parseSpeakers(text: string): KnownSpeaker[] | undefined {
   } catch {
     return undefined;
   }
-  if (typeof parsed !== 'object' || parsed === null || !Array.isArray((parsed as { speakers?: unknown }).speakers)) return undefined;
-  return ((parsed as { speakers: unknown[] }).speakers).filter((speaker): speaker is KnownSpeaker =>
-    typeof speaker === 'object' && speaker !== null && typeof (speaker as KnownSpeaker).name === 'string' && Array.isArray((speaker as KnownSpeaker).embedding));
+  if (typeof parsed !== 'object' || parsed === null || !Array.isArray((parsed as { speakers?: unknown }).speakers))
+    return undefined;
+  return (parsed as { speakers: unknown[] }).speakers.filter(
+    (speaker): speaker is KnownSpeaker =>
+      typeof speaker === 'object' &&
+      speaker !== null &&
+      typeof (speaker as KnownSpeaker).name === 'string' &&
+      Array.isArray((speaker as KnownSpeaker).embedding),
+  );
 }
 
 export async function writeKnownSpeakers(dataDir: string, speakers: readonly KnownSpeaker[]): Promise<void> {
@@ -91,7 +101,12 @@ const LOCK_WAIT_MS = 60_000;
  * (each its own process) all land, where read-then-write lost some. The lock is a folder, made atomically.
  * `change` returns the new list, or throws to leave the file as it was.
  */
-export async function updateKnownSpeakers<T>(dataDir: string, change: (current: KnownSpeaker[]) => { speakers: KnownSpeaker[]; value: T } | Promise<{ speakers: KnownSpeaker[]; value: T }>): Promise<T> {
+export async function updateKnownSpeakers<T>(
+  dataDir: string,
+  change: (
+    current: KnownSpeaker[],
+  ) => { speakers: KnownSpeaker[]; value: T } | Promise<{ speakers: KnownSpeaker[]; value: T }>,
+): Promise<T> {
   const lock = `${knownSpeakersPath(dataDir)}.lock`;
   await takeLock(lock);
   try {
@@ -112,12 +127,18 @@ async function takeLock(lock: string): Promise<void> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const since = await stat(lock).then((info) => info.mtimeMs, () => undefined);
+    const since = await stat(lock).then(
+      (info) => info.mtimeMs,
+      () => undefined,
+    );
     if (since !== undefined && Date.now() - since > STALE_LOCK_MS) {
       await rmdir(lock).catch(() => undefined);
       continue;
     }
-    if (Date.now() > deadline) throw new Error(`${lock} has been held for over ${LOCK_WAIT_MS / 1000} s; remove it if no speakers command is running.`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `${lock} has been held for over ${LOCK_WAIT_MS / 1000} s; remove it if no speakers command is running.`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40));
   }
 }
@@ -136,7 +157,11 @@ export function cosineSimilarity(a: readonly number[], b: readonly number[]): nu
 }
 
 /** The name of the known voice most like `embedding`, at or above the threshold; undefined when none is. */
-export function bestMatch(embedding: readonly number[], known: ReadonlyArray<Pick<KnownSpeaker, 'name' | 'embedding'>>, threshold = SPEAKER_MATCH_THRESHOLD): string | undefined {
+export function bestMatch(
+  embedding: readonly number[],
+  known: ReadonlyArray<Pick<KnownSpeaker, 'name' | 'embedding'>>,
+  threshold = SPEAKER_MATCH_THRESHOLD,
+): string | undefined {
   let best: string | undefined;
   let bestScore = threshold;
   for (const speaker of known) {

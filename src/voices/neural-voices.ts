@@ -53,34 +53,111 @@ const kokoroSpeaker = (id: number, key: string, multiLingual = false): Speaker =
  * 54 styles of 510 × 256 floats is the file's size, 28 200 960 bytes).
  */
 const KOKORO_V1_SPEAKERS = [
-  'af_alloy', 'af_aoede', 'af_bella', 'af_heart', 'af_jessica', 'af_kore', 'af_nicole', 'af_nova', 'af_river', 'af_sarah', 'af_sky',
-  'am_adam', 'am_echo', 'am_eric', 'am_fenrir', 'am_liam', 'am_michael', 'am_onyx', 'am_puck', 'am_santa',
-  'bf_alice', 'bf_emma', 'bf_isabella', 'bf_lily', 'bm_daniel', 'bm_fable', 'bm_george', 'bm_lewis',
-  'ef_dora', 'em_alex', 'em_santa', 'ff_siwis', 'hf_alpha', 'hf_beta', 'hm_omega', 'hm_psi', 'if_sara', 'im_nicola',
-  'jf_alpha', 'jf_gongitsune', 'jf_nezumi', 'jf_tebukuro', 'jm_kumo', 'pf_dora', 'pm_alex', 'pm_santa',
-  'zf_xiaobei', 'zf_xiaoni', 'zf_xiaoxiao', 'zf_xiaoyi', 'zm_yunjian', 'zm_yunxi', 'zm_yunxia', 'zm_yunyang',
+  'af_alloy',
+  'af_aoede',
+  'af_bella',
+  'af_heart',
+  'af_jessica',
+  'af_kore',
+  'af_nicole',
+  'af_nova',
+  'af_river',
+  'af_sarah',
+  'af_sky',
+  'am_adam',
+  'am_echo',
+  'am_eric',
+  'am_fenrir',
+  'am_liam',
+  'am_michael',
+  'am_onyx',
+  'am_puck',
+  'am_santa',
+  'bf_alice',
+  'bf_emma',
+  'bf_isabella',
+  'bf_lily',
+  'bm_daniel',
+  'bm_fable',
+  'bm_george',
+  'bm_lewis',
+  'ef_dora',
+  'em_alex',
+  'em_santa',
+  'ff_siwis',
+  'hf_alpha',
+  'hf_beta',
+  'hm_omega',
+  'hm_psi',
+  'if_sara',
+  'im_nicola',
+  'jf_alpha',
+  'jf_gongitsune',
+  'jf_nezumi',
+  'jf_tebukuro',
+  'jm_kumo',
+  'pf_dora',
+  'pm_alex',
+  'pm_santa',
+  'zf_xiaobei',
+  'zf_xiaoni',
+  'zf_xiaoxiao',
+  'zf_xiaoyi',
+  'zm_yunjian',
+  'zm_yunxi',
+  'zm_yunxia',
+  'zm_yunyang',
 ];
 
 /**
  * Kitten TTS nano's 8 speakers in voices.bin order (sherpa-onnx's scripts/kitten-tts/nano_v0_1
  * generate_voices_bin.py writes them in this order): `expr-voice-<n>-<m|f>`.
  */
-const KITTEN_NANO_SPEAKERS = ['expr-voice-2-m', 'expr-voice-2-f', 'expr-voice-3-m', 'expr-voice-3-f', 'expr-voice-4-m', 'expr-voice-4-f', 'expr-voice-5-m', 'expr-voice-5-f'];
+const KITTEN_NANO_SPEAKERS = [
+  'expr-voice-2-m',
+  'expr-voice-2-f',
+  'expr-voice-3-m',
+  'expr-voice-3-f',
+  'expr-voice-4-m',
+  'expr-voice-4-f',
+  'expr-voice-5-m',
+  'expr-voice-5-f',
+];
 
 const kittenSpeaker = (id: number, key: string): Speaker => {
   const [, number, sex] = /^expr-voice-(\d+)-([mf])$/.exec(key)!;
   const gender: Gender = sex === 'f' ? 'female' : 'male';
-  return { id, key, name: `Kitten Nano ${number} ${gender === 'female' ? 'Female' : 'Male'} (English, America)`, gender, languageCode: 'en-US' };
+  return {
+    id,
+    key,
+    name: `Kitten Nano ${number} ${gender === 'female' ? 'Female' : 'Male'} (English, America)`,
+    gender,
+    languageCode: 'en-US',
+  };
 };
 
 /** What the catalog does not say: the speakers of multi-speaker models, and which models take a language. */
 const DETAILS: Record<string, { speakers?: Speaker[]; multiLingual?: boolean }> = {
   // sherpa-onnx's speaker order for kokoro-en-v0_19.
   'kokoro-en-v0.19': {
-    speakers: ['af', 'af_bella', 'af_nicole', 'af_sarah', 'af_sky', 'am_adam', 'am_michael', 'bf_emma', 'bf_isabella', 'bm_george', 'bm_lewis']
-      .map((key, id) => kokoroSpeaker(id, key)),
+    speakers: [
+      'af',
+      'af_bella',
+      'af_nicole',
+      'af_sarah',
+      'af_sky',
+      'am_adam',
+      'am_michael',
+      'bf_emma',
+      'bf_isabella',
+      'bm_george',
+      'bm_lewis',
+    ].map((key, id) => kokoroSpeaker(id, key)),
   },
-  'kokoro-multi-lang-v1.0': { speakers: KOKORO_V1_SPEAKERS.map((key, id) => kokoroSpeaker(id, key, true)), multiLingual: true },
+  'kokoro-multi-lang-v1.0': {
+    speakers: KOKORO_V1_SPEAKERS.map((key, id) => kokoroSpeaker(id, key, true)),
+    multiLingual: true,
+  },
   'kitten-nano-en-v0.1-fp16': { speakers: KITTEN_NANO_SPEAKERS.map((key, id) => kittenSpeaker(id, key)) },
 };
 
@@ -93,7 +170,13 @@ const KINDS: Record<NonNullable<CatalogEntry['engine']>, SherpaModelKind> = {
 
 /** Catalog file roles → sherpa config names. */
 const ROLE_NAMES: Record<string, string> = {
-  model: 'model', tokens: 'tokens', voices: 'voices', lexicon: 'lexicon', encoder: 'encoder', decoder: 'decoder', vocoder: 'vocoder',
+  model: 'model',
+  tokens: 'tokens',
+  voices: 'voices',
+  lexicon: 'lexicon',
+  encoder: 'encoder',
+  decoder: 'decoder',
+  vocoder: 'vocoder',
 };
 
 /**
@@ -111,10 +194,12 @@ export function catalogModelFiles(entry: CatalogEntry, files: VoiceFiles): Recor
 }
 
 /** Whether every file of a catalog entry is installed. */
-export const catalogEntryInstalled = (entry: CatalogEntry, files: VoiceFiles): boolean => entry.files.every((file) => existsSync(files.target(file.target)));
+export const catalogEntryInstalled = (entry: CatalogEntry, files: VoiceFiles): boolean =>
+  entry.files.every((file) => existsSync(files.target(file.target)));
 
 /** The speakers of a catalog model in its voices.bin order (Kokoro, Kitten); empty for single-voice models. */
-export const catalogSpeakerKeys = (entryId: string): string[] => DETAILS[entryId]?.speakers?.map((speaker) => speaker.key) ?? [];
+export const catalogSpeakerKeys = (entryId: string): string[] =>
+  DETAILS[entryId]?.speakers?.map((speaker) => speaker.key) ?? [];
 
 export function catalogVoiceEntries(files: VoiceFiles, catalog = builtinCatalog()): IndexedEntry[] {
   return catalog.models
@@ -126,7 +211,11 @@ function entriesFor(entry: CatalogEntry, files: VoiceFiles): IndexedEntry[] {
   const kind = KINDS[entry.engine!];
   const paths = entry.files.map((file) => ({ role: file.role, path: files.target(file.target) }));
   const ready = paths.every((file) => existsSync(file.path));
-  const availability: Voice['availability'] = ready ? 'ready' : files.installing(entry.id) ? 'installing' : 'not_installed';
+  const availability: Voice['availability'] = ready
+    ? 'ready'
+    : files.installing(entry.id)
+      ? 'installing'
+      : 'not_installed';
   const modelFiles = catalogModelFiles(entry, files);
   const createdAt = ready ? Math.max(...paths.map((file) => files.installedAt(file.path))) : 0;
   const details = DETAILS[entry.id] ?? {};

@@ -14,7 +14,14 @@ import type { VoiceLibrary, VoiceEntry } from './library';
 import { MANIFEST_FILE } from './voice-manifest';
 import { VoiceFiles } from './voice-files';
 
-export type OwnVoiceErrorCode = 'INVALID_NAME' | 'NAME_TAKEN' | 'NO_CONSENT' | 'ZIPVOICE_NOT_INSTALLED' | 'NO_RECOGNIZER' | 'INVALID_MIX' | 'NOT_FOUND';
+export type OwnVoiceErrorCode =
+  | 'INVALID_NAME'
+  | 'NAME_TAKEN'
+  | 'NO_CONSENT'
+  | 'ZIPVOICE_NOT_INSTALLED'
+  | 'NO_RECOGNIZER'
+  | 'INVALID_MIX'
+  | 'NOT_FOUND';
 
 /**
  * A refusal in words for the user, as a registry error with a code a door can act on (the editor offers to
@@ -43,24 +50,36 @@ const MAX_NAME = 60;
 
 /** The folder name for a voice name: lower-case letters, digits and dashes. */
 export function ownVoiceFolder(name: string): string {
-  return name.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, MAX_NAME) || 'voice';
+  return (
+    name
+      .normalize('NFKD')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, MAX_NAME) || 'voice'
+  );
 }
 
 const isOwn = (entry: VoiceEntry): boolean =>
-  entry.engineVoiceId.startsWith('custom/') && (entry.voice.creationMode === 'cloned' || entry.voice.creationMode === 'designed');
+  entry.engineVoiceId.startsWith('custom/') &&
+  (entry.voice.creationMode === 'cloned' || entry.voice.creationMode === 'designed');
 
 const folderOf = (entry: VoiceEntry): string => entry.engineVoiceId.slice('custom/'.length).split('#')[0];
 
 /** The cloned and designed voices in the library, by name. */
 export function listOwnVoices(library: Pick<VoiceLibrary, 'entries'>): OwnVoice[] {
-  return library.entries().filter(isOwn).map((entry) => ({
-    id: entry.voice.id,
-    name: entry.voice.name,
-    languageCode: entry.voice.languageCode,
-    creationMode: entry.voice.creationMode as OwnVoice['creationMode'],
-    availability: entry.voice.availability ?? 'ready',
-    folder: folderOf(entry),
-  })).sort((a, b) => a.name.localeCompare(b.name));
+  return library
+    .entries()
+    .filter(isOwn)
+    .map((entry) => ({
+      id: entry.voice.id,
+      name: entry.voice.name,
+      languageCode: entry.voice.languageCode,
+      creationMode: entry.voice.creationMode as OwnVoice['creationMode'],
+      availability: entry.voice.availability ?? 'ready',
+      folder: folderOf(entry),
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** Refuses a name that is empty, too long, already a voice's name, or whose folder is taken. */
@@ -68,13 +87,23 @@ export function checkNewVoiceName(library: Pick<VoiceLibrary, 'entries'>, dataDi
   const trimmed = name.trim();
   // eslint-disable-next-line no-control-regex -- refuses the control characters by name
   if (!trimmed || trimmed.length > MAX_NAME || /[\u0000-\u001f]/.test(trimmed)) {
-    throw new OwnVoiceError('INVALID_NAME', `A voice name needs 1–${MAX_NAME} characters, got ${JSON.stringify(name)}.`);
+    throw new OwnVoiceError(
+      'INVALID_NAME',
+      `A voice name needs 1–${MAX_NAME} characters, got ${JSON.stringify(name)}.`,
+    );
   }
   const folder = ownVoiceFolder(trimmed);
   const lower = trimmed.toLowerCase();
   const reserved = folder === 'svox-pico' || builtinCatalog().models.some((entry) => entry.id === folder);
-  if (reserved || existsSync(new VoiceFiles(dataDir).ttsDir(folder)) || library.entries().some((entry) => entry.voice.name.toLowerCase() === lower)) {
-    throw new OwnVoiceError('NAME_TAKEN', `A voice named ${JSON.stringify(trimmed)} already exists: remove it first, or choose another name.`);
+  if (
+    reserved ||
+    existsSync(new VoiceFiles(dataDir).ttsDir(folder)) ||
+    library.entries().some((entry) => entry.voice.name.toLowerCase() === lower)
+  ) {
+    throw new OwnVoiceError(
+      'NAME_TAKEN',
+      `A voice named ${JSON.stringify(trimmed)} already exists: remove it first, or choose another name.`,
+    );
   }
   return trimmed;
 }
@@ -95,7 +124,8 @@ export async function stageVoiceFolder(dataDir: string): Promise<StagedVoice> {
     dir,
     async publish(folder, manifest) {
       const target = files.ttsDir(folder);
-      if (existsSync(target)) throw new OwnVoiceError('NAME_TAKEN', `The folder ${folder} was made meanwhile: choose another name.`);
+      if (existsSync(target))
+        throw new OwnVoiceError('NAME_TAKEN', `The folder ${folder} was made meanwhile: choose another name.`);
       await writeFile(path.join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
       await rename(dir, target);
       return target;
@@ -105,7 +135,11 @@ export async function stageVoiceFolder(dataDir: string): Promise<StagedVoice> {
 }
 
 /** Removes a cloned or designed voice by name or id; undefined when there is none. */
-export async function removeOwnVoice(library: Pick<VoiceLibrary, 'entries'>, dataDir: string, nameOrId: string): Promise<OwnVoice | undefined> {
+export async function removeOwnVoice(
+  library: Pick<VoiceLibrary, 'entries'>,
+  dataDir: string,
+  nameOrId: string,
+): Promise<OwnVoice | undefined> {
   const wanted = nameOrId.trim().toLowerCase();
   const voice = listOwnVoices(library).find((own) => own.name.toLowerCase() === wanted || own.id === wanted);
   if (!voice) return undefined;

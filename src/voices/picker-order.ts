@@ -37,7 +37,9 @@ const BUILTIN_LICENSE_URLS: Record<string, string> = {
 };
 
 export function voiceTier(entry: VoiceEntry): VoiceTier {
-  return entry.engine === 'espeak-ng' || entry.engine === 'flite' || entry.engine === 'svox-pico' ? 'built-in' : 'natural';
+  return entry.engine === 'espeak-ng' || entry.engine === 'flite' || entry.engine === 'svox-pico'
+    ? 'built-in'
+    : 'natural';
 }
 
 /** 0: public domain, 1: permissive with attribution, 2: copyleft, unknown or "see the card". */
@@ -97,10 +99,15 @@ function sectionOf(entry: VoiceEntry, context: PickerContext): PickerSection {
 const SECTION_ORDER: PickerSection[] = ['current', 'favourite', 'installed', 'your-language', 'other'];
 
 /** Ready voices, and the not-installed voices the catalog can install (SVOX Pico's lingware is installed apart). */
-export const isOffered = (entry: VoiceEntry): boolean => isReadyVoice(entry.voice) || entry.voice.availability === 'installing' || voiceDownload(entry) !== undefined;
+export const isOffered = (entry: VoiceEntry): boolean =>
+  isReadyVoice(entry.voice) || entry.voice.availability === 'installing' || voiceDownload(entry) !== undefined;
 
 /** The picker's rows in order (voices that cannot be installed from the picker left out). Rows of the `other` section are grouped by language (its primary subtag, by `languageName`). */
-export function pickerRows(entries: VoiceEntry[], context: PickerContext, languageName: (code: string) => string = (code) => code): PickerRow[] {
+export function pickerRows(
+  entries: VoiceEntry[],
+  context: PickerContext,
+  languageName: (code: string) => string = (code) => code,
+): PickerRow[] {
   const collator = new Intl.Collator('en', { sensitivity: 'base' });
   const rows = withoutDuplicates(entries.filter(isOffered), context.currentId).map((entry): PickerRow => ({
     entry,
@@ -110,7 +117,8 @@ export function pickerRows(entries: VoiceEntry[], context: PickerContext, langua
     state: stateOf(entry),
     favourite: context.favourites.has(entry.voice.id),
   }));
-  const foreign = (row: PickerRow): number => Number(primaryOf(row.entry.voice.languageCode) !== primaryOf(context.uiLanguage));
+  const foreign = (row: PickerRow): number =>
+    Number(primaryOf(row.entry.voice.languageCode) !== primaryOf(context.uiLanguage));
   const among = (a: PickerRow, b: PickerRow): number =>
     foreign(a) - foreign(b) ||
     Number(a.tier === 'built-in') - Number(b.tier === 'built-in') ||

@@ -41,7 +41,13 @@ export function picoEntries(files: VoiceFiles): IndexedEntry[] {
         engine: 'svox-pico',
         engineVoiceId: language,
         createdAt: ready ? files.installedAt(signalGeneration) : 0,
-        ref: { engine: 'svox-pico', engineVoiceId: language, languageCode: language, name, model: { textAnalysis, signalGeneration } },
+        ref: {
+          engine: 'svox-pico',
+          engineVoiceId: language,
+          languageCode: language,
+          name,
+          model: { textAnalysis, signalGeneration },
+        },
       },
       ['pico', 'svox'],
     );

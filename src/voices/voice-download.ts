@@ -9,7 +9,10 @@ export interface VoiceDownload {
 }
 
 /** Undefined for voices no catalog entry installs (builtin voices, SVOX Pico, voices the user added). */
-export function voiceDownload(voice: Pick<VoiceEntry, 'engine' | 'engineVoiceId'>, catalog: Catalog = builtinCatalog()): VoiceDownload | undefined {
+export function voiceDownload(
+  voice: Pick<VoiceEntry, 'engine' | 'engineVoiceId'>,
+  catalog: Catalog = builtinCatalog(),
+): VoiceDownload | undefined {
   if (voice.engine !== 'sherpa-onnx') return undefined;
   const id = voice.engineVoiceId.split('#')[0];
   const entry = catalog.models.find((candidate) => candidate.id === id && candidate.kind === 'tts-voice');

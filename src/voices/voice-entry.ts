@@ -22,5 +22,8 @@ export interface IndexedEntry extends VoiceEntry {
 
 /** Adds the search terms of a voice: its name, language code and the language's names. */
 export function indexed(entry: VoiceEntry, extraTerms: string[] = []): IndexedEntry {
-  return { ...entry, searchTerms: [...searchTermsFor(entry.voice.name, entry.voice.languageCode), ...extraTerms.map(foldForSearch)] };
+  return {
+    ...entry,
+    searchTerms: [...searchTermsFor(entry.voice.name, entry.voice.languageCode), ...extraTerms.map(foldForSearch)],
+  };
 }

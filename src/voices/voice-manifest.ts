@@ -60,21 +60,32 @@ export function manifestProblem(data: unknown): string | undefined {
   if (!m || typeof m !== 'object') return 'voice.json is not a JSON object';
   if (typeof m.name !== 'string' || !m.name.trim()) return 'name is missing';
   if (!KINDS.includes(m.engine as SherpaModelKind)) return `engine must be one of ${KINDS.join(', ')}`;
-  if (typeof m.languageCode !== 'string' || !/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(m.languageCode)) return 'languageCode must be a language tag';
+  if (typeof m.languageCode !== 'string' || !/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(m.languageCode))
+    return 'languageCode must be a language tag';
   if (m.gender !== undefined && !GENDERS.includes(m.gender)) return `gender must be one of ${GENDERS.join(', ')}`;
   if (!m.files || typeof m.files !== 'object') return 'files is missing';
   for (const [key, file] of Object.entries(m.files)) {
-    if (typeof file !== 'string' || path.isAbsolute(file) || file.split(/[\\/]/).includes('..')) return `files.${key} must be a file name inside the folder`;
+    if (typeof file !== 'string' || path.isAbsolute(file) || file.split(/[\\/]/).includes('..'))
+      return `files.${key} must be a file name inside the folder`;
   }
-  if (m.uses !== undefined && !usedEntry(m.uses, m.engine as SherpaModelKind)) return `uses must name a catalog model of the ${m.engine} family`;
-  if (m.creationMode !== undefined && m.creationMode !== 'cloned' && m.creationMode !== 'designed') return 'creationMode must be cloned or designed';
-  const provided = m.uses ? Object.keys(catalogModelFiles(usedEntry(m.uses, m.engine as SherpaModelKind)!, PLACEHOLDER_FILES)) : [];
-  const missing = REQUIRED_FILES[m.engine as SherpaModelKind].filter((key) => !m.files![key] && !provided.includes(key));
+  if (m.uses !== undefined && !usedEntry(m.uses, m.engine as SherpaModelKind))
+    return `uses must name a catalog model of the ${m.engine} family`;
+  if (m.creationMode !== undefined && m.creationMode !== 'cloned' && m.creationMode !== 'designed')
+    return 'creationMode must be cloned or designed';
+  const provided = m.uses
+    ? Object.keys(catalogModelFiles(usedEntry(m.uses, m.engine as SherpaModelKind)!, PLACEHOLDER_FILES))
+    : [];
+  const missing = REQUIRED_FILES[m.engine as SherpaModelKind].filter(
+    (key) => !m.files![key] && !provided.includes(key),
+  );
   if (missing.length > 0) return `files must name ${missing.join(', ')}`;
   if (m.engine === 'zipvoice' && (typeof m.reference?.audio !== 'string' || typeof m.reference.text !== 'string')) {
     return 'a zipvoice voice needs reference.audio and reference.text';
   }
-  if (m.speakers !== undefined && (!Array.isArray(m.speakers) || m.speakers.some((s) => !Number.isInteger(s?.id) || s.id < 0))) {
+  if (
+    m.speakers !== undefined &&
+    (!Array.isArray(m.speakers) || m.speakers.some((s) => !Number.isInteger(s?.id) || s.id < 0))
+  ) {
     return 'speakers must be a list of { id, name }';
   }
   return undefined;
@@ -85,7 +96,10 @@ export function manifestVoiceEntries(files: VoiceFiles, reserved: ReadonlySet<st
   const root = path.join(files.modelsDir, 'tts');
   let folders: string[];
   try {
-    folders = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    folders = readdirSync(root, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
   } catch {
     return [];
   }
@@ -109,7 +123,11 @@ function entriesForFolder(dir: string, folder: string, files: VoiceFiles): Index
     ...(used ? catalogModelFiles(used, files) : {}),
     ...Object.fromEntries(Object.entries(m.files).map(([key, file]) => [key, path.join(dir, file)])),
   };
-  const needed = [...(used ? used.files.map((file) => files.target(file.target)) : []), ...REQUIRED_FILES[m.engine].map((key) => modelFiles[key]), ...(m.reference ? [path.join(dir, m.reference.audio)] : [])];
+  const needed = [
+    ...(used ? used.files.map((file) => files.target(file.target)) : []),
+    ...REQUIRED_FILES[m.engine].map((key) => modelFiles[key]),
+    ...(m.reference ? [path.join(dir, m.reference.audio)] : []),
+  ];
   const ready = needed.every((file) => existsSync(file));
   const createdAt = ready ? files.installedAt(path.join(dir, MANIFEST_FILE)) : 0;
   const speakers = m.speakers?.length ? m.speakers : [{ id: 0 }];
@@ -136,7 +154,16 @@ function entriesForFolder(dir: string, folder: string, files: VoiceFiles): Index
       availability: ready ? 'ready' : 'unavailable',
       access: { scope: 'personal', canUse: true, license: m.license ?? 'unknown' },
     };
-    return indexed({ voice, engine: 'sherpa-onnx', engineVoiceId, createdAt, ref: { engine: 'sherpa-onnx', engineVoiceId, languageCode, name, model } }, [m.engine]);
+    return indexed(
+      {
+        voice,
+        engine: 'sherpa-onnx',
+        engineVoiceId,
+        createdAt,
+        ref: { engine: 'sherpa-onnx', engineVoiceId, languageCode, name, model },
+      },
+      [m.engine],
+    );
   });
 }
 

@@ -33,9 +33,7 @@ export const DEFAULT_OPENAI_VOICES: Readonly<Record<string, readonly string[]>> 
   cedar: [RMS, ESPEAK_US],
 };
 
-export type VoiceMatch =
-  | { found: true; entry: VoiceEntry; via: 'id' | 'name' | 'openai' }
-  | { found: false };
+export type VoiceMatch = { found: true; entry: VoiceEntry; via: 'id' | 'name' | 'openai' } | { found: false };
 
 /** Finds a voice by id, else by exact name (case-insensitive); ready or not. */
 export function findVoice(voices: VoiceLibrary, wanted: string): VoiceMatch {
@@ -44,7 +42,14 @@ export function findVoice(voices: VoiceLibrary, wanted: string): VoiceMatch {
     return entry ? { found: true, entry, via: 'id' } : { found: false };
   }
   const name = wanted.trim().toLowerCase();
-  const page = voices.list({ search: wanted.slice(0, 200), scope: 'all', sortBy: 'name', sortDirection: 'asc', page: 1, limit: 100 });
+  const page = voices.list({
+    search: wanted.slice(0, 200),
+    scope: 'all',
+    sortBy: 'name',
+    sortDirection: 'asc',
+    page: 1,
+    limit: 100,
+  });
   const item = page.items.find((voice) => voice.name.toLowerCase() === name);
   const entry = item ? voices.get(item.id) : undefined;
   return entry ? { found: true, entry, via: 'name' } : { found: false };
@@ -54,7 +59,12 @@ export function findVoice(voices: VoiceLibrary, wanted: string): VoiceMatch {
  * The voice for a request's `voice`: an override, our id or exact name, else the first ready candidate of
  * an OpenAI name. `engine` (from `model`) keeps the choice to one engine's voices.
  */
-export function resolveVoice(voices: VoiceLibrary, wanted: string, overrides: Record<string, string>, engine?: string): VoiceMatch {
+export function resolveVoice(
+  voices: VoiceLibrary,
+  wanted: string,
+  overrides: Record<string, string>,
+  engine?: string,
+): VoiceMatch {
   const key = wanted.trim().toLowerCase();
   const override = overrides[key];
   if (override) {
@@ -67,17 +77,30 @@ export function resolveVoice(voices: VoiceLibrary, wanted: string, overrides: Re
   if (!candidates) return { found: false };
   const ready = candidates
     .map((name) => findVoice(voices, name))
-    .filter((match): match is Extract<VoiceMatch, { found: true }> => match.found && match.entry.voice.availability === 'ready');
-  const fitting = engine ? ready.find((match) => match.entry.engine === engine) ?? firstOfEngine(voices, engine) : ready[0];
+    .filter(
+      (match): match is Extract<VoiceMatch, { found: true }> =>
+        match.found && match.entry.voice.availability === 'ready',
+    );
+  const fitting = engine
+    ? (ready.find((match) => match.entry.engine === engine) ?? firstOfEngine(voices, engine))
+    : ready[0];
   return fitting ? { found: true, entry: fitting.entry, via: 'openai' } : { found: false };
 }
 
 /** The first ready English voice of an engine, for an OpenAI voice name with an engine as `model`. */
 function firstOfEngine(voices: VoiceLibrary, engine: string): Extract<VoiceMatch, { found: true }> | undefined {
-  const page = voices.list({ languageCode: 'en', scope: 'all', sortBy: 'name', sortDirection: 'asc', page: 1, limit: 100 });
+  const page = voices.list({
+    languageCode: 'en',
+    scope: 'all',
+    sortBy: 'name',
+    sortDirection: 'asc',
+    page: 1,
+    limit: 100,
+  });
   for (const item of page.items) {
     const entry = voices.get(item.id);
-    if (entry && entry.engine === engine && entry.voice.availability === 'ready') return { found: true, entry, via: 'openai' };
+    if (entry && entry.engine === engine && entry.voice.availability === 'ready')
+      return { found: true, entry, via: 'openai' };
   }
   return undefined;
 }

@@ -20,37 +20,62 @@ export interface MixPart {
 
 /** `af_bella:0.6,am_adam:0.4` as parts; throws INVALID_MIX with the reason. */
 export function parseMix(text: string): MixPart[] {
-  const parts = text.split(',').map((piece) => piece.trim()).filter(Boolean).map((piece) => {
-    const at = piece.lastIndexOf(':');
-    const speaker = (at < 0 ? piece : piece.slice(0, at)).trim();
-    const weight = at < 0 ? 1 : Number(piece.slice(at + 1));
-    if (!speaker || !Number.isFinite(weight) || weight <= 0) {
-      throw new OwnVoiceError('INVALID_MIX', `Expected speaker:weight with a weight above 0, got ${JSON.stringify(piece)}.`);
-    }
-    return { speaker, weight };
-  });
-  if (parts.length === 0) throw new OwnVoiceError('INVALID_MIX', 'A mix needs at least one speaker:weight, e.g. af_bella:0.6,am_adam:0.4.');
+  const parts = text
+    .split(',')
+    .map((piece) => piece.trim())
+    .filter(Boolean)
+    .map((piece) => {
+      const at = piece.lastIndexOf(':');
+      const speaker = (at < 0 ? piece : piece.slice(0, at)).trim();
+      const weight = at < 0 ? 1 : Number(piece.slice(at + 1));
+      if (!speaker || !Number.isFinite(weight) || weight <= 0) {
+        throw new OwnVoiceError(
+          'INVALID_MIX',
+          `Expected speaker:weight with a weight above 0, got ${JSON.stringify(piece)}.`,
+        );
+      }
+      return { speaker, weight };
+    });
+  if (parts.length === 0)
+    throw new OwnVoiceError('INVALID_MIX', 'A mix needs at least one speaker:weight, e.g. af_bella:0.6,am_adam:0.4.');
   return parts;
 }
 
 /** The Kokoro speakers of catalog models, which a mix can blend. */
 export function mixableSpeakers(library: Pick<VoiceLibrary, 'entries'>): VoiceEntry[] {
-  return library.entries().filter((entry) => (entry.ref.model as SherpaVoiceModel | undefined)?.kind === 'kokoro' && /^[^/]+#/.test(entry.engineVoiceId));
+  return library
+    .entries()
+    .filter(
+      (entry) =>
+        (entry.ref.model as SherpaVoiceModel | undefined)?.kind === 'kokoro' && /^[^/]+#/.test(entry.engineVoiceId),
+    );
 }
 
 function findSpeaker(speakers: VoiceEntry[], wanted: string): VoiceEntry {
   const lower = wanted.toLowerCase();
-  const found = speakers.find((entry) => entry.engineVoiceId.split('#')[1]?.toLowerCase() === lower)
-    ?? speakers.find((entry) => entry.voice.name.toLowerCase() === lower || entry.voice.id === lower);
-  if (!found) throw new OwnVoiceError('INVALID_MIX', `No Kokoro speaker ${JSON.stringify(wanted)} is known: use a speaker key such as af_bella, or a Kokoro voice's name.`);
+  const found =
+    speakers.find((entry) => entry.engineVoiceId.split('#')[1]?.toLowerCase() === lower) ??
+    speakers.find((entry) => entry.voice.name.toLowerCase() === lower || entry.voice.id === lower);
+  if (!found)
+    throw new OwnVoiceError(
+      'INVALID_MIX',
+      `No Kokoro speaker ${JSON.stringify(wanted)} is known: use a speaker key such as af_bella, or a Kokoro voice's name.`,
+    );
   if (found.voice.availability !== 'ready') {
-    throw new OwnVoiceError('INVALID_MIX', `${found.voice.name} is not installed: install its model first (models install ${found.engineVoiceId.split('#')[0]}).`);
+    throw new OwnVoiceError(
+      'INVALID_MIX',
+      `${found.voice.name} is not installed: install its model first (models install ${found.engineVoiceId.split('#')[0]}).`,
+    );
   }
   return found;
 }
 
 /** Each row of `voices` weighted and summed: the blended style, `rowFloats` long. */
-export function blendRows(voices: Float32Array, rowFloats: number, rows: Array<{ index: number; weight: number }>): Float32Array {
+export function blendRows(
+  voices: Float32Array,
+  rowFloats: number,
+  rows: Array<{ index: number; weight: number }>,
+): Float32Array {
   const total = rows.reduce((sum, row) => sum + row.weight, 0);
   const blend = new Float32Array(rowFloats);
   for (const { index, weight } of rows) {
@@ -61,13 +86,21 @@ export function blendRows(voices: Float32Array, rowFloats: number, rows: Array<{
 }
 
 /** Saves the blend of `parts` as a designed voice named `name`. */
-export async function mixKokoroVoice(library: Pick<VoiceLibrary, 'entries'>, dataDir: string, parts: MixPart[], name: string): Promise<{ id: string; name: string; folder: string }> {
+export async function mixKokoroVoice(
+  library: Pick<VoiceLibrary, 'entries'>,
+  dataDir: string,
+  parts: MixPart[],
+  name: string,
+): Promise<{ id: string; name: string; folder: string }> {
   const voiceName = checkNewVoiceName(library, dataDir, name);
   const speakers = mixableSpeakers(library);
   const chosen = parts.map((part) => ({ entry: findSpeaker(speakers, part.speaker), weight: part.weight }));
   const modelId = chosen[0].entry.engineVoiceId.split('#')[0];
   if (chosen.some(({ entry }) => entry.engineVoiceId.split('#')[0] !== modelId)) {
-    throw new OwnVoiceError('INVALID_MIX', 'A mix blends speakers of one Kokoro model: these come from different models.');
+    throw new OwnVoiceError(
+      'INVALID_MIX',
+      'A mix blends speakers of one Kokoro model: these come from different models.',
+    );
   }
   const catalogEntry = builtinCatalog().models.find((entry) => entry.id === modelId)!;
   const model = chosen[0].entry.ref.model as SherpaVoiceModel;
@@ -75,10 +108,17 @@ export async function mixKokoroVoice(library: Pick<VoiceLibrary, 'entries'>, dat
   const bytes = await readFile(model.files.voices);
   const floats = new Float32Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.byteLength / 4));
   if (speakerCount === 0 || floats.length % speakerCount !== 0) {
-    throw new OwnVoiceError('INVALID_MIX', `${path.basename(model.files.voices)} of ${modelId} does not hold ${speakerCount} speakers' styles: reinstall the model.`);
+    throw new OwnVoiceError(
+      'INVALID_MIX',
+      `${path.basename(model.files.voices)} of ${modelId} does not hold ${speakerCount} speakers' styles: reinstall the model.`,
+    );
   }
   const rowFloats = floats.length / speakerCount;
-  const blend = blendRows(floats, rowFloats, chosen.map(({ entry, weight }) => ({ index: (entry.ref.model as SherpaVoiceModel).speakerId, weight })));
+  const blend = blendRows(
+    floats,
+    rowFloats,
+    chosen.map(({ entry, weight }) => ({ index: (entry.ref.model as SherpaVoiceModel).speakerId, weight })),
+  );
   const heaviest = [...chosen].sort((a, b) => b.weight - a.weight)[0].entry;
   const genders = new Set(chosen.map(({ entry }) => entry.voice.gender));
   const total = chosen.reduce((sum, part) => sum + part.weight, 0);
@@ -98,9 +138,14 @@ export async function mixKokoroVoice(library: Pick<VoiceLibrary, 'entries'>, dat
       uses: modelId,
       files: { voices: 'voices.bin' },
       ...(model.multiLingual ? { multiLingual: true } : {}),
-      ...((heaviest.ref.model as SherpaVoiceModel).speakerLanguage ? { speakerLanguage: (heaviest.ref.model as SherpaVoiceModel).speakerLanguage } : {}),
+      ...((heaviest.ref.model as SherpaVoiceModel).speakerLanguage
+        ? { speakerLanguage: (heaviest.ref.model as SherpaVoiceModel).speakerLanguage }
+        : {}),
       creationMode: 'designed',
-      mix: chosen.map(({ entry, weight }) => ({ speaker: entry.engineVoiceId.split('#')[1], weight: Math.round((weight / total) * 1000) / 1000 })),
+      mix: chosen.map(({ entry, weight }) => ({
+        speaker: entry.engineVoiceId.split('#')[1],
+        weight: Math.round((weight / total) * 1000) / 1000,
+      })),
     });
     const id = library.entries().find((entry) => entry.engineVoiceId === `custom/${folder}#0`)?.voice.id ?? '';
     return { id, name: voiceName, folder };

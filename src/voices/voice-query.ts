@@ -28,7 +28,12 @@ export function queryVoices(entries: readonly IndexedEntry[], query: VoiceQuery)
   const start = (query.page - 1) * query.limit;
   return {
     items: matching.slice(start, start + query.limit).map((entry) => entry.voice),
-    meta: { page: query.page, limit: query.limit, total: matching.length, totalPages: Math.ceil(matching.length / query.limit) },
+    meta: {
+      page: query.page,
+      limit: query.limit,
+      total: matching.length,
+      totalPages: Math.ceil(matching.length / query.limit),
+    },
   };
 }
 

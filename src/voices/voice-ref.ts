@@ -55,4 +55,3 @@ export const REQUIRED_FILES: Record<SherpaModelKind, string[]> = {
   matcha: ['acousticModel', 'vocoder', 'tokens'],
   zipvoice: ['encoder', 'decoder', 'vocoder', 'tokens'],
 };
-

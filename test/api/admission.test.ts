@@ -8,7 +8,15 @@ import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { JobRecord } from '../../src/jobs/types';
 import { uploadMultipart } from '../helpers/multipart';
-import { assertErrorBody, isTerminal, postJson, request, startTestServer, waitForJob, useTestServer } from '../helpers/server';
+import {
+  assertErrorBody,
+  isTerminal,
+  postJson,
+  request,
+  startTestServer,
+  waitForJob,
+  useTestServer,
+} from '../helpers/server';
 import { testModel } from '../helpers/test-models';
 import { englishVoiceId, LONG_TEXT } from '../helpers/voices';
 import { installSyntheticWhisper } from '../pressure/support';
@@ -27,22 +35,42 @@ describe('admission at POST /tts/jobs and POST /stt/jobs', () => {
 
   it('refuses a text that is only whitespace with 422, before a job exists', async () => {
     const res = await postJson(`${t.base}/tts/jobs`, { voiceId, text: ' \n\t\u00a0 ' });
-    assert.match(assertErrorBody(res, 422, 'INVALID_REQUEST').error.message, /^text: has nothing to speak, only whitespace/);
+    assert.match(
+      assertErrorBody(res, 422, 'INVALID_REQUEST').error.message,
+      /^text: has nothing to speak, only whitespace/,
+    );
     assert.equal(t.server.jobs.list().length, 0);
   });
 
   it('refuses a narration whose timeline runs past 10 hours with 422 naming the cue and its line', async () => {
     const srt = '1\n00:00:01,000 --> 00:00:02,000\nHello.\n\n2\n99:00:00,000 --> 99:00:01,000\nMuch later.\n';
     const far = await postJson(`${t.base}/tts/jobs`, { voiceId, text: srt, inputFormat: 'srt' });
-    assert.match(assertErrorBody(far, 422, 'INVALID_REQUEST').error.message, /^text: cue 2 \(line 6\) ends at 99:00:01,000; a narration may last at most 10 hours/);
-    const vtt = await postJson(`${t.base}/tts/jobs`, { voiceId, text: 'WEBVTT\n\n99:59:59.000 --> 99:59:59.900\nLate.\n', inputFormat: 'vtt' });
-    assert.match(assertErrorBody(vtt, 422, 'INVALID_REQUEST').error.message, /^text: cue 1 \(line 3\) ends at 99:59:59\.900/);
+    assert.match(
+      assertErrorBody(far, 422, 'INVALID_REQUEST').error.message,
+      /^text: cue 2 \(line 6\) ends at 99:00:01,000; a narration may last at most 10 hours/,
+    );
+    const vtt = await postJson(`${t.base}/tts/jobs`, {
+      voiceId,
+      text: 'WEBVTT\n\n99:59:59.000 --> 99:59:59.900\nLate.\n',
+      inputFormat: 'vtt',
+    });
+    assert.match(
+      assertErrorBody(vtt, 422, 'INVALID_REQUEST').error.message,
+      /^text: cue 1 \(line 3\) ends at 99:59:59\.900/,
+    );
     assert.equal(t.server.jobs.list().length, 0);
   });
 
   it('says that a 0 ms cue has no duration', async () => {
-    const res = await postJson(`${t.base}/tts/jobs`, { voiceId, text: '1\n00:00:01,000 --> 00:00:01,000\nNow.\n', inputFormat: 'srt' });
-    assert.match(assertErrorBody(res, 422, 'INVALID_REQUEST').error.message, /^text: not valid SRT, line 2: the cue has no duration/);
+    const res = await postJson(`${t.base}/tts/jobs`, {
+      voiceId,
+      text: '1\n00:00:01,000 --> 00:00:01,000\nNow.\n',
+      inputFormat: 'srt',
+    });
+    assert.match(
+      assertErrorBody(res, 422, 'INVALID_REQUEST').error.message,
+      /^text: not valid SRT, line 2: the cue has no duration/,
+    );
   });
 
   it('names a job after its text without splitting a surrogate pair', async () => {
@@ -54,9 +82,16 @@ describe('admission at POST /tts/jobs and POST /stt/jobs', () => {
   });
 
   it('answers an exact speakerCount without the diarization models like diarizationEnabled=true: 409 naming the models', async () => {
-    const res = await uploadMultipart(`${t.base}/stt/jobs`, { speakerCountMode: 'exact', speakerCount: '2' }, { source: JFK(), filename: 'jfk.wav' });
+    const res = await uploadMultipart(
+      `${t.base}/stt/jobs`,
+      { speakerCountMode: 'exact', speakerCount: '2' },
+      { source: JFK(), filename: 'jfk.wav' },
+    );
     const { message } = assertErrorBody(res, 409, 'MODEL_NOT_INSTALLED').error;
-    assert.match(message, /speakerCount asks for speaker diarization.*diarization models \(pyannote segmentation and speaker embedding\)/);
+    assert.match(
+      message,
+      /speakerCount asks for speaker diarization.*diarization models \(pyannote segmentation and speaker embedding\)/,
+    );
     assert.equal(t.server.jobs.list().filter((job) => job.kind === 'stt').length, 0);
   });
 
@@ -65,7 +100,8 @@ describe('admission at POST /tts/jobs and POST /stt/jobs', () => {
     await rm(jobsDir, { recursive: true, force: true });
     await writeFile(jobsDir, 'not a folder');
     try {
-      for (let i = 0; i < 3; i++) assertErrorBody(await postJson(`${t.base}/tts/jobs`, { voiceId, text: 'Hello.' }), 500, 'INTERNAL_ERROR');
+      for (let i = 0; i < 3; i++)
+        assertErrorBody(await postJson(`${t.base}/tts/jobs`, { voiceId, text: 'Hello.' }), 500, 'INTERNAL_ERROR');
     } finally {
       await rm(jobsDir);
     }
@@ -94,17 +130,35 @@ describe('job states and backend, the same for TTS and STT', () => {
     const record = (job: JobRecord): void => void seen.push(job);
     t.server.jobs.on('change', record);
     try {
-      const res = await uploadMultipart(`${t.base}/stt/jobs`, { language: 'en', diarizationEnabled: 'false' }, { source: JFK(), filename: 'jfk.wav' });
+      const res = await uploadMultipart(
+        `${t.base}/stt/jobs`,
+        { language: 'en', diarizationEnabled: 'false' },
+        { source: JFK(), filename: 'jfk.wav' },
+      );
       assert.equal(res.status, 200, res.body.toString());
       const done = await waitForJob(t.base, res.json().id, isTerminal, 60_000);
       assert.equal(done.status, 'succeeded', done.error);
-      const steps = seen.filter((job) => job.id === done.id).map((job) => `${job.status}/${job.phase}`)
+      const steps = seen
+        .filter((job) => job.id === done.id)
+        .map((job) => `${job.status}/${job.phase}`)
         .filter((step, i, all) => step !== all[i - 1]);
       const firstProcessing = steps.findIndex((step) => step.startsWith('processing/'));
-      assert.deepEqual(steps.slice(0, 4), ['queued/queued', 'loading_model/loading_model', 'loading_model/decoding', 'loading_model/loading_model'], steps.join(' '));
+      assert.deepEqual(
+        steps.slice(0, 4),
+        ['queued/queued', 'loading_model/loading_model', 'loading_model/decoding', 'loading_model/loading_model'],
+        steps.join(' '),
+      );
       assert.ok(firstProcessing > 3, steps.join(' '));
-      assert.ok(steps.slice(firstProcessing).every((step) => !/\/(decoding|loading_model)$/.test(step)), steps.join(' '));
-      assert.ok(seen.filter((job) => job.id === done.id && job.status !== 'queued').every((job) => job.backend === 'whisper.cpp'), 'backend is set from the start');
+      assert.ok(
+        steps.slice(firstProcessing).every((step) => !/\/(decoding|loading_model)$/.test(step)),
+        steps.join(' '),
+      );
+      assert.ok(
+        seen
+          .filter((job) => job.id === done.id && job.status !== 'queued')
+          .every((job) => job.backend === 'whisper.cpp'),
+        'backend is set from the start',
+      );
     } finally {
       t.server.jobs.off('change', record);
     }

@@ -43,35 +43,52 @@ describe('a full queue through every door', () => {
     await rm(scratch, { recursive: true, force: true });
   });
 
-  it('Local API: POST /stt/jobs answers 429 QUEUE_FULL with Retry-After, in the spec\'s error body', async () => {
-    const refused = await uploadMultipart(`${t.base}/stt/jobs`, { language: 'en' }, { source: testModel('audio/jfk.wav'), filename: 'jfk.wav' });
+  it("Local API: POST /stt/jobs answers 429 QUEUE_FULL with Retry-After, in the spec's error body", async () => {
+    const refused = await uploadMultipart(
+      `${t.base}/stt/jobs`,
+      { language: 'en' },
+      { source: testModel('audio/jfk.wav'), filename: 'jfk.wav' },
+    );
     assertErrorBody(refused, 429, 'QUEUE_FULL');
     assert.equal(refused.headers['retry-after'], '5');
   });
 
   it('OpenAI door: the SDK raises RateLimitError with code QUEUE_FULL and Retry-After, for transcriptions too', async () => {
     const openai = new OpenAI({ baseURL: t.base, apiKey: 'unused', maxRetries: 0 });
-    await assert.rejects(openai.audio.transcriptions.create({ file: createReadStream(testModel('audio/jfk.wav')), model: 'whisper-1' }), (error: unknown) => {
-      assert.ok(error instanceof OpenAI.RateLimitError, String(error));
-      assert.equal(error.code, 'QUEUE_FULL');
-      assert.equal(error.type, 'rate_limit_error');
-      assert.equal(error.headers?.get('retry-after'), '5');
-      return true;
-    });
+    await assert.rejects(
+      openai.audio.transcriptions.create({ file: createReadStream(testModel('audio/jfk.wav')), model: 'whisper-1' }),
+      (error: unknown) => {
+        assert.ok(error instanceof OpenAI.RateLimitError, String(error));
+        assert.equal(error.code, 'QUEUE_FULL');
+        assert.equal(error.type, 'rate_limit_error');
+        assert.equal(error.headers?.get('retry-after'), '5');
+        return true;
+      },
+    );
   });
 
   it('MCP: narrate and transcribe answer a tool error with QUEUE_FULL and the seconds to wait', async () => {
-    for (const [name, args] of [['narrate', { text: 'Not now.' }], ['transcribe', { path: testModel('audio/jfk.wav') }]] as const) {
+    for (const [name, args] of [
+      ['narrate', { text: 'Not now.' }],
+      ['transcribe', { path: testModel('audio/jfk.wav') }],
+    ] as const) {
       const result = (await client.callTool({ name, arguments: args })) as ToolResult;
       assert.equal(result.isError, true, name);
       assert.match(result.content[0].text!, /^QUEUE_FULL: .*\(retry after 5 s\)$/, name);
-      assert.deepEqual({ ...result.structuredContent.error, message: undefined }, { code: 'QUEUE_FULL', status: 429, message: undefined, retryAfterSeconds: 5 }, name);
+      assert.deepEqual(
+        { ...result.structuredContent.error, message: undefined },
+        { code: 'QUEUE_FULL', status: 429, message: undefined, retryAfterSeconds: 5 },
+        name,
+      );
     }
   });
 
   it('no door left a job or a job folder behind for what it refused', async () => {
     const jobs = t.server.jobs.list();
-    assert.deepEqual(jobs.map((job) => job.id), [busy]);
+    assert.deepEqual(
+      jobs.map((job) => job.id),
+      [busy],
+    );
   });
 });
 
@@ -97,16 +114,19 @@ describe('a file the decoder cannot read, through the OpenAI door and MCP', () =
     await rm(scratch, { recursive: true, force: true });
   });
 
-  it('is the same INVALID_REQUEST naming file, in each door\'s shape', async () => {
+  it("is the same INVALID_REQUEST naming file, in each door's shape", async () => {
     const openai = new OpenAI({ baseURL: t.base, apiKey: 'unused', maxRetries: 0 });
     let openAiMessage = '';
-    await assert.rejects(openai.audio.transcriptions.create({ file: createReadStream(notMedia), model: 'whisper-1' }), (error: unknown) => {
-      assert.ok(error instanceof OpenAI.UnprocessableEntityError, String(error));
-      assert.equal(error.code, 'INVALID_REQUEST');
-      assert.equal(error.param, 'file');
-      openAiMessage = error.message;
-      return true;
-    });
+    await assert.rejects(
+      openai.audio.transcriptions.create({ file: createReadStream(notMedia), model: 'whisper-1' }),
+      (error: unknown) => {
+        assert.ok(error instanceof OpenAI.UnprocessableEntityError, String(error));
+        assert.equal(error.code, 'INVALID_REQUEST');
+        assert.equal(error.param, 'file');
+        openAiMessage = error.message;
+        return true;
+      },
+    );
     const client = new Client({ name: 'speech-studio-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${t.base}/mcp`)));
     try {
@@ -133,6 +153,9 @@ describe('the registry on the wire', () => {
     const document = (await request(`${t.base}/openapi.json`)).json();
     const codes: string[] = document.components.schemas.Error.properties.error.properties.code.enum;
     assert.deepEqual(codes, Object.keys(ERROR_STATUS));
-    assert.deepEqual(Object.keys(LOCAL_ERROR_STATUS).filter((code) => codes.includes(code)), []);
+    assert.deepEqual(
+      Object.keys(LOCAL_ERROR_STATUS).filter((code) => codes.includes(code)),
+      [],
+    );
   });
 });

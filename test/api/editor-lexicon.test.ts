@@ -13,7 +13,10 @@ import { isTerminal, request, waitFor, useTestServer } from '../helpers/server';
 import { englishVoiceId } from '../helpers/voices';
 
 /** The server's lexicon as stored (PUT fills in the defaults). */
-const SERVER = [{ text: 'Koa', say: 'koh ah', caseSensitive: false }, { text: 'GIF', say: 'jif', caseSensitive: false }];
+const SERVER = [
+  { text: 'Koa', say: 'koh ah', caseSensitive: false },
+  { text: 'GIF', say: 'jif', caseSensitive: false },
+];
 
 describe('editor TTS jobs use the server lexicon merged with the workspace lexicon', () => {
   const t = useTestServer();
@@ -31,7 +34,8 @@ describe('editor TTS jobs use the server lexicon merged with the workspace lexic
       workspaceLexicon: async () => workspace,
     });
     const put = await request(`${t.base}/lexicon`, {
-      method: 'PUT', headers: { 'Content-Type': 'application/json' },
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ entries: SERVER }),
     });
     assert.equal(put.status, 200);
@@ -44,33 +48,44 @@ describe('editor TTS jobs use the server lexicon merged with the workspace lexic
   async function run(text: string, lexicon?: LexiconEntry[]): Promise<any> {
     const created = await editor.createTts({ text, ...(lexicon ? { lexicon } : {}) });
     // Editor jobs are not the Local API's: read them from the server's job service.
-    const job: any = await waitFor(`editor job ${created.id}`, async () => t.server.jobs.get(created.id)!, isTerminal, 60_000);
+    const job: any = await waitFor(
+      `editor job ${created.id}`,
+      async () => t.server.jobs.get(created.id)!,
+      isTerminal,
+      60_000,
+    );
     assert.equal(job.status, 'succeeded', job.error);
     return { created, job };
   }
 
-  it('without a workspace lexicon the server\'s entries apply', async () => {
+  it("without a workspace lexicon the server's entries apply", async () => {
     workspace = [];
     const { created, job } = await run('Koa and GIF.');
     assert.deepEqual(await stored(created.id), SERVER);
     assert.deepEqual(job.result.lexicon, { applied: ['Koa', 'GIF'], skipped: [] });
   });
 
-  it('the workspace entry replaces the server\'s for the same word; the server\'s others still apply', async () => {
-    workspace = [{ text: 'koa', say: 'ko wah' }, { text: 'Nguyen', say: 'win' }];
+  it("the workspace entry replaces the server's for the same word; the server's others still apply", async () => {
+    workspace = [
+      { text: 'koa', say: 'ko wah' },
+      { text: 'Nguyen', say: 'win' },
+    ];
     const { created, job } = await run('Koa, GIF and Nguyen.');
     assert.deepEqual(await stored(created.id), [...workspace, SERVER[1]]);
     assert.deepEqual([...job.result.lexicon.applied].sort(), ['GIF', 'Nguyen', 'koa']);
   });
 
-  it('a preview\'s own entry wins over the workspace\'s', async () => {
+  it("a preview's own entry wins over the workspace's", async () => {
     workspace = [{ text: 'Koa', say: 'ko wah' }];
     const { created } = await run('Koa.', [{ text: 'Koa', say: 'kwah' }]);
     assert.deepEqual(await stored(created.id), [{ text: 'Koa', say: 'kwah' }]);
   });
 
-  it('Read Aloud\'s lexicon (spokenLexicon) is the one a job of the same moment speaks with', async () => {
-    workspace = [{ text: 'koa', say: 'ko wah' }, { text: 'Nguyen', say: 'win' }];
+  it("Read Aloud's lexicon (spokenLexicon) is the one a job of the same moment speaks with", async () => {
+    workspace = [
+      { text: 'koa', say: 'ko wah' },
+      { text: 'Nguyen', say: 'win' },
+    ];
     // A job keeps the entries its text uses: this one uses them all.
     const { created } = await run('Koa, GIF and Nguyen.');
     assert.deepEqual(await editor.spokenLexicon(), await stored(created.id));

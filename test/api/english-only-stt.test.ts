@@ -18,7 +18,11 @@ describe('STT when every installed model is English-only', () => {
 
   it('POST /stt/jobs with language=fr answers 409 MODEL_NOT_INSTALLED naming fr, and keeps no upload', async () => {
     for (const language of ['fr', 'de']) {
-      const res = await uploadMultipart(`${t.base}/stt/jobs`, { language, diarizationEnabled: 'false' }, { source: JFK(), filename: 'jfk.wav' });
+      const res = await uploadMultipart(
+        `${t.base}/stt/jobs`,
+        { language, diarizationEnabled: 'false' },
+        { source: JFK(), filename: 'jfk.wav' },
+      );
       const message = assertErrorBody(res, 409, 'MODEL_NOT_INSTALLED').error.message;
       assert.match(message, new RegExp(`language ${language}\\b`));
       assert.match(message, /English-only/);
@@ -27,7 +31,11 @@ describe('STT when every installed model is English-only', () => {
   });
 
   it('POST /stt/jobs without a language transcribes English, and the result says why', async () => {
-    const res = await uploadMultipart(`${t.base}/stt/jobs`, { diarizationEnabled: 'false' }, { source: JFK(), filename: 'jfk.wav' });
+    const res = await uploadMultipart(
+      `${t.base}/stt/jobs`,
+      { diarizationEnabled: 'false' },
+      { source: JFK(), filename: 'jfk.wav' },
+    );
     assert.equal(res.status, 200, res.body.toString());
     const job = await waitForJob(t.base, res.json().id, isTerminal, 120_000);
     assert.equal(job.status, 'succeeded', JSON.stringify(job.error));
@@ -35,9 +43,11 @@ describe('STT when every installed model is English-only', () => {
     assert.match(job.result.languageNote, /English-only/);
   });
 
-  it('the OpenAI door\'s transcriptions without a language transcribe English too', async () => {
+  it("the OpenAI door's transcriptions without a language transcribe English too", async () => {
     const client = new OpenAI({ baseURL: t.base, apiKey: 'unused', maxRetries: 0 });
-    const response = await client.audio.transcriptions.create({ file: createReadStream(JFK()), model: 'whisper-1', response_format: 'verbose_json' }).withResponse();
+    const response = await client.audio.transcriptions
+      .create({ file: createReadStream(JFK()), model: 'whisper-1', response_format: 'verbose_json' })
+      .withResponse();
     assert.equal(response.data.language, 'english');
     const job = (await request(`${t.base}/jobs/${response.response.headers.get('x-speech-studio-job-id')}`)).json();
     assert.equal(job.result.language, 'en');

@@ -12,7 +12,10 @@ describe('Local API at the edges of HTTP', () => {
   const t = useTestServer();
 
   it('answers CONNECT with 405 METHOD_NOT_ALLOWED and the error body, not a dropped connection', async () => {
-    const answer = await rawExchange(t.server.port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    const answer = await rawExchange(
+      t.server.port,
+      'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+    );
     assert.match(answer, /^HTTP\/1\.1 405 /);
     assert.match(answer, /\r\nAllow: GET, HEAD, POST, PUT, OPTIONS\r\n/);
     assert.equal(rawJson(answer).error.code, 'METHOD_NOT_ALLOWED');
@@ -29,7 +32,10 @@ describe('Local API at the edges of HTTP', () => {
     assert.doesNotMatch(rawJson(missing).error.message, /WebSocket/);
     // curl offers h2c with a POST body too: the body reaches the app (here its schema check, about the voice).
     const body = '{"text":"hi"}';
-    const posted = await rawExchange(t.server.port, `POST /v1/tts/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\n${h2c}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    const posted = await rawExchange(
+      t.server.port,
+      `POST /v1/tts/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\n${h2c}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
     assert.match(posted, /^HTTP\/1\.1 422 /);
     assert.match(rawJson(posted).error.message, /voiceId/);
   });
@@ -46,7 +52,10 @@ describe('Local API at the edges of HTTP', () => {
   });
 
   it('answers an Expect other than 100-continue with 417 and the error body', async () => {
-    const answer = await rawExchange(t.server.port, 'GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 999-weird\r\n\r\n');
+    const answer = await rawExchange(
+      t.server.port,
+      'GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 999-weird\r\n\r\n',
+    );
     assert.match(answer, /^HTTP\/1\.1 417 /);
     const body = rawJson(answer);
     assert.equal(body.error.code, 'INVALID_REQUEST');
@@ -56,14 +65,31 @@ describe('Local API at the edges of HTTP', () => {
   it('refuses a JSON body declared in another charset than UTF-8 with 422 naming the charset', async () => {
     const latin1 = Buffer.from('{"voiceId":"x","text":"caf\xe9"}', 'latin1');
     for (const charset of ['iso-8859-1', 'utf-16le', 'x-unknown']) {
-      const res = await request(`${t.base}/tts/jobs`, { method: 'POST', headers: { 'Content-Type': `application/json; charset=${charset}` }, body: latin1 });
-      assert.match(assertErrorBody(res, 422, 'INVALID_REQUEST').error.message, new RegExp(`^body: .*UTF-8.*${charset}`), charset);
+      const res = await request(`${t.base}/tts/jobs`, {
+        method: 'POST',
+        headers: { 'Content-Type': `application/json; charset=${charset}` },
+        body: latin1,
+      });
+      assert.match(
+        assertErrorBody(res, 422, 'INVALID_REQUEST').error.message,
+        new RegExp(`^body: .*UTF-8.*${charset}`),
+        charset,
+      );
     }
   });
 
   it('reads JSON declared as UTF-8 (any spelling) or without a charset', async () => {
-    for (const type of ['application/json', 'application/json; charset=utf-8', 'application/json; charset=UTF-8', 'application/json;charset="utf8"']) {
-      const res = await request(`${t.base}/tts/jobs`, { method: 'POST', headers: { 'Content-Type': type }, body: '{"text":"hi"}' });
+    for (const type of [
+      'application/json',
+      'application/json; charset=utf-8',
+      'application/json; charset=UTF-8',
+      'application/json;charset="utf8"',
+    ]) {
+      const res = await request(`${t.base}/tts/jobs`, {
+        method: 'POST',
+        headers: { 'Content-Type': type },
+        body: '{"text":"hi"}',
+      });
       // Past the body parser: the schema speaks, about the missing voice.
       assert.match(assertErrorBody(res, 422, 'INVALID_REQUEST').error.message, /voiceId/, type);
     }
@@ -71,7 +97,9 @@ describe('Local API at the edges of HTTP', () => {
 
   it('refuses requests a web page sends without an Origin: Sec-Fetch-Site cross-site or same-site', async () => {
     for (const site of ['cross-site', 'same-site', 'CROSS-SITE']) {
-      const res = await request(`${t.base}/health`, { headers: { 'Sec-Fetch-Site': site, 'Sec-Fetch-Mode': 'no-cors', 'Sec-Fetch-Dest': 'audio' } });
+      const res = await request(`${t.base}/health`, {
+        headers: { 'Sec-Fetch-Site': site, 'Sec-Fetch-Mode': 'no-cors', 'Sec-Fetch-Dest': 'audio' },
+      });
       assertErrorBody(res, 403, 'ORIGIN_NOT_ALLOWED');
     }
   });

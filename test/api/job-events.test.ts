@@ -12,7 +12,11 @@ import { compileValidators } from '../../src/contract/validation';
 /** Long enough (a few seconds of synthesis) that the stream opens while the job still runs, even on a starved machine. */
 const TEXT = 'Every sentence here takes the engine a moment. '.repeat(150);
 
-async function collect(url: string, headers: Record<string, string> = {}, stopAfter = Infinity): Promise<ReceivedEvent[]> {
+async function collect(
+  url: string,
+  headers: Record<string, string> = {},
+  stopAfter = Infinity,
+): Promise<ReceivedEvent[]> {
   const controller = new AbortController();
   const response = await fetch(url, { headers, signal: controller.signal });
   assert.equal(response.status, 200);
@@ -50,9 +54,16 @@ describe('GET /jobs/{id}/events', () => {
     // At most one progress-only event per 250 ms at the server (arrival times may bunch, counts cannot grow).
     const seconds = (events.at(-1)!.at - events[0].at) / 1000;
     assert.ok(progressOnly <= Math.ceil(seconds * 4) + 2, `${progressOnly} progress events in ${seconds.toFixed(2)} s`);
-    assert.ok(jobs.some((j) => j.status === 'processing' && j.progress > 0 && j.progress < 100), 'progress while processing');
+    assert.ok(
+      jobs.some((j) => j.status === 'processing' && j.progress > 0 && j.progress < 100),
+      'progress while processing',
+    );
     const ids = events.map((event) => Number(event.id!.split('-')[1]));
-    assert.deepEqual([...ids].sort((a, b) => a - b), ids, 'ids rise');
+    assert.deepEqual(
+      [...ids].sort((a, b) => a - b),
+      ids,
+      'ids rise',
+    );
   });
 
   it('resumes after Last-Event-ID, and answers 204 once a finished job has nothing new', async () => {
@@ -67,7 +78,10 @@ describe('GET /jobs/{id}/events', () => {
       if (rest.length === 1) await request(`${t.base}/jobs/${job.id}/cancel`, { method: 'POST' });
     }
     const seq = (event: ReceivedEvent) => Number(event.id!.split('-')[1]);
-    assert.ok(rest.every((event) => seq(event) > seq(firstTwo[1])), `${firstTwo.map((e) => e.id).join(',')} then ${rest.map((e) => e.id).join(',')}`);
+    assert.ok(
+      rest.every((event) => seq(event) > seq(firstTwo[1])),
+      `${firstTwo.map((e) => e.id).join(',')} then ${rest.map((e) => e.id).join(',')}`,
+    );
     assert.equal(JSON.parse(rest.at(-1)!.data).status, 'cancelled', rest.at(-1)!.data);
     const after = await fetch(`${t.base}/jobs/${job.id}/events`, { headers: { 'Last-Event-ID': rest.at(-1)!.id! } });
     assert.equal(after.status, 204);
@@ -94,7 +108,10 @@ describe('GET /jobs/{id}/events', () => {
     const checked = compileValidators().ttsRequest({ voiceId, text: 'Editor.' });
     assert.ok(checked.ok);
     const voice = { engine: 'espeak-ng' as const, engineVoiceId: 'gmw/en-US', languageCode: 'en-US' };
-    const editorJob = await t.server.jobs.createTtsJob({ origin: 'editor', request: checked.value, voice }, t.server.jobs.reserve('editor'));
+    const editorJob = await t.server.jobs.createTtsJob(
+      { origin: 'editor', request: checked.value, voice },
+      t.server.jobs.reserve('editor'),
+    );
     assertErrorBody(await request(`${t.base}/jobs/${editorJob.id}/events`), 404, 'JOB_NOT_FOUND');
   });
 });
@@ -103,20 +120,33 @@ describe('GET /jobs/{id}/events for a transcription', () => {
   const t = useTestServer();
   before(async () => {
     await mkdir(path.join(t.dataDir, 'models', 'whisper'), { recursive: true });
-    await symlink(testModel('whisper/ggml-synthetic-random.bin'), path.join(t.dataDir, 'models', 'whisper', 'ggml-synthetic-random.bin'));
+    await symlink(
+      testModel('whisper/ggml-synthetic-random.bin'),
+      path.join(t.dataDir, 'models', 'whisper', 'ggml-synthetic-random.bin'),
+    );
     await mkdir(path.join(t.dataDir, 'models', 'vad'), { recursive: true });
-    await copyFile(testModel('vad/ggml-silero-v6.2.0.bin'), path.join(t.dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'));
+    await copyFile(
+      testModel('vad/ggml-silero-v6.2.0.bin'),
+      path.join(t.dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'),
+    );
   });
 
   it('sends the segments as they are recognized, before the terminal job', async () => {
-    const res = await uploadMultipart(`${t.base}/stt/jobs`, { diarizationEnabled: 'false', language: 'en' }, { source: testModel('audio/jfk.wav'), filename: 'jfk.wav' });
+    const res = await uploadMultipart(
+      `${t.base}/stt/jobs`,
+      { diarizationEnabled: 'false', language: 'en' },
+      { source: testModel('audio/jfk.wav'), filename: 'jfk.wav' },
+    );
     const job = res.json();
     const events = await collect(`${t.base}/jobs/${job.id}/events`);
     const last = JSON.parse(events.at(-1)!.data);
     assert.equal(last.status, 'succeeded');
     const segments = events.filter((event) => event.event === 'segment').map((event) => JSON.parse(event.data));
     // The transcript may merge segments too short to stand alone, never add any.
-    assert.ok(segments.length >= last.result.segmentCount, `${segments.length} live, ${last.result.segmentCount} in the transcript`);
+    assert.ok(
+      segments.length >= last.result.segmentCount,
+      `${segments.length} live, ${last.result.segmentCount} in the transcript`,
+    );
     assert.ok(last.result.segmentCount === 0 || segments.length > 0);
     for (const segment of segments) {
       assert.equal(typeof segment.text, 'string');

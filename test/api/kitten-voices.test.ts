@@ -9,7 +9,16 @@ import { voiceIdFor } from '../../src/voices/voice-id';
 import { installSyntheticKitten } from '../helpers/kitten-model';
 import { isTerminal, postJson, request, waitFor, waitForJob, useTestServer } from '../helpers/server';
 
-const SPEAKERS = ['expr-voice-2-m', 'expr-voice-2-f', 'expr-voice-3-m', 'expr-voice-3-f', 'expr-voice-4-m', 'expr-voice-4-f', 'expr-voice-5-m', 'expr-voice-5-f'];
+const SPEAKERS = [
+  'expr-voice-2-m',
+  'expr-voice-2-f',
+  'expr-voice-3-m',
+  'expr-voice-3-f',
+  'expr-voice-4-m',
+  'expr-voice-4-f',
+  'expr-voice-5-m',
+  'expr-voice-5-f',
+];
 const kittenVoiceId = (speaker: string) => voiceIdFor('sherpa-onnx', `kitten-nano-en-v0.1-fp16#${speaker}`);
 
 describe('Kitten TTS nano voices through the Local API (random-weight model: structure only)', () => {
@@ -18,7 +27,14 @@ describe('Kitten TTS nano voices through the Local API (random-weight model: str
   const kittenVoices = async () => {
     const res = await request(`${t.base}/voices?search=kitten&limit=100`);
     assert.equal(res.status, 200, res.body.toString());
-    return res.json().items as { id: string; name: string; languageCode: string; gender: string; availability: string; access: { license: string } }[];
+    return res.json().items as {
+      id: string;
+      name: string;
+      languageCode: string;
+      gender: string;
+      availability: string;
+      access: { license: string };
+    }[];
   };
 
   /** One job on a Kitten voice: its record and its decoded WAV output. */
@@ -54,9 +70,14 @@ describe('Kitten TTS nano voices through the Local API (random-weight model: str
     assert.equal(short.job.result.sampleRate, 24000);
     assert.equal(short.wav.info.sampleRate, 24000);
     assert.ok(short.peak > 1000, `peak ${short.peak}`);
-    const long = await speak(kittenVoiceId('expr-voice-4-f'), 'Hello there. This sentence is a good deal longer than the first one, with many more words to say.');
-    assert.ok(long.job.result.durationSeconds > short.job.result.durationSeconds * 2,
-      `${short.job.result.durationSeconds} s, then ${long.job.result.durationSeconds} s`);
+    const long = await speak(
+      kittenVoiceId('expr-voice-4-f'),
+      'Hello there. This sentence is a good deal longer than the first one, with many more words to say.',
+    );
+    assert.ok(
+      long.job.result.durationSeconds > short.job.result.durationSeconds * 2,
+      `${short.job.result.durationSeconds} s, then ${long.job.result.durationSeconds} s`,
+    );
   });
 
   it('a lexicon entry changes what a Kitten voice says', async () => {
@@ -65,7 +86,8 @@ describe('Kitten TTS nano voices through the Local API (random-weight model: str
     const plain = await speak(voiceId, text);
     assert.equal(plain.job.result.lexicon, undefined);
     const put = await request(`${t.base}/lexicon`, {
-      method: 'PUT', headers: { 'Content-Type': 'application/json' },
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ entries: [{ text: 'Nguyen', say: 'win, win, win, win, win, win, win, win' }] }),
     });
     assert.equal(put.status, 200, put.body.toString());
@@ -73,12 +95,14 @@ describe('Kitten TTS nano voices through the Local API (random-weight model: str
     assert.deepEqual(respelled.job.result.lexicon, { applied: ['Nguyen'], skipped: [] });
     assert.notDeepEqual(respelled.wav.samples, plain.wav.samples, 'the lexicon changed nothing');
     // Eight words for one: the respelling is what is spoken.
-    assert.ok(respelled.job.result.durationSeconds > plain.job.result.durationSeconds + 0.5,
-      `${plain.job.result.durationSeconds} s plain, ${respelled.job.result.durationSeconds} s respelled`);
+    assert.ok(
+      respelled.job.result.durationSeconds > plain.job.result.durationSeconds + 0.5,
+      `${plain.job.result.durationSeconds} s plain, ${respelled.job.result.durationSeconds} s respelled`,
+    );
   });
 });
 
-describe('the editor\'s jobs on a Kitten voice (src/editor/editor-jobs.ts, no VS Code needed)', () => {
+describe("the editor's jobs on a Kitten voice (src/editor/editor-jobs.ts, no VS Code needed)", () => {
   const t = useTestServer();
   let editor: EditorJobs;
   let workspace: LexiconEntry[] = [];
@@ -97,12 +121,17 @@ describe('the editor\'s jobs on a Kitten voice (src/editor/editor-jobs.ts, no VS
 
   async function run(text: string) {
     const created = await editor.createTts({ text, trimSilence: false });
-    const job: any = await waitFor(`editor job ${created.id}`, async () => t.server.jobs.get(created.id)!, isTerminal, 60_000);
+    const job: any = await waitFor(
+      `editor job ${created.id}`,
+      async () => t.server.jobs.get(created.id)!,
+      isTerminal,
+      60_000,
+    );
     assert.equal(job.status, 'succeeded', job.error);
     return { job, wav: readWavSamples(await readFile((await editor.outputPath(job))!)) };
   }
 
-  it('speak the workspace lexicon\'s respelling with the default Kitten voice', async () => {
+  it("speak the workspace lexicon's respelling with the default Kitten voice", async () => {
     workspace = [];
     const plain = await run('Koa is here.');
     assert.equal(plain.job.result.voice.name, 'Kitten Nano 3 Female (English, America)');
@@ -110,7 +139,9 @@ describe('the editor\'s jobs on a Kitten voice (src/editor/editor-jobs.ts, no VS
     const respelled = await run('Koa is here.');
     assert.deepEqual(respelled.job.result.lexicon, { applied: ['Koa'], skipped: [] });
     assert.notDeepEqual(respelled.wav.samples, plain.wav.samples, 'the workspace lexicon changed nothing');
-    assert.ok(respelled.job.result.durationSeconds > plain.job.result.durationSeconds + 0.5,
-      `${plain.job.result.durationSeconds} s plain, ${respelled.job.result.durationSeconds} s respelled`);
+    assert.ok(
+      respelled.job.result.durationSeconds > plain.job.result.durationSeconds + 0.5,
+      `${plain.job.result.durationSeconds} s plain, ${respelled.job.result.durationSeconds} s respelled`,
+    );
   });
 });

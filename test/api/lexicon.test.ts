@@ -15,7 +15,12 @@ describe('the pronunciation lexicon through the Local API', () => {
 
   it('GET /lexicon answers an empty lexicon, then what PUT stored in <data-dir>/lexicon.json', async () => {
     assert.deepEqual((await request(`${t.base}/lexicon`)).json(), { entries: [] });
-    const document = { entries: [{ text: 'Koa', say: 'koh ah' }, { text: 'GIF', phonemes: 'dZIf', alphabet: 'espeak', caseSensitive: true, language: 'en' }] };
+    const document = {
+      entries: [
+        { text: 'Koa', say: 'koh ah' },
+        { text: 'GIF', phonemes: 'dZIf', alphabet: 'espeak', caseSensitive: true, language: 'en' },
+      ],
+    };
     const put = await putLexicon(t.base, document);
     assert.equal(put.status, 200);
     assert.deepEqual(put.json(), { entries: [{ ...document.entries[0], caseSensitive: false }, document.entries[1]] });
@@ -27,9 +32,15 @@ describe('the pronunciation lexicon through the Local API', () => {
     const before = (await request(`${t.base}/lexicon`)).json();
     const ok = { text: 'Koa', say: 'koh ah' };
     const cases: [unknown, RegExp][] = [
-      [{ entries: [ok, { text: 'a', say: 'b' }, { text: 'c', say: 'd' }, { text: '', say: 'e' }] }, /^entries\[3\]\.text: /],
+      [
+        { entries: [ok, { text: 'a', say: 'b' }, { text: 'c', say: 'd' }, { text: '', say: 'e' }] },
+        /^entries\[3\]\.text: /,
+      ],
       [{ entries: [ok, { text: 'GIF' }] }, /^entries\[1\]: needs say/],
-      [{ entries: [{ text: 'GIF', phonemes: 'dZIf]] <x' , alphabet: 'espeak' }] }, /^entries\[0\]\.phonemes: must not contain/],
+      [
+        { entries: [{ text: 'GIF', phonemes: 'dZIf]] <x', alphabet: 'espeak' }] },
+        /^entries\[0\]\.phonemes: must not contain/,
+      ],
       [{ entries: [ok, { text: 'koa', say: 'other' }] }, /^entries\[1\]\.text: "koa" is already entries\[0\]/],
       [{ entries: [], words: [] }, /^words: is not a known field/],
     ];
@@ -41,14 +52,21 @@ describe('the pronunciation lexicon through the Local API', () => {
   });
 
   it('keeps the rules of every route: a browser Origin or a foreign Host is refused', async () => {
-    assertErrorBody(await putLexicon(t.base, { entries: [] }, { Origin: 'https://evil.example' }), 403, 'ORIGIN_NOT_ALLOWED');
+    assertErrorBody(
+      await putLexicon(t.base, { entries: [] }, { Origin: 'https://evil.example' }),
+      403,
+      'ORIGIN_NOT_ALLOWED',
+    );
     assertErrorBody(await request(`${t.base}/lexicon`, { headers: { Host: 'evil.example' } }), 403, 'HOST_NOT_ALLOWED');
   });
 
   it('is described in the OpenAPI document', async () => {
     const document = (await request(`${t.base}/openapi.json`)).json();
     assert.deepEqual(Object.keys(document.paths['/lexicon']).sort(), ['get', 'put']);
-    assert.equal(document.paths['/lexicon'].put.requestBody.content['application/json'].schema.properties.entries.type, 'array');
+    assert.equal(
+      document.paths['/lexicon'].put.requestBody.content['application/json'].schema.properties.entries.type,
+      'array',
+    );
     assert.ok(document.components.schemas.TtsResult.properties.lexicon);
   });
 
@@ -80,9 +98,15 @@ describe('the lexicon changes what espeak-ng says', () => {
     assert.ok(!withEntry.audio.equals(plain.audio), 'the entry changed nothing');
   });
 
-  it('speaks an entry\'s espeak phonemes as written', async () => {
-    const phonemes = await espeakAudio({ entries: [{ text: 'GIF', phonemes: 'dZIf', alphabet: 'espeak' }] }, 'A GIF file.');
-    const long = await espeakAudio({ entries: [{ text: 'GIF', phonemes: 'dZIf dZIf dZIf dZIf', alphabet: 'espeak' }] }, 'A GIF file.');
+  it("speaks an entry's espeak phonemes as written", async () => {
+    const phonemes = await espeakAudio(
+      { entries: [{ text: 'GIF', phonemes: 'dZIf', alphabet: 'espeak' }] },
+      'A GIF file.',
+    );
+    const long = await espeakAudio(
+      { entries: [{ text: 'GIF', phonemes: 'dZIf dZIf dZIf dZIf', alphabet: 'espeak' }] },
+      'A GIF file.',
+    );
     const plain = await espeakAudio(null, 'A GIF file.');
     assert.deepEqual(phonemes.job.result.lexicon, { applied: ['GIF'], skipped: [] });
     assert.ok(!phonemes.audio.equals(plain.audio), 'the phonemes changed nothing');
@@ -105,9 +129,17 @@ describe('the lexicon with a sherpa-onnx voice', () => {
   });
 
   it('speaks respellings, and reports phoneme-only entries as skipped since it takes no phonemes', async () => {
-    const entries = [{ text: 'Nguyen', say: 'win' }, { text: 'GIF', phonemes: 'dZIf', alphabet: 'espeak' }, { text: 'Koa', say: 'koh ah' }];
+    const entries = [
+      { text: 'Nguyen', say: 'win' },
+      { text: 'GIF', phonemes: 'dZIf', alphabet: 'espeak' },
+      { text: 'Koa', say: 'koh ah' },
+    ];
     assert.equal((await putLexicon(t.base, { entries })).status, 200);
-    const created = await postJson(`${t.base}/tts/jobs`, { voiceId: lessac, text: 'Nguyen likes GIF files.', trimSilence: false });
+    const created = await postJson(`${t.base}/tts/jobs`, {
+      voiceId: lessac,
+      text: 'Nguyen likes GIF files.',
+      trimSilence: false,
+    });
     assert.equal(created.status, 200, created.body.toString());
     const job = await waitForJob(t.base, created.json().id, isTerminal, 60_000);
     assert.equal(job.status, 'succeeded', job.error);

@@ -32,11 +32,27 @@ describe('enrolled speakers in transcripts', () => {
     await installSttModel(t.dataDir);
     await installDiarizationModels(t.dataDir);
     await writeKnownSpeakers(t.dataDir, [
-      { name: 'Ann Lee', embedding: [1, 0, 0, 0], model: EMBEDDING_MODEL_NAME, speechSeconds: 3, addedAt: new Date().toISOString() },
+      {
+        name: 'Ann Lee',
+        embedding: [1, 0, 0, 0],
+        model: EMBEDDING_MODEL_NAME,
+        speechSeconds: 3,
+        addedAt: new Date().toISOString(),
+      },
       // Another embedding model's voice cannot be compared, so it names nobody even though it would match.
-      { name: 'Other Model', embedding: [1, 0, 0, 0], model: 'another-embedding.onnx', speechSeconds: 3, addedAt: new Date().toISOString() },
+      {
+        name: 'Other Model',
+        embedding: [1, 0, 0, 0],
+        model: 'another-embedding.onnx',
+        speechSeconds: 3,
+        addedAt: new Date().toISOString(),
+      },
     ]);
-    const created = await uploadMultipart(`${t.base}/stt/jobs`, { language: 'en', diarizationEnabled: 'true' }, { source: TWO_SPEAKERS, filename: 'two.wav' });
+    const created = await uploadMultipart(
+      `${t.base}/stt/jobs`,
+      { language: 'en', diarizationEnabled: 'true' },
+      { source: TWO_SPEAKERS, filename: 'two.wav' },
+    );
     assert.equal(created.status, 200, created.body.toString());
     const job = await waitForJob(t.base, created.json().id, isTerminal, 120_000);
     assert.equal(job.status, 'succeeded', JSON.stringify(job.error));
@@ -61,9 +77,14 @@ describe('enrolled speakers in transcripts', () => {
     assert.ok(!full.speakers.includes('Other Model'));
     const spoken = full.segments.filter((segment: any) => segment.speaker === 'Ann Lee');
     assert.ok(spoken.length > 0);
-    for (const segment of spoken) for (const word of segment.words) if (word.speaker !== undefined) assert.ok(word.speaker === 'Ann Lee' || UNNAMED.test(word.speaker));
+    for (const segment of spoken)
+      for (const word of segment.words)
+        if (word.speaker !== undefined) assert.ok(word.speaker === 'Ann Lee' || UNNAMED.test(word.speaker));
     const simple = JSON.parse(await transcript('json-simple'));
-    assert.deepEqual(simple.segments.map((s: any) => s.speaker), full.segments.map((s: any) => s.speaker));
+    assert.deepEqual(
+      simple.segments.map((s: any) => s.speaker),
+      full.segments.map((s: any) => s.speaker),
+    );
   });
 
   it('SRT opens each of her cues with [Ann Lee], WebVTT puts them in <v Ann Lee>, txt with "Ann Lee: "', async () => {
@@ -72,20 +93,34 @@ describe('enrolled speakers in transcripts', () => {
     const vtt = await transcript('vtt');
     const txt = await transcript('txt');
     const srtCues = parseSrt(srt);
-    assert.ok(srtCues.some((cue) => cue.lines[0].startsWith('[Ann Lee] ')), srt);
+    assert.ok(
+      srtCues.some((cue) => cue.lines[0].startsWith('[Ann Lee] ')),
+      srt,
+    );
     // Every cue says who speaks: the name or the diarizer's label.
     for (const cue of srtCues) assert.match(cue.lines[0], /^\[(Ann Lee|Speaker \d+)\] /);
-    assert.ok(parseVtt(vtt).some((cue) => cue.lines[0].startsWith('<v Ann Lee>')), vtt);
-    assert.equal(txt.split('\n').filter((line) => line.startsWith('Ann Lee: ')).length, full.segments.filter((s: any) => s.speaker === 'Ann Lee').length);
+    assert.ok(
+      parseVtt(vtt).some((cue) => cue.lines[0].startsWith('<v Ann Lee>')),
+      vtt,
+    );
+    assert.equal(
+      txt.split('\n').filter((line) => line.startsWith('Ann Lee: ')).length,
+      full.segments.filter((s: any) => s.speaker === 'Ann Lee').length,
+    );
   });
 
   it('the OpenAI door names the enrolled speaker in diarized_json, the others A, B, …', async () => {
     const client = new OpenAI({ baseURL: t.base, apiKey: 'unused' });
     const result: any = await client.audio.transcriptions.create({
-      file: await toFile(await readFile(TWO_SPEAKERS), path.basename(TWO_SPEAKERS)), model: 'gpt-4o-transcribe-diarize', response_format: 'diarized_json',
+      file: await toFile(await readFile(TWO_SPEAKERS), path.basename(TWO_SPEAKERS)),
+      model: 'gpt-4o-transcribe-diarize',
+      response_format: 'diarized_json',
     } as any);
     const speakers = [...new Set(result.segments.map((s: any) => s.speaker))];
     assert.equal(speakers[0], 'Ann Lee', JSON.stringify(speakers));
-    assert.deepEqual(speakers.slice(1), speakers.slice(1).map((_s, i) => String.fromCharCode(65 + i)));
+    assert.deepEqual(
+      speakers.slice(1),
+      speakers.slice(1).map((_s, i) => String.fromCharCode(65 + i)),
+    );
   });
 });

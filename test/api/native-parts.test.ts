@@ -5,13 +5,24 @@ import { after, before, describe, it } from 'node:test';
 import { nativeFix } from '../../src/engine/native-parts';
 import { voiceIdFor } from '../../src/voices/voice-id';
 import { uploadMultipart } from '../helpers/multipart';
-import { isTerminal, postJson, PROJECT_ROOT, startTestServer, tempDir, waitForJob, type TestServer } from '../helpers/server';
+import {
+  isTerminal,
+  postJson,
+  PROJECT_ROOT,
+  startTestServer,
+  tempDir,
+  waitForJob,
+  type TestServer,
+} from '../helpers/server';
 import { testModel } from '../helpers/test-models';
 import { englishVoiceId } from '../helpers/voices';
 
 /** Copied rather than linked, so that their own requires resolve inside the broken install. */
 const LOADERS = new Set(['@fugood/whisper.node', 'sherpa-onnx-node']);
-const BROKEN = new Set([`@fugood/node-whisper-${process.platform}-${process.arch}`, `sherpa-onnx-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`]);
+const BROKEN = new Set([
+  `@fugood/node-whisper-${process.platform}-${process.arch}`,
+  `sherpa-onnx-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`,
+]);
 
 /**
  * An install whose native builds cannot load, as on a machine with too old a C library: the engine bundle
@@ -23,7 +34,9 @@ async function installWithBrokenNativeParts(): Promise<string> {
   await cp(path.join(PROJECT_ROOT, 'dist'), path.join(root, 'dist'), { recursive: true });
   const source = path.join(PROJECT_ROOT, 'node_modules');
   for (const entry of await readdir(source)) {
-    const names = entry.startsWith('@') ? (await readdir(path.join(source, entry))).map((name) => `${entry}/${name}`) : [entry];
+    const names = entry.startsWith('@')
+      ? (await readdir(path.join(source, entry))).map((name) => `${entry}/${name}`)
+      : [entry];
     for (const name of names) {
       const target = path.join(root, 'node_modules', name);
       await mkdir(path.dirname(target), { recursive: true });
@@ -34,7 +47,8 @@ async function installWithBrokenNativeParts(): Promise<string> {
       await cp(path.join(source, name), target, { recursive: true, dereference: true });
       if (LOADERS.has(name)) continue;
       for (const file of await readdir(target)) {
-        if (/\.(node|so(\.\d+)*|dylib|dll)$/.test(file)) await writeFile(path.join(target, file), 'not a shared library');
+        if (/\.(node|so(\.\d+)*|dylib|dll)$/.test(file))
+          await writeFile(path.join(target, file), 'not a shared library');
       }
     }
   }
@@ -48,19 +62,29 @@ describe('native parts that cannot load on this machine', () => {
     install = await installWithBrokenNativeParts();
     t = await startTestServer({ engineWorkerPath: path.join(install, 'dist', 'engine-worker.js') });
     await mkdir(path.join(t.dataDir, 'models', 'whisper'), { recursive: true });
-    await symlink(testModel('whisper/ggml-synthetic-random.bin'), path.join(t.dataDir, 'models', 'whisper', 'ggml-synthetic-random.bin'));
+    await symlink(
+      testModel('whisper/ggml-synthetic-random.bin'),
+      path.join(t.dataDir, 'models', 'whisper', 'ggml-synthetic-random.bin'),
+    );
   });
   after(async () => {
     await t.dispose();
     await rm(install, { recursive: true, force: true });
   });
 
-  it('fail speech-to-text with one sentence naming the part, the loader\'s reason and the fix', async () => {
-    const created = await uploadMultipart(`${t.base}/stt/jobs`, { language: 'en', diarizationEnabled: 'false' }, { source: testModel('audio/jfk.wav'), filename: 'jfk.wav' });
+  it("fail speech-to-text with one sentence naming the part, the loader's reason and the fix", async () => {
+    const created = await uploadMultipart(
+      `${t.base}/stt/jobs`,
+      { language: 'en', diarizationEnabled: 'false' },
+      { source: testModel('audio/jfk.wav'), filename: 'jfk.wav' },
+    );
     assert.equal(created.status, 200, created.body.toString());
     const job = await waitForJob(t.base, created.json().id, isTerminal, 60_000);
     assert.equal(job.status, 'failed');
-    assert.match(job.error, /^Speech-to-text cannot run on this machine: the whisper\.cpp library did not load \(.+\); /);
+    assert.match(
+      job.error,
+      /^Speech-to-text cannot run on this machine: the whisper\.cpp library did not load \(.+\); /,
+    );
     assert.ok(job.error.endsWith(`${nativeFix('whisper.cpp')}.`), job.error);
   });
 
@@ -70,12 +94,21 @@ describe('native parts that cannot load on this machine', () => {
     await symlink(testModel('sherpa-synthetic/vits-piper/model.onnx'), path.join(dir, 'en_US-lessac-medium.onnx'));
     await symlink(testModel('sherpa-synthetic/vits-piper/tokens.txt'), path.join(dir, 'tokens.txt'));
     await writeFile(path.join(dir, 'en_US-lessac-medium.onnx.json'), '{}');
-    const neural = await postJson(`${t.base}/tts/jobs`, { voiceId: voiceIdFor('sherpa-onnx', 'piper-en-us-lessac-medium'), text: 'Hello.' });
+    const neural = await postJson(`${t.base}/tts/jobs`, {
+      voiceId: voiceIdFor('sherpa-onnx', 'piper-en-us-lessac-medium'),
+      text: 'Hello.',
+    });
     const failed = await waitForJob(t.base, neural.json().id, isTerminal, 60_000);
     assert.equal(failed.status, 'failed');
-    assert.match(failed.error, /^Neural voices and speaker diarization cannot run on this machine: the sherpa-onnx library did not load \(.+\); /);
+    assert.match(
+      failed.error,
+      /^Neural voices and speaker diarization cannot run on this machine: the sherpa-onnx library did not load \(.+\); /,
+    );
 
-    const builtin = await postJson(`${t.base}/tts/jobs`, { voiceId: await englishVoiceId(t.base), text: 'The built-in voices still speak.' });
+    const builtin = await postJson(`${t.base}/tts/jobs`, {
+      voiceId: await englishVoiceId(t.base),
+      text: 'The built-in voices still speak.',
+    });
     const spoken = await waitForJob(t.base, builtin.json().id, isTerminal, 60_000);
     assert.equal(spoken.status, 'succeeded', spoken.error);
   });

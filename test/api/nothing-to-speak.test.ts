@@ -20,7 +20,11 @@ describe('text with nothing to speak', () => {
     const voiceId = await englishVoiceId(t.base);
     for (const text of SILENT_TEXTS) {
       const res = await postJson(`${t.base}/tts/jobs`, { voiceId, text });
-      assert.match(assertErrorBody(res, 422, 'INVALID_REQUEST').error.message, /^text: has nothing to speak/, JSON.stringify(text));
+      assert.match(
+        assertErrorBody(res, 422, 'INVALID_REQUEST').error.message,
+        /^text: has nothing to speak/,
+        JSON.stringify(text),
+      );
     }
     assert.deepEqual(await readdir(path.join(t.dataDir, 'jobs')).catch(() => []), []);
   });
@@ -29,12 +33,15 @@ describe('text with nothing to speak', () => {
     const client = new OpenAI({ baseURL: t.base, apiKey: 'unused', maxRetries: 0 });
     for (const response_format of ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'] as const) {
       for (const input of SILENT_TEXTS) {
-        await assert.rejects(client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input, response_format }), (error: any) => {
-          assert.equal(error.status, 422, `${response_format} ${JSON.stringify(input)}: ${error.message}`);
-          assert.equal(error.error?.param ?? error.param, 'input');
-          assert.match(error.message, /input: has nothing to speak/);
-          return true;
-        });
+        await assert.rejects(
+          client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input, response_format }),
+          (error: any) => {
+            assert.equal(error.status, 422, `${response_format} ${JSON.stringify(input)}: ${error.message}`);
+            assert.equal(error.error?.param ?? error.param, 'input');
+            assert.match(error.message, /input: has nothing to speak/);
+            return true;
+          },
+        );
       }
     }
     assert.deepEqual(await readdir(path.join(t.dataDir, 'jobs')).catch(() => []), []);

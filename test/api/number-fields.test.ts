@@ -14,11 +14,18 @@ describe('number fields sent as text', () => {
   before(async () => {
     const dir = path.join(t.dataDir, 'models', 'whisper');
     await mkdir(dir, { recursive: true });
-    await symlink(path.join(testModelsDir(), 'whisper', 'ggml-synthetic-random.bin'), path.join(dir, 'ggml-synthetic-random.bin'));
+    await symlink(
+      path.join(testModelsDir(), 'whisper', 'ggml-synthetic-random.bin'),
+      path.join(dir, 'ggml-synthetic-random.bin'),
+    );
   });
 
   const upload = (fields: Record<string, string>) =>
-    uploadMultipart(`${t.base}/stt/jobs`, { diarizationEnabled: 'false', ...fields }, { source: JFK(), filename: 'jfk.wav' });
+    uploadMultipart(
+      `${t.base}/stt/jobs`,
+      { diarizationEnabled: 'false', ...fields },
+      { source: JFK(), filename: 'jfk.wav' },
+    );
 
   it('POST /stt/jobs refuses Infinity, hexadecimal and other non-decimal numbers with 422 naming the field', async () => {
     const cases: [Record<string, string>, RegExp][] = [
@@ -46,7 +53,10 @@ describe('number fields sent as text', () => {
 
   it('GET /voices refuses a hexadecimal page and accepts a decimal one', async () => {
     const hex = await request(`${t.base}/voices?page=0x10`);
-    assert.match(assertErrorBody(hex, 422, 'INVALID_REQUEST').error.message, /^page: must be integer written in decimal/);
+    assert.match(
+      assertErrorBody(hex, 422, 'INVALID_REQUEST').error.message,
+      /^page: must be integer written in decimal/,
+    );
     const decimal = await request(`${t.base}/voices?page=2&limit=1e1`);
     assert.equal(decimal.status, 200, decimal.body.toString());
     assert.deepEqual({ page: decimal.json().meta.page, limit: decimal.json().meta.limit }, { page: 2, limit: 10 });

@@ -16,7 +16,16 @@ import { remoteOpenApiDocument } from '../../src/relay/api/openapi';
 import type { Feature } from '../../src/http/entitlements';
 import { uploadMultipart } from '../helpers/multipart';
 import { DocumentChecker } from '../helpers/openapi-check';
-import { PROJECT_ROOT, postJson, request, startTestServer, tempDir, waitForJob, type RawResponse, type TestServer } from '../helpers/server';
+import {
+  PROJECT_ROOT,
+  postJson,
+  request,
+  startTestServer,
+  tempDir,
+  waitForJob,
+  type RawResponse,
+  type TestServer,
+} from '../helpers/server';
 import { testModel } from '../helpers/test-models';
 import { englishVoiceId } from '../helpers/voices';
 
@@ -37,9 +46,19 @@ function rawExchange(port: number, payload: string): Promise<RawResponse> {
       const text = Buffer.concat(chunks).toString('utf8');
       const [head, ...rest] = text.split('\r\n\r\n');
       const [statusLine, ...headerLines] = head.split('\r\n');
-      const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        headerLines.map((line) => [
+          line.slice(0, line.indexOf(':')).toLowerCase(),
+          line.slice(line.indexOf(':') + 1).trim(),
+        ]),
+      );
       const body = Buffer.from(rest.join('\r\n\r\n'));
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body, json: () => JSON.parse(body.toString('utf8')) });
+      resolve({
+        status: Number(statusLine.split(' ')[1]),
+        headers,
+        body,
+        json: () => JSON.parse(body.toString('utf8')),
+      });
     });
   });
 }
@@ -52,11 +71,16 @@ describe('the served OpenAPI document', () => {
   const switchedOff = new Set<Feature>();
   const url = (template: string, id: string = randomUUID()) => `${t.base}${template.replace('{id}', id)}`;
   /** Sends a request and checks its answer against the document; returns the answer. */
-  const exchange = async (method: string, template: string, options: { id?: string; query?: string; headers?: Record<string, string>; body?: unknown } = {}) => {
+  const exchange = async (
+    method: string,
+    template: string,
+    options: { id?: string; query?: string; headers?: Record<string, string>; body?: unknown } = {},
+  ) => {
     const target = `${url(template, options.id)}${options.query ? `?${options.query}` : ''}`;
-    const res = options.body === undefined
-      ? await request(target, { method, headers: options.headers })
-      : await postJson(target, options.body, options.headers);
+    const res =
+      options.body === undefined
+        ? await request(target, { method, headers: options.headers })
+        : await postJson(target, options.body, options.headers);
     checker.check(method, template, res);
     return res;
   };
@@ -72,7 +96,10 @@ describe('the served OpenAPI document', () => {
     dir = await tempDir('speech-studio-openapi-');
     await writeFile(path.join(dir, 'local.json'), JSON.stringify(doc));
     // The relay serves its document through the same function, with the address the request reached.
-    await writeFile(path.join(dir, 'remote.json'), JSON.stringify(openApiDocumentFor(remoteOpenApiDocument, 'http://127.0.0.1:17880/v1')));
+    await writeFile(
+      path.join(dir, 'remote.json'),
+      JSON.stringify(openApiDocumentFor(remoteOpenApiDocument, 'http://127.0.0.1:17880/v1')),
+    );
   });
   after(async () => {
     await t.dispose();
@@ -80,8 +107,13 @@ describe('the served OpenAPI document', () => {
   });
 
   it('names the address the request reached in servers, not a fixed port', async () => {
-    assert.deepEqual(doc.servers.map((s: { url: string }) => s.url), [t.base]);
-    const byName = (await request(`${t.base}/openapi.json`, { headers: { Host: `localhost:${t.server.port}` } })).json();
+    assert.deepEqual(
+      doc.servers.map((s: { url: string }) => s.url),
+      [t.base],
+    );
+    const byName = (
+      await request(`${t.base}/openapi.json`, { headers: { Host: `localhost:${t.server.port}` } })
+    ).json();
     assert.equal(byName.servers[0].url, `http://localhost:${t.server.port}/v1`);
     const noHost = await rawExchange(t.server.port, 'GET /v1/openapi.json HTTP/1.0\r\n\r\n');
     assert.equal(noHost.json().servers[0].url, `http://127.0.0.1:${t.server.port}/v1`);
@@ -89,7 +121,9 @@ describe('the served OpenAPI document', () => {
 
   it('compiles, every schema of it, with Ajv in strict mode', () => {
     assert.doesNotThrow(() => new DocumentChecker(doc));
-    assert.doesNotThrow(() => new DocumentChecker(openApiDocumentFor(remoteOpenApiDocument, 'http://127.0.0.1:17880/v1')));
+    assert.doesNotThrow(
+      () => new DocumentChecker(openApiDocumentFor(remoteOpenApiDocument, 'http://127.0.0.1:17880/v1')),
+    );
   });
 
   it('gives every operation a summary, a description and a declared tag', () => {
@@ -97,34 +131,54 @@ describe('the served OpenAPI document', () => {
     for (const { method, path: p, operation } of checker.operations()) {
       assert.ok(operation.summary?.trim(), `${method} ${p} has no summary`);
       assert.ok(operation.description?.trim(), `${method} ${p} has no description`);
-      assert.ok(operation.tags?.length > 0 && operation.tags.every((tag: string) => declared.has(tag)), `${method} ${p} has no declared tag`);
+      assert.ok(
+        operation.tags?.length > 0 && operation.tags.every((tag: string) => declared.has(tag)),
+        `${method} ${p} has no declared tag`,
+      );
     }
   });
 
   it('lints with Redocly CLI (recommended rules): no error, no warning, for the Local and the Remote API', async () => {
     const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
-    const { stdout } = await run(path.join(BIN, 'redocly'), ['lint', 'local.json', 'remote.json', '--format=json'], { cwd: dir, env })
-      .catch((error: { stdout: string }) => error);
+    const { stdout } = await run(path.join(BIN, 'redocly'), ['lint', 'local.json', 'remote.json', '--format=json'], {
+      cwd: dir,
+      env,
+    }).catch((error: { stdout: string }) => error);
     // One JSON report per file, one after the other.
     const reports = JSON.parse(`[${stdout.trim().replace(/\}\s*\{/g, '},{')}]`);
     assert.equal(reports.length, 2, stdout.slice(0, 500));
     for (const report of reports) {
-      assert.deepEqual(report.totals, { errors: 0, warnings: 0, ignored: 0 }, JSON.stringify(report.problems, null, 1).slice(0, 3000));
+      assert.deepEqual(
+        report.totals,
+        { errors: 0, warnings: 0, ignored: 0 },
+        JSON.stringify(report.problems, null, 1).slice(0, 3000),
+      );
     }
   });
 
   it('lints with Spectral (spectral:oas): no problem of any severity, for the Local and the Remote API', async () => {
     await writeFile(path.join(dir, '.spectral.yaml'), 'extends: ["spectral:oas"]\n');
-    await run(path.join(BIN, 'spectral'), ['lint', 'local.json', 'remote.json', '-r', '.spectral.yaml', '-f', 'json', '-o', 'spectral.json', '--quiet'], { cwd: dir })
-      .catch(() => undefined);
+    await run(
+      path.join(BIN, 'spectral'),
+      ['lint', 'local.json', 'remote.json', '-r', '.spectral.yaml', '-f', 'json', '-o', 'spectral.json', '--quiet'],
+      { cwd: dir },
+    ).catch(() => undefined);
     const problems = JSON.parse(await readFile(path.join(dir, 'spectral.json'), 'utf8'));
-    assert.deepEqual(problems.map((p: { code: string; path: string[]; message: string }) => `${p.code} at ${p.path.join('.')}: ${p.message}`), []);
+    assert.deepEqual(
+      problems.map(
+        (p: { code: string; path: string[]; message: string }) => `${p.code} at ${p.path.join('.')}: ${p.message}`,
+      ),
+      [],
+    );
   });
 
   it('declares on every operation the answers of the middleware (401, 402, 403, 408, 431, 503), and they match it', async () => {
     for (const { method, path: template } of checker.operations()) {
       assert.equal((await exchange(method, template, { headers: { Origin: 'https://evil.example' } })).status, 403);
-      assert.equal((await exchange(method, template, { headers: { Host: `attacker.example:${t.server.port}` } })).status, 403);
+      assert.equal(
+        (await exchange(method, template, { headers: { Host: `attacker.example:${t.server.port}` } })).status,
+        403,
+      );
       t.server.setAuth(true);
       try {
         assert.equal((await exchange(method, template)).status, 401);
@@ -144,7 +198,10 @@ describe('the served OpenAPI document', () => {
         t.server.setEnabled(true);
       }
     }
-    const huge = await rawExchange(t.server.port, `GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const huge = await rawExchange(
+      t.server.port,
+      `GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
     assert.equal(huge.status, 431);
     checker.check('GET', '/health', huge);
     const slow = await rawExchange(t.server.port, 'GET /v1/voices HTTP/1.1\r\nHost: 127.0.0.1\r\n');
@@ -152,12 +209,15 @@ describe('the served OpenAPI document', () => {
     checker.check('GET', '/voices', slow);
   });
 
-  it('declares every answer of a TTS job\'s life, and its result is the TTS result', async () => {
-    for (const template of ['/health', '/capabilities', '/openapi.json', '/voices', '/speakers', '/realtime']) assert.equal((await exchange('GET', template)).status, 200);
+  it("declares every answer of a TTS job's life, and its result is the TTS result", async () => {
+    for (const template of ['/health', '/capabilities', '/openapi.json', '/voices', '/speakers', '/realtime'])
+      assert.equal((await exchange('GET', template)).status, 200);
     assert.equal((await exchange('GET', '/voices', { query: 'limit=0' })).status, 422);
     const voiceId = await englishVoiceId(t.base);
     assert.equal((await exchange('POST', '/tts/jobs', { body: { voiceId, text: '' } })).status, 422);
-    const created = await exchange('POST', '/tts/jobs', { body: { voiceId, text: 'The document says what this answer holds.' } });
+    const created = await exchange('POST', '/tts/jobs', {
+      body: { voiceId, text: 'The document says what this answer holds.' },
+    });
     assert.equal(created.status, 200, created.body.toString());
     const id = created.json().id;
     const job = await waitForJob(t.base, id, succeeded, 30_000);
@@ -181,14 +241,21 @@ describe('the served OpenAPI document', () => {
     }
   });
 
-  it('declares every answer of an STT job\'s life and each transcript\'s media type, and its result is the STT result', async () => {
+  it("declares every answer of an STT job's life and each transcript's media type, and its result is the STT result", async () => {
     const upload = (fields: Record<string, string>, source: string | Buffer = JFK()) =>
-      uploadMultipart(`${t.base}/stt/jobs`, { diarizationEnabled: 'false', ...fields }, { source, filename: 'jfk.wav' });
+      uploadMultipart(
+        `${t.base}/stt/jobs`,
+        { diarizationEnabled: 'false', ...fields },
+        { source, filename: 'jfk.wav' },
+      );
     const noModel = await upload({});
     assert.equal(noModel.status, 409);
     checker.check('POST', '/stt/jobs', noModel);
     await mkdir(path.join(t.dataDir, 'models', 'whisper'), { recursive: true });
-    await symlink(testModel('whisper/ggml-synthetic-random.bin'), path.join(t.dataDir, 'models', 'whisper', 'ggml-synthetic-random.bin'));
+    await symlink(
+      testModel('whisper/ggml-synthetic-random.bin'),
+      path.join(t.dataDir, 'models', 'whisper', 'ggml-synthetic-random.bin'),
+    );
     const tooLarge = await upload({}, Buffer.alloc(2 * 1024 * 1024));
     assert.equal(tooLarge.status, 413);
     checker.check('POST', '/stt/jobs', tooLarge);
@@ -212,7 +279,10 @@ describe('the served OpenAPI document', () => {
       assert.equal(res.status, 200, res.body.toString());
       mediaTypes.add(String(res.headers['content-type']).split(';')[0]);
     }
-    assert.deepEqual([...mediaTypes].sort(), Object.keys(doc.paths['/jobs/{id}/transcript'].get.responses['200'].content).sort());
+    assert.deepEqual(
+      [...mediaTypes].sort(),
+      Object.keys(doc.paths['/jobs/{id}/transcript'].get.responses['200'].content).sort(),
+    );
     assert.equal((await exchange('GET', '/jobs/{id}/transcript', { id, query: 'format=xml' })).status, 422);
     assert.equal((await exchange('GET', '/jobs/{id}/output', { id })).status, 409);
   });
@@ -229,24 +299,46 @@ describe('the served OpenAPI document', () => {
     await mkdir(client);
     await symlink(path.join(PROJECT_ROOT, 'node_modules'), path.join(client, 'node_modules'));
     await writeFile(path.join(client, 'api.ts'), astToString(ast));
-    await writeFile(path.join(client, 'use-every-operation.ts'), await readFile(path.join(__dirname, 'fixtures', 'use-every-operation.ts.txt'), 'utf8'));
-    await writeFile(path.join(client, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: {
-        strict: true, noEmit: true, target: 'es2022', module: 'esnext', moduleResolution: 'bundler',
-        lib: ['es2022', 'dom'], types: [], skipLibCheck: true,
-      },
-      files: ['use-every-operation.ts'],
-    }));
+    await writeFile(
+      path.join(client, 'use-every-operation.ts'),
+      await readFile(path.join(__dirname, 'fixtures', 'use-every-operation.ts.txt'), 'utf8'),
+    );
+    await writeFile(
+      path.join(client, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: 'es2022',
+          module: 'esnext',
+          moduleResolution: 'bundler',
+          lib: ['es2022', 'dom'],
+          types: [],
+          skipLibCheck: true,
+        },
+        files: ['use-every-operation.ts'],
+      }),
+    );
     const tsc = path.join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const checked = await run(process.execPath, [tsc, '-p', client], { cwd: client }).catch((error: { stdout: string }) => error);
+    const checked = await run(process.execPath, [tsc, '-p', client], { cwd: client }).catch(
+      (error: { stdout: string }) => error,
+    );
     assert.equal(checked.stdout.trim(), '', 'the program using the generated client does not type-check');
 
     const program = await import(pathToFileURL(path.join(client, 'use-every-operation.ts')).href);
     const media = new Blob([await readFile(JFK())], { type: 'audio/wav' });
     const outcome = await program.useEveryOperation(t.base, media);
     assert.deepEqual(outcome, {
-      health: 'ok', sttInstalled: true, documentServer: t.base, hasLicense: true, ttsSucceeded: true, durationIsNumber: true,
-      audioBytes: outcome.audioBytes, wrongKind: 'WRONG_JOB_KIND', cancelFinished: 'JOB_NOT_ACTIVE', sttCreated: 'stt',
+      health: 'ok',
+      sttInstalled: true,
+      documentServer: t.base,
+      hasLicense: true,
+      ttsSucceeded: true,
+      durationIsNumber: true,
+      audioBytes: outcome.audioBytes,
+      wrongKind: 'WRONG_JOB_KIND',
+      cancelFinished: 'JOB_NOT_ACTIVE',
+      sttCreated: 'stt',
       sttCancelled: outcome.sttCancelled,
     });
     assert.ok(outcome.audioBytes > 44, 'the audio came back as a Blob');

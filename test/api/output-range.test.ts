@@ -1,7 +1,15 @@
 // GET /jobs/{id}/output serves single byte ranges, so players can seek and downloads resume (issue 24 #18).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertErrorBody, isTerminal, postJson, request, startTestServer, waitForJob, type TestServer } from '../helpers/server';
+import {
+  assertErrorBody,
+  isTerminal,
+  postJson,
+  request,
+  startTestServer,
+  waitForJob,
+  type TestServer,
+} from '../helpers/server';
 import { englishVoiceId } from '../helpers/voices';
 
 describe('GET /jobs/{id}/output with Range', () => {
@@ -10,7 +18,11 @@ describe('GET /jobs/{id}/output with Range', () => {
   let whole: Buffer;
   before(async () => {
     t = await startTestServer();
-    const created = await postJson(`${t.base}/tts/jobs`, { voiceId: await englishVoiceId(t.base), text: 'Seek me, please.', sampleRate: 16000 });
+    const created = await postJson(`${t.base}/tts/jobs`, {
+      voiceId: await englishVoiceId(t.base),
+      text: 'Seek me, please.',
+      sampleRate: 16000,
+    });
     assert.equal(created.status, 200, created.body.toString());
     const job = await waitForJob(t.base, created.json().id, isTerminal, 60_000);
     assert.equal(job.status, 'succeeded');

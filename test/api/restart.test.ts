@@ -27,14 +27,20 @@ describe('a restart on the same data directory', () => {
     const queued = await create('Waiting for the next start.');
     await waitForJob(first.base, running.id, (j) => j.status === 'processing');
     const before = Object.fromEntries(
-      await Promise.all([succeeded, cancelled, failed].map(async (j) => [j.id, (await request(`${first.base}/jobs/${j.id}`)).json()])),
+      await Promise.all(
+        [succeeded, cancelled, failed].map(async (j) => [j.id, (await request(`${first.base}/jobs/${j.id}`)).json()]),
+      ),
     );
     await first.stop();
 
     const second = await startTestServer({ dataDir });
     try {
       for (const job of [succeeded, cancelled, failed]) {
-        assert.deepEqual((await request(`${second.base}/jobs/${job.id}`)).json(), before[job.id], 'finished jobs never change');
+        assert.deepEqual(
+          (await request(`${second.base}/jobs/${job.id}`)).json(),
+          before[job.id],
+          'finished jobs never change',
+        );
       }
       assert.equal(before[succeeded.id].status, 'succeeded');
       assert.equal(before[cancelled.id].status, 'cancelled');

@@ -34,15 +34,21 @@ describe('Local API service endpoints and request hygiene', () => {
     const res = await request(`${t.base}/capabilities`);
     assert.equal(res.status, 200);
     assert.deepEqual(res.json(), {
-      apiVersion: 'v1', authEnabled: false, ttsEnabled: true, sttEnabled: true,
+      apiVersion: 'v1',
+      authEnabled: false,
+      ttsEnabled: true,
+      sttEnabled: true,
       models: { ttsInstalled: true, sttInstalled: false, sttModels: [] },
       ffmpeg: await describeMediaToolchain(chooseMediaToolchain(engineConfigFromEnvironment())),
     });
   });
 
   it('GET /capabilities names the ffmpeg in use: the system one on PATH, or the WebAssembly build', async () => {
-    const { ffmpeg } = (await request(`${t.base}/capabilities`)).json() as { ffmpeg: { kind: string; description: string } };
-    if (process.env.SPEECH_STUDIO_FFMPEG === 'wasm') assert.deepEqual(ffmpeg, { kind: 'webassembly', version: '5.1.4', description: 'webassembly 5.1.4' });
+    const { ffmpeg } = (await request(`${t.base}/capabilities`)).json() as {
+      ffmpeg: { kind: string; description: string };
+    };
+    if (process.env.SPEECH_STUDIO_FFMPEG === 'wasm')
+      assert.deepEqual(ffmpeg, { kind: 'webassembly', version: '5.1.4', description: 'webassembly 5.1.4' });
     else assert.match(ffmpeg.description, /^system \S*ffmpeg\S* \d+\.\d+/);
   });
 
@@ -50,7 +56,17 @@ describe('Local API service endpoints and request hygiene', () => {
     const doc = (await request(`${t.base}/openapi.json`)).json();
     assert.equal(doc.openapi, '3.1.0');
     assert.equal(doc.info.version, '1.0.0');
-    for (const p of ['/health', '/capabilities', '/voices', '/tts/jobs', '/stt/jobs', '/jobs/{id}', '/jobs/{id}/cancel', '/jobs/{id}/output', '/jobs/{id}/transcript']) {
+    for (const p of [
+      '/health',
+      '/capabilities',
+      '/voices',
+      '/tts/jobs',
+      '/stt/jobs',
+      '/jobs/{id}',
+      '/jobs/{id}/cancel',
+      '/jobs/{id}/output',
+      '/jobs/{id}/transcript',
+    ]) {
       assert.ok(doc.paths[p], `missing ${p}`);
     }
     assert.equal(doc.components.schemas.TtsRequest.additionalProperties, false);
@@ -84,20 +100,41 @@ describe('Local API service endpoints and request hygiene', () => {
   });
 
   it('rejects a foreign Host while bound to loopback (DNS rebinding) with 403 HOST_NOT_ALLOWED', async () => {
-    assertErrorBody(await request(`${t.base}/health`, { headers: { Host: `attacker.example:${t.server.port}` } }), 403, 'HOST_NOT_ALLOWED');
-    assertErrorBody(await request(`${t.base}/health`, { headers: { Host: 'localhost.attacker.example' } }), 403, 'HOST_NOT_ALLOWED');
-    for (const host of [`localhost:${t.server.port}`, `127.0.0.1:${t.server.port}`, `[::1]:${t.server.port}`, 'LOCALHOST']) {
+    assertErrorBody(
+      await request(`${t.base}/health`, { headers: { Host: `attacker.example:${t.server.port}` } }),
+      403,
+      'HOST_NOT_ALLOWED',
+    );
+    assertErrorBody(
+      await request(`${t.base}/health`, { headers: { Host: 'localhost.attacker.example' } }),
+      403,
+      'HOST_NOT_ALLOWED',
+    );
+    for (const host of [
+      `localhost:${t.server.port}`,
+      `127.0.0.1:${t.server.port}`,
+      `[::1]:${t.server.port}`,
+      'LOCALHOST',
+    ]) {
       assert.equal((await request(`${t.base}/health`, { headers: { Host: host } })).status, 200, host);
     }
   });
 
   it('answers broken JSON, a wrong content type and binary garbage with 422 INVALID_REQUEST', async () => {
     const url = `${t.base}/tts/jobs`;
-    const broken = await request(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"voiceId": ' });
+    const broken = await request(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"voiceId": ',
+    });
     assertErrorBody(broken, 422, 'INVALID_REQUEST');
     const wrongType = await request(url, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'hello' });
     assert.match(assertErrorBody(wrongType, 422, 'INVALID_REQUEST').error.message, /JSON/);
-    const garbage = await request(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: Buffer.from([0xff, 0xfe, 0x00, 0x81, 0x9c]) });
+    const garbage = await request(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: Buffer.from([0xff, 0xfe, 0x00, 0x81, 0x9c]),
+    });
     assertErrorBody(garbage, 422, 'INVALID_REQUEST');
     const noType = await request(url, { method: 'POST', body: '{}' });
     assertErrorBody(noType, 422, 'INVALID_REQUEST');
@@ -108,13 +145,19 @@ describe('Local API service endpoints and request hygiene', () => {
   });
 
   it('answers headers larger than 16 KB with 431 and a JSON error body, not a hang', async () => {
-    const answer = await rawExchange(t.server.port, `GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`);
+    const answer = await rawExchange(
+      t.server.port,
+      `GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`,
+    );
     assert.match(answer, /^HTTP\/1\.1 431/);
     assert.match(answer, /"code":"HEADERS_TOO_LARGE"/);
   });
 
   it('answers bytes that are not HTTP with 400 and a JSON error body', async () => {
-    const answer = await rawExchange(t.server.port, Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x0d, 0x0a, 0x0d, 0x0a]));
+    const answer = await rawExchange(
+      t.server.port,
+      Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x0d, 0x0a, 0x0d, 0x0a]),
+    );
     assert.match(answer, /^HTTP\/1\.1 400/);
     assert.match(answer, /"code":"INVALID_REQUEST"/);
   });
@@ -144,8 +187,19 @@ describe('Local API with bearer authentication on', () => {
 
   it('answers a missing key with 401 AUTH_REQUIRED and a wrong one with 401 INVALID_API_KEY', async () => {
     assertErrorBody(await request(`${t.base}/health`), 401, 'AUTH_REQUIRED');
-    for (const header of [`Bearer ${key}x`, `Bearer ${key.slice(0, -1)}`, 'Bearer ', `Basic ${key}`, `Bearer  ${key}`, `Bearer ${'k'.repeat(8000)}`]) {
-      assertErrorBody(await request(`${t.base}/health`, { headers: { Authorization: header } }), 401, 'INVALID_API_KEY');
+    for (const header of [
+      `Bearer ${key}x`,
+      `Bearer ${key.slice(0, -1)}`,
+      'Bearer ',
+      `Basic ${key}`,
+      `Bearer  ${key}`,
+      `Bearer ${'k'.repeat(8000)}`,
+    ]) {
+      assertErrorBody(
+        await request(`${t.base}/health`, { headers: { Authorization: header } }),
+        401,
+        'INVALID_API_KEY',
+      );
     }
   });
 
@@ -156,20 +210,36 @@ describe('Local API with bearer authentication on', () => {
   });
 
   it('checks Origin before auth, so browsers learn nothing about the key', async () => {
-    assertErrorBody(await request(`${t.base}/health`, { headers: { Origin: 'https://x.example' } }), 403, 'ORIGIN_NOT_ALLOWED');
+    assertErrorBody(
+      await request(`${t.base}/health`, { headers: { Origin: 'https://x.example' } }),
+      403,
+      'ORIGIN_NOT_ALLOWED',
+    );
   });
 
   it('honours a regenerated key on the very next request; the old key fails at once', async () => {
     const fresh = await writeApiKey(t.dataDir);
-    assertErrorBody(await request(`${t.base}/health`, { headers: { Authorization: `Bearer ${key}` } }), 401, 'INVALID_API_KEY');
+    assertErrorBody(
+      await request(`${t.base}/health`, { headers: { Authorization: `Bearer ${key}` } }),
+      401,
+      'INVALID_API_KEY',
+    );
     assert.equal((await request(`${t.base}/health`, { headers: { Authorization: `Bearer ${fresh}` } })).status, 200);
     key = fresh;
   });
 
   it('treats an emptied key file as no valid key rather than accepting anything', async () => {
     await writeFile(path.join(t.dataDir, 'api-key'), '\n');
-    assertErrorBody(await request(`${t.base}/health`, { headers: { Authorization: 'Bearer ' } }), 401, 'INVALID_API_KEY');
-    assertErrorBody(await request(`${t.base}/health`, { headers: { Authorization: `Bearer ${key}` } }), 401, 'INVALID_API_KEY');
+    assertErrorBody(
+      await request(`${t.base}/health`, { headers: { Authorization: 'Bearer ' } }),
+      401,
+      'INVALID_API_KEY',
+    );
+    assertErrorBody(
+      await request(`${t.base}/health`, { headers: { Authorization: `Bearer ${key}` } }),
+      401,
+      'INVALID_API_KEY',
+    );
   });
 });
 
@@ -184,10 +254,17 @@ describe('Local API entitlements', () => {
     assert.equal(caps.sttEnabled, false);
     const tts = await postJson(`${t.base}/tts/jobs`, { voiceId: '00000000-0000-4000-8000-000000000000', text: 'hi' });
     assert.equal(assertErrorBody(tts, 402, 'ENTITLEMENT_REQUIRED').error.feature, 'tts');
-    const stt = await request(`${t.base}/stt/jobs`, { method: 'POST', headers: { 'Content-Type': 'multipart/form-data; boundary=x' }, body: '--x--' });
+    const stt = await request(`${t.base}/stt/jobs`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'multipart/form-data; boundary=x' },
+      body: '--x--',
+    });
     assert.equal(assertErrorBody(stt, 402, 'ENTITLEMENT_REQUIRED').error.feature, 'stt');
     await t.dispose();
     t = await startTestServer({ entitlements: localEntitlements(['app_connection']) });
-    assert.equal(assertErrorBody(await request(`${t.base}/health`), 402, 'ENTITLEMENT_REQUIRED').error.feature, 'app_connection');
+    assert.equal(
+      assertErrorBody(await request(`${t.base}/health`), 402, 'ENTITLEMENT_REQUIRED').error.feature,
+      'app_connection',
+    );
   });
 });

@@ -6,7 +6,16 @@ import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { AUDIO_FORMATS, encodeAudio, encodeVideoWithAudio, type AudioFormat } from '../helpers/media-fixtures';
 import { uploadMultipart } from '../helpers/multipart';
-import { assertErrorBody, isTerminal, request, tempDir, waitFor, waitForJob, type TestServer, useTestServer } from '../helpers/server';
+import {
+  assertErrorBody,
+  isTerminal,
+  request,
+  tempDir,
+  waitFor,
+  waitForJob,
+  type TestServer,
+  useTestServer,
+} from '../helpers/server';
 import { containerSkip, installSttModel, sttEngineUnderTest } from '../helpers/stt-engine';
 import { assertMonotonicCues, parseSrt, parseVtt } from '../helpers/subtitles';
 import { testModel } from '../helpers/test-models';
@@ -19,7 +28,10 @@ const LONG_REPEATS = engine.name === 'parakeet' ? 40 : 5;
 async function installModels(dataDir: string): Promise<void> {
   await installSttModel(dataDir);
   await mkdir(path.join(dataDir, 'models', 'vad'), { recursive: true });
-  await copyFile(testModel('vad/ggml-silero-v6.2.0.bin'), path.join(dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'));
+  await copyFile(
+    testModel('vad/ggml-silero-v6.2.0.bin'),
+    path.join(dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'),
+  );
 }
 
 const MEDIA_TYPES = {
@@ -31,7 +43,11 @@ const MEDIA_TYPES = {
 };
 
 async function transcribe(t: TestServer, file: string, fields: Record<string, string> = {}): Promise<any> {
-  const res = await uploadMultipart(`${t.base}/stt/jobs`, { diarizationEnabled: 'false', ...fields }, { source: file, filename: path.basename(file) });
+  const res = await uploadMultipart(
+    `${t.base}/stt/jobs`,
+    { diarizationEnabled: 'false', ...fields },
+    { source: file, filename: path.basename(file) },
+  );
   assert.equal(res.status, 200, res.body.toString());
   return waitForJob(t.base, res.json().id, isTerminal, 60_000);
 }
@@ -65,11 +81,17 @@ describe(`STT jobs through the Local API with ${engine.transcriptBackend}`, () =
         return res.body.toString('utf8');
       };
       const full = JSON.parse(await get('json-full'));
-      assert.equal(JSON.stringify(JSON.parse((await request(`${t.base}/jobs/${job.id}/transcript`)).body.toString())), JSON.stringify(full), 'json-full is the default');
+      assert.equal(
+        JSON.stringify(JSON.parse((await request(`${t.base}/jobs/${job.id}/transcript`)).body.toString())),
+        JSON.stringify(full),
+        'json-full is the default',
+      );
       assert.equal(full.segments.length, job.result.segmentCount);
       let previous = 0;
       for (const segment of full.segments) {
-        assert.ok(segment.start >= previous - 1e-9 && segment.end > segment.start && segment.end <= full.durationSeconds + 0.01);
+        assert.ok(
+          segment.start >= previous - 1e-9 && segment.end > segment.start && segment.end <= full.durationSeconds + 0.01,
+        );
         assert.ok(Array.isArray(segment.words));
         previous = segment.start;
       }
@@ -94,7 +116,11 @@ describe(`STT jobs through the Local API with ${engine.transcriptBackend}`, () =
   });
 
   it('keeps timestamps relative to the original file when cropping', async () => {
-    const job = await transcribe(t, testModel('audio/jfk.wav'), { cropStartSeconds: '2', cropEndSeconds: '8', language: 'en' });
+    const job = await transcribe(t, testModel('audio/jfk.wav'), {
+      cropStartSeconds: '2',
+      cropEndSeconds: '8',
+      language: 'en',
+    });
     assert.equal(job.status, 'succeeded', job.error);
     const full = (await request(`${t.base}/jobs/${job.id}/transcript?format=json-full`)).json();
     for (const s of full.segments) assert.ok(s.start >= 2 - 1e-6 && s.end <= 8 + 1e-6, `${s.start}-${s.end}`);
@@ -107,7 +133,11 @@ describe(`STT jobs through the Local API with ${engine.transcriptBackend}`, () =
   });
 
   it('refuses a language whisper does not know with 422 naming the field', async () => {
-    const res = await uploadMultipart(`${t.base}/stt/jobs`, { language: 'xx', diarizationEnabled: 'false' }, { source: testModel('audio/jfk.wav'), filename: 'jfk.wav' });
+    const res = await uploadMultipart(
+      `${t.base}/stt/jobs`,
+      { language: 'xx', diarizationEnabled: 'false' },
+      { source: testModel('audio/jfk.wav'), filename: 'jfk.wav' },
+    );
     assert.match(assertErrorBody(res, 422, 'INVALID_REQUEST').error.message, /^language:/);
   });
 
@@ -124,23 +154,48 @@ describe(`STT jobs through the Local API with ${engine.transcriptBackend}`, () =
     let long: string;
     before(async () => {
       long = path.join(media, 'long.wav');
-      await run('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-stream_loop', String(LONG_REPEATS), '-i', testModel('audio/alice-sample-16k.wav'), '-c:a', 'pcm_s16le', long]);
+      await run('ffmpeg', [
+        '-nostdin',
+        '-v',
+        'error',
+        '-y',
+        '-stream_loop',
+        String(LONG_REPEATS),
+        '-i',
+        testModel('audio/alice-sample-16k.wav'),
+        '-c:a',
+        'pcm_s16le',
+        long,
+      ]);
     });
 
     it('cancels while transcribing, ends the engine, and the next job runs on a fresh engine', async () => {
-      const res = await uploadMultipart(`${t.base}/stt/jobs`, { diarizationEnabled: 'false', language: 'en' }, { source: long, filename: 'long.wav' });
+      const res = await uploadMultipart(
+        `${t.base}/stt/jobs`,
+        { diarizationEnabled: 'false', language: 'en' },
+        { source: long, filename: 'long.wav' },
+      );
       const id = res.json().id;
       await waitForJob(t.base, id, (j) => j.phase === 'transcribing' || isTerminal(j), 60_000);
       const pids = t.server.engine.pids;
       const cancelled = await request(`${t.base}/jobs/${id}/cancel`, { method: 'POST' });
       assert.equal(cancelled.json().status, 'cancelled');
-      await waitFor('the engine to end', async () => t.server.engine.pids.filter((p) => pids.includes(p)), (left) => left.length === 0, 5000);
+      await waitFor(
+        'the engine to end',
+        async () => t.server.engine.pids.filter((p) => pids.includes(p)),
+        (left) => left.length === 0,
+        5000,
+      );
       const next = await transcribe(t, testModel('audio/jfk.wav'), { language: 'en' });
       assert.equal(next.status, 'succeeded', next.error);
     });
 
     it('fails the job with a readable error when the engine is killed mid-transcription', async () => {
-      const res = await uploadMultipart(`${t.base}/stt/jobs`, { diarizationEnabled: 'false', language: 'en' }, { source: long, filename: 'long.wav' });
+      const res = await uploadMultipart(
+        `${t.base}/stt/jobs`,
+        { diarizationEnabled: 'false', language: 'en' },
+        { source: long, filename: 'long.wav' },
+      );
       const id = res.json().id;
       await waitForJob(t.base, id, (j) => j.phase === 'transcribing', 60_000);
       for (const pid of t.server.engine.pids) process.kill(pid, 'SIGKILL');

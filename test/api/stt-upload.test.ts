@@ -12,7 +12,10 @@ const JFK = () => path.join(testModelsDir(), 'audio', 'jfk.wav');
 async function installSyntheticWhisper(dataDir: string): Promise<void> {
   const dir = path.join(dataDir, 'models', 'whisper');
   await mkdir(dir, { recursive: true });
-  await symlink(path.join(testModelsDir(), 'whisper', 'ggml-synthetic-random.bin'), path.join(dir, 'ggml-synthetic-random.bin'));
+  await symlink(
+    path.join(testModelsDir(), 'whisper', 'ggml-synthetic-random.bin'),
+    path.join(dir, 'ggml-synthetic-random.bin'),
+  );
 }
 
 /** Job folders left in the data directory (uploads of refused requests must not stay behind). */
@@ -53,7 +56,12 @@ describe('POST /stt/jobs upload handling', () => {
     await handle.close();
     const res = await uploadMultipart(`${t.base}/stt/jobs`, {}, { source: sparse, filename: 'huge.wav' });
     assertErrorBody(res, 413, 'FILE_TOO_LARGE');
-    await waitFor('the partial upload to be removed', () => jobFolders(t.dataDir), (f) => f.length === 0, 5000);
+    await waitFor(
+      'the partial upload to be removed',
+      () => jobFolders(t.dataDir),
+      (f) => f.length === 0,
+      5000,
+    );
   });
 
   it('refuses a declared Content-Length over the limit before reading the body', async () => {
@@ -67,15 +75,27 @@ describe('POST /stt/jobs upload handling', () => {
   });
 
   it('answers 422 for a body that is not multipart, has no file, an empty file, or a second file', async () => {
-    const notMultipart = await request(`${t.base}/stt/jobs`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const notMultipart = await request(`${t.base}/stt/jobs`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     assert.match(assertErrorBody(notMultipart, 422, 'INVALID_REQUEST').error.message, /multipart/);
-    const noBoundary = await request(`${t.base}/stt/jobs`, { method: 'POST', headers: { 'Content-Type': 'multipart/form-data' }, body: 'x' });
+    const noBoundary = await request(`${t.base}/stt/jobs`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'multipart/form-data' },
+      body: 'x',
+    });
     assertErrorBody(noBoundary, 422, 'INVALID_REQUEST');
     const noFile = await uploadMultipart(`${t.base}/stt/jobs`, { language: 'en' });
     assert.match(assertErrorBody(noFile, 422, 'INVALID_REQUEST').error.message, /^file: is required/);
     const empty = await uploadMultipart(`${t.base}/stt/jobs`, {}, { source: Buffer.alloc(0), filename: 'a.wav' });
     assert.match(assertErrorBody(empty, 422, 'INVALID_REQUEST').error.message, /^file: is empty/);
-    const wrongName = await uploadMultipart(`${t.base}/stt/jobs`, {}, { source: Buffer.from('x'), filename: 'a.wav', fieldName: 'media' });
+    const wrongName = await uploadMultipart(
+      `${t.base}/stt/jobs`,
+      {},
+      { source: Buffer.from('x'), filename: 'a.wav', fieldName: 'media' },
+    );
     assertErrorBody(wrongName, 422, 'INVALID_REQUEST');
     assert.deepEqual(await jobFolders(t.dataDir), []);
   });
@@ -83,8 +103,15 @@ describe('POST /stt/jobs upload handling', () => {
   it('says the media needs a filename when "file" comes as a plain field, short or long', async () => {
     for (const content of ['RIFF....', 'x'.repeat(4096)]) {
       const body = `--b\r\nContent-Disposition: form-data; name="file"\r\n\r\n${content}\r\n--b--\r\n`;
-      const res = await request(`${t.base}/stt/jobs`, { method: 'POST', headers: { 'Content-Type': 'multipart/form-data; boundary=b' }, body });
-      assert.match(assertErrorBody(res, 422, 'INVALID_REQUEST').error.message, /^file: must be sent as a file, with a filename/);
+      const res = await request(`${t.base}/stt/jobs`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'multipart/form-data; boundary=b' },
+        body,
+      });
+      assert.match(
+        assertErrorBody(res, 422, 'INVALID_REQUEST').error.message,
+        /^file: must be sent as a file, with a filename/,
+      );
     }
     assert.deepEqual(await jobFolders(t.dataDir), []);
   });
@@ -103,14 +130,22 @@ describe('POST /stt/jobs upload handling', () => {
       [{ colour: 'blue' }, /^colour: is not a known field/],
     ];
     for (const [fields, message] of cases) {
-      const res = await uploadMultipart(`${t.base}/stt/jobs`, { diarizationEnabled: 'false', ...fields }, { source: JFK(), filename: 'jfk.wav' });
+      const res = await uploadMultipart(
+        `${t.base}/stt/jobs`,
+        { diarizationEnabled: 'false', ...fields },
+        { source: JFK(), filename: 'jfk.wav' },
+      );
       assert.match(assertErrorBody(res, 422, 'INVALID_REQUEST').error.message, message, JSON.stringify(fields));
     }
     assert.deepEqual(await jobFolders(t.dataDir), []);
   });
 
   it('answers 409 MODEL_NOT_INSTALLED naming diarization when it is asked for explicitly without its models', async () => {
-    const res = await uploadMultipart(`${t.base}/stt/jobs`, { diarizationEnabled: 'true' }, { source: JFK(), filename: 'jfk.wav' });
+    const res = await uploadMultipart(
+      `${t.base}/stt/jobs`,
+      { diarizationEnabled: 'true' },
+      { source: JFK(), filename: 'jfk.wav' },
+    );
     assert.match(assertErrorBody(res, 409, 'MODEL_NOT_INSTALLED').error.message, /diarization/i);
   });
 
@@ -137,7 +172,7 @@ describe('POST /stt/jobs upload handling', () => {
     assert.deepEqual(await jobFolders(t.dataDir), []);
   });
 
-  it('stores the upload under its own name, never the client\'s, and creates a queued job', async () => {
+  it("stores the upload under its own name, never the client's, and creates a queued job", async () => {
     const res = await uploadMultipart(
       `${t.base}/stt/jobs`,
       { language: 'en', diarizationEnabled: 'false' },

@@ -16,7 +16,12 @@ function storedTranscript(base: Transcript): Transcript {
   const vocabulary = ['subtitles', 'follow', 'the', 'speaker', 'closely', 'and', 'stay', 'readable', 'for', 'viewers.'];
   const segments = Array.from({ length: 6 }, (_, s) => {
     const start = 1 + s * 5.5;
-    const words = vocabulary.map((text, i) => ({ text, start: start + i * 0.4, end: start + i * 0.4 + 0.35, probability: null }));
+    const words = vocabulary.map((text, i) => ({
+      text,
+      start: start + i * 0.4,
+      end: start + i * 0.4 + 0.35,
+      probability: null,
+    }));
     return { start, end: words[words.length - 1].end, text: vocabulary.join(' '), words };
   });
   return { ...base, segments, text: segments.map((s) => s.text).join(' '), wordTiming: 'recognizer' };
@@ -32,10 +37,20 @@ describe('GET /jobs/{id}/transcript lays out SRT and WebVTT cues with a subtitle
     t = await startTestServer();
     await mkdir(path.join(t.dataDir, 'models', 'whisper'), { recursive: true });
     await mkdir(path.join(t.dataDir, 'models', 'vad'), { recursive: true });
-    await symlink(testModel('whisper/ggml-synthetic-random.bin'), path.join(t.dataDir, 'models', 'whisper', 'ggml-synthetic-random.bin'));
-    await copyFile(testModel('vad/ggml-silero-v6.2.0.bin'), path.join(t.dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'));
+    await symlink(
+      testModel('whisper/ggml-synthetic-random.bin'),
+      path.join(t.dataDir, 'models', 'whisper', 'ggml-synthetic-random.bin'),
+    );
+    await copyFile(
+      testModel('vad/ggml-silero-v6.2.0.bin'),
+      path.join(t.dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'),
+    );
     const file = testModel('audio/jfk.wav');
-    const res = await uploadMultipart(`${t.base}/stt/jobs`, { language: 'en', diarizationEnabled: 'false' }, { source: file, filename: 'jfk.wav' });
+    const res = await uploadMultipart(
+      `${t.base}/stt/jobs`,
+      { language: 'en', diarizationEnabled: 'false' },
+      { source: file, filename: 'jfk.wav' },
+    );
     assert.equal(res.status, 200, res.body.toString());
     const job = await waitForJob(t.base, res.json().id, isTerminal, 60_000);
     assert.equal(job.status, 'succeeded', job.error);
@@ -52,13 +67,25 @@ describe('GET /jobs/{id}/transcript lays out SRT and WebVTT cues with a subtitle
 
   it('marks in json-full the segments the recognizer may have invented, as the flags of their stored text and times say', () => {
     const recomputed = hallucinationFlags(recognized.segments);
-    console.log(`      (flags of the synthetic model's segments: ${JSON.stringify(recognized.segments.map((segment) => segment.flags ?? []))})`);
+    console.log(
+      `      (flags of the synthetic model's segments: ${JSON.stringify(recognized.segments.map((segment) => segment.flags ?? []))})`,
+    );
     recognized.segments.forEach((segment, i) => {
-      assert.ok(segment.flags === undefined || segment.flags.length > 0, 'a segment without flags has no `flags` field');
+      assert.ok(
+        segment.flags === undefined || segment.flags.length > 0,
+        'a segment without flags has no `flags` field',
+      );
       const flags = segment.flags ?? [];
-      assert.ok(flags.every((flag) => HALLUCINATION_FLAGS.includes(flag)), JSON.stringify(flags));
+      assert.ok(
+        flags.every((flag) => HALLUCINATION_FLAGS.includes(flag)),
+        JSON.stringify(flags),
+      );
       // `no-speech` needs the VAD's speech, which only the engine saw; every other flag follows from the segment.
-      assert.deepEqual(flags.filter((flag) => flag !== 'no-speech'), recomputed[i], `segment ${i}: ${segment.text}`);
+      assert.deepEqual(
+        flags.filter((flag) => flag !== 'no-speech'),
+        recomputed[i],
+        `segment ${i}: ${segment.text}`,
+      );
     });
   });
 
@@ -68,7 +95,10 @@ describe('GET /jobs/{id}/transcript lays out SRT and WebVTT cues with a subtitle
     assert.equal(res.status, 200);
     const cues = parseSrt(res.body.toString());
     assertMonotonicCues(cues);
-    const longWordCues = String(res.headers['subtitle-long-word-cues'] ?? '').split(', ').filter(Boolean).map(Number);
+    const longWordCues = String(res.headers['subtitle-long-word-cues'] ?? '')
+      .split(', ')
+      .filter(Boolean)
+      .map(Number);
     cues.forEach((cue, i) => {
       assert.equal(cue.lines.length, 1);
       if (!longWordCues.includes(i + 1)) assert.ok(cue.lines[0].length <= 10, `cue ${i + 1}: ${cue.lines[0]}`);
@@ -89,7 +119,10 @@ describe('GET /jobs/{id}/transcript lays out SRT and WebVTT cues with a subtitle
         ['', resolveStyle()],
         ['&style=bbc', resolveStyle('bbc')],
         ['&maxLineChars=20&maxLines=1', resolveStyle('default', { maxLineChars: 20, maxLines: 1 })],
-        ['&style=netflix-en&maxDurationSeconds=3&minDurationSeconds=1.5', resolveStyle('netflix-en', { maxDurationSeconds: 3, minDurationSeconds: 1.5 })],
+        [
+          '&style=netflix-en&maxDurationSeconds=3&minDurationSeconds=1.5',
+          resolveStyle('netflix-en', { maxDurationSeconds: 3, minDurationSeconds: 1.5 }),
+        ],
         ['&maxCharsPerSecond=8', resolveStyle('default', { maxCharsPerSecond: 8 })],
       ];
       for (const format of ['srt', 'vtt'] as const) {
@@ -103,10 +136,15 @@ describe('GET /jobs/{id}/transcript lays out SRT and WebVTT cues with a subtitle
           const keptUpToLimit = (n: number): boolean => {
             const cue = cues[n - 1];
             const next = cues[n];
-            const limit = Math.min(cue.start + style.maxDurationSeconds, next ? next.start - style.minGapSeconds : Infinity);
+            const limit = Math.min(
+              cue.start + style.maxDurationSeconds,
+              next ? next.start - style.minGapSeconds : Infinity,
+            );
             return Math.abs(cue.end - limit) < 0.0015;
           };
-          const found = problems(body, format, style).filter((p) => !(p.kind === 'reading-speed' && keptUpToLimit(p.cue)));
+          const found = problems(body, format, style).filter(
+            (p) => !(p.kind === 'reading-speed' && keptUpToLimit(p.cue)),
+          );
           assert.deepEqual(found, [], `${format}${query}`);
           bodies.set(`${format}${query}`, body);
         }
@@ -133,7 +171,10 @@ describe('GET /jobs/{id}/transcript lays out SRT and WebVTT cues with a subtitle
       assert.equal(res.status, 200);
       const cues = parseVtt(res.body.toString());
       const numbers = String(res.headers['subtitle-long-word-cues']).split(', ').map(Number);
-      assert.deepEqual(numbers.map((n) => cues[n - 1]?.lines), [['https://example.com/an/address/longer/than/a/line']]);
+      assert.deepEqual(
+        numbers.map((n) => cues[n - 1]?.lines),
+        [['https://example.com/an/address/longer/than/a/line']],
+      );
       await writeFile(transcriptFile, JSON.stringify(storedTranscript(recognized)));
     });
   });
@@ -148,7 +189,10 @@ describe('GET /jobs/{id}/transcript lays out SRT and WebVTT cues with a subtitle
       ['format=srt&maxCharsPerSecond=2', /^maxCharsPerSecond: must be from 5 to 60$/],
       ['format=srt&minDurationSeconds=-1', /^minDurationSeconds: must be from 0 to 10$/],
       ['format=srt&maxDurationSeconds=61', /^maxDurationSeconds: must be from 0.5 to 60$/],
-      ['format=srt&minDurationSeconds=5&maxDurationSeconds=2', /^minDurationSeconds: the minimum duration \(5 s\) must not exceed the maximum \(2 s\)$/],
+      [
+        'format=srt&minDurationSeconds=5&maxDurationSeconds=2',
+        /^minDurationSeconds: the minimum duration \(5 s\) must not exceed the maximum \(2 s\)$/,
+      ],
       ['format=srt&style=cinema', /^style: must be one of "default", "netflix-en", /],
       ['format=txt&maxLines=1', /^maxLines: applies only to format srt or vtt$/],
       ['style=bbc', /^style: applies only to format srt or vtt$/],
@@ -161,7 +205,10 @@ describe('GET /jobs/{id}/transcript lays out SRT and WebVTT cues with a subtitle
 
   it('describes the style parameters in the OpenAPI document', async () => {
     const doc = (await request(`${t.base}/openapi.json`)).json();
-    const parameters = doc.paths['/jobs/{id}/transcript'].get.parameters as Array<{ name: string; schema: Record<string, unknown> }>;
+    const parameters = doc.paths['/jobs/{id}/transcript'].get.parameters as Array<{
+      name: string;
+      schema: Record<string, unknown>;
+    }>;
     const byName = Object.fromEntries(parameters.map((p) => [p.name, p.schema]));
     assert.deepEqual(byName.maxLineChars, { type: 'integer', minimum: 10, maximum: 200 });
     assert.deepEqual(byName.maxCharsPerSecond, { type: 'number', minimum: 5, maximum: 60 });

@@ -2,10 +2,20 @@ import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { readWavInfo } from '../../src/audio/wav-reader';
-import { assertErrorBody, isTerminal, postJson, rawPathRequest, request, startTestServer, waitFor, waitForJob, type TestServer, useTestServer } from '../helpers/server';
+import {
+  assertErrorBody,
+  isTerminal,
+  postJson,
+  rawPathRequest,
+  request,
+  startTestServer,
+  waitFor,
+  waitForJob,
+  type TestServer,
+  useTestServer,
+} from '../helpers/server';
 import { isAlive } from '../helpers/processes';
 import { englishVoiceId, LONG_TEXT } from '../helpers/voices';
-
 
 describe('TTS jobs through the Local API with espeak-ng', () => {
   const t = useTestServer();
@@ -16,7 +26,10 @@ describe('TTS jobs through the Local API with espeak-ng', () => {
 
   it('runs a job from POST /tts/jobs to a WAV with the requested rate, channels and length', async () => {
     const created = await postJson(`${t.base}/tts/jobs`, {
-      voiceId, text: 'Hello from Speech Studio. This is a test of the local speech API.', sampleRate: 44100, audioChannels: 'stereo',
+      voiceId,
+      text: 'Hello from Speech Studio. This is a test of the local speech API.',
+      sampleRate: 44100,
+      audioChannels: 'stereo',
     });
     assert.equal(created.status, 200);
     const job = created.json();
@@ -55,14 +68,22 @@ describe('TTS jobs through the Local API with espeak-ng', () => {
     const job = (await postJson(`${t.base}/tts/jobs`, { voiceId, text: LONG_TEXT.slice(0, 4000) })).json();
     const seen: number[] = [];
     const statuses = new Set<string>();
-    const done = await waitFor('the long job', async () => (await request(`${t.base}/jobs/${job.id}`)).json(), (j) => {
-      seen.push(j.progress);
-      statuses.add(j.status);
-      return isTerminal(j);
-    }, 120_000);
+    const done = await waitFor(
+      'the long job',
+      async () => (await request(`${t.base}/jobs/${job.id}`)).json(),
+      (j) => {
+        seen.push(j.progress);
+        statuses.add(j.status);
+        return isTerminal(j);
+      },
+      120_000,
+    );
     assert.equal(done.status, 'succeeded', done.error);
     for (let i = 1; i < seen.length; i++) assert.ok(seen[i] >= seen[i - 1], `progress fell: ${seen.join(',')}`);
-    assert.ok(seen.some((p) => p > 0 && p < 100), `no intermediate progress in ${seen.join(',')}`);
+    assert.ok(
+      seen.some((p) => p > 0 && p < 100),
+      `no intermediate progress in ${seen.join(',')}`,
+    );
     assert.ok(statuses.has('processing'));
   });
 
@@ -84,11 +105,18 @@ describe('TTS jobs through the Local API with espeak-ng', () => {
       [{ voiceId: '00000000-0000-4000-8000-000000000000', text: 'hi' }, /^voiceId: no voice/],
       [{ voiceId, text: 'hi', outputFormat: 'ogg' }, /^outputFormat: must be one of "wav", "mp3", "aac", "flac"/],
       [{ voiceId, text: 'hi', inputFormat: 'srt' }, /^text: not valid SRT, line 1: /],
-      [{ voiceId, text: 'WEBVTT\n\n00:01.000 --> 00:00.500\nx', inputFormat: 'vtt' }, /^text: not valid VTT, line 3: the cue ends before it starts/],
+      [
+        { voiceId, text: 'WEBVTT\n\n00:01.000 --> 00:00.500\nx', inputFormat: 'vtt' },
+        /^text: not valid VTT, line 3: the cue ends before it starts/,
+      ],
     ];
     for (const [body, message] of cases) {
       const res = await postJson(`${t.base}/tts/jobs`, body);
-      assert.match(assertErrorBody(res, 422, 'INVALID_REQUEST').error.message, message, JSON.stringify(body).slice(0, 80));
+      assert.match(
+        assertErrorBody(res, 422, 'INVALID_REQUEST').error.message,
+        message,
+        JSON.stringify(body).slice(0, 80),
+      );
     }
   });
 
@@ -130,7 +158,12 @@ describe('TTS jobs through the Local API with espeak-ng', () => {
     const pid = t.server.engine.pids[0];
     const cancelled = await request(`${t.base}/jobs/${running.id}/cancel`, { method: 'POST' });
     assert.equal(cancelled.json().status, 'cancelled');
-    await waitFor('the engine process to end', async () => isAlive(pid), (alive) => !alive, 5000);
+    await waitFor(
+      'the engine process to end',
+      async () => isAlive(pid),
+      (alive) => !alive,
+      5000,
+    );
 
     assertErrorBody(await request(`${t.base}/jobs/${running.id}/cancel`, { method: 'POST' }), 422, 'JOB_NOT_ACTIVE');
     const after = (await request(`${t.base}/jobs/${running.id}`)).json();

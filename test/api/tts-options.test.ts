@@ -47,9 +47,16 @@ describe('TTS request options through the Local API', () => {
       assert.equal(job.result.mediaType, MEDIA_TYPES[format]);
       assert.equal(job.result.bytes, output.body.length);
       const probed = await probeAudio(file);
-      assert.deepEqual([probed.codec, probed.sampleRate, probed.channels], [CODECS[format], options.sampleRate, options.audioChannels === 'stereo' ? 2 : 1], format);
+      assert.deepEqual(
+        [probed.codec, probed.sampleRate, probed.channels],
+        [CODECS[format], options.sampleRate, options.audioChannels === 'stereo' ? 2 : 1],
+        format,
+      );
       // Encoders add a few milliseconds of priming and padding; the length must still match the result.
-      assert.ok(Math.abs(probed.decodedSeconds - job.result.durationSeconds) < 0.1, `${format}: ${probed.decodedSeconds} vs ${job.result.durationSeconds}`);
+      assert.ok(
+        Math.abs(probed.decodedSeconds - job.result.durationSeconds) < 0.1,
+        `${format}: ${probed.decodedSeconds} vs ${job.result.durationSeconds}`,
+      );
       assert.ok(job.result.durationSeconds > 3, `${format}: ${job.result.durationSeconds} s`);
     }
   });
@@ -77,7 +84,11 @@ describe('TTS request options through the Local API', () => {
   });
 
   it('narrates an SRT to MP3: speech starts at each cue and the audio lasts until the last cue ends', async () => {
-    const cues: [number, number, string][] = [[1, 3, 'First, the introduction.'], [4, 6, 'Then the middle part.'], [7.5, 9.5, 'And the end.']];
+    const cues: [number, number, string][] = [
+      [1, 3, 'First, the introduction.'],
+      [4, 6, 'Then the middle part.'],
+      [7.5, 9.5, 'And the end.'],
+    ];
     const { job, file } = await run({ text: srtOf(cues), inputFormat: 'srt', outputFormat: 'mp3', sampleRate: 24000 });
     const samples = await decodeMono(file, 24000);
     const probed = await probeAudio(file);
@@ -85,19 +96,25 @@ describe('TTS request options through the Local API', () => {
     const onsets = soundOnsets(samples, 24000);
     assert.equal(onsets.length, 3, `onsets ${onsets.join(',')}`);
     // The MP3 encoder's delay (about 50 ms at 24 kHz) shifts everything a little later.
-    onsets.forEach((onset, i) => assert.ok(onset - cues[i][0] > -0.02 && onset - cues[i][0] < 0.1, `cue ${i + 1}: ${onset}`));
+    onsets.forEach((onset, i) =>
+      assert.ok(onset - cues[i][0] > -0.02 && onset - cues[i][0] < 0.1, `cue ${i + 1}: ${onset}`),
+    );
     assert.equal(job.result.cues.length, 3);
     assert.equal(job.result.overranCues, 0);
   });
 
   it('narrates WebVTT to WAV with the cue timing exact to the sample rate', async () => {
-    const vtt = 'WEBVTT\n\n00:00.500 --> 00:02.000\n<v Ann>Hello.\n\n00:03.000 --> 00:04.500 align:end\n<i>Goodbye.</i>\n';
+    const vtt =
+      'WEBVTT\n\n00:00.500 --> 00:02.000\n<v Ann>Hello.\n\n00:03.000 --> 00:04.500 align:end\n<i>Goodbye.</i>\n';
     const { job, output } = await run({ text: vtt, inputFormat: 'vtt', sampleRate: 16000 });
     const { info, samples } = readWavSamples(output.body);
     assert.ok(Math.abs(info.frames / 16000 - 4.5) < 0.002);
     const onsets = soundOnsets(samples, 16000);
     assert.ok(Math.abs(onsets[0] - 0.5) < 0.03 && Math.abs(onsets[1] - 3) < 0.03, `onsets ${onsets.join(',')}`);
-    assert.deepEqual(job.result.cues.map((cue: { speaker: string | null }) => cue.speaker), ['Ann', null]);
+    assert.deepEqual(
+      job.result.cues.map((cue: { speaker: string | null }) => cue.speaker),
+      ['Ann', null],
+    );
   });
 });
 
@@ -107,7 +124,10 @@ describe('neural voices through the Local API', () => {
 
   it('lists a catalog voice as not installed and answers 409 VOICE_NOT_READY for a job with it', async () => {
     const page = (await request(`${t.base}/voices?search=lessac`)).json();
-    assert.deepEqual(page.items.map((v: { id: string; availability: string }) => [v.id, v.availability]), [[lessac, 'not_installed']]);
+    assert.deepEqual(
+      page.items.map((v: { id: string; availability: string }) => [v.id, v.availability]),
+      [[lessac, 'not_installed']],
+    );
     const res = await postJson(`${t.base}/tts/jobs`, { voiceId: lessac, text: 'Hello.' });
     assert.match(assertErrorBody(res, 409, 'VOICE_NOT_READY').error.message, /Lessac .* is not installed/);
   });
@@ -121,7 +141,12 @@ describe('neural voices through the Local API', () => {
     await writeFile(path.join(dir, 'en_US-lessac-medium.onnx.json'), '{}');
     const voice = (await request(`${t.base}/voices?search=lessac`)).json().items[0];
     assert.equal(voice.availability, 'ready');
-    const created = await postJson(`${t.base}/tts/jobs`, { voiceId: lessac, text: 'Hello from a neural voice.', outputFormat: 'flac', trimSilence: false });
+    const created = await postJson(`${t.base}/tts/jobs`, {
+      voiceId: lessac,
+      text: 'Hello from a neural voice.',
+      outputFormat: 'flac',
+      trimSilence: false,
+    });
     const job = await waitForJob(t.base, created.json().id, isTerminal, 60_000);
     assert.equal(job.status, 'succeeded', job.error);
     assert.equal(job.backend, 'sherpa-onnx');

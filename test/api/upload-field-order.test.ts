@@ -6,7 +6,6 @@ import { before, describe, it } from 'node:test';
 import { useTestServer } from '../helpers/server';
 import { linkSyntheticWhisper, testModel } from '../helpers/test-models';
 
-
 /** A multipart upload with the file part first and the text fields after it (as the Vercel AI SDK sends them). */
 async function fileThenFields(url: string, fields: Record<string, string>): Promise<{ status: number; body: any }> {
   const form = new FormData();
@@ -44,7 +43,12 @@ describe('multipart fields after the file part', () => {
   });
 
   it('a prompt of 400 CJK characters (1200 bytes) is within the 1024-character limit, before or after the file', async () => {
-    const res = await fileThenFields(`${t.base}/audio/transcriptions`, { model: 'whisper-1', language: 'en', prompt: '東'.repeat(400), response_format: 'text' });
+    const res = await fileThenFields(`${t.base}/audio/transcriptions`, {
+      model: 'whisper-1',
+      language: 'en',
+      prompt: '東'.repeat(400),
+      response_format: 'text',
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
   });
 });

@@ -21,7 +21,11 @@ const synthetic = (file: string): string => testModel(path.join('sherpa-syntheti
 
 /** The book's audio as 16 kHz mono samples. */
 async function decoded(file: string): Promise<Int16Array> {
-  const { stdout } = await promisify(execFile)('ffmpeg', ['-v', 'error', '-i', file, '-ac', '1', '-ar', String(RATE), '-f', 's16le', '-'], { encoding: 'buffer', maxBuffer: 1 << 28 });
+  const { stdout } = await promisify(execFile)(
+    'ffmpeg',
+    ['-v', 'error', '-i', file, '-ac', '1', '-ar', String(RATE), '-f', 's16le', '-'],
+    { encoding: 'buffer', maxBuffer: 1 << 28 },
+  );
   return new Int16Array(stdout.buffer, stdout.byteOffset, stdout.length / 2);
 }
 
@@ -45,18 +49,49 @@ function silences(samples: Int16Array, quiet: number, min: number): number[] {
 const FAMILIES: Array<{ name: string; voice: string; install?: (dataDir: string) => Promise<void> }> = [
   { name: 'espeak-ng', voice: 'English (America)' },
   {
-    name: 'sherpa-onnx VITS', voice: 'Book Piper',
-    install: (dataDir) => handInstalled(dataDir, 'book-piper', { name: 'Book Piper', engine: 'vits', languageCode: 'en-US', files: { model: 'model.onnx', tokens: 'tokens.txt' } },
-      { 'model.onnx': synthetic('vits-piper/model.onnx'), 'tokens.txt': synthetic('vits-piper/tokens.txt') }),
+    name: 'sherpa-onnx VITS',
+    voice: 'Book Piper',
+    install: (dataDir) =>
+      handInstalled(
+        dataDir,
+        'book-piper',
+        {
+          name: 'Book Piper',
+          engine: 'vits',
+          languageCode: 'en-US',
+          files: { model: 'model.onnx', tokens: 'tokens.txt' },
+        },
+        { 'model.onnx': synthetic('vits-piper/model.onnx'), 'tokens.txt': synthetic('vits-piper/tokens.txt') },
+      ),
   },
   {
-    name: 'sherpa-onnx Kokoro', voice: 'Book Kokoro',
-    install: (dataDir) => handInstalled(dataDir, 'book-kokoro', { name: 'Book Kokoro', engine: 'kokoro', languageCode: 'en-US', files: { model: 'model.onnx', voices: 'voices.bin', tokens: 'tokens.txt' } },
-      { 'model.onnx': synthetic('kokoro/model.onnx'), 'voices.bin': synthetic('kokoro/voices.bin'), 'tokens.txt': synthetic('kokoro/tokens.txt') }),
+    name: 'sherpa-onnx Kokoro',
+    voice: 'Book Kokoro',
+    install: (dataDir) =>
+      handInstalled(
+        dataDir,
+        'book-kokoro',
+        {
+          name: 'Book Kokoro',
+          engine: 'kokoro',
+          languageCode: 'en-US',
+          files: { model: 'model.onnx', voices: 'voices.bin', tokens: 'tokens.txt' },
+        },
+        {
+          'model.onnx': synthetic('kokoro/model.onnx'),
+          'voices.bin': synthetic('kokoro/voices.bin'),
+          'tokens.txt': synthetic('kokoro/tokens.txt'),
+        },
+      ),
   },
 ];
 
-async function handInstalled(dataDir: string, folder: string, voiceJson: Record<string, unknown>, files: Record<string, string>): Promise<void> {
+async function handInstalled(
+  dataDir: string,
+  folder: string,
+  voiceJson: Record<string, unknown>,
+  files: Record<string, string>,
+): Promise<void> {
   const dir = path.join(dataDir, 'models', 'tts', folder);
   await mkdir(dir, { recursive: true });
   for (const [name, source] of Object.entries(files)) await copyFile(source, path.join(dir, name));
@@ -82,7 +117,18 @@ describe('node dist/cli.js audiobook with SSML blocks', () => {
       await family.install?.(dataDir);
       await writeFile(path.join(dir, 'book.md'), BOOK);
       const out = path.join(dir, 'book.mp3');
-      const run = await runCli(['audiobook', path.join(dir, 'book.md'), '--out', out, '--format', 'mp3', '--voice', family.voice, '--data-dir', dataDir]);
+      const run = await runCli([
+        'audiobook',
+        path.join(dir, 'book.md'),
+        '--out',
+        out,
+        '--format',
+        'mp3',
+        '--voice',
+        family.voice,
+        '--data-dir',
+        dataDir,
+      ]);
       assert.equal(run.code, 0, run.stderr);
       if (family.name === 'espeak-ng') assert.doesNotMatch(run.stdout, /Not honoured/);
       else assert.match(run.stdout, /^Not honoured: ssml phoneme: .*take text, not phonemes/m);
@@ -96,7 +142,14 @@ describe('node dist/cli.js audiobook with SSML blocks', () => {
   it('stops on malformed SSML, naming the chapter, line and column', async () => {
     const dir = await workDir();
     await writeFile(path.join(dir, 'book.md'), '# Bad\n\n```ssml\n<speak>\n  <break time="soon"/>\n</speak>\n```\n');
-    const run = await runCli(['audiobook', path.join(dir, 'book.md'), '--out', path.join(dir, 'book.m4b'), '--data-dir', path.join(dir, 'data')]);
+    const run = await runCli([
+      'audiobook',
+      path.join(dir, 'book.md'),
+      '--out',
+      path.join(dir, 'book.m4b'),
+      '--data-dir',
+      path.join(dir, 'data'),
+    ]);
     assert.equal(run.code, 1);
     assert.match(run.stderr, /Chapter "Bad", an SSML block: SSML line 2, column 3: <break time="soon">/);
   });

@@ -14,7 +14,15 @@ import { LONG_TEXT } from '../helpers/voices';
 const workDir = useWorkDirs();
 
 async function probe(file: string): Promise<{ chapters: any[]; format: any }> {
-  const { stdout } = await promisify(execFile)('ffprobe', ['-v', 'error', '-show_chapters', '-show_format', '-of', 'json', file]);
+  const { stdout } = await promisify(execFile)('ffprobe', [
+    '-v',
+    'error',
+    '-show_chapters',
+    '-show_format',
+    '-of',
+    'json',
+    file,
+  ]);
   return JSON.parse(stdout);
 }
 
@@ -39,7 +47,7 @@ Koa left again.
 `;
 
 describe('node dist/cli.js audiobook', () => {
-  it('makes one M4B with a chapter marker per top heading and the front matter\'s title and author', async () => {
+  it("makes one M4B with a chapter marker per top heading and the front matter's title and author", async () => {
     const dir = await workDir();
     await writeFile(path.join(dir, 'book.md'), BOOK);
     const out = path.join(dir, 'book.m4b');
@@ -48,27 +56,45 @@ describe('node dist/cli.js audiobook', () => {
     assert.match(run.stdout, /^Chapter 1\/2 "One: Arrival": done, [\d.]+ s$/m);
     assert.match(run.stdout, /^Wrote .*book\.m4b: 2 chapters\.$/m);
     const { chapters, format } = await probe(out);
-    assert.deepEqual(chapters.map((c) => c.tags.title), ['One: Arrival', 'Two; Departure']);
+    assert.deepEqual(
+      chapters.map((c) => c.tags.title),
+      ['One: Arrival', 'Two; Departure'],
+    );
     assert.equal(chapters[0].start, 0);
     assert.equal(chapters[1].start, chapters[0].end);
-    assert.ok(Math.abs(Number(format.duration) - Number(chapters[1].end_time)) < 0.1, `${format.duration} vs ${chapters[1].end_time}`);
+    assert.ok(
+      Math.abs(Number(format.duration) - Number(chapters[1].end_time)) < 0.1,
+      `${format.duration} vs ${chapters[1].end_time}`,
+    );
     assert.deepEqual([format.tags.title, format.tags.artist], ['The Koa Book', 'Ann Writer']);
     assert.match(format.format_name, /mp4/);
     assert.deepEqual((await readdir(dir)).sort(), ['book.m4b', 'book.md']);
   });
 
-  it('reads a folder\'s .md files in name order as one book, and writes MP3 with chapters', async () => {
+  it("reads a folder's .md files in name order as one book, and writes MP3 with chapters", async () => {
     const dir = await workDir();
     const folder = path.join(dir, 'manuscript');
     await mkdir(folder);
     await writeFile(path.join(folder, '10-end.md'), '# The End\n\nGoodbye.\n');
     await writeFile(path.join(folder, '2-start.md'), '# The Start\n\nHello.\n');
     const out = path.join(dir, 'book.mp3');
-    const run = await runCli(['audiobook', folder, '--out', out, '--format', 'mp3', '--data-dir', path.join(dir, 'data')]);
+    const run = await runCli([
+      'audiobook',
+      folder,
+      '--out',
+      out,
+      '--format',
+      'mp3',
+      '--data-dir',
+      path.join(dir, 'data'),
+    ]);
     assert.equal(run.code, 0, run.stderr);
     const { chapters, format } = await probe(out);
     assert.equal(format.format_name, 'mp3');
-    assert.deepEqual(chapters.map((c) => c.tags.title), ['The Start', 'The End']);
+    assert.deepEqual(
+      chapters.map((c) => c.tags.title),
+      ['The Start', 'The End'],
+    );
   });
 
   it('re-exports from the cache: only the paragraph that changed is synthesized again', async () => {
@@ -95,12 +121,33 @@ describe('node dist/cli.js audiobook', () => {
     const dir = await workDir();
     const dataDir = await workDir();
     const source = path.join(dir, 'voices.md');
-    await writeFile(source, '# Voices\n\nHello there.\n\nHello there.\n\n<!-- voice: English (Great Britain) -->\n\nHello there.\n\n<!-- voice: default -->\n\nAnn: Hello there.\n');
-    const run = await runCli(['audiobook', source, '--out', path.join(dir, 'v.m4b'), '--speakers', 'Ann=German', '--data-dir', dataDir]);
+    await writeFile(
+      source,
+      '# Voices\n\nHello there.\n\nHello there.\n\n<!-- voice: English (Great Britain) -->\n\nHello there.\n\n<!-- voice: default -->\n\nAnn: Hello there.\n',
+    );
+    const run = await runCli([
+      'audiobook',
+      source,
+      '--out',
+      path.join(dir, 'v.m4b'),
+      '--speakers',
+      'Ann=German',
+      '--data-dir',
+      dataDir,
+    ]);
     assert.equal(run.code, 0, run.stderr);
     // The heading, then "Hello there." in the book's voice twice (once from the cache), in the British voice, and as Ann.
     assert.match(run.stdout, /^4 paragraphs synthesized, 1 from the cache\.$/m);
-    const unknown = await runCli(['audiobook', source, '--out', path.join(dir, 'x.m4b'), '--speakers', 'Ann=Nobody Such', '--data-dir', dataDir]);
+    const unknown = await runCli([
+      'audiobook',
+      source,
+      '--out',
+      path.join(dir, 'x.m4b'),
+      '--speakers',
+      'Ann=Nobody Such',
+      '--data-dir',
+      dataDir,
+    ]);
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /No voice "Nobody Such" in the voice library/);
     assert.deepEqual((await readdir(dir)).sort(), ['v.m4b', 'voices.md']);
@@ -110,14 +157,33 @@ describe('node dist/cli.js audiobook', () => {
     const dir = await workDir();
     await writeFile(path.join(dir, 'book.md'), BOOK);
     const out = path.join(dir, 'chapters');
-    const run = await runCli(['audiobook', path.join(dir, 'book.md'), '--out', out, '--per-chapter', '--data-dir', await workDir()]);
+    const run = await runCli([
+      'audiobook',
+      path.join(dir, 'book.md'),
+      '--out',
+      out,
+      '--per-chapter',
+      '--data-dir',
+      await workDir(),
+    ]);
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual((await readdir(out)).sort(), ['01 One Arrival.mp3', '02 Two; Departure.mp3']);
     const { format } = await probe(path.join(out, '02 Two; Departure.mp3'));
     assert.equal(format.format_name, 'mp3');
-    assert.deepEqual([format.tags.title, format.tags.track, format.tags.album, format.tags.artist], ['Two; Departure', '2/2', 'The Koa Book', 'Ann Writer']);
+    assert.deepEqual(
+      [format.tags.title, format.tags.track, format.tags.album, format.tags.artist],
+      ['Two; Departure', '2/2', 'The Koa Book', 'Ann Writer'],
+    );
     await writeFile(path.join(out, 'notes.txt'), 'mine');
-    const refused = await runCli(['audiobook', path.join(dir, 'book.md'), '--out', out, '--per-chapter', '--data-dir', await workDir()]);
+    const refused = await runCli([
+      'audiobook',
+      path.join(dir, 'book.md'),
+      '--out',
+      out,
+      '--per-chapter',
+      '--data-dir',
+      await workDir(),
+    ]);
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /holds files other than an earlier export's MP3s/);
     assert.equal((await readdir(out)).length, 3);
@@ -128,9 +194,13 @@ describe('node dist/cli.js audiobook', () => {
     await writeFile(path.join(dir, 'long.md'), `# Long\n\n${LONG_TEXT}\n\n# Later\n\nNever read.\n`);
     // The data directory (with the re-export cache) lives elsewhere, as it does for users.
     const dataDir = await workDir();
-    const child = spawn(process.execPath, [CLI, 'audiobook', path.join(dir, 'long.md'), '--out', path.join(dir, 'long.m4b'), '--data-dir', dataDir], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [CLI, 'audiobook', path.join(dir, 'long.md'), '--out', path.join(dir, 'long.m4b'), '--data-dir', dataDir],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     await new Promise<void>((resolve, reject) => {
@@ -146,7 +216,8 @@ describe('node dist/cli.js audiobook', () => {
     assert.doesNotMatch(output, /Chapter 2\/2/);
     assert.deepEqual((await readdir(dir)).sort(), ['long.md']);
     // The heading's paragraph may be finished and cached; nothing half-made is.
-    for (const name of await readdir(path.join(dataDir, 'cache', 'audiobook'))) assert.match(name, /^[0-9a-f]{64}\.wav$/, 'no scratch folder or half-made paragraph is left in the cache');
+    for (const name of await readdir(path.join(dataDir, 'cache', 'audiobook')))
+      assert.match(name, /^[0-9a-f]{64}\.wav$/, 'no scratch folder or half-made paragraph is left in the cache');
     assert.deepEqual(await readdir(path.join(dataDir, 'jobs')), [], 'the job and its work folder are gone');
   });
 
@@ -191,7 +262,10 @@ describe('node dist/cli.js audiobook', () => {
       const big = path.join(dir, 'big.md');
       await writeFile(big, '# Big\n\n');
       await truncate(big, 9 * 1024 * 1024);
-      assert.match(await refused(big, path.join(dir, 'book.m4b')), /The manuscript is 9\.0 MB, more than the 8\.0 MB an export reads/);
+      assert.match(
+        await refused(big, path.join(dir, 'book.m4b')),
+        /The manuscript is 9\.0 MB, more than the 8\.0 MB an export reads/,
+      );
     });
 
     it('refuses an output in a missing folder before synthesizing any chapter', async () => {

@@ -35,13 +35,27 @@ describe('cli.js audiobook --cast auto (the tiny random GGUF model in the engine
   after(() => rm(dir, { recursive: true, force: true }));
 
   it('casts every quote into a well-formed .speech/cast.json and reads the book with the cast', async () => {
-    const run = await runCli(['audiobook', chapter, '--out', path.join(dir, 'book.mp3'), '--format', 'mp3', '--cast', 'auto', '--data-dir', dataDir]);
+    const run = await runCli([
+      'audiobook',
+      chapter,
+      '--out',
+      path.join(dir, 'book.mp3'),
+      '--format',
+      'mp3',
+      '--cast',
+      'auto',
+      '--data-dir',
+      dataDir,
+    ]);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /Cast 3 quoted lines \(3 asked of the model\) into .*cast\.json/);
     const cast = JSON.parse(await readFile(castFile(), 'utf8')) as CastFile;
     assert.deepEqual(Object.keys(cast.lines).sort(), [...QUOTES].sort());
     for (const line of Object.values(cast.lines)) {
-      assert.ok(line.speaker === NARRATOR || cast.characters[line.speaker], `the speaker ${line.speaker} is a character or the narrator`);
+      assert.ok(
+        line.speaker === NARRATOR || cast.characters[line.speaker],
+        `the speaker ${line.speaker} is a character or the narrator`,
+      );
     }
     for (const character of Object.values(cast.characters)) {
       assert.ok(GENDERS.includes(character.gender) && AGES.includes(character.age));
@@ -50,23 +64,45 @@ describe('cli.js audiobook --cast auto (the tiny random GGUF model in the engine
     assert.match(run.stdout, /Wrote .*book\.mp3: 1 chapters\./);
   });
 
-  it('reads each cast quote by its speaker\'s voice: a voice the library lacks is refused before synthesis', async () => {
+  it("reads each cast quote by its speaker's voice: a voice the library lacks is refused before synthesis", async () => {
     const cast = JSON.parse(await readFile(castFile(), 'utf8')) as CastFile;
     const speaker = 'Zed';
     cast.characters[speaker] = { voice: 'No Such Voice', gender: 'male', age: 'adult' };
     cast.lines['The train stopped twice,'] = { speaker, corrected: true };
     await writeFile(castFile(), JSON.stringify(cast));
-    const run = await runCli(['audiobook', chapter, '--out', path.join(dir, 'book2.mp3'), '--format', 'mp3', '--cast', 'auto', '--data-dir', dataDir]);
+    const run = await runCli([
+      'audiobook',
+      chapter,
+      '--out',
+      path.join(dir, 'book2.mp3'),
+      '--format',
+      'mp3',
+      '--cast',
+      'auto',
+      '--data-dir',
+      dataDir,
+    ]);
     assert.equal(run.code, 1);
     assert.match(run.stderr, /No voice "No Such Voice"/);
     assert.match(run.stdout, /Cast 3 quoted lines \(0 asked of the model\)/, 'lines already cast are not asked again');
     const kept = JSON.parse(await readFile(castFile(), 'utf8')) as CastFile;
     assert.deepEqual(kept.lines['The train stopped twice,'], { speaker, corrected: true }, 'the correction is kept');
-    assert.equal(kept.characters[speaker].voice, 'No Such Voice', 'the writer\'s voice is kept');
+    assert.equal(kept.characters[speaker].voice, 'No Such Voice', "the writer's voice is kept");
   });
 
   it('refuses --cast with anything but auto', async () => {
-    const run = await runCli(['audiobook', chapter, '--out', path.join(dir, 'book3.mp3'), '--format', 'mp3', '--cast', 'maybe', '--data-dir', dataDir]);
+    const run = await runCli([
+      'audiobook',
+      chapter,
+      '--out',
+      path.join(dir, 'book3.mp3'),
+      '--format',
+      'mp3',
+      '--cast',
+      'maybe',
+      '--data-dir',
+      dataDir,
+    ]);
     assert.equal(run.code, 2);
     assert.match(run.stderr, /--cast takes auto/);
   });

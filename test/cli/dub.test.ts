@@ -35,7 +35,10 @@ function assertDubbedCopy(original: ProbedVideo, dubbed: ProbedVideo, language: 
   assert.ok(audio(dubbed)[0].isDefault, 'the dub is the default audio track');
   assert.ok(!audio(dubbed)[1].isDefault, 'the original audio is kept, not default');
   // Within one frame (10 fps): Matroska has no edit list, so the last AAC frame's padding (some 20–64 ms) shows in its length.
-  assert.ok(Math.abs(dubbed.durationSeconds - original.durationSeconds) < 0.1, `duration ${dubbed.durationSeconds} s, the video's ${original.durationSeconds} s`);
+  assert.ok(
+    Math.abs(dubbed.durationSeconds - original.durationSeconds) < 0.1,
+    `duration ${dubbed.durationSeconds} s, the video's ${original.durationSeconds} s`,
+  );
 }
 
 describe('cli.js dub (a generated video, the tiny random GGUF model, espeak-ng voices, through the job core and the engine)', () => {
@@ -63,16 +66,35 @@ describe('cli.js dub (a generated video, the tiny random GGUF model, espeak-ng v
     assert.match(run.stdout, /Wrote .*talk\.de\.mp4: \d+ cues dubbed into de \(audio track ger, duck\)/);
     assert.match(run.stdout, /Speaker \d+: .+ \(espeak-ng, library, (female|male|unknown)/);
     assert.match(run.stdout, /Every cue fits its time\.|Cue \d+ does not fit: it runs [\d.]+ s past its time/);
-    assert.match(run.stdout, /Stages: transcribe [\d.]+ s, translate [\d.]+ s, voices [\d.]+ s, narrate [\d.]+ s, mix [\d.]+ s\./);
+    assert.match(
+      run.stdout,
+      /Stages: transcribe [\d.]+ s, translate [\d.]+ s, voices [\d.]+ s, narrate [\d.]+ s, mix [\d.]+ s\./,
+    );
     assertDubbedCopy(original, await probeVideoFile(out), 'ger');
-    assert.deepEqual((await readdir(dir)).filter((name) => name.includes('partial')), []);
+    assert.deepEqual(
+      (await readdir(dir)).filter((name) => name.includes('partial')),
+      [],
+    );
   });
 
   it('dubs from given subtitles with --mix replace: each speaker their own voice, the report names them', async () => {
     const subtitles = path.join(dir, 'talk.vtt');
     await writeFile(subtitles, SCENE_VTT);
     const out = path.join(dir, 'talk.fr.mkv');
-    const run = await runCli(['dub', video, '--to', 'fr', '--subtitles', subtitles, '--mix', 'replace', '--out', out, '--data-dir', dataDir]);
+    const run = await runCli([
+      'dub',
+      video,
+      '--to',
+      'fr',
+      '--subtitles',
+      subtitles,
+      '--mix',
+      'replace',
+      '--out',
+      out,
+      '--data-dir',
+      dataDir,
+    ]);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /3 cues dubbed into fr \(audio track fre, replace\)/);
     const voiceOf = (name: string): string => new RegExp(`^${name}: (.+?) \\(`, 'm').exec(run.stdout)?.[1] ?? '';
@@ -90,14 +112,41 @@ describe('cli.js dub (a generated video, the tiny random GGUF model, espeak-ng v
     const same = await runCli(['dub', video, '--to', 'de', '--out', video, '--data-dir', dataDir]);
     assert.equal(same.code, 1);
     assert.match(same.stderr, /would overwrite its video/);
-    const container = await runCli(['dub', video, '--to', 'de', '--out', path.join(dir, 'x.wav'), '--data-dir', dataDir]);
+    const container = await runCli([
+      'dub',
+      video,
+      '--to',
+      'de',
+      '--out',
+      path.join(dir, 'x.wav'),
+      '--data-dir',
+      dataDir,
+    ]);
     assert.match(container.stderr, /A dub is written as \.mp4/);
     const missing = await runCli(['dub', path.join(dir, 'none.mp4'), '--to', 'de', '--data-dir', dataDir]);
     assert.match(missing.stderr, /cannot be read/);
-    const noLanguage = await runCli(['dub', video, '--to', 'xx', '--out', path.join(dir, 'x.xx.mp4'), '--data-dir', dataDir]);
+    const noLanguage = await runCli([
+      'dub',
+      video,
+      '--to',
+      'xx',
+      '--out',
+      path.join(dir, 'x.xx.mp4'),
+      '--data-dir',
+      dataDir,
+    ]);
     assert.equal(noLanguage.code, 1);
     assert.match(noLanguage.stderr, /No ready voice in your voice library speaks xx/);
-    const noRecognizer = await runCli(['dub', video, '--to', 'de', '--out', path.join(dir, 'y.mp4'), '--data-dir', path.join(dir, 'empty')]);
+    const noRecognizer = await runCli([
+      'dub',
+      video,
+      '--to',
+      'de',
+      '--out',
+      path.join(dir, 'y.mp4'),
+      '--data-dir',
+      path.join(dir, 'empty'),
+    ]);
     assert.equal(noRecognizer.code, 1);
     assert.match(noRecognizer.stderr, /No speech-to-text model is installed.*--subtitles/);
     assert.ok(!existsSync(path.join(dir, 'x.xx.mp4')) && !existsSync(path.join(dir, 'y.mp4')));
@@ -105,7 +154,9 @@ describe('cli.js dub (a generated video, the tiny random GGUF model, espeak-ng v
 
   it('is cancelled by Ctrl+C once it runs: exit 130, no dub and no partial file left', async () => {
     const out = path.join(dir, 'cancelled.mp4');
-    const child = spawn(process.execPath, [CLI, 'dub', video, '--to', 'de', '--out', out, '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'dub', video, '--to', 'de', '--out', out, '--data-dir', dataDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     await new Promise<void>((resolve, reject) => {
@@ -120,6 +171,9 @@ describe('cli.js dub (a generated video, the tiny random GGUF model, espeak-ng v
     child.kill('SIGINT');
     assert.equal(await exited, 130, output);
     assert.ok(!existsSync(out));
-    assert.deepEqual((await readdir(dir)).filter((name) => name.includes('partial')), []);
+    assert.deepEqual(
+      (await readdir(dir)).filter((name) => name.includes('partial')),
+      [],
+    );
   });
 });

@@ -19,7 +19,12 @@ after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))
 describe('the headless server (node dist/cli.js serve)', () => {
   it('prints its listening line and honours the SPEECH_STUDIO_* environment variables', async () => {
     const dir = await dataDir();
-    const cli = await startCli([], { SPEECH_STUDIO_PORT: '0', SPEECH_STUDIO_DATA_DIR: dir, SPEECH_STUDIO_AUTH: 'on', SPEECH_STUDIO_HOST: '127.0.0.1' });
+    const cli = await startCli([], {
+      SPEECH_STUDIO_PORT: '0',
+      SPEECH_STUDIO_DATA_DIR: dir,
+      SPEECH_STUDIO_AUTH: 'on',
+      SPEECH_STUDIO_HOST: '127.0.0.1',
+    });
     try {
       assert.match(cli.base, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
       assertErrorBody(await request(`${cli.base}/health`), 401, 'AUTH_REQUIRED');
@@ -28,10 +33,17 @@ describe('the headless server (node dist/cli.js serve)', () => {
 
       const regenerated = await runCli(['key', 'regenerate', '--data-dir', dir]);
       assert.equal(regenerated.code, 0, regenerated.stderr);
-      assertErrorBody(await request(`${cli.base}/health`, { headers: { Authorization: `Bearer ${key}` } }), 401, 'INVALID_API_KEY');
+      assertErrorBody(
+        await request(`${cli.base}/health`, { headers: { Authorization: `Bearer ${key}` } }),
+        401,
+        'INVALID_API_KEY',
+      );
       const fresh = (await runCli(['key', 'show', '--data-dir', dir])).stdout.trim();
       assert.notEqual(fresh, key);
-      assert.equal((await request(`${cli.base}/health`, { headers: { Authorization: `Bearer ${fresh}` } })).status, 200);
+      assert.equal(
+        (await request(`${cli.base}/health`, { headers: { Authorization: `Bearer ${fresh}` } })).status,
+        200,
+      );
     } finally {
       cli.child.kill('SIGTERM');
       assert.equal(await cli.exited, 0);
@@ -67,7 +79,13 @@ describe('the headless server (node dist/cli.js serve)', () => {
 
     cli.child.kill('SIGTERM');
     assert.equal(await cli.exited, 0);
-    for (const pid of engines) await waitFor(`engine ${pid} to end`, async () => isAlive(pid), (a) => !a, 5000);
+    for (const pid of engines)
+      await waitFor(
+        `engine ${pid} to end`,
+        async () => isAlive(pid),
+        (a) => !a,
+        5000,
+      );
 
     cli = await startCli(['--port', '0', '--data-dir', dir]);
     try {
@@ -98,7 +116,13 @@ describe('the headless server (node dist/cli.js serve)', () => {
     cli.child.kill('SIGKILL');
     await cli.exited;
     // The engine notices the lost parent between synthesis chunks; on a loaded machine a chunk can take seconds.
-    for (const pid of engines) await waitFor(`orphan engine ${pid} to exit`, async () => isAlive(pid), (a) => !a, 30_000);
+    for (const pid of engines)
+      await waitFor(
+        `orphan engine ${pid} to exit`,
+        async () => isAlive(pid),
+        (a) => !a,
+        30_000,
+      );
 
     cli = await startCli(['--port', '0', '--data-dir', dir]);
     try {

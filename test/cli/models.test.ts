@@ -68,11 +68,19 @@ describe('node dist/cli.js models', () => {
   it('downloads from the --mirror and reports a file that does not match the catalog', async () => {
     const mirrored = '/huggingface.co/ggerganov/whisper.cpp/resolve/main/ggml-tiny.bin';
     server.route(mirrored, serve(fixture(1000).bytes));
-    const { code, stderr } = await runCli(['models', 'install', 'whisper-tiny', '--mirror', server.base, '--data-dir', dataDir], DIRECT);
+    const { code, stderr } = await runCli(
+      ['models', 'install', 'whisper-tiny', '--mirror', server.base, '--data-dir', dataDir],
+      DIRECT,
+    );
     assert.equal(code, 1);
     assert.match(stderr, /is 1000 bytes but the catalog lists 77691713/);
     assert.equal(server.requestsTo(mirrored).length, 1);
-    assert.deepEqual((await filesUnder(path.join(dataDir, 'models'))).filter((f) => f.startsWith('.partial') || f.endsWith('ggml-tiny.bin')), []);
+    assert.deepEqual(
+      (await filesUnder(path.join(dataDir, 'models'))).filter(
+        (f) => f.startsWith('.partial') || f.endsWith('ggml-tiny.bin'),
+      ),
+      [],
+    );
   });
 
   it('stops a download on Ctrl+C with exit code 130 and deletes the partial file', async () => {
@@ -81,10 +89,14 @@ describe('node dist/cli.js models', () => {
       res.writeHead(200, { 'Content-Length': 147951465 });
       res.write(Buffer.alloc(64 * 1024));
     });
-    const child = spawn(process.execPath, [CLI, 'models', 'install', 'whisper-base', '--mirror', server.base, '--data-dir', dataDir], {
-      env: { ...process.env, ...DIRECT },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [CLI, 'models', 'install', 'whisper-base', '--mirror', server.base, '--data-dir', dataDir],
+      {
+        env: { ...process.env, ...DIRECT },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     let interrupted = false;
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -94,6 +106,9 @@ describe('node dist/cli.js models', () => {
     });
     assert.equal(await exited, 130, stderr);
     assert.match(stderr, /Cancelled; the partial download was deleted/);
-    assert.deepEqual((await filesUnder(path.join(dataDir, 'models'))).filter((f) => f.startsWith('.partial')), []);
+    assert.deepEqual(
+      (await filesUnder(path.join(dataDir, 'models'))).filter((f) => f.startsWith('.partial')),
+      [],
+    );
   });
 });

@@ -46,7 +46,8 @@ describe('cli.js speakers', () => {
     const models = path.join(dataDir, 'models');
     await mkdir(path.join(models, 'diarization'), { recursive: true });
     await mkdir(path.join(models, 'vad'), { recursive: true });
-    for (const name of ['segmentation.onnx', 'embedding.onnx']) await copyFile(testModel('sherpa-synthetic', 'diarization', name), path.join(models, 'diarization', name));
+    for (const name of ['segmentation.onnx', 'embedding.onnx'])
+      await copyFile(testModel('sherpa-synthetic', 'diarization', name), path.join(models, 'diarization', name));
     await copyFile(testModel('vad/ggml-silero-v6.2.0.bin'), path.join(models, 'vad', 'ggml-silero-v6.2.0.bin'));
 
     const added = await cli(['add', 'Ann', testModel('audio/jfk.wav')]);
@@ -65,7 +66,13 @@ describe('cli.js speakers', () => {
     assert.equal(generic.code, 1);
     const listed = await cli(['list']);
     assert.equal(listed.code, 0);
-    assert.deepEqual(listed.stdout.trim().split('\n').map((line) => line.split('\t')[0]), ['Ann']);
+    assert.deepEqual(
+      listed.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split('\t')[0]),
+      ['Ann'],
+    );
   });
 
   describe('after a restart', () => {
@@ -84,12 +91,19 @@ describe('cli.js speakers', () => {
       const res = await request(`${t.base}/speakers`);
       assert.equal(res.status, 200);
       const { speakers } = res.json();
-      assert.deepEqual(speakers.map((s: any) => s.name), ['Ann']);
+      assert.deepEqual(
+        speakers.map((s: any) => s.name),
+        ['Ann'],
+      );
       assert.equal('embedding' in speakers[0], false);
     });
 
     it('a native STT job with diarization names the matching speaker in json-full and VTT', async () => {
-      const res = await uploadMultipart(`${t.base}/stt/jobs`, { diarizationEnabled: 'true', language: 'en' }, { source: testModel('audio/multispeaker/1-two-speakers-en.wav'), filename: 'two.wav' });
+      const res = await uploadMultipart(
+        `${t.base}/stt/jobs`,
+        { diarizationEnabled: 'true', language: 'en' },
+        { source: testModel('audio/multispeaker/1-two-speakers-en.wav'), filename: 'two.wav' },
+      );
       assert.equal(res.status, 200, res.body.toString());
       const job = await waitForJob(t.base, res.json().id, isTerminal, 120_000);
       assert.equal(job.status, 'succeeded', job.error);

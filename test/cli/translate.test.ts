@@ -53,16 +53,23 @@ describe('cli.js translate (the tiny random GGUF model, through the job core and
     assert.match(run.stdout, /Wrote .*talk\.de\.srt: 3 cues translated with tiny-random-llama\.gguf/);
     const source = parseSrt(SOURCE_SRT);
     const translated = parseSrt(await readFile(path.join(dir, 'talk.de.srt'), 'utf8'));
-    assert.deepEqual(translated.map((cue) => [cue.start, cue.end]), source.map((cue) => [cue.start, cue.end]));
+    assert.deepEqual(
+      translated.map((cue) => [cue.start, cue.end]),
+      source.map((cue) => [cue.start, cue.end]),
+    );
     for (const cue of translated) {
       assert.ok(cue.lines.length >= 1 && cue.lines.length <= 2, `cue lines: ${JSON.stringify(cue.lines)}`);
-      assert.ok(cue.lines.every((line) => line.trim() !== '' && !/\p{Cc}/u.test(line)), `no empty line, no control character: ${JSON.stringify(cue.lines)}`);
+      assert.ok(
+        cue.lines.every((line) => line.trim() !== '' && !/\p{Cc}/u.test(line)),
+        `no empty line, no control character: ${JSON.stringify(cue.lines)}`,
+      );
     }
     // Every cue is either within the reading speed or named as too fast.
     const flagged = new Set([...run.stdout.matchAll(/Cue (\d+) reads too fast/g)].map((m) => Number(m[1])));
     translated.forEach((cue, i) => {
       const chars = Array.from(cue.lines.join(' ')).length;
-      if (chars / (cue.end - cue.start) > 17 + 1e-9) assert.ok(flagged.has(i + 1), `cue ${i + 1} reads too fast and is not flagged`);
+      if (chars / (cue.end - cue.start) > 17 + 1e-9)
+        assert.ok(flagged.has(i + 1), `cue ${i + 1} reads too fast and is not flagged`);
     });
     assert.ok(!existsSync(path.join(dir, 'talk.de.srt.partial')));
   });
@@ -76,7 +83,13 @@ describe('cli.js translate (the tiny random GGUF model, through the job core and
     assert.equal(run.code, 0, run.stderr);
     const body = await readFile(out, 'utf8');
     const cues = parseVtt(body);
-    assert.deepEqual(cues.map((cue) => [cue.start, cue.end]), [[0.5, 2], [2.5, 6]]);
+    assert.deepEqual(
+      cues.map((cue) => [cue.start, cue.end]),
+      [
+        [0.5, 2],
+        [2.5, 6],
+      ],
+    );
     assert.match(body, /<v Ann>/);
     assert.match(body, /<v Bob>/);
   });
@@ -84,7 +97,16 @@ describe('cli.js translate (the tiny random GGUF model, through the job core and
   it('refuses what it cannot translate with one sentence, writing nothing', async () => {
     const input = path.join(dir, 'talk.srt');
     await writeFile(input, SOURCE_SRT);
-    const noModel = await runCli(['translate', input, '--to', 'de', '--out', path.join(dir, 'x.de.srt'), '--data-dir', path.join(dir, 'empty')]);
+    const noModel = await runCli([
+      'translate',
+      input,
+      '--to',
+      'de',
+      '--out',
+      path.join(dir, 'x.de.srt'),
+      '--data-dir',
+      path.join(dir, 'empty'),
+    ]);
     assert.equal(noModel.code, 1);
     assert.match(noModel.stderr, /No language model is installed/);
     const badTag = await runCli(['translate', input, '--to', 'not a tag', '--data-dir', dataDir]);
@@ -104,9 +126,15 @@ describe('cli.js translate (the tiny random GGUF model, through the job core and
 
   it('is cancelled by Ctrl+C once it runs: exit 130, no translation and no partial file left', async () => {
     const input = path.join(dir, 'long.srt');
-    const cues = Array.from({ length: 40 }, (_, i) => `${i + 1}\n00:00:${String(i).padStart(2, '0')},000 --> 00:00:${String(i).padStart(2, '0')},900\nLine number ${i + 1} of a long talk.\n`);
+    const cues = Array.from(
+      { length: 40 },
+      (_, i) =>
+        `${i + 1}\n00:00:${String(i).padStart(2, '0')},000 --> 00:00:${String(i).padStart(2, '0')},900\nLine number ${i + 1} of a long talk.\n`,
+    );
     await writeFile(input, `${cues.join('\n')}\n`);
-    const child = spawn(process.execPath, [CLI, 'translate', input, '--to', 'de', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'translate', input, '--to', 'de', '--data-dir', dataDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     await new Promise<void>((resolve, reject) => {

@@ -29,9 +29,20 @@ describe('cli.js voices', () => {
   after(() => rm(dataDir, { recursive: true, force: true }));
 
   it('refuses to clone before ZipVoice is installed, naming the command that installs it, and without consent', async () => {
-    const missing = await cli(['clone', JFK(), '--name', 'JFK', '--text', 'And so my fellow Americans.', '--yes-consent']);
+    const missing = await cli([
+      'clone',
+      JFK(),
+      '--name',
+      'JFK',
+      '--text',
+      'And so my fellow Americans.',
+      '--yes-consent',
+    ]);
     assert.equal(missing.code, 1);
-    assert.match(missing.stderr, /ZipVoice model, which is not installed.*models install zipvoice-distill-int8-zh-en-emilia/);
+    assert.match(
+      missing.stderr,
+      /ZipVoice model, which is not installed.*models install zipvoice-distill-int8-zh-en-emilia/,
+    );
     const noConsent = await cli(['clone', JFK(), '--name', 'JFK']);
     assert.equal(noConsent.code, 1);
     assert.match(noConsent.stderr, /consent.*--yes-consent/s);
@@ -42,19 +53,26 @@ describe('cli.js voices', () => {
     installSyntheticZipVoice(dataDir);
     await installSttModel(dataDir);
     await mkdir(path.join(dataDir, 'models', 'vad'), { recursive: true });
-    await copyFile(testModel('vad/ggml-silero-v6.2.0.bin'), path.join(dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'));
+    await copyFile(
+      testModel('vad/ggml-silero-v6.2.0.bin'),
+      path.join(dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'),
+    );
 
     const result = await cli(['clone', JFK(), '--name', 'Fellow American', '--yes-consent']);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /Cloned Fellow American from [\d.]+ s of speech/);
-    const manifest = JSON.parse(await readFile(path.join(dataDir, 'models', 'tts', 'fellow-american', 'voice.json'), 'utf8'));
+    const manifest = JSON.parse(
+      await readFile(path.join(dataDir, 'models', 'tts', 'fellow-american', 'voice.json'), 'utf8'),
+    );
     assert.equal(manifest.creationMode, 'cloned');
     assert.equal(manifest.uses, 'zipvoice-distill-int8-zh-en-emilia');
     assert.ok(manifest.reference.text.length > 0, 'the recognized text is kept');
     assert.match(manifest.consent.statement, /consented/);
     assert.ok(!Number.isNaN(Date.parse(manifest.consent.confirmedAt)));
 
-    const reference = readWavSamples(await readFile(path.join(dataDir, 'models', 'tts', 'fellow-american', 'reference.wav')));
+    const reference = readWavSamples(
+      await readFile(path.join(dataDir, 'models', 'tts', 'fellow-american', 'reference.wav')),
+    );
     const original = readWavSamples(await readFile(JFK()));
     assert.equal(reference.info.channels, 1);
     assert.ok(reference.info.frames < original.info.frames, 'silence trimmed from the ends');
@@ -65,7 +83,15 @@ describe('cli.js voices', () => {
   });
 
   it('clones with the given text; refuses a name taken, a clip too short, a recording with no speech', async () => {
-    const given = await cli(['clone', JFK(), '--name', 'Kennedy', '--text', 'And so my fellow Americans, ask not.', '--yes-consent']);
+    const given = await cli([
+      'clone',
+      JFK(),
+      '--name',
+      'Kennedy',
+      '--text',
+      'And so my fellow Americans, ask not.',
+      '--yes-consent',
+    ]);
     assert.equal(given.code, 0, given.stderr);
     assert.match(given.stdout, /Reference text: And so my fellow Americans, ask not\./);
 
@@ -82,7 +108,15 @@ describe('cli.js voices', () => {
     assert.equal(tooShort.code, 1);
     assert.match(tooShort.stderr, /s of speech; a voice needs 3–30 s: record a longer clip/);
 
-    const silent = await cli(['clone', testModel('audio/noise-no-speech.wav'), '--name', 'Noise', '--text', 'nothing', '--yes-consent']);
+    const silent = await cli([
+      'clone',
+      testModel('audio/noise-no-speech.wav'),
+      '--name',
+      'Noise',
+      '--text',
+      'nothing',
+      '--yes-consent',
+    ]);
     assert.equal(silent.code, 1);
     assert.match(silent.stderr, /no speech|s of speech/);
     const listed = await cli(['list']);
@@ -95,13 +129,17 @@ describe('cli.js voices', () => {
     assert.equal(result.code, 0, result.stderr);
     const folder = path.join(dataDir, 'models', 'tts', 'bella-adam');
     const manifest = JSON.parse(await readFile(path.join(folder, 'voice.json'), 'utf8'));
-    assert.deepEqual([manifest.creationMode, manifest.engine, manifest.uses, manifest.languageCode], ['designed', 'kokoro', 'kokoro-en-v0.19', 'en-US']);
+    assert.deepEqual(
+      [manifest.creationMode, manifest.engine, manifest.uses, manifest.languageCode],
+      ['designed', 'kokoro', 'kokoro-en-v0.19', 'en-US'],
+    );
     const source = new Float32Array((await readFile(kokoro.voices)).buffer.slice(0));
     const mixed = new Float32Array((await readFile(path.join(folder, 'voices.bin'))).buffer.slice(0));
     assert.equal(mixed.length, source.length, 'as many rows as the model has speakers, as sherpa-onnx requires');
     const row = source.length / 11;
     // af_bella is speaker 1 and am_adam speaker 5 of kokoro-en-v0.19.
-    for (const i of [0, 7, row - 1]) assert.ok(Math.abs(mixed[i] - (0.6 * source[row + i] + 0.4 * source[5 * row + i])) < 1e-5);
+    for (const i of [0, 7, row - 1])
+      assert.ok(Math.abs(mixed[i] - (0.6 * source[row + i] + 0.4 * source[5 * row + i])) < 1e-5);
     for (const [args, pattern] of [
       [['mix', '--kokoro', 'af_nobody:1', '--name', 'X'], /No Kokoro speaker "af_nobody"/],
       [['mix', '--kokoro', 'af_bella:0', '--name', 'X'], /weight above 0/],
@@ -121,11 +159,25 @@ describe('cli.js voices', () => {
     try {
       const res = await request(`${t.base}/voices?scope=personal&limit=100`);
       assert.equal(res.status, 200);
-      const voices = res.json().items as Array<{ id: string; name: string; creationMode: string; access: { scope: string } }>;
+      const voices = res.json().items as Array<{
+        id: string;
+        name: string;
+        creationMode: string;
+        access: { scope: string };
+      }>;
       const bella = voices.find((v) => v.name === 'Bella Adam');
       const fellow = voices.find((v) => v.name === 'Fellow American');
       assert.deepEqual([bella?.creationMode, fellow?.creationMode], ['designed', 'cloned']);
-      assert.deepEqual(Object.keys(fellow!).filter((key) => !['id', 'name', 'languageCode', 'gender', 'ageGroup', 'creationMode', 'availability', 'access'].includes(key)), [], 'the seed Voice shape, no new field');
+      assert.deepEqual(
+        Object.keys(fellow!).filter(
+          (key) =>
+            !['id', 'name', 'languageCode', 'gender', 'ageGroup', 'creationMode', 'availability', 'access'].includes(
+              key,
+            ),
+        ),
+        [],
+        'the seed Voice shape, no new field',
+      );
       for (const voice of [bella!, fellow!]) {
         const created = await postJson(`${t.base}/tts/jobs`, { voiceId: voice.id, text: 'A voice of my own.' });
         assert.equal(created.status, 200, created.body.toString());

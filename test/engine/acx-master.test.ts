@@ -18,7 +18,21 @@ configureTestEngine({});
 /** Overall RMS and peak of a file (or a span of it), measured here with ffmpeg, not by the code under test. */
 function levels(file: string, span?: { start: number; end: number }): { rmsDb: number; peakDb: number } {
   const trim = span ? `atrim=start=${span.start}:end=${span.end},` : '';
-  const run = spawnSync('ffmpeg', ['-hide_banner', '-nostats', '-i', file, '-af', `${trim}astats=measure_overall=RMS_level+Peak_level:measure_perchannel=none`, '-f', 'null', '-'], { encoding: 'utf8' });
+  const run = spawnSync(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-nostats',
+      '-i',
+      file,
+      '-af',
+      `${trim}astats=measure_overall=RMS_level+Peak_level:measure_perchannel=none`,
+      '-f',
+      'null',
+      '-',
+    ],
+    { encoding: 'utf8' },
+  );
   assert.equal(run.status, 0, run.stderr);
   return levelsFrom(run.stderr);
 }
@@ -33,9 +47,18 @@ function levelsFrom(stderr: string): { rmsDb: number; peakDb: number } {
 }
 
 function probe(file: string): { codec: string; sampleRate: number; bitRate: number; seconds: number } {
-  const json = JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', file], { encoding: 'utf8' }));
+  const json = JSON.parse(
+    execFileSync('ffprobe', ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', file], {
+      encoding: 'utf8',
+    }),
+  );
   const stream = json.streams[0];
-  return { codec: stream.codec_name, sampleRate: Number(stream.sample_rate), bitRate: Number(stream.bit_rate), seconds: Number(json.format.duration) };
+  return {
+    codec: stream.codec_name,
+    sampleRate: Number(stream.sample_rate),
+    bitRate: Number(stream.bit_rate),
+    seconds: Number(json.format.duration),
+  };
 }
 
 describe('ACX mastering of a chapter', () => {
@@ -48,13 +71,29 @@ describe('ACX mastering of a chapter', () => {
     await rm(scratch, { recursive: true, force: true });
   });
 
-  const cases = [['quiet', -22, 'ffmpeg'], ['loud', 8, 'ffmpeg'], ['quiet', -22, 'wasm']] as const;
+  const cases = [
+    ['quiet', -22, 'ffmpeg'],
+    ['loud', 8, 'ffmpeg'],
+    ['quiet', -22, 'wasm'],
+  ] as const;
   for (const [name, gainDb, toolchain] of cases) {
     it(`masters ${name} speech into a file that complies, and the report says what ffmpeg measures (${toolchain === 'wasm' ? 'WebAssembly ffmpeg' : 'system ffmpeg'})`, async (t) => {
       const restore = configureTestEngine({ ffmpeg: toolchain });
       t.after(restore);
       const source = path.join(scratch, `${name}-${toolchain}.wav`);
-      execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', speech, '-t', '20', '-af', `volume=${gainDb}dB,alimiter=limit=0.99:level=0`, source]);
+      execFileSync('ffmpeg', [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-y',
+        '-i',
+        speech,
+        '-t',
+        '20',
+        '-af',
+        `volume=${gainDb}dB,alimiter=limit=0.99:level=0`,
+        source,
+      ]);
       const mp3 = path.join(scratch, `${name}-${toolchain}.mp3`);
       const report = await masterChapterForAcx(source, mp3, scratch);
       assert.deepEqual(report.problems, [], JSON.stringify(report.measured));
@@ -65,23 +104,47 @@ describe('ACX mastering of a chapter', () => {
       assert.equal(probed.sampleRate, ACX_RULES.sampleRate);
       assert.equal(probed.bitRate, ACX_RULES.bitrateKbps * 1000);
       const sourceSeconds = probe(source).seconds;
-      assert.ok(probed.seconds > sourceSeconds + 0.5 + 1 - 0.1 && probed.seconds < sourceSeconds + 1 + 5, `${probed.seconds} s for ${sourceSeconds} s of speech`);
+      assert.ok(
+        probed.seconds > sourceSeconds + 0.5 + 1 - 0.1 && probed.seconds < sourceSeconds + 1 + 5,
+        `${probed.seconds} s for ${sourceSeconds} s of speech`,
+      );
 
       const whole = levels(mp3);
-      assert.ok(Math.abs(whole.rmsDb - report.measured.rmsDb) < 0.05, `report RMS ${report.measured.rmsDb}, measured ${whole.rmsDb}`);
+      assert.ok(
+        Math.abs(whole.rmsDb - report.measured.rmsDb) < 0.05,
+        `report RMS ${report.measured.rmsDb}, measured ${whole.rmsDb}`,
+      );
       assert.ok(whole.rmsDb >= ACX_RULES.rmsMinDb && whole.rmsDb <= ACX_RULES.rmsMaxDb, `RMS ${whole.rmsDb} dB`);
       assert.ok(whole.peakDb <= ACX_RULES.truePeakMaxDb, `peak ${whole.peakDb} dB`);
       // Room tone at the head: quiet under the noise floor rule, yet not digital silence.
       const head = levels(mp3, { start: 0.1, end: 0.5 });
-      assert.ok(head.peakDb <= ACX_RULES.noiseFloorMaxDb && Number.isFinite(head.rmsDb), `head room tone ${JSON.stringify(head)}`);
+      assert.ok(
+        head.peakDb <= ACX_RULES.noiseFloorMaxDb && Number.isFinite(head.rmsDb),
+        `head room tone ${JSON.stringify(head)}`,
+      );
       const tail = levels(mp3, { start: probed.seconds - 0.9, end: probed.seconds - 0.1 });
-      assert.ok(tail.peakDb <= ACX_RULES.noiseFloorMaxDb && Number.isFinite(tail.rmsDb), `tail room tone ${JSON.stringify(tail)}`);
+      assert.ok(
+        tail.peakDb <= ACX_RULES.noiseFloorMaxDb && Number.isFinite(tail.rmsDb),
+        `tail room tone ${JSON.stringify(tail)}`,
+      );
     });
   }
 
   it('says a silent chapter cannot comply instead of amplifying it', async () => {
     const silent = path.join(scratch, 'silent.wav');
-    execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'anullsrc=r=24000:cl=mono', '-t', '2', silent]);
+    execFileSync('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'anullsrc=r=24000:cl=mono',
+      '-t',
+      '2',
+      silent,
+    ]);
     const report = await masterChapterForAcx(silent, path.join(scratch, 'silent.mp3'), scratch);
     assert.equal(report.complies, false);
     assert.match(report.problems[0] ?? '', /silent/);

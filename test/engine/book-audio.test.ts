@@ -39,26 +39,39 @@ describe('joining a chapter from its paragraphs', () => {
   const dirs: string[] = [];
   after(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
 
-  it('streams a 256 MB paragraph with bounded memory, and the chapter holds every sample and pause', { timeout: 300_000 }, async () => {
-    const dir = await tempDir();
-    dirs.push(dir);
-    const [paragraph, short, joined] = ['paragraph.wav', 'short.wav', 'chapter.wav'].map((name) => path.join(dir, name));
-    const frames = PARAGRAPH_BYTES / 2;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '-e', CHILD, paragraph, short, joined, String(frames)], { cwd: PROJECT_ROOT });
-    const { growthKb } = JSON.parse(stdout) as { growthKb: number };
-    assert.ok(growthKb / 1024 < MAX_GROWTH_MB, `peak memory grew by ${(growthKb / 1024).toFixed(0)} MB while joining`);
-    const handle = await open(joined, 'r');
-    try {
-      const head = Buffer.alloc(4096);
-      await handle.read(head, 0, head.length, 0);
-      const info = readWavInfo(head);
-      // Two pauses of 0.6 s between three paragraphs.
-      assert.equal(info.frames, frames + 2 * 44100 + 2 * Math.round(0.6 * 44100));
-      const sample = Buffer.alloc(2);
-      await handle.read(sample, 0, 2, info.dataOffset + 2 * (44100 + Math.round(0.6 * 44100)));
-      assert.equal(sample.readInt16LE(0), 1000, 'the long paragraph starts after the first paragraph and its pause');
-    } finally {
-      await handle.close();
-    }
-  });
+  it(
+    'streams a 256 MB paragraph with bounded memory, and the chapter holds every sample and pause',
+    { timeout: 300_000 },
+    async () => {
+      const dir = await tempDir();
+      dirs.push(dir);
+      const [paragraph, short, joined] = ['paragraph.wav', 'short.wav', 'chapter.wav'].map((name) =>
+        path.join(dir, name),
+      );
+      const frames = PARAGRAPH_BYTES / 2;
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--import', 'tsx', '-e', CHILD, paragraph, short, joined, String(frames)],
+        { cwd: PROJECT_ROOT },
+      );
+      const { growthKb } = JSON.parse(stdout) as { growthKb: number };
+      assert.ok(
+        growthKb / 1024 < MAX_GROWTH_MB,
+        `peak memory grew by ${(growthKb / 1024).toFixed(0)} MB while joining`,
+      );
+      const handle = await open(joined, 'r');
+      try {
+        const head = Buffer.alloc(4096);
+        await handle.read(head, 0, head.length, 0);
+        const info = readWavInfo(head);
+        // Two pauses of 0.6 s between three paragraphs.
+        assert.equal(info.frames, frames + 2 * 44100 + 2 * Math.round(0.6 * 44100));
+        const sample = Buffer.alloc(2);
+        await handle.read(sample, 0, 2, info.dataOffset + 2 * (44100 + Math.round(0.6 * 44100)));
+        assert.equal(sample.readInt16LE(0), 1000, 'the long paragraph starts after the first paragraph and its pause');
+      } finally {
+        await handle.close();
+      }
+    },
+  );
 });

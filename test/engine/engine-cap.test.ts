@@ -16,11 +16,24 @@ import type { TtsVoiceRef } from '../../src/engine-api/protocol';
 import { engineSynthesizer } from '../../src/read-aloud/engine-speaker';
 import { childrenOf, isAlive } from '../helpers/processes';
 import { useWorkDirs } from '../helpers/temp';
-import { isTerminal, postJson, request, startTestServer, waitFor, waitForJob, type TestServer } from '../helpers/server';
+import {
+  isTerminal,
+  postJson,
+  request,
+  startTestServer,
+  waitFor,
+  waitForJob,
+  type TestServer,
+} from '../helpers/server';
 import { SYNTHETIC_WHISPER, testModel } from '../helpers/test-models';
 import { englishVoiceId, LONG_TEXT } from '../helpers/voices';
 
-const espeak: TtsVoiceRef = { engine: 'espeak-ng', engineVoiceId: 'gmw/en-US', languageCode: 'en-US', name: 'English (America)' };
+const espeak: TtsVoiceRef = {
+  engine: 'espeak-ng',
+  engineVoiceId: 'gmw/en-US',
+  languageCode: 'en-US',
+  name: 'English (America)',
+};
 const onLinux = process.platform === 'linux';
 
 const workDir = useWorkDirs('engine-cap-');
@@ -56,7 +69,9 @@ describe('the engine process cap', { skip: !onLinux && 'counts processes in /pro
   let voiceId: string;
   before(async () => {
     // The job lane of the engine's cap (one) is the only thing that holds the second job back.
-    t = await startTestServer({ engineConfig: engineConfigFromEnvironment(process.env, { limits: { maxProcesses: 2, maxJobProcesses: 1 } }) });
+    t = await startTestServer({
+      engineConfig: engineConfigFromEnvironment(process.env, { limits: { maxProcesses: 2, maxJobProcesses: 1 } }),
+    });
     voiceId = await englishVoiceId(t.base);
   });
   after(() => t.dispose());
@@ -75,19 +90,32 @@ describe('the engine process cap', { skip: !onLinux && 'counts processes in /pro
     const counting = countEngineProcesses();
     let most: number;
     try {
-      const jobs = [
-        (await postJson(`${t.base}/tts/jobs`, { voiceId, text: LONG_TEXT })).json(),
-        await postAlignment(),
-      ];
+      const jobs = [(await postJson(`${t.base}/tts/jobs`, { voiceId, text: LONG_TEXT })).json(), await postAlignment()];
       await waitForJob(t.base, jobs[0].id, (j) => j.status === 'processing');
       const controller = new AbortController();
       const live = liveRecognition(t.server.engine, t.dataDir);
       const session = await live.openSession(() => undefined);
       const [sentence, waveform, look] = await Promise.all([
         engineSynthesizer(t.server.engine, espeak)('Read aloud while a job runs.', 1, controller.signal),
-        t.server.engine.waveform({ kind: 'waveform', mediaPath: testModel('audio/jfk.wav'), dataDir: t.dataDir, bucketsPerSecond: 100 }, controller.signal),
+        t.server.engine.waveform(
+          { kind: 'waveform', mediaPath: testModel('audio/jfk.wav'), dataDir: t.dataDir, bucketsPerSecond: 100 },
+          controller.signal,
+        ),
         // Where the speech is in a second of a live session's audio (no words asked: turn detection's look).
-        live.look(session, () => ({ pcm: new Int16Array(16_000), look: { modelPath: testModel('whisper', SYNTHETIC_WHISPER), language: 'en', decode: false, vadThreshold: 0.5 } }), controller.signal)
+        live
+          .look(
+            session,
+            () => ({
+              pcm: new Int16Array(16_000),
+              look: {
+                modelPath: testModel('whisper', SYNTHETIC_WHISPER),
+                language: 'en',
+                decode: false,
+                vadThreshold: 0.5,
+              },
+            }),
+            controller.signal,
+          )
           .finally(() => session.release()),
       ]);
       assert.ok(sentence.durationSeconds > 1, `a sentence was spoken (${sentence.durationSeconds} s)`);
@@ -97,7 +125,11 @@ describe('the engine process cap', { skip: !onLinux && 'counts processes in /pro
       const second = (await request(`${t.base}/jobs/${jobs[1].id}`)).json();
       assert.equal(first.status, 'processing', 'the sentence and the waveform did not wait for the running job');
       assert.equal(t.server.engine.scheduler.queued, 1, 'the second job waits for the job process');
-      assert.equal(second.status, 'queued', 'it waits in the scheduler\'s job lane, and says so: queued until the scheduler starts it');
+      assert.equal(
+        second.status,
+        'queued',
+        "it waits in the scheduler's job lane, and says so: queued until the scheduler starts it",
+      );
       for (const job of jobs) await postJson(`${t.base}/jobs/${job.id}/cancel`, {});
       for (const job of jobs) assert.equal((await waitForJob(t.base, job.id, isTerminal)).status, 'cancelled');
     } finally {
@@ -121,7 +153,18 @@ describe('the engine process cap', { skip: !onLinux && 'counts processes in /pro
     // Forty minutes of speech: a waveform that is still decoding when the test has seen its ffmpeg (about a
     // second, quiet) and the sentence comes.
     const media = path.join(scratch, 'forty-minutes.wav');
-    await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-stream_loop', '19', '-i', testModel('audio', 'align-dev', 'dev-a.wav'), '-c', 'copy', media]);
+    await promisify(execFile)('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-stream_loop',
+      '19',
+      '-i',
+      testModel('audio', 'align-dev', 'dev-a.wav'),
+      '-c',
+      'copy',
+      media,
+    ]);
     const engine = t.server.engine;
     const before = { ...engine.yields, reclaimed: engine.scheduler.reclaimed };
     const counting = countEngineProcesses();
@@ -130,16 +173,36 @@ describe('the engine process cap', { skip: !onLinux && 'counts processes in /pro
     try {
       const job = (await postJson(`${t.base}/tts/jobs`, { voiceId, text: LONG_TEXT })).json();
       await waitForJob(t.base, job.id, (j) => j.status === 'processing');
-      const waveform = engine.waveform({ kind: 'waveform', mediaPath: media, dataDir: path.join(scratch, 'yielded'), bucketsPerSecond: 100 }, controller.signal);
+      const waveform = engine.waveform(
+        { kind: 'waveform', mediaPath: media, dataDir: path.join(scratch, 'yielded'), bucketsPerSecond: 100 },
+        controller.signal,
+      );
       waveform.catch(() => undefined); // awaited below; a failed assertion before that must not hide behind its rejection
-      const waveformPid = await waitFor('the waveform decoding beside the job', () => processDecoding(media), (pid) => pid !== undefined, 60_000);
+      const waveformPid = await waitFor(
+        'the waveform decoding beside the job',
+        () => processDecoding(media),
+        (pid) => pid !== undefined,
+        60_000,
+      );
       const pidsBefore = [...engine.pids].sort();
       assert.equal(pidsBefore.length, 2, 'the job and the waveform hold both processes');
 
-      const sentence = await engineSynthesizer(engine, espeak)('Read aloud while a waveform is drawn.', 1, controller.signal);
+      const sentence = await engineSynthesizer(engine, espeak)(
+        'Read aloud while a waveform is drawn.',
+        1,
+        controller.signal,
+      );
       assert.ok(sentence.durationSeconds > 1, `a sentence was spoken (${sentence.durationSeconds} s)`);
-      assert.equal(engine.scheduler.reclaimed, before.reclaimed + 1, 'the sentence took a process back from the waveform');
-      assert.deepEqual(engine.yields, { kept: before.kept + 1, ended: before.ended }, 'the waveform stopped and kept its process');
+      assert.equal(
+        engine.scheduler.reclaimed,
+        before.reclaimed + 1,
+        'the sentence took a process back from the waveform',
+      );
+      assert.deepEqual(
+        engine.yields,
+        { kept: before.kept + 1, ended: before.ended },
+        'the waveform stopped and kept its process',
+      );
       assert.ok(isAlive(waveformPid!), 'the process the waveform borrowed is still alive');
       // The job kept its process all along, and no process was started or ended: the sentence ran in the one the waveform gave back.
       assert.deepEqual([...engine.pids].sort(), pidsBefore, 'the same two engine processes');
@@ -151,11 +214,22 @@ describe('the engine process cap', { skip: !onLinux && 'counts processes in /pro
       assert.equal(drawn.cached, false);
       assert.ok(Math.abs(drawn.durationSeconds - 2400) < 60, `forty minutes drawn (${drawn.durationSeconds} s)`);
       // The same peaks as a waveform that was never interrupted.
-      const reference = await engine.waveform({ kind: 'waveform', mediaPath: media, dataDir: path.join(scratch, 'uninterrupted'), bucketsPerSecond: 100 }, controller.signal);
-      const [yielded, uninterrupted] = await Promise.all([readWaveformFile(drawn.peaksPath), readWaveformFile(reference.peaksPath)]);
+      const reference = await engine.waveform(
+        { kind: 'waveform', mediaPath: media, dataDir: path.join(scratch, 'uninterrupted'), bucketsPerSecond: 100 },
+        controller.signal,
+      );
+      const [yielded, uninterrupted] = await Promise.all([
+        readWaveformFile(drawn.peaksPath),
+        readWaveformFile(reference.peaksPath),
+      ]);
       assert.ok(yielded && uninterrupted);
       assert.equal(yielded.pairs.length, uninterrupted.pairs.length);
-      assert.ok(Buffer.from(yielded.pairs.buffer, yielded.pairs.byteOffset, yielded.pairs.byteLength).equals(Buffer.from(uninterrupted.pairs.buffer, uninterrupted.pairs.byteOffset, uninterrupted.pairs.byteLength)), 'the same peaks');
+      assert.ok(
+        Buffer.from(yielded.pairs.buffer, yielded.pairs.byteOffset, yielded.pairs.byteLength).equals(
+          Buffer.from(uninterrupted.pairs.buffer, uninterrupted.pairs.byteOffset, uninterrupted.pairs.byteLength),
+        ),
+        'the same peaks',
+      );
     } finally {
       controller.abort();
       most = await counting.stop();

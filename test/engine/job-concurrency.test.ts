@@ -10,7 +10,15 @@ import os from 'node:os';
 import { describe, it } from 'node:test';
 import { engineConfigFromEnvironment } from '../../src/config/engine-environment';
 import type { JobRecord } from '../../src/jobs/types';
-import { isTerminal, postJson, request, startTestServer, waitFor, waitForJob, type TestServer } from '../helpers/server';
+import {
+  isTerminal,
+  postJson,
+  request,
+  startTestServer,
+  waitFor,
+  waitForJob,
+  type TestServer,
+} from '../helpers/server';
 import { englishVoiceId, LONG_TEXT } from '../helpers/voices';
 
 const RUNNING = ['loading_model', 'processing'];
@@ -47,9 +55,16 @@ async function runTogether(t: TestServer, count: number, together: number): Prom
       assert.equal(response.status, 200, response.body.toString());
       ids.push(response.json().id);
     }
-    const read = async (): Promise<any[]> => Promise.all(ids.map(async (id) => (await request(`${t.base}/jobs/${id}`)).json()));
+    const read = async (): Promise<any[]> =>
+      Promise.all(ids.map(async (id) => (await request(`${t.base}/jobs/${id}`)).json()));
     // The first `together` jobs run at once, and one of them is past loading: every job has been in the scheduler since it was created.
-    const seen = await waitFor(`${together} jobs running at once`, read, (jobs) => jobs.slice(0, together).every((j) => RUNNING.includes(j.status)) && jobs.some((j) => j.status === 'processing'), DEADLINE_MS);
+    const seen = await waitFor(
+      `${together} jobs running at once`,
+      read,
+      (jobs) =>
+        jobs.slice(0, together).every((j) => RUNNING.includes(j.status)) && jobs.some((j) => j.status === 'processing'),
+      DEADLINE_MS,
+    );
     for (const job of seen.slice(together)) assert.equal(job.status, 'queued', `job ${job.id} waits for the job lane`);
     // The waiting ones first: a running job cancelled first would free its slot for one of them.
     for (const id of [...ids].reverse()) await postJson(`${t.base}/jobs/${id}/cancel`, {});
@@ -62,7 +77,9 @@ async function runTogether(t: TestServer, count: number, together: number): Prom
 
 describe('jobs running at once', () => {
   it('runs two jobs at the same time with SPEECH_STUDIO_ENGINE_PROCESSES=3/2, and never a third', async () => {
-    const t = await startTestServer({ engineConfig: engineConfigFromEnvironment({ ...process.env, SPEECH_STUDIO_ENGINE_PROCESSES: '3/2' }) });
+    const t = await startTestServer({
+      engineConfig: engineConfigFromEnvironment({ ...process.env, SPEECH_STUDIO_ENGINE_PROCESSES: '3/2' }),
+    });
     try {
       assert.equal(t.server.engine.scheduler.limits.maxJobProcesses, 2);
       const { ended, most } = await runTogether(t, 3, 2);
@@ -71,7 +88,10 @@ describe('jobs running at once', () => {
       // As a client sees it afterwards: the first two jobs' running times overlap.
       const [first, second, third] = ended;
       assert.ok(first.startedAt !== null && second.startedAt !== null, 'both started');
-      assert.ok(Math.max(first.startedAt, second.startedAt) <= Math.min(first.finishedAt, second.finishedAt), 'their running times overlap');
+      assert.ok(
+        Math.max(first.startedAt, second.startedAt) <= Math.min(first.finishedAt, second.finishedAt),
+        'their running times overlap',
+      );
       assert.equal(third.startedAt, null, 'the third never started: it was cancelled while it waited');
     } finally {
       await t.dispose();

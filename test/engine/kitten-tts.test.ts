@@ -7,16 +7,34 @@ import { readWavSamples } from '../../src/audio/wav-reader';
 import { UserFacingError, type TtsTask, type TtsVoiceRef } from '../../src/engine-api/protocol';
 import { runTtsTask } from '../../src/engine/tts/run-tts';
 import {
-  KITTEN_SPEAKERS, kittenMetadata, makeKittenModel, makeKittenVoices, onnxMetadata, protobufFields, withOnnxMetadata,
+  KITTEN_SPEAKERS,
+  kittenMetadata,
+  makeKittenModel,
+  makeKittenVoices,
+  onnxMetadata,
+  protobufFields,
+  withOnnxMetadata,
 } from '../fixtures/kitten/make-kitten-model';
 import { writeSyntheticKitten, type KittenFiles } from '../helpers/kitten-model';
 import { tempDir } from '../helpers/temp';
 import { testModel } from '../helpers/test-models';
 
 const OPTIONS: Omit<TtsRequest, 'text'> = {
-  voiceId: '00000000-0000-5000-8000-000000000000', language: 'auto', inputFormat: 'txt', outputFormat: 'wav', sampleRate: 24000,
-  bitrateKbps: null, audioChannels: 'mono', steps: 32, guidanceScale: 2, speed: 1, duration: null, denoise: false,
-  preprocessPrompt: true, postprocessOutput: false, trimSilence: false,
+  voiceId: '00000000-0000-5000-8000-000000000000',
+  language: 'auto',
+  inputFormat: 'txt',
+  outputFormat: 'wav',
+  sampleRate: 24000,
+  bitrateKbps: null,
+  audioChannels: 'mono',
+  steps: 32,
+  guidanceScale: 2,
+  speed: 1,
+  duration: null,
+  denoise: false,
+  preprocessPrompt: true,
+  postprocessOutput: false,
+  trimSilence: false,
 };
 
 let dir: string;
@@ -29,13 +47,22 @@ before(async () => {
 after(() => rm(dir, { recursive: true, force: true }));
 
 const kitten = (speakerId: number): TtsVoiceRef => ({
-  engine: 'sherpa-onnx', engineVoiceId: `kitten-test#${speakerId}`, languageCode: 'en-US', name: `Synthetic Kitten ${speakerId}`,
+  engine: 'sherpa-onnx',
+  engineVoiceId: `kitten-test#${speakerId}`,
+  languageCode: 'en-US',
+  name: `Synthetic Kitten ${speakerId}`,
   model: { kind: 'kitten', files: { ...files }, speakerId, espeakDataDir: path.join(dir, 'runtime', 'espeak-ng-data') },
 });
 
 async function speak(voice: TtsVoiceRef, text: string, options: Partial<TtsTask['options']> = {}) {
   const run = ++runs;
-  const task: TtsTask = { kind: 'tts', textPath: path.join(dir, `in-${run}.txt`), outputPath: path.join(dir, `out-${run}.wav`), options: { ...OPTIONS, ...options }, voice };
+  const task: TtsTask = {
+    kind: 'tts',
+    textPath: path.join(dir, `in-${run}.txt`),
+    outputPath: path.join(dir, `out-${run}.wav`),
+    options: { ...OPTIONS, ...options },
+    voice,
+  };
   await writeFile(task.textPath, text);
   const outcome = await runTtsTask(task, () => undefined);
   const wav = readWavSamples(await readFile(task.outputPath));
@@ -44,14 +71,17 @@ async function speak(voice: TtsVoiceRef, text: string, options: Partial<TtsTask[
 }
 
 describe('the synthetic Kitten model generator', () => {
-  it('rewrites only the ONNX metadata, to what sherpa-onnx\'s Kitten loader reads', async () => {
+  it("rewrites only the ONNX metadata, to what sherpa-onnx's Kitten loader reads", async () => {
     const kokoro = await readFile(testModel('sherpa-synthetic/kokoro/model.onnx'));
     assert.equal(onnxMetadata(kokoro).model_type, 'kokoro');
     const model = makeKittenModel(kokoro);
     assert.deepEqual(onnxMetadata(model), kittenMetadata());
     assert.equal(onnxMetadata(model).style_dim, '1,32');
     assert.equal(onnxMetadata(model).n_speakers, '8');
-    const rest = (bytes: Buffer) => protobufFields(bytes).filter((f) => f.number !== 14).map((f) => f.raw.toString('hex'));
+    const rest = (bytes: Buffer) =>
+      protobufFields(bytes)
+        .filter((f) => f.number !== 14)
+        .map((f) => f.raw.toString('hex'));
     assert.deepEqual(rest(model), rest(kokoro), 'the graph, opsets and producer are copied byte for byte');
     assert.deepEqual(onnxMetadata(withOnnxMetadata(model, { a: 'b' })), { a: 'b' });
   });
@@ -69,8 +99,14 @@ describe('Kitten voices through sherpa-onnx (random weights: structure only)', (
     assert.equal(short.outcome.backend, 'sherpa-onnx');
     assert.equal(short.wav.info.sampleRate, 24000);
     assert.ok(short.peak > 1000, `peak ${short.peak}`);
-    const long = await speak(kitten(0), 'Hello there. This sentence is a good deal longer than the first one, with many more words to say.');
-    assert.ok(long.result.durationSeconds > short.result.durationSeconds * 2, `${short.result.durationSeconds} s, then ${long.result.durationSeconds} s`);
+    const long = await speak(
+      kitten(0),
+      'Hello there. This sentence is a good deal longer than the first one, with many more words to say.',
+    );
+    assert.ok(
+      long.result.durationSeconds > short.result.durationSeconds * 2,
+      `${short.result.durationSeconds} s, then ${long.result.durationSeconds} s`,
+    );
   });
 
   it('gives each speaker its own style row, and is shorter at speed 2', async () => {
@@ -78,10 +114,16 @@ describe('Kitten voices through sherpa-onnx (random weights: structure only)', (
     const [first, last] = [await speak(kitten(0), text), await speak(kitten(7), text)];
     assert.notDeepEqual(first.wav.samples, last.wav.samples, 'speaker 7 sounds like speaker 0');
     const fast = await speak(kitten(7), text, { speed: 2 });
-    assert.ok(fast.result.durationSeconds < last.result.durationSeconds * 0.7, `${fast.result.durationSeconds} s at speed 2, ${last.result.durationSeconds} s at 1`);
+    assert.ok(
+      fast.result.durationSeconds < last.result.durationSeconds * 0.7,
+      `${fast.result.durationSeconds} s at speed 2, ${last.result.durationSeconds} s at 1`,
+    );
   });
 
   it('refuses a speaker the model does not have', async () => {
-    await assert.rejects(speak(kitten(8), 'Hello.'), (error: unknown) => error instanceof UserFacingError && /speaker 8, but its model has 8/.test(error.message));
+    await assert.rejects(
+      speak(kitten(8), 'Hello.'),
+      (error: unknown) => error instanceof UserFacingError && /speaker 8, but its model has 8/.test(error.message),
+    );
   });
 });

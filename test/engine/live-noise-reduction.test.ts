@@ -28,7 +28,10 @@ describe('denoiseSpeech (GTCRN)', () => {
   before(async () => {
     modelsDir = await tempDir('speech-studio-denoise-');
     await mkdir(path.join(modelsDir, 'enhancement'));
-    await copyFile(testModel('enhancement', 'gtcrn_simple.onnx'), path.join(modelsDir, 'enhancement', 'gtcrn_simple.onnx'));
+    await copyFile(
+      testModel('enhancement', 'gtcrn_simple.onnx'),
+      path.join(modelsDir, 'enhancement', 'gtcrn_simple.onnx'),
+    );
   });
   after(() => rm(modelsDir, { recursive: true, force: true }));
 
@@ -42,7 +45,7 @@ describe('denoiseSpeech (GTCRN)', () => {
     assert.ok(energy(cleaned) < energy(noisy), `energy ${energy(cleaned)} is not below ${energy(noisy)}`);
   });
 
-  it('refuses with the model\'s place when it is not installed', async () => {
+  it("refuses with the model's place when it is not installed", async () => {
     const empty = await tempDir('speech-studio-denoise-none-');
     try {
       await assert.rejects(denoiseSpeech(new Int16Array(1600), empty, 1), /GTCRN.*enhancement/s);
@@ -61,33 +64,66 @@ describe('LiveSession noise_reduction', () => {
       look: async (_files, plan): Promise<LiveWindowResult> => {
         const { pcm, look } = plan({ waiting: 0 });
         looks.push(look);
-        return { durationSeconds: pcm.length / 16000, speech: [], text: 'word', words: [{ start: 0, end: 0.2, text: 'word' }], language: 'en' };
+        return {
+          durationSeconds: pcm.length / 16000,
+          speech: [],
+          text: 'word',
+          words: [{ start: 0, end: 0.2, text: 'word' }],
+          language: 'en',
+        };
       },
     };
-    const live = new LiveSession({ send: (event) => events.push(event), recognition, files: { dir: '/nonexistent', touch: () => undefined, release: async () => undefined }, resolveModel: async () => '/models/whisper/model.bin', form: 'ga' });
+    const live = new LiveSession({
+      send: (event) => events.push(event),
+      recognition,
+      files: { dir: '/nonexistent', touch: () => undefined, release: async () => undefined },
+      resolveModel: async () => '/models/whisper/model.bin',
+      form: 'ga',
+    });
     const settled = async (): Promise<void> => {
-      for (let i = 0; i < 100 && !events.some((e) => e.type === 'conversation.item.input_audio_transcription.completed'); i += 1) await new Promise((resolve) => setImmediate(resolve));
+      for (
+        let i = 0;
+        i < 100 && !events.some((e) => e.type === 'conversation.item.input_audio_transcription.completed');
+        i += 1
+      )
+        await new Promise((resolve) => setImmediate(resolve));
     };
     return { live, looks, events, settled };
   }
-  const update = (noiseReduction: unknown): string => JSON.stringify({
-    type: 'session.update',
-    session: { type: 'transcription', audio: { input: { format: { type: 'audio/pcm', rate: 16000 }, turn_detection: null, noise_reduction: noiseReduction } } },
-  });
+  const update = (noiseReduction: unknown): string =>
+    JSON.stringify({
+      type: 'session.update',
+      session: {
+        type: 'transcription',
+        audio: {
+          input: { format: { type: 'audio/pcm', rate: 16000 }, turn_detection: null, noise_reduction: noiseReduction },
+        },
+      },
+    });
   const audio = JSON.stringify({ type: 'input_audio_buffer.append', audio: Buffer.alloc(16000).toString('base64') });
 
-  for (const [setting, denoise] of [[{ type: 'near_field' }, true], [{ type: 'far_field' }, true], [null, false]] as const) {
+  for (const [setting, denoise] of [
+    [{ type: 'near_field' }, true],
+    [{ type: 'far_field' }, true],
+    [null, false],
+  ] as const) {
     it(`${JSON.stringify(setting)}: the engine is ${denoise ? '' : 'not '}asked to clean the audio, and the utterance completes`, async () => {
       const { live, looks, events, settled } = session();
       await live.open();
       await live.receive(update(setting));
-      assert.deepEqual(events.filter((e) => e.type === 'error'), []);
+      assert.deepEqual(
+        events.filter((e) => e.type === 'error'),
+        [],
+      );
       await live.receive(audio);
       await live.receive(JSON.stringify({ type: 'input_audio_buffer.commit' }));
       await settled();
       assert.equal(looks.length, 1);
       assert.equal(looks[0].denoise === true, denoise);
-      assert.equal(events.find((e) => e.type === 'conversation.item.input_audio_transcription.completed')?.transcript, 'word');
+      assert.equal(
+        events.find((e) => e.type === 'conversation.item.input_audio_transcription.completed')?.transcript,
+        'word',
+      );
       await live.close();
     });
   }

@@ -18,7 +18,11 @@ import { testModel } from '../helpers/test-models';
 const RATE = 16_000;
 
 describe('the live-window engine task', () => {
-  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger, config: engineConfigFromEnvironment(process.env, { sttThreads: 2 }) });
+  const host = new EngineHost({
+    workerPath: ENGINE_WORKER,
+    log: silentLogger,
+    config: engineConfigFromEnvironment(process.env, { sttThreads: 2 }),
+  });
   let dir = '';
   let modelPath = '';
   let jfkPath = '';
@@ -30,7 +34,10 @@ describe('the live-window engine task', () => {
     await mkdir(path.join(dir, 'models', 'vad'), { recursive: true });
     modelPath = path.join(dir, 'models', 'whisper', 'ggml-synthetic-random.bin');
     await symlink(testModel('whisper', 'ggml-synthetic-random.bin'), modelPath);
-    await copyFile(testModel('vad', 'ggml-silero-v6.2.0.bin'), path.join(dir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'));
+    await copyFile(
+      testModel('vad', 'ggml-silero-v6.2.0.bin'),
+      path.join(dir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'),
+    );
     const wav = await readFile(testModel('audio', 'jfk.wav'));
     const at = wav.indexOf('data') + 8;
     jfkPath = path.join(dir, 'jfk.pcm');
@@ -44,7 +51,13 @@ describe('the live-window engine task', () => {
   });
 
   const run = async (task: Omit<LiveWindowTask, 'kind' | 'modelPath' | 'language' | 'vadThreshold'>) =>
-    (await host.run(`live-${Math.random()}`, { kind: 'live-window', modelPath, language: 'en', vadThreshold: 0.5, ...task }, { signal: new AbortController().signal, onProgress: () => undefined })).result;
+    (
+      await host.run(
+        `live-${Math.random()}`,
+        { kind: 'live-window', modelPath, language: 'en', vadThreshold: 0.5, ...task },
+        { signal: new AbortController().signal, onProgress: () => undefined },
+      )
+    ).result;
 
   it('finds speech only from speechFrom on, in seconds of the whole window', async () => {
     const whole = await run({ pcmPath: jfkPath, decode: false });
@@ -63,7 +76,10 @@ describe('the live-window engine task', () => {
   it('keeps at most maxTokens tokens of a partial decode', async () => {
     // The random-weight model reads 3 s of silence as more than one token; capped at one, one word is left.
     const free = await run({ pcmPath: silencePath, decode: true, preview: true });
-    assert.ok(free.words.length >= 2, `the uncapped decode must hold at least two words for this test to mean anything: ${JSON.stringify(free.words)}`);
+    assert.ok(
+      free.words.length >= 2,
+      `the uncapped decode must hold at least two words for this test to mean anything: ${JSON.stringify(free.words)}`,
+    );
     const capped = await run({ pcmPath: silencePath, decode: true, preview: true, maxTokens: 1 });
     assert.equal(capped.words.length, 1, JSON.stringify(capped.words));
     assert.equal(capped.words[0].text, free.words[0].text);

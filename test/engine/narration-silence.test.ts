@@ -17,9 +17,21 @@ import { tempDir } from '../helpers/temp';
 import { probeAudio, srtOf } from '../helpers/tts-audio';
 
 const OPTIONS: Omit<TtsRequest, 'text'> = {
-  voiceId: '59ecd22d-96db-56b8-a0f4-62d14ba28a8b', language: 'auto', inputFormat: 'srt', outputFormat: 'wav', sampleRate: 16000,
-  bitrateKbps: 64, audioChannels: 'mono', steps: 32, guidanceScale: 2, speed: 1, duration: null, denoise: true,
-  preprocessPrompt: true, postprocessOutput: true, trimSilence: true,
+  voiceId: '59ecd22d-96db-56b8-a0f4-62d14ba28a8b',
+  language: 'auto',
+  inputFormat: 'srt',
+  outputFormat: 'wav',
+  sampleRate: 16000,
+  bitrateKbps: 64,
+  audioChannels: 'mono',
+  steps: 32,
+  guidanceScale: 2,
+  speed: 1,
+  duration: null,
+  denoise: true,
+  preprocessPrompt: true,
+  postprocessOutput: true,
+  trimSilence: true,
 };
 
 /** Bytes the file really takes on disk. */
@@ -75,7 +87,8 @@ describe('long silence in TTS output', () => {
     };
     const counted = await record('counted.pcm', (recorder, position) => recorder.padTo(position));
     const written = await record('written.pcm', async (recorder, position) => {
-      while (recorder.length < position) await recorder.write(new Int16Array(Math.min(4096, position - recorder.length)));
+      while (recorder.length < position)
+        await recorder.write(new Int16Array(Math.min(4096, position - recorder.length)));
     });
 
     assert.equal(counted.length, written.length);
@@ -86,7 +99,10 @@ describe('long silence in TTS output', () => {
     let largest = 0;
     for (let i = 0; i < a.length; i++) largest = Math.max(largest, Math.abs(a[i] - b[i]));
     assert.ok(largest <= 1, `the samples differ by up to ${largest}`);
-    assert.ok(counted.lufs !== null && written.lufs !== null && Math.abs(counted.lufs - written.lufs) < 0.01, `${counted.lufs} vs ${written.lufs} LUFS`);
+    assert.ok(
+      counted.lufs !== null && written.lufs !== null && Math.abs(counted.lufs - written.lufs) < 0.01,
+      `${counted.lufs} vs ${written.lufs} LUFS`,
+    );
     assert.equal(counted.peak, written.peak);
     assert.equal(counted.heardSpeech, written.heardSpeech);
   });
@@ -100,7 +116,10 @@ describe('long silence in TTS output', () => {
     assert.equal(summary.length, 3600 * rate);
     assert.equal((await stat(summary.path)).size, 3600 * rate * 2, 'the file has its full length');
     if (!sparse) return ctx.skip('this file system has no sparse files');
-    assert.ok((await allocated(summary.path)) < 2 * 1024 * 1024, `the spool takes ${await allocated(summary.path)} bytes`);
+    assert.ok(
+      (await allocated(summary.path)) < 2 * 1024 * 1024,
+      `the spool takes ${await allocated(summary.path)} bytes`,
+    );
   });
 
   it('a WAV writer skips silence as a hole and still writes the right samples and header', async () => {
@@ -137,8 +156,11 @@ describe('long silence in TTS output', () => {
     await mkdir(folder);
     const extension = options.outputFormat ?? 'wav';
     const task: TtsTask = {
-      kind: 'tts', textPath: path.join(folder, 'input.srt'), outputPath: path.join(folder, `output.${extension}`),
-      options: { ...OPTIONS, ...options }, voice: { engine: 'espeak-ng', engineVoiceId: 'gmw/en-US', languageCode: 'en-US' },
+      kind: 'tts',
+      textPath: path.join(folder, 'input.srt'),
+      outputPath: path.join(folder, `output.${extension}`),
+      options: { ...OPTIONS, ...options },
+      voice: { engine: 'espeak-ng', engineVoiceId: 'gmw/en-US', languageCode: 'en-US' },
     };
     await writeFile(task.textPath, srt);
     const outcome = await runTtsTask(task, () => undefined);
@@ -146,7 +168,12 @@ describe('long silence in TTS output', () => {
   }
 
   it('narrates cues two hours apart into a WAV of the full length that takes almost no disk', async () => {
-    const { task, folder, result } = await narrate(srtOf([[1, 2, 'Good morning.'], [7200, 7201.5, 'Good evening.']]));
+    const { task, folder, result } = await narrate(
+      srtOf([
+        [1, 2, 'Good morning.'],
+        [7200, 7201.5, 'Good evening.'],
+      ]),
+    );
     assert.equal(result.durationSeconds, 7201.5);
     const rate = OPTIONS.sampleRate;
     assert.equal((await stat(task.outputPath)).size, 44 + 7201.5 * rate * 2);
@@ -164,11 +191,21 @@ describe('long silence in TTS output', () => {
     } finally {
       await handle.close();
     }
-    if (sparse) assert.ok((await allocated(task.outputPath)) < 4 * 1024 * 1024, `the output takes ${await allocated(task.outputPath)} bytes`);
+    if (sparse)
+      assert.ok(
+        (await allocated(task.outputPath)) < 4 * 1024 * 1024,
+        `the output takes ${await allocated(task.outputPath)} bytes`,
+      );
   });
 
   it('narrates cues minutes apart into an MP3 whose silence went to ffmpeg as it should', async () => {
-    const { task, result } = await narrate(srtOf([[0.5, 1.5, 'Hello.'], [300, 301, 'Five minutes later.']]), { outputFormat: 'mp3', sampleRate: 24000 });
+    const { task, result } = await narrate(
+      srtOf([
+        [0.5, 1.5, 'Hello.'],
+        [300, 301, 'Five minutes later.'],
+      ]),
+      { outputFormat: 'mp3', sampleRate: 24000 },
+    );
     assert.equal(result.durationSeconds, 301);
     const probed = await probeAudio(task.outputPath);
     assert.equal(probed.codec, 'mp3');

@@ -39,7 +39,10 @@ describe('the synthetic Parakeet model (random weights, tiny dimensions)', () =>
     assert.ok(result.result.trim().length > 0, 'the random model says something on speech');
     assert.ok(result.segments.length >= 1);
     assert.equal(result.segments[0]?.t0, 0);
-    assert.ok(Math.abs((result.segments.at(-1)?.t1 ?? 0) - 11_000) < 100, `ends at the audio's end: ${JSON.stringify(result.segments)}`);
+    assert.ok(
+      Math.abs((result.segments.at(-1)?.t1 ?? 0) - 11_000) < 100,
+      `ends at the audio's end: ${JSON.stringify(result.segments)}`,
+    );
   });
 
   it('is told apart from a whisper model by its header, whatever the file is called', async () => {

@@ -20,7 +20,12 @@ import { silentLogger } from '../../src/util/log';
 import { ENGINE_WORKER } from '../helpers/server';
 import { engineConfigFromEnvironment } from '../../src/config/engine-environment';
 
-const espeak: TtsVoiceRef = { engine: 'espeak-ng', engineVoiceId: 'gmw/en-US', languageCode: 'en-US', name: 'English (America)' };
+const espeak: TtsVoiceRef = {
+  engine: 'espeak-ng',
+  engineVoiceId: 'gmw/en-US',
+  languageCode: 'en-US',
+  name: 'English (America)',
+};
 const NO_MARKUP = { voices: {}, audio: {} };
 
 const DOCUMENT = [
@@ -41,10 +46,21 @@ function partTask(sentence: ReadingSentence): SpeakTask {
 describe('the parts Read Aloud cuts from SSML', () => {
   it('an .ssml document: a part per pause, each written where its markup is, its steps found by what they say', () => {
     const parts = readingParts(DOCUMENT, { languageId: 'ssml', language: 'en-US' });
-    assert.deepEqual(parts.map((part) => part.text), ['The answer is forty-two .', 'Slowly now, World Wide Web .', 'A word last.']);
+    assert.deepEqual(
+      parts.map((part) => part.text),
+      ['The answer is forty-two .', 'Slowly now, World Wide Web .', 'A word last.'],
+    );
     assert.equal(written(DOCUMENT, parts[0]), 'The answer is <say-as interpret-as="cardinal">42</say-as>.');
-    assert.equal(written(DOCUMENT, parts[1]), 'Slowly</prosody> now, <sub alias="World Wide Web">WWW</sub>.', 'from the first word said to the last');
-    assert.deepEqual(parts.map((part) => part.ssml!.startsWithPause), [false, true, true], 'the break and the sentence open their parts');
+    assert.equal(
+      written(DOCUMENT, parts[1]),
+      'Slowly</prosody> now, <sub alias="World Wide Web">WWW</sub>.',
+      'from the first word said to the last',
+    );
+    assert.deepEqual(
+      parts.map((part) => part.ssml!.startsWithPause),
+      [false, true, true],
+      'the break and the sentence open their parts',
+    );
     // A run in one style is one step (the engine says it in one go): its words light up its whole markup.
     const at = (part: ReadingSentence, word: string) => {
       const start = part.text.indexOf(word);
@@ -60,21 +76,49 @@ describe('the parts Read Aloud cuts from SSML', () => {
   it('Markdown: prose as sentences and each ```ssml block by its markup, in document order; CRLF offsets hold', () => {
     const markdown = `# Title\r\n\r\nFirst prose.\r\n\r\n\`\`\`ssml\r\n${DOCUMENT.replace(/\n/g, '\r\n')}\r\n\`\`\`\r\n\r\nLast prose.\r\n`;
     const parts = readingParts(markdown, { languageId: 'markdown', language: 'en-US' });
-    assert.deepEqual(parts.map((part) => part.text), ['Title', 'First prose.', 'The answer is forty-two .', 'Slowly now, World Wide Web .', 'A word last.', 'Last prose.']);
-    assert.equal(written(markdown, parts[4]), '<s>A <phoneme alphabet="ipa" ph="ʕa">word</phoneme> last.</s>'.slice(3, -4));
-    const selected = readingParts(markdown, { languageId: 'markdown', language: 'en-US', from: markdown.indexOf('Slowly'), to: markdown.indexOf('Slowly') + 3 });
-    assert.deepEqual(selected.map((part) => part.text), ['Slowly now, World Wide Web .'], 'a selection reads the parts it touches');
+    assert.deepEqual(
+      parts.map((part) => part.text),
+      [
+        'Title',
+        'First prose.',
+        'The answer is forty-two .',
+        'Slowly now, World Wide Web .',
+        'A word last.',
+        'Last prose.',
+      ],
+    );
+    assert.equal(
+      written(markdown, parts[4]),
+      '<s>A <phoneme alphabet="ipa" ph="ʕa">word</phoneme> last.</s>'.slice(3, -4),
+    );
+    const selected = readingParts(markdown, {
+      languageId: 'markdown',
+      language: 'en-US',
+      from: markdown.indexOf('Slowly'),
+      to: markdown.indexOf('Slowly') + 3,
+    });
+    assert.deepEqual(
+      selected.map((part) => part.text),
+      ['Slowly now, World Wide Web .'],
+      'a selection reads the parts it touches',
+    );
   });
 
   it('malformed SSML is refused at its document line and column, or left silent while it is typed', () => {
     const markdown = 'Prose.\n\n```ssml\n<speak>\n  <break time="soon"/>\n</speak>\n```\n';
-    assert.throws(() => readingParts(markdown, { languageId: 'markdown' }), (error: unknown) => {
-      assert.ok(error instanceof SsmlReadingError);
-      assert.deepEqual([error.line, error.column], [4, 2]);
-      assert.match(error.message, /line 5, column 3: <break time="soon">/);
-      return true;
-    });
-    assert.deepEqual(readingParts(markdown, { languageId: 'markdown', malformed: 'silent' }).map((part) => part.text), ['Prose.']);
+    assert.throws(
+      () => readingParts(markdown, { languageId: 'markdown' }),
+      (error: unknown) => {
+        assert.ok(error instanceof SsmlReadingError);
+        assert.deepEqual([error.line, error.column], [4, 2]);
+        assert.match(error.message, /line 5, column 3: <break time="soon">/);
+        return true;
+      },
+    );
+    assert.deepEqual(
+      readingParts(markdown, { languageId: 'markdown', malformed: 'silent' }).map((part) => part.text),
+      ['Prose.'],
+    );
   });
 
   it('an edit of a block remakes its parts after the one playing, even when their words did not change', () => {
@@ -82,7 +126,10 @@ describe('the parts Read Aloud cuts from SSML', () => {
     const at = DOCUMENT.indexOf('700ms');
     const text = DOCUMENT.replace('700ms', '900ms');
     const next = resync({
-      sentences: before, current: 0, end: DOCUMENT.length, changes: [{ rangeOffset: at, rangeLength: 3, text: '900' }],
+      sentences: before,
+      current: 0,
+      end: DOCUMENT.length,
+      changes: [{ rangeOffset: at, rangeLength: 3, text: '900' }],
       split: (from, to) => readingParts(text, { languageId: 'ssml', from, to, malformed: 'silent' }),
     });
     assert.equal(next.sentences[1].text, before[1].text);
@@ -92,8 +139,17 @@ describe('the parts Read Aloud cuts from SSML', () => {
   it('a part task is checked like every task', async () => {
     const [part] = readingParts(DOCUMENT, { languageId: 'ssml' });
     assert.equal((await checkTask(partTask(part))).kind, 'speak');
-    await assert.rejects(checkTask({ ...partTask(part), ssml: { source: DOCUMENT, from: 2, to: 1, markup: NO_MARKUP } }), /not a range of steps/);
-    await assert.rejects(checkTask({ ...partTask(part), ssml: { source: DOCUMENT, from: 0, to: 1, markup: { voices: {}, audio: { x: 'relative.wav' } } } }), /not absolute/);
+    await assert.rejects(
+      checkTask({ ...partTask(part), ssml: { source: DOCUMENT, from: 2, to: 1, markup: NO_MARKUP } }),
+      /not a range of steps/,
+    );
+    await assert.rejects(
+      checkTask({
+        ...partTask(part),
+        ssml: { source: DOCUMENT, from: 0, to: 1, markup: { voices: {}, audio: { x: 'relative.wav' } } },
+      }),
+      /not absolute/,
+    );
   });
 });
 
@@ -106,10 +162,19 @@ describe('a part spoken by espeak-ng', () => {
     const silence = firstAudibleIndex(samples) / result.sampleRate;
     assert.ok(Math.abs(silence - 0.7) <= 0.02, `700 ms before the first sound (got ${Math.round(silence * 1000)} ms)`);
     const words = result.words!;
-    assert.deepEqual(words.map((word) => parts[1].text.slice(word.start, word.end)), ['Slowly', 'now, World Wide Web .']);
-    assert.ok(Math.abs(words[0].startSeconds - 0.69) <= 0.02, `the first step starts after the break (${words[0].startSeconds})`);
+    assert.deepEqual(
+      words.map((word) => parts[1].text.slice(word.start, word.end)),
+      ['Slowly', 'now, World Wide Web .'],
+    );
+    assert.ok(
+      Math.abs(words[0].startSeconds - 0.69) <= 0.02,
+      `the first step starts after the break (${words[0].startSeconds})`,
+    );
     const starts = words.map((word) => word.startSeconds);
-    assert.deepEqual(starts, [...starts].sort((a, b) => a - b));
+    assert.deepEqual(
+      starts,
+      [...starts].sort((a, b) => a - b),
+    );
     assert.ok(starts.at(-1)! < result.durationSeconds);
     assert.deepEqual(result.ignored, {}, 'espeak-ng honours all of it');
   });
@@ -117,14 +182,21 @@ describe('a part spoken by espeak-ng', () => {
   it('says the say-as expansion, and reports a phoneme it has no symbol for', async () => {
     const answer = await speakSentence(partTask(parts[0]));
     const said = await speakSentence({ kind: 'speak', text: 'The answer is forty-two.', voice: espeak, speed: 1 });
-    assert.ok(Math.abs(answer.result.durationSeconds - said.result.durationSeconds) < 0.35, `${answer.result.durationSeconds} vs ${said.result.durationSeconds} s`);
+    assert.ok(
+      Math.abs(answer.result.durationSeconds - said.result.durationSeconds) < 0.35,
+      `${answer.result.durationSeconds} vs ${said.result.durationSeconds} s`,
+    );
     const last = await speakSentence(partTask(parts[2]));
     assert.match(last.result.ignored?.['ssml phoneme'] ?? '', /no phoneme for a symbol in "ʕa"/);
   });
 });
 
 describe('an SSML reading through the engine process', () => {
-  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger, config: () => engineConfigFromEnvironment() });
+  const host = new EngineHost({
+    workerPath: ENGINE_WORKER,
+    log: silentLogger,
+    config: () => engineConfigFromEnvironment(),
+  });
   after(() => host.close());
 
   it('plays every part in order, with the markup admitted once and the skipped phoneme reported', async () => {
@@ -139,12 +211,21 @@ describe('an SSML reading through the engine process', () => {
     const audio: SentenceAudio[] = [];
     session.on('audio', (_index, made) => audio.push(made));
     player.connect(session);
-    const done = new Promise<string>((resolve) => session.on('state', (state) => (state === 'finished' || state === 'stopped') && resolve(state)));
+    const done = new Promise<string>((resolve) =>
+      session.on('state', (state) => (state === 'finished' || state === 'stopped') && resolve(state)),
+    );
     session.start();
     assert.equal(await done, 'finished');
-    assert.deepEqual(player.played.map((played) => played.index), [0, 1, 2]);
+    assert.deepEqual(
+      player.played.map((played) => played.index),
+      [0, 1, 2],
+    );
     assert.equal(admitted.length, 3, 'each part asks for its source markup (the editor caches the admission)');
     assert.ok(audio[2].ignored?.['ssml phoneme']);
-    assert.deepEqual(pauses, [0, 0, 0], 'the parts after the first open with their own break and sentence pause, so the reader adds none');
+    assert.deepEqual(
+      pauses,
+      [0, 0, 0],
+      'the parts after the first open with their own break and sentence pause, so the reader adds none',
+    );
   });
 });

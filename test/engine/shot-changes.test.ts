@@ -21,7 +21,11 @@ configureTestEngine({});
 const FRAME = 1 / SHOT_VIDEO_FPS;
 
 describe('the shot-changes engine task (ffmpeg scene score in the engine process) and its cache', () => {
-  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger, config: engineConfigFromEnvironment(process.env, { sttThreads: 2 }) });
+  const host = new EngineHost({
+    workerPath: ENGINE_WORKER,
+    log: silentLogger,
+    config: engineConfigFromEnvironment(process.env, { sttThreads: 2 }),
+  });
   let dir = '';
   let video = '';
 
@@ -36,18 +40,35 @@ describe('the shot-changes engine task (ffmpeg scene score in the engine process
   });
 
   it('finds each hard cut of a generated video within one frame, and no other, with the frame rate', async () => {
-    const found = await findShotChanges(host, path.join(dir, 'data'), video, DEFAULT_SUBTITLE_STYLE.shotChangeThreshold);
+    const found = await findShotChanges(
+      host,
+      path.join(dir, 'data'),
+      video,
+      DEFAULT_SUBTITLE_STYLE.shotChangeThreshold,
+    );
     assert.equal(found.cached, false);
     assert.equal(found.framesPerSecond, SHOT_VIDEO_FPS);
-    assert.ok(Math.abs(found.durationSeconds - SHOT_FRAMES.reduce((a, b) => a + b, 0) * FRAME) < 0.1, `duration ${found.durationSeconds}`);
+    assert.ok(
+      Math.abs(found.durationSeconds - SHOT_FRAMES.reduce((a, b) => a + b, 0) * FRAME) < 0.1,
+      `duration ${found.durationSeconds}`,
+    );
     assert.equal(found.changes.length, CUT_SECONDS.length, JSON.stringify(found.changes));
-    found.changes.forEach((change, i) => assert.ok(Math.abs(change - CUT_SECONDS[i]) <= FRAME, `cut ${i + 1} at ${change} s, made at ${CUT_SECONDS[i]} s`));
+    found.changes.forEach((change, i) =>
+      assert.ok(Math.abs(change - CUT_SECONDS[i]) <= FRAME, `cut ${i + 1} at ${change} s, made at ${CUT_SECONDS[i]} s`),
+    );
   });
 
-  it('stops with TaskYieldedError when asked to yield once its ffmpeg pass has begun, in the engine\'s own code', async () => {
+  it("stops with TaskYieldedError when asked to yield once its ffmpeg pass has begun, in the engine's own code", async () => {
     const yielding = new AbortController();
-    const task = { kind: 'shot-changes' as const, mediaPath: video, threshold: DEFAULT_SUBTITLE_STYLE.shotChangeThreshold };
-    await assert.rejects(runShotChangesTask(task, () => yielding.abort(), yielding.signal), TaskYieldedError);
+    const task = {
+      kind: 'shot-changes' as const,
+      mediaPath: video,
+      threshold: DEFAULT_SUBTITLE_STYLE.shotChangeThreshold,
+    };
+    await assert.rejects(
+      runShotChangesTask(task, () => yielding.abort(), yielding.signal),
+      TaskYieldedError,
+    );
     const done = await runShotChangesTask(task, () => undefined, new AbortController().signal);
     assert.equal(done.result.changes.length, CUT_SECONDS.length, 'not asked to yield, it runs to the end');
   });
@@ -66,13 +87,26 @@ describe('the shot-changes engine task (ffmpeg scene score in the engine process
   it('says in a sentence that audio has no shot changes, and that a file that is not media cannot be read', async () => {
     const audio = path.join(dir, 'jfk.wav');
     await copyFile(testModel('audio', 'jfk.wav'), audio);
-    await assert.rejects(findShotChanges(host, path.join(dir, 'data'), audio, 0.4), /has no video, so it has no shot changes/);
+    await assert.rejects(
+      findShotChanges(host, path.join(dir, 'data'), audio, 0.4),
+      /has no video, so it has no shot changes/,
+    );
     const notMedia = path.join(dir, 'notes.mp4');
     await copyFile(path.join(import.meta.dirname, 'shot-changes.test.ts'), notMedia);
-    await assert.rejects(findShotChanges(host, path.join(dir, 'data'), notMedia, 0.4), /not a media file ffmpeg can read/);
+    await assert.rejects(
+      findShotChanges(host, path.join(dir, 'data'), notMedia, 0.4),
+      /not a media file ffmpeg can read/,
+    );
   });
 
   it('refuses a threshold outside 0–1 in the engine, with a sentence', async () => {
-    await assert.rejects(host.run('bad-threshold', { kind: 'shot-changes', mediaPath: video, threshold: 2 }, { signal: new AbortController().signal, onProgress: () => undefined }), /threshold must be a scene score above 0 and at most 1/);
+    await assert.rejects(
+      host.run(
+        'bad-threshold',
+        { kind: 'shot-changes', mediaPath: video, threshold: 2 },
+        { signal: new AbortController().signal, onProgress: () => undefined },
+      ),
+      /threshold must be a scene score above 0 and at most 1/,
+    );
   });
 });

@@ -17,9 +17,15 @@ import { tempDir } from '../helpers/temp';
 import { testModel } from '../helpers/test-models';
 import { engineConfigFromEnvironment } from '../../src/config/engine-environment';
 
-const espeak: TtsVoiceRef = { engine: 'espeak-ng', engineVoiceId: 'gmw/en-US', languageCode: 'en-US', name: 'English (America)' };
+const espeak: TtsVoiceRef = {
+  engine: 'espeak-ng',
+  engineVoiceId: 'gmw/en-US',
+  languageCode: 'en-US',
+  name: 'English (America)',
+};
 const SENTENCE = 'Writers listen to catch what reading misses.';
-const speak = (text: string, voice = espeak, extra: Partial<SpeakTask> = {}) => speakSentence({ kind: 'speak', text, voice, speed: 1, ...extra });
+const speak = (text: string, voice = espeak, extra: Partial<SpeakTask> = {}) =>
+  speakSentence({ kind: 'speak', text, voice, speed: 1, ...extra });
 
 let dir: string;
 before(async () => {
@@ -36,15 +42,22 @@ describe('the speak task (one Read Aloud sentence in the engine)', () => {
     const words = result.words!.map((w) => SENTENCE.slice(w.start, w.end));
     assert.deepEqual(words, ['Writers', 'listen', 'to', 'catch', 'what', 'reading', 'misses']);
     const starts = result.words!.map((w) => w.startSeconds);
-    assert.deepEqual(starts, [...starts].sort((a, b) => a - b), 'in order');
+    assert.deepEqual(
+      starts,
+      [...starts].sort((a, b) => a - b),
+      'in order',
+    );
     assert.ok(starts.at(-1)! < result.durationSeconds);
     assert.ok(result.firstSamplesMs > 0 && result.firstSamplesMs <= result.synthesisMs);
   });
 
-  it('speaks faster at a higher speed (espeak-ng\'s own rate)', async () => {
+  it("speaks faster at a higher speed (espeak-ng's own rate)", async () => {
     const normal = await speak(SENTENCE);
     const fast = await speak(SENTENCE, espeak, { speed: 2 });
-    assert.ok(fast.result.durationSeconds < normal.result.durationSeconds * 0.7, `${fast.result.durationSeconds} vs ${normal.result.durationSeconds}`);
+    assert.ok(
+      fast.result.durationSeconds < normal.result.durationSeconds * 0.7,
+      `${fast.result.durationSeconds} vs ${normal.result.durationSeconds}`,
+    );
   });
 
   it('applies the lexicon: the word with an entry is said as its respelling, and word times are then estimated', async () => {
@@ -52,8 +65,14 @@ describe('the speak task (one Read Aloud sentence in the engine)', () => {
     const entry = await speak('Koa is small.', espeak, { lexicon: [{ text: 'Koa', say: 'koh ah' }] });
     const respelled = await speak('koh ah is small.');
     const plain = await speak('Koa is small.');
-    assert.ok(Math.abs(entry.result.durationSeconds - respelled.result.durationSeconds) < 0.005, `${entry.result.durationSeconds} vs ${respelled.result.durationSeconds}`);
-    assert.ok(Math.abs(entry.result.durationSeconds - plain.result.durationSeconds) > 0.05, `not as without the entry (${plain.result.durationSeconds})`);
+    assert.ok(
+      Math.abs(entry.result.durationSeconds - respelled.result.durationSeconds) < 0.005,
+      `${entry.result.durationSeconds} vs ${respelled.result.durationSeconds}`,
+    );
+    assert.ok(
+      Math.abs(entry.result.durationSeconds - plain.result.durationSeconds) > 0.05,
+      `not as without the entry (${plain.result.durationSeconds})`,
+    );
     assert.equal(entry.result.words, null);
   });
 
@@ -61,37 +80,67 @@ describe('the speak task (one Read Aloud sentence in the engine)', () => {
     const espeakDataDir = path.join(dir, 'espeak-ng-data');
     await ensureEspeakData(espeakDataDir);
     const vits: TtsVoiceRef = {
-      engine: 'sherpa-onnx', engineVoiceId: 'test-vits', languageCode: 'en-US', name: 'Synthetic vits',
-      model: { kind: 'vits', files: { model: testModel('sherpa-synthetic/vits-piper/model.onnx'), tokens: testModel('sherpa-synthetic/vits-piper/tokens.txt') }, speakerId: 0, espeakDataDir },
+      engine: 'sherpa-onnx',
+      engineVoiceId: 'test-vits',
+      languageCode: 'en-US',
+      name: 'Synthetic vits',
+      model: {
+        kind: 'vits',
+        files: {
+          model: testModel('sherpa-synthetic/vits-piper/model.onnx'),
+          tokens: testModel('sherpa-synthetic/vits-piper/tokens.txt'),
+        },
+        speakerId: 0,
+        espeakDataDir,
+      },
     };
     const first = await speak(SENTENCE, vits);
     assert.equal(first.backend, 'sherpa-onnx');
     assert.equal(first.result.sampleRate, 22050);
     assert.equal(first.result.words, null, 'no word times from this engine');
     const second = await speak('A second sentence.', vits);
-    assert.ok(second.result.synthesisMs < first.result.synthesisMs, `the model loaded once (${second.result.synthesisMs} vs ${first.result.synthesisMs} ms)`);
+    assert.ok(
+      second.result.synthesisMs < first.result.synthesisMs,
+      `the model loaded once (${second.result.synthesisMs} vs ${first.result.synthesisMs} ms)`,
+    );
   });
 
-  it('is checked like every task: a speed outside the API\'s range or an empty text is refused', async () => {
-    await assert.rejects(checkTask({ kind: 'speak', text: 'Hi.', voice: espeak, speed: 3 }), /speed is not a number from 0.5 to 2/);
+  it("is checked like every task: a speed outside the API's range or an empty text is refused", async () => {
+    await assert.rejects(
+      checkTask({ kind: 'speak', text: 'Hi.', voice: espeak, speed: 3 }),
+      /speed is not a number from 0.5 to 2/,
+    );
     await assert.rejects(checkTask({ kind: 'speak', text: '  ', voice: espeak, speed: 1 }), /text is not a text/);
     assert.equal((await checkTask({ kind: 'speak', text: 'Hi.', voice: espeak, speed: 1 })).kind, 'speak');
   });
 });
 
 describe('a Read Aloud session through the engine process', () => {
-  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger, config: () => engineConfigFromEnvironment() });
+  const host = new EngineHost({
+    workerPath: ENGINE_WORKER,
+    log: silentLogger,
+    config: () => engineConfigFromEnvironment(),
+  });
   after(() => host.close());
 
   it('plays every sentence in order, each after the configured pause, with one warm engine process', async () => {
     const sentences = readingSentences('# Title\n\nOne short sentence. And another one.', 'markdown');
     const player = new ClockPlayer();
-    const session = new ReadingSession(sentences, { synthesize: engineSynthesizer(host, espeak), player, pauseSeconds: 0.2 });
+    const session = new ReadingSession(sentences, {
+      synthesize: engineSynthesizer(host, espeak),
+      player,
+      pauseSeconds: 0.2,
+    });
     player.connect(session);
-    const done = new Promise<string>((resolve) => session.on('state', (state) => (state === 'finished' || state === 'stopped') && resolve(state)));
+    const done = new Promise<string>((resolve) =>
+      session.on('state', (state) => (state === 'finished' || state === 'stopped') && resolve(state)),
+    );
     session.start();
     assert.equal(await done, 'finished');
-    assert.deepEqual(player.played.map((p) => p.index), [0, 1, 2]);
+    assert.deepEqual(
+      player.played.map((p) => p.index),
+      [0, 1, 2],
+    );
     for (let i = 1; i < player.played.length; i++) {
       const gap = player.played[i].startedAt - player.played[i - 1].endedAt!;
       assert.ok(gap >= 195, `at least the pause between sentences ${i - 1} and ${i} (${gap} ms)`);

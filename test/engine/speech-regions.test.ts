@@ -21,7 +21,11 @@ configureTestEngine({});
 const JFK_SECONDS = 11;
 
 describe('the speech-regions engine task (Silero VAD in the engine process) and its cache', () => {
-  const host = new EngineHost({ workerPath: ENGINE_WORKER, log: silentLogger, config: engineConfigFromEnvironment(process.env, { sttThreads: 2 }) });
+  const host = new EngineHost({
+    workerPath: ENGINE_WORKER,
+    log: silentLogger,
+    config: engineConfigFromEnvironment(process.env, { sttThreads: 2 }),
+  });
   let dir = '';
   let media = '';
   const vad = testModel('vad', 'ggml-silero-v6.2.0.bin');
@@ -38,10 +42,15 @@ describe('the speech-regions engine task (Silero VAD in the engine process) and 
 
   it('finds the stretches of speech of jfk.wav in order, inside the file, and reports its progress', async () => {
     const phases = new Set<string>();
-    const found = await findSpeechRegions(host, path.join(dir, 'data'), media, vad, { onProgress: (phase) => phases.add(phase) });
+    const found = await findSpeechRegions(host, path.join(dir, 'data'), media, vad, {
+      onProgress: (phase) => phases.add(phase),
+    });
     assert.equal(found.cached, false);
     assert.ok(Math.abs(found.durationSeconds - JFK_SECONDS) < 0.1, `duration ${found.durationSeconds}`);
-    assert.ok(found.regions.length >= 2, `the pauses between phrases split the speech: ${JSON.stringify(found.regions)}`);
+    assert.ok(
+      found.regions.length >= 2,
+      `the pauses between phrases split the speech: ${JSON.stringify(found.regions)}`,
+    );
     const first = found.regions[0];
     const last = found.regions.at(-1)!;
     assert.ok(first.start > 0.05 && first.start < 0.8, `speech starts after the lead-in silence: ${first.start}`);
@@ -53,16 +62,23 @@ describe('the speech-regions engine task (Silero VAD in the engine process) and 
     assert.ok(phases.has('decoding') && phases.has('detecting_speech'), [...phases].join(' '));
   });
 
-  it('stops with TaskYieldedError between pieces of VAD when asked to yield, in the engine\'s own code', async () => {
+  it("stops with TaskYieldedError between pieces of VAD when asked to yield, in the engine's own code", async () => {
     const yielding = new AbortController();
     const phases: string[] = [];
     const report: ProgressReporter = (phase) => {
       phases.push(phase);
       if (phase === 'detecting_speech') yielding.abort();
     };
-    await assert.rejects(runSpeechRegionsTask({ kind: 'speech-regions', inputPath: media, vadModelPath: vad }, report, yielding.signal), TaskYieldedError);
+    await assert.rejects(
+      runSpeechRegionsTask({ kind: 'speech-regions', inputPath: media, vadModelPath: vad }, report, yielding.signal),
+      TaskYieldedError,
+    );
     assert.ok(phases.includes('detecting_speech'), 'it was asked after decoding');
-    const done = await runSpeechRegionsTask({ kind: 'speech-regions', inputPath: media, vadModelPath: vad }, () => undefined, new AbortController().signal);
+    const done = await runSpeechRegionsTask(
+      { kind: 'speech-regions', inputPath: media, vadModelPath: vad },
+      () => undefined,
+      new AbortController().signal,
+    );
     assert.ok(done.result.regions.length >= 2, 'not asked to yield, it runs to the end');
   });
 
@@ -73,7 +89,10 @@ describe('the speech-regions engine task (Silero VAD in the engine process) and 
       phases.push(phase);
       if (phase === 'decoding' && progress > 0) yielding.abort();
     };
-    await assert.rejects(runSpeechRegionsTask({ kind: 'speech-regions', inputPath: media, vadModelPath: vad }, report, yielding.signal), TaskYieldedError);
+    await assert.rejects(
+      runSpeechRegionsTask({ kind: 'speech-regions', inputPath: media, vadModelPath: vad }, report, yielding.signal),
+      TaskYieldedError,
+    );
     assert.ok(!phases.includes('detecting_speech'), phases.join(' '));
   });
 
@@ -82,13 +101,17 @@ describe('the speech-regions engine task (Silero VAD in the engine process) and 
     const again = await findSpeechRegions(host, data, media, vad);
     assert.equal(again.cached, true);
     const first = await findSpeechRegions(host, path.join(dir, 'other-data'), media, vad);
-    assert.deepEqual(again.regions, first.regions, 'the cached answer is the engine\'s answer');
+    assert.deepEqual(again.regions, first.regions, "the cached answer is the engine's answer");
 
     await utimes(media, new Date(), new Date(Date.now() + 5_000));
     const touched = await findSpeechRegions(host, data, media, vad);
     assert.equal(touched.cached, false, 'a new modification time is a new analysis');
     assert.deepEqual(touched.regions, first.regions);
-    assert.equal((await readdir(speechRegionsCacheDir(data))).filter((name) => name.endsWith('.json')).length, 1, 'one entry a file');
+    assert.equal(
+      (await readdir(speechRegionsCacheDir(data))).filter((name) => name.endsWith('.json')).length,
+      1,
+      'one entry a file',
+    );
   });
 
   it('records each use of a cached entry, and a new analysis has the cache pruned to its limits', async () => {
@@ -108,7 +131,16 @@ describe('the speech-regions engine task (Silero VAD in the engine process) and 
     cachePrunerFor(fresh).configure(cacheLimits({ speechRegions: { maxDays: 10 } }));
     try {
       assert.equal((await findSpeechRegions(host, fresh, media, vad)).cached, false);
-      await waitFor('the stale entry to be pruned', () => stat(stale).then(() => true, () => false), (there) => !there, 5000);
+      await waitFor(
+        'the stale entry to be pruned',
+        () =>
+          stat(stale).then(
+            () => true,
+            () => false,
+          ),
+        (there) => !there,
+        5000,
+      );
       assert.deepEqual((await readdir(speechRegionsCacheDir(fresh))).length, 1, 'the entry just written is kept');
     } finally {
       await releaseCachePruner(fresh);
@@ -124,9 +156,12 @@ describe('the speech-regions engine task (Silero VAD in the engine process) and 
     assert.ok(found.regions.length >= 2);
   });
 
-  it('fails with the engine\'s sentence for a file that is not media', async () => {
+  it("fails with the engine's sentence for a file that is not media", async () => {
     const text = path.join(dir, 'notes.wav');
     await writeFile(text, 'not audio at all');
-    await assert.rejects(findSpeechRegions(host, path.join(dir, 'data'), text, vad), /not a media file|no audio|could not|cannot/i);
+    await assert.rejects(
+      findSpeechRegions(host, path.join(dir, 'data'), text, vad),
+      /not a media file|no audio|could not|cannot/i,
+    );
   });
 });

@@ -42,7 +42,8 @@ const RECIPES: Readonly<Record<string, { audio: string[]; video?: boolean; lossl
   mkv: { audio: ['-c:a', 'flac'], video: true, lossless: true },
 };
 
-const pcmOf = (bytes: Buffer): Int16Array => new Int16Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+const pcmOf = (bytes: Buffer): Int16Array =>
+  new Int16Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
 
 const rms = (samples: Int16Array): number => {
   let sum = 0;
@@ -66,7 +67,11 @@ function correlationAt(a: Int16Array, b: Int16Array, lag: number, from: number, 
 }
 
 /** The best correlation within ±`maxLag` samples (lossy codecs may move the signal by their delay), over 4 s of speech. */
-function bestCorrelation(decoded: Int16Array, reference: Int16Array, maxLag: number): { correlation: number; lag: number } {
+function bestCorrelation(
+  decoded: Int16Array,
+  reference: Int16Array,
+  maxLag: number,
+): { correlation: number; lag: number } {
   const from = RATE; // 1 s in: speech, past any encoder priming
   const length = Math.min(4 * RATE, decoded.length - from - maxLag, reference.length - from - maxLag);
   let best = { correlation: -1, lag: 0 };
@@ -81,28 +86,60 @@ describe('the samples an STT job hands the recognizer match the uploaded file, f
   let dir: string;
   let original: Int16Array;
   const toolchains: Array<[string, () => MediaToolchain]> = [
-    ['system ffmpeg', () => {
-      const tools = findMediaTools();
-      assert.ok(tools, 'ffmpeg and ffprobe are on the PATH');
-      return tools;
-    }],
+    [
+      'system ffmpeg',
+      () => {
+        const tools = findMediaTools();
+        assert.ok(tools, 'ffmpeg and ffprobe are on the PATH');
+        return tools;
+      },
+    ],
     ['WebAssembly ffmpeg', () => WASM_MEDIA],
   ];
 
   before(async () => {
     dir = await tempDir();
     const jfk = testModel('audio/jfk.wav');
-    original = pcmOf((await run('ffmpeg', ['-nostdin', '-v', 'error', '-i', jfk, '-f', 's16le', '-'], { encoding: 'buffer', maxBuffer: 64 << 20 })).stdout);
+    original = pcmOf(
+      (
+        await run('ffmpeg', ['-nostdin', '-v', 'error', '-i', jfk, '-f', 's16le', '-'], {
+          encoding: 'buffer',
+          maxBuffer: 64 << 20,
+        })
+      ).stdout,
+    );
     for (const [extension, recipe] of Object.entries(RECIPES)) {
-      const video = recipe.video ? ['-f', 'lavfi', '-i', 'color=c=blue:s=64x64:r=10:d=12', '-map', '0:v', '-map', '1:a',
-        '-c:v', extension === 'webm' ? 'libvpx' : 'mpeg4'] : [];
-      await run('ffmpeg', ['-nostdin', '-v', 'error', '-y', ...(recipe.video ? video.slice(0, 4) : []), '-i', jfk,
-        ...(recipe.video ? video.slice(4) : []), ...recipe.audio, path.join(dir, `talk.${extension}`)]);
+      const video = recipe.video
+        ? [
+            '-f',
+            'lavfi',
+            '-i',
+            'color=c=blue:s=64x64:r=10:d=12',
+            '-map',
+            '0:v',
+            '-map',
+            '1:a',
+            '-c:v',
+            extension === 'webm' ? 'libvpx' : 'mpeg4',
+          ]
+        : [];
+      await run('ffmpeg', [
+        '-nostdin',
+        '-v',
+        'error',
+        '-y',
+        ...(recipe.video ? video.slice(0, 4) : []),
+        '-i',
+        jfk,
+        ...(recipe.video ? video.slice(4) : []),
+        ...recipe.audio,
+        path.join(dir, `talk.${extension}`),
+      ]);
     }
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
-  it('has a recipe for every media extension the upload accepts, and the reference is jfk.wav\'s 11 s', () => {
+  it("has a recipe for every media extension the upload accepts, and the reference is jfk.wav's 11 s", () => {
     assert.deepEqual(Object.keys(RECIPES).sort(), [...MEDIA_EXTENSIONS].sort());
     assert.ok(Math.abs(original.length - 11 * RATE) < RATE, `${original.length} samples`);
   });
@@ -113,8 +150,15 @@ describe('the samples an STT job hands the recognizer match the uploaded file, f
         const file = path.join(dir, `talk.${extension}`);
         const { pcm, startSeconds } = await decodeInput(file, {}, tools(), () => undefined);
         assert.equal(startSeconds, 0);
-        const independent = pcmOf((await run('ffmpeg', ['-nostdin', '-v', 'error', '-i', file, '-vn', '-ac', '1', '-ar', String(RATE), '-f', 's16le', '-'],
-          { encoding: 'buffer', maxBuffer: 64 << 20 })).stdout);
+        const independent = pcmOf(
+          (
+            await run(
+              'ffmpeg',
+              ['-nostdin', '-v', 'error', '-i', file, '-vn', '-ac', '1', '-ar', String(RATE), '-f', 's16le', '-'],
+              { encoding: 'buffer', maxBuffer: 64 << 20 },
+            )
+          ).stdout,
+        );
 
         if (recipe.lossless) {
           assert.equal(pcm.length, original.length, 'every sample, no more');
@@ -127,15 +171,26 @@ describe('the samples an STT job hands the recognizer match the uploaded file, f
         const level = rms(pcm) / rms(original);
         assert.ok(level > 0.9 && level < 1.1, `level ${level.toFixed(3)} of the original's`);
         const againstOriginal = bestCorrelation(pcm, original, slack);
-        assert.ok(againstOriginal.correlation > 0.95, `correlation with jfk.wav ${againstOriginal.correlation.toFixed(4)} at lag ${againstOriginal.lag}`);
+        assert.ok(
+          againstOriginal.correlation > 0.95,
+          `correlation with jfk.wav ${againstOriginal.correlation.toFixed(4)} at lag ${againstOriginal.lag}`,
+        );
         const againstFfmpeg = bestCorrelation(pcm, independent, 40);
-        assert.ok(againstFfmpeg.correlation > 0.99, `correlation with ffmpeg's own decode ${againstFfmpeg.correlation.toFixed(4)} at lag ${againstFfmpeg.lag}`);
+        assert.ok(
+          againstFfmpeg.correlation > 0.99,
+          `correlation with ffmpeg's own decode ${againstFfmpeg.correlation.toFixed(4)} at lag ${againstFfmpeg.lag}`,
+        );
       });
     }
   }
 
   it('decodes only the cropped part, at its place in the file', async () => {
-    const { pcm, startSeconds, endSeconds } = await decodeInput(path.join(dir, 'talk.flac'), { cropStartSeconds: 2, cropEndSeconds: 5 }, toolchains[0][1](), () => undefined);
+    const { pcm, startSeconds, endSeconds } = await decodeInput(
+      path.join(dir, 'talk.flac'),
+      { cropStartSeconds: 2, cropEndSeconds: 5 },
+      toolchains[0][1](),
+      () => undefined,
+    );
     assert.deepEqual([startSeconds, endSeconds], [2, 5]);
     assert.deepEqual(pcm, original.subarray(2 * RATE, 5 * RATE));
   });

@@ -104,7 +104,10 @@ describe('the language of an STT job', () => {
   it('an English-only model refuses another language with a sentence instead of answering in English', async () => {
     await assert.rejects(transcribe(englishOnly, 'fr'), (error: unknown) => {
       assert.ok(error instanceof UserFacingError, String(error));
-      assert.match(error.message, /^The speech-to-text model ggml-synthetic-random\.bin is English-only, so it cannot transcribe "fr"/);
+      assert.match(
+        error.message,
+        /^The speech-to-text model ggml-synthetic-random\.bin is English-only, so it cannot transcribe "fr"/,
+      );
       return true;
     });
   });

@@ -50,7 +50,9 @@ describe(`runSttTask with ${engine.transcriptBackend} (random-weight model: stru
     bareModel = await installModels(path.join(root, 'bare'), { vad: false, diarization: false });
     // Only whisper has languages to detect: the Parakeet pass skips that test and needs no such model.
     if (engine.detectsLanguage) {
-      multilingualModel = await writeMultilingualWhisper(path.dirname(await installModels(path.join(root, 'multilingual'), { vad: true, diarization: false })));
+      multilingualModel = await writeMultilingualWhisper(
+        path.dirname(await installModels(path.join(root, 'multilingual'), { vad: true, diarization: false })),
+      );
     }
   });
 
@@ -81,24 +83,30 @@ describe(`runSttTask with ${engine.transcriptBackend} (random-weight model: stru
     assertProgress(run.progress, ['decoding', 'loading_model', 'transcribing', 'postprocessing']);
   });
 
-  it('times words by whisper\'s token timestamps; no word and no cue starts in a pause VAD found', { skip: engine.wordTiming !== 'recognizer' }, async () => {
-    const run = await transcribe(testModel('audio/jfk.wav'));
-    const { transcript } = run;
-    assert.equal(transcript.wordTiming, 'recognizer');
-    const words = transcript.segments.flatMap((segment) => segment.words);
-    assert.ok(words.length > 0);
-    for (const word of words) assert.equal(word.timing, undefined, `${word.text} is timed by the recognizer`);
-    const { samples } = readWavSamples(await readFile(testModel('audio/jfk.wav')));
-    const speech = await detectSpeech(samples, testModel('vad/ggml-silero-v6.2.0.bin'), 2);
-    const inSpeech = (seconds: number): boolean => speech.some((range) => seconds >= range.start - 0.001 && seconds <= range.end + 0.001);
-    for (const word of words) assert.ok(inSpeech(word.start), `word "${word.text}" starts at ${word.start}, inside speech`);
-    const cues = parseSrt(renderTranscript(transcript, 'srt').body);
-    const wordStarts = new Set(words.map((word) => word.start));
-    for (const cue of cues) {
-      assert.ok(wordStarts.has(cue.start), `cue at ${cue.start} starts where a word starts`);
-      assert.ok(inSpeech(cue.start), `cue at ${cue.start} starts inside speech`);
-    }
-  });
+  it(
+    "times words by whisper's token timestamps; no word and no cue starts in a pause VAD found",
+    { skip: engine.wordTiming !== 'recognizer' },
+    async () => {
+      const run = await transcribe(testModel('audio/jfk.wav'));
+      const { transcript } = run;
+      assert.equal(transcript.wordTiming, 'recognizer');
+      const words = transcript.segments.flatMap((segment) => segment.words);
+      assert.ok(words.length > 0);
+      for (const word of words) assert.equal(word.timing, undefined, `${word.text} is timed by the recognizer`);
+      const { samples } = readWavSamples(await readFile(testModel('audio/jfk.wav')));
+      const speech = await detectSpeech(samples, testModel('vad/ggml-silero-v6.2.0.bin'), 2);
+      const inSpeech = (seconds: number): boolean =>
+        speech.some((range) => seconds >= range.start - 0.001 && seconds <= range.end + 0.001);
+      for (const word of words)
+        assert.ok(inSpeech(word.start), `word "${word.text}" starts at ${word.start}, inside speech`);
+      const cues = parseSrt(renderTranscript(transcript, 'srt').body);
+      const wordStarts = new Set(words.map((word) => word.start));
+      for (const cue of cues) {
+        assert.ok(wordStarts.has(cue.start), `cue at ${cue.start} starts where a word starts`);
+        assert.ok(inSpeech(cue.start), `cue at ${cue.start} starts inside speech`);
+      }
+    },
+  );
 
   it('keeps timestamps relative to the original file when cropped', async () => {
     const run = await transcribe(testModel('audio/jfk.wav'), { cropStartSeconds: 2, cropEndSeconds: 8 });
@@ -107,31 +115,50 @@ describe(`runSttTask with ${engine.transcriptBackend} (random-weight model: stru
     assert.ok(run.transcript.segments.length > 0);
   });
 
-  it('estimates word times within Parakeet\'s spans; no cue starts in a pause VAD found', { skip: engine.name !== 'parakeet' }, async () => {
-    const { transcript } = await transcribe(testModel('audio/jfk.wav'));
-    assert.equal(transcript.wordTiming, 'estimated');
-    const words = transcript.segments.flatMap((segment) => segment.words);
-    assert.ok(words.length > 0);
-    for (const word of words) assert.equal(word.timing, 'estimated');
-    const { samples } = readWavSamples(await readFile(testModel('audio/jfk.wav')));
-    const speech = await detectSpeech(samples, testModel('vad/ggml-silero-v6.2.0.bin'), 2);
-    const inSpeech = (seconds: number): boolean => speech.some((range) => seconds >= range.start - 0.001 && seconds <= range.end + 0.001);
-    for (const cue of parseSrt(renderTranscript(transcript, 'srt').body)) assert.ok(inSpeech(cue.start), `cue at ${cue.start} starts inside speech`);
-  });
+  it(
+    "estimates word times within Parakeet's spans; no cue starts in a pause VAD found",
+    { skip: engine.name !== 'parakeet' },
+    async () => {
+      const { transcript } = await transcribe(testModel('audio/jfk.wav'));
+      assert.equal(transcript.wordTiming, 'estimated');
+      const words = transcript.segments.flatMap((segment) => segment.words);
+      assert.ok(words.length > 0);
+      for (const word of words) assert.equal(word.timing, 'estimated');
+      const { samples } = readWavSamples(await readFile(testModel('audio/jfk.wav')));
+      const speech = await detectSpeech(samples, testModel('vad/ggml-silero-v6.2.0.bin'), 2);
+      const inSpeech = (seconds: number): boolean =>
+        speech.some((range) => seconds >= range.start - 0.001 && seconds <= range.end + 0.001);
+      for (const cue of parseSrt(renderTranscript(transcript, 'srt').body))
+        assert.ok(inSpeech(cue.start), `cue at ${cue.start} starts inside speech`);
+    },
+  );
 
-  it('reports language "und" for auto with Parakeet, which does not say what it heard', { skip: engine.name !== 'parakeet' }, async () => {
-    const run = await transcribe(testModel('audio/jfk.wav'), { language: 'auto' });
-    assert.equal(run.result.language, 'und');
-    assert.ok(run.transcript.segments.length > 0);
-    assert.ok(!run.progress.some(([phase]) => phase === 'detecting_language'), 'no language detection step');
-  });
+  it(
+    'reports language "und" for auto with Parakeet, which does not say what it heard',
+    { skip: engine.name !== 'parakeet' },
+    async () => {
+      const run = await transcribe(testModel('audio/jfk.wav'), { language: 'auto' });
+      assert.equal(run.result.language, 'und');
+      assert.ok(run.transcript.segments.length > 0);
+      assert.ok(!run.progress.some(([phase]) => phase === 'detecting_language'), 'no language detection step');
+    },
+  );
 
-  it('switches between a Parakeet and a whisper model in one engine process', { skip: engine.name !== 'parakeet' }, async () => {
-    const whisperDir = path.join(root, 'whisper-too');
-    const whisper = await installSttModel(whisperDir, { ...engine, name: 'whisper', folder: 'whisper', modelName: WHISPER_MODEL });
-    assert.equal((await transcribe(testModel('audio/jfk.wav'), {}, whisper)).backend, 'whisper.cpp');
-    assert.equal((await transcribe(testModel('audio/jfk.wav'))).backend, engine.backend);
-  });
+  it(
+    'switches between a Parakeet and a whisper model in one engine process',
+    { skip: engine.name !== 'parakeet' },
+    async () => {
+      const whisperDir = path.join(root, 'whisper-too');
+      const whisper = await installSttModel(whisperDir, {
+        ...engine,
+        name: 'whisper',
+        folder: 'whisper',
+        modelName: WHISPER_MODEL,
+      });
+      assert.equal((await transcribe(testModel('audio/jfk.wav'), {}, whisper)).backend, 'whisper.cpp');
+      assert.equal((await transcribe(testModel('audio/jfk.wav'))).backend, engine.backend);
+    },
+  );
 
   it('detects a language for auto and reports it', { skip: !engine.detectsLanguage }, async () => {
     // Only a multilingual model has languages to detect (the shared synthetic model is English-only).
@@ -168,7 +195,10 @@ describe(`runSttTask with ${engine.transcriptBackend} (random-weight model: stru
     const { transcript } = run;
     assert.ok(Array.isArray(transcript.speakers));
     assert.equal(run.result.speakerCount, transcript.speakers.length);
-    assert.deepEqual(transcript.speakers, transcript.speakers.map((_, i) => `Speaker ${i + 1}`));
+    assert.deepEqual(
+      transcript.speakers,
+      transcript.speakers.map((_, i) => `Speaker ${i + 1}`),
+    );
     assert.ok(transcript.segments.length > 0);
     for (const segment of transcript.segments) {
       assert.ok(transcript.speakers.includes(String(segment.speaker)), `segment speaker ${segment.speaker}`);
@@ -193,11 +223,17 @@ describe(`runSttTask with ${engine.transcriptBackend} (random-weight model: stru
     });
 
     it('a video without audio', async () => {
-      await assert.rejects(transcribe(await encodeVideoWithoutAudio(fixtures)), userError(/^The file has no audio stream\.$/));
+      await assert.rejects(
+        transcribe(await encodeVideoWithoutAudio(fixtures)),
+        userError(/^The file has no audio stream\.$/),
+      );
     });
 
     it('a WAV with no samples', async () => {
-      await assert.rejects(transcribe(await writeEmptyWav(fixtures)), userError(/^The file contains no audio \(0 seconds\)\.$/));
+      await assert.rejects(
+        transcribe(await writeEmptyWav(fixtures)),
+        userError(/^The file contains no audio \(0 seconds\)\.$/),
+      );
     });
 
     it('a crop that starts after the end', async () => {
@@ -208,7 +244,10 @@ describe(`runSttTask with ${engine.transcriptBackend} (random-weight model: stru
     });
 
     it('a language whisper does not know', async () => {
-      await assert.rejects(transcribe(testModel('audio/jfk.wav'), { language: 'xx' }), userError(/cannot transcribe the language "xx"/));
+      await assert.rejects(
+        transcribe(testModel('audio/jfk.wav'), { language: 'xx' }),
+        userError(/cannot transcribe the language "xx"/),
+      );
     });
 
     it('a missing ffmpeg or ffprobe', async () => {
@@ -225,7 +264,10 @@ describe(`runSttTask with ${engine.transcriptBackend} (random-weight model: stru
     });
 
     it('a language the Parakeet model does not cover', { skip: engine.name !== 'parakeet' }, async () => {
-      await assert.rejects(transcribe(testModel('audio/jfk.wav'), { language: 'ja' }), userError(/cannot transcribe "ja"; it covers en, bg/));
+      await assert.rejects(
+        transcribe(testModel('audio/jfk.wav'), { language: 'ja' }),
+        userError(/cannot transcribe "ja"; it covers en, bg/),
+      );
     });
 
     it('a model that is not installed', async () => {
@@ -263,7 +305,10 @@ function assertOutcome(run: Run, expected: { durationSeconds: number; speakerCou
   assert.equal(run.backend, engine.backend);
   const { result, transcript } = run;
   // Lossy codecs pad a few frames; the length is still the file's, not the speech's.
-  assert.ok(Math.abs(Number(result.durationSeconds) - expected.durationSeconds) < 0.2, `duration ${String(result.durationSeconds)}`);
+  assert.ok(
+    Math.abs(Number(result.durationSeconds) - expected.durationSeconds) < 0.2,
+    `duration ${String(result.durationSeconds)}`,
+  );
   assert.deepEqual(result, {
     language: transcript.language,
     durationSeconds: transcript.durationSeconds,
@@ -293,13 +338,23 @@ function assertTranscript(transcript: Transcript, from: number, to: number): voi
   }
   assertMonotonicCues(parseSrt(renderTranscript(transcript, 'srt').body));
   assertMonotonicCues(parseVtt(renderTranscript(transcript, 'vtt').body));
-  assert.equal(JSON.parse(renderTranscript(transcript, 'json-simple').body).segments.length, transcript.segments.length);
+  assert.equal(
+    JSON.parse(renderTranscript(transcript, 'json-simple').body).segments.length,
+    transcript.segments.length,
+  );
 }
 
 function assertProgress(progress: ReadonlyArray<[EnginePhase, number]>, phases: readonly EnginePhase[]): void {
   const values = progress.map(([, value]) => value);
-  assert.deepEqual(values, [...values].sort((a, b) => a - b), 'progress only rises');
-  assert.ok(values.every((value) => value >= 0 && value <= 99), 'progress stays in 0–99');
+  assert.deepEqual(
+    values,
+    [...values].sort((a, b) => a - b),
+    'progress only rises',
+  );
+  assert.ok(
+    values.every((value) => value >= 0 && value <= 99),
+    'progress stays in 0–99',
+  );
   const seen = [...new Set(progress.map(([phase]) => phase))].filter((phase) => phase !== 'detecting_language');
   assert.deepEqual(seen, phases);
 }

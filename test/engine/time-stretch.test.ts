@@ -8,7 +8,9 @@ const RATE = 24_000;
 
 function sine(seconds: number, dbfs: number, hz = 997, rate = RATE): Int16Array {
   const amplitude = 32767 * 10 ** (dbfs / 20);
-  return Int16Array.from({ length: Math.round(seconds * rate) }, (_, i) => Math.round(amplitude * Math.sin((2 * Math.PI * hz * i) / rate)));
+  return Int16Array.from({ length: Math.round(seconds * rate) }, (_, i) =>
+    Math.round(amplitude * Math.sin((2 * Math.PI * hz * i) / rate)),
+  );
 }
 
 describe('time stretch (Sonic)', () => {

@@ -16,12 +16,24 @@ let dir = '';
 
 // The engine host's waveform call, made in this process: the real task, without the child process around it.
 const engine = {
-  waveform: async (task: Parameters<typeof runWaveformTask>[0]) => (await runWaveformTask(task, () => undefined)).result,
+  waveform: async (task: Parameters<typeof runWaveformTask>[0]) =>
+    (await runWaveformTask(task, () => undefined)).result,
 };
 
 async function tone(name: string, amplitude: number): Promise<string> {
   const file = path.join(dir, name);
-  await run(findMediaTools().ffmpeg, ['-v', 'error', '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=16000:duration=2`, '-af', `volume=${amplitude}`, '-y', file]);
+  await run(findMediaTools().ffmpeg, [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:sample_rate=16000:duration=2`,
+    '-af',
+    `volume=${amplitude}`,
+    '-y',
+    file,
+  ]);
   return file;
 }
 

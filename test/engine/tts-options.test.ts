@@ -14,11 +14,28 @@ import { configureTestEngine } from '../helpers/engine-config';
 configureTestEngine({});
 
 const OPTIONS: Omit<TtsRequest, 'text'> = {
-  voiceId: '59ecd22d-96db-56b8-a0f4-62d14ba28a8b', language: 'auto', inputFormat: 'txt', outputFormat: 'wav', sampleRate: 24000,
-  bitrateKbps: 128, audioChannels: 'mono', steps: 32, guidanceScale: 2, speed: 1, duration: null, denoise: true,
-  preprocessPrompt: true, postprocessOutput: true, trimSilence: true,
+  voiceId: '59ecd22d-96db-56b8-a0f4-62d14ba28a8b',
+  language: 'auto',
+  inputFormat: 'txt',
+  outputFormat: 'wav',
+  sampleRate: 24000,
+  bitrateKbps: 128,
+  audioChannels: 'mono',
+  steps: 32,
+  guidanceScale: 2,
+  speed: 1,
+  duration: null,
+  denoise: true,
+  preprocessPrompt: true,
+  postprocessOutput: true,
+  trimSilence: true,
 };
-const ESPEAK: TtsVoiceRef = { engine: 'espeak-ng', engineVoiceId: 'gmw/en-US', languageCode: 'en-US', name: 'English (America)' };
+const ESPEAK: TtsVoiceRef = {
+  engine: 'espeak-ng',
+  engineVoiceId: 'gmw/en-US',
+  languageCode: 'en-US',
+  name: 'English (America)',
+};
 const FLITE: TtsVoiceRef = { engine: 'flite', engineVoiceId: 'rms', languageCode: 'en-US', name: 'Flite RMS' };
 const TEXT = 'The quick brown fox jumps over the lazy dog. Then it runs into the forest, far away.';
 
@@ -31,11 +48,22 @@ after(() => rm(dir, { recursive: true, force: true }));
 
 async function speak(options: Partial<TtsTask['options']> = {}, text = TEXT, voice = ESPEAK) {
   const run = ++runs;
-  const task: TtsTask = { kind: 'tts', textPath: path.join(dir, `in-${run}.txt`), outputPath: path.join(dir, `out-${run}.wav`), options: { ...OPTIONS, ...options }, voice };
+  const task: TtsTask = {
+    kind: 'tts',
+    textPath: path.join(dir, `in-${run}.txt`),
+    outputPath: path.join(dir, `out-${run}.wav`),
+    options: { ...OPTIONS, ...options },
+    voice,
+  };
   await writeFile(task.textPath, text);
   const outcome = await runTtsTask(task, () => undefined);
   const wav = readWavSamples(await readFile(task.outputPath));
-  return { result: outcome.result as Record<string, any>, samples: wav.samples, rate: wav.info.sampleRate, seconds: wav.info.frames / wav.info.sampleRate };
+  return {
+    result: outcome.result as Record<string, any>,
+    samples: wav.samples,
+    rate: wav.info.sampleRate,
+    seconds: wav.info.frames / wav.info.sampleRate,
+  };
 }
 
 describe('duration', () => {
@@ -72,7 +100,7 @@ describe('loudness normalization and peak limiting (postprocessOutput)', () => {
     assert.ok(Math.abs(levels[0] - levels[1]) < 1);
   });
 
-  it('leaves the engine\'s own level when post-processing is off', async () => {
+  it("leaves the engine's own level when post-processing is off", async () => {
     const { result, samples, rate } = await speak({ postprocessOutput: false, denoise: false });
     assert.equal(result.loudness, null);
     assert.ok(measureLoudness(samples, rate) < -19, 'espeak-ng speaks at about -21 LUFS');

@@ -44,7 +44,11 @@ interface Run {
   progress: { phase: EnginePhase; value: number }[];
 }
 
-async function synthesize(text: string, options: Partial<TtsTask['options']> = {}, engineVoiceId = 'gmw/en-US'): Promise<Run> {
+async function synthesize(
+  text: string,
+  options: Partial<TtsTask['options']> = {},
+  engineVoiceId = 'gmw/en-US',
+): Promise<Run> {
   const task = await taskFor(text, options, engineVoiceId);
   const progress: Run['progress'] = [];
   const outcome = await runTtsTask(task, (phase, value) => progress.push({ phase, value }));
@@ -80,8 +84,28 @@ function silenceAround(samples: Int16Array, rate: number, threshold = 100): { le
 
 /** Plain sentences of common words, the same on every run. */
 function pseudoRandomText(characters: number): string {
-  const words = ['river', 'mountain', 'quietly', 'yellow', 'window', 'seven', 'garden', 'across', 'morning', 'paper',
-    'the', 'a', 'walks', 'under', 'bright', 'old', 'friend', 'reads', 'slowly', 'house'];
+  const words = [
+    'river',
+    'mountain',
+    'quietly',
+    'yellow',
+    'window',
+    'seven',
+    'garden',
+    'across',
+    'morning',
+    'paper',
+    'the',
+    'a',
+    'walks',
+    'under',
+    'bright',
+    'old',
+    'friend',
+    'reads',
+    'slowly',
+    'house',
+  ];
   let seed = 42;
   const next = (): number => {
     seed ^= seed << 13;
@@ -90,8 +114,10 @@ function pseudoRandomText(characters: number): string {
     return (seed >>> 0) % words.length;
   };
   const sentences: string[] = [];
-  for (let length = 0; length < characters; ) {
-    const sentence = Array.from({ length: 6 + (next() % 8) }, next).map((i) => words[i]).join(' ');
+  for (let length = 0; length < characters;) {
+    const sentence = Array.from({ length: 6 + (next() % 8) }, next)
+      .map((i) => words[i])
+      .join(' ');
     sentences.push(`${sentence[0].toUpperCase()}${sentence.slice(1)}.`);
     length += sentence.length + 2;
   }
@@ -116,27 +142,50 @@ describe('runTtsTask with espeak-ng', () => {
       const { outcome, result, file, wav } = await synthesize(SENTENCE, { sampleRate });
       assert.equal(outcome.backend, 'espeak-ng');
       assert.deepEqual(
-        { format: wav.info.format, bits: wav.info.bitsPerSample, channels: wav.info.channels, rate: wav.info.sampleRate },
+        {
+          format: wav.info.format,
+          bits: wav.info.bitsPerSample,
+          channels: wav.info.channels,
+          rate: wav.info.sampleRate,
+        },
         { format: 'pcm', bits: 16, channels: 1, rate: sampleRate },
       );
       assert.equal(wav.info.dataBytes, file.length - 44, 'data size patched');
       assert.equal(file.readUInt32LE(4), file.length - 8, 'RIFF size patched');
       const { mediaType, outputFormat, audioChannels, durationSeconds, bytes, characters, chunks } = result;
-      assert.deepEqual({ mediaType, outputFormat, sampleRate: result.sampleRate, audioChannels, durationSeconds, bytes, characters, chunks }, {
-        mediaType: 'audio/wav',
-        outputFormat: 'wav',
-        sampleRate,
-        audioChannels: 'mono',
-        durationSeconds: Math.round((wav.info.frames / sampleRate) * 1000) / 1000,
-        bytes: file.length,
-        characters: SENTENCE.length,
-        chunks: 1,
-      });
+      assert.deepEqual(
+        {
+          mediaType,
+          outputFormat,
+          sampleRate: result.sampleRate,
+          audioChannels,
+          durationSeconds,
+          bytes,
+          characters,
+          chunks,
+        },
+        {
+          mediaType: 'audio/wav',
+          outputFormat: 'wav',
+          sampleRate,
+          audioChannels: 'mono',
+          durationSeconds: Math.round((wav.info.frames / sampleRate) * 1000) / 1000,
+          bytes: file.length,
+          characters: SENTENCE.length,
+          chunks: 1,
+        },
+      );
       assert.equal(result.bitrateKbps, null, 'wav has no bitrate');
       assert.match(String((result.ignoredOptions as Record<string, string>).bitrateKbps), /lossless/);
-      assert.ok((result.durationSeconds as number) > 2 && (result.durationSeconds as number) < 6, `${String(result.durationSeconds)} s`);
+      assert.ok(
+        (result.durationSeconds as number) > 2 && (result.durationSeconds as number) < 6,
+        `${String(result.durationSeconds)} s`,
+      );
     }
-    assert.ok((await readdir(dir)).every((name) => !name.endsWith('.partial')), 'no partial file is left');
+    assert.ok(
+      (await readdir(dir)).every((name) => !name.endsWith('.partial')),
+      'no partial file is left',
+    );
   });
 
   it('writes the same signal to both channels in stereo, as long as mono', async () => {
@@ -152,7 +201,8 @@ describe('runTtsTask with espeak-ng', () => {
   });
 
   it('speaks faster at speed 2 and slower at speed 0.5', async () => {
-    const duration = async (speed: number) => (await synthesize(SENTENCE, { speed, sampleRate: 16000 })).result.durationSeconds as number;
+    const duration = async (speed: number) =>
+      (await synthesize(SENTENCE, { speed, sampleRate: 16000 })).result.durationSeconds as number;
     const [slow, normal, fast] = [await duration(0.5), await duration(1), await duration(2)];
     assert.ok(fast < normal * 0.7, `speed 2: ${fast} s against ${normal} s`);
     assert.ok(slow > normal * 1.4, `speed 0.5: ${slow} s against ${normal} s`);
@@ -167,7 +217,10 @@ describe('runTtsTask with espeak-ng', () => {
     const keptSilence = silenceAround(kept.wav.samples, 24000);
     assert.ok(trimmedSilence.lead <= 0.06, `sound starts at ${trimmedSilence.lead} s`);
     assert.ok(trimmedSilence.trail <= 0.06, `sound ends ${trimmedSilence.trail} s before the end`);
-    assert.ok(keptSilence.lead > 0.1 && keptSilence.trail > 0.2, `espeak's own silence: ${JSON.stringify(keptSilence)}`);
+    assert.ok(
+      keptSilence.lead > 0.1 && keptSilence.trail > 0.2,
+      `espeak's own silence: ${JSON.stringify(keptSilence)}`,
+    );
     assert.ok(kept.wav.info.frames - trimmed.wav.info.frames > 0.2 * 24000);
   });
 
@@ -177,7 +230,10 @@ describe('runTtsTask with espeak-ng', () => {
     assert.equal(result.chunks, 2);
     assert.equal(progress[0].phase, 'synthesizing');
     assert.ok(progress[0].value >= 0 && progress[0].value <= 10);
-    assert.ok(progress.every((step, i) => i === 0 || step.value > progress[i - 1].value), JSON.stringify(progress));
+    assert.ok(
+      progress.every((step, i) => i === 0 || step.value > progress[i - 1].value),
+      JSON.stringify(progress),
+    );
     assert.ok(progress.at(-1)!.value >= 90 && progress.at(-1)!.value < 100);
     assert.equal(progress.at(-1)!.phase, 'encoding');
     const single = await synthesize(text.slice(0, 200));
@@ -192,7 +248,7 @@ describe('runTtsTask with espeak-ng', () => {
     assert.ok(longestPause > 0.25 && longestPause < 0.5, `longest pause ${longestPause} s`);
   });
 
-  it('keeps each job\'s voice and speed when two jobs share the engine process', async () => {
+  it("keeps each job's voice and speed when two jobs share the engine process", async () => {
     const text = Array.from({ length: 20 }, (_, i) => `Sentence ${i + 1} is here to make several chunks.`).join('\n');
     const [slow, fast] = await Promise.all([
       synthesize(text, { speed: 0.5, sampleRate: 16000 }),
@@ -201,7 +257,10 @@ describe('runTtsTask with espeak-ng', () => {
     assert.ok((slow.result.chunks as number) > 1);
     const slowAlone = await synthesize(text, { speed: 0.5, sampleRate: 16000 });
     const ratio = (slow.result.durationSeconds as number) / (slowAlone.result.durationSeconds as number);
-    assert.ok(Math.abs(ratio - 1) < 0.05, `interleaved ${String(slow.result.durationSeconds)} s, alone ${String(slowAlone.result.durationSeconds)} s`);
+    assert.ok(
+      Math.abs(ratio - 1) < 0.05,
+      `interleaved ${String(slow.result.durationSeconds)} s, alone ${String(slowAlone.result.durationSeconds)} s`,
+    );
     assert.ok((fast.result.durationSeconds as number) < (slow.result.durationSeconds as number) / 2);
   });
 
@@ -247,10 +306,12 @@ describe('runTtsTask with espeak-ng', () => {
     const seconds = (performance.now() - started) / 1000;
     const growthMb = (rssPeak - rssBefore) / 2 ** 20;
     const audioSeconds = outcome.result.durationSeconds;
-    console.log(`100k characters: ${audioSeconds.toFixed(0)} s of audio in ${seconds.toFixed(1)} s ` +
-      `(real-time factor ${(seconds / audioSeconds).toFixed(4)}), ${outcome.result.chunks} chunks, RSS growth ${growthMb.toFixed(0)} MB`);
+    console.log(
+      `100k characters: ${audioSeconds.toFixed(0)} s of audio in ${seconds.toFixed(1)} s ` +
+        `(real-time factor ${(seconds / audioSeconds).toFixed(4)}), ${outcome.result.chunks} chunks, RSS growth ${growthMb.toFixed(0)} MB`,
+    );
     assert.equal(outcome.result.characters, 100_000);
-    assert.ok((outcome.result.chunks) >= 250);
+    assert.ok(outcome.result.chunks >= 250);
     assert.ok(growthMb < 200, `RSS grew by ${growthMb} MB`);
     assert.equal((await stat(task.outputPath)).size, outcome.result.bytes);
     await rm(task.outputPath);

@@ -13,7 +13,12 @@ import { promisify } from 'node:util';
 import { WasmEncoder } from '../../src/engine/audio/wasm-encoder';
 import { decodeToPcm16 } from '../../src/engine/media/decode-pcm16';
 import { findMediaTools } from '../../src/engine/media/ffmpeg';
-import { chooseMediaToolchain, describeMediaToolchain, isWasmMedia, WASM_MEDIA } from '../../src/engine/media/media-toolchain';
+import {
+  chooseMediaToolchain,
+  describeMediaToolchain,
+  isWasmMedia,
+  WASM_MEDIA,
+} from '../../src/engine/media/media-toolchain';
 import { probeMedia } from '../../src/engine/media/probe-media';
 import { UserFacingError } from '../../src/engine-api/protocol';
 import { openAudioSink } from '../../src/engine/audio/audio-sink';
@@ -34,9 +39,24 @@ const INPUTS: Array<[string, string[]]> = [
 ];
 
 async function probeWithSystem(file: string): Promise<{ codec: string; duration: number; channels: number }> {
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration:stream=codec_name,channels', '-of', 'json', file]);
-  const parsed = JSON.parse(stdout) as { format: { duration: string }; streams: Array<{ codec_name: string; channels: number }> };
-  return { codec: parsed.streams[0].codec_name, duration: Number(parsed.format.duration), channels: parsed.streams[0].channels };
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-show_entries',
+    'format=duration:stream=codec_name,channels',
+    '-of',
+    'json',
+    file,
+  ]);
+  const parsed = JSON.parse(stdout) as {
+    format: { duration: string };
+    streams: Array<{ codec_name: string; channels: number }>;
+  };
+  return {
+    codec: parsed.streams[0].codec_name,
+    duration: Number(parsed.format.duration),
+    channels: parsed.streams[0].channels,
+  };
 }
 
 function rms(samples: Int16Array): number {
@@ -56,10 +76,25 @@ describe('WebAssembly ffmpeg', () => {
   before(async () => {
     dir = await tempDir();
     const source = ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${SECONDS}:sample_rate=44100`];
-    for (const [name, args] of INPUTS) await run('ffmpeg', ['-v', 'error', '-y', ...source, '-ac', '2', ...args, path.join(dir, name)]);
+    for (const [name, args] of INPUTS)
+      await run('ffmpeg', ['-v', 'error', '-y', ...source, '-ac', '2', ...args, path.join(dir, name)]);
     // A video with sound: the audio stream is the one decoded.
-    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=size=64x48:rate=10:duration=${SECONDS}`, ...source,
-      '-c:v', 'mpeg4', '-c:a', 'aac', '-shortest', path.join(dir, 'tone.mp4')]);
+    await run('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=size=64x48:rate=10:duration=${SECONDS}`,
+      ...source,
+      '-c:v',
+      'mpeg4',
+      '-c:a',
+      'aac',
+      '-shortest',
+      path.join(dir, 'tone.mp4'),
+    ]);
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
@@ -68,7 +103,10 @@ describe('WebAssembly ffmpeg', () => {
       const file = path.join(dir, name);
       const probe = await probeMedia(file, WASM_MEDIA);
       assert.equal(probe.hasAudio, true);
-      assert.ok(probe.durationSeconds !== null && Math.abs(probe.durationSeconds - SECONDS) < 0.2, `duration ${probe.durationSeconds}`);
+      assert.ok(
+        probe.durationSeconds !== null && Math.abs(probe.durationSeconds - SECONDS) < 0.2,
+        `duration ${probe.durationSeconds}`,
+      );
       const wasm = await decodeToPcm16(file, WASM_MEDIA, { expectedSeconds: probe.durationSeconds ?? undefined });
       const system = await decodeToPcm16(file, findMediaTools());
       assert.equal(wasm.length, system.length);
@@ -85,14 +123,24 @@ describe('WebAssembly ffmpeg', () => {
     await assert.rejects(decodeToPcm16(file, WASM_MEDIA, { maxSeconds: 1, tooLong }), /too long for this test/);
   });
 
-  it('refuses a file that is not media, with ffmpeg\'s reason', async () => {
+  it("refuses a file that is not media, with ffmpeg's reason", async () => {
     const file = path.join(dir, 'notes.mp3');
     await writeFile(file, 'these are not the samples you are looking for\n'.repeat(100));
-    await assert.rejects(probeMedia(file, WASM_MEDIA), (error: Error) => error instanceof UserFacingError && /not a media file ffmpeg can read: \S/.test(error.message));
-    await assert.rejects(decodeToPcm16(file, WASM_MEDIA), (error: Error) => error instanceof UserFacingError && /not a media file/.test(error.message));
+    await assert.rejects(
+      probeMedia(file, WASM_MEDIA),
+      (error: Error) => error instanceof UserFacingError && /not a media file ffmpeg can read: \S/.test(error.message),
+    );
+    await assert.rejects(
+      decodeToPcm16(file, WASM_MEDIA),
+      (error: Error) => error instanceof UserFacingError && /not a media file/.test(error.message),
+    );
   });
 
-  const outputs: Array<['mp3' | 'aac' | 'flac', string]> = [['mp3', 'mp3'], ['aac', 'aac'], ['flac', 'flac']];
+  const outputs: Array<['mp3' | 'aac' | 'flac', string]> = [
+    ['mp3', 'mp3'],
+    ['aac', 'aac'],
+    ['flac', 'flac'],
+  ];
   for (const [format, codec] of outputs) {
     for (const channels of [1, 2] as const) {
       it(`encodes ${format} with ${channels} channel(s) that ffprobe reads`, async () => {
@@ -113,9 +161,14 @@ describe('WebAssembly ffmpeg', () => {
     }
   }
 
-  it('encodes the OpenAI door\'s opus in the engine, live and mono (stereo libopus crashes this build)', async () => {
+  it("encodes the OpenAI door's opus in the engine, live and mono (stereo libopus crashes this build)", async () => {
     const file = path.join(dir, 'speech.ogg');
-    const sink = await openAudioSink(file, { format: 'opus', sampleRate: 24_000, channels: 2, bitrateKbps: null }, WASM_MEDIA, true);
+    const sink = await openAudioSink(
+      file,
+      { format: 'opus', sampleRate: 24_000, channels: 2, bitrateKbps: null },
+      WASM_MEDIA,
+      true,
+    );
     for (let i = 0; i < 4; i++) await sink.write(tone(12_000, 24_000));
     await sink.writeSilence(12_000);
     const summary = await sink.finish();
@@ -130,7 +183,10 @@ describe('WebAssembly ffmpeg', () => {
   it('is chosen when ffmpeg is not on PATH or when asked for, and says so', async () => {
     assert.equal(isWasmMedia(chooseMediaToolchain({ searchPath: path.join(dir, 'nothing-here') })), true);
     assert.equal(isWasmMedia(chooseMediaToolchain({ searchPath: process.env.PATH ?? '', ffmpeg: 'wasm' })), true);
-    assert.deepEqual(chooseMediaToolchain({ searchPath: '', ffmpeg: '/opt/ff/ffmpeg' }), { ffmpeg: '/opt/ff/ffmpeg', ffprobe: '/opt/ff/ffprobe' });
+    assert.deepEqual(chooseMediaToolchain({ searchPath: '', ffmpeg: '/opt/ff/ffmpeg' }), {
+      ffmpeg: '/opt/ff/ffmpeg',
+      ffprobe: '/opt/ff/ffprobe',
+    });
     const bin = path.join(dir, 'bin');
     await mkdir(bin, { recursive: true });
     for (const name of ['ffmpeg', 'ffprobe']) {
@@ -140,6 +196,10 @@ describe('WebAssembly ffmpeg', () => {
     const found = chooseMediaToolchain({ searchPath: bin });
     assert.deepEqual(found, { ffmpeg: path.join(bin, 'ffmpeg'), ffprobe: path.join(bin, 'ffprobe') });
     assert.equal((await describeMediaToolchain(found)).description, `system ${path.join(bin, 'ffmpeg')} 9.8.7`);
-    assert.deepEqual(await describeMediaToolchain(WASM_MEDIA), { kind: 'webassembly', version: '5.1.4', description: 'webassembly 5.1.4' });
+    assert.deepEqual(await describeMediaToolchain(WASM_MEDIA), {
+      kind: 'webassembly',
+      version: '5.1.4',
+      description: 'webassembly 5.1.4',
+    });
   });
 });

@@ -107,7 +107,7 @@ describe('the waveform task', () => {
     assert.notEqual(changed.result.peaksPath, first.result.peaksPath);
   });
 
-  it('records each use of a cached file, so the cache\'s pruning keeps what is in use', async () => {
+  it("records each use of a cached file, so the cache's pruning keeps what is in use", async () => {
     const { result } = await runWaveformTask(task(), noReport);
     const longAgo = new Date(Date.now() - 30 * 86_400_000);
     await utimes(result.peaksPath, longAgo, longAgo);
@@ -121,7 +121,11 @@ describe('the waveform task', () => {
     const repaired = await runWaveformTask(task(), noReport);
     assert.equal(repaired.result.cached, false);
     assert.equal((await readWaveformFile(result.peaksPath))?.pairs.length, 400);
-    assert.deepEqual((await readdir(path.dirname(result.peaksPath))).filter((name) => name.endsWith('.partial')), [], 'no partial file is left');
+    assert.deepEqual(
+      (await readdir(path.dirname(result.peaksPath))).filter((name) => name.endsWith('.partial')),
+      [],
+      'no partial file is left',
+    );
   });
 
   it('reads the audio of a video file', async () => {
@@ -135,12 +139,22 @@ describe('the waveform task', () => {
     const yielding = new AbortController();
     // Asked to yield as soon as the first decoded audio has arrived: in the middle of the decoding.
     const askOnProgress: ProgressReporter = (_phase, progress) => progress > 0 && yielding.abort();
-    await assert.rejects(runWaveformTask({ ...task(), dataDir: yieldData }, askOnProgress, yielding.signal), TaskYieldedError);
-    assert.equal(existsSync(path.join(yieldData, 'waveforms')) && (await readdir(path.join(yieldData, 'waveforms'))).length > 0, false, 'no peaks file from a stopped task');
+    await assert.rejects(
+      runWaveformTask({ ...task(), dataDir: yieldData }, askOnProgress, yielding.signal),
+      TaskYieldedError,
+    );
+    assert.equal(
+      existsSync(path.join(yieldData, 'waveforms')) && (await readdir(path.join(yieldData, 'waveforms'))).length > 0,
+      false,
+      'no peaks file from a stopped task',
+    );
     const again = await runWaveformTask({ ...task(), dataDir: yieldData }, noReport, new AbortController().signal);
     const reference = await runWaveformTask(task(), noReport);
     assert.equal(again.result.cached, false);
-    assert.deepEqual([...(await readWaveformFile(again.result.peaksPath))!.pairs], [...(await readWaveformFile(reference.result.peaksPath))!.pairs]);
+    assert.deepEqual(
+      [...(await readWaveformFile(again.result.peaksPath))!.pairs],
+      [...(await readWaveformFile(reference.result.peaksPath))!.pairs],
+    );
   });
 
   it('run again after a yield, continues where it stopped instead of from the start', async () => {
@@ -149,9 +163,17 @@ describe('the waveform task', () => {
     await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-stream_loop', '29', '-i', media, '-c', 'copy', long]);
     const sameVersion = (): Promise<void> => utimes(long, 1_700_000_000, 1_700_000_000);
     await sameVersion();
-    const minute: WaveformTask = { kind: 'waveform', mediaPath: long, dataDir: path.join(dir, 'resume-data'), bucketsPerSecond: 100 };
+    const minute: WaveformTask = {
+      kind: 'waveform',
+      mediaPath: long,
+      dataDir: path.join(dir, 'resume-data'),
+      bucketsPerSecond: 100,
+    };
     const yielding = new AbortController();
-    await assert.rejects(runWaveformTask(minute, (_phase, progress) => progress > 0 && yielding.abort(), yielding.signal), TaskYieldedError);
+    await assert.rejects(
+      runWaveformTask(minute, (_phase, progress) => progress > 0 && yielding.abort(), yielding.signal),
+      TaskYieldedError,
+    );
     // The file's audio becomes silence behind the waveform's back (same size, same time: the same version to
     // it). Buckets it drew before the yield keep the tone; the ones it draws after are silent.
     const wav = await readFile(long);
@@ -163,7 +185,10 @@ describe('the waveform task', () => {
     assert.equal(result.buckets, 6000, 'a minute of buckets');
     const lastTone = pairs.findLastIndex((value) => value !== 0);
     assert.ok(lastTone >= 0, 'buckets drawn before the yield were kept: they have the tone');
-    assert.ok(lastTone < 2 * 6000 - 2 * 100, `buckets drawn after the yield are silent: the tone ends at bucket ${lastTone >> 1}`);
+    assert.ok(
+      lastTone < 2 * 6000 - 2 * 100,
+      `buckets drawn after the yield are silent: the tone ends at bucket ${lastTone >> 1}`,
+    );
   });
 
   it('refuses a relative path and a resolution that does not divide the decoding rate, with a sentence', async () => {
@@ -182,8 +207,16 @@ describe('the waveform task', () => {
     await releaseCachePruner(dataDir);
     cachePrunerFor(dataDir).configure(cacheLimits({ waveforms: { maxDays: 5 } }));
     try {
-      assert.equal((await host.waveform({ ...task(), bucketsPerSecond: 20 }, new AbortController().signal)).cached, false);
-      await waitFor('the stale peaks to be pruned', async () => existsSync(stale), (there) => !there, 5000);
+      assert.equal(
+        (await host.waveform({ ...task(), bucketsPerSecond: 20 }, new AbortController().signal)).cached,
+        false,
+      );
+      await waitFor(
+        'the stale peaks to be pruned',
+        async () => existsSync(stale),
+        (there) => !there,
+        5000,
+      );
     } finally {
       await host.close();
       await releaseCachePruner(dataDir);
@@ -200,7 +233,10 @@ describe('the waveform task', () => {
       assert.equal(result.cached, false);
       assert.ok(result.engineMaxRssBytes > 0);
       assert.equal(host.pids.length, 1, 'one engine process ran it');
-      await assert.rejects(host.waveform({ ...task(), mediaPath: path.join(dir, 'missing.wav') }, new AbortController().signal), /cannot be read/);
+      await assert.rejects(
+        host.waveform({ ...task(), mediaPath: path.join(dir, 'missing.wav') }, new AbortController().signal),
+        /cannot be read/,
+      );
     } finally {
       await host.close();
     }

@@ -13,9 +13,21 @@ import { testModel } from '../helpers/test-models';
 import { writeSyntheticZipVoice } from '../helpers/zipvoice-model';
 
 const OPTIONS: Omit<TtsRequest, 'text'> = {
-  voiceId: '00000000-0000-5000-8000-000000000000', language: 'auto', inputFormat: 'txt', outputFormat: 'wav', sampleRate: 24000,
-  bitrateKbps: null, audioChannels: 'mono', steps: 4, guidanceScale: 1, speed: 1, duration: null, denoise: false,
-  preprocessPrompt: true, postprocessOutput: false, trimSilence: false,
+  voiceId: '00000000-0000-5000-8000-000000000000',
+  language: 'auto',
+  inputFormat: 'txt',
+  outputFormat: 'wav',
+  sampleRate: 24000,
+  bitrateKbps: null,
+  audioChannels: 'mono',
+  steps: 4,
+  guidanceScale: 1,
+  speed: 1,
+  duration: null,
+  denoise: false,
+  preprocessPrompt: true,
+  postprocessOutput: false,
+  trimSilence: false,
 };
 
 let dir: string;
@@ -28,16 +40,31 @@ before(async () => {
 after(() => rm(dir, { recursive: true, force: true }));
 
 const cloned = (modelFiles: Record<string, string>): TtsVoiceRef => ({
-  engine: 'sherpa-onnx', engineVoiceId: 'custom/jfk#0', languageCode: 'en-US', name: 'Cloned JFK',
+  engine: 'sherpa-onnx',
+  engineVoiceId: 'custom/jfk#0',
+  languageCode: 'en-US',
+  name: 'Cloned JFK',
   model: {
-    kind: 'zipvoice', files: modelFiles, speakerId: 0, espeakDataDir: path.join(dir, 'runtime', 'espeak-ng-data'),
-    reference: { audioPath: testModel('audio/jfk.wav'), text: 'And so my fellow Americans, ask not what your country can do for you.' },
+    kind: 'zipvoice',
+    files: modelFiles,
+    speakerId: 0,
+    espeakDataDir: path.join(dir, 'runtime', 'espeak-ng-data'),
+    reference: {
+      audioPath: testModel('audio/jfk.wav'),
+      text: 'And so my fellow Americans, ask not what your country can do for you.',
+    },
   },
 });
 
 async function speak(voice: TtsVoiceRef, text: string, options: Partial<TtsTask['options']> = {}) {
   const run = ++runs;
-  const task: TtsTask = { kind: 'tts', textPath: path.join(dir, `in-${run}.txt`), outputPath: path.join(dir, `out-${run}.wav`), options: { ...OPTIONS, ...options }, voice };
+  const task: TtsTask = {
+    kind: 'tts',
+    textPath: path.join(dir, `in-${run}.txt`),
+    outputPath: path.join(dir, `out-${run}.wav`),
+    options: { ...OPTIONS, ...options },
+    voice,
+  };
   await writeFile(task.textPath, text);
   const outcome = await runTtsTask(task, () => undefined);
   const wav = readWavSamples(await readFile(task.outputPath));
@@ -50,7 +77,17 @@ describe('the synthetic ZipVoice model', () => {
     const tokens = await readFile(files.tokens, 'utf8');
     const model = makeZipVoiceModel(tokens);
     const decoder = onnxMetadata(model.decoder);
-    assert.deepEqual([decoder.feat_dim, decoder.sample_rate, decoder.n_fft, decoder.hop_length, decoder.window_length, decoder.num_mels], ['100', '24000', '1024', '256', '1024', '100']);
+    assert.deepEqual(
+      [
+        decoder.feat_dim,
+        decoder.sample_rate,
+        decoder.n_fft,
+        decoder.hop_length,
+        decoder.window_length,
+        decoder.num_mels,
+      ],
+      ['100', '24000', '1024', '256', '1024', '100'],
+    );
     assert.equal(onnxMetadata(model.vocoder).model_type, 'vocos');
     assert.equal(onnxMetadata(model.encoder).use_espeak, '1');
     assert.ok(vocabularySize(tokens) > 100, 'the vocabulary is the espeak-ng IPA token set');
@@ -62,7 +99,11 @@ describe('the synthetic ZipVoice model', () => {
   it('the real sherpa-onnx engine clones from jfk.wav and its text: 24 kHz audio whose length follows the text and the speed', async () => {
     const short = await speak(cloned(files), 'Hello there.');
     const long = await speak(cloned(files), 'Hello there, this sentence is a good deal longer than the first one was.');
-    const fast = await speak(cloned(files), 'Hello there, this sentence is a good deal longer than the first one was.', { speed: 2 });
+    const fast = await speak(
+      cloned(files),
+      'Hello there, this sentence is a good deal longer than the first one was.',
+      { speed: 2 },
+    );
     assert.equal(short.outcome.backend, 'sherpa-onnx');
     assert.equal(short.wav.info.sampleRate, 24000);
     assert.ok(short.peak > 0, 'not silence');

@@ -10,13 +10,21 @@ import { testModel } from './test-models';
 
 export const ALIGN_DEV = (name: string): string => testModel('audio', 'align-dev', name);
 
-export interface AlignedSegment { start: number; end: number; text: string; words: Array<{ start: number; end: number; text: string }> }
+export interface AlignedSegment {
+  start: number;
+  end: number;
+  text: string;
+  words: Array<{ start: number; end: number; text: string }>;
+}
 
 /** A server with the VAD model installed. */
 export async function serverWithVad(): Promise<TestServer> {
   const t = await startTestServer();
   await mkdir(path.join(t.dataDir, 'models', 'vad'), { recursive: true });
-  await copyFile(testModel('vad/ggml-silero-v6.2.0.bin'), path.join(t.dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'));
+  await copyFile(
+    testModel('vad/ggml-silero-v6.2.0.bin'),
+    path.join(t.dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'),
+  );
   return t;
 }
 

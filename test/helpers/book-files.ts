@@ -12,7 +12,8 @@ const CONTAINER = `<?xml version="1.0"?>
 
 function epubZip(files: Record<string, string | Uint8Array>): Uint8Array {
   const zippable: Zippable = { mimetype: [strToU8('application/epub+zip'), { level: 0 }] };
-  for (const [name, content] of Object.entries(files)) zippable[name] = typeof content === 'string' ? strToU8(content) : content;
+  for (const [name, content] of Object.entries(files))
+    zippable[name] = typeof content === 'string' ? strToU8(content) : content;
   return zipSync(zippable);
 }
 
@@ -26,7 +27,12 @@ ${body}
 </html>`;
 
 /** A 1×1 PNG, so the book has an image the read-along copy must keep. */
-export const PIXEL_PNG = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'));
+export const PIXEL_PNG = Uint8Array.from(
+  Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+    'base64',
+  ),
+);
 
 export interface Epub3Options {
   /** Paragraphs of the second chapter, to make a long book for the bench. */
@@ -83,9 +89,17 @@ export function makeEpub3(options: Epub3Options = {}): Uint8Array {
 </html>`,
     'OEBPS/css/book.css': 'p { text-indent: 1em; }\n',
     'OEBPS/images/pixel.png': PIXEL_PNG,
-    'OEBPS/text/cover.xhtml': xhtml('Cover', '<section epub:type="cover"><img src="../images/pixel.png" alt="The Harbour Book"/><p>The Harbour Book.</p></section>'),
-    'OEBPS/text/copyright.xhtml': xhtml('Copyright', '<section epub:type="copyright-page"><p>Copyright 2026 Ann Writer. All rights reserved.</p></section>'),
-    'OEBPS/text/chapters.xhtml': xhtml('Chapters', `<section epub:type="chapter" id="harbour">
+    'OEBPS/text/cover.xhtml': xhtml(
+      'Cover',
+      '<section epub:type="cover"><img src="../images/pixel.png" alt="The Harbour Book"/><p>The Harbour Book.</p></section>',
+    ),
+    'OEBPS/text/copyright.xhtml': xhtml(
+      'Copyright',
+      '<section epub:type="copyright-page"><p>Copyright 2026 Ann Writer. All rights reserved.</p></section>',
+    ),
+    'OEBPS/text/chapters.xhtml': xhtml(
+      'Chapters',
+      `<section epub:type="chapter" id="harbour">
 <h1>The Harbour</h1>
 <p>Koa arrived at the harbour at dawn. The boats were <em>still</em> asleep.</p>
 <p>Mr. Smith waved from the pier &amp; smiled. <em>Welcome home, Koa.</em> She waved back.</p>
@@ -94,8 +108,13 @@ export function makeEpub3(options: Epub3Options = {}): Uint8Array {
 <h1>The Storm</h1>
 <p>The wind rose in the <em>night. The sea</em> grew loud.</p>
 ${extra}
-</section>`),
-    'OEBPS/text/index.xhtml': xhtml('Index', '<section epub:type="index"><p>Harbour, one. Storm, two.</p></section>', 'backmatter'),
+</section>`,
+    ),
+    'OEBPS/text/index.xhtml': xhtml(
+      'Index',
+      '<section epub:type="index"><p>Harbour, one. Storm, two.</p></section>',
+      'backmatter',
+    ),
   });
 }
 
@@ -151,8 +170,12 @@ ${p('The Storm', 'Heading1')}
 ${p('The wind rose &amp; the sea grew loud.')}
 <w:sectPr/></w:body></w:document>`;
   return zipSync({
-    '[Content_Types].xml': strToU8(`<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`),
+    '[Content_Types].xml': strToU8(
+      `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
+    ),
     'word/document.xml': strToU8(document),
-    'docProps/core.xml': strToU8(`<?xml version="1.0" encoding="UTF-8"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Harbour Tales</dc:title><dc:creator>Ann Writer</dc:creator></cp:coreProperties>`),
+    'docProps/core.xml': strToU8(
+      `<?xml version="1.0" encoding="UTF-8"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Harbour Tales</dc:title><dc:creator>Ann Writer</dc:creator></cp:coreProperties>`,
+    ),
   });
 }

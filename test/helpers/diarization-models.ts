@@ -9,5 +9,6 @@ export const EMBEDDING_MODEL_NAME = 'embedding.onnx';
 export async function installDiarizationModels(dataDir: string): Promise<void> {
   const diarization = path.join(dataDir, 'models', 'diarization');
   await mkdir(diarization, { recursive: true });
-  for (const name of ['segmentation.onnx', EMBEDDING_MODEL_NAME]) await copyFile(testModel('sherpa-synthetic', 'diarization', name), path.join(diarization, name));
+  for (const name of ['segmentation.onnx', EMBEDDING_MODEL_NAME])
+    await copyFile(testModel('sherpa-synthetic', 'diarization', name), path.join(diarization, name));
 }

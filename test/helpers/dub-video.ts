@@ -13,16 +13,58 @@ const ffprobe = (): string => process.env.SPEECH_STUDIO_FFPROBE || 'ffprobe';
 
 /** Writes a `seconds`-long video (at most the recording's 16 s) with two people talking to `file`. */
 export async function makeTalkingVideo(file: string, seconds = 16): Promise<void> {
-  await run(ffmpeg(), ['-hide_banner', '-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=size=160x120:rate=10:duration=${seconds}`,
-    '-i', testModel('audio', 'multispeaker', '1-two-speakers-en.wav'), '-t', String(seconds),
-    '-c:v', 'mpeg4', '-q:v', '8', '-c:a', 'aac', '-b:a', '64k', file]);
+  await run(ffmpeg(), [
+    '-hide_banner',
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=size=160x120:rate=10:duration=${seconds}`,
+    '-i',
+    testModel('audio', 'multispeaker', '1-two-speakers-en.wav'),
+    '-t',
+    String(seconds),
+    '-c:v',
+    'mpeg4',
+    '-q:v',
+    '8',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '64k',
+    file,
+  ]);
 }
 
 /** A video made of `clip` repeated to `seconds` (the bench's long video). */
 export async function makeLongTalkingVideo(file: string, seconds: number): Promise<void> {
-  await run(ffmpeg(), ['-hide_banner', '-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=size=160x120:rate=10:duration=${seconds}`,
-    '-stream_loop', '-1', '-i', testModel('audio', 'multispeaker', '1-two-speakers-en.wav'), '-t', String(seconds),
-    '-c:v', 'mpeg4', '-q:v', '8', '-c:a', 'aac', '-b:a', '64k', file]);
+  await run(ffmpeg(), [
+    '-hide_banner',
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=size=160x120:rate=10:duration=${seconds}`,
+    '-stream_loop',
+    '-1',
+    '-i',
+    testModel('audio', 'multispeaker', '1-two-speakers-en.wav'),
+    '-t',
+    String(seconds),
+    '-c:v',
+    'mpeg4',
+    '-q:v',
+    '8',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '64k',
+    file,
+  ]);
 }
 
 export interface ProbedStream {
@@ -41,13 +83,34 @@ export interface ProbedVideo {
 }
 
 export async function probeVideoFile(file: string): Promise<ProbedVideo> {
-  const { stdout } = await run(ffprobe(), ['-v', 'error', '-show_entries', 'format=duration:stream=index,codec_type,codec_name:stream_tags=language:stream_disposition=default', '-of', 'json', file]);
-  const found = JSON.parse(stdout) as { format: { duration: string }; streams: Array<{ index: number; codec_type: string; codec_name: string; tags?: { language?: string }; disposition?: { default?: number } }> };
+  const { stdout } = await run(ffprobe(), [
+    '-v',
+    'error',
+    '-show_entries',
+    'format=duration:stream=index,codec_type,codec_name:stream_tags=language:stream_disposition=default',
+    '-of',
+    'json',
+    file,
+  ]);
+  const found = JSON.parse(stdout) as {
+    format: { duration: string };
+    streams: Array<{
+      index: number;
+      codec_type: string;
+      codec_name: string;
+      tags?: { language?: string };
+      disposition?: { default?: number };
+    }>;
+  };
   const md5 = await run(ffmpeg(), ['-v', 'error', '-i', file, '-map', '0:v', '-c', 'copy', '-f', 'md5', '-']);
   return {
     durationSeconds: Number(found.format.duration),
     streams: found.streams.map((stream) => ({
-      index: stream.index, codecType: stream.codec_type, codecName: stream.codec_name, language: stream.tags?.language, isDefault: stream.disposition?.default === 1,
+      index: stream.index,
+      codecType: stream.codec_type,
+      codecName: stream.codec_name,
+      language: stream.tags?.language,
+      isDefault: stream.disposition?.default === 1,
     })),
     videoPacketsMd5: md5.stdout.trim(),
   };

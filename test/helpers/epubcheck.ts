@@ -12,7 +12,11 @@ export const EPUBCHECK_JAR = '/usr/share/java/epubcheck.jar';
 export async function epubcheck(file: string): Promise<{ code: number; errors: string[]; output: string }> {
   const run = await promisify(execFile)('java', ['-jar', EPUBCHECK_JAR, file], { maxBuffer: 16 << 20 })
     .then((result) => ({ code: 0, ...result }))
-    .catch((error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? 1, stdout: error.stdout ?? '', stderr: error.stderr ?? '' }));
+    .catch((error: { code?: number; stdout?: string; stderr?: string }) => ({
+      code: error.code ?? 1,
+      stdout: error.stdout ?? '',
+      stderr: error.stderr ?? '',
+    }));
   const output = `${run.stdout}\n${run.stderr}`;
   return { code: run.code, errors: output.split('\n').filter((line) => /^(ERROR|FATAL)/.test(line)), output };
 }
@@ -41,13 +45,27 @@ const seconds = (clock: string): number => {
 };
 
 /** The book's files, and every `<par>` of every SMIL document in it, in order. */
-export function readOverlays(bytes: Uint8Array): { files: Record<string, Uint8Array>; text(name: string): string; clips: OverlayClip[] } {
+export function readOverlays(bytes: Uint8Array): {
+  files: Record<string, Uint8Array>;
+  text(name: string): string;
+  clips: OverlayClip[];
+} {
   const files = unzipSync(bytes);
   const text = (name: string): string => strFromU8(files[name]);
   const clips: OverlayClip[] = [];
-  for (const name of Object.keys(files).filter((file) => file.endsWith('.smil')).sort()) {
-    for (const par of text(name).matchAll(/<text src="([^"#]+)#([^"]+)"\/>\s*<audio src="([^"]+)" clipBegin="([^"]+)" clipEnd="([^"]+)"\/>/g)) {
-      clips.push({ document: resolve(name, par[1]), id: par[2], audio: resolve(name, par[3]), begin: seconds(par[4]), end: seconds(par[5]) });
+  for (const name of Object.keys(files)
+    .filter((file) => file.endsWith('.smil'))
+    .sort()) {
+    for (const par of text(name).matchAll(
+      /<text src="([^"#]+)#([^"]+)"\/>\s*<audio src="([^"]+)" clipBegin="([^"]+)" clipEnd="([^"]+)"\/>/g,
+    )) {
+      clips.push({
+        document: resolve(name, par[1]),
+        id: par[2],
+        audio: resolve(name, par[3]),
+        begin: seconds(par[4]),
+        end: seconds(par[5]),
+      });
     }
   }
   return { files, text, clips };

@@ -8,7 +8,12 @@ export async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
   return entries
     .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(dir, path.join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name)).split(path.sep).join('/'))
+    .map((entry) =>
+      path
+        .relative(dir, path.join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name))
+        .split(path.sep)
+        .join('/'),
+    )
     .sort();
 }
 
@@ -18,11 +23,29 @@ export async function selfSignedCertificate(): Promise<{ key: string; cert: stri
   try {
     execFileSync(
       'openssl',
-      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost',
-        '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')],
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+      ],
       { stdio: 'ignore' },
     );
-    return { key: await readFile(path.join(dir, 'key.pem'), 'utf8'), cert: await readFile(path.join(dir, 'cert.pem'), 'utf8') };
+    return {
+      key: await readFile(path.join(dir, 'key.pem'), 'utf8'),
+      cert: await readFile(path.join(dir, 'cert.pem'), 'utf8'),
+    };
   } catch {
     return null;
   } finally {

@@ -17,9 +17,16 @@ export interface KittenFiles {
 }
 
 /** Writes model, voices and tokens into `dir` under these names (default: the sherpa-onnx release's). */
-export async function writeSyntheticKitten(dir: string, names = { model: 'model.fp16.onnx', voices: 'voices.bin', tokens: 'tokens.txt' }): Promise<KittenFiles> {
+export async function writeSyntheticKitten(
+  dir: string,
+  names = { model: 'model.fp16.onnx', voices: 'voices.bin', tokens: 'tokens.txt' },
+): Promise<KittenFiles> {
   await mkdir(dir, { recursive: true });
-  const files = { model: path.join(dir, names.model), voices: path.join(dir, names.voices), tokens: path.join(dir, names.tokens) };
+  const files = {
+    model: path.join(dir, names.model),
+    voices: path.join(dir, names.voices),
+    tokens: path.join(dir, names.tokens),
+  };
   await writeFile(files.model, makeKittenModel(await readFile(testModel('sherpa-synthetic/kokoro/model.onnx'))));
   await writeFile(files.voices, makeKittenVoices());
   // Kokoro's and Kitten's tokens.txt are both espeak-ng IPA symbols with ids; the synthetic graph takes Kokoro's.
@@ -33,5 +40,9 @@ export async function installSyntheticKitten(dataDir: string): Promise<KittenFil
   if (!entry) throw new Error(`The catalog has no ${KITTEN_CATALOG_ID}`);
   const target = (role: string) => entry.files.find((f) => f.role === role)!.target;
   const dir = path.join(dataDir, 'models', path.dirname(target('model')));
-  return writeSyntheticKitten(dir, { model: path.basename(target('model')), voices: path.basename(target('voices')), tokens: path.basename(target('tokens')) });
+  return writeSyntheticKitten(dir, {
+    model: path.basename(target('model')),
+    voices: path.basename(target('voices')),
+    tokens: path.basename(target('tokens')),
+  });
 }

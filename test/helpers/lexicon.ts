@@ -6,7 +6,11 @@ import assert from 'node:assert/strict';
 import { isTerminal, postJson, request, startTestServer, waitForJob, type TestServer } from './server';
 
 export const putLexicon = (base: string, document: unknown, headers: Record<string, string> = {}) =>
-  request(`${base}/lexicon`, { method: 'PUT', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(document) });
+  request(`${base}/lexicon`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(document),
+  });
 
 /**
  * The output of one TTS job on a fresh server with this lexicon (or none): `voiceOf` puts the voice in place

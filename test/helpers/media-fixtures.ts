@@ -33,8 +33,24 @@ export async function encodeAudio(source: string, dir: string, format: AudioForm
 /** An MP4 with a small colour video track and `source` as its audio. */
 export async function encodeVideoWithAudio(source: string, dir: string): Promise<string> {
   const output = path.join(dir, 'with-video.mp4');
-  await ffmpeg(['-f', 'lavfi', '-i', 'color=c=blue:s=64x64:r=10', '-i', source, '-map', '0:v', '-map', '1:a',
-    '-c:v', 'mpeg4', '-c:a', 'aac', '-shortest', output]);
+  await ffmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=blue:s=64x64:r=10',
+    '-i',
+    source,
+    '-map',
+    '0:v',
+    '-map',
+    '1:a',
+    '-c:v',
+    'mpeg4',
+    '-c:a',
+    'aac',
+    '-shortest',
+    output,
+  ]);
   return output;
 }
 

@@ -88,7 +88,11 @@ export function serve(bytes: Buffer, options: { ranges?: boolean; etag?: string 
       res.end(bytes.subarray(start));
       return;
     }
-    res.writeHead(200, { 'Content-Length': bytes.length, 'Accept-Ranges': options.ranges === false ? 'none' : 'bytes', ETag: etag });
+    res.writeHead(200, {
+      'Content-Length': bytes.length,
+      'Accept-Ranges': options.ranges === false ? 'none' : 'bytes',
+      ETag: etag,
+    });
     res.end(bytes);
   };
 }
@@ -102,7 +106,12 @@ export interface DroppingBehaviour extends Behaviour {
  * The first `failures` requests get a full-length answer whose first `cut` bytes are sent; the connection
  * then holds until `drop()` breaks it, so the test decides when (from the client's progress), not a timer.
  */
-export function dropMidFile(bytes: Buffer, cut: number, failures = 1, options: { ranges?: boolean } = {}): DroppingBehaviour {
+export function dropMidFile(
+  bytes: Buffer,
+  cut: number,
+  failures = 1,
+  options: { ranges?: boolean } = {},
+): DroppingBehaviour {
   const whole = serve(bytes, options);
   const holding = new Set<ServerResponse>();
   const behaviour = ((req, res, attempt) => {
@@ -152,6 +161,12 @@ export function holdAfter(bytes: Buffer, first: number): HeldBehaviour {
   return behaviour;
 }
 
-export const status = (code: number): Behaviour => (_req, res) => void res.writeHead(code).end(`status ${code}`);
+export const status =
+  (code: number): Behaviour =>
+  (_req, res) =>
+    void res.writeHead(code).end(`status ${code}`);
 
-export const redirect = (location: string, code = 302): Behaviour => (_req, res) => void res.writeHead(code, { Location: location }).end();
+export const redirect =
+  (location: string, code = 302): Behaviour =>
+  (_req, res) =>
+    void res.writeHead(code, { Location: location }).end();

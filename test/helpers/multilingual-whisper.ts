@@ -54,7 +54,15 @@ export async function writeMultilingualWhisper(dir: string, name = 'ggml-synthet
     head.writeInt32LE(MULTILINGUAL_VOCABULARY, vocabularyAt);
     head.writeInt32LE(MULTILINGUAL_VOCABULARY, tensorAt + 12 + 4); // the embedding's second dimension
     const file = path.join(dir, name);
-    await writeFile(file, Buffer.concat([head, source.subarray(dataAt, at), Buffer.alloc(extraRows * textState * elementBytes), source.subarray(at)]));
+    await writeFile(
+      file,
+      Buffer.concat([
+        head,
+        source.subarray(dataAt, at),
+        Buffer.alloc(extraRows * textState * elementBytes),
+        source.subarray(at),
+      ]),
+    );
     return file;
   }
   throw new Error(`${TOKEN_EMBEDDING} not found in the synthetic model`);

@@ -50,14 +50,23 @@ export async function uploadMultipart(
   return new Promise((resolve, reject) => {
     const req = http.request(url, {
       method: 'POST',
-      headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, 'Content-Length': String(length), ...headers },
+      headers: {
+        'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`,
+        'Content-Length': String(length),
+        ...headers,
+      },
     });
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const data = Buffer.concat(chunks);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data, json: () => JSON.parse(data.toString('utf8')) });
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: data,
+          json: () => JSON.parse(data.toString('utf8')),
+        });
       });
     });
     // The server may answer (413) and close before the whole body is sent: that is not a test failure, but
@@ -70,6 +79,8 @@ export async function uploadMultipart(
     req.on('close', () => {
       if (!answered) reject(new Error('The server closed the connection without answering the upload.'));
     });
-    Readable.from(body()).on('error', () => undefined).pipe(req);
+    Readable.from(body())
+      .on('error', () => undefined)
+      .pipe(req);
   });
 }

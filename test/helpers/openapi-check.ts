@@ -35,7 +35,8 @@ export class DocumentChecker {
   /** The operations of the document: method, path template, operation object. */
   operations(): Array<{ method: string; path: string; operation: Json }> {
     return Object.entries(this.doc.paths as Json).flatMap(([path, item]) =>
-      Object.entries(item as Json).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })));
+      Object.entries(item as Json).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })),
+    );
   }
 
   /** Throws unless `response` is an answer the document declares for `method path` (a template such as /jobs/{id}). */
@@ -45,16 +46,23 @@ export class DocumentChecker {
     if (!operation) throw new Error(`${method} ${path} is not an operation of the document`);
     let declared = operation.responses[String(response.status)];
     if (!declared) {
-      throw new Error(`${where} is not documented (declared: ${Object.keys(operation.responses).join(', ')}): ${response.body.toString('utf8').slice(0, 200)}`);
+      throw new Error(
+        `${where} is not documented (declared: ${Object.keys(operation.responses).join(', ')}): ${response.body.toString('utf8').slice(0, 200)}`,
+      );
     }
     if (declared.$ref) declared = this.doc.components.responses[declared.$ref.replace('#/components/responses/', '')];
-    const mediaType = String(response.headers['content-type'] ?? '').split(';')[0].trim();
+    const mediaType = String(response.headers['content-type'] ?? '')
+      .split(';')[0]
+      .trim();
     if (!declared.content) {
       if (response.body.length > 0) throw new Error(`${where} has a ${mediaType} body, but the document declares none`);
       return;
     }
     const content = declared.content[mediaType];
-    if (!content) throw new Error(`${where} answered ${mediaType}; the document declares ${Object.keys(declared.content).join(', ')}`);
+    if (!content)
+      throw new Error(
+        `${where} answered ${mediaType}; the document declares ${Object.keys(declared.content).join(', ')}`,
+      );
     if (mediaType !== 'application/json') return;
     const key = `${method} ${path} ${response.status}`;
     let validate = this.compiled.get(key);
@@ -64,7 +72,9 @@ export class DocumentChecker {
     }
     const body = JSON.parse(response.body.toString('utf8'));
     if (!validate(body)) {
-      throw new Error(`${where}: the body does not match the document: ${this.ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`);
+      throw new Error(
+        `${where}: the body does not match the document: ${this.ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`,
+      );
     }
   }
 }

@@ -17,7 +17,12 @@ process.on('message', (message) => {
     process.send({ type: 'progress', jobId: message.jobId, phase: 'processing', progress: 0 });
     return;
   }
-  process.send({ type: 'result', jobId: message.jobId, backend: 'scripted', result: { durationSeconds: 0, pid: process.pid } });
+  process.send({
+    type: 'result',
+    jobId: message.jobId,
+    backend: 'scripted',
+    result: { durationSeconds: 0, pid: process.pid },
+  });
 });
 process.on('disconnect', () => process.exit(0));
 process.send({ type: 'ready', pid: process.pid });

@@ -64,13 +64,20 @@ export function useTestServer(options: Partial<LocalServerOptions> = {}): TestSe
   });
   after(() => started?.dispose());
   const running = (): TestServer => {
-    if (!started) throw new Error('useTestServer(): the server starts in the suite\'s before hook; read it inside a test or a hook');
+    if (!started)
+      throw new Error("useTestServer(): the server starts in the suite's before hook; read it inside a test or a hook");
     return started;
   };
   return {
-    get server() { return running().server; },
-    get dataDir() { return running().dataDir; },
-    get base() { return running().base; },
+    get server() {
+      return running().server;
+    },
+    get dataDir() {
+      return running().dataDir;
+    },
+    get base() {
+      return running().base;
+    },
     stop: () => running().stop(),
     dispose: () => running().dispose(),
   };
@@ -94,7 +101,12 @@ export function request(
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const body = Buffer.concat(chunks);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body.toString('utf8')) });
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body,
+          json: () => JSON.parse(body.toString('utf8')),
+        });
       });
       res.on('error', reject);
     });
@@ -111,7 +123,12 @@ export function rawPathRequest(port: number, method: string, rawPath: string): P
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const body = Buffer.concat(chunks);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body.toString('utf8')) });
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body,
+          json: () => JSON.parse(body.toString('utf8')),
+        });
       });
     });
     req.on('error', reject);
@@ -120,21 +137,37 @@ export function rawPathRequest(port: number, method: string, rawPath: string): P
 }
 
 export const postJson = (url: string, body: unknown, headers: Record<string, string> = {}): Promise<RawResponse> =>
-  request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  request(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 /** Polls until `check` returns a value, or fails after `timeoutMs` with the last value seen. */
-export async function waitFor<T>(what: string, read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  read: () => Promise<T>,
+  check: (value: T) => boolean,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: T = await read();
   while (!check(last)) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}; last value: ${JSON.stringify(last)?.slice(0, 500)}`);
+    if (Date.now() > deadline)
+      throw new Error(`Timed out waiting for ${what}; last value: ${JSON.stringify(last)?.slice(0, 500)}`);
     await new Promise((r) => setTimeout(r, 25));
     last = await read();
   }
   return last;
 }
 
-export async function waitForJob(base: string, id: string, check: (job: any) => boolean, timeoutMs?: number, headers?: Record<string, string>): Promise<any> {
+export async function waitForJob(
+  base: string,
+  id: string,
+  check: (job: any) => boolean,
+  timeoutMs?: number,
+  headers?: Record<string, string>,
+): Promise<any> {
   return waitFor(`job ${id}`, async () => (await request(`${base}/jobs/${id}`, { headers })).json(), check, timeoutMs);
 }
 
@@ -144,7 +177,9 @@ export const isTerminal = (job: { status: string }): boolean =>
 export function assertErrorBody(response: RawResponse, status: number, code: string): any {
   const body = response.json();
   if (response.status !== status || body?.error?.code !== code || typeof body.error.message !== 'string') {
-    throw new Error(`Expected ${status} ${code}, got ${response.status} ${response.body.toString('utf8').slice(0, 300)}`);
+    throw new Error(
+      `Expected ${status} ${code}, got ${response.status} ${response.body.toString('utf8').slice(0, 300)}`,
+    );
   }
   return body;
 }

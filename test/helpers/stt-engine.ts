@@ -60,7 +60,10 @@ export async function sttModelSource(engine: SttEngineUnderTest = sttEngineUnder
 }
 
 /** Installs the engine's model in `<dataDir>/models/<folder>/` as a link; returns the installed path. */
-export async function installSttModel(dataDir: string, engine: SttEngineUnderTest = sttEngineUnderTest()): Promise<string> {
+export async function installSttModel(
+  dataDir: string,
+  engine: SttEngineUnderTest = sttEngineUnderTest(),
+): Promise<string> {
   const dir = path.join(dataDir, 'models', engine.folder);
   await mkdir(dir, { recursive: true });
   const installed = path.join(dir, engine.modelName);
@@ -74,5 +77,7 @@ export async function installSttModel(dataDir: string, engine: SttEngineUnderTes
  * every container, so the other containers on Parakeet would prove the decoder again, not Parakeet.
  */
 export function containerSkip(format: string, engine: SttEngineUnderTest = sttEngineUnderTest()): string | false {
-  return engine.name === 'whisper' || format === 'wav' ? false : 'the decoder is the same for both recognizers: the whisper pass and stt-decode.test.ts cover this container';
+  return engine.name === 'whisper' || format === 'wav'
+    ? false
+    : 'the decoder is the same for both recognizers: the whisper pass and stt-decode.test.ts cover this container';
 }

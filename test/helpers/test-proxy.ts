@@ -23,7 +23,13 @@ export async function startTestProxy(originPort: number): Promise<TestProxy> {
     authorizations.push(req.headers['proxy-authorization']);
     const target = new URL(req.url ?? '/');
     const upstream = http.request(
-      { host: '127.0.0.1', port: originPort, path: `${target.pathname}${target.search}`, method: req.method, headers: req.headers },
+      {
+        host: '127.0.0.1',
+        port: originPort,
+        path: `${target.pathname}${target.search}`,
+        method: req.method,
+        headers: req.headers,
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);

@@ -14,17 +14,37 @@ export interface ProbedAudio {
 
 /** What ffprobe says of the file's audio stream, and its length decoded with ffmpeg. */
 export async function probeAudio(file: string): Promise<ProbedAudio> {
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=codec_name,sample_rate,channels', '-of', 'json', file]);
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-select_streams',
+    'a:0',
+    '-show_entries',
+    'stream=codec_name,sample_rate,channels',
+    '-of',
+    'json',
+    file,
+  ]);
   const stream = JSON.parse(stdout).streams[0];
   const samples = await decodeMono(file, Number(stream.sample_rate));
-  return { codec: stream.codec_name, sampleRate: Number(stream.sample_rate), channels: stream.channels, decodedSeconds: samples.length / Number(stream.sample_rate) };
+  return {
+    codec: stream.codec_name,
+    sampleRate: Number(stream.sample_rate),
+    channels: stream.channels,
+    decodedSeconds: samples.length / Number(stream.sample_rate),
+  };
 }
 
 /** The file's audio as mono 16-bit samples at `rate`, decoded by ffmpeg. */
 export async function decodeMono(file: string, rate: number): Promise<Int16Array> {
-  const { stdout } = await run('ffmpeg', ['-v', 'error', '-i', file, '-ac', '1', '-ar', String(rate), '-f', 's16le', 'pipe:1'], {
-    encoding: 'buffer', maxBuffer: 256 * 1024 * 1024,
-  });
+  const { stdout } = await run(
+    'ffmpeg',
+    ['-v', 'error', '-i', file, '-ac', '1', '-ar', String(rate), '-f', 's16le', 'pipe:1'],
+    {
+      encoding: 'buffer',
+      maxBuffer: 256 * 1024 * 1024,
+    },
+  );
   const bytes = Buffer.from(stdout);
   return new Int16Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.length / 2));
 }

@@ -9,4 +9,7 @@ export async function englishVoiceId(base: string, headers?: Record<string, stri
 }
 
 /** Text long enough that a job is still synthesizing when a test acts on it (tens of seconds of speech). */
-export const LONG_TEXT = Array.from({ length: 400 }, (_, i) => `This is sentence number ${i + 1} of a long narration.`).join(' ');
+export const LONG_TEXT = Array.from(
+  { length: 400 },
+  (_, i) => `This is sentence number ${i + 1} of a long narration.`,
+).join(' ');

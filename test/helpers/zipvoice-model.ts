@@ -24,7 +24,13 @@ export function installSyntheticZipVoice(dataDir: string): Record<string, string
   if (!entry) throw new Error(`The catalog has no ${ZIPVOICE_CATALOG_ID}`);
   const names = Object.fromEntries(entry.files.map((f) => [f.role, path.basename(f.target)]));
   const dir = path.join(dataDir, 'models', path.dirname(entry.files[0].target));
-  const written = writeZipVoiceModel(dir, tokens(), { encoder: names.encoder, decoder: names.decoder, vocoder: names.vocoder, tokens: names.tokens, lexicon: '.unused-lexicon.txt' });
+  const written = writeZipVoiceModel(dir, tokens(), {
+    encoder: names.encoder,
+    decoder: names.decoder,
+    vocoder: names.vocoder,
+    tokens: names.tokens,
+    lexicon: '.unused-lexicon.txt',
+  });
   const { lexicon: _lexicon, ...files } = written;
   return files;
 }

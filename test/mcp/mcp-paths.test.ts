@@ -10,7 +10,11 @@ import { CLI, startTestServer, tempDir, type TestServer } from '../helpers/serve
 import { testModel } from '../helpers/test-models';
 import { listeningSockets } from '../helpers/processes';
 
-const exists = (file: string): Promise<boolean> => lstat(file).then(() => true, () => false);
+const exists = (file: string): Promise<boolean> =>
+  lstat(file).then(
+    () => true,
+    () => false,
+  );
 
 /** The job folders of a data directory: an input copied for a job shows here. */
 const jobFolders = async (dataDir: string): Promise<string[]> => readdir(path.join(dataDir, 'jobs')).catch(() => []);
@@ -47,7 +51,11 @@ describe('MCP file paths over HTTP: only the configured folders, never through l
     const answer = await callTool(client, 'narrate', { text: 'Through a link.', outputPath: link });
     assert.equal(answer.isError, true);
     assert.match(answer.content[0].text!, /^INVALID_REQUEST: outputPath: .*symbolic link/);
-    const overwriting = await callTool(client, 'narrate', { text: 'Through a link.', outputPath: link, overwrite: true });
+    const overwriting = await callTool(client, 'narrate', {
+      text: 'Through a link.',
+      outputPath: link,
+      overwrite: true,
+    });
     assert.equal(overwriting.isError, true);
     assert.equal(await exists(target), false);
     assert.equal(await readlink(link), target);
@@ -67,15 +75,24 @@ describe('MCP file paths over HTTP: only the configured folders, never through l
     await symlink(secret, linked);
     const throughLink = await callTool(client, 'transcribe', { path: linked });
     assert.match(throughLink.content[0].text!, /^INVALID_REQUEST: path: .* is outside the folders/);
-    const climbing = await callTool(client, 'narrate', { text: 'Up.', outputPath: `${allowed}/../${path.basename(outside)}/up.wav` });
+    const climbing = await callTool(client, 'narrate', {
+      text: 'Up.',
+      outputPath: `${allowed}/../${path.basename(outside)}/up.wav`,
+    });
     assert.match(climbing.content[0].text!, /^INVALID_REQUEST: outputPath: .* is outside the folders/);
   });
 
   it('refuses a missing parent folder in a sentence, before any job starts', async () => {
     const before = await jobFolders(t.dataDir);
-    const answer = await callTool(client, 'narrate', { text: 'Nowhere to go.', outputPath: path.join(allowed, 'no-such-folder', 'a.wav') });
+    const answer = await callTool(client, 'narrate', {
+      text: 'Nowhere to go.',
+      outputPath: path.join(allowed, 'no-such-folder', 'a.wav'),
+    });
     assert.equal(answer.isError, true);
-    assert.match(answer.content[0].text!, /^INVALID_REQUEST: outputPath: the folder .*no-such-folder does not exist; create it first$/);
+    assert.match(
+      answer.content[0].text!,
+      /^INVALID_REQUEST: outputPath: the folder .*no-such-folder does not exist; create it first$/,
+    );
     assert.deepEqual(await jobFolders(t.dataDir), before);
   });
 
@@ -109,7 +126,10 @@ describe('MCP file paths over HTTP: only the configured folders, never through l
     const open = await startTestServer();
     const bare = await httpClient(open);
     try {
-      const answer = await callTool(bare, 'narrate', { text: 'Anywhere?', outputPath: path.join(allowed, 'anywhere.wav') });
+      const answer = await callTool(bare, 'narrate', {
+        text: 'Anywhere?',
+        outputPath: path.join(allowed, 'anywhere.wav'),
+      });
       assert.match(answer.content[0].text!, /^INVALID_REQUEST: outputPath: no folder is open to file tools/);
       const job = await callTool(bare, 'narrate', { text: 'A job needs no path.' });
       assert.equal(job.isError, undefined, job.content[0]?.text);
@@ -120,7 +140,7 @@ describe('MCP file paths over HTTP: only the configured folders, never through l
   });
 });
 
-describe('MCP over stdio: the client\'s roots, and no network listener', () => {
+describe("MCP over stdio: the client's roots, and no network listener", () => {
   let dataDir: string;
   let root: string;
   let outside: string;
@@ -136,7 +156,11 @@ describe('MCP over stdio: the client\'s roots, and no network listener', () => {
   });
 
   it('writes inside a declared root, refuses outside it, says so on stderr and listens on no port', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--data-dir', dataDir], stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--data-dir', dataDir],
+      stderr: 'pipe',
+    });
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const client = new Client({ name: 'rooted', version: '1.0.0' }, { capabilities: { roots: {} } });

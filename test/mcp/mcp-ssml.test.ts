@@ -50,14 +50,17 @@ describe('SSML in MCP narrate', () => {
 
   it('speaks SSML to a file with its break as exact silence, and reports what it could not use', async () => {
     const outputPath = path.join(roots, 'ssml.wav');
-    const text = '<speak>Before the pause.<break time="900ms"/>After it. <audio src="not-audio.wav">a chime</audio></speak>';
+    const text =
+      '<speak>Before the pause.<break time="900ms"/>After it. <audio src="not-audio.wav">a chime</audio></speak>';
     const written = await callTool(client, 'narrate', { text, voice: 'English (America)', outputPath });
     assert.equal(written.isError, undefined, written.content[0]?.text);
     const job = (await request(`${t.base}/jobs/${written.structuredContent.job.id}`)).json();
     assert.match(job.result.ignoredOptions['ssml audio'], /not-audio\.wav could not be read/);
     const wav = await readFile(outputPath);
     const rate = wav.readUInt32LE(24);
-    const samples = new Int16Array(wav.buffer.slice(wav.byteOffset + 44, wav.byteOffset + wav.length - ((wav.length - 44) % 2)));
+    const samples = new Int16Array(
+      wav.buffer.slice(wav.byteOffset + 44, wav.byteOffset + wav.length - ((wav.length - 44) % 2)),
+    );
     const quiet = Math.ceil(100 * 10 ** (job.result.loudness.gainDb / 20));
     const silence = longestInnerSilence(samples, rate, quiet);
     assert.ok(Math.abs(silence - 0.9) <= 0.02, `the 900 ms break measured ${silence} s`);
@@ -67,8 +70,13 @@ describe('SSML in MCP narrate', () => {
     const malformed = await callTool(client, 'narrate', { text: '<speak>\n<prosody rate="fast">unclosed</speak>' });
     assert.equal(malformed.isError, true);
     assert.match(malformed.content[0].text!, /^INVALID_REQUEST: text: SSML line 2, column \d+: /);
-    const escaped = await callTool(client, 'narrate', { text: `<speak>Hi <audio src="${path.join(outside, 'secret.wav')}"/></speak>` });
+    const escaped = await callTool(client, 'narrate', {
+      text: `<speak>Hi <audio src="${path.join(outside, 'secret.wav')}"/></speak>`,
+    });
     assert.equal(escaped.isError, true);
-    assert.match(escaped.content[0].text!, /^INVALID_REQUEST: text: SSML line 1, column 11: <audio src=.*outside the folders/);
+    assert.match(
+      escaped.content[0].text!,
+      /^INVALID_REQUEST: text: SSML line 1, column 11: <audio src=.*outside the folders/,
+    );
   });
 });

@@ -32,7 +32,11 @@ async function exerciseTools(client: Client, scratch: string): Promise<string> {
   assert.equal(read.structuredContent.id, jobId);
 
   const audioPath = path.join(scratch, 'hello.mp3');
-  const written = await call(client, 'narrate', { text: 'Written to a file by an agent.', voice: 'English (America)', outputPath: audioPath });
+  const written = await call(client, 'narrate', {
+    text: 'Written to a file by an agent.',
+    voice: 'English (America)',
+    outputPath: audioPath,
+  });
   assert.equal(written.isError, undefined, written.content[0]?.text);
   assert.equal(written.structuredContent.job.status, 'succeeded');
   assert.equal((await probeAudio(audioPath)).codec, 'mp3');
@@ -41,7 +45,12 @@ async function exerciseTools(client: Client, scratch: string): Promise<string> {
   assert.match(again.content[0].text!, /^INVALID_REQUEST: outputPath: .* exists/);
 
   const srtPath = path.join(scratch, 'jfk.srt');
-  const transcribed = await call(client, 'transcribe', { path: testModel('audio/jfk.wav'), format: 'srt', language: 'en', outputPath: srtPath });
+  const transcribed = await call(client, 'transcribe', {
+    path: testModel('audio/jfk.wav'),
+    format: 'srt',
+    language: 'en',
+    outputPath: srtPath,
+  });
   assert.equal(transcribed.isError, undefined, transcribed.content[0]?.text);
   assert.equal(transcribed.structuredContent.job.status, 'succeeded');
   assert.equal(await readFile(srtPath, 'utf8'), transcribed.content[0].text);
@@ -80,8 +89,12 @@ describe('MCP over Streamable HTTP at {base}/mcp', () => {
     }
   });
 
-  it('keeps the Local API\'s Origin rule, and answers GET with 405', async () => {
-    const origin = await request(`${t.base}/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: 'https://evil.example' }, body: '{}' });
+  it("keeps the Local API's Origin rule, and answers GET with 405", async () => {
+    const origin = await request(`${t.base}/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: 'https://evil.example' },
+      body: '{}',
+    });
     assert.equal(origin.status, 403);
     assert.equal(origin.json().error.code, 'ORIGIN_NOT_ALLOWED');
     assert.equal((await request(`${t.base}/mcp`)).status, 405);
@@ -94,9 +107,16 @@ describe('MCP over Streamable HTTP with authentication on', () => {
   it('refuses a client without the key and serves one with it', async () => {
     const key = (await readFile(path.join(t.dataDir, 'api-key'), 'utf8')).trim();
     const anonymous = new Client({ name: 'anonymous', version: '1.0.0' });
-    await assert.rejects(anonymous.connect(new StreamableHTTPClientTransport(new URL(`${t.base}/mcp`))), /401|AUTH_REQUIRED|Unauthorized/);
+    await assert.rejects(
+      anonymous.connect(new StreamableHTTPClientTransport(new URL(`${t.base}/mcp`))),
+      /401|AUTH_REQUIRED|Unauthorized/,
+    );
     const client = new Client({ name: 'keyed', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${t.base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${t.base}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${key}` } },
+      }),
+    );
     assert.equal((await client.listTools()).tools.length, TOOLS.length);
     await client.close();
   });
@@ -116,7 +136,11 @@ describe('MCP over stdio: node dist/cli.js mcp', () => {
   });
 
   it('lists and calls every tool with the SDK client, then exits when the client closes', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--data-dir', dataDir], stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--data-dir', dataDir],
+      stderr: 'pipe',
+    });
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const client = new Client({ name: 'speech-studio-test', version: '1.0.0' }, { capabilities: { roots: {} } });
@@ -125,10 +149,14 @@ describe('MCP over stdio: node dist/cli.js mcp', () => {
     try {
       await exerciseTools(client, scratch);
     } catch (error) {
-      throw new Error(`${(error as Error).message}\nstderr of the MCP server:\n${stderr.slice(-2000)}`, { cause: error });
+      throw new Error(`${(error as Error).message}\nstderr of the MCP server:\n${stderr.slice(-2000)}`, {
+        cause: error,
+      });
     } finally {
       await client.close();
     }
-    assert.ok((await stat(path.join(dataDir, 'jobs.json')).catch(() => stat(path.join(dataDir, 'jobs.json.journal')))).isFile());
+    assert.ok(
+      (await stat(path.join(dataDir, 'jobs.json')).catch(() => stat(path.join(dataDir, 'jobs.json.journal')))).isFile(),
+    );
   });
 });

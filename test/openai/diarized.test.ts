@@ -24,7 +24,10 @@ async function installModels(dataDir: string): Promise<void> {
 async function clipDataUrl(file: string, fromSeconds: number, toSeconds: number): Promise<string> {
   const bytes = await readFile(file);
   const dataAt = bytes.indexOf('data') + 8; // the first "data" is the chunk id in these files (no text chunk before)
-  const samples = bytes.subarray(dataAt + Math.round(fromSeconds * 16000) * 2, dataAt + Math.round(toSeconds * 16000) * 2);
+  const samples = bytes.subarray(
+    dataAt + Math.round(fromSeconds * 16000) * 2,
+    dataAt + Math.round(toSeconds * 16000) * 2,
+  );
   return `data:audio/wav;base64,${Buffer.concat([wavHeader(samples.length), samples]).toString('base64')}`;
 }
 
@@ -62,7 +65,8 @@ describe('POST /audio/transcriptions response_format=diarized_json', () => {
     const speakers = [...new Set(result.segments.map((s: any) => s.speaker))];
     assert.equal(result.segments.find((s: any) => s.text.length > 0)?.speaker, 'Ann', JSON.stringify(speakers));
     if (speakers.length >= 2) assert.ok(speakers.includes('Bob'), JSON.stringify(speakers));
-    for (const speaker of speakers) assert.ok(speaker === 'Ann' || speaker === 'Bob' || LETTER.test(speaker as string), String(speaker));
+    for (const speaker of speakers)
+      assert.ok(speaker === 'Ann' || speaker === 'Bob' || LETTER.test(speaker as string), String(speaker));
     for (const [index, segment] of result.segments.entries()) {
       assert.deepEqual(Object.keys(segment).sort(), ['end', 'id', 'speaker', 'start', 'text', 'type']);
       assert.equal(segment.type, 'transcript.text.segment');
@@ -76,15 +80,32 @@ describe('POST /audio/transcriptions response_format=diarized_json', () => {
     const refusal = async (fields: Record<string, unknown>, translate = false): Promise<any> => {
       const call = translate
         ? client.audio.translations.create({ file, model: 'whisper-1', ...fields })
-        : client.audio.transcriptions.create({ file, model: 'whisper-1', response_format: 'diarized_json', ...fields } as any);
-      return call.then(() => assert.fail('accepted'), (error: any) => error);
+        : client.audio.transcriptions.create({
+            file,
+            model: 'whisper-1',
+            response_format: 'diarized_json',
+            ...fields,
+          } as any);
+      return call.then(
+        () => assert.fail('accepted'),
+        (error: any) => error,
+      );
     };
-    const unmatched = await refusal({ known_speaker_names: ['Ann', 'Bob'], known_speaker_references: [await clipDataUrl(clip, 0, 3)] });
+    const unmatched = await refusal({
+      known_speaker_names: ['Ann', 'Bob'],
+      known_speaker_references: [await clipDataUrl(clip, 0, 3)],
+    });
     assert.equal(unmatched.status, 422);
     assert.match(unmatched.message, /known_speaker_references/);
-    const generic = await refusal({ known_speaker_names: ['Speaker 2'], known_speaker_references: [await clipDataUrl(clip, 0, 3)] });
+    const generic = await refusal({
+      known_speaker_names: ['Speaker 2'],
+      known_speaker_references: [await clipDataUrl(clip, 0, 3)],
+    });
     assert.equal(generic.status, 422);
-    const notAudio = await refusal({ known_speaker_names: ['Ann'], known_speaker_references: ['data:text/plain;base64,aGk='] });
+    const notAudio = await refusal({
+      known_speaker_names: ['Ann'],
+      known_speaker_references: ['data:text/plain;base64,aGk='],
+    });
     assert.equal(notAudio.status, 422);
     const translation = await refusal({ response_format: 'diarized_json' }, true);
     assert.equal(translation.status, 422);
@@ -98,11 +119,16 @@ describe('diarized_json without known speakers', () => {
       await installModels(t.dataDir);
       const client = new OpenAI({ baseURL: t.base, apiKey: 'unused' });
       const result: any = await client.audio.transcriptions.create({
-        file: await toFile(await readFile(testModel('audio/multispeaker/1-two-speakers-en.wav')), 'two.wav'), model: 'whisper-1', response_format: 'diarized_json',
+        file: await toFile(await readFile(testModel('audio/multispeaker/1-two-speakers-en.wav')), 'two.wav'),
+        model: 'whisper-1',
+        response_format: 'diarized_json',
       } as any);
       const order = [...new Set(result.segments.map((s: any) => s.speaker))];
       assert.ok(order.length > 0);
-      assert.deepEqual(order, order.map((_s, i) => String.fromCharCode(65 + i)));
+      assert.deepEqual(
+        order,
+        order.map((_s, i) => String.fromCharCode(65 + i)),
+      );
     } finally {
       await t.dispose();
     }

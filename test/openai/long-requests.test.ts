@@ -26,7 +26,10 @@ describe('requests that wait on their job longer than the idle limit', () => {
     await mkdir(path.join(t.dataDir, 'models', 'whisper'), { recursive: true });
     await mkdir(path.join(t.dataDir, 'models', 'vad'), { recursive: true });
     await symlink(testModel('whisper', MODEL_FILE), path.join(t.dataDir, 'models', 'whisper', MODEL_FILE));
-    await copyFile(testModel('vad/ggml-silero-v6.2.0.bin'), path.join(t.dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'));
+    await copyFile(
+      testModel('vad/ggml-silero-v6.2.0.bin'),
+      path.join(t.dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'),
+    );
     client = new OpenAI({ baseURL: t.base, apiKey: 'unused', maxRetries: 0 });
     voice = await englishVoiceId(t.base);
   });
@@ -58,7 +61,17 @@ describe('requests that wait on their job longer than the idle limit', () => {
     socket.once('close', () => (closed = true));
     await new Promise((resolve) => socket.once('connect', resolve));
     socket.write(`GET /v1/health HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`);
-    await waitFor('the health answer', async () => answer, (text) => /^HTTP\/1\.1 200 /.test(text), 20_000);
-    await waitFor('the idle connection closed', async () => closed, (value) => value, 20_000);
+    await waitFor(
+      'the health answer',
+      async () => answer,
+      (text) => /^HTTP\/1\.1 200 /.test(text),
+      20_000,
+    );
+    await waitFor(
+      'the idle connection closed',
+      async () => closed,
+      (value) => value,
+      20_000,
+    );
   });
 });

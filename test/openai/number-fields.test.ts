@@ -15,14 +15,21 @@ describe('OpenAI transcriptions: number fields', () => {
     t = await startTestServer();
     const dir = path.join(t.dataDir, 'models', 'whisper');
     await mkdir(dir, { recursive: true });
-    await symlink(path.join(testModelsDir(), 'whisper', 'ggml-synthetic-random.bin'), path.join(dir, 'ggml-synthetic-random.bin'));
+    await symlink(
+      path.join(testModelsDir(), 'whisper', 'ggml-synthetic-random.bin'),
+      path.join(dir, 'ggml-synthetic-random.bin'),
+    );
   });
   after(() => t.dispose());
 
   for (const route of ['transcriptions', 'translations']) {
     it(`POST /audio/${route} refuses temperature Infinity, 1e999, -Infinity and 0x1 with 422 naming temperature (as the native form), and starts no job`, async () => {
       for (const temperature of ['Infinity', '1e999', '-Infinity', '0x1', 'NaN']) {
-        const res = await uploadMultipart(`${t.base}/audio/${route}`, { model: 'whisper-1', temperature }, { source: JFK(), filename: 'jfk.wav' });
+        const res = await uploadMultipart(
+          `${t.base}/audio/${route}`,
+          { model: 'whisper-1', temperature },
+          { source: JFK(), filename: 'jfk.wav' },
+        );
         assert.equal(res.status, 422, `${temperature}: ${res.body.toString()}`);
         const body = res.json();
         assert.equal(body.error.param, 'temperature', temperature);

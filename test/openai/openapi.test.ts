@@ -10,9 +10,12 @@ describe('the served OpenAPI document describes the OpenAI door, the job events 
     const openAi = ['/audio/speech', '/audio/transcriptions', '/audio/translations', '/models', '/models/{id}'];
     for (const p of [...openAi, '/jobs/{id}/events', '/mcp']) assert.ok(doc.paths[p], `missing ${p}`);
     for (const p of openAi) {
-      for (const operation of Object.values<{ tags: string[] }>(doc.paths[p])) assert.deepEqual(operation.tags, ['OpenAI-compatible']);
+      for (const operation of Object.values<{ tags: string[] }>(doc.paths[p]))
+        assert.deepEqual(operation.tags, ['OpenAI-compatible']);
     }
-    const ids = Object.values(doc.paths).flatMap((item: any) => Object.values(item).map((operation: any) => operation.operationId));
+    const ids = Object.values(doc.paths).flatMap((item: any) =>
+      Object.values(item).map((operation: any) => operation.operationId),
+    );
     assert.equal(new Set(ids).size, ids.length);
     const speech = doc.paths['/audio/speech'].post.requestBody.content['application/json'].schema;
     assert.deepEqual(speech.properties.response_format.enum, ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm']);

@@ -59,7 +59,7 @@ function refusedStatus(t: TestServer, protocols: string[]): Promise<number> {
   });
 }
 
-describe('GET /v1/realtime with the clients of OpenAI\'s current guide, auth on', () => {
+describe("GET /v1/realtime with the clients of OpenAI's current guide, auth on", () => {
   let t: TestServer;
   let key: string;
   before(async () => {
@@ -83,13 +83,20 @@ describe('GET /v1/realtime with the clients of OpenAI\'s current guide, auth on'
   it('answers in the beta form when the client declares it by subprotocol', async () => {
     const client = connect(t, ['realtime', `openai-insecure-api-key.${key}`, 'openai-beta.realtime-v1']);
     await client.first('transcription_session.created');
-    assert.equal(client.events.some((event) => event.type === 'session.created'), false);
+    assert.equal(
+      client.events.some((event) => event.type === 'session.created'),
+      false,
+    );
     client.ws.close();
   });
 
   it('takes the bearer scheme in any case, on HTTP and on the upgrade', async () => {
     for (const scheme of ['bearer', 'BEARER', 'Bearer']) {
-      assert.equal((await request(`${t.base}/health`, { headers: { Authorization: `${scheme} ${key}` } })).status, 200, scheme);
+      assert.equal(
+        (await request(`${t.base}/health`, { headers: { Authorization: `${scheme} ${key}` } })).status,
+        200,
+        scheme,
+      );
     }
     const client = connect(t, [], { Authorization: `bearer ${key}` });
     await client.first('session.created');
@@ -101,25 +108,45 @@ describe('GET /v1/realtime with the clients of OpenAI\'s current guide, auth on'
     await client.first('session.created');
     for (const model of ['gpt-live-transcribe', 'gpt-realtime-whisper']) {
       const before = client.events.length;
-      client.ws.send(JSON.stringify({ type: 'session.update', session: { type: 'transcription', audio: { input: { transcription: { model } } } } }));
+      client.ws.send(
+        JSON.stringify({
+          type: 'session.update',
+          session: { type: 'transcription', audio: { input: { transcription: { model } } } },
+        }),
+      );
       await waitForEvent(client, before, 'session.updated');
     }
     const before = client.events.length;
-    client.ws.send(JSON.stringify({ type: 'session.update', session: { type: 'transcription', audio: { input: { transcription: { model: 'no-such-model' } } } } }));
+    client.ws.send(
+      JSON.stringify({
+        type: 'session.update',
+        session: { type: 'transcription', audio: { input: { transcription: { model: 'no-such-model' } } } },
+      }),
+    );
     const error = await waitForEvent(client, before, 'error');
     assert.equal(error.error.code, 'invalid_value');
     client.ws.close();
   });
 
-  it('commits exactly 100 ms of 24 kHz pcm16 (OpenAI\'s default format) instead of calling it 99 ms', async () => {
+  it("commits exactly 100 ms of 24 kHz pcm16 (OpenAI's default format) instead of calling it 99 ms", async () => {
     const client = connect(t, [], { Authorization: `Bearer ${key}` });
     await client.first('session.created');
     const before = client.events.length;
-    client.ws.send(JSON.stringify({ type: 'session.update', session: { type: 'transcription', audio: { input: { format: { type: 'audio/pcm', rate: 24000 }, turn_detection: null } } } }));
+    client.ws.send(
+      JSON.stringify({
+        type: 'session.update',
+        session: {
+          type: 'transcription',
+          audio: { input: { format: { type: 'audio/pcm', rate: 24000 }, turn_detection: null } },
+        },
+      }),
+    );
     await waitForEvent(client, before, 'session.updated');
     const tone = new Int16Array(2400).map((_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 220 * i) / 24_000)));
     const from = client.events.length;
-    client.ws.send(JSON.stringify({ type: 'input_audio_buffer.append', audio: Buffer.from(tone.buffer).toString('base64') }));
+    client.ws.send(
+      JSON.stringify({ type: 'input_audio_buffer.append', audio: Buffer.from(tone.buffer).toString('base64') }),
+    );
     client.ws.send(JSON.stringify({ type: 'input_audio_buffer.commit' }));
     const answer = await waitForEither(client, from, ['input_audio_buffer.committed', 'error']);
     assert.equal(answer.type, 'input_audio_buffer.committed', JSON.stringify(answer));

@@ -97,16 +97,29 @@ describe('Realtime: one client cannot stall the event loop', () => {
     const took = performance.now() - started;
     delay.disable();
     const stall = delay.max / 1e6;
-    assert.ok(client.events.filter((event) => event.type === 'error').every((event) => event.error.code === 'invalid_json'));
+    assert.ok(
+      client.events.filter((event) => event.type === 'error').every((event) => event.error.code === 'invalid_json'),
+    );
     // Before the frames were handled a few at a time, the loop stalled for most of the burst (13 of 28 s here).
-    assert.ok(health.slowest < took / 4, `the slowest /v1/health took ${health.slowest.toFixed(0)} ms of the burst's ${took.toFixed(0)} ms`);
-    assert.ok(stall < took / 4, `the event loop stalled ${stall.toFixed(0)} ms during the burst's ${took.toFixed(0)} ms`);
+    assert.ok(
+      health.slowest < took / 4,
+      `the slowest /v1/health took ${health.slowest.toFixed(0)} ms of the burst's ${took.toFixed(0)} ms`,
+    );
+    assert.ok(
+      stall < took / 4,
+      `the event loop stalled ${stall.toFixed(0)} ms during the burst's ${took.toFixed(0)} ms`,
+    );
     client.ws.close();
   });
 
   it('a 16 MiB append: /v1/health is served while it is decoded and resampled, no long stall', async () => {
     const client = await connect(t);
-    client.ws.send(JSON.stringify({ type: 'session.update', session: { type: 'transcription', audio: { input: { turn_detection: null } } } }));
+    client.ws.send(
+      JSON.stringify({
+        type: 'session.update',
+        session: { type: 'transcription', audio: { input: { turn_detection: null } } },
+      }),
+    );
     await client.until((events) => events.some((event) => event.type === 'session.updated'));
     // 12 MiB of 24 kHz pcm16 (about 4.4 minutes, under the 5-minute buffer) is 16 MiB of base64.
     const audio = randomBytes(12 * 1024 * 1024 - 1024).toString('base64');
@@ -122,10 +135,16 @@ describe('Realtime: one client cannot stall the event loop', () => {
     const took = performance.now() - started;
     delay.disable();
     const stall = delay.max / 1e6;
-    assert.deepEqual(client.events.filter((event) => event.type === 'error'), []);
+    assert.deepEqual(
+      client.events.filter((event) => event.type === 'error'),
+      [],
+    );
     // Before the audio thread, the append stalled the loop for nearly all of its handling (1.7 s here).
     assert.ok(stall < took / 3, `the event loop stalled ${stall.toFixed(0)} ms of the append's ${took.toFixed(0)} ms`);
-    assert.ok(health.slowest < took / 3, `the slowest /v1/health took ${health.slowest.toFixed(0)} ms of the append's ${took.toFixed(0)} ms`);
+    assert.ok(
+      health.slowest < took / 3,
+      `the slowest /v1/health took ${health.slowest.toFixed(0)} ms of the append's ${took.toFixed(0)} ms`,
+    );
     client.ws.close();
   });
 

@@ -16,7 +16,12 @@ import { startTestServer, waitFor, type TestServer } from '../helpers/server';
 type Event = Record<string, any> & { type: string };
 
 /** A plain WebSocket client: its events, the first event of a type, and its close code. */
-function connect(t: TestServer): { ws: WebSocket; events: Event[]; first(type: string): Promise<Event>; closed: Promise<number> } {
+function connect(t: TestServer): {
+  ws: WebSocket;
+  events: Event[];
+  first(type: string): Promise<Event>;
+  closed: Promise<number>;
+} {
   const ws = new WebSocket(`ws://127.0.0.1:${t.server.port}/v1/realtime?intent=transcription`);
   const events: Event[] = [];
   const waiters: Array<() => void> = [];
@@ -25,10 +30,12 @@ function connect(t: TestServer): { ws: WebSocket; events: Event[]; first(type: s
     for (const wake of waiters.splice(0)) wake();
   });
   ws.on('error', () => undefined);
-  const closed = new Promise<number>((resolve) => ws.once('close', (code: number) => {
-    for (const wake of waiters.splice(0)) wake();
-    resolve(code);
-  }));
+  const closed = new Promise<number>((resolve) =>
+    ws.once('close', (code: number) => {
+      for (const wake of waiters.splice(0)) wake();
+      resolve(code);
+    }),
+  );
   const first = async (type: string): Promise<Event> => {
     for (;;) {
       const found = events.find((event) => event.type === type);
@@ -61,14 +68,20 @@ describe('live sessions: one cap over every door', () => {
     const error = refused.events.find((event) => event.type === 'error');
     assert.equal(error?.error.code, 'session_limit_reached');
     assert.match(error?.error.message, /3 live transcription sessions at most/);
-    assert.equal(refused.events.some((event) => event.type === 'session.created'), false);
+    assert.equal(
+      refused.events.some((event) => event.type === 'session.created'),
+      false,
+    );
 
-    await assert.rejects(t.server.openLiveSession(() => undefined), (rejection: unknown) => {
-      assert.ok(rejection instanceof LiveSessionLimitError);
-      assert.equal(rejection.code, 'session_limit_reached');
-      assert.match(rejection.message, /3 live transcription sessions at most; try again when one ends/);
-      return true;
-    });
+    await assert.rejects(
+      t.server.openLiveSession(() => undefined),
+      (rejection: unknown) => {
+        assert.ok(rejection instanceof LiveSessionLimitError);
+        assert.equal(rejection.code, 'session_limit_reached');
+        assert.match(rejection.message, /3 live transcription sessions at most; try again when one ends/);
+        return true;
+      },
+    );
 
     // Ending the in-process session frees its slot for a WebSocket client.
     await inProcess.close();
@@ -76,8 +89,18 @@ describe('live sessions: one cap over every door', () => {
     const admitted = connect(t);
     await admitted.first('session.created');
     for (const socket of [...sockets, admitted]) socket.ws.close();
-    await waitFor('every session to end', async () => t.server.liveSessionCount, (n) => n === 0, 10_000);
-    await waitFor('their files to go', () => liveFiles(t), (left) => left.length === 0, 10_000);
+    await waitFor(
+      'every session to end',
+      async () => t.server.liveSessionCount,
+      (n) => n === 0,
+      10_000,
+    );
+    await waitFor(
+      'their files to go',
+      () => liveFiles(t),
+      (left) => left.length === 0,
+      10_000,
+    );
   });
 
   it('a WebSocket client that vanishes (its connection cut, no close frame) frees its session and its files', async () => {
@@ -85,8 +108,18 @@ describe('live sessions: one cap over every door', () => {
     await client.first('session.created');
     assert.equal(t.server.liveSessionCount, 1);
     (client.ws as unknown as { _socket: net.Socket })._socket.destroy();
-    await waitFor('the session to end', async () => t.server.liveSessionCount, (n) => n === 0, 10_000);
-    await waitFor('its files to go', () => liveFiles(t), (left) => left.length === 0, 10_000);
+    await waitFor(
+      'the session to end',
+      async () => t.server.liveSessionCount,
+      (n) => n === 0,
+      10_000,
+    );
+    await waitFor(
+      'its files to go',
+      () => liveFiles(t),
+      (left) => left.length === 0,
+      10_000,
+    );
   });
 });
 
@@ -105,29 +138,59 @@ describe('live sessions: the idle limit', () => {
     const end = await ended;
     assert.equal(end.code, 'session_idle');
     assert.match(end.message, /was sent nothing for 0\.3 s and has ended/);
-    await waitFor('the session to end', async () => t.server.liveSessionCount, (n) => n === 0, 10_000);
-    await waitFor('its files to go', () => liveFiles(t), (left) => left.length === 0, 10_000);
+    await waitFor(
+      'the session to end',
+      async () => t.server.liveSessionCount,
+      (n) => n === 0,
+      10_000,
+    );
+    await waitFor(
+      'its files to go',
+      () => liveFiles(t),
+      (left) => left.length === 0,
+      10_000,
+    );
   });
 
   it('drops a WebSocket client that neither answers pings nor the idle close, and frees its session', async () => {
     // A raw client: it completes the upgrade, then reads nothing and writes nothing.
     const socket = net.connect({ host: '127.0.0.1', port: t.server.port });
     socket.on('error', () => undefined);
-    const upgraded = new Promise<string>((resolve) => socket.once('data', (data: Buffer) => resolve(data.toString('latin1'))));
-    socket.write([
-      'GET /v1/realtime?intent=transcription HTTP/1.1',
-      `Host: 127.0.0.1:${t.server.port}`,
-      'Upgrade: websocket',
-      'Connection: Upgrade',
-      'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
-      'Sec-WebSocket-Version: 13',
-      '', '',
-    ].join('\r\n'));
+    const upgraded = new Promise<string>((resolve) =>
+      socket.once('data', (data: Buffer) => resolve(data.toString('latin1'))),
+    );
+    socket.write(
+      [
+        'GET /v1/realtime?intent=transcription HTTP/1.1',
+        `Host: 127.0.0.1:${t.server.port}`,
+        'Upgrade: websocket',
+        'Connection: Upgrade',
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+        'Sec-WebSocket-Version: 13',
+        '',
+        '',
+      ].join('\r\n'),
+    );
     assert.match(await upgraded, /^HTTP\/1\.1 101 /);
     socket.pause();
-    await waitFor('the session to open', async () => t.server.liveSessionCount, (n) => n === 1, 10_000);
-    await waitFor('the silent client to be dropped', async () => t.server.liveSessionCount, (n) => n === 0, 15_000);
-    await waitFor('its files to go', () => liveFiles(t), (left) => left.length === 0, 10_000);
+    await waitFor(
+      'the session to open',
+      async () => t.server.liveSessionCount,
+      (n) => n === 1,
+      10_000,
+    );
+    await waitFor(
+      'the silent client to be dropped',
+      async () => t.server.liveSessionCount,
+      (n) => n === 0,
+      15_000,
+    );
+    await waitFor(
+      'its files to go',
+      () => liveFiles(t),
+      (left) => left.length === 0,
+      10_000,
+    );
     socket.destroy();
   });
 });

@@ -28,9 +28,15 @@ async function utterance(t: TestServer, form: 'ga' | 'beta'): Promise<{ last: Ev
   const client = new OpenAI({ baseURL: t.base, apiKey: 'unused' });
   const createConnection = () => net.connect({ host: '127.0.0.1', port: t.server.port });
   // Both SDK clients, used through what they share.
-  const rt: { socket: any; send(event: any): void; close(): void; on(event: string, listener: (...args: any[]) => void): unknown } = form === 'ga'
-    ? new OpenAIRealtimeWS({ intent: 'transcription', options: { createConnection } }, client)
-    : new BetaRealtimeWS({ model: 'gpt-4o-transcribe', options: { createConnection } }, client);
+  const rt: {
+    socket: any;
+    send(event: any): void;
+    close(): void;
+    on(event: string, listener: (...args: any[]) => void): unknown;
+  } =
+    form === 'ga'
+      ? new OpenAIRealtimeWS({ intent: 'transcription', options: { createConnection } }, client)
+      : new BetaRealtimeWS({ model: 'gpt-4o-transcribe', options: { createConnection } }, client);
   const events: Event[] = [];
   const pcm = await jfkPcm();
   try {
@@ -40,16 +46,48 @@ async function utterance(t: TestServer, form: 'ga' | 'beta'): Promise<{ last: Ev
       rt.on('event', (event: Event) => {
         events.push(event);
         if (event.type === 'session.created' || event.type === 'transcription_session.created') {
-          rt.send((form === 'ga'
-            ? { type: 'session.update', session: { type: 'transcription', audio: { input: { format: { type: 'audio/pcm', rate: 16000 }, transcription: { model: 'whisper-1', language: 'en' }, turn_detection: null, noise_reduction: { type: 'near_field' } } } } }
-            : { type: 'transcription_session.update', session: { input_audio_format: 'pcm16', input_audio_sample_rate: 16000, input_audio_transcription: { model: 'whisper-1', language: 'en' }, turn_detection: null, input_audio_noise_reduction: { type: 'far_field' } } }) as any);
+          rt.send(
+            (form === 'ga'
+              ? {
+                  type: 'session.update',
+                  session: {
+                    type: 'transcription',
+                    audio: {
+                      input: {
+                        format: { type: 'audio/pcm', rate: 16000 },
+                        transcription: { model: 'whisper-1', language: 'en' },
+                        turn_detection: null,
+                        noise_reduction: { type: 'near_field' },
+                      },
+                    },
+                  },
+                }
+              : {
+                  type: 'transcription_session.update',
+                  session: {
+                    input_audio_format: 'pcm16',
+                    input_audio_sample_rate: 16000,
+                    input_audio_transcription: { model: 'whisper-1', language: 'en' },
+                    turn_detection: null,
+                    input_audio_noise_reduction: { type: 'far_field' },
+                  },
+                }) as any,
+          );
         }
         if (event.type === 'session.updated' || event.type === 'transcription_session.updated') {
-          for (let at = 0; at < pcm.length; at += 3200) rt.send({ type: 'input_audio_buffer.append', audio: pcm.subarray(at, at + 3200).toString('base64') } as any);
+          for (let at = 0; at < pcm.length; at += 3200)
+            rt.send({
+              type: 'input_audio_buffer.append',
+              audio: pcm.subarray(at, at + 3200).toString('base64'),
+            } as any);
           rt.send({ type: 'input_audio_buffer.commit' } as any);
         }
         if (event.type === 'error') reject(new Error(JSON.stringify(event.error)));
-        if (event.type.startsWith('conversation.item.input_audio_transcription.') && event.type !== 'conversation.item.input_audio_transcription.delta') resolve({ last: event, events });
+        if (
+          event.type.startsWith('conversation.item.input_audio_transcription.') &&
+          event.type !== 'conversation.item.input_audio_transcription.delta'
+        )
+          resolve({ last: event, events });
       });
     });
   } finally {
@@ -63,13 +101,17 @@ describe('GET /v1/realtime with noise reduction', () => {
     try {
       await installSttModel(t.dataDir);
       await mkdir(path.join(t.dataDir, 'models', 'enhancement'), { recursive: true });
-      await copyFile(testModel('enhancement', 'gtcrn_simple.onnx'), path.join(t.dataDir, 'models', 'enhancement', 'gtcrn_simple.onnx'));
+      await copyFile(
+        testModel('enhancement', 'gtcrn_simple.onnx'),
+        path.join(t.dataDir, 'models', 'enhancement', 'gtcrn_simple.onnx'),
+      );
       for (const form of ['ga', 'beta'] as const) {
         const { last, events } = await utterance(t, form);
         assert.equal(last.type, 'conversation.item.input_audio_transcription.completed', JSON.stringify(last));
         assert.equal(typeof last.transcript, 'string');
         const updated = events.find((e) => e.type.endsWith('.updated')) as Event;
-        const reported = form === 'ga' ? updated.session.audio.input.noise_reduction : updated.session.input_audio_noise_reduction;
+        const reported =
+          form === 'ga' ? updated.session.audio.input.noise_reduction : updated.session.input_audio_noise_reduction;
         assert.deepEqual(reported, { type: form === 'ga' ? 'near_field' : 'far_field' });
       }
     } finally {

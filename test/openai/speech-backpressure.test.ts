@@ -26,12 +26,20 @@ describe('POST /audio/speech with stream_format sse: a client that stops reading
   it('holds the speech back instead of buffering it, and is dropped once stalled, its job cancelled if still running', async () => {
     const voice = await englishVoiceId(t.base);
     // About four and a half minutes of speech: 13 MB of PCM, 17 MB as base64 events.
-    const body = JSON.stringify({ model: 'tts-1', voice, input: SENTENCES.repeat(60), response_format: 'pcm', stream_format: 'sse' });
+    const body = JSON.stringify({
+      model: 'tts-1',
+      voice,
+      input: SENTENCES.repeat(60),
+      response_format: 'pcm',
+      stream_format: 'sse',
+    });
     const url = new URL(`${t.base}/audio/speech`);
     const socket = net.connect(Number(url.port), url.hostname);
     await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
     socket.on('error', () => undefined);
-    socket.write(`POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    socket.write(
+      `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
     socket.pause(); // never reads: the kernel's buffers fill, then the server's writes wait
 
     // What the server holds, not garbage it has not collected yet: measured after a full collection.
@@ -53,7 +61,10 @@ describe('POST /audio/speech with stream_format sse: a client that stops reading
     socket.resume();
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 30_000))]);
     assert.equal(open, false, 'the server dropped the stalled client');
-    assert.ok(peak < 6 * 1024 * 1024, `the server buffered ${(peak / 1024 / 1024).toFixed(1)} MB for a client that did not read`);
+    assert.ok(
+      peak < 6 * 1024 * 1024,
+      `the server buffered ${(peak / 1024 / 1024).toFixed(1)} MB for a client that did not read`,
+    );
     const jobs = t.server.jobs.list().filter((job) => job.kind === 'tts');
     assert.equal(jobs.length, 1);
     const job = await waitForJob(t.base, jobs[0].id, isTerminal);

@@ -19,7 +19,14 @@ describe('POST /audio/speech as mp3', () => {
 
   it('streams an mp3 without a Xing header, and GET /jobs/{id}/output serves the same bytes', async () => {
     const client = new OpenAI({ baseURL: t.base, apiKey: 'unused', maxRetries: 0 });
-    const response = await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'A streamed sentence, long enough for a few frames.', response_format: 'mp3' }).withResponse();
+    const response = await client.audio.speech
+      .create({
+        model: 'tts-1',
+        voice: 'alloy',
+        input: 'A streamed sentence, long enough for a few frames.',
+        response_format: 'mp3',
+      })
+      .withResponse();
     const streamed = Buffer.from(await response.data.arrayBuffer());
     assert.ok(streamed.length > 1000);
     assert.equal(hasXingTag(streamed), false, 'the streamed mp3 carries a Xing header');

@@ -3,7 +3,16 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import OpenAI from 'openai';
-import { isTerminal, postJson, request, startTestServer, tempDir, waitForJob, type TestServer, useTestServer } from '../helpers/server';
+import {
+  isTerminal,
+  postJson,
+  request,
+  startTestServer,
+  tempDir,
+  waitForJob,
+  type TestServer,
+  useTestServer,
+} from '../helpers/server';
 import { readSse } from '../helpers/sse';
 import { probeAudio } from '../helpers/tts-audio';
 import { englishVoiceId } from '../helpers/voices';
@@ -34,7 +43,12 @@ describe('POST /audio/speech through the openai SDK', () => {
 
   for (const [format, expected] of Object.entries(FORMATS)) {
     it(`speaks ${format}: ffprobe reads ${expected.codec}, mono, the audio lasts`, async () => {
-      const response = await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'Hello from the OpenAI door. Two sentences.', response_format: format as keyof typeof FORMATS });
+      const response = await client.audio.speech.create({
+        model: 'tts-1',
+        voice: 'alloy',
+        input: 'Hello from the OpenAI door. Two sentences.',
+        response_format: format as keyof typeof FORMATS,
+      });
       assert.equal(response.headers.get('content-type'), expected.contentType);
       const file = path.join(scratch, `speech.${format}`);
       await writeFile(file, Buffer.from(await response.arrayBuffer()));
@@ -48,8 +62,16 @@ describe('POST /audio/speech through the openai SDK', () => {
 
   it('speaks pcm as raw 24 kHz 16-bit mono samples, the same speech as wav without its header', async () => {
     const input = 'Raw samples, please.';
-    const pcm = Buffer.from(await (await client.audio.speech.create({ model: 'tts-1', voice: 'nova', input, response_format: 'pcm' })).arrayBuffer());
-    const wav = Buffer.from(await (await client.audio.speech.create({ model: 'tts-1', voice: 'nova', input, response_format: 'wav' })).arrayBuffer());
+    const pcm = Buffer.from(
+      await (
+        await client.audio.speech.create({ model: 'tts-1', voice: 'nova', input, response_format: 'pcm' })
+      ).arrayBuffer(),
+    );
+    const wav = Buffer.from(
+      await (
+        await client.audio.speech.create({ model: 'tts-1', voice: 'nova', input, response_format: 'wav' })
+      ).arrayBuffer(),
+    );
     assert.equal(pcm.length % 2, 0);
     assert.ok(pcm.length > 24_000, `${pcm.length} bytes is less than half a second`);
     assert.equal(wav.subarray(0, 4).toString('latin1'), 'RIFF');
@@ -58,7 +80,12 @@ describe('POST /audio/speech through the openai SDK', () => {
   });
 
   it('streams: the first audio bytes arrive while the job is still running, and the job is a named Local API job', async () => {
-    const response = await client.audio.speech.create({ model: 'tts-1', voice: 'echo', input: LONG_TEXT, response_format: 'mp3' });
+    const response = await client.audio.speech.create({
+      model: 'tts-1',
+      voice: 'echo',
+      input: LONG_TEXT,
+      response_format: 'mp3',
+    });
     const jobId = response.headers.get('x-speech-studio-job-id');
     assert.ok(jobId);
     const reader = response.body!.getReader();
@@ -81,7 +108,10 @@ describe('POST /audio/speech through the openai SDK', () => {
 
   it('cancels the job when the client goes away mid-stream', async () => {
     const controller = new AbortController();
-    const response = await client.audio.speech.create({ model: 'tts-1', voice: 'onyx', input: LONG_TEXT, response_format: 'mp3' }, { signal: controller.signal });
+    const response = await client.audio.speech.create(
+      { model: 'tts-1', voice: 'onyx', input: LONG_TEXT, response_format: 'mp3' },
+      { signal: controller.signal },
+    );
     const jobId = response.headers.get('x-speech-studio-job-id')!;
     const reader = response.body!.getReader();
     await reader.read();
@@ -91,7 +121,13 @@ describe('POST /audio/speech through the openai SDK', () => {
   });
 
   it('sends speech.audio.delta events and a final speech.audio.done with stream_format sse', async () => {
-    const response = await client.audio.speech.create({ model: 'gpt-4o-mini-tts', voice: 'coral', input: 'Events carry the audio.', response_format: 'wav', stream_format: 'sse' });
+    const response = await client.audio.speech.create({
+      model: 'gpt-4o-mini-tts',
+      voice: 'coral',
+      input: 'Events carry the audio.',
+      response_format: 'wav',
+      stream_format: 'sse',
+    });
     assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
     const events = [];
     for await (const event of readSse(response.body!)) events.push(JSON.parse(event.data));
@@ -107,7 +143,12 @@ describe('POST /audio/speech through the openai SDK', () => {
 
   it('maps OpenAI voice names to ready voices and also takes our voice ids and exact names', async () => {
     const jobOf = async (voice: string | { id: string }, model = 'tts-1') => {
-      const response = await client.audio.speech.create({ model, voice: voice, input: 'Which voice?', response_format: 'wav' });
+      const response = await client.audio.speech.create({
+        model,
+        voice: voice,
+        input: 'Which voice?',
+        response_format: 'wav',
+      });
       await response.arrayBuffer();
       return (await request(`${t.base}/jobs/${response.headers.get('x-speech-studio-job-id')}`)).json();
     };
@@ -117,18 +158,29 @@ describe('POST /audio/speech through the openai SDK', () => {
     assert.equal((await jobOf(espeak)).backend, 'espeak-ng');
     assert.equal((await jobOf({ id: espeak })).backend, 'espeak-ng');
     assert.equal((await jobOf('english (america) – flite rms')).result.voice.name, 'English (America) – Flite RMS');
-    assert.equal((await jobOf('alloy', 'espeak-ng')).backend, 'espeak-ng', 'an engine as model picks that engine\'s voice');
+    assert.equal(
+      (await jobOf('alloy', 'espeak-ng')).backend,
+      'espeak-ng',
+      "an engine as model picks that engine's voice",
+    );
   });
 
   it('accepts what it cannot honour and says so: speed is clamped, instructions ignored', async () => {
-    const response = await client.audio.speech.create({ model: 'gpt-4o-mini-tts', voice: 'sage', input: 'Slowly.', speed: 0.25, instructions: 'Whisper it.', response_format: 'flac' });
+    const response = await client.audio.speech.create({
+      model: 'gpt-4o-mini-tts',
+      voice: 'sage',
+      input: 'Slowly.',
+      speed: 0.25,
+      instructions: 'Whisper it.',
+      response_format: 'flac',
+    });
     await response.arrayBuffer();
     assert.equal(response.headers.get('x-speech-studio-ignored'), 'speed 0.25 clamped to 0.5; instructions');
     const job = (await request(`${t.base}/jobs/${response.headers.get('x-speech-studio-job-id')}`)).json();
     assert.equal(job.result.speed.value, 0.5);
   });
 
-  it('answers bad input with 422 in OpenAI\'s error shape, naming the parameter, never a 500', async () => {
+  it("answers bad input with 422 in OpenAI's error shape, naming the parameter, never a 500", async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ model: 'tts-1', voice: 'nobody-of-that-name', input: 'x' }, 'voice'],
       [{ model: 'tts-1', voice: 'alloy', input: 'x', response_format: 'ogg' }, 'response_format'],
@@ -141,7 +193,10 @@ describe('POST /audio/speech through the openai SDK', () => {
     ];
     for (const [body, param] of cases) {
       await assert.rejects(client.audio.speech.create(body as never), (error: unknown) => {
-        assert.ok(error instanceof OpenAI.UnprocessableEntityError, `${JSON.stringify(body).slice(0, 80)}: ${String(error)}`);
+        assert.ok(
+          error instanceof OpenAI.UnprocessableEntityError,
+          `${JSON.stringify(body).slice(0, 80)}: ${String(error)}`,
+        );
         assert.equal(error.status, 422);
         assert.equal(error.code, 'INVALID_REQUEST');
         assert.equal(error.param, param);
@@ -156,7 +211,7 @@ describe('POST /audio/speech through the openai SDK', () => {
   });
 });
 
-describe('POST /audio/speech: the SDK\'s typed errors for 401 and 429', () => {
+describe("POST /audio/speech: the SDK's typed errors for 401 and 429", () => {
   let t: TestServer;
   after(() => t?.dispose());
 
@@ -164,15 +219,23 @@ describe('POST /audio/speech: the SDK\'s typed errors for 401 and 429', () => {
     t = await startTestServer({ auth: true });
     const key = (await readFile(path.join(t.dataDir, 'api-key'), 'utf8')).trim();
     const wrong = new OpenAI({ baseURL: t.base, apiKey: 'ssk_local_wrong', maxRetries: 0 });
-    await assert.rejects(wrong.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'x' }), (error: unknown) => {
-      assert.ok(error instanceof OpenAI.AuthenticationError);
-      assert.equal(error.code, 'INVALID_API_KEY');
-      assert.equal(error.type, 'authentication_error');
-      return true;
-    });
+    await assert.rejects(
+      wrong.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'x' }),
+      (error: unknown) => {
+        assert.ok(error instanceof OpenAI.AuthenticationError);
+        assert.equal(error.code, 'INVALID_API_KEY');
+        assert.equal(error.type, 'authentication_error');
+        return true;
+      },
+    );
     await assert.rejects(wrong.models.list(), OpenAI.AuthenticationError);
     const right = new OpenAI({ baseURL: t.base, apiKey: key, maxRetries: 0 });
-    const audio = await right.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'Authorized.', response_format: 'wav' });
+    const audio = await right.audio.speech.create({
+      model: 'tts-1',
+      voice: 'alloy',
+      input: 'Authorized.',
+      response_format: 'wav',
+    });
     assert.ok((await audio.arrayBuffer()).byteLength > 44);
     await t.dispose();
   });
@@ -180,13 +243,18 @@ describe('POST /audio/speech: the SDK\'s typed errors for 401 and 429', () => {
   it('raises RateLimitError when the queue is full, with Retry-After', async () => {
     t = await startTestServer({ queueCapacity: 1 });
     const client = new OpenAI({ baseURL: t.base, apiKey: 'unused', maxRetries: 0 });
-    const busy = (await postJson(`${t.base}/tts/jobs`, { voiceId: await englishVoiceId(t.base), text: LONG_TEXT })).json();
-    await assert.rejects(client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'x' }), (error: unknown) => {
-      assert.ok(error instanceof OpenAI.RateLimitError);
-      assert.equal(error.code, 'QUEUE_FULL');
-      assert.equal(error.headers?.get('retry-after'), '5');
-      return true;
-    });
+    const busy = (
+      await postJson(`${t.base}/tts/jobs`, { voiceId: await englishVoiceId(t.base), text: LONG_TEXT })
+    ).json();
+    await assert.rejects(
+      client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'x' }),
+      (error: unknown) => {
+        assert.ok(error instanceof OpenAI.RateLimitError);
+        assert.equal(error.code, 'QUEUE_FULL');
+        assert.equal(error.headers?.get('retry-after'), '5');
+        return true;
+      },
+    );
     await request(`${t.base}/jobs/${busy.id}/cancel`, { method: 'POST' });
   });
 });

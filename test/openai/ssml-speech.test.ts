@@ -21,12 +21,19 @@ const trimLevel = (job: any): number => Math.ceil(100 * 10 ** ((job.result.loudn
 
 const synthetic = (file: string): string => testModel(path.join('sherpa-synthetic', file));
 
-async function handInstalled(t: TestServer, folder: string, voiceJson: Record<string, unknown>, files: Record<string, string>): Promise<string> {
+async function handInstalled(
+  t: TestServer,
+  folder: string,
+  voiceJson: Record<string, unknown>,
+  files: Record<string, string>,
+): Promise<string> {
   const dir = path.join(t.dataDir, 'models', 'tts', folder);
   await mkdir(dir, { recursive: true });
   for (const [name, source] of Object.entries(files)) await copyFile(source, path.join(dir, name));
   await writeFile(path.join(dir, 'voice.json'), JSON.stringify(voiceJson));
-  const page = (await request(`${t.base}/voices?search=${encodeURIComponent(String(voiceJson.name))}&limit=100`)).json();
+  const page = (
+    await request(`${t.base}/voices?search=${encodeURIComponent(String(voiceJson.name))}&limit=100`)
+  ).json();
   const voice = page.items.find((v: { name: string }) => v.name.includes(String(voiceJson.name)));
   assert.ok(voice && voice.availability === 'ready', `${String(voiceJson.name)} is not a ready voice`);
   return voice.name;
@@ -57,7 +64,10 @@ function energyDb(samples: Int16Array): number {
   return 10 * Math.log10(sum);
 }
 
-interface Spoken { samples: Int16Array; job: any }
+interface Spoken {
+  samples: Int16Array;
+  job: any;
+}
 
 describe('SSML in POST /audio/speech through the openai SDK', () => {
   const t = useTestServer();
@@ -68,13 +78,35 @@ describe('SSML in POST /audio/speech through the openai SDK', () => {
     voices['espeak-ng'] = { model: 'espeak-ng', voice: 'alloy' };
     voices['sherpa-onnx VITS'] = {
       model: 'sherpa-onnx',
-      voice: await handInstalled(t, 'ssml-piper', { name: 'Ssml Piper', engine: 'vits', languageCode: 'en-US', files: { model: 'model.onnx', tokens: 'tokens.txt' } },
-        { 'model.onnx': synthetic('vits-piper/model.onnx'), 'tokens.txt': synthetic('vits-piper/tokens.txt') }),
+      voice: await handInstalled(
+        t,
+        'ssml-piper',
+        {
+          name: 'Ssml Piper',
+          engine: 'vits',
+          languageCode: 'en-US',
+          files: { model: 'model.onnx', tokens: 'tokens.txt' },
+        },
+        { 'model.onnx': synthetic('vits-piper/model.onnx'), 'tokens.txt': synthetic('vits-piper/tokens.txt') },
+      ),
     };
     voices['sherpa-onnx Kokoro'] = {
       model: 'sherpa-onnx',
-      voice: await handInstalled(t, 'ssml-kokoro', { name: 'Ssml Kokoro', engine: 'kokoro', languageCode: 'en-US', files: { model: 'model.onnx', voices: 'voices.bin', tokens: 'tokens.txt' } },
-        { 'model.onnx': synthetic('kokoro/model.onnx'), 'voices.bin': synthetic('kokoro/voices.bin'), 'tokens.txt': synthetic('kokoro/tokens.txt') }),
+      voice: await handInstalled(
+        t,
+        'ssml-kokoro',
+        {
+          name: 'Ssml Kokoro',
+          engine: 'kokoro',
+          languageCode: 'en-US',
+          files: { model: 'model.onnx', voices: 'voices.bin', tokens: 'tokens.txt' },
+        },
+        {
+          'model.onnx': synthetic('kokoro/model.onnx'),
+          'voices.bin': synthetic('kokoro/voices.bin'),
+          'tokens.txt': synthetic('kokoro/tokens.txt'),
+        },
+      ),
     };
     await mkdir(path.join(t.dataDir, 'audio'), { recursive: true });
     await writeFile(path.join(t.dataDir, 'audio', 'tone.wav'), toneWav(0.5));
@@ -116,7 +148,10 @@ describe('SSML in POST /audio/speech through the openai SDK', () => {
         assert.match(ignored['ssml prosody pitch'], /no pitch control/);
       }
       for (const seconds of [0.3, 1.25]) {
-        const { samples, job } = await speak(family, `<speak>Hello there.<break time="${seconds * 1000}ms"/>General Kenobi.</speak>`);
+        const { samples, job } = await speak(
+          family,
+          `<speak>Hello there.<break time="${seconds * 1000}ms"/>General Kenobi.</speak>`,
+        );
         const quiet = trimLevel(job);
         const long = innerSilences(samples, 0.25, quiet).filter((run) => run > seconds - 0.1);
         assert.equal(long.length, 1, `silences: ${innerSilences(samples, 0.05, quiet).join(', ')}`);
@@ -126,22 +161,36 @@ describe('SSML in POST /audio/speech through the openai SDK', () => {
   }
 
   it('espeak-ng: say-as and sub sound exactly like the words they stand for; phonemes change the word', async () => {
-    const expanded = await speak('espeak-ng', '<speak><say-as interpret-as="cardinal">42</say-as> at <sub alias="World Wide Web">WWW</sub></speak>');
+    const expanded = await speak(
+      'espeak-ng',
+      '<speak><say-as interpret-as="cardinal">42</say-as> at <sub alias="World Wide Web">WWW</sub></speak>',
+    );
     const written = await speak('espeak-ng', '<speak>forty-two at World Wide Web</speak>');
     // espeak-ng carries filter state from one synthesis to the next, so the samples differ slightly: compare lengths.
-    assert.ok(Math.abs(expanded.samples.length - written.samples.length) <= RATE * 0.01, `${expanded.samples.length} vs ${written.samples.length}`);
+    assert.ok(
+      Math.abs(expanded.samples.length - written.samples.length) <= RATE * 0.01,
+      `${expanded.samples.length} vs ${written.samples.length}`,
+    );
     const phoneme = await speak('espeak-ng', '<speak><phoneme alphabet="ipa" ph="wɪn">Nguyen</phoneme></speak>');
     const plain = await speak('espeak-ng', '<speak>Nguyen</speak>');
     const win = await speak('espeak-ng', '<speak>win</speak>');
-    assert.ok(Math.abs(phoneme.samples.length - win.samples.length) < Math.abs(plain.samples.length - win.samples.length),
-      `phonemes ${phoneme.samples.length}, "win" ${win.samples.length}, "Nguyen" ${plain.samples.length}`);
+    assert.ok(
+      Math.abs(phoneme.samples.length - win.samples.length) < Math.abs(plain.samples.length - win.samples.length),
+      `phonemes ${phoneme.samples.length}, "win" ${win.samples.length}, "Nguyen" ${plain.samples.length}`,
+    );
   });
 
   it('espeak-ng: prosody rate slows the speech and volume lowers it by its decibels', async () => {
     const normal = await speak('espeak-ng', '<speak>This sentence is spoken at one rate.</speak>');
-    const slow = await speak('espeak-ng', '<speak><prosody rate="50%">This sentence is spoken at one rate.</prosody></speak>');
+    const slow = await speak(
+      'espeak-ng',
+      '<speak><prosody rate="50%">This sentence is spoken at one rate.</prosody></speak>',
+    );
     assert.ok(slow.samples.length > normal.samples.length * 1.5, `${slow.samples.length} vs ${normal.samples.length}`);
-    const both = await speak('espeak-ng', '<speak>Hello world.<break time="1s"/><prosody volume="-12dB">Hello world.</prosody></speak>');
+    const both = await speak(
+      'espeak-ng',
+      '<speak>Hello world.<break time="1s"/><prosody volume="-12dB">Hello world.</prosody></speak>',
+    );
     const gap = findGap(both.samples, 0.9);
     const drop = energyDb(both.samples.subarray(gap)) - energyDb(both.samples.subarray(0, gap));
     assert.ok(drop < -10 && drop > -14, `the soft part is ${drop.toFixed(1)} dB from the loud one`);
@@ -149,7 +198,10 @@ describe('SSML in POST /audio/speech through the openai SDK', () => {
 
   it('an <audio> file is inserted whole; a file that cannot be decoded is replaced by its text, and the job says why', async () => {
     const bare = await speak('espeak-ng', '<speak>One <break time="200ms"/> two</speak>');
-    const withTone = await speak('espeak-ng', '<speak>One <break time="200ms"/><audio src="tone.wav">bell</audio><break time="200ms"/> two</speak>');
+    const withTone = await speak(
+      'espeak-ng',
+      '<speak>One <break time="200ms"/><audio src="tone.wav">bell</audio><break time="200ms"/> two</speak>',
+    );
     const added = (withTone.samples.length - bare.samples.length) / RATE;
     assert.ok(Math.abs(added - 0.7) <= 0.02, `the tone and its break added ${added} s`);
     assert.equal(withTone.job.result.ignoredOptions['ssml audio'], undefined);
@@ -157,14 +209,17 @@ describe('SSML in POST /audio/speech through the openai SDK', () => {
     assert.match(missing.job.result.ignoredOptions['ssml audio'], /could not be read.*its text was spoken instead/);
   });
 
-  it('malformed SSML is a 422 in OpenAI\'s shape naming line and column; bad values and unknown voices too', async () => {
+  it("malformed SSML is a 422 in OpenAI's shape naming line and column; bad values and unknown voices too", async () => {
     const refusals: Array<[string, RegExp]> = [
       ['<speak>\n  Hello <break time="1s">\n</speak>', /^input: SSML line 3, column \d+: /],
       ['<speak>Hi\n<break time="soon"/></speak>', /^input: SSML line 2, column 1: <break time="soon">/],
       ['<speak><voice name="Nobody Here">x</voice></speak>', /<voice name="Nobody Here">: no such voice/],
       ['<speak><audio src="../../../etc/passwd"/></speak>', /^input: SSML line 1, column 8: <audio src=/],
       // The error names what the client gave, never the server's folders (checked below for every refusal).
-      ['<speak><audio src="no-such-sound.wav"/></speak>', /<audio src="no-such-sound.wav">: no such file in the folders open to audio/],
+      [
+        '<speak><audio src="no-such-sound.wav"/></speak>',
+        /<audio src="no-such-sound.wav">: no such file in the folders open to audio/,
+      ],
     ];
     for (const [input, message] of refusals) {
       await assert.rejects(client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input }), (error: unknown) => {
@@ -204,7 +259,8 @@ function findGap(samples: Int16Array, minSeconds: number): number {
 function toneWav(seconds: number): Buffer {
   const frames = Math.round(seconds * RATE);
   const data = Buffer.alloc(frames * 2);
-  for (let i = 0; i < frames; i++) data.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / RATE)), i * 2);
+  for (let i = 0; i < frames; i++)
+    data.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / RATE)), i * 2);
   const header = Buffer.alloc(44);
   header.write('RIFF', 0, 'latin1');
   header.writeUInt32LE(36 + data.length, 4);

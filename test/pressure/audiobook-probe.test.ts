@@ -13,7 +13,11 @@ import { describe, it } from 'node:test';
 import { CLI } from '../helpers/server';
 import { baitPaths, probeEnds, useProbeSandbox } from './probe-kit';
 
-interface Run { code: number | string; stdout: string; stderr: string }
+interface Run {
+  code: number | string;
+  stdout: string;
+  stderr: string;
+}
 
 /** Runs the CLI; the deadline kills it (SIGKILL) and counts a hang. */
 function runCli(args: string[]): { done: Promise<Run>; kill(): void } {
@@ -23,7 +27,9 @@ function runCli(args: string[]): { done: Promise<Run>; kill(): void } {
   child.stdout.on('data', (c) => (stdout += c));
   child.stderr.on('data', (c) => (stderr += c));
   return {
-    done: new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code: code ?? signal ?? -1, stdout, stderr }))),
+    done: new Promise((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code: code ?? signal ?? -1, stdout, stderr })),
+    ),
     kill: () => child.kill('SIGKILL'),
   };
 }
@@ -36,7 +42,12 @@ describe('outside probe: cli.js audiobook', () => {
     const run = runCli(['audiobook', ...args, '--data-dir', probe.box.data]);
     try {
       // A CLI run is one request: a 0 exit is 200, a refusal 400, a crash (signal, stack trace) 500.
-      return await tally.probe(`audiobook: ${what}`, () => run.done, (r) => (typeof r.code === 'string' || /\n\s+at .*:\d+:\d+/.test(r.stderr) ? 500 : r.code === 0 ? 200 : 400), 60_000);
+      return await tally.probe(
+        `audiobook: ${what}`,
+        () => run.done,
+        (r) => (typeof r.code === 'string' || /\n\s+at .*:\d+:\d+/.test(r.stderr) ? 500 : r.code === 0 ? 200 : 400),
+        60_000,
+      );
     } finally {
       run.kill();
     }
@@ -56,7 +67,10 @@ describe('outside probe: cli.js audiobook', () => {
     await writeFile(w('empty.md'), '');
     await writeFile(w('blank.md'), ' \n\n\t\n   \n');
     await writeFile(w('front-only.md'), '---\ntitle: Nothing\n---\n');
-    await writeFile(w('utf16.md'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('# Title\n\nText.\n', 'utf16le')]));
+    await writeFile(
+      w('utf16.md'),
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('# Title\n\nText.\n', 'utf16le')]),
+    );
     await writeFile(w('nul.md'), `# One\n\nText\u0000with NUL.\n`);
     await symlink('/dev/zero', w('zero.md'));
     await mkdir(w('empty-folder'));
@@ -83,7 +97,10 @@ describe('outside probe: cli.js audiobook', () => {
     const manuscript = path.join(probe.box.work, 'short.md');
     await writeFile(manuscript, '# One\n\nShort.\n');
     // A folder link the user names is followed, as by any command-line tool: that case is not probed here.
-    for (const [what, out] of [['a link to the secret', bait.workSecretLink], ['a dangling link', path.join(probe.box.work, 'dangling-link.srt')]]) {
+    for (const [what, out] of [
+      ['a link to the secret', bait.workSecretLink],
+      ['a dangling link', path.join(probe.box.work, 'dangling-link.srt')],
+    ]) {
       const run = await audiobook(`output ${what}`, [manuscript, '--out', out, '--format', 'mp3']);
       assert.ok(run.code !== 0 || run.stdout.includes('Wrote'), `${what}: ${run.stderr}`);
     }

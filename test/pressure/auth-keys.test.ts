@@ -33,9 +33,21 @@ describe('keysMatch', () => {
   it('hashes both sides to 32 bytes and compares them with timingSafeEqual, whatever their lengths', () => {
     const spy = spyOnTimingSafeEqual();
     const expected = 'ssk_local_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
-    const given = ['', 'x', expected.slice(0, -1), `${expected}x`, 'k'.repeat(8000), expected, 'é'.repeat(41), expected.toUpperCase()];
+    const given = [
+      '',
+      'x',
+      expected.slice(0, -1),
+      `${expected}x`,
+      'k'.repeat(8000),
+      expected,
+      'é'.repeat(41),
+      expected.toUpperCase(),
+    ];
     const results = given.map((key) => keysMatch(key, expected));
-    assert.deepEqual(results, given.map((key) => key === expected));
+    assert.deepEqual(
+      results,
+      given.map((key) => key === expected),
+    );
     assert.equal(spy.calls.length, given.length, 'every comparison goes through timingSafeEqual, none short-cuts');
     for (const [a, b] of spy.calls) {
       assert.equal(a.length, 32);
@@ -47,9 +59,16 @@ describe('keysMatch', () => {
     const t = await startTestServer({ auth: true });
     try {
       const spy = spyOnTimingSafeEqual();
-      assertErrorBody(await request(`${t.base}/health`, { headers: { Authorization: `Bearer ${'k'.repeat(4000)}` } }), 401, 'INVALID_API_KEY');
+      assertErrorBody(
+        await request(`${t.base}/health`, { headers: { Authorization: `Bearer ${'k'.repeat(4000)}` } }),
+        401,
+        'INVALID_API_KEY',
+      );
       assert.equal(spy.calls.length, 1);
-      assert.deepEqual(spy.calls[0].map((b) => b.length), [32, 32]);
+      assert.deepEqual(
+        spy.calls[0].map((b) => b.length),
+        [32, 32],
+      );
     } finally {
       await t.dispose();
     }
@@ -67,17 +86,35 @@ describe('bearer keys over the wire', () => {
   function rawStatus(authorization: string): Promise<number> {
     return new Promise((resolve, reject) => {
       const socket = net.connect(t.server.port, '127.0.0.1', () =>
-        socket.end(Buffer.from(`GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${authorization}\r\nConnection: close\r\n\r\n`, 'latin1')));
+        socket.end(
+          Buffer.from(
+            `GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${authorization}\r\nConnection: close\r\n\r\n`,
+            'latin1',
+          ),
+        ),
+      );
       const chunks: Buffer[] = [];
       socket.on('data', (c) => chunks.push(c));
-      socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(Buffer.concat(chunks).toString('latin1'))?.[1] ?? 0)));
+      socket.on('close', () =>
+        resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(Buffer.concat(chunks).toString('latin1'))?.[1] ?? 0)),
+      );
       socket.on('error', reject);
     });
   }
 
   it('refuses keys with whitespace, control or non-ASCII characters inside or around the key', async () => {
-    const wrong = [`Bearer\t${key}`, `Bearer ${key} ${key}`, `Bearer ${key.slice(0, 10)} ${key.slice(10)}`, `Bearer ${key}\u00a0`,
-      `Bearer \u00a0${key}`, `Bearer ${key}\u0001`, `bearer ${key}`, `Bearer ${key},Bearer ${key}`, `Token ${key}`, 'Bearer'];
+    const wrong = [
+      `Bearer\t${key}`,
+      `Bearer ${key} ${key}`,
+      `Bearer ${key.slice(0, 10)} ${key.slice(10)}`,
+      `Bearer ${key}\u00a0`,
+      `Bearer \u00a0${key}`,
+      `Bearer ${key}\u0001`,
+      `bearer ${key}`,
+      `Bearer ${key},Bearer ${key}`,
+      `Token ${key}`,
+      'Bearer',
+    ];
     for (const header of wrong) {
       // Node's HTTP parser refuses a control character in a header with 400 before the API sees it.
       assert.ok([400, 401].includes(await rawStatus(header)), JSON.stringify(header));
@@ -90,7 +127,11 @@ describe('bearer keys over the wire', () => {
     let current = key;
     for (let i = 0; i < 5; i++) {
       const fresh = await writeApiKey(t.dataDir);
-      assertErrorBody(await request(`${t.base}/health`, { headers: { Authorization: `Bearer ${current}` } }), 401, 'INVALID_API_KEY');
+      assertErrorBody(
+        await request(`${t.base}/health`, { headers: { Authorization: `Bearer ${current}` } }),
+        401,
+        'INVALID_API_KEY',
+      );
       assert.equal((await request(`${t.base}/health`, { headers: { Authorization: `Bearer ${fresh}` } })).status, 200);
       current = fresh;
     }

@@ -20,12 +20,24 @@ describe('a multipart body cut short after its media part', () => {
     for (const trailing of [[], [{ name: 'language', data: Buffer.from('en') }]]) {
       const parts = [
         { name: 'file', filename: 'talk.wav', contentType: 'audio/wav', data: media },
-        { name: 'script', filename: 'script.txt', contentType: 'text/plain', data: Buffer.from('And so, my fellow Americans.') },
+        {
+          name: 'script',
+          filename: 'script.txt',
+          contentType: 'text/plain',
+          data: Buffer.from('And so, my fellow Americans.'),
+        },
         ...trailing,
       ];
       // No closing boundary: the parser meets the end of the body inside the last part.
       const body = multipartBody(parts, 'cutshort', false);
-      const answer = await send(t.server.port, 'POST', '/v1/align/jobs', { 'content-type': 'multipart/form-data; boundary=cutshort' }, body, 10_000);
+      const answer = await send(
+        t.server.port,
+        'POST',
+        '/v1/align/jobs',
+        { 'content-type': 'multipart/form-data; boundary=cutshort' },
+        body,
+        10_000,
+      );
       assert.equal(answer.status, 422, answer.body.toString());
       assert.equal(JSON.parse(answer.body.toString()).error.code, 'INVALID_REQUEST');
       assert.match(JSON.parse(answer.body.toString()).error.message, /body: is not a complete multipart/);

@@ -11,7 +11,17 @@ import { after, before, describe, it } from 'node:test';
 import { reserveBytes } from '../../src/engine/audio/disk-guard';
 import { WavWriter } from '../../src/engine/audio/wav-writer';
 import { uploadMultipart } from '../helpers/multipart';
-import { assertErrorBody, isTerminal, postJson, request, startTestServer, tempDir, waitFor, waitForJob, type TestServer } from '../helpers/server';
+import {
+  assertErrorBody,
+  isTerminal,
+  postJson,
+  request,
+  startTestServer,
+  tempDir,
+  waitFor,
+  waitForJob,
+  type TestServer,
+} from '../helpers/server';
 import { testModel } from '../helpers/test-models';
 import { englishVoiceId, LONG_TEXT } from '../helpers/voices';
 import { installSyntheticWhisper } from './support';
@@ -52,7 +62,9 @@ async function fillUntil(dir: string, leave: number): Promise<string> {
 async function uploadThenRead(base: string, fileBytes: number): Promise<{ status: number; body: string }> {
   const url = new URL(`${base}/stt/jobs`);
   const boundary = 'disk-full-boundary';
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="language"\r\n\r\nen\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="language"\r\n\r\nen\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.wav"\r\nContent-Type: audio/wav\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const socket = net.connect(Number(url.port), url.hostname);
   await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
@@ -60,11 +72,18 @@ async function uploadThenRead(base: string, fileBytes: number): Promise<{ status
   socket.on('data', (chunk: Buffer) => received.push(chunk));
   let writeError: Error | undefined;
   socket.on('error', (error) => (writeError ??= error));
-  const write = (chunk: Buffer): Promise<void> => new Promise((resolve) => socket.write(chunk, (error) => {
-    if (error) writeError ??= error;
-    resolve();
-  }));
-  await write(Buffer.from(`POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${head.length + fileBytes + tail.length}\r\n\r\n`));
+  const write = (chunk: Buffer): Promise<void> =>
+    new Promise((resolve) =>
+      socket.write(chunk, (error) => {
+        if (error) writeError ??= error;
+        resolve();
+      }),
+    );
+  await write(
+    Buffer.from(
+      `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${head.length + fileBytes + tail.length}\r\n\r\n`,
+    ),
+  );
   await write(head);
   const chunk = Buffer.alloc(256 * 1024, 7);
   for (let sent = 0; sent < fileBytes && !writeError; sent += chunk.length) {
@@ -114,7 +133,11 @@ describe('a full disk', () => {
       assert.doesNotMatch(failed.error, /\n\s+at /);
       // The job service tidies the folder just after it records the failure.
       const folder = () => readdir(path.join(mountpoint, 'jobs', job.id)).catch(() => [] as string[]);
-      assert.deepEqual(await waitFor('the job folder to be tidied', folder, (names) => names.length === 0, 10_000), [], 'nothing of the job is left');
+      assert.deepEqual(
+        await waitFor('the job folder to be tidied', folder, (names) => names.length === 0, 10_000),
+        [],
+        'nothing of the job is left',
+      );
       assert.ok((await freeBytes(mountpoint)) >= 200 * 1024, 'the partial output gave its space back');
       assert.equal((await request(`${t.base}/jobs/${job.id}/output`)).status, 409);
     } finally {
@@ -128,7 +151,15 @@ describe('a full disk', () => {
     if (!t) return ctx.skip('cannot mount a tmpfs here (needs root)');
     // Ten minutes of 48 kHz stereo WAV is 115 MB: far more than this 16 MB disk, though the request is tiny.
     const text = '1\n00:00:01,000 --> 00:00:02,000\nHello.\n\n2\n00:10:00,000 --> 00:10:01,000\nStill here.\n';
-    const job = (await postJson(`${t.base}/tts/jobs`, { voiceId, text, inputFormat: 'srt', sampleRate: 48000, audioChannels: 'stereo' })).json();
+    const job = (
+      await postJson(`${t.base}/tts/jobs`, {
+        voiceId,
+        text,
+        inputFormat: 'srt',
+        sampleRate: 48000,
+        audioChannels: 'stereo',
+      })
+    ).json();
     // Watch the free space while the job runs, to see its lowest point.
     let leastFree = Infinity;
     let watching = true;
@@ -144,7 +175,11 @@ describe('a full disk', () => {
     assert.match(failed.error, /disk .* is full.*The wav output needs about 11\d\.\d MB.*Free some space/);
     const stats = await statfs(mountpoint);
     assert.ok(leastFree >= reserveBytes(stats.blocks * stats.bsize), `${leastFree} bytes were left at the lowest`);
-    assert.deepEqual(await readdir(path.join(mountpoint, 'jobs', job.id)).catch(() => []), [], 'nothing of the job is left');
+    assert.deepEqual(
+      await readdir(path.join(mountpoint, 'jobs', job.id)).catch(() => []),
+      [],
+      'nothing of the job is left',
+    );
   });
 
   it('stops a file that grows while the disk fills, leaving the reserve free', async (ctx) => {
@@ -153,13 +188,16 @@ describe('a full disk', () => {
     const writer = await WavWriter.create(file, { sampleRate: 48000, channels: 2 });
     const second = Int16Array.from({ length: 48000 }, (_, i) => Math.round(8000 * Math.sin(i / 10)));
     try {
-      await assert.rejects(async () => {
-        for (;;) await writer.write(second);
-      }, (error: NodeJS.ErrnoException) => {
-        assert.equal(error.code, 'ENOSPC');
-        assert.match(error.message, /MB are free and a job always leaves 0\.8 MB free/);
-        return true;
-      });
+      await assert.rejects(
+        async () => {
+          for (;;) await writer.write(second);
+        },
+        (error: NodeJS.ErrnoException) => {
+          assert.equal(error.code, 'ENOSPC');
+          assert.match(error.message, /MB are free and a job always leaves 0\.8 MB free/);
+          return true;
+        },
+      );
       const stats = await statfs(mountpoint);
       assert.ok(stats.bavail * stats.bsize >= reserveBytes(stats.blocks * stats.bsize), 'the reserve is still free');
     } finally {
@@ -175,14 +213,22 @@ describe('a full disk', () => {
     const filler = await fillUntil(mountpoint, 128 * 1024);
     try {
       // jfk.wav is 344 KB: it cannot fit in the 128 KB left.
-      const res = await uploadMultipart(`${t.base}/stt/jobs`, { language: 'en', diarizationEnabled: 'false' }, { source: testModel('audio/jfk.wav'), filename: 'jfk.wav' });
+      const res = await uploadMultipart(
+        `${t.base}/stt/jobs`,
+        { language: 'en', diarizationEnabled: 'false' },
+        { source: testModel('audio/jfk.wav'), filename: 'jfk.wav' },
+      );
       assert.match(assertErrorBody(res, 500, 'INTERNAL_ERROR').error.message, /disk .* is full.*Free some space/);
       assert.equal(t.server.jobs.list().filter((j) => j.kind === 'stt').length, 0, 'no job was created');
       assert.deepEqual(await folders(), before, 'no upload folder was left behind');
     } finally {
       await rm(filler);
     }
-    const res = await uploadMultipart(`${t.base}/stt/jobs`, { language: 'en', diarizationEnabled: 'false' }, { source: testModel('audio/jfk.wav'), filename: 'jfk.wav' });
+    const res = await uploadMultipart(
+      `${t.base}/stt/jobs`,
+      { language: 'en', diarizationEnabled: 'false' },
+      { source: testModel('audio/jfk.wav'), filename: 'jfk.wav' },
+    );
     assert.equal(res.status, 200, res.body.toString());
     assert.equal((await waitForJob(t.base, res.json().id, isTerminal, 60_000)).status, 'succeeded');
   });

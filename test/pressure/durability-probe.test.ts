@@ -25,27 +25,45 @@ describe('outside probe: durability', { skip: !onLinux && 'kills the server with
   });
   const { tally } = probe;
 
-  const ask = (what: string, send: () => Promise<RawResponse>): Promise<RawResponse> => tally.probe(what, send, (r) => r.status);
+  const ask = (what: string, send: () => Promise<RawResponse>): Promise<RawResponse> =>
+    tally.probe(what, send, (r) => r.status);
   const killServer = async (): Promise<void> => {
     cli!.child.kill('SIGKILL');
     await cli!.exited;
   };
   const temporaries = async (): Promise<string[]> =>
-    (await readdir(probe.box.data, { recursive: true })).filter((name) => /\.tmp$|\.tmp-/.test(String(name))).map(String);
+    (await readdir(probe.box.data, { recursive: true }))
+      .filter((name) => /\.tmp$|\.tmp-/.test(String(name)))
+      .map(String);
 
   it('restarts cleanly after SIGKILL during an upload, racing lexicon writes and a running job', async () => {
     cli = await startCli(['--port', '0', '--data-dir', probe.box.data], {}, 120_000);
     const voiceId = await englishVoiceId(cli.base);
-    const running = (await ask('tts before the kill', () => postJson(`${cli!.base}/tts/jobs`, { voiceId, text: LONG_TEXT }))).json();
+    const running = (
+      await ask('tts before the kill', () => postJson(`${cli!.base}/tts/jobs`, { voiceId, text: LONG_TEXT }))
+    ).json();
     await waitForJob(cli.base, running.id, (job) => job.status === 'processing', 120_000);
 
     // An upload that has sent its head and half its file when the server dies.
-    const upload = http.request(`${cli.base}/stt/jobs`, { method: 'POST', headers: { 'Content-Type': 'multipart/form-data; boundary=b', 'Content-Length': '400000' } });
+    const upload = http.request(`${cli.base}/stt/jobs`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'multipart/form-data; boundary=b', 'Content-Length': '400000' },
+    });
     upload.on('error', () => undefined);
-    upload.write('--b\r\nContent-Disposition: form-data; name="file"; filename="half.wav"\r\nContent-Type: audio/wav\r\n\r\n');
+    upload.write(
+      '--b\r\nContent-Disposition: form-data; name="file"; filename="half.wav"\r\nContent-Type: audio/wav\r\n\r\n',
+    );
     upload.write(Buffer.concat([wavHeader(300_000), Buffer.alloc(100_000)]));
-    const documents = Array.from({ length: 12 }, (_, i) => ({ entries: [{ text: `word${i}`, say: `say ${i}`, caseSensitive: false }] }));
-    const writes = documents.map((doc) => request(`${cli!.base}/lexicon`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(doc) }).catch(() => undefined));
+    const documents = Array.from({ length: 12 }, (_, i) => ({
+      entries: [{ text: `word${i}`, say: `say ${i}`, caseSensitive: false }],
+    }));
+    const writes = documents.map((doc) =>
+      request(`${cli!.base}/lexicon`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(doc),
+      }).catch(() => undefined),
+    );
     await killServer();
     upload.destroy();
     await Promise.all(writes);
@@ -58,7 +76,10 @@ describe('outside probe: durability', { skip: !onLinux && 'kills the server with
     const lexicon = await ask('lexicon after the kill', () => request(`${cli!.base}/lexicon`));
     assert.equal(lexicon.status, 200, lexicon.body.toString());
     const entries = lexicon.json().entries;
-    assert.ok(entries.length === 0 || documents.some((doc) => JSON.stringify(doc.entries) === JSON.stringify(entries)), JSON.stringify(entries));
+    assert.ok(
+      entries.length === 0 || documents.some((doc) => JSON.stringify(doc.entries) === JSON.stringify(entries)),
+      JSON.stringify(entries),
+    );
     assert.deepEqual(await temporaries(), [], 'no temporary file outlives a restart');
     // Every job folder on disk is a job the server knows: the cut upload left no folder without a record.
     for (const id of await readdir(path.join(probe.box.data, 'jobs'))) {
@@ -69,30 +90,48 @@ describe('outside probe: durability', { skip: !onLinux && 'kills the server with
     cli = undefined;
   });
 
-  it('answers without a 5xx when a finished job\'s files were torn or swapped while the server was down', async () => {
+  it("answers without a 5xx when a finished job's files were torn or swapped while the server was down", async () => {
     let t = await startTestServer({ dataDir: probe.box.data });
     const voiceId = await englishVoiceId(t.base);
-    const ids = await Promise.all(['Emptied.', 'Deleted.', 'Folder replaced.', 'Output a link.', 'Output a folder.'].map(async (text) => {
-      const job = (await postJson(`${t.base}/tts/jobs`, { voiceId, text })).json();
-      assert.equal((await waitForJob(t.base, job.id, isTerminal, 60_000)).status, 'succeeded');
-      return job.id as string;
-    }));
+    const ids = await Promise.all(
+      ['Emptied.', 'Deleted.', 'Folder replaced.', 'Output a link.', 'Output a folder.'].map(async (text) => {
+        const job = (await postJson(`${t.base}/tts/jobs`, { voiceId, text })).json();
+        assert.equal((await waitForJob(t.base, job.id, isTerminal, 60_000)).status, 'succeeded');
+        return job.id as string;
+      }),
+    );
     const stt = await new Promise<any>((resolve, reject) => {
-      const req = http.request(`${t.base}/stt/jobs`, { method: 'POST', headers: { 'Content-Type': 'multipart/form-data; boundary=b' } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString())));
-      });
+      const req = http.request(
+        `${t.base}/stt/jobs`,
+        { method: 'POST', headers: { 'Content-Type': 'multipart/form-data; boundary=b' } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res
+            .on('data', (c: Buffer) => chunks.push(c))
+            .on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString())));
+        },
+      );
       req.on('error', reject);
-      req.end(Buffer.concat([
-        Buffer.from('--b\r\nContent-Disposition: form-data; name="language"\r\n\r\nen\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="q.wav"\r\n\r\n'),
-        wavHeader(16_000), Buffer.alloc(16_000), Buffer.from('\r\n--b--\r\n'),
-      ]));
+      req.end(
+        Buffer.concat([
+          Buffer.from(
+            '--b\r\nContent-Disposition: form-data; name="language"\r\n\r\nen\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="q.wav"\r\n\r\n',
+          ),
+          wavHeader(16_000),
+          Buffer.alloc(16_000),
+          Buffer.from('\r\n--b--\r\n'),
+        ]),
+      );
     });
     assert.equal((await waitForJob(t.base, stt.id, isTerminal, 60_000)).status, 'succeeded');
     await t.stop();
 
     const folder = (id: string) => path.join(probe.box.data, 'jobs', id);
-    const outputOf = async (id: string) => path.join(folder(id), (await readdir(folder(id))).find((name) => name.startsWith('output'))!);
+    const outputOf = async (id: string) =>
+      path.join(
+        folder(id),
+        (await readdir(folder(id))).find((name) => name.startsWith('output'))!,
+      );
     await truncate(await outputOf(ids[0]), 0);
     await rm(await outputOf(ids[1]));
     await rm(folder(ids[2]), { recursive: true });
@@ -115,15 +154,21 @@ describe('outside probe: durability', { skip: !onLinux && 'kills the server with
           const res = await ask(`GET /jobs/{torn}${suffix}`, () => request(`${t.base}/jobs/${id}${suffix}`));
           assert.ok(res.status < 500, `${id}${suffix}: ${res.status} ${res.body.toString().slice(0, 200)}`);
         }
-        const ranged = await ask('GET /jobs/{torn}/output with Range', () => request(`${t.base}/jobs/${id}/output`, { headers: { Range: 'bytes=0-10' } }));
+        const ranged = await ask('GET /jobs/{torn}/output with Range', () =>
+          request(`${t.base}/jobs/${id}/output`, { headers: { Range: 'bytes=0-10' } }),
+        );
         assert.ok(ranged.status < 500, `${id} range: ${ranged.status}`);
       }
       for (const format of ['', '?format=srt', '?format=vtt']) {
-        const res = await ask(`GET torn transcript${format}`, () => request(`${t.base}/jobs/${stt.id}/transcript${format}`));
+        const res = await ask(`GET torn transcript${format}`, () =>
+          request(`${t.base}/jobs/${stt.id}/transcript${format}`),
+        );
         assert.ok(res.status < 500, `transcript${format}: ${res.status} ${res.body.toString().slice(0, 200)}`);
       }
       // New work after the swapped journal: written into the data directory, never through the link.
-      const fresh = await ask('tts after the torn restart', () => postJson(`${t.base}/tts/jobs`, { voiceId, text: 'Fresh.' }));
+      const fresh = await ask('tts after the torn restart', () =>
+        postJson(`${t.base}/tts/jobs`, { voiceId, text: 'Fresh.' }),
+      );
       assert.equal(fresh.status, 200);
       assert.equal((await waitForJob(t.base, fresh.json().id, isTerminal, 60_000)).status, 'succeeded');
       assert.equal(await readFile(baitPaths(probe.box).secret, 'utf8'), 'do not touch\n');

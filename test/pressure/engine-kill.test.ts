@@ -37,13 +37,21 @@ describe('the engine process killed in each phase', { skip: !onLinux && 'needs L
   }
 
   const createStt = async (fields: Record<string, string> = {}): Promise<any> => {
-    const res = await uploadMultipart(`${t.base}/stt/jobs`, { language: 'en', diarizationEnabled: 'false', ...fields }, { source: testModel('audio/jfk.wav'), filename: 'jfk.wav' });
+    const res = await uploadMultipart(
+      `${t.base}/stt/jobs`,
+      { language: 'en', diarizationEnabled: 'false', ...fields },
+      { source: testModel('audio/jfk.wav'), filename: 'jfk.wav' },
+    );
     assert.equal(res.status, 200, res.body.toString());
     return res.json();
   };
 
   /** Kills every engine process, then checks the job's end, that nothing of it runs on, and that the next job runs. */
-  async function killAndCheck(victim: any, phase: { status: string; phase: string }, next: () => Promise<any>): Promise<void> {
+  async function killAndCheck(
+    victim: any,
+    phase: { status: string; phase: string },
+    next: () => Promise<any>,
+  ): Promise<void> {
     const seen = (await request(`${t.base}/jobs/${victim.id}`)).json();
     assert.deepEqual({ status: seen.status, phase: seen.phase }, phase, 'the engine is held in the phase under test');
     const pids = t.server.engine.pids;
@@ -55,10 +63,26 @@ describe('the engine process killed in each phase', { skip: !onLinux && 'needs L
     assert.match(failed.error, READABLE_CRASH);
     assert.doesNotMatch(failed.error, /\n\s+at /, 'no stack trace');
     assert.equal(failed.phase, phase.phase, 'the failed job shows where it stopped');
-    for (const pid of pids) await waitFor(`engine ${pid} to be gone`, async () => isAlive(pid), (alive) => !alive, 5000);
+    for (const pid of pids)
+      await waitFor(
+        `engine ${pid} to be gone`,
+        async () => isAlive(pid),
+        (alive) => !alive,
+        5000,
+      );
     // No engine, ffmpeg or ffprobe may live on holding the job's files.
-    await waitFor('no process to use the job folder', () => processesUsing(jobDir(victim.id)), (found) => found.length === 0, 5000);
-    await waitFor('no process to use the model', () => processesUsing(model), (found) => found.length === 0, 5000);
+    await waitFor(
+      'no process to use the job folder',
+      () => processesUsing(jobDir(victim.id)),
+      (found) => found.length === 0,
+      5000,
+    );
+    await waitFor(
+      'no process to use the model',
+      () => processesUsing(model),
+      (found) => found.length === 0,
+      5000,
+    );
 
     const done = await waitForJob(t.base, (await next()).id, isTerminal, 60_000);
     assert.equal(done.status, 'succeeded', done.error);
@@ -73,7 +97,8 @@ describe('the engine process killed in each phase', { skip: !onLinux && 'needs L
     try {
       fifo = await holdFifoReader(path.join(jobDir(victim.id), 'input.txt'));
       await killAndCheck(victim, { status: 'loading_model', phase: 'loading_model' }, async () =>
-        (await postJson(`${t.base}/tts/jobs`, { voiceId, text: 'The next job.' })).json());
+        (await postJson(`${t.base}/tts/jobs`, { voiceId, text: 'The next job.' })).json(),
+      );
     } finally {
       fifo?.close();
     }

@@ -38,10 +38,22 @@ function ttsObject(voiceId: string): fc.Arbitrary<Record<string, unknown>> {
   };
   const names = Object.keys(optional) as Array<keyof typeof optional>;
   // The required fields are there nearly always (absent: undefined, which JSON leaves out).
-  const voice = fc.option(mostly(fc.oneof({ weight: 6, arbitrary: fc.constant(voiceId) }, fc.constant(voiceId.toUpperCase()), fc.uuid())), { freq: 12, nil: undefined });
-  const text = fc.option(mostly(fc.oneof(fc.string({ minLength: 1, maxLength: 80 }), anyText(200))), { freq: 12, nil: undefined });
+  const voice = fc.option(
+    mostly(fc.oneof({ weight: 6, arbitrary: fc.constant(voiceId) }, fc.constant(voiceId.toUpperCase()), fc.uuid())),
+    { freq: 12, nil: undefined },
+  );
+  const text = fc.option(mostly(fc.oneof(fc.string({ minLength: 1, maxLength: 80 }), anyText(200))), {
+    freq: 12,
+    nil: undefined,
+  });
   return fc
-    .tuple(voice, text, fc.record(optional), fc.uniqueArray(fc.constantFrom(...names), { maxLength: 3 }), fc.option(extraFields, { freq: 5 }))
+    .tuple(
+      voice,
+      text,
+      fc.record(optional),
+      fc.uniqueArray(fc.constantFrom(...names), { maxLength: 3 }),
+      fc.option(extraFields, { freq: 5 }),
+    )
     .map(([voiceIdValue, textValue, values, chosen, extra]) => ({
       voiceId: voiceIdValue,
       text: textValue,
@@ -51,22 +63,42 @@ function ttsObject(voiceId: string): fc.Arbitrary<Record<string, unknown>> {
 }
 
 const json = (value: unknown): Buffer => Buffer.from(JSON.stringify(value) ?? 'null', 'utf8');
-const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'application/json; charset=latin1',
-  'application/json; charset=utf-16', 'application/json; charset=bogus', 'text/plain', 'application/x-www-form-urlencoded',
-  'multipart/form-data; boundary=x', ''];
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/json; charset=latin1',
+  'application/json; charset=utf-16',
+  'application/json; charset=bogus',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  '',
+];
 const ENCODERS: Record<string, (b: Buffer) => Buffer> = {
-  gzip: (b) => zlib.gzipSync(b), deflate: (b) => zlib.deflateSync(b), br: (b) => zlib.brotliCompressSync(b), garbage: (b) => b,
+  gzip: (b) => zlib.gzipSync(b),
+  deflate: (b) => zlib.deflateSync(b),
+  br: (b) => zlib.brotliCompressSync(b),
+  garbage: (b) => b,
 };
 
 /** A POST /tts/jobs body: JSON objects near the schema, other JSON, bytes, other content types, compressed. */
 export function ttsRequest(voiceId: string): fc.Arbitrary<RawBody> {
   const object = ttsObject(voiceId);
   return fc.oneof(
-    { weight: 12, arbitrary: object.map((o): RawBody => ({ headers: { 'Content-Type': 'application/json' }, body: json(o) })) },
-    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((v): RawBody => ({ headers: { 'Content-Type': 'application/json' }, body: json(v) })) },
+    {
+      weight: 12,
+      arbitrary: object.map((o): RawBody => ({ headers: { 'Content-Type': 'application/json' }, body: json(o) })),
+    },
     {
       weight: 1,
-      arbitrary: fc.tuple(fc.constantFrom(...CONTENT_TYPES), fc.oneof(fc.uint8Array({ maxLength: 300 }), object.map(json)))
+      arbitrary: fc
+        .jsonValue({ maxDepth: 3 })
+        .map((v): RawBody => ({ headers: { 'Content-Type': 'application/json' }, body: json(v) })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...CONTENT_TYPES), fc.oneof(fc.uint8Array({ maxLength: 300 }), object.map(json)))
         .map(([type, bytes]): RawBody => ({ headers: type ? { 'Content-Type': type } : {}, body: Buffer.from(bytes) })),
     },
     {
@@ -91,32 +123,69 @@ const STT_VALUES: Record<string, string[]> = {
 
 /** A POST /stt/jobs body: known and unknown fields, a small file (or none, or two), odd names and boundaries. */
 export function sttRequest(media: Buffer): fc.Arbitrary<RawBody> {
-  const fieldValue = (name: string) => fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...STT_VALUES[name]) }, { weight: 1, arbitrary: anyText(30) });
+  const fieldValue = (name: string) =>
+    fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...STT_VALUES[name]) }, { weight: 1, arbitrary: anyText(30) });
   const names = Object.keys(STT_VALUES);
   const known = fc
-    .tuple(fc.record(Object.fromEntries(names.map((n) => [n, fieldValue(n)]))), fc.uniqueArray(fc.constantFrom(...names), { maxLength: 3 }))
+    .tuple(
+      fc.record(Object.fromEntries(names.map((n) => [n, fieldValue(n)]))),
+      fc.uniqueArray(fc.constantFrom(...names), { maxLength: 3 }),
+    )
     .map(([values, chosen]) => Object.fromEntries(chosen.map((name) => [name, values[name]])));
   const unknown = fc.dictionary(fc.string({ maxLength: 12 }), anyText(20), { maxKeys: 2 });
   const file = fc.record({
     name: fc.oneof({ weight: 12, arbitrary: fc.constant('file') }, { weight: 1, arbitrary: anyText(12) }),
     filename: fc.oneof(fc.constantFrom('a.wav', 'talk.mp3', '../../x', 'x'), anyText(40)),
     contentType: fc.option(fc.constantFrom('audio/wav', 'application/octet-stream', 'text/plain'), { nil: undefined }),
-    data: fc.oneof({ weight: 3, arbitrary: fc.constant(media) }, { weight: 1, arbitrary: fc.uint8Array({ maxLength: 1024 }).map((b) => Buffer.from(b)) }),
+    data: fc.oneof(
+      { weight: 3, arbitrary: fc.constant(media) },
+      { weight: 1, arbitrary: fc.uint8Array({ maxLength: 1024 }).map((b) => Buffer.from(b)) },
+    ),
   });
   // One file part nearly always; sometimes none or two.
-  const files = fc.oneof({ weight: 8, arbitrary: file.map((f) => [f]) }, { weight: 1, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.tuple(file, file) });
-  const parts = fc.tuple(known, fc.option(unknown, { freq: 6 }), files, fc.boolean())
+  const files = fc.oneof(
+    { weight: 8, arbitrary: file.map((f) => [f]) },
+    { weight: 1, arbitrary: fc.constant([]) },
+    { weight: 1, arbitrary: fc.tuple(file, file) },
+  );
+  const parts = fc
+    .tuple(known, fc.option(unknown, { freq: 6 }), files, fc.boolean())
     .map(([k, u, fileParts, filesFirst]) => {
-      const fields: Part[] = Object.entries({ ...k, ...(u ?? {}) }).map(([name, value]) => ({ name, data: Buffer.from(String(value)) }));
+      const fields: Part[] = Object.entries({ ...k, ...(u ?? {}) }).map(([name, value]) => ({
+        name,
+        data: Buffer.from(String(value)),
+      }));
       return filesFirst ? [...fileParts, ...fields] : [...fields, ...fileParts];
     });
   const boundary = fc.constantFrom('b0undary', '----fuzz', 'x'.repeat(70));
   return fc.oneof(
-    { weight: 10, arbitrary: fc.tuple(parts, boundary).map(([p, b]): RawBody => ({ headers: { 'Content-Type': `multipart/form-data; boundary=${b}` }, body: multipartBody(p, b) })) },
-    { weight: 1, arbitrary: fc.tuple(parts, boundary).map(([p, b]): RawBody => ({ headers: { 'Content-Type': `multipart/form-data; boundary=${b}` }, body: multipartBody(p, b, false) })) },
+    {
+      weight: 10,
+      arbitrary: fc.tuple(parts, boundary).map(([p, b]): RawBody => ({
+        headers: { 'Content-Type': `multipart/form-data; boundary=${b}` },
+        body: multipartBody(p, b),
+      })),
+    },
     {
       weight: 1,
-      arbitrary: fc.tuple(fc.constantFrom('multipart/form-data', 'multipart/form-data; boundary=', 'application/json', 'multipart/mixed; boundary=b0undary', ''), fc.uint8Array({ maxLength: 300 }))
+      arbitrary: fc.tuple(parts, boundary).map(([p, b]): RawBody => ({
+        headers: { 'Content-Type': `multipart/form-data; boundary=${b}` },
+        body: multipartBody(p, b, false),
+      })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom(
+            'multipart/form-data',
+            'multipart/form-data; boundary=',
+            'application/json',
+            'multipart/mixed; boundary=b0undary',
+            '',
+          ),
+          fc.uint8Array({ maxLength: 300 }),
+        )
         .map(([type, bytes]): RawBody => ({ headers: type ? { 'Content-Type': type } : {}, body: Buffer.from(bytes) })),
     },
   );
@@ -124,12 +193,18 @@ export function sttRequest(media: Buffer): fc.Arbitrary<RawBody> {
 
 /** A query string: mostly known parameters with plausible or odd values, repeated, or raw junk escapes. */
 export function queryString(known: readonly string[], values: readonly string[]): fc.Arbitrary<string> {
-  const name = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) });
+  const name = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom(...known) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+  );
   const value = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...values) }, { weight: 1, arbitrary: anyText(40) });
   const pairs = fc.array(fc.tuple(name, value), { maxLength: 5 });
   return fc.oneof(
     { weight: 5, arbitrary: pairs.map((p) => new URLSearchParams(p).toString()) },
-    { weight: 1, arbitrary: pairs.map((p) => p.map(([n, v]) => `${rawPathSegment(n)}=${rawPathSegment(v)}`).join('&')) },
+    {
+      weight: 1,
+      arbitrary: pairs.map((p) => p.map(([n, v]) => `${rawPathSegment(n)}=${rawPathSegment(v)}`).join('&')),
+    },
   );
 }
 
@@ -138,7 +213,10 @@ export function jobIdSegment(realIds: readonly string[]): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 2, arbitrary: fc.constantFrom(...realIds) },
     { weight: 2, arbitrary: fc.uuid() },
-    { weight: 1, arbitrary: fc.constantFrom('..', '../..', '%2e%2e', '%2E%2E%2F%2E%2E', '%00', '.', '', '//', 'jobs.json', '%') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('..', '../..', '%2e%2e', '%2E%2E%2F%2E%2E', '%00', '.', '', '//', 'jobs.json', '%'),
+    },
     { weight: 2, arbitrary: anyText(40).map(rawPathSegment) },
   );
 }

@@ -16,7 +16,14 @@ export const DEADLINE_MS = 5000;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
 
 /** One request, raw path and bytes, answered within `deadlineMs` or rejected. */
-export function send(port: number, method: string, path: string, headers: Record<string, string>, body?: Buffer, deadlineMs = DEADLINE_MS): Promise<Answer> {
+export function send(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: Buffer,
+  deadlineMs = DEADLINE_MS,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, method, path, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
@@ -46,8 +53,12 @@ export function closeAgent(): void {
 /** Asserts a documented status and, for errors, the error body whose code belongs to that status. */
 export function checkAnswer(answer: Answer, documented: readonly number[], what: string): any {
   const text = answer.body.toString('utf8');
-  assert.ok(documented.includes(answer.status), `${what}: status ${answer.status} is not one of ${documented.join(', ')}: ${text.slice(0, 300)}`);
-  if (answer.status < 400) return answer.status === 200 && /json/.test(String(answer.headers['content-type'])) ? JSON.parse(text) : text;
+  assert.ok(
+    documented.includes(answer.status),
+    `${what}: status ${answer.status} is not one of ${documented.join(', ')}: ${text.slice(0, 300)}`,
+  );
+  if (answer.status < 400)
+    return answer.status === 200 && /json/.test(String(answer.headers['content-type'])) ? JSON.parse(text) : text;
   assert.match(String(answer.headers['content-type']), /^application\/json/, `${what}: error without a JSON body`);
   const body = JSON.parse(text);
   const code = body?.error?.code as ErrorCode;
@@ -61,7 +72,11 @@ export function checkAnswer(answer: Answer, documented: readonly number[], what:
 /** Percent-encodes what cannot travel in a request target, and leaves `/`, `.` and `%` as they are. */
 export const rawPathSegment = (value: string): string =>
   Array.from(Buffer.from(value, 'utf8'))
-    .map((byte) => (/[A-Za-z0-9\-._~%/]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).padStart(2, '0').toUpperCase()}`))
+    .map((byte) =>
+      /[A-Za-z0-9\-._~%/]/.test(String.fromCharCode(byte))
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).padStart(2, '0').toUpperCase()}`,
+    )
     .join('');
 
 export interface Part {

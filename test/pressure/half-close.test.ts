@@ -8,7 +8,10 @@ import net from 'node:net';
 import { describe, it } from 'node:test';
 import { startTestServer, useTestServer } from '../helpers/server';
 
-interface Exchange { statuses: number[]; text: string }
+interface Exchange {
+  statuses: number[];
+  text: string;
+}
 
 /** Writes `payload`, optionally half-closes, and reads until the server closes (or fails after 10 s). */
 function exchange(port: number, payload: string, halfClose: boolean): Promise<Exchange> {
@@ -20,7 +23,11 @@ function exchange(port: number, payload: string, halfClose: boolean): Promise<Ex
     const chunks: Buffer[] = [];
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new Error(`no end of answer within 10 s; got ${JSON.stringify(Buffer.concat(chunks).toString().slice(0, 300))}`));
+      reject(
+        new Error(
+          `no end of answer within 10 s; got ${JSON.stringify(Buffer.concat(chunks).toString().slice(0, 300))}`,
+        ),
+      );
     }, 10_000);
     socket.on('data', (c: Buffer) => chunks.push(c));
     socket.on('close', () => {
@@ -32,7 +39,8 @@ function exchange(port: number, payload: string, halfClose: boolean): Promise<Ex
   });
 }
 
-const head = (method: string, path: string, extra = ''): string => `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${extra}`;
+const head = (method: string, path: string, extra = ''): string =>
+  `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${extra}`;
 
 describe('half-closed and pipelined connections', () => {
   const t = useTestServer();
@@ -40,7 +48,11 @@ describe('half-closed and pipelined connections', () => {
   it('answers a PUT /lexicon whose gzip body is not gzip with 422 even when the client half-closes after sending it', async () => {
     const body = 'this is not gzip';
     for (const halfClose of [true, false]) {
-      const answer = await exchange(t.server.port, `${head('PUT', '/v1/lexicon', `Content-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`)}${body}`, halfClose);
+      const answer = await exchange(
+        t.server.port,
+        `${head('PUT', '/v1/lexicon', `Content-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`)}${body}`,
+        halfClose,
+      );
       assert.deepEqual(answer.statuses, [422], answer.text);
       assert.match(answer.text, /"code":"INVALID_REQUEST".*Content-Encoding/);
     }
@@ -60,7 +72,11 @@ describe('half-closed and pipelined connections', () => {
   });
 
   it('gives Expect: 100-continue with a body shorter than its Content-Length a final 400 when the client half-closes', async () => {
-    const answer = await exchange(t.server.port, `${head('PUT', '/v1/lexicon', 'Content-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 100\r\n\r\n')}{"a":1}`, true);
+    const answer = await exchange(
+      t.server.port,
+      `${head('PUT', '/v1/lexicon', 'Content-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 100\r\n\r\n')}{"a":1}`,
+      true,
+    );
     assert.deepEqual(answer.statuses, [100, 400], answer.text);
     assert.match(answer.text, /"code":"INVALID_REQUEST".*Content-Length/);
   });
@@ -70,7 +86,11 @@ describe('a body that never completes', () => {
   it('gives Expect: 100-continue with a short body a final 408 once the body window passes, if the client keeps the connection open', async () => {
     const t = await startTestServer({ timeouts: { bodyWindowMs: 300 } });
     try {
-      const answer = await exchange(t.server.port, `${head('PUT', '/v1/lexicon', 'Content-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 100\r\n\r\n')}{"a":1}`, false);
+      const answer = await exchange(
+        t.server.port,
+        `${head('PUT', '/v1/lexicon', 'Content-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 100\r\n\r\n')}{"a":1}`,
+        false,
+      );
       assert.deepEqual(answer.statuses, [100, 408], answer.text);
       assert.match(answer.text, /"code":"INVALID_REQUEST"/);
     } finally {

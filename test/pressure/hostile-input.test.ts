@@ -13,7 +13,16 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { uploadMultipart } from '../helpers/multipart';
-import { assertErrorBody, isTerminal, rawPathRequest, request, startTestServer, tempDir, waitForJob, type TestServer } from '../helpers/server';
+import {
+  assertErrorBody,
+  isTerminal,
+  rawPathRequest,
+  request,
+  startTestServer,
+  tempDir,
+  waitForJob,
+  type TestServer,
+} from '../helpers/server';
 import { testModel } from '../helpers/test-models';
 import { englishVoiceId, LONG_TEXT } from '../helpers/voices';
 import { installSyntheticWhisper, listTree, oneHertzWav, onLinux, rssOf } from './support';
@@ -40,14 +49,39 @@ describe('hostile input', () => {
     await rm(media, { recursive: true, force: true });
   });
 
-  const upload = (fields: Record<string, string>, filename: string, source: string | Buffer = testModel('audio/jfk.wav'), fieldName?: string) =>
-    uploadMultipart(`${t.base}/stt/jobs`, { language: 'en', diarizationEnabled: 'false', ...fields }, { source, filename, fieldName });
+  const upload = (
+    fields: Record<string, string>,
+    filename: string,
+    source: string | Buffer = testModel('audio/jfk.wav'),
+    fieldName?: string,
+  ) =>
+    uploadMultipart(
+      `${t.base}/stt/jobs`,
+      { language: 'en', diarizationEnabled: 'false', ...fields },
+      { source, filename, fieldName },
+    );
 
   it('stores uploads under its own names whatever the client calls the file, and refuses a part named ../../x', async () => {
-    const names = ['../../x', '/etc/passwd', '..\\..\\evil.wav', 'C:\\Windows\\win.ini', '.', '..', `${'n'.repeat(4000)}.wav`,
-      '%2e%2e%2fencoded.wav', 'jobs.json', 'évil 名前.mp3'];
+    const names = [
+      '../../x',
+      '/etc/passwd',
+      '..\\..\\evil.wav',
+      'C:\\Windows\\win.ini',
+      '.',
+      '..',
+      `${'n'.repeat(4000)}.wav`,
+      '%2e%2e%2fencoded.wav',
+      'jobs.json',
+      'évil 名前.mp3',
+    ];
     // A long job in front keeps the uploads queued, so each folder is seen as it was received.
-    const blocker = (await request(`${t.base}/tts/jobs`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ voiceId, text: LONG_TEXT }) })).json();
+    const blocker = (
+      await request(`${t.base}/tts/jobs`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ voiceId, text: LONG_TEXT }),
+      })
+    ).json();
     for (const name of names) {
       const res = await upload({}, name);
       assert.equal(res.status, 200, `${name.slice(0, 40)}: ${res.body.toString()}`);
@@ -69,7 +103,12 @@ describe('hostile input', () => {
 
   it('answers job ids that try to leave the jobs folder with 404 on every job endpoint', async () => {
     for (const id of ['..', '..%2F..%2Fapi-key', '%2E%2E', '..%5C..%5Cjobs.json', '%00', 'a%2Fb', '....//....//']) {
-      for (const [method, suffix] of [['GET', ''], ['GET', '/output'], ['GET', '/transcript'], ['POST', '/cancel']]) {
+      for (const [method, suffix] of [
+        ['GET', ''],
+        ['GET', '/output'],
+        ['GET', '/transcript'],
+        ['POST', '/cancel'],
+      ]) {
         const res = await rawPathRequest(t.server.port, method, `/v1/jobs/${id}${suffix}`);
         assert.ok([404].includes(res.status), `${method} ${id}${suffix}: ${res.status}`);
         assert.equal(typeof res.json().error.code, 'string');
@@ -84,7 +123,9 @@ describe('hostile input', () => {
     const bomb = await gzipBomb();
     const before = process.memoryUsage().rss;
     const res = await request(`${t.base}/tts/jobs`, {
-      method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, body: bomb,
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+      body: bomb,
     });
     assert.match(assertErrorBody(res, 422, 'INVALID_REQUEST').error.message, /too large/);
     assert.ok(process.memoryUsage().rss - before < 64 * 1024 * 1024, 'the bomb was not inflated into memory');
@@ -126,9 +167,15 @@ describe('hostile input', () => {
     for (let from = 2 * 1024 * 1024 - 16 * 1024; from <= 2 * 1024 * 1024 + 64 * 1024; from += 4096) {
       const damaged = Buffer.from(intact).fill(0xff, from, from + 70_000);
       const res = await request(`${t.base}/tts/jobs`, {
-        method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, body: damaged,
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+        body: damaged,
       });
-      assert.match(assertErrorBody(res, 422, 'INVALID_REQUEST').error.message, /too large|Content-Encoding/, `damage from byte ${from}`);
+      assert.match(
+        assertErrorBody(res, 422, 'INVALID_REQUEST').error.message,
+        /too large|Content-Encoding/,
+        `damage from byte ${from}`,
+      );
     }
     assert.equal((await request(`${t.base}/health`)).status, 200);
   });
@@ -136,7 +183,9 @@ describe('hostile input', () => {
   it('answers a body that is not what its Content-Encoding says with 422, not 500', async () => {
     for (const encoding of ['gzip', 'deflate', 'br']) {
       const res = await request(`${t.base}/tts/jobs`, {
-        method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Encoding': encoding, Connection: 'close' }, body: 'not compressed at all',
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Content-Encoding': encoding, Connection: 'close' },
+        body: 'not compressed at all',
       });
       assert.match(assertErrorBody(res, 422, 'INVALID_REQUEST').error.message, /Content-Encoding/, encoding);
     }
@@ -186,10 +235,15 @@ describe('hostile input', () => {
       const res = await upload(fields, path.basename(file), file);
       assert.equal(res.status, 200, res.body.toString());
       let peak = 0;
-      const job = await waitForJob(t.base, res.json().id, (j) => {
-        void Promise.all(t.server.engine.pids.map(rssOf)).then((sizes) => (peak = Math.max(peak, ...sizes)));
-        return isTerminal(j);
-      }, 30_000);
+      const job = await waitForJob(
+        t.base,
+        res.json().id,
+        (j) => {
+          void Promise.all(t.server.engine.pids.map(rssOf)).then((sizes) => (peak = Math.max(peak, ...sizes)));
+          return isTerminal(j);
+        },
+        30_000,
+      );
       assert.ok(peak < 400 * 1024 * 1024, `engine RSS peaked at ${Math.round(peak / 1048576)} MB`);
       return job;
     }
@@ -202,7 +256,23 @@ describe('hostile input', () => {
 
     it('refuses a 10-hour silent FLAC of a few KB the same way, and transcribes ten cropped seconds of it', async () => {
       const flac = path.join(media, 'ten-hours.flac');
-      await run('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'anullsrc=r=1000:cl=mono', '-t', '36000', '-c:a', 'flac', '-frame_size', '65535', flac]);
+      await run('ffmpeg', [
+        '-nostdin',
+        '-v',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        'anullsrc=r=1000:cl=mono',
+        '-t',
+        '36000',
+        '-c:a',
+        'flac',
+        '-frame_size',
+        '65535',
+        flac,
+      ]);
       const refused = await failsFastWithBoundedMemory(flac);
       assert.equal(refused.status, 'failed');
       assert.match(refused.error, /at most 4 hours of audio.*10 h 0 min/);
@@ -215,7 +285,10 @@ describe('hostile input', () => {
   it('wrote nothing outside the data directory, and nothing unexpected inside it', async () => {
     assert.deepEqual(await readdir(sandbox), ['data']);
     const unexpected = (await listTree(t.dataDir)).filter(
-      (p) => !/^(jobs|models|models\/whisper|models\/whisper\/ggml-synthetic-random\.bin|jobs\.json(\.journal)?|jobs\/[0-9a-f-]{36}|jobs\/[0-9a-f-]{36}\/(input\.(wav|mp3|media|txt|flac)|output\.wav|transcript\.json))$/.test(p),
+      (p) =>
+        !/^(jobs|models|models\/whisper|models\/whisper\/ggml-synthetic-random\.bin|jobs\.json(\.journal)?|jobs\/[0-9a-f-]{36}|jobs\/[0-9a-f-]{36}\/(input\.(wav|mp3|media|txt|flac)|output\.wav|transcript\.json))$/.test(
+          p,
+        ),
     );
     assert.deepEqual(unexpected, []);
   });

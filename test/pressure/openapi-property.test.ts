@@ -17,7 +17,17 @@ import { after, before, describe, it } from 'node:test';
 import { ERROR_STATUS, type ErrorCode } from '../../src/contract/errors';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { testModel } from '../helpers/test-models';
-import { asText, jsonBody, oddString, resolve, useHints, validNamed, validValue, wrongValue, type Schema } from './openapi-arbitraries';
+import {
+  asText,
+  jsonBody,
+  oddString,
+  resolve,
+  useHints,
+  validNamed,
+  validValue,
+  wrongValue,
+  type Schema,
+} from './openapi-arbitraries';
 import { closeAgent, multipartBody, rawPathSegment, send as sendWithin, type Answer, type Part } from './fuzz-client';
 import { installSyntheticWhisper, listTree } from './support';
 
@@ -32,7 +42,11 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 /** Percent-encodes every byte of the UTF-8 form (lone surrogates included, which encodeURIComponent refuses). */
 const percentEncode = (value: string): string =>
   Array.from(Buffer.from(value, 'utf8'))
-    .map((byte) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).padStart(2, '0').toUpperCase()}`))
+    .map((byte) =>
+      /[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte))
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).padStart(2, '0').toUpperCase()}`,
+    )
     .join('');
 
 interface Operation {
@@ -78,7 +92,11 @@ describe(`the OpenAPI document's operations hold their contract (seed ${SEED}, $
     const wav = await readFile(testModel('audio/jfk.wav'));
     mediaParts = [
       { filename: 'jfk.wav', contentType: 'audio/wav', data: wav.subarray(0, 32_044) },
-      { filename: 'jfk.mp3', contentType: 'audio/mpeg', data: (await readFile(testModel('audio/jfk.mp3'))).subarray(0, 16_000) },
+      {
+        filename: 'jfk.mp3',
+        contentType: 'audio/mpeg',
+        data: (await readFile(testModel('audio/jfk.mp3'))).subarray(0, 16_000),
+      },
       { filename: 'garbage.wav', contentType: 'audio/wav', data: Buffer.from('RIFF\u0000\u0000garbage'.repeat(50)) },
       { filename: '', contentType: 'application/octet-stream', data: Buffer.alloc(0) },
       { filename: '../../escape.wav', contentType: 'video/mp4', data: wav.subarray(0, 4096) },
@@ -88,7 +106,12 @@ describe(`the OpenAPI document's operations hold their contract (seed ${SEED}, $
     document = JSON.parse(answer.body.toString('utf8'));
     operations = listOperations(document);
     knownIds = await seedIds();
-    const voices = JSON.parse((await sendWithin(t.server.port, 'GET', '/v1/voices?languageCode=en&limit=5', {}, undefined, DEADLINE_MS)).body.toString()).items ?? [];
+    const voices =
+      JSON.parse(
+        (
+          await sendWithin(t.server.port, 'GET', '/v1/voices?languageCode=en&limit=5', {}, undefined, DEADLINE_MS)
+        ).body.toString(),
+      ).items ?? [];
     const voiceIds = voices.map((voice: { id: string }) => voice.id);
     useHints({
       voiceId: voiceIds,
@@ -135,10 +158,27 @@ describe(`the OpenAPI document's operations hold their contract (seed ${SEED}, $
   /** Ids the path parameters draw from: a cancelled TTS job, a cancelled STT job, and the installed models. */
   async function seedIds(): Promise<string[]> {
     const ids: string[] = [];
-    const tts = await sendWithin(t.server.port, 'POST', '/v1/tts/jobs', { 'content-type': 'application/json' }, Buffer.from(JSON.stringify({ text: 'Hello there.' })), DEADLINE_MS);
+    const tts = await sendWithin(
+      t.server.port,
+      'POST',
+      '/v1/tts/jobs',
+      { 'content-type': 'application/json' },
+      Buffer.from(JSON.stringify({ text: 'Hello there.' })),
+      DEADLINE_MS,
+    );
     if (tts.status === 200) ids.push(JSON.parse(tts.body.toString()).id);
-    const upload = multipartBody([{ name: 'file', filename: 'jfk.wav', contentType: 'audio/wav', data: mediaParts[0].data }], 'seedboundary');
-    const stt = await sendWithin(t.server.port, 'POST', '/v1/stt/jobs', { 'content-type': 'multipart/form-data; boundary=seedboundary' }, upload, DEADLINE_MS);
+    const upload = multipartBody(
+      [{ name: 'file', filename: 'jfk.wav', contentType: 'audio/wav', data: mediaParts[0].data }],
+      'seedboundary',
+    );
+    const stt = await sendWithin(
+      t.server.port,
+      'POST',
+      '/v1/stt/jobs',
+      { 'content-type': 'multipart/form-data; boundary=seedboundary' },
+      upload,
+      DEADLINE_MS,
+    );
     if (stt.status === 200) ids.push(JSON.parse(stt.body.toString()).id);
     for (const id of ids) await sendWithin(t.server.port, 'POST', `/v1/jobs/${id}/cancel`, {}, undefined, DEADLINE_MS);
     const models = await sendWithin(t.server.port, 'GET', '/v1/models', {}, undefined, DEADLINE_MS);
@@ -148,9 +188,10 @@ describe(`the OpenAPI document's operations hold their contract (seed ${SEED}, $
 
   function parameterValue(parameter: Schema): fc.Arbitrary<string | undefined> {
     const schema = resolve(document, parameter.schema);
-    const valid = parameter.in === 'path' && knownIds.length > 0
-      ? fc.oneof(fc.constantFrom(...knownIds), fc.uuid(), validValue(document, schema).map(asText))
-      : validNamed(document, parameter.name, schema).map(asText);
+    const valid =
+      parameter.in === 'path' && knownIds.length > 0
+        ? fc.oneof(fc.constantFrom(...knownIds), fc.uuid(), validValue(document, schema).map(asText))
+        : validNamed(document, parameter.name, schema).map(asText);
     // Optional parameters are mostly absent or valid, so that a request often has none wrong.
     return fc.oneof(
       { weight: 4, arbitrary: valid },
@@ -186,7 +227,14 @@ describe(`the OpenAPI document's operations hold their contract (seed ${SEED}, $
       const fullPath = `/v1${target}${query.length ? `?${query.join('&')}` : ''}`;
       const what = `${op.method} ${fullPath.slice(0, 200)} ${note}`.slice(0, 600);
       // fast-check prints a counterexample with this, not with its body's bytes.
-      return { method: op.method, path: fullPath, headers, body: data, what, [fc.toStringMethod]: () => JSON.stringify(what) };
+      return {
+        method: op.method,
+        path: fullPath,
+        headers,
+        body: data,
+        what,
+        [fc.toStringMethod]: () => JSON.stringify(what),
+      };
     });
   }
 
@@ -199,10 +247,37 @@ describe(`the OpenAPI document's operations hold their contract (seed ${SEED}, $
       '{"jsonrpc":"1.0","id":null}',
     );
     return fc.oneof(
-      { weight: 6, arbitrary: jsonBody(document, schema).map(({ mutation, text }) => ({ contentType: 'application/json', data: Buffer.from(text), note: `${mutation} ${text.slice(0, 300)}` })) },
-      { weight: 1, arbitrary: mcpMessages.map((text) => ({ contentType: 'application/json', data: Buffer.from(text), note: text })) },
-      { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/json; charset=latin1', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded')
-        .chain((contentType) => fc.constantFrom('{"a":', '{}', 'model=tts-1&input=hi', '\u0000\u0001').map((text) => ({ contentType, data: Buffer.from(text), note: `${contentType} ${text}` }))) },
+      {
+        weight: 6,
+        arbitrary: jsonBody(document, schema).map(({ mutation, text }) => ({
+          contentType: 'application/json',
+          data: Buffer.from(text),
+          note: `${mutation} ${text.slice(0, 300)}`,
+        })),
+      },
+      {
+        weight: 1,
+        arbitrary: mcpMessages.map((text) => ({
+          contentType: 'application/json',
+          data: Buffer.from(text),
+          note: text,
+        })),
+      },
+      {
+        weight: 1,
+        arbitrary: fc
+          .constantFrom(
+            'text/plain',
+            'application/json; charset=latin1',
+            'multipart/form-data; boundary=x',
+            'application/x-www-form-urlencoded',
+          )
+          .chain((contentType) =>
+            fc
+              .constantFrom('{"a":', '{}', 'model=tts-1&input=hi', '\u0000\u0001')
+              .map((text) => ({ contentType, data: Buffer.from(text), note: `${contentType} ${text}` })),
+          ),
+      },
     );
   }
 
@@ -211,41 +286,91 @@ describe(`the OpenAPI document's operations hold their contract (seed ${SEED}, $
     const required = new Set<string>(schema.required ?? []);
     const partFor = ([name, property]: [string, Schema]): fc.Arbitrary<Part | undefined> => {
       const resolved = resolve(document, property);
-      const present = required.has(name) ? fc.constantFrom(true, true, true, true, false) : fc.constantFrom(true, false, false);
+      const present = required.has(name)
+        ? fc.constantFrom(true, true, true, true, false)
+        : fc.constantFrom(true, false, false);
       let part: fc.Arbitrary<Part>;
       if (resolved.format === 'binary' && /text/.test(String(resolved.contentMediaType))) {
-        part = fc.tuple(fc.constantFrom('script.txt', 'cues.srt', 'cues.vtt', 'book.md', 'script.exe', ''), fc.constantFrom('And so, my fellow Americans.', '1\n00:00:00,000 --> 00:00:02,000\nAnd so\n', 'WEBVTT\n\n', '', '\u0000\uffff'.repeat(10)))
+        part = fc
+          .tuple(
+            fc.constantFrom('script.txt', 'cues.srt', 'cues.vtt', 'book.md', 'script.exe', ''),
+            fc.constantFrom(
+              'And so, my fellow Americans.',
+              '1\n00:00:00,000 --> 00:00:02,000\nAnd so\n',
+              'WEBVTT\n\n',
+              '',
+              '\u0000\uffff'.repeat(10),
+            ),
+          )
           .map(([filename, text]) => ({ name, filename, contentType: 'text/plain', data: Buffer.from(text) }));
       } else if (resolved.format === 'binary') {
         // Mostly real media, so that the success path is reached; the rest are garbage, empty or oddly named.
-        part = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...mediaParts.slice(0, 2)) }, { weight: 2, arbitrary: fc.constantFrom(...mediaParts) }).map((media) => ({ name, ...media }));
+        part = fc
+          .oneof(
+            { weight: 3, arbitrary: fc.constantFrom(...mediaParts.slice(0, 2)) },
+            { weight: 2, arbitrary: fc.constantFrom(...mediaParts) },
+          )
+          .map((media) => ({ name, ...media }));
       } else {
-        part = fc.oneof({ weight: 6, arbitrary: validNamed(document, name, resolved) }, { weight: 1, arbitrary: wrongValue(document, resolved) }, { weight: 1, arbitrary: oddString })
+        part = fc
+          .oneof(
+            { weight: 6, arbitrary: validNamed(document, name, resolved) },
+            { weight: 1, arbitrary: wrongValue(document, resolved) },
+            { weight: 1, arbitrary: oddString },
+          )
           .map((value) => ({ name, data: Buffer.from(asText(value)) }));
       }
       return present.chain((yes) => (yes ? part : fc.constant(undefined)));
     };
-    const extra = fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom<Part>(
-      { name: 'unknown', data: Buffer.from('1') },
-      { name: 'file', filename: 'second.wav', contentType: 'audio/wav', data: Buffer.from('RIFF') },
-      { name: 'prompt', data: Buffer.from('x'.repeat(5000)) },
-    ) });
+    const extra = fc.oneof(
+      { weight: 3, arbitrary: fc.constant(undefined) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom<Part>(
+          { name: 'unknown', data: Buffer.from('1') },
+          { name: 'file', filename: 'second.wav', contentType: 'audio/wav', data: Buffer.from('RIFF') },
+          { name: 'prompt', data: Buffer.from('x'.repeat(5000)) },
+        ),
+      },
+    );
     const closed = fc.constantFrom(true, true, true, true, false);
-    return fc.tuple(fc.tuple(...properties.map(partFor)), extra, fc.boolean(), fc.constantFrom('b0undary', 'x'.repeat(70), '---a b'), closed)
+    return fc
+      .tuple(
+        fc.tuple(...properties.map(partFor)),
+        extra,
+        fc.boolean(),
+        fc.constantFrom('b0undary', 'x'.repeat(70), '---a b'),
+        closed,
+      )
       .map(([parts, extraPart, fileLast, boundary, closed]) => {
         let list = parts.filter((p): p is Part => p !== undefined);
         if (extraPart) list.push(extraPart);
         // Fields after the file part must be judged like fields before it (issue 24, item 6).
-        if (fileLast) list = [...list.filter((p) => p.filename === undefined), ...list.filter((p) => p.filename !== undefined)];
+        if (fileLast)
+          list = [...list.filter((p) => p.filename === undefined), ...list.filter((p) => p.filename !== undefined)];
         else list = [...list.filter((p) => p.filename !== undefined), ...list.filter((p) => p.filename === undefined)];
         const data = multipartBody(list, boundary, closed);
-        return { contentType: `multipart/form-data; boundary=${boundary.includes(' ') ? `"${boundary}"` : boundary}`, data, note: list.map((p) => `${p.name}${p.filename !== undefined ? `(${p.filename})` : `=${p.data.toString('utf8').slice(0, 40)}`}`).join(' ') + (closed ? '' : ' unclosed') };
+        return {
+          contentType: `multipart/form-data; boundary=${boundary.includes(' ') ? `"${boundary}"` : boundary}`,
+          data,
+          note:
+            list
+              .map(
+                (p) =>
+                  `${p.name}${p.filename !== undefined ? `(${p.filename})` : `=${p.data.toString('utf8').slice(0, 40)}`}`,
+              )
+              .join(' ') + (closed ? '' : ' unclosed'),
+        };
       });
   }
 
   function checkErrorBody(op: Operation, answer: Answer, what: string): void {
     const text = answer.body.toString('utf8');
-    assert.match(String(answer.headers['content-type']), /json/, `${what}: error ${answer.status} without a JSON body: ${text.slice(0, 200)}`);
+    assert.match(
+      String(answer.headers['content-type']),
+      /json/,
+      `${what}: error ${answer.status} without a JSON body: ${text.slice(0, 200)}`,
+    );
     const body = JSON.parse(text);
     if (op.template === '/mcp' && body?.jsonrpc === '2.0') {
       assert.equal(typeof body.error?.message, 'string', `${what}: a JSON-RPC error without a message`);
@@ -256,7 +381,10 @@ describe(`the OpenAPI document's operations hold their contract (seed ${SEED}, $
     assert.doesNotMatch(body.error.message, /\n\s+at /, `${what}: a stack trace in the message`);
     if (op.openAiShape) {
       assert.equal(typeof body.error.type, 'string', `${what}: OpenAI error without type`);
-      assert.ok('param' in body.error && 'code' in body.error, `${what}: OpenAI error without param or code: ${text.slice(0, 200)}`);
+      assert.ok(
+        'param' in body.error && 'code' in body.error,
+        `${what}: OpenAI error without param or code: ${text.slice(0, 200)}`,
+      );
     } else {
       const code = body.error.code as ErrorCode;
       assert.equal(ERROR_STATUS[code], answer.status, `${what}: code ${code} does not go with status ${answer.status}`);
@@ -272,7 +400,18 @@ describe(`the OpenAPI document's operations hold their contract (seed ${SEED}, $
 
   it('lists the operations of every door', () => {
     const templates = new Set(operations.map((op) => op.template));
-    for (const expected of ['/tts/jobs', '/stt/jobs', '/align/jobs', '/jobs/{id}/transcript', '/audio/speech', '/audio/transcriptions', '/models/{id}', '/lexicon', '/mcp', '/voices']) {
+    for (const expected of [
+      '/tts/jobs',
+      '/stt/jobs',
+      '/align/jobs',
+      '/jobs/{id}/transcript',
+      '/audio/speech',
+      '/audio/transcriptions',
+      '/models/{id}',
+      '/lexicon',
+      '/mcp',
+      '/voices',
+    ]) {
       assert.ok(templates.has(expected), `the document lists ${expected}`);
     }
   });
@@ -283,11 +422,24 @@ describe(`the OpenAPI document's operations hold their contract (seed ${SEED}, $
       const allowed = new Set([...op.documented.filter((status) => status < 500), ...GENERIC_STATUSES]);
       await fc.assert(
         fc.asyncProperty(requestFor(op), async (request) => {
-          const answer = await sendWithin(t.server.port, request.method, request.path, request.headers, request.body, DEADLINE_MS);
+          const answer = await sendWithin(
+            t.server.port,
+            request.method,
+            request.path,
+            request.headers,
+            request.body,
+            DEADLINE_MS,
+          );
           sent[key] = (sent[key] ?? 0) + 1;
           statuses[`${key} ${answer.status}`] = (statuses[`${key} ${answer.status}`] ?? 0) + 1;
-          assert.ok(answer.status < 500, `${request.what}: ${answer.status} ${answer.body.toString('utf8').slice(0, 300)}`);
-          assert.ok(allowed.has(answer.status), `${request.what}: status ${answer.status} is not documented for ${key}: ${answer.body.toString('utf8').slice(0, 300)}`);
+          assert.ok(
+            answer.status < 500,
+            `${request.what}: ${answer.status} ${answer.body.toString('utf8').slice(0, 300)}`,
+          );
+          assert.ok(
+            allowed.has(answer.status),
+            `${request.what}: status ${answer.status} is not documented for ${key}: ${answer.body.toString('utf8').slice(0, 300)}`,
+          );
           if (answer.status >= 400) checkErrorBody(op, answer, request.what);
           await cancelIfCreated(op, answer);
         }),
@@ -303,7 +455,15 @@ describe(`the OpenAPI document's operations hold their contract (seed ${SEED}, $
 
   it('wrote nothing outside the data directory', async () => {
     const now = (await listTree(scratch)).filter((entry) => entry !== 'data' && !entry.startsWith(`data${path.sep}`));
-    assert.deepEqual(now, beforeTree.filter((entry) => entry !== 'data'), 'files appeared beside the data directory or in the temporary folder');
-    assert.deepEqual((await readdir(path.resolve(__dirname, '..', '..'))).sort(), beforeProjectRoot, 'files appeared in the working directory');
+    assert.deepEqual(
+      now,
+      beforeTree.filter((entry) => entry !== 'data'),
+      'files appeared beside the data directory or in the temporary folder',
+    );
+    assert.deepEqual(
+      (await readdir(path.resolve(__dirname, '..', '..'))).sort(),
+      beforeProjectRoot,
+      'files appeared in the working directory',
+    );
   });
 });

@@ -60,7 +60,9 @@ export class ProbeTally {
 
   /** Prints the line docs/probes.md quotes, then asserts 0 × 5xx, 0 hangs and no change outside (each listed). */
   finish(outsideChanges: readonly string[]): void {
-    console.log(`# probe ${this.name}: ${this.requests} requests, ${this.serverErrors.length} x 5xx, ${this.hangs.length} hangs, ${outsideChanges.length} outside writes`);
+    console.log(
+      `# probe ${this.name}: ${this.requests} requests, ${this.serverErrors.length} x 5xx, ${this.hangs.length} hangs, ${outsideChanges.length} outside writes`,
+    );
     assert.deepEqual(this.serverErrors, [], `${this.name}: answers with 5xx`);
     assert.deepEqual(this.hangs, [], `${this.name}: requests that never answered`);
     assert.deepEqual(outsideChanges, [], `${this.name}: writes outside the sandbox's own folders`);
@@ -87,7 +89,11 @@ async function fingerprint(root: string, skip: Set<string>): Promise<Map<string,
       const full = path.join(dir, name);
       if (skip.has(full)) continue;
       const info = await lstat(full);
-      const kind = info.isSymbolicLink() ? `link->${await readlink(full)}` : info.isDirectory() ? 'dir' : `file:${info.size}:${info.mtimeMs}`;
+      const kind = info.isSymbolicLink()
+        ? `link->${await readlink(full)}`
+        : info.isDirectory()
+          ? 'dir'
+          : `file:${info.size}:${info.mtimeMs}`;
       prints.set(path.relative(root, full), kind);
       if (info.isDirectory()) await walk(full);
     }
@@ -122,10 +128,15 @@ export async function makeSandbox(): Promise<Sandbox> {
   };
   const before = await watched();
   return {
-    root, data, work, outside,
+    root,
+    data,
+    work,
+    outside,
     changesOutside: async () => {
       const after = await watched();
-      const changed = [...new Set([...before.keys(), ...after.keys()])].filter((key) => before.get(key) !== after.get(key));
+      const changed = [...new Set([...before.keys(), ...after.keys()])].filter(
+        (key) => before.get(key) !== after.get(key),
+      );
       return changed.map((key) => `${key}: ${before.get(key) ?? 'absent'} -> ${after.get(key) ?? 'absent'}`);
     },
     dispose: () => rm(root, { recursive: true, force: true }),
@@ -162,7 +173,10 @@ export interface ProbeServer extends ProbeRun {
  * and after them `cleanUp` (e.g. killing a server the tests started), then the sandbox removed; the tally is
  * named `name`. One after hook does both, so nothing still runs in the sandbox when it goes.
  */
-export function useProbeSandbox(name: string, hooks: { prepare?: (box: Sandbox) => Promise<void>; cleanUp?: () => unknown } = {}): ProbeRun {
+export function useProbeSandbox(
+  name: string,
+  hooks: { prepare?: (box: Sandbox) => Promise<void>; cleanUp?: () => unknown } = {},
+): ProbeRun {
   const tally = new ProbeTally(name);
   let box: Sandbox | undefined;
   before(async () => {
@@ -179,7 +193,10 @@ export function useProbeSandbox(name: string, hooks: { prepare?: (box: Sandbox) 
   return {
     tally,
     get box() {
-      if (!box) throw new Error('useProbeSandbox(): the sandbox is made in the suite\'s before hook; read it inside a test or a hook');
+      if (!box)
+        throw new Error(
+          "useProbeSandbox(): the sandbox is made in the suite's before hook; read it inside a test or a hook",
+        );
       return box;
     },
   };
@@ -204,10 +221,15 @@ export function useProbeServer(
     cleanUp: () => server?.stop(),
   });
   return {
-    get box() { return run.box; },
+    get box() {
+      return run.box;
+    },
     tally: run.tally,
     get t() {
-      if (!server) throw new Error('useProbeServer(): the server starts in the suite\'s before hook; read it inside a test or a hook');
+      if (!server)
+        throw new Error(
+          "useProbeServer(): the server starts in the suite's before hook; read it inside a test or a hook",
+        );
       return server;
     },
   };

@@ -29,7 +29,11 @@ describe('50 clients at once past the queue capacity', () => {
     const clients = Array.from({ length: CLIENTS }, (_, i): Promise<RawResponse> =>
       i % 2 === 0
         ? postJson(`${t.base}/tts/jobs`, { voiceId, text: `${LONG_TEXT} ${i}` })
-        : uploadMultipart(`${t.base}/stt/jobs`, { language: 'en', diarizationEnabled: 'false' }, { source: testModel('audio/jfk.wav'), filename: `client-${i}.wav` }),
+        : uploadMultipart(
+            `${t.base}/stt/jobs`,
+            { language: 'en', diarizationEnabled: 'false' },
+            { source: testModel('audio/jfk.wav'), filename: `client-${i}.wav` },
+          ),
     );
     const responses = await Promise.all(clients);
     const accepted = responses.filter((r) => r.status === 200).map((r) => r.json());
@@ -40,21 +44,32 @@ describe('50 clients at once past the queue capacity', () => {
       assertErrorBody(r, 429, 'QUEUE_FULL');
       assert.ok(Number(r.headers['retry-after']) > 0);
     }
-    assert.ok(accepted.some((j) => j.kind === 'tts') && accepted.some((j) => j.kind === 'stt'), 'both kinds got places');
+    assert.ok(
+      accepted.some((j) => j.kind === 'tts') && accepted.some((j) => j.kind === 'stt'),
+      'both kinds got places',
+    );
 
     const ids = accepted.map((j) => j.id);
     assert.equal(new Set(ids).size, CAPACITY, 'no duplicated id');
-    const apiJobs = t.server.jobs.list().filter((j) => j.origin === 'api').map((j) => j.id);
+    const apiJobs = t.server.jobs
+      .list()
+      .filter((j) => j.origin === 'api')
+      .map((j) => j.id);
     assert.deepEqual([...apiJobs].sort(), [...ids].sort(), 'the store holds exactly the accepted jobs');
     for (const id of ids) {
       const job = (await request(`${t.base}/jobs/${id}`)).json();
       assert.ok(['queued', 'loading_model', 'processing'].includes(job.status), `${id} is ${job.status}`);
     }
-    assert.deepEqual((await readdir(path.join(t.dataDir, 'jobs'))).sort(), [...ids].sort(), 'refused uploads left no folder');
+    assert.deepEqual(
+      (await readdir(path.join(t.dataDir, 'jobs'))).sort(),
+      [...ids].sort(),
+      'refused uploads left no folder',
+    );
 
     // Another client is refused while the queue is full, and accepted once a place is freed.
     assertErrorBody(await postJson(`${t.base}/tts/jobs`, { voiceId, text: 'One too many.' }), 429, 'QUEUE_FULL');
-    for (const id of ids) assert.equal((await request(`${t.base}/jobs/${id}/cancel`, { method: 'POST' })).json().status, 'cancelled');
+    for (const id of ids)
+      assert.equal((await request(`${t.base}/jobs/${id}/cancel`, { method: 'POST' })).json().status, 'cancelled');
     const later = await postJson(`${t.base}/tts/jobs`, { voiceId, text: 'Room again.' });
     assert.equal(later.status, 200);
   });

@@ -16,7 +16,10 @@ import { probeEnds, useProbeSandbox } from './probe-kit';
 /** A token of the right shape that no relay knows. */
 const WELL_FORMED_TOKEN = `ssd_${'a'.repeat(40)}`;
 
-interface Ended { code: number | string; output: string }
+interface Ended {
+  code: number | string;
+  output: string;
+}
 
 /** A port nothing listens on: bound, read, closed. */
 async function closedPort(): Promise<number> {
@@ -28,8 +31,16 @@ async function closedPort(): Promise<number> {
 }
 
 /** Runs a command that should refuse to start: resolves with its exit, or with 'listening' once it listens. */
-function runUntilExitOrListen(script: string, args: string[], env: NodeJS.ProcessEnv, listening: RegExp): { ended: Promise<Ended | 'listening'>; kill(): void } {
-  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function runUntilExitOrListen(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  listening: RegExp,
+): { ended: Promise<Ended | 'listening'>; kill(): void } {
+  const child = spawn(process.execPath, [script, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const ended = new Promise<Ended | 'listening'>((resolve) => {
     const onData = (chunk: Buffer): void => {
@@ -51,10 +62,22 @@ describe('outside probe: relay S3 options and the device link', () => {
     relayData = await pgliteDataDir();
   });
 
-  const refusesToStart = async (what: string, script: string, args: string[], env: NodeJS.ProcessEnv, listening: RegExp, message: RegExp): Promise<void> => {
+  const refusesToStart = async (
+    what: string,
+    script: string,
+    args: string[],
+    env: NodeJS.ProcessEnv,
+    listening: RegExp,
+    message: RegExp,
+  ): Promise<void> => {
     const run = runUntilExitOrListen(script, args, env, listening);
     try {
-      const ended = await tally.probe(what, () => run.ended, (e) => (e === 'listening' ? 200 : /\n\s+at .*:\d+:\d+/.test(e.output) ? 500 : 400), 60_000);
+      const ended = await tally.probe(
+        what,
+        () => run.ended,
+        (e) => (e === 'listening' ? 200 : /\n\s+at .*:\d+:\d+/.test(e.output) ? 500 : 400),
+        60_000,
+      );
       assert.notEqual(ended, 'listening', `${what}: started`);
       const { code, output } = ended as Ended;
       assert.notEqual(code, 0, what);
@@ -66,8 +89,20 @@ describe('outside probe: relay S3 options and the device link', () => {
   };
 
   it('refuses S3 options S3 would refuse, each with a sentence naming the option', async () => {
-    const relay = (storage: string, extra: string[] = []) =>
-      ['serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', relayData, '--storage-dir', probe.box.work, '--storage', storage, ...extra];
+    const relay = (storage: string, extra: string[] = []) => [
+      'serve',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--data-dir',
+      relayData,
+      '--storage-dir',
+      probe.box.work,
+      '--storage',
+      storage,
+      ...extra,
+    ];
     const env = { RELAY_ADMIN_PASSWORD: ADMIN_PASSWORD, AWS_ACCESS_KEY_ID: 'probe', AWS_SECRET_ACCESS_KEY: 'probe' };
     const cases: Array<[string, string, string[], RegExp]> = [
       ['bucket of two characters', 's3://ab/prefix', [], /bucket/i],
@@ -89,11 +124,37 @@ describe('outside probe: relay S3 options and the device link', () => {
 
   it('with its S3 endpoint on a closed port, refuses at start or answers every request without hanging', async () => {
     const port = await closedPort();
-    const run = runUntilExitOrListen(RELAY_CLI,
-      ['serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', relayData, '--storage', 's3://team-speech/probe', '--s3-endpoint', `http://127.0.0.1:${port}`, '--s3-path-style'],
-      { RELAY_ADMIN_PASSWORD: ADMIN_PASSWORD, AWS_ACCESS_KEY_ID: 'probe', AWS_SECRET_ACCESS_KEY: 'probe', AWS_MAX_ATTEMPTS: '1' }, /relay listening on (http:\/\/\S+)\/v1/);
+    const run = runUntilExitOrListen(
+      RELAY_CLI,
+      [
+        'serve',
+        '--host',
+        '127.0.0.1',
+        '--port',
+        '0',
+        '--data-dir',
+        relayData,
+        '--storage',
+        's3://team-speech/probe',
+        '--s3-endpoint',
+        `http://127.0.0.1:${port}`,
+        '--s3-path-style',
+      ],
+      {
+        RELAY_ADMIN_PASSWORD: ADMIN_PASSWORD,
+        AWS_ACCESS_KEY_ID: 'probe',
+        AWS_SECRET_ACCESS_KEY: 'probe',
+        AWS_MAX_ATTEMPTS: '1',
+      },
+      /relay listening on (http:\/\/\S+)\/v1/,
+    );
     try {
-      const ended = await tally.probe('relay: S3 endpoint on a closed port', () => run.ended, (e) => (e === 'listening' ? 200 : /\n\s+at .*:\d+:\d+/.test(e.output) ? 500 : 400), 60_000);
+      const ended = await tally.probe(
+        'relay: S3 endpoint on a closed port',
+        () => run.ended,
+        (e) => (e === 'listening' ? 200 : /\n\s+at .*:\d+:\d+/.test(e.output) ? 500 : 400),
+        60_000,
+      );
       if (ended !== 'listening') {
         assert.notEqual(ended.code, 0);
         assert.doesNotMatch(ended.output, /\n\s+at .*:\d+:\d+/, ended.output.slice(0, 600));
@@ -105,22 +166,82 @@ describe('outside probe: relay S3 options and the device link', () => {
 
   it('starts the Local API when the relay it should join is unreachable, and refuses a relay that is not a URL', async () => {
     const port = await closedPort();
-    const cli = await tally.probe('device: relay on a closed port', () =>
-      startCli(['--port', '0', '--data-dir', probe.box.data, '--relay', `http://127.0.0.1:${port}`, '--device-token', WELL_FORMED_TOKEN], { SPEECH_STUDIO_CALIBRATION: 'off' }, 60_000), () => 200, 60_000);
+    const cli = await tally.probe(
+      'device: relay on a closed port',
+      () =>
+        startCli(
+          [
+            '--port',
+            '0',
+            '--data-dir',
+            probe.box.data,
+            '--relay',
+            `http://127.0.0.1:${port}`,
+            '--device-token',
+            WELL_FORMED_TOKEN,
+          ],
+          { SPEECH_STUDIO_CALIBRATION: 'off' },
+          60_000,
+        ),
+      () => 200,
+      60_000,
+    );
     try {
-      const health = await tally.probe('device: health while the relay is unreachable', () => request(`${cli.base}/health`), (r) => r.status);
+      const health = await tally.probe(
+        'device: health while the relay is unreachable',
+        () => request(`${cli.base}/health`),
+        (r) => r.status,
+      );
       assert.equal(health.status, 200);
     } finally {
       cli.child.kill('SIGKILL');
       await cli.exited;
     }
-    const serve = (relay: string, token = WELL_FORMED_TOKEN) => ['serve', '--port', '0', '--data-dir', probe.box.data, '--relay', relay, '--device-token', token];
+    const serve = (relay: string, token = WELL_FORMED_TOKEN) => [
+      'serve',
+      '--port',
+      '0',
+      '--data-dir',
+      probe.box.data,
+      '--relay',
+      relay,
+      '--device-token',
+      token,
+    ];
     const listening = /Speech Studio Local API listening on/;
-    await refusesToStart('device: relay not a URL', CLI, serve('not a url'), { SPEECH_STUDIO_CALIBRATION: 'off' }, listening, /relay/i);
+    await refusesToStart(
+      'device: relay not a URL',
+      CLI,
+      serve('not a url'),
+      { SPEECH_STUDIO_CALIBRATION: 'off' },
+      listening,
+      /relay/i,
+    );
     // The token's shape used to be checked only after the server listened: it served, then exited.
-    await refusesToStart('device: token of the wrong shape', CLI, serve(`http://127.0.0.1:${port}`, 'probe-token'), { SPEECH_STUDIO_CALIBRATION: 'off' }, listening, /device token ssd_/);
-    await refusesToStart('device: relay a file URL', CLI, serve('file:///etc/passwd'), { SPEECH_STUDIO_CALIBRATION: 'off' }, listening, /relay/i);
-    await refusesToStart('device: relay without a token', CLI, ['serve', '--port', '0', '--data-dir', probe.box.data, '--relay', `http://127.0.0.1:${port}`], { SPEECH_STUDIO_CALIBRATION: 'off', SPEECH_STUDIO_DEVICE_TOKEN: '' }, listening, /token/i);
+    await refusesToStart(
+      'device: token of the wrong shape',
+      CLI,
+      serve(`http://127.0.0.1:${port}`, 'probe-token'),
+      { SPEECH_STUDIO_CALIBRATION: 'off' },
+      listening,
+      /device token ssd_/,
+    );
+    await refusesToStart(
+      'device: relay a file URL',
+      CLI,
+      serve('file:///etc/passwd'),
+      { SPEECH_STUDIO_CALIBRATION: 'off' },
+      listening,
+      /relay/i,
+    );
+    await refusesToStart(
+      'device: relay without a token',
+      CLI,
+      ['serve', '--port', '0', '--data-dir', probe.box.data, '--relay', `http://127.0.0.1:${port}`],
+      { SPEECH_STUDIO_CALIBRATION: 'off', SPEECH_STUDIO_DEVICE_TOKEN: '' },
+      listening,
+      /token/i,
+    );
   });
 
   probeEnds(probe, 'ended every process, and wrote nothing outside the work folder and the data directories');

@@ -35,16 +35,35 @@ describe('the server killed mid-job and restarted', { skip: !onLinux && 'reads e
     dirs.push(dir, media);
     await installSyntheticWhisper(dir);
     const long = path.join(media, 'long.wav');
-    await run('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-stream_loop', '5', '-i', testModel('audio/alice-sample-16k.wav'), '-c:a', 'pcm_s16le', long]);
+    await run('ffmpeg', [
+      '-nostdin',
+      '-v',
+      'error',
+      '-y',
+      '-stream_loop',
+      '5',
+      '-i',
+      testModel('audio/alice-sample-16k.wav'),
+      '-c:a',
+      'pcm_s16le',
+      long,
+    ]);
 
     cli = await startCli(['--port', '0', '--data-dir', dir]);
     const base = cli.base;
     const voiceId = await englishVoiceId(base);
     const tts = (text: string) => postJson(`${base}/tts/jobs`, { voiceId, text });
-    const stt = (file: string) => uploadMultipart(`${base}/stt/jobs`, { language: 'en', diarizationEnabled: 'false' }, { source: file, filename: path.basename(file) });
+    const stt = (file: string) =>
+      uploadMultipart(
+        `${base}/stt/jobs`,
+        { language: 'en', diarizationEnabled: 'false' },
+        { source: file, filename: path.basename(file) },
+      );
 
     // Finished work, with the bytes of each output.
-    const finished = await Promise.all(['One.', 'Two.', 'Three.', 'Four.'].map(async (text) => (await tts(text)).json()));
+    const finished = await Promise.all(
+      ['One.', 'Two.', 'Three.', 'Four.'].map(async (text) => (await tts(text)).json()),
+    );
     const outputs = new Map<string, string>();
     for (const job of finished) {
       assert.equal((await waitForJob(base, job.id, isTerminal)).status, 'succeeded');
@@ -61,28 +80,44 @@ describe('the server killed mid-job and restarted', { skip: !onLinux && 'reads e
     const acknowledged: string[] = [];
     let answered = 0;
     const server = cli;
-    const burst = Array.from({ length: 12 }, (_, i) => Promise.race([
-      (i % 3 === 0 ? stt(testModel('audio/jfk.wav')) : tts(`Burst ${i}.`)).then(
-        (res) => {
-          if (res.status === 200) acknowledged.push(res.json().id);
-          if (++answered === 6) server.child.kill('SIGKILL');
-        },
-        () => undefined,
-      ),
-      // Cut off by the kill (an upload may never hear back): the client was never told about a job.
-      server.exited,
-    ]));
+    const burst = Array.from({ length: 12 }, (_, i) =>
+      Promise.race([
+        (i % 3 === 0 ? stt(testModel('audio/jfk.wav')) : tts(`Burst ${i}.`)).then(
+          (res) => {
+            if (res.status === 200) acknowledged.push(res.json().id);
+            if (++answered === 6) server.child.kill('SIGKILL');
+          },
+          () => undefined,
+        ),
+        // Cut off by the kill (an upload may never hear back): the client was never told about a job.
+        server.exited,
+      ]),
+    );
     await Promise.all(burst);
     if (answered < 6) server.child.kill('SIGKILL');
     await server.exited;
     assert.ok(acknowledged.length >= 6, `${acknowledged.length} jobs acknowledged before the kill`);
-    for (const pid of engines) await waitFor(`engine ${pid} to exit with its server`, async () => isAlive(pid), (a) => !a, 10_000);
+    for (const pid of engines)
+      await waitFor(
+        `engine ${pid} to exit with its server`,
+        async () => isAlive(pid),
+        (a) => !a,
+        10_000,
+      );
 
     cli = await startCli(['--port', '0', '--data-dir', dir]);
     const again = cli.base;
     for (const job of finished) {
-      assert.deepEqual((await request(`${again}/jobs/${job.id}`)).json(), before.get(job.id), 'a finished job never changes');
-      assert.equal(sha((await request(`${again}/jobs/${job.id}/output`)).body), outputs.get(job.id), 'its output is intact');
+      assert.deepEqual(
+        (await request(`${again}/jobs/${job.id}`)).json(),
+        before.get(job.id),
+        'a finished job never changes',
+      );
+      assert.equal(
+        sha((await request(`${again}/jobs/${job.id}/output`)).body),
+        outputs.get(job.id),
+        'its output is intact',
+      );
     }
     const interrupted = (await request(`${again}/jobs/${running.id}`)).json();
     assert.equal(interrupted.status, 'interrupted');
@@ -91,7 +126,10 @@ describe('the server killed mid-job and restarted', { skip: !onLinux && 'reads e
       assert.ok(job.status === 'succeeded' || job.status === 'interrupted', `${id} is ${job.status}: ${job.error}`);
     }
     assert.ok(
-      (await Promise.all(acknowledged.map(async (id) => (await request(`${again}/jobs/${id}`)).json().status))).filter((s) => s === 'succeeded').length >= acknowledged.length - 1,
+      (await Promise.all(acknowledged.map(async (id) => (await request(`${again}/jobs/${id}`)).json().status))).filter(
+        (s) => s === 'succeeded',
+      ).length >=
+        acknowledged.length - 1,
       'at most the one job running at the kill is interrupted; every queued one ran',
     );
     cli.child.kill('SIGTERM');

@@ -20,7 +20,13 @@ interface Exchange {
 }
 
 /** Sends `head` at once, then `drip` one piece at a time every `everyMs`, until the server closes. */
-function trickle(port: number, head: string, drip: () => string, everyMs: number, giveUpMs = 20_000): Promise<Exchange> {
+function trickle(
+  port: number,
+  head: string,
+  drip: () => string,
+  everyMs: number,
+  giveUpMs = 20_000,
+): Promise<Exchange> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     let timer: NodeJS.Timeout | undefined;
@@ -60,7 +66,12 @@ describe('slow clients (slowloris)', () => {
 
   it('cuts headers that arrive one line at a time, with 408 and the error body', async () => {
     let n = 0;
-    const exchange = await trickle(t.server.port, 'GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n', () => `X-Slow-${n++}: a\r\n`, 100);
+    const exchange = await trickle(
+      t.server.port,
+      'GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n',
+      () => `X-Slow-${n++}: a\r\n`,
+      100,
+    );
     assert408(exchange, 3000);
   });
 
@@ -70,24 +81,31 @@ describe('slow clients (slowloris)', () => {
   });
 
   it('cuts a JSON body that trickles in, with 408 and the error body', async () => {
-    const head = 'POST /v1/tts/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{';
+    const head =
+      'POST /v1/tts/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{';
     assert408(await trickle(t.server.port, head, () => ' ', 50), 3000);
   });
 
   it('cuts a chunked body that trickles in and never ends', async () => {
-    const head = 'POST /v1/tts/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
+    const head =
+      'POST /v1/tts/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
     assert408(await trickle(t.server.port, head, () => '1\r\n \r\n', 50), 3000);
   });
 
   it('cuts a trickling upload, removes its partial file and frees its place in the queue', async () => {
     const boundary = 'slowloris';
     const part = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.wav"\r\nContent-Type: audio/wav\r\n\r\nRIFF`;
-    const head = `POST /v1/stt/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\n` +
+    const head =
+      `POST /v1/stt/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\n` +
       `Content-Length: ${10 * 1024 * 1024}\r\n\r\n${part}`;
     assert408(await trickle(t.server.port, head, () => 'x'.repeat(16), 50), 3000);
     await waitForEmpty(jobFolders);
     // The queue holds one job: the cut upload must have given its place back.
-    const res = await uploadMultipart(`${t.base}/stt/jobs`, { language: 'en', diarizationEnabled: 'false' }, { source: testModel('audio/jfk.wav'), filename: 'jfk.wav' });
+    const res = await uploadMultipart(
+      `${t.base}/stt/jobs`,
+      { language: 'en', diarizationEnabled: 'false' },
+      { source: testModel('audio/jfk.wav'), filename: 'jfk.wav' },
+    );
     assert.equal(res.status, 200, res.body.toString());
     await fetch(`${t.base}/jobs/${res.json().id}/cancel`, { method: 'POST' });
   });

@@ -17,10 +17,26 @@ after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))
 
 /** A finished Local API TTS job as the store writes it. */
 const finishedJob = (id: string, extra: object = {}) => ({
-  id, name: `job ${id.slice(0, 8)}`, kind: 'tts', status: 'succeeded', progress: 100, phase: 'done', backend: 'espeak-ng',
-  result: { mediaType: 'audio/wav' }, error: null, createdAt: 1_700_000_000_000, startedAt: 1_700_000_000_100,
-  finishedAt: 1_700_000_000_200, origin: 'api', outputFile: 'output.wav',
-  input: { kind: 'tts', characters: 5, options: { outputFormat: 'wav' }, voice: { engine: 'espeak-ng', engineVoiceId: 'gmw/en-US', languageCode: 'en-US' } },
+  id,
+  name: `job ${id.slice(0, 8)}`,
+  kind: 'tts',
+  status: 'succeeded',
+  progress: 100,
+  phase: 'done',
+  backend: 'espeak-ng',
+  result: { mediaType: 'audio/wav' },
+  error: null,
+  createdAt: 1_700_000_000_000,
+  startedAt: 1_700_000_000_100,
+  finishedAt: 1_700_000_000_200,
+  origin: 'api',
+  outputFile: 'output.wav',
+  input: {
+    kind: 'tts',
+    characters: 5,
+    options: { outputFormat: 'wav' },
+    voice: { engine: 'espeak-ng', engineVoiceId: 'gmw/en-US', languageCode: 'en-US' },
+  },
   ...extra,
 });
 const GOOD = '11111111-1111-4111-8111-111111111111';
@@ -39,7 +55,8 @@ async function startOn(files: Record<string, string | null>, options = {}) {
   return { t, log, dataDir };
 }
 
-const keptCopies = async (dataDir: string): Promise<string[]> => (await readdir(dataDir)).filter((n) => n.includes('.damaged-'));
+const keptCopies = async (dataDir: string): Promise<string[]> =>
+  (await readdir(dataDir)).filter((n) => n.includes('.damaged-'));
 
 describe('a damaged job store', () => {
   const unreadable: Record<string, string | null> = {
@@ -57,7 +74,10 @@ describe('a damaged job store', () => {
         assert.equal((await request(`${t.base}/health`)).status, 200);
         const copies = await keptCopies(dataDir);
         assert.equal(copies.length, 1, copies.join());
-        assert.ok(log.lines.some((l) => l.startsWith('error ') && /could not be read/.test(l) && l.includes(copies[0])), log.lines.join('\n'));
+        assert.ok(
+          log.lines.some((l) => l.startsWith('error ') && /could not be read/.test(l) && l.includes(copies[0])),
+          log.lines.join('\n'),
+        );
       } finally {
         await t.stop();
       }
@@ -68,8 +88,14 @@ describe('a damaged job store', () => {
     const snapshot = {
       version: 1,
       jobs: [
-        finishedJob(GOOD), null, 5, 'job', { id: GOOD_TOO }, finishedJob(GOOD_TOO, { status: 'exploded' }),
-        finishedJob('../victim', { finishedAt: 1 }), finishedJob('x', { outputFile: '../../api-key' }),
+        finishedJob(GOOD),
+        null,
+        5,
+        'job',
+        { id: GOOD_TOO },
+        finishedJob(GOOD_TOO, { status: 'exploded' }),
+        finishedJob('../victim', { finishedAt: 1 }),
+        finishedJob('x', { outputFile: '../../api-key' }),
       ],
     };
     const { t, log, dataDir } = await startOn({ 'jobs.json': JSON.stringify(snapshot) }, { maxFinishedJobs: 1 });
@@ -81,7 +107,10 @@ describe('a damaged job store', () => {
       assert.equal((await request(`${t.base}/jobs/${GOOD}`)).json().status, 'succeeded');
       assert.equal((await request(`${t.base}/jobs/${GOOD}/output`)).body.toString(), 'RIFF');
       assert.equal((await request(`${t.base}/jobs/${GOOD_TOO}`)).status, 404);
-      assert.ok(log.lines.some((l) => /held 7 damaged job records/.test(l)), log.lines.join('\n'));
+      assert.ok(
+        log.lines.some((l) => /held 7 damaged job records/.test(l)),
+        log.lines.join('\n'),
+      );
       assert.equal((await keptCopies(dataDir)).length, 1);
       // A finished job makes the server prune its history down to one job: only sound records are candidates.
       const voiceId = await englishVoiceId(t.base);
@@ -107,7 +136,10 @@ describe('a damaged job store', () => {
     try {
       assert.equal((await request(`${t.base}/jobs/${GOOD}`)).json().status, 'succeeded');
       assert.equal((await request(`${t.base}/jobs/${GOOD_TOO}`)).json().status, 'succeeded');
-      assert.ok(log.lines.some((l) => /held 4 damaged lines/.test(l)), log.lines.join('\n'));
+      assert.ok(
+        log.lines.some((l) => /held 4 damaged lines/.test(l)),
+        log.lines.join('\n'),
+      );
       assert.equal((await keptCopies(dataDir)).length, 1);
     } finally {
       await t.stop();
@@ -118,7 +150,10 @@ describe('a damaged job store', () => {
     const { t, log, dataDir } = await startOn({ 'jobs.json.journal': null });
     let id: string;
     try {
-      assert.ok(log.lines.some((l) => /journal .* could not be read/.test(l)), log.lines.join('\n'));
+      assert.ok(
+        log.lines.some((l) => /journal .* could not be read/.test(l)),
+        log.lines.join('\n'),
+      );
       const voiceId = await englishVoiceId(t.base);
       id = (await postJson(`${t.base}/tts/jobs`, { voiceId, text: 'Written after the damage.' })).json().id;
       await waitForJob(t.base, id, isTerminal);
@@ -136,25 +171,59 @@ describe('a damaged job store', () => {
     const checked = compileValidators().ttsRequest({ voiceId: GOOD, text: 'Hello.' }); // the voice that runs is the record's `voice`
     assert.ok(checked.ok);
     const { text: _text, ...options } = checked.value;
-    const queued = (id: string, changed: object = {}) => finishedJob(id, {
-      status: 'queued', progress: 0, phase: 'queued', backend: null, result: null, startedAt: null, finishedAt: null, outputFile: null,
-      input: { kind: 'tts', characters: 6, options: { ...options, ...changed }, voice: { engine: 'espeak-ng', engineVoiceId: 'gmw/en-US', languageCode: 'en-US' } },
-    });
+    const queued = (id: string, changed: object = {}) =>
+      finishedJob(id, {
+        status: 'queued',
+        progress: 0,
+        phase: 'queued',
+        backend: null,
+        result: null,
+        startedAt: null,
+        finishedAt: null,
+        outputFile: null,
+        input: {
+          kind: 'tts',
+          characters: 6,
+          options: { ...options, ...changed },
+          voice: { engine: 'espeak-ng', engineVoiceId: 'gmw/en-US', languageCode: 'en-US' },
+        },
+      });
     const snapshot = { version: 1, jobs: [finishedJob(GOOD), queued(GOOD), queued(GOOD_TOO, { sampleRate: 1e9 })] };
     const { t, log } = await startOn({
-      'jobs.json': JSON.stringify(snapshot), jobs: null, [`jobs/${GOOD}`]: null, [`jobs/${GOOD}/output.wav`]: 'RIFF',
-      [`jobs/${GOOD}/input.txt`]: 'Hello.', [`jobs/${GOOD_TOO}`]: null, [`jobs/${GOOD_TOO}/input.txt`]: 'Hello.',
+      'jobs.json': JSON.stringify(snapshot),
+      jobs: null,
+      [`jobs/${GOOD}`]: null,
+      [`jobs/${GOOD}/output.wav`]: 'RIFF',
+      [`jobs/${GOOD}/input.txt`]: 'Hello.',
+      [`jobs/${GOOD_TOO}`]: null,
+      [`jobs/${GOOD_TOO}/input.txt`]: 'Hello.',
     });
     try {
       const before = (await request(`${t.base}/jobs/${GOOD}`)).json();
       // The queue runs oldest first: once a new job has finished, anything recovered at start has run.
-      const job = (await postJson(`${t.base}/tts/jobs`, { voiceId: await englishVoiceId(t.base), text: 'After the recovered ones.' })).json();
+      const job = (
+        await postJson(`${t.base}/tts/jobs`, {
+          voiceId: await englishVoiceId(t.base),
+          text: 'After the recovered ones.',
+        })
+      ).json();
       await waitForJob(t.base, job.id, isTerminal);
       assert.deepEqual((await request(`${t.base}/jobs/${GOOD}`)).json(), before);
       assert.equal(before.status, 'succeeded');
       assert.equal((await request(`${t.base}/jobs/${GOOD}/output`)).body.toString(), 'RIFF');
-      assert.equal((await request(`${t.base}/jobs/${GOOD_TOO}`)).status, 404, 'the record with a sample rate of 1e9 never became a job');
-      assert.ok(log.lines.some((l) => /1 damaged job records \(the first: input\.options\.sampleRate: must be one of/.test(l) && /1 second records of one job id/.test(l)), log.lines.join('\n'));
+      assert.equal(
+        (await request(`${t.base}/jobs/${GOOD_TOO}`)).status,
+        404,
+        'the record with a sample rate of 1e9 never became a job',
+      );
+      assert.ok(
+        log.lines.some(
+          (l) =>
+            /1 damaged job records \(the first: input\.options\.sampleRate: must be one of/.test(l) &&
+            /1 second records of one job id/.test(l),
+        ),
+        log.lines.join('\n'),
+      );
     } finally {
       await t.stop();
     }

@@ -30,7 +30,10 @@ async function depcheck(root: string): Promise<{ code: number; output: string }>
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof failed.code === 'number' ? failed.code : -1, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
+    return {
+      code: typeof failed.code === 'number' ? failed.code : -1,
+      output: `${failed.stdout ?? ''}${failed.stderr ?? ''}`,
+    };
   }
 }
 
@@ -87,7 +90,10 @@ describe('npm run depcheck (scripts/depcheck.mjs)', () => {
     assert.doesNotMatch(output, /no-module-cycle/);
     assert.match(output, /no-folder-cycle: src\/engine, src\/voices import each other/);
     assert.match(output, /src\/engine → src\/voices \(e\.g\. src\/engine\/worker\.ts → src\/voices\/library\.ts\)/);
-    assert.match(output, /src\/voices → src\/engine \(e\.g\. src\/voices\/default-voice\.ts → src\/engine\/tts\/language\.ts\)/);
+    assert.match(
+      output,
+      /src\/voices → src\/engine \(e\.g\. src\/voices\/default-voice\.ts → src\/engine\/tts\/language\.ts\)/,
+    );
   });
 
   it('fails on vscode outside the editor and on HTTP or Koa in the engine or the job core, type-only imports included', async () => {
@@ -103,7 +109,13 @@ describe('npm run depcheck (scripts/depcheck.mjs)', () => {
     assert.equal(code, 1, output);
     assert.match(output, /vscode-only-in-editor: src\/http\/notify\.ts → /);
     assert.doesNotMatch(output, /vscode-only-in-editor: src\/(editor|extension)/);
-    for (const file of ['src/engine/fetch-model.ts', 'src/jobs/routes.ts', 'src/jobs/body.ts', 'src/engine/socket.ts', 'src/jobs/upload.ts']) {
+    for (const file of [
+      'src/engine/fetch-model.ts',
+      'src/jobs/routes.ts',
+      'src/jobs/body.ts',
+      'src/engine/socket.ts',
+      'src/jobs/upload.ts',
+    ]) {
       assert.match(output, new RegExp(`no-http-in-core: ${file.replace(/[./]/g, '\\$&')} → `), file);
     }
     assert.doesNotMatch(output, /no-http-in-core: src\/(http|local-api)/, 'the doors may use HTTP');
@@ -126,7 +138,11 @@ describe('npm run depcheck (scripts/depcheck.mjs)', () => {
     assert.match(output, /no-door-in-core: src\/jobs\/door-rule\.ts → src\/local-api\/routes\.ts/);
     assert.match(output, /no-door-in-core: src\/voices\/host-voice\.ts → src\/host\/app\.ts/);
     assert.match(output, /cli-entry-is-a-door: src\/cli\.ts → src\/mcp\/tools\.ts/);
-    assert.doesNotMatch(output, /no-door-to-door: src\/(editor\/commands|host)/, 'a door may start the host, and the host composes doors');
+    assert.doesNotMatch(
+      output,
+      /no-door-to-door: src\/(editor\/commands|host)/,
+      'a door may start the host, and the host composes doors',
+    );
   });
 
   it('fails when anything outside src/engine/ imports the engine, by type, value or dynamic import, neutral folders included', async () => {
@@ -145,10 +161,22 @@ describe('npm run depcheck (scripts/depcheck.mjs)', () => {
       ['src/engine-api/reach-in.ts', 'src/engine/audio/wav-reader.ts'],
       ['src/host/engine-loader.ts', 'src/engine/worker.ts'],
     ]) {
-      assert.match(output, new RegExp(`engine-is-a-process: ${from.replace(/[./]/g, '\\$&')} → ${to.replace(/[./]/g, '\\$&')}`), from);
+      assert.match(
+        output,
+        new RegExp(`engine-is-a-process: ${from.replace(/[./]/g, '\\$&')} → ${to.replace(/[./]/g, '\\$&')}`),
+        from,
+      );
     }
-    assert.doesNotMatch(output, /engine-is-a-process: src\/engine\//, 'the engine imports its own modules and the neutral folders');
-    assert.doesNotMatch(output, /engine-is-a-process: src\/jobs\/job-service/, 'the job core may import the engine messages of src/engine-api/');
+    assert.doesNotMatch(
+      output,
+      /engine-is-a-process: src\/engine\//,
+      'the engine imports its own modules and the neutral folders',
+    );
+    assert.doesNotMatch(
+      output,
+      /engine-is-a-process: src\/jobs\/job-service/,
+      'the job core may import the engine messages of src/engine-api/',
+    );
   });
 
   it('fails when src/http or src/link imports the job core, while the doors may', async () => {

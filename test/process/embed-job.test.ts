@@ -32,8 +32,20 @@ describe('an embed job', () => {
   /** A job service on the data directory's store, as a start of Speech Studio makes it. */
   async function start(): Promise<JobService> {
     const store = await JobStore.open(path.join(dir, 'jobs.json'), silentLogger);
-    const engine = new EngineHost({ workerPath: worker, log: silentLogger, config: () => engineConfigFromEnvironment(), limits: LIMITS });
-    const service = new JobService({ dataDir: dir, store, engine, log: silentLogger, capacity: 1, maxFinishedJobs: 100 });
+    const engine = new EngineHost({
+      workerPath: worker,
+      log: silentLogger,
+      config: () => engineConfigFromEnvironment(),
+      limits: LIMITS,
+    });
+    const service = new JobService({
+      dataDir: dir,
+      store,
+      engine,
+      log: silentLogger,
+      capacity: 1,
+      maxFinishedJobs: 100,
+    });
     await service.recover();
     services.push(service);
     return service;
@@ -44,7 +56,13 @@ describe('an embed job', () => {
     // The scripted engine, holding an embed task whose copy is named `hold…` (so a job stays running).
     const scripted = await readFile(SCRIPTED_ENGINE, 'utf8');
     worker = path.join(dir, 'holding-engine.cjs');
-    await writeFile(worker, scripted.replace("if (message.task?.hold) {", "if (message.task?.hold || /hold/.test(message.task?.outputPath ?? '')) {"));
+    await writeFile(
+      worker,
+      scripted.replace(
+        'if (message.task?.hold) {',
+        "if (message.task?.hold || /hold/.test(message.task?.outputPath ?? '')) {",
+      ),
+    );
     subtitles = path.join(dir, 'talk.de.srt');
     await writeFile(subtitles, '1\n00:00:00,200 --> 00:00:00,900\nHallo.\n');
     jobs = await start();
@@ -55,9 +73,19 @@ describe('an embed job', () => {
   });
 
   const ended = (service: JobService, id: string): Promise<JobRecord> =>
-    waitFor(`job ${id} to end`, async () => service.get(id)!, (job) => !['queued', 'loading_model', 'processing'].includes(job.status), 5000);
+    waitFor(
+      `job ${id} to end`,
+      async () => service.get(id)!,
+      (job) => !['queued', 'loading_model', 'processing'].includes(job.status),
+      5000,
+    );
   const embed = (service: JobService, out: string): Promise<JobRecord> =>
-    service.create(embedKind, { origin: 'editor', video: path.join(dir, 'talk.mp4'), subtitles, out: path.join(dir, out) });
+    service.create(embedKind, {
+      origin: 'editor',
+      video: path.join(dir, 'talk.mp4'),
+      subtitles,
+      out: path.join(dir, out),
+    });
 
   /** Holds the one process of the job lane with a bare task, as casting a book does, until the returned controller aborts. */
   async function holdJobLane(service: JobService): Promise<AbortController> {
@@ -65,7 +93,12 @@ describe('an embed job', () => {
     let arrived!: () => void;
     const running = new Promise<void>((resolve) => (arrived = resolve));
     const engine = (service as unknown as { options: { engine: EngineHost } }).options.engine;
-    void engine.run('cast', { kind: 'cast-attribute', hold: true } as unknown as EngineTask, { signal: release.signal, onProgress: () => arrived() }).catch(() => undefined);
+    void engine
+      .run('cast', { kind: 'cast-attribute', hold: true } as unknown as EngineTask, {
+        signal: release.signal,
+        onProgress: () => arrived(),
+      })
+      .catch(() => undefined);
     await running;
     return release;
   }
@@ -84,7 +117,10 @@ describe('an embed job', () => {
     released = true;
     release.abort();
     assert.equal((await ended(jobs, job.id)).status, 'succeeded');
-    assert.ok(statuses.every((status) => status === 'queued (lane busy)' || !status.includes('lane busy')), statuses.join(', '));
+    assert.ok(
+      statuses.every((status) => status === 'queued (lane busy)' || !status.includes('lane busy')),
+      statuses.join(', '),
+    );
     assert.ok(statuses.includes('loading_model') && statuses.at(-1) === 'succeeded', statuses.join(', '));
   });
 
@@ -101,7 +137,15 @@ describe('an embed job', () => {
 
   it('refuses before any job what the engine would refuse, with its sentence', async () => {
     await assert.rejects(embed(jobs, 'talk.avi'), /Subtitles can be embedded in .*, not \.avi\./);
-    await assert.rejects(jobs.create(embedKind, { origin: 'cli', video: path.join(dir, 'talk.mp4'), subtitles: path.join(dir, 'gone.srt'), out: path.join(dir, 'x.mp4') }), /cannot be read \(ENOENT\)/);
+    await assert.rejects(
+      jobs.create(embedKind, {
+        origin: 'cli',
+        video: path.join(dir, 'talk.mp4'),
+        subtitles: path.join(dir, 'gone.srt'),
+        out: path.join(dir, 'x.mp4'),
+      }),
+      /cannot be read \(ENOENT\)/,
+    );
     assert.deepEqual(jobs.list(), []);
   });
 
@@ -116,7 +160,12 @@ describe('an embed job', () => {
     const release = await holdJobLane(jobs);
     const running = await embed(jobs, 'hold.mp4');
     release.abort();
-    await waitFor('the held embed to run', async () => jobs.get(running.id)!, (job) => job.status === 'processing', 5000);
+    await waitFor(
+      'the held embed to run',
+      async () => jobs.get(running.id)!,
+      (job) => job.status === 'processing',
+      5000,
+    );
     const queued = await embed(jobs, 'talk.subtitled.webm');
     assert.equal(jobs.get(queued.id)?.status, 'queued');
     await jobs.shutdown();

@@ -17,10 +17,14 @@ const noProgress = (): void => undefined;
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe('EngineHost and the abort signals of its jobs', () => {
-  const host = new EngineHost({ workerPath: SCRIPTED_ENGINE, log: silentLogger, config: () => engineConfigFromEnvironment() });
+  const host = new EngineHost({
+    workerPath: SCRIPTED_ENGINE,
+    log: silentLogger,
+    config: () => engineConfigFromEnvironment(),
+  });
   after(() => host.close());
 
-  it('stops listening to a job\'s signal once the job has settled', async () => {
+  it("stops listening to a job's signal once the job has settled", async () => {
     const signal = new AbortController().signal;
     for (const id of ['a', 'b', 'c']) {
       await host.run(id, quick, { signal, onProgress: noProgress });
@@ -36,7 +40,10 @@ describe('EngineHost and the abort signals of its jobs', () => {
     const next = new AbortController();
     const running = host.run('second', held, { signal: next.signal, onProgress: noProgress });
     let settled = false;
-    running.then(() => (settled = true), () => (settled = true));
+    running.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
     assert.deepEqual(host.pids, [pid], 'the second job runs on the warm process');
     finished.abort();
     await settle();
@@ -51,15 +58,25 @@ describe('EngineHost and the abort signals of its jobs', () => {
 
 describe('EngineHost giving a borrowed process back to interactive speech', () => {
   /** A host with two processes, one for jobs, with a held job and a held analysis task of `analysis` holding both. */
-  async function bothHeld(analysis: Record<string, unknown>): Promise<{ host: EngineHost; analysisPid: number; stopAll: AbortController; analysing: Promise<unknown> }> {
-    const host = new EngineHost({ workerPath: SCRIPTED_ENGINE, log: silentLogger, config: () => engineConfigFromEnvironment(), limits: { maxProcesses: 2, maxJobProcesses: 1 } });
+  async function bothHeld(
+    analysis: Record<string, unknown>,
+  ): Promise<{ host: EngineHost; analysisPid: number; stopAll: AbortController; analysing: Promise<unknown> }> {
+    const host = new EngineHost({
+      workerPath: SCRIPTED_ENGINE,
+      log: silentLogger,
+      config: () => engineConfigFromEnvironment(),
+      limits: { maxProcesses: 2, maxJobProcesses: 1 },
+    });
     const stopAll = new AbortController();
     void host.run('job', held, { signal: stopAll.signal, onProgress: noProgress }).catch(() => undefined);
     while (host.pids.length < 1) await settle();
     const [jobPid] = host.pids;
     let arrived!: () => void;
     const running = new Promise<void>((resolve) => (arrived = resolve));
-    const analysing = host.run('analysis', { ...analysis, hold: true } as unknown as EngineTask, { signal: stopAll.signal, onProgress: () => arrived() });
+    const analysing = host.run('analysis', { ...analysis, hold: true } as unknown as EngineTask, {
+      signal: stopAll.signal,
+      onProgress: () => arrived(),
+    });
     analysing.catch(() => undefined);
     await running; // the engine process has the task (a process still starting could not answer a yield in time)
     const analysisPid = host.pids.find((pid) => pid !== jobPid)!;
@@ -71,8 +88,15 @@ describe('EngineHost giving a borrowed process back to interactive speech', () =
   it('runs the sentence in the process a yielding analysis task gave back, which stays alive', async () => {
     const { host, analysisPid, stopAll } = await bothHeld({ kind: 'waveform', yields: true });
     try {
-      const { result } = await host.run('sentence', sentence, { signal: new AbortController().signal, onProgress: noProgress });
-      assert.equal((result as unknown as { pid: number }).pid, analysisPid, 'the sentence ran in the process the waveform had');
+      const { result } = await host.run('sentence', sentence, {
+        signal: new AbortController().signal,
+        onProgress: noProgress,
+      });
+      assert.equal(
+        (result as unknown as { pid: number }).pid,
+        analysisPid,
+        'the sentence ran in the process the waveform had',
+      );
       assert.deepEqual(host.yields, { kept: 1, ended: 0 });
       assert.ok(host.pids.includes(analysisPid), 'that process is still alive');
       assert.equal(host.pids.length, 2);
@@ -85,7 +109,10 @@ describe('EngineHost giving a borrowed process back to interactive speech', () =
   it('ends the process of an analysis task that does not answer the yield within the bound, and never exceeds the cap', async () => {
     const { host, analysisPid, stopAll } = await bothHeld({ kind: 'waveform' });
     try {
-      const { result } = await host.run('sentence', sentence, { signal: new AbortController().signal, onProgress: noProgress });
+      const { result } = await host.run('sentence', sentence, {
+        signal: new AbortController().signal,
+        onProgress: noProgress,
+      });
       assert.notEqual((result as unknown as { pid: number }).pid, analysisPid, 'the sentence ran in a fresh process');
       assert.deepEqual(host.yields, { kept: 0, ended: 1 });
       assert.ok(!host.pids.includes(analysisPid), 'the unanswering process was ended');
@@ -99,9 +126,16 @@ describe('EngineHost giving a borrowed process back to interactive speech', () =
   it('ends the process of an analysis task of a kind that cannot yield, without asking it', async () => {
     const { host, analysisPid, stopAll } = await bothHeld({ kind: 'voice-reference', yields: true });
     try {
-      const { result } = await host.run('sentence', sentence, { signal: new AbortController().signal, onProgress: noProgress });
+      const { result } = await host.run('sentence', sentence, {
+        signal: new AbortController().signal,
+        onProgress: noProgress,
+      });
       assert.notEqual((result as unknown as { pid: number }).pid, analysisPid);
-      assert.deepEqual(host.yields, { kept: 0, ended: 1 }, 'it would have answered, but was not asked: voice-reference does not check for a yield');
+      assert.deepEqual(
+        host.yields,
+        { kept: 0, ended: 1 },
+        'it would have answered, but was not asked: voice-reference does not check for a yield',
+      );
     } finally {
       stopAll.abort();
       await host.close();

@@ -42,7 +42,9 @@ describe('JobService when the store cannot write', () => {
     const append = journal.append.bind(journal);
     failWrite = () => false;
     journal.append = (entries) =>
-      entries.some(failWrite) ? Promise.reject(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' })) : append(entries);
+      entries.some(failWrite)
+        ? Promise.reject(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' }))
+        : append(entries);
     engine = new EngineHost({ workerPath: SCRIPTED_ENGINE, log, config: () => engineConfigFromEnvironment() });
     jobs = new JobService({ dataDir: dir, store, engine, log, capacity: 1, maxFinishedJobs: 100 });
     await jobs.recover();
@@ -54,19 +56,34 @@ describe('JobService when the store cannot write', () => {
   });
 
   const ended = (id: string): Promise<JobRecord> =>
-    waitFor(`job ${id} to end`, async () => jobs.get(id)!, (job) => !['queued', 'loading_model', 'processing'].includes(job.status), 5000);
+    waitFor(
+      `job ${id} to end`,
+      async () => jobs.get(id)!,
+      (job) => !['queued', 'loading_model', 'processing'].includes(job.status),
+      5000,
+    );
 
   it('fails a job whose start could not be saved, with a sentence, and frees its place in the queue', async () => {
     failWrite = (entry) => 'put' in entry && entry.put.status === 'loading_model';
     const job = await jobs.createTtsJob({ origin: 'api', request, voice }, jobs.reserve('api'));
     const failed = await ended(job.id);
     assert.equal(failed.status, 'failed');
-    assert.match(failed.error ?? '', /^The job could not start \(EIO: i\/o error, write\)\. Check that .* data directory is writable and has free space/);
-    assert.ok(errors.some((line) => line.includes(job.id)), 'the log says which job');
+    assert.match(
+      failed.error ?? '',
+      /^The job could not start \(EIO: i\/o error, write\)\. Check that .* data directory is writable and has free space/,
+    );
+    assert.ok(
+      errors.some((line) => line.includes(job.id)),
+      'the log says which job',
+    );
 
     failWrite = () => false;
     const next = await jobs.createTtsJob({ origin: 'api', request, voice }, jobs.reserve('api'));
-    assert.equal((await ended(next.id)).status, 'succeeded', 'the queue runs on, with the place the failed job gave back');
+    assert.equal(
+      (await ended(next.id)).status,
+      'succeeded',
+      'the queue runs on, with the place the failed job gave back',
+    );
     const reopened = await JobStore.open(path.join(dir, 'jobs.json'), silentLogger);
     assert.equal(reopened.get(job.id)?.status, 'failed', 'the failure is on disk');
   });
@@ -77,7 +94,10 @@ describe('JobService when the store cannot write', () => {
     const failed = await ended(job.id);
     assert.equal(failed.status, 'failed');
     assert.match(failed.error ?? '', /^The job could not start \(EIO/);
-    assert.ok(errors.some((line) => /could not be marked failed either/.test(line)), errors.join('\n'));
+    assert.ok(
+      errors.some((line) => /could not be marked failed either/.test(line)),
+      errors.join('\n'),
+    );
     jobs.reserve('api').release(); // would throw QueueFullError if the failed job still held the only place
   });
 });

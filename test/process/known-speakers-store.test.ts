@@ -9,12 +9,24 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { listSpeakers, removeSpeaker } from '../../src/jobs/speaker-enrollment';
-import { knownSpeakersPath, normalizeSpeakerName, readKnownSpeakers, updateKnownSpeakers, type KnownSpeaker } from '../../src/voices/known-speakers';
+import {
+  knownSpeakersPath,
+  normalizeSpeakerName,
+  readKnownSpeakers,
+  updateKnownSpeakers,
+  type KnownSpeaker,
+} from '../../src/voices/known-speakers';
 import { tempDir } from '../helpers/temp';
 
 const MODULE = path.resolve(__dirname, '..', '..', 'src', 'voices', 'known-speakers.ts');
 
-const speaker = (name: string): KnownSpeaker => ({ name, embedding: [1, 0, 0], model: 'm.onnx', speechSeconds: 3, addedAt: new Date(0).toISOString() });
+const speaker = (name: string): KnownSpeaker => ({
+  name,
+  embedding: [1, 0, 0],
+  model: 'm.onnx',
+  speechSeconds: 3,
+  addedAt: new Date(0).toISOString(),
+});
 
 /** One process that adds one speaker through the module, as `cli.js speakers add` does in its own process. */
 function addInAnotherProcess(dataDir: string, name: string): Promise<number> {
@@ -26,7 +38,9 @@ function addInAnotherProcess(dataDir: string, name: string): Promise<number> {
       value: undefined,
     }));`;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     child.once('error', reject);
     child.once('exit', (code) => resolve(code ?? 1));
   });
@@ -37,10 +51,17 @@ describe('the known-speakers file', () => {
     const dataDir = await tempDir();
     const names = Array.from({ length: 10 }, (_, i) => `Speaker name ${String.fromCharCode(65 + i)}x`);
     const codes = await Promise.all(names.map((name) => addInAnotherProcess(dataDir, name)));
-    assert.deepEqual(codes, names.map(() => 0));
+    assert.deepEqual(
+      codes,
+      names.map(() => 0),
+    );
     const stored = (await readKnownSpeakers(dataDir)).map((known) => known.name).sort();
     assert.deepEqual(stored, [...names].sort());
-    assert.equal((await readdir(dataDir)).some((entry) => entry.endsWith('.lock')), false, 'no lock is left behind');
+    assert.equal(
+      (await readdir(dataDir)).some((entry) => entry.endsWith('.lock')),
+      false,
+      'no lock is left behind',
+    );
   });
 
   for (const [label, content] of [
@@ -57,14 +78,20 @@ describe('the known-speakers file', () => {
       assert.ok(aside, `a copy is kept aside: ${entries.join(', ')}`);
       assert.equal(await readFile(path.join(dataDir, aside), 'utf8'), content);
       await updateKnownSpeakers(dataDir, (current) => ({ speakers: [...current, speaker('Ann')], value: undefined }));
-      assert.deepEqual((await listSpeakers(dataDir)).map((known) => known.name), ['Ann']);
+      assert.deepEqual(
+        (await listSpeakers(dataDir)).map((known) => known.name),
+        ['Ann'],
+      );
     });
   }
 
   it('reads a file an editor saved with a byte-order mark', async () => {
     const dataDir = await tempDir();
     await writeFile(knownSpeakersPath(dataDir), `\uFEFF${JSON.stringify({ version: 1, speakers: [speaker('Ann')] })}`);
-    assert.deepEqual((await listSpeakers(dataDir)).map((known) => known.name), ['Ann']);
+    assert.deepEqual(
+      (await listSpeakers(dataDir)).map((known) => known.name),
+      ['Ann'],
+    );
   });
 
   it('takes "José" in NFC and NFD as one name', async () => {

@@ -15,8 +15,18 @@ import { wavHeader } from '../helpers/wav';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const missing = existsSync(CHROMIUM) ? undefined : `Chromium is not installed at ${CHROMIUM}: apt-get install chromium`;
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--no-first-run', '--disable-quic', '--disable-dev-shm-usage', '--no-pings', '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+  '--disable-dev-shm-usage',
+  '--no-pings',
+  '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
+];
 
 const PLAYER_SCRIPT = readFileSync(path.resolve('media/player/player.js'));
 const SECONDS = 1.5;
@@ -24,7 +34,8 @@ const SECONDS = 1.5;
 /** SECONDS of a 440 Hz tone, 16 kHz mono. */
 function toneWav(): Buffer {
   const samples = Buffer.alloc(SECONDS * 16000 * 2);
-  for (let i = 0; i < samples.length / 2; i++) samples.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 16000)), i * 2);
+  for (let i = 0; i < samples.length / 2; i++)
+    samples.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 16000)), i * 2);
   return Buffer.concat([wavHeader(samples.length), samples]);
 }
 
@@ -32,7 +43,12 @@ const page = (name: string): string => `<!DOCTYPE html><html><head><meta charset
 <script>window.posted = []; window.acquireVsCodeApi = () => ({ postMessage: (message) => window.posted.push(message) });</script>
 </head><body data-view="player"><h2>Tone</h2><audio controls src="/audio/${name}.wav"></audio><script src="/player.js?for=${name}"></script></body></html>`;
 
-interface Posted { type: string; state?: string; attempt?: number; error?: string }
+interface Posted {
+  type: string;
+  state?: string;
+  attempt?: number;
+  error?: string;
+}
 
 describe('the player page in Chromium', { skip: missing }, () => {
   let server: Server;
@@ -53,9 +69,11 @@ describe('the player page in Chromium', { skip: missing }, () => {
       if (url.pathname === '/player.js') {
         const name = url.searchParams.get('for') ?? '';
         // A page whose script comes late: served once the audio's first request has failed.
-        void (scriptAfterAudio.has(name) ? waitForRequest(`/audio/${name}.wav`).then(() => delay(500)) : Promise.resolve())
-          .then(() => response.writeHead(200, { 'content-type': 'text/javascript' }).end(PLAYER_SCRIPT));
-      } else if (url.pathname.startsWith('/page/')) response.writeHead(200, { 'content-type': 'text/html' }).end(page(url.pathname.slice(6)));
+        void (
+          scriptAfterAudio.has(name) ? waitForRequest(`/audio/${name}.wav`).then(() => delay(500)) : Promise.resolve()
+        ).then(() => response.writeHead(200, { 'content-type': 'text/javascript' }).end(PLAYER_SCRIPT));
+      } else if (url.pathname.startsWith('/page/'))
+        response.writeHead(200, { 'content-type': 'text/html' }).end(page(url.pathname.slice(6)));
       else if (url.pathname.startsWith('/audio/')) {
         const seen = (requests.get(url.pathname) ?? 0) + 1;
         requests.set(url.pathname, seen);
@@ -72,7 +90,11 @@ describe('the player page in Chromium', { skip: missing }, () => {
     await new Promise((resolve) => server?.close(resolve));
   });
 
-  async function open(name: string, failing: number, options: { scriptAfterAudio?: boolean } = {}): Promise<{ duration: () => Promise<number>; posted: () => Promise<Posted[]>; close: () => Promise<void> }> {
+  async function open(
+    name: string,
+    failing: number,
+    options: { scriptAfterAudio?: boolean } = {},
+  ): Promise<{ duration: () => Promise<number>; posted: () => Promise<Posted[]>; close: () => Promise<void> }> {
     failures.set(`/audio/${name}.wav`, failing);
     if (options.scriptAfterAudio) scriptAfterAudio.add(name);
     const context = await browser.newContext();
@@ -89,22 +111,34 @@ describe('the player page in Chromium', { skip: missing }, () => {
     const player = await open('late', 2);
     try {
       await waitUntil(async () => (await player.duration()) > 0, 'the audio to load');
-      assert.ok(Math.abs((await player.duration()) - SECONDS) < 0.05, `the tone's length (${await player.duration()} s)`);
+      assert.ok(
+        Math.abs((await player.duration()) - SECONDS) < 0.05,
+        `the tone's length (${await player.duration()} s)`,
+      );
       const posted = await player.posted();
-      assert.ok(posted.some((message) => message.type === 'ready'), 'the page said it is ready');
-      assert.deepEqual(posted.filter((message) => message.type === 'retry').map((message) => message.attempt), [1, 2]);
+      assert.ok(
+        posted.some((message) => message.type === 'ready'),
+        'the page said it is ready',
+      );
+      assert.deepEqual(
+        posted.filter((message) => message.type === 'retry').map((message) => message.attempt),
+        [1, 2],
+      );
       assert.equal(posted.filter((message) => message.state === 'error').length, 0, JSON.stringify(posted));
     } finally {
       await player.close();
     }
   });
 
-  it('loads audio whose first request failed before the page\'s script ran', async () => {
+  it("loads audio whose first request failed before the page's script ran", async () => {
     const player = await open('early', 1, { scriptAfterAudio: true });
     try {
       await waitUntil(async () => (await player.duration()) > 0, 'the audio to load');
       const posted = await player.posted();
-      assert.deepEqual(posted.filter((message) => message.type === 'retry').map((message) => message.attempt), [1]);
+      assert.deepEqual(
+        posted.filter((message) => message.type === 'retry').map((message) => message.attempt),
+        [1],
+      );
       assert.equal(requests.get('/audio/early.wav'), 2, 'the failed request and one more');
       assert.equal(posted.filter((message) => message.state === 'error').length, 0, JSON.stringify(posted));
     } finally {
@@ -115,9 +149,15 @@ describe('the player page in Chromium', { skip: missing }, () => {
   it('reports an error once audio that never loads has been tried four times', async () => {
     const player = await open('missing', Number.POSITIVE_INFINITY);
     try {
-      await waitUntil(async () => (await player.posted()).some((message) => message.state === 'error'), 'the error report');
+      await waitUntil(
+        async () => (await player.posted()).some((message) => message.state === 'error'),
+        'the error report',
+      );
       const posted = await player.posted();
-      assert.deepEqual(posted.filter((message) => message.type === 'retry').map((message) => message.attempt), [1, 2, 3]);
+      assert.deepEqual(
+        posted.filter((message) => message.type === 'retry').map((message) => message.attempt),
+        [1, 2, 3],
+      );
       assert.equal(posted.filter((message) => message.state === 'error').length, 1);
       assert.equal(requests.get('/audio/missing.wav'), 4, 'one request and three tries again');
       assert.ok(Number.isNaN(await player.duration()));

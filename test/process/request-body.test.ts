@@ -59,18 +59,37 @@ describe('request bodies (jsonBody, formBody)', () => {
     assert.deepEqual((await postJson(text)).json(), { parsed: { text: 'héllo', n: [1, 2] } });
     assert.deepEqual((await postJson(`\ufeff${text}`)).json().parsed.text, 'héllo');
     assert.deepEqual((await postJson('[1]')).json(), { parsed: [1] });
-    for (const [encoding, encode] of [['gzip', zlib.gzipSync], ['deflate', zlib.deflateSync], ['br', zlib.brotliCompressSync]] as const) {
+    for (const [encoding, encode] of [
+      ['gzip', zlib.gzipSync],
+      ['deflate', zlib.deflateSync],
+      ['br', zlib.brotliCompressSync],
+    ] as const) {
       const res = await postJson(encode(Buffer.from(text)), { 'Content-Encoding': encoding });
       assert.deepEqual(res.json(), { parsed: { text: 'héllo', n: [1, 2] } }, encoding);
     }
   });
 
   it('refuses what is not a JSON object or array, broken JSON and a __proto__ key with 422 naming the body', async () => {
-    assert.match(assertErrorBody(await postJson('"just a string"'), 422, 'INVALID_REQUEST').error.message, /^body: must be a JSON object/);
-    assert.match(assertErrorBody(await postJson('{"text": '), 422, 'INVALID_REQUEST').error.message, /^body: is not valid JSON/);
-    assert.match(assertErrorBody(await postJson('{"a": {"__proto__": {"x": 1}}}'), 422, 'INVALID_REQUEST').error.message, /__proto__/);
-    assert.match(assertErrorBody(await postJson('{}', { 'Content-Encoding': 'compress' }), 422, 'INVALID_REQUEST').error.message, /Content-Encoding "compress" is not supported/);
-    assert.match(assertErrorBody(await postJson('not gzip', { 'Content-Encoding': 'gzip' }), 422, 'INVALID_REQUEST').error.message, /not valid data for its Content-Encoding/);
+    assert.match(
+      assertErrorBody(await postJson('"just a string"'), 422, 'INVALID_REQUEST').error.message,
+      /^body: must be a JSON object/,
+    );
+    assert.match(
+      assertErrorBody(await postJson('{"text": '), 422, 'INVALID_REQUEST').error.message,
+      /^body: is not valid JSON/,
+    );
+    assert.match(
+      assertErrorBody(await postJson('{"a": {"__proto__": {"x": 1}}}'), 422, 'INVALID_REQUEST').error.message,
+      /__proto__/,
+    );
+    assert.match(
+      assertErrorBody(await postJson('{}', { 'Content-Encoding': 'compress' }), 422, 'INVALID_REQUEST').error.message,
+      /Content-Encoding "compress" is not supported/,
+    );
+    assert.match(
+      assertErrorBody(await postJson('not gzip', { 'Content-Encoding': 'gzip' }), 422, 'INVALID_REQUEST').error.message,
+      /not valid data for its Content-Encoding/,
+    );
   });
 
   it('refuses a body past the limit, declared or once decoded, and keeps the connection usable', async () => {
@@ -86,11 +105,14 @@ describe('request bodies (jsonBody, formBody)', () => {
           req.on('error', reject);
           req.end(body);
         });
-      const declared = await send('/json', Buffer.from(`{"text":"${'a'.repeat(JSON_LIMIT)}"}`), { 'Content-Type': 'application/json' });
+      const declared = await send('/json', Buffer.from(`{"text":"${'a'.repeat(JSON_LIMIT)}"}`), {
+        'Content-Type': 'application/json',
+      });
       assert.equal(declared.status, 422);
       assert.match(declared.text, /body: is too large \(more than 65536 bytes once decoded\)/);
       const inflated = await send('/json', zlib.gzipSync(Buffer.from(`{"text":"${' '.repeat(4 * 1024 * 1024)}"}`)), {
-        'Content-Type': 'application/json', 'Content-Encoding': 'gzip',
+        'Content-Type': 'application/json',
+        'Content-Encoding': 'gzip',
       });
       assert.equal(inflated.status, 422);
       assert.match(inflated.text, /too large/);
@@ -114,14 +136,32 @@ describe('request bodies (jsonBody, formBody)', () => {
     // failed the decoder with no listener, an uncaught error. Stored blocks (level 0) keep offsets aligned;
     // 0xff over more than one block (64 KB) breaks a block header, met wherever the decoder stopped.
     const cases = [
-      { path: '/json', type: 'application/json', limit: JSON_LIMIT, intact: await gzip(incompressible(4 * JSON_LIMIT), { level: 0 }) },
-      { path: '/form', type: 'application/x-www-form-urlencoded', limit: FORM_LIMIT, intact: await gzip(incompressible(16 * FORM_LIMIT, 'abcdefghij'), { level: 0 }) },
+      {
+        path: '/json',
+        type: 'application/json',
+        limit: JSON_LIMIT,
+        intact: await gzip(incompressible(4 * JSON_LIMIT), { level: 0 }),
+      },
+      {
+        path: '/form',
+        type: 'application/x-www-form-urlencoded',
+        limit: FORM_LIMIT,
+        intact: await gzip(incompressible(16 * FORM_LIMIT, 'abcdefghij'), { level: 0 }),
+      },
     ];
     for (const { path, type, limit, intact } of cases) {
       for (let from = limit - 8 * 1024; from <= limit + 64 * 1024; from += 2048) {
         const damaged = Buffer.from(intact).fill(0xff, from, Math.min(from + 70_000, intact.length));
-        const res = await request(`${base}${path}`, { method: 'POST', headers: { 'Content-Type': type, 'Content-Encoding': 'gzip' }, body: damaged });
-        assert.match(assertErrorBody(res, 422, 'INVALID_REQUEST').error.message, /too large|Content-Encoding/, `${path}, damage from byte ${from}`);
+        const res = await request(`${base}${path}`, {
+          method: 'POST',
+          headers: { 'Content-Type': type, 'Content-Encoding': 'gzip' },
+          body: damaged,
+        });
+        assert.match(
+          assertErrorBody(res, 422, 'INVALID_REQUEST').error.message,
+          /too large|Content-Encoding/,
+          `${path}, damage from byte ${from}`,
+        );
       }
     }
     assert.equal((await request(`${base}/other`)).status, 200);

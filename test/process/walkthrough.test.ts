@@ -27,7 +27,13 @@ describe('the walkthrough', () => {
 
   it('makes a curl command that a shell reads back as the intended arguments, quotes and all', () => {
     const line = curlLine('http://127.0.0.1:17860/v1', "ssk_local_it's", 'voice-1');
-    const args = JSON.parse(execFileSync('sh', ['-c', `node -e 'console.log(JSON.stringify(process.argv.slice(1)))' -- ${line.replace(/^curl /, '')}`], { encoding: 'utf8' }));
+    const args = JSON.parse(
+      execFileSync(
+        'sh',
+        ['-c', `node -e 'console.log(JSON.stringify(process.argv.slice(1)))' -- ${line.replace(/^curl /, '')}`],
+        { encoding: 'utf8' },
+      ),
+    );
     assert.deepEqual(args.slice(0, 4), ['-s', '-X', 'POST', 'http://127.0.0.1:17860/v1/tts/jobs']);
     assert.equal(args[5], "Authorization: Bearer ssk_local_it's");
     assert.equal(JSON.parse(args[9]).voiceId, 'voice-1');
@@ -35,16 +41,28 @@ describe('the walkthrough', () => {
 
   it('makes the OpenAI-style one-liner first: /audio/speech into speech.mp3, quotes and all', () => {
     const line = speechCurlLine('http://127.0.0.1:17860/v1', "ssk_local_it's");
-    const args = JSON.parse(execFileSync('sh', ['-c', `node -e 'console.log(JSON.stringify(process.argv.slice(1)))' -- ${line.replace(/^curl /, '')}`], { encoding: 'utf8' }));
+    const args = JSON.parse(
+      execFileSync(
+        'sh',
+        ['-c', `node -e 'console.log(JSON.stringify(process.argv.slice(1)))' -- ${line.replace(/^curl /, '')}`],
+        { encoding: 'utf8' },
+      ),
+    );
     assert.deepEqual(args.slice(0, 2), ['-s', 'http://127.0.0.1:17860/v1/audio/speech']);
     assert.equal(args[3], "Authorization: Bearer ssk_local_it's");
-    assert.deepEqual(JSON.parse(args[7]), { model: 'tts-1', voice: 'alloy', input: 'Hello from the terminal, through the Speech Studio Local API.' });
+    assert.deepEqual(JSON.parse(args[7]), {
+      model: 'tts-1',
+      voice: 'alloy',
+      input: 'Hello from the terminal, through the Speech Studio Local API.',
+    });
     assert.deepEqual(args.slice(8), ['-o', 'speech.mp3']);
   });
 
   it('counts succeeded editor jobs by kind and any Local API job', () => {
-    const job = (fields: Partial<JobRecordBase> & Pick<JobRecord, 'input'>): JobRecord => ({ status: 'succeeded', origin: 'editor', ...fields }) as JobRecord;
-    const tts = (inputFormat?: 'txt' | 'srt' | 'vtt') => ({ kind: 'tts', options: { inputFormat }, characters: 1, voice: {} }) as JobRecord['input'];
+    const job = (fields: Partial<JobRecordBase> & Pick<JobRecord, 'input'>): JobRecord =>
+      ({ status: 'succeeded', origin: 'editor', ...fields }) as JobRecord;
+    const tts = (inputFormat?: 'txt' | 'srt' | 'vtt') =>
+      ({ kind: 'tts', options: { inputFormat }, characters: 1, voice: {} }) as JobRecord['input'];
     assert.equal(milestoneOfJob(job({ input: tts() })), 'heard');
     assert.equal(milestoneOfJob(job({ input: tts('srt') })), 'narratedSubtitles');
     assert.equal(milestoneOfJob(job({ input: { kind: 'stt' } as JobRecord['input'] })), 'transcribed');

@@ -32,8 +32,24 @@ describe('relay administration from the terminal on PGlite', () => {
     assert.match(token, /^ssd_[A-Za-z0-9]{40}$/);
     assert.match(enrol.stderr, /shown only this once/);
 
-    const created = await relayCli(['keys', 'create', '--name', 'ci', '--scopes', 'capabilities.read,jobs.read', '--pool', deviceId,
-      '--expires', new Date(Date.now() + 86_400_000).toISOString(), '--rpm', '30', '--concurrency', '3', '--data-dir', dataDir]);
+    const created = await relayCli([
+      'keys',
+      'create',
+      '--name',
+      'ci',
+      '--scopes',
+      'capabilities.read,jobs.read',
+      '--pool',
+      deviceId,
+      '--expires',
+      new Date(Date.now() + 86_400_000).toISOString(),
+      '--rpm',
+      '30',
+      '--concurrency',
+      '3',
+      '--data-dir',
+      dataDir,
+    ]);
     assert.equal(created.code, 0, created.stderr);
     const key = created.stdout.trim();
     assert.match(key, /^ssk_live_[A-Za-z0-9]{40}$/);
@@ -71,11 +87,27 @@ describe('relay administration from the terminal on PostgreSQL', { skip: postgre
     try {
       const enrol = await relayCli(['devices', 'enrol', '--name', 'laptop', '--database-url', url]);
       const [deviceId] = enrol.stdout.trim().split(' ');
-      const key = (await relayCli(['keys', 'create', '--name', 'script', '--scopes', 'capabilities.read', '--pool', '*', '--database-url', url])).stdout.trim();
+      const key = (
+        await relayCli([
+          'keys',
+          'create',
+          '--name',
+          'script',
+          '--scopes',
+          'capabilities.read',
+          '--pool',
+          '*',
+          '--database-url',
+          url,
+        ])
+      ).stdout.trim();
       assert.equal((await request(`${relay.base}/capabilities`, { headers: bearer(key) })).status, 200);
 
       const devices = JSON.parse((await relayCli(['devices', 'list', '--json', '--database-url', url])).stdout);
-      assert.deepEqual(devices.map((d: { id: string; ready: boolean }) => [d.id, d.ready]), [[deviceId, false]]);
+      assert.deepEqual(
+        devices.map((d: { id: string; ready: boolean }) => [d.id, d.ready]),
+        [[deviceId, false]],
+      );
       const [listed] = JSON.parse((await relayCli(['keys', 'list', '--json', '--database-url', url])).stdout);
       const revoked = await relayCli(['keys', 'revoke', listed.id, '--database-url', url]);
       assert.equal(revoked.code, 0, revoked.stderr);
@@ -83,8 +115,14 @@ describe('relay administration from the terminal on PostgreSQL', { skip: postgre
       assert.match((await relayCli(['keys', 'list', '--database-url', url])).stdout, /script .* revoked/);
 
       const before = Number((await relayCli(['credits', 'show', '--database-url', url])).stdout);
-      assert.equal(Number((await relayCli(['credits', 'add', '--amount', '250', '--database-url', url])).stdout), before + 250);
-      assert.match((await relayCli(['storage', 'quota', '--bytes', '1048576', '--database-url', url])).stdout, /of 1048576 bytes/);
+      assert.equal(
+        Number((await relayCli(['credits', 'add', '--amount', '250', '--database-url', url])).stdout),
+        before + 250,
+      );
+      assert.match(
+        (await relayCli(['storage', 'quota', '--bytes', '1048576', '--database-url', url])).stdout,
+        /of 1048576 bytes/,
+      );
     } finally {
       await relay.dispose();
     }

@@ -15,7 +15,14 @@ import { testModel } from '../helpers/test-models';
 import { startDevice, type TestDevice } from './helpers/device';
 import { freePort, postgresMissingReason, startPostgres, type PostgresCluster } from './helpers/postgres';
 import { bearer, makeDevice, makeKey, startRelayProcess, type RelayProcess } from './helpers/relay';
-import { concurrencyStorm, createTts, deviceKilledMidJob, deviceOf, relayRestartedMidJob, waitJob } from './helpers/scenarios';
+import {
+  concurrencyStorm,
+  createTts,
+  deviceKilledMidJob,
+  deviceOf,
+  relayRestartedMidJob,
+  waitJob,
+} from './helpers/scenarios';
 
 const missing = postgresMissingReason();
 
@@ -34,7 +41,16 @@ describe('two relay instances on one PostgreSQL database', { skip: missing }, ()
   async function startInstance(name: 'a' | 'b'): Promise<RelayProcess> {
     const dataDir = await tempDir('speech-relay-');
     dataDirs.push(dataDir);
-    relays[name] = await startRelayProcess(['--database-url', url, '--storage-dir', storage, '--data-dir', dataDir, '--port', String(ports[name])]);
+    relays[name] = await startRelayProcess([
+      '--database-url',
+      url,
+      '--storage-dir',
+      storage,
+      '--data-dir',
+      dataDir,
+      '--port',
+      String(ports[name]),
+    ]);
     return relays[name];
   }
 
@@ -63,14 +79,21 @@ describe('two relay instances on one PostgreSQL database', { skip: missing }, ()
   });
 
   it('a job created on one instance runs on a device linked to the other, and any instance serves its result', async () => {
-    const upload = await uploadMultipart(`${relays.a!.base}/stt/jobs`, { language: 'en', diarizationEnabled: 'false' },
-      { source: testModel('audio/jfk.wav'), filename: 'jfk.wav' }, bearer(key));
+    const upload = await uploadMultipart(
+      `${relays.a!.base}/stt/jobs`,
+      { language: 'en', diarizationEnabled: 'false' },
+      { source: testModel('audio/jfk.wav'), filename: 'jfk.wav' },
+      bearer(key),
+    );
     assert.equal(upload.status, 200, upload.body.toString());
     const stt = await waitJob(relays.a!.base, key, upload.json().id, isTerminal);
     assert.equal(stt.status, 'succeeded', stt.error);
     assert.equal(await deviceOf(db, stt.id), devices.b.id, 'only the device on B has a whisper model');
     for (const relay of [relays.a!, relays.b!]) {
-      assert.equal((await request(`${relay.base}/jobs/${stt.id}/transcript?format=txt`, { headers: bearer(key) })).status, 200);
+      assert.equal(
+        (await request(`${relay.base}/jobs/${stt.id}/transcript?format=txt`, { headers: bearer(key) })).status,
+        200,
+      );
     }
 
     const tts = (await createTts(relays.b!.base, key, 'Made on B, spoken on A.', devices.a.id)).json();
@@ -85,14 +108,22 @@ describe('two relay instances on one PostgreSQL database', { skip: missing }, ()
     const limited = await makeKey(db, accountId, { rpm: 6 });
     for (let i = 0; i < 6; i++) {
       const relay = i % 2 === 0 ? relays.a! : relays.b!;
-      assert.equal((await request(`${relay.base}/capabilities`, { headers: bearer(limited) })).status, 200, `request ${i + 1}`);
+      assert.equal(
+        (await request(`${relay.base}/capabilities`, { headers: bearer(limited) })).status,
+        200,
+        `request ${i + 1}`,
+      );
     }
     assertErrorBody(await request(`${relays.a!.base}/capabilities`, { headers: bearer(limited) }), 429, 'RATE_LIMITED');
     assertErrorBody(await request(`${relays.b!.base}/capabilities`, { headers: bearer(limited) }), 429, 'RATE_LIMITED');
   });
 
   it('50 concurrent creations on both instances against a concurrency limit of 2: exactly 2 run, 48 get 429', async () => {
-    await concurrencyStorm([relays.a!.base, relays.b!.base], await makeKey(db, accountId, { maxConcurrentJobs: 2 }), db);
+    await concurrencyStorm(
+      [relays.a!.base, relays.b!.base],
+      await makeKey(db, accountId, { maxConcurrentJobs: 2 }),
+      db,
+    );
   });
 
   it('a device killed mid-job: its running job is interrupted, its queued job moves to the device on the other instance', async () => {
@@ -108,7 +139,9 @@ describe('two relay instances on one PostgreSQL database', { skip: missing }, ()
   it('a relay killed and restarted mid-job: the job is interrupted, the device links up again and runs the next one', async () => {
     const device = devices.b.process!;
     await relayRestartedMidJob(
-      () => relays.a!.base, key, devices.b.id,
+      () => relays.a!.base,
+      key,
+      devices.b.id,
       async () => {
         await relays.b!.stop('SIGKILL');
         await startInstance('b');

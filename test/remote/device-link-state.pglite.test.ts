@@ -28,16 +28,29 @@ describe('the device client inside an editor', () => {
 
   const start = (token: string, states: DeviceLinkState[]) =>
     startDeviceClient({
-      relayUrl: relay.origin, deviceToken: token, jobs: device.server.jobs, voices: createVoiceLibrary({ dataDir: device.dataDir }),
+      relayUrl: relay.origin,
+      deviceToken: token,
+      jobs: device.server.jobs,
+      voices: createVoiceLibrary({ dataDir: device.dataDir }),
       // No speed calibration: its jobs would be remote jobs too, and this suite counts them.
-      dataDir: device.dataDir, log: silentLogger, initialBackoffMs: 50, maxBackoffMs: 500, calibrate: false, onStateChange: (state) => states.push(state),
+      dataDir: device.dataDir,
+      log: silentLogger,
+      initialBackoffMs: 50,
+      maxBackoffMs: 500,
+      calibrate: false,
+      onStateChange: (state) => states.push(state),
     });
 
-  it('a token the relay does not know is refused, with the relay\'s own sentence', async () => {
+  it("a token the relay does not know is refused, with the relay's own sentence", async () => {
     const states: DeviceLinkState[] = [];
     const client = start(`ssd_${'x'.repeat(40)}`, states);
     try {
-      await waitFor('the refusal', async () => client.state, (state) => state === 'refused', 15_000);
+      await waitFor(
+        'the refusal',
+        async () => client.state,
+        (state) => state === 'refused',
+        15_000,
+      );
       assert.equal(client.problem, 'The device token is wrong, or the device was removed.');
       assert.deepEqual(states, ['refused'], 'connecting → refused, no flapping through disconnected');
     } finally {
@@ -50,11 +63,23 @@ describe('the device client inside an editor', () => {
     const named = await startTestRelay({ allowedHosts: ['relay.example.com'] });
     const { token } = await makeDevice(named.db, named.relay.accountId, 'wrong name');
     const client = startDeviceClient({
-      relayUrl: named.origin, deviceToken: token, jobs: device.server.jobs, voices: createVoiceLibrary({ dataDir: device.dataDir }),
-      dataDir: device.dataDir, log: silentLogger, initialBackoffMs: 50, maxBackoffMs: 500, calibrate: false,
+      relayUrl: named.origin,
+      deviceToken: token,
+      jobs: device.server.jobs,
+      voices: createVoiceLibrary({ dataDir: device.dataDir }),
+      dataDir: device.dataDir,
+      log: silentLogger,
+      initialBackoffMs: 50,
+      maxBackoffMs: 500,
+      calibrate: false,
     });
     try {
-      await waitFor('the refusal', async () => client.state, (state) => state === 'refused', 15_000);
+      await waitFor(
+        'the refusal',
+        async () => client.state,
+        (state) => state === 'refused',
+        15_000,
+      );
       assert.match(client.problem ?? '', /^Host "127\.0\.0\.1:\d+" is not one of this relay's allowed hosts/);
     } finally {
       await client.close();
@@ -62,7 +87,7 @@ describe('the device client inside an editor', () => {
     }
   });
 
-  it('runs a relay job as a remote job named after the caller\'s key, and leaves the relay at once on close', async () => {
+  it("runs a relay job as a remote job named after the caller's key, and leaves the relay at once on close", async () => {
     const { id: deviceId, token } = await makeDevice(relay.db, relay.relay.accountId, 'vscode');
     const states: DeviceLinkState[] = [];
     const client = start(token, states);
@@ -73,14 +98,20 @@ describe('the device client inside an editor', () => {
       assert.equal(client.problem, undefined);
       const created = await createTts(relay.base, key, 'Hello from the team relay.', deviceId);
       assert.equal(created.status, 200, created.body.toString());
-      const job = await waitJob(relay.base, key, created.json().id, (j) => !['queued', 'loading_model', 'processing'].includes(j.status));
+      const job = await waitJob(
+        relay.base,
+        key,
+        created.json().id,
+        (j) => !['queued', 'loading_model', 'processing'].includes(j.status),
+      );
       assert.equal(job.status, 'succeeded', job.error);
       const local = device.server.jobs.list().filter((record) => record.origin === 'remote');
       assert.equal(local.length, 1);
       assert.equal(local[0].remoteKeyName, 'team-ci');
       assert.equal(local[0].status, 'succeeded');
 
-      const ready = async () => (await request(`${relay.base}/capabilities`, { headers: bearer(key) })).json().devices.ready as number;
+      const ready = async () =>
+        (await request(`${relay.base}/capabilities`, { headers: bearer(key) })).json().devices.ready as number;
       assert.equal(await ready(), 1);
       await client.close();
       closed = true;

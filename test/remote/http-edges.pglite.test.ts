@@ -17,7 +17,8 @@ const BOUNDARY = 'relay-upload-test';
 /** One multipart body written in a single piece, so the parser sees every part at once. */
 function multipart(parts: Array<{ disposition: string; body: string }>): Buffer {
   return Buffer.from(
-    parts.map((part) => `--${BOUNDARY}\r\nContent-Disposition: ${part.disposition}\r\n\r\n${part.body}\r\n`).join('') + `--${BOUNDARY}--\r\n`,
+    parts.map((part) => `--${BOUNDARY}\r\nContent-Disposition: ${part.disposition}\r\n\r\n${part.body}\r\n`).join('') +
+      `--${BOUNDARY}--\r\n`,
   );
 }
 
@@ -34,7 +35,11 @@ describe('Relay at the edges of HTTP', { timeout: 120_000 }, () => {
   const post = (body: Buffer): Promise<RawResponse> =>
     request(`${relay.base}/stt/jobs`, {
       method: 'POST',
-      headers: { ...bearer(key), 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, 'Content-Length': String(body.length) },
+      headers: {
+        ...bearer(key),
+        'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`,
+        'Content-Length': String(body.length),
+      },
       body,
     });
 
@@ -69,36 +74,53 @@ describe('Relay at the edges of HTTP', { timeout: 120_000 }, () => {
     await assertNothingKept();
   });
 
-  it('answers an unknown file part followed by the media with one 422, promptly, and stores neither', { timeout: 10_000 }, async () => {
-    const res = await post(multipart([
-      { disposition: 'form-data; name="other"; filename="x.wav"', body: 'RIFF....' },
-      { disposition: 'form-data; name="file"; filename="a.wav"', body: 'RIFF....' },
-    ]));
-    assert.match(assertErrorBody(res, 422, 'INVALID_REQUEST').error.message, /other: is not a known file field/);
-    await assertNothingKept();
-  });
+  it(
+    'answers an unknown file part followed by the media with one 422, promptly, and stores neither',
+    { timeout: 10_000 },
+    async () => {
+      const res = await post(
+        multipart([
+          { disposition: 'form-data; name="other"; filename="x.wav"', body: 'RIFF....' },
+          { disposition: 'form-data; name="file"; filename="a.wav"', body: 'RIFF....' },
+        ]),
+      );
+      assert.match(assertErrorBody(res, 422, 'INVALID_REQUEST').error.message, /other: is not a known file field/);
+      await assertNothingKept();
+    },
+  );
 
-  it('says that the media needs a filename when "file" is sent as a plain field, however long', { timeout: 10_000 }, async () => {
-    for (const body of ['RIFF....', 'x'.repeat(4096)]) {
-      const res = await post(multipart([{ disposition: 'form-data; name="file"', body }]));
-      assert.match(assertErrorBody(res, 422, 'INVALID_REQUEST').error.message, /^file: must be sent as a file, with a filename/);
-    }
-    await assertNothingKept();
-  });
+  it(
+    'says that the media needs a filename when "file" is sent as a plain field, however long',
+    { timeout: 10_000 },
+    async () => {
+      for (const body of ['RIFF....', 'x'.repeat(4096)]) {
+        const res = await post(multipart([{ disposition: 'form-data; name="file"', body }]));
+        assert.match(
+          assertErrorBody(res, 422, 'INVALID_REQUEST').error.message,
+          /^file: must be sent as a file, with a filename/,
+        );
+      }
+      await assertNothingKept();
+    },
+  );
 
-  it('answers CONNECT with 405 and the error body, an odd Expect with 417, HTTP/1.1 without Host with 400', { timeout: 10_000 }, async () => {
-    const port = relay.relay.port;
-    const connect = await rawExchange(port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
-    assert.match(connect, /^HTTP\/1\.1 405 /);
-    assert.match(connect, /\r\nAllow: GET, HEAD, POST, PUT, OPTIONS\r\n/);
-    assert.equal(rawJson(connect).error.code, 'METHOD_NOT_ALLOWED');
-    const expect = await rawExchange(port, 'GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 999-weird\r\n\r\n');
-    assert.match(expect, /^HTTP\/1\.1 417 /);
-    assert.equal(rawJson(expect).error.code, 'INVALID_REQUEST');
-    const noHost = await rawExchange(port, 'GET /v1/health HTTP/1.1\r\n\r\n');
-    assert.match(noHost, /^HTTP\/1\.1 400 /);
-    assert.match(rawJson(noHost).error.message, /Host/);
-  });
+  it(
+    'answers CONNECT with 405 and the error body, an odd Expect with 417, HTTP/1.1 without Host with 400',
+    { timeout: 10_000 },
+    async () => {
+      const port = relay.relay.port;
+      const connect = await rawExchange(port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+      assert.match(connect, /^HTTP\/1\.1 405 /);
+      assert.match(connect, /\r\nAllow: GET, HEAD, POST, PUT, OPTIONS\r\n/);
+      assert.equal(rawJson(connect).error.code, 'METHOD_NOT_ALLOWED');
+      const expect = await rawExchange(port, 'GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 999-weird\r\n\r\n');
+      assert.match(expect, /^HTTP\/1\.1 417 /);
+      assert.equal(rawJson(expect).error.code, 'INVALID_REQUEST');
+      const noHost = await rawExchange(port, 'GET /v1/health HTTP/1.1\r\n\r\n');
+      assert.match(noHost, /^HTTP\/1\.1 400 /);
+      assert.match(rawJson(noHost).error.message, /Host/);
+    },
+  );
 
   it('refuses a JSON body declared in another charset than UTF-8 with 422', { timeout: 10_000 }, async () => {
     const res = await request(`${relay.base}/tts/jobs`, {

@@ -72,7 +72,7 @@ const valueOf = (samples: Sample[], name: string, labels: Record<string, string>
   return found[0].value;
 };
 
-describe('the relay\'s /metrics', () => {
+describe("the relay's /metrics", () => {
   let relay: TestRelay;
   let key: string;
   let device: FakeDevice | undefined;
@@ -127,11 +127,16 @@ describe('the relay\'s /metrics', () => {
     assert.equal(valueOf(sent.samples, 'speech_relay_queue_depth', { where: 'device' }), 1);
     assert.equal(valueOf(sent.samples, 'speech_relay_queue_depth', { where: 'relay' }), 0);
     assert.equal(valueOf(sent.samples, 'speech_relay_dispatch_latency_seconds_count', { kind: 'tts' }), 1);
-    const buckets = sent.samples.filter((s) => s.name === 'speech_relay_dispatch_latency_seconds_bucket' && s.labels.kind === 'tts');
+    const buckets = sent.samples.filter(
+      (s) => s.name === 'speech_relay_dispatch_latency_seconds_bucket' && s.labels.kind === 'tts',
+    );
     assert.equal(buckets.at(-1)!.labels.le, '+Inf');
     assert.equal(buckets.at(-1)!.value, 1);
     for (let i = 1; i < buckets.length; i++) {
-      assert.ok(Number(buckets[i].labels.le === '+Inf' ? Infinity : buckets[i].labels.le) > Number(buckets[i - 1].labels.le), 'le grows');
+      assert.ok(
+        Number(buckets[i].labels.le === '+Inf' ? Infinity : buckets[i].labels.le) > Number(buckets[i - 1].labels.le),
+        'le grows',
+      );
       assert.ok(buckets[i].value >= buckets[i - 1].value, 'buckets are cumulative');
     }
     assert.ok(valueOf(sent.samples, 'speech_relay_dispatch_latency_seconds_sum', { kind: 'tts' }) >= 0);
@@ -139,12 +144,26 @@ describe('the relay\'s /metrics', () => {
     // The device finishes the job with an output: succeeded, and its bytes count as stored.
     const output = Buffer.alloc(4096, 7);
     const put = await request(`${relay.base}/device/jobs/${jobId}/output`, {
-      method: 'PUT', headers: { ...bearer(token), 'Content-Type': 'audio/wav', 'Content-Length': String(output.length) }, body: output,
+      method: 'PUT',
+      headers: { ...bearer(token), 'Content-Type': 'audio/wav', 'Content-Length': String(output.length) },
+      body: output,
     });
     assert.equal(put.status, 204, put.body.toString());
-    device.send({ type: 'update', jobId, status: 'succeeded', progress: 100, phase: 'done', result: { durationSeconds: 1 } });
-    await waitFor('the job to succeed', async () => (await relay.db.query<{ status: string }>('SELECT status FROM jobs WHERE id = $1', [jobId]))[0].status,
-      (status) => status === 'succeeded', 10_000);
+    device.send({
+      type: 'update',
+      jobId,
+      status: 'succeeded',
+      progress: 100,
+      phase: 'done',
+      result: { durationSeconds: 1 },
+    });
+    await waitFor(
+      'the job to succeed',
+      async () =>
+        (await relay.db.query<{ status: string }>('SELECT status FROM jobs WHERE id = $1', [jobId]))[0].status,
+      (status) => status === 'succeeded',
+      10_000,
+    );
     const done = await scrape(relay.origin);
     assert.equal(valueOf(done.samples, 'speech_relay_jobs', { state: 'succeeded', kind: 'tts' }), 1);
     assert.equal(valueOf(done.samples, 'speech_relay_jobs', { state: 'queued', kind: 'tts' }), 0);
@@ -153,6 +172,11 @@ describe('the relay\'s /metrics', () => {
 
     device.close();
     device = undefined;
-    await waitFor('the device to be offline', async () => valueOf((await scrape(relay.origin)).samples, 'speech_relay_devices_online'), (n) => n === 0, 15_000);
+    await waitFor(
+      'the device to be offline',
+      async () => valueOf((await scrape(relay.origin)).samples, 'speech_relay_devices_online'),
+      (n) => n === 0,
+      15_000,
+    );
   });
 });

@@ -17,8 +17,18 @@ const missing = existsSync(CHROMIUM) ? undefined : `Chromium is not installed at
 const curl = promisify(execFile);
 
 /** The launch flags that work on these machines (see shared/docs/vscode-integration-tests.md). */
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--no-first-run', '--disable-quic', '--disable-dev-shm-usage', '--no-pings', '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+  '--disable-dev-shm-usage',
+  '--no-pings',
+  '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
+];
 
 async function curlStatus(url: string, key: string): Promise<{ status: number; body: string }> {
   const { stdout } = await curl('curl', ['-s', '-w', '\n%{http_code}', '-H', `Authorization: Bearer ${key}`, url]);
@@ -53,7 +63,7 @@ describe('the relay portal in Chromium', { skip: missing }, () => {
     assert.match(page.url(), /\/portal\/login$/);
     await page.fill('input[name=password]', 'not the password');
     await page.click('button[type=submit]');
-    assert.match(await page.textContent('[role=alert]') ?? '', /wrong/);
+    assert.match((await page.textContent('[role=alert]')) ?? '', /wrong/);
     await page.fill('input[name=password]', ADMIN_PASSWORD);
     await page.click('button[type=submit]');
     await page.waitForURL(`${relay.origin}/portal`);
@@ -99,16 +109,22 @@ describe('the relay portal in Chromium', { skip: missing }, () => {
     assert.match(await page.innerText('body'), /new laptop\s+offline/);
   });
 
-  it('refuses posts without the session\'s CSRF token or from another origin', async () => {
+  it("refuses posts without the session's CSRF token or from another origin", async () => {
     const cookie = (await page.context().cookies()).find((c) => c.name === 'relay_session')!;
     const headers = { Cookie: `relay_session=${cookie.value}`, 'Content-Type': 'application/x-www-form-urlencoded' };
-    const noToken = await request(`${relay.origin}/portal/keys`, { method: 'POST', headers, body: 'name=x&scopes=jobs.read&pool=*' });
+    const noToken = await request(`${relay.origin}/portal/keys`, {
+      method: 'POST',
+      headers,
+      body: 'name=x&scopes=jobs.read&pool=*',
+    });
     assert.equal(noToken.status, 403);
     assert.equal(noToken.json().error.code, 'CSRF_REJECTED');
     const html = await page.goto(`${relay.origin}/portal/keys`).then(() => page.content());
     const token = /name="_csrf" value="([^"]+)"/.exec(html)![1];
     const foreign = await request(`${relay.origin}/portal/keys`, {
-      method: 'POST', headers: { ...headers, Origin: 'https://evil.example' }, body: `_csrf=${token}&name=x&scopes=jobs.read&pool=*`,
+      method: 'POST',
+      headers: { ...headers, Origin: 'https://evil.example' },
+      body: `_csrf=${token}&name=x&scopes=jobs.read&pool=*`,
     });
     assert.equal(foreign.status, 403, foreign.body.toString().slice(0, 300));
     const page2 = await request(`${relay.origin}/portal`, { headers: { Cookie: 'relay_session=forged' } });

@@ -38,7 +38,11 @@ describe('the relay on PGlite under failure', () => {
   });
 
   it('50 concurrent creations against a concurrency limit of 2: exactly 2 run, 48 get 429', async () => {
-    await concurrencyStorm([relay.base], await makeKey(relay.db, relay.relay.accountId, { maxConcurrentJobs: 2 }), relay.db);
+    await concurrencyStorm(
+      [relay.base],
+      await makeKey(relay.db, relay.relay.accountId, { maxConcurrentJobs: 2 }),
+      relay.db,
+    );
   });
 
   it('a device killed mid-job: its running job is interrupted, its queued job moves to the other device', async () => {
@@ -51,7 +55,9 @@ describe('the relay on PGlite under failure', () => {
   it('the relay stopped and started again mid-job: the job is interrupted, the device links up again and runs the next one', async () => {
     const device = devices.b.process!;
     await relayRestartedMidJob(
-      () => relay.base, key, devices.b.id,
+      () => relay.base,
+      key,
+      devices.b.id,
       async () => {
         await relay.stop();
         relay = await startTestRelay({ dataDir, port });

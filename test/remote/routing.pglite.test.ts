@@ -17,7 +17,12 @@ import { createTts, deviceOf, ENGLISH_VOICE, waitJob } from './helpers/scenarios
 const LONG = Array.from({ length: 45 }, (_, i) => `Sentence ${i + 1} of a longer narration.`).join(' ');
 const SHORT = 'Hello.';
 
-interface Estimate { id: string; jobsAhead: number; busySeconds: number | null; realTimeFactors: Array<{ kind: string; model: string; realTimeFactor: number; samples: number }> }
+interface Estimate {
+  id: string;
+  jobsAhead: number;
+  busySeconds: number | null;
+  realTimeFactors: Array<{ kind: string; model: string; realTimeFactor: number; samples: number }>;
+}
 
 describe('routing by measured speed', () => {
   let relay: TestRelay;
@@ -25,9 +30,11 @@ describe('routing by measured speed', () => {
   let fast: TestDevice & { id: string };
   let slow: TestDevice & { id: string };
 
-  const estimates = async (): Promise<Estimate[]> => (await request(`${relay.base}/capabilities`, { headers: bearer(key) })).json().devices.estimates;
+  const estimates = async (): Promise<Estimate[]> =>
+    (await request(`${relay.base}/capabilities`, { headers: bearer(key) })).json().devices.estimates;
   const espeakFactor = (list: Estimate[], id: string): number | undefined =>
-    list.find((e) => e.id === id)?.realTimeFactors.find((r) => r.kind === 'tts' && r.model === ENGLISH_VOICE)?.realTimeFactor;
+    list.find((e) => e.id === id)?.realTimeFactors.find((r) => r.kind === 'tts' && r.model === ENGLISH_VOICE)
+      ?.realTimeFactor;
   const create = async (text: string): Promise<string> => {
     const res = await createTts(relay.base, key, text);
     assert.equal(res.status, 200, res.body.toString());
@@ -38,10 +45,19 @@ describe('routing by measured speed', () => {
     relay = await startTestRelay({ heartbeatMs: 1_000 });
     key = await makeKey(relay.db, relay.relay.accountId);
     await addCredits(relay.db, relay.relay.accountId, 1_000);
-    const [fastEnrolment, slowEnrolment] = [await makeDevice(relay.db, relay.relay.accountId, 'fast'), await makeDevice(relay.db, relay.relay.accountId, 'slow')];
+    const [fastEnrolment, slowEnrolment] = [
+      await makeDevice(relay.db, relay.relay.accountId, 'fast'),
+      await makeDevice(relay.db, relay.relay.accountId, 'slow'),
+    ];
     const [fastDevice, slowDevice] = await Promise.all([
       startDevice({ relayOrigin: relay.origin, token: fastEnrolment.token, stt: false, calibrateSeconds: 120 }),
-      startDevice({ relayOrigin: relay.origin, token: slowEnrolment.token, stt: false, calibrateSeconds: 120, env: { SPEECH_STUDIO_ENGINE_SLOWDOWN: '10' } }),
+      startDevice({
+        relayOrigin: relay.origin,
+        token: slowEnrolment.token,
+        stt: false,
+        calibrateSeconds: 120,
+        env: { SPEECH_STUDIO_ENGINE_SLOWDOWN: '10' },
+      }),
     ]);
     fast = Object.assign(fastDevice, { id: fastEnrolment.id });
     slow = Object.assign(slowDevice, { id: slowEnrolment.id });
@@ -55,9 +71,17 @@ describe('routing by measured speed', () => {
 
   it('each device calibrates on joining and the relay shows what it measured', async () => {
     // A loaded machine (tests share two cores) is slow to start engines: the limit here is generous, as is the devices'.
-    const measured = await waitFor('both calibrations', estimates, (list) => espeakFactor(list, fast.id) !== undefined && espeakFactor(list, slow.id) !== undefined, 120_000);
+    const measured = await waitFor(
+      'both calibrations',
+      estimates,
+      (list) => espeakFactor(list, fast.id) !== undefined && espeakFactor(list, slow.id) !== undefined,
+      120_000,
+    );
     const [fastFactor, slowFactor] = [espeakFactor(measured, fast.id)!, espeakFactor(measured, slow.id)!];
-    assert.ok(slowFactor > 2 * fastFactor, `the throttled device measured itself slower: ${slowFactor} vs ${fastFactor}`);
+    assert.ok(
+      slowFactor > 2 * fastFactor,
+      `the throttled device measured itself slower: ${slowFactor} vs ${fastFactor}`,
+    );
     for (const e of measured) assert.deepEqual([e.jobsAhead, e.busySeconds], [0, 0]);
     assert.match(fast.output(), /Speed calibration: real-time factor espeak-ng/);
   });
@@ -69,7 +93,8 @@ describe('routing by measured speed', () => {
     const second = await create(LONG);
     const third = await create(LONG);
     assert.deepEqual([await deviceOf(relay.db, second), await deviceOf(relay.db, third)], [fast.id, fast.id]);
-    for (const id of [second, third]) assert.equal((await waitJob(relay.base, key, id, isTerminal)).status, 'succeeded');
+    for (const id of [second, third])
+      assert.equal((await waitJob(relay.base, key, id, isTerminal)).status, 'succeeded');
   });
 
   it('a short job goes to the slow device while the fast one has a long queue', async () => {
@@ -85,7 +110,9 @@ describe('routing by measured speed', () => {
     for (const id of queued) assert.equal((await waitJob(relay.base, key, id, isTerminal)).status, 'succeeded');
     // What the jobs measured joined the calibration's figure: the fast device's median is over several runs now.
     const after = await estimates();
-    assert.ok(after.find((e) => e.id === fast.id)!.realTimeFactors.find((r) => r.model === ENGLISH_VOICE)!.samples >= 4);
+    assert.ok(
+      after.find((e) => e.id === fast.id)!.realTimeFactors.find((r) => r.model === ENGLISH_VOICE)!.samples >= 4,
+    );
   });
 });
 
@@ -98,26 +125,60 @@ describe('speeds on the device link', () => {
   });
   after(async () => relay?.dispose());
 
-  it('the relay keeps the speeds of a hello and replaces them with a heartbeat\'s; a malformed report is ignored, the link kept', async () => {
+  it("the relay keeps the speeds of a hello and replaces them with a heartbeat's; a malformed report is ignored, the link kept", async () => {
     const { id, token } = await makeDevice(relay.db, relay.relay.accountId, 'reporter');
-    const ws = new WebSocket(`${relay.origin.replace('http', 'ws')}/v1/devices/connect`, { headers: { Authorization: `Bearer ${token}` } });
+    const ws = new WebSocket(`${relay.origin.replace('http', 'ws')}/v1/devices/connect`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
     const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
-    const welcomed = new Promise<void>((resolve) => ws.on('message', (data) => JSON.parse((data as Buffer).toString()).type === 'welcome' && resolve()));
-    const speed = (realTimeFactor: number, model = ENGLISH_VOICE) => ({ kind: 'tts', engine: 'espeak-ng', model, realTimeFactor, samples: 1 });
-    const factors = async () => (await request(`${relay.base}/capabilities`, { headers: bearer(key) })).json().devices.estimates
-      .find((e: Estimate) => e.id === id).realTimeFactors.map((r: { model: string; realTimeFactor: number }) => [r.model, r.realTimeFactor]);
+    const welcomed = new Promise<void>((resolve) =>
+      ws.on('message', (data) => JSON.parse((data as Buffer).toString()).type === 'welcome' && resolve()),
+    );
+    const speed = (realTimeFactor: number, model = ENGLISH_VOICE) => ({
+      kind: 'tts',
+      engine: 'espeak-ng',
+      model,
+      realTimeFactor,
+      samples: 1,
+    });
+    const factors = async () =>
+      (await request(`${relay.base}/capabilities`, { headers: bearer(key) }))
+        .json()
+        .devices.estimates.find((e: Estimate) => e.id === id)
+        .realTimeFactors.map((r: { model: string; realTimeFactor: number }) => [r.model, r.realTimeFactor]);
     try {
       await new Promise((resolve) => ws.once('open', resolve));
-      ws.send(JSON.stringify({
-        type: 'hello', protocol: 1, activeJobs: [], speeds: [speed(0.5)],
-        capabilities: { version: 'test', tts: { voices: [] }, stt: { models: [], diarization: false }, queueCapacity: 1 },
-      }));
+      ws.send(
+        JSON.stringify({
+          type: 'hello',
+          protocol: 1,
+          activeJobs: [],
+          speeds: [speed(0.5)],
+          capabilities: {
+            version: 'test',
+            tts: { voices: [] },
+            stt: { models: [], diarization: false },
+            queueCapacity: 1,
+          },
+        }),
+      );
       await welcomed;
       assert.deepEqual(await factors(), [[ENGLISH_VOICE, 0.5]]);
-      ws.send(JSON.stringify({ type: 'heartbeat', speeds: [{ kind: 'tts', engine: 'x', model: 'y', realTimeFactor: -1, samples: 1 }] }));
+      ws.send(
+        JSON.stringify({
+          type: 'heartbeat',
+          speeds: [{ kind: 'tts', engine: 'x', model: 'y', realTimeFactor: -1, samples: 1 }],
+        }),
+      );
       ws.send(JSON.stringify({ type: 'heartbeat', speeds: [speed(0.25), speed(2, 'other-voice')] }));
       await waitFor('the second report', factors, (list) => list.length === 2);
-      assert.deepEqual((await factors()).sort(), [[ENGLISH_VOICE, 0.25], ['other-voice', 2]].sort());
+      assert.deepEqual(
+        (await factors()).sort(),
+        [
+          [ENGLISH_VOICE, 0.25],
+          ['other-voice', 2],
+        ].sort(),
+      );
       assert.equal(ws.readyState, WebSocket.OPEN, 'the malformed report did not end the link');
     } finally {
       ws.close();

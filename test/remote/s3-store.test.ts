@@ -54,7 +54,10 @@ describe('S3BlobStore on a real S3-compatible server', () => {
   });
 
   it('puts from a stream, gets it back as a stream with its size, and deletes it', async () => {
-    const bytes = await store.put('jobs/a1/input.wav', Readable.from([Buffer.from('RIFF'), Buffer.from(' and the rest')]));
+    const bytes = await store.put(
+      'jobs/a1/input.wav',
+      Readable.from([Buffer.from('RIFF'), Buffer.from(' and the rest')]),
+    );
     assert.equal(bytes, 17);
     const blob = await store.get('jobs/a1/input.wav');
     assert.ok(blob);
@@ -77,7 +80,10 @@ describe('S3BlobStore on a real S3-compatible server', () => {
   });
 
   it('past maxBytes the upload is aborted with BlobTooLargeError and no object appears', async () => {
-    await assert.rejects(store.put('jobs/limit/input.wav', patterned(2 * PART_BYTES + 10), { maxBytes: PART_BYTES + 100 }), BlobTooLargeError);
+    await assert.rejects(
+      store.put('jobs/limit/input.wav', patterned(2 * PART_BYTES + 10), { maxBytes: PART_BYTES + 100 }),
+      BlobTooLargeError,
+    );
     await assert.rejects(store.put('jobs/limit/small.wav', patterned(1000), { maxBytes: 999 }), BlobTooLargeError);
     assert.deepEqual(await s3.keys('jobs/limit/'), []);
   });
@@ -95,18 +101,22 @@ describe('S3BlobStore on a real S3-compatible server', () => {
     assert.deepEqual(await s3.keys('jobs/gone/'), []);
   });
 
-  it('a source destroyed before its end, without an error, fails the put rather than hanging it', { timeout: 30_000 }, async () => {
-    let sent = 0;
-    const source = new Readable({
-      read() {
-        sent += 1;
-        if (sent > 3) return void this.destroy();
-        this.push(Buffer.alloc(64 * 1024, 2));
-      },
-    });
-    await assert.rejects(store.put('jobs/cut-short/input.wav', source), /premature close/i);
-    assert.deepEqual(await s3.keys('jobs/cut-short/'), []);
-  });
+  it(
+    'a source destroyed before its end, without an error, fails the put rather than hanging it',
+    { timeout: 30_000 },
+    async () => {
+      let sent = 0;
+      const source = new Readable({
+        read() {
+          sent += 1;
+          if (sent > 3) return void this.destroy();
+          this.push(Buffer.alloc(64 * 1024, 2));
+        },
+      });
+      await assert.rejects(store.put('jobs/cut-short/input.wav', source), /premature close/i);
+      assert.deepEqual(await s3.keys('jobs/cut-short/'), []);
+    },
+  );
 
   it('keeps every key under its prefix, apart from another prefix in the same bucket', async () => {
     const teamA = new S3BlobStore(s3.config('teams/a/relay'));
@@ -140,21 +150,30 @@ describe('S3BlobStore on a real S3-compatible server', () => {
   it('at start, a missing bucket and refused credentials each give one clear sentence', async () => {
     await assert.rejects(openS3BlobStore({ ...s3.config(), bucket: 'no-such-bucket' }), (error: Error) => {
       assert.ok(error instanceof BlobStoreError);
-      assert.match(error.message, /^The S3 bucket "no-such-bucket" does not exist at http:\/\/127\.0\.0\.1:\d+: create it, or correct --storage\.$/);
+      assert.match(
+        error.message,
+        /^The S3 bucket "no-such-bucket" does not exist at http:\/\/127\.0\.0\.1:\d+: create it, or correct --storage\.$/,
+      );
       return true;
     });
-    await assert.rejects(openS3BlobStore({ ...s3.config(), credentials: { accessKeyId: 'WRONG', secretAccessKey: 'WRONG' } }), (error: Error) => {
-      assert.ok(error instanceof BlobStoreError);
-      assert.match(error.message, /refused the credentials \(HTTP 403\): check AWS_ACCESS_KEY_ID/);
-      return true;
-    });
+    await assert.rejects(
+      openS3BlobStore({ ...s3.config(), credentials: { accessKeyId: 'WRONG', secretAccessKey: 'WRONG' } }),
+      (error: Error) => {
+        assert.ok(error instanceof BlobStoreError);
+        assert.match(error.message, /refused the credentials \(HTTP 403\): check AWS_ACCESS_KEY_ID/);
+        return true;
+      },
+    );
   });
 
   it('the server stopped mid-upload: the put fails with a readable BlobStoreError and nothing is left', async () => {
     const stopped = s3.stopAfter(PART_BYTES + 512 * 1024); // during the second part
     await assert.rejects(store.put('jobs/cut/output.wav', patterned(3 * PART_BYTES)), (error: Error) => {
       assert.ok(error instanceof BlobStoreError, String(error));
-      assert.match(error.message, /^The relay's object storage \(bucket "speech-relay-test" at http:\/\/127\.0\.0\.1:\d+\) failed to store jobs\/cut\/output\.wav: /);
+      assert.match(
+        error.message,
+        /^The relay's object storage \(bucket "speech-relay-test" at http:\/\/127\.0\.0\.1:\d+\) failed to store jobs\/cut\/output\.wav: /,
+      );
       return true;
     });
     await stopped;
@@ -169,12 +188,23 @@ describe('relay options for S3 storage and metrics', () => {
   const env = { AWS_ACCESS_KEY_ID: 'AKIAENV', AWS_SECRET_ACCESS_KEY: 'env-secret', AWS_SESSION_TOKEN: 'env-session' };
 
   it('takes the bucket from --storage and the rest from the standard AWS variables', () => {
-    const options = resolveRelayOptions({ storage: 's3://team-speech/relay/' }, { ...env, AWS_REGION: 'eu-central-1', AWS_ENDPOINT_URL_S3: 'http://127.0.0.1:9000/', RELAY_S3_PATH_STYLE: '1' });
+    const options = resolveRelayOptions(
+      { storage: 's3://team-speech/relay/' },
+      { ...env, AWS_REGION: 'eu-central-1', AWS_ENDPOINT_URL_S3: 'http://127.0.0.1:9000/', RELAY_S3_PATH_STYLE: '1' },
+    );
     assert.deepEqual(options.s3, {
-      bucket: 'team-speech', prefix: 'relay', endpoint: 'http://127.0.0.1:9000', region: 'eu-central-1', forcePathStyle: true,
+      bucket: 'team-speech',
+      prefix: 'relay',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'eu-central-1',
+      forcePathStyle: true,
       credentials: { accessKeyId: 'AKIAENV', secretAccessKey: 'env-secret', sessionToken: 'env-session' },
     });
-    assert.equal(resolveRelayOptions({ storage: 's3://team-speech' }, { ...env, AWS_ENDPOINT_URL: 'https://s3.example.com' }).s3?.endpoint, 'https://s3.example.com');
+    assert.equal(
+      resolveRelayOptions({ storage: 's3://team-speech' }, { ...env, AWS_ENDPOINT_URL: 'https://s3.example.com' }).s3
+        ?.endpoint,
+      'https://s3.example.com',
+    );
     const plain = resolveRelayOptions({}, { ...env, RELAY_STORAGE: 's3://team-speech' }).s3;
     assert.equal(plain?.region, 'us-east-1');
     assert.equal(plain?.forcePathStyle, false);
@@ -182,23 +212,46 @@ describe('relay options for S3 storage and metrics', () => {
   });
 
   it('flags win over the environment, and a session token never goes with keys from flags', () => {
-    const options = resolveRelayOptions({
-      storage: 's3://team-speech', 's3-endpoint': 'https://minio.internal:9000', 's3-region': 'auto', 's3-path-style': true,
-      's3-access-key-id': 'FLAGKEY', 's3-secret-access-key': 'flag-secret',
-    }, { ...env, AWS_REGION: 'eu-west-1', AWS_ENDPOINT_URL_S3: 'http://other:1' });
+    const options = resolveRelayOptions(
+      {
+        storage: 's3://team-speech',
+        's3-endpoint': 'https://minio.internal:9000',
+        's3-region': 'auto',
+        's3-path-style': true,
+        's3-access-key-id': 'FLAGKEY',
+        's3-secret-access-key': 'flag-secret',
+      },
+      { ...env, AWS_REGION: 'eu-west-1', AWS_ENDPOINT_URL_S3: 'http://other:1' },
+    );
     assert.deepEqual(options.s3, {
-      bucket: 'team-speech', prefix: '', endpoint: 'https://minio.internal:9000', region: 'auto', forcePathStyle: true,
+      bucket: 'team-speech',
+      prefix: '',
+      endpoint: 'https://minio.internal:9000',
+      region: 'auto',
+      forcePathStyle: true,
       credentials: { accessKeyId: 'FLAGKEY', secretAccessKey: 'flag-secret', sessionToken: undefined },
     });
   });
 
   it('refuses what cannot work with a usage error', () => {
-    assert.throws(() => resolveRelayOptions({ storage: 's3://team-speech' }, {}), (e: Error) => e instanceof UsageError && /needs credentials/.test(e.message));
-    assert.throws(() => resolveRelayOptions({ storage: '/srv/blobs' }, env), (e: Error) => e instanceof UsageError && /s3:\/\/bucket\/prefix/.test(e.message));
+    assert.throws(
+      () => resolveRelayOptions({ storage: 's3://team-speech' }, {}),
+      (e: Error) => e instanceof UsageError && /needs credentials/.test(e.message),
+    );
+    assert.throws(
+      () => resolveRelayOptions({ storage: '/srv/blobs' }, env),
+      (e: Error) => e instanceof UsageError && /s3:\/\/bucket\/prefix/.test(e.message),
+    );
     assert.throws(() => resolveRelayOptions({ storage: 's3://team-speech', 'storage-dir': '/srv' }, env), /not both/);
-    assert.throws(() => resolveRelayOptions({ storage: 's3://team-speech', 's3-endpoint': 'minio:9000' }, env), /--s3-endpoint/);
+    assert.throws(
+      () => resolveRelayOptions({ storage: 's3://team-speech', 's3-endpoint': 'minio:9000' }, env),
+      /--s3-endpoint/,
+    );
     assert.throws(() => resolveRelayOptions({ 'metrics-token': 'short' }, {}), /at least 16 printable characters/);
-    assert.equal(resolveRelayOptions({}, { RELAY_METRICS_TOKEN: 'a-long-enough-token-1234' }).metricsToken, 'a-long-enough-token-1234');
+    assert.equal(
+      resolveRelayOptions({}, { RELAY_METRICS_TOKEN: 'a-long-enough-token-1234' }).metricsToken,
+      'a-long-enough-token-1234',
+    );
     assert.equal(resolveRelayOptions({}, {}).metricsToken, undefined);
     assert.equal(resolveRelayOptions({}, env).s3, undefined, 'no --storage: the folder');
   });

@@ -50,7 +50,11 @@ describe('two devices with one device token', () => {
       await first.connected();
       second = await startDevice({ relayOrigin: relay.origin, token, stt: false });
       await second.connected();
-      await waitFor('the first device to say why it stopped', async () => first.output(), (out) => /same device token/.test(out) && /own token/.test(out));
+      await waitFor(
+        'the first device to say why it stopped',
+        async () => first.output(),
+        (out) => /same device token/.test(out) && /own token/.test(out),
+      );
       // A job on the device that won: time in which a device that kept reconnecting would push it off again.
       const created = await createTts(relay.base, key, 'Runs on the device that won.');
       assert.equal(created.status, 200, created.body.toString());
@@ -58,7 +62,7 @@ describe('two devices with one device token', () => {
       assert.equal(job.status, 'succeeded', JSON.stringify(job));
       assert.equal(connects(first), 1, first.output());
       assert.equal(connects(second), 1, second.output());
-      assert.equal(first.child.exitCode, null, 'the first device\'s server keeps running; only its link stopped');
+      assert.equal(first.child.exitCode, null, "the first device's server keeps running; only its link stopped");
     } finally {
       await Promise.all([first.dispose(), second?.dispose()]);
     }

@@ -19,14 +19,34 @@ import { PROJECT_ROOT } from '../helpers/server';
 import { pgliteDataDir } from './helpers/relay';
 
 const voice = (id: string, name: string, languageCode = 'en-US'): Voice => ({
-  id, name, languageCode, availability: 'ready', access: { scope: 'builtin', canUse: true, license: 'GPL-3.0-or-later' },
+  id,
+  name,
+  languageCode,
+  availability: 'ready',
+  access: { scope: 'builtin', canUse: true, license: 'GPL-3.0-or-later' },
 });
 const caps = (over: Partial<DeviceCapabilities> = {}): DeviceCapabilities => ({
-  version: '1', tts: { voices: [voice('a0000000-0000-4000-8000-000000000000', 'A')] },
-  stt: { models: [{ name: 'ggml-base.en.bin', englishOnly: true }], diarization: false }, queueCapacity: 2, ...over,
+  version: '1',
+  tts: { voices: [voice('a0000000-0000-4000-8000-000000000000', 'A')] },
+  stt: { models: [{ name: 'ggml-base.en.bin', englishOnly: true }], diarization: false },
+  queueCapacity: 2,
+  ...over,
 });
-const device = (id: string, capabilities: DeviceCapabilities | null, lastSeenAt: number | null = Date.now()): Device => ({
-  id, accountId: 1, name: id, createdAt: 0, revokedAt: null, capabilities, sessionId: lastSeenAt === null ? null : 's', instanceId: 'i', connectedAt: 0, lastSeenAt,
+const device = (
+  id: string,
+  capabilities: DeviceCapabilities | null,
+  lastSeenAt: number | null = Date.now(),
+): Device => ({
+  id,
+  accountId: 1,
+  name: id,
+  createdAt: 0,
+  revokedAt: null,
+  capabilities,
+  sessionId: lastSeenAt === null ? null : 's',
+  instanceId: 'i',
+  connectedAt: 0,
+  lastSeenAt,
 });
 
 describe('relay units', () => {
@@ -36,7 +56,8 @@ describe('relay units', () => {
     assert.equal(lookupOf(secret.plaintext, API_KEY_FORMAT), secret.plaintext.slice(0, 17));
     assert.ok(secretMatches(secret.plaintext, secret.hash));
     assert.ok(!secretMatches(`${secret.plaintext.slice(0, -1)}x`, secret.hash));
-    for (const bad of ['', 'ssk_live_short', `ssk_test_${'a'.repeat(40)}`, `ssk_live_${'-'.repeat(40)}`]) assert.equal(lookupOf(bad, API_KEY_FORMAT), undefined);
+    for (const bad of ['', 'ssk_live_short', `ssk_test_${'a'.repeat(40)}`, `ssk_live_${'-'.repeat(40)}`])
+      assert.equal(lookupOf(bad, API_KEY_FORMAT), undefined);
   });
 
   it('capabilities: English-only whisper models serve only English (auto runs as English); diarization only when asked explicitly', () => {
@@ -61,7 +82,10 @@ describe('relay units', () => {
     assert.equal(pickDevice(list, need, routing)?.id, 'idle');
     assert.equal(pickDevice(list, need, routing, new Set(['idle']))?.id, 'busy');
     assert.equal(pickDevice([{ device: device('full', caps()), active: 5 }], need, routing)?.id, 'full');
-    assert.equal(pickDevice([{ device: device('silent', caps(), Date.now() - 60_000), active: 0 }], need, routing), undefined);
+    assert.equal(
+      pickDevice([{ device: device('silent', caps(), Date.now() - 60_000), active: 0 }], need, routing),
+      undefined,
+    );
   });
 
   it('credits: 1 per 1 000 characters or per second of audio, estimated from the upload, settled on success only', () => {
@@ -69,13 +93,36 @@ describe('relay units', () => {
     assert.equal(sttEstimateMilli(320_000, {}), 10_000);
     assert.equal(sttEstimateMilli(320_000, { cropStartSeconds: 2, cropEndSeconds: 5 }), 3000);
     const stt = { kind: 'stt' as const, text: null, credits_reserved_milli: 10_000, request: { options: {} } };
-    assert.equal(settledMilli({ ...stt, status: 'succeeded', result: { language: 'en', durationSeconds: 11.2, segmentCount: 3, speakerCount: null, transcriptFormats: [], model: 'ggml-base.bin' } }), 11_200);
+    assert.equal(
+      settledMilli({
+        ...stt,
+        status: 'succeeded',
+        result: {
+          language: 'en',
+          durationSeconds: 11.2,
+          segmentCount: 3,
+          speakerCount: null,
+          transcriptFormats: [],
+          model: 'ggml-base.bin',
+        },
+      }),
+      11_200,
+    );
     assert.equal(settledMilli({ ...stt, status: 'failed', result: null }), 0);
   });
 
   it('device messages: well-formed ones parse, anything else is refused', () => {
-    assert.equal(parseDeviceMessage('{"type":"update","jobId":"x","status":"processing","progress":5,"phase":"synthesizing"}')?.type, 'update');
-    for (const bad of ['nope', '{"type":"update","jobId":"x","status":"done","progress":5,"phase":null}', '{"type":"hello"}', '{"type":"launch"}']) {
+    assert.equal(
+      parseDeviceMessage('{"type":"update","jobId":"x","status":"processing","progress":5,"phase":"synthesizing"}')
+        ?.type,
+      'update',
+    );
+    for (const bad of [
+      'nope',
+      '{"type":"update","jobId":"x","status":"done","progress":5,"phase":null}',
+      '{"type":"hello"}',
+      '{"type":"launch"}',
+    ]) {
       assert.equal(parseDeviceMessage(bad), undefined, bad);
     }
   });
@@ -87,15 +134,36 @@ describe('relay units', () => {
   });
 
   it('relay options: flags over RELAY_* and DATABASE_URL, which win over the defaults', () => {
-    const options = resolveRelayOptions({ port: '9000' }, { RELAY_PORT: '1', DATABASE_URL: 'postgres://u@h/db', XDG_DATA_HOME: '/d', RELAY_RETENTION_HOURS: '2' });
-    assert.deepEqual([options.port, options.databaseUrl, options.dataDir, options.retentionMs], [9000, 'postgres://u@h/db', '/d/speech-studio-relay', 7_200_000]);
+    const options = resolveRelayOptions(
+      { port: '9000' },
+      { RELAY_PORT: '1', DATABASE_URL: 'postgres://u@h/db', XDG_DATA_HOME: '/d', RELAY_RETENTION_HOURS: '2' },
+    );
+    assert.deepEqual(
+      [options.port, options.databaseUrl, options.dataDir, options.retentionMs],
+      [9000, 'postgres://u@h/db', '/d/speech-studio-relay', 7_200_000],
+    );
     assert.throws(() => resolveRelayOptions({ 'database-url': 'mysql://x' }, {}));
   });
 
-  it('voices of a pool: listed once each, with the Local API\'s filters and pages', () => {
-    const voices = [voice('a1', 'Alpha'), voice('b2', 'Beta', 'de-DE'), voice('a1', 'Alpha'), voice('c3', 'Gamma', 'en-GB')];
-    const page = listPoolVoices(voices, { scope: 'all', sortBy: 'name', sortDirection: 'desc', page: 1, limit: 2, languageCode: 'en' });
-    assert.deepEqual(page.items.map((v) => v.name), ['Gamma', 'Alpha']);
+  it("voices of a pool: listed once each, with the Local API's filters and pages", () => {
+    const voices = [
+      voice('a1', 'Alpha'),
+      voice('b2', 'Beta', 'de-DE'),
+      voice('a1', 'Alpha'),
+      voice('c3', 'Gamma', 'en-GB'),
+    ];
+    const page = listPoolVoices(voices, {
+      scope: 'all',
+      sortBy: 'name',
+      sortDirection: 'desc',
+      page: 1,
+      limit: 2,
+      languageCode: 'en',
+    });
+    assert.deepEqual(
+      page.items.map((v) => v.name),
+      ['Gamma', 'Alpha'],
+    );
     assert.deepEqual(page.meta, { page: 1, limit: 2, total: 2, totalPages: 1 });
   });
 
@@ -111,11 +179,14 @@ describe('relay units', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
-  it('the relay\'s SQL lives in src/relay/data (and the database seam in src/relay/db): routes, dispatch and portal call functions there', async () => {
+  it("the relay's SQL lives in src/relay/data (and the database seam in src/relay/db): routes, dispatch and portal call functions there", async () => {
     const root = path.join(PROJECT_ROOT, 'src', 'relay');
     const files = (await readdir(root, { recursive: true })).filter((name) => name.endsWith('.ts'));
     const outside = files.filter((name) => !/^(data|db)[\\/]/.test(name));
-    assert.ok(outside.some((name) => name.includes('sweeper')), 'the scan sees the dispatch folder');
+    assert.ok(
+      outside.some((name) => name.includes('sweeper')),
+      'the scan sees the dispatch folder',
+    );
     const offenders: string[] = [];
     for (const name of outside) {
       const text = await readFile(path.join(root, name), 'utf8');

@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { compileValidators } from '../../src/contract/validation';
-import { admitStt, admitTts, checkSttFields, checkTtsRequest, sttRefusal, type SttModels } from '../../src/jobs/admission';
+import {
+  admitStt,
+  admitTts,
+  checkSttFields,
+  checkTtsRequest,
+  sttRefusal,
+  type SttModels,
+} from '../../src/jobs/admission';
 import { nameFromFile, nameFromText } from '../../src/jobs/job-name';
 import { canRunStt } from '../../src/link/capabilities';
 import { MAX_NARRATION_SECONDS } from '../../src/subtitles/timeline-limit';
@@ -18,7 +25,10 @@ const french = voiceIdFor('espeak-ng', 'roa/fr');
 const notInstalled = voiceIdFor('svox-pico', 'it-IT');
 
 const model = (name: string, englishOnly = false) => ({ name, englishOnly });
-const installed = (diarization: boolean, ...models: { name: string; englishOnly: boolean }[]): SttModels => ({ models, diarization });
+const installed = (diarization: boolean, ...models: { name: string; englishOnly: boolean }[]): SttModels => ({
+  models,
+  diarization,
+});
 const ask = (fields: Record<string, string>) => checkSttFields(validators, fields);
 
 describe('admission of TTS requests', () => {
@@ -45,41 +55,80 @@ describe('admission of TTS requests', () => {
   });
 
   it('refuses an unknown voice with 422 and a voice that is not ready with 409 VOICE_NOT_READY', () => {
-    assert.match(refusal(() => admitTts(validators, { voiceId: '00000000-0000-4000-8000-000000000000', text: 'Hi' }, voices)).message, /^voiceId: no voice/);
+    assert.match(
+      refusal(() => admitTts(validators, { voiceId: '00000000-0000-4000-8000-000000000000', text: 'Hi' }, voices))
+        .message,
+      /^voiceId: no voice/,
+    );
     const notReady = refusal(() => admitTts(validators, { voiceId: notInstalled, text: 'Hi' }, voices));
     assert.deepEqual([notReady.code, notReady.status], ['VOICE_NOT_READY', 409]);
   });
 
   it('refuses subtitles it cannot read with 422 naming the line, and says a 0 ms cue has no duration', () => {
-    const unreadable = refusal(() => checkTtsRequest(validators, { voiceId: english, text: '1\n00:00:01,000 -> 00:00:02,000\nx\n', inputFormat: 'srt' }));
+    const unreadable = refusal(() =>
+      checkTtsRequest(validators, {
+        voiceId: english,
+        text: '1\n00:00:01,000 -> 00:00:02,000\nx\n',
+        inputFormat: 'srt',
+      }),
+    );
     assert.match(unreadable.message, /^text: not valid SRT, line 2: cannot read the cue timing/);
-    const instant = refusal(() => checkTtsRequest(validators, { voiceId: english, text: '1\n00:00:01,000 --> 00:00:01,000\nx\n', inputFormat: 'srt' }));
+    const instant = refusal(() =>
+      checkTtsRequest(validators, {
+        voiceId: english,
+        text: '1\n00:00:01,000 --> 00:00:01,000\nx\n',
+        inputFormat: 'srt',
+      }),
+    );
     assert.match(instant.message, /^text: not valid SRT, line 2: the cue has no duration/);
-    const backwards = refusal(() => checkTtsRequest(validators, { voiceId: english, text: '1\n00:00:02,000 --> 00:00:01,000\nx\n', inputFormat: 'srt' }));
+    const backwards = refusal(() =>
+      checkTtsRequest(validators, {
+        voiceId: english,
+        text: '1\n00:00:02,000 --> 00:00:01,000\nx\n',
+        inputFormat: 'srt',
+      }),
+    );
     assert.match(backwards.message, /line 2: the cue ends before it starts/);
   });
 
-  it('bounds a narration\'s timeline: a cue ending past 10 hours is refused with its number and line', () => {
+  it("bounds a narration's timeline: a cue ending past 10 hours is refused with its number and line", () => {
     const srt = '1\n00:00:01,000 --> 00:00:02,000\nFirst.\n\n2\n99:00:00,000 --> 99:00:01,000\nFar away.\n';
     const far = refusal(() => checkTtsRequest(validators, { voiceId: english, text: srt, inputFormat: 'srt' }));
     assert.equal(far.status, 422);
     assert.match(far.message, /^text: cue 2 \(line 6\) ends at 99:00:01,000; a narration may last at most 10 hours$/);
     const vtt = 'WEBVTT\n\n99:59:59.000 --> 99:59:59.500\nLate.\n';
-    assert.match(refusal(() => checkTtsRequest(validators, { voiceId: english, text: vtt, inputFormat: 'vtt' })).message, /^text: cue 1 \(line 3\) ends at 99:59:59\.500;/);
+    assert.match(
+      refusal(() => checkTtsRequest(validators, { voiceId: english, text: vtt, inputFormat: 'vtt' })).message,
+      /^text: cue 1 \(line 3\) ends at 99:59:59\.500;/,
+    );
     const atLimit = `1\n09:59:59,000 --> 10:00:00,000\nJust in time.\n`;
     assert.equal(MAX_NARRATION_SECONDS, 36_000);
-    assert.equal(checkTtsRequest(validators, { voiceId: english, text: atLimit, inputFormat: 'srt' }).inputFormat, 'srt');
+    assert.equal(
+      checkTtsRequest(validators, { voiceId: english, text: atLimit, inputFormat: 'srt' }).inputFormat,
+      'srt',
+    );
   });
 
   it('gives subtitle narrations the voices of named speakers, and refuses unknown (422) or unready (409) ones', () => {
     const vtt = 'WEBVTT\n\n00:01.000 --> 00:02.000\n<v Marie>Bonjour.\n';
-    const { voice } = admitTts(validators, { voiceId: english, text: vtt, inputFormat: 'vtt' }, voices, { Marie: french });
+    const { voice } = admitTts(validators, { voiceId: english, text: vtt, inputFormat: 'vtt' }, voices, {
+      Marie: french,
+    });
     assert.equal(voice.speakers?.Marie?.engineVoiceId, 'roa/fr');
     const plain = admitTts(validators, { voiceId: english, text: 'No cues here.' }, voices, { Marie: french });
     assert.equal(plain.voice.speakers, undefined, 'plain text has no speakers');
-    const unknown = refusal(() => admitTts(validators, { voiceId: english, text: vtt, inputFormat: 'vtt' }, voices, { Bob: '00000000-0000-5000-8000-000000000000' }));
-    assert.deepEqual([unknown.code, /^speakerVoices: .*speaker "Bob"/.test(unknown.message)], ['INVALID_REQUEST', true]);
-    const unready = refusal(() => admitTts(validators, { voiceId: english, text: vtt, inputFormat: 'vtt' }, voices, { Bob: notInstalled }));
+    const unknown = refusal(() =>
+      admitTts(validators, { voiceId: english, text: vtt, inputFormat: 'vtt' }, voices, {
+        Bob: '00000000-0000-5000-8000-000000000000',
+      }),
+    );
+    assert.deepEqual(
+      [unknown.code, /^speakerVoices: .*speaker "Bob"/.test(unknown.message)],
+      ['INVALID_REQUEST', true],
+    );
+    const unready = refusal(() =>
+      admitTts(validators, { voiceId: english, text: vtt, inputFormat: 'vtt' }, voices, { Bob: notInstalled }),
+    );
     assert.equal(unready.code, 'VOICE_NOT_READY');
   });
 });
@@ -105,17 +154,27 @@ describe('admission of STT requests', () => {
     const bare = installed(false, model('ggml-base.bin'));
     assert.equal(admitStt(ask({}), bare).options.diarizationEnabled, false);
     assert.equal(admitStt(ask({}), installed(true, model('ggml-base.bin'))).options.diarizationEnabled, true);
-    assert.equal(admitStt(ask({ diarizationEnabled: 'false', speakerCountMode: 'exact', speakerCount: '2' }), bare).options.diarizationEnabled, false);
+    assert.equal(
+      admitStt(ask({ diarizationEnabled: 'false', speakerCountMode: 'exact', speakerCount: '2' }), bare).options
+        .diarizationEnabled,
+      false,
+    );
     const explicit = refusal(() => admitStt(ask({ diarizationEnabled: 'true' }), bare));
     assert.match(explicit.message, /diarization models \(pyannote segmentation and speaker embedding\)/);
     const counted = refusal(() => admitStt(ask({ speakerCountMode: 'exact', speakerCount: '3' }), bare));
     assert.equal(counted.code, 'MODEL_NOT_INSTALLED');
-    assert.match(counted.message, /speakerCount asks for speaker diarization.*diarization models \(pyannote segmentation and speaker embedding\)/);
+    assert.match(
+      counted.message,
+      /speakerCount asks for speaker diarization.*diarization models \(pyannote segmentation and speaker embedding\)/,
+    );
   });
 
   it('lets the relay route by the same rules: a device can run what admission would admit there', () => {
     const caps = (diarization: boolean, ...models: { name: string; englishOnly: boolean }[]) => ({
-      version: 'x', queueCapacity: 1, tts: { voices: [] }, stt: { models, diarization },
+      version: 'x',
+      queueCapacity: 1,
+      tts: { voices: [] },
+      stt: { models, diarization },
     });
     for (const [fields, device, admits] of [
       [{ language: 'en' }, caps(false, model('tiny.en', true)), true],
@@ -134,7 +193,8 @@ describe('admission of STT requests', () => {
 });
 
 describe('job names', () => {
-  const wellFormed = (text: string): boolean => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);
+  const wellFormed = (text: string): boolean =>
+    !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);
 
   it('cut a long text at whole code points, never inside a surrogate pair', () => {
     const name = nameFromText('😀'.repeat(100));

@@ -19,7 +19,10 @@ function sounds(count: number, next: () => number): Float32Array[] {
 }
 
 /** The frames of the sounds held for the given durations, and where each sound starts. */
-function sequence(parts: readonly Float32Array[], durations: readonly number[]): { frames: Float32Array; starts: number[] } {
+function sequence(
+  parts: readonly Float32Array[],
+  durations: readonly number[],
+): { frames: Float32Array; starts: number[] } {
   const total = durations.reduce((sum, d) => sum + d, 0);
   const frames = new Float32Array(total * CEPSTRA);
   const starts: number[] = [];
@@ -59,25 +62,48 @@ describe('windowed dynamic time warping', () => {
   it('passes over media the reference does not have', () => {
     // Twenty sounds of the media are missing from the reference (a paragraph left out of the script).
     const kept = parts.filter((_, i) => i < 50 || i >= 70);
-    const short = sequence(kept, referenceDurations.filter((_, i) => i < 50 || i >= 70));
+    const short = sequence(
+      kept,
+      referenceDurations.filter((_, i) => i < 50 || i >= 70),
+    );
     const warp = warpWindowed(short.frames, media.frames, { windowFrames: 60, rate, slackFrames: 200 });
     // Before the stretch every sound is in place; from the second sound after it too (the sound right after
     // it may share its edge with the stretch).
     for (let i = 0; i < 50; i++) assert.equal(warp.first[short.starts[i]], media.starts[i], `sound ${i}`);
-    for (let i = 52; i < kept.length; i++) assert.equal(warp.first[short.starts[i]], media.starts[i + 20], `sound ${i}`);
+    for (let i = 52; i < kept.length; i++)
+      assert.equal(warp.first[short.starts[i]], media.starts[i + 20], `sound ${i}`);
   });
 
   it('refines a coarse warp in a band to the same path as a fine one', () => {
     const n = reference.frames.length / CEPSTRA;
     const m = media.frames.length / CEPSTRA;
-    const coarse = warpWindowed(poolFrames(reference.frames, n, 2), poolFrames(media.frames, m, 2), { windowFrames: 40, rate, slackFrames: 20 });
+    const coarse = warpWindowed(poolFrames(reference.frames, n, 2), poolFrames(media.frames, m, 2), {
+      windowFrames: 40,
+      rate,
+      slackFrames: 20,
+    });
     const fine = warpInBand(reference.frames, media.frames, coarse, 2, 4);
     reference.starts.forEach((start, i) => assert.equal(fine.first[start], media.starts[i], `sound ${i}`));
-    for (let i = 1; i < n; i++) assert.ok(fine.first[i] >= fine.last[i - 1] - 0 && fine.first[i] <= fine.last[i - 1] + 1, `path continuous at ${i}`);
+    for (let i = 1; i < n; i++)
+      assert.ok(
+        fine.first[i] >= fine.last[i - 1] - 0 && fine.first[i] <= fine.last[i - 1] + 1,
+        `path continuous at ${i}`,
+      );
   });
 
   it('refuses frames that are not whole', () => {
-    assert.throws(() => warpWindowed(new Float32Array(CEPSTRA + 1), new Float32Array(CEPSTRA), { windowFrames: 10, rate: 1, slackFrames: 1 }), TypeError);
-    assert.throws(() => warpWindowed(new Float32Array(CEPSTRA), new Float32Array(0), { windowFrames: 10, rate: 1, slackFrames: 1 }), TypeError);
+    assert.throws(
+      () =>
+        warpWindowed(new Float32Array(CEPSTRA + 1), new Float32Array(CEPSTRA), {
+          windowFrames: 10,
+          rate: 1,
+          slackFrames: 1,
+        }),
+      TypeError,
+    );
+    assert.throws(
+      () => warpWindowed(new Float32Array(CEPSTRA), new Float32Array(0), { windowFrames: 10, rate: 1, slackFrames: 1 }),
+      TypeError,
+    );
   });
 });

@@ -8,7 +8,9 @@ import { placeUnits } from '../../src/engine/align/place-units';
 const RATE = 16_000;
 
 function tone(hz: number, seconds: number, amplitude = 8000): Int16Array {
-  return Int16Array.from({ length: Math.round(seconds * RATE) }, (_, i) => Math.round(amplitude * Math.sin((2 * Math.PI * hz * i) / RATE)));
+  return Int16Array.from({ length: Math.round(seconds * RATE) }, (_, i) =>
+    Math.round(amplitude * Math.sin((2 * Math.PI * hz * i) / RATE)),
+  );
 }
 
 function join(...parts: Int16Array[]): Int16Array {
@@ -50,8 +52,10 @@ describe('aligner features', () => {
     assert.ok(Math.abs(features.energyDb[70] - 20 * Math.log10(8000 / 32768 / Math.SQRT2)) < 1);
   });
 
-  it('works at the synthesizer\'s rate too', () => {
-    const samples = Int16Array.from({ length: 22050 }, (_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 22050)));
+  it("works at the synthesizer's rate too", () => {
+    const samples = Int16Array.from({ length: 22050 }, (_, i) =>
+      Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 22050)),
+    );
     assert.equal(computeFeatures(samples, 22050).frames, 100);
   });
 });
@@ -59,7 +63,12 @@ describe('aligner features', () => {
 describe('pauses', () => {
   // Noise at −60 dBFS, speech-loud stretches between pauses of 50 ms, 300 ms and 20 ms.
   const energy = Float32Array.from({ length: 200 }, (_, frame) => {
-    const quiet = frame < 10 || (frame >= 50 && frame < 55) || (frame >= 100 && frame < 130) || (frame >= 160 && frame < 162) || frame >= 190;
+    const quiet =
+      frame < 10 ||
+      (frame >= 50 && frame < 55) ||
+      (frame >= 100 && frame < 130) ||
+      (frame >= 160 && frame < 162) ||
+      frame >= 190;
     return quiet ? -60 + (frame % 3) : -20;
   });
 
@@ -67,30 +76,70 @@ describe('pauses', () => {
     const floor = noiseFloorDb(energy, null);
     assert.ok(floor <= -58);
     const pauses = findPauses(energy, floor).map((p) => [Math.round(p.start * 100), Math.round(p.end * 100)]);
-    assert.deepEqual(pauses, [[0, 10], [50, 55], [100, 130], [190, 200]]);
+    assert.deepEqual(pauses, [
+      [0, 10],
+      [50, 55],
+      [100, 130],
+      [190, 200],
+    ]);
   });
 
   it('measures the floor where VAD heard no speech', () => {
-    assert.ok(noiseFloorDb(energy, [{ start: 0.1, end: 1.0 }, { start: 1.3, end: 1.9 }]) <= -58);
+    assert.ok(
+      noiseFloorDb(energy, [
+        { start: 0.1, end: 1.0 },
+        { start: 1.3, end: 1.9 },
+      ]) <= -58,
+    );
   });
 });
 
 describe('placing units through a warp', () => {
   const identity = { firstFrame: (f: number) => f, lastFrame: (f: number) => f, rate: 1, duration: 3 };
   const units = [
-    { startFrame: 20, endFrame: 100, words: [{ text: 'one', frame: 20 }, { text: 'two', frame: 60 }] },
+    {
+      startFrame: 20,
+      endFrame: 100,
+      words: [
+        { text: 'one', frame: 20 },
+        { text: 'two', frame: 60 },
+      ],
+    },
     { startFrame: 120, endFrame: 200, words: [{ text: 'three', frame: 120 }] },
   ];
 
   it('moves each boundary into the pause beside it and keeps the words inside their unit', () => {
-    const placed = placeUnits(units, identity, [{ start: 0, end: 0.23 }, { start: 0.97, end: 1.25 }, { start: 2.1, end: 3 }]);
-    assert.deepEqual(placed.map((u) => [u.matched, u.start, u.end]), [[true, 0.23, 0.97], [true, 1.25, 2.1]]);
-    assert.deepEqual(placed[0].words.map((w) => [w.text, w.start, w.end]), [['one', 0.23, 0.6], ['two', 0.6, 0.97]]);
+    const placed = placeUnits(units, identity, [
+      { start: 0, end: 0.23 },
+      { start: 0.97, end: 1.25 },
+      { start: 2.1, end: 3 },
+    ]);
+    assert.deepEqual(
+      placed.map((u) => [u.matched, u.start, u.end]),
+      [
+        [true, 0.23, 0.97],
+        [true, 1.25, 2.1],
+      ],
+    );
+    assert.deepEqual(
+      placed[0].words.map((w) => [w.text, w.start, w.end]),
+      [
+        ['one', 0.23, 0.6],
+        ['two', 0.6, 0.97],
+      ],
+    );
   });
 
   it('reports a unit the warp passed over in a moment as not found', () => {
-    const squeezed = { ...identity, firstFrame: (f: number) => (f >= 120 ? 120 : f), lastFrame: (f: number) => (f >= 120 ? 121 : f) };
+    const squeezed = {
+      ...identity,
+      firstFrame: (f: number) => (f >= 120 ? 120 : f),
+      lastFrame: (f: number) => (f >= 120 ? 121 : f),
+    };
     const placed = placeUnits(units, squeezed, []);
-    assert.deepEqual(placed.map((u) => u.matched), [true, false]);
+    assert.deepEqual(
+      placed.map((u) => u.matched),
+      [true, false],
+    );
   });
 });

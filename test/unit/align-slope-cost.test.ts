@@ -29,7 +29,10 @@ describe('slope-constrained warp', () => {
     const unit = frames([1, 2, 3, 4, 5, 6, 7, 8]);
     assert.equal(slopeConstrainedCost(unit, frames([1, 4, 8]), new Uint8Array(8), 1), Infinity);
     assert.ok(Number.isFinite(slopeConstrainedCost(unit, frames([1, 3, 5, 7, 8]), new Uint8Array(8), 1)));
-    assert.equal(slopeConstrainedCost(frames([1, 2, 3]), frames([1, 1, 1, 2, 2, 2, 3, 3]), new Uint8Array(3), 1), Infinity);
+    assert.equal(
+      slopeConstrainedCost(frames([1, 2, 3]), frames([1, 1, 1, 2, 2, 2, 3, 3]), new Uint8Array(3), 1),
+      Infinity,
+    );
   });
 
   it('passes over media the reference lacks on a pause, and keeps each unit on its own frames', () => {

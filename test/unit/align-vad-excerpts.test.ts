@@ -19,17 +19,31 @@ describe('the excerpts of long media that VAD hears for the aligner', () => {
     excerpts.slice(1).forEach((excerpt, i) => assert.ok(excerpt.start >= excerpts[i].end, 'in order, not overlapping'));
   });
 
-  it('joins the excerpts\' samples and maps speech found in them back to the media\'s times, cut at the joins', () => {
+  it("joins the excerpts' samples and maps speech found in them back to the media's times, cut at the joins", () => {
     const rate = 10;
     const pcm = Int16Array.from({ length: 1000 }, (_, i) => i);
-    const excerpts = [{ start: 10, end: 20 }, { start: 50, end: 60 }];
+    const excerpts = [
+      { start: 10, end: 20 },
+      { start: 50, end: 60 },
+    ];
     const joined = joinExcerpts(pcm, rate, excerpts);
     assert.deepEqual([...joined.subarray(0, 2)], [100, 101]);
     assert.deepEqual([...joined.subarray(100, 102)], [500, 501]);
     assert.equal(joined.length, 200);
-    assert.deepEqual(spansInMedia([{ start: 2, end: 4 }, { start: 8, end: 13 }], excerpts), [
-      { start: 12, end: 14 }, { start: 18, end: 20 }, { start: 50, end: 53 },
-    ]);
+    assert.deepEqual(
+      spansInMedia(
+        [
+          { start: 2, end: 4 },
+          { start: 8, end: 13 },
+        ],
+        excerpts,
+      ),
+      [
+        { start: 12, end: 14 },
+        { start: 18, end: 20 },
+        { start: 50, end: 53 },
+      ],
+    );
   });
 
   it('measures the noise floor only where VAD listened', () => {

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { rm, stat } from 'node:fs/promises';
 import { after, describe, it } from 'node:test';
-import { apiKeyPath, ensureApiKey, FileApiKeySource, generateApiKey, keysMatch, writeApiKey } from '../../src/http/api-key';
+import {
+  apiKeyPath,
+  ensureApiKey,
+  FileApiKeySource,
+  generateApiKey,
+  keysMatch,
+  writeApiKey,
+} from '../../src/http/api-key';
 import { tempDir } from '../helpers/temp';
 
 describe('API keys', () => {

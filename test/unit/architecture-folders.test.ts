@@ -33,7 +33,9 @@ function names(doc: string, folder: string): boolean {
 /** The doors of the dependency rule `no-door-to-door`: `^src/(local-api|openai|…)/` → its alternatives. */
 function doorsOfDependencyRules(): string[] {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const config = require(path.join(root, '.dependency-cruiser.cjs')) as { forbidden: Array<{ name: string; from: { path: string } }> };
+  const config = require(path.join(root, '.dependency-cruiser.cjs')) as {
+    forbidden: Array<{ name: string; from: { path: string } }>;
+  };
   const rule = config.forbidden.find((candidate) => candidate.name === 'no-door-to-door');
   const alternatives = rule && /^\^src\/\(([^)]+)\)\/$/.exec(rule.from.path)?.[1];
   assert.ok(alternatives, 'the no-door-to-door rule names its doors as ^src/(a|b|…)/');
@@ -51,22 +53,37 @@ function doorsOfArchitecture(): string[] {
 
 describe('the architecture and contributing guides match the folders', () => {
   it('architecture.md names every folder of src/', () => {
-    assert.deepEqual(foldersUnder('src').filter((folder) => !names(architecture, folder)), []);
+    assert.deepEqual(
+      foldersUnder('src').filter((folder) => !names(architecture, folder)),
+      [],
+    );
   });
 
   it('architecture.md names every folder of media/ and every script', () => {
     const scripts = readdirSync(path.join(root, 'scripts')).filter((name) => !name.startsWith('.'));
-    assert.deepEqual([...foldersUnder('media'), ...scripts].filter((entry) => !architecture.includes(`${path.basename(entry)}`)), []);
+    assert.deepEqual(
+      [...foldersUnder('media'), ...scripts].filter((entry) => !architecture.includes(`${path.basename(entry)}`)),
+      [],
+    );
   });
 
   it('CONTRIBUTING.md names every folder of test/', () => {
-    const folders = readdirSync(path.join(root, 'test'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => `test/${entry.name}/`);
-    assert.deepEqual(folders.filter((folder) => !contributing.includes(folder)), []);
+    const folders = readdirSync(path.join(root, 'test'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `test/${entry.name}/`);
+    assert.deepEqual(
+      folders.filter((folder) => !contributing.includes(folder)),
+      [],
+    );
   });
 
   it('every src/, test/, scripts/ or bench/ path the guides name exists', () => {
     const stale: string[] = [];
-    for (const [doc, text] of [['docs/architecture.md', architecture], ['CONTRIBUTING.md', contributing], ['docs/core-rules.md', read('docs/core-rules.md')]] as const) {
+    for (const [doc, text] of [
+      ['docs/architecture.md', architecture],
+      ['CONTRIBUTING.md', contributing],
+      ['docs/core-rules.md', read('docs/core-rules.md')],
+    ] as const) {
       for (const [, named] of text.matchAll(/`((?:src|test|scripts|bench)\/[\w./-]+)`/g)) {
         if (!existsSync(path.join(root, named))) stale.push(`${doc}: ${named}`);
       }

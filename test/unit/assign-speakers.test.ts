@@ -29,7 +29,13 @@ describe('assignSpeakers', () => {
             { ...word(3, 4, 'two'), speaker: 'Speaker 2' },
           ],
         },
-        { start: 5, end: 6, text: 'three', speaker: 'Speaker 2', words: [{ ...word(5, 6, 'three'), speaker: 'Speaker 2' }] },
+        {
+          start: 5,
+          end: 6,
+          text: 'three',
+          speaker: 'Speaker 2',
+          words: [{ ...word(5, 6, 'three'), speaker: 'Speaker 2' }],
+        },
       ],
       speakers: ['Speaker 1', 'Speaker 2'],
     });

@@ -11,7 +11,10 @@ describe('writeFileAtomic', () => {
     const dir = await tempDir();
     try {
       const file = path.join(dir, 'lexicon.json');
-      const bodies = Array.from({ length: 50 }, (_, index) => `${JSON.stringify({ index, pad: 'x'.repeat(20_000 + index) })}\n`);
+      const bodies = Array.from(
+        { length: 50 },
+        (_, index) => `${JSON.stringify({ index, pad: 'x'.repeat(20_000 + index) })}\n`,
+      );
       await Promise.all(bodies.map((body) => writeFileAtomic(file, body)));
       assert.ok(bodies.includes(await readFile(file, 'utf8')));
       assert.deepEqual(await readdir(dir), ['lexicon.json']);

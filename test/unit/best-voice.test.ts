@@ -4,14 +4,30 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Voice } from '../../src/contract/types';
 import { builtinCatalog } from '../../src/models/catalog';
-import { bestReadyVoice, bestVoiceFor, languageChain, recommendedVoice, voiceQuality, type RankableVoice } from '../../src/voices/best-voice';
+import {
+  bestReadyVoice,
+  bestVoiceFor,
+  languageChain,
+  recommendedVoice,
+  voiceQuality,
+  type RankableVoice,
+} from '../../src/voices/best-voice';
 import { createVoiceLibrary, type VoiceEntry, type VoiceLibrary } from '../../src/voices/library';
 import { sampleSentence } from '../../src/voices/sample-sentences';
 import { voiceDownload } from '../../src/voices/voice-download';
 import { tempDir } from '../helpers/temp';
 
-function voice(engine: RankableVoice['engine'], engineVoiceId: string, languageCode: string, availability: Voice['availability'] = 'ready'): RankableVoice {
-  return { engine, engineVoiceId, voice: { id: `${engine}:${engineVoiceId}`, name: engineVoiceId, languageCode, availability } };
+function voice(
+  engine: RankableVoice['engine'],
+  engineVoiceId: string,
+  languageCode: string,
+  availability: Voice['availability'] = 'ready',
+): RankableVoice {
+  return {
+    engine,
+    engineVoiceId,
+    voice: { id: `${engine}:${engineVoiceId}`, name: engineVoiceId, languageCode, availability },
+  };
 }
 
 const ESPEAK_US = voice('espeak-ng', 'gmw/en-US', 'en-US');
@@ -32,9 +48,25 @@ const ESPEAK_PT = voice('espeak-ng', 'roa/pt', 'pt-PT');
 
 describe('best voice', () => {
   it('ranks neural voices (Kokoro, then Piper by quality tier, Kitten) over SVOX Pico and Flite over espeak-ng', () => {
-    const order = [KOKORO_V1, KOKORO_V019, PIPER_HIGH_GB, PIPER_MEDIUM, KITTEN, PIPER_LOW_GR, CUSTOM, PICO_US, FLITE_SLT, FLITE_KAL, ESPEAK_US];
+    const order = [
+      KOKORO_V1,
+      KOKORO_V019,
+      PIPER_HIGH_GB,
+      PIPER_MEDIUM,
+      KITTEN,
+      PIPER_LOW_GR,
+      CUSTOM,
+      PICO_US,
+      FLITE_SLT,
+      FLITE_KAL,
+      ESPEAK_US,
+    ];
     const scores = order.map(voiceQuality);
-    assert.deepEqual([...scores].sort((a, b) => b - a), scores, `scores in order: ${scores.join(', ')}`);
+    assert.deepEqual(
+      [...scores].sort((a, b) => b - a),
+      scores,
+      `scores in order: ${scores.join(', ')}`,
+    );
     assert.equal(new Set(scores).size, scores.length, 'no two tiers tie');
   });
 
@@ -53,22 +85,43 @@ describe('best voice', () => {
 
   it('a neural voice of the language wins over builtin voices; among equals the exact tag (en: en-US) wins', () => {
     assert.equal(bestVoiceFor([ESPEAK_US, FLITE_SLT, PIPER_MEDIUM], 'en'), PIPER_MEDIUM);
-    assert.equal(bestVoiceFor([PIPER_MEDIUM, PIPER_HIGH_GB], 'en-US'), PIPER_MEDIUM, 'the editor region before a better voice of another region');
+    assert.equal(
+      bestVoiceFor([PIPER_MEDIUM, PIPER_HIGH_GB], 'en-US'),
+      PIPER_MEDIUM,
+      'the editor region before a better voice of another region',
+    );
     assert.equal(bestVoiceFor([ESPEAK_GB, ESPEAK_US], 'en'), ESPEAK_US);
     assert.equal(bestVoiceFor([ESPEAK_GB, ESPEAK_US], 'en-GB'), ESPEAK_GB);
     assert.equal(bestVoiceFor([ESPEAK_DE, PIPER_MEDIUM], 'de'), ESPEAK_DE, 'the language before the quality');
   });
 
   it('the default voice is among the ready ones; the recommendation among the not-installed neural ones of a reasonable size', () => {
-    const notInstalled = (entry: RankableVoice): RankableVoice => ({ ...entry, voice: { ...entry.voice, availability: 'not_installed' } });
+    const notInstalled = (entry: RankableVoice): RankableVoice => ({
+      ...entry,
+      voice: { ...entry.voice, availability: 'not_installed' },
+    });
     const big = notInstalled(KOKORO_V1);
     const piper = notInstalled(PIPER_MEDIUM);
     const all = [ESPEAK_US, big, piper, notInstalled(PICO_US)];
     assert.equal(bestReadyVoice(all, 'en'), ESPEAK_US);
-    const sizes = new Map<RankableVoice, number | null>([[big, 361e6], [piper, 63e6]]);
-    assert.equal(recommendedVoice(all, 'en', (entry) => sizes.get(entry) ?? null), piper, 'Kokoro is too large to offer unasked; Pico is not neural');
-    assert.equal(recommendedVoice(all, 'en', (entry) => sizes.get(entry) ?? null, 400e6), big);
-    assert.equal(recommendedVoice([ESPEAK_US, PIPER_MEDIUM], 'en', () => 1), undefined, 'an installed voice is not offered');
+    const sizes = new Map<RankableVoice, number | null>([
+      [big, 361e6],
+      [piper, 63e6],
+    ]);
+    assert.equal(
+      recommendedVoice(all, 'en', (entry) => sizes.get(entry) ?? null),
+      piper,
+      'Kokoro is too large to offer unasked; Pico is not neural',
+    );
+    assert.equal(
+      recommendedVoice(all, 'en', (entry) => sizes.get(entry) ?? null, 400e6),
+      big,
+    );
+    assert.equal(
+      recommendedVoice([ESPEAK_US, PIPER_MEDIUM], 'en', () => 1),
+      undefined,
+      'an installed voice is not offered',
+    );
   });
 });
 
@@ -89,10 +142,18 @@ describe('best voice in the voice library', () => {
     assert.equal(bestReadyVoice(entries(), 'de')?.voice.name, 'German');
     assert.equal(bestReadyVoice(entries(), 'zz')?.voice.name, 'English (America) – Flite SLT');
     const english = recommendedVoice(entries(), 'en', bytes);
-    assert.equal(english?.engineVoiceId, 'piper-en-us-ljspeech-high', 'the high tier of the editor region within the size limit');
+    assert.equal(
+      english?.engineVoiceId,
+      'piper-en-us-ljspeech-high',
+      'the high tier of the editor region within the size limit',
+    );
     assert.ok(bytes(english)! < 200e6);
     assert.match(recommendedVoice(entries(), 'de', bytes)?.engineVoiceId ?? '', /^piper-de-de-/);
-    assert.equal(recommendedVoice(entries(), 'tlh', bytes)?.engineVoiceId, 'piper-en-us-ljspeech-high', 'no voice of the language: English');
+    assert.equal(
+      recommendedVoice(entries(), 'tlh', bytes)?.engineVoiceId,
+      'piper-en-us-ljspeech-high',
+      'no voice of the language: English',
+    );
   });
 
   it('an installed Piper voice becomes the best English voice and is no longer offered', async () => {
@@ -109,9 +170,13 @@ describe('best voice in the voice library', () => {
 });
 
 describe('preview sentences', () => {
-  it('every language of the catalog\'s voices has its own sentence; others fall back to English', () => {
+  it("every language of the catalog's voices has its own sentence; others fall back to English", () => {
     const english = sampleSentence('en');
-    const languages = new Set(builtinCatalog().models.filter((m) => m.kind === 'tts-voice').flatMap((m) => m.languages));
+    const languages = new Set(
+      builtinCatalog()
+        .models.filter((m) => m.kind === 'tts-voice')
+        .flatMap((m) => m.languages),
+    );
     const missing = [...languages].filter((code) => !code.startsWith('en') && sampleSentence(code) === english);
     assert.deepEqual(missing, []);
     assert.equal(sampleSentence('pt-BR'), sampleSentence('pt-PT'));

@@ -13,32 +13,60 @@ import { readingSentences } from '../../src/text/reading-sentences';
 import { parseSsml } from '../../src/text/ssml/parse-ssml';
 
 const CAST: CastFile = {
-  characters: { Ann: { voice: 'Ann Voice', gender: 'female', age: 'adult' }, Bob: { voice: null, gender: 'male', age: 'adult' } },
-  lines: { 'Hello there, Bob,': { speaker: 'Ann' }, 'Fine.': { speaker: 'Bob' }, 'Go & see.': { speaker: 'Ann', corrected: true } },
+  characters: {
+    Ann: { voice: 'Ann Voice', gender: 'female', age: 'adult' },
+    Bob: { voice: null, gender: 'male', age: 'adult' },
+  },
+  lines: {
+    'Hello there, Bob,': { speaker: 'Ann' },
+    'Fine.': { speaker: 'Bob' },
+    'Go & see.': { speaker: 'Ann', corrected: true },
+  },
 };
 const TEXT = 'Ann opened the door. “Hello there, Bob,” she said.\n\n“Fine.” Bob sat down.\n\n"Go & see." She left.';
 
 describe('cast voices', () => {
   it('finds the quotes whose speaker has a voice, by offsets in the whole text; an unvoiced speaker is the reader', () => {
     const spans = castVoiceSpans(TEXT, CAST);
-    assert.deepEqual(spans.map((span) => [TEXT.slice(span.start, span.end), span.voice]), [['“Hello there, Bob,”', 'Ann Voice'], ['"Go & see."', 'Ann Voice']]);
+    assert.deepEqual(
+      spans.map((span) => [TEXT.slice(span.start, span.end), span.voice]),
+      [
+        ['“Hello there, Bob,”', 'Ann Voice'],
+        ['"Go & see."', 'Ann Voice'],
+      ],
+    );
     assert.deepEqual(castVoiceSpans(TEXT, { characters: {}, lines: {} }), []);
   });
 
   it('reads the same quotes in the audiobook as in Read Aloud', () => {
     const { passages } = chapterPassages(TEXT, {}, undefined, CAST);
-    assert.deepEqual(passages.filter((passage) => passage.voice).map((passage) => passage.text), ['Hello there, Bob,', 'Go & see.']);
+    assert.deepEqual(
+      passages.filter((passage) => passage.voice).map((passage) => passage.text),
+      ['Hello there, Bob,', 'Go & see.'],
+    );
   });
 
   it('cuts Read Aloud sentences where the voice changes, keeping each word at its place in the document', () => {
     const sentences = castSentences(readingSentences(TEXT, 'plain'), castVoiceSpans(TEXT, CAST));
-    assert.deepEqual(sentences.map((sentence) => [sentence.text, sentence.voice]), [
-      ['Ann opened the door.', undefined], ['“Hello there, Bob,”', 'Ann Voice'], ['she said.', undefined],
-      ['“Fine.”', undefined], ['Bob sat down.', undefined], ['"Go & see."', 'Ann Voice'], ['She left.', undefined],
-    ]);
+    assert.deepEqual(
+      sentences.map((sentence) => [sentence.text, sentence.voice]),
+      [
+        ['Ann opened the door.', undefined],
+        ['“Hello there, Bob,”', 'Ann Voice'],
+        ['she said.', undefined],
+        ['“Fine.”', undefined],
+        ['Bob sat down.', undefined],
+        ['"Go & see."', 'Ann Voice'],
+        ['She left.', undefined],
+      ],
+    );
     for (const sentence of sentences) {
       assert.equal(TEXT.slice(sentence.start, sentence.end).replace(/\s+/g, ' ').trim(), sentence.text);
-      sentence.text.split(' ').forEach((word, at) => assert.equal(TEXT.slice(sentence.wordStarts[at], sentence.wordStarts[at] + word.length), word));
+      sentence.text
+        .split(' ')
+        .forEach((word, at) =>
+          assert.equal(TEXT.slice(sentence.wordStarts[at], sentence.wordStarts[at] + word.length), word),
+        );
     }
   });
 

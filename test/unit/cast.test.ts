@@ -5,7 +5,14 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { chapterPassages } from '../../src/audiobook/passages';
 import { attributionPrompt, attributionSchema, NARRATOR, parseAttribution } from '../../src/cast/attribution-prompt';
-import { CastFileError, correctLine, readCastFile, voiceOfQuote, writeCastFile, type CastFile } from '../../src/cast/cast-file';
+import {
+  CastFileError,
+  correctLine,
+  readCastFile,
+  voiceOfQuote,
+  writeCastFile,
+  type CastFile,
+} from '../../src/cast/cast-file';
 import { quoteKey, splitQuotes } from '../../src/cast/quotes';
 import { quotesOf } from '../../src/jobs/cast-book';
 import { MalformedAnswerError } from '../../src/translate/translate-prompt';
@@ -13,13 +20,22 @@ import { MalformedAnswerError } from '../../src/translate/translate-prompt';
 describe('cast: quotes in a paragraph', () => {
   it('splits narration and quotes in the usual quotation styles', () => {
     assert.deepEqual(splitQuotes('Ann opened the door. “Hello, Bob,” she said.'), [
-      { kind: 'narration', text: 'Ann opened the door.', start: 0, end: 21 }, { kind: 'quote', text: 'Hello, Bob,', start: 21, end: 34 }, { kind: 'narration', text: 'she said.', start: 34, end: 44 },
+      { kind: 'narration', text: 'Ann opened the door.', start: 0, end: 21 },
+      { kind: 'quote', text: 'Hello, Bob,', start: 21, end: 34 },
+      { kind: 'narration', text: 'she said.', start: 34, end: 44 },
     ]);
-    assert.deepEqual(splitQuotes('„Guten Tag“, sagte sie. «Bonjour» et "hi"').filter((p) => p.kind === 'quote').map((p) => p.text), ['Guten Tag', 'Bonjour', 'hi']);
+    assert.deepEqual(
+      splitQuotes('„Guten Tag“, sagte sie. «Bonjour» et "hi"')
+        .filter((p) => p.kind === 'quote')
+        .map((p) => p.text),
+      ['Guten Tag', 'Bonjour', 'hi'],
+    );
   });
 
   it('leaves apostrophes and unclosed quotation marks as narration', () => {
-    assert.deepEqual(splitQuotes('It’s Ann’s book. “Unclosed'), [{ kind: 'narration', text: 'It’s Ann’s book. “Unclosed', start: 0, end: 26 }]);
+    assert.deepEqual(splitQuotes('It’s Ann’s book. “Unclosed'), [
+      { kind: 'narration', text: 'It’s Ann’s book. “Unclosed', start: 0, end: 26 },
+    ]);
   });
 
   it('finds each distinct quote of a manuscript once, with its paragraph and the one before as context', () => {
@@ -41,7 +57,11 @@ describe('cast: asking the model and reading its answer', () => {
   });
 
   it('reads a well-formed answer, tidying the name; refuses a malformed one', () => {
-    assert.deepEqual(parseAttribution('{"speaker":" Ann\\n\\u0007 “Smith” ","gender":"female","age":"adult"}'), { speaker: 'Ann Smith', gender: 'female', age: 'adult' });
+    assert.deepEqual(parseAttribution('{"speaker":" Ann\\n\\u0007 “Smith” ","gender":"female","age":"adult"}'), {
+      speaker: 'Ann Smith',
+      gender: 'female',
+      age: 'adult',
+    });
     assert.equal(parseAttribution('{"speaker":"\\u0001","gender":"unknown","age":"unknown"}').speaker, NARRATOR);
     assert.throws(() => parseAttribution('not json'), MalformedAnswerError);
     assert.throws(() => parseAttribution('{"speaker":"Ann","gender":"robot","age":"adult"}'), MalformedAnswerError);
@@ -50,11 +70,14 @@ describe('cast: asking the model and reading its answer', () => {
 
 describe('cast: the cast file and the book', () => {
   const cast: CastFile = {
-    characters: { Ann: { voice: 'ann-voice', gender: 'female', age: 'adult' }, Bob: { voice: null, gender: 'male', age: 'adult' } },
+    characters: {
+      Ann: { voice: 'ann-voice', gender: 'female', age: 'adult' },
+      Bob: { voice: null, gender: 'male', age: 'adult' },
+    },
     lines: { 'Hello, Bob,': { speaker: 'Ann' }, 'Late again.': { speaker: 'Bob' }, 'Who?': { speaker: NARRATOR } },
   };
 
-  it('reads a quote by its speaker\'s voice only when the cast gives one', () => {
+  it("reads a quote by its speaker's voice only when the cast gives one", () => {
     assert.equal(voiceOfQuote(cast, 'Hello, Bob,'), 'ann-voice');
     assert.equal(voiceOfQuote(cast, 'Late again.'), undefined);
     assert.equal(voiceOfQuote(cast, 'Who?'), undefined);
@@ -69,7 +92,10 @@ describe('cast: the cast file and the book', () => {
   it('splits a paragraph into narration and voiced quotes for the audiobook; without a cast it stays one passage', () => {
     const text = 'Ann opened the door. “Hello, Bob,” she said.\n\nNo dialogue here.';
     assert.deepEqual(chapterPassages(text, {}, undefined, cast).passages, [
-      { text: 'Ann opened the door.', voice: undefined }, { text: 'Hello, Bob,', voice: 'ann-voice' }, { text: 'she said.', voice: undefined }, { text: 'No dialogue here.', voice: undefined },
+      { text: 'Ann opened the door.', voice: undefined },
+      { text: 'Hello, Bob,', voice: 'ann-voice' },
+      { text: 'she said.', voice: undefined },
+      { text: 'No dialogue here.', voice: undefined },
     ]);
     assert.equal(chapterPassages(text, {}).passages.length, 2);
   });
@@ -83,7 +109,10 @@ describe('cast: the cast file and the book', () => {
       assert.deepEqual(await readCastFile(file), cast);
       assert.match(await readFile(file, 'utf8'), /\n {2}"characters"/);
       await writeFile(file, '{"characters":{},"lines":{"Hi":{}}}');
-      await assert.rejects(readCastFile(file), (error: Error) => error instanceof CastFileError && /the line "Hi" has no speaker/.test(error.message));
+      await assert.rejects(
+        readCastFile(file),
+        (error: Error) => error instanceof CastFileError && /the line "Hi" has no speaker/.test(error.message),
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -5,12 +5,24 @@ import type { Voice } from '../../src/contract/types';
 import { defaultVoice } from '../../src/voices/default-voice';
 import type { VoiceEntry } from '../../src/voices/library';
 
-function entry(engine: VoiceEntry['engine'], engineVoiceId: string, languageCode: string, availability: Voice['availability'] = 'ready'): VoiceEntry {
+function entry(
+  engine: VoiceEntry['engine'],
+  engineVoiceId: string,
+  languageCode: string,
+  availability: Voice['availability'] = 'ready',
+): VoiceEntry {
   const id = `${engine}:${engineVoiceId}`;
-  return { engine, engineVoiceId, voice: { id, name: engineVoiceId, languageCode, availability } } as unknown as VoiceEntry;
+  return {
+    engine,
+    engineVoiceId,
+    voice: { id, name: engineVoiceId, languageCode, availability },
+  } as unknown as VoiceEntry;
 }
 
-const library = (entries: VoiceEntry[]) => ({ get: (id: string) => entries.find((e) => e.voice.id === id), entries: () => entries });
+const library = (entries: VoiceEntry[]) => ({
+  get: (id: string) => entries.find((e) => e.voice.id === id),
+  entries: () => entries,
+});
 
 const ESPEAK_US = entry('espeak-ng', 'gmw/en-US', 'en-US');
 const FLITE_SLT = entry('flite', 'slt', 'en-US');
@@ -24,13 +36,20 @@ describe('the one default-voice rule', () => {
 
   it('else the best ready voice of the language, else of English', () => {
     const voices = library([ESPEAK_US, FLITE_SLT, ESPEAK_DE, PIPER_INSTALLING]);
-    assert.equal(defaultVoice(voices, { configured: PIPER_INSTALLING.voice.id }), FLITE_SLT, 'a voice still installing is passed over');
+    assert.equal(
+      defaultVoice(voices, { configured: PIPER_INSTALLING.voice.id }),
+      FLITE_SLT,
+      'a voice still installing is passed over',
+    );
     assert.equal(defaultVoice(voices, { language: 'de' }), ESPEAK_DE);
     assert.equal(defaultVoice(voices, { language: 'ja' }), FLITE_SLT);
     assert.equal(defaultVoice(voices), FLITE_SLT, 'English when no language is given (MCP, the audiobook)');
   });
 
   it('is VOICE_NOT_READY when no voice is ready', () => {
-    assert.throws(() => defaultVoice(library([PIPER_INSTALLING])), (error: unknown) => error instanceof ApiError && error.code === 'VOICE_NOT_READY');
+    assert.throws(
+      () => defaultVoice(library([PIPER_INSTALLING])),
+      (error: unknown) => error instanceof ApiError && error.code === 'VOICE_NOT_READY',
+    );
   });
 });

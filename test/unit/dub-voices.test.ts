@@ -12,21 +12,24 @@ function voiced(hz: number, seconds: number): Int16Array {
   const samples = new Int16Array(Math.round(RATE * seconds));
   for (let i = 0; i < samples.length; i++) {
     const t = i / RATE;
-    samples[i] = Math.round(6000 * (Math.sin(2 * Math.PI * hz * t) + 0.5 * Math.sin(4 * Math.PI * hz * t) + 0.25 * Math.sin(6 * Math.PI * hz * t)));
+    samples[i] = Math.round(
+      6000 *
+        (Math.sin(2 * Math.PI * hz * t) + 0.5 * Math.sin(4 * Math.PI * hz * t) + 0.25 * Math.sin(6 * Math.PI * hz * t)),
+    );
   }
   return samples;
 }
 
 const voice = (id: string): TtsVoiceRef => ({ engine: 'espeak-ng', engineVoiceId: id, languageCode: 'de' });
 
-describe('dub: a speaker\'s pitch and gender', () => {
+describe("dub: a speaker's pitch and gender", () => {
   it('finds the fundamental of a voiced frame, and none in silence', () => {
     const low = voiced(110, 0.04);
     assert.ok(Math.abs(framePitchHz(low, 0, low.length, RATE)! - 110) < 3);
     assert.equal(framePitchHz(new Int16Array(640), 0, 640, RATE), null);
   });
 
-  it('takes the median over the speaker\'s ranges only, and says male below 165 Hz, female above', () => {
+  it("takes the median over the speaker's ranges only, and says male below 165 Hz, female above", () => {
     const audio = new Int16Array(RATE * 4);
     audio.set(voiced(120, 2), 0);
     audio.set(voiced(220, 2), RATE * 2);
@@ -44,33 +47,59 @@ describe('dub: a speaker\'s pitch and gender', () => {
 describe('dub: a voice for each speaker', () => {
   it('gives each speaker a voice of their gender, a different one while there are enough', () => {
     const chosen = chooseSpeakerVoices(
-      [{ label: 'A', gender: 'male' }, { label: 'B', gender: 'female' }, { label: 'C', gender: 'male' }],
+      [
+        { label: 'A', gender: 'male' },
+        { label: 'B', gender: 'female' },
+        { label: 'C', gender: 'male' },
+      ],
       { female: [voice('f1')], male: [voice('m1'), voice('m2')], other: [voice('o1')] },
     );
-    assert.deepEqual([...chosen].map(([label, v]) => [label, v.ref.engineVoiceId, v.source]), [['A', 'm1', 'library'], ['B', 'f1', 'library'], ['C', 'm2', 'library']]);
+    assert.deepEqual(
+      [...chosen].map(([label, v]) => [label, v.ref.engineVoiceId, v.source]),
+      [
+        ['A', 'm1', 'library'],
+        ['B', 'f1', 'library'],
+        ['C', 'm2', 'library'],
+      ],
+    );
   });
 
   it('falls back to voices of no gender, then shares voices once every voice is taken', () => {
     const chosen = chooseSpeakerVoices(
-      [{ label: 'A', gender: 'female' }, { label: 'B', gender: 'unknown' }, { label: 'C', gender: 'female' }],
+      [
+        { label: 'A', gender: 'female' },
+        { label: 'B', gender: 'unknown' },
+        { label: 'C', gender: 'female' },
+      ],
       { female: [], male: [], other: [voice('o1'), voice('o2')] },
     );
-    assert.deepEqual([...chosen.values()].map((v) => v.ref.engineVoiceId), ['o1', 'o2', 'o1']);
+    assert.deepEqual(
+      [...chosen.values()].map((v) => v.ref.engineVoiceId),
+      ['o1', 'o2', 'o1'],
+    );
   });
 
   it('uses a cloned voice where the seam gives one', () => {
-    const chosen = chooseSpeakerVoices([{ label: 'A', gender: 'male' }], { female: [], male: [voice('m1')], other: [] }, (label) => (label === 'A' ? voice('clone-a') : undefined));
+    const chosen = chooseSpeakerVoices(
+      [{ label: 'A', gender: 'male' }],
+      { female: [], male: [voice('m1')], other: [] },
+      (label) => (label === 'A' ? voice('clone-a') : undefined),
+    );
     assert.deepEqual(chosen.get('A'), { ref: voice('clone-a'), source: 'cloned' });
   });
 });
 
 describe('dub: the mix', () => {
-  it('ducks the original under the dub with a sidechain compressor, or leaves it out, always to the video\'s length', () => {
+  it("ducks the original under the dub with a sidechain compressor, or leaves it out, always to the video's length", () => {
     const duck = dubFilterGraph('duck', 12.5, true);
     assert.match(duck, /\[bed\]\[key\]sidechaincompress/);
     assert.match(duck, /apad=whole_dur=12\.5,atrim=end=12\.5\[dub\]$/);
     const replace = dubFilterGraph('replace', 12.5, true);
     assert.doesNotMatch(replace, /\[0:a\]/);
-    assert.equal(dubFilterGraph('duck', 3, false), dubFilterGraph('replace', 3, false), 'a silent video has nothing to duck');
+    assert.equal(
+      dubFilterGraph('duck', 3, false),
+      dubFilterGraph('replace', 3, false),
+      'a silent video has nothing to duck',
+    );
   });
 });

@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { engineConfigFromEnvironment, engineLimitsFrom } from '../../src/config/engine-environment';
-import { defaultEngineLimits, EngineScheduler, EngineTaskWithdrawnError, INTERACTIVE_GRACE_MS, type EngineLimits, type EnginePriority, type SchedulerClock, type StartedTask } from '../../src/jobs/engine-scheduler';
+import {
+  defaultEngineLimits,
+  EngineScheduler,
+  EngineTaskWithdrawnError,
+  INTERACTIVE_GRACE_MS,
+  type EngineLimits,
+  type EnginePriority,
+  type SchedulerClock,
+  type StartedTask,
+} from '../../src/jobs/engine-scheduler';
 import { taskPlace } from '../../src/jobs/task-places';
 import { cacheLimits } from '../../src/util/data-dir-caches';
 
@@ -19,7 +28,10 @@ function manualTask(started: string[], name: string): { start: () => StartedTask
 }
 
 /** A task this test finishes by hand that, like an engine process, stops when asked to yield (counting its starts). */
-function yieldingTask(started: string[], name: string): { start: (yieldSignal: AbortSignal) => StartedTask<string>; finish(): void } {
+function yieldingTask(
+  started: string[],
+  name: string,
+): { start: (yieldSignal: AbortSignal) => StartedTask<string>; finish(): void } {
   let finish = (): void => undefined;
   return {
     start: (yieldSignal) => {
@@ -99,7 +111,11 @@ describe('the engine scheduler', () => {
     const job1 = manualTask(started, 'job 1');
     const job2 = manualTask(started, 'job 2');
     const sentence = manualTask(started, 'sentence');
-    const results = [scheduler.schedule('job', undefined, job1.start), scheduler.schedule('job', undefined, job2.start), scheduler.schedule('interactive', undefined, sentence.start)];
+    const results = [
+      scheduler.schedule('job', undefined, job1.start),
+      scheduler.schedule('job', undefined, job2.start),
+      scheduler.schedule('interactive', undefined, sentence.start),
+    ];
     await settle();
     assert.deepEqual(started, ['job 1', 'sentence']);
     assert.equal(scheduler.active, 2);
@@ -132,13 +148,25 @@ describe('the engine scheduler', () => {
     sentence.finish();
     await sentenceDone;
     await settle();
-    assert.deepEqual(started, ['job', 'waveform', 'sentence'], 'between sentences, the waveform keeps off the speech process');
+    assert.deepEqual(
+      started,
+      ['job', 'waveform', 'sentence'],
+      'between sentences, the waveform keeps off the speech process',
+    );
     mock.timers.tick(INTERACTIVE_GRACE_MS - 1);
     await settle();
-    assert.deepEqual(started, ['job', 'waveform', 'sentence'], 'a moment before the grace ends, the waveform still waits');
+    assert.deepEqual(
+      started,
+      ['job', 'waveform', 'sentence'],
+      'a moment before the grace ends, the waveform still waits',
+    );
     mock.timers.tick(2);
     await settle();
-    assert.deepEqual(started, ['job', 'waveform', 'sentence', 'waveform'], 'the waveform came back once speech had been quiet for the grace');
+    assert.deepEqual(
+      started,
+      ['job', 'waveform', 'sentence', 'waveform'],
+      'the waveform came back once speech had been quiet for the grace',
+    );
     waveform.finish();
     assert.equal(await waveformDone, 'waveform', 'the waveform that yielded still answers its caller');
     job.finish();
@@ -178,7 +206,10 @@ describe('the engine scheduler', () => {
     const started: string[] = [];
     const sentence = manualTask(started, 'sentence');
     const waveform = yieldingTask(started, 'waveform');
-    const results = [scheduler.schedule('interactive', undefined, sentence.start), scheduler.schedule('analysis', undefined, waveform.start)];
+    const results = [
+      scheduler.schedule('interactive', undefined, sentence.start),
+      scheduler.schedule('analysis', undefined, waveform.start),
+    ];
     await settle();
     assert.deepEqual(started, ['sentence', 'waveform']);
     sentence.finish();
@@ -191,7 +222,10 @@ describe('the engine scheduler', () => {
     const started: string[] = [];
     const a = manualTask(started, 'a');
     const b = manualTask(started, 'b');
-    const results = [scheduler.schedule('interactive', undefined, a.start), scheduler.schedule('interactive', undefined, b.start)];
+    const results = [
+      scheduler.schedule('interactive', undefined, a.start),
+      scheduler.schedule('interactive', undefined, b.start),
+    ];
     await settle();
     assert.deepEqual(started, ['a']);
     a.finish();
@@ -242,7 +276,13 @@ describe('the engine scheduler', () => {
     const scheduler = schedulerWith({ maxProcesses: 2, maxJobProcesses: 1 });
     const started: string[] = [];
     const names = ['sentence', 'look 1', 'look 2', 'final', 'sentence 2'];
-    const places = [taskPlace({ kind: 'speak' }), taskPlace({ kind: 'live-window', decode: false }), taskPlace({ kind: 'live-window', decode: true, preview: true }), taskPlace({ kind: 'live-window', decode: true }), taskPlace({ kind: 'speak' })];
+    const places = [
+      taskPlace({ kind: 'speak' }),
+      taskPlace({ kind: 'live-window', decode: false }),
+      taskPlace({ kind: 'live-window', decode: true, preview: true }),
+      taskPlace({ kind: 'live-window', decode: true }),
+      taskPlace({ kind: 'speak' }),
+    ];
     const tasks = names.map((name) => manualTask(started, name));
     const results = tasks.map((task, i) => scheduler.schedule(places[i], undefined, task.start));
     assert.equal(scheduler.queuedOf('live-window'), 3, 'waiting tasks are counted by kind');
@@ -258,26 +298,65 @@ describe('the engine scheduler', () => {
   it('refuses at once a task whose signal already aborted, and an unknown priority', async () => {
     const scheduler = schedulerWith();
     const started: string[] = [];
-    await assert.rejects(scheduler.schedule('job', AbortSignal.abort(), manualTask(started, 'x').start), EngineTaskWithdrawnError);
-    assert.throws(() => scheduler.schedule('urgent' as EnginePriority, undefined, manualTask(started, 'y').start), TypeError);
+    await assert.rejects(
+      scheduler.schedule('job', AbortSignal.abort(), manualTask(started, 'x').start),
+      EngineTaskWithdrawnError,
+    );
+    assert.throws(
+      () => scheduler.schedule('urgent' as EnginePriority, undefined, manualTask(started, 'y').start),
+      TypeError,
+    );
     assert.deepEqual(started, []);
   });
 
   it('frees the slot of a task whose start throws, and passes the error on', async () => {
     const scheduler = schedulerWith({ maxProcesses: 1, maxJobProcesses: 1 });
-    await assert.rejects(scheduler.schedule('job', undefined, () => { throw new Error('no engine'); }), /no engine/);
-    assert.equal(await scheduler.schedule('job', undefined, () => ({ result: Promise.resolve('next'), freed: Promise.resolve() })), 'next');
+    await assert.rejects(
+      scheduler.schedule('job', undefined, () => {
+        throw new Error('no engine');
+      }),
+      /no engine/,
+    );
+    assert.equal(
+      await scheduler.schedule('job', undefined, () => ({ result: Promise.resolve('next'), freed: Promise.resolve() })),
+      'next',
+    );
   });
 });
 
 describe('where a task waits: its kind decides its lane', () => {
-  it('puts jobs\' work in the job lane, looks at media in analysis, and speech in the interactive lane', () => {
-    for (const kind of ['tts', 'stt', 'align', 'book', 'translate', 'dub', 'embed-subtitles', 'cast-attribute', 'llm-generate', 'speaker-embedding'] as const) assert.equal(taskPlace({ kind }).lane, 'job', kind);
-    for (const kind of ['waveform', 'speech-regions', 'shot-changes', 'voice-reference'] as const) assert.equal(taskPlace({ kind }).lane, 'analysis', kind);
+  it("puts jobs' work in the job lane, looks at media in analysis, and speech in the interactive lane", () => {
+    for (const kind of [
+      'tts',
+      'stt',
+      'align',
+      'book',
+      'translate',
+      'dub',
+      'embed-subtitles',
+      'cast-attribute',
+      'llm-generate',
+      'speaker-embedding',
+    ] as const)
+      assert.equal(taskPlace({ kind }).lane, 'job', kind);
+    for (const kind of ['waveform', 'speech-regions', 'shot-changes', 'voice-reference'] as const)
+      assert.equal(taskPlace({ kind }).lane, 'analysis', kind);
     assert.deepEqual(taskPlace({ kind: 'speak' }), { lane: 'interactive', rank: 0, label: 'speak' });
-    assert.deepEqual(taskPlace({ kind: 'live-window', decode: true }), { lane: 'interactive', rank: 0, label: 'live-window' }, 'a committed utterance');
-    assert.deepEqual(taskPlace({ kind: 'live-window', decode: true, preview: true }), { lane: 'interactive', rank: 1, label: 'live-window' }, 'a partial look');
-    assert.deepEqual(taskPlace({ kind: 'live-window', decode: false }), { lane: 'interactive', rank: 1, label: 'live-window' }, 'turn detection');
+    assert.deepEqual(
+      taskPlace({ kind: 'live-window', decode: true }),
+      { lane: 'interactive', rank: 0, label: 'live-window' },
+      'a committed utterance',
+    );
+    assert.deepEqual(
+      taskPlace({ kind: 'live-window', decode: true, preview: true }),
+      { lane: 'interactive', rank: 1, label: 'live-window' },
+      'a partial look',
+    );
+    assert.deepEqual(
+      taskPlace({ kind: 'live-window', decode: false }),
+      { lane: 'interactive', rank: 1, label: 'live-window' },
+      'turn detection',
+    );
   });
 });
 
@@ -293,13 +372,24 @@ describe('the engine configuration from the environment', () => {
   it('builds one object from the variables, with flags and settings over them', () => {
     const config = engineConfigFromEnvironment(
       {
-        PATH: '/bin', SPEECH_STUDIO_FFMPEG: 'wasm', SPEECH_STUDIO_THREADS: '3', SPEECH_STUDIO_TTS_THREAD: '0', SPEECH_STUDIO_ENGINE_PROCESSES: '2/1',
-        SPEECH_STUDIO_CACHE_LIMITS: '{"audiobook":{"maxMegabytes":100}}', SPEECH_STUDIO_TEST_FIXED_SPEAKER_EMBEDDING: '1',
+        PATH: '/bin',
+        SPEECH_STUDIO_FFMPEG: 'wasm',
+        SPEECH_STUDIO_THREADS: '3',
+        SPEECH_STUDIO_TTS_THREAD: '0',
+        SPEECH_STUDIO_ENGINE_PROCESSES: '2/1',
+        SPEECH_STUDIO_CACHE_LIMITS: '{"audiobook":{"maxMegabytes":100}}',
+        SPEECH_STUDIO_TEST_FIXED_SPEAKER_EMBEDDING: '1',
       },
       { ffmpeg: '/opt/ffmpeg' },
     );
     assert.deepEqual(config, {
-      ffmpeg: '/opt/ffmpeg', ffprobe: undefined, searchPath: '/bin', sttThreads: 3, ttsThread: false, vadModel: undefined, slowdown: 1,
+      ffmpeg: '/opt/ffmpeg',
+      ffprobe: undefined,
+      searchPath: '/bin',
+      sttThreads: 3,
+      ttsThread: false,
+      vadModel: undefined,
+      slowdown: 1,
       limits: { maxProcesses: 2, maxJobProcesses: 1 },
       cacheLimits: cacheLimits({ audiobook: { maxMegabytes: 100 } }),
       fixedSpeakerEmbedding: true,

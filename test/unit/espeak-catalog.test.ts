@@ -17,10 +17,31 @@ describe('espeak-voices.json', () => {
 describe('toEspeakCatalog', () => {
   it('takes the first language espeak lists, cased as BCP 47, and sorts by identifier', () => {
     const catalog = toEspeakCatalog([
-      { name: 'English (Scotland)', identifier: 'gmw/en-GB-scotland', languages: [{ priority: 5, name: 'en-gb-scotland' }, { priority: 4, name: 'en' }] },
-      { name: 'English (Received Pronunciation)', identifier: 'gmw/en-GB-x-rp', languages: [{ priority: 5, name: 'en-gb-x-rp' }, { priority: 4, name: 'en-gb' }] },
+      {
+        name: 'English (Scotland)',
+        identifier: 'gmw/en-GB-scotland',
+        languages: [
+          { priority: 5, name: 'en-gb-scotland' },
+          { priority: 4, name: 'en' },
+        ],
+      },
+      {
+        name: 'English (Received Pronunciation)',
+        identifier: 'gmw/en-GB-x-rp',
+        languages: [
+          { priority: 5, name: 'en-gb-x-rp' },
+          { priority: 4, name: 'en-gb' },
+        ],
+      },
       { name: 'Nothing', identifier: 'none', languages: [] },
-      { name: 'English (Caribbean)', identifier: 'gmw/en-029', languages: [{ priority: 5, name: 'en-029' }, { priority: 10, name: 'en' }] },
+      {
+        name: 'English (Caribbean)',
+        identifier: 'gmw/en-029',
+        languages: [
+          { priority: 5, name: 'en-029' },
+          { priority: 10, name: 'en' },
+        ],
+      },
     ]);
     assert.deepEqual(catalog, [
       { identifier: 'gmw/en-029', name: 'English (Caribbean)', languageCode: 'en-029' },

@@ -44,13 +44,20 @@ describe('hallucination flags', () => {
       'ＴＨＡＮＫＳ ＦＯＲ ＷＡＴＣＨＩＮＧ',
     ];
     for (const text of stock) assert.equal(isStockPhrase(text), true, text);
-    assert.equal(isStockPhrase('Thanks for watching the game with me yesterday, it was a long and wonderful afternoon.'), false, 'part of a real sentence');
+    assert.equal(
+      isStockPhrase('Thanks for watching the game with me yesterday, it was a long and wonderful afternoon.'),
+      false,
+      'part of a real sentence',
+    );
     assert.equal(isStockPhrase('And so my fellow Americans, ask not what your country can do for you.'), false);
   });
 
   it('flags text over a span voice activity detection calls silence, only when detection ran', () => {
     const segments = [at(0, 4, 'Ask not what your country can do for you.'), at(10, 13, 'Thank you.')];
-    const speech = [{ start: 0.3, end: 3.8 }, { start: 12.9, end: 13 }];
+    const speech = [
+      { start: 0.3, end: 3.8 },
+      { start: 12.9, end: 13 },
+    ];
     assert.deepEqual(hallucinationFlags(segments, { speech }), [[], ['no-speech']]);
     assert.deepEqual(hallucinationFlags(segments), [[], []]);
   });
@@ -64,23 +71,45 @@ describe('hallucination flags', () => {
   });
 
   it('leaves empty segments and ordinary speech unflagged, and lists several flags together', () => {
-    const flags = hallucinationFlags([at(0, 0.5, ''), at(0, 5, 'And so, my fellow Americans.'), at(5, 5.2, 'Thanks for watching, thanks for watching, thanks for watching')]);
+    const flags = hallucinationFlags([
+      at(0, 0.5, ''),
+      at(0, 5, 'And so, my fellow Americans.'),
+      at(5, 5.2, 'Thanks for watching, thanks for watching, thanks for watching'),
+    ]);
     assert.deepEqual(flags, [[], [], ['repetition', 'stock-phrase', 'too-fast']]);
   });
 });
 
 describe('invented text in a subtitle file', () => {
   const SRT = [
-    '1', '00:00:00,000 --> 00:00:03,000', 'Ask not what your country can do for you.', '',
-    '2', '00:00:03,500 --> 00:00:06,000', '<i>Thanks for watching!</i>', '',
-    '3', '00:00:06,500 --> 00:00:07,000', 'one two three four five six seven eight nine ten', '',
-    '4', '00:00:20,000 --> 00:00:22,000', 'Ask what you can do.', '',
+    '1',
+    '00:00:00,000 --> 00:00:03,000',
+    'Ask not what your country can do for you.',
+    '',
+    '2',
+    '00:00:03,500 --> 00:00:06,000',
+    '<i>Thanks for watching!</i>',
+    '',
+    '3',
+    '00:00:06,500 --> 00:00:07,000',
+    'one two three four five six seven eight nine ten',
+    '',
+    '4',
+    '00:00:20,000 --> 00:00:22,000',
+    'Ask what you can do.',
+    '',
   ].join('\n');
 
   it('names each flagged cue on its timing line, with tags ignored, and text over silence once speech is known', () => {
-    assert.deepEqual(checkInventedText(SRT, 'srt').map(({ flag, cue, line }) => `${cue}:${line}:${flag}`), ['2:6:stock-phrase', '3:10:too-fast']);
+    assert.deepEqual(
+      checkInventedText(SRT, 'srt').map(({ flag, cue, line }) => `${cue}:${line}:${flag}`),
+      ['2:6:stock-phrase', '3:10:too-fast'],
+    );
     const speech = [{ start: 0, end: 7 }];
-    assert.deepEqual(checkInventedText(SRT, 'srt', speech).map(({ flag, cue }) => `${cue}:${flag}`), ['2:stock-phrase', '3:too-fast', '4:no-speech']);
+    assert.deepEqual(
+      checkInventedText(SRT, 'srt', speech).map(({ flag, cue }) => `${cue}:${flag}`),
+      ['2:stock-phrase', '3:too-fast', '4:no-speech'],
+    );
     assert.match(checkInventedText(SRT, 'srt')[1].message, /cue 3 holds more words than anyone says in 0\.5 s/);
   });
 
@@ -91,11 +120,18 @@ describe('invented text in a subtitle file', () => {
     };
     const without2 = apply(SRT, removeCueEdit(SRT, 'srt', 2));
     assert.doesNotMatch(without2, /Thanks for watching/);
-    assert.deepEqual(checkInventedText(without2, 'srt').map(({ cue, flag }) => `${cue}:${flag}`), ['2:too-fast']);
+    assert.deepEqual(
+      checkInventedText(without2, 'srt').map(({ cue, flag }) => `${cue}:${flag}`),
+      ['2:too-fast'],
+    );
     assert.match(without2, /do for you\.\n\n3\n00:00:06,500/);
-    const vtt = 'WEBVTT\n\n00:00.000 --> 00:03.000\nHello there.\n\nintro\n00:03.500 --> 00:06.000\nThanks for watching!\n';
+    const vtt =
+      'WEBVTT\n\n00:00.000 --> 00:03.000\nHello there.\n\nintro\n00:03.500 --> 00:06.000\nThanks for watching!\n';
     assert.equal(apply(vtt, removeCueEdit(vtt, 'vtt', 2)), 'WEBVTT\n\n00:00.000 --> 00:03.000\nHello there.\n\n');
-    assert.equal(apply(vtt, removeCueEdit(vtt, 'vtt', 1)), 'WEBVTT\n\nintro\n00:03.500 --> 00:06.000\nThanks for watching!\n');
+    assert.equal(
+      apply(vtt, removeCueEdit(vtt, 'vtt', 1)),
+      'WEBVTT\n\nintro\n00:03.500 --> 00:06.000\nThanks for watching!\n',
+    );
     assert.equal(removeCueEdit(vtt, 'vtt', 3), undefined);
   });
 });
@@ -109,6 +145,10 @@ describe('the engine flags transcript segments', () => {
     const flagged = flagSegments(segments, [{ start: 0, end: 2 }], 60);
     assert.equal(flagged[0].flags, undefined, 'no empty list');
     assert.deepEqual(flagged[1].flags, ['no-speech']);
-    assert.deepEqual(flagSegments(segments, undefined, 60).map((s) => s.flags), [undefined, undefined], 'no VAD, no no-speech');
+    assert.deepEqual(
+      flagSegments(segments, undefined, 60).map((s) => s.flags),
+      [undefined, undefined],
+      'no VAD, no no-speech',
+    );
   });
 });

@@ -5,7 +5,12 @@ import { after, describe, it } from 'node:test';
 import { chooseWhisperModel, listWhisperModels, type InstalledWhisperModel } from '../../src/models/installed-models';
 import { tempDir } from '../helpers/temp';
 
-const model = (name: string): InstalledWhisperModel => ({ name, path: `/m/${name}`, bytes: 1, englishOnly: /\.en\./.test(name) });
+const model = (name: string): InstalledWhisperModel => ({
+  name,
+  path: `/m/${name}`,
+  bytes: 1,
+  englishOnly: /\.en\./.test(name),
+});
 
 describe('installed whisper models', () => {
   let dir: string;
@@ -19,7 +24,10 @@ describe('installed whisper models', () => {
     await writeFile(path.join(whisper, 'notes.txt'), 'not a model');
     await writeFile(path.join(whisper, 'short.bin'), 'lm');
     const models = await listWhisperModels(dir);
-    assert.deepEqual(models.map((m) => [m.name, m.englishOnly, m.bytes]), [['ggml-tiny.en.bin', true, 14]]);
+    assert.deepEqual(
+      models.map((m) => [m.name, m.englishOnly, m.bytes]),
+      [['ggml-tiny.en.bin', true, 14]],
+    );
     assert.deepEqual(await listWhisperModels(path.join(dir, 'nowhere')), []);
   });
 

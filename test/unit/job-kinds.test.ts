@@ -19,20 +19,41 @@ const options = checked.value;
 
 /** An alignment as the previous version stored it: an stt job with an empty model path and its script under `align`. */
 const legacyAlignment = (id: string, status: 'queued' | 'succeeded') => ({
-  id, name: 'talk.wav', kind: 'stt', status, progress: status === 'queued' ? 0 : 100, phase: status === 'queued' ? 'queued' : 'done',
-  backend: status === 'queued' ? null : 'align', result: null, error: null, createdAt: 1, startedAt: status === 'queued' ? null : 2,
-  finishedAt: status === 'queued' ? null : 3, origin: 'api', outputFile: status === 'queued' ? null : 'transcript.json',
+  id,
+  name: 'talk.wav',
+  kind: 'stt',
+  status,
+  progress: status === 'queued' ? 0 : 100,
+  phase: status === 'queued' ? 'queued' : 'done',
+  backend: status === 'queued' ? null : 'align',
+  result: null,
+  error: null,
+  createdAt: 1,
+  startedAt: status === 'queued' ? null : 2,
+  finishedAt: status === 'queued' ? null : 3,
+  origin: 'api',
+  outputFile: status === 'queued' ? null : 'transcript.json',
   input: {
-    kind: 'stt', options, inputFile: 'input.wav', originalName: 'talk.wav', bytes: 10, modelPath: '',
+    kind: 'stt',
+    options,
+    inputFile: 'input.wav',
+    originalName: 'talk.wav',
+    bytes: 10,
+    modelPath: '',
     align: { scriptFile: 'script.srt', scriptFormat: 'srt', vadModelPath: null, recognizerModelPath: null },
   },
 });
 
 describe('job kinds', () => {
-  it('registers each kind under its own name, and only tts, stt and align reach the seed\'s routes: every other kind is local-only', () => {
+  it("registers each kind under its own name, and only tts, stt and align reach the seed's routes: every other kind is local-only", () => {
     for (const [name, kind] of Object.entries(JOB_KINDS)) assert.equal(kind.kind, name);
     // Listed by what the seed shows, so a new local-only kind (book, translate, dub, embed, …) needs no line here.
-    assert.deepEqual(Object.keys(JOB_KINDS).filter((kind) => !isLocalOnlyKind(kind as keyof typeof JOB_KINDS)).sort(), ['align', 'stt', 'tts']);
+    assert.deepEqual(
+      Object.keys(JOB_KINDS)
+        .filter((kind) => !isLocalOnlyKind(kind as keyof typeof JOB_KINDS))
+        .sort(),
+      ['align', 'stt', 'tts'],
+    );
     assert.equal(jobKindOf('align').seedKind, 'stt');
   });
 
@@ -43,13 +64,24 @@ describe('job kinds', () => {
     await writeFile(file, JSON.stringify({ version: 1, jobs: [legacyAlignment('done', 'succeeded')] }), 'utf8');
     await appendFile(`${file}.journal`, `${JSON.stringify({ put: legacyAlignment('waiting', 'queued') })}\n`, 'utf8');
     const store = await JobStore.open(file, silentLogger);
-    assert.deepEqual((await readdir(dir)).filter((name) => name.includes('.damaged-')), [], 'nothing set aside');
+    assert.deepEqual(
+      (await readdir(dir)).filter((name) => name.includes('.damaged-')),
+      [],
+      'nothing set aside',
+    );
     for (const id of ['done', 'waiting']) {
       const job = store.get(id)!;
       assert.equal(job.kind, 'align');
       assert.deepEqual(job.input, {
-        kind: 'align', options, inputFile: 'input.wav', originalName: 'talk.wav', bytes: 10,
-        scriptFile: 'script.srt', scriptFormat: 'srt', vadModelPath: null, recognizerModelPath: null,
+        kind: 'align',
+        options,
+        inputFile: 'input.wav',
+        originalName: 'talk.wav',
+        bytes: 10,
+        scriptFile: 'script.srt',
+        scriptFormat: 'srt',
+        vadModelPath: null,
+        recognizerModelPath: null,
       });
       assert.equal(toPublicJob(job).kind, 'stt');
     }

@@ -5,18 +5,45 @@ import { JOB_STATUSES } from '../../src/contract/openapi';
 import type { JobRecord } from '../../src/jobs/types';
 
 const job = (status: JobRecord['status']): JobRecord => ({
-  id: 'j', name: 'n', kind: 'tts', status, progress: 40, phase: 'synthesizing', backend: null, result: null, error: null,
-  createdAt: 1, startedAt: null, finishedAt: null, origin: 'api', outputFile: null,
-  input: { kind: 'tts', characters: 1, options: {} as never, voice: { engine: 'espeak-ng', engineVoiceId: 'en', languageCode: 'en' } },
+  id: 'j',
+  name: 'n',
+  kind: 'tts',
+  status,
+  progress: 40,
+  phase: 'synthesizing',
+  backend: null,
+  result: null,
+  error: null,
+  createdAt: 1,
+  startedAt: null,
+  finishedAt: null,
+  origin: 'api',
+  outputFile: null,
+  input: {
+    kind: 'tts',
+    characters: 1,
+    options: {} as never,
+    voice: { engine: 'espeak-ng', engineVoiceId: 'en', languageCode: 'en' },
+  },
 });
 
 describe('job state machine', () => {
   it('allows exactly the moves of docs/decisions.md', () => {
-    const allowed = JOB_STATUSES.flatMap((from) => JOB_STATUSES.filter((to) => canTransition(from, to)).map((to) => `${from}>${to}`));
+    const allowed = JOB_STATUSES.flatMap((from) =>
+      JOB_STATUSES.filter((to) => canTransition(from, to)).map((to) => `${from}>${to}`),
+    );
     assert.deepEqual(allowed.sort(), [
-      'loading_model>cancelled', 'loading_model>failed', 'loading_model>interrupted', 'loading_model>processing',
-      'processing>cancelled', 'processing>failed', 'processing>interrupted', 'processing>succeeded',
-      'queued>cancelled', 'queued>failed', 'queued>loading_model',
+      'loading_model>cancelled',
+      'loading_model>failed',
+      'loading_model>interrupted',
+      'loading_model>processing',
+      'processing>cancelled',
+      'processing>failed',
+      'processing>interrupted',
+      'processing>succeeded',
+      'queued>cancelled',
+      'queued>failed',
+      'queued>loading_model',
     ]);
   });
 
@@ -37,7 +64,7 @@ describe('job state machine', () => {
   });
 });
 
-describe('what a move implies, for the local store and the relay\'s rows alike', () => {
+describe("what a move implies, for the local store and the relay's rows alike", () => {
   it('finds the shortest legal path through loading_model and processing', () => {
     assert.deepEqual(legalPath('queued', 'queued'), []);
     assert.deepEqual(legalPath('queued', 'processing'), ['loading_model', 'processing']);
@@ -49,9 +76,17 @@ describe('what a move implies, for the local store and the relay\'s rows alike',
 
   it('stamps the start when a path passes loading_model, the end on a terminal state, progress 100 and done on success', () => {
     assert.deepEqual(transitionMarks(['loading_model'], undefined, 5), { startedAt: 5, phase: 'loading_model' });
-    assert.deepEqual(transitionMarks(['loading_model', 'processing'], 'transcribing', 5), { startedAt: 5, phase: 'transcribing' });
+    assert.deepEqual(transitionMarks(['loading_model', 'processing'], 'transcribing', 5), {
+      startedAt: 5,
+      phase: 'transcribing',
+    });
     assert.deepEqual(transitionMarks(['processing'], 'encoding', 5), { phase: 'encoding' });
-    assert.deepEqual(transitionMarks(['loading_model', 'processing', 'succeeded'], 'encoding', 7), { startedAt: 7, finishedAt: 7, progress: 100, phase: 'done' });
+    assert.deepEqual(transitionMarks(['loading_model', 'processing', 'succeeded'], 'encoding', 7), {
+      startedAt: 7,
+      finishedAt: 7,
+      progress: 100,
+      phase: 'done',
+    });
     assert.deepEqual(transitionMarks(['failed'], undefined, 9), { finishedAt: 9 });
     assert.deepEqual(transitionMarks(['cancelled'], 'decoding', 9), { finishedAt: 9, phase: 'decoding' });
     assert.deepEqual(transitionMarks([], undefined, 9), {});
@@ -59,6 +94,9 @@ describe('what a move implies, for the local store and the relay\'s rows alike',
 
   it('is what transition() applies to a record', () => {
     const failed = transition(job('loading_model'), 'failed', { phase: 'decoding', error: 'bad' }, 11);
-    assert.deepEqual([failed.status, failed.finishedAt, failed.phase, failed.progress, failed.startedAt], ['failed', 11, 'decoding', 40, null]);
+    assert.deepEqual(
+      [failed.status, failed.finishedAt, failed.phase, failed.progress, failed.startedAt],
+      ['failed', 11, 'decoding', 40, null],
+    );
   });
 });

@@ -33,15 +33,49 @@ const sttOptions = (): SttOptions => {
 };
 
 const record = (id: string, origin: JobOrigin = 'api'): JobRecord => ({
-  id, name: id, kind: 'tts', status: 'queued', progress: 0, phase: 'queued', backend: null, result: null, error: null,
-  createdAt: 1, startedAt: null, finishedAt: null, origin, outputFile: null,
-  input: { kind: 'tts', characters: 1, options: ttsOptions(), voice: { engine: 'espeak-ng', engineVoiceId: 'en', languageCode: 'en' } },
+  id,
+  name: id,
+  kind: 'tts',
+  status: 'queued',
+  progress: 0,
+  phase: 'queued',
+  backend: null,
+  result: null,
+  error: null,
+  createdAt: 1,
+  startedAt: null,
+  finishedAt: null,
+  origin,
+  outputFile: null,
+  input: {
+    kind: 'tts',
+    characters: 1,
+    options: ttsOptions(),
+    voice: { engine: 'espeak-ng', engineVoiceId: 'en', languageCode: 'en' },
+  },
 });
-const sttRecord = (id: string, origin: JobOrigin): JobRecord => ({
-  ...record(id, origin), kind: 'stt',
-  input: { kind: 'stt', options: sttOptions(), inputFile: 'input.wav', originalName: 'talk.wav', bytes: 10, modelPath: '/models/ggml-base.bin' },
-}) as JobRecord;
-const finished = (job: JobRecord): JobRecord => ({ ...job, status: 'succeeded', progress: 100, phase: 'done', startedAt: 2, finishedAt: 3, outputFile: 'output.wav' });
+const sttRecord = (id: string, origin: JobOrigin): JobRecord =>
+  ({
+    ...record(id, origin),
+    kind: 'stt',
+    input: {
+      kind: 'stt',
+      options: sttOptions(),
+      inputFile: 'input.wav',
+      originalName: 'talk.wav',
+      bytes: 10,
+      modelPath: '/models/ggml-base.bin',
+    },
+  }) as JobRecord;
+const finished = (job: JobRecord): JobRecord => ({
+  ...job,
+  status: 'succeeded',
+  progress: 100,
+  phase: 'done',
+  startedAt: 2,
+  finishedAt: 3,
+  outputFile: 'output.wav',
+});
 
 /** A logger that keeps its error lines, for the store's reports of what it left out. */
 function errorLog(): Logger & { errors: string[] } {
@@ -112,17 +146,24 @@ describe('JobStore', () => {
     await first.insert(record('y'));
     await first.remove(['x']);
     const second = await JobStore.open(file, silentLogger);
-    assert.deepEqual(second.all().map((j) => j.id), ['y']);
+    assert.deepEqual(
+      second.all().map((j) => j.id),
+      ['y'],
+    );
   });
 
-  it('keeps a remote job\'s caller key name across a reopen; a record whose key name is not text is left out', async () => {
+  it("keeps a remote job's caller key name across a reopen; a record whose key name is not text is left out", async () => {
     const file = await storeFile();
     const first = await JobStore.open(file, silentLogger);
     await first.insert({ ...record('r', 'remote'), remoteKeyName: 'team-ci' });
     await first.insert({ ...record('bad', 'remote'), remoteKeyName: 42 as unknown as string });
     await first.flush();
     const errors: string[] = [];
-    const second = await JobStore.open(file, { ...silentLogger, error: (m) => errors.push(m), warn: (m) => errors.push(m) });
+    const second = await JobStore.open(file, {
+      ...silentLogger,
+      error: (m) => errors.push(m),
+      warn: (m) => errors.push(m),
+    });
     assert.equal(second.get('r')?.remoteKeyName, 'team-ci');
     assert.equal(second.get('bad'), undefined);
     assert.match(errors.join('\n'), /remoteKeyName: is not a string/);
@@ -150,15 +191,29 @@ describe('JobStore', () => {
         await store.insert(record(`tts-${origin}`, origin));
         await store.insert(sttRecord(`stt-${origin}`, origin));
         await store.insert(record(`done-${origin}`, origin));
-        await store.update(`done-${origin}`, (j) => transition(transition(transition(j, 'loading_model'), 'processing'), 'succeeded'));
+        await store.update(`done-${origin}`, (j) =>
+          transition(transition(transition(j, 'loading_model'), 'processing'), 'succeeded'),
+        );
       }
       if (fold) await store.flush();
       const log = errorLog();
       const reopened = await JobStore.open(file, log);
       for (const origin of JOB_ORIGINS) {
-        assert.equal(reopened.get(`tts-${origin}`)?.origin, origin, `a queued ${origin} TTS job (${fold ? 'snapshot' : 'journal'})`);
-        assert.equal(reopened.get(`stt-${origin}`)?.origin, origin, `a queued ${origin} STT job (${fold ? 'snapshot' : 'journal'})`);
-        assert.equal(reopened.get(`done-${origin}`)?.status, 'succeeded', `a finished ${origin} job (${fold ? 'snapshot' : 'journal'})`);
+        assert.equal(
+          reopened.get(`tts-${origin}`)?.origin,
+          origin,
+          `a queued ${origin} TTS job (${fold ? 'snapshot' : 'journal'})`,
+        );
+        assert.equal(
+          reopened.get(`stt-${origin}`)?.origin,
+          origin,
+          `a queued ${origin} STT job (${fold ? 'snapshot' : 'journal'})`,
+        );
+        assert.equal(
+          reopened.get(`done-${origin}`)?.status,
+          'succeeded',
+          `a finished ${origin} job (${fold ? 'snapshot' : 'journal'})`,
+        );
       }
       assert.equal(reopened.size, JOB_ORIGINS.length * 3);
       assert.deepEqual(log.errors, []);
@@ -167,10 +222,21 @@ describe('JobStore', () => {
   });
 
   it('keeps a book job (an audiobook export) of the editor or the CLI across a restart, and sets aside one claiming another origin', async () => {
-    const book = (id: string, origin: JobOrigin): JobRecord => ({
-      ...record(id, origin), kind: 'book',
-      input: { kind: 'book', input: '/tmp/book.md', out: '/tmp/book.m4b', format: 'm4b', perChapter: false, chapters: 2, paragraphs: 5, characters: 120 },
-    }) as JobRecord;
+    const book = (id: string, origin: JobOrigin): JobRecord =>
+      ({
+        ...record(id, origin),
+        kind: 'book',
+        input: {
+          kind: 'book',
+          input: '/tmp/book.md',
+          out: '/tmp/book.m4b',
+          format: 'm4b',
+          perChapter: false,
+          chapters: 2,
+          paragraphs: 5,
+          characters: 120,
+        },
+      }) as JobRecord;
     const file = await storeFile();
     const store = await JobStore.open(file, silentLogger);
     for (const origin of ['editor', 'cli', 'api'] as const) await store.insert(book(`book-${origin}`, origin));
@@ -243,7 +309,7 @@ describe('JobStore', () => {
     assert.equal((await JobStore.open(file, log)).get('stt'), undefined);
     assert.match(log.errors[0], /speakerCount: is required/);
   });
-  it('fills in the defaults a waiting job\'s options lack, as the API does, so the engine reads complete options', async () => {
+  it("fills in the defaults a waiting job's options lack, as the API does, so the engine reads complete options", async () => {
     const file = await storeFile();
     const old = record('old');
     const options = (old.input as TtsJobInput).options as unknown as Record<string, unknown>;
@@ -259,6 +325,6 @@ describe('JobStore', () => {
     assert.equal(loaded.options.inputFormat, 'txt');
     assert.equal(loaded.options.sampleRate, 24000);
     assert.deepEqual(loaded.options, ttsOptions());
-    assert.equal(((store.get('stt')!.input as SttJobInput).options).punctuation, true);
+    assert.equal((store.get('stt')!.input as SttJobInput).options.punctuation, true);
   });
 });

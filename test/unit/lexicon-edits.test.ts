@@ -7,7 +7,10 @@ const gif = { text: 'GIF', phonemes: 'dZIf', alphabet: 'espeak' as const };
 
 describe('lexicon edits', () => {
   it('replaces an entry in place and keeps the others as written', () => {
-    assert.deepEqual(replaceEntry([nguyen, gif], nguyen, { text: 'Nguyen', say: 'nwen' }), [{ text: 'Nguyen', say: 'nwen' }, gif]);
+    assert.deepEqual(replaceEntry([nguyen, gif], nguyen, { text: 'Nguyen', say: 'nwen' }), [
+      { text: 'Nguyen', say: 'nwen' },
+      gif,
+    ]);
   });
   it('adds the entry when the old one is gone, and a renamed entry replaces one with the new text', () => {
     assert.deepEqual(replaceEntry([gif], nguyen, nguyen), [gif, nguyen]);

@@ -14,7 +14,8 @@ import { SpeechTrack } from '../../src/realtime/speech-track';
 
 const RATE = 16_000;
 /** Words one after another, 0.4 s each, from `at` seconds of the window. */
-const words = (texts: string[], at = 0): LiveWord[] => texts.map((text, i) => ({ text, start: at + i * 0.4, end: at + i * 0.4 + 0.35 }));
+const words = (texts: string[], at = 0): LiveWord[] =>
+  texts.map((text, i) => ({ text, start: at + i * 0.4, end: at + i * 0.4 + 0.35 }));
 
 describe('PartialText: the partial decode window', () => {
   it('asks for a decode only once a second of new audio came', () => {
@@ -35,7 +36,9 @@ describe('PartialText: the partial decode window', () => {
     assert.deepEqual(partial.window(), { from: 0.75 * RATE, prompt: 'And so.' });
     assert.deepEqual(partial.update(0.75 * RATE, 4 * RATE, words(['My', 'fellow', 'Americans.'])), ['fellow']);
     assert.equal(partial.window().from, 0.75 * RATE, 'no sentence ended among the words agreed since');
-    assert.deepEqual(partial.update(0.75 * RATE, 5 * RATE, words(['My', 'fellow', 'Americans.', 'Ask'])), ['Americans.']);
+    assert.deepEqual(partial.update(0.75 * RATE, 5 * RATE, words(['My', 'fellow', 'Americans.', 'Ask'])), [
+      'Americans.',
+    ]);
     const from = 0.75 * RATE + (2 * 0.4 + 0.35) * RATE;
     assert.deepEqual(partial.window(), { from, prompt: 'And so. My fellow Americans.' });
     // The next decode covers only the audio after it; the agreed words lead the hypothesis, so the text only grows.
@@ -86,15 +89,32 @@ describe('the token cap', () => {
 describe('SpeechTrack', () => {
   it('replaces what earlier looks said from the re-examined point on, joining a range cut there', () => {
     const track = new SpeechTrack();
-    track.merge(0, [{ start: 1000, end: 5000 }, { start: 8000, end: 12_000 }]);
+    track.merge(0, [
+      { start: 1000, end: 5000 },
+      { start: 8000, end: 12_000 },
+    ]);
     // A look from 10 000 on: the range running into it continues, a new one follows.
-    track.merge(10_000, [{ start: 10_100, end: 14_000 }, { start: 20_000, end: 22_000 }]);
-    assert.deepEqual(track.ranges, [{ start: 1000, end: 5000 }, { start: 8000, end: 14_000 }, { start: 20_000, end: 22_000 }]);
+    track.merge(10_000, [
+      { start: 10_100, end: 14_000 },
+      { start: 20_000, end: 22_000 },
+    ]);
+    assert.deepEqual(track.ranges, [
+      { start: 1000, end: 5000 },
+      { start: 8000, end: 14_000 },
+      { start: 20_000, end: 22_000 },
+    ]);
     // A later look that hears the speech end sooner wins over the earlier one.
     track.merge(21_000, []);
-    assert.deepEqual(track.ranges, [{ start: 1000, end: 5000 }, { start: 8000, end: 14_000 }, { start: 20_000, end: 21_000 }]);
+    assert.deepEqual(track.ranges, [
+      { start: 1000, end: 5000 },
+      { start: 8000, end: 14_000 },
+      { start: 20_000, end: 21_000 },
+    ]);
     track.dropBefore(9000);
-    assert.deepEqual(track.ranges, [{ start: 9000, end: 14_000 }, { start: 20_000, end: 21_000 }]);
+    assert.deepEqual(track.ranges, [
+      { start: 9000, end: 14_000 },
+      { start: 20_000, end: 21_000 },
+    ]);
     track.clear();
     assert.deepEqual(track.ranges, []);
   });
@@ -110,13 +130,36 @@ describe('LiveSession looks at bounded audio', () => {
         plans.push({ samples: pcm.length, look, waiting: 0 });
         const seconds = pcm.length / RATE;
         // Speech all along; the same words each time, so partial decodes agree.
-        return { durationSeconds: seconds, speech: [{ start: 0, end: seconds }], text: 'w', words: look.decode ? words(['one', 'two.', 'three'], look.decodeFrom) : [], language: 'en' };
+        return {
+          durationSeconds: seconds,
+          speech: [{ start: 0, end: seconds }],
+          text: 'w',
+          words: look.decode ? words(['one', 'two.', 'three'], look.decodeFrom) : [],
+          language: 'en',
+        };
       },
     };
-    const live = new LiveSession({ send: (event) => events.push(event), recognition, files: { dir: '/nonexistent', touch: () => undefined, release: async () => undefined }, resolveModel: async () => '/models/whisper/model.bin', form: 'ga' });
+    const live = new LiveSession({
+      send: (event) => events.push(event),
+      recognition,
+      files: { dir: '/nonexistent', touch: () => undefined, release: async () => undefined },
+      resolveModel: async () => '/models/whisper/model.bin',
+      form: 'ga',
+    });
     await live.open();
-    await live.receive(JSON.stringify({ type: 'session.update', session: { type: 'transcription', audio: { input: { format: { type: 'audio/pcm', rate: 16000 }, turn_detection: { type: 'server_vad' } } } } }));
-    const chunk = JSON.stringify({ type: 'input_audio_buffer.append', audio: Buffer.alloc(2 * 0.32 * RATE).toString('base64') });
+    await live.receive(
+      JSON.stringify({
+        type: 'session.update',
+        session: {
+          type: 'transcription',
+          audio: { input: { format: { type: 'audio/pcm', rate: 16000 }, turn_detection: { type: 'server_vad' } } },
+        },
+      }),
+    );
+    const chunk = JSON.stringify({
+      type: 'input_audio_buffer.append',
+      audio: Buffer.alloc(2 * 0.32 * RATE).toString('base64'),
+    });
     for (let i = 0; i < 40; i += 1) {
       await live.receive(chunk);
       for (let j = 0; j < 20; j += 1) await new Promise((resolve) => setImmediate(resolve));
@@ -134,10 +177,18 @@ describe('LiveSession looks at bounded audio', () => {
       assert.ok(look.preview);
     }
     const decodes = plans.filter((p) => p.look.decode);
-    assert.ok(decodes.length >= 3 && decodes.length <= 40 * 0.32 + 1, `${decodes.length} partial decodes in 12.8 s of audio`);
+    assert.ok(
+      decodes.length >= 3 && decodes.length <= 40 * 0.32 + 1,
+      `${decodes.length} partial decodes in 12.8 s of audio`,
+    );
     // Agreed "two." ends a sentence: later decodes start after it, with the agreed words as the prompt.
-    assert.ok(decodes.some((p) => p.look.prompt === 'one two.'), JSON.stringify(decodes.map((p) => p.look.prompt)));
-    const deltas = events.filter((e) => e.type === 'conversation.item.input_audio_transcription.delta').map((e) => e.delta);
+    assert.ok(
+      decodes.some((p) => p.look.prompt === 'one two.'),
+      JSON.stringify(decodes.map((p) => p.look.prompt)),
+    );
+    const deltas = events
+      .filter((e) => e.type === 'conversation.item.input_audio_transcription.delta')
+      .map((e) => e.delta);
     assert.ok(deltas.join('').startsWith('one two. three'), JSON.stringify(deltas));
   });
 
@@ -147,12 +198,27 @@ describe('LiveSession looks at bounded audio', () => {
       look: async (_files, plan): Promise<LiveWindowResult> => {
         const { pcm, look } = plan({ waiting: 3 });
         looks.push(look);
-        return { durationSeconds: pcm.length / RATE, speech: [{ start: 0, end: pcm.length / RATE }], text: '', words: [], language: 'en' };
+        return {
+          durationSeconds: pcm.length / RATE,
+          speech: [{ start: 0, end: pcm.length / RATE }],
+          text: '',
+          words: [],
+          language: 'en',
+        };
       },
     };
-    const live = new LiveSession({ send: () => undefined, recognition, files: { dir: '/nonexistent', touch: () => undefined, release: async () => undefined }, resolveModel: async () => '/m.bin', form: 'ga' });
+    const live = new LiveSession({
+      send: () => undefined,
+      recognition,
+      files: { dir: '/nonexistent', touch: () => undefined, release: async () => undefined },
+      resolveModel: async () => '/m.bin',
+      form: 'ga',
+    });
     await live.open();
-    const chunk = JSON.stringify({ type: 'input_audio_buffer.append', audio: Buffer.alloc(2 * 0.32 * 24_000).toString('base64') });
+    const chunk = JSON.stringify({
+      type: 'input_audio_buffer.append',
+      audio: Buffer.alloc(2 * 0.32 * 24_000).toString('base64'),
+    });
     for (let i = 0; i < 15; i += 1) {
       await live.receive(chunk);
       for (let j = 0; j < 20; j += 1) await new Promise((resolve) => setImmediate(resolve));

@@ -19,15 +19,37 @@ import { tempDir } from '../helpers/temp';
  * An engine host without processes: tasks wait in a real EngineScheduler (two processes, one for jobs) and
  * `answer` plays the engine process. It records each look's place in the scheduler.
  */
-function schedulingEngine(answer: (task: LiveWindowTask) => Promise<LiveWindowResult> = async () => ({ durationSeconds: 0.1, speech: [], text: '', words: [], language: 'en' })): { engine: LiveEngine; places: TaskPlace[] } {
+function schedulingEngine(
+  answer: (task: LiveWindowTask) => Promise<LiveWindowResult> = async () => ({
+    durationSeconds: 0.1,
+    speech: [],
+    text: '',
+    words: [],
+    language: 'en',
+  }),
+): { engine: LiveEngine; places: TaskPlace[] } {
   const scheduler = new EngineScheduler({ maxProcesses: 2, maxJobProcesses: 1 });
   const places: TaskPlace[] = [];
   const engine = {
-    runWhenReady: (_id: string, placing: Parameters<typeof taskPlace>[0], make: () => Promise<LiveWindowTask>, options: { signal: AbortSignal }) => {
+    runWhenReady: (
+      _id: string,
+      placing: Parameters<typeof taskPlace>[0],
+      make: () => Promise<LiveWindowTask>,
+      options: { signal: AbortSignal },
+    ) => {
       places.push(taskPlace(placing));
       return scheduler.schedule(taskPlace(placing), options.signal, () => {
-        const result = Promise.resolve().then(make).then(answer).then((found) => ({ backend: 'whisper.cpp', result: found }));
-        return { result, freed: result.then(() => undefined, () => undefined) };
+        const result = Promise.resolve()
+          .then(make)
+          .then(answer)
+          .then((found) => ({ backend: 'whisper.cpp', result: found }));
+        return {
+          result,
+          freed: result.then(
+            () => undefined,
+            () => undefined,
+          ),
+        };
       });
     },
     waitingOf: (kind: string) => scheduler.queuedOf(kind),
@@ -39,7 +61,7 @@ describe('liveRecognition', () => {
   const dirs: string[] = [];
   after(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
 
-  it('puts every look in the interactive lane, a committed utterance\'s decode ranked before looks at uncommitted audio', async () => {
+  it("puts every look in the interactive lane, a committed utterance's decode ranked before looks at uncommitted audio", async () => {
     const dataDir = await tempDir();
     dirs.push(dataDir);
     const { engine, places } = schedulingEngine();
@@ -47,12 +69,22 @@ describe('liveRecognition', () => {
     const files = await recognition.openSession(() => undefined);
     const look = { modelPath: '/m.bin', language: 'en', decode: true, vadThreshold: 0.5 };
     await recognition.look(files, () => ({ pcm: new Int16Array(1600), look }), new AbortController().signal, 'final');
-    await recognition.look(files, () => ({ pcm: new Int16Array(1600), look: { ...look, preview: true } }), new AbortController().signal);
-    assert.deepEqual(places.map(({ lane, rank }) => [lane, rank]), [['interactive', 0], ['interactive', 1]]);
+    await recognition.look(
+      files,
+      () => ({ pcm: new Int16Array(1600), look: { ...look, preview: true } }),
+      new AbortController().signal,
+    );
+    assert.deepEqual(
+      places.map(({ lane, rank }) => [lane, rank]),
+      [
+        ['interactive', 0],
+        ['interactive', 1],
+      ],
+    );
     await files.release();
   });
 
-  it('runs a committed utterance\'s decode before looks that waited longer, and plans each look when its turn comes, telling it how many wait', async () => {
+  it("runs a committed utterance's decode before looks that waited longer, and plans each look when its turn comes, telling it how many wait", async () => {
     const dataDir = await tempDir();
     dirs.push(dataDir);
     const order: string[] = [];
@@ -60,22 +92,32 @@ describe('liveRecognition', () => {
     let runs = 0;
     const { engine } = schedulingEngine(async (task) => {
       runs += 1;
-      if (runs === 2) await new Promise<void>((resolve) => { release = resolve; });
+      if (runs === 2)
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
       return { durationSeconds: 0.1, speech: [], text: task.decode ? 'x' : '', words: [], language: 'en' };
     });
     const recognition = liveRecognition(engine, dataDir);
     const files = await recognition.openSession(() => undefined);
     const signal = new AbortController().signal;
-    const plan = (name: string, decode: boolean) => ({ waiting }: { waiting: number }) => {
-      order.push(`${name}:${waiting}`);
-      return { pcm: new Int16Array(160), look: { modelPath: '/m.bin', language: 'en', decode, vadThreshold: 0.5 } };
-    };
+    const plan =
+      (name: string, decode: boolean) =>
+      ({ waiting }: { waiting: number }) => {
+        order.push(`${name}:${waiting}`);
+        return { pcm: new Int16Array(160), look: { modelPath: '/m.bin', language: 'en', decode, vadThreshold: 0.5 } };
+      };
     await recognition.look(files, plan('look-a', false), signal);
     const blocked = recognition.look(files, plan('look-b', false), signal);
     const lookC = recognition.look(files, plan('look-c', false), signal);
     const final = recognition.look(files, plan('final', true), signal, 'final');
     // look-b holds the interactive lane; the final waits ahead of look-c although it asked later.
-    await waitFor('look-b to reach the engine', async () => runs, (count) => count === 2, 10_000);
+    await waitFor(
+      'look-b to reach the engine',
+      async () => runs,
+      (count) => count === 2,
+      10_000,
+    );
     assert.deepEqual(order, ['look-a:0', 'look-b:2']);
     release();
     await Promise.all([blocked, lookC, final]);
@@ -88,7 +130,11 @@ describe('liveRecognition', () => {
     dirs.push(dataDir);
     const recognition = liveRecognition(schedulingEngine().engine, dataDir, { maxSessions: 2 });
     const opening = [1, 2, 3].map(() => recognition.openSession(() => undefined));
-    const refused = assert.rejects(opening[2], (error: unknown) => error instanceof LiveSessionLimitError && error.maxSessions === 2 && error.code === 'session_limit_reached');
+    const refused = assert.rejects(
+      opening[2],
+      (error: unknown) =>
+        error instanceof LiveSessionLimitError && error.maxSessions === 2 && error.code === 'session_limit_reached',
+    );
     const [first, second] = await Promise.all(opening.slice(0, 2));
     await refused;
     assert.equal(recognition.openSessions, 2);

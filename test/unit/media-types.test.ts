@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { AUDIO_MEDIA_TYPES, MEDIA_EXTENSIONS, outputMediaType, storedInputName, TRANSCRIPT_MEDIA_TYPES } from '../../src/contract/media-types';
+import {
+  AUDIO_MEDIA_TYPES,
+  MEDIA_EXTENSIONS,
+  outputMediaType,
+  storedInputName,
+  TRANSCRIPT_MEDIA_TYPES,
+} from '../../src/contract/media-types';
 import { OUTPUT_FORMATS, TRANSCRIPT_FORMATS } from '../../src/contract/openapi';
 
 const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
@@ -25,7 +31,7 @@ describe('the media-type and extension table', () => {
     assert.equal(storedInputName('.wav'), 'input.media');
   });
 
-  it('matches the extensions in package.json\'s explorer menus, which cannot import it', () => {
+  it("matches the extensions in package.json's explorer menus, which cannot import it", () => {
     const clauses: string[] = Object.values(manifest.contributes.menus as Record<string, Array<{ when?: string }>>)
       .flat()
       .map((item) => item.when ?? '')

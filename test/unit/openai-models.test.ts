@@ -28,7 +28,9 @@ describe('listOpenAiModels', () => {
       const models = await listOpenAiModels({ dataDir, voices: library } as unknown as AppDeps);
       assert.equal(builds(), 1);
       const espeak = models.find((model) => model.id === 'espeak-ng');
-      const ready = createVoiceLibrary({ dataDir }).entries().filter((entry) => entry.engine === 'espeak-ng' && entry.voice.availability === 'ready');
+      const ready = createVoiceLibrary({ dataDir })
+        .entries()
+        .filter((entry) => entry.engine === 'espeak-ng' && entry.voice.availability === 'ready');
       assert.equal(espeak?.voices, ready.length);
       assert.ok(ready.length > 100);
     } finally {

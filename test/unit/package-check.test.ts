@@ -4,12 +4,23 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
-interface Header { format: string; archs: string[] }
+interface Header {
+  format: string;
+  archs: string[];
+}
 const root = path.join(__dirname, '..', '..');
 const script = pathToFileURL(path.join(root, 'scripts', 'check-packages.mjs')).href;
-const load = async (): Promise<{ binaryHeader: (bytes: Buffer) => Header; documentationProblems: (listing: string[], readme: string) => string[] }> => import(script);
-interface Contents { readmeTargets: (readme: string) => string[]; isStaged: (file: string) => boolean; ignoredBy: (vscodeignore: string, file: string) => boolean }
-const contents = async (): Promise<Contents> => import(pathToFileURL(path.join(root, 'scripts', 'package-contents.mjs')).href);
+const load = async (): Promise<{
+  binaryHeader: (bytes: Buffer) => Header;
+  documentationProblems: (listing: string[], readme: string) => string[];
+}> => import(script);
+interface Contents {
+  readmeTargets: (readme: string) => string[];
+  isStaged: (file: string) => boolean;
+  ignoredBy: (vscodeignore: string, file: string) => boolean;
+}
+const contents = async (): Promise<Contents> =>
+  import(pathToFileURL(path.join(root, 'scripts', 'package-contents.mjs')).href);
 
 function elf(machine: number): Buffer {
   const bytes = Buffer.alloc(64);
@@ -63,12 +74,30 @@ describe('the platform package check', () => {
 
   it('wants README and every file it shows or links to in the package', async () => {
     const { documentationProblems } = await load();
-    const readme = '# Speech Studio\n![The palette](media/screenshots/command-palette.png)\n[Guide](docs/editor-guide.md#commands)\n'
-      + '[Fast loop](CONTRIBUTING.md) `[not a link](docs/none.md)` [web](https://example.com/x.md) [here](#install)\n```\n[in code](docs/none.md)\n```\n';
-    const page = ['extension/readme.md', 'extension/media/screenshots/command-palette.png', 'extension/docs/editor-guide.md', 'extension/CONTRIBUTING.md'];
+    const readme =
+      '# Speech Studio\n![The palette](media/screenshots/command-palette.png)\n[Guide](docs/editor-guide.md#commands)\n' +
+      '[Fast loop](CONTRIBUTING.md) `[not a link](docs/none.md)` [web](https://example.com/x.md) [here](#install)\n```\n[in code](docs/none.md)\n```\n';
+    const page = [
+      'extension/readme.md',
+      'extension/media/screenshots/command-palette.png',
+      'extension/docs/editor-guide.md',
+      'extension/CONTRIBUTING.md',
+    ];
     assert.deepEqual(documentationProblems(page, readme), []);
-    assert.deepEqual(documentationProblems(page.filter((name) => !name.includes('screenshots')), readme), ['lacks media/screenshots/command-palette.png, which README shows']);
-    assert.deepEqual(documentationProblems(page.filter((name) => !name.includes('docs/')), readme), ['lacks docs/editor-guide.md, which README links to']);
+    assert.deepEqual(
+      documentationProblems(
+        page.filter((name) => !name.includes('screenshots')),
+        readme,
+      ),
+      ['lacks media/screenshots/command-palette.png, which README shows'],
+    );
+    assert.deepEqual(
+      documentationProblems(
+        page.filter((name) => !name.includes('docs/')),
+        readme,
+      ),
+      ['lacks docs/editor-guide.md, which README links to'],
+    );
     assert.deepEqual(documentationProblems(page.slice(1), readme), ["lacks README.md, the extension's page"]);
   });
 
@@ -83,8 +112,14 @@ describe('the platform package check', () => {
     assert.equal(ignoredBy(vscodeignore, 'node_modules/@echogarden/sonic-wasm/sonic.js'), false);
     assert.equal(ignoredBy('docs/**\n', 'docs/editor-guide.md'), true, 'a planted exclusion of docs/ is seen');
     const targets = readmeTargets(readFileSync(path.join(root, 'README.md'), 'utf8'));
-    assert.ok(targets.includes('docs/editor-guide.md') && targets.includes('CONTRIBUTING.md') && targets.includes('bench/README.md'));
-    const dead = targets.filter((target) => !existsSync(path.join(root, target)) || !isStaged(target) || ignoredBy(vscodeignore, target));
+    assert.ok(
+      targets.includes('docs/editor-guide.md') &&
+        targets.includes('CONTRIBUTING.md') &&
+        targets.includes('bench/README.md'),
+    );
+    const dead = targets.filter(
+      (target) => !existsSync(path.join(root, target)) || !isStaged(target) || ignoredBy(vscodeignore, target),
+    );
     assert.deepEqual(dead, [], 'README links to files the package would not carry');
   });
 });

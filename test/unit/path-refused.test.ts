@@ -25,8 +25,14 @@ describe('PathRefusedError', () => {
   });
 
   it('a path outside the folders is refused as INVALID_REQUEST (422) naming the field', async () => {
-    const refused = await confineInput(path.join(outside, 'talk.wav'), [inside], 'path').then(() => undefined, (error: unknown) => error);
-    assert.ok(refused instanceof PathRefusedError && refused instanceof ApiError, `a registry error, got ${String(refused)}`);
+    const refused = await confineInput(path.join(outside, 'talk.wav'), [inside], 'path').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.ok(
+      refused instanceof PathRefusedError && refused instanceof ApiError,
+      `a registry error, got ${String(refused)}`,
+    );
     assert.equal(registryErrorOf(refused), refused);
     assert.equal(refused.code, 'INVALID_REQUEST');
     assert.equal(refused.status, 422);
@@ -37,7 +43,12 @@ describe('PathRefusedError', () => {
   });
 
   it('no folder at all is refused the same way, for an output', async () => {
-    await assert.rejects(confineOutput(path.join(outside, 'out.wav'), [], false), (error: unknown) =>
-      error instanceof PathRefusedError && error.code === 'INVALID_REQUEST' && /^outputPath: no folder is open to file tools/.test(error.message));
+    await assert.rejects(
+      confineOutput(path.join(outside, 'out.wav'), [], false),
+      (error: unknown) =>
+        error instanceof PathRefusedError &&
+        error.code === 'INVALID_REQUEST' &&
+        /^outputPath: no folder is open to file tools/.test(error.message),
+    );
   });
 });

@@ -21,10 +21,19 @@ const BELLA_V1 = voiceIdFor('sherpa-onnx', 'kokoro-multi-lang-v1.0#af_bella');
 
 /** The library's real entries, with the given voices marked installed (as the data directory would say). */
 function entries(...installed: string[]): VoiceEntry[] {
-  return library.entries().map((entry) => (installed.includes(entry.voice.id) ? { ...entry, voice: { ...entry.voice, availability: 'ready' } } : entry));
+  return library
+    .entries()
+    .map((entry) =>
+      installed.includes(entry.voice.id) ? { ...entry, voice: { ...entry.voice, availability: 'ready' } } : entry,
+    );
 }
 
-const context = (overrides: Partial<PickerContext> = {}): PickerContext => ({ currentId: GERMAN, favourites: new Set(), uiLanguage: 'en', ...overrides });
+const context = (overrides: Partial<PickerContext> = {}): PickerContext => ({
+  currentId: GERMAN,
+  favourites: new Set(),
+  uiLanguage: 'en',
+  ...overrides,
+});
 const ids = (list: { entry: VoiceEntry }[]): string[] => list.map((row) => row.entry.voice.id);
 
 describe('voice picker order', () => {
@@ -36,9 +45,13 @@ describe('voice picker order', () => {
     assert.equal(rows[1].section, 'favourite');
     const sections = rows.map((row) => row.section);
     const firstOf = (section: string): number => sections.indexOf(section as never);
-    assert.ok(firstOf('installed') < firstOf('your-language') && firstOf('your-language') < firstOf('other'), sections.join());
+    assert.ok(
+      firstOf('installed') < firstOf('your-language') && firstOf('your-language') < firstOf('other'),
+      sections.join(),
+    );
     assert.equal(rows.find((row) => row.section === 'installed' && row.tier === 'natural')?.entry.voice.id, THORSTEN);
-    for (const row of rows.filter((row) => row.section === 'your-language')) assert.match(row.entry.voice.languageCode, /^en/);
+    for (const row of rows.filter((row) => row.section === 'your-language'))
+      assert.match(row.entry.voice.languageCode, /^en/);
   });
 
   it('lists the natural voices of the UI language before built-in ones, the public-domain voice before restrictive licences', () => {
@@ -47,7 +60,10 @@ describe('voice picker order', () => {
     assert.equal(installed[0].entry.voice.id, LESSAC, 'the installed natural voice of the UI language first');
     const english = installed.filter((row) => row.entry.voice.languageCode.startsWith('en'));
     const firstBuiltin = english.findIndex((row) => row.tier === 'built-in');
-    assert.ok(firstBuiltin > 0 && english.slice(firstBuiltin).every((row) => row.tier === 'built-in'), 'natural, then built-in');
+    assert.ok(
+      firstBuiltin > 0 && english.slice(firstBuiltin).every((row) => row.tier === 'built-in'),
+      'natural, then built-in',
+    );
     const mine = pickerRows(entries(), context()).filter((row) => row.section === 'your-language');
     assert.equal(mine[0].entry.voice.id, LJSPEECH, 'LJ Speech (public domain) leads the natural English voices');
     assert.ok(ids(mine).indexOf(LJSPEECH) < ids(mine).indexOf(LESSAC), 'public domain before the Blizzard licence');
@@ -65,7 +81,10 @@ describe('voice picker order', () => {
     const rows = pickerRows(entries(THORSTEN), context());
     for (const row of rows) {
       assert.ok(row.tier === 'natural' || row.tier === 'built-in');
-      assert.ok(row.state === 'installed' || /^download, \d+ MB$/.test(row.state), `${row.entry.voice.name}: ${row.state}`);
+      assert.ok(
+        row.state === 'installed' || /^download, \d+ MB$/.test(row.state),
+        `${row.entry.voice.name}: ${row.state}`,
+      );
       assert.match(row.licenseUrl ?? '', /^https:\/\//, row.entry.voice.name);
     }
     assert.equal(rows.find((row) => row.entry.voice.id === THORSTEN)?.state, 'installed');

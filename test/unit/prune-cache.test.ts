@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { mkdir, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CachePruner, cacheLimits, configuredCacheLimits, DEFAULT_CACHE_LIMITS, waveformsDir } from '../../src/util/data-dir-caches';
+import {
+  CachePruner,
+  cacheLimits,
+  configuredCacheLimits,
+  DEFAULT_CACHE_LIMITS,
+  waveformsDir,
+} from '../../src/util/data-dir-caches';
 import { pruneCache } from '../../src/util/prune-cache';
 import { waitFor } from '../helpers/server';
 import { tempDir } from '../helpers/temp';
@@ -47,10 +53,19 @@ describe('pruneCache', () => {
   it('over the size cap, removes the least recently used first until the folder fits', async () => {
     await fresh();
     // 400 kB each, 1 MB cap: of four, the two used longest ago go.
-    for (const [name, ago] of [['a', 4], ['b', 1], ['c', 3], ['d', 2]] as const) await entry(path.join(dir, name), 400_000, ago * DAY);
+    for (const [name, ago] of [
+      ['a', 4],
+      ['b', 1],
+      ['c', 3],
+      ['d', 2],
+    ] as const)
+      await entry(path.join(dir, name), 400_000, ago * DAY);
     const report = await pruneCache(dir, { maxMegabytes: 1, maxDays: 90 });
     assert.deepEqual(await namesIn(dir), ['b', 'd']);
-    assert.deepEqual(report.removed.map((file) => path.basename(file)), ['a', 'c']);
+    assert.deepEqual(
+      report.removed.map((file) => path.basename(file)),
+      ['a', 'c'],
+    );
     assert.equal(report.keptBytes, 800_000);
   });
 
@@ -88,7 +103,11 @@ describe('pruneCache', () => {
     const old = new Date(Date.now() - 40 * DAY);
     await utimes(path.join(dir, 'copy'), old, old);
     assert.deepEqual((await pruneCache(dir, { maxMegabytes: 1, maxDays: 30 })).removed, [], 'used 5 days ago');
-    assert.deepEqual((await pruneCache(dir, { maxMegabytes: 0.5, maxDays: 30 })).removed, [path.join(dir, 'copy')], '600 kB over a 500 kB cap');
+    assert.deepEqual(
+      (await pruneCache(dir, { maxMegabytes: 0.5, maxDays: 30 })).removed,
+      [path.join(dir, 'copy')],
+      '600 kB over a 500 kB cap',
+    );
   });
 
   it('takes only the entries that belong to the cache, and a missing folder as empty', async () => {
@@ -97,13 +116,21 @@ describe('pruneCache', () => {
     await entry(path.join(dir, 'jobs.json.damaged-1700000000000'), 10, 400 * DAY);
     await pruneCache(dir, { maxMegabytes: 1, maxDays: 90 }, { belongs: (name) => name.includes('.damaged-') });
     assert.deepEqual(await namesIn(dir), ['jobs.json']);
-    assert.deepEqual(await pruneCache(path.join(dir, 'absent'), { maxMegabytes: 1, maxDays: 1 }), { removed: [], removedBytes: 0, keptBytes: 0, busy: false });
+    assert.deepEqual(await pruneCache(path.join(dir, 'absent'), { maxMegabytes: 1, maxDays: 1 }), {
+      removed: [],
+      removedBytes: 0,
+      keptBytes: 0,
+      busy: false,
+    });
   });
 });
 
 describe('cache limits', () => {
   it('applies overrides over the defaults and refuses what is not a limit', () => {
-    assert.deepEqual(cacheLimits({ audiobook: { maxMegabytes: 100 } }).audiobook, { maxMegabytes: 100, maxDays: DEFAULT_CACHE_LIMITS.audiobook.maxDays });
+    assert.deepEqual(cacheLimits({ audiobook: { maxMegabytes: 100 } }).audiobook, {
+      maxMegabytes: 100,
+      maxDays: DEFAULT_CACHE_LIMITS.audiobook.maxDays,
+    });
     assert.deepEqual(cacheLimits().waveforms, DEFAULT_CACHE_LIMITS.waveforms);
     assert.throws(() => cacheLimits({ thumbnails: {} } as never), /Expected a cache name .*got "thumbnails"/);
     assert.throws(() => cacheLimits({ waveforms: { maxDays: -1 } }), /waveforms\.maxDays, got -1/);
@@ -128,7 +155,13 @@ describe('CachePruner', () => {
   after(() => rm(dataDir, { recursive: true, force: true }));
 
   it('prunes every cache of the data directory in one pass, each by its own limits', async () => {
-    const limits = cacheLimits({ waveforms: { maxDays: 10 }, speechRegions: { maxDays: 10 }, shotChanges: { maxDays: 10 }, audiobook: { maxDays: 10 }, damaged: { maxDays: 10 } });
+    const limits = cacheLimits({
+      waveforms: { maxDays: 10 },
+      speechRegions: { maxDays: 10 },
+      shotChanges: { maxDays: 10 },
+      audiobook: { maxDays: 10 },
+      damaged: { maxDays: 10 },
+    });
     const pruner = new CachePruner(dataDir, { limits });
     const old = 20 * DAY;
     await entry(path.join(waveformsDir(dataDir), 'a.peaks'), 10, old);
@@ -139,8 +172,17 @@ describe('CachePruner', () => {
     await entry(path.join(dataDir, 'jobs.json'), 10, old);
     await entry(path.join(dataDir, 'lexicon.json'), 10, old);
     const reports = await pruner.pruneAll();
-    assert.deepEqual(Object.fromEntries(Object.entries(reports).map(([name, r]) => [name, r.removed.length])), { waveforms: 1, speechRegions: 1, shotChanges: 1, audiobook: 1, damaged: 1 });
-    assert.deepEqual((await readdir(dataDir)).filter((name) => !['waveforms', 'cache'].includes(name)).sort(), ['jobs.json', 'lexicon.json']);
+    assert.deepEqual(Object.fromEntries(Object.entries(reports).map(([name, r]) => [name, r.removed.length])), {
+      waveforms: 1,
+      speechRegions: 1,
+      shotChanges: 1,
+      audiobook: 1,
+      damaged: 1,
+    });
+    assert.deepEqual((await readdir(dataDir)).filter((name) => !['waveforms', 'cache'].includes(name)).sort(), [
+      'jobs.json',
+      'lexicon.json',
+    ]);
     await pruner.close();
   });
 
@@ -148,22 +190,40 @@ describe('CachePruner', () => {
     const interval = 400;
     const removals: number[] = [];
     const log = { info: () => removals.push(Date.now()), warn: () => undefined, error: () => undefined };
-    const pruner = new CachePruner(dataDir, { limits: cacheLimits({ waveforms: { maxDays: 1 } }), log, minIntervalMs: interval });
+    const pruner = new CachePruner(dataDir, {
+      limits: cacheLimits({ waveforms: { maxDays: 1 } }),
+      log,
+      minIntervalMs: interval,
+    });
     const dir = waveformsDir(dataDir);
     await entry(path.join(dir, 'first.peaks'), 10, 2 * DAY);
     const firstPass = Date.now();
     pruner.noteWrite('waveforms');
-    await waitFor('the first pass', () => exists(path.join(dir, 'first.peaks')), (there) => !there);
+    await waitFor(
+      'the first pass',
+      () => exists(path.join(dir, 'first.peaks')),
+      (there) => !there,
+    );
     await entry(path.join(dir, 'second.peaks'), 10, 2 * DAY);
     for (let i = 0; i < 5; i++) pruner.noteWrite('waveforms');
-    await waitFor('the second pass', () => exists(path.join(dir, 'second.peaks')), (there) => !there);
+    await waitFor(
+      'the second pass',
+      () => exists(path.join(dir, 'second.peaks')),
+      (there) => !there,
+    );
     assert.equal(removals.length, 2, 'one pass for the five writes');
-    assert.ok(removals[1] - firstPass >= interval - 5, `the second pass waited for the interval (${removals[1] - firstPass} ms)`);
+    assert.ok(
+      removals[1] - firstPass >= interval - 5,
+      `the second pass waited for the interval (${removals[1] - firstPass} ms)`,
+    );
     await pruner.close();
   });
 
   it('runs nothing scheduled once closed', async () => {
-    const pruner = new CachePruner(dataDir, { limits: cacheLimits({ speechRegions: { maxDays: 1 } }), minIntervalMs: 60_000 });
+    const pruner = new CachePruner(dataDir, {
+      limits: cacheLimits({ speechRegions: { maxDays: 1 } }),
+      minIntervalMs: 60_000,
+    });
     await pruner.prune('speechRegions');
     const file = await entry(path.join(dataDir, 'cache', 'speech-regions', 'kept.json'), 10, 2 * DAY);
     pruner.noteWrite('speechRegions');
@@ -173,4 +233,8 @@ describe('CachePruner', () => {
   });
 });
 
-const exists = (file: string): Promise<boolean> => stat(file).then(() => true, () => false);
+const exists = (file: string): Promise<boolean> =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );

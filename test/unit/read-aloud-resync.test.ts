@@ -28,17 +28,36 @@ function insert(text: string, before: string, what: string): TextChange {
 }
 
 /** Reads `text` as plain text, edits it while sentence `current` plays, and checks the ranges against the new text. */
-function edit(text: string, current: number, changes: TextChange[], sentences: ReadingSentence[] = readingSentences(text, 'plain')) {
+function edit(
+  text: string,
+  current: number,
+  changes: TextChange[],
+  sentences: ReadingSentence[] = readingSentences(text, 'plain'),
+) {
   const edited = apply(text, changes);
-  const result = resync({ sentences, current, end: text.length, changes, split: (from, to) => readingSentences(edited, 'plain', '', from, to) });
+  const result = resync({
+    sentences,
+    current,
+    end: text.length,
+    changes,
+    split: (from, to) => readingSentences(edited, 'plain', '', from, to),
+  });
   const shown = result.sentences.map((sentence) => edited.slice(sentence.start, sentence.end));
   return { ...result, edited, texts: result.sentences.map((sentence) => sentence.text), shown };
 }
 
 describe('Read Aloud re-sync: mapping the reading across an edit', () => {
   it('an edit after the sentence being spoken splits the rest again and re-makes from the first changed sentence', () => {
-    const { texts, shown, remakeFrom, currentEdited, end, edited } = edit(TEXT, 1, [insert(TEXT, 'Four is last.', 'An inserted one. ')]);
-    assert.deepEqual(texts, ['One is first.', 'Two is second.', 'Three is third.', 'An inserted one.', 'Four is last.']);
+    const { texts, shown, remakeFrom, currentEdited, end, edited } = edit(TEXT, 1, [
+      insert(TEXT, 'Four is last.', 'An inserted one. '),
+    ]);
+    assert.deepEqual(texts, [
+      'One is first.',
+      'Two is second.',
+      'Three is third.',
+      'An inserted one.',
+      'Four is last.',
+    ]);
     assert.deepEqual(shown, texts, 'every range covers its text in the edited document');
     assert.equal(remakeFrom, 3, 'the third sentence was made ahead and did not change: it is kept');
     assert.equal(currentEdited, false);
@@ -75,7 +94,9 @@ describe('Read Aloud re-sync: mapping the reading across an edit', () => {
   });
 
   it('an edit before the sentence being spoken only moves the ranges', () => {
-    const { texts, shown, remakeFrom, currentEdited } = edit(TEXT, 2, [replace(TEXT, 'One is first.', 'The very first one is here.')]);
+    const { texts, shown, remakeFrom, currentEdited } = edit(TEXT, 2, [
+      replace(TEXT, 'One is first.', 'The very first one is here.'),
+    ]);
     assert.deepEqual(texts, ['The very first one is here.', 'Two is second.', 'Three is third.', 'Four is last.']);
     assert.deepEqual(shown, texts);
     assert.equal(remakeFrom, 4, 'nothing is made again');
@@ -92,7 +113,10 @@ describe('Read Aloud re-sync: mapping the reading across an edit', () => {
   it('a word of the spoken sentence keeps its place: word offsets move with the text', () => {
     const sentences = readingSentences(TEXT, 'plain');
     const { edited, sentences: moved } = edit(TEXT, 2, [insert(TEXT, 'One', 'Zero is before. ')], sentences);
-    assert.deepEqual(moved[2].wordStarts.map((start) => edited.slice(start).split(' ')[0]), ['Three', 'is', 'third.']);
+    assert.deepEqual(
+      moved[2].wordStarts.map((start) => edited.slice(start).split(' ')[0]),
+      ['Three', 'is', 'third.'],
+    );
   });
 
   it('several changes of one edit, before and after, apply together', () => {
@@ -103,22 +127,44 @@ describe('Read Aloud re-sync: mapping the reading across an edit', () => {
     assert.equal(remakeFrom, 3);
   });
 
-  it('a selection reading ends where the selection\'s end moved to', () => {
+  it("a selection reading ends where the selection's end moved to", () => {
     const sentences = readingSentences(TEXT, 'plain', '', 0, TEXT.indexOf('Three'));
     const changes = [insert(TEXT, 'One', 'Zero. ')];
     const edited = apply(TEXT, changes);
-    const result = resync({ sentences, current: 0, end: TEXT.indexOf('Three'), changes, split: (from, to) => readingSentences(edited, 'plain', '', from, to) });
-    assert.deepEqual(result.sentences.map((s) => s.text), ['One is first.', 'Two is second.'], 'the sentence after the selection is not read');
+    const result = resync({
+      sentences,
+      current: 0,
+      end: TEXT.indexOf('Three'),
+      changes,
+      split: (from, to) => readingSentences(edited, 'plain', '', from, to),
+    });
+    assert.deepEqual(
+      result.sentences.map((s) => s.text),
+      ['One is first.', 'Two is second.'],
+      'the sentence after the selection is not read',
+    );
     assert.equal(result.end, edited.indexOf('Three'));
   });
 
   it('Markdown: what an edit turns into code is no longer read', () => {
     const source = 'Intro here.\n\nFirst para.\n\nSecond para.\n';
     const sentences = readingSentences(source, 'markdown');
-    const changes = [insert(source, 'Second', '```\n'), { rangeOffset: source.length, rangeLength: 0, text: '```\n\nAfter code.\n' }];
+    const changes = [
+      insert(source, 'Second', '```\n'),
+      { rangeOffset: source.length, rangeLength: 0, text: '```\n\nAfter code.\n' },
+    ];
     const edited = apply(source, changes);
-    const result = resync({ sentences, current: 0, end: source.length, changes, split: (from, to) => readingSentences(edited, 'markdown', '', from, to) });
-    assert.deepEqual(result.sentences.map((s) => s.text), ['Intro here.', 'First para.', 'After code.']);
+    const result = resync({
+      sentences,
+      current: 0,
+      end: source.length,
+      changes,
+      split: (from, to) => readingSentences(edited, 'markdown', '', from, to),
+    });
+    assert.deepEqual(
+      result.sentences.map((s) => s.text),
+      ['Intro here.', 'First para.', 'After code.'],
+    );
     assert.equal(result.remakeFrom, 2);
   });
 
@@ -128,7 +174,7 @@ describe('Read Aloud re-sync: mapping the reading across an edit', () => {
     assert.equal(mapOffset(10, changes, 'after'), 10, 'a replacement starting at the offset does not move it');
     assert.equal(mapOffset(15, changes, 'before'), 12);
     assert.equal(mapOffset(20, changes, 'before'), 17);
-    assert.equal(mapOffset(12, changes, 'before'), 12, 'inside a replaced range: to the replacement\'s end');
+    assert.equal(mapOffset(12, changes, 'before'), 12, "inside a replaced range: to the replacement's end");
     assert.equal(mapOffset(12, changes, 'after'), 12);
     const insertion: TextChange[] = [{ rangeOffset: 10, rangeLength: 0, text: 'xyz' }];
     assert.equal(mapOffset(10, insertion, 'after'), 13, 'a start moves with text inserted at it');

@@ -3,8 +3,10 @@ import { describe, it } from 'node:test';
 import { readingKind, readingSentences, sourceRange } from '../../src/text/reading-sentences';
 
 /** Each sentence's text with the source it highlights. */
-const read = (source: string, ...args: Parameters<typeof readingSentences> extends [string, ...infer R] ? R : never): [string, string][] =>
-  readingSentences(source, ...args).map((s) => [s.text, source.slice(s.start, s.end)]);
+const read = (
+  source: string,
+  ...args: Parameters<typeof readingSentences> extends [string, ...infer R] ? R : never
+): [string, string][] => readingSentences(source, ...args).map((s) => [s.text, source.slice(s.start, s.end)]);
 
 describe('Read Aloud sentences with their source ranges', () => {
   it('splits plain text at sentence ends and blank lines, never at a line break inside a paragraph', () => {
@@ -18,12 +20,25 @@ describe('Read Aloud sentences with their source ranges', () => {
 
   it('reads Markdown as prose: headings and list items end sentences, markup and link targets are silent, code is skipped', () => {
     const md = [
-      '---', 'title: Front matter', '---',
-      '# The *Title* #', '',
+      '---',
+      'title: Front matter',
+      '---',
+      '# The *Title* #',
+      '',
       'Text with a [link](https://example.com/a.b "t") and `code`. **Bold** ends.',
-      '- item one', '2. item **two**', '> quoted line', '> goes on.', '',
-      '```js', 'const skipped = "Not read.";', '```',
-      '![An image](pic.png)', '[ref]: https://example.com', '---', '| cell a | cell b |', '|---|---|',
+      '- item one',
+      '2. item **two**',
+      '> quoted line',
+      '> goes on.',
+      '',
+      '```js',
+      'const skipped = "Not read.";',
+      '```',
+      '![An image](pic.png)',
+      '[ref]: https://example.com',
+      '---',
+      '| cell a | cell b |',
+      '|---|---|',
     ].join('\n');
     assert.deepEqual(read(md, 'markdown'), [
       ['The Title', '# The *Title*'.slice(2)],
@@ -63,7 +78,10 @@ describe('Read Aloud sentences with their source ranges', () => {
 
   it('limits the sentences to a range, cutting those it splits', () => {
     const text = 'First one. Second one. Third one.';
-    assert.deepEqual(read(text, 'plain', '', 13, 27), [['cond one.', 'cond one.'], ['Thir', 'Thir']]);
+    assert.deepEqual(read(text, 'plain', '', 13, 27), [
+      ['cond one.', 'cond one.'],
+      ['Thir', 'Thir'],
+    ]);
   });
 
   it('knows which languages are read by their comments', () => {

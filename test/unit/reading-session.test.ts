@@ -5,7 +5,12 @@ import { estimateWordTimes, wordAt } from '../../src/read-aloud/word-timing';
 import type { ReadingSentence } from '../../src/text/reading-sentences';
 
 const sentences = (count: number): ReadingSentence[] =>
-  Array.from({ length: count }, (_, i) => ({ start: i * 10, end: i * 10 + 9, text: `Sentence ${i}.`, wordStarts: [i * 10, i * 10 + 9] }));
+  Array.from({ length: count }, (_, i) => ({
+    start: i * 10,
+    end: i * 10 + 9,
+    text: `Sentence ${i}.`,
+    wordStarts: [i * 10, i * 10 + 9],
+  }));
 
 /** Syntheses that wait until the test answers them, so each step of the pipeline is visible. */
 class ScriptedSynth {
@@ -45,7 +50,13 @@ class RecordingPlayer implements SentencePlayer {
 function reading(count = 4, options: { speed?: number } = {}) {
   const synth = new ScriptedSynth();
   const player = new RecordingPlayer();
-  const session = new ReadingSession(sentences(count), { synthesize: synth.synthesize, player, pauseSeconds: 0.3, lookahead: 1, ...options });
+  const session = new ReadingSession(sentences(count), {
+    synthesize: synth.synthesize,
+    player,
+    pauseSeconds: 0.3,
+    lookahead: 1,
+    ...options,
+  });
   const states: string[] = [];
   const spoken: number[] = [];
   session.on('state', (state) => states.push(state));
@@ -58,10 +69,18 @@ describe('Read Aloud session: the state machine and its pipeline', () => {
     const { synth, player, session, states, spoken } = reading(3);
     session.start();
     assert.equal(session.state, 'loading');
-    assert.deepEqual(synth.asked.map((a) => a.text), ['Sentence 0.'], 'one synthesis at a time');
+    assert.deepEqual(
+      synth.asked.map((a) => a.text),
+      ['Sentence 0.'],
+      'one synthesis at a time',
+    );
     await synth.answer();
     assert.deepEqual(player.calls, ['drop 0', 'enqueue 0 after 0'], 'the first sentence plays without a pause');
-    assert.deepEqual(synth.asked.map((a) => a.text), ['Sentence 1.'], 'sentence 1 is made before sentence 0 has even started');
+    assert.deepEqual(
+      synth.asked.map((a) => a.text),
+      ['Sentence 1.'],
+      'sentence 1 is made before sentence 0 has even started',
+    );
     await synth.answer();
     assert.equal(player.calls.at(-1), 'enqueue 1 after 0.3');
     assert.equal(synth.asked.length, 0, 'no further than the lookahead');
@@ -70,7 +89,11 @@ describe('Read Aloud session: the state machine and its pipeline', () => {
     assert.equal(synth.asked.length, 0, 'sentence 1 is ready: nothing more is made yet');
     session.onPlayerEnded(0);
     session.onPlayerStarted(1);
-    assert.deepEqual(synth.asked.map((a) => a.text), ['Sentence 2.'], 'sentence 2 is made while sentence 1 plays');
+    assert.deepEqual(
+      synth.asked.map((a) => a.text),
+      ['Sentence 2.'],
+      'sentence 2 is made while sentence 1 plays',
+    );
     await synth.answer();
     session.onPlayerEnded(1);
     session.onPlayerStarted(2);
@@ -102,14 +125,20 @@ describe('Read Aloud session: the state machine and its pipeline', () => {
     assert.equal(session.state, 'paused');
     session.togglePause();
     assert.equal(session.state, 'playing');
-    assert.deepEqual(player.calls.filter((c) => c === 'pause' || c === 'resume'), ['pause', 'resume']);
+    assert.deepEqual(
+      player.calls.filter((c) => c === 'pause' || c === 'resume'),
+      ['pause', 'resume'],
+    );
     session.stop();
     session.resume();
     session.next();
     session.faster();
     assert.deepEqual(states, ['playing', 'paused', 'playing', 'stopped']);
     assert.equal(player.calls.at(-1), 'stop');
-    assert.ok(synth.asked.every((a) => a.signal.aborted), 'what was asked of the engine is stale');
+    assert.ok(
+      synth.asked.every((a) => a.signal.aborted),
+      'what was asked of the engine is stale',
+    );
   });
 
   it('next and previous drop what the player holds and read from the new sentence; stale syntheses are ignored', async () => {
@@ -147,7 +176,10 @@ describe('Read Aloud session: the state machine and its pipeline', () => {
     assert.equal(session.speed, 1.1);
     assert.equal(player.calls.at(-1), 'drop 1', 'sentence 0 keeps playing');
     const remade = synth.asked.filter((a) => !a.signal.aborted);
-    assert.deepEqual(remade.map((a) => [a.text, a.speed]), [['Sentence 1.', 1.1]]);
+    assert.deepEqual(
+      remade.map((a) => [a.text, a.speed]),
+      [['Sentence 1.', 1.1]],
+    );
     session.slower();
     session.slower();
     assert.equal(session.speed, 0.9);
@@ -159,17 +191,28 @@ describe('Read Aloud session: the state machine and its pipeline', () => {
     await synth.answer();
     await synth.answer(); // sentence 1 made ahead
     session.onPlayerStarted(0);
-    const edited = [...session.sentences.slice(0, 2), { start: 20, end: 29, text: 'Changed 2.', wordStarts: [20] }, ...session.sentences.slice(3)];
+    const edited = [
+      ...session.sentences.slice(0, 2),
+      { start: 20, end: 29, text: 'Changed 2.', wordStarts: [20] },
+      ...session.sentences.slice(3),
+    ];
     session.update(edited, 2);
     assert.ok(!player.calls.includes('drop 2'), 'nothing was made from sentence 2 on: nothing to drop');
     assert.equal(session.sentences[2].text, 'Changed 2.');
     session.onPlayerEnded(0);
     session.onPlayerStarted(1);
-    assert.deepEqual(synth.asked.filter((a) => !a.signal.aborted).map((a) => a.text), ['Changed 2.'], 'the edited text is read');
+    assert.deepEqual(
+      synth.asked.filter((a) => !a.signal.aborted).map((a) => a.text),
+      ['Changed 2.'],
+      'the edited text is read',
+    );
     await synth.answer();
     session.update([...edited.slice(0, 3), { start: 30, end: 40, text: 'Inserted.', wordStarts: [30] }, edited[3]], 1);
     assert.equal(player.calls.at(-1), 'drop 2', 'sentence 1 plays on; what was made after it is dropped');
-    assert.deepEqual(synth.asked.filter((a) => !a.signal.aborted).map((a) => a.text), ['Changed 2.']);
+    assert.deepEqual(
+      synth.asked.filter((a) => !a.signal.aborted).map((a) => a.text),
+      ['Changed 2.'],
+    );
     await synth.answer();
     session.onPlayerEnded(1);
     session.onPlayerStarted(2);
@@ -227,8 +270,19 @@ describe('Read Aloud session: the state machine and its pipeline', () => {
 describe('word timing', () => {
   it('spreads a sentence over its words by their length', () => {
     const words = estimateWordTimes('Hi there, reader.', 1.8);
-    assert.deepEqual(words.map((w) => [w.start, w.end]), [[0, 2], [3, 8], [10, 16]]);
-    assert.deepEqual(words.map((w) => w.startSeconds), [0, 0.338, 1.013], 'weights 3, 6 and 7 (letters and a space)');
+    assert.deepEqual(
+      words.map((w) => [w.start, w.end]),
+      [
+        [0, 2],
+        [3, 8],
+        [10, 16],
+      ],
+    );
+    assert.deepEqual(
+      words.map((w) => w.startSeconds),
+      [0, 0.338, 1.013],
+      'weights 3, 6 and 7 (letters and a space)',
+    );
     assert.equal(wordAt(words, 0.5), 1);
     assert.equal(wordAt(words, -1), -1);
   });

@@ -28,7 +28,11 @@ describe('StablePrefix (LocalAgreement-2)', () => {
 
 describe('findTurnEnd', () => {
   it('ends the turn at the first speech followed by enough silence, else waits', () => {
-    const ranges = [{ start: 0, end: 100 }, { start: 150, end: 300 }, { start: 900, end: 1000 }];
+    const ranges = [
+      { start: 0, end: 100 },
+      { start: 150, end: 300 },
+      { start: 900, end: 1000 },
+    ];
     assert.equal(findTurnEnd(ranges, 1000, 200), 300);
     assert.equal(findTurnEnd(ranges, 1000, 40), 100);
     assert.equal(findTurnEnd(ranges.slice(0, 2), 450, 200), null);
@@ -47,7 +51,7 @@ describe('audioInput', () => {
     assert.equal(alawToLinear(0xaa), 32256);
   });
 
-  it('turns 8 kHz G.711 into about twice as many 16 kHz samples (the resampler holds back its filter\'s tail)', () => {
+  it("turns 8 kHz G.711 into about twice as many 16 kHz samples (the resampler holds back its filter's tail)", () => {
     const ulaw = audioInput('g711_ulaw');
     const out = [...ulaw.push(Buffer.alloc(800, 0xff)), ...ulaw.push(Buffer.alloc(800, 0xff))];
     assert.ok(out.length > 3000 && out.length <= 3200, String(out.length));
@@ -63,7 +67,10 @@ describe('audioInput', () => {
     const out = [...input.push(bytes.subarray(0, 1001)), ...input.push(bytes.subarray(1001))];
     assert.ok(out.length > 1500 && out.length <= 1600, String(out.length));
     // A steady level stays that level once the filter has filled (its first taps see the silence before).
-    assert.ok(out.slice(100).every((sample) => Math.abs(sample - 1000) <= 2), JSON.stringify(out.slice(100, 110)));
+    assert.ok(
+      out.slice(100).every((sample) => Math.abs(sample - 1000) <= 2),
+      JSON.stringify(out.slice(100, 110)),
+    );
   });
 
   it('passes 16 kHz pcm16 through, carrying an odd byte to the next chunk', () => {

@@ -5,7 +5,11 @@ import { StreamingResampler } from '../../src/audio/resampler';
 const sine = (frequency: number, rate: number, count: number, amplitude = 10_000): Int16Array =>
   Int16Array.from({ length: count }, (_, i) => Math.round(amplitude * Math.sin((2 * Math.PI * frequency * i) / rate)));
 
-function resampleAll(resampler: StreamingResampler, input: Int16Array, pieceSizes: number[] = [input.length]): Int16Array {
+function resampleAll(
+  resampler: StreamingResampler,
+  input: Int16Array,
+  pieceSizes: number[] = [input.length],
+): Int16Array {
   const parts: Int16Array[] = [];
   let offset = 0;
   for (let i = 0; offset < input.length; i++) {
@@ -22,7 +26,7 @@ function resampleAll(resampler: StreamingResampler, input: Int16Array, pieceSize
 /** Sign changes between `from` and `to`, as a frequency in Hz. */
 function zeroCrossingFrequency(samples: Int16Array, rate: number, from: number, to: number): number {
   let crossings = 0;
-  for (let i = from + 1; i < to; i++) if ((samples[i - 1] < 0) !== (samples[i] < 0)) crossings++;
+  for (let i = from + 1; i < to; i++) if (samples[i - 1] < 0 !== samples[i] < 0) crossings++;
   return crossings / 2 / ((to - from) / rate);
 }
 

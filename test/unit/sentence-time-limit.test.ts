@@ -7,9 +7,20 @@ import { describe, it } from 'node:test';
 import type { SpeakTask } from '../../src/engine-api/protocol';
 import { EngineCancelledError, type EngineRunOptions } from '../../src/jobs/engine-host';
 import { taskPlace } from '../../src/jobs/task-places';
-import { engineSynthesizer, SentenceSkippedError, SentenceTimeLimitError, sentenceTimeLimitMs, type SpeakingEngine } from '../../src/read-aloud/engine-speaker';
+import {
+  engineSynthesizer,
+  SentenceSkippedError,
+  SentenceTimeLimitError,
+  sentenceTimeLimitMs,
+  type SpeakingEngine,
+} from '../../src/read-aloud/engine-speaker';
 
-const espeak = { engine: 'espeak-ng', engineVoiceId: 'gmw/en-US', languageCode: 'en-US', name: 'English (America)' } as const;
+const espeak = {
+  engine: 'espeak-ng',
+  engineVoiceId: 'gmw/en-US',
+  languageCode: 'en-US',
+  name: 'English (America)',
+} as const;
 
 /** An engine whose sentence never finishes: it only ends when the run's signal stops it, as a killed process does. */
 function stuckEngine(runs: EngineRunOptions[], tasks: SpeakTask[] = []): SpeakingEngine {
@@ -17,7 +28,9 @@ function stuckEngine(runs: EngineRunOptions[], tasks: SpeakTask[] = []): Speakin
     run: (_jobId: string, task: SpeakTask, options: EngineRunOptions) => {
       runs.push(options);
       tasks.push(task);
-      return new Promise((_resolve, reject) => options.signal.addEventListener('abort', () => reject(new EngineCancelledError()), { once: true }));
+      return new Promise((_resolve, reject) =>
+        options.signal.addEventListener('abort', () => reject(new EngineCancelledError()), { once: true }),
+      );
     },
   };
 }
@@ -26,12 +39,22 @@ describe('a sentence past its time limit', () => {
   it('is stopped and fails with a sentence that says so', async () => {
     const runs: EngineRunOptions[] = [];
     const tasks: SpeakTask[] = [];
-    const synthesize = engineSynthesizer(stuckEngine(runs, tasks), espeak, [], undefined, () => undefined, () => 30);
-    await assert.rejects(synthesize('A sentence that never comes back.', 1, new AbortController().signal), (error: unknown) => {
-      assert.ok(error instanceof SentenceTimeLimitError);
-      assert.match(error.message, /took more than 0 s, so the engine was stopped/);
-      return true;
-    });
+    const synthesize = engineSynthesizer(
+      stuckEngine(runs, tasks),
+      espeak,
+      [],
+      undefined,
+      () => undefined,
+      () => 30,
+    );
+    await assert.rejects(
+      synthesize('A sentence that never comes back.', 1, new AbortController().signal),
+      (error: unknown) => {
+        assert.ok(error instanceof SentenceTimeLimitError);
+        assert.match(error.message, /took more than 0 s, so the engine was stopped/);
+        return true;
+      },
+    );
     assert.equal(runs.length, 1);
     assert.equal(runs[0].signal.aborted, true, 'the run was stopped, which ends its engine process');
     assert.equal(taskPlace(tasks[0]).lane, 'interactive', 'a sentence waits in the interactive lane, by its kind');
@@ -41,9 +64,18 @@ describe('a sentence past its time limit', () => {
     const reader = new AbortController();
     const engine: SpeakingEngine = {
       run: (_jobId, _task, options) =>
-        new Promise((_resolve, reject) => options.withdrawSignal?.addEventListener('abort', () => reject(new EngineCancelledError()), { once: true })),
+        new Promise((_resolve, reject) =>
+          options.withdrawSignal?.addEventListener('abort', () => reject(new EngineCancelledError()), { once: true }),
+        ),
     };
-    const spoken = engineSynthesizer(engine, espeak, [], undefined, () => undefined, () => 60_000)('Skipped while it waits.', 1, reader.signal);
+    const spoken = engineSynthesizer(
+      engine,
+      espeak,
+      [],
+      undefined,
+      () => undefined,
+      () => 60_000,
+    )('Skipped while it waits.', 1, reader.signal);
     reader.abort();
     await assert.rejects(spoken, SentenceSkippedError);
   });

@@ -12,18 +12,32 @@ describe('serve options', () => {
   });
 
   it('takes SPEECH_STUDIO_* variables, and flags over them', () => {
-    const env = { SPEECH_STUDIO_HOST: '::1', SPEECH_STUDIO_PORT: '9000', SPEECH_STUDIO_AUTH: 'on', SPEECH_STUDIO_DATA_DIR: '/tmp/a' };
+    const env = {
+      SPEECH_STUDIO_HOST: '::1',
+      SPEECH_STUDIO_PORT: '9000',
+      SPEECH_STUDIO_AUTH: 'on',
+      SPEECH_STUDIO_DATA_DIR: '/tmp/a',
+    };
     assert.deepEqual(resolveServeOptions({}, env), { host: '::1', port: 9000, auth: true, dataDir: '/tmp/a' });
     assert.deepEqual(resolveServeOptions({ port: '9001', auth: 'off', 'data-dir': 'rel' }, env), {
-      host: '::1', port: 9001, auth: false, dataDir: path.resolve('rel'),
+      host: '::1',
+      port: 9001,
+      auth: false,
+      dataDir: path.resolve('rel'),
     });
   });
 
   it('takes the default STT model from --stt-model or SPEECH_STUDIO_STT_MODEL, the flag first', () => {
     const env = { SPEECH_STUDIO_DATA_DIR: '/tmp/a', SPEECH_STUDIO_STT_MODEL: ' ggml-small.bin ' };
     assert.equal(resolveServeOptions({}, env).sttModel, 'ggml-small.bin');
-    assert.equal(resolveServeOptions({ 'stt-model': 'parakeet-tdt-0.6b-v3-q4_0' }, env).sttModel, 'parakeet-tdt-0.6b-v3-q4_0');
-    assert.equal('sttModel' in resolveServeOptions({}, { SPEECH_STUDIO_DATA_DIR: '/tmp/a', SPEECH_STUDIO_STT_MODEL: '' }), false);
+    assert.equal(
+      resolveServeOptions({ 'stt-model': 'parakeet-tdt-0.6b-v3-q4_0' }, env).sttModel,
+      'parakeet-tdt-0.6b-v3-q4_0',
+    );
+    assert.equal(
+      'sttModel' in resolveServeOptions({}, { SPEECH_STUDIO_DATA_DIR: '/tmp/a', SPEECH_STUDIO_STT_MODEL: '' }),
+      false,
+    );
   });
 
   it('refuses a bad port or auth value with a usage error', () => {

@@ -8,12 +8,28 @@ const ramp = (length: number) => Int16Array.from({ length }, (_, i) => i);
 
 describe('compactSpeech', () => {
   it('copies the speech stretches back to back with a silent gap between them', () => {
-    const { samples } = compactSpeech(ramp(100), [{ start: 1, end: 2 }, { start: 5, end: 5.5 }], RATE, 0.3);
+    const { samples } = compactSpeech(
+      ramp(100),
+      [
+        { start: 1, end: 2 },
+        { start: 5, end: 5.5 },
+      ],
+      RATE,
+      0.3,
+    );
     assert.deepEqual(Array.from(samples), [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 0, 0, 0, 50, 51, 52, 53, 54]);
   });
 
   it('maps times inside a stretch linearly and a gap onto the whole pause it replaced', () => {
-    const { toSourceSeconds } = compactSpeech(ramp(100), [{ start: 1, end: 2 }, { start: 5, end: 6 }], RATE, 0.2);
+    const { toSourceSeconds } = compactSpeech(
+      ramp(100),
+      [
+        { start: 1, end: 2 },
+        { start: 5, end: 6 },
+      ],
+      RATE,
+      0.2,
+    );
     assert.equal(toSourceSeconds(0), 1);
     assert.equal(toSourceSeconds(0.5), 1.5);
     assert.equal(toSourceSeconds(1), 2);
@@ -27,7 +43,11 @@ describe('compactSpeech', () => {
   it('merges overlapping ranges, sorts them and clamps them to the audio', () => {
     const { samples, toSourceSeconds } = compactSpeech(
       ramp(30),
-      [{ start: 2, end: 5 }, { start: 0.5, end: 1 }, { start: 0.8, end: 1.2 }],
+      [
+        { start: 2, end: 5 },
+        { start: 0.5, end: 1 },
+        { start: 0.8, end: 1.2 },
+      ],
       RATE,
       0.1,
     );

@@ -66,18 +66,29 @@ describe('parseSsml', () => {
   });
 
   it('turns breaks into exact pauses, and time wins over strength', () => {
-    const plan = parseSsml('<speak>One <break time="700ms"/> two <break strength="strong"/> three <break time="1.5s" strength="weak"/> four</speak>');
-    assert.deepEqual(plan.steps.map((step) => (step.kind === 'pause' ? step.seconds : step.kind === 'speech' ? step.text : step.kind)), ['One', 0.7, 'two', 0.75, 'three', 1.5, 'four']);
+    const plan = parseSsml(
+      '<speak>One <break time="700ms"/> two <break strength="strong"/> three <break time="1.5s" strength="weak"/> four</speak>',
+    );
+    assert.deepEqual(
+      plan.steps.map((step) => (step.kind === 'pause' ? step.seconds : step.kind === 'speech' ? step.text : step.kind)),
+      ['One', 0.7, 'two', 0.75, 'three', 1.5, 'four'],
+    );
   });
 
   it('puts implied pauses between sentences and paragraphs, replaced by an explicit break', () => {
-    const plan = parseSsml('<speak><p><s>First.</s><s>Second.</s></p><p>Third.</p><break time="200ms"/><p>Fourth.</p></speak>');
-    const shape = plan.steps.map((step) => (step.kind === 'pause' ? step.seconds : step.kind === 'speech' ? step.text : ''));
+    const plan = parseSsml(
+      '<speak><p><s>First.</s><s>Second.</s></p><p>Third.</p><break time="200ms"/><p>Fourth.</p></speak>',
+    );
+    const shape = plan.steps.map((step) =>
+      step.kind === 'pause' ? step.seconds : step.kind === 'speech' ? step.text : '',
+    );
     assert.deepEqual(shape, ['First.', 0.4, 'Second.', 0.75, 'Third.', 0.2, 'Fourth.']);
   });
 
   it('multiplies nested prosody rates and adds volumes; pitch in percent and semitones', () => {
-    const plan = parseSsml('<speak><prosody rate="50%" volume="-6dB"><prosody rate="fast" pitch="+12st" volume="loud">x</prosody></prosody><prosody pitch="-10%">y</prosody></speak>');
+    const plan = parseSsml(
+      '<speak><prosody rate="50%" volume="-6dB"><prosody rate="fast" pitch="+12st" volume="loud">x</prosody></prosody><prosody pitch="-10%">y</prosody></speak>',
+    );
     const [x, y] = speech(plan.steps);
     assert.deepEqual([x.style.rate, x.style.volumeDb, x.style.pitch], [0.625, 0, 2]);
     assert.equal(y.style.pitch, 0.9);
@@ -89,12 +100,23 @@ describe('parseSsml', () => {
   });
 
   it('expands say-as, replaces sub by its alias, keeps phonemes beside the written word', () => {
-    const source = '<speak><say-as interpret-as="ordinal">2</say-as> <sub alias="World Wide Web">WWW</sub> <phoneme alphabet="ipa" ph="təˈmɑːtəʊ">tomato</phoneme></speak>';
+    const source =
+      '<speak><say-as interpret-as="ordinal">2</say-as> <sub alias="World Wide Web">WWW</sub> <phoneme alphabet="ipa" ph="təˈmɑːtəʊ">tomato</phoneme></speak>';
     const steps = speech(parseSsml(source).steps);
     assert.equal(steps[0].text, 'second World Wide Web');
-    assert.equal(source.slice(steps[0].at.start, steps[0].at.end), '<say-as interpret-as="ordinal">2</say-as> <sub alias="World Wide Web">WWW</sub>', 'a merged run is written from its first element to its last');
+    assert.equal(
+      source.slice(steps[0].at.start, steps[0].at.end),
+      '<say-as interpret-as="ordinal">2</say-as> <sub alias="World Wide Web">WWW</sub>',
+      'a merged run is written from its first element to its last',
+    );
     const phoneme = { start: source.indexOf('<phoneme'), end: source.indexOf('</speak>') };
-    assert.deepEqual(steps[1], { kind: 'speech', text: 'tomato', style: steps[1].style, phonemes: { alphabet: 'ipa', ph: 'təˈmɑːtəʊ' }, at: phoneme });
+    assert.deepEqual(steps[1], {
+      kind: 'speech',
+      text: 'tomato',
+      style: steps[1].style,
+      phonemes: { alphabet: 'ipa', ph: 'təˈmɑːtəʊ' },
+      at: phoneme,
+    });
   });
 
   it('say-as follows the language of the element around it', () => {
@@ -106,14 +128,22 @@ describe('parseSsml', () => {
   it('records voices and languages on the speech they cover', () => {
     const plan = parseSsml('<speak>a<voice name="Alice">b<lang xml:lang="fr">c</lang></voice></speak>');
     const [a, b, c] = speech(plan.steps);
-    assert.deepEqual([a.style.voice, b.style.voice, c.style.voice, c.style.language], [undefined, 'Alice', 'Alice', 'fr']);
+    assert.deepEqual(
+      [a.style.voice, b.style.voice, c.style.voice, c.style.language],
+      [undefined, 'Alice', 'Alice', 'fr'],
+    );
     assert.deepEqual(plan.voices, ['Alice']);
   });
 
   it('keeps audio inserts with their fallback text and position', () => {
     const plan = parseSsml('<speak>Hear\n  <audio src="chime.wav"><desc>a bell</desc>ding</audio></speak>');
     const audio = plan.steps.find((step) => step.kind === 'audio');
-    assert.deepEqual(audio && { src: audio.src, fallback: audio.fallback, line: audio.line, column: audio.column }, { src: 'chime.wav', fallback: 'ding', line: 2, column: 3 });
+    assert.deepEqual(audio && { src: audio.src, fallback: audio.fallback, line: audio.line, column: audio.column }, {
+      src: 'chime.wav',
+      fallback: 'ding',
+      line: 2,
+      column: 3,
+    });
   });
 
   it('notes what it reads but does not use', () => {
@@ -137,11 +167,17 @@ describe('parseSsml', () => {
     assert.match(unknown.reason, /<blink> is not an element/);
     assert.match(refusal('<speak><break time="soon"/></speak>').reason, /time must be like 500ms/);
     assert.match(refusal('<speak><prosody rate="zippy">x</prosody></speak>').reason, /rate must be/);
-    assert.match(refusal('<speak><say-as interpret-as="verbatim">x</say-as></speak>').reason, /interpret-as must be one of/);
+    assert.match(
+      refusal('<speak><say-as interpret-as="verbatim">x</say-as></speak>').reason,
+      /interpret-as must be one of/,
+    );
     assert.match(refusal('<speak><say-as interpret-as="cardinal">lots</say-as></speak>').reason, /not a number/);
     assert.match(refusal('<speak><sub>x</sub></speak>').reason, /alias/);
     assert.match(refusal('<speak><audio src="https://example.com/a.mp3"/></speak>').reason, /not URLs/);
     assert.match(refusal('<p>Hi</p>').reason, /must start with <speak>/);
-    assert.match(refusal('<speak><say-as interpret-as="cardinal"><emphasis>1</emphasis></say-as></speak>').reason, /holds only text/);
+    assert.match(
+      refusal('<speak><say-as interpret-as="cardinal"><emphasis>1</emphasis></say-as></speak>').reason,
+      /holds only text/,
+    );
   });
 });

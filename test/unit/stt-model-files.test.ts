@@ -64,11 +64,17 @@ describe('media tools', () => {
 
   it('takes the first error line without the internal input path', () => {
     assert.equal(
-      firstErrorLine('\n/data/jobs/1/input.mp3: Invalid data found when processing input\nmore\n', '/data/jobs/1/input.mp3'),
+      firstErrorLine(
+        '\n/data/jobs/1/input.mp3: Invalid data found when processing input\nmore\n',
+        '/data/jobs/1/input.mp3',
+      ),
       'Invalid data found when processing input',
     );
     assert.equal(
-      firstErrorLine('[mp3 @ 0x56327c754680] Failed to read frame size: Could not seek to 1029.\n/x.mp3: Invalid argument\n', '/x.mp3'),
+      firstErrorLine(
+        '[mp3 @ 0x56327c754680] Failed to read frame size: Could not seek to 1029.\n/x.mp3: Invalid argument\n',
+        '/x.mp3',
+      ),
       'Failed to read frame size: Could not seek to 1029.',
     );
     assert.equal(firstErrorLine('', '/x'), 'no details given');

@@ -21,7 +21,12 @@ describe('buildSegments', () => {
             { start: 1.5, end: 2, text: 'cd', probability: null, timing: 'estimated' },
           ],
         },
-        { start: 2, end: 2.5, text: 'efgh.', words: [{ start: 2, end: 2.5, text: 'efgh.', probability: null, timing: 'estimated' }] },
+        {
+          start: 2,
+          end: 2.5,
+          text: 'efgh.',
+          words: [{ start: 2, end: 2.5, text: 'efgh.', probability: null, timing: 'estimated' }],
+        },
       ],
       wordTiming: 'estimated',
     });
@@ -44,20 +49,38 @@ describe('buildSegments', () => {
 
   it('never lets a segment start before the previous one ends', () => {
     const { segments } = buildSegments([seg(' a', 0, 3000), seg(' b', 2000, 4000)], identity);
-    assert.deepEqual(segments.map(({ start, end }) => [start, end]), [[0, 3], [3, 4]]);
+    assert.deepEqual(
+      segments.map(({ start, end }) => [start, end]),
+      [
+        [0, 3],
+        [3, 4],
+      ],
+    );
   });
 
   it('gives a first segment squeezed against the end a 10 ms span of its own', () => {
     const { segments } = buildSegments([seg(' late', 11_000, 12_000)], identity);
-    assert.deepEqual(segments.map(({ start, end }) => [start, end]), [[10.99, 11]]);
+    assert.deepEqual(
+      segments.map(({ start, end }) => [start, end]),
+      [[10.99, 11]],
+    );
   });
 
   it('drops segments left without text, and strips punctuation when punctuation is off', () => {
     const noPunctuation = { ...identity, punctuation: false };
-    const { text, segments } = buildSegments([seg(' Well, I\'m here.', 0, 1000), seg(' ...', 1000, 2000)], noPunctuation);
+    const { text, segments } = buildSegments(
+      [seg(" Well, I'm here.", 0, 1000), seg(' ...', 1000, 2000)],
+      noPunctuation,
+    );
     assert.equal(text, "Well I'm here");
-    assert.deepEqual(segments.map((s) => s.text), ["Well I'm here"]);
-    assert.deepEqual(segments[0]?.words.map((w) => w.text), ['Well', "I'm", 'here']);
+    assert.deepEqual(
+      segments.map((s) => s.text),
+      ["Well I'm here"],
+    );
+    assert.deepEqual(
+      segments[0]?.words.map((w) => w.text),
+      ['Well', "I'm", 'here'],
+    );
   });
 
   it('joins the full text the way whisper spaced it, which is right for scripts without spaces', () => {
@@ -68,9 +91,12 @@ describe('buildSegments', () => {
 describe('stripPunctuation', () => {
   it('removes sentence punctuation and keeps what belongs to words and numbers', () => {
     assert.equal(stripPunctuation(" Well, I don't know... 3.5% of it? "), "Well I don't know 3.5% of it");
-    assert.equal(stripPunctuation('A well-known, "quoted" (aside) — and/or 1,000 at 10:30!'), 'A well-known quoted aside and/or 1,000 at 10:30');
+    assert.equal(
+      stripPunctuation('A well-known, "quoted" (aside) — and/or 1,000 at 10:30!'),
+      'A well-known quoted aside and/or 1,000 at 10:30',
+    );
     assert.equal(stripPunctuation('¿Qué tal? ¡Bien!'), 'Qué tal Bien');
-    assert.equal(stripPunctuation('dogs\' toys'), 'dogs toys');
+    assert.equal(stripPunctuation("dogs' toys"), 'dogs toys');
   });
 
   it('drops Chinese and Japanese punctuation without adding spaces', () => {

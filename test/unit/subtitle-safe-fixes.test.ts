@@ -20,16 +20,22 @@ describe('safe subtitle fixes', () => {
   it('the overlap fix that would leave a cue too short and too fast is ranked last, a safe one first', () => {
     assert.deepEqual(kinds(OVERLAP), ['2:overlap']);
     const variants = fixVariants(OVERLAP, 'srt', style, { kind: 'overlap', cue: 2 });
-    assert.deepEqual(variants.map((v) => v.fix), ['push-forward', 'meet-halfway', 'pull-back']);
+    assert.deepEqual(
+      variants.map((v) => v.fix),
+      ['push-forward', 'meet-halfway', 'pull-back'],
+    );
     assert.ok(isSafe(variants[0]));
     assert.equal(variants[0].change, 'cue 2 starts 00:00:01.600 → 00:00:03.080');
     assert.deepEqual(kinds(applyEdits(OVERLAP, variants[0].edits)), []);
     const pullBack = variants.at(-1)!;
     assert.ok(pullBack.solves);
-    assert.deepEqual(pullBack.created.map((p) => p.message), [
-      'cue 1 lasts 0.52 s, less than the minimum of 0.83 s',
-      'cue 1 reads at 51.9 characters per second, faster than 17',
-    ]);
+    assert.deepEqual(
+      pullBack.created.map((p) => p.message),
+      [
+        'cue 1 lasts 0.52 s, less than the minimum of 0.83 s',
+        'cue 1 reads at 51.9 characters per second, faster than 17',
+      ],
+    );
   });
 
   it('when every way creates a problem, the one creating fewest comes first and none is safe', () => {
@@ -45,7 +51,10 @@ describe('safe subtitle fixes', () => {
   });
 
   it('a reading-speed problem is fixed by giving the cue the time, as far as the next cue allows', () => {
-    const fast = srt(['00:00:01,000', '00:00:02,000', 'Twenty-four characters!!'], ['00:00:05,000', '00:00:06,000', 'Next.']);
+    const fast = srt(
+      ['00:00:01,000', '00:00:02,000', 'Twenty-four characters!!'],
+      ['00:00:05,000', '00:00:06,000', 'Next.'],
+    );
     const [best] = fixVariants(fast, 'srt', style, { kind: 'reading-speed', cue: 1 });
     assert.equal(best.fix, 'extend-to-read');
     assert.ok(isSafe(best), best.created.map((p) => p.message).join());
@@ -63,11 +72,14 @@ describe('safe subtitle fixes', () => {
     assert.equal(plan.edits.length, 1);
     assert.equal(applyEdits(source, plan.edits), plan.text);
     // The overlap is fixed the way that leaves cue 1 its time; the merged cue then gets the time to be read.
-    assert.deepEqual(plan.steps.map((s) => `${s.title}: ${s.change}`), [
-      'Start cue 2 after cue 1 ends: cue 2 starts 00:00:01.600 → 00:00:03.080',
-      'Merge cue 3 with the next: cues 3 and 4 become cue 3',
-      'Give cue 3 the time to read it: cue 3 ends 00:00:09.000 → 00:00:11.120',
-    ]);
+    assert.deepEqual(
+      plan.steps.map((s) => `${s.title}: ${s.change}`),
+      [
+        'Start cue 2 after cue 1 ends: cue 2 starts 00:00:01.600 → 00:00:03.080',
+        'Merge cue 3 with the next: cues 3 and 4 become cue 3',
+        'Give cue 3 the time to read it: cue 3 ends 00:00:09.000 → 00:00:11.120',
+      ],
+    );
     assert.deepEqual(plan.remaining, []);
     assert.deepEqual(createdProblems(source, plan.text, 'srt', style), []);
     assert.deepEqual(plan.remaining, checkSubtitles(plan.text, 'srt', style));
@@ -95,17 +107,34 @@ describe('safe subtitle fixes', () => {
 
   // The same text a fix of every cue of one kind gave before planCommonFixes took over that job.
   it('fixes every cue of a kind, each on the text the fix before it left, as one edit', () => {
-    const source = ['1', '00:00:01,000 --> 00:00:01,200', 'a', '', '2', '00:00:05,000 --> 00:00:05,100', 'b', ''].join('\r\n');
+    const source = ['1', '00:00:01,000 --> 00:00:01,200', 'a', '', '2', '00:00:05,000 --> 00:00:05,100', 'b', ''].join(
+      '\r\n',
+    );
     const plan = planCommonFixes(source, 'srt', style, ['too-short']);
     assert.equal(plan.edits.length, 1);
     assert.equal(applyEdits(source, plan.edits), source.replace('01,200', '01,830').replace('05,100', '05,830'));
   });
 
   it('splits every cue too long, renumbering as it goes', () => {
-    const source = ['1', '00:00:00,000 --> 00:00:10,000', 'One two. Three four.', '', '2', '00:00:20,000 --> 00:00:30,000', 'Five six. Seven eight.', ''].join('\r\n');
+    const source = [
+      '1',
+      '00:00:00,000 --> 00:00:10,000',
+      'One two. Three four.',
+      '',
+      '2',
+      '00:00:20,000 --> 00:00:30,000',
+      'Five six. Seven eight.',
+      '',
+    ].join('\r\n');
     const fixed = applyEdits(source, planCommonFixes(source, 'srt', style, ['too-long']).edits);
-    assert.deepEqual(fixed.split('\r\n').filter((line) => /^\d+$/.test(line)), ['1', '2', '3', '4']);
-    assert.deepEqual(checkSubtitles(fixed, 'srt', style).filter((p) => p.kind === 'too-long'), []);
+    assert.deepEqual(
+      fixed.split('\r\n').filter((line) => /^\d+$/.test(line)),
+      ['1', '2', '3', '4'],
+    );
+    assert.deepEqual(
+      checkSubtitles(fixed, 'srt', style).filter((p) => p.kind === 'too-long'),
+      [],
+    );
   });
 
   it('describes a split and a merge by the cues they make', () => {

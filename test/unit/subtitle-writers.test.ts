@@ -8,13 +8,29 @@ import { scanSubtitles } from '../../src/subtitles/scan';
 import { renderSubtitleFile, subtitleFileFormatOf, type SubtitleFileFormat } from '../../src/subtitles/subtitle-file';
 import type { Transcript } from '../../src/subtitles/types';
 
-const segment = (start: number, end: number, text: string, speaker?: string): Transcript['segments'][number] => ({ start, end, text, words: [], ...(speaker ? { speaker } : {}) });
+const segment = (start: number, end: number, text: string, speaker?: string): Transcript['segments'][number] => ({
+  start,
+  end,
+  text,
+  words: [],
+  ...(speaker ? { speaker } : {}),
+});
 const TRANSCRIPT: Transcript = {
-  text: '', language: 'en', durationSeconds: 30, speakers: ['Ann'], backend: 'whisper.cpp', model: 'test', wordTiming: 'estimated',
+  text: '',
+  language: 'en',
+  durationSeconds: 30,
+  speakers: ['Ann'],
+  backend: 'whisper.cpp',
+  model: 'test',
+  wordTiming: 'estimated',
   options: { language: 'en', punctuation: true, diarizationEnabled: false, speakerCountMode: 'auto' },
   segments: [
     segment(0.5, 2.345, 'Hello, world.'),
-    segment(3, 11.5, 'A long sentence that has to be laid out over more than one line and more than one cue, as the style asks.'),
+    segment(
+      3,
+      11.5,
+      'A long sentence that has to be laid out over more than one line and more than one cue, as the style asks.',
+    ),
     segment(12.004, 13.5, 'Ampersands & 1 < 2 > 0 and {braces} stay text.', 'Ann'),
     segment(14, 15.25, 'A backslash\\Nwhich is not a break.'),
     segment(3600 + 62.125, 3600 + 64, 'Past the first hour.'),
@@ -23,7 +39,13 @@ const TRANSCRIPT: Transcript = {
 const cues = layoutCues(TRANSCRIPT.segments, cueLimitsOf(DEFAULT_SUBTITLE_STYLE)).cues;
 
 /** Time precision of the format: ASS counts hundredths. */
-const PRECISION: Record<SubtitleFileFormat, number> = { srt: 0.0005, vtt: 0.0005, ttml: 0.0005, sbv: 0.0005, ass: 0.0051 };
+const PRECISION: Record<SubtitleFileFormat, number> = {
+  srt: 0.0005,
+  vtt: 0.0005,
+  ttml: 0.0005,
+  sbv: 0.0005,
+  ass: 0.0051,
+};
 
 describe('writing new subtitle files', () => {
   for (const format of ['ass', 'ttml', 'sbv', 'srt', 'vtt'] as const) {
@@ -39,7 +61,10 @@ describe('writing new subtitle files', () => {
       });
       const read = parseSubtitles(body, format);
       assert.equal(read[0].text, 'Hello, world.');
-      assert.equal(read.find((cue) => cue.text.includes('Ampersands'))?.text.replace(/[()]/g, (c) => (c === '(' ? '{' : '}')), 'Ampersands & 1 < 2 > 0 and {braces} stay text.');
+      assert.equal(
+        read.find((cue) => cue.text.includes('Ampersands'))?.text.replace(/[()]/g, (c) => (c === '(' ? '{' : '}')),
+        'Ampersands & 1 < 2 > 0 and {braces} stay text.',
+      );
     });
   }
 
@@ -50,7 +75,8 @@ describe('writing new subtitle files', () => {
     let root: { uri: string; lang: string } | undefined;
     parser.on('opentag', (tag) => {
       root ??= { uri: tag.uri, lang: tag.attributes['xml:lang']?.value ?? '' };
-      if (tag.local === 'p') paragraphs.push(Object.fromEntries(Object.values(tag.attributes).map((a) => [a.name, a.value])));
+      if (tag.local === 'p')
+        paragraphs.push(Object.fromEntries(Object.values(tag.attributes).map((a) => [a.name, a.value])));
     });
     parser.write(body).close();
     assert.deepEqual(root, { uri: 'http://www.w3.org/ns/ttml', lang: 'en' });
@@ -59,6 +85,9 @@ describe('writing new subtitle files', () => {
   });
 
   it('takes the format from the file name: .dfxp is TTML, .ssa is written as ASS', () => {
-    assert.deepEqual(['a.ass', 'a.ssa', 'a.ttml', 'a.dfxp', 'a.SBV', 'a.srt', 'a.vtt', 'a.txt'].map(subtitleFileFormatOf), ['ass', 'ass', 'ttml', 'ttml', 'sbv', 'srt', 'vtt', undefined]);
+    assert.deepEqual(
+      ['a.ass', 'a.ssa', 'a.ttml', 'a.dfxp', 'a.SBV', 'a.srt', 'a.vtt', 'a.txt'].map(subtitleFileFormatOf),
+      ['ass', 'ass', 'ttml', 'ttml', 'sbv', 'srt', 'vtt', undefined],
+    );
   });
 });

@@ -12,7 +12,13 @@ describe('splitIntoChunks', () => {
 
   it('cuts at sentence ends and line breaks when sentences do not fit together', () => {
     assert.deepEqual(splitIntoChunks('One. Two.\nThree', 8), ['One.', 'Two.', 'Three']);
-    assert.deepEqual(splitIntoChunks('Wait... what?! "Yes." (Really.) Ok', 10), ['Wait...', 'what?!', '"Yes."', '(Really.)', 'Ok']);
+    assert.deepEqual(splitIntoChunks('Wait... what?! "Yes." (Really.) Ok', 10), [
+      'Wait...',
+      'what?!',
+      '"Yes."',
+      '(Really.)',
+      'Ok',
+    ]);
     assert.deepEqual(splitIntoChunks('A line\r\nAnother line', 12), ['A line', 'Another line']);
   });
 
@@ -21,7 +27,10 @@ describe('splitIntoChunks', () => {
   });
 
   it('trims surrounding whitespace and gives nothing for blank text', () => {
-    assert.deepEqual(splitIntoChunks('  Hello world.  How are you?   Fine!  ', 20), ['Hello world.', 'How are you?   Fine!']);
+    assert.deepEqual(splitIntoChunks('  Hello world.  How are you?   Fine!  ', 20), [
+      'Hello world.',
+      'How are you?   Fine!',
+    ]);
     assert.deepEqual(splitIntoChunks('   \n\t  '), []);
     assert.deepEqual(splitIntoChunks(''), []);
   });
@@ -29,7 +38,10 @@ describe('splitIntoChunks', () => {
   it('splits an overlong sentence at spaces, never inside a word', () => {
     assert.deepEqual(splitIntoChunks('alpha beta gamma delta epsilon', 11), ['alpha beta', 'gamma delta', 'epsilon']);
     assert.deepEqual(splitIntoChunks('alpha beta gamma delta epsilon. Zeta eta.', 11), [
-      'alpha beta', 'gamma delta', 'epsilon.', 'Zeta eta.',
+      'alpha beta',
+      'gamma delta',
+      'epsilon.',
+      'Zeta eta.',
     ]);
   });
 

@@ -32,7 +32,17 @@ describe('layoutLines', () => {
   });
 
   it('joins glued slices of one long word without a space', () => {
-    assert.deepEqual(layoutLines([{ text: 'abc', glued: false }, { text: 'def', glued: true }], 6, 1), ['abcdef']);
+    assert.deepEqual(
+      layoutLines(
+        [
+          { text: 'abc', glued: false },
+          { text: 'def', glued: true },
+        ],
+        6,
+        1,
+      ),
+      ['abcdef'],
+    );
   });
 });
 
@@ -57,7 +67,9 @@ describe('buildCues', () => {
     // 12 words of 7 characters: a line holds 5 (39 characters), a cue 10.
     const ws = Array.from({ length: 12 }, (_, i) => `word${String.fromCharCode(65 + i).repeat(3)}`);
     const timed = ws.map((text, i) =>
-      i < 10 ? { text, start: i * 0.5, end: i * 0.5 + 0.4 } : { text, start: 8 + (i - 10) * 0.5, end: 8.5 + (i - 10) * 0.5 },
+      i < 10
+        ? { text, start: i * 0.5, end: i * 0.5 + 0.4 }
+        : { text, start: 8 + (i - 10) * 0.5, end: 8.5 + (i - 10) * 0.5 },
     );
     assert.deepEqual(buildCues([segment(0, 10, ws.join(' '), { words: timed })]), [
       { start: 0, end: 4.9, lines: [ws.slice(0, 5).join(' '), ws.slice(5, 10).join(' ')] },

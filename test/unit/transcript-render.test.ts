@@ -38,7 +38,7 @@ const diarized: Transcript = {
 };
 
 describe('formatTimestamp', () => {
-  it('writes hours, minutes, seconds and milliseconds with the format\'s separator', () => {
+  it("writes hours, minutes, seconds and milliseconds with the format's separator", () => {
     assert.equal(formatTimestamp(3661.5, ','), '01:01:01,500');
     assert.equal(formatTimestamp(0, '.'), '00:00:00.000');
     assert.equal(formatTimestamp(59.9994, '.'), '00:00:59.999');
@@ -56,7 +56,10 @@ describe('renderTranscript', () => {
   });
 
   it('txt: "Speaker N: " in front of each segment when diarized', () => {
-    assert.equal(renderTranscript(diarized, 'txt').body, 'Speaker 1: Hello there.\nSpeaker 2: General <Kenobi> & co.\n');
+    assert.equal(
+      renderTranscript(diarized, 'txt').body,
+      'Speaker 1: Hello there.\nSpeaker 2: General <Kenobi> & co.\n',
+    );
   });
 
   it('srt: numbered cues with comma milliseconds', () => {
@@ -85,8 +88,14 @@ describe('renderTranscript', () => {
       '1\n00:00:00,500 --> 00:00:02,000\n[Speaker 1] Hello there.\n\n' +
         '2\n01:01:01,250 --> 01:01:03,000\n[Speaker 2] General <Kenobi> & co.\n\n',
     );
-    const named = { ...diarized, segments: diarized.segments.map((segment, i) => (i === 0 ? { ...segment, speaker: 'Ann Lee' } : segment)) };
-    assert.deepEqual(cueWords(parseSrt(renderTranscript(named, 'srt').body)[0].lines), { text: 'Hello there.', speaker: 'Ann Lee' });
+    const named = {
+      ...diarized,
+      segments: diarized.segments.map((segment, i) => (i === 0 ? { ...segment, speaker: 'Ann Lee' } : segment)),
+    };
+    assert.deepEqual(cueWords(parseSrt(renderTranscript(named, 'srt').body)[0].lines), {
+      text: 'Hello there.',
+      speaker: 'Ann Lee',
+    });
     // Sound descriptions in brackets are still not speakers.
     assert.deepEqual(cueWords(['[MUSIC] la la']), { text: 'la la' });
     assert.deepEqual(cueWords(['[Laughter] ha']), { text: 'ha' });
@@ -145,13 +154,24 @@ describe('renderTranscript', () => {
       }
     }
     // Each diarized SubRip cue opens with its speaker in brackets, in front of the laid-out lines.
-    const unlabelled = srt.map((cue) => ({ ...cue, lines: [cue.lines[0].replace(/^\[Speaker \d+\] /, ''), ...cue.lines.slice(1)] }));
+    const unlabelled = srt.map((cue) => ({
+      ...cue,
+      lines: [cue.lines[0].replace(/^\[Speaker \d+\] /, ''), ...cue.lines.slice(1)],
+    }));
     assert.ok(srt.every((cue) => /^\[Speaker \d+\] /.test(cue.lines[0])));
     const srtWords = unlabelled.flatMap((cue) => cue.lines.join(' ').split(' '));
     assert.ok(unlabelled.every((cue) => cue.lines.every((line) => line.length <= 42)));
     const inTimeOrder = [...transcript.segments].sort((a, b) => a.start - b.start);
-    assert.deepEqual(srtWords, inTimeOrder.flatMap((segment) => segment.text.split(' ')));
-    const vttWords = vtt.flatMap((cue) => cue.lines.join(' ').replace(/^<v Speaker \d+>/, '').split(' '));
+    assert.deepEqual(
+      srtWords,
+      inTimeOrder.flatMap((segment) => segment.text.split(' ')),
+    );
+    const vttWords = vtt.flatMap((cue) =>
+      cue.lines
+        .join(' ')
+        .replace(/^<v Speaker \d+>/, '')
+        .split(' '),
+    );
     assert.deepEqual(vttWords, srtWords);
   });
 });
@@ -170,7 +190,9 @@ function messyTranscript(count: number): Transcript {
     const length = random() < 0.1 ? 0 : Math.round(random() * 15 * 1000) / 1000;
     clock = start + length;
     const wordCount = 1 + Math.floor(random() * 30);
-    const text = Array.from({ length: wordCount }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(' ');
+    const text = Array.from({ length: wordCount }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(
+      ' ',
+    );
     return { start, end: start + length, text, speaker: `Speaker ${1 + (i % 2)}`, words: [] };
   });
   return { ...diarized, segments };

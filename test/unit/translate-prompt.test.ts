@@ -3,8 +3,17 @@ import { describe, it } from 'node:test';
 import { resolveStyle } from '../../src/contract/subtitle-style';
 import { charactersThatFit, readingSpeed, translateCues, type SourceCue } from '../../src/translate/translate-cues';
 import {
-  answerSchema, cueInContext, languageName, MalformedAnswerError, MAX_ANSWER_CHARS, parseAnswer, shorteningPrompt, translationPrompt, translationRoom,
-  type AnswerSchema, type ChatPrompt,
+  answerSchema,
+  cueInContext,
+  languageName,
+  MalformedAnswerError,
+  MAX_ANSWER_CHARS,
+  parseAnswer,
+  shorteningPrompt,
+  translationPrompt,
+  translationRoom,
+  type AnswerSchema,
+  type ChatPrompt,
 } from '../../src/translate/translate-prompt';
 
 const style = resolveStyle('default');
@@ -90,8 +99,16 @@ describe('translateCues', () => {
       return 'Danke, dass Sie zu dieser sehr langen Besprechung gekommen sind, wirklich.';
     });
     const progress: number[] = [];
-    const result = await translateCues(cues, { to: 'de', style, ask: model.ask, onProgress: (done) => progress.push(done) });
-    assert.deepEqual(result.cues.map((cue) => [cue.start, cue.end]), cues.map((cue) => [cue.start, cue.end]));
+    const result = await translateCues(cues, {
+      to: 'de',
+      style,
+      ask: model.ask,
+      onProgress: (done) => progress.push(done),
+    });
+    assert.deepEqual(
+      result.cues.map((cue) => [cue.start, cue.end]),
+      cues.map((cue) => [cue.start, cue.end]),
+    );
     assert.deepEqual(result.cues[0].lines, ['Guten Morgen,']);
     assert.equal(result.cues[1].speaker, 'Ann');
     // Cue 2 holds 26 characters in 0.9 s (28.9/s > 17/s), and 15 fit: above half, so it is rewritten once.

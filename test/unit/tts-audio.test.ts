@@ -14,7 +14,9 @@ const RATE = 24_000;
 
 function sine(seconds: number, dbfs: number, hz = 997, rate = RATE): Int16Array {
   const amplitude = 32767 * 10 ** (dbfs / 20);
-  return Int16Array.from({ length: Math.round(seconds * rate) }, (_, i) => Math.round(amplitude * Math.sin((2 * Math.PI * hz * i) / rate)));
+  return Int16Array.from({ length: Math.round(seconds * rate) }, (_, i) =>
+    Math.round(amplitude * Math.sin((2 * Math.PI * hz * i) / rate)),
+  );
 }
 
 /** Deterministic white noise at about `dbfs` RMS. */
@@ -58,7 +60,10 @@ describe('PeakLimiter', () => {
     const output = Int16Array.from(parts.flatMap((p) => [...p]));
     assert.equal(output.length, input.length);
     const ceiling = 32767 * 10 ** (-1 / 20);
-    assert.ok(output.every((v) => Math.abs(v) <= ceiling + 1), 'no sample above -1 dBFS');
+    assert.ok(
+      output.every((v) => Math.abs(v) <= ceiling + 1),
+      'no sample above -1 dBFS',
+    );
     assert.ok(Math.max(...output.map(Math.abs)) > ceiling * 0.95, 'peaks reach the ceiling');
   });
 
@@ -76,7 +81,10 @@ describe('Denoiser', () => {
     const tone = sine(1, -12);
     const signal = new Int16Array(RATE * 3);
     signal.set(hiss, 0);
-    signal.set(tone.map((v, i) => v + hiss[i]), RATE);
+    signal.set(
+      tone.map((v, i) => v + hiss[i]),
+      RATE,
+    );
     signal.set(hiss, RATE * 2);
     const meter = new NoiseFloorMeter(RATE);
     meter.push(signal);
@@ -108,7 +116,12 @@ describe('encoder settings', () => {
     assert.equal(effectiveBitrateKbps({ ...base, format: 'flac' }), null);
     assert.equal(effectiveBitrateKbps({ ...base, format: 'mp3', bitrateKbps: null }), null);
     assert.deepEqual(ffmpegOutputArgs({ ...base, format: 'aac' }), ['-c:a', 'aac', '-b:a', '192k', '-f', 'adts']);
-    assert.deepEqual(ffmpegOutputArgs({ ...base, format: 'mp3', bitrateKbps: null }), ['-c:a', 'libmp3lame', '-f', 'mp3']);
+    assert.deepEqual(ffmpegOutputArgs({ ...base, format: 'mp3', bitrateKbps: null }), [
+      '-c:a',
+      'libmp3lame',
+      '-f',
+      'mp3',
+    ]);
   });
 });
 

@@ -5,8 +5,14 @@ import { planDuration } from '../../src/engine/tts/duration-plan';
 
 describe('fitCue', () => {
   it('starts speech that fits at the cue start, unchanged', () => {
-    assert.deepEqual(fitCue({ start: 1, end: 3, nextStart: 4 }, 1.5, 0, 2),
-      { at: 1, speedFactor: 1, seconds: 1.5, borrowedSeconds: 0, overran: false, overrunSeconds: 0 });
+    assert.deepEqual(fitCue({ start: 1, end: 3, nextStart: 4 }, 1.5, 0, 2), {
+      at: 1,
+      speedFactor: 1,
+      seconds: 1.5,
+      borrowedSeconds: 0,
+      overran: false,
+      overrunSeconds: 0,
+    });
   });
 
   it('lets longer speech borrow the silence before the next cue before speeding it up', () => {

@@ -17,7 +17,10 @@ const workDir = useWorkDirs();
 describe('verified takes admission', () => {
   it('refuses a threshold outside 0–1 and retakes that are not a whole number up to 10, in one sentence', async () => {
     const dir = await workDir();
-    await assert.rejects(admitVerify({ threshold: 1.5 }, dir, 'en'), /verify threshold is a word error rate from 0 to 1/);
+    await assert.rejects(
+      admitVerify({ threshold: 1.5 }, dir, 'en'),
+      /verify threshold is a word error rate from 0 to 1/,
+    );
     await assert.rejects(admitVerify({ threshold: Number.NaN }, dir, 'en'), /from 0 to 1/);
     await assert.rejects(admitVerify({ retakes: 11 }, dir, 'en'), /whole number from 0 to 10, not 11/);
     await assert.rejects(admitVerify({ retakes: 1.5 }, dir, 'en'), /whole number/);
@@ -41,20 +44,54 @@ describe('verified takes admission', () => {
     }
   });
 
-  it('varies the speed of each retake around the reading\'s own', () => {
-    assert.deepEqual([1, 2, 3, 4, 5, 6].map((take) => takeSpeed(1, take)), [1, 0.9, 1.1, 0.85, 1.15, 1]);
+  it("varies the speed of each retake around the reading's own", () => {
+    assert.deepEqual(
+      [1, 2, 3, 4, 5, 6].map((take) => takeSpeed(1, take)),
+      [1, 0.9, 1.1, 0.85, 1.15, 1],
+    );
     assert.equal(takeSpeed(1.2, 2), 1.08);
   });
 
   it('writes a line per paragraph: kept take, every take when retaken, still bad, not verified', () => {
-    const base = { chapter: 2, chapterTitle: 'The Market', paragraph: 3, text: 'By noon the market was loud.', audio: '/cache/x.wav' };
-    const retaken: ParagraphTakes = { ...base, takes: [{ take: 1, wer: 0.5, speed: 1, heard: 'by noon' }, { take: 2, wer: 0, speed: 0.9, heard: 'by noon the market was loud' }], kept: 2, passed: true };
-    assert.equal(paragraphLine(retaken), 'Chapter 2 "The Market", paragraph 3: ok, retaken: take 1 50.0 % at speed 1, take 2 0.0 % at speed 0.9; kept take 2 (WER 0.0 %).');
-    const bad: ParagraphTakes = { ...base, takes: [{ take: 1, wer: 0.4, speed: 1, heard: '' }], kept: 1, passed: false };
+    const base = {
+      chapter: 2,
+      chapterTitle: 'The Market',
+      paragraph: 3,
+      text: 'By noon the market was loud.',
+      audio: '/cache/x.wav',
+    };
+    const retaken: ParagraphTakes = {
+      ...base,
+      takes: [
+        { take: 1, wer: 0.5, speed: 1, heard: 'by noon' },
+        { take: 2, wer: 0, speed: 0.9, heard: 'by noon the market was loud' },
+      ],
+      kept: 2,
+      passed: true,
+    };
+    assert.equal(
+      paragraphLine(retaken),
+      'Chapter 2 "The Market", paragraph 3: ok, retaken: take 1 50.0 % at speed 1, take 2 0.0 % at speed 0.9; kept take 2 (WER 0.0 %).',
+    );
+    const bad: ParagraphTakes = {
+      ...base,
+      takes: [{ take: 1, wer: 0.4, speed: 1, heard: '' }],
+      kept: 1,
+      passed: false,
+    };
     assert.equal(paragraphLine(bad), 'Chapter 2 "The Market", paragraph 3: STILL BAD, take 1, WER 40.0 %.');
-    assert.equal(paragraphLine({ ...base, takes: [], kept: 1, passed: true, skipped: 'SSML markup is not the words said' }), 'Chapter 2 "The Market", paragraph 3: not verified (SSML markup is not the words said).');
+    assert.equal(
+      paragraphLine({ ...base, takes: [], kept: 1, passed: true, skipped: 'SSML markup is not the words said' }),
+      'Chapter 2 "The Market", paragraph 3: not verified (SSML markup is not the words said).',
+    );
     const text = takesReportText({ scorer: 'whisper', threshold: 0.1, retakes: 2, paragraphs: [retaken, bad] });
-    assert.match(text, /^Verified takes, heard by whisper; a take over 10\.0 % word error rate is retaken up to 2 times\.\n2 paragraphs, 1 retaken, 1 still over the threshold\./);
-    assert.match(text, /Still bad \(listen to them, then edit the text or the lexicon\):\nChapter 2 "The Market", paragraph 3: "By noon the market was loud\."/);
+    assert.match(
+      text,
+      /^Verified takes, heard by whisper; a take over 10\.0 % word error rate is retaken up to 2 times\.\n2 paragraphs, 1 retaken, 1 still over the threshold\./,
+    );
+    assert.match(
+      text,
+      /Still bad \(listen to them, then edit the text or the lexicon\):\nChapter 2 "The Market", paragraph 3: "By noon the market was loud\."/,
+    );
   });
 });

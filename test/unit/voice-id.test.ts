@@ -6,10 +6,13 @@ const DNS_NAMESPACE = '6ba7b810-9dad-11d1-80b4-00c04fd430c8';
 const URL_NAMESPACE = '6ba7b811-9dad-11d1-80b4-00c04fd430c8';
 
 describe('uuidV5', () => {
-  it('matches known version 5 vectors (RFC 4122 namespaces; also what Python\'s uuid.uuid5 gives)', () => {
+  it("matches known version 5 vectors (RFC 4122 namespaces; also what Python's uuid.uuid5 gives)", () => {
     assert.equal(uuidV5('www.example.com', DNS_NAMESPACE), '2ed6657d-e927-568b-95e1-2665a8aea6a2');
     assert.equal(uuidV5('python.org', DNS_NAMESPACE), '886313e1-3b8a-5372-9b90-0c9aee199e5d');
-    assert.equal(uuidV5('http://www.ietf.org/rfc/rfc4122.txt', URL_NAMESPACE.toUpperCase()), 'd0690b3c-b29d-52e7-81b0-d573b503f2d4');
+    assert.equal(
+      uuidV5('http://www.ietf.org/rfc/rfc4122.txt', URL_NAMESPACE.toUpperCase()),
+      'd0690b3c-b29d-52e7-81b0-d573b503f2d4',
+    );
   });
 
   it('rejects a namespace that is not a UUID', () => {

@@ -68,23 +68,34 @@ describe('warmModelSlot: one model kept loaded between jobs', () => {
     const { loader, events, made } = recordingLoader();
     const slot = warmModelSlot(loader);
     await slot.load(a);
-    await assert.rejects(slot.load(path.join(dir, 'missing.bin')), /The speech-to-text model missing\.bin is not installed\./);
+    await assert.rejects(
+      slot.load(path.join(dir, 'missing.bin')),
+      /The speech-to-text model missing\.bin is not installed\./,
+    );
     assert.deepEqual(events, ['prepare', 'init a.bin']);
     assert.equal(made[0].released, 0);
     assert.equal(await slot.load(a), made[0]);
   });
 
-  it('reports a model that does not load with the recognizer\'s sentence, and leaves the slot empty', async () => {
+  it("reports a model that does not load with the recognizer's sentence, and leaves the slot empty", async () => {
     const { loader, events } = recordingLoader();
     const slot = warmModelSlot(loader);
     await assert.rejects(slot.load(broken), /^Error: broken\.bin could not be loaded$/);
     await assert.rejects(slot.load(broken), /could not be loaded/);
-    assert.deepEqual(events, ['prepare', 'init broken.bin', 'prepare', 'init broken.bin'], 'a failed load is tried again, not remembered');
+    assert.deepEqual(
+      events,
+      ['prepare', 'init broken.bin', 'prepare', 'init broken.bin'],
+      'a failed load is tried again, not remembered',
+    );
     await slot.release();
   });
 
   it('lets an error of prepare (a missing native part) through as it is', async () => {
-    const { loader, events } = recordingLoader({ prepare: async () => { throw new Error('the whisper native part is missing'); } });
+    const { loader, events } = recordingLoader({
+      prepare: async () => {
+        throw new Error('the whisper native part is missing');
+      },
+    });
     const slot = warmModelSlot(loader);
     await assert.rejects(slot.load(a), /^Error: the whisper native part is missing$/);
     assert.deepEqual(events, []);

@@ -28,7 +28,14 @@ describe('WavWriter', () => {
     assert.equal(file.readUInt32LE(4), 46);
     assert.equal(file.readUInt32LE(40), 10);
     assert.deepEqual(readWavInfo(file), {
-      format: 'pcm', formatCode: 1, channels: 1, sampleRate: 24000, bitsPerSample: 16, dataOffset: 44, dataBytes: 10, frames: 5,
+      format: 'pcm',
+      formatCode: 1,
+      channels: 1,
+      sampleRate: 24000,
+      bitsPerSample: 16,
+      dataOffset: 44,
+      dataBytes: 10,
+      frames: 5,
     });
     assert.deepEqual([...readWavSamples(file).samples], [1, -2, 32767, -32768, 5]);
   });

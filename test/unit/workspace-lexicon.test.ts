@@ -5,20 +5,40 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LEXICON_SCHEMA_FILE, lexiconJsonSchema } from '../../src/lexicon/lexicon-json-schema';
 import { mergeLexicons } from '../../src/lexicon/merge-lexicon';
-import { entryFromInput, entryProblem, readWorkspaceLexicon, withEntry, workspaceLexiconPath, writeWorkspaceLexicon } from '../../src/lexicon/workspace-lexicon';
+import {
+  entryFromInput,
+  entryProblem,
+  readWorkspaceLexicon,
+  withEntry,
+  workspaceLexiconPath,
+  writeWorkspaceLexicon,
+} from '../../src/lexicon/workspace-lexicon';
 
 describe('mergeLexicons', () => {
   it('the winning entry replaces the base entry for the same words in any case and spacing, and the same language', () => {
-    const base = [{ text: 'Koa', say: 'koh ah' }, { text: 'New  York', say: 'noo york' }, { text: 'GIF', say: 'jif' }];
-    const winning = [{ text: 'koa', say: 'ko wah' }, { text: 'new york', say: 'nyork' }];
+    const base = [
+      { text: 'Koa', say: 'koh ah' },
+      { text: 'New  York', say: 'noo york' },
+      { text: 'GIF', say: 'jif' },
+    ];
+    const winning = [
+      { text: 'koa', say: 'ko wah' },
+      { text: 'new york', say: 'nyork' },
+    ];
     assert.deepEqual(mergeLexicons(base, winning), [...winning, base[2]]);
   });
 
   it('keeps both when the languages differ, and comes first so it wins ties when applied', () => {
-    const base = [{ text: 'Paris', say: 'pa ree', language: 'fr' }, { text: 'Paris', say: 'parris' }];
+    const base = [
+      { text: 'Paris', say: 'pa ree', language: 'fr' },
+      { text: 'Paris', say: 'parris' },
+    ];
     const winning = [{ text: 'paris', say: 'PAIR is', language: 'en' }];
     assert.deepEqual(mergeLexicons(base, winning), [winning[0], ...base]);
-    assert.deepEqual(mergeLexicons(base, [{ text: 'PARIS', say: 'x', language: 'FR' }]), [{ text: 'PARIS', say: 'x', language: 'FR' }, base[1]]);
+    assert.deepEqual(mergeLexicons(base, [{ text: 'PARIS', say: 'x', language: 'FR' }]), [
+      { text: 'PARIS', say: 'x', language: 'FR' },
+      base[1],
+    ]);
   });
 
   it('without winning entries the base is unchanged', () => {
@@ -37,11 +57,17 @@ describe('the workspace lexicon file', () => {
   });
   after(() => rm(folder, { recursive: true, force: true }));
 
-  it('the JSON Schema shipped for the editor equals the contract\'s lexicon schema', async () => {
+  it("the JSON Schema shipped for the editor equals the contract's lexicon schema", async () => {
     const shipped = JSON.parse(await readFile(path.join(import.meta.dirname, '../..', LEXICON_SCHEMA_FILE), 'utf8'));
-    assert.deepEqual(shipped, JSON.parse(JSON.stringify(lexiconJsonSchema())), 'run: node --import tsx scripts/write-lexicon-schema.ts');
+    assert.deepEqual(
+      shipped,
+      JSON.parse(JSON.stringify(lexiconJsonSchema())),
+      'run: node --import tsx scripts/write-lexicon-schema.ts',
+    );
     const packageJson = JSON.parse(await readFile(path.join(import.meta.dirname, '../../package.json'), 'utf8'));
-    assert.deepEqual(packageJson.contributes.jsonValidation, [{ fileMatch: '**/.speech/lexicon.json', url: `./${LEXICON_SCHEMA_FILE}` }]);
+    assert.deepEqual(packageJson.contributes.jsonValidation, [
+      { fileMatch: '**/.speech/lexicon.json', url: `./${LEXICON_SCHEMA_FILE}` },
+    ]);
   });
 
   it('no file is an empty lexicon; an invalid one is no lexicon and a problem naming the file and the bad entry', async () => {
@@ -61,20 +87,41 @@ describe('the workspace lexicon file', () => {
     await writeWorkspaceLexicon(file, await withEntry(file, { text: 'GIF', phonemes: 'dZIf', alphabet: 'espeak' }));
     await writeWorkspaceLexicon(file, await withEntry(file, { text: 'koa', say: 'ko wah' }));
     const written = await readFile(file, 'utf8');
-    assert.equal(written, `${JSON.stringify({ entries: [{ text: 'koa', say: 'ko wah' }, { text: 'GIF', phonemes: 'dZIf', alphabet: 'espeak' }] }, null, 2)}\n`);
-    assert.deepEqual((await readWorkspaceLexicon(file)).entries.map((e) => e.text), ['koa', 'GIF']);
+    assert.equal(
+      written,
+      `${JSON.stringify(
+        {
+          entries: [
+            { text: 'koa', say: 'ko wah' },
+            { text: 'GIF', phonemes: 'dZIf', alphabet: 'espeak' },
+          ],
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    assert.deepEqual(
+      (await readWorkspaceLexicon(file)).entries.map((e) => e.text),
+      ['koa', 'GIF'],
+    );
   });
 
   it('Save refuses to overwrite a file that is not a valid lexicon', async () => {
     await writeFile(file, '{ "entries": [ { "text": "x" } ] }');
-    await assert.rejects(withEntry(file, { text: 'Koa', say: 'koh ah' }), /Fix the lexicon first: .*entries\[0\]: needs say/);
+    await assert.rejects(
+      withEntry(file, { text: 'Koa', say: 'koh ah' }),
+      /Fix the lexicon first: .*entries\[0\]: needs say/,
+    );
     assert.equal(await readFile(file, 'utf8'), '{ "entries": [ { "text": "x" } ] }');
   });
 
   it('what the user types becomes a respelling, or espeak-ng phonemes after "phonemes:"', () => {
     assert.deepEqual(entryFromInput('Koa', '  koh ah '), { text: 'Koa', say: 'koh ah' });
     assert.deepEqual(entryFromInput('GIF', 'Phonemes: dZIf'), { text: 'GIF', phonemes: 'dZIf', alphabet: 'espeak' });
-    assert.equal(entryProblem(entryFromInput('GIF', 'phonemes: dZ]]If')), 'phonemes: must not contain any of [ ] < > &');
+    assert.equal(
+      entryProblem(entryFromInput('GIF', 'phonemes: dZ]]If')),
+      'phonemes: must not contain any of [ ] < > &',
+    );
     assert.equal(entryProblem(entryFromInput('GIF', 'jif')), undefined);
   });
 });

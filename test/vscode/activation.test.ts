@@ -19,7 +19,10 @@ test('the HTTP API answers from inside VS Code: voices, a TTS job and its WAV', 
   const voices = await api(base, '/voices?languageCode=en-US&limit=3');
   assert.equal(voices.status, 200);
   assert.ok(voices.body.items.length > 0, 'some en-US voices');
-  const created = await api(base, '/tts/jobs', { method: 'POST', json: { voiceId: voices.body.items[0].id, text: 'Hello from inside VS Code.' } });
+  const created = await api(base, '/tts/jobs', {
+    method: 'POST',
+    json: { voiceId: voices.body.items[0].id, text: 'Hello from inside VS Code.' },
+  });
   assert.equal(created.status, 200, JSON.stringify(created.body));
   const done = await waitFor('the API job to succeed', async () => {
     const job = (await api(base, `/jobs/${created.body.id}`)).body;
@@ -29,7 +32,12 @@ test('the HTTP API answers from inside VS Code: voices, a TTS job and its WAV', 
   assert.equal(done.progress, 100);
   const output = await fetch(`${base}/jobs/${created.body.id}/output`);
   assert.equal(output.status, 200);
-  assert.equal(Buffer.from(await output.arrayBuffer()).subarray(0, 4).toString('latin1'), 'RIFF');
+  assert.equal(
+    Buffer.from(await output.arrayBuffer())
+      .subarray(0, 4)
+      .toString('latin1'),
+    'RIFF',
+  );
 });
 
 test('jobs from the extension API are editor jobs: they run, and the HTTP API answers 404 for them', async () => {

@@ -12,7 +12,9 @@ const lexiconFile = () => workspaceFile('.speech', 'lexicon.json').fsPath;
 
 /** Selects `text` in the open pronunciation fixture. */
 async function select(text: string): Promise<vscode.TextEditor> {
-  const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(workspaceFile('pronunciation.md')));
+  const editor = await vscode.window.showTextDocument(
+    await vscode.workspace.openTextDocument(workspaceFile('pronunciation.md')),
+  );
   const at = editor.document.getText().indexOf(text);
   assert.ok(at >= 0, `the fixture has "${text}"`);
   editor.selection = new vscode.Selection(editor.document.positionAt(at), editor.document.positionAt(at + text.length));
@@ -32,7 +34,11 @@ teardown(() => rm(path.dirname(lexiconFile()), { recursive: true, force: true })
 test('Add Pronunciation… on a selected word previews it with the entry and saves it in .speech/lexicon.json', async () => {
   await rm(path.dirname(lexiconFile()), { recursive: true, force: true });
   await select('Nguyen');
-  const result = await vscode.commands.executeCommand<AddPronunciationResult>('speechStudio.addPronunciation', { say: 'win', choice: 'Save', play: false });
+  const result = await vscode.commands.executeCommand<AddPronunciationResult>('speechStudio.addPronunciation', {
+    say: 'win',
+    choice: 'Save',
+    play: false,
+  });
   assert.ok(result, 'the command returns its preview and entry');
   assert.equal(result.job.status, 'succeeded', result.job.error ?? '');
   assert.deepEqual((result.job.result as TtsResult).lexicon, { applied: ['Nguyen'], skipped: [] });
@@ -49,13 +55,19 @@ test('Narrate Selection of a word with a workspace entry says the respelling; an
   const respelled = await narrate('win met win and win.');
   assert.equal(respelled.lexicon, undefined);
   const apart = (a: TtsResult, b: TtsResult) => Math.abs(a.durationSeconds - b.durationSeconds);
-  assert.ok(apart(withEntry, respelled) < 0.03, `the text with the entry sounds as long as its respelling (${withEntry.durationSeconds} s, ${respelled.durationSeconds} s)`);
+  assert.ok(
+    apart(withEntry, respelled) < 0.03,
+    `the text with the entry sounds as long as its respelling (${withEntry.durationSeconds} s, ${respelled.durationSeconds} s)`,
+  );
 
   await writeFile(lexiconFile(), JSON.stringify({ entries: [{ text: 'Nguyen', say: 'win' }, { text: 'GIF' }] }));
   try {
     const plain = await narrate('Nguyen met Nguyen and Nguyen.');
     assert.equal(plain.lexicon, undefined, 'the invalid workspace lexicon was not used');
-    assert.ok(apart(plain, withEntry) > 0.15, `the entry changed how long the text is (${plain.durationSeconds} s without, ${withEntry.durationSeconds} s with)`);
+    assert.ok(
+      apart(plain, withEntry) > 0.15,
+      `the entry changed how long the text is (${plain.durationSeconds} s without, ${withEntry.durationSeconds} s with)`,
+    );
   } finally {
     await rm(path.dirname(lexiconFile()), { recursive: true, force: true });
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
@@ -66,7 +78,9 @@ test('Add Pronunciation keeps its Save / Try Again question open while the previ
   await rm(path.dirname(lexiconFile()), { recursive: true, force: true });
   await select('Nguyen');
   await clearNotifications();
-  const adding = Promise.resolve(vscode.commands.executeCommand<AddPronunciationResult>('speechStudio.addPronunciation', { say: 'win' }));
+  const adding = Promise.resolve(
+    vscode.commands.executeCommand<AddPronunciationResult>('speechStudio.addPronunciation', { say: 'win' }),
+  );
   const question = '.quick-input-widget:has-text("said as \\"win\\"")';
   await ui({ action: 'waitFor', selector: question }, 30_000);
   // The preview plays in the player (the Speech Studio panel); the question is still there, waiting for its answer.
@@ -75,14 +89,25 @@ test('Add Pronunciation keeps its Save / Try Again question open while the previ
   await ui({ action: 'click', selector: '.quick-input-widget .monaco-list-row:has-text("Save")' });
   const result = await adding;
   assert.equal(result?.savedTo, lexiconFile());
-  await ui({ action: 'waitFor', selector: '.notifications-toasts .notification-list-item:has-text("Saved: \\"Nguyen\\" is said \\"win\\"")' });
+  await ui({
+    action: 'waitFor',
+    selector: '.notifications-toasts .notification-list-item:has-text("Saved: \\"Nguyen\\" is said \\"win\\"")',
+  });
   assert.deepEqual(JSON.parse(await readFile(lexiconFile(), 'utf8')), { entries: [{ text: 'Nguyen', say: 'win' }] });
   await rm(path.dirname(lexiconFile()), { recursive: true, force: true });
 }, 90_000);
 
 test('Edit Pronunciations lists the lexicon entries: search, ▶ hears one, Enter edits it, 🗑 asks and deletes it', async () => {
   await mkdir(path.dirname(lexiconFile()), { recursive: true });
-  await writeFile(lexiconFile(), JSON.stringify({ entries: [{ text: 'Nguyen', say: 'win' }, { text: 'GIF', phonemes: 'dZIf', alphabet: 'espeak' }] }));
+  await writeFile(
+    lexiconFile(),
+    JSON.stringify({
+      entries: [
+        { text: 'Nguyen', say: 'win' },
+        { text: 'GIF', phonemes: 'dZIf', alphabet: 'espeak' },
+      ],
+    }),
+  );
   // The server's own lexicon (every workspace and the Local API use it) is listed after the workspace's.
   const serverLexicon = path.join(setting<string>('dataDirectory'), 'lexicon.json');
   const serverBefore = await readFile(serverLexicon, 'utf8').catch(() => undefined);
@@ -111,12 +136,21 @@ test('Edit Pronunciations lists the lexicon entries: search, ▶ hears one, Ente
     // Enter edits: the input box holds what it says now.
     await ui({ action: 'click', selector: input });
     await ui({ action: 'press', key: 'Enter' });
-    await waitFor('the edit box', async () => ((await ui({ action: 'property', name: 'value', selector: input })).value === 'phonemes: dZIf' ? true : undefined));
+    await waitFor('the edit box', async () =>
+      (await ui({ action: 'property', name: 'value', selector: input })).value === 'phonemes: dZIf' ? true : undefined,
+    );
     await ui({ action: 'press', key: 'Control+a' });
     await ui({ action: 'type', selector: input, text: 'jif' });
     await ui({ action: 'press', key: 'Enter' });
-    await waitFor('the edit to be written', async () => (JSON.stringify(await written()).includes('"say":"jif"') ? true : undefined));
-    assert.deepEqual(await written(), { entries: [{ text: 'Nguyen', say: 'win' }, { text: 'GIF', say: 'jif' }] });
+    await waitFor('the edit to be written', async () =>
+      JSON.stringify(await written()).includes('"say":"jif"') ? true : undefined,
+    );
+    assert.deepEqual(await written(), {
+      entries: [
+        { text: 'Nguyen', say: 'win' },
+        { text: 'GIF', say: 'jif' },
+      ],
+    });
     // Delete asks first, in the list itself; Keep it leaves the entry, Delete removes only that entry.
     await ui({ action: 'waitFor', selector: `${rows}:has-text("→ jif")` });
     await ui({ action: 'press', key: 'Control+a' });
@@ -126,13 +160,23 @@ test('Edit Pronunciations lists the lexicon entries: search, ▶ hears one, Ente
     await ui({ action: 'click', selector: `${nguyen} .action-label.codicon-trash` });
     await ui({ action: 'click', selector: `${rows}:has-text("Keep it")` });
     await ui({ action: 'waitFor', selector: `${rows}:has-text("→ jif")` });
-    assert.deepEqual(await written(), { entries: [{ text: 'Nguyen', say: 'win' }, { text: 'GIF', say: 'jif' }] });
+    assert.deepEqual(await written(), {
+      entries: [
+        { text: 'Nguyen', say: 'win' },
+        { text: 'GIF', say: 'jif' },
+      ],
+    });
     await ui({ action: 'type', selector: input, text: 'nguyen' });
     await ui({ action: 'waitFor', selector: nguyen });
     await ui({ action: 'click', selector: `${nguyen} .action-label.codicon-trash` });
-    await ui({ action: 'waitFor', selector: '.quick-input-widget:has-text("Delete the pronunciation of \\"Nguyen\\"?")' });
+    await ui({
+      action: 'waitFor',
+      selector: '.quick-input-widget:has-text("Delete the pronunciation of \\"Nguyen\\"?")',
+    });
     await ui({ action: 'click', selector: `${rows}:has-text("Delete")` });
-    await waitFor('the entry to be deleted', async () => (JSON.stringify(await written()).includes('Nguyen') ? undefined : true));
+    await waitFor('the entry to be deleted', async () =>
+      JSON.stringify(await written()).includes('Nguyen') ? undefined : true,
+    );
     assert.deepEqual(await written(), { entries: [{ text: 'GIF', say: 'jif' }] });
   } finally {
     watching.dispose();

@@ -13,15 +13,28 @@ import { closePanelViews, screenshot, setting, testModel, ui, updateSetting, wai
 
 // talk.srt beside talk.mp4 (6.5 s of test pictures with hard cuts, a tone as its sound).
 const TALK = [
-  '1', '00:00:00,300 --> 00:00:02,000', 'And so my fellow Americans,', '',
-  '2', '00:00:02,500 --> 00:00:03,700', 'ask not', '',
-  '3', '00:00:04,000 --> 00:00:05,000', 'what your country can do for you, ask what you can do for your country.', '',
-  '4', '00:00:05,500 --> 00:00:06,400', 'The end.', '',
+  '1',
+  '00:00:00,300 --> 00:00:02,000',
+  'And so my fellow Americans,',
+  '',
+  '2',
+  '00:00:02,500 --> 00:00:03,700',
+  'ask not',
+  '',
+  '3',
+  '00:00:04,000 --> 00:00:05,000',
+  'what your country can do for you, ask what you can do for your country.',
+  '',
+  '4',
+  '00:00:05,500 --> 00:00:06,400',
+  'The end.',
+  '',
 ].join('\n');
 const webview = ['iframe.webview.ready', 'iframe#active-frame'];
 const folder = (): vscode.Uri => workspaceFile('cue-grid');
 const talk = (): vscode.Uri => workspaceFile('cue-grid', 'talk.srt');
-const document = (): vscode.TextDocument | undefined => vscode.workspace.textDocuments.find((d) => d.uri.toString() === talk().toString());
+const document = (): vscode.TextDocument | undefined =>
+  vscode.workspace.textDocuments.find((d) => d.uri.toString() === talk().toString());
 
 async function changedTo(expected: string, what: string): Promise<void> {
   await waitFor(what, () => (document()?.getText() === expected ? true : undefined)).catch((error: unknown) => {
@@ -46,9 +59,22 @@ test('the cue grid shows each cue with its reading speed and problems, and a cel
   const grid = await vscode.commands.executeCommand<CueGrid>('speechStudio.openCueGrid', talk());
   assert.ok(grid, 'the command returns the grid');
   assert.equal(path.basename(grid.media?.fsPath ?? ''), 'talk.mp4', 'the video beside the file is its media');
-  await waitFor('the rows with the checker\'s problems', () => (grid.rows().length === 4 && grid.rows()[2].problems.length > 0 ? true : undefined));
-  assert.deepEqual(grid.rows().map((r) => [r.index, r.duration, r.charsPerSecond]), [[1, 1.7, 15.9], [2, 1.2, 5.8], [3, 1, 71], [4, 0.9, 8.9]]);
-  assert.ok(grid.rows()[2].problems.some((p) => /71\.0 characters per second/.test(p)), grid.rows()[2].problems.join('; '));
+  await waitFor("the rows with the checker's problems", () =>
+    grid.rows().length === 4 && grid.rows()[2].problems.length > 0 ? true : undefined,
+  );
+  assert.deepEqual(
+    grid.rows().map((r) => [r.index, r.duration, r.charsPerSecond]),
+    [
+      [1, 1.7, 15.9],
+      [2, 1.2, 5.8],
+      [3, 1, 71],
+      [4, 0.9, 8.9],
+    ],
+  );
+  assert.ok(
+    grid.rows()[2].problems.some((p) => /71\.0 characters per second/.test(p)),
+    grid.rows()[2].problems.join('; '),
+  );
   assert.equal((await ui({ action: 'count', frames: webview, selector: 'tbody tr' })).count, 4);
   await ui({ action: 'waitFor', frames: webview, selector: 'tr[data-index="3"] td.cps.fast' });
 
@@ -87,7 +113,12 @@ test('the cue grid shows each cue with its reading speed and problems, and a cel
 test('the video preview shows the cue of a given time over the picture, follows the text editor, and a selected row reveals its cue', async () => {
   const grid = await vscode.commands.executeCommand<CueGrid>('speechStudio.openCueGrid', talk());
   assert.ok(grid);
-  for (const [seconds, cue, text] of [[3, 2, 'ask not'], [3.85, null, ''], [4.5, 3, 'what your country'], [0.1, null, '']] as const) {
+  for (const [seconds, cue, text] of [
+    [3, 2, 'ask not'],
+    [3.85, null, ''],
+    [4.5, 3, 'what your country'],
+    [0.1, null, ''],
+  ] as const) {
     const shown = await grid.showAt(seconds);
     assert.ok(Math.abs(shown.time - seconds) < 0.05, `the video went to ${shown.time} s, asked ${seconds} s`);
     assert.equal(shown.cue, cue, `the cue shown at ${seconds} s`);
@@ -100,14 +131,28 @@ test('the video preview shows the cue of a given time over the picture, follows 
 
   // A click on a row reveals its cue in the text editor beside, the cursor on its text.
   await ui({ action: 'click', frames: webview, selector: 'tr[data-index="3"] td.number' });
-  const editor = await waitFor('the text editor at cue 3', () => vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === talk().toString() && e.selection.active.line === 10));
+  const editor = await waitFor('the text editor at cue 3', () =>
+    vscode.window.visibleTextEditors.find(
+      (e) => e.document.uri.toString() === talk().toString() && e.selection.active.line === 10,
+    ),
+  );
   await ui({ action: 'waitFor', frames: webview, selector: 'tr.selected[data-index="3"]' });
-  await waitFor('the preview at cue 3\'s start', async () => ((await ui({ action: 'texts', frames: webview, selector: '#overlay' })).texts as string[])[0]?.startsWith('what your') ? true : undefined);
+  await waitFor("the preview at cue 3's start", async () =>
+    ((await ui({ action: 'texts', frames: webview, selector: '#overlay' })).texts as string[])[0]?.startsWith(
+      'what your',
+    )
+      ? true
+      : undefined,
+  );
 
   // The text editor's cursor selects the row and moves the preview to its cue.
   editor.selection = new vscode.Selection(14, 0, 14, 0);
   await ui({ action: 'waitFor', frames: webview, selector: 'tr.selected[data-index="4"]' });
-  await waitFor('the preview at cue 4', async () => ((await ui({ action: 'texts', frames: webview, selector: '#overlay' })).texts as string[])[0] === 'The end.' ? true : undefined);
+  await waitFor('the preview at cue 4', async () =>
+    ((await ui({ action: 'texts', frames: webview, selector: '#overlay' })).texts as string[])[0] === 'The end.'
+      ? true
+      : undefined,
+  );
   // The picture for the docs, with the room a subtitler gives the grid: the side bar closed.
   await vscode.commands.executeCommand('workbench.action.closeSidebar');
   await screenshot('cue-grid');
@@ -123,7 +168,11 @@ test('the video preview shows the cue of a given time over the picture, follows 
   const playback = await vscode.commands.executeCommand<CuePlayback>(play.command, ...(play.arguments ?? []));
   assert.equal(playback?.report.state, 'playing', playback?.report.error ?? 'nothing played');
   assert.equal((await playback.ended).position, 3.7);
-  await waitFor('the preview at the player\'s playhead', async () => (((await ui({ action: 'texts', frames: webview, selector: '#clock' })).texts as string[])[0] === '0:03.700' ? true : undefined));
+  await waitFor("the preview at the player's playhead", async () =>
+    ((await ui({ action: 'texts', frames: webview, selector: '#clock' })).texts as string[])[0] === '0:03.700'
+      ? true
+      : undefined,
+  );
   assert.equal(editor.selection.active.line, 14, 'the cursor stayed: the player moved the preview');
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   await closePanelViews();

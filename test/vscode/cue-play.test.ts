@@ -9,10 +9,22 @@ import { closePanelViews, playerShown, screenshot, testModel, ui, waitFor, works
 
 // talk.srt beside talk.wav (jfk.wav, 11 s): "▶ Play" finds the media by its name.
 const TALK = [
-  '1', '00:00:00,300 --> 00:00:02,000', 'And so my fellow Americans,', '',
-  '2', '00:00:02,500 --> 00:00:03,700', 'ask not', '',
-  '3', '00:00:04,000 --> 00:00:07,000', 'what your country can do for you,', '',
-  '4', '00:00:07,500 --> 00:00:10,500', 'ask what you can do for your country.', '',
+  '1',
+  '00:00:00,300 --> 00:00:02,000',
+  'And so my fellow Americans,',
+  '',
+  '2',
+  '00:00:02,500 --> 00:00:03,700',
+  'ask not',
+  '',
+  '3',
+  '00:00:04,000 --> 00:00:07,000',
+  'what your country can do for you,',
+  '',
+  '4',
+  '00:00:07,500 --> 00:00:10,500',
+  'ask what you can do for your country.',
+  '',
 ].join('\n');
 const webview = ['iframe.webview.ready', 'iframe#active-frame'];
 const folder = (): vscode.Uri => workspaceFile('cue-play');
@@ -41,13 +53,30 @@ test('"▶ Play" above a cue plays exactly that span of the media, with the cue 
     const found = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', talk(), 10);
     return found.length === 4 ? found : undefined;
   });
-  assert.deepEqual(lenses.map((lens) => [lens.range.start.line, lens.command?.title]), [[1, '▶ Play'], [5, '▶ Play'], [9, '▶ Play'], [13, '▶ Play']]);
-  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', talk(), new vscode.Position(5, 3));
-  const hoverText = hovers.flatMap((hover) => hover.contents.map((content) => (typeof content === 'string' ? content : content.value))).join('\n');
+  assert.deepEqual(
+    lenses.map((lens) => [lens.range.start.line, lens.command?.title]),
+    [
+      [1, '▶ Play'],
+      [5, '▶ Play'],
+      [9, '▶ Play'],
+      [13, '▶ Play'],
+    ],
+  );
+  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+    'vscode.executeHoverProvider',
+    talk(),
+    new vscode.Position(5, 3),
+  );
+  const hoverText = hovers
+    .flatMap((hover) => hover.contents.map((content) => (typeof content === 'string' ? content : content.value)))
+    .join('\n');
   assert.match(hoverText, /\[▶ Play cue 2\]\(command:speechStudio\.playCue\?/);
 
   // Cue 1 starts, then cue 2 cuts it short: whoever waited for cue 1 to end hears that it stopped.
-  const first = await vscode.commands.executeCommand<CuePlayback>(lenses[0].command!.command, ...(lenses[0].command!.arguments ?? []));
+  const first = await vscode.commands.executeCommand<CuePlayback>(
+    lenses[0].command!.command,
+    ...(lenses[0].command!.arguments ?? []),
+  );
   assert.equal(first?.report.state, 'playing', first?.report.error ?? '');
   assert.ok(Math.abs(first.report.start - 0.3) < 0.05, `cue 1 started at ${first.report.start} s`);
   const command = lenses[1].command!;
@@ -57,20 +86,23 @@ test('"▶ Play" above a cue plays exactly that span of the media, with the cue 
   assert.equal(playback.cue, 2);
   assert.equal(playback.media, path.join(folder().fsPath, 'talk.wav'));
   assert.equal(playback.report.state, 'playing', playback.report.error ?? '');
-  assert.ok(Math.abs(playback.report.start - 2.5) < 0.05, `the player started at ${playback.report.start} s (cue 2 starts at 2.5 s)`);
+  assert.ok(
+    Math.abs(playback.report.start - 2.5) < 0.05,
+    `the player started at ${playback.report.start} s (cue 2 starts at 2.5 s)`,
+  );
   assert.equal(playback.report.end, 3.7);
-  assert.deepEqual(playback.lines, { first: 4, last: 6 }, 'cue 2\'s number, timing and text are highlighted');
+  assert.deepEqual(playback.lines, { first: 4, last: 6 }, "cue 2's number, timing and text are highlighted");
   assert.equal(editor.document.uri.toString(), talk().toString());
   assert.equal((await first.ended).state, 'paused', 'cue 1 was cut short');
   const ended = await playback.ended;
   const seconds = (performance.now() - started) / 1000;
   assert.equal(ended.state, 'ended');
-  assert.equal(ended.position, 3.7, 'the player stopped at the cue\'s end');
+  assert.equal(ended.position, 3.7, "the player stopped at the cue's end");
   assert.ok(seconds >= 1.1, `the 1.2 s span took ${seconds.toFixed(2)} s to play: it was played, not skipped`);
   await playerShown(); // the player is open, in the Speech Studio panel
 }, 60_000);
 
-test('Shift Subtitle Timing makes the cue at the cursor start at the player\'s playhead, as one undoable edit', async () => {
+test("Shift Subtitle Timing makes the cue at the cursor start at the player's playhead, as one undoable edit", async () => {
   const editor = await openTalk();
   editor.selection = new vscode.Selection(10, 2, 10, 2); // in cue 3's text; the playhead is at 3.7 s (cue 2's end)
   const shifting = Promise.resolve(vscode.commands.executeCommand<boolean>('speechStudio.shiftSubtitleTiming'));
@@ -80,9 +112,13 @@ test('Shift Subtitle Timing makes the cue at the cursor start at the player\'s p
   await ui({ action: 'waitFor', selector: row('From cue 3 on') });
   await ui({ action: 'click', selector: row('From cue 3 on') });
   assert.equal(await shifting, true);
-  assert.equal(editor.document.getText(), TALK
-    .replace('00:00:04,000 --> 00:00:07,000', '00:00:03,700 --> 00:00:06,700')
-    .replace('00:00:07,500 --> 00:00:10,500', '00:00:07,200 --> 00:00:10,200'));
+  assert.equal(
+    editor.document.getText(),
+    TALK.replace('00:00:04,000 --> 00:00:07,000', '00:00:03,700 --> 00:00:06,700').replace(
+      '00:00:07,500 --> 00:00:10,500',
+      '00:00:07,200 --> 00:00:10,200',
+    ),
+  );
   await vscode.commands.executeCommand('undo');
   assert.equal(editor.document.getText(), TALK, 'one undo takes the whole shift back');
 }, 60_000);
@@ -98,7 +134,10 @@ test('the subtitle timeline draws the waveform and the cues, follows the cursor,
   assert.equal(rendered.blocks, 4);
   assert.ok(Math.abs(rendered.buckets - 1100) <= 2, `100 buckets a second of 11 s: ${rendered.buckets}`);
   assert.equal(rendered.current, 1, 'the cue at the cursor is highlighted');
-  assert.deepEqual((await ui({ action: 'texts', frames: webview, selector: '.cue' })).texts, TALK.split('\n').filter((_, i) => i % 4 === 2));
+  assert.deepEqual(
+    (await ui({ action: 'texts', frames: webview, selector: '.cue' })).texts,
+    TALK.split('\n').filter((_, i) => i % 4 === 2),
+  );
 
   const highlighted = timeline.highlighted();
   editor.selection = new vscode.Selection(10, 0, 10, 0);
@@ -106,7 +145,9 @@ test('the subtitle timeline draws the waveform and the cues, follows the cursor,
   await ui({ action: 'waitFor', frames: webview, selector: '.cue.current[data-index="3"]' });
 
   const redrawn = timeline.rendered();
-  await editor.edit((edit) => edit.insert(new vscode.Position(editor.document.lineCount, 0), '\n5\n00:00:10,600 --> 00:00:11,000\nThe end.\n'));
+  await editor.edit((edit) =>
+    edit.insert(new vscode.Position(editor.document.lineCount, 0), '\n5\n00:00:10,600 --> 00:00:11,000\nThe end.\n'),
+  );
   assert.equal((await redrawn).blocks, 5, 'an edit redraws the blocks');
   const back = timeline.rendered();
   await vscode.commands.executeCommand('undo');

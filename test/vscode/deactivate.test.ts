@@ -23,29 +23,38 @@ const alive = (pid: number): boolean => {
 
 /** The engine processes this extension host forked: its children running dist/engine-worker.js. */
 function enginePids(): number[] {
-  return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => {
-    try {
-      // The parent pid is the 4th field of /proc/<pid>/stat, after the command name in parentheses.
-      const parent = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]);
-      return parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('engine-worker.js');
-    } catch {
-      return false;
-    }
-  });
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        // The parent pid is the 4th field of /proc/<pid>/stat, after the command name in parentheses.
+        const parent = Number(
+          readFileSync(`/proc/${pid}/stat`, 'utf8')
+            .replace(/^.*\) /s, '')
+            .split(' ')[1],
+        );
+        return parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('engine-worker.js');
+      } catch {
+        return false;
+      }
+    });
 }
 
-test('deactivate() stops the window\'s server, stores the running job as interrupted and ends the engine process', async () => {
+test("deactivate() stops the window's server, stores the running job as interrupted and ends the engine process", async () => {
   const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
   const studio = await extensionApi();
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the extension's own CommonJS bundle, from the extension host's module cache
   const loaded = require(path.join(extension.extensionPath, 'dist', 'extension.js')) as { deactivate(): Promise<void> };
   const base = studio.baseUrl;
-  assert.ok(base, 'the window\'s Local API runs');
+  assert.ok(base, "the window's Local API runs");
   assert.equal((await fetch(`${base}/health`)).status, 200);
   const dataDir = setting<string>('dataDirectory');
-  assert.ok(dataDir, 'the suite\'s settings name the data directory');
+  assert.ok(dataDir, "the suite's settings name the data directory");
 
-  const job = await studio.createTtsJob({ text: 'A long text that is still being spoken when the window closes. '.repeat(1200) });
+  const job = await studio.createTtsJob({
+    text: 'A long text that is still being spoken when the window closes. '.repeat(1200),
+  });
   await processing(studio, job.id);
   const engines = enginePids();
   assert.ok(engines.length > 0, 'an engine process runs the job');

@@ -26,35 +26,50 @@ const SCENE = `WEBVTT
 /** The language model runtime is in the extension, also installed from its .vsix (scripts/package.mjs). */
 function runtimeInstalled(): boolean {
   const extension = vscode.extensions.getExtension(EXTENSION_ID);
-  return extension !== undefined && existsSync(path.join(extension.extensionPath, 'node_modules', 'node-llama-cpp', 'package.json'));
+  return (
+    extension !== undefined &&
+    existsSync(path.join(extension.extensionPath, 'node_modules', 'node-llama-cpp', 'package.json'))
+  );
 }
 
-test('Dub Media writes a dubbed copy beside the video as a job: the video copied bit for bit, a new default German track', async () => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'vscode-dub-'));
-  const installed = path.join(setting<string>('dataDirectory'), 'models', 'llm', TINY_LLM_NAME);
-  try {
-    await mkdir(path.dirname(installed), { recursive: true });
-    await copyFile(await tinyLlmModel(), installed);
-    const video = path.join(dir, 'scene.mp4');
-    await makeTalkingVideo(video, 8);
-    const subtitles = path.join(dir, 'scene.vtt');
-    await writeFile(subtitles, SCENE);
-    const done = await vscode.commands.executeCommand<DubMediaResult>('speechStudio.dubMedia', { input: video, to: 'de', subtitles, mix: 'duck' });
-    assert.ok(runtimeInstalled(), 'node-llama-cpp is part of the extension, source folder and .vsix alike');
-    assert.equal(done?.status, 'succeeded', done?.error ?? '');
-    assert.equal(done.output, path.join(dir, 'scene.de.mp4'));
-    assert.deepEqual(done.result?.speakers.map((speaker) => speaker.label), ['Ann', 'Bob']);
-    const [original, dubbed] = [await probeVideoFile(video), await probeVideoFile(done.output)];
-    assert.equal(dubbed.videoPacketsMd5, original.videoPacketsMd5);
-    const audio = dubbed.streams.filter((stream) => stream.codecType === 'audio');
-    assert.equal(audio.length, 2);
-    assert.equal(audio[0].language, 'ger');
-    assert.ok(Math.abs(dubbed.durationSeconds - original.durationSeconds) < 0.1);
-  } finally {
-    await rm(installed, { force: true });
-    await rm(dir, { recursive: true, force: true });
-  }
-}, DUB_TIMEOUT_MS);
+test(
+  'Dub Media writes a dubbed copy beside the video as a job: the video copied bit for bit, a new default German track',
+  async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'vscode-dub-'));
+    const installed = path.join(setting<string>('dataDirectory'), 'models', 'llm', TINY_LLM_NAME);
+    try {
+      await mkdir(path.dirname(installed), { recursive: true });
+      await copyFile(await tinyLlmModel(), installed);
+      const video = path.join(dir, 'scene.mp4');
+      await makeTalkingVideo(video, 8);
+      const subtitles = path.join(dir, 'scene.vtt');
+      await writeFile(subtitles, SCENE);
+      const done = await vscode.commands.executeCommand<DubMediaResult>('speechStudio.dubMedia', {
+        input: video,
+        to: 'de',
+        subtitles,
+        mix: 'duck',
+      });
+      assert.ok(runtimeInstalled(), 'node-llama-cpp is part of the extension, source folder and .vsix alike');
+      assert.equal(done?.status, 'succeeded', done?.error ?? '');
+      assert.equal(done.output, path.join(dir, 'scene.de.mp4'));
+      assert.deepEqual(
+        done.result?.speakers.map((speaker) => speaker.label),
+        ['Ann', 'Bob'],
+      );
+      const [original, dubbed] = [await probeVideoFile(video), await probeVideoFile(done.output)];
+      assert.equal(dubbed.videoPacketsMd5, original.videoPacketsMd5);
+      const audio = dubbed.streams.filter((stream) => stream.codecType === 'audio');
+      assert.equal(audio.length, 2);
+      assert.equal(audio[0].language, 'ger');
+      assert.ok(Math.abs(dubbed.durationSeconds - original.durationSeconds) < 0.1);
+    } finally {
+      await rm(installed, { force: true });
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+  DUB_TIMEOUT_MS,
+);
 
 test('Dub Media refuses a language no voice speaks before any job, and writes nothing', async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'vscode-dub-'));
@@ -63,7 +78,12 @@ test('Dub Media refuses a language no voice speaks before any job, and writes no
     await makeTalkingVideo(video, 2);
     const subtitles = path.join(dir, 'scene.vtt');
     await writeFile(subtitles, SCENE);
-    const done = await vscode.commands.executeCommand<DubMediaResult>('speechStudio.dubMedia', { input: video, to: 'xx', subtitles, mix: 'replace' });
+    const done = await vscode.commands.executeCommand<DubMediaResult>('speechStudio.dubMedia', {
+      input: video,
+      to: 'xx',
+      subtitles,
+      mix: 'replace',
+    });
     assert.equal(done, undefined, 'refused before any job');
     assert.ok(!existsSync(path.join(dir, 'scene.xx.mp4')));
   } finally {

@@ -56,10 +56,15 @@ export async function runAll(): Promise<{ passed: number; failed: number }> {
       console.log(`  ✔ ${name} (${Math.round(performance.now() - started)} ms)`);
     } catch (error) {
       failed++;
-      console.log(`  ✘ ${name} (${Math.round(performance.now() - started)} ms)\n      ${error instanceof Error ? (error.stack ?? error.message).split('\n').slice(0, 6).join('\n      ') : String(error)}`);
+      console.log(
+        `  ✘ ${name} (${Math.round(performance.now() - started)} ms)\n      ${error instanceof Error ? (error.stack ?? error.message).split('\n').slice(0, 6).join('\n      ') : String(error)}`,
+      );
     }
   }
-  for (const fn of afterAll) await Promise.resolve().then(fn).catch((error) => console.log(`  teardown failed: ${String(error)}`));
+  for (const fn of afterAll)
+    await Promise.resolve()
+      .then(fn)
+      .catch((error) => console.log(`  teardown failed: ${String(error)}`));
   console.log(`${passed} passed, ${failed} failed`);
   return { passed, failed };
 }

@@ -31,7 +31,11 @@ export function workspaceFile(...parts: string[]): vscode.Uri {
 export class GiveUp extends Error {}
 
 /** Polls `check` until it returns something truthy, or fails with `what` after `timeoutMs`. */
-export async function waitFor<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
@@ -54,11 +58,19 @@ export interface HttpAnswer {
 }
 
 /** A request to the Local API from inside the extension host, as a script or another tool would send it. */
-export async function api(base: string, route: string, init: { method?: string; key?: string; json?: unknown } = {}): Promise<HttpAnswer> {
+export async function api(
+  base: string,
+  route: string,
+  init: { method?: string; key?: string; json?: unknown } = {},
+): Promise<HttpAnswer> {
   const headers: Record<string, string> = {};
   if (init.key) headers.Authorization = `Bearer ${init.key}`;
   if (init.json !== undefined) headers['Content-Type'] = 'application/json';
-  const response = await fetch(`${base}${route}`, { method: init.method ?? 'GET', headers, body: init.json === undefined ? undefined : JSON.stringify(init.json) });
+  const response = await fetch(`${base}${route}`, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.json === undefined ? undefined : JSON.stringify(init.json),
+  });
   const text = await response.text();
   let body: unknown = text;
   try {
@@ -71,19 +83,28 @@ export async function api(base: string, route: string, init: { method?: string; 
 
 /** The job once it has finished, whatever the outcome; tests then assert the status with its error. */
 export function finished(studio: SpeechStudioApi, id: string, timeoutMs = 30_000): Promise<SpeechStudioJob> {
-  return waitFor(`job ${id} to finish`, () => {
-    const job = studio.getJob(id);
-    return job && !['queued', 'loading_model', 'processing'].includes(job.status) ? job : undefined;
-  }, timeoutMs);
+  return waitFor(
+    `job ${id} to finish`,
+    () => {
+      const job = studio.getJob(id);
+      return job && !['queued', 'loading_model', 'processing'].includes(job.status) ? job : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 /** The job once the engine works on it (with some progress); gives up at once if it finished instead. */
 export function processing(studio: SpeechStudioApi, id: string, timeoutMs = 30_000): Promise<SpeechStudioJob> {
-  return waitFor(`job ${id} to make progress`, () => {
-    const job = studio.getJob(id);
-    if (job && !['queued', 'loading_model', 'processing'].includes(job.status)) throw new GiveUp(`job ${job.name} ${job.status}: ${job.error ?? ''}`);
-    return job?.status === 'processing' && job.progress > 0 ? job : undefined;
-  }, timeoutMs);
+  return waitFor(
+    `job ${id} to make progress`,
+    () => {
+      const job = studio.getJob(id);
+      if (job && !['queued', 'loading_model', 'processing'].includes(job.status))
+        throw new GiveUp(`job ${job.name} ${job.status}: ${job.error ?? ''}`);
+      return job?.status === 'processing' && job.progress > 0 ? job : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 /** Fails with the job's own error unless it succeeded. */
@@ -116,13 +137,24 @@ export function testModel(relative: string): string {
  * Asks the browser driver (run-tests.js) to do what only the workbench page can: take a screenshot, click.
  * Resolves with the driver's answer; rejects when the action failed.
  */
-export async function ui(request: { action: 'screenshot' | 'click' | 'press' | 'waitFor' | 'count' | 'texts' | 'type' | 'property' | 'drag'; [key: string]: unknown }, timeoutMs = 20_000): Promise<Record<string, unknown>> {
+export async function ui(
+  request: {
+    action: 'screenshot' | 'click' | 'press' | 'waitFor' | 'count' | 'texts' | 'type' | 'property' | 'drag';
+    [key: string]: unknown;
+  },
+  timeoutMs = 20_000,
+): Promise<Record<string, unknown>> {
   const dir = process.env.UI_REQUEST_DIR;
   if (!dir) throw new Error('UI_REQUEST_DIR is not set (the runner sets it)');
   const id = randomUUID();
   console.log(`[ui-request] ${JSON.stringify({ ...request, id })}`);
   const answerFile = path.join(dir, `${id}.json`);
-  const answer = await waitFor(`the browser to ${request.action}`, () => (existsSync(answerFile) ? (JSON.parse(readFileSync(answerFile, 'utf8')) as Record<string, unknown>) : undefined), timeoutMs);
+  const answer = await waitFor(
+    `the browser to ${request.action}`,
+    () =>
+      existsSync(answerFile) ? (JSON.parse(readFileSync(answerFile, 'utf8')) as Record<string, unknown>) : undefined,
+    timeoutMs,
+  );
   if (!answer.ok) throw new Error(`ui ${request.action} failed: ${String(answer.error)}`);
   return answer;
 }
@@ -132,7 +164,10 @@ export const WEBVIEW_FRAMES = ['iframe.webview.ready', 'iframe#active-frame'];
 
 /** Waits until the Player view shows in the Speech Studio panel, with the audio element on its page (the first webview of a window can take long to load on a busy machine). */
 export const playerShown = (timeoutMs = 30_000): Promise<Record<string, unknown>> =>
-  ui({ action: 'waitFor', frames: WEBVIEW_FRAMES, selector: 'body[data-view="player"] audio', timeout: timeoutMs }, timeoutMs + 10_000);
+  ui(
+    { action: 'waitFor', frames: WEBVIEW_FRAMES, selector: 'body[data-view="player"] audio', timeout: timeoutMs },
+    timeoutMs + 10_000,
+  );
 
 /** Takes the Player and the Timeline out of the Speech Studio panel (as their Close actions do). */
 export async function closePanelViews(): Promise<void> {
@@ -151,7 +186,8 @@ export const clearNotifications = (): Thenable<unknown> => vscode.commands.execu
 export async function waitForNotification(...selectors: string[]): Promise<void> {
   await vscode.commands.executeCommand('notifications.showList');
   try {
-    for (const selector of selectors) await ui({ action: 'waitFor', selector: `.notifications-center .notification-list-item${selector}` });
+    for (const selector of selectors)
+      await ui({ action: 'waitFor', selector: `.notifications-center .notification-list-item${selector}` });
   } finally {
     await vscode.commands.executeCommand('notifications.hideList');
   }
@@ -161,7 +197,10 @@ export async function waitForNotification(...selectors: string[]): Promise<void>
  * A screenshot for the README (taken only when the runner was given SCREENSHOT_DIR); old notifications are
  * cleared first unless `keepNotifications`.
  */
-export async function screenshot(name: string, options: { selector?: string; keepNotifications?: boolean } = {}): Promise<unknown> {
+export async function screenshot(
+  name: string,
+  options: { selector?: string; keepNotifications?: boolean } = {},
+): Promise<unknown> {
   if (!options.keepNotifications) await clearNotifications();
   return ui({ action: 'screenshot', name, selector: options.selector });
 }

@@ -12,11 +12,26 @@ import { setting, testModel, updateSetting, waitFor, workspaceFile } from './hel
 
 /** jfk.wav's words, with what whisper invents over silence, loops and a cue faster than speech. */
 const TALK = [
-  '1', '00:00:00,320 --> 00:00:02,270', 'And so, my fellow Americans,', '',
-  '2', '00:00:03,270 --> 00:00:04,410', 'Thanks for watching!', '',
-  '3', '00:00:05,380 --> 00:00:07,680', 'ask not ask not ask not ask not', '',
-  '4', '00:00:08,160 --> 00:00:08,500', 'ask what you can do for your country, my fellow Americans', '',
-  '5', '00:00:10,700 --> 00:00:11,000', 'Thank you.', '',
+  '1',
+  '00:00:00,320 --> 00:00:02,270',
+  'And so, my fellow Americans,',
+  '',
+  '2',
+  '00:00:03,270 --> 00:00:04,410',
+  'Thanks for watching!',
+  '',
+  '3',
+  '00:00:05,380 --> 00:00:07,680',
+  'ask not ask not ask not ask not',
+  '',
+  '4',
+  '00:00:08,160 --> 00:00:08,500',
+  'ask what you can do for your country, my fellow Americans',
+  '',
+  '5',
+  '00:00:10,700 --> 00:00:11,000',
+  'Thank you.',
+  '',
 ].join('\n');
 
 const vadDir = (): string => path.join(setting<string>('dataDirectory'), 'models', 'vad');
@@ -40,7 +55,9 @@ test('Cues a recognizer may have invented are pointed at, text over silence once
     const editor = await vscode.window.showTextDocument(srt);
     // The stock phrase (cue 2), the loop (cue 3) and the speed (cue 4), each on its timing line.
     const typed = ['6:stock-phrase', '10:repetition', '14:too-fast'];
-    await waitFor(`the invented-text hints ${JSON.stringify(typed)}`, () => (JSON.stringify(flagged(srt)) === JSON.stringify(typed) ? true : undefined)).catch((error: unknown) => {
+    await waitFor(`the invented-text hints ${JSON.stringify(typed)}`, () =>
+      JSON.stringify(flagged(srt)) === JSON.stringify(typed) ? true : undefined,
+    ).catch((error: unknown) => {
       throw new Error(`${String(error)}; shown: ${JSON.stringify(flagged(srt))}`);
     });
 
@@ -50,16 +67,27 @@ test('Cues a recognizer may have invented are pointed at, text over silence once
     // The speech as the engine found it (its cache), and what the flags make of it: cue 5 is over silence.
     const cacheDir = path.join(setting<string>('dataDirectory'), 'cache', 'speech-regions');
     const [entry] = (await readdir(cacheDir)).filter((name) => name.endsWith('.json'));
-    const { regions } = (JSON.parse(await readFile(path.join(cacheDir, entry), 'utf8')) as { result: SpeechRegionsResult }).result;
+    const { regions } = (
+      JSON.parse(await readFile(path.join(cacheDir, entry), 'utf8')) as { result: SpeechRegionsResult }
+    ).result;
     const expected = checkInventedText(TALK, 'srt', regions);
     assert.deepEqual(check.problems, expected);
-    assert.ok(expected.some((problem) => problem.cue === 5 && problem.flag === 'no-speech'), `cue 5 is after the last word: ${JSON.stringify(regions)}`);
+    assert.ok(
+      expected.some((problem) => problem.cue === 5 && problem.flag === 'no-speech'),
+      `cue 5 is after the last word: ${JSON.stringify(regions)}`,
+    );
     await waitFor('the no-speech hint', () => (flagged(srt).includes('18:no-speech') ? true : undefined));
 
     // Cue 2's fixes: remove it (one undoable edit), or re-transcribe it.
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', srt, new vscode.Range(5, 0, 5, 5));
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      srt,
+      new vscode.Range(5, 0, 5, 5),
+    );
     // The command hands back the actions without their diagnostics: tell them by title.
-    const titles = actions.map((action) => action.title).filter((title) => /^(Remove|Re-transcribe) cue \d+$/.test(title));
+    const titles = actions
+      .map((action) => action.title)
+      .filter((title) => /^(Remove|Re-transcribe) cue \d+$/.test(title));
     assert.deepEqual(titles, ['Remove cue 2', 'Re-transcribe cue 2']);
     const remove = actions.find((action) => action.title === 'Remove cue 2');
     assert.ok(remove?.edit && (await vscode.workspace.applyEdit(remove.edit)));
@@ -70,9 +98,15 @@ test('Cues a recognizer may have invented are pointed at, text over silence once
 
     const retranscribe = actions.find((action) => action.title === 'Re-transcribe cue 2');
     assert.ok(retranscribe?.command);
-    const result = await vscode.commands.executeCommand<RetranscribeResult | undefined>(retranscribe.command.command, ...(retranscribe.command.arguments ?? []));
+    const result = await vscode.commands.executeCommand<RetranscribeResult | undefined>(
+      retranscribe.command.command,
+      ...(retranscribe.command.arguments ?? []),
+    );
     assert.ok(result, 're-transcribed');
-    assert.deepEqual(result.spans.map((span) => span.cues), [[2]]);
+    assert.deepEqual(
+      result.spans.map((span) => span.cues),
+      [[2]],
+    );
     assert.equal(result.jobs[0].status, 'succeeded', result.jobs[0].error ?? '');
     if (result.applied) await vscode.commands.executeCommand('undo');
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');

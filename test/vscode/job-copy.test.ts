@@ -8,11 +8,14 @@ import * as vscode from 'vscode';
 import { test } from './harness';
 import { api, extensionApi, succeeded, ui } from './helpers';
 
-test('the Jobs view copies a job id and a curl that downloads a Local API job\'s output, and links the OpenAPI document', async () => {
+test("the Jobs view copies a job id and a curl that downloads a Local API job's output, and links the OpenAPI document", async () => {
   const studio = await extensionApi();
   const base = studio.baseUrl!;
   const voices = await api(base, '/voices?limit=1');
-  const created = await api(base, '/tts/jobs', { method: 'POST', json: { voiceId: voices.body.items[0].id, text: 'Fetched with curl from the Jobs view.' } });
+  const created = await api(base, '/tts/jobs', {
+    method: 'POST',
+    json: { voiceId: voices.body.items[0].id, text: 'Fetched with curl from the Jobs view.' },
+  });
   assert.equal(created.status, 200, JSON.stringify(created.body));
   const job = await succeeded(studio, created.body.id);
 

@@ -29,7 +29,11 @@ test('startLiveTranscription: pushed PCM, committed, comes back as a completed u
   const samples = await jfkSamples();
   for (let at = 0; at < samples.length; at += 1600) live.pushPcm(samples.subarray(at, at + 1600));
   live.commit();
-  const [item] = await waitFor('the completed utterance', () => (completed.length > 0 || problems.length > 0 ? completed : undefined), 120_000);
+  const [item] = await waitFor(
+    'the completed utterance',
+    () => (completed.length > 0 || problems.length > 0 ? completed : undefined),
+    120_000,
+  );
   assert.deepEqual(problems, []);
   assert.ok(item, 'one utterance completed');
   assert.match(item.itemId, /^item_/);

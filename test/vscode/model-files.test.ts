@@ -25,7 +25,10 @@ test('Import Model installs a file downloaded elsewhere once it matches the cata
     await clearNotifications();
     const downloaded = path.join(scratch, 'ggml-silero-v6.2.0.bin');
     await copyFile(testModel('vad/ggml-silero-v6.2.0.bin'), downloaded);
-    const imported = await vscode.commands.executeCommand<InstallResult | undefined>('speechStudio.importModel', vscode.Uri.file(downloaded));
+    const imported = await vscode.commands.executeCommand<InstallResult | undefined>(
+      'speechStudio.importModel',
+      vscode.Uri.file(downloaded),
+    );
     assert.equal(imported?.id, 'vad-silero-v6.2.0');
     const installed = path.join(dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin');
     assert.ok(existsSync(installed));
@@ -39,9 +42,15 @@ test('Import Model installs a file downloaded elsewhere once it matches the cata
     await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(corrupted)));
     await writeFile(corrupted, Buffer.alloc(885098, 7));
     await clearNotifications();
-    const refused = await vscode.commands.executeCommand<InstallResult | undefined>('speechStudio.importModel', vscode.Uri.file(corrupted));
+    const refused = await vscode.commands.executeCommand<InstallResult | undefined>(
+      'speechStudio.importModel',
+      vscode.Uri.file(corrupted),
+    );
     assert.equal(refused, undefined);
-    await waitForNotification(':has-text("Importing the model failed")', ':has-text("it is a different or damaged file")');
+    await waitForNotification(
+      ':has-text("Importing the model failed")',
+      ':has-text("it is a different or damaged file")',
+    );
     await clearNotifications();
   } finally {
     await rm(scratch, { recursive: true, force: true });
@@ -58,7 +67,10 @@ test('an unreachable download names the mirror setting and offers Import Model',
     await clearNotifications();
     const result = await vscode.commands.executeCommand('speechStudio.installModel', 'whisper-tiny-en-q5_1');
     assert.equal(result, undefined);
-    await waitForNotification(':has-text("speechStudio.models.mirror")', ':has-text("speechStudio.models.mirror") .monaco-button:has-text("Import Model…")');
+    await waitForNotification(
+      ':has-text("speechStudio.models.mirror")',
+      ':has-text("speechStudio.models.mirror") .monaco-button:has-text("Import Model…")',
+    );
     await clearNotifications();
   } finally {
     await updateSetting('models.mirror', undefined);

@@ -24,10 +24,11 @@ async function stallingMirror(): Promise<{ url: string; requests: string[]; clos
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
-    close: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -36,7 +37,9 @@ test('Install Model downloads through the mirror setting and Cancel in its notif
   try {
     await updateSetting('models.mirror', mirror.url);
     await clearNotifications();
-    const installing = Promise.resolve(vscode.commands.executeCommand('speechStudio.installModel', 'whisper-tiny-en-q5_1'));
+    const installing = Promise.resolve(
+      vscode.commands.executeCommand('speechStudio.installModel', 'whisper-tiny-en-q5_1'),
+    );
     const toast = '.notifications-toasts .notification-list-item:has-text("Installing Whisper tiny.en")';
     await ui({ action: 'waitFor', selector: `${toast}:has-text("Downloading")` });
     assert.deepEqual(mirror.requests, ['/huggingface.co/ggerganov/whisper.cpp/resolve/main/ggml-tiny.en-q5_1.bin']);
@@ -54,7 +57,9 @@ test('Install Model downloads through the mirror setting and Cancel in its notif
 
 test('Choose Voice searches the voices by language and sets the default voice', async () => {
   const previous = setting<string>('tts.defaultVoice');
-  const picking = Promise.resolve(vscode.commands.executeCommand<{ id: string; name: string }>('speechStudio.chooseVoice'));
+  const picking = Promise.resolve(
+    vscode.commands.executeCommand<{ id: string; name: string }>('speechStudio.chooseVoice'),
+  );
   const input = '.quick-input-widget input';
   await ui({ action: 'waitFor', selector: input });
   await ui({ action: 'type', selector: input, text: 'french' });

@@ -20,7 +20,10 @@ function wavDurationSeconds(wav: Buffer): number {
 test('Narrate Selection speaks the paragraph at the cursor and plays it in the player', async () => {
   const document = await vscode.workspace.openTextDocument(workspaceFile('chapter.md'));
   const editor = await vscode.window.showTextDocument(document);
-  const line = document.getText().split('\n').findIndex((l) => l.startsWith('The second paragraph'));
+  const line = document
+    .getText()
+    .split('\n')
+    .findIndex((l) => l.startsWith('The second paragraph'));
   editor.selection = new vscode.Selection(line, 5, line, 5);
   const result = await vscode.commands.executeCommand<NarrateResult>('speechStudio.narrateSelection');
   assert.ok(result, 'the command returns its job');
@@ -36,7 +39,14 @@ test('Narrate Selection speaks the paragraph at the cursor and plays it in the p
     const { value } = await ui({ action: 'property', name: 'duration', ...audio });
     return typeof value === 'number' && value > 0 ? value : undefined;
   }).catch(async (error: unknown) => {
-    const element = Object.fromEntries(await Promise.all(['readyState', 'networkState', 'currentSrc'].map(async (name) => [name, (await ui({ action: 'property', name, ...audio })).value])));
+    const element = Object.fromEntries(
+      await Promise.all(
+        ['readyState', 'networkState', 'currentSrc'].map(async (name) => [
+          name,
+          (await ui({ action: 'property', name, ...audio })).value,
+        ]),
+      ),
+    );
     throw new Error(`${String(error)}; the <audio> element: ${JSON.stringify(element)}`);
   });
   assert.ok(Math.abs(duration - seconds) < 0.1, `the player has the narration (${duration} s, the file ${seconds} s)`);
@@ -53,13 +63,31 @@ test('Narrate Selection speaks exactly the selected text', async () => {
 });
 
 const probe = async (file: string): Promise<{ format: string; codec: string; seconds: number }> => {
-  const { stdout } = await promisify(execFile)('ffprobe', ['-v', 'error', '-show_entries', 'format=format_name,duration:stream=codec_name', '-of', 'json', file]);
-  const parsed = JSON.parse(stdout) as { format: { format_name: string; duration?: string }; streams: { codec_name: string }[] };
-  return { format: parsed.format.format_name, codec: parsed.streams[0]?.codec_name ?? '', seconds: Number(parsed.format.duration ?? 0) };
+  const { stdout } = await promisify(execFile)('ffprobe', [
+    '-v',
+    'error',
+    '-show_entries',
+    'format=format_name,duration:stream=codec_name',
+    '-of',
+    'json',
+    file,
+  ]);
+  const parsed = JSON.parse(stdout) as {
+    format: { format_name: string; duration?: string };
+    streams: { codec_name: string }[];
+  };
+  return {
+    format: parsed.format.format_name,
+    codec: parsed.streams[0]?.codec_name ?? '',
+    seconds: Number(parsed.format.duration ?? 0),
+  };
 };
 
 test('Save Narration As writes the format the file name asks for, encoded by the engine (ffprobe)', async () => {
-  const narrated = await vscode.commands.executeCommand<NarrateResult>('speechStudio.narrateSelection', { text: 'Saved in every format the name asks for.', play: false });
+  const narrated = await vscode.commands.executeCommand<NarrateResult>('speechStudio.narrateSelection', {
+    text: 'Saved in every format the name asks for.',
+    play: false,
+  });
   assert.equal(narrated?.job.status, 'succeeded', narrated?.job.error ?? '');
   const dir = await mkdtemp(path.join(tmpdir(), 'save-narration-'));
   try {
@@ -73,22 +101,32 @@ test('Save Narration As writes the format the file name asks for, encoded by the
     };
     for (const [extension, wanted] of Object.entries(expected)) {
       const target = path.join(dir, `x.${extension}`);
-      const saved = await vscode.commands.executeCommand<SaveNarrationResult>('speechStudio.saveNarrationAs', { jobId: narrated.job.id, target });
+      const saved = await vscode.commands.executeCommand<SaveNarrationResult>('speechStudio.saveNarrationAs', {
+        jobId: narrated.job.id,
+        target,
+      });
       assert.equal(saved?.file, target, `saved as ${extension}`);
       const found = await probe(target);
       assert.match(found.format, wanted.format, `${extension}: ${found.format}`);
       assert.equal(found.codec, wanted.codec, extension);
       assert.ok(found.seconds > 1, `${extension}: ${found.seconds} s of speech`);
     }
-    assert.deepEqual((await readdir(dir)).sort(), ['x.aac', 'x.flac', 'x.m4a', 'x.mp3', 'x.ogg', 'x.wav'], 'nothing else, no x.mp3.wav');
-    const refused = await vscode.commands.executeCommand<SaveNarrationResult>('speechStudio.saveNarrationAs', { jobId: narrated.job.id, target: path.join(dir, 'x.txt') });
+    assert.deepEqual(
+      (await readdir(dir)).sort(),
+      ['x.aac', 'x.flac', 'x.m4a', 'x.mp3', 'x.ogg', 'x.wav'],
+      'nothing else, no x.mp3.wav',
+    );
+    const refused = await vscode.commands.executeCommand<SaveNarrationResult>('speechStudio.saveNarrationAs', {
+      jobId: narrated.job.id,
+      target: path.join(dir, 'x.txt'),
+    });
     assert.equal(refused, undefined, 'an extension it cannot write is refused, not renamed');
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }, 180_000);
 
-test('Save Narration As on the player\'s title bar: a name cut at a word boundary is suggested, and typing x.mp3 gives an mp3', async () => {
+test("Save Narration As on the player's title bar: a name cut at a word boundary is suggested, and typing x.mp3 gives an mp3", async () => {
   const text = 'It was a bright cold day in April, and the clocks were striking thirteen.';
   const narrated = await vscode.commands.executeCommand<NarrateResult>('speechStudio.narrateSelection', { text });
   assert.equal(narrated?.job.status, 'succeeded');

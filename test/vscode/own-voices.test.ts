@@ -17,7 +17,10 @@ import { writeZipVoiceModel } from '../fixtures/zipvoice/make-zipvoice-model';
 import { test } from './harness';
 import { clearNotifications, setting, testModel, ui } from './helpers';
 
-const target = (id: string, role: string): string => builtinCatalog().models.find((e) => e.id === id)!.files.find((f) => f.role === role)!.target;
+const target = (id: string, role: string): string =>
+  builtinCatalog()
+    .models.find((e) => e.id === id)!
+    .files.find((f) => f.role === role)!.target;
 
 const quickInput = '.quick-input-widget';
 const input = `${quickInput} .quick-input-box input`;
@@ -49,23 +52,43 @@ test('Create Voice from Recordingâ€¦ clones a voice from a recording; Voice Mixâ
   const models = path.join(dataDir, 'models');
   await clearNotifications();
 
-  const refused = await vscode.commands.executeCommand('speechStudio.createVoiceFromRecording', { clip: testModel('audio/jfk.wav'), name: 'Early', text: 'x', consent: true });
+  const refused = await vscode.commands.executeCommand('speechStudio.createVoiceFromRecording', {
+    clip: testModel('audio/jfk.wav'),
+    name: 'Early',
+    text: 'x',
+    consent: true,
+  });
   assert.equal(refused, undefined, 'no ZipVoice model yet: refused with an offer to install it');
   await clearNotifications();
 
   const zipvoice = 'zipvoice-distill-int8-zh-en-emilia';
-  writeZipVoiceModel(path.dirname(path.join(models, target(zipvoice, 'encoder'))), await readFile(testModel('sherpa-synthetic/vits-piper/tokens.txt'), 'utf8'), {
-    encoder: path.basename(target(zipvoice, 'encoder')), decoder: path.basename(target(zipvoice, 'decoder')), vocoder: path.basename(target(zipvoice, 'vocoder')),
-    tokens: path.basename(target(zipvoice, 'tokens')), lexicon: '.unused-lexicon.txt',
-  });
+  writeZipVoiceModel(
+    path.dirname(path.join(models, target(zipvoice, 'encoder'))),
+    await readFile(testModel('sherpa-synthetic/vits-piper/tokens.txt'), 'utf8'),
+    {
+      encoder: path.basename(target(zipvoice, 'encoder')),
+      decoder: path.basename(target(zipvoice, 'decoder')),
+      vocoder: path.basename(target(zipvoice, 'vocoder')),
+      tokens: path.basename(target(zipvoice, 'tokens')),
+      lexicon: '.unused-lexicon.txt',
+    },
+  );
   await mkdir(path.join(models, 'vad'), { recursive: true });
   await copyFile(testModel('vad/ggml-silero-v6.2.0.bin'), path.join(models, 'vad', 'ggml-silero-v6.2.0.bin'));
 
   // The words and the name are answered in the workbench's boxes. With a recognizer installed (earlier tests) the
   // box offers its words to correct; without one it asks for them. Consent is an argument: VS Code refuses modal
   // dialogs while extension tests run ("DialogService: refused to show dialog in tests").
-  const cloning = Promise.resolve(vscode.commands.executeCommand<{ id: string; name: string }>('speechStudio.createVoiceFromRecording', { clip: testModel('audio/jfk.wav'), consent: true }));
-  await answerInputBox('What the recording says', 'And so my fellow Americans, ask not what your country can do for you.');
+  const cloning = Promise.resolve(
+    vscode.commands.executeCommand<{ id: string; name: string }>('speechStudio.createVoiceFromRecording', {
+      clip: testModel('audio/jfk.wav'),
+      consent: true,
+    }),
+  );
+  await answerInputBox(
+    'What the recording says',
+    'And so my fellow Americans, ask not what your country can do for you.',
+  );
   await answerInputBox('Name the voice', 'Editor Clone');
   const cloned = await cloning;
   if (!cloned) {
@@ -74,7 +97,12 @@ test('Create Voice from Recordingâ€¦ clones a voice from a recording; Voice Mixâ
   }
   assert.equal(cloned.name, 'Editor Clone');
   await chooseVoiceLists('Editor Clone', true);
-  const noConsent = await vscode.commands.executeCommand('speechStudio.createVoiceFromRecording', { clip: testModel('audio/jfk.wav'), name: 'Unconsented', text: 'x', consent: false });
+  const noConsent = await vscode.commands.executeCommand('speechStudio.createVoiceFromRecording', {
+    clip: testModel('audio/jfk.wav'),
+    name: 'Unconsented',
+    text: 'x',
+    consent: false,
+  });
   assert.equal(noConsent, undefined, 'refused without consent');
 
   const kokoro = 'kokoro-en-v0.19';
@@ -82,7 +110,10 @@ test('Create Voice from Recordingâ€¦ clones a voice from a recording; Voice Mixâ
   const synthetic = await readFile(testModel('sherpa-synthetic/kokoro/model.onnx'));
   const metadata = onnxMetadata(synthetic);
   await mkdir(path.dirname(path.join(models, target(kokoro, 'model'))), { recursive: true });
-  await writeFile(path.join(models, target(kokoro, 'model')), withOnnxMetadata(synthetic, { ...metadata, n_speakers: String(speakers.length) }));
+  await writeFile(
+    path.join(models, target(kokoro, 'model')),
+    withOnnxMetadata(synthetic, { ...metadata, n_speakers: String(speakers.length) }),
+  );
   const [rows, , width] = metadata.style_dim.split(',').map(Number);
   await writeFile(path.join(models, target(kokoro, 'voices')), makeKittenVoices(11, speakers.length, [rows, width]));
   await copyFile(testModel('sherpa-synthetic/kokoro/tokens.txt'), path.join(models, target(kokoro, 'tokens')));
@@ -117,7 +148,10 @@ test('Create Voice from Recordingâ€¦ clones a voice from a recording; Voice Mixâ
   // Remove Voiceâ€¦: picked by name from the voices of your own.
   for (const name of ['Editor Clone', 'Editor Mix']) {
     const removing = Promise.resolve(vscode.commands.executeCommand('speechStudio.removeOwnVoice'));
-    await ui({ action: 'waitFor', selector: `${quickInput}:has-text("Remove a voice of your own") .quick-input-box input` });
+    await ui({
+      action: 'waitFor',
+      selector: `${quickInput}:has-text("Remove a voice of your own") .quick-input-box input`,
+    });
     await ui({ action: 'type', selector: input, text: name });
     await ui({ action: 'click', selector: row(name) });
     assert.equal(await removing, name);

@@ -7,7 +7,17 @@ import { PLAY_SPOT_COMMAND, PROOF_LISTEN_SOURCE, type SpotPlayback } from '../..
 import type { ProofListenResult } from '../../src/editor/proof-listen/proof-listen';
 import type { SpeechStudioJob } from '../../src/extension';
 import { teardown, test } from './harness';
-import { clearNotifications, extensionApi, processing, screenshot, setting, testModel, ui, waitFor, workspaceFile } from './helpers';
+import {
+  clearNotifications,
+  extensionApi,
+  processing,
+  screenshot,
+  setting,
+  testModel,
+  ui,
+  waitFor,
+  workspaceFile,
+} from './helpers';
 
 const whisperDir = (): string => path.join(setting<string>('dataDirectory'), 'models', 'whisper');
 const LONG = workspaceFile('proof-listen-long.md');
@@ -24,8 +34,10 @@ async function open(uri: vscode.Uri): Promise<vscode.TextEditor> {
   return editor;
 }
 
-const ours = (uri: vscode.Uri): vscode.Diagnostic[] => vscode.languages.getDiagnostics(uri).filter((d) => d.source === PROOF_LISTEN_SOURCE);
-const proofListen = (): Promise<ProofListenResult | undefined> => Promise.resolve(vscode.commands.executeCommand<ProofListenResult | undefined>('speechStudio.proofListenDocument'));
+const ours = (uri: vscode.Uri): vscode.Diagnostic[] =>
+  vscode.languages.getDiagnostics(uri).filter((d) => d.source === PROOF_LISTEN_SOURCE);
+const proofListen = (): Promise<ProofListenResult | undefined> =>
+  Promise.resolve(vscode.commands.executeCommand<ProofListenResult | undefined>('speechStudio.proofListenDocument'));
 
 teardown(() => rm(LONG.fsPath, { force: true }));
 
@@ -37,8 +49,15 @@ test('Proof-Listen Document without a speech-to-text model says so in one senten
     await open(workspaceFile('proof-listen.md'));
     await clearNotifications();
     const running = proofListen();
-    await ui({ action: 'waitFor', selector: '.notifications-toasts .notification-list-item:has-text("needs a speech-to-text model, which is not installed")' });
-    await ui({ action: 'waitFor', selector: '.notifications-toasts .notification-list-item .monaco-button:has-text("Install Model")' });
+    await ui({
+      action: 'waitFor',
+      selector:
+        '.notifications-toasts .notification-list-item:has-text("needs a speech-to-text model, which is not installed")',
+    });
+    await ui({
+      action: 'waitFor',
+      selector: '.notifications-toasts .notification-list-item .monaco-button:has-text("Install Model")',
+    });
     await clearNotifications();
     assert.equal(await running, undefined, 'dismissed: nothing is narrated');
     assert.deepEqual(ours(workspaceFile('proof-listen.md')), []);
@@ -48,16 +67,23 @@ test('Proof-Listen Document without a speech-to-text model says so in one senten
   }
 });
 
-test('Cancel in Proof-listening\'s notification cancels the narration, and then the transcription, starting nothing after', async () => {
+test("Cancel in Proof-listening's notification cancels the narration, and then the transcription, starting nothing after", async () => {
   await installWhisper();
   const studio = await extensionApi();
-  await writeFile(LONG.fsPath, `# A long chapter\n\n${'The narrator reads this sentence once more, so that the jobs run long enough to be cancelled. '.repeat(150)}\n`);
+  await writeFile(
+    LONG.fsPath,
+    `# A long chapter\n\n${'The narrator reads this sentence once more, so that the jobs run long enough to be cancelled. '.repeat(150)}\n`,
+  );
   await open(LONG);
   for (const stage of ['tts', 'stt'] as const) {
     await clearNotifications();
     const jobs: SpeechStudioJob[] = [];
     const watching = studio.onDidChangeJob((changed) => {
-      if (!jobs.some((job) => job.id === changed.id) && (changed.kind === 'stt' || changed.name.startsWith('A long chapter'))) jobs.push(changed);
+      if (
+        !jobs.some((job) => job.id === changed.id) &&
+        (changed.kind === 'stt' || changed.name.startsWith('A long chapter'))
+      )
+        jobs.push(changed);
     });
     try {
       const running = proofListen();
@@ -66,7 +92,15 @@ test('Cancel in Proof-listening\'s notification cancels the narration, and then 
       await ui({ action: 'click', selector: `${toast} .monaco-button:has-text("Cancel")` });
       const result = await running;
       assert.ok(result, 'the command returns its jobs');
-      assert.deepEqual(result.jobs.map((job) => [job.kind, job.status]), stage === 'tts' ? [['tts', 'cancelled']] : [['tts', 'succeeded'], ['stt', 'cancelled']]);
+      assert.deepEqual(
+        result.jobs.map((job) => [job.kind, job.status]),
+        stage === 'tts'
+          ? [['tts', 'cancelled']]
+          : [
+              ['tts', 'succeeded'],
+              ['stt', 'cancelled'],
+            ],
+      );
       assert.equal(jobs.length, stage === 'tts' ? 1 : 2, 'no job started after the cancelled one');
       assert.deepEqual(ours(LONG), [], 'a cancelled proof-listen leaves no problems');
     } finally {
@@ -83,46 +117,85 @@ test('Proof-Listen Document narrates, transcribes, and leaves the differences as
   const document = editor.document;
   const result = await proofListen();
   assert.ok(result, 'the command ran');
-  assert.deepEqual(result.jobs.map((job) => [job.kind, job.status]), [['tts', 'succeeded'], ['stt', 'succeeded']], result.jobs.map((job) => job.error).join(' '));
+  assert.deepEqual(
+    result.jobs.map((job) => [job.kind, job.status]),
+    [
+      ['tts', 'succeeded'],
+      ['stt', 'succeeded'],
+    ],
+    result.jobs.map((job) => job.error).join(' '),
+  );
   // The synthetic model's words mean nothing: the structure is what is checked.
   assert.ok(result.sourceTokens >= 25, `the narrated words were compared (${result.sourceTokens})`);
   assert.ok(result.findings.length > 0, 'random words differ from the text');
   // The summary says how many differences there are, and its button shows them.
-  await ui({ action: 'waitFor', selector: '.notifications-toasts .notification-list-item:has-text("Proof-listen:") .monaco-button:has-text("Show Problems")' });
+  await ui({
+    action: 'waitFor',
+    selector:
+      '.notifications-toasts .notification-list-item:has-text("Proof-listen:") .monaco-button:has-text("Show Problems")',
+  });
   const diagnostics = ours(uri);
   assert.equal(diagnostics.length, result.findings.length);
   const code = document.getText().indexOf('```js');
   const codeEnd = document.getText().indexOf('```', code + 3) + 3;
   for (const diagnostic of diagnostics) {
     assert.ok(['skipped', 'added', 'said-differently'].includes(diagnostic.code as string), diagnostic.code as string);
-    assert.ok(document.validateRange(diagnostic.range).isEqual(diagnostic.range), `range inside the document: ${JSON.stringify(diagnostic.range)}`);
+    assert.ok(
+      document.validateRange(diagnostic.range).isEqual(diagnostic.range),
+      `range inside the document: ${JSON.stringify(diagnostic.range)}`,
+    );
     const [start, end] = [document.offsetAt(diagnostic.range.start), document.offsetAt(diagnostic.range.end)];
     assert.ok(end <= code || start >= codeEnd, 'nothing in the code block, which is not narrated');
-    assert.match(diagnostic.message, /^(Skipped in the narration|Added in the narration|Said differently): .* \(at \d\d:\d\d\.\d{3}\)$/);
+    assert.match(
+      diagnostic.message,
+      /^(Skipped in the narration|Added in the narration|Said differently): .* \(at \d\d:\d\d\.\d{3}\)$/,
+    );
   }
 
   // The heading is a sentence of its own (two words): random words cannot match it.
   const fixable = diagnostics.find((d) => d.code !== 'added' && document.getText(d.range).split(/\s+/).length <= 4);
   assert.ok(fixable, `the heading was not heard as written: ${diagnostics.map((d) => d.message).join('; ')}`);
-  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, fixable.range, vscode.CodeActionKind.QuickFix.value);
+  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+    'vscode.executeCodeActionProvider',
+    uri,
+    fixable.range,
+    vscode.CodeActionKind.QuickFix.value,
+  );
   const add = actions.find((action) => action.title.startsWith('Add pronunciation for'));
   const play = actions.find((action) => action.title.startsWith('▶ Play this spot'));
   const long = diagnostics.find((d) => d.code !== 'added' && document.getText(d.range).split(/\s+/).length > 4);
   if (long) {
-    const offered = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, long.range, vscode.CodeActionKind.QuickFix.value);
-    assert.ok(!offered.some((action) => action.title.startsWith('Add pronunciation')), 'a run of more than four words is a misreading, not a pronunciation');
+    const offered = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      uri,
+      long.range,
+      vscode.CodeActionKind.QuickFix.value,
+    );
+    assert.ok(
+      !offered.some((action) => action.title.startsWith('Add pronunciation')),
+      'a run of more than four words is a misreading, not a pronunciation',
+    );
     assert.ok(offered.some((action) => action.title.startsWith('▶ Play this spot')));
   }
-  const finding = result.findings.find((f) => f.start === document.offsetAt(fixable.range.start) && f.kind === fixable.code);
+  const finding = result.findings.find(
+    (f) => f.start === document.offsetAt(fixable.range.start) && f.kind === fixable.code,
+  );
   assert.ok(finding, 'the problem is a finding of the result');
   const written = finding.written;
-  for (const word of written.split(' ')) assert.ok(document.getText(fixable.range).includes(word), `"${word}" is in the range`);
+  for (const word of written.split(' '))
+    assert.ok(document.getText(fixable.range).includes(word), `"${word}" is in the range`);
   assert.equal(add?.command?.command, 'speechStudio.addPronunciation');
   assert.deepEqual(add.command.arguments, [{ text: written }]);
   assert.equal(play?.command?.command, PLAY_SPOT_COMMAND);
 
-  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, fixable.range.start);
-  const hoverText = hovers.flatMap((hover) => hover.contents.map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : ''))).join('\n');
+  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+    'vscode.executeHoverProvider',
+    uri,
+    fixable.range.start,
+  );
+  const hoverText = hovers
+    .flatMap((hover) => hover.contents.map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : '')))
+    .join('\n');
   assert.match(hoverText, /▶ Play this spot/);
   await vscode.commands.executeCommand('workbench.actions.view.problems');
   await vscode.window.showTextDocument(document);
@@ -130,13 +203,24 @@ test('Proof-Listen Document narrates, transcribes, and leaves the differences as
   await vscode.commands.executeCommand('editor.action.showHover');
   await screenshot('proof-listen');
 
-  const playback = await vscode.commands.executeCommand<SpotPlayback | undefined>(play.command.command, ...(play.command.arguments ?? []));
+  const playback = await vscode.commands.executeCommand<SpotPlayback | undefined>(
+    play.command.command,
+    ...(play.command.arguments ?? []),
+  );
   assert.equal(playback?.report.state, 'playing', playback?.report.error ?? 'no playback');
   assert.equal(playback.report.file, result.narration);
-  assert.ok(Math.abs(playback.report.start - Math.max(0, playback.finding.time.start - 0.5)) < 0.05, `played from ${playback.report.start} s`);
+  assert.ok(
+    Math.abs(playback.report.start - Math.max(0, playback.finding.time.start - 0.5)) < 0.05,
+    `played from ${playback.report.start} s`,
+  );
 
   // The quick fix opens Add Pronunciation for those words (answered here instead of in its dialogs).
-  const added = await vscode.commands.executeCommand<AddPronunciationResult>(add.command.command, { ...add.command.arguments[0], say: 'test', choice: 'Cancel', play: false });
+  const added = await vscode.commands.executeCommand<AddPronunciationResult>(add.command.command, {
+    ...add.command.arguments[0],
+    say: 'test',
+    choice: 'Cancel',
+    play: false,
+  });
   assert.equal(added?.entry.text, written);
   assert.equal(added.job.status, 'succeeded', added.job.error ?? '');
 }, 180_000);

@@ -9,7 +9,9 @@ test('changing the port restarts the server on the new port and keeps the jobs',
   await succeeded(studio, job.id);
   const port = await freePort();
   await updateSetting('localApi.port', port);
-  const after = await waitFor('the server on the new port', () => (studio.baseUrl === `http://127.0.0.1:${port}/v1` ? studio.baseUrl : undefined));
+  const after = await waitFor('the server on the new port', () =>
+    studio.baseUrl === `http://127.0.0.1:${port}/v1` ? studio.baseUrl : undefined,
+  );
   assert.equal((await api(after, '/health')).status, 200);
   await assert.rejects(fetch(`${before}/health`), 'the old port is closed');
   assert.equal(studio.getJob(job.id)?.status, 'succeeded', 'the job survived the restart');
@@ -33,7 +35,9 @@ test('listening on all interfaces with auth off warns once, and its button turns
   await ui({ action: 'waitFor', selector: toast });
   await ui({ action: 'click', selector: `${toast} .monaco-button:has-text("Turn On Authentication")` });
   await waitFor('auth to be on', () => setting<boolean>('localApi.auth'));
-  const base = await waitFor('the server on all interfaces', () => (studio.baseUrl?.startsWith('http://0.0.0.0:') ? studio.baseUrl : undefined));
+  const base = await waitFor('the server on all interfaces', () =>
+    studio.baseUrl?.startsWith('http://0.0.0.0:') ? studio.baseUrl : undefined,
+  );
   const local = base.replace('0.0.0.0', '127.0.0.1');
   await waitFor('401 without a key', async () => (await api(local, '/voices')).status === 401);
   await updateSetting('localApi.host', undefined);
@@ -45,7 +49,9 @@ test('listening on all interfaces with auth off warns once, and its button turns
 test('a port change waits for the running job instead of interrupting it, then restarts', async () => {
   const studio = await extensionApi();
   const before = studio.baseUrl!;
-  const job = await studio.createTtsJob({ text: 'This long narration is running while the port changes. '.repeat(1200) });
+  const job = await studio.createTtsJob({
+    text: 'This long narration is running while the port changes. '.repeat(1200),
+  });
   await processing(studio, job.id);
   const port = await freePort();
   await updateSetting('localApi.port', port);

@@ -18,7 +18,8 @@ teardown(async () => {
   await rm(MARKDOWN_FILE.fsPath, { force: true });
 });
 
-const problemsOf = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((problem) => problem.source === 'SSML');
+const problemsOf = (uri: vscode.Uri) =>
+  vscode.languages.getDiagnostics(uri).filter((problem) => problem.source === 'SSML');
 
 test('an .ssml file: Problems at the line and column of malformed markup, gone once fixed', async () => {
   await writeFile(SSML_FILE.fsPath, '<speak>\n  Hello <break time="soon"/> there.\n</speak>\n');
@@ -36,12 +37,22 @@ test('an .ssml file: Problems at the line and column of malformed markup, gone o
 test('completions offer the SSML elements after < and the say-as kinds inside interpret-as', async () => {
   const editor = vscode.window.activeTextEditor!;
   await editor.edit((edit) => edit.insert(new vscode.Position(2, 0), '<\n<say-as interpret-as=""\n'));
-  const elements = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', SSML_FILE, new vscode.Position(2, 1));
+  const elements = await vscode.commands.executeCommand<vscode.CompletionList>(
+    'vscode.executeCompletionItemProvider',
+    SSML_FILE,
+    new vscode.Position(2, 1),
+  );
   const names = elements.items.map((item) => (typeof item.label === 'string' ? item.label : item.label.label));
-  for (const name of ['speak', 'break', 'prosody', 'say-as', 'phoneme', 'audio']) assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
-  const kinds = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', SSML_FILE, new vscode.Position(3, 22));
+  for (const name of ['speak', 'break', 'prosody', 'say-as', 'phoneme', 'audio'])
+    assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
+  const kinds = await vscode.commands.executeCommand<vscode.CompletionList>(
+    'vscode.executeCompletionItemProvider',
+    SSML_FILE,
+    new vscode.Position(3, 22),
+  );
   const values = kinds.items.map((item) => (typeof item.label === 'string' ? item.label : item.label.label));
-  for (const kind of ['characters', 'cardinal', 'date', 'telephone']) assert.ok(values.includes(kind), `${kind} in ${values.join(', ')}`);
+  for (const kind of ['characters', 'cardinal', 'date', 'telephone'])
+    assert.ok(values.includes(kind), `${kind} in ${values.join(', ')}`);
   await vscode.commands.executeCommand('workbench.action.files.revert');
 });
 
@@ -72,27 +83,45 @@ test('Narrate Selection lists what the engine did not honour of the SSML in Prob
 });
 
 test('a ```ssml block in Markdown: its Problem sits on the document line of the markup', async () => {
-  await writeFile(MARKDOWN_FILE.fsPath, '# Notes\n\nPlain text.\n\n```ssml\n<speak>\n  <prosody rate="zippy">x</prosody>\n</speak>\n```\n');
+  await writeFile(
+    MARKDOWN_FILE.fsPath,
+    '# Notes\n\nPlain text.\n\n```ssml\n<speak>\n  <prosody rate="zippy">x</prosody>\n</speak>\n```\n',
+  );
   await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(MARKDOWN_FILE));
-  const [problem] = await waitFor('the Markdown SSML problem', () => problemsOf(MARKDOWN_FILE)[0] && problemsOf(MARKDOWN_FILE));
+  const [problem] = await waitFor(
+    'the Markdown SSML problem',
+    () => problemsOf(MARKDOWN_FILE)[0] && problemsOf(MARKDOWN_FILE),
+  );
   assert.match(problem.message, /rate must be/);
   assert.deepEqual([problem.range.start.line, problem.range.start.character], [6, 2]);
 });
 
 test('Read Aloud speaks the .ssml document by its markup: parts highlighted where written, the break heard, the skipped phoneme in Problems', async () => {
-  const source = '<speak>\n  One <say-as interpret-as="cardinal">42</say-as>.<break time="800ms"/>\n  A <phoneme alphabet="ipa" ph="ʕa">word</phoneme> last.\n</speak>\n';
+  const source =
+    '<speak>\n  One <say-as interpret-as="cardinal">42</say-as>.<break time="800ms"/>\n  A <phoneme alphabet="ipa" ph="ʕa">word</phoneme> last.\n</speak>\n';
   await writeFile(SSML_FILE.fsPath, source);
   const document = await vscode.workspace.openTextDocument(SSML_FILE);
   await vscode.window.showTextDocument(document);
   await vscode.commands.executeCommand('workbench.action.files.revert');
-  const status = (): Thenable<ReadAloudStatus> => vscode.commands.executeCommand<ReadAloudStatus>('speechStudio.readAloud.status');
+  const status = (): Thenable<ReadAloudStatus> =>
+    vscode.commands.executeCommand<ReadAloudStatus>('speechStudio.readAloud.status');
   const first = await vscode.commands.executeCommand<ReadAloudStatus>('speechStudio.readAloud.document');
   assert.equal(first?.count, 2, 'two parts: before the break and after it');
-  const done = await waitFor('the reading to finish', async () => ((await status()).state === 'finished' ? status() : undefined), 60_000);
+  const done = await waitFor(
+    'the reading to finish',
+    async () => ((await status()).state === 'finished' ? status() : undefined),
+    60_000,
+  );
   const highlights = done.events.filter((e) => e.type === 'highlight').map((e) => (e as { text?: string }).text);
-  assert.deepEqual(highlights, ['One <say-as interpret-as="cardinal">42</say-as>.', 'A <phoneme alphabet="ipa" ph="ʕa">word</phoneme> last.']);
+  assert.deepEqual(highlights, [
+    'One <say-as interpret-as="cardinal">42</say-as>.',
+    'A <phoneme alphabet="ipa" ph="ʕa">word</phoneme> last.',
+  ]);
   const audio = done.events.filter((e) => e.type === 'audio') as { durationSeconds: number }[];
-  assert.ok(audio[1].durationSeconds > 0.8, `the second part opens with the 800 ms break (${audio[1].durationSeconds} s)`);
+  assert.ok(
+    audio[1].durationSeconds > 0.8,
+    `the second part opens with the 800 ms break (${audio[1].durationSeconds} s)`,
+  );
   assert.match(done.ignored['ssml phoneme'] ?? '', /no phoneme for a symbol/);
   const skipped = vscode.languages.getDiagnostics(SSML_FILE).filter((problem) => problem.source === 'Read Aloud');
   assert.equal(skipped.length, 1);
@@ -101,14 +130,22 @@ test('Read Aloud speaks the .ssml document by its markup: parts highlighted wher
 });
 
 test('Read Aloud refuses malformed SSML naming where it is, and reads a ```ssml block of Markdown in its place', async () => {
-  await writeFile(MARKDOWN_FILE.fsPath, '# Notes\n\nPlain text.\n\n```ssml\n<speak>\n  Marked <break time="300ms"/> up.\n</speak>\n```\n\nThe end.\n');
+  await writeFile(
+    MARKDOWN_FILE.fsPath,
+    '# Notes\n\nPlain text.\n\n```ssml\n<speak>\n  Marked <break time="300ms"/> up.\n</speak>\n```\n\nThe end.\n',
+  );
   const document = await vscode.workspace.openTextDocument(MARKDOWN_FILE);
   await vscode.window.showTextDocument(document);
   await vscode.commands.executeCommand('workbench.action.files.revert');
   const reading = await vscode.commands.executeCommand<ReadAloudStatus>('speechStudio.readAloud.document');
   assert.equal(reading?.count, 5, 'heading, prose, the two parts of the block, prose');
-  const status = (): Thenable<ReadAloudStatus> => vscode.commands.executeCommand<ReadAloudStatus>('speechStudio.readAloud.status');
-  const done = await waitFor('the reading to finish', async () => ((await status()).state === 'finished' ? status() : undefined), 60_000);
+  const status = (): Thenable<ReadAloudStatus> =>
+    vscode.commands.executeCommand<ReadAloudStatus>('speechStudio.readAloud.status');
+  const done = await waitFor(
+    'the reading to finish',
+    async () => ((await status()).state === 'finished' ? status() : undefined),
+    60_000,
+  );
   const highlights = done.events.filter((e) => e.type === 'highlight').map((e) => (e as { text?: string }).text);
   assert.deepEqual(highlights, ['Notes', 'Plain text.', 'Marked', 'up.', 'The end.']);
   await writeFile(MARKDOWN_FILE.fsPath, '```ssml\n<speak>\n  <prosody rate="zippy">x</prosody>\n</speak>\n```\n');

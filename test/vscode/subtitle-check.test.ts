@@ -9,15 +9,30 @@ import { screenshot, ui, updateSetting, waitFor, workspaceFile } from './helpers
 const checkProblems = (uri: vscode.Uri): vscode.Diagnostic[] =>
   vscode.languages.getDiagnostics(uri).filter((d) => d.source === SUBTITLE_CHECK_SOURCE);
 const brief = (diagnostics: vscode.Diagnostic[]): string[] =>
-  diagnostics.map((d) => `${d.range.start.line}:${d.code as string}`).sort((a, b) => parseInt(a, 10) - parseInt(b, 10) || a.localeCompare(b));
+  diagnostics
+    .map((d) => `${d.range.start.line}:${d.code as string}`)
+    .sort((a, b) => parseInt(a, 10) - parseInt(b, 10) || a.localeCompare(b));
 const same = (expected: string[]) => (uri: vscode.Uri) => {
   const found = brief(checkProblems(uri));
-  return JSON.stringify(found) === JSON.stringify([...expected].sort((a, b) => parseInt(a, 10) - parseInt(b, 10) || a.localeCompare(b))) ? found : undefined;
+  return JSON.stringify(found) ===
+    JSON.stringify([...expected].sort((a, b) => parseInt(a, 10) - parseInt(b, 10) || a.localeCompare(b)))
+    ? found
+    : undefined;
 };
 
 const ALL_PROBLEMS = [
-  '5:too-short', '5:reading-speed', '5:gap-too-small', '9:reading-speed', '9:overlap', '10:line-too-long',
-  '13:too-long', '14:line-too-long', '16:too-many-lines', '19:out-of-order', '23:parse', '27:parse',
+  '5:too-short',
+  '5:reading-speed',
+  '5:gap-too-small',
+  '9:reading-speed',
+  '9:overlap',
+  '10:line-too-long',
+  '13:too-long',
+  '14:line-too-long',
+  '16:too-many-lines',
+  '19:out-of-order',
+  '23:parse',
+  '27:parse',
 ];
 
 teardown(async () => {
@@ -33,8 +48,14 @@ test('an SRT with a BOM and CRLF shows each style problem on its line in Problem
   await updateSetting('subtitles.check', true);
   await waitFor('the subtitle problems', () => same(ALL_PROBLEMS)(uri));
   const problems = checkProblems(uri);
-  assert.equal(problems.find((d) => d.code === 'parse' && d.range.start.line === 23)?.severity, vscode.DiagnosticSeverity.Error);
-  assert.match(problems.find((d) => d.code === 'reading-speed' && d.range.start.line === 5)?.message ?? '', /^Cue 2 reads at 50\.0 characters per second, faster than 17$/);
+  assert.equal(
+    problems.find((d) => d.code === 'parse' && d.range.start.line === 23)?.severity,
+    vscode.DiagnosticSeverity.Error,
+  );
+  assert.match(
+    problems.find((d) => d.code === 'reading-speed' && d.range.start.line === 5)?.message ?? '',
+    /^Cue 2 reads at 50\.0 characters per second, faster than 17$/,
+  );
   await vscode.commands.executeCommand('workbench.actions.view.problems');
   await ui({ action: 'waitFor', selector: '.markers-panel .monaco-list-row:has-text("reads at 50.0")' });
   await screenshot('subtitle-check-problems');
@@ -46,7 +67,9 @@ test('the problems follow the text as it is edited, and the style setting as it 
   const editor = await vscode.window.showTextDocument(uri);
   await waitFor('the subtitle problems', () => same(ALL_PROBLEMS)(uri));
   // Cue 2 gets time enough to be read and a gap before it: its three problems go.
-  const fixed = await editor.edit((edit) => edit.replace(editor.document.lineAt(5).range, '00:00:03,100 --> 00:00:04,900'));
+  const fixed = await editor.edit((edit) =>
+    edit.replace(editor.document.lineAt(5).range, '00:00:03,100 --> 00:00:04,900'),
+  );
   assert.ok(fixed);
   const afterEdit = ALL_PROBLEMS.filter((p) => !p.startsWith('5:'));
   await waitFor('the problems after the edit', () => same(afterEdit)(uri));
@@ -57,6 +80,8 @@ test('the problems follow the text as it is edited, and the style setting as it 
   await waitFor('the problems under BBC at 5 characters per second', () => same(slower)(uri));
   await updateSetting('subtitles.limits', undefined);
   await updateSetting('subtitles.check', false);
-  await waitFor('no subtitle problems once the check is off', () => (checkProblems(uri).length === 0 ? true : undefined));
+  await waitFor('no subtitle problems once the check is off', () =>
+    checkProblems(uri).length === 0 ? true : undefined,
+  );
   await vscode.commands.executeCommand('workbench.action.files.revert');
 }, 60_000);

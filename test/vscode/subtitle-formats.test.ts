@@ -10,18 +10,25 @@ import { teardown, test } from './harness';
 import { updateSetting, waitFor, workspaceFile } from './helpers';
 
 // An ASS script as Aegisub writes it (BOM, CRLF): cue 1 has a line too long (behind an override tag), cue 2 is too short.
-const ASS = '\uFEFF' + [
-  '[Script Info]', 'ScriptType: v4.00+', 'PlayResX: 1920', 'PlayResY: 1080', '',
-  '[V4+ Styles]',
-  'Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding',
-  'Style: Default,Arial,48,&H00FFFFFF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,2,2,2,10,10,10,1', '',
-  '[Events]',
-  'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text',
-  'Dialogue: 0,0:00:01.00,0:00:05.00,Default,,0,0,0,,{\\an8}A line that is much longer than forty-two characters\\Nand more',
-  'Dialogue: 0,0:00:06.00,0:00:06.50,Default,,0,0,0,,{\\i1}Too short.{\\i0}',
-  'Dialogue: 0,0:00:09.00,0:00:11.00,Default,,0,0,0,,Fine.',
-  '',
-].join('\r\n');
+const ASS =
+  '\uFEFF' +
+  [
+    '[Script Info]',
+    'ScriptType: v4.00+',
+    'PlayResX: 1920',
+    'PlayResY: 1080',
+    '',
+    '[V4+ Styles]',
+    'Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding',
+    'Style: Default,Arial,48,&H00FFFFFF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,2,2,2,10,10,10,1',
+    '',
+    '[Events]',
+    'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text',
+    'Dialogue: 0,0:00:01.00,0:00:05.00,Default,,0,0,0,,{\\an8}A line that is much longer than forty-two characters\\Nand more',
+    'Dialogue: 0,0:00:06.00,0:00:06.50,Default,,0,0,0,,{\\i1}Too short.{\\i0}',
+    'Dialogue: 0,0:00:09.00,0:00:11.00,Default,,0,0,0,,Fine.',
+    '',
+  ].join('\r\n');
 
 // TTML with frames at 25 fps: cue 2 is too short, cue 3 overlaps it.
 const TTML = [
@@ -39,11 +46,21 @@ const TTML = [
 ].join('\n');
 
 const problems = (uri: vscode.Uri): string =>
-  vscode.languages.getDiagnostics(uri).filter((d) => d.source === SUBTITLE_CHECK_SOURCE).map((d) => `${d.range.start.line}:${d.code as string}`).sort().join(' ');
+  vscode.languages
+    .getDiagnostics(uri)
+    .filter((d) => d.source === SUBTITLE_CHECK_SOURCE)
+    .map((d) => `${d.range.start.line}:${d.code as string}`)
+    .sort()
+    .join(' ');
 
 async function actionsAt(uri: vscode.Uri, line: number): Promise<vscode.CodeAction[]> {
   const found = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>(
-    'vscode.executeCodeActionProvider', uri, new vscode.Range(line, 0, line, 1), vscode.CodeActionKind.QuickFix.value, 10);
+    'vscode.executeCodeActionProvider',
+    uri,
+    new vscode.Range(line, 0, line, 1),
+    vscode.CodeActionKind.QuickFix.value,
+    10,
+  );
   return found.filter((a): a is vscode.CodeAction => 'edit' in a && a.edit !== undefined);
 }
 
@@ -67,7 +84,9 @@ teardown(async () => {
 async function fix(uri: vscode.Uri, expectedProblems: string, line: number, title: string): Promise<string> {
   const editor = await vscode.window.showTextDocument(uri);
   assert.equal(editor.document.languageId, path.extname(uri.fsPath) === '.ass' ? 'ass' : 'ttml');
-  await waitFor(`the problems of ${path.basename(uri.fsPath)}`, () => (problems(uri) === expectedProblems ? true : undefined));
+  await waitFor(`the problems of ${path.basename(uri.fsPath)}`, () =>
+    problems(uri) === expectedProblems ? true : undefined,
+  );
   const actions = await actionsAt(uri, line);
   // A title goes on with what the fix changes, before → after (and what it would create).
   const action = actions.find((a) => a.title.startsWith(`${title} (`));
@@ -83,10 +102,26 @@ test('an .ass file: the checker points at its Dialogue lines, and a quick fix re
   const uri = writeInWorkspace('episode.ass', ASS);
   // document.getText() has no BOM; the rest is the file as written.
   const original = ASS.slice(1);
-  const rebalanced = await fix(uri, '11:line-too-long 12:reading-speed 12:too-short', 11, 'Rebalance the lines of cue 1');
-  assert.equal(rebalanced, original.replace('{\\an8}A line that is much longer than forty-two characters\\Nand more', '{\\an8}A line that is much longer than\\Nforty-two characters and more'));
+  const rebalanced = await fix(
+    uri,
+    '11:line-too-long 12:reading-speed 12:too-short',
+    11,
+    'Rebalance the lines of cue 1',
+  );
+  assert.equal(
+    rebalanced,
+    original.replace(
+      '{\\an8}A line that is much longer than forty-two characters\\Nand more',
+      '{\\an8}A line that is much longer than\\Nforty-two characters and more',
+    ),
+  );
   await vscode.commands.executeCommand('workbench.action.files.revert');
-  const extended = await fix(uri, '11:line-too-long 12:reading-speed 12:too-short', 12, 'Extend cue 2 into the following gap');
+  const extended = await fix(
+    uri,
+    '11:line-too-long 12:reading-speed 12:too-short',
+    12,
+    'Extend cue 2 into the following gap',
+  );
   assert.equal(extended, original.replace('0:00:06.00,0:00:06.50,', '0:00:06.00,0:00:06.83,'));
   await vscode.commands.executeCommand('workbench.action.files.revert');
 });
@@ -103,20 +138,60 @@ test('a .ttml file: the checker reads frame times, and pulling back an overlap r
 
 test('Embed Subtitles in Video… puts the open file into a copy of a generated video as a track ffprobe reads', async () => {
   const video = writeInWorkspace('clip.mp4', '');
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=25:duration=12', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=12',
-    '-shortest', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', video.fsPath]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=160x120:rate=25:duration=12',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:duration=12',
+    '-shortest',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    video.fsPath,
+  ]);
   const subtitles = writeInWorkspace('clip.en.ass', ASS);
   await vscode.window.showTextDocument(subtitles);
   const output = path.join(path.dirname(video.fsPath), 'clip.subtitled.mp4');
   made.push(output);
-  const result = await vscode.commands.executeCommand<EmbedSubtitlesResult | undefined>(EMBED_SUBTITLES_COMMAND, { video: video.fsPath, output });
+  const result = await vscode.commands.executeCommand<EmbedSubtitlesResult | undefined>(EMBED_SUBTITLES_COMMAND, {
+    video: video.fsPath,
+    output,
+  });
   assert.ok(result, 'the command gave a result');
   assert.ok(existsSync(output));
   assert.deepEqual([result.subtitleCodec, result.subtitleCues, result.language], ['mov_text', 3, 'eng']);
-  const probe = JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name:stream_tags=language', '-of', 'json', output]).toString()) as {
+  const probe = JSON.parse(
+    execFileSync('ffprobe', [
+      '-v',
+      'error',
+      '-show_entries',
+      'stream=codec_type,codec_name:stream_tags=language',
+      '-of',
+      'json',
+      output,
+    ]).toString(),
+  ) as {
     streams: { codec_type: string; codec_name: string; tags?: { language?: string } }[];
   };
-  assert.deepEqual(probe.streams.map((s) => `${s.codec_type}:${s.codec_name}:${s.tags?.language ?? ''}`), ['video:h264:und', 'audio:aac:und', 'subtitle:mov_text:eng']);
-  const hash = (file: string): string => execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-map', '0:v', '-c', 'copy', '-f', 'md5', '-']).toString().trim();
+  assert.deepEqual(
+    probe.streams.map((s) => `${s.codec_type}:${s.codec_name}:${s.tags?.language ?? ''}`),
+    ['video:h264:und', 'audio:aac:und', 'subtitle:mov_text:eng'],
+  );
+  const hash = (file: string): string =>
+    execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-map', '0:v', '-c', 'copy', '-f', 'md5', '-'])
+      .toString()
+      .trim();
   assert.equal(hash(output), hash(video.fsPath), 'the video packets are copied bit for bit');
 }, 120_000);

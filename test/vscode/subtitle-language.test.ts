@@ -8,7 +8,9 @@ import { screenshot, ui, updateSetting, waitFor, workspaceFile } from './helpers
 
 /** Token classes the editor drew on the visible lines: plain text alone is `mtk1`. */
 async function coloredTokens(): Promise<number> {
-  return Number((await ui({ action: 'count', selector: '.monaco-editor .view-line span[class^="mtk"]:not(.mtk1)' })).count);
+  return Number(
+    (await ui({ action: 'count', selector: '.monaco-editor .view-line span[class^="mtk"]:not(.mtk1)' })).count,
+  );
 }
 
 test('.srt and .vtt open in their own language modes, highlighted, and the subtitle check still runs', async () => {
@@ -19,7 +21,10 @@ test('.srt and .vtt open in their own language modes, highlighted, and the subti
   await screenshot('srt-highlighting');
 
   const vttFile = path.join(path.dirname(workspaceFile('subtitles', 'scene.srt').fsPath), 'language-mode.vtt');
-  await writeFile(vttFile, 'WEBVTT\n\nNOTE a comment\n\n1\n00:00:01.000 --> 00:00:01.400 align:start\nA cue far too long to read in such a short time\n');
+  await writeFile(
+    vttFile,
+    'WEBVTT\n\nNOTE a comment\n\n1\n00:00:01.000 --> 00:00:01.400 align:start\nA cue far too long to read in such a short time\n',
+  );
   try {
     await updateSetting('subtitles.check', true);
     const vtt = await vscode.window.showTextDocument(vscode.Uri.file(vttFile));
@@ -29,8 +34,14 @@ test('.srt and .vtt open in their own language modes, highlighted, and the subti
       const found = vscode.languages.getDiagnostics(vtt.document.uri).filter((d) => d.source === SUBTITLE_CHECK_SOURCE);
       return found.length > 0 ? found : undefined;
     });
-    assert.ok(problems.some((d) => d.code === 'reading-speed'), JSON.stringify(problems.map((d) => d.code)));
-    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', vtt.document.uri);
+    assert.ok(
+      problems.some((d) => d.code === 'reading-speed'),
+      JSON.stringify(problems.map((d) => d.code)),
+    );
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+      'vscode.executeCodeLensProvider',
+      vtt.document.uri,
+    );
     assert.ok(lenses.length > 0, 'the ▶ Play lens is offered on the vtt language mode');
   } finally {
     await updateSetting('subtitles.check', false);

@@ -9,7 +9,11 @@ import { screenshot, ui, waitFor, workspaceFile } from './helpers';
 test('Narrate Subtitle File writes the timed narration beside the SRT and lists overrun cues as problems', async () => {
   const subtitles = workspaceFile('subtitles', 'scene.srt');
   await vscode.window.showTextDocument(subtitles);
-  const result = await vscode.commands.executeCommand<NarrateSubtitlesResult>('speechStudio.narrateSubtitleFile', subtitles, { overwrite: true });
+  const result = await vscode.commands.executeCommand<NarrateSubtitlesResult>(
+    'speechStudio.narrateSubtitleFile',
+    subtitles,
+    { overwrite: true },
+  );
   assert.ok(result, 'the command returns its job');
   assert.equal(result.job.status, 'succeeded', result.job.error ?? '');
   assert.equal(result.output?.fsPath, path.join(path.dirname(subtitles.fsPath), 'scene.narration.wav'));
@@ -21,7 +25,11 @@ test('Narrate Subtitle File writes the timed narration beside the SRT and lists 
     return found.length > 0 ? found : undefined;
   });
   assert.equal(result.overruns, problems.length);
-  assert.deepEqual(problems.map((p) => p.range.start.line), [5], 'the warning sits on cue 2\'s timing line');
+  assert.deepEqual(
+    problems.map((p) => p.range.start.line),
+    [5],
+    "the warning sits on cue 2's timing line",
+  );
   assert.match(problems[0].message, /^Cue 2: /);
   await vscode.commands.executeCommand('workbench.actions.view.problems');
   await ui({ action: 'waitFor', selector: '.markers-panel .monaco-list-row:has-text("Cue 2")' });
@@ -37,7 +45,11 @@ test('Narrate Subtitle File never writes over the recording its subtitles belong
   await copyFile(workspaceFile('subtitles', 'scene.srt').fsPath, subtitles.fsPath);
   await writeFile(recording, 'the interview recording');
   try {
-    const result = await vscode.commands.executeCommand<NarrateSubtitlesResult>('speechStudio.narrateSubtitleFile', subtitles, { overwrite: true });
+    const result = await vscode.commands.executeCommand<NarrateSubtitlesResult>(
+      'speechStudio.narrateSubtitleFile',
+      subtitles,
+      { overwrite: true },
+    );
     assert.equal(result?.job.status, 'succeeded', result?.job.error ?? '');
     assert.equal(result?.output?.fsPath, path.join(folder, 'interview.narration.wav'));
     assert.equal(await readFile(recording, 'utf8'), 'the interview recording', 'the recording is untouched');

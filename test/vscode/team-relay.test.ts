@@ -32,8 +32,13 @@ let relay: TestRelay | undefined;
 
 function relayAdmin(dataDir: string, ...args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [RELAY_CLI, ...args, '--data-dir', dataDir], { timeout: 60_000 }, (error, stdout, stderr) =>
-      error ? reject(new Error(`relay.js ${args.join(' ')}: ${error.message}\n${stderr}`)) : resolve(stdout.trim()));
+    execFile(
+      process.execPath,
+      [RELAY_CLI, ...args, '--data-dir', dataDir],
+      { timeout: 60_000 },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`relay.js ${args.join(' ')}: ${error.message}\n${stderr}`)) : resolve(stdout.trim()),
+    );
   });
 }
 
@@ -41,7 +46,17 @@ function relayAdmin(dataDir: string, ...args: string[]): Promise<string> {
 async function startRelay(): Promise<TestRelay> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'speech-studio-relay-'));
   const [, deviceToken] = (await relayAdmin(dataDir, 'devices', 'enrol', '--name', 'this VS Code')).split(' ');
-  const key = await relayAdmin(dataDir, 'keys', 'create', '--name', KEY_NAME, '--scopes', 'capabilities.read,tts.create,jobs.read', '--pool', '*');
+  const key = await relayAdmin(
+    dataDir,
+    'keys',
+    'create',
+    '--name',
+    KEY_NAME,
+    '--scopes',
+    'capabilities.read,tts.create,jobs.read',
+    '--pool',
+    '*',
+  );
   return { ...(await serve(dataDir, 0)), key, deviceToken, dataDir };
 }
 
@@ -54,10 +69,14 @@ async function stopRelay(): Promise<void> {
 
 /** `relay.js serve` on the data folder; resolves once it listens. */
 async function serve(dataDir: string, port: number): Promise<{ origin: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [RELAY_CLI, 'serve', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir], {
-    env: { ...process.env, RELAY_ADMIN_PASSWORD: 'vscode-test-password' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [RELAY_CLI, 'serve', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir],
+    {
+      env: { ...process.env, RELAY_ADMIN_PASSWORD: 'vscode-test-password' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const origin = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the relay did not start:\n${output}`)), 60_000);
@@ -79,10 +98,16 @@ async function serve(dataDir: string, port: number): Promise<{ origin: string; c
   return { origin, child };
 }
 
-async function remote(route: string, init: { method?: string; json?: unknown } = {}): Promise<{ status: number; body: any }> {
+async function remote(
+  route: string,
+  init: { method?: string; json?: unknown } = {},
+): Promise<{ status: number; body: any }> {
   const response = await fetch(`${relay!.origin}/v1${route}`, {
     method: init.method ?? 'GET',
-    headers: { Authorization: `Bearer ${relay!.key}`, ...(init.json === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: {
+      Authorization: `Bearer ${relay!.key}`,
+      ...(init.json === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
     body: init.json === undefined ? undefined : JSON.stringify(init.json),
   });
   return { status: response.status, body: await response.json() };
@@ -103,31 +128,48 @@ teardown(async () => {
 
 test('a device token the relay does not know shows "refused" with the relay\'s sentence', async () => {
   relay = await startRelay();
-  const joined = await vscode.commands.executeCommand('speechStudio.joinTeamRelay', { url: relay.origin, token: `ssd_${'x'.repeat(40)}` });
+  const joined = await vscode.commands.executeCommand('speechStudio.joinTeamRelay', {
+    url: relay.origin,
+    token: `ssd_${'x'.repeat(40)}`,
+  });
   assert.equal(joined, true);
   assert.equal(setting<boolean>('relay.enabled'), true);
   assert.equal(setting<string>('relay.url'), relay.origin);
   await statusBar('Relay refused');
-  const label = await ui({ action: 'property', selector: `${STATUS}[aria-label], ${STATUS} [aria-label]`, name: 'ariaLabel' });
+  const label = await ui({
+    action: 'property',
+    selector: `${STATUS}[aria-label], ${STATUS} [aria-label]`,
+    name: 'ariaLabel',
+  });
   assert.match(String(label.value), /The device token is wrong, or the device was removed\./);
 }, 180_000); // three starts of the embedded database (initdb in WebAssembly) on a busy 2-core machine
 
-test('with the right token the link is online, a relay job runs here and is marked remote with the key\'s name', async () => {
+test("with the right token the link is online, a relay job runs here and is marked remote with the key's name", async () => {
   assert.ok(relay, 'the relay started in the previous test');
   assert.equal(await vscode.commands.executeCommand('speechStudio.joinTeamRelay', { token: relay.deviceToken }), true);
   await statusBar('Relay online');
   await waitFor('the relay to see the device', async () => (await readyDevices()) === 1);
 
-  const created = await remote('/tts/jobs', { method: 'POST', json: { voiceId: ENGLISH_VOICE, text: 'Hello from the team relay.' } });
+  const created = await remote('/tts/jobs', {
+    method: 'POST',
+    json: { voiceId: ENGLISH_VOICE, text: 'Hello from the team relay.' },
+  });
   assert.equal(created.status, 200, JSON.stringify(created.body));
-  const job = await waitFor('the relay job to finish', async () => {
-    const { body } = await remote(`/jobs/${created.body.id}`);
-    return ['queued', 'loading_model', 'processing'].includes(body.status) ? undefined : body;
-  }, 60_000);
+  const job = await waitFor(
+    'the relay job to finish',
+    async () => {
+      const { body } = await remote(`/jobs/${created.body.id}`);
+      return ['queued', 'loading_model', 'processing'].includes(body.status) ? undefined : body;
+    },
+    60_000,
+  );
   assert.equal(job.status, 'succeeded', job.error);
 
   await vscode.commands.executeCommand('speechStudio.showJobs');
-  await ui({ action: 'waitFor', selector: `.pane-body .monaco-list-row:has-text("Hello from the team relay"):has-text("remote (${KEY_NAME})")` });
+  await ui({
+    action: 'waitFor',
+    selector: `.pane-body .monaco-list-row:has-text("Hello from the team relay"):has-text("remote (${KEY_NAME})")`,
+  });
 }, 120_000);
 
 test('while the relay is away the status is "reconnecting"; the link comes back by itself', async () => {

@@ -15,7 +15,10 @@ test('Transcribe Media File on the fixture WAV writes an SRT beside it and opens
   await copyFile(testModel('whisper/ggml-synthetic-random.bin'), path.join(models, 'ggml-synthetic-random.bin'));
   const media = workspaceFile('media', 'interview.wav');
   const result = await vscode.commands.executeCommand<TranscribeResult>('speechStudio.transcribeMediaFile', media, {
-    format: 'srt', language: 'en', diarization: false, overwrite: true,
+    format: 'srt',
+    language: 'en',
+    diarization: false,
+    overwrite: true,
   });
   assert.ok(result, 'the command returns its job');
   assert.equal(result.job.status, 'succeeded', result.job.error ?? '');
@@ -29,7 +32,11 @@ test('Transcribe Media File on the fixture WAV writes an SRT beside it and opens
 test('Transcribe Media File writes VTT and asks nothing when every option is given', async () => {
   const media = workspaceFile('media', 'interview.wav');
   const result = await vscode.commands.executeCommand<TranscribeResult>('speechStudio.transcribeMediaFile', media, {
-    format: 'vtt', language: 'auto', diarization: false, overwrite: true, open: false,
+    format: 'vtt',
+    language: 'auto',
+    diarization: false,
+    overwrite: true,
+    open: false,
   });
   assert.equal(result?.job.status, 'succeeded', result?.job.error ?? '');
   assert.ok((await readFile(result.output!.fsPath, 'utf8')).startsWith('WEBVTT'));
@@ -39,7 +46,9 @@ test('Transcribe Media File asks for the options once per workspace, then uses t
   const media = workspaceFile('media', 'interview.wav');
   const row = (text: string) => `.quick-input-widget .monaco-list-row:has-text("${text}")`;
   const input = '.quick-input-widget input';
-  const first = Promise.resolve(vscode.commands.executeCommand<TranscribeResult>('speechStudio.transcribeMediaFile', media));
+  const first = Promise.resolve(
+    vscode.commands.executeCommand<TranscribeResult>('speechStudio.transcribeMediaFile', media),
+  );
   await ui({ action: 'waitFor', selector: row('Plain text, one paragraph per segment') });
   await ui({ action: 'click', selector: row('TXT') });
   await ui({ action: 'waitFor', selector: row('Detect automatically') });
@@ -52,7 +61,9 @@ test('Transcribe Media File asks for the options once per workspace, then uses t
   assert.equal(path.basename(written.output!.fsPath), 'interview.txt');
 
   // Next time the workspace's answers are used without a question; the only one left is about the existing file.
-  const second = Promise.resolve(vscode.commands.executeCommand<TranscribeResult>('speechStudio.transcribeMediaFile', media));
+  const second = Promise.resolve(
+    vscode.commands.executeCommand<TranscribeResult>('speechStudio.transcribeMediaFile', media),
+  );
   await ui({ action: 'waitFor', selector: '.quick-input-widget:has-text("interview.txt already exists")' });
   await ui({ action: 'click', selector: row('Keep Both') });
   const kept = await second;
@@ -60,7 +71,12 @@ test('Transcribe Media File asks for the options once per workspace, then uses t
   assert.equal(await readFile(written.output!.fsPath, 'utf8'), await readFile(kept.output!.fsPath, 'utf8'));
 
   // Choose Options asks again, the remembered answers first: Enter three times repeats them, then a new format.
-  const third = Promise.resolve(vscode.commands.executeCommand<TranscribeResult>('speechStudio.transcribeMediaFileChooseOptions', media, { overwrite: true, open: false }));
+  const third = Promise.resolve(
+    vscode.commands.executeCommand<TranscribeResult>('speechStudio.transcribeMediaFileChooseOptions', media, {
+      overwrite: true,
+      open: false,
+    }),
+  );
   await ui({ action: 'waitFor', selector: `.quick-input-widget .monaco-list-row.focused:has-text("TXT")` });
   await ui({ action: 'click', selector: row('VTT') });
   for (const remembered of ['English', 'One speaker']) {
@@ -70,6 +86,9 @@ test('Transcribe Media File asks for the options once per workspace, then uses t
   const changed = await third;
   assert.equal(path.basename(changed.output!.fsPath), 'interview.vtt');
   // ...and the new answer is what the plain command uses from now on, still without asking.
-  const fourth = await vscode.commands.executeCommand<TranscribeResult>('speechStudio.transcribeMediaFile', media, { overwrite: true, open: false });
+  const fourth = await vscode.commands.executeCommand<TranscribeResult>('speechStudio.transcribeMediaFile', media, {
+    overwrite: true,
+    open: false,
+  });
   assert.equal(path.basename(fourth.output!.fsPath), 'interview.vtt');
 }, 120_000);

@@ -3,9 +3,21 @@ import * as vscode from 'vscode';
 import type { NarrateResult } from '../../src/editor/commands/narrate-selection';
 import type { SpeechStudioJob } from '../../src/extension';
 import { test } from './harness';
-import { api, clearNotifications, extensionApi, processing, screenshot, shared, succeeded, ui, waitFor, workspaceFile } from './helpers';
+import {
+  api,
+  clearNotifications,
+  extensionApi,
+  processing,
+  screenshot,
+  shared,
+  succeeded,
+  ui,
+  waitFor,
+  workspaceFile,
+} from './helpers';
 
-const LONG_TEXT = 'Speech Studio reads this sentence again and again, so that the job runs long enough to be cancelled. '.repeat(900);
+const LONG_TEXT =
+  'Speech Studio reads this sentence again and again, so that the job runs long enough to be cancelled. '.repeat(900);
 
 test('Cancel in the progress notification cancels the running job', async () => {
   const studio = await extensionApi();
@@ -16,7 +28,9 @@ test('Cancel in the progress notification cancels the running job', async () => 
     if (changed.name.startsWith('Speech Studio reads this sentence')) job = changed;
   });
   try {
-    const command = Promise.resolve(vscode.commands.executeCommand<NarrateResult>('speechStudio.narrateSelection', { text: LONG_TEXT, play: false }));
+    const command = Promise.resolve(
+      vscode.commands.executeCommand<NarrateResult>('speechStudio.narrateSelection', { text: LONG_TEXT, play: false }),
+    );
     await waitFor('the narration to start', () => job);
     await processing(studio, job!.id);
     const toast = '.notifications-toasts .notification-list-item:has-text("Narrating")';
@@ -53,9 +67,15 @@ test('Open Output on a transcription job opens the transcript written beside the
   assert.ok(shared.transcriptionJobId, 'the transcription test ran');
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   await vscode.commands.executeCommand('speechStudio.job.open', shared.transcriptionJobId);
-  await waitFor('the transcript to open', () => vscode.window.activeTextEditor?.document.uri.fsPath === workspaceFile('media', 'interview.srt').fsPath);
+  await waitFor(
+    'the transcript to open',
+    () => vscode.window.activeTextEditor?.document.uri.fsPath === workspaceFile('media', 'interview.srt').fsPath,
+  );
   await vscode.commands.executeCommand('speechStudio.job.reveal', shared.transcriptionJobId);
-  await ui({ action: 'waitFor', selector: '.explorer-folders-view .monaco-list-row.selected:has-text("interview.srt")' });
+  await ui({
+    action: 'waitFor',
+    selector: '.explorer-folders-view .monaco-list-row.selected:has-text("interview.srt")',
+  });
 });
 
 test('the status bar shows the port (the address only in its hover) and opens the Jobs view', async () => {
@@ -63,7 +83,10 @@ test('the status bar shows the port (the address only in its hover) and opens th
   const port = new URL(studio.baseUrl!).port;
   await ui({ action: 'waitFor', selector: `.statusbar-item:has-text("${port}")` });
   const { texts } = await ui({ action: 'texts', selector: `.statusbar-item:has-text("${port}")` });
-  assert.ok(!(texts as string[]).some((text) => text.includes('127.0.0.1')), `the address takes no status-bar room: ${JSON.stringify(texts)}`);
+  assert.ok(
+    !(texts as string[]).some((text) => text.includes('127.0.0.1')),
+    `the address takes no status-bar room: ${JSON.stringify(texts)}`,
+  );
   await vscode.commands.executeCommand('workbench.view.explorer');
   await ui({ action: 'click', selector: `.statusbar-item:has-text("${port}")` });
   await ui({ action: 'waitFor', selector: '.part.sidebar .monaco-list-row:has-text("The second paragraph")' });
@@ -71,14 +94,24 @@ test('the status bar shows the port (the address only in its hover) and opens th
 
 test('the command palette lists the Speech Studio commands', async () => {
   // The palette's list is virtual: with more commands than rows on screen, each is looked up by its title.
-  for (const title of ['Transcribe Media File…', 'Narrate Selection', 'Choose Voice…', 'Install Model…', 'Show Jobs', 'Export Audiobook…', 'Read Document Aloud']) {
+  for (const title of [
+    'Transcribe Media File…',
+    'Narrate Selection',
+    'Choose Voice…',
+    'Install Model…',
+    'Show Jobs',
+    'Export Audiobook…',
+    'Read Document Aloud',
+  ]) {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     await vscode.commands.executeCommand('workbench.action.quickOpen', `>Speech Studio: ${title}`);
     try {
       await ui({ action: 'waitFor', selector: `.quick-input-widget .monaco-list-row:has-text("${title}")` });
     } catch (error) {
       const { texts } = await ui({ action: 'texts', selector: '.quick-input-widget .monaco-list-row' });
-      throw new Error(`"${title}" is not in the palette, which shows: ${JSON.stringify(texts)} (${String(error)})`, { cause: error });
+      throw new Error(`"${title}" is not in the palette, which shows: ${JSON.stringify(texts)} (${String(error)})`, {
+        cause: error,
+      });
     }
   }
   await vscode.commands.executeCommand('workbench.action.quickOpen', '>Speech Studio: ');
@@ -89,7 +122,11 @@ test('the command palette lists the Speech Studio commands', async () => {
 
 test('the explorer context menu offers Transcribe Media File… on a media file', async () => {
   await vscode.commands.executeCommand('revealInExplorer', workspaceFile('media', 'interview.wav'));
-  await ui({ action: 'click', button: 'right', selector: '.explorer-folders-view .monaco-list-row:has-text("interview.wav")' });
+  await ui({
+    action: 'click',
+    button: 'right',
+    selector: '.explorer-folders-view .monaco-list-row:has-text("interview.wav")',
+  });
   await ui({ action: 'waitFor', selector: '.monaco-menu .action-label:has-text("Transcribe Media File…")' });
   await screenshot('explorer-context-menu');
   await ui({ action: 'press', key: 'Escape' });

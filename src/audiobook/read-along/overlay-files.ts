@@ -45,8 +45,15 @@ export function overlaysFor(clips: readonly SentenceClip[], pkg: ReadAlongPackag
   for (const clip of clips) {
     let overlay = overlays.get(clip.document);
     if (!overlay) {
-      const name = clip.document.split('/').pop()!.replace(/\.[^.]*$/, '');
-      overlay = { document: clip.document, path: `${folder}${String(overlays.size + 1).padStart(3, '0')}-${name.replace(/[^\w.-]/g, '_')}.smil`, clips: [] };
+      const name = clip.document
+        .split('/')
+        .pop()!
+        .replace(/\.[^.]*$/, '');
+      overlay = {
+        document: clip.document,
+        path: `${folder}${String(overlays.size + 1).padStart(3, '0')}-${name.replace(/[^\w.-]/g, '_')}.smil`,
+        clips: [],
+      };
       overlays.set(clip.document, overlay);
     }
     overlay.clips.push(clip);
@@ -56,7 +63,13 @@ export function overlaysFor(clips: readonly SentenceClip[], pkg: ReadAlongPackag
 
 export function smilDocument(overlay: Overlay): string {
   const textHref = relativeHref(overlay.path, overlay.document);
-  const par = (id: string, target: string, audio: string, clip: { begin: number; end: number }, indent: string): string =>
+  const par = (
+    id: string,
+    target: string,
+    audio: string,
+    clip: { begin: number; end: number },
+    indent: string,
+  ): string =>
     `${indent}<par id="${id}">\n${indent}  <text src="${escapeXml(`${textHref}#${target}`)}"/>\n${indent}  <audio src="${escapeXml(audio)}" clipBegin="${clockValue(clip.begin)}" clipEnd="${clockValue(clip.end)}"/>\n${indent}</par>`;
   // Word by word, the EPUB 3 idiom: a seq per sentence (its textref the sentence), a par per word inside.
   const pars = overlay.clips.map((clip, index) => {
@@ -72,7 +85,13 @@ export function smilDocument(overlay: Overlay): string {
  * The package document; `audio` lists the chapter audio files' archive paths; `wordTiming`, for a word-level
  * book, says where the word times came from (in its accessibility summary).
  */
-export function packageDocument(pkg: ReadAlongPackage, overlays: readonly Overlay[], audio: readonly string[], modified: Date, wordTiming?: string): string {
+export function packageDocument(
+  pkg: ReadAlongPackage,
+  overlays: readonly Overlay[],
+  audio: readonly string[],
+  modified: Date,
+  wordTiming?: string,
+): string {
   const ids = new Set(pkg.manifest.map((item) => item.id));
   const fresh = (wanted: string): string => {
     let id = wanted;
@@ -86,11 +105,22 @@ export function packageDocument(pkg: ReadAlongPackage, overlays: readonly Overla
     const overlay = overlayIds.get(item.path);
     return `    <item id="${escapeXml(item.id)}" href="${href(item.path)}" media-type="${escapeXml(item.mediaType)}"${item.properties ? ` properties="${escapeXml(item.properties)}"` : ''}${overlay ? ` media-overlay="${overlay}"` : ''}/>`;
   });
-  overlays.forEach((overlay) => items.push(`    <item id="${overlayIds.get(overlay.document)}" href="${href(overlay.path)}" media-type="application/smil+xml"/>`));
-  audio.forEach((file, index) => items.push(`    <item id="${fresh(`audio-${index + 1}`)}" href="${href(file)}" media-type="audio/mp4"/>`));
+  overlays.forEach((overlay) =>
+    items.push(
+      `    <item id="${overlayIds.get(overlay.document)}" href="${href(overlay.path)}" media-type="application/smil+xml"/>`,
+    ),
+  );
+  audio.forEach((file, index) =>
+    items.push(`    <item id="${fresh(`audio-${index + 1}`)}" href="${href(file)}" media-type="audio/mp4"/>`),
+  );
   const total = overlays.reduce((sum, overlay) => sum + millis(overlayDuration(overlay)), 0) / 1000;
-  const durations = overlays.map((overlay) => `    <meta property="media:duration" refines="#${overlayIds.get(overlay.document)}">${clockValue(overlayDuration(overlay))}</meta>`);
-  const spine = pkg.spine.map((ref) => `    <itemref idref="${escapeXml(ref.id)}"${ref.linear ? '' : ' linear="no"'}/>`);
+  const durations = overlays.map(
+    (overlay) =>
+      `    <meta property="media:duration" refines="#${overlayIds.get(overlay.document)}">${clockValue(overlayDuration(overlay))}</meta>`,
+  );
+  const spine = pkg.spine.map(
+    (ref) => `    <itemref idref="${escapeXml(ref.id)}"${ref.linear ? '' : ' linear="no"'}/>`,
+  );
   return `<?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="book-id" xml:lang="${escapeXml(pkg.language)}">
   <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">

@@ -20,7 +20,28 @@ export const READ_ALONG_FOLDER = 'read-along';
 
 const HTML5_DOCTYPE = '<!DOCTYPE html>';
 const XML_NAMED = new Set(['amp', 'lt', 'gt', 'quot', 'apos']);
-const HTML_NAMED: Record<string, number> = { nbsp: 160, mdash: 8212, ndash: 8211, hellip: 8230, lsquo: 8216, rsquo: 8217, ldquo: 8220, rdquo: 8221, copy: 169, reg: 174, trade: 8482, shy: 173, eacute: 233, egrave: 232, agrave: 224, ccedil: 231, uuml: 252, ouml: 246, auml: 228, szlig: 223 };
+const HTML_NAMED: Record<string, number> = {
+  nbsp: 160,
+  mdash: 8212,
+  ndash: 8211,
+  hellip: 8230,
+  lsquo: 8216,
+  rsquo: 8217,
+  ldquo: 8220,
+  rdquo: 8221,
+  copy: 169,
+  reg: 174,
+  trade: 8482,
+  shy: 173,
+  eacute: 233,
+  egrave: 232,
+  agrave: 224,
+  ccedil: 231,
+  uuml: 252,
+  ouml: 246,
+  auml: 228,
+  szlig: 223,
+};
 
 /**
  * An EPUB 2 document made fit for EPUB 3: the HTML5 doctype (named entities of the old DTDs become numeric
@@ -28,13 +49,17 @@ const HTML_NAMED: Record<string, number> = { nbsp: 160, mdash: 8212, ndash: 8211
  */
 function prepareDocument(marked: string, cssHref: string): string {
   let text = marked.replace(/<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>/i, HTML5_DOCTYPE);
-  text = text.replace(/&([a-z]+);/gi, (whole, name: string) => (XML_NAMED.has(name) ? whole : HTML_NAMED[name.toLowerCase()] ? `&#${HTML_NAMED[name.toLowerCase()]};` : whole));
+  text = text.replace(/&([a-z]+);/gi, (whole, name: string) =>
+    XML_NAMED.has(name) ? whole : HTML_NAMED[name.toLowerCase()] ? `&#${HTML_NAMED[name.toLowerCase()]};` : whole,
+  );
   const link = `<link rel="stylesheet" type="text/css" href="${escapeXml(cssHref)}"/>`;
   return /<\/head\s*>/i.test(text) ? text.replace(/<\/head\s*>/i, `${link}</head>`) : text;
 }
 
 function navDocument(title: string, language: string, entries: Array<{ title: string; href: string }>): string {
-  const items = entries.map((entry) => `      <li><a href="${escapeXml(entry.href)}">${escapeXml(entry.title)}</a></li>`).join('\n');
+  const items = entries
+    .map((entry) => `      <li><a href="${escapeXml(entry.href)}">${escapeXml(entry.title)}</a></li>`)
+    .join('\n');
   return `<?xml version="1.0" encoding="UTF-8"?>\n${HTML5_DOCTYPE}\n<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" xml:lang="${escapeXml(language)}" lang="${escapeXml(language)}">\n<head><meta charset="UTF-8"/><title>${escapeXml(title)}</title></head>\n<body>\n  <nav epub:type="toc" id="toc">\n    <h1>${escapeXml(title)}</h1>\n    <ol>\n${items}\n    </ol>\n  </nav>\n</body>\n</html>\n`;
 }
 
@@ -42,16 +67,24 @@ function navDocument(title: string, language: string, entries: Array<{ title: st
  * The package around an EPUB's own files; `chapters` are the chosen ones (their sentences carry ids already,
  * and their words too when the overlays are word by word).
  */
-export function readAlongFromEpub(epub: EpubBook, sourceEpub: string, chapters: readonly Chapter[], level: OverlayLevel = 'sentence'): ReadAlongPackage {
+export function readAlongFromEpub(
+  epub: EpubBook,
+  sourceEpub: string,
+  chapters: readonly Chapter[],
+  level: OverlayLevel = 'sentence',
+): ReadAlongPackage {
   const base = folderOf(epub.packagePath);
   const cssPath = `${base}${READ_ALONG_FOLDER}/read-along.css`;
-  const read = new Set(chapters.flatMap((chapter) => (chapter.paragraphs ?? []).map((paragraph) => paragraph.document ?? '')));
+  const read = new Set(
+    chapters.flatMap((chapter) => (chapter.paragraphs ?? []).map((paragraph) => paragraph.document ?? '')),
+  );
   const written: ReadAlongPackage['written'] = [{ path: cssPath, content: READ_ALONG_CSS }];
   for (const [docPath, document] of epub.documents) {
     // A document not read is kept as it is, unless it has an older doctype, which EPUB 3 does not allow.
     const oldDoctype = /<!DOCTYPE(?!\s+html\s*>)/i.test(document.marked);
     const marked = read.has(docPath) && level === 'word' ? document.markedWords : document.marked;
-    if (read.has(docPath) || oldDoctype) written.push({ path: docPath, content: prepareDocument(marked, relativeHref(docPath, cssPath)) });
+    if (read.has(docPath) || oldDoctype)
+      written.push({ path: docPath, content: prepareDocument(marked, relativeHref(docPath, cssPath)) });
   }
   const manifest: PackageItem[] = epub.manifest.map((item) => ({
     ...item,
@@ -67,9 +100,17 @@ export function readAlongFromEpub(epub: EpubBook, sourceEpub: string, chapters: 
   manifest.push({ id: freshId('read-along-css'), path: cssPath, mediaType: 'text/css' });
   if (!manifest.some((item) => item.properties?.split(/\s+/).includes('nav'))) {
     const navPath = `${base}${READ_ALONG_FOLDER}/nav.xhtml`;
-    const entries = epub.chapters.map((chapter) => ({ title: chapter.title, href: relativeHref(navPath, chapter.paragraphs[0]?.document ?? epub.spine[0]) }));
+    const entries = epub.chapters.map((chapter) => ({
+      title: chapter.title,
+      href: relativeHref(navPath, chapter.paragraphs[0]?.document ?? epub.spine[0]),
+    }));
     written.push({ path: navPath, content: navDocument(epub.title ?? 'Contents', epub.language ?? 'en', entries) });
-    manifest.push({ id: freshId('read-along-nav'), path: navPath, mediaType: 'application/xhtml+xml', properties: 'nav' });
+    manifest.push({
+      id: freshId('read-along-nav'),
+      path: navPath,
+      mediaType: 'application/xhtml+xml',
+      properties: 'nav',
+    });
   }
   const writtenPaths = new Set(written.map((file) => file.path));
   const copied = [
@@ -77,15 +118,28 @@ export function readAlongFromEpub(epub: EpubBook, sourceEpub: string, chapters: 
     ...epub.archive.names().filter((name) => name.startsWith('META-INF/') && name !== 'META-INF/container.xml'),
   ];
   return {
-    title: epub.title ?? 'Untitled', ...(epub.author ? { author: epub.author } : {}),
-    language: epub.language ?? 'en', identifier: epub.identifier ?? `urn:uuid:${crypto.randomUUID()}`,
-    packagePath: epub.packagePath, sourceEpub, copied, written, manifest,
-    spine: epub.spineItems, ...(epub.ncxId ? { ncxId: epub.ncxId } : {}),
+    title: epub.title ?? 'Untitled',
+    ...(epub.author ? { author: epub.author } : {}),
+    language: epub.language ?? 'en',
+    identifier: epub.identifier ?? `urn:uuid:${crypto.randomUUID()}`,
+    packagePath: epub.packagePath,
+    sourceEpub,
+    copied,
+    written,
+    manifest,
+    spine: epub.spineItems,
+    ...(epub.ncxId ? { ncxId: epub.ncxId } : {}),
   };
 }
 
 /** A chapter's paragraphs split into sentences, with ids for a new chapter document `document` (and for their words, when asked). */
-export function sentencesOf(paragraphs: readonly string[], document: string, prefix: string, language: string, level: OverlayLevel = 'sentence'): ChapterParagraph[] {
+export function sentencesOf(
+  paragraphs: readonly string[],
+  document: string,
+  prefix: string,
+  language: string,
+  level: OverlayLevel = 'sentence',
+): ChapterParagraph[] {
   let count = 0;
   return paragraphs.map((paragraph) => {
     const sentences: ChapterParagraph['sentences'] = [];
@@ -97,21 +151,31 @@ export function sentencesOf(paragraphs: readonly string[], document: string, pre
       if (/[\p{L}\p{N}]/u.test(text) || sentences.length === 0) sentences.push({ id: `${prefix}${++count}`, text });
       else sentences[sentences.length - 1].text += ` ${text}`;
     }
-    if (level === 'word') for (const sentence of sentences) sentence.words = wordAnchors(sentence.text, `${sentence.id}w`);
+    if (level === 'word')
+      for (const sentence of sentences) sentence.words = wordAnchors(sentence.text, `${sentence.id}w`);
     return { document, sentences };
   });
 }
 
 /** The chapter document of a book that had none (Markdown, text, DOCX): a heading and paragraphs of sentence spans. */
-function chapterDocument(title: string, language: string, paragraphs: readonly ChapterParagraph[], cssHref: string): string {
-  const body = paragraphs.map((paragraph, index) => {
-    const spans = paragraph.sentences.map((sentence) => {
-      const heading = /^#{1,6}\s+/.exec(sentence.text)?.[0].length ?? 0;
-      return `<span id="${sentence.id}">${sentence.words ? wordSpans(sentence.text, sentence.words, heading) : escapeXml(sentence.text.slice(heading))}</span>`;
-    }).join(' ');
-    const tag = index === 0 && /^#{1,6}\s/.test(paragraph.sentences[0]?.text ?? '') ? 'h1' : 'p';
-    return `    <${tag}>${spans}</${tag}>`;
-  }).join('\n');
+function chapterDocument(
+  title: string,
+  language: string,
+  paragraphs: readonly ChapterParagraph[],
+  cssHref: string,
+): string {
+  const body = paragraphs
+    .map((paragraph, index) => {
+      const spans = paragraph.sentences
+        .map((sentence) => {
+          const heading = /^#{1,6}\s+/.exec(sentence.text)?.[0].length ?? 0;
+          return `<span id="${sentence.id}">${sentence.words ? wordSpans(sentence.text, sentence.words, heading) : escapeXml(sentence.text.slice(heading))}</span>`;
+        })
+        .join(' ');
+      const tag = index === 0 && /^#{1,6}\s/.test(paragraph.sentences[0]?.text ?? '') ? 'h1' : 'p';
+      return `    <${tag}>${spans}</${tag}>`;
+    })
+    .join('\n');
   return `<?xml version="1.0" encoding="UTF-8"?>\n${HTML5_DOCTYPE}\n<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" xml:lang="${escapeXml(language)}" lang="${escapeXml(language)}">\n<head><meta charset="UTF-8"/><title>${escapeXml(title)}</title><link rel="stylesheet" type="text/css" href="${escapeXml(cssHref)}"/></head>\n<body>\n  <section epub:type="chapter">\n${body}\n  </section>\n</body>\n</html>\n`;
 }
 
@@ -135,13 +199,33 @@ export function readAlongFromText(
   const spine: ReadAlongPackage['spine'] = [];
   chapters.forEach((chapter, index) => {
     const docPath = newChapterPath(index);
-    written.push({ path: docPath, content: chapterDocument(chapter.title, book.language, chapter.paragraphs, relativeHref(docPath, cssPath)) });
+    written.push({
+      path: docPath,
+      content: chapterDocument(chapter.title, book.language, chapter.paragraphs, relativeHref(docPath, cssPath)),
+    });
     manifest.push({ id: `chapter-${index + 1}`, path: docPath, mediaType: 'application/xhtml+xml' });
     spine.push({ id: `chapter-${index + 1}`, linear: true });
   });
-  written.push({ path: navPath, content: navDocument(title, book.language, chapters.map((chapter, index) => ({ title: chapter.title.replace(/^#{1,6}\s+/, ''), href: relativeHref(navPath, newChapterPath(index)) }))) });
+  written.push({
+    path: navPath,
+    content: navDocument(
+      title,
+      book.language,
+      chapters.map((chapter, index) => ({
+        title: chapter.title.replace(/^#{1,6}\s+/, ''),
+        href: relativeHref(navPath, newChapterPath(index)),
+      })),
+    ),
+  });
   return {
-    title, ...(book.author ? { author: book.author } : {}), language: book.language,
-    identifier: `urn:uuid:${crypto.randomUUID()}`, packagePath, copied: [], written, manifest, spine,
+    title,
+    ...(book.author ? { author: book.author } : {}),
+    language: book.language,
+    identifier: `urn:uuid:${crypto.randomUUID()}`,
+    packagePath,
+    copied: [],
+    written,
+    manifest,
+    spine,
   };
 }

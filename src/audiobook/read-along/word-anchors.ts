@@ -35,7 +35,12 @@ export function wordSpans(text: string, words: readonly WordAnchor[], from = 0):
   let at = from;
   for (const word of words) {
     if (word.start < from) continue;
-    parts.push(escapeXml(text.slice(at, word.start)), `<span id="${escapeXml(word.id)}">`, escapeXml(text.slice(word.start, word.end)), '</span>');
+    parts.push(
+      escapeXml(text.slice(at, word.start)),
+      `<span id="${escapeXml(word.id)}">`,
+      escapeXml(text.slice(word.start, word.end)),
+      '</span>',
+    );
     at = word.end;
   }
   parts.push(escapeXml(text.slice(at)));

@@ -22,7 +22,11 @@ export interface WordClip {
 /** Spoken words looked at past the last matched one: a normalized number may say several words. */
 const LOOKAHEAD = 8;
 
-const comparable = (text: string): string => text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{M}\p{N}]/gu, '');
+const comparable = (text: string): string =>
+  text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}]/gu, '');
 
 /** Shares [from, to) among pieces of the given weights: the start of each piece, in whole milliseconds. */
 function share(weights: readonly number[], from: number, to: number): number[] {
@@ -39,7 +43,12 @@ function share(weights: readonly number[], from: number, to: number): number[] {
  * The clip of every word of `words` (anchors into `text`), for a sentence audio of `seconds`; `spoken` is
  * null when the voice reported no word times.
  */
-export function wordClips(text: string, words: readonly WordAnchor[], spoken: readonly SpokenWord[] | null, seconds: number): WordClip[] {
+export function wordClips(
+  text: string,
+  words: readonly WordAnchor[],
+  spoken: readonly SpokenWord[] | null,
+  seconds: number,
+): WordClip[] {
   const total = Math.round(seconds * 1000);
   if (words.length === 0) return [];
   // Words touching each other (split by markup: `<em>un</em>done`) are one spoken word.
@@ -66,7 +75,8 @@ export function wordClips(text: string, words: readonly WordAnchor[], spoken: re
     }
   }
   // Words the voice gave no time for share the span between their timed neighbours with the one before them.
-  const weight = (group: readonly WordAnchor[]): number => group.reduce((sum, word) => sum + word.end - word.start, 0) + 1;
+  const weight = (group: readonly WordAnchor[]): number =>
+    group.reduce((sum, word) => sum + word.end - word.start, 0) + 1;
   for (let first = 0; first < groups.length; first++) {
     if (begins[first] !== undefined) continue;
     let last = first;
@@ -81,9 +91,20 @@ export function wordClips(text: string, words: readonly WordAnchor[], spoken: re
   const starts: number[] = [];
   groups.forEach((group, index) => {
     const stop = index + 1 < groups.length ? begins[index + 1]! : total;
-    starts.push(...share(group.map((word) => word.end - word.start), begins[index]!, stop));
+    starts.push(
+      ...share(
+        group.map((word) => word.end - word.start),
+        begins[index]!,
+        stop,
+      ),
+    );
   });
   for (let i = 1; i < starts.length; i++) starts[i] = Math.max(starts[i], starts[i - 1] + 1);
-  for (let i = starts.length - 1; i >= 0; i--) starts[i] = Math.max(0, Math.min(starts[i], (i + 1 < starts.length ? starts[i + 1] : total) - 1));
-  return words.map((word, index) => ({ id: word.id, begin: starts[index] / 1000, end: (index + 1 < starts.length ? starts[index + 1] : total) / 1000 }));
+  for (let i = starts.length - 1; i >= 0; i--)
+    starts[i] = Math.max(0, Math.min(starts[i], (i + 1 < starts.length ? starts[i + 1] : total) - 1));
+  return words.map((word, index) => ({
+    id: word.id,
+    begin: starts[index] / 1000,
+    end: (index + 1 < starts.length ? starts[index + 1] : total) / 1000,
+  }));
 }

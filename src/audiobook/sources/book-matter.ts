@@ -5,9 +5,37 @@
  */
 export type Matter = 'front' | 'body' | 'back';
 
-const FRONT_TYPES = new Set(['cover', 'titlepage', 'halftitlepage', 'title-page', 'frontmatter', 'toc', 'copyright-page', 'dedication', 'imprint', 'loi', 'lot', 'seriespage', 'other-credits', 'contributors']);
-const BACK_TYPES = new Set(['backmatter', 'index', 'colophon', 'acknowledgments', 'acknowledgements', 'glossary', 'bibliography', 'endnotes', 'rearnotes', 'footnotes', 'appendix']);
-const MATTER_TITLE = /^(cover|title( page)?|half title|(table of )?contents|copyright( page)?|dedication|also by .*|other books by .*|about the authors?|about the publisher|acknowledge?ments?|index|colophon|bibliography|glossary|notes|endnotes|imprint)$/i;
+const FRONT_TYPES = new Set([
+  'cover',
+  'titlepage',
+  'halftitlepage',
+  'title-page',
+  'frontmatter',
+  'toc',
+  'copyright-page',
+  'dedication',
+  'imprint',
+  'loi',
+  'lot',
+  'seriespage',
+  'other-credits',
+  'contributors',
+]);
+const BACK_TYPES = new Set([
+  'backmatter',
+  'index',
+  'colophon',
+  'acknowledgments',
+  'acknowledgements',
+  'glossary',
+  'bibliography',
+  'endnotes',
+  'rearnotes',
+  'footnotes',
+  'appendix',
+]);
+const MATTER_TITLE =
+  /^(cover|title( page)?|half title|(table of )?contents|copyright( page)?|dedication|also by .*|other books by .*|about the authors?|about the publisher|acknowledge?ments?|index|colophon|bibliography|glossary|notes|endnotes|imprint)$/i;
 
 /** Whether the hints (epub:type values, landmark or guide types) or the title make a chapter matter, not body. */
 export function isMatter(types: readonly string[], title: string): boolean {

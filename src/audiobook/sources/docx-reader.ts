@@ -6,7 +6,18 @@
  */
 import { ManuscriptError } from '../manuscript-files';
 import type { Chapter } from '../manuscript';
-import { attr, descendants, first, isElement, localName, parseXml, speakable, textOf, type XmlElement, type XmlNode } from './xml-tree';
+import {
+  attr,
+  descendants,
+  first,
+  isElement,
+  localName,
+  parseXml,
+  speakable,
+  textOf,
+  type XmlElement,
+  type XmlNode,
+} from './xml-tree';
 import { ZipEntries } from './zip-entries';
 
 export interface DocxBook {
@@ -36,7 +47,8 @@ function paragraphText(paragraph: XmlElement): string {
     if (!isElement(node)) return;
     const name = localName(node.name);
     if (name === 'del' || name === 'instrtext') return;
-    if (name === 't') parts.push(node.children.map((child) => ('data' in child ? (child as { data: string }).data : '')).join(''));
+    if (name === 't')
+      parts.push(node.children.map((child) => ('data' in child ? (child as { data: string }).data : '')).join(''));
     else if (name === 'tab' || name === 'br' || name === 'cr') parts.push(' ');
     else node.children.forEach(visit);
   };
@@ -46,9 +58,12 @@ function paragraphText(paragraph: XmlElement): string {
 
 export function readDocx(bytes: Uint8Array, source: string, chapterLevel?: number): DocxBook {
   const archive = ZipEntries.read(bytes, source);
-  if (!archive.has('word/document.xml')) throw new ManuscriptError(`${source} is not a Word document: it has no word/document.xml.`);
+  if (!archive.has('word/document.xml'))
+    throw new ManuscriptError(`${source} is not a Word document: it has no word/document.xml.`);
   const body = first(parseXml(archive.text('word/document.xml')), 'body');
-  const paragraphs = (body ? descendants(body, 'p') : []).map((p) => ({ level: headingLevel(p), text: paragraphText(p) })).filter((p) => /[\p{L}\p{N}]/u.test(p.text));
+  const paragraphs = (body ? descendants(body, 'p') : [])
+    .map((p) => ({ level: headingLevel(p), text: paragraphText(p) }))
+    .filter((p) => /[\p{L}\p{N}]/u.test(p.text));
   let title: string | undefined;
   let author: string | undefined;
   if (archive.has('docProps/core.xml')) {
@@ -61,14 +76,23 @@ export function readDocx(bytes: Uint8Array, source: string, chapterLevel?: numbe
   const chapters: Chapter[] = [];
   let current: { title: string; lines: string[] } | undefined;
   const close = (): void => {
-    if (current && current.lines.some((line) => /[\p{L}\p{N}]/u.test(line))) chapters.push({ title: current.title, text: current.lines.join('\n\n') });
+    if (current && current.lines.some((line) => /[\p{L}\p{N}]/u.test(line)))
+      chapters.push({ title: current.title, text: current.lines.join('\n\n') });
   };
   for (const paragraph of paragraphs) {
     if (paragraph.level !== undefined && paragraph.level <= level) {
       close();
       current = { title: paragraph.text, lines: [paragraph.text] };
     } else {
-      current ??= { title: title ?? source.split(/[\\/]/).pop()!.replace(/\.docx$/i, ''), lines: [] };
+      current ??= {
+        title:
+          title ??
+          source
+            .split(/[\\/]/)
+            .pop()!
+            .replace(/\.docx$/i, ''),
+        lines: [],
+      };
       current.lines.push(paragraph.text);
     }
   }

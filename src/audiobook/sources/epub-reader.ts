@@ -71,7 +71,8 @@ function navEntries(archive: ZipEntries, navPath: string): { toc: TocEntry[]; la
     for (const item of items) {
       const link = childElements(item, 'a')[0] ?? first(item, 'a');
       const href = link && attr(link, 'href');
-      if (link && href) toc.push({ title: textOf(link), path: resolveHref(navPath, href), fragment: hrefFragment(href) });
+      if (link && href)
+        toc.push({ title: textOf(link), path: resolveHref(navPath, href), fragment: hrefFragment(href) });
     }
   }
   const landmarks = new Map<string, string[]>();
@@ -90,11 +91,14 @@ function ncxEntries(archive: ZipEntries, ncxPath: string): TocEntry[] {
   const navMap = first(root, 'navmap');
   if (!navMap) return [];
   let points = childElements(navMap, 'navpoint');
-  if (points.length === 1 && childElements(points[0], 'navpoint').length > 0) points = childElements(points[0], 'navpoint');
+  if (points.length === 1 && childElements(points[0], 'navpoint').length > 0)
+    points = childElements(points[0], 'navpoint');
   return points.flatMap((point) => {
     const src = childElements(point, 'content')[0] && attr(childElements(point, 'content')[0], 'src');
     const label = childElements(point, 'navlabel')[0];
-    return src ? [{ title: label ? textOf(label) : '', path: resolveHref(ncxPath, src), fragment: hrefFragment(src) }] : [];
+    return src
+      ? [{ title: label ? textOf(label) : '', path: resolveHref(ncxPath, src), fragment: hrefFragment(src) }]
+      : [];
   });
 }
 
@@ -109,10 +113,12 @@ function freePrefix(source: string, tail: string): string {
 /** The book in `bytes` (an .epub file's content); `source` names it in refusals. */
 export function readEpub(bytes: Uint8Array, source: string): EpubBook {
   const archive = ZipEntries.read(bytes, source);
-  if (!archive.has('META-INF/container.xml')) throw new ManuscriptError(`${source} is not an EPUB: it has no META-INF/container.xml.`);
+  if (!archive.has('META-INF/container.xml'))
+    throw new ManuscriptError(`${source} is not an EPUB: it has no META-INF/container.xml.`);
   const rootfile = first(parseXml(archive.text('META-INF/container.xml')), 'rootfile');
   const packagePath = rootfile && attr(rootfile, 'full-path');
-  if (!packagePath || !archive.has(packagePath)) throw new ManuscriptError(`${source} names no package document that it holds.`);
+  if (!packagePath || !archive.has(packagePath))
+    throw new ManuscriptError(`${source} names no package document that it holds.`);
   const opf = parseXml(archive.text(packagePath));
   const pkg = first(opf, 'package');
   const metadata = pkg && first(pkg, 'metadata');
@@ -122,7 +128,10 @@ export function readEpub(bytes: Uint8Array, source: string): EpubBook {
     return text || undefined;
   };
   const uniqueId = pkg && attr(pkg, 'unique-identifier');
-  const identifierElement = metadata && (descendants(metadata, 'identifier').find((element) => attr(element, 'id') === uniqueId) ?? first(metadata, 'identifier'));
+  const identifierElement =
+    metadata &&
+    (descendants(metadata, 'identifier').find((element) => attr(element, 'id') === uniqueId) ??
+      first(metadata, 'identifier'));
 
   const manifest: ManifestItem[] = [];
   const byId = new Map<string, ManifestItem>();
@@ -130,7 +139,12 @@ export function readEpub(bytes: Uint8Array, source: string): EpubBook {
     const id = attr(item, 'id');
     const href = attr(item, 'href');
     if (!id || !href) continue;
-    const entry: ManifestItem = { id, path: resolveHref(packagePath, href), mediaType: attr(item, 'media-type') ?? '', ...(attr(item, 'properties') ? { properties: attr(item, 'properties') } : {}) };
+    const entry: ManifestItem = {
+      id,
+      path: resolveHref(packagePath, href),
+      mediaType: attr(item, 'media-type') ?? '',
+      ...(attr(item, 'properties') ? { properties: attr(item, 'properties') } : {}),
+    };
     manifest.push(entry);
     byId.set(id, entry);
   }
@@ -140,12 +154,16 @@ export function readEpub(bytes: Uint8Array, source: string): EpubBook {
     .map((ref) => ({ id: attr(ref, 'idref')!, linear: attr(ref, 'linear') !== 'no' }));
   const spine = (spineElement ? childElements(spineElement, 'itemref') : [])
     .map((ref) => byId.get(attr(ref, 'idref') ?? ''))
-    .filter((item): item is ManifestItem => item !== undefined && XHTML_TYPES.has(item.mediaType) && archive.has(item.path))
+    .filter(
+      (item): item is ManifestItem => item !== undefined && XHTML_TYPES.has(item.mediaType) && archive.has(item.path),
+    )
     .map((item) => item.path);
   if (spine.length === 0) throw new ManuscriptError(`${source} has no readable documents in its spine.`);
 
   const nav = manifest.find((item) => item.properties?.split(/\s+/).includes('nav'));
-  const ncx = byId.get((spineElement && attr(spineElement, 'toc')) ?? '') ?? manifest.find((item) => item.mediaType === 'application/x-dtbncx+xml');
+  const ncx =
+    byId.get((spineElement && attr(spineElement, 'toc')) ?? '') ??
+    manifest.find((item) => item.mediaType === 'application/x-dtbncx+xml');
   let toc: TocEntry[] = [];
   const landmarks = new Map<string, string[]>();
   if (nav && archive.has(nav.path)) {
@@ -156,7 +174,11 @@ export function readEpub(bytes: Uint8Array, source: string): EpubBook {
   if (toc.length === 0 && ncx && archive.has(ncx.path)) toc = ncxEntries(archive, ncx.path);
   for (const reference of pkg ? descendants(pkg, 'reference') : []) {
     const href = attr(reference, 'href');
-    if (href) landmarks.set(resolveHref(packagePath, href), [...(landmarks.get(resolveHref(packagePath, href)) ?? []), attr(reference, 'type') ?? '']);
+    if (href)
+      landmarks.set(resolveHref(packagePath, href), [
+        ...(landmarks.get(resolveHref(packagePath, href)) ?? []),
+        attr(reference, 'type') ?? '',
+      ]);
   }
 
   const documents = new Map<string, MarkedDocument>();
@@ -168,11 +190,22 @@ export function readEpub(bytes: Uint8Array, source: string): EpubBook {
     const starts = toc.filter((entry) => entry.path === docPath);
     const docTypes = [...document.types, ...(landmarks.get(docPath) ?? [])];
     const open = (title: string): void => void drafts.push({ title, types: docTypes, paragraphs: [] });
-    const atStart = starts.find((entry) => entry.fragment === undefined) ?? (toc.length === 0 ? { title: document.heading ?? '' } : undefined);
+    const atStart =
+      starts.find((entry) => entry.fragment === undefined) ??
+      (toc.length === 0 ? { title: document.heading ?? '' } : undefined);
     if (atStart) open(atStart.title || document.heading || `Part ${drafts.length + 1}`);
     for (const block of document.blocks) {
-      for (const entry of starts) if (entry.fragment !== undefined && block.anchors.includes(entry.fragment)) open(entry.title || `Part ${drafts.length + 1}`);
-      if (drafts.length === 0) open(document.heading ?? docPath.split('/').pop()!.replace(/\.x?html?$/i, ''));
+      for (const entry of starts)
+        if (entry.fragment !== undefined && block.anchors.includes(entry.fragment))
+          open(entry.title || `Part ${drafts.length + 1}`);
+      if (drafts.length === 0)
+        open(
+          document.heading ??
+            docPath
+              .split('/')
+              .pop()!
+              .replace(/\.x?html?$/i, ''),
+        );
       drafts[drafts.length - 1].paragraphs.push({ document: docPath, sentences: block.sentences });
     }
   });
@@ -180,9 +213,17 @@ export function readEpub(bytes: Uint8Array, source: string): EpubBook {
   if (kept.length === 0) throw new ManuscriptError(`${source} has no text to read.`);
   const matter = placeMatter(kept.map((draft) => isMatter(draft.types, draft.title)));
   return {
-    title: meta('title'), author: meta('creator'), language: meta('language'),
+    title: meta('title'),
+    author: meta('creator'),
+    language: meta('language'),
     identifier: identifierElement ? textOf(identifierElement) || undefined : undefined,
-    packagePath, manifest, spine, spineItems, ncxId: ncx?.id, documents, archive,
+    packagePath,
+    manifest,
+    spine,
+    spineItems,
+    ncxId: ncx?.id,
+    documents,
+    archive,
     chapters: kept.map((draft, index) => ({ title: draft.title, matter: matter[index], paragraphs: draft.paragraphs })),
   };
 }

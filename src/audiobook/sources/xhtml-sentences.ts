@@ -10,7 +10,17 @@
 import { sentenceEnds } from '../../text/sentence-breaks';
 import type { WordAnchor } from '../read-along/word-anchors';
 import { sentenceWords, type Piece } from './xhtml-words';
-import { attr, escapeXml, isElement, isText, localName, parseXml, speakable, type XmlElement, type XmlNode } from './xml-tree';
+import {
+  attr,
+  escapeXml,
+  isElement,
+  isText,
+  localName,
+  parseXml,
+  speakable,
+  type XmlElement,
+  type XmlNode,
+} from './xml-tree';
 
 export interface MarkedSentence {
   /** The id of the sentence's element in the marked document. */
@@ -41,11 +51,48 @@ export interface MarkedDocument {
   heading: string | undefined;
 }
 
-const BLOCKS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'dt', 'dd', 'blockquote', 'figcaption', 'caption', 'td', 'th', 'pre', 'div', 'section', 'article', 'aside', 'header', 'footer', 'main', 'ol', 'ul', 'dl', 'table', 'tr', 'tbody', 'thead', 'figure', 'nav', 'body', 'hr']);
+const BLOCKS = new Set([
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'li',
+  'dt',
+  'dd',
+  'blockquote',
+  'figcaption',
+  'caption',
+  'td',
+  'th',
+  'pre',
+  'div',
+  'section',
+  'article',
+  'aside',
+  'header',
+  'footer',
+  'main',
+  'ol',
+  'ul',
+  'dl',
+  'table',
+  'tr',
+  'tbody',
+  'thead',
+  'figure',
+  'nav',
+  'body',
+  'hr',
+]);
 const UNREAD = new Set(['script', 'style', 'head', 'rt', 'rp', 'svg', 'math', 'title']);
 
 function hasBlockChild(element: XmlElement): boolean {
-  return element.children.some((child) => isElement(child) && (BLOCKS.has(localName(child.name)) || hasBlockChild(child)));
+  return element.children.some(
+    (child) => isElement(child) && (BLOCKS.has(localName(child.name)) || hasBlockChild(child)),
+  );
 }
 
 /** Marks the document's sentences with ids `${prefix}${n}`; `prefix` must not start any id already there. */
@@ -81,7 +128,10 @@ export function markSentences(source: string, prefix: string): MarkedDocument {
     // Sentence ranges in `joined`, trimmed, those without a letter or digit merged into the one before.
     const ranges: Array<[number, number]> = [];
     let from = 0;
-    for (const end of [...sentenceEnds(joined.replace(/&[^;\s]{1,10};/g, (e) => ' '.repeat(e.length))), joined.length]) {
+    for (const end of [
+      ...sentenceEnds(joined.replace(/&[^;\s]{1,10};/g, (e) => ' '.repeat(e.length))),
+      joined.length,
+    ]) {
       if (end <= from) continue;
       const piece = joined.slice(from, end);
       const start = from + (piece.length - piece.trimStart().length);
@@ -96,14 +146,21 @@ export function markSentences(source: string, prefix: string): MarkedDocument {
       for (let i = pieces.length - 1; i >= 0; i--) {
         const piece = pieces[i];
         const length = piece.node.data.length;
-        if (isEnd ? offset > piece.at && offset <= piece.at + length : offset >= piece.at && offset < piece.at + length) return { piece, inner: offset - piece.at };
+        if (isEnd ? offset > piece.at && offset <= piece.at + length : offset >= piece.at && offset < piece.at + length)
+          return { piece, inner: offset - piece.at };
       }
       throw new Error('offset outside the text');
     };
     const sentences: MarkedSentence[] = [];
     const blockEdits: Array<{ at: number; text: string; word?: true }> = [];
     /** The sentence of joined[from, to), its words marked with ids `${wordPrefix}n`. */
-    const sentenceOf = (id: string, from: number, to: number, wordPrefix: string, into: typeof blockEdits): MarkedSentence => {
+    const sentenceOf = (
+      id: string,
+      from: number,
+      to: number,
+      wordPrefix: string,
+      into: typeof blockEdits,
+    ): MarkedSentence => {
       const text = speakable(joined.slice(from, to));
       const found = sentenceWords(joined, pieces, from, to, wordPrefix);
       if (!found || found.text !== text) return { id, text };
@@ -115,7 +172,8 @@ export function markSentences(source: string, prefix: string): MarkedDocument {
       const start = locate(ranges[index][0], false);
       let last = index;
       let end = locate(ranges[last][1], true);
-      while (end.piece.node.parent !== start.piece.node.parent && last + 1 < ranges.length) end = locate(ranges[++last][1], true);
+      while (end.piece.node.parent !== start.piece.node.parent && last + 1 < ranges.length)
+        end = locate(ranges[++last][1], true);
       if (end.piece.node.parent !== start.piece.node.parent) break;
       const id = nextId();
       blockEdits.push({ at: start.piece.node.startIndex! + start.inner, text: `<span id="${id}">` });
@@ -135,7 +193,11 @@ export function markSentences(source: string, prefix: string): MarkedDocument {
         // The block's own id may be anything: its words take a fresh number of ours.
         wordPrefix = `${nextId()}w`;
       }
-      blocks.push({ anchors: blockAnchors, heading: isHeading, sentences: [sentenceOf(id, 0, joined.length, wordPrefix, edits)] });
+      blocks.push({
+        anchors: blockAnchors,
+        heading: isHeading,
+        sentences: [sentenceOf(id, 0, joined.length, wordPrefix, edits)],
+      });
       return;
     }
     edits.push(...blockEdits);
@@ -147,7 +209,8 @@ export function markSentences(source: string, prefix: string): MarkedDocument {
     const name = localName(node.name);
     if (UNREAD.has(name)) return;
     const epubType = attr(node, 'epub:type');
-    if (epubType && ['html', 'body', 'section', 'div', 'article'].includes(name)) types.push(...epubType.split(/\s+/).filter(Boolean));
+    if (epubType && ['html', 'body', 'section', 'div', 'article'].includes(name))
+      types.push(...epubType.split(/\s+/).filter(Boolean));
     if (BLOCKS.has(name) && name !== 'body' && !hasBlockChild(node)) {
       readBlock(node);
       return;

@@ -13,7 +13,21 @@ export interface Piece {
   at: number;
 }
 
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', mdash: '—', ndash: '–', hellip: '…', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”' };
+const NAMED: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  mdash: '—',
+  ndash: '–',
+  hellip: '…',
+  lsquo: '‘',
+  rsquo: '’',
+  ldquo: '“',
+  rdquo: '”',
+};
 const REFERENCE = /&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/iy;
 
 /** What a character reference reads as (as `speakable` decodes it), or undefined for an unknown name (kept as written). */
@@ -27,7 +41,13 @@ function decoded(ref: string): string | undefined {
  * The sentence of joined[from, to) as read aloud, its words (ids `${prefix}1`…) and the span insertions
  * (source offsets); undefined when the text has no word.
  */
-export function sentenceWords(joined: string, pieces: readonly Piece[], from: number, to: number, prefix: string): { text: string; words: WordAnchor[]; edits: Array<{ at: number; text: string }> } | undefined {
+export function sentenceWords(
+  joined: string,
+  pieces: readonly Piece[],
+  from: number,
+  to: number,
+  prefix: string,
+): { text: string; words: WordAnchor[]; edits: Array<{ at: number; text: string }> } | undefined {
   // Each character read aloud, with the raw range and the text node it comes from.
   const chars: Array<{ text: string; raw: number; rawEnd: number; piece: Piece }> = [];
   let pieceIndex = 0;
@@ -36,12 +56,13 @@ export function sentenceWords(joined: string, pieces: readonly Piece[], from: nu
     REFERENCE.lastIndex = at;
     const reference = joined[at] === '&' ? REFERENCE.exec(joined) : null;
     const length = reference && at + reference[0].length <= to ? reference[0].length : 1;
-    const text = length > 1 ? decoded(reference![1]) ?? reference![0] : joined[at];
+    const text = length > 1 ? (decoded(reference![1]) ?? reference![0]) : joined[at];
     while (pieceIndex + 1 < pieces.length && pieces[pieceIndex + 1].at <= at) pieceIndex++;
     const piece = pieces[pieceIndex];
     for (const char of text) {
       if (/\s/.test(char)) {
-        if (chars.length > 0 && chars[chars.length - 1].text !== ' ') chars.push({ text: ' ', raw: at, rawEnd: at + length, piece });
+        if (chars.length > 0 && chars[chars.length - 1].text !== ' ')
+          chars.push({ text: ' ', raw: at, rawEnd: at + length, piece });
       } else {
         chars.push({ text: char, raw: at, rawEnd: at + length, piece });
       }
@@ -70,7 +91,10 @@ export function sentenceWords(joined: string, pieces: readonly Piece[], from: nu
       const id = `${prefix}${words.length + 1}`;
       words.push({ id, start: offsets[first], end: offsets[index] + chars[index].text.length });
       const base = piece.node.startIndex! - piece.at;
-      edits.push({ at: base + chars[first].raw, text: `<span id="${id}">` }, { at: base + chars[index].rawEnd, text: '</span>' });
+      edits.push(
+        { at: base + chars[first].raw, text: `<span id="${id}">` },
+        { at: base + chars[index].rawEnd, text: '</span>' },
+      );
       first = index + 1;
     }
   }

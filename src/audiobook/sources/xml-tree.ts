@@ -23,7 +23,12 @@ export interface XmlText extends XmlNode {
 
 /** The document's root node; text is kept raw (entities undecoded), so offsets match the source. */
 export function parseXml(source: string): XmlElement {
-  return parseDocument(source, { xmlMode: true, withStartIndices: true, withEndIndices: true, decodeEntities: false }) as unknown as XmlElement;
+  return parseDocument(source, {
+    xmlMode: true,
+    withStartIndices: true,
+    withEndIndices: true,
+    decodeEntities: false,
+  }) as unknown as XmlElement;
 }
 
 export function isElement(node: XmlNode): node is XmlElement {
@@ -40,7 +45,8 @@ export const localName = (name: string): string => name.slice(name.lastIndexOf('
 export function attr(element: XmlElement, name: string): string | undefined {
   if (name in element.attribs) return element.attribs[name];
   const wanted = name.toLowerCase();
-  for (const [key, value] of Object.entries(element.attribs)) if (localName(key) === wanted && !key.includes(':') === !name.includes(':')) return value;
+  for (const [key, value] of Object.entries(element.attribs))
+    if (localName(key) === wanted && !key.includes(':') === !name.includes(':')) return value;
   return undefined;
 }
 
@@ -62,7 +68,9 @@ export function first(root: XmlElement, name: string): XmlElement | undefined {
 
 /** The element's children that are elements with the local name. */
 export function childElements(element: XmlElement, name?: string): XmlElement[] {
-  return element.children.filter((child): child is XmlElement => isElement(child) && (name === undefined || localName(child.name) === name));
+  return element.children.filter(
+    (child): child is XmlElement => isElement(child) && (name === undefined || localName(child.name) === name),
+  );
 }
 
 /** The element's text, entities decoded and whitespace collapsed. */
@@ -76,7 +84,21 @@ export function textOf(element: XmlNode): string {
   return speakable(parts.join(''));
 }
 
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', mdash: '—', ndash: '–', hellip: '…', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”' };
+const NAMED: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  mdash: '—',
+  ndash: '–',
+  hellip: '…',
+  lsquo: '‘',
+  rsquo: '’',
+  ldquo: '“',
+  rdquo: '”',
+};
 
 /** Raw XML text as read aloud: character references decoded, whitespace collapsed. */
 export function speakable(raw: string): string {

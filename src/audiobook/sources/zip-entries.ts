@@ -10,7 +10,10 @@ export const MAX_UNZIPPED_BYTES = 256 * 1024 * 1024;
 const MAX_ENTRIES = 10_000;
 
 export class ZipEntries {
-  private constructor(private readonly files: Record<string, Uint8Array>, readonly source: string) {}
+  private constructor(
+    private readonly files: Record<string, Uint8Array>,
+    readonly source: string,
+  ) {}
 
   /** The archive's entries; `source` names the file in refusals. */
   static read(bytes: Uint8Array, source: string): ZipEntries {
@@ -23,7 +26,9 @@ export class ZipEntries {
           total += file.originalSize;
           count++;
           if (total > MAX_UNZIPPED_BYTES || count > MAX_ENTRIES) {
-            throw new ManuscriptError(`${source} unpacks to more than ${MAX_UNZIPPED_BYTES / 1024 / 1024} MB or ${MAX_ENTRIES} files; it is not a book this export reads.`);
+            throw new ManuscriptError(
+              `${source} unpacks to more than ${MAX_UNZIPPED_BYTES / 1024 / 1024} MB or ${MAX_ENTRIES} files; it is not a book this export reads.`,
+            );
           }
           return !file.name.endsWith('/');
         },

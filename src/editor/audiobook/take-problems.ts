@@ -40,7 +40,9 @@ export class TakeProblems implements vscode.CodeActionProvider, vscode.Disposabl
   constructor(private readonly player: AudioPlayer) {
     this.disposables = [
       this.collection,
-      vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, this, { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }),
+      vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, this, {
+        providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
+      }),
       vscode.commands.registerCommand(PLAY_TAKE_COMMAND, (paragraph: ParagraphTakes) => this.play(paragraph)),
     ];
   }
@@ -48,7 +50,9 @@ export class TakeProblems implements vscode.CodeActionProvider, vscode.Disposabl
   /** Replaces the book's take problems with its still-bad paragraphs; answers the diagnostics by file. */
   async show(input: string, out: string, summary: VerifySummary): Promise<Map<string, vscode.Diagnostic[]>> {
     for (const uri of this.shownFor.get(out) ?? []) this.collection.delete(uri);
-    const manuscript = /\.(md|markdown|txt)$/i.test(input) ? await readFile(input, 'utf8').catch(() => undefined) : undefined;
+    const manuscript = /\.(md|markdown|txt)$/i.test(input)
+      ? await readFile(input, 'utf8').catch(() => undefined)
+      : undefined;
     const report = await readFile(summary.textFile, 'utf8').catch(() => '');
     const byFile = new Map<string, vscode.Diagnostic[]>();
     for (const paragraph of summary.stillBad) {
@@ -68,11 +72,18 @@ export class TakeProblems implements vscode.CodeActionProvider, vscode.Disposabl
     return byFile;
   }
 
-  provideCodeActions(_document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+  provideCodeActions(
+    _document: vscode.TextDocument,
+    _range: vscode.Range,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
     return context.diagnostics.flatMap((diagnostic) => {
       const paragraph = diagnostic.source === TAKES_SOURCE ? this.audio.get(diagnostic.message) : undefined;
       if (!paragraph) return [];
-      const play = new vscode.CodeAction(`▶ Play the kept take (take ${paragraph.kept})`, vscode.CodeActionKind.QuickFix);
+      const play = new vscode.CodeAction(
+        `▶ Play the kept take (take ${paragraph.kept})`,
+        vscode.CodeActionKind.QuickFix,
+      );
       play.command = { title: '▶ Play the kept take', command: PLAY_TAKE_COMMAND, arguments: [paragraph] };
       play.diagnostics = [diagnostic];
       return [play];
@@ -87,7 +98,12 @@ export class TakeProblems implements vscode.CodeActionProvider, vscode.Disposabl
       return undefined;
     }
     const info = readWavInfo(head);
-    const { started } = this.player.playSpan(paragraph.audio, `${paragraphPlace(paragraph)}, take ${paragraph.kept}`, 0, info.frames / info.sampleRate);
+    const { started } = this.player.playSpan(
+      paragraph.audio,
+      `${paragraphPlace(paragraph)}, take ${paragraph.kept}`,
+      0,
+      info.frames / info.sampleRate,
+    );
     return started;
   }
 

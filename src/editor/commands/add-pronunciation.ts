@@ -47,7 +47,11 @@ async function askSay(text: string, previous: string | undefined): Promise<strin
  * Save / Try Again / Cancel as a quick pick that stays open until answered (a toast hid itself while the
  * preview played); undefined (Cancel) when dismissed with Escape.
  */
-async function askChoice(text: string, say: string, skipped: string | undefined): Promise<PronunciationChoice | undefined> {
+async function askChoice(
+  text: string,
+  say: string,
+  skipped: string | undefined,
+): Promise<PronunciationChoice | undefined> {
   const items: Array<vscode.QuickPickItem & { choice: PronunciationChoice }> = [
     { label: '$(check) Save', description: 'in the workspace lexicon, .speech/lexicon.json', choice: 'Save' },
     { label: '$(edit) Try Again', description: 'type another respelling', choice: 'Try Again' },
@@ -55,22 +59,31 @@ async function askChoice(text: string, say: string, skipped: string | undefined)
   ];
   const picked = await vscode.window.showQuickPick(items, {
     title: `Add Pronunciation: "${text}" said as "${say}"`,
-    placeHolder: skipped ? `This voice did not use it: ${skipped}. Save it anyway?` : 'Listen to the preview, then save it or try another respelling',
+    placeHolder: skipped
+      ? `This voice did not use it: ${skipped}. Save it anyway?`
+      : 'Listen to the preview, then save it or try another respelling',
     ignoreFocusOut: true,
   });
   return picked?.choice;
 }
 
-export async function addPronunciation(services: Services, args: AddPronunciationArgs = {}): Promise<AddPronunciationResult | undefined> {
+export async function addPronunciation(
+  services: Services,
+  args: AddPronunciationArgs = {},
+): Promise<AddPronunciationResult | undefined> {
   const editor = vscode.window.activeTextEditor;
-  const text = (args.text ?? (editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : '')).trim().replace(/\s+/g, ' ');
+  const text = (args.text ?? (editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : ''))
+    .trim()
+    .replace(/\s+/g, ' ');
   if (!text) {
     void vscode.window.showInformationMessage('Select a word or phrase to add a pronunciation for it.');
     return undefined;
   }
   const file = workspaceLexiconFile();
   if (!file) {
-    void vscode.window.showInformationMessage('Open a folder first: the pronunciation is saved in its .speech/lexicon.json.');
+    void vscode.window.showInformationMessage(
+      'Open a folder first: the pronunciation is saved in its .speech/lexicon.json.',
+    );
     return undefined;
   }
   let typed = args.say ?? (await askSay(text, undefined));
@@ -78,16 +91,21 @@ export async function addPronunciation(services: Services, args: AddPronunciatio
     const entry = entryFromInput(text, typed);
     const problem = entryProblem(entry);
     if (problem) throw new Error(`The pronunciation of "${text}" is not valid: ${problem}`);
-    const job = await runWithProgress(services.controller, `Pronouncing "${text}"`, () => services.editorJobs.createTts({ text, lexicon: [entry] }));
+    const job = await runWithProgress(services.controller, `Pronouncing "${text}"`, () =>
+      services.editorJobs.createTts({ text, lexicon: [entry] }),
+    );
     if (!succeeded(job)) return { entry, job };
-    if (args.play !== false) services.player.play((await services.editorJobs.outputPath(job))!, `${text} (${typed.trim()})`);
+    if (args.play !== false)
+      services.player.play((await services.editorJobs.outputPath(job))!, `${text} (${typed.trim()})`);
     // A voice that takes no phonemes leaves an entry without `say` unspoken: say so before it is saved.
     const skipped = ttsResultOf(job)?.lexicon?.skipped[0]?.reason;
     const choice = args.choice ?? (await askChoice(text, typed.trim(), skipped));
     if (choice === 'Save') {
       await writeWorkspaceLexicon(file, await withEntry(file, entry));
       services.log.info(`Pronunciation of "${text}" saved in ${file}.`);
-      void vscode.window.showInformationMessage(`Saved: "${text}" is said "${typed.trim()}" in this workspace (.speech/lexicon.json).`);
+      void vscode.window.showInformationMessage(
+        `Saved: "${text}" is said "${typed.trim()}" in this workspace (.speech/lexicon.json).`,
+      );
       return { entry, job, savedTo: file };
     }
     if (choice !== 'Try Again' || args.choice !== undefined) return { entry, job };
@@ -98,7 +116,10 @@ export async function addPronunciation(services: Services, args: AddPronunciatio
 
 export function registerAddPronunciation(services: Services): vscode.Disposable {
   return vscode.commands.registerCommand('speechStudio.addPronunciation', async (first?: unknown) => {
-    const args = typeof first === 'object' && first !== null && !(first instanceof vscode.Uri) ? (first as AddPronunciationArgs) : undefined;
+    const args =
+      typeof first === 'object' && first !== null && !(first instanceof vscode.Uri)
+        ? (first as AddPronunciationArgs)
+        : undefined;
     try {
       return await addPronunciation(services, args);
     } catch (error) {

@@ -69,7 +69,11 @@ class CastHints implements vscode.InlayHintsProvider {
       if (!line || !range.contains(position)) continue;
       const label = new vscode.InlayHintLabelPart(` ${line.speaker}${line.corrected ? ' ✓' : ''}`);
       label.tooltip = 'Who says this (Cast Characters). Click to correct.';
-      label.command = { title: 'Correct Speaker', command: 'speechStudio.correctCastSpeaker', arguments: [{ file: document.uri.fsPath, quote: quote.key }] };
+      label.command = {
+        title: 'Correct Speaker',
+        command: 'speechStudio.correctCastSpeaker',
+        arguments: [{ file: document.uri.fsPath, quote: quote.key }],
+      };
       const hint = new vscode.InlayHint(position, [label], vscode.InlayHintKind.Parameter);
       hint.paddingLeft = true;
       hints.push(hint);
@@ -78,32 +82,51 @@ class CastHints implements vscode.InlayHintsProvider {
   }
 }
 
-export async function castCharacters(services: Services, hints: CastHints, args: CastCharactersArgs = {}): Promise<CastOutcome | undefined> {
+export async function castCharacters(
+  services: Services,
+  hints: CastHints,
+  args: CastCharactersArgs = {},
+): Promise<CastOutcome | undefined> {
   const input = args.input ?? vscode.window.activeTextEditor?.document.uri.fsPath;
   if (!input || !MANUSCRIPT.test(input)) {
     void vscode.window.showInformationMessage('Open a Markdown or text manuscript to cast its characters.');
     return undefined;
   }
   const server = await services.controller.ready();
-  const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Casting ${path.basename(input)}`, cancellable: true }, async (progress, token) => {
-    const controller = new AbortController();
-    const cancelling = token.onCancellationRequested(() => controller.abort());
-    let shown = 0;
-    try {
-      return await castBook({ engine: server.engine, voices: services.voices, dataDir: services.controller.dataDir }, { input, ...(args.model ? { model: args.model } : {}) }, controller.signal, (done) => {
-        progress.report({ increment: Math.max(0, done - shown) });
-        shown = Math.max(shown, done);
-      });
-    } finally {
-      cancelling.dispose();
-    }
-  });
+  const outcome = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Casting ${path.basename(input)}`, cancellable: true },
+    async (progress, token) => {
+      const controller = new AbortController();
+      const cancelling = token.onCancellationRequested(() => controller.abort());
+      let shown = 0;
+      try {
+        return await castBook(
+          { engine: server.engine, voices: services.voices, dataDir: services.controller.dataDir },
+          { input, ...(args.model ? { model: args.model } : {}) },
+          controller.signal,
+          (done) => {
+            progress.report({ increment: Math.max(0, done - shown) });
+            shown = Math.max(shown, done);
+          },
+        );
+      } finally {
+        cancelling.dispose();
+      }
+    },
+  );
   hints.refresh();
   const characters = Object.keys(outcome.cast.characters);
-  services.log.info(`Cast ${outcome.quotes} quoted line(s) of ${input} into ${outcome.file}: ${characters.join(', ') || 'the narrator only'}.`);
-  void vscode.window.showInformationMessage(`Cast ${outcome.quotes} quoted line(s): ${characters.length} character(s). Edit .speech/cast.json to change their voices.`, 'Open Cast').then((choice) => {
-    if (choice) void vscode.window.showTextDocument(vscode.Uri.file(outcome.file));
-  });
+  services.log.info(
+    `Cast ${outcome.quotes} quoted line(s) of ${input} into ${outcome.file}: ${characters.join(', ') || 'the narrator only'}.`,
+  );
+  void vscode.window
+    .showInformationMessage(
+      `Cast ${outcome.quotes} quoted line(s): ${characters.length} character(s). Edit .speech/cast.json to change their voices.`,
+      'Open Cast',
+    )
+    .then((choice) => {
+      if (choice) void vscode.window.showTextDocument(vscode.Uri.file(outcome.file));
+    });
   return outcome;
 }
 
@@ -114,9 +137,18 @@ export async function correctSpeaker(hints: CastHints, args: CorrectSpeakerArgs)
   if (!speaker) {
     const current = cast.lines[args.quote]?.speaker;
     const names = [...new Set([...Object.keys(cast.characters), NARRATOR])];
-    const picked = await vscode.window.showQuickPick([...names.map((name) => ({ label: name, description: name === current ? 'now' : undefined })), { label: 'Someone else…', description: 'type a name' }], { title: `Who says “${args.quote.slice(0, 60)}”?` });
+    const picked = await vscode.window.showQuickPick(
+      [
+        ...names.map((name) => ({ label: name, description: name === current ? 'now' : undefined })),
+        { label: 'Someone else…', description: 'type a name' },
+      ],
+      { title: `Who says “${args.quote.slice(0, 60)}”?` },
+    );
     if (!picked) return undefined;
-    speaker = picked.label === 'Someone else…' ? (await vscode.window.showInputBox({ prompt: 'The character\'s name' }))?.trim() : picked.label;
+    speaker =
+      picked.label === 'Someone else…'
+        ? (await vscode.window.showInputBox({ prompt: "The character's name" }))?.trim()
+        : picked.label;
   }
   if (!speaker) return undefined;
   const corrected = correctLine(cast, args.quote, speaker);
@@ -128,11 +160,23 @@ export async function correctSpeaker(hints: CastHints, args: CorrectSpeakerArgs)
 export function registerCastCharacters(services: Services): vscode.Disposable {
   const hints = new CastHints();
   return vscode.Disposable.from(
-    vscode.languages.registerInlayHintsProvider([{ language: 'markdown', scheme: 'file' }, { language: 'plaintext', scheme: 'file' }], hints),
-    vscode.workspace.onDidSaveTextDocument((document) => path.basename(document.uri.fsPath) === 'cast.json' && hints.refresh()),
+    vscode.languages.registerInlayHintsProvider(
+      [
+        { language: 'markdown', scheme: 'file' },
+        { language: 'plaintext', scheme: 'file' },
+      ],
+      hints,
+    ),
+    vscode.workspace.onDidSaveTextDocument(
+      (document) => path.basename(document.uri.fsPath) === 'cast.json' && hints.refresh(),
+    ),
     vscode.commands.registerCommand('speechStudio.castCharacters', async (args?: CastCharactersArgs | vscode.Uri) => {
       try {
-        return await castCharacters(services, hints, args instanceof vscode.Uri ? { input: args.fsPath } : (args ?? {}));
+        return await castCharacters(
+          services,
+          hints,
+          args instanceof vscode.Uri ? { input: args.fsPath } : (args ?? {}),
+        );
       } catch (error) {
         reportError(services.log, 'Casting the characters failed', error);
         return undefined;

@@ -41,11 +41,24 @@ interface VoiceItem extends vscode.QuickPickItem {
 }
 
 const PREVIEW_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('play'), tooltip: 'Preview' };
-const ADD_FAVOURITE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('star-empty'), tooltip: 'Add to favourites' };
-const REMOVE_FAVOURITE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('star-full'), tooltip: 'Remove from favourites' };
-const LICENCE_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('law'), tooltip: 'Open the licence and voice card' };
+const ADD_FAVOURITE: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('star-empty'),
+  tooltip: 'Add to favourites',
+};
+const REMOVE_FAVOURITE: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('star-full'),
+  tooltip: 'Remove from favourites',
+};
+const LICENCE_BUTTON: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('law'),
+  tooltip: 'Open the licence and voice card',
+};
 
-const SECTION_LABELS: Record<Exclude<PickerSection, 'other' | 'your-language'>, string> = { current: 'Current voice', favourite: 'Favourites', installed: 'Installed' };
+const SECTION_LABELS: Record<Exclude<PickerSection, 'other' | 'your-language'>, string> = {
+  current: 'Current voice',
+  favourite: 'Favourites',
+  installed: 'Installed',
+};
 
 function languageLabel(code: string): string {
   try {
@@ -61,7 +74,11 @@ export function voiceItems(entries: VoiceEntry[], context: PickerContext): Voice
   let heading: string | undefined;
   for (const row of pickerRows(entries, context, languageLabel)) {
     const title =
-      row.section === 'other' ? languageLabel(row.entry.voice.languageCode.split('-')[0]) : row.section === 'your-language' ? `${languageLabel(context.uiLanguage.split('-')[0])} (your language)` : SECTION_LABELS[row.section];
+      row.section === 'other'
+        ? languageLabel(row.entry.voice.languageCode.split('-')[0])
+        : row.section === 'your-language'
+          ? `${languageLabel(context.uiLanguage.split('-')[0])} (your language)`
+          : SECTION_LABELS[row.section];
     if (title !== heading) items.push({ label: (heading = title), kind: vscode.QuickPickItemKind.Separator });
     items.push(voiceItem(row));
   }
@@ -76,7 +93,11 @@ function voiceItem(row: PickerRow): VoiceItem {
     label: `${icon}${voice.name}`,
     description: `${row.tier === 'natural' ? 'Natural' : 'Built-in'} · ${voice.languageCode} · ${languageLabel(voice.languageCode)}${row.section === 'current' ? ' · current' : ''}`,
     detail: [row.state, voice.access.license, ...about].join(' · '),
-    buttons: [PREVIEW_BUTTON, row.favourite ? REMOVE_FAVOURITE : ADD_FAVOURITE, ...(row.licenseUrl ? [LICENCE_BUTTON] : [])],
+    buttons: [
+      PREVIEW_BUTTON,
+      row.favourite ? REMOVE_FAVOURITE : ADD_FAVOURITE,
+      ...(row.licenseUrl ? [LICENCE_BUTTON] : []),
+    ],
     entry: row.entry,
     row,
   };
@@ -97,7 +118,11 @@ async function toggleFavourite(services: Services, voiceId: string): Promise<voi
 
 /** Asks before a preview downloads a voice; true to install. */
 async function confirmInstall(entry: VoiceEntry): Promise<boolean> {
-  const answer = await vscode.window.showInformationMessage(`${entry.voice.name} is not installed. Install it (${downloadLabel(entry)}) to preview it?`, 'Install', 'Cancel');
+  const answer = await vscode.window.showInformationMessage(
+    `${entry.voice.name} is not installed. Install it (${downloadLabel(entry)}) to preview it?`,
+    'Install',
+    'Cancel',
+  );
   return answer === 'Install';
 }
 
@@ -105,7 +130,11 @@ async function confirmInstall(entry: VoiceEntry): Promise<boolean> {
  * Previews a voice; one that is not installed is installed first if `install` (or the user) says so.
  * Undefined when it was not installed.
  */
-async function preview(services: Services, entry: VoiceEntry, options: { play?: boolean; install?: boolean }): Promise<ChooseVoiceResult | undefined> {
+async function preview(
+  services: Services,
+  entry: VoiceEntry,
+  options: { play?: boolean; install?: boolean },
+): Promise<ChooseVoiceResult | undefined> {
   let installed = false;
   if (!isReadyVoice(entry.voice)) {
     if (!(options.install ?? (await confirmInstall(entry)))) return undefined;
@@ -118,7 +147,11 @@ async function preview(services: Services, entry: VoiceEntry, options: { play?: 
 }
 
 /** Makes the voice the default, installing it first when needed, then previews it. Undefined when the install was cancelled. */
-async function choose(services: Services, entry: VoiceEntry, options: { play?: boolean }): Promise<ChooseVoiceResult | undefined> {
+async function choose(
+  services: Services,
+  entry: VoiceEntry,
+  options: { play?: boolean },
+): Promise<ChooseVoiceResult | undefined> {
   const wasReady = isReadyVoice(entry.voice);
   const ready = await installVoice(services, entry);
   if (!ready) return undefined;
@@ -138,7 +171,11 @@ function pickVoice(services: Services): Promise<VoiceEntry | undefined> {
   pick.ignoreFocusOut = true;
   const refresh = (): void => {
     const active = pick.activeItems[0]?.entry?.voice.id;
-    pick.items = voiceItems(services.voices.entries(), { currentId: services.editorJobs.defaultVoice().voice.id, favourites: favourites(services), uiLanguage: vscode.env.language });
+    pick.items = voiceItems(services.voices.entries(), {
+      currentId: services.editorJobs.defaultVoice().voice.id,
+      favourites: favourites(services),
+      uiLanguage: vscode.env.language,
+    });
     const again = pick.items.find((item) => item.entry?.voice.id === active);
     if (again) pick.activeItems = [again];
   };
@@ -152,7 +189,9 @@ function pickVoice(services: Services): Promise<VoiceEntry | undefined> {
           return;
         }
         if (button === ADD_FAVOURITE || button === REMOVE_FAVOURITE) {
-          toggleFavourite(services, item.entry.voice.id).then(refresh, (error: unknown) => reportError(services.log, 'Saving the favourite failed', error));
+          toggleFavourite(services, item.entry.voice.id).then(refresh, (error: unknown) =>
+            reportError(services.log, 'Saving the favourite failed', error),
+          );
           return;
         }
         preview(services, item.entry, {})
@@ -186,7 +225,10 @@ export function registerChooseVoice(services: Services): vscode.Disposable {
     try {
       // A voice id alone (the walkthrough, older callers) chooses that voice and answers with the voice.
       if (typeof first === 'string') return (await chooseVoice(services, { voiceId: first }))?.voice;
-      const args = typeof first === 'object' && first !== null && !(first instanceof vscode.Uri) ? (first as ChooseVoiceArgs) : undefined;
+      const args =
+        typeof first === 'object' && first !== null && !(first instanceof vscode.Uri)
+          ? (first as ChooseVoiceArgs)
+          : undefined;
       const result = await chooseVoice(services, args);
       return args ? result : result?.voice;
     } catch (error) {

@@ -42,15 +42,22 @@ const VIDEO_EXTENSIONS = ['mp4', 'm4v', 'mov', 'mkv', 'webm'];
 
 async function chooseVideo(args: DubMediaArgs): Promise<string | undefined> {
   if (args.input) return args.input;
-  const picked = await vscode.window.showOpenDialog({ title: 'Video to dub', canSelectMany: false, filters: { Video: VIDEO_EXTENSIONS } });
+  const picked = await vscode.window.showOpenDialog({
+    title: 'Video to dub',
+    canSelectMany: false,
+    filters: { Video: VIDEO_EXTENSIONS },
+  });
   return picked?.[0]?.fsPath;
 }
 
 async function chooseLanguage(args: DubMediaArgs): Promise<string | undefined> {
   if (args.to) return args.to;
   const typed = await vscode.window.showInputBox({
-    title: 'Dub Media', prompt: 'The language to dub into, as a tag (de, fr, es, pt-BR, ja…)', placeHolder: 'de',
-    validateInput: (value) => (/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(value.trim()) ? undefined : 'A language tag such as de or pt-BR'),
+    title: 'Dub Media',
+    prompt: 'The language to dub into, as a tag (de, fr, es, pt-BR, ja…)',
+    placeHolder: 'de',
+    validateInput: (value) =>
+      /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(value.trim()) ? undefined : 'A language tag such as de or pt-BR',
   });
   return typed?.trim() || undefined;
 }
@@ -59,7 +66,11 @@ async function chooseMix(args: DubMediaArgs): Promise<DubMix | undefined> {
   if (args.mix) return args.mix;
   const picked = await vscode.window.showQuickPick(
     [
-      { label: 'Duck the original', description: 'the original sound stays, lowered while the dub speaks', mix: 'duck' as const },
+      {
+        label: 'Duck the original',
+        description: 'the original sound stays, lowered while the dub speaks',
+        mix: 'duck' as const,
+      },
       { label: 'Replace the original', description: 'only the dub is heard on the new track', mix: 'replace' as const },
     ],
     { title: 'Dub Media: the new audio track' },
@@ -78,17 +89,34 @@ export async function dubMedia(services: Services, args: DubMediaArgs = {}): Pro
   const { style } = readSubtitleCheckSetting(vscode.Uri.file(input));
   services.log.info(`Dubbing ${input} into ${to} (${mix}), to ${out}`);
   const job = await services.editorJobs.createDub({
-    input, out, to, mix, style,
-    ...(args.from ? { from: args.from } : {}), ...(args.subtitles ? { subtitles: args.subtitles } : {}), ...(args.model ? { model: args.model } : {}),
+    input,
+    out,
+    to,
+    mix,
+    style,
+    ...(args.from ? { from: args.from } : {}),
+    ...(args.subtitles ? { subtitles: args.subtitles } : {}),
+    ...(args.model ? { model: args.model } : {}),
   });
-  const { job: finished, result } = await followJob(services.controller, job, `Dubbing ${path.basename(input)} into ${to}`,
-    (signal) => services.editorJobs.finishDub(job, signal));
+  const { job: finished, result } = await followJob(
+    services.controller,
+    job,
+    `Dubbing ${path.basename(input)} into ${to}`,
+    (signal) => services.editorJobs.finishDub(job, signal),
+  );
   if (finished.status === 'succeeded' && result) {
     for (const line of dubReportLines(result)) services.log.info(`Dub ${path.basename(out)}: ${line}`);
-    const fit = result.overruns.length ? `${result.overruns.length} cue(s) did not fit their time (see the log)` : 'every cue fits its time';
-    void vscode.window.showInformationMessage(`Dubbed ${result.cues} cues into ${path.basename(out)}: ${result.speakers.length} speaker(s), ${fit}.`, 'Reveal').then((choice) => {
-      if (choice) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(out));
-    });
+    const fit = result.overruns.length
+      ? `${result.overruns.length} cue(s) did not fit their time (see the log)`
+      : 'every cue fits its time';
+    void vscode.window
+      .showInformationMessage(
+        `Dubbed ${result.cues} cues into ${path.basename(out)}: ${result.speakers.length} speaker(s), ${fit}.`,
+        'Reveal',
+      )
+      .then((choice) => {
+        if (choice) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(out));
+      });
   } else if (finished.status === 'cancelled') {
     void vscode.window.showInformationMessage('Dub cancelled; no file was written.');
   } else {

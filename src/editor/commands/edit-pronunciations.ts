@@ -11,7 +11,12 @@ import type { LexiconEntry } from '../../contract/types';
 import { removeEntry, replaceEntry } from '../../lexicon/lexicon-edits';
 import { readLexicon, writeLexicon } from '../../lexicon/lexicon-file';
 import { validateLexicon } from '../../lexicon/lexicon-validation';
-import { entryFromInput, entryProblem, readWorkspaceLexicon, writeWorkspaceLexicon } from '../../lexicon/workspace-lexicon';
+import {
+  entryFromInput,
+  entryProblem,
+  readWorkspaceLexicon,
+  writeWorkspaceLexicon,
+} from '../../lexicon/workspace-lexicon';
 import { runWithProgress, succeeded } from '../job-progress';
 import { reportError } from '../log';
 import type { Services } from '../services';
@@ -31,7 +36,8 @@ const EDIT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), 
 const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete' };
 
 /** What the entry says, as typed in Add Pronunciation: a respelling, or `phonemes: …`. */
-const saidAs = (entry: LexiconEntry): string => (entry.phonemes !== undefined ? `phonemes: ${entry.phonemes}` : entry.say ?? '');
+const saidAs = (entry: LexiconEntry): string =>
+  entry.phonemes !== undefined ? `phonemes: ${entry.phonemes}` : (entry.say ?? '');
 
 async function readEntries(services: Services, place: Place): Promise<LexiconEntry[]> {
   if (place === 'server') return (await readLexicon(services.controller.dataDir)).entries;
@@ -54,12 +60,21 @@ async function writeEntries(services: Services, place: Place, entries: LexiconEn
 
 async function items(services: Services): Promise<EntryItem[]> {
   const result: EntryItem[] = [];
-  for (const [place, heading] of [['workspace', 'Workspace (.speech/lexicon.json)'], ['server', 'Speech Studio (all workspaces and the Local API)']] as const) {
+  for (const [place, heading] of [
+    ['workspace', 'Workspace (.speech/lexicon.json)'],
+    ['server', 'Speech Studio (all workspaces and the Local API)'],
+  ] as const) {
     const entries = await readEntries(services, place);
     if (entries.length === 0) continue;
     result.push({ label: heading, kind: vscode.QuickPickItemKind.Separator });
     for (const entry of entries) {
-      result.push({ label: entry.text, description: `→ ${saidAs(entry)}${entry.language ? ` · ${entry.language}` : ''}`, buttons: [HEAR, EDIT, DELETE], entry, place });
+      result.push({
+        label: entry.text,
+        description: `→ ${saidAs(entry)}${entry.language ? ` · ${entry.language}` : ''}`,
+        buttons: [HEAR, EDIT, DELETE],
+        entry,
+        place,
+      });
     }
   }
   return result;
@@ -67,8 +82,11 @@ async function items(services: Services): Promise<EntryItem[]> {
 
 /** Speaks the entry's word with the entry, in the player. */
 async function hear(services: Services, entry: LexiconEntry): Promise<void> {
-  const job = await runWithProgress(services.controller, `Pronouncing "${entry.text}"`, () => services.editorJobs.createTts({ text: entry.text, lexicon: [entry] }));
-  if (succeeded(job)) services.player.play((await services.editorJobs.outputPath(job))!, `${entry.text} (${saidAs(entry)})`);
+  const job = await runWithProgress(services.controller, `Pronouncing "${entry.text}"`, () =>
+    services.editorJobs.createTts({ text: entry.text, lexicon: [entry] }),
+  );
+  if (succeeded(job))
+    services.player.play((await services.editorJobs.outputPath(job))!, `${entry.text} (${saidAs(entry)})`);
 }
 
 async function edit(services: Services, place: Place, entry: LexiconEntry): Promise<boolean> {
@@ -77,7 +95,13 @@ async function edit(services: Services, place: Place, entry: LexiconEntry): Prom
     prompt: 'How to say it: a respelling ("koh ah"), or "phonemes:" and espeak-ng phonemes ("phonemes: dZIf").',
     value: saidAs(entry),
     ignoreFocusOut: true,
-    validateInput: (value) => (value.trim() ? entryProblem({ ...entryFromInput(entry.text, value), ...(entry.language ? { language: entry.language } : {}) }) : 'Type how to say it.'),
+    validateInput: (value) =>
+      value.trim()
+        ? entryProblem({
+            ...entryFromInput(entry.text, value),
+            ...(entry.language ? { language: entry.language } : {}),
+          })
+        : 'Type how to say it.',
   });
   if (typed === undefined) return false;
   const { say: _say, phonemes: _phonemes, alphabet: _alphabet, ...rest } = entry;
@@ -107,26 +131,38 @@ export async function editPronunciations(services: Services): Promise<void> {
     pick.title = 'Pronunciations';
     pick.placeholder = placeholder;
     pick.items = await items(services);
-    if (!pick.items.some((item) => item.entry)) pick.placeholder = 'No pronunciations yet: select a word and run Add Pronunciation…';
+    if (!pick.items.some((item) => item.entry))
+      pick.placeholder = 'No pronunciations yet: select a word and run Add Pronunciation…';
   };
   const askDelete = (place: Place, entry: LexiconEntry): void => {
     deleting = { place, entry };
     pick.value = '';
     pick.title = `Delete the pronunciation of "${entry.text}"?`;
     pick.placeholder = `"${entry.text}" → ${saidAs(entry)}`;
-    pick.items = [{ label: '$(trash) Delete', description: `removes "${entry.text}" from the ${place === 'workspace' ? 'workspace' : 'Speech Studio'} lexicon`, confirm: true }, { label: 'Keep it', confirm: false }];
+    pick.items = [
+      {
+        label: '$(trash) Delete',
+        description: `removes "${entry.text}" from the ${place === 'workspace' ? 'workspace' : 'Speech Studio'} lexicon`,
+        confirm: true,
+      },
+      { label: 'Keep it', confirm: false },
+    ];
   };
   const run = (what: string, work: () => Promise<unknown>): void => {
-    work().then(refresh).catch((error: unknown) => reportError(services.log, what, error));
+    work()
+      .then(refresh)
+      .catch((error: unknown) => reportError(services.log, what, error));
   };
   // Edit's input box hides the list while it is open; the list comes back after it.
   let editing = false;
   const editThen = (place: Place, entry: LexiconEntry): void => {
     editing = true;
-    run('Editing the pronunciation failed', () => edit(services, place, entry).finally(() => {
-      editing = false;
-      pick.show();
-    }));
+    run('Editing the pronunciation failed', () =>
+      edit(services, place, entry).finally(() => {
+        editing = false;
+        pick.show();
+      }),
+    );
   };
   await refresh();
   await new Promise<void>((resolve) => {

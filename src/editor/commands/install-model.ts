@@ -54,7 +54,11 @@ function modelItems(listings: ModelListing[]): ModelItem[] {
 }
 
 export function openModelManager(services: Services): Promise<ModelManager> {
-  return createModelManager({ dataDir: services.controller.dataDir, mirror: services.settings().modelMirror || modelMirrorFromEnvironment(), env: proxyEnvironment() });
+  return createModelManager({
+    dataDir: services.controller.dataDir,
+    mirror: services.settings().modelMirror || modelMirrorFromEnvironment(),
+    env: proxyEnvironment(),
+  });
 }
 
 /** Installs `id` (asks when not given); undefined when the user dismissed the pick or cancelled. */
@@ -77,22 +81,30 @@ export async function installModel(services: Services, id?: string): Promise<Ins
   const title = `Installing ${entry?.name ?? id}`;
   const controller = new AbortController();
   try {
-    const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
-      token.onCancellationRequested(() => controller.abort());
-      let shown = 0;
-      return models.install(id, {
-        signal: controller.signal,
-        onProgress: (p) => {
-          const overall = p.percent === null ? null : ((p.fileIndex + p.percent / 100) / p.fileCount) * 100;
-          const increment = overall === null ? undefined : Math.max(0, overall - shown);
-          if (overall !== null) shown = Math.max(shown, overall);
-          const action = p.phase === 'verifying' ? 'Verifying' : 'Downloading';
-          progress.report({ increment, message: `${action} ${p.file} (${megabytes(p.bytes)} of ${megabytes(p.totalBytes)})` });
-        },
-      });
-    });
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+      (progress, token) => {
+        token.onCancellationRequested(() => controller.abort());
+        let shown = 0;
+        return models.install(id, {
+          signal: controller.signal,
+          onProgress: (p) => {
+            const overall = p.percent === null ? null : ((p.fileIndex + p.percent / 100) / p.fileCount) * 100;
+            const increment = overall === null ? undefined : Math.max(0, overall - shown);
+            if (overall !== null) shown = Math.max(shown, overall);
+            const action = p.phase === 'verifying' ? 'Verifying' : 'Downloading';
+            progress.report({
+              increment,
+              message: `${action} ${p.file} (${megabytes(p.bytes)} of ${megabytes(p.totalBytes)})`,
+            });
+          },
+        });
+      },
+    );
     services.log.info(result.alreadyInstalled ? `${id} was already installed.` : `Installed ${id}.`);
-    void vscode.window.showInformationMessage(result.alreadyInstalled ? `${entry?.name ?? id} is already installed.` : `${entry?.name ?? id} is installed.`);
+    void vscode.window.showInformationMessage(
+      result.alreadyInstalled ? `${entry?.name ?? id} is already installed.` : `${entry?.name ?? id} is installed.`,
+    );
     return result;
   } catch (error) {
     if (controller.signal.aborted || hasCode(error, 'CANCELLED')) {
@@ -104,14 +116,18 @@ export async function installModel(services: Services, id?: string): Promise<Ins
 }
 
 /** The editor's ways round an unreachable download server: its mirror setting, or files fetched elsewhere. */
-export const OFFLINE_ADVICE = 'Or set "speechStudio.models.mirror" to a mirror of the model files, or download them elsewhere and use Import Model….';
+export const OFFLINE_ADVICE =
+  'Or set "speechStudio.models.mirror" to a mirror of the model files, or download them elsewhere and use Import Model….';
 
 function reportUnreachable(services: Services, error: ApiError): void {
   services.log.error(`Installing the model failed: ${error.message}`);
-  void vscode.window.showErrorMessage(`Installing the model failed: ${error.message} ${OFFLINE_ADVICE}`, 'Set Mirror', 'Import Model…').then((choice) => {
-    if (choice === 'Set Mirror') void vscode.commands.executeCommand('workbench.action.openSettings', 'speechStudio.models.mirror');
-    if (choice === 'Import Model…') void vscode.commands.executeCommand('speechStudio.importModel');
-  });
+  void vscode.window
+    .showErrorMessage(`Installing the model failed: ${error.message} ${OFFLINE_ADVICE}`, 'Set Mirror', 'Import Model…')
+    .then((choice) => {
+      if (choice === 'Set Mirror')
+        void vscode.commands.executeCommand('workbench.action.openSettings', 'speechStudio.models.mirror');
+      if (choice === 'Import Model…') void vscode.commands.executeCommand('speechStudio.importModel');
+    });
 }
 
 export function registerInstallModel(services: Services): vscode.Disposable {

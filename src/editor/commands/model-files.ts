@@ -16,18 +16,26 @@ export const OPEN_DATA_FOLDER_COMMAND = 'speechStudio.openDataFolder';
 
 /** Imports `file` (asks for one when not given); undefined when the user cancelled. */
 export async function importModelFile(services: Services, file?: vscode.Uri): Promise<InstallResult | undefined> {
-  const source = file ?? (await vscode.window.showOpenDialog({
-    title: 'Import Model',
-    openLabel: 'Import',
-    canSelectMany: false,
-    filters: { 'Model files': ['bin', 'onnx', 'gguf', 'tar', 'bz2', 'json', 'txt'], 'All files': ['*'] },
-  }))?.[0];
+  const source =
+    file ??
+    (
+      await vscode.window.showOpenDialog({
+        title: 'Import Model',
+        openLabel: 'Import',
+        canSelectMany: false,
+        filters: { 'Model files': ['bin', 'onnx', 'gguf', 'tar', 'bz2', 'json', 'txt'], 'All files': ['*'] },
+      })
+    )?.[0];
   if (!source) return undefined;
   const models = await openModelManager(services);
   const controller = new AbortController();
   try {
     const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Importing ${source.path.split('/').pop()}`, cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Importing ${source.path.split('/').pop()}`,
+        cancellable: true,
+      },
       (progress, token) => {
         token.onCancellationRequested(() => controller.abort());
         progress.report({ message: 'Copying it into the data folder and checking it against the model catalog…' });
@@ -37,7 +45,10 @@ export async function importModelFile(services: Services, file?: vscode.Uri): Pr
           onProgress: (p) => {
             const increment = p.percent === null ? undefined : Math.max(0, p.percent - shown);
             if (p.percent !== null) shown = Math.max(shown, p.percent);
-            progress.report({ increment, message: `Copying and checking (${megabytes(p.bytes)} of ${megabytes(p.totalBytes)})` });
+            progress.report({
+              increment,
+              message: `Copying and checking (${megabytes(p.bytes)} of ${megabytes(p.totalBytes)})`,
+            });
           },
         });
       },
@@ -59,9 +70,11 @@ export async function openDataFolder(services: Services): Promise<string> {
   if (vscode.env.uiKind === vscode.UIKind.Desktop && !vscode.env.remoteName) {
     await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(folder));
   } else {
-    void vscode.window.showInformationMessage(`The Speech Studio data folder is ${folder}.`, 'Copy Path').then((choice) => {
-      if (choice) void vscode.env.clipboard.writeText(folder);
-    });
+    void vscode.window
+      .showInformationMessage(`The Speech Studio data folder is ${folder}.`, 'Copy Path')
+      .then((choice) => {
+        if (choice) void vscode.env.clipboard.writeText(folder);
+      });
   }
   return folder;
 }

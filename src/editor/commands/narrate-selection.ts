@@ -68,12 +68,23 @@ function showSkipped(editor: vscode.TextEditor | undefined, job: JobRecord): voi
   const { document, selection } = editor;
   const ignored = Object.entries(ttsResultOf(job)?.ignoredOptions ?? {}).filter(([key]) => key.startsWith('ssml '));
   const block = ssmlBlockAt(document.getText(), document.languageId, selection.active.line);
-  const range = !selection.isEmpty ? selection : block ? new vscode.Range(block.line, 0, block.endLine, document.lineAt(block.endLine).text.length) : document.lineAt(selection.active.line).range;
-  skipped.set(document.uri, ignored.map(([key, reason]) => {
-    const problem = new vscode.Diagnostic(range, `Narration did not honour ${key}: ${reason}`, vscode.DiagnosticSeverity.Information);
-    problem.source = 'Narrate';
-    return problem;
-  }));
+  const range = !selection.isEmpty
+    ? selection
+    : block
+      ? new vscode.Range(block.line, 0, block.endLine, document.lineAt(block.endLine).text.length)
+      : document.lineAt(selection.active.line).range;
+  skipped.set(
+    document.uri,
+    ignored.map(([key, reason]) => {
+      const problem = new vscode.Diagnostic(
+        range,
+        `Narration did not honour ${key}: ${reason}`,
+        vscode.DiagnosticSeverity.Information,
+      );
+      problem.source = 'Narrate';
+      return problem;
+    }),
+  );
 }
 
 /**
@@ -112,7 +123,10 @@ export async function narrateSelection(services: Services, args: NarrateArgs = {
 
 export function registerNarrateSelection(services: Services): vscode.Disposable {
   const command = vscode.commands.registerCommand('speechStudio.narrateSelection', async (first?: unknown) => {
-    const args = typeof first === 'object' && first !== null && !(first instanceof vscode.Uri) ? (first as NarrateArgs) : undefined;
+    const args =
+      typeof first === 'object' && first !== null && !(first instanceof vscode.Uri)
+        ? (first as NarrateArgs)
+        : undefined;
     try {
       return await narrateSelection(services, args);
     } catch (error) {

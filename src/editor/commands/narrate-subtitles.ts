@@ -29,7 +29,12 @@ export interface NarrateSubtitlesResult {
   overruns: number;
 }
 
-export async function narrateSubtitleFile(services: Services, diagnostics: vscode.DiagnosticCollection, uri: vscode.Uri | undefined, args: NarrateSubtitlesArgs = {}): Promise<NarrateSubtitlesResult | undefined> {
+export async function narrateSubtitleFile(
+  services: Services,
+  diagnostics: vscode.DiagnosticCollection,
+  uri: vscode.Uri | undefined,
+  args: NarrateSubtitlesArgs = {},
+): Promise<NarrateSubtitlesResult | undefined> {
   const target = uri ?? vscode.window.activeTextEditor?.document.uri;
   const extension = target ? path.extname(target.fsPath).toLowerCase() : '';
   if (!target || (extension !== '.srt' && extension !== '.vtt')) {
@@ -40,23 +45,39 @@ export async function narrateSubtitleFile(services: Services, diagnostics: vscod
   const format = extension === '.srt' ? 'srt' : 'vtt';
   const problem = readProblem(document, format);
   diagnostics.set(target, problem ? [problem] : []);
-  const request: EditorTtsRequest = { text: document.getText(), inputFormat: format, voiceId: args.voiceId, speakerVoices: services.settings().ttsSpeakerVoices };
+  const request: EditorTtsRequest = {
+    text: document.getText(),
+    inputFormat: format,
+    voiceId: args.voiceId,
+    speakerVoices: services.settings().ttsSpeakerVoices,
+  };
   // Refused as the Local API refuses it (the Problems panel shows where the reader stopped), before asking where to save.
   services.editorJobs.admitTts(request);
   const recording = await mediaForSubtitle(services.context, target, false);
-  const outputFile = await chooseOutputFile(besideSource(target.fsPath, NARRATION_SUFFIX), args.overwrite, recording ? [recording.fsPath] : []);
+  const outputFile = await chooseOutputFile(
+    besideSource(target.fsPath, NARRATION_SUFFIX),
+    args.overwrite,
+    recording ? [recording.fsPath] : [],
+  );
   if (!outputFile) return undefined;
-  const job = await runWithProgress(services.controller, `Narrating ${path.basename(target.fsPath)}`, () => services.editorJobs.createTts(request));
+  const job = await runWithProgress(services.controller, `Narrating ${path.basename(target.fsPath)}`, () =>
+    services.editorJobs.createTts(request),
+  );
   if (!succeeded(job)) return { job, overruns: 0 };
   await copyFile((await services.editorJobs.outputPath(job))!, outputFile);
   await services.outputs.set(job.id, outputFile);
   const problems = fitDiagnostics(document, format, overrunCues(ttsResultOf(job)));
   diagnostics.set(target, problems);
   services.log.info(`Narrated ${target.fsPath} into ${outputFile}; ${problems.length} cue(s) overran.`);
-  const summary = problems.length > 0 ? `${problems.length} cue(s) overran their time: see the Problems panel.` : 'Every cue fits its time.';
-  void vscode.window.showInformationMessage(`The narration is in ${path.basename(outputFile)}. ${summary}`, 'Play').then((choice) => {
-    if (choice) services.player.play(outputFile, path.basename(outputFile));
-  });
+  const summary =
+    problems.length > 0
+      ? `${problems.length} cue(s) overran their time: see the Problems panel.`
+      : 'Every cue fits its time.';
+  void vscode.window
+    .showInformationMessage(`The narration is in ${path.basename(outputFile)}. ${summary}`, 'Play')
+    .then((choice) => {
+      if (choice) services.player.play(outputFile, path.basename(outputFile));
+    });
   return { job, output: vscode.Uri.file(outputFile), overruns: problems.length };
 }
 
@@ -64,10 +85,18 @@ export function registerNarrateSubtitles(services: Services): vscode.Disposable 
   const diagnostics = vscode.languages.createDiagnosticCollection('speechStudio.subtitleFit');
   return vscode.Disposable.from(
     diagnostics,
-    vscode.workspace.onDidChangeTextDocument((event) => diagnostics.has(event.document.uri) && event.contentChanges.length > 0 && diagnostics.delete(event.document.uri)),
+    vscode.workspace.onDidChangeTextDocument(
+      (event) =>
+        diagnostics.has(event.document.uri) &&
+        event.contentChanges.length > 0 &&
+        diagnostics.delete(event.document.uri),
+    ),
     vscode.commands.registerCommand('speechStudio.narrateSubtitleFile', async (first?: unknown, second?: unknown) => {
       const uri = first instanceof vscode.Uri ? first : undefined;
-      const args = [first, second].find((a): a is NarrateSubtitlesArgs => typeof a === 'object' && a !== null && !(a instanceof vscode.Uri) && !Array.isArray(a));
+      const args = [first, second].find(
+        (a): a is NarrateSubtitlesArgs =>
+          typeof a === 'object' && a !== null && !(a instanceof vscode.Uri) && !Array.isArray(a),
+      );
       try {
         return await narrateSubtitleFile(services, diagnostics, uri, args);
       } catch (error) {

@@ -21,19 +21,34 @@ export interface CreateVoiceArgs {
 
 const CONSENT_YES = 'Yes, the speaker consented';
 
-async function createVoiceFromRecording(services: Services, args: CreateVoiceArgs): Promise<{ id: string; name: string } | undefined> {
+async function createVoiceFromRecording(
+  services: Services,
+  args: CreateVoiceArgs,
+): Promise<{ id: string; name: string } | undefined> {
   const dataDir = services.controller.dataDir;
-  const clip = args.clip ?? (await vscode.window.showOpenDialog({
-    title: 'Create Voice from Recording: 3–30 s of one person speaking', canSelectMany: false, openLabel: 'Use This Recording',
-    filters: { 'Audio and video': ['wav', 'mp3', 'm4a', 'flac', 'ogg', 'opus', 'webm', 'mp4', 'mov', 'mkv', 'aac'] },
-  }))?.[0]?.fsPath;
+  const clip =
+    args.clip ??
+    (
+      await vscode.window.showOpenDialog({
+        title: 'Create Voice from Recording: 3–30 s of one person speaking',
+        canSelectMany: false,
+        openLabel: 'Use This Recording',
+        filters: {
+          'Audio and video': ['wav', 'mp3', 'm4a', 'flac', 'ogg', 'opus', 'webm', 'mp4', 'mov', 'mkv', 'aac'],
+        },
+      })
+    )?.[0]?.fsPath;
   if (!clip) return undefined;
   const server = await services.controller.ready();
-  const prepare = (text: string | undefined) => vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Preparing the recording…', cancellable: true }, (_progress, token) => {
-    const controller = new AbortController();
-    token.onCancellationRequested(() => controller.abort(new Error('Cancelled.')));
-    return prepareReference(server.engine, dataDir, clip, { text, signal: controller.signal });
-  });
+  const prepare = (text: string | undefined) =>
+    vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Preparing the recording…', cancellable: true },
+      (_progress, token) => {
+        const controller = new AbortController();
+        token.onCancellationRequested(() => controller.abort(new Error('Cancelled.')));
+        return prepareReference(server.engine, dataDir, clip, { text, signal: controller.signal });
+      },
+    );
   let prepared;
   // What the recording says as the user gave it: as an argument, or typed when nothing can recognize it.
   let confirmedText = args.text;
@@ -45,7 +60,9 @@ async function createVoiceFromRecording(services: Services, args: CreateVoiceArg
       // No recognizer installed: the user types what the recording says instead of meeting a refusal.
       if (!hasCode(error, 'NO_RECOGNIZER')) throw error;
       const typed = await vscode.window.showInputBox({
-        title: 'What the recording says', prompt: 'No speech-to-text model is installed to recognize it: type the words, exactly as spoken.', ignoreFocusOut: true,
+        title: 'What the recording says',
+        prompt: 'No speech-to-text model is installed to recognize it: type the words, exactly as spoken.',
+        ignoreFocusOut: true,
         validateInput: (value) => (value.trim() ? undefined : 'Type what the recording says.'),
       });
       if (!typed?.trim()) return undefined;
@@ -56,24 +73,54 @@ async function createVoiceFromRecording(services: Services, args: CreateVoiceArg
     if (hasCode(error, 'ZIPVOICE_NOT_INSTALLED')) {
       const install = 'Install ZipVoice';
       // Not awaited: the command ends with its refusal; the install starts if and when the user clicks.
-      void vscode.window.showErrorMessage(error.message, install).then((choice) => (choice === install ? vscode.commands.executeCommand('speechStudio.installModel', ZIPVOICE_MODEL_ID) : undefined));
+      void vscode.window
+        .showErrorMessage(error.message, install)
+        .then((choice) =>
+          choice === install
+            ? vscode.commands.executeCommand('speechStudio.installModel', ZIPVOICE_MODEL_ID)
+            : undefined,
+        );
       return undefined;
     }
     void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error));
     return undefined;
   }
   try {
-    const text = confirmedText ?? await vscode.window.showInputBox({
-      title: 'What the recording says', value: prepared.text, ignoreFocusOut: true,
-      prompt: prepared.text ? 'Recognized from the recording: correct it so it matches word for word.' : 'No words were recognized: type them, exactly as spoken.',
-      validateInput: (value) => (value.trim() ? undefined : 'Type what the recording says.'),
-    });
+    const text =
+      confirmedText ??
+      (await vscode.window.showInputBox({
+        title: 'What the recording says',
+        value: prepared.text,
+        ignoreFocusOut: true,
+        prompt: prepared.text
+          ? 'Recognized from the recording: correct it so it matches word for word.'
+          : 'No words were recognized: type them, exactly as spoken.',
+        validateInput: (value) => (value.trim() ? undefined : 'Type what the recording says.'),
+      }));
     if (!text?.trim()) return undefined;
-    const name = args.name ?? await vscode.window.showInputBox({ title: 'Name the voice', ignoreFocusOut: true, validateInput: (value) => (value.trim() ? undefined : 'A voice needs a name.') });
+    const name =
+      args.name ??
+      (await vscode.window.showInputBox({
+        title: 'Name the voice',
+        ignoreFocusOut: true,
+        validateInput: (value) => (value.trim() ? undefined : 'A voice needs a name.'),
+      }));
     if (!name) return undefined;
-    const consent = args.consent ?? (await vscode.window.showWarningMessage(CONSENT_STATEMENT, { modal: true, detail: 'A voice is cloned only with the consent of the person speaking. Your confirmation is recorded with the voice.' }, CONSENT_YES)) === CONSENT_YES;
+    const consent =
+      args.consent ??
+      (await vscode.window.showWarningMessage(
+        CONSENT_STATEMENT,
+        {
+          modal: true,
+          detail:
+            'A voice is cloned only with the consent of the person speaking. Your confirmation is recorded with the voice.',
+        },
+        CONSENT_YES,
+      )) === CONSENT_YES;
     const saved = await saveClonedVoice(services.voices, dataDir, prepared, { name, text, consent });
-    void vscode.window.showInformationMessage(`${saved.name} is ready in Choose Voice (cloned from ${prepared.speechSeconds} s of speech).`);
+    void vscode.window.showInformationMessage(
+      `${saved.name} is ready in Choose Voice (cloned from ${prepared.speechSeconds} s of speech).`,
+    );
     return { id: saved.id, name: saved.name };
   } catch (error) {
     void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error));
@@ -94,22 +141,38 @@ async function voiceMix(services: Services, args: VoiceMixArgs): Promise<{ id: s
   if (mix === undefined) {
     const speakers = mixableSpeakers(services.voices).filter((entry) => entry.voice.availability === 'ready');
     if (speakers.length === 0) {
-      void vscode.window.showErrorMessage('Voice Mix blends Kokoro speakers, and no Kokoro model is installed: install one first (Install Model…).');
+      void vscode.window.showErrorMessage(
+        'Voice Mix blends Kokoro speakers, and no Kokoro model is installed: install one first (Install Model…).',
+      );
       return undefined;
     }
-    const picked = await vscode.window.showQuickPick(speakers.map((entry) => ({ label: entry.voice.name, description: entry.engineVoiceId.split('#')[1], entry })), {
-      title: 'Voice Mix: the Kokoro speakers to blend', canPickMany: true, matchOnDescription: true,
-    });
+    const picked = await vscode.window.showQuickPick(
+      speakers.map((entry) => ({ label: entry.voice.name, description: entry.engineVoiceId.split('#')[1], entry })),
+      {
+        title: 'Voice Mix: the Kokoro speakers to blend',
+        canPickMany: true,
+        matchOnDescription: true,
+      },
+    );
     if (!picked?.length) return undefined;
     const weights: string[] = [];
     for (const item of picked) {
-      const weight = await vscode.window.showInputBox({ title: `Weight of ${item.label}`, value: (1 / picked.length).toFixed(2), validateInput: (value) => (Number(value) > 0 ? undefined : 'A weight above 0.') });
+      const weight = await vscode.window.showInputBox({
+        title: `Weight of ${item.label}`,
+        value: (1 / picked.length).toFixed(2),
+        validateInput: (value) => (Number(value) > 0 ? undefined : 'A weight above 0.'),
+      });
       if (weight === undefined) return undefined;
       weights.push(`${item.description}:${weight}`);
     }
     mix = weights.join(',');
   }
-  const name = args.name ?? await vscode.window.showInputBox({ title: 'Name the mixed voice', validateInput: (value) => (value.trim() ? undefined : 'A voice needs a name.') });
+  const name =
+    args.name ??
+    (await vscode.window.showInputBox({
+      title: 'Name the mixed voice',
+      validateInput: (value) => (value.trim() ? undefined : 'A voice needs a name.'),
+    }));
   if (!name) return undefined;
   try {
     const saved = await mixKokoroVoice(services.voices, services.controller.dataDir, parseMix(mix), name);
@@ -122,7 +185,14 @@ async function voiceMix(services: Services, args: VoiceMixArgs): Promise<{ id: s
 }
 
 async function removeVoice(services: Services, nameOrId?: string): Promise<string | undefined> {
-  const wanted = nameOrId ?? (await vscode.window.showQuickPick(listOwnVoices(services.voices).map((voice) => ({ label: voice.name, description: voice.creationMode })), { title: 'Remove a voice of your own' }))?.label;
+  const wanted =
+    nameOrId ??
+    (
+      await vscode.window.showQuickPick(
+        listOwnVoices(services.voices).map((voice) => ({ label: voice.name, description: voice.creationMode })),
+        { title: 'Remove a voice of your own' },
+      )
+    )?.label;
   if (!wanted) return undefined;
   const removed = await removeOwnVoice(services.voices, services.controller.dataDir, wanted);
   if (!removed) {
@@ -135,8 +205,12 @@ async function removeVoice(services: Services, nameOrId?: string): Promise<strin
 
 export function registerOwnVoices(services: Services): vscode.Disposable {
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('speechStudio.createVoiceFromRecording', (args?: CreateVoiceArgs) => createVoiceFromRecording(services, args ?? {})),
+    vscode.commands.registerCommand('speechStudio.createVoiceFromRecording', (args?: CreateVoiceArgs) =>
+      createVoiceFromRecording(services, args ?? {}),
+    ),
     vscode.commands.registerCommand('speechStudio.voiceMix', (args?: VoiceMixArgs) => voiceMix(services, args ?? {})),
-    vscode.commands.registerCommand('speechStudio.removeOwnVoice', (nameOrId?: unknown) => removeVoice(services, typeof nameOrId === 'string' ? nameOrId : undefined)),
+    vscode.commands.registerCommand('speechStudio.removeOwnVoice', (nameOrId?: unknown) =>
+      removeVoice(services, typeof nameOrId === 'string' ? nameOrId : undefined),
+    ),
   );
 }

@@ -58,11 +58,16 @@ async function askTarget(suggested: string, extension: string): Promise<string |
   return target?.fsPath;
 }
 
-export async function saveNarrationAs(services: Services, args: SaveNarrationArgs = {}): Promise<SaveNarrationResult | undefined> {
+export async function saveNarrationAs(
+  services: Services,
+  args: SaveNarrationArgs = {},
+): Promise<SaveNarrationResult | undefined> {
   const jobId = args.jobId ?? (args.target ? undefined : playerJobId(services)) ?? lastNarrationJobId();
   const job = jobId ? await services.editorJobs.job(jobId) : undefined;
   if (!job || !succeeded(job) || job.input.kind !== 'tts') {
-    void vscode.window.showInformationMessage('There is no narration to save yet: narrate some text first (Speech Studio: Narrate Selection).');
+    void vscode.window.showInformationMessage(
+      'There is no narration to save yet: narrate some text first (Speech Studio: Narrate Selection).',
+    );
     return undefined;
   }
   const text = narrations.get(job.id);
@@ -72,20 +77,30 @@ export async function saveNarrationAs(services: Services, args: SaveNarrationArg
   if (!target) return undefined;
   const format = narrationFormatFor(target);
   if (!format) {
-    void vscode.window.showErrorMessage(`${path.basename(target)}: Speech Studio saves .${NARRATION_EXTENSIONS.join(', .')}; name the file with one of them.`);
+    void vscode.window.showErrorMessage(
+      `${path.basename(target)}: Speech Studio saves .${NARRATION_EXTENSIONS.join(', .')}; name the file with one of them.`,
+    );
     return undefined;
   }
   let source = job;
   if (!sameFormat(format, { outputFormat: input.options.outputFormat, encodeAs: input.encodeAs })) {
     if (text === undefined) {
-      void vscode.window.showErrorMessage(`This narration was made before VS Code started, so only its own format (.${own}) can be saved; narrate it again for .${path.extname(target).slice(1)}.`);
+      void vscode.window.showErrorMessage(
+        `This narration was made before VS Code started, so only its own format (.${own}) can be saved; narrate it again for .${path.extname(target).slice(1)}.`,
+      );
       return undefined;
     }
     const { outputFormat: _format, bitrateKbps: _bitrate, ...options } = input.options;
     source = await runWithProgress(services.controller, `Saving as ${format.label}`, () =>
-      services.editorJobs.createTts({ ...options, text, outputFormat: format.outputFormat, ...(format.encodeAs ? { encodeAs: format.encodeAs } : {}) }),
+      services.editorJobs.createTts({
+        ...options,
+        text,
+        outputFormat: format.outputFormat,
+        ...(format.encodeAs ? { encodeAs: format.encodeAs } : {}),
+      }),
     );
-    if (!succeeded(source)) throw new Error(source.error ?? `Speaking the narration as ${format.label} did not finish.`);
+    if (!succeeded(source))
+      throw new Error(source.error ?? `Speaking the narration as ${format.label} did not finish.`);
   }
   await copyFile((await services.editorJobs.outputPath(source))!, target);
   void vscode.window.showInformationMessage(`Saved ${path.basename(target)} (${format.label}).`);
@@ -94,7 +109,10 @@ export async function saveNarrationAs(services: Services, args: SaveNarrationArg
 
 export function registerSaveNarration(services: Services): vscode.Disposable {
   return vscode.commands.registerCommand('speechStudio.saveNarrationAs', async (first?: unknown) => {
-    const args = typeof first === 'object' && first !== null && !(first instanceof vscode.Uri) ? (first as SaveNarrationArgs) : undefined;
+    const args =
+      typeof first === 'object' && first !== null && !(first instanceof vscode.Uri)
+        ? (first as SaveNarrationArgs)
+        : undefined;
     try {
       return await saveNarrationAs(services, args);
     } catch (error) {

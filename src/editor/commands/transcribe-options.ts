@@ -23,7 +23,15 @@ export interface TranscribeOptions {
 const KEY = 'speechStudio.transcribeOptions';
 const DEFAULTS: TranscribeOptions = { format: 'srt', language: 'auto', diarization: false };
 
-export const FORMAT_EXTENSIONS: Record<TranscriptChoice, string> = { srt: '.srt', vtt: '.vtt', ass: '.ass', ttml: '.ttml', sbv: '.sbv', txt: '.txt', json: '.json' };
+export const FORMAT_EXTENSIONS: Record<TranscriptChoice, string> = {
+  srt: '.srt',
+  vtt: '.vtt',
+  ass: '.ass',
+  ttml: '.ttml',
+  sbv: '.sbv',
+  txt: '.txt',
+  json: '.json',
+};
 /** JSON is the full transcript: segments, words with timings and probabilities, speakers. */
 export const RENDER_FORMATS = { txt: 'txt', json: 'json-full' } as const;
 
@@ -43,7 +51,12 @@ interface Choice<T> extends vscode.QuickPickItem {
 
 async function pick<T>(title: string, items: Choice<T>[], current: T, placeHolder?: string): Promise<T | undefined> {
   const ordered = [...items.filter((i) => i.value === current), ...items.filter((i) => i.value !== current)];
-  const chosen = await vscode.window.showQuickPick(ordered, { title, placeHolder, matchOnDescription: true, ignoreFocusOut: true });
+  const chosen = await vscode.window.showQuickPick(ordered, {
+    title,
+    placeHolder,
+    matchOnDescription: true,
+    ignoreFocusOut: true,
+  });
   return chosen?.value;
 }
 
@@ -66,7 +79,11 @@ export interface AskContext {
  * The options for a run: `given` ones win; the rest come from the workspace's remembered answers, or, the
  * first time and with `chooseAgain`, from questions. Undefined when the user dismissed a question.
  */
-export async function askTranscribeOptions(state: vscode.Memento, given: Partial<TranscribeOptions>, context: AskContext): Promise<TranscribeOptions | undefined> {
+export async function askTranscribeOptions(
+  state: vscode.Memento,
+  given: Partial<TranscribeOptions>,
+  context: AskContext,
+): Promise<TranscribeOptions | undefined> {
   const remembered = rememberedOptions(state);
   if (remembered && !context.chooseAgain) {
     const options = { ...remembered, ...given };
@@ -81,46 +98,85 @@ export async function askTranscribeOptions(state: vscode.Memento, given: Partial
   const title = 'Transcribe Media File';
   const format =
     given.format ??
-    (await ask<TranscriptChoice>(title, [
-      { label: 'SRT', description: 'SubRip subtitles', value: 'srt' },
-      { label: 'VTT', description: 'WebVTT subtitles', value: 'vtt' },
-      { label: 'ASS', description: 'Advanced SubStation Alpha subtitles (Aegisub, libass)', value: 'ass' },
-      { label: 'TTML', description: 'Timed Text Markup Language (DFXP) subtitles', value: 'ttml' },
-      { label: 'SBV', description: 'YouTube SubViewer subtitles', value: 'sbv' },
-      { label: 'TXT', description: 'Plain text, one paragraph per segment', value: 'txt' },
-      { label: 'JSON', description: 'Segments, words, timings and speakers', value: 'json' },
-    ], last.format, 'Format of the transcript'));
+    (await ask<TranscriptChoice>(
+      title,
+      [
+        { label: 'SRT', description: 'SubRip subtitles', value: 'srt' },
+        { label: 'VTT', description: 'WebVTT subtitles', value: 'vtt' },
+        { label: 'ASS', description: 'Advanced SubStation Alpha subtitles (Aegisub, libass)', value: 'ass' },
+        { label: 'TTML', description: 'Timed Text Markup Language (DFXP) subtitles', value: 'ttml' },
+        { label: 'SBV', description: 'YouTube SubViewer subtitles', value: 'sbv' },
+        { label: 'TXT', description: 'Plain text, one paragraph per segment', value: 'txt' },
+        { label: 'JSON', description: 'Segments, words, timings and speakers', value: 'json' },
+      ],
+      last.format,
+      'Format of the transcript',
+    ));
   if (!format) return undefined;
-  const languages = [...WHISPER_LANGUAGES].map((code) => ({ label: languageName(code), description: code, value: code }));
+  const languages = [...WHISPER_LANGUAGES].map((code) => ({
+    label: languageName(code),
+    description: code,
+    value: code,
+  }));
   languages.sort((a, b) => a.label.localeCompare(b.label));
   const language =
     given.language ??
-    (await ask<string>(title, [{ label: 'Detect automatically', description: 'auto', value: 'auto' }, ...languages], last.language, 'Spoken language'));
+    (await ask<string>(
+      title,
+      [{ label: 'Detect automatically', description: 'auto', value: 'auto' }, ...languages],
+      last.language,
+      'Spoken language',
+    ));
   if (!language) return undefined;
   let model = given.model;
   if (!('model' in given) && context.models.length > 1) {
-    const chosen = await ask<string | 0>(title, [
-      { label: 'Best for the language', description: 'the stt.defaultModel setting, else the largest installed model', value: 0 },
-      ...context.models.map((name) => ({ label: name, value: name })),
-    ], last.model ?? 0, 'Model');
+    const chosen = await ask<string | 0>(
+      title,
+      [
+        {
+          label: 'Best for the language',
+          description: 'the stt.defaultModel setting, else the largest installed model',
+          value: 0,
+        },
+        ...context.models.map((name) => ({ label: name, value: name })),
+      ],
+      last.model ?? 0,
+      'Model',
+    );
     if (chosen === undefined) return undefined;
     model = chosen || undefined;
   }
   const diarization =
     given.diarization ??
-    (await ask<boolean>(title, [
-      { label: 'One speaker', description: 'no speaker labels', value: false },
-      { label: 'Label the speakers', description: 'diarization: "Speaker 1:", "Speaker 2:", …', value: true },
-    ], last.diarization, 'Speakers'));
+    (await ask<boolean>(
+      title,
+      [
+        { label: 'One speaker', description: 'no speaker labels', value: false },
+        { label: 'Label the speakers', description: 'diarization: "Speaker 1:", "Speaker 2:", …', value: true },
+      ],
+      last.diarization,
+      'Speakers',
+    ));
   if (diarization === undefined) return undefined;
   let speakerCount = given.speakerCount;
   if (diarization && !('speakerCount' in given)) {
     const counts = [2, 3, 4, 5, 6, 8, 10].map((n) => ({ label: `${n} speakers`, value: n }));
-    const chosen = await ask<number>(title, [{ label: 'Find out automatically', value: 0 }, ...counts], last.speakerCount ?? 0, 'How many speakers?');
+    const chosen = await ask<number>(
+      title,
+      [{ label: 'Find out automatically', value: 0 }, ...counts],
+      last.speakerCount ?? 0,
+      'How many speakers?',
+    );
     if (chosen === undefined) return undefined;
     speakerCount = chosen || undefined;
   }
-  const options: TranscribeOptions = { format, language, diarization, speakerCount: diarization ? speakerCount : undefined, ...(model ? { model } : {}) };
+  const options: TranscribeOptions = {
+    format,
+    language,
+    diarization,
+    speakerCount: diarization ? speakerCount : undefined,
+    ...(model ? { model } : {}),
+  };
   // Options a caller passed in full (a test, another command) are not the user's answers.
   if (questions > 0) await rememberOptions(state, options);
   return options;

@@ -15,7 +15,6 @@ import { besideSource, chooseOutputFile } from '../output-target';
 import type { Services } from '../services';
 import { askTranscribeOptions, FORMAT_EXTENSIONS, RENDER_FORMATS, type TranscribeOptions } from './transcribe-options';
 
-
 /** Arguments a caller (or a test) may pass to skip the questions. */
 export interface TranscribeArgs extends Partial<TranscribeOptions> {
   /** Replace an existing transcript without asking. */
@@ -52,11 +51,18 @@ async function pickMedia(): Promise<vscode.Uri | undefined> {
   return picked?.[0];
 }
 
-export async function transcribeMediaFile(services: Services, media: vscode.Uri | undefined, args: TranscribeArgs = {}): Promise<TranscribeResult | undefined> {
+export async function transcribeMediaFile(
+  services: Services,
+  media: vscode.Uri | undefined,
+  args: TranscribeArgs = {},
+): Promise<TranscribeResult | undefined> {
   const uri = media ?? (await pickMedia());
   if (!uri) return undefined;
   if (uri.scheme !== 'file') throw new Error(`Only files on this machine can be transcribed, not ${uri.toString()}.`);
-  const options = await askTranscribeOptions(services.context.workspaceState, given(args), { chooseAgain: args.chooseOptions === true, models: await services.editorJobs.sttModelNames() });
+  const options = await askTranscribeOptions(services.context.workspaceState, given(args), {
+    chooseAgain: args.chooseOptions === true,
+    models: await services.editorJobs.sttModelNames(),
+  });
   if (!options) return undefined;
   const target = await chooseOutputFile(besideSource(uri.fsPath, FORMAT_EXTENSIONS[options.format]), args.overwrite);
   if (!target) return undefined;
@@ -67,15 +73,18 @@ export async function transcribeMediaFile(services: Services, media: vscode.Uri 
       language: options.language,
       ...(options.model ? { model: options.model } : {}),
       diarizationEnabled: options.diarization,
-      ...(options.diarization && options.speakerCount ? { speakerCountMode: 'exact' as const, speakerCount: options.speakerCount } : {}),
+      ...(options.diarization && options.speakerCount
+        ? { speakerCountMode: 'exact' as const, speakerCount: options.speakerCount }
+        : {}),
     }),
   );
   if (!succeeded(job)) return { job };
   const transcriptPath = await services.editorJobs.outputPath(job);
   const transcript = JSON.parse(await readFile(transcriptPath!, 'utf8')) as Transcript;
-  const body = options.format === 'txt' || options.format === 'json'
-    ? renderTranscript(transcript, RENDER_FORMATS[options.format]).body
-    : renderSubtitleFile(transcript, options.format);
+  const body =
+    options.format === 'txt' || options.format === 'json'
+      ? renderTranscript(transcript, RENDER_FORMATS[options.format]).body
+      : renderSubtitleFile(transcript, options.format);
   await writeFile(target, body, 'utf8');
   await services.outputs.set(job.id, target);
   const output = vscode.Uri.file(target);
@@ -96,5 +105,8 @@ export function registerTranscribe(services: Services): vscode.Disposable {
         return undefined;
       }
     });
-  return vscode.Disposable.from(register('speechStudio.transcribeMediaFile', false), register('speechStudio.transcribeMediaFileChooseOptions', true));
+  return vscode.Disposable.from(
+    register('speechStudio.transcribeMediaFile', false),
+    register('speechStudio.transcribeMediaFileChooseOptions', true),
+  );
 }

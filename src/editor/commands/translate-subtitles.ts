@@ -45,20 +45,30 @@ async function chooseInput(args: TranslateSubtitlesArgs): Promise<string | undef
     if (document.isDirty) await document.save();
     return document.uri.fsPath;
   }
-  const picked = await vscode.window.showOpenDialog({ title: 'Subtitle file to translate', canSelectMany: false, filters: { Subtitles: ['srt', 'vtt'] } });
+  const picked = await vscode.window.showOpenDialog({
+    title: 'Subtitle file to translate',
+    canSelectMany: false,
+    filters: { Subtitles: ['srt', 'vtt'] },
+  });
   return picked?.[0]?.fsPath;
 }
 
 async function chooseLanguage(args: TranslateSubtitlesArgs): Promise<string | undefined> {
   if (args.to) return args.to;
   const typed = await vscode.window.showInputBox({
-    title: 'Translate Subtitle File', prompt: 'The language to translate into, as a tag (de, fr, es, pt-BR, ja…)', placeHolder: 'de',
-    validateInput: (value) => (/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(value.trim()) ? undefined : 'A language tag such as de or pt-BR'),
+    title: 'Translate Subtitle File',
+    prompt: 'The language to translate into, as a tag (de, fr, es, pt-BR, ja…)',
+    placeHolder: 'de',
+    validateInput: (value) =>
+      /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(value.trim()) ? undefined : 'A language tag such as de or pt-BR',
   });
   return typed?.trim() || undefined;
 }
 
-export async function translateSubtitles(services: Services, args: TranslateSubtitlesArgs = {}): Promise<TranslateSubtitlesResult | undefined> {
+export async function translateSubtitles(
+  services: Services,
+  args: TranslateSubtitlesArgs = {},
+): Promise<TranslateSubtitlesResult | undefined> {
   const input = await chooseInput(args);
   if (!input) return undefined;
   const to = await chooseLanguage(args);
@@ -67,17 +77,28 @@ export async function translateSubtitles(services: Services, args: TranslateSubt
   const { style } = readSubtitleCheckSetting(vscode.Uri.file(input));
   services.log.info(`Translating ${input} into ${to}, to ${out}`);
   const job = await services.editorJobs.createTranslation({
-    input, out, to, style, ...(args.from ? { from: args.from } : {}), ...(args.model ? { model: args.model } : {}),
+    input,
+    out,
+    to,
+    style,
+    ...(args.from ? { from: args.from } : {}),
+    ...(args.model ? { model: args.model } : {}),
   });
-  const { job: finished, result } = await followJob(services.controller, job, `Translating ${path.basename(input)} into ${to}`,
-    (signal) => services.editorJobs.finishTranslation(job, signal));
+  const { job: finished, result } = await followJob(
+    services.controller,
+    job,
+    `Translating ${path.basename(input)} into ${to}`,
+    (signal) => services.editorJobs.finishTranslation(job, signal),
+  );
   if (finished.status === 'succeeded' && result) {
     if (args.open !== false) await vscode.window.showTextDocument(vscode.Uri.file(out), { preview: false });
     const notes = [
       result.shortened.length ? `${result.shortened.length} cue(s) shortened to fit the reading speed` : '',
       result.flagged.length ? `cue(s) ${result.flagged.map((f) => f.index).join(', ')} still read too fast` : '',
     ].filter(Boolean);
-    void vscode.window.showInformationMessage(`Translated ${result.cues} cues into ${path.basename(out)}${notes.length ? `: ${notes.join('; ')}` : ''}.`);
+    void vscode.window.showInformationMessage(
+      `Translated ${result.cues} cues into ${path.basename(out)}${notes.length ? `: ${notes.join('; ')}` : ''}.`,
+    );
   } else if (finished.status === 'cancelled') {
     void vscode.window.showInformationMessage('Translation cancelled; no file was written.');
   } else {
@@ -87,14 +108,17 @@ export async function translateSubtitles(services: Services, args: TranslateSubt
 }
 
 export function registerTranslateSubtitles(services: Services): vscode.Disposable {
-  return vscode.commands.registerCommand('speechStudio.translateSubtitleFile', async (args?: TranslateSubtitlesArgs | vscode.Uri) => {
-    try {
-      // From the explorer's context menu the argument is the clicked file.
-      const given: TranslateSubtitlesArgs = args instanceof vscode.Uri ? { input: args.fsPath } : (args ?? {});
-      return await translateSubtitles(services, given);
-    } catch (error) {
-      reportError(services.log, 'The translation failed', error);
-      return undefined;
-    }
-  });
+  return vscode.commands.registerCommand(
+    'speechStudio.translateSubtitleFile',
+    async (args?: TranslateSubtitlesArgs | vscode.Uri) => {
+      try {
+        // From the explorer's context menu the argument is the clicked file.
+        const given: TranslateSubtitlesArgs = args instanceof vscode.Uri ? { input: args.fsPath } : (args ?? {});
+        return await translateSubtitles(services, given);
+      } catch (error) {
+        reportError(services.log, 'The translation failed', error);
+        return undefined;
+      }
+    },
+  );
 }

@@ -15,7 +15,8 @@ const ADD_PRONUNCIATION_COMMAND = 'speechStudio.addPronunciation';
 
 /** A lexicon entry is for a name or a term: a longer run of differences is a misreading, not a pronunciation. */
 const MAX_PRONUNCIATION_WORDS = 4;
-const pronounceable = (finding: Finding): boolean => finding.kind !== 'added' && finding.written.split(' ').length <= MAX_PRONUNCIATION_WORDS;
+const pronounceable = (finding: Finding): boolean =>
+  finding.kind !== 'added' && finding.written.split(' ').length <= MAX_PRONUNCIATION_WORDS;
 
 /** Seconds of narration played before and after a finding, so the ear hears it in context. */
 const LEAD_IN_SECONDS = 0.5;
@@ -60,7 +61,9 @@ export class ProofListenProblems implements vscode.CodeActionProvider, vscode.Ho
   constructor(private readonly player: AudioPlayer) {
     this.disposables = [
       this.collection,
-      vscode.languages.registerCodeActionsProvider({ scheme: '*' }, this, { providedCodeActionKinds: ProofListenProblems.kinds }),
+      vscode.languages.registerCodeActionsProvider({ scheme: '*' }, this, {
+        providedCodeActionKinds: ProofListenProblems.kinds,
+      }),
       vscode.languages.registerHoverProvider({ scheme: '*' }, this),
       vscode.commands.registerCommand(PLAY_SPOT_COMMAND, (uri: string, index: number) => this.playSpot(uri, index)),
       vscode.workspace.onDidChangeTextDocument((event) => {
@@ -71,16 +74,26 @@ export class ProofListenProblems implements vscode.CodeActionProvider, vscode.Ho
   }
 
   /** Replaces the document's proof-listen problems with `findings`; returns the diagnostics set. */
-  show(document: vscode.TextDocument, narration: { file: string; duration: number }, findings: Finding[]): vscode.Diagnostic[] {
+  show(
+    document: vscode.TextDocument,
+    narration: { file: string; duration: number },
+    findings: Finding[],
+  ): vscode.Diagnostic[] {
     const ranges = findings.map((f) => new vscode.Range(document.positionAt(f.start), document.positionAt(f.end)));
     const diagnostics = findings.map((finding, i) => {
-      const severity = finding.kind === 'added' ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Warning;
+      const severity =
+        finding.kind === 'added' ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Warning;
       const diagnostic = new vscode.Diagnostic(ranges[i], describeFinding(finding), severity);
       diagnostic.source = PROOF_LISTEN_SOURCE;
       diagnostic.code = finding.kind;
       return diagnostic;
     });
-    this.results.set(document.uri.toString(), { narration: narration.file, duration: narration.duration, findings, ranges });
+    this.results.set(document.uri.toString(), {
+      narration: narration.file,
+      duration: narration.duration,
+      findings,
+      ranges,
+    });
     this.collection.set(document.uri, diagnostics);
     return diagnostics;
   }
@@ -90,24 +103,44 @@ export class ProofListenProblems implements vscode.CodeActionProvider, vscode.Ho
     this.collection.delete(uri);
   }
 
-  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+  provideCodeActions(
+    document: vscode.TextDocument,
+    _range: vscode.Range,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
     const result = this.results.get(document.uri.toString());
     if (!result) return [];
     const actions: vscode.CodeAction[] = [];
     for (const diagnostic of context.diagnostics) {
       if (diagnostic.source !== PROOF_LISTEN_SOURCE) continue;
-      const index = result.ranges.findIndex((range, i) => range.isEqual(diagnostic.range) && result.findings[i].kind === (diagnostic.code as FindingKind));
+      const index = result.ranges.findIndex(
+        (range, i) => range.isEqual(diagnostic.range) && result.findings[i].kind === (diagnostic.code as FindingKind),
+      );
       if (index < 0) continue;
       const finding = result.findings[index];
       if (pronounceable(finding)) {
-        const add = new vscode.CodeAction(`Add pronunciation for "${finding.written}"…`, vscode.CodeActionKind.QuickFix);
-        add.command = { title: 'Add pronunciation…', command: ADD_PRONUNCIATION_COMMAND, arguments: [{ text: finding.written }] };
+        const add = new vscode.CodeAction(
+          `Add pronunciation for "${finding.written}"…`,
+          vscode.CodeActionKind.QuickFix,
+        );
+        add.command = {
+          title: 'Add pronunciation…',
+          command: ADD_PRONUNCIATION_COMMAND,
+          arguments: [{ text: finding.written }],
+        };
         add.diagnostics = [diagnostic];
         add.isPreferred = finding.kind === 'said-differently';
         actions.push(add);
       }
-      const play = new vscode.CodeAction(`▶ Play this spot (${clock(finding.time.start)})`, vscode.CodeActionKind.QuickFix);
-      play.command = { title: '▶ Play this spot', command: PLAY_SPOT_COMMAND, arguments: [document.uri.toString(), index] };
+      const play = new vscode.CodeAction(
+        `▶ Play this spot (${clock(finding.time.start)})`,
+        vscode.CodeActionKind.QuickFix,
+      );
+      play.command = {
+        title: '▶ Play this spot',
+        command: PLAY_SPOT_COMMAND,
+        arguments: [document.uri.toString(), index],
+      };
       play.diagnostics = [diagnostic];
       actions.push(play);
     }
@@ -122,7 +155,9 @@ export class ProofListenProblems implements vscode.CodeActionProvider, vscode.Ho
     const play = encodeURIComponent(JSON.stringify([document.uri.toString(), index]));
     const links = [`[▶ Play this spot](command:${PLAY_SPOT_COMMAND}?${play}) — ${clock(finding.time.start)}`];
     if (pronounceable(finding)) {
-      links.push(`[Add pronunciation…](command:${ADD_PRONUNCIATION_COMMAND}?${encodeURIComponent(JSON.stringify([{ text: finding.written }]))})`);
+      links.push(
+        `[Add pronunciation…](command:${ADD_PRONUNCIATION_COMMAND}?${encodeURIComponent(JSON.stringify([{ text: finding.written }]))})`,
+      );
     }
     const markdown = new vscode.MarkdownString(links.join(' · '));
     markdown.isTrusted = { enabledCommands: [PLAY_SPOT_COMMAND, ADD_PRONUNCIATION_COMMAND] };
@@ -134,11 +169,18 @@ export class ProofListenProblems implements vscode.CodeActionProvider, vscode.Ho
     const result = this.results.get(uri);
     const finding = result?.findings[index];
     if (!result || !finding) {
-      void vscode.window.showInformationMessage('Run "Proof-Listen Document" again: the document changed since its narration.');
+      void vscode.window.showInformationMessage(
+        'Run "Proof-Listen Document" again: the document changed since its narration.',
+      );
       return undefined;
     }
     const start = Math.max(0, finding.time.start - LEAD_IN_SECONDS);
-    const { started } = this.player.playSpan(result.narration, `Proof-listen at ${clock(finding.time.start)}`, start, Math.min(result.duration, finding.time.end + LEAD_OUT_SECONDS));
+    const { started } = this.player.playSpan(
+      result.narration,
+      `Proof-listen at ${clock(finding.time.start)}`,
+      start,
+      Math.min(result.duration, finding.time.end + LEAD_OUT_SECONDS),
+    );
     return { finding, report: await started };
   }
 

@@ -48,43 +48,65 @@ async function hasRecognizer(services: Services): Promise<boolean> {
  * Runs the jobs `steps` create one after the other under one cancellable notification; stops at the first
  * that does not succeed. Returns every job created.
  */
-function runSteps(services: Services, title: string, steps: Array<{ label: string; create: (previous: JobRecord[]) => Promise<JobRecord> }>): Promise<JobRecord[]> {
-  return Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
-    const jobs: JobRecord[] = [];
-    let current: string | undefined;
-    const cancel = (): void => {
-      if (current) services.controller.ready().then((server) => server.jobs.cancel(current!)).catch(() => undefined); // finished: nothing to cancel
-    };
-    const cancelling = token.onCancellationRequested(cancel);
-    try {
-      for (const [index, step] of steps.entries()) {
-        if (token.isCancellationRequested) break;
-        progress.report({ message: `${step.label}: starting…` });
-        const job = await step.create(jobs);
-        current = job.id;
-        if (token.isCancellationRequested) cancel();
-        const server = await services.controller.ready();
-        const watching = services.controller.onDidChangeJob((changed) => {
-          if (changed.id !== job.id) return;
-          const share = 100 / steps.length;
-          progress.report({ message: `${step.label}: ${progressMessage(step.label, describePhase(changed.phase), index * share + (changed.progress * share) / 100)}` });
-        });
+function runSteps(
+  services: Services,
+  title: string,
+  steps: Array<{ label: string; create: (previous: JobRecord[]) => Promise<JobRecord> }>,
+): Promise<JobRecord[]> {
+  return Promise.resolve(
+    vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+      async (progress, token) => {
+        const jobs: JobRecord[] = [];
+        let current: string | undefined;
+        const cancel = (): void => {
+          if (current)
+            services.controller
+              .ready()
+              .then((server) => server.jobs.cancel(current!))
+              .catch(() => undefined); // finished: nothing to cancel
+        };
+        const cancelling = token.onCancellationRequested(cancel);
         try {
-          const done = await untilFinished(services.controller.onDidChangeJob, () => server.jobs.get(job.id), job.id);
-          jobs.push(done);
-          if (done.status !== 'succeeded') break;
+          for (const [index, step] of steps.entries()) {
+            if (token.isCancellationRequested) break;
+            progress.report({ message: `${step.label}: starting…` });
+            const job = await step.create(jobs);
+            current = job.id;
+            if (token.isCancellationRequested) cancel();
+            const server = await services.controller.ready();
+            const watching = services.controller.onDidChangeJob((changed) => {
+              if (changed.id !== job.id) return;
+              const share = 100 / steps.length;
+              progress.report({
+                message: `${step.label}: ${progressMessage(step.label, describePhase(changed.phase), index * share + (changed.progress * share) / 100)}`,
+              });
+            });
+            try {
+              const done = await untilFinished(
+                services.controller.onDidChangeJob,
+                () => server.jobs.get(job.id),
+                job.id,
+              );
+              jobs.push(done);
+              if (done.status !== 'succeeded') break;
+            } finally {
+              watching.dispose();
+            }
+          }
+          return jobs;
         } finally {
-          watching.dispose();
+          cancelling.dispose();
         }
-      }
-      return jobs;
-    } finally {
-      cancelling.dispose();
-    }
-  }));
+      },
+    ),
+  );
 }
 
-export async function proofListenDocument(services: Services, problems: ProofListenProblems): Promise<ProofListenResult | undefined> {
+export async function proofListenDocument(
+  services: Services,
+  problems: ProofListenProblems,
+): Promise<ProofListenResult | undefined> {
   const editor = vscode.window.activeTextEditor;
   if (!editor) {
     void vscode.window.showInformationMessage('Open a document to proof-listen it.');
@@ -103,7 +125,9 @@ export async function proofListenDocument(services: Services, problems: ProofLis
     return undefined;
   }
   if (text.length > MAX_TEXT) {
-    void vscode.window.showWarningMessage(`The text to narrate is ${text.length} characters, more than the ${MAX_TEXT} one narration takes: select a part and proof-listen that.`);
+    void vscode.window.showWarningMessage(
+      `The text to narrate is ${text.length} characters, more than the ${MAX_TEXT} one narration takes: select a part and proof-listen that.`,
+    );
     return undefined;
   }
   const version = document.version;
@@ -111,32 +135,49 @@ export async function proofListenDocument(services: Services, problems: ProofLis
     { label: 'Narrating', create: () => services.editorJobs.createTts({ text, voiceId: voice.id }) },
     {
       label: 'Transcribing',
-      create: async ([tts]) => services.editorJobs.createStt({
-        file: (await services.editorJobs.outputPath(tts))!,
-        language: voice.languageCode.split('-')[0].toLowerCase(),
-        diarizationEnabled: false,
-      }),
+      create: async ([tts]) =>
+        services.editorJobs.createStt({
+          file: (await services.editorJobs.outputPath(tts))!,
+          language: voice.languageCode.split('-')[0].toLowerCase(),
+          diarizationEnabled: false,
+        }),
     },
   ]);
   const failed = jobs.find((job) => job.status === 'failed' || job.status === 'interrupted');
-  if (failed) throw new Error(failed.error ?? `The ${failed.kind === 'tts' ? 'narration' : 'transcription'} ${failed.status}.`);
+  if (failed)
+    throw new Error(failed.error ?? `The ${failed.kind === 'tts' ? 'narration' : 'transcription'} ${failed.status}.`);
   const empty = { findings: [], sourceTokens: 0, matched: 0, heardTokens: 0, jobs, diagnostics: [] };
   if (jobs.length < 2 || jobs[1].status !== 'succeeded') return empty;
   const [tts, stt] = jobs;
   if (document.version !== version) {
-    void vscode.window.showInformationMessage('The document changed while it was narrated: run Proof-Listen Document again.');
+    void vscode.window.showInformationMessage(
+      'The document changed while it was narrated: run Proof-Listen Document again.',
+    );
     return empty;
   }
   const transcript = JSON.parse(await readFile((await services.editorJobs.outputPath(stt))!, 'utf8')) as Transcript;
-  const report = proofListen(source, kind, document.languageId, voice.languageCode, transcript.segments.flatMap((s) => s.words), { from, to });
+  const report = proofListen(
+    source,
+    kind,
+    document.languageId,
+    voice.languageCode,
+    transcript.segments.flatMap((s) => s.words),
+    { from, to },
+  );
   const narration = (await services.editorJobs.outputPath(tts))!;
-  const diagnostics = problems.show(document, { file: narration, duration: transcript.durationSeconds }, report.findings);
+  const diagnostics = problems.show(
+    document,
+    { file: narration, duration: transcript.durationSeconds },
+    report.findings,
+  );
   const summary = `Proof-listen: ${report.matched} of ${report.sourceTokens} words heard as written; ${report.findings.length} difference${report.findings.length === 1 ? '' : 's'} in Problems.`;
   services.log.info(`${summary} (${document.uri.toString()})`);
   const showProblems = 'Show Problems';
-  void vscode.window.showInformationMessage(summary, ...(report.findings.length > 0 ? [showProblems] : [])).then((choice) => {
-    if (choice === showProblems) void vscode.commands.executeCommand('workbench.actions.view.problems');
-  });
+  void vscode.window
+    .showInformationMessage(summary, ...(report.findings.length > 0 ? [showProblems] : []))
+    .then((choice) => {
+      if (choice === showProblems) void vscode.commands.executeCommand('workbench.actions.view.problems');
+    });
   return { ...report, jobs, narration, diagnostics };
 }
 

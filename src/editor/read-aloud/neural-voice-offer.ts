@@ -31,7 +31,11 @@ export async function offerNeuralVoice(services: Services): Promise<OfferOutcome
   if (!voice) return 'not-offered';
   await services.context.globalState.update(NEURAL_VOICE_OFFERED, true);
   const size = megabytes(voiceDownload(voice)?.bytes ?? null);
-  const answer = await vscode.window.showInformationMessage(`Install ${voice.voice.name} (${size}) for natural reading?`, 'Install', 'Not now');
+  const answer = await vscode.window.showInformationMessage(
+    `Install ${voice.voice.name} (${size}) for natural reading?`,
+    'Install',
+    'Not now',
+  );
   if (answer !== 'Install') return 'declined';
   try {
     const installed = await installVoice(services, voice);

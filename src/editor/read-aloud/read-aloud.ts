@@ -84,12 +84,16 @@ export class ReadAloud implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[];
 
   constructor(private readonly services: Services) {
-    this.player = new WebviewPlayer({
-      onCommand: (name) => (READ_ALOUD_COMMANDS as readonly string[]).includes(name) && this.control(name as ControlName),
-      onClosed: () => this.stop('the player was closed'),
-      onError: (message) => services.log.warn(`Read Aloud player: ${message}`),
-      onReady: () => this.log({ type: 'player', at: 0 }),
-    }, services.log);
+    this.player = new WebviewPlayer(
+      {
+        onCommand: (name) =>
+          (READ_ALOUD_COMMANDS as readonly string[]).includes(name) && this.control(name as ControlName),
+        onClosed: () => this.stop('the player was closed'),
+        onError: (message) => services.log.warn(`Read Aloud player: ${message}`),
+        onReady: () => this.log({ type: 'player', at: 0 }),
+      },
+      services.log,
+    );
     this.disposables = [
       vscode.workspace.onDidChangeTextDocument((event) => {
         if (event.document === this.document && event.contentChanges.length > 0) this.followEdit(event);
@@ -129,7 +133,9 @@ export class ReadAloud implements vscode.Disposable {
     const sentences = cast ? castSentences(found.sentences, castVoiceSpans(document.getText(), cast)) : found.sentences;
     const { end } = found;
     if (sentences.length === 0) {
-      void vscode.window.showInformationMessage(scope === 'selection' ? 'The selection has nothing to read aloud.' : 'There is nothing to read aloud here.');
+      void vscode.window.showInformationMessage(
+        scope === 'selection' ? 'The selection has nothing to read aloud.' : 'There is nothing to read aloud here.',
+      );
       return undefined;
     }
     this.stop('a new reading started');
@@ -152,7 +158,13 @@ export class ReadAloud implements vscode.Disposable {
     const config = vscode.workspace.getConfiguration('speechStudio.readAloud');
     this.lexiconEntries = await this.services.editorJobs.spokenLexicon();
     const session = new ReadingSession(sentences, {
-      synthesize: engineSynthesizer(server.engine, voice, () => this.lexiconEntries, admitMarkup, (name) => readyCastVoice(this.services.voices, name)?.ref),
+      synthesize: engineSynthesizer(
+        server.engine,
+        voice,
+        () => this.lexiconEntries,
+        admitMarkup,
+        (name) => readyCastVoice(this.services.voices, name)?.ref,
+      ),
       player: this.player,
       speed: config.get<number>('speed', 1),
       pauseSeconds: config.get<number>('sentencePause', DEFAULT_PAUSE_SECONDS),
@@ -188,7 +200,11 @@ export class ReadAloud implements vscode.Disposable {
       return undefined;
     }
     const picked = await vscode.window.showQuickPick(
-      SPEEDS.map((speed) => ({ label: `${speed}×`, description: speed === session.speed ? 'current' : speed === 1 ? 'as the voice speaks' : undefined, speed })),
+      SPEEDS.map((speed) => ({
+        label: `${speed}×`,
+        description: speed === session.speed ? 'current' : speed === 1 ? 'as the voice speaks' : undefined,
+        speed,
+      })),
       { title: 'Read Aloud speed', placeHolder: 'From the next sentence on' },
     );
     if (!picked || this.session !== session) return undefined;
@@ -257,7 +273,11 @@ export class ReadAloud implements vscode.Disposable {
     Object.assign(this.ignored, Object.fromEntries(fresh));
     const problems = [...(this.skipped.get(this.document.uri) ?? [])];
     for (const [key, reason] of fresh) {
-      const problem = new vscode.Diagnostic(range, `Read Aloud did not honour ${key}: ${reason}`, vscode.DiagnosticSeverity.Information);
+      const problem = new vscode.Diagnostic(
+        range,
+        `Read Aloud did not honour ${key}: ${reason}`,
+        vscode.DiagnosticSeverity.Information,
+      );
       problem.source = 'Read Aloud';
       problems.push(problem);
     }
@@ -289,14 +309,27 @@ export class ReadAloud implements vscode.Disposable {
       changes: event.contentChanges,
       // SSML being typed may not read yet: it stays silent until it does (Problems say why).
       split: (from, to) => {
-        const split = readingParts(text, { languageId: document.languageId, from, to, language: this.language, malformed: 'silent' });
+        const split = readingParts(text, {
+          languageId: document.languageId,
+          from,
+          to,
+          language: this.language,
+          malformed: 'silent',
+        });
         return this.cast ? castSentences(split, castVoiceSpans(text, this.cast)) : split;
       },
     });
     this.sentences = next.sentences;
     this.end = next.end;
     session.update(next.sentences, next.remakeFrom);
-    this.log({ type: 'resync', at: 0, current: session.current, count: next.sentences.length, remakeFrom: next.remakeFrom, currentEdited: next.currentEdited });
+    this.log({
+      type: 'resync',
+      at: 0,
+      current: session.current,
+      count: next.sentences.length,
+      remakeFrom: next.remakeFrom,
+      currentEdited: next.currentEdited,
+    });
     if (!session.isOver && this.highlighted === session.current) this.highlight(session.current, false);
     this.refreshStatus();
   }
@@ -319,7 +352,9 @@ export class ReadAloud implements vscode.Disposable {
       const cast = await castOfFile(document.uri.fsPath);
       return Object.keys(cast.lines).length > 0 ? cast : undefined;
     } catch (error) {
-      this.services.log.warn(`Read Aloud reads without the cast: ${error instanceof Error ? error.message : String(error)}`);
+      this.services.log.warn(
+        `Read Aloud reads without the cast: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return undefined;
     }
   }
@@ -327,12 +362,15 @@ export class ReadAloud implements vscode.Disposable {
   /** The voice that reads sentence `index` (its name): the cast's when the library has it ready, else the reading's. */
   private voiceOf(index: number): string {
     const named = this.sentences[index]?.voice;
-    return (named !== undefined ? readyCastVoice(this.services.voices, named)?.voice.name : undefined) ?? this.voiceName;
+    return (
+      (named !== undefined ? readyCastVoice(this.services.voices, named)?.voice.name : undefined) ?? this.voiceName
+    );
   }
 
   private refreshStatus(): void {
     const session = this.session;
-    if (session) this.view.showStatus(session.state, session.current, this.sentences.length, session.speed, this.voiceName);
+    if (session)
+      this.view.showStatus(session.state, session.current, this.sentences.length, session.speed, this.voiceName);
   }
 
   /** The document range of a word of a sentence's text (the masked source kept the offsets of each word). */
@@ -372,13 +410,20 @@ export class ReadAloud implements vscode.Disposable {
  * The sentences a scope reads (the whole document, those in the selection, or from the sentence at the
  * cursor on) and where its reading ends; malformed SSML is refused (SsmlReadingError).
  */
-function sentencesFor(editor: vscode.TextEditor, scope: ReadScope, language: string): { sentences: ReadingSentence[]; end: number } {
+function sentencesFor(
+  editor: vscode.TextEditor,
+  scope: ReadScope,
+  language: string,
+): { sentences: ReadingSentence[]; end: number } {
   const { document, selection } = editor;
   const text = document.getText();
   const { languageId } = document;
   if (scope === 'selection' && !selection.isEmpty) {
     const end = document.offsetAt(selection.end);
-    return { sentences: readingParts(text, { languageId, from: document.offsetAt(selection.start), to: end, language }), end };
+    return {
+      sentences: readingParts(text, { languageId, from: document.offsetAt(selection.start), to: end, language }),
+      end,
+    };
   }
   const all = readingParts(text, { languageId, language });
   if (scope === 'document') return { sentences: all, end: text.length };

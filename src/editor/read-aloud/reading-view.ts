@@ -35,18 +35,30 @@ export class ReadingView implements vscode.Disposable {
     this.label.name = 'Read Aloud';
     this.label.command = 'speechStudio.readAloud.togglePause';
     this.controls = CONTROLS.map(({ command, icon, tooltip }, i) => {
-      const item = vscode.window.createStatusBarItem(`speechStudio.readAloud.${command.split('.').pop()}`, vscode.StatusBarAlignment.Left, 99 - i);
+      const item = vscode.window.createStatusBarItem(
+        `speechStudio.readAloud.${command.split('.').pop()}`,
+        vscode.StatusBarAlignment.Left,
+        99 - i,
+      );
       item.name = tooltip;
       item.text = icon;
       item.tooltip = tooltip;
       item.command = command;
       return item;
     });
-    this.speedItem = vscode.window.createStatusBarItem('speechStudio.readAloud.speed', vscode.StatusBarAlignment.Left, 90);
+    this.speedItem = vscode.window.createStatusBarItem(
+      'speechStudio.readAloud.speed',
+      vscode.StatusBarAlignment.Left,
+      90,
+    );
     this.speedItem.name = 'Read Aloud speed';
     this.speedItem.tooltip = 'Read Aloud: choose the speed (from the next sentence)';
     this.speedItem.command = 'speechStudio.readAloud.chooseSpeed';
-    this.voiceItem = vscode.window.createStatusBarItem('speechStudio.readAloud.voice', vscode.StatusBarAlignment.Left, 89);
+    this.voiceItem = vscode.window.createStatusBarItem(
+      'speechStudio.readAloud.voice',
+      vscode.StatusBarAlignment.Left,
+      89,
+    );
     this.voiceItem.name = 'Read Aloud voice';
     this.voiceItem.tooltip = 'Read Aloud: choose the voice (the next reading uses it)';
     this.voiceItem.command = 'speechStudio.chooseVoice';

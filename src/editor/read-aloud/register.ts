@@ -24,7 +24,9 @@ export function registerReadAloud(services: Services): vscode.Disposable {
         }
       }),
     ),
-    ...READ_ALOUD_COMMANDS.map((name) => vscode.commands.registerCommand(`speechStudio.readAloud.${name}`, () => readAloud.control(name))),
+    ...READ_ALOUD_COMMANDS.map((name) =>
+      vscode.commands.registerCommand(`speechStudio.readAloud.${name}`, () => readAloud.control(name)),
+    ),
     vscode.commands.registerCommand('speechStudio.readAloud.status', () => readAloud.status()),
     vscode.commands.registerCommand('speechStudio.readAloud.chooseSpeed', () => readAloud.chooseSpeed()),
   );

@@ -40,11 +40,21 @@ export class WebviewPlayer implements SentencePlayer, vscode.Disposable {
   private reports: PlayerReports | undefined;
 
   constructor(
-    private readonly handlers: { onCommand(name: string): void; onClosed(): void; onError(message: string): void; onReady(): void },
+    private readonly handlers: {
+      onCommand(name: string): void;
+      onClosed(): void;
+      onError(message: string): void;
+      onReady(): void;
+    },
     log?: Logger,
   ) {
     // The view appears in the Speech Studio panel with the first reading; its Close action stops the reading.
-    this.panelView = new PanelView(WebviewPlayer.viewType, 'speechStudio.readAloudShown', 'speechStudio.readAloud.close', log);
+    this.panelView = new PanelView(
+      WebviewPlayer.viewType,
+      'speechStudio.readAloudShown',
+      'speechStudio.readAloud.close',
+      log,
+    );
     this.panelView.onDidClose(() => {
       this.view = undefined;
       this.ready = false;
@@ -82,7 +92,9 @@ export class WebviewPlayer implements SentencePlayer, vscode.Disposable {
       )
       // A view made now took the focus; it goes back to the text being read.
       .then(() => made && vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup'))
-      .then(undefined, (error: unknown) => this.handlers.onError(`showing the Read Aloud view failed: ${String(error)}`));
+      .then(undefined, (error: unknown) =>
+        this.handlers.onError(`showing the Read Aloud view failed: ${String(error)}`),
+      );
   }
 
   private loadPage(view: vscode.WebviewView): void {

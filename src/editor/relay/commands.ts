@@ -29,7 +29,9 @@ const urlProblem = (value: string): string | undefined => {
 };
 
 const tokenProblem = (value: string): string | undefined =>
-  DEVICE_TOKEN_FORMAT.test(value.trim()) ? undefined : 'A device token is ssd_ and 40 letters or digits, from the relay\'s portal (Devices → Enrol).';
+  DEVICE_TOKEN_FORMAT.test(value.trim())
+    ? undefined
+    : "A device token is ssd_ and 40 letters or digits, from the relay's portal (Devices → Enrol).";
 
 /**
  * Asks for what is missing, stores the token in SecretStorage and switches the link on. The token is asked
@@ -40,8 +42,12 @@ async function join(link: RelayLink, given: JoinArguments = {}): Promise<boolean
   let url = given.url?.trim() ?? settings.relay.url;
   if (!url || urlProblem(url)) {
     const typed = await vscode.window.showInputBox({
-      title: 'Join Team Relay', prompt: 'The team relay\'s address', placeHolder: 'https://relay.example.com',
-      value: url, ignoreFocusOut: true, validateInput: urlProblem,
+      title: 'Join Team Relay',
+      prompt: "The team relay's address",
+      placeHolder: 'https://relay.example.com',
+      value: url,
+      ignoreFocusOut: true,
+      validateInput: urlProblem,
     });
     if (typed === undefined) return false;
     url = typed.trim();
@@ -52,10 +58,16 @@ async function join(link: RelayLink, given: JoinArguments = {}): Promise<boolean
   const stored = await link.token();
   const mustAsk = !stored || link.state.kind === 'refused' || link.state.kind === 'unavailable';
   if (token === undefined && mustAsk) {
-    token = (await vscode.window.showInputBox({
-      title: 'Join Team Relay', prompt: `The device token for ${url} (shown once when the device was enrolled)`, placeHolder: 'ssd_…',
-      password: true, ignoreFocusOut: true, validateInput: tokenProblem,
-    }))?.trim();
+    token = (
+      await vscode.window.showInputBox({
+        title: 'Join Team Relay',
+        prompt: `The device token for ${url} (shown once when the device was enrolled)`,
+        placeHolder: 'ssd_…',
+        password: true,
+        ignoreFocusOut: true,
+        validateInput: tokenProblem,
+      })
+    )?.trim();
     if (token === undefined) return false;
   }
   if (token !== undefined) {
@@ -76,7 +88,11 @@ async function leave(link: RelayLink): Promise<void> {
   await link.sync();
 }
 
-export function registerRelayCommands(link: RelayLink, controller: ServerController, log: EditorLog): vscode.Disposable {
+export function registerRelayCommands(
+  link: RelayLink,
+  controller: ServerController,
+  log: EditorLog,
+): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('speechStudio.relayStatus', vscode.StatusBarAlignment.Right, 99);
   item.name = 'Speech Studio Team Relay';
   const update = (): void => {

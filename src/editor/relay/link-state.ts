@@ -15,13 +15,16 @@ export type RelayLinkState =
   | { kind: 'unavailable'; message: string };
 
 /** The editor's view of a device client that is running (not closed by the editor). */
-export function linkStateOf(relay: string, client: { state: DeviceLinkState; deviceId: string | undefined; problem: string | undefined }): RelayLinkState {
+export function linkStateOf(
+  relay: string,
+  client: { state: DeviceLinkState; deviceId: string | undefined; problem: string | undefined },
+): RelayLinkState {
   switch (client.state) {
     case 'connected':
       return { kind: 'online', relay, deviceId: client.deviceId ?? 'unknown' };
     case 'refused':
     case 'stopped':
-      return { kind: 'refused', relay, message: client.problem ?? 'The relay ended this device\'s link.' };
+      return { kind: 'refused', relay, message: client.problem ?? "The relay ended this device's link." };
     case 'disconnected':
       return { kind: 'reconnecting', relay };
     case 'connecting':
@@ -44,7 +47,12 @@ export function relayStatus(state: RelayLinkState, remoteJobs: number): RelaySta
     case 'off':
       return undefined;
     case 'connecting':
-      return { text: '$(loading~spin) Relay connecting', tooltip: `Joining the team relay at ${state.relay}`, error: false, command: 'speechStudio.showLog' };
+      return {
+        text: '$(loading~spin) Relay connecting',
+        tooltip: `Joining the team relay at ${state.relay}`,
+        error: false,
+        command: 'speechStudio.showLog',
+      };
     case 'online':
       return {
         text: `$(cloud) Relay online${jobs}`,
@@ -53,7 +61,12 @@ export function relayStatus(state: RelayLinkState, remoteJobs: number): RelaySta
         command: 'speechStudio.showLog',
       };
     case 'reconnecting':
-      return { text: `$(sync~spin) Relay reconnecting${jobs}`, tooltip: `The link to the team relay at ${state.relay} dropped; reconnecting.`, error: false, command: 'speechStudio.showLog' };
+      return {
+        text: `$(sync~spin) Relay reconnecting${jobs}`,
+        tooltip: `The link to the team relay at ${state.relay} dropped; reconnecting.`,
+        error: false,
+        command: 'speechStudio.showLog',
+      };
     case 'refused':
       return {
         text: '$(error) Relay refused',
@@ -62,6 +75,11 @@ export function relayStatus(state: RelayLinkState, remoteJobs: number): RelaySta
         command: 'speechStudio.joinTeamRelay',
       };
     case 'unavailable':
-      return { text: '$(warning) Relay', tooltip: `Not joined to the team relay: ${state.message}\nClick to join.`, error: true, command: 'speechStudio.joinTeamRelay' };
+      return {
+        text: '$(warning) Relay',
+        tooltip: `Not joined to the team relay: ${state.message}\nClick to join.`,
+        error: true,
+        command: 'speechStudio.joinTeamRelay',
+      };
   }
 }

@@ -61,7 +61,9 @@ export class RelayLink implements vscode.Disposable {
    * Runs one at a time; each run reads everything afresh, so the last one wins.
    */
   sync(): Promise<void> {
-    const next = this.chain.then(() => this.apply()).catch((error: unknown) => this.options.log.error(`Relay link: ${describeThrown(error)}`));
+    const next = this.chain
+      .then(() => this.apply())
+      .catch((error: unknown) => this.options.log.error(`Relay link: ${describeThrown(error)}`));
     this.chain = next;
     return next;
   }
@@ -82,7 +84,10 @@ export class RelayLink implements vscode.Disposable {
 
   private async apply(): Promise<void> {
     const { relay } = readSettings();
-    const server = this.options.controller.state.kind === 'running' ? await this.options.controller.ready().catch(() => undefined) : undefined;
+    const server =
+      this.options.controller.state.kind === 'running'
+        ? await this.options.controller.ready().catch(() => undefined)
+        : undefined;
     const token = relay.enabled ? await this.token() : undefined;
     if (this.disposed || !relay.enabled) return this.end();
     if (!relay.url) return this.end({ kind: 'unavailable', message: 'no relay URL is set (speechStudio.relay.url).' });
@@ -100,7 +105,12 @@ export class RelayLink implements vscode.Disposable {
     let client: DeviceClient;
     try {
       client = startDeviceClient({
-        relayUrl: relay.url, deviceToken: token, jobs: server.jobs, voices, dataDir: controller.dataDir, log,
+        relayUrl: relay.url,
+        deviceToken: token,
+        jobs: server.jobs,
+        voices,
+        dataDir: controller.dataDir,
+        log,
         preferredSttModel: () => readSettings().sttDefaultModel || undefined,
         onStateChange: () => {
           if (this.running?.client === client) this.setState(linkStateOf(relay.url, client));

@@ -14,12 +14,21 @@ const ELEMENTS: Record<string, { snippet: string; detail: string }> = {
   break: { snippet: 'break time="${1:500ms}"/>', detail: 'Exact silence: time="500ms" or strength="strong"' },
   prosody: { snippet: 'prosody rate="${1:slow}">$0</prosody>', detail: 'Rate, pitch and volume' },
   emphasis: { snippet: 'emphasis level="${1:strong}">$0</emphasis>', detail: 'Slower and louder' },
-  'say-as': { snippet: 'say-as interpret-as="${1|' + SAY_AS_KINDS.join(',') + '|}">$0</say-as>', detail: 'Read as characters, a number, a date, a time, a telephone number' },
+  'say-as': {
+    snippet: 'say-as interpret-as="${1|' + SAY_AS_KINDS.join(',') + '|}">$0</say-as>',
+    detail: 'Read as characters, a number, a date, a time, a telephone number',
+  },
   sub: { snippet: 'sub alias="$1">$0</sub>', detail: 'Say the alias instead of the text' },
-  phoneme: { snippet: 'phoneme alphabet="${1|ipa,x-sampa|}" ph="$2">$0</phoneme>', detail: 'A pronunciation (espeak-ng voices)' },
+  phoneme: {
+    snippet: 'phoneme alphabet="${1|ipa,x-sampa|}" ph="$2">$0</phoneme>',
+    detail: 'A pronunciation (espeak-ng voices)',
+  },
   voice: { snippet: 'voice name="$1">$0</voice>', detail: 'Another voice of the library' },
   lang: { snippet: 'lang xml:lang="${1:en-GB}">$0</lang>', detail: 'Another language' },
-  audio: { snippet: 'audio src="$1">$0</audio>', detail: 'A sound file of the workspace; its text is spoken when it cannot be played' },
+  audio: {
+    snippet: 'audio src="$1">$0</audio>',
+    detail: 'A sound file of the workspace; its text is spoken when it cannot be played',
+  },
 };
 
 const VALUES: Record<string, readonly string[]> = {
@@ -33,12 +42,18 @@ const VALUES: Record<string, readonly string[]> = {
 };
 
 class SsmlCompletions implements vscode.CompletionItemProvider {
-  provideCompletionItems(document: vscode.TextDocument, position: vscode.Position): vscode.CompletionItem[] | undefined {
-    if (document.languageId === 'markdown' && !ssmlBlockAt(document.getText(), 'markdown', position.line)) return undefined;
+  provideCompletionItems(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+  ): vscode.CompletionItem[] | undefined {
+    if (document.languageId === 'markdown' && !ssmlBlockAt(document.getText(), 'markdown', position.line))
+      return undefined;
     const before = document.lineAt(position.line).text.slice(0, position.character);
     const attribute = /([\w:-]+)="[^"]*$/.exec(before);
     if (attribute) {
-      return (VALUES[attribute[1]] ?? []).map((value) => new vscode.CompletionItem(value, vscode.CompletionItemKind.EnumMember));
+      return (VALUES[attribute[1]] ?? []).map(
+        (value) => new vscode.CompletionItem(value, vscode.CompletionItemKind.EnumMember),
+      );
     }
     if (!/<[\w-]*$/.test(before)) return undefined;
     return Object.entries(ELEMENTS).map(([name, { snippet, detail }]) => {
@@ -46,12 +61,22 @@ class SsmlCompletions implements vscode.CompletionItemProvider {
       item.insertText = new vscode.SnippetString(snippet);
       item.detail = detail;
       const typed = /<([\w-]*)$/.exec(before)![1];
-      item.range = new vscode.Range(position.line, position.character - typed.length, position.line, position.character);
+      item.range = new vscode.Range(
+        position.line,
+        position.character - typed.length,
+        position.line,
+        position.character,
+      );
       return item;
     });
   }
 }
 
 export function registerSsmlCompletions(): vscode.Disposable {
-  return vscode.languages.registerCompletionItemProvider([{ language: 'ssml' }, { language: 'markdown' }], new SsmlCompletions(), '<', '"');
+  return vscode.languages.registerCompletionItemProvider(
+    [{ language: 'ssml' }, { language: 'markdown' }],
+    new SsmlCompletions(),
+    '<',
+    '"',
+  );
 }

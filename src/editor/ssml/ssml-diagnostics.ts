@@ -15,7 +15,11 @@ export function ssmlProblems(document: vscode.TextDocument): vscode.Diagnostic[]
     try {
       const plan = parseSsml(block.text);
       for (const [what, reason] of Object.entries(plan.ignored)) {
-        const problem = new vscode.Diagnostic(new vscode.Range(block.line, 0, block.line, 0), `${what}: ${reason}`, vscode.DiagnosticSeverity.Hint);
+        const problem = new vscode.Diagnostic(
+          new vscode.Range(block.line, 0, block.line, 0),
+          `${what}: ${reason}`,
+          vscode.DiagnosticSeverity.Hint,
+        );
         problem.source = SOURCE;
         problems.push(problem);
       }
@@ -24,7 +28,11 @@ export function ssmlProblems(document: vscode.TextDocument): vscode.Diagnostic[]
       const line = Math.min(document.lineCount - 1, block.line + error.line - 1);
       const column = Math.max(0, error.column - 1);
       const end = Math.min(document.lineAt(line).text.length, column + 1);
-      const problem = new vscode.Diagnostic(new vscode.Range(line, column, line, Math.max(end, column)), error.reason, vscode.DiagnosticSeverity.Error);
+      const problem = new vscode.Diagnostic(
+        new vscode.Range(line, column, line, Math.max(end, column)),
+        error.reason,
+        vscode.DiagnosticSeverity.Error,
+      );
       problem.source = SOURCE;
       problems.push(problem);
     }

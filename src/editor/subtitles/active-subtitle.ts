@@ -14,6 +14,8 @@ export function activeSubtitle(purpose: string): ActiveSubtitle | undefined {
   const editor = vscode.window.activeTextEditor;
   const format = editor && subtitleFormatOf(editor.document);
   if (editor && format) return { editor, document: editor.document, format };
-  void vscode.window.showWarningMessage(`Open a subtitle file (.srt, .vtt, .ass, .ssa, .ttml, .dfxp or .sbv) to ${purpose}.`);
+  void vscode.window.showWarningMessage(
+    `Open a subtitle file (.srt, .vtt, .ass, .ssa, .ttml, .dfxp or .sbv) to ${purpose}.`,
+  );
   return undefined;
 }

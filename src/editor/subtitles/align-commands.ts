@@ -43,17 +43,39 @@ export interface RetimeResult {
   applied: boolean;
 }
 
-async function runAlignment(services: Services, media: string, scriptName: string, script: string, language: string | undefined): Promise<AlignOutcome | undefined> {
+async function runAlignment(
+  services: Services,
+  media: string,
+  scriptName: string,
+  script: string,
+  language: string | undefined,
+): Promise<AlignOutcome | undefined> {
   const server = await services.controller.ready();
-  const vadModelPath = await findVadModelIn(modelsDir(services.controller.dataDir), services.controller.engineConfiguration());
+  const vadModelPath = await findVadModelIn(
+    modelsDir(services.controller.dataDir),
+    services.controller.engineConfiguration(),
+  );
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Aligning ${scriptName} to ${path.basename(media)}`, cancellable: true },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `Aligning ${scriptName} to ${path.basename(media)}`,
+      cancellable: true,
+    },
     async (_progress, token) => {
       const cancel = new AbortController();
       const cancelling = token.onCancellationRequested(() => cancel.abort());
       try {
         const preferredSttModel = readSettings().sttDefaultModel || undefined;
-        return await alignAsJob(server.jobs, { origin: 'editor', media, scriptName, script, vadModelPath, signal: cancel.signal, ...(language ? { language } : {}), ...(preferredSttModel ? { preferredSttModel } : {}) });
+        return await alignAsJob(server.jobs, {
+          origin: 'editor',
+          media,
+          scriptName,
+          script,
+          vadModelPath,
+          signal: cancel.signal,
+          ...(language ? { language } : {}),
+          ...(preferredSttModel ? { preferredSttModel } : {}),
+        });
       } catch (error) {
         if (cancel.signal.aborted) return undefined;
         throw error;
@@ -65,9 +87,14 @@ async function runAlignment(services: Services, media: string, scriptName: strin
 }
 
 const notFound = (unmatched: readonly { index: number }[]): string =>
-  unmatched.length === 0 ? '' : ` Not found in the media: ${unmatched.length === 1 ? 'cue' : 'cues'} ${unmatched.map((cue) => cue.index).join(', ')}.`;
+  unmatched.length === 0
+    ? ''
+    : ` Not found in the media: ${unmatched.length === 1 ? 'cue' : 'cues'} ${unmatched.map((cue) => cue.index).join(', ')}.`;
 
-export async function alignScriptToMedia(services: Services, options: AlignCommandOptions = {}): Promise<AlignScriptResult | undefined> {
+export async function alignScriptToMedia(
+  services: Services,
+  options: AlignCommandOptions = {},
+): Promise<AlignScriptResult | undefined> {
   const document = vscode.window.activeTextEditor?.document;
   const extension = document ? path.extname(document.uri.fsPath).toLowerCase() : '';
   if (!document || document.uri.scheme !== 'file' || !['.txt', '.md', '.markdown'].includes(extension)) {
@@ -77,23 +104,40 @@ export async function alignScriptToMedia(services: Services, options: AlignComma
   let media = options.media;
   if (!media) {
     const picked = await vscode.window.showOpenDialog({
-      title: `Media for ${path.basename(document.uri.fsPath)}`, canSelectMany: false, defaultUri: vscode.Uri.file(path.dirname(document.uri.fsPath)),
+      title: `Media for ${path.basename(document.uri.fsPath)}`,
+      canSelectMany: false,
+      defaultUri: vscode.Uri.file(path.dirname(document.uri.fsPath)),
       filters: { Media: ['wav', 'mp3', 'flac', 'ogg', 'm4a', 'aac', 'mp4', 'webm', 'mkv', 'mov'] },
     });
     media = picked?.[0]?.fsPath;
   }
   if (!media) return undefined;
-  const outcome = await runAlignment(services, media, path.basename(document.uri.fsPath), document.getText(), options.language);
+  const outcome = await runAlignment(
+    services,
+    media,
+    path.basename(document.uri.fsPath),
+    document.getText(),
+    options.language,
+  );
   if (!outcome) return undefined;
   const subtitles = vscode.Uri.file(document.uri.fsPath.replace(/\.[^.\\/]+$/, '.srt'));
-  await writeFile(subtitles.fsPath, renderTranscript(outcome.transcript, 'srt', readSubtitleCheckSetting(subtitles).style).body, 'utf8');
+  await writeFile(
+    subtitles.fsPath,
+    renderTranscript(outcome.transcript, 'srt', readSubtitleCheckSetting(subtitles).style).body,
+    'utf8',
+  );
   const unmatched = outcome.result.unmatchedCues ?? [];
   const matched = outcome.result.matchedCues ?? 0;
-  void vscode.window.showInformationMessage(`Aligned ${matched} of ${matched + unmatched.length} lines; wrote ${path.basename(subtitles.fsPath)}.${notFound(unmatched)}`);
+  void vscode.window.showInformationMessage(
+    `Aligned ${matched} of ${matched + unmatched.length} lines; wrote ${path.basename(subtitles.fsPath)}.${notFound(unmatched)}`,
+  );
   return { subtitles, matched, unmatched };
 }
 
-export async function retimeSubtitlesToMedia(services: Services, options: AlignCommandOptions = {}): Promise<RetimeResult | undefined> {
+export async function retimeSubtitlesToMedia(
+  services: Services,
+  options: AlignCommandOptions = {},
+): Promise<RetimeResult | undefined> {
   const active = activeSubtitle('re-time it to its media');
   if (!active) return undefined;
   const { document, format } = active;
@@ -105,7 +149,8 @@ export async function retimeSubtitlesToMedia(services: Services, options: AlignC
   const unmatched = outcome.result.unmatchedCues ?? [];
   const { edits, report } = retimeFromAlignment(source, format, outcome.transcript.segments, unmatched);
   // The text as it is now decides: a document edited meanwhile is not overwritten with stale times.
-  if (document.getText() !== source) throw new Error('The subtitles changed while they were being aligned; run the command again.');
+  if (document.getText() !== source)
+    throw new Error('The subtitles changed while they were being aligned; run the command again.');
   const applied = edits.length > 0 && (await vscode.workspace.applyEdit(toWorkspaceEdit(document, edits)));
   void vscode.window.showInformationMessage(
     `Re-timed ${report.moved} of ${report.total} cues (mean ${report.meanShiftMs} ms, max ${report.maxShiftMs} ms).${notFound(unmatched)}`,

@@ -29,7 +29,9 @@ export interface LineProblem {
 
 /** The first line (from 1) of each cue's block: its identifier line when it has one, else its timing. */
 function firstLines(cues: readonly ScannedCue[], lineText: (line: number) => string | undefined): number[] {
-  return cues.map((cue) => (cue.spans || cue.line < 2 || (lineText(cue.line - 1) ?? '').trim() === '' ? cue.line : cue.line - 1));
+  return cues.map((cue) =>
+    cue.spans || cue.line < 2 || (lineText(cue.line - 1) ?? '').trim() === '' ? cue.line : cue.line - 1,
+  );
 }
 
 /** The grid's rows: every cue, with the problems whose line falls in its block. */
@@ -65,7 +67,11 @@ export function parseGridTime(text: string): number | undefined {
   if (!match) return undefined;
   const [, hours, minutes, secs, fraction] = match;
   if (minutes !== undefined && (Number(secs) > 59 || Number(minutes) > 59)) return undefined;
-  const ms = Number(hours ?? 0) * 3_600_000 + Number(minutes ?? 0) * 60_000 + Number(secs) * 1000 + (fraction ? Number(fraction.padEnd(3, '0')) : 0);
+  const ms =
+    Number(hours ?? 0) * 3_600_000 +
+    Number(minutes ?? 0) * 60_000 +
+    Number(secs) * 1000 +
+    (fraction ? Number(fraction.padEnd(3, '0')) : 0);
   return ms / 1000;
 }
 
@@ -91,16 +97,34 @@ export function parseGridMessage(raw: unknown): GridMessage | undefined {
     case 'pick-media':
       return { type: message.type };
     case 'edit':
-      if (!isIndex(message.index) || typeof message.value !== 'string' || !['start', 'end', 'text'].includes(message.field as string)) return undefined;
-      return { type: 'edit', index: message.index, field: message.field as 'start' | 'end' | 'text', value: message.value };
+      if (
+        !isIndex(message.index) ||
+        typeof message.value !== 'string' ||
+        !['start', 'end', 'text'].includes(message.field as string)
+      )
+        return undefined;
+      return {
+        type: 'edit',
+        index: message.index,
+        field: message.field as 'start' | 'end' | 'text',
+        value: message.value,
+      };
     case 'select':
     case 'play':
       return isIndex(message.index) ? { type: message.type, index: message.index } : undefined;
     case 'shown':
-      if (!isTime(message.time) || !(message.cue === null || isIndex(message.cue)) || typeof message.text !== 'string') return undefined;
-      return { type: 'shown', time: message.time, cue: message.cue, text: message.text, ...(isIndex(message.request) ? { request: message.request } : {}) };
+      if (!isTime(message.time) || !(message.cue === null || isIndex(message.cue)) || typeof message.text !== 'string')
+        return undefined;
+      return {
+        type: 'shown',
+        time: message.time,
+        cue: message.cue,
+        text: message.text,
+        ...(isIndex(message.request) ? { request: message.request } : {}),
+      };
     case 'rendered':
-      if (typeof message.rows !== 'number' || !['video', 'audio', 'none'].includes(message.media as string)) return undefined;
+      if (typeof message.rows !== 'number' || !['video', 'audio', 'none'].includes(message.media as string))
+        return undefined;
       return { type: 'rendered', rows: message.rows, media: message.media as 'video' | 'audio' | 'none' };
     default:
       return undefined;
@@ -111,15 +135,21 @@ export function parseGridMessage(raw: unknown): GridMessage | undefined {
  * The text edits a cell edit makes, or a sentence saying why it makes none (a time that is not one, a start
  * after the end, an empty text). An unchanged value makes no edit.
  */
-export function editsForCell(source: string, format: SubtitleFormat, edit: { index: number; field: 'start' | 'end' | 'text'; value: string }): TextEdit[] | string {
+export function editsForCell(
+  source: string,
+  format: SubtitleFormat,
+  edit: { index: number; field: 'start' | 'end' | 'text'; value: string },
+): TextEdit[] | string {
   const cue = scanSubtitles(source, format).cues[edit.index - 1];
   if (!cue) return `There is no cue ${edit.index}.`;
   try {
     if (edit.field === 'text') {
       const lines = edit.value.split(/\r\n|\r|\n/).map((line) => line.trimEnd());
       while (lines.length > 0 && lines.at(-1) === '') lines.pop();
-      if (lines.length === 0) return `Cue ${edit.index} needs some text (delete the cue in the text editor to remove it).`;
-      if (lines.some((line) => line.trim() === '')) return 'A cue\'s text cannot hold an empty line: it would end the cue.';
+      if (lines.length === 0)
+        return `Cue ${edit.index} needs some text (delete the cue in the text editor to remove it).`;
+      if (lines.some((line) => line.trim() === ''))
+        return "A cue's text cannot hold an empty line: it would end the cue.";
       return lines.join('\n') === cue.lines.join('\n') ? [] : replaceCueLines(source, format, edit.index, lines);
     }
     const seconds = parseGridTime(edit.value);

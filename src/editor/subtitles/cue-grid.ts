@@ -104,12 +104,17 @@ class GridSession implements CueGrid, vscode.Disposable {
   }
 
   rendered(): Promise<{ rows: number; media: 'video' | 'audio' | 'none' }> {
-    return this.next((m): m is Extract<GridMessage, { type: 'rendered' }> => m.type === 'rendered').then((m) => ({ rows: m.rows, media: m.media }));
+    return this.next((m): m is Extract<GridMessage, { type: 'rendered' }> => m.type === 'rendered').then((m) => ({
+      rows: m.rows,
+      media: m.media,
+    }));
   }
 
   showAt(seconds: number): Promise<PreviewShown> {
     const request = ++this.requests;
-    const shown = this.next((m): m is Extract<GridMessage, { type: 'shown' }> => m.type === 'shown' && m.request === request);
+    const shown = this.next(
+      (m): m is Extract<GridMessage, { type: 'shown' }> => m.type === 'shown' && m.request === request,
+    );
     void this.panel.webview.postMessage({ type: 'show-at', time: seconds, request });
     return shown.then((m) => ({ time: m.time, cue: m.cue, text: m.text }));
   }
@@ -118,7 +123,9 @@ class GridSession implements CueGrid, vscode.Disposable {
     return this.next((m): m is { type: 'refused'; message: string } => m.type === 'refused').then((m) => m.message);
   }
 
-  private next<T extends GridMessage | { type: 'refused'; message: string }>(matches: (message: GridMessage | { type: 'refused'; message: string }) => message is T): Promise<T> {
+  private next<T extends GridMessage | { type: 'refused'; message: string }>(
+    matches: (message: GridMessage | { type: 'refused'; message: string }) => message is T,
+  ): Promise<T> {
     return new Promise((resolve) => {
       const listener = this.messages.event((message) => {
         if (!matches(message)) return;
@@ -161,7 +168,9 @@ class GridSession implements CueGrid, vscode.Disposable {
   private async sendRows(): Promise<void> {
     const format = subtitleFormatOfPath(this.document.uri.path);
     if (!format) return;
-    const problems = vscode.languages.getDiagnostics(this.document.uri).map((d) => ({ line: d.range.start.line + 1, message: d.message }));
+    const problems = vscode.languages
+      .getDiagnostics(this.document.uri)
+      .map((d) => ({ line: d.range.start.line + 1, message: d.message }));
     this.lastRows = gridRows(this.document.getText(), format, problems);
     await this.panel.webview.postMessage({ type: 'rows', rows: this.lastRows });
   }
@@ -186,9 +195,15 @@ class GridSession implements CueGrid, vscode.Disposable {
     if (!cue) return;
     const line = (cue.lineNumbers[0] ?? cue.line) - 1;
     const visible = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
-    const editor = await vscode.window.showTextDocument(this.document, { viewColumn: visible?.viewColumn ?? vscode.ViewColumn.Beside, preserveFocus: true });
+    const editor = await vscode.window.showTextDocument(this.document, {
+      viewColumn: visible?.viewColumn ?? vscode.ViewColumn.Beside,
+      preserveFocus: true,
+    });
     editor.selection = new vscode.Selection(line, 0, line, 0);
-    editor.revealRange(new vscode.Range(cue.line - 1, 0, line, 0), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    editor.revealRange(
+      new vscode.Range(cue.line - 1, 0, line, 0),
+      vscode.TextEditorRevealType.InCenterIfOutsideViewport,
+    );
   }
 
   private sendCursor(editor: vscode.TextEditor): void {
@@ -202,11 +217,23 @@ class GridSession implements CueGrid, vscode.Disposable {
     if (!this.media) return;
     try {
       const server = await this.services.controller.ready();
-      const peaks = await timelinePeaks(server.engine, this.services.controller.dataDir, this.media.fsPath, this.abort.signal);
-      await this.panel.webview.postMessage({ type: 'waveform', bucketsPerSecond: peaks.bucketsPerSecond, duration: peaks.durationSeconds, peaks: peaks.peaks });
+      const peaks = await timelinePeaks(
+        server.engine,
+        this.services.controller.dataDir,
+        this.media.fsPath,
+        this.abort.signal,
+      );
+      await this.panel.webview.postMessage({
+        type: 'waveform',
+        bucketsPerSecond: peaks.bucketsPerSecond,
+        duration: peaks.durationSeconds,
+        peaks: peaks.peaks,
+      });
     } catch (error) {
       if (this.abort.signal.aborted) return;
-      this.services.log.warn(`The cue grid has no waveform for ${this.media.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
+      this.services.log.warn(
+        `The cue grid has no waveform for ${this.media.fsPath}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
@@ -264,19 +291,28 @@ export function registerCueGrid(services: Services): vscode.Disposable {
   };
 
   async function open(target?: vscode.Uri | string): Promise<CueGrid | undefined> {
-    const uri = typeof target === 'string' ? vscode.Uri.parse(target) : target ?? vscode.window.activeTextEditor?.document.uri;
+    const uri =
+      typeof target === 'string' ? vscode.Uri.parse(target) : (target ?? vscode.window.activeTextEditor?.document.uri);
     if (!uri || !subtitleFormatOfPath(uri.path)) {
-      void vscode.window.showWarningMessage('Open a subtitle file (.srt, .vtt, .ass, .ssa, .ttml, .dfxp or .sbv) to see its cue grid.');
+      void vscode.window.showWarningMessage(
+        'Open a subtitle file (.srt, .vtt, .ass, .ssa, .ttml, .dfxp or .sbv) to see its cue grid.',
+      );
       return undefined;
     }
     const key = uri.toString();
-    const opened = sessions.get(key) ? Promise.resolve(sessions.get(key)!) : new Promise<GridSession>((resolve) => waiting.set(key, [...(waiting.get(key) ?? []), resolve]));
-    await vscode.commands.executeCommand('vscode.openWith', uri, CUE_GRID_VIEW_TYPE, { viewColumn: vscode.ViewColumn.Active });
+    const opened = sessions.get(key)
+      ? Promise.resolve(sessions.get(key)!)
+      : new Promise<GridSession>((resolve) => waiting.set(key, [...(waiting.get(key) ?? []), resolve]));
+    await vscode.commands.executeCommand('vscode.openWith', uri, CUE_GRID_VIEW_TYPE, {
+      viewColumn: vscode.ViewColumn.Active,
+    });
     return opened;
   }
 
   return vscode.Disposable.from(
-    vscode.window.registerCustomEditorProvider(CUE_GRID_VIEW_TYPE, provider, { webviewOptions: { retainContextWhenHidden: true } }),
+    vscode.window.registerCustomEditorProvider(CUE_GRID_VIEW_TYPE, provider, {
+      webviewOptions: { retainContextWhenHidden: true },
+    }),
     vscode.commands.registerCommand(OPEN_CUE_GRID_COMMAND, open),
     { dispose: () => sessions.forEach((session) => session.dispose()) },
   );

@@ -38,12 +38,15 @@ class PlayLenses implements vscode.CodeLensProvider {
   readonly onDidChangeCodeLenses = this.changed.event;
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
-    return cuesOf(document).map((cue) => new vscode.CodeLens(document.lineAt(cue.line - 1).range, {
-      title: '▶ Play',
-      tooltip: `Play cue ${cue.index} (${clock(cue.start)}–${clock(cue.end)}) from its media`,
-      command: PLAY_CUE_COMMAND,
-      arguments: [document.uri, cue.index],
-    }));
+    return cuesOf(document).map(
+      (cue) =>
+        new vscode.CodeLens(document.lineAt(cue.line - 1).range, {
+          title: '▶ Play',
+          tooltip: `Play cue ${cue.index} (${clock(cue.start)}–${clock(cue.end)}) from its media`,
+          command: PLAY_CUE_COMMAND,
+          arguments: [document.uri, cue.index],
+        }),
+    );
   }
 
   dispose(): void {
@@ -56,7 +59,9 @@ class PlayHover implements vscode.HoverProvider {
     const cue = cuesOf(document).find((c) => c.line - 1 === position.line);
     if (!cue) return undefined;
     const args = encodeURIComponent(JSON.stringify([document.uri.toString(), cue.index]));
-    const markdown = new vscode.MarkdownString(`[▶ Play cue ${cue.index}](command:${PLAY_CUE_COMMAND}?${args}) — ${clock(cue.start)} to ${clock(cue.end)}`);
+    const markdown = new vscode.MarkdownString(
+      `[▶ Play cue ${cue.index}](command:${PLAY_CUE_COMMAND}?${args}) — ${clock(cue.start)} to ${clock(cue.end)}`,
+    );
     markdown.isTrusted = { enabledCommands: [PLAY_CUE_COMMAND] };
     return new vscode.Hover(markdown, document.lineAt(position.line).range);
   }
@@ -116,14 +121,20 @@ export function registerCuePlayer(context: vscode.ExtensionContext, player: Audi
 
   async function play(target?: vscode.Uri | string, index?: number): Promise<CuePlayback | undefined> {
     const editor = vscode.window.activeTextEditor;
-    const uri = typeof target === 'string' ? vscode.Uri.parse(target) : target ?? editor?.document.uri;
+    const uri = typeof target === 'string' ? vscode.Uri.parse(target) : (target ?? editor?.document.uri);
     const document = uri && (await vscode.workspace.openTextDocument(uri));
     const format = document && subtitleFormatOf(document);
     if (!document || !format) {
-      void vscode.window.showWarningMessage('Open a subtitle file (.srt, .vtt, .ass, .ssa, .ttml, .dfxp or .sbv) to play its cues.');
+      void vscode.window.showWarningMessage(
+        'Open a subtitle file (.srt, .vtt, .ass, .ssa, .ttml, .dfxp or .sbv) to play its cues.',
+      );
       return undefined;
     }
-    const cueIndex = index ?? (editor?.document === document ? cueAtLine(document.getText(), format, editor.selection.active.line + 1) : undefined);
+    const cueIndex =
+      index ??
+      (editor?.document === document
+        ? cueAtLine(document.getText(), format, editor.selection.active.line + 1)
+        : undefined);
     const cue = cuesOf(document).find((c) => c.index === cueIndex);
     if (!cue) {
       void vscode.window.showWarningMessage('Put the cursor in a cue to play it.');
@@ -131,14 +142,23 @@ export function registerCuePlayer(context: vscode.ExtensionContext, player: Audi
     }
     const media = await mediaForSubtitle(context, document.uri);
     if (!media) return undefined;
-    const first = cue.line - 1 - (!cue.spans && cue.line > 1 && /^\S+$/.test(document.lineAt(cue.line - 2).text) ? 1 : 0);
+    const first =
+      cue.line - 1 - (!cue.spans && cue.line > 1 && /^\S+$/.test(document.lineAt(cue.line - 2).text) ? 1 : 0);
     const last = Math.max(cue.line - 1, ...cue.lineNumbers.map((line) => line - 1));
     const shown = highlight.show(document.uri, new vscode.Range(first, 0, last, document.lineAt(last).text.length));
-    const { request, started } = player.playSpan(media.fsPath, `Cue ${cue.index} of ${path.posix.basename(document.uri.path)}`, cue.start, cue.end);
+    const { request, started } = player.playSpan(
+      media.fsPath,
+      `Cue ${cue.index} of ${path.posix.basename(document.uri.path)}`,
+      cue.start,
+      cue.end,
+    );
     const report = await started;
     if (report.state !== 'playing') {
       highlight.clear(shown);
-      if (report.state === 'error') void vscode.window.showErrorMessage(`The player cannot play ${path.basename(media.fsPath)}: ${report.error ?? 'unknown error'}.`);
+      if (report.state === 'error')
+        void vscode.window.showErrorMessage(
+          `The player cannot play ${path.basename(media.fsPath)}: ${report.error ?? 'unknown error'}.`,
+        );
       return { cue: cue.index, media: media.fsPath, report, ended: Promise.resolve(report), lines: { first, last } };
     }
     const ended = player.reportOf(request, (r) => r.state !== 'playing');
@@ -154,5 +174,11 @@ export function registerCuePlayer(context: vscode.ExtensionContext, player: Audi
     vscode.commands.registerCommand(PLAY_CUE_COMMAND, play),
     vscode.window.onDidChangeVisibleTextEditors(() => highlight.apply()),
   );
-  return { play, highlighted: (uri) => highlight.rangeIn(uri), dispose: () => { disposable.dispose(); } };
+  return {
+    play,
+    highlighted: (uri) => highlight.rangeIn(uri),
+    dispose: () => {
+      disposable.dispose();
+    },
+  };
 }

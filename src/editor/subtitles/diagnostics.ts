@@ -37,7 +37,16 @@ export function subtitleDiagnostics(document: vscode.TextDocument): vscode.Diagn
   ];
   if (setting.invalid) {
     const range = document.lineCount > 0 ? document.lineAt(0).range : new vscode.Range(0, 0, 0, 0);
-    diagnostics.unshift(tagged(new vscode.Diagnostic(range, `${setting.invalid}; checking with the preset's values.`, vscode.DiagnosticSeverity.Information), 'setting'));
+    diagnostics.unshift(
+      tagged(
+        new vscode.Diagnostic(
+          range,
+          `${setting.invalid}; checking with the preset's values.`,
+          vscode.DiagnosticSeverity.Information,
+        ),
+        'setting',
+      ),
+    );
   }
   return diagnostics;
 }
@@ -68,10 +77,13 @@ export function registerSubtitleDiagnostics(): vscode.Disposable {
   const later = (document: vscode.TextDocument): void => {
     const key = document.uri.toString();
     clearTimeout(pending.get(key));
-    pending.set(key, setTimeout(() => {
-      pending.delete(key);
-      refresh(document);
-    }, DEBOUNCE_MS));
+    pending.set(
+      key,
+      setTimeout(() => {
+        pending.delete(key);
+        refresh(document);
+      }, DEBOUNCE_MS),
+    );
   };
   vscode.workspace.textDocuments.forEach(refresh);
   return vscode.Disposable.from(
@@ -84,8 +96,12 @@ export function registerSubtitleDiagnostics(): vscode.Disposable {
       forgetSpeech(document.uri);
       forgetShots(document.uri);
     }),
-    onSpeechFound((uri) => vscode.workspace.textDocuments.filter((document) => document.uri.toString() === uri.toString()).forEach(refresh)),
-    onShotsFound((uri) => vscode.workspace.textDocuments.filter((document) => document.uri.toString() === uri.toString()).forEach(refresh)),
+    onSpeechFound((uri) =>
+      vscode.workspace.textDocuments.filter((document) => document.uri.toString() === uri.toString()).forEach(refresh),
+    ),
+    onShotsFound((uri) =>
+      vscode.workspace.textDocuments.filter((document) => document.uri.toString() === uri.toString()).forEach(refresh),
+    ),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(SUBTITLE_SETTINGS)) vscode.workspace.textDocuments.forEach(refresh);
     }),

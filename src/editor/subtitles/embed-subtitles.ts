@@ -52,7 +52,10 @@ async function chooseLanguage(subtitle: string): Promise<string | undefined> {
     title: 'Language of the subtitle track',
     prompt: 'A language code such as en, fr or pt-BR (und when it is not known)',
     value: vscode.env.language.split('-')[0],
-    validateInput: (value) => (trackLanguage(value) === 'und' && value.trim() !== 'und' ? 'Not a language code this knows; try en, fr, de… or und.' : undefined),
+    validateInput: (value) =>
+      trackLanguage(value) === 'und' && value.trim() !== 'und'
+        ? 'Not a language code this knows; try en, fr, de… or und.'
+        : undefined,
   });
 }
 
@@ -61,14 +64,21 @@ async function chooseReplace(): Promise<boolean | undefined> {
   const picked = await vscode.window.showQuickPick(
     [
       { label: 'Add the track', description: 'keep every subtitle track the video has', replace: false },
-      { label: 'Replace the track of this language', description: 'leave out the video\'s tracks in the same language', replace: true },
+      {
+        label: 'Replace the track of this language',
+        description: "leave out the video's tracks in the same language",
+        replace: true,
+      },
     ],
     { title: 'Subtitle tracks already in the video' },
   );
   return picked?.replace;
 }
 
-export async function embedSubtitlesInVideo(services: Services, options: EmbedSubtitlesOptions = {}): Promise<EmbedSubtitlesResult | undefined> {
+export async function embedSubtitlesInVideo(
+  services: Services,
+  options: EmbedSubtitlesOptions = {},
+): Promise<EmbedSubtitlesResult | undefined> {
   const active = activeSubtitle('embed it in a video');
   if (!active) return undefined;
   const { document } = active;
@@ -79,33 +89,57 @@ export async function embedSubtitlesInVideo(services: Services, options: EmbedSu
   const language = options.language ?? (await chooseLanguage(subtitles));
   if (language === undefined) return undefined;
   const extension = path.extname(video);
-  const output = options.output ?? (await vscode.window.showSaveDialog({
-    title: 'Save the subtitled copy as',
-    defaultUri: vscode.Uri.file(path.join(path.dirname(video), `${path.basename(video, extension)}.subtitled${extension}`)),
-    filters: { Video: [extension.slice(1)] },
-  }))?.fsPath;
+  const output =
+    options.output ??
+    (
+      await vscode.window.showSaveDialog({
+        title: 'Save the subtitled copy as',
+        defaultUri: vscode.Uri.file(
+          path.join(path.dirname(video), `${path.basename(video, extension)}.subtitled${extension}`),
+        ),
+        filters: { Video: [extension.slice(1)] },
+      })
+    )?.fsPath;
   if (!output) return undefined;
   const replaceSameLanguage = options.replaceSameLanguage ?? (options.output ? false : await chooseReplace());
   if (replaceSameLanguage === undefined) return undefined;
   const server = await services.controller.ready();
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Embedding ${path.basename(subtitles)} in ${path.basename(output)}`, cancellable: true },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `Embedding ${path.basename(subtitles)} in ${path.basename(output)}`,
+      cancellable: true,
+    },
     async (_progress, token) => {
       const cancel = new AbortController();
       const cancelling = token.onCancellationRequested(() => cancel.abort());
       try {
         const job = await server.jobs.create(embedKind, {
-          origin: 'editor', video, subtitles, out: output, language,
-          ...(options.title === undefined ? {} : { title: options.title }), ...(replaceSameLanguage ? { replaceSameLanguage } : {}),
+          origin: 'editor',
+          video,
+          subtitles,
+          out: output,
+          language,
+          ...(options.title === undefined ? {} : { title: options.title }),
+          ...(replaceSameLanguage ? { replaceSameLanguage } : {}),
         });
         const ended = await finishPartialOutputJob(server.jobs, job, () => undefined, cancel.signal);
         const result = embedKind.resultOf(ended);
         if (ended.status === 'cancelled') return undefined;
         if (!result) throw new Error(ended.error ?? `The embedding ended ${ended.status}.`);
-        const others = result.keptTracks.length > 0 ? ` Kept its ${result.keptTracks.length} other subtitle track(s).` : '';
-        const replaced = result.replacedTracks.length > 0 ? ` Replaced ${result.replacedTracks.length} track(s) in ${result.language}.` : '';
-        const dropped = result.droppedTracks.length > 0 ? ` Left out ${result.droppedTracks.length} picture track(s) the container cannot hold.` : '';
-        void vscode.window.showInformationMessage(`Wrote ${path.basename(result.outputPath)} with ${result.subtitleCues} cues as a ${result.subtitleCodec} track (${result.language}); the video was copied, not re-encoded.${others}${replaced}${dropped}`);
+        const others =
+          result.keptTracks.length > 0 ? ` Kept its ${result.keptTracks.length} other subtitle track(s).` : '';
+        const replaced =
+          result.replacedTracks.length > 0
+            ? ` Replaced ${result.replacedTracks.length} track(s) in ${result.language}.`
+            : '';
+        const dropped =
+          result.droppedTracks.length > 0
+            ? ` Left out ${result.droppedTracks.length} picture track(s) the container cannot hold.`
+            : '';
+        void vscode.window.showInformationMessage(
+          `Wrote ${path.basename(result.outputPath)} with ${result.subtitleCues} cues as a ${result.subtitleCodec} track (${result.language}); the video was copied, not re-encoded.${others}${replaced}${dropped}`,
+        );
         return result;
       } catch (error) {
         if (cancel.signal.aborted) return undefined;

@@ -27,15 +27,24 @@ interface PreviewItem extends vscode.QuickPickItem {
 function previewItems(plan: CommonFixesPlan): PreviewItem[] {
   const items: PreviewItem[] = [];
   if (plan.steps.length > 0) {
-    items.push({ label: `$(check) Apply ${plan.steps.length === 1 ? 'this fix' : `these ${plan.steps.length} fixes`}`, description: 'as one edit (Undo takes it back)', apply: true, alwaysShow: true });
+    items.push({
+      label: `$(check) Apply ${plan.steps.length === 1 ? 'this fix' : `these ${plan.steps.length} fixes`}`,
+      description: 'as one edit (Undo takes it back)',
+      apply: true,
+      alwaysShow: true,
+    });
     items.push({ label: 'Changes', kind: vscode.QuickPickItemKind.Separator });
-    for (const step of plan.steps) items.push({ label: step.title, description: step.problem.message, detail: step.change });
+    for (const step of plan.steps)
+      items.push({ label: step.title, description: step.problem.message, detail: step.change });
   }
   if (plan.remaining.length > 0) {
     items.push({ label: 'Left as they are', kind: vscode.QuickPickItemKind.Separator });
     for (const problem of plan.remaining) {
       const unsafe = plan.unsafe.find((u) => u.problem.kind === problem.kind && u.problem.message === problem.message);
-      items.push({ label: `$(warning) ${problem.message}`, detail: unsafe ? `${unsafe.title} would create: ${unsafe.wouldCreate.join('; ')}` : 'no automatic fix' });
+      items.push({
+        label: `$(warning) ${problem.message}`,
+        detail: unsafe ? `${unsafe.title} would create: ${unsafe.wouldCreate.join('; ')}` : 'no automatic fix',
+      });
     }
   }
   return items;
@@ -65,7 +74,10 @@ function confirm(plan: CommonFixesPlan, fileName: string): Promise<boolean> {
 }
 
 /** Plans, previews and applies; `kinds` limits it to some kinds of problem. */
-export async function fixCommonProblems(document: vscode.TextDocument, kinds?: readonly ProblemKind[]): Promise<FixCommonProblemsResult | undefined> {
+export async function fixCommonProblems(
+  document: vscode.TextDocument,
+  kinds?: readonly ProblemKind[],
+): Promise<FixCommonProblemsResult | undefined> {
   const format = subtitleFormatOf(document);
   if (!format) return undefined;
   const source = document.getText();
@@ -73,14 +85,19 @@ export async function fixCommonProblems(document: vscode.TextDocument, kinds?: r
   const remaining = plan.remaining.map((p) => p.message);
   const fileName = document.uri.path.split('/').pop() ?? 'the file';
   if (plan.steps.length === 0) {
-    void vscode.window.showInformationMessage(`Nothing to fix without creating another problem in ${fileName}${remaining.length ? `: ${remaining.length} problem${remaining.length === 1 ? '' : 's'} left for you` : ''}.`);
+    void vscode.window.showInformationMessage(
+      `Nothing to fix without creating another problem in ${fileName}${remaining.length ? `: ${remaining.length} problem${remaining.length === 1 ? '' : 's'} left for you` : ''}.`,
+    );
     return { applied: false, steps: [], remaining };
   }
   if (!(await confirm(plan, fileName))) return { applied: false, steps: plan.steps, remaining };
-  if (document.getText() !== source) throw new Error(`${fileName} changed while the preview was open: run Fix Common Problems again.`);
+  if (document.getText() !== source)
+    throw new Error(`${fileName} changed while the preview was open: run Fix Common Problems again.`);
   const applied = await vscode.workspace.applyEdit(toWorkspaceEdit(document, plan.edits));
   if (applied) {
-    void vscode.window.showInformationMessage(`Fixed ${plan.steps.length} problem${plan.steps.length === 1 ? '' : 's'} in ${fileName}; ${remaining.length === 0 ? 'none left' : `${remaining.length} left (see Problems)`}.`);
+    void vscode.window.showInformationMessage(
+      `Fixed ${plan.steps.length} problem${plan.steps.length === 1 ? '' : 's'} in ${fileName}; ${remaining.length === 0 ? 'none left' : `${remaining.length} left (see Problems)`}.`,
+    );
   }
   return { applied, steps: plan.steps, remaining };
 }
@@ -88,7 +105,10 @@ export async function fixCommonProblems(document: vscode.TextDocument, kinds?: r
 export function registerFixCommonProblems(services: Services): vscode.Disposable {
   return vscode.commands.registerCommand(FIX_COMMON_PROBLEMS_COMMAND, async (uri?: unknown, kinds?: unknown) => {
     try {
-      const document = uri instanceof vscode.Uri ? await vscode.workspace.openTextDocument(uri) : activeSubtitle('fix its common problems')?.document;
+      const document =
+        uri instanceof vscode.Uri
+          ? await vscode.workspace.openTextDocument(uri)
+          : activeSubtitle('fix its common problems')?.document;
       if (!document) return undefined;
       return await fixCommonProblems(document, Array.isArray(kinds) ? (kinds as ProblemKind[]) : undefined);
     } catch (error) {

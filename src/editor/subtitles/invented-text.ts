@@ -30,16 +30,23 @@ export async function checkSubtitlesForInventedText(services: Services): Promise
   rememberSpeech(document.uri, found.regions);
   const problems = checkInventedText(document.getText(), format, found.regions);
   const cues = new Set(problems.map((problem) => problem.cue)).size;
-  const summary = cues === 0
-    ? 'No cue looks invented: each has speech under it, and none loops, is a stock phrase or is faster than speech.'
-    : `${cues} cue${cues === 1 ? '' : 's'} may have been invented by the recognizer: see the Problems panel, where each offers to remove or re-transcribe it.`;
-  services.log.info(`Invented-text check of ${document.uri.fsPath} with ${found.media.fsPath}: ${problems.length} flag(s) on ${cues} cue(s)`);
+  const summary =
+    cues === 0
+      ? 'No cue looks invented: each has speech under it, and none loops, is a stock phrase or is faster than speech.'
+      : `${cues} cue${cues === 1 ? '' : 's'} may have been invented by the recognizer: see the Problems panel, where each offers to remove or re-transcribe it.`;
+  services.log.info(
+    `Invented-text check of ${document.uri.fsPath} with ${found.media.fsPath}: ${problems.length} flag(s) on ${cues} cue(s)`,
+  );
   void vscode.window.showInformationMessage(summary);
   return { media: found.media, problems };
 }
 
 class InventedTextFixes implements vscode.CodeActionProvider {
-  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+  provideCodeActions(
+    document: vscode.TextDocument,
+    _range: vscode.Range,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
     const format = subtitleFormatOf(document);
     if (!format) return [];
     return context.diagnostics
@@ -51,10 +58,17 @@ class InventedTextFixes implements vscode.CodeActionProvider {
         const remove = new vscode.CodeAction(`Remove cue ${cue}`, vscode.CodeActionKind.QuickFix);
         remove.diagnostics = [diagnostic];
         remove.edit = new vscode.WorkspaceEdit();
-        remove.edit.delete(document.uri, new vscode.Range(document.positionAt(removal.start), document.positionAt(removal.end)));
+        remove.edit.delete(
+          document.uri,
+          new vscode.Range(document.positionAt(removal.start), document.positionAt(removal.end)),
+        );
         const retranscribe = new vscode.CodeAction(`Re-transcribe cue ${cue}`, vscode.CodeActionKind.QuickFix);
         retranscribe.diagnostics = [diagnostic];
-        retranscribe.command = { command: RETRANSCRIBE_CUES_COMMAND, title: `Re-transcribe cue ${cue}`, arguments: [{ cues: [cue] }] };
+        retranscribe.command = {
+          command: RETRANSCRIBE_CUES_COMMAND,
+          title: `Re-transcribe cue ${cue}`,
+          arguments: [{ cues: [cue] }],
+        };
         return [remove, retranscribe];
       });
   }
@@ -62,11 +76,9 @@ class InventedTextFixes implements vscode.CodeActionProvider {
 
 export function registerInventedText(services: Services): vscode.Disposable {
   return vscode.Disposable.from(
-    vscode.languages.registerCodeActionsProvider(
-      SUBTITLE_SELECTOR,
-      new InventedTextFixes(),
-      { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] },
-    ),
+    vscode.languages.registerCodeActionsProvider(SUBTITLE_SELECTOR, new InventedTextFixes(), {
+      providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
+    }),
     vscode.commands.registerCommand(CHECK_INVENTED_TEXT_COMMAND, async () => {
       try {
         return await checkSubtitlesForInventedText(services);

@@ -19,11 +19,16 @@ export async function speechOfSubtitleMedia(
 ): Promise<{ media: vscode.Uri; regions: SpeechSpan[] } | undefined> {
   const media = await mediaForSubtitle(services.context, document.uri);
   if (!media) return undefined;
-  if (media.scheme !== 'file') throw new Error(`Only media files on this machine can be analysed, not ${media.toString()}.`);
+  if (media.scheme !== 'file')
+    throw new Error(`Only media files on this machine can be analysed, not ${media.toString()}.`);
   const vadModel = await requireVadModel(services, purpose);
   if (!vadModel) return undefined;
   const regions = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Finding the speech in ${path.basename(media.fsPath)}`, cancellable: true },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `Finding the speech in ${path.basename(media.fsPath)}`,
+      cancellable: true,
+    },
     async (progress, token) => {
       const cancel = new AbortController();
       const cancelling = token.onCancellationRequested(() => cancel.abort());
@@ -33,7 +38,10 @@ export async function speechOfSubtitleMedia(
         return await findSpeechRegions(server.engine, services.controller.dataDir, media.fsPath, vadModel, {
           signal: cancel.signal,
           onProgress: (phase, percent) => {
-            progress.report({ increment: Math.max(0, percent - shown), message: `${describePhase(phase)} (${Math.floor(percent)}%)` });
+            progress.report({
+              increment: Math.max(0, percent - shown),
+              message: `${describePhase(phase)} (${Math.floor(percent)}%)`,
+            });
             shown = Math.max(shown, percent);
           },
         });

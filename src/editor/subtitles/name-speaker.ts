@@ -49,7 +49,9 @@ function stretchesOf(document: vscode.TextDocument, label: string): Array<{ star
     return (parsed.segments ?? []).filter((s) => s.speaker === label).map(({ start, end }) => ({ start, end }));
   }
   const format = /\.vtt$/i.test(document.uri.path) ? 'vtt' : 'srt';
-  return parseSubtitles(text, format).filter((cue) => cue.speaker === label).map(({ start, end }) => ({ start, end }));
+  return parseSubtitles(text, format)
+    .filter((cue) => cue.speaker === label)
+    .map(({ start, end }) => ({ start, end }));
 }
 
 /** The name in place of the label, in every way the file's format writes it (in JSON: speakers, segments and words only). */
@@ -57,26 +59,49 @@ function relabel(text: string, label: string, name: string, json: boolean): { te
   let count = 0;
   if (json) {
     type Speaking = { speaker?: string };
-    const parsed = JSON.parse(text) as { speakers?: string[] | null; segments?: Array<Speaking & { words?: Speaking[] }> };
-    const rename = (item: Speaking): void => {
-      if (item.speaker === label) { item.speaker = name; count += 1; }
+    const parsed = JSON.parse(text) as {
+      speakers?: string[] | null;
+      segments?: Array<Speaking & { words?: Speaking[] }>;
     };
-    if (Array.isArray(parsed.speakers)) parsed.speakers = parsed.speakers.map((speaker) => (speaker === label ? name : speaker));
-    for (const segment of parsed.segments ?? []) { rename(segment); (segment.words ?? []).forEach(rename); }
-    return { text: `${JSON.stringify(parsed, null, text.includes('\n  ') ? 2 : undefined)}${text.endsWith('\n') ? '\n' : ''}`, count };
+    const rename = (item: Speaking): void => {
+      if (item.speaker === label) {
+        item.speaker = name;
+        count += 1;
+      }
+    };
+    if (Array.isArray(parsed.speakers))
+      parsed.speakers = parsed.speakers.map((speaker) => (speaker === label ? name : speaker));
+    for (const segment of parsed.segments ?? []) {
+      rename(segment);
+      (segment.words ?? []).forEach(rename);
+    }
+    return {
+      text: `${JSON.stringify(parsed, null, text.includes('\n  ') ? 2 : undefined)}${text.endsWith('\n') ? '\n' : ''}`,
+      count,
+    };
   }
   const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const replaced = text
-    .replace(new RegExp(`\\[${escaped}\\]`, 'g'), () => (count += 1, `[${name}]`))
-    .replace(new RegExp(`<v(\\.[^\\s>]*)?\\s+${escaped}>`, 'g'), (_m, classes: string | undefined) => (count += 1, `<v${classes ?? ''} ${name}>`));
+    .replace(new RegExp(`\\[${escaped}\\]`, 'g'), () => ((count += 1), `[${name}]`))
+    .replace(
+      new RegExp(`<v(\\.[^\\s>]*)?\\s+${escaped}>`, 'g'),
+      (_m, classes: string | undefined) => ((count += 1), `<v${classes ?? ''} ${name}>`),
+    );
   return { text: replaced, count };
 }
 
-export async function nameThisSpeaker(services: Services, uri?: vscode.Uri, label?: string, options: NameSpeakerOptions = {}): Promise<NameSpeakerResult> {
+export async function nameThisSpeaker(
+  services: Services,
+  uri?: vscode.Uri,
+  label?: string,
+  options: NameSpeakerOptions = {},
+): Promise<NameSpeakerResult> {
   const editor = vscode.window.activeTextEditor;
   const document = uri ? await vscode.workspace.openTextDocument(uri) : editor?.document;
   if (!document) return fail('Open a transcript (SRT, VTT or JSON) first.');
-  const speaker = label ?? (editor?.document === document ? labelOnLine(document.lineAt(editor.selection.active.line).text) : undefined);
+  const speaker =
+    label ??
+    (editor?.document === document ? labelOnLine(document.lineAt(editor.selection.active.line).text) : undefined);
   if (!speaker) return fail('Put the cursor on a line with a speaker label, such as [Speaker 2] or <v Speaker 2>.');
   let stretches: Array<{ start: number; end: number }>;
   try {
@@ -84,12 +109,20 @@ export async function nameThisSpeaker(services: Services, uri?: vscode.Uri, labe
   } catch (error) {
     return fail(`The transcript could not be read: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (stretches.length === 0) return fail(`No segment of ${document.uri.path.split('/').pop()} is labelled ${JSON.stringify(speaker)}.`);
-  const media = options.media ?? await mediaBeside(document.uri) ?? (await vscode.window.showOpenDialog({ title: `The media of ${speaker}'s voice`, canSelectMany: false }))?.[0];
+  if (stretches.length === 0)
+    return fail(`No segment of ${document.uri.path.split('/').pop()} is labelled ${JSON.stringify(speaker)}.`);
+  const media =
+    options.media ??
+    (await mediaBeside(document.uri)) ??
+    (await vscode.window.showOpenDialog({ title: `The media of ${speaker}'s voice`, canSelectMany: false }))?.[0];
   if (!media) return fail('Name This Speaker needs the media the transcript is of.');
-  const name = options.name ?? await vscode.window.showInputBox({
-    title: `Name ${speaker}`, prompt: 'Transcripts will name this voice wherever it speaks.', validateInput: (value) => speakerNameProblem(value.trim()),
-  });
+  const name =
+    options.name ??
+    (await vscode.window.showInputBox({
+      title: `Name ${speaker}`,
+      prompt: 'Transcripts will name this voice wherever it speaks.',
+      validateInput: (value) => speakerNameProblem(value.trim()),
+    }));
   if (name === undefined) return {};
   const problem = speakerNameProblem(name);
   if (problem) return fail(`${JSON.stringify(name)}: ${problem}.`);
@@ -97,7 +130,7 @@ export async function nameThisSpeaker(services: Services, uri?: vscode.Uri, labe
   // Up to VOICE_SECONDS of the speaker's segments, longest first: the clearest voice.
   const voice: Array<{ start: number; end: number }> = [];
   let total = 0;
-  for (const stretch of [...stretches].sort((a, b) => (b.end - b.start) - (a.end - a.start))) {
+  for (const stretch of [...stretches].sort((a, b) => b.end - b.start - (a.end - a.start))) {
     if (total >= VOICE_SECONDS) break;
     voice.push(stretch);
     total += stretch.end - stretch.start;
@@ -105,20 +138,29 @@ export async function nameThisSpeaker(services: Services, uri?: vscode.Uri, labe
   voice.sort((a, b) => a.start - b.start);
   try {
     const server = await services.controller.ready();
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Enrolling ${name}'s voice…`, cancellable: true }, (_progress, token) => {
-      const controller = new AbortController();
-      token.onCancellationRequested(() => controller.abort(new Error('Cancelled.')));
-      return enrollSpeaker(server.engine, services.controller.dataDir, name, media.fsPath, controller.signal, voice);
-    });
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Enrolling ${name}'s voice…`, cancellable: true },
+      (_progress, token) => {
+        const controller = new AbortController();
+        token.onCancellationRequested(() => controller.abort(new Error('Cancelled.')));
+        return enrollSpeaker(server.engine, services.controller.dataDir, name, media.fsPath, controller.signal, voice);
+      },
+    );
   } catch (error) {
     return fail(error instanceof EnrollmentError || error instanceof Error ? error.message : String(error));
   }
   const { text, count } = relabel(document.getText(), speaker, name, /\.json$/i.test(document.uri.path));
   const edit = new vscode.WorkspaceEdit();
-  edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), text);
+  edit.replace(
+    document.uri,
+    new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)),
+    text,
+  );
   await vscode.workspace.applyEdit(edit);
   await document.save();
-  void vscode.window.showInformationMessage(`${name} is enrolled: transcripts will name this voice. ${count} label${count === 1 ? '' : 's'} renamed here.`);
+  void vscode.window.showInformationMessage(
+    `${name} is enrolled: transcripts will name this voice. ${count} label${count === 1 ? '' : 's'} renamed here.`,
+  );
   return { name, replaced: count };
 }
 
@@ -140,8 +182,16 @@ export function registerNameSpeaker(services: Services): vscode.Disposable {
     },
   };
   return vscode.Disposable.from(
-    vscode.commands.registerCommand(NAME_SPEAKER_COMMAND, (uri?: vscode.Uri, label?: string, options?: NameSpeakerOptions) =>
-      nameThisSpeaker(services, uri instanceof vscode.Uri ? uri : undefined, typeof label === 'string' ? label : undefined, options ?? {})),
+    vscode.commands.registerCommand(
+      NAME_SPEAKER_COMMAND,
+      (uri?: vscode.Uri, label?: string, options?: NameSpeakerOptions) =>
+        nameThisSpeaker(
+          services,
+          uri instanceof vscode.Uri ? uri : undefined,
+          typeof label === 'string' ? label : undefined,
+          options ?? {},
+        ),
+    ),
     vscode.languages.registerCodeActionsProvider(
       [{ pattern: '**/*.{srt,vtt,SRT,VTT}' }, { pattern: '**/*.json' }],
       actions,

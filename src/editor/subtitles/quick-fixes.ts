@@ -25,23 +25,38 @@ const FIX_ALL_NAMES: Partial<Record<ProblemKind, string>> = {
 
 export function toWorkspaceEdit(document: vscode.TextDocument, edits: readonly TextEdit[]): vscode.WorkspaceEdit {
   const edit = new vscode.WorkspaceEdit();
-  for (const change of edits) edit.replace(document.uri, new vscode.Range(document.positionAt(change.start), document.positionAt(change.end)), change.text);
+  for (const change of edits)
+    edit.replace(
+      document.uri,
+      new vscode.Range(document.positionAt(change.start), document.positionAt(change.end)),
+      change.text,
+    );
   return edit;
 }
 
 /** The title a user reads before choosing: the fix, what it changes, and what it would break. */
 export function variantTitle(variant: FixVariant): string {
-  const warning = !variant.solves ? ' — does not remove the problem' : variant.created.length ? ` — creates: ${variant.created.map((p) => p.message).join('; ')}` : '';
+  const warning = !variant.solves
+    ? ' — does not remove the problem'
+    : variant.created.length
+      ? ` — creates: ${variant.created.map((p) => p.message).join('; ')}`
+      : '';
   return `${variant.title} (${variant.change})${warning}`;
 }
 
 export class SubtitleQuickFixes implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
 
-  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+  provideCodeActions(
+    document: vscode.TextDocument,
+    _range: vscode.Range,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
     const format = subtitleFormatOf(document);
     if (!format) return [];
-    const ours = context.diagnostics.filter((d) => d.source === SUBTITLE_CHECK_SOURCE && FIXES_FOR[d.code as ProblemKind]);
+    const ours = context.diagnostics.filter(
+      (d) => d.source === SUBTITLE_CHECK_SOURCE && FIXES_FOR[d.code as ProblemKind],
+    );
     if (ours.length === 0) return [];
     // document.getText() has no byte-order mark, so the edits' offsets are the document's.
     const source = document.getText();
@@ -71,9 +86,7 @@ export class SubtitleQuickFixes implements vscode.CodeActionProvider {
 }
 
 export function registerSubtitleQuickFixes(): vscode.Disposable {
-  return vscode.languages.registerCodeActionsProvider(
-    SUBTITLE_SELECTOR,
-    new SubtitleQuickFixes(),
-    { providedCodeActionKinds: SubtitleQuickFixes.kinds },
-  );
+  return vscode.languages.registerCodeActionsProvider(SUBTITLE_SELECTOR, new SubtitleQuickFixes(), {
+    providedCodeActionKinds: SubtitleQuickFixes.kinds,
+  });
 }

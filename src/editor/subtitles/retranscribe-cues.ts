@@ -41,12 +41,16 @@ export interface RetranscribeResult {
   applied: boolean;
 }
 
-const isArgs = (value: unknown): value is RetranscribeArgs => typeof value === 'object' && value !== null && !(value instanceof vscode.Uri);
+const isArgs = (value: unknown): value is RetranscribeArgs =>
+  typeof value === 'object' && value !== null && !(value instanceof vscode.Uri);
 
 /** The lines (from 1) each selection covers; a selection ending at the start of a line does not take that line. */
 function selectedLines(editor: vscode.TextEditor): Array<{ first: number; last: number }> {
   return editor.selections.map((selection) => {
-    const last = selection.end.character === 0 && selection.end.line > selection.start.line ? selection.end.line - 1 : selection.end.line;
+    const last =
+      selection.end.character === 0 && selection.end.line > selection.start.line
+        ? selection.end.line - 1
+        : selection.end.line;
     return { first: selection.start.line + 1, last: last + 1 };
   });
 }
@@ -57,7 +61,13 @@ function cueList(cues: readonly number[]): string {
   return consecutive ? `cues ${cues[0]}–${cues[cues.length - 1]}` : `cues ${cues.join(', ')}`;
 }
 
-async function transcribeSpan(services: Services, media: vscode.Uri, span: CueSpan, language: string, title: string): Promise<{ job: JobRecord; words?: TimedWord[] }> {
+async function transcribeSpan(
+  services: Services,
+  media: vscode.Uri,
+  span: CueSpan,
+  language: string,
+  title: string,
+): Promise<{ job: JobRecord; words?: TimedWord[] }> {
   const job = await runWithProgress(services.controller, title, () =>
     services.editorJobs.createStt({
       file: media.fsPath,
@@ -72,20 +82,26 @@ async function transcribeSpan(services: Services, media: vscode.Uri, span: CueSp
   return { job, words: transcript.segments.flatMap((segment) => segment.words) };
 }
 
-export async function retranscribeCues(services: Services, args: RetranscribeArgs = {}): Promise<RetranscribeResult | undefined> {
+export async function retranscribeCues(
+  services: Services,
+  args: RetranscribeArgs = {},
+): Promise<RetranscribeResult | undefined> {
   const active = activeSubtitle('re-transcribe its cues');
   if (!active) return undefined;
   const { editor, document, format } = active;
   const source = document.getText();
   const version = document.version;
-  const cues = args.cues?.length ? [...args.cues].sort((a, b) => a - b) : cuesInLines(source, format, selectedLines(editor));
+  const cues = args.cues?.length
+    ? [...args.cues].sort((a, b) => a - b)
+    : cuesInLines(source, format, selectedLines(editor));
   if (cues.length === 0) {
     void vscode.window.showWarningMessage('Put the cursor in a cue, or select the cues to re-transcribe.');
     return undefined;
   }
   const media = await mediaForSubtitle(services.context, document.uri);
   if (!media) return undefined;
-  if (media.scheme !== 'file') throw new Error(`Only media files on this machine can be transcribed, not ${media.toString()}.`);
+  if (media.scheme !== 'file')
+    throw new Error(`Only media files on this machine can be transcribed, not ${media.toString()}.`);
   const language = args.language ?? rememberedOptions(services.context.workspaceState)?.language ?? 'auto';
   const spans = spansOf(source, format, cues);
 
@@ -99,7 +115,9 @@ export async function retranscribeCues(services: Services, args: RetranscribeArg
     words.push(done.words);
   }
   if (document.version !== version) {
-    void vscode.window.showWarningMessage('The subtitle file changed while its cues were transcribed; nothing was replaced. Run Re-transcribe Cue(s) again.');
+    void vscode.window.showWarningMessage(
+      'The subtitle file changed while its cues were transcribed; nothing was replaced. Run Re-transcribe Cue(s) again.',
+    );
     return { jobs, spans, words, replaced: [], empty: [], applied: false };
   }
 
@@ -114,8 +132,11 @@ export async function retranscribeCues(services: Services, args: RetranscribeArg
     empty.push(...outcome.empty);
   });
   const applied = edits.length > 0 && (await vscode.workspace.applyEdit(toWorkspaceEdit(document, edits)));
-  const summary = `Re-transcribed ${replaced.length} of ${cues.length} cue${cues.length === 1 ? '' : 's'}` +
-    (empty.length > 0 ? `; no words were recognized in ${cueList(empty)}, which kept ${empty.length === 1 ? 'its' : 'their'} text.` : '.');
+  const summary =
+    `Re-transcribed ${replaced.length} of ${cues.length} cue${cues.length === 1 ? '' : 's'}` +
+    (empty.length > 0
+      ? `; no words were recognized in ${cueList(empty)}, which kept ${empty.length === 1 ? 'its' : 'their'} text.`
+      : '.');
   services.log.info(`${summary} (${document.uri.fsPath}, jobs ${jobs.map((job) => job.id).join(', ')})`);
   void vscode.window.showInformationMessage(summary);
   return { jobs, spans, words, replaced, empty, applied };

@@ -26,13 +26,21 @@ export function forgetShots(uri: vscode.Uri): void {
 }
 
 /** The problems of one document against its video's shot changes; none while they are not known. */
-export function shotChangeProblems(document: vscode.TextDocument, format: SubtitleFormat, style: SubtitleStyle): ShotChangeProblem[] {
+export function shotChangeProblems(
+  document: vscode.TextDocument,
+  format: SubtitleFormat,
+  style: SubtitleStyle,
+): ShotChangeProblem[] {
   const shots = knownShots.get(document.uri.toString());
   return shots ? checkShotChanges(document.getText(), format, style, shots) : [];
 }
 
 /** The diagnostics on each problem's timing line; `code` is `shot-change-start` or `shot-change-end`. */
-export function shotChangeDiagnostics(document: vscode.TextDocument, format: SubtitleFormat, style: SubtitleStyle): vscode.Diagnostic[] {
+export function shotChangeDiagnostics(
+  document: vscode.TextDocument,
+  format: SubtitleFormat,
+  style: SubtitleStyle,
+): vscode.Diagnostic[] {
   return shotChangeProblems(document, format, style).map((problem) => {
     const line = Math.min(Math.max(problem.line - 1, 0), Math.max(document.lineCount - 1, 0));
     const message = `${problem.message.charAt(0).toUpperCase()}${problem.message.slice(1)}.`;

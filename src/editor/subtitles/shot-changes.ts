@@ -28,21 +28,41 @@ export interface ShotChangeCheck {
 }
 
 /** The shot changes of `media` at the style's threshold, under a cancellable progress notification. */
-export async function shotChangesOfMedia(services: Services, subtitle: vscode.Uri, media: vscode.Uri, signal?: AbortSignal): Promise<FoundShotChanges | undefined> {
-  if (media.scheme !== 'file') throw new Error(`Only media files on this machine can be analysed, not ${media.toString()}.`);
+export async function shotChangesOfMedia(
+  services: Services,
+  subtitle: vscode.Uri,
+  media: vscode.Uri,
+  signal?: AbortSignal,
+): Promise<FoundShotChanges | undefined> {
+  if (media.scheme !== 'file')
+    throw new Error(`Only media files on this machine can be analysed, not ${media.toString()}.`);
   const { style } = readSubtitleCheckSetting(subtitle);
   const server = await services.controller.ready();
-  if (signal) return findShotChanges(server.engine, services.controller.dataDir, media.fsPath, style.shotChangeThreshold, { signal });
+  if (signal)
+    return findShotChanges(server.engine, services.controller.dataDir, media.fsPath, style.shotChangeThreshold, {
+      signal,
+    });
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Finding the shot changes in ${path.basename(media.fsPath)}`, cancellable: true },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `Finding the shot changes in ${path.basename(media.fsPath)}`,
+      cancellable: true,
+    },
     async (progress, token) => {
       const cancel = new AbortController();
       const cancelling = token.onCancellationRequested(() => cancel.abort());
       try {
-        return await findShotChanges(server.engine, services.controller.dataDir, media.fsPath, style.shotChangeThreshold, {
-          signal: cancel.signal,
-          onProgress: (phase, percent) => progress.report({ message: `${describePhase(phase)} (${Math.floor(percent)}%)` }),
-        });
+        return await findShotChanges(
+          server.engine,
+          services.controller.dataDir,
+          media.fsPath,
+          style.shotChangeThreshold,
+          {
+            signal: cancel.signal,
+            onProgress: (phase, percent) =>
+              progress.report({ message: `${describePhase(phase)} (${Math.floor(percent)}%)` }),
+          },
+        );
       } catch (error) {
         if (cancel.signal.aborted) return undefined;
         throw error;
@@ -65,26 +85,38 @@ export async function checkSubtitlesAgainstShotChanges(services: Services): Prom
   const problems = shotChangeProblems(document, format, readSubtitleCheckSetting(document.uri).style);
   const cues = new Set(problems.map((problem) => problem.cue)).size;
   const changes = `${found.changes.length} shot change${found.changes.length === 1 ? '' : 's'}`;
-  services.log.info(`Shot-change check of ${document.uri.fsPath} with ${media.fsPath}: ${changes}, ${problems.length} problem(s) on ${cues} cue(s)`);
-  void vscode.window.showInformationMessage(cues === 0
-    ? `${changes} in ${path.basename(media.fsPath)}; no cue starts or ends near one without being on it.`
-    : `${changes} in ${path.basename(media.fsPath)}; ${cues} cue${cues === 1 ? '' : 's'} start or end near one: see the Problems panel, where each offers to snap to it.`);
+  services.log.info(
+    `Shot-change check of ${document.uri.fsPath} with ${media.fsPath}: ${changes}, ${problems.length} problem(s) on ${cues} cue(s)`,
+  );
+  void vscode.window.showInformationMessage(
+    cues === 0
+      ? `${changes} in ${path.basename(media.fsPath)}; no cue starts or ends near one without being on it.`
+      : `${changes} in ${path.basename(media.fsPath)}; ${cues} cue${cues === 1 ? '' : 's'} start or end near one: see the Problems panel, where each offers to snap to it.`,
+  );
   return { media, changes: found.changes, framesPerSecond: found.framesPerSecond, problems };
 }
 
 const TITLES = {
-  start: (problem: ShotChangeProblem) => `Start cue ${problem.cue} on the shot change at ${problem.change.toFixed(3)} s`,
-  end: (problem: ShotChangeProblem) => `End cue ${problem.cue} just before the shot change at ${problem.change.toFixed(3)} s`,
+  start: (problem: ShotChangeProblem) =>
+    `Start cue ${problem.cue} on the shot change at ${problem.change.toFixed(3)} s`,
+  end: (problem: ShotChangeProblem) =>
+    `End cue ${problem.cue} just before the shot change at ${problem.change.toFixed(3)} s`,
 };
 
 class ShotChangeFixes implements vscode.CodeActionProvider {
-  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+  provideCodeActions(
+    document: vscode.TextDocument,
+    _range: vscode.Range,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
     const format = subtitleFormatOf(document);
     const ours = context.diagnostics.filter((diagnostic) => diagnostic.source === SHOT_CHANGE_SOURCE);
     if (!format || ours.length === 0) return [];
     const problems = shotChangeProblems(document, format, readSubtitleCheckSetting(document.uri).style);
     return ours.flatMap((diagnostic) => {
-      const problem = problems.find((p) => p.line - 1 === diagnostic.range.start.line && `shot-change-${p.edge}` === diagnostic.code);
+      const problem = problems.find(
+        (p) => p.line - 1 === diagnostic.range.start.line && `shot-change-${p.edge}` === diagnostic.code,
+      );
       const edits = problem ? snapToShotChange(document.getText(), format, problem) : [];
       if (!problem || edits.length === 0) return [];
       const action = new vscode.CodeAction(TITLES[problem.edge](problem), vscode.CodeActionKind.QuickFix);

@@ -23,7 +23,9 @@ export interface SnapToSpeechResult extends SnapReport {
 
 /** `speechStudio.subtitles.snapWindowSeconds` for the file, within 0–5 s. */
 function snapWindow(uri: vscode.Uri): number {
-  const value = vscode.workspace.getConfiguration(SUBTITLE_SETTINGS, uri).get<number>('snapWindowSeconds', DEFAULT_SNAP_WINDOW_SECONDS);
+  const value = vscode.workspace
+    .getConfiguration(SUBTITLE_SETTINGS, uri)
+    .get<number>('snapWindowSeconds', DEFAULT_SNAP_WINDOW_SECONDS);
   return typeof value === 'number' && value >= 0 && value <= 5 ? value : DEFAULT_SNAP_WINDOW_SECONDS;
 }
 
@@ -31,7 +33,9 @@ export const describeSnap = (report: SnapReport): string =>
   (report.moved === 0
     ? `Moved 0 of ${report.total} cues: every boundary is on speech or has no speech edge in reach.`
     : `Moved ${report.moved} of ${report.total} cues (mean ${report.meanShiftMs} ms, max ${report.maxShiftMs} ms).`) +
-  (report.heldBack > 0 ? ` Left ${report.heldBack} boundar${report.heldBack === 1 ? 'y' : 'ies'} where ${report.heldBack === 1 ? 'it was' : 'they were'}: moving ${report.heldBack === 1 ? 'it' : 'them'} would have created a problem (overlap, gap, too short or too fast).` : '');
+  (report.heldBack > 0
+    ? ` Left ${report.heldBack} boundar${report.heldBack === 1 ? 'y' : 'ies'} where ${report.heldBack === 1 ? 'it was' : 'they were'}: moving ${report.heldBack === 1 ? 'it' : 'them'} would have created a problem (overlap, gap, too short or too fast).`
+    : '');
 
 export async function snapSubtitlesToSpeech(services: Services): Promise<SnapToSpeechResult | undefined> {
   const active = activeSubtitle('snap its timing to speech');
@@ -42,7 +46,13 @@ export async function snapSubtitlesToSpeech(services: Services): Promise<SnapToS
   const { media, regions } = found;
 
   // The text as it is now: the user may have typed while the speech was being found.
-  const { edits, report } = snapToSpeech(document.getText(), format, regions, readSubtitleCheckSetting(document.uri).style, snapWindow(document.uri));
+  const { edits, report } = snapToSpeech(
+    document.getText(),
+    format,
+    regions,
+    readSubtitleCheckSetting(document.uri).style,
+    snapWindow(document.uri),
+  );
   const applied = edits.length > 0 && (await vscode.workspace.applyEdit(toWorkspaceEdit(document, edits)));
   services.log.info(`Snap to speech on ${document.uri.fsPath} with ${media.fsPath}: ${describeSnap(report)}`);
   void vscode.window.showInformationMessage(describeSnap(report));

@@ -31,6 +31,10 @@ export function readSubtitleCheckSetting(uri: vscode.Uri): SubtitleCheckSetting 
         return resolveStyle();
       }
     })();
-    return { enabled, style: fallback, invalid: `${SUBTITLE_SETTINGS}.${error.field === 'style' ? 'style' : `limits.${error.field}`}: ${error.message}` };
+    return {
+      enabled,
+      style: fallback,
+      invalid: `${SUBTITLE_SETTINGS}.${error.field === 'style' ? 'style' : `limits.${error.field}`}: ${error.message}`,
+    };
   }
 }

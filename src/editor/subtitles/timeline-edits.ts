@@ -22,8 +22,18 @@ export function parseTimelineEdit(raw: unknown): TimelineEdit | undefined {
   if (message.type === 'retime' && isIndex(message.index) && isTime(message.start) && isTime(message.end)) {
     return { type: 'retime', index: message.index, start: message.start, end: message.end };
   }
-  if (message.type === 'at-playhead' && ['start', 'end', 'split'].includes(message.edge as string) && (message.index === null || isIndex(message.index)) && isTime(message.position)) {
-    return { type: 'at-playhead', edge: message.edge as 'start' | 'end' | 'split', index: message.index, position: message.position };
+  if (
+    message.type === 'at-playhead' &&
+    ['start', 'end', 'split'].includes(message.edge as string) &&
+    (message.index === null || isIndex(message.index)) &&
+    isTime(message.position)
+  ) {
+    return {
+      type: 'at-playhead',
+      edge: message.edge as 'start' | 'end' | 'split',
+      index: message.index,
+      position: message.position,
+    };
   }
   return undefined;
 }
@@ -31,14 +41,22 @@ export function parseTimelineEdit(raw: unknown): TimelineEdit | undefined {
 const ms = (seconds: number): number => Math.round(seconds * 1000);
 
 /** The text edits a timeline edit makes, or a sentence saying why it makes none. */
-export function editsForTimeline(source: string, format: SubtitleFormat, style: SubtitleStyle, edit: TimelineEdit): TextEdit[] | string {
+export function editsForTimeline(
+  source: string,
+  format: SubtitleFormat,
+  style: SubtitleStyle,
+  edit: TimelineEdit,
+): TextEdit[] | string {
   const { cues } = scanSubtitles(source, format);
   try {
     if (edit.type === 'retime') {
       const cue = cues[edit.index - 1];
       if (!cue) return `There is no cue ${edit.index}.`;
       if (ms(edit.end) <= ms(edit.start)) return `Cue ${edit.index} would end before it starts.`;
-      const times = { ...(ms(edit.start) !== ms(cue.start) ? { start: ms(edit.start) } : {}), ...(ms(edit.end) !== ms(cue.end) ? { end: ms(edit.end) } : {}) };
+      const times = {
+        ...(ms(edit.start) !== ms(cue.start) ? { start: ms(edit.start) } : {}),
+        ...(ms(edit.end) !== ms(cue.end) ? { end: ms(edit.end) } : {}),
+      };
       return Object.keys(times).length === 0 ? [] : retimeCues(source, format, new Map([[edit.index, times]]));
     }
     if (edit.edge === 'split') {
@@ -51,8 +69,13 @@ export function editsForTimeline(source: string, format: SubtitleFormat, style: 
     if (!cue) return `There is no cue ${edit.index}.`;
     const start = edit.edge === 'start' ? edit.position : cue.start;
     const end = edit.edge === 'end' ? edit.position : cue.end;
-    if (ms(end) <= ms(start)) return `The playhead (${edit.position.toFixed(3)} s) is ${edit.edge === 'start' ? 'after the end' : 'before the start'} of cue ${edit.index}.`;
-    return retimeCues(source, format, new Map([[edit.index, edit.edge === 'start' ? { start: ms(start) } : { end: ms(end) }]]));
+    if (ms(end) <= ms(start))
+      return `The playhead (${edit.position.toFixed(3)} s) is ${edit.edge === 'start' ? 'after the end' : 'before the start'} of cue ${edit.index}.`;
+    return retimeCues(
+      source,
+      format,
+      new Map([[edit.index, edit.edge === 'start' ? { start: ms(start) } : { end: ms(end) }]]),
+    );
   } catch (error) {
     if (error instanceof SubtitleEditError) return `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}.`;
     throw error;

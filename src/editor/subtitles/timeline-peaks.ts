@@ -22,7 +22,12 @@ export interface TimelinePeaks {
   cached: boolean;
 }
 
-export async function timelinePeaks(engine: Pick<EngineHost, 'waveform'>, dataDir: string, mediaPath: string, signal: AbortSignal): Promise<TimelinePeaks> {
+export async function timelinePeaks(
+  engine: Pick<EngineHost, 'waveform'>,
+  dataDir: string,
+  mediaPath: string,
+  signal: AbortSignal,
+): Promise<TimelinePeaks> {
   const task: WaveformTask = { kind: 'waveform', mediaPath, dataDir, bucketsPerSecond: TIMELINE_BUCKETS_PER_SECOND };
   const result = await engine.waveform(task, signal);
   const peaks = await readWaveformFile(result.peaksPath);
@@ -44,6 +49,7 @@ export function normalizedPeaks(pairs: Int16Array): { bytes: Int8Array; peak: nu
   for (const value of pairs) loudest = Math.max(loudest, Math.abs(value));
   const bytes = new Int8Array(pairs.length);
   if (loudest === 0) return { bytes, peak: 0 };
-  for (let i = 0; i < bytes.length; i++) bytes[i] = Math.max(-127, Math.min(127, Math.round((pairs[i] / loudest) * 127)));
+  for (let i = 0; i < bytes.length; i++)
+    bytes[i] = Math.max(-127, Math.min(127, Math.round((pairs[i] / loudest) * 127)));
   return { bytes, peak: Math.min(1, loudest / 32768) };
 }

@@ -100,7 +100,9 @@ class TimelinePanel implements Timeline, vscode.Disposable {
     private readonly cuePlayer: CuePlayer,
   ) {
     this.disposables.push(
-      this.messages, this.played, this.edits,
+      this.messages,
+      this.played,
+      this.edits,
       vscode.workspace.onDidChangeTextDocument((event) => {
         if (event.document.uri.toString() !== subtitle.toString()) return;
         clearTimeout(this.timer);
@@ -137,12 +139,22 @@ class TimelinePanel implements Timeline, vscode.Disposable {
     );
     const root = vscode.Uri.joinPath(this.services.context.extensionUri, 'media', 'timeline');
     webview.options = { enableScripts: true, localResourceRoots: [root] };
-    webview.html = page(webview, root, `${path.posix.basename(this.subtitle.path)} — ${path.posix.basename(this.media.path)}`);
+    webview.html = page(
+      webview,
+      root,
+      `${path.posix.basename(this.subtitle.path)} — ${path.posix.basename(this.media.path)}`,
+    );
   }
 
   rendered(): Promise<TimelineRendered> {
     return this.next((m) => m.type === 'rendered' && m.waveform !== 'loading').then((m) => ({
-      blocks: m.blocks ?? 0, shots: m.shots ?? 0, buckets: m.buckets ?? 0, tallest: m.tallest ?? 0, waveform: m.waveform ?? 'loading', current: m.current ?? null, pixelsPerSecond: m.pixelsPerSecond ?? 0,
+      blocks: m.blocks ?? 0,
+      shots: m.shots ?? 0,
+      buckets: m.buckets ?? 0,
+      tallest: m.tallest ?? 0,
+      waveform: m.waveform ?? 'loading',
+      current: m.current ?? null,
+      pixelsPerSecond: m.pixelsPerSecond ?? 0,
     }));
   }
 
@@ -205,7 +217,9 @@ class TimelinePanel implements Timeline, vscode.Disposable {
     if (message.type === 'ready') {
       this.pageReady = true;
       void this.sendCues().then(() => {
-        const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === this.subtitle.toString());
+        const editor = vscode.window.visibleTextEditors.find(
+          (e) => e.document.uri.toString() === this.subtitle.toString(),
+        );
         if (editor) this.sendCursor(editor);
         const position = this.services.player.positionIn(this.media.fsPath);
         if (position !== undefined) void this.panel.webview.postMessage({ type: 'playhead', position });
@@ -226,9 +240,15 @@ class TimelinePanel implements Timeline, vscode.Disposable {
     if (!cue) return;
     const line = (cue.lineNumbers[0] ?? cue.line) - 1;
     const visible = vscode.window.visibleTextEditors.find((e) => e.document === document);
-    const editor = await vscode.window.showTextDocument(document, { viewColumn: visible?.viewColumn, preserveFocus: false });
+    const editor = await vscode.window.showTextDocument(document, {
+      viewColumn: visible?.viewColumn,
+      preserveFocus: false,
+    });
     editor.selection = new vscode.Selection(line, 0, line, 0);
-    editor.revealRange(new vscode.Range(cue.line - 1, 0, line, 0), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    editor.revealRange(
+      new vscode.Range(cue.line - 1, 0, line, 0),
+      vscode.TextEditorRevealType.InCenterIfOutsideViewport,
+    );
     const playback = await this.cuePlayer.play(this.subtitle, index);
     if (!this.panel.visible) void this.view.show();
     if (playback) this.played.fire(playback);
@@ -236,7 +256,12 @@ class TimelinePanel implements Timeline, vscode.Disposable {
 
   private async sendCues(): Promise<void> {
     const document = await vscode.workspace.openTextDocument(this.subtitle);
-    const cues = cuesOf(document).map((cue) => ({ index: cue.index, start: cue.start, end: cue.end, text: cueWords(cue.lines).text }));
+    const cues = cuesOf(document).map((cue) => ({
+      index: cue.index,
+      start: cue.start,
+      end: cue.end,
+      text: cueWords(cue.lines).text,
+    }));
     await this.panel.webview.postMessage({ type: 'cues', cues });
   }
 
@@ -250,8 +275,18 @@ class TimelinePanel implements Timeline, vscode.Disposable {
   private async sendWaveform(): Promise<void> {
     try {
       const server = await this.services.controller.ready();
-      const peaks = await timelinePeaks(server.engine, this.services.controller.dataDir, this.media.fsPath, this.abort.signal);
-      await this.panel.webview.postMessage({ type: 'waveform', bucketsPerSecond: peaks.bucketsPerSecond, duration: peaks.durationSeconds, peaks: peaks.peaks });
+      const peaks = await timelinePeaks(
+        server.engine,
+        this.services.controller.dataDir,
+        this.media.fsPath,
+        this.abort.signal,
+      );
+      await this.panel.webview.postMessage({
+        type: 'waveform',
+        bucketsPerSecond: peaks.bucketsPerSecond,
+        duration: peaks.durationSeconds,
+        peaks: peaks.peaks,
+      });
     } catch (error) {
       if (this.abort.signal.aborted) return;
       const message = error instanceof Error ? error.message : String(error);
@@ -269,7 +304,9 @@ class TimelinePanel implements Timeline, vscode.Disposable {
       await this.panel.webview.postMessage({ type: 'shots', times: found.changes });
     } catch (error) {
       if (this.abort.signal.aborted) return;
-      this.services.log.info(`The timeline shows no shot changes for ${this.media.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
+      this.services.log.info(
+        `The timeline shows no shot changes for ${this.media.fsPath}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
@@ -302,9 +339,12 @@ export function registerSubtitleTimeline(services: Services, cuePlayer: CuePlaye
   let open: TimelinePanel | undefined;
 
   async function show(target?: vscode.Uri | string): Promise<Timeline | undefined> {
-    const uri = typeof target === 'string' ? vscode.Uri.parse(target) : target ?? vscode.window.activeTextEditor?.document.uri;
+    const uri =
+      typeof target === 'string' ? vscode.Uri.parse(target) : (target ?? vscode.window.activeTextEditor?.document.uri);
     if (!uri || !subtitleFormatOfPath(uri.path)) {
-      void vscode.window.showWarningMessage('Open a subtitle file (.srt, .vtt, .ass, .ssa, .ttml, .dfxp or .sbv) to see its timeline.');
+      void vscode.window.showWarningMessage(
+        'Open a subtitle file (.srt, .vtt, .ass, .ssa, .ttml, .dfxp or .sbv) to see its timeline.',
+      );
       return undefined;
     }
     const media = await mediaForSubtitle(services.context, uri);
@@ -325,7 +365,12 @@ export function registerSubtitleTimeline(services: Services, cuePlayer: CuePlaye
     return open;
   }
 
-  const view = new PanelView('speechStudio.timeline', 'speechStudio.timelineShown', 'speechStudio.timeline.close', services.log);
+  const view = new PanelView(
+    'speechStudio.timeline',
+    'speechStudio.timelineShown',
+    'speechStudio.timeline.close',
+    services.log,
+  );
   view.onDidClose(() => {
     open?.dispose();
     open = undefined;

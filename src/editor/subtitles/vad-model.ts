@@ -11,12 +11,17 @@ import type { Services } from '../services';
 
 /** The catalog's VAD model in whisper.cpp format (the one the engine reads from models/vad/). */
 export function vadCatalogEntryId(): string | undefined {
-  return builtinCatalog().models.find((entry) => entry.kind === 'vad' && entry.files.some((file) => /^vad\/ggml-silero-.*\.bin$/.test(file.target)))?.id;
+  return builtinCatalog().models.find(
+    (entry) => entry.kind === 'vad' && entry.files.some((file) => /^vad\/ggml-silero-.*\.bin$/.test(file.target)),
+  )?.id;
 }
 
 /** The installed VAD model's path; otherwise offers to install it and returns its path once installed. */
 export async function requireVadModel(services: Services, purpose: string): Promise<string | undefined> {
-  const installed = await findVadModelIn(modelsDir(services.controller.dataDir), services.controller.engineConfiguration());
+  const installed = await findVadModelIn(
+    modelsDir(services.controller.dataDir),
+    services.controller.engineConfiguration(),
+  );
   if (installed) return installed;
   const id = vadCatalogEntryId();
   const install = 'Install VAD Model';
@@ -26,5 +31,8 @@ export async function requireVadModel(services: Services, purpose: string): Prom
   );
   if (answer !== install || !id) return undefined;
   const result = await installModel(services, id);
-  return result ? ((await findVadModelIn(modelsDir(services.controller.dataDir), services.controller.engineConfiguration())) ?? undefined) : undefined;
+  return result
+    ? ((await findVadModelIn(modelsDir(services.controller.dataDir), services.controller.engineConfiguration())) ??
+        undefined)
+    : undefined;
 }

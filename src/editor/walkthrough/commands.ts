@@ -16,7 +16,8 @@ import { curlLine, speechCurlLine } from './curl-line';
 import type { WalkthroughProgress } from './progress';
 import { recommendSttModel, recommendVoice } from './recommend';
 
-export const SAMPLE_SENTENCE = 'Speech Studio speaks on your own machine: no cloud, no account, and nothing to wait for.';
+export const SAMPLE_SENTENCE =
+  'Speech Studio speaks on your own machine: no cloud, no account, and nothing to wait for.';
 
 /** Arguments tests pass to skip questions and players. */
 export interface WalkthroughArgs {
@@ -36,13 +37,21 @@ async function sampleFolder(services: Services): Promise<string> {
 }
 
 async function hearSample(args: WalkthroughArgs): Promise<NarrateResult | undefined> {
-  return vscode.commands.executeCommand<NarrateResult>('speechStudio.narrateSelection', { text: SAMPLE_SENTENCE, play: args.open !== false });
+  return vscode.commands.executeCommand<NarrateResult>('speechStudio.narrateSelection', {
+    text: SAMPLE_SENTENCE,
+    play: args.open !== false,
+  });
 }
 
-async function installRecommended(progress: WalkthroughProgress, which: 'voice' | 'stt', args: WalkthroughArgs): Promise<unknown> {
+async function installRecommended(
+  progress: WalkthroughProgress,
+  which: 'voice' | 'stt',
+  args: WalkthroughArgs,
+): Promise<unknown> {
   const catalog = builtinCatalog().models;
   const language = vscode.env.language;
-  const entry = which === 'voice' ? recommendVoice(catalog, language) : recommendSttModel(catalog, language, totalmem());
+  const entry =
+    which === 'voice' ? recommendVoice(catalog, language) : recommendSttModel(catalog, language, totalmem());
   if (!entry) {
     // No recommendation for this language: the whole catalog, to pick from.
     return vscode.commands.executeCommand('speechStudio.installModel');
@@ -70,7 +79,11 @@ async function transcribeSample(services: Services, args: WalkthroughArgs): Prom
   const sample = path.join(await sampleFolder(services), `sample${path.extname(spoken.audioPath)}`);
   await copyFile(spoken.audioPath, sample);
   return vscode.commands.executeCommand('speechStudio.transcribeMediaFile', vscode.Uri.file(sample), {
-    format: 'srt', language: 'auto', diarization: false, overwrite: true, open: args.open !== false,
+    format: 'srt',
+    language: 'auto',
+    diarization: false,
+    overwrite: true,
+    open: args.open !== false,
   });
 }
 
@@ -93,9 +106,17 @@ async function tryLocalApi(services: Services, args: WalkthroughArgs): Promise<s
     const terminal = vscode.window.createTerminal({ name: 'Speech Studio: Local API' });
     terminal.show();
     terminal.sendText(line, false);
-    void vscode.window.showInformationMessage('The curl command is in the terminal (and on the clipboard): press Enter to write speech.mp3.', 'Copy the Job API Command').then((choice) => {
-      if (choice) void vscode.env.clipboard.writeText(curlLine(url, services.keys.get(), services.editorJobs.defaultVoice().voice.id));
-    });
+    void vscode.window
+      .showInformationMessage(
+        'The curl command is in the terminal (and on the clipboard): press Enter to write speech.mp3.',
+        'Copy the Job API Command',
+      )
+      .then((choice) => {
+        if (choice)
+          void vscode.env.clipboard.writeText(
+            curlLine(url, services.keys.get(), services.editorJobs.defaultVoice().voice.id),
+          );
+      });
   }
   return line;
 }
@@ -112,10 +133,20 @@ export function registerWalkthroughCommands(services: Services, progress: Walkth
     });
   return vscode.Disposable.from(
     command('speechStudio.walkthrough.hearSample', 'Speaking the sample failed', (args) => hearSample(args)),
-    command('speechStudio.walkthrough.installVoice', 'Installing the voice failed', (args) => installRecommended(progress, 'voice', args)),
-    command('speechStudio.walkthrough.installSttModel', 'Installing the model failed', (args) => installRecommended(progress, 'stt', args)),
-    command('speechStudio.walkthrough.transcribeSample', 'Transcribing the sample failed', (args) => transcribeSample(services, args)),
-    command('speechStudio.walkthrough.narrateSubtitleSample', 'Narrating the sample subtitles failed', (args) => narrateSubtitleSample(services, args)),
-    command('speechStudio.walkthrough.tryLocalApi', 'Preparing the curl command failed', (args) => tryLocalApi(services, args)),
+    command('speechStudio.walkthrough.installVoice', 'Installing the voice failed', (args) =>
+      installRecommended(progress, 'voice', args),
+    ),
+    command('speechStudio.walkthrough.installSttModel', 'Installing the model failed', (args) =>
+      installRecommended(progress, 'stt', args),
+    ),
+    command('speechStudio.walkthrough.transcribeSample', 'Transcribing the sample failed', (args) =>
+      transcribeSample(services, args),
+    ),
+    command('speechStudio.walkthrough.narrateSubtitleSample', 'Narrating the sample subtitles failed', (args) =>
+      narrateSubtitleSample(services, args),
+    ),
+    command('speechStudio.walkthrough.tryLocalApi', 'Preparing the curl command failed', (args) =>
+      tryLocalApi(services, args),
+    ),
   );
 }

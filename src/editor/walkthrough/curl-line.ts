@@ -12,10 +12,14 @@ const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 export function curlLine(baseUrl: string, apiKey: string, voiceId: string): string {
   const body = JSON.stringify({ voiceId, text: 'Hello from the terminal, through the Speech Studio Local API.' });
   return [
-    'curl -s -X POST', shellQuote(`${baseUrl}/tts/jobs`),
-    '-H', shellQuote(`Authorization: Bearer ${apiKey}`),
-    '-H', shellQuote('Content-Type: application/json'),
-    '-d', shellQuote(body),
+    'curl -s -X POST',
+    shellQuote(`${baseUrl}/tts/jobs`),
+    '-H',
+    shellQuote(`Authorization: Bearer ${apiKey}`),
+    '-H',
+    shellQuote('Content-Type: application/json'),
+    '-d',
+    shellQuote(body),
   ].join(' ');
 }
 
@@ -25,12 +29,20 @@ export function curlLine(baseUrl: string, apiKey: string, voiceId: string): stri
  * // curl -s 'http://127.0.0.1:17860/v1/audio/speech' -H 'Authorization: Bearer ssk_local_…' -H 'Content-Type: application/json' -d '{"model":"tts-1",…}' -o speech.mp3
  */
 export function speechCurlLine(baseUrl: string, apiKey: string): string {
-  const body = JSON.stringify({ model: 'tts-1', voice: 'alloy', input: 'Hello from the terminal, through the Speech Studio Local API.' });
+  const body = JSON.stringify({
+    model: 'tts-1',
+    voice: 'alloy',
+    input: 'Hello from the terminal, through the Speech Studio Local API.',
+  });
   return [
-    'curl -s', shellQuote(`${baseUrl}/audio/speech`),
-    '-H', shellQuote(`Authorization: Bearer ${apiKey}`),
-    '-H', shellQuote('Content-Type: application/json'),
-    '-d', shellQuote(body),
+    'curl -s',
+    shellQuote(`${baseUrl}/audio/speech`),
+    '-H',
+    shellQuote(`Authorization: Bearer ${apiKey}`),
+    '-H',
+    shellQuote('Content-Type: application/json'),
+    '-d',
+    shellQuote(body),
     '-o speech.mp3',
   ].join(' ');
 }

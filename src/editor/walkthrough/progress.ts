@@ -43,11 +43,21 @@ export class WalkthroughProgress implements vscode.Disposable {
   private watchModels(): void {
     const pattern = new vscode.RelativePattern(vscode.Uri.file(this.services.controller.dataDir), 'models/**');
     const watcher = vscode.workspace.createFileSystemWatcher(pattern);
-    this.disposables.push(watcher, watcher.onDidCreate(() => this.checkSoon()), watcher.onDidChange(() => this.checkSoon()));
+    this.disposables.push(
+      watcher,
+      watcher.onDidCreate(() => this.checkSoon()),
+      watcher.onDidChange(() => this.checkSoon()),
+    );
   }
 
   private async checkInstalled(): Promise<void> {
-    const voices = this.services.voices.list({ scope: 'installed', sortBy: 'name', sortDirection: 'asc', page: 1, limit: 10_000 }).items;
+    const voices = this.services.voices.list({
+      scope: 'installed',
+      sortBy: 'name',
+      sortDirection: 'asc',
+      page: 1,
+      limit: 10_000,
+    }).items;
     // Built-in voices are always ready: a natural voice is one that was installed (a model or lingware).
     if (voices.some((voice) => voice.creationMode !== 'builtin')) await this.reach('naturalVoice');
     if ((await listSttModels(this.services.controller.dataDir)).length > 0) await this.reach('sttModel');

@@ -16,7 +16,11 @@ function whisperSize(totalMemoryBytes: number): 'tiny' | 'base' | 'small' {
 }
 
 /** The quantized whisper model for the machine and the language (`en…` gets the English-only model). */
-export function recommendSttModel(catalog: readonly CatalogEntry[], language: string, totalMemoryBytes: number): CatalogEntry | undefined {
+export function recommendSttModel(
+  catalog: readonly CatalogEntry[],
+  language: string,
+  totalMemoryBytes: number,
+): CatalogEntry | undefined {
   const english = languageTagStartsWith(language, 'en');
   const size = whisperSize(totalMemoryBytes);
   const id = `whisper-${size}${english ? '-en' : ''}-q5_1`;

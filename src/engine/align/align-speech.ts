@@ -57,29 +57,45 @@ export async function alignSpeech(input: AlignmentInput): Promise<Alignment> {
   // An espeak of the job's own: the shared one's state depends on what it said before (rendition.ts).
   const espeak = await openOwnEspeak();
   const espeakRate = matchingRate(espeak, input.texts, input.voice, speechSeconds);
-  const rendition = renderScript(espeak, input.texts, input.voice, espeakRate, (fraction) => input.onProgress?.('synthesizing', fraction));
+  const rendition = renderScript(espeak, input.texts, input.voice, espeakRate, (fraction) =>
+    input.onProgress?.('synthesizing', fraction),
+  );
   const target = poolFrames(media.cepstra, media.frames, POOL);
   const targetSteps = target.length / CEPSTRA;
-  const assembled = assemble(rendition, rendition.units.map(() => true));
+  const assembled = assemble(
+    rendition,
+    rendition.units.map(() => true),
+  );
   const reference = poolFrames(assembled.cepstra, assembled.frames, POOL);
   const referenceSteps = reference.length / CEPSTRA;
   if (referenceSteps === 0 || targetSteps === 0) {
-    return { units: rendition.units.map(() => ({ matched: false, start: 0, end: 0, words: [] })), peakCells: 0, espeakRate };
+    return {
+      units: rendition.units.map(() => ({ matched: false, start: 0, end: 0, words: [] })),
+      peakCells: 0,
+      espeakRate,
+    };
   }
   const rate = targetSteps / referenceSteps;
   input.onProgress?.('matching', 0.2);
   const warp = warpPyramid(reference, target, rate);
-  const unitSteps = assembled.units.map((unit) => ({ start: Math.floor(unit.startFrame / POOL), end: Math.min(referenceSteps, Math.ceil(unit.endFrame / POOL)) }));
+  const unitSteps = assembled.units.map((unit) => ({
+    start: Math.floor(unit.startFrame / POOL),
+    end: Math.min(referenceSteps, Math.ceil(unit.endFrame / POOL)),
+  }));
   repairStretches(warp, unitSteps, reference, target, rate, FRAME_SECONDS * POOL);
   secondPass(warp, unitSteps, reference, target, rate, FRAME_SECONDS * POOL);
   input.onProgress?.('matching', 0.9);
   const step = (frame: number): number => Math.min(referenceSteps - 1, Math.floor(frame / POOL));
-  const units = placeUnits(assembled.units, {
-    firstFrame: (frame) => warp.first[step(frame)] * POOL,
-    lastFrame: (frame) => warp.last[step(frame)] * POOL + POOL - 1,
-    rate,
-    duration,
-  }, pauses);
+  const units = placeUnits(
+    assembled.units,
+    {
+      firstFrame: (frame) => warp.first[step(frame)] * POOL,
+      lastFrame: (frame) => warp.last[step(frame)] * POOL + POOL - 1,
+      rate,
+      duration,
+    },
+    pauses,
+  );
   return { units, peakCells: warp.peakCells, espeakRate };
 }
 
@@ -91,8 +107,18 @@ function warpPyramid(reference: Float32Array, target: Float32Array, rate: number
   const coarse = warpWindowed(
     poolFrames(middleReference, middleReference.length / CEPSTRA, COARSE_FACTOR),
     poolFrames(middleTarget, middleTarget.length / CEPSTRA, COARSE_FACTOR),
-    { windowFrames: Math.round(WINDOW_SECONDS / coarseSeconds), rate, slackFrames: Math.round(SLACK_SECONDS / coarseSeconds) },
+    {
+      windowFrames: Math.round(WINDOW_SECONDS / coarseSeconds),
+      rate,
+      slackFrames: Math.round(SLACK_SECONDS / coarseSeconds),
+    },
   );
-  const middle = warpInBand(middleReference, middleTarget, coarse, COARSE_FACTOR, Math.round(MIDDLE_BAND_SECONDS / middleSeconds));
+  const middle = warpInBand(
+    middleReference,
+    middleTarget,
+    coarse,
+    COARSE_FACTOR,
+    Math.round(MIDDLE_BAND_SECONDS / middleSeconds),
+  );
   return warpInBand(reference, target, middle, MIDDLE_FACTOR, Math.round(BAND_SECONDS / (FRAME_SECONDS * POOL)));
 }

@@ -16,7 +16,6 @@ export interface Skip {
   cost: number;
 }
 
-
 const DIAGONAL = 0;
 const FROM_ABOVE = 1;
 const FROM_LEFT = 2;
@@ -25,7 +24,14 @@ const FROM_LEFT = 2;
  * Warps `reference` against `media` (frames × CEPSTRA) inside the band that `coarse` (a warp of the same
  * signals pooled by `factor`) projects, widened by `radius` fine frames on each side.
  */
-export function warpInBand(reference: Float32Array, media: Float32Array, coarse: Warp, factor: number, radius: number, skip?: Skip): Warp {
+export function warpInBand(
+  reference: Float32Array,
+  media: Float32Array,
+  coarse: Warp,
+  factor: number,
+  radius: number,
+  skip?: Skip,
+): Warp {
   const n = reference.length / CEPSTRA;
   const m = media.length / CEPSTRA;
   const coarseRows = coarse.first.length;

@@ -28,7 +28,9 @@ const hzOfMel = (m: number): number => 700 * (10 ** (m / 2595) - 1);
 
 function melFilters(sampleRate: number, fftSize: number): Array<{ from: number; weights: Float64Array }> {
   const high = Math.min(HIGH_HZ, sampleRate / 2);
-  const edges = Array.from({ length: MEL_BANDS + 2 }, (_, i) => hzOfMel(mel(LOW_HZ) + ((mel(high) - mel(LOW_HZ)) * i) / (MEL_BANDS + 1)));
+  const edges = Array.from({ length: MEL_BANDS + 2 }, (_, i) =>
+    hzOfMel(mel(LOW_HZ) + ((mel(high) - mel(LOW_HZ)) * i) / (MEL_BANDS + 1)),
+  );
   const binHz = sampleRate / fftSize;
   return Array.from({ length: MEL_BANDS }, (_, band) => {
     const [left, centre, right] = [edges[band], edges[band + 1], edges[band + 2]];
@@ -49,13 +51,20 @@ export function frameCount(sampleCount: number, sampleRate: number): number {
 }
 
 /** MFCCs and frame energies of mono 16-bit samples; frame k is centred at k·10 ms + 5 ms. */
-export function computeFeatures(samples: Int16Array, sampleRate: number, options: { normalize?: boolean } = {}): Features {
+export function computeFeatures(
+  samples: Int16Array,
+  sampleRate: number,
+  options: { normalize?: boolean } = {},
+): Features {
   const windowLength = Math.round(sampleRate * WINDOW_SECONDS);
   let fftSize = 1;
   while (fftSize < windowLength) fftSize <<= 1;
   const fft = new Fft(fftSize);
   const filters = melFilters(sampleRate, fftSize);
-  const hann = Float64Array.from({ length: windowLength }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / (windowLength - 1)));
+  const hann = Float64Array.from(
+    { length: windowLength },
+    (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / (windowLength - 1)),
+  );
   const dct = Float64Array.from({ length: CEPSTRA * MEL_BANDS }, (_, i) => {
     const c = Math.floor(i / MEL_BANDS) + 1;
     return Math.cos((Math.PI * c * ((i % MEL_BANDS) + 0.5)) / MEL_BANDS);

@@ -24,12 +24,17 @@ export class Fft {
   /** Transforms `re` + i·`im` in place. */
   transform(re: Float64Array, im: Float64Array): void {
     const n = this.size;
-    if (re.length !== n || im.length !== n) throw new TypeError(`Expected arrays of ${n}, got ${re.length} and ${im.length}`);
+    if (re.length !== n || im.length !== n)
+      throw new TypeError(`Expected arrays of ${n}, got ${re.length} and ${im.length}`);
     for (let i = 0; i < n; i++) {
       const j = this.reversed[i];
       if (i < j) {
-        const r = re[i]; re[i] = re[j]!; re[j] = r;
-        const m = im[i]; im[i] = im[j]!; im[j] = m;
+        const r = re[i];
+        re[i] = re[j]!;
+        re[j] = r;
+        const m = im[i];
+        im[i] = im[j]!;
+        im[j] = m;
       }
     }
     for (let size = 2; size <= n; size <<= 1) {

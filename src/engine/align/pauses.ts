@@ -28,11 +28,20 @@ export interface SpeechSpan {
  * The noise floor in dB: the median frame energy outside speech when VAD found some silence, else a low
  * percentile. `heard` (default: all of the media) says which stretches VAD listened to; only those count.
  */
-export function noiseFloorDb(energyDb: Float32Array, speech: readonly SpeechSpan[] | null, heard?: readonly SpeechSpan[]): number {
+export function noiseFloorDb(
+  energyDb: Float32Array,
+  speech: readonly SpeechSpan[] | null,
+  heard?: readonly SpeechSpan[],
+): number {
   if (energyDb.length === 0) return -100;
   if (speech) {
     const mark = (mask: Uint8Array, spans: readonly SpeechSpan[], value: number): void => {
-      for (const span of spans) mask.fill(value, Math.max(0, Math.floor(span.start / FRAME_SECONDS)), Math.min(energyDb.length, Math.ceil(span.end / FRAME_SECONDS)));
+      for (const span of spans)
+        mask.fill(
+          value,
+          Math.max(0, Math.floor(span.start / FRAME_SECONDS)),
+          Math.min(energyDb.length, Math.ceil(span.end / FRAME_SECONDS)),
+        );
     };
     // 0: not heard, 1: heard and no speech, 2: speech.
     const inSpeech = new Uint8Array(energyDb.length);

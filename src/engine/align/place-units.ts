@@ -44,7 +44,11 @@ export interface Placement {
   duration: number;
 }
 
-export function placeUnits(units: readonly RenditionUnit[], placement: Placement, pauses: readonly Pause[]): PlacedUnit[] {
+export function placeUnits(
+  units: readonly RenditionUnit[],
+  placement: Placement,
+  pauses: readonly Pause[],
+): PlacedUnit[] {
   const rough = units.map((unit) => {
     if (unit.endFrame <= unit.startFrame) return { matched: false, start: 0, end: 0 };
     // Media the script does not have is paired with one frame beside it, whole: the last media frame
@@ -83,10 +87,16 @@ export function placeUnits(units: readonly RenditionUnit[], placement: Placement
   return rough.map((unit, i) => {
     if (!unit.matched) return { matched: false, start: 0, end: 0, words: [] };
     const source = units[i];
-    const starts = source.words.map((word) => Math.min(unit.end, Math.max(unit.start, placement.firstFrame(word.frame) * FRAME_SECONDS)));
+    const starts = source.words.map((word) =>
+      Math.min(unit.end, Math.max(unit.start, placement.firstFrame(word.frame) * FRAME_SECONDS)),
+    );
     if (starts.length) starts[0] = unit.start;
     for (let w = 1; w < starts.length; w++) starts[w] = Math.max(starts[w], starts[w - 1]);
-    const words = source.words.map((word, w) => ({ text: word.text, start: starts[w], end: w + 1 < starts.length ? starts[w + 1] : unit.end }));
+    const words = source.words.map((word, w) => ({
+      text: word.text,
+      start: starts[w],
+      end: w + 1 < starts.length ? starts[w + 1] : unit.end,
+    }));
     return { matched: true, start: unit.start, end: unit.end, words };
   });
 }

@@ -22,7 +22,13 @@ export interface AlignRecognizer {
  * it cannot decode that language (an English-only model and a German script): the alignment then stands
  * as the warp made it.
  */
-export async function openAlignRecognizer(modelPath: string, language: string, pcm: Int16Array, sampleRate: number, threads: number): Promise<AlignRecognizer | null> {
+export async function openAlignRecognizer(
+  modelPath: string,
+  language: string,
+  pcm: Int16Array,
+  sampleRate: number,
+  threads: number,
+): Promise<AlignRecognizer | null> {
   const requested = toWhisperLanguage(language === 'auto' ? 'en' : language);
   if (!requested || sttModelKind(modelPath) === 'parakeet') return null;
   const recognizer = await openRecognizer(modelPath, requested).catch(() => null);
@@ -32,12 +38,21 @@ export async function openAlignRecognizer(modelPath: string, language: string, p
     async recognize(start, end) {
       const from = Math.max(0, Math.floor(start * sampleRate));
       const samples = pcm.slice(from, Math.min(pcm.length, Math.ceil(end * sampleRate)));
-      const heard = await recognizer.recognize({ samples, stretches: [{ start: 0, end: samples.length / sampleRate }], threads, onProgress: () => undefined });
+      const heard = await recognizer.recognize({
+        samples,
+        stretches: [{ start: 0, end: samples.length / sampleRate }],
+        threads,
+        onProgress: () => undefined,
+      });
       if (heard.timing !== 'tokens') return [];
       const offset = from / sampleRate;
       return (wordsFromPieces(heard.pieces, heard.text) ?? [])
         .filter((word) => !word.estimated)
-        .map((word) => ({ text: word.text.trim(), start: offset + word.startMs / 1000, end: offset + word.endMs / 1000 }));
+        .map((word) => ({
+          text: word.text.trim(),
+          start: offset + word.startMs / 1000,
+          end: offset + word.endMs / 1000,
+        }));
     },
   };
 }

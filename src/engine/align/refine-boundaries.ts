@@ -32,7 +32,11 @@ export interface Refinement {
 }
 
 /** A word as compared: lower case, letters and digits only (punctuation and case are not what was said). */
-export const wordKey = (text: string): string => text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+export const wordKey = (text: string): string =>
+  text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
 
 /**
  * For each script word, the index of the heard word it is paired with where the two agree, else -1: a
@@ -49,7 +53,11 @@ export function pairWords(script: readonly string[], heard: readonly string[]): 
   for (let i = 1; i <= n; i++) {
     for (let j = 1; j <= m; j++) {
       const same = script[i - 1] !== '' && script[i - 1] === heard[j - 1];
-      cost[at(i, j)] = Math.min(cost[at(i - 1, j)] + 1, cost[at(i, j - 1)] + 1, cost[at(i - 1, j - 1)] + (same ? 0 : 2));
+      cost[at(i, j)] = Math.min(
+        cost[at(i - 1, j)] + 1,
+        cost[at(i, j - 1)] + 1,
+        cost[at(i - 1, j - 1)] + (same ? 0 : 2),
+      );
     }
   }
   const pairs = new Array<number>(n).fill(-1);
@@ -95,7 +103,11 @@ const near = (from: number, to: number): boolean => Math.abs(to - from) <= REFIN
  * Every moved time stays within REFINE_BOUND_SECONDS of where the warp put it, cues stay in order and do
  * not overlap, and each word stays inside its cue.
  */
-export async function refineBoundaries(units: readonly PlacedUnit[], duration: number, recognize: Recognize): Promise<Refinement> {
+export async function refineBoundaries(
+  units: readonly PlacedUnit[],
+  duration: number,
+  recognize: Recognize,
+): Promise<Refinement> {
   const refined: PlacedUnit[] = units.map((unit) => ({ ...unit, words: unit.words.map((word) => ({ ...word })) }));
   let movedBoundaries = 0;
   let agreedWords = 0;
@@ -103,8 +115,13 @@ export async function refineBoundaries(units: readonly PlacedUnit[], duration: n
     const from = Math.max(0, units[window[0]].start - PAD_SECONDS);
     const to = Math.min(duration, units[window.at(-1)!].end + PAD_SECONDS);
     const heard = (await recognize(from, to)).filter((word) => wordKey(word.text) !== '');
-    const scriptWords = window.flatMap((u) => units[u].words.map((word, w) => ({ unit: u, word: w, key: wordKey(word.text) })));
-    const pairs = pairWords(scriptWords.map((word) => word.key), heard.map((word) => wordKey(word.text)));
+    const scriptWords = window.flatMap((u) =>
+      units[u].words.map((word, w) => ({ unit: u, word: w, key: wordKey(word.text) })),
+    );
+    const pairs = pairWords(
+      scriptWords.map((word) => word.key),
+      heard.map((word) => wordKey(word.text)),
+    );
     const agreed = new Map<PlacedWord, HeardWord>();
     pairs.forEach((j, k) => {
       if (j < 0) return;

@@ -69,7 +69,11 @@ export function assemble(rendition: Rendition, keep: readonly boolean[]): Assemb
     cepstra.set(rendition.gap, at * CEPSTRA);
     at += gapFrames;
     cepstra.set(unit.cepstra, at * CEPSTRA);
-    units.push({ startFrame: at, endFrame: at + unit.frames, words: unit.words.map((word) => ({ text: word.text, frame: at + word.frame })) });
+    units.push({
+      startFrame: at,
+      endFrame: at + unit.frames,
+      words: unit.words.map((word) => ({ text: word.text, frame: at + word.frame })),
+    });
     at += unit.frames;
   });
   cepstra.set(rendition.gap, at * CEPSTRA);
@@ -80,7 +84,9 @@ export function assemble(rendition: Rendition, keep: readonly boolean[]): Assemb
 export function renditionVoice(language: string): string {
   const voice = language === 'auto' ? undefined : espeakVoiceForLanguage(language);
   if (!voice && language !== 'auto') {
-    throw new UserFacingError(`espeak-ng has no voice for the language "${language}", so the script cannot be aligned; give a language such as en, de or fr.`);
+    throw new UserFacingError(
+      `espeak-ng has no voice for the language "${language}", so the script cannot be aligned; give a language such as en, de or fr.`,
+    );
   }
   return voice?.identifier ?? espeakVoiceForLanguage('en')!.identifier;
 }
@@ -103,7 +109,12 @@ function soundLength(samples: Int16Array): { from: number; to: number } {
  * The espeak rate (words per minute) at which the rendition lasts as long as the media's speech: measured
  * on the script's first words, so the warp runs near its diagonal and a reader's pace is no obstacle.
  */
-export function matchingRate(espeak: OwnEspeak, texts: readonly string[], voiceId: string, speechSeconds: number): number {
+export function matchingRate(
+  espeak: OwnEspeak,
+  texts: readonly string[],
+  voiceId: string,
+  speechSeconds: number,
+): number {
   const totalWords = texts.reduce((sum, text) => sum + countWords(text), 0);
   if (totalWords === 0 || !(speechSeconds > 0)) return ESPEAK_DEFAULT_RATE;
   const voice = espeak.openVoice(voiceId, ESPEAK_DEFAULT_RATE);
@@ -121,10 +132,18 @@ export function matchingRate(espeak: OwnEspeak, texts: readonly string[], voiceI
   return Math.round(ESPEAK_DEFAULT_RATE * (renditionSecondsPerWord / mediaSecondsPerWord));
 }
 
-export function renderScript(espeak: OwnEspeak, texts: readonly string[], voiceId: string, rate: number, onProgress?: (fraction: number) => void): Rendition {
+export function renderScript(
+  espeak: OwnEspeak,
+  texts: readonly string[],
+  voiceId: string,
+  rate: number,
+  onProgress?: (fraction: number) => void,
+): Rendition {
   const voice = espeak.openVoice(voiceId, Math.min(MAX_ESPEAK_RATE, Math.max(MIN_ESPEAK_RATE, rate)));
   const sampleRate = voice.sampleRate;
-  const gap = computeFeatures(new Int16Array(Math.round(GAP_SECONDS * sampleRate)), sampleRate, { normalize: false }).cepstra;
+  const gap = computeFeatures(new Int16Array(Math.round(GAP_SECONDS * sampleRate)), sampleRate, {
+    normalize: false,
+  }).cepstra;
   const units: SpokenUnit[] = [];
   for (const [i, text] of texts.entries()) {
     // &, < and > become spaces, so espeak's positions in what it was given are positions in the text.
@@ -133,8 +152,13 @@ export function renderScript(espeak: OwnEspeak, texts: readonly string[], voiceI
     const { from, to } = soundLength(samples);
     const features = computeFeatures(samples.subarray(from, to), sampleRate, { normalize: false });
     const offsetSeconds = from / sampleRate;
-    const toFrame = (seconds: number): number => Math.min(features.frames, Math.max(0, Math.round((seconds - offsetSeconds) / FRAME_SECONDS)));
-    const words = wordFrames(text, spoken.words.map((word) => ({ offset: word.offset, frame: toFrame(word.startSeconds) })), features.frames);
+    const toFrame = (seconds: number): number =>
+      Math.min(features.frames, Math.max(0, Math.round((seconds - offsetSeconds) / FRAME_SECONDS)));
+    const words = wordFrames(
+      text,
+      spoken.words.map((word) => ({ offset: word.offset, frame: toFrame(word.startSeconds) })),
+      features.frames,
+    );
     units.push({ cepstra: features.cepstra, frames: features.frames, words });
     onProgress?.((i + 1) / texts.length);
   }
@@ -147,8 +171,16 @@ export function renderScript(espeak: OwnEspeak, texts: readonly string[], voiceI
  * espeak started the first word it said inside it; a word espeak said nothing for (a symbol, a dash) gets
  * a start shared out by characters between its neighbours.
  */
-function wordFrames(text: string, events: ReadonlyArray<{ offset: number; frame: number }>, frames: number): Array<{ text: string; frame: number }> {
-  const tokens = [...text.matchAll(/\S+/g)].map((match) => ({ text: match[0], start: match.index, end: match.index + match[0].length }));
+function wordFrames(
+  text: string,
+  events: ReadonlyArray<{ offset: number; frame: number }>,
+  frames: number,
+): Array<{ text: string; frame: number }> {
+  const tokens = [...text.matchAll(/\S+/g)].map((match) => ({
+    text: match[0],
+    start: match.index,
+    end: match.index + match[0].length,
+  }));
   const known = tokens.map((token) => {
     const inside = events.filter((event) => event.offset >= token.start && event.offset < token.end);
     return inside.length ? Math.min(...inside.map((event) => event.frame)) : undefined;

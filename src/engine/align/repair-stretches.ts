@@ -48,7 +48,14 @@ export function unrelatedDistance(reference: Float32Array, media: Float32Array):
  * The warp with its stretches warped again (in place; also returned). `rate`: media steps per reference
  * step overall; `stepSeconds`: seconds per step.
  */
-export function repairStretches(warp: Warp, units: readonly UnitSteps[], reference: Float32Array, media: Float32Array, rate: number, stepSeconds: number): Warp {
+export function repairStretches(
+  warp: Warp,
+  units: readonly UnitSteps[],
+  reference: Float32Array,
+  media: Float32Array,
+  rate: number,
+  stepSeconds: number,
+): Warp {
   const n = reference.length / CEPSTRA;
   const m = media.length / CEPSTRA;
   const spoken = units.map((unit, index) => ({ ...unit, index })).filter((unit) => unit.end > unit.start);
@@ -77,8 +84,20 @@ export function repairStretches(warp: Warp, units: readonly UnitSteps[], referen
     const pauses = new Uint8Array(rows).fill(1);
     for (let u = from; u <= to; u++) pauses.fill(0, spoken[u].start - rowFrom, spoken[u].end - rowFrom);
     const skip: Skip = { rows: pauses, cost };
-    const whole: Warp = { first: new Int32Array(rows), last: new Int32Array(rows).fill(cols - 1), distance: new Float32Array(rows), peakCells: 0 };
-    const local = warpInBand(reference.subarray(rowFrom * CEPSTRA, rowTo * CEPSTRA), media.subarray(colFrom * CEPSTRA, colTo * CEPSTRA), whole, 1, 0, skip);
+    const whole: Warp = {
+      first: new Int32Array(rows),
+      last: new Int32Array(rows).fill(cols - 1),
+      distance: new Float32Array(rows),
+      peakCells: 0,
+    };
+    const local = warpInBand(
+      reference.subarray(rowFrom * CEPSTRA, rowTo * CEPSTRA),
+      media.subarray(colFrom * CEPSTRA, colTo * CEPSTRA),
+      whole,
+      1,
+      0,
+      skip,
+    );
     for (let r = 0; r < rows; r++) {
       warp.first[rowFrom + r] = colFrom + local.first[r];
       warp.last[rowFrom + r] = colFrom + local.last[r];

@@ -11,7 +11,13 @@ import { readScript } from '../../subtitles/script';
 import type { Transcript, TranscriptSegment } from '../../subtitles/types';
 import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import { mediaToolchain } from '../media/media-toolchain';
-import { ALIGN_BACKEND, UserFacingError, type AlignTask, type ProgressReporter, type TaskOutcome } from '../../engine-api/protocol';
+import {
+  ALIGN_BACKEND,
+  UserFacingError,
+  type AlignTask,
+  type ProgressReporter,
+  type TaskOutcome,
+} from '../../engine-api/protocol';
 import { decodeInput } from '../stt/decode-input';
 import { detectSpeech } from '../stt/speech-vad';
 import { sttThreadCount } from '../stt/whisper-session';
@@ -33,13 +39,23 @@ export async function runAlignTask(task: AlignTask, report: ProgressReporter): P
   const voice = renditionVoice(task.options.language);
 
   report('decoding', 0);
-  const input = await decodeInput(task.inputPath, task.options, mediaToolchain(), (fraction) => report('decoding', SHARES.decoding * fraction));
+  const input = await decodeInput(task.inputPath, task.options, mediaToolchain(), (fraction) =>
+    report('decoding', SHARES.decoding * fraction),
+  );
   let at = SHARES.decoding;
   report('detecting_speech', at);
   // VAD hears long media in excerpts (vad-excerpts.ts): it only measures the noise floor.
   const heard = vadExcerpts(input.pcm.length / SPEECH_SAMPLE_RATE);
   const speech = task.vadModelPath
-    ? spansInMedia(await detectSpeech(joinExcerpts(input.pcm, SPEECH_SAMPLE_RATE, heard), task.vadModelPath, sttThreadCount(), (fraction) => report('detecting_speech', at + SHARES.vad * fraction)), heard)
+    ? spansInMedia(
+        await detectSpeech(
+          joinExcerpts(input.pcm, SPEECH_SAMPLE_RATE, heard),
+          task.vadModelPath,
+          sttThreadCount(),
+          (fraction) => report('detecting_speech', at + SHARES.vad * fraction),
+        ),
+        heard,
+      )
     : null;
   at += SHARES.vad;
   const alignment = await alignSpeech({
@@ -59,12 +75,23 @@ export async function runAlignTask(task: AlignTask, report: ProgressReporter): P
   let placedUnits = alignment.units;
   let refinedBy: AlignmentRefinement | undefined;
   const recognizer = task.recognizerModelPath
-    ? await openAlignRecognizer(task.recognizerModelPath, task.options.language, input.pcm, SPEECH_SAMPLE_RATE, sttThreadCount())
+    ? await openAlignRecognizer(
+        task.recognizerModelPath,
+        task.options.language,
+        input.pcm,
+        SPEECH_SAMPLE_RATE,
+        sttThreadCount(),
+      )
     : null;
   if (recognizer) {
     const refinement = await refineBoundaries(placedUnits, input.pcm.length / SPEECH_SAMPLE_RATE, recognizer.recognize);
     placedUnits = refinement.units;
-    refinedBy = { recognizer: 'whisper.cpp', model: recognizer.model, movedBoundaries: refinement.movedBoundaries, agreedWords: refinement.agreedWords };
+    refinedBy = {
+      recognizer: 'whisper.cpp',
+      model: recognizer.model,
+      movedBoundaries: refinement.movedBoundaries,
+      agreedWords: refinement.agreedWords,
+    };
   }
   const offset = input.startSeconds;
   const segments: TranscriptSegment[] = [];
@@ -80,7 +107,12 @@ export async function runAlignTask(task: AlignTask, report: ProgressReporter): P
       end: round(offset + placed.end),
       text: unit.text,
       ...(unit.speaker ? { speaker: unit.speaker } : {}),
-      words: placed.words.map((word) => ({ start: round(offset + word.start), end: round(offset + word.end), text: word.text, probability: null })),
+      words: placed.words.map((word) => ({
+        start: round(offset + word.start),
+        end: round(offset + word.end),
+        text: word.text,
+        probability: null,
+      })),
     });
   });
   const language = task.options.language === 'auto' ? 'en' : task.options.language;
@@ -112,4 +144,3 @@ export async function runAlignTask(task: AlignTask, report: ProgressReporter): P
     },
   };
 }
-

@@ -34,7 +34,12 @@ const FINALISTS = 4;
 /** The most cells a region's warp may hold (one byte each): a larger region is left as the first warp placed it. */
 const MAX_CELLS = 16_000_000;
 
-interface Rough { unit: number; start: number; end: number; rows: number }
+interface Rough {
+  unit: number;
+  start: number;
+  end: number;
+  rows: number;
+}
 
 export interface SecondPassReport {
   /** The regions warped again, as unit index ranges (end exclusive), and the units each found not said. */
@@ -45,12 +50,25 @@ export interface SecondPassReport {
  * Warps the suspect regions of `warp` again (in place). `units`: each unit's steps in the reference (empty
  * when left out of the rendition); `rate`: media steps per reference step overall; `stepSeconds`: seconds a step.
  */
-export function secondPass(warp: Warp, units: readonly UnitSteps[], reference: Float32Array, media: Float32Array, rate: number, stepSeconds: number): SecondPassReport {
+export function secondPass(
+  warp: Warp,
+  units: readonly UnitSteps[],
+  reference: Float32Array,
+  media: Float32Array,
+  rate: number,
+  stepSeconds: number,
+): SecondPassReport {
   const referenceSteps = reference.length / CEPSTRA;
   const mediaSteps = media.length / CEPSTRA;
   const spoken: Rough[] = [];
   units.forEach((unit, index) => {
-    if (unit.end > unit.start) spoken.push({ unit: index, start: warp.last[unit.start], end: warp.first[unit.end - 1] + 1, rows: unit.end - unit.start });
+    if (unit.end > unit.start)
+      spoken.push({
+        unit: index,
+        start: warp.last[unit.start],
+        end: warp.first[unit.end - 1] + 1,
+        rows: unit.end - unit.start,
+      });
   });
   // The reader's pace against the rendition's, as most units show it (the overall rate counts speech one side lacks).
   const ratios = spoken.map((unit) => (unit.end - unit.start) / unit.rows).sort((a, b) => a - b);
@@ -59,9 +77,11 @@ export function secondPass(warp: Warp, units: readonly UnitSteps[], reference: F
     const span = unit.end - unit.start;
     const expected = unit.rows * typical;
     const next = spoken[k + 1];
-    return span < SQUEEZED * expected
-      || (span > STRETCHED * expected && span - expected > STRETCH_EXTRA_SECONDS / stepSeconds)
-      || (next !== undefined && next.start - unit.end > APART_SECONDS / stepSeconds);
+    return (
+      span < SQUEEZED * expected ||
+      (span > STRETCHED * expected && span - expected > STRETCH_EXTRA_SECONDS / stepSeconds) ||
+      (next !== undefined && next.start - unit.end > APART_SECONDS / stepSeconds)
+    );
   });
   const reach = Math.round(REACH_SECONDS / stepSeconds);
   const regions = suspectRegions(spoken, suspect, reach);
@@ -82,7 +102,9 @@ export function secondPass(warp: Warp, units: readonly UnitSteps[], reference: F
     let prices = measured.get(pool);
     if (!prices) {
       // Distances shrink as frames are pooled: the costs are measured on the pooled signals.
-      const skip = SKIP_SHARE * unrelatedDistance(poolFrames(reference, referenceSteps, pool), poolFrames(media, mediaSteps, pool));
+      const skip =
+        SKIP_SHARE *
+        unrelatedDistance(poolFrames(reference, referenceSteps, pool), poolFrames(media, mediaSteps, pool));
       prices = { good: goodDistance(warp, calm, units, reference, media, pool), skip };
       measured.set(pool, prices);
     }
@@ -96,9 +118,24 @@ export function secondPass(warp: Warp, units: readonly UnitSteps[], reference: F
     const cols = { from: before ? Math.min(mediaSteps - 1, before.end) : 0, to: after ? after.start : mediaSteps };
     if (cols.to - cols.from < 2 || (rows.to - rows.from) * (cols.to - cols.from) > MAX_CELLS) continue;
     const members = spoken.slice(region.from, region.to);
-    const notSaid = chooseHypothesis(members, suspect.slice(region.from, region.to), units, rows, cols, reference, media, pace, pricesAt, stepSeconds);
+    const notSaid = chooseHypothesis(
+      members,
+      suspect.slice(region.from, region.to),
+      units,
+      rows,
+      cols,
+      reference,
+      media,
+      pace,
+      pricesAt,
+      stepSeconds,
+    );
     if (!rewarp(warp, members, notSaid, units, rows, cols, reference, media, skipCost)) continue;
-    report.regions.push({ from: members[0].unit, to: members[members.length - 1].unit + 1, notSaid: notSaid.map((k) => members[k].unit) });
+    report.regions.push({
+      from: members[0].unit,
+      to: members[members.length - 1].unit + 1,
+      notSaid: notSaid.map((k) => members[k].unit),
+    });
   }
   return report;
 }
@@ -107,7 +144,14 @@ export function secondPass(warp: Warp, units: readonly UnitSteps[], reference: F
  * What a frame matched well costs, on steps of `pool` frames: the median distance, over the calm
  * units' frames, between each pooled rendition frame and the pooled media frame the first warp paired it with.
  */
-function goodDistance(warp: Warp, calm: readonly Rough[], units: readonly UnitSteps[], reference: Float32Array, media: Float32Array, pool: number): number {
+function goodDistance(
+  warp: Warp,
+  calm: readonly Rough[],
+  units: readonly UnitSteps[],
+  reference: Float32Array,
+  media: Float32Array,
+  pool: number,
+): number {
   const distances: number[] = [];
   const mediaSteps = media.length / CEPSTRA;
   for (const unit of calm) {
@@ -131,7 +175,11 @@ function goodDistance(warp: Warp, calm: readonly Rough[], units: readonly UnitSt
 }
 
 /** Runs of units around the suspect ones, reaching `reach` media steps beyond them, merged where they touch. */
-function suspectRegions(spoken: readonly Rough[], suspect: readonly boolean[], reach: number): Array<{ from: number; to: number }> {
+function suspectRegions(
+  spoken: readonly Rough[],
+  suspect: readonly boolean[],
+  reach: number,
+): Array<{ from: number; to: number }> {
   const regions: Array<{ from: number; to: number }> = [];
   suspect.forEach((isSuspect, k) => {
     if (!isSuspect) return;
@@ -151,10 +199,24 @@ function suspectRegions(spoken: readonly Rough[], suspect: readonly boolean[], r
 type Span = { from: number; to: number };
 
 /** Frame costs on pooled steps: a frame matched well (`good`), and a media frame passed over on a pause (`skip`). */
-interface FramePrices { good: number; skip: number }
+interface FramePrices {
+  good: number;
+  skip: number;
+}
 
 /** The members (by their place in `members`) not said under the best hypothesis; none when every unit was. */
-function chooseHypothesis(members: readonly Rough[], suspect: readonly boolean[], units: readonly UnitSteps[], rows: Span, cols: Span, reference: Float32Array, media: Float32Array, pace: number, pricesAt: (pool: number) => FramePrices, stepSeconds: number): number[] {
+function chooseHypothesis(
+  members: readonly Rough[],
+  suspect: readonly boolean[],
+  units: readonly UnitSteps[],
+  rows: Span,
+  cols: Span,
+  reference: Float32Array,
+  media: Float32Array,
+  pace: number,
+  pricesAt: (pool: number) => FramePrices,
+  stepSeconds: number,
+): number[] {
   const lacking = (rows.to - rows.from) * pace - (cols.to - cols.from);
   const hypotheses: number[][] = [[]];
   if (lacking > MISSING_SECONDS / stepSeconds) {
@@ -167,15 +229,40 @@ function chooseHypothesis(members: readonly Rough[], suspect: readonly boolean[]
         length += (unit.end - unit.start + pauseBefore) * pace;
         if (length > RUN_SHARE.to * lacking) break;
         const touches = suspect.slice(Math.max(0, a - 1), b + 2).some(Boolean);
-        if (length >= RUN_SHARE.from * lacking && touches) hypotheses.push(Array.from({ length: b - a + 1 }, (_, i) => a + i));
+        if (length >= RUN_SHARE.from * lacking && touches)
+          hypotheses.push(Array.from({ length: b - a + 1 }, (_, i) => a + i));
       }
     }
   }
   if (hypotheses.length === 1) return [];
   // Coarse to fine: every hypothesis on 100 ms steps, the few best again on 40 ms steps.
-  const coarse = scoreHypotheses(hypotheses, COARSE_POOL, members, units, rows, cols, reference, media, pricesAt(COARSE_POOL));
-  const finalists = hypotheses.map((notSaid, h) => ({ notSaid, score: coarse[h] })).sort((x, y) => x.score - y.score).slice(0, FINALISTS).map(({ notSaid }) => notSaid);
-  const fine = scoreHypotheses(finalists, COMPARE_POOL, members, units, rows, cols, reference, media, pricesAt(COMPARE_POOL));
+  const coarse = scoreHypotheses(
+    hypotheses,
+    COARSE_POOL,
+    members,
+    units,
+    rows,
+    cols,
+    reference,
+    media,
+    pricesAt(COARSE_POOL),
+  );
+  const finalists = hypotheses
+    .map((notSaid, h) => ({ notSaid, score: coarse[h] }))
+    .sort((x, y) => x.score - y.score)
+    .slice(0, FINALISTS)
+    .map(({ notSaid }) => notSaid);
+  const fine = scoreHypotheses(
+    finalists,
+    COMPARE_POOL,
+    members,
+    units,
+    rows,
+    cols,
+    reference,
+    media,
+    pricesAt(COMPARE_POOL),
+  );
   let best: number[] = [];
   let bestScore = Infinity;
   finalists.forEach((notSaid, h) => {
@@ -188,7 +275,17 @@ function chooseHypothesis(members: readonly Rough[], suspect: readonly boolean[]
 }
 
 /** Each hypothesis's cost on steps of `pool` frames: the slope-constrained warp's, and each frame of a unit not said at a good match's cost and a step. */
-function scoreHypotheses(hypotheses: readonly number[][], pool: number, members: readonly Rough[], units: readonly UnitSteps[], rows: Span, cols: Span, reference: Float32Array, media: Float32Array, prices: FramePrices): number[] {
+function scoreHypotheses(
+  hypotheses: readonly number[][],
+  pool: number,
+  members: readonly Rough[],
+  units: readonly UnitSteps[],
+  rows: Span,
+  cols: Span,
+  reference: Float32Array,
+  media: Float32Array,
+  prices: FramePrices,
+): number[] {
   const pooledMedia = poolFrames(media.subarray(cols.from * CEPSTRA, cols.to * CEPSTRA), cols.to - cols.from, pool);
   const { good, skip: skipCost } = prices;
   return hypotheses.map((notSaid) => {
@@ -209,7 +306,12 @@ function scoreHypotheses(hypotheses: readonly number[][], pool: number, members:
 }
 
 /** The region's reference rows without the units not said (and their pauses before them), and which rows are a unit's. */
-function keptRows(members: readonly Rough[], notSaid: readonly number[], units: readonly UnitSteps[], rows: Span): { rows: Int32Array; inUnit: Uint8Array } {
+function keptRows(
+  members: readonly Rough[],
+  notSaid: readonly number[],
+  units: readonly UnitSteps[],
+  rows: Span,
+): { rows: Int32Array; inUnit: Uint8Array } {
   const dropped = new Uint8Array(rows.to - rows.from);
   const inUnit = new Uint8Array(rows.to - rows.from);
   members.forEach((member, k) => {
@@ -231,11 +333,27 @@ function gather(reference: Float32Array, rows: Int32Array): Float32Array {
 }
 
 /** The region warped again at full resolution under the chosen hypothesis; units not said are held on one media step (left out). */
-function rewarp(warp: Warp, members: readonly Rough[], notSaid: readonly number[], units: readonly UnitSteps[], rows: Span, cols: Span, reference: Float32Array, media: Float32Array, skipCost: number): boolean {
+function rewarp(
+  warp: Warp,
+  members: readonly Rough[],
+  notSaid: readonly number[],
+  units: readonly UnitSteps[],
+  rows: Span,
+  cols: Span,
+  reference: Float32Array,
+  media: Float32Array,
+  skipCost: number,
+): boolean {
   const kept = keptRows(members, notSaid, units, rows);
   const width = cols.to - cols.from;
   if (kept.rows.length < 2 || kept.rows.length * width > MAX_CELLS) return false;
-  const local = slopeConstrainedWarp(gather(reference, kept.rows), media.subarray(cols.from * CEPSTRA, cols.to * CEPSTRA), kept.inUnit.map((value) => 1 - value), skipCost, true);
+  const local = slopeConstrainedWarp(
+    gather(reference, kept.rows),
+    media.subarray(cols.from * CEPSTRA, cols.to * CEPSTRA),
+    kept.inUnit.map((value) => 1 - value),
+    skipCost,
+    true,
+  );
   if (!Number.isFinite(local.cost)) return false;
   let held = cols.from;
   let k = 0;

@@ -13,7 +13,12 @@ import { STEP_PENALTY } from './windowed-dtw';
  * `reference` (n frames) against `media` (m frames), both frames × CEPSTRA; `pause[i]` marks the reference's
  * pause frames; a media frame passed over on a pause costs at most `skipCost` (and the step penalty).
  */
-export function slopeConstrainedCost(reference: Float32Array, media: Float32Array, pause: Uint8Array, skipCost: number): number {
+export function slopeConstrainedCost(
+  reference: Float32Array,
+  media: Float32Array,
+  pause: Uint8Array,
+  skipCost: number,
+): number {
   return slopeConstrainedWarp(reference, media, pause, skipCost, false).cost;
 }
 
@@ -31,7 +36,13 @@ const HOLD_REFERENCE = 3;
 const HOLD_MEDIA = 4;
 
 /** As slopeConstrainedCost, and the path when `withPath` (one byte a cell: n × m). */
-export function slopeConstrainedWarp(reference: Float32Array, media: Float32Array, pause: Uint8Array, skipCost: number, withPath: boolean): SlopeWarp {
+export function slopeConstrainedWarp(
+  reference: Float32Array,
+  media: Float32Array,
+  pause: Uint8Array,
+  skipCost: number,
+  withPath: boolean,
+): SlopeWarp {
   const n = reference.length / CEPSTRA;
   const m = media.length / CEPSTRA;
   const first = new Int32Array(withPath ? n : 0);

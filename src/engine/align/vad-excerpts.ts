@@ -22,7 +22,10 @@ export function vadExcerpts(durationSeconds: number): SpeechSpan[] {
 
 /** The excerpts' samples end to end (the media itself when it is heard whole: no copy). */
 export function joinExcerpts(pcm: Int16Array, sampleRate: number, excerpts: readonly SpeechSpan[]): Int16Array {
-  const ranges = excerpts.map((excerpt) => [Math.round(excerpt.start * sampleRate), Math.min(pcm.length, Math.round(excerpt.end * sampleRate))] as const);
+  const ranges = excerpts.map(
+    (excerpt) =>
+      [Math.round(excerpt.start * sampleRate), Math.min(pcm.length, Math.round(excerpt.end * sampleRate))] as const,
+  );
   if (ranges.length === 1 && ranges[0][0] === 0 && ranges[0][1] === pcm.length) return pcm;
   const joined = new Int16Array(ranges.reduce((sum, [from, to]) => sum + Math.max(0, to - from), 0));
   let at = 0;

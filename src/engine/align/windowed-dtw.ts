@@ -58,7 +58,8 @@ export function warpWindowed(reference: Float32Array, media: Float32Array, optio
   const m = media.length / CEPSTRA;
   if (!Number.isInteger(n) || !Number.isInteger(m)) throw new TypeError(`Expected whole frames of ${CEPSTRA} values`);
   if (m === 0) throw new TypeError('Expected media frames to warp against, got none');
-  if (!(options.windowFrames >= 2)) throw new TypeError(`Expected a window of at least 2 frames, got ${options.windowFrames}`);
+  if (!(options.windowFrames >= 2))
+    throw new TypeError(`Expected a window of at least 2 frames, got ${options.windowFrames}`);
   const first = new Int32Array(n);
   const last = new Int32Array(n);
   const distance = new Float32Array(n);

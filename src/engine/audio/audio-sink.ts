@@ -16,9 +16,18 @@ export interface AudioSink {
 }
 
 /** `live`: every encoded packet reaches the file at once, for a reader streaming the growing file. */
-export async function openAudioSink(path: string, settings: EncoderSettings, tools: MediaToolchain = mediaToolchain(), live = false): Promise<AudioSink> {
+export async function openAudioSink(
+  path: string,
+  settings: EncoderSettings,
+  tools: MediaToolchain = mediaToolchain(),
+  live = false,
+): Promise<AudioSink> {
   if (settings.format === 'wav' || settings.format === 'pcm') {
-    return WavWriter.create(path, { sampleRate: settings.sampleRate, channels: settings.channels, raw: settings.format === 'pcm' });
+    return WavWriter.create(path, {
+      sampleRate: settings.sampleRate,
+      channels: settings.channels,
+      raw: settings.format === 'pcm',
+    });
   }
   // Stereo libopus crashes the WebAssembly build: its opus is mono.
   if (settings.format === 'opus' && isWasmMedia(tools)) settings = { ...settings, channels: 1 };

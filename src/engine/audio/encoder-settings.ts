@@ -29,7 +29,18 @@ export const isWrittenWithoutFfmpeg = (format: EngineOutputFormat): boolean => f
 
 /** Ogg Opus for speech at 48 kbps, in short pages so a streaming reader gets audio early. */
 const OPUS_KBPS = 48;
-const OPUS_ARGS = ['-c:a', 'libopus', '-b:a', `${OPUS_KBPS}k`, '-application', 'voip', '-page_duration', '200000', '-f', 'ogg'];
+const OPUS_ARGS = [
+  '-c:a',
+  'libopus',
+  '-b:a',
+  `${OPUS_KBPS}k`,
+  '-application',
+  'voip',
+  '-page_duration',
+  '200000',
+  '-f',
+  'ogg',
+];
 
 /** The bitrate the encoder will really use for the request, or null for its default or a lossless format. */
 export function effectiveBitrateKbps({ format, sampleRate, channels, bitrateKbps }: EncoderSettings): number | null {

@@ -50,11 +50,30 @@ export class FfmpegEncoder {
   }
 
   /** Starts ffmpeg writing `path` in the settings' format. */
-  static start(path: string, settings: EncoderSettings, ffmpeg = findMediaTools().ffmpeg, flushEachPacket = false): FfmpegEncoder {
+  static start(
+    path: string,
+    settings: EncoderSettings,
+    ffmpeg = findMediaTools().ffmpeg,
+    flushEachPacket = false,
+  ): FfmpegEncoder {
     const args = [
-      '-nostdin', '-hide_banner', '-nostats', '-v', 'error', '-y',
-      '-f', 's16le', '-ar', String(settings.sampleRate), '-ac', String(settings.channels), '-i', 'pipe:0',
-      ...ffmpegOutputArgs(settings), ...(flushEachPacket ? liveOutputArgs(settings) : []), path,
+      '-nostdin',
+      '-hide_banner',
+      '-nostats',
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      's16le',
+      '-ar',
+      String(settings.sampleRate),
+      '-ac',
+      String(settings.channels),
+      '-i',
+      'pipe:0',
+      ...ffmpegOutputArgs(settings),
+      ...(flushEachPacket ? liveOutputArgs(settings) : []),
+      path,
     ];
     const child = spawn(ffmpeg, args, { stdio: ['pipe', 'ignore', 'pipe'], windowsHide: true });
     return new FfmpegEncoder(child, path, settings);
@@ -112,7 +131,9 @@ export class FfmpegEncoder {
     const code = await this.exited;
     if (this.spawnError) throw this.spawnError;
     if (code !== 0) {
-      throw new UserFacingError(`ffmpeg could not encode the ${this.settings.format} file: ${firstErrorLine(this.stderr, this.path)}`);
+      throw new UserFacingError(
+        `ffmpeg could not encode the ${this.settings.format} file: ${firstErrorLine(this.stderr, this.path)}`,
+      );
     }
   }
 }

@@ -24,7 +24,8 @@ export class FrontChain {
   ) {}
 
   static async create(options: FrontChainOptions): Promise<FrontChain> {
-    const stretcher = options.stretch !== 1 ? await TimeStretcher.create(options.inputRate, options.stretch) : undefined;
+    const stretcher =
+      options.stretch !== 1 ? await TimeStretcher.create(options.inputRate, options.stretch) : undefined;
     const trimmer = options.trimSilence ? SilenceTrimmer.forSampleRate(options.inputRate) : undefined;
     return new FrontChain(stretcher, trimmer, new StreamingResampler(options.inputRate, options.outputRate));
   }

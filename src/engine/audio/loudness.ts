@@ -14,7 +14,10 @@ class Biquad {
   y1 = 0;
   y2 = 0;
 
-  constructor(readonly b: readonly number[], readonly a: readonly number[]) {}
+  constructor(
+    readonly b: readonly number[],
+    readonly a: readonly number[],
+  ) {}
 }
 
 /** The two K-weighting stages (high shelf, then the RLB high-pass) for any sample rate. */
@@ -50,7 +53,8 @@ export class LoudnessMeter {
   private peak = 0;
 
   constructor(readonly sampleRate: number) {
-    if (!Number.isFinite(sampleRate) || sampleRate <= 0) throw new TypeError(`Expected a positive sampleRate, got ${sampleRate}`);
+    if (!Number.isFinite(sampleRate) || sampleRate <= 0)
+      throw new TypeError(`Expected a positive sampleRate, got ${sampleRate}`);
     this.filters = kWeighting(sampleRate);
     this.stepSamples = Math.round(sampleRate / 10);
   }
@@ -125,7 +129,8 @@ export class LoudnessMeter {
       blocks.push((this.steps[i] + this.steps[i - 1] + this.steps[i - 2] + this.steps[i - 3]) / 4);
     }
     // Shorter than one block: measure what there is, so a short word still gets a level.
-    if (blocks.length === 0 && this.steps.length > 0) blocks.push(this.steps.reduce((a, b) => a + b, 0) / this.steps.length);
+    if (blocks.length === 0 && this.steps.length > 0)
+      blocks.push(this.steps.reduce((a, b) => a + b, 0) / this.steps.length);
     const audible = blocks.filter((block) => toLufs(block) > ABSOLUTE_GATE_LUFS);
     if (audible.length === 0) return -Infinity;
     const ungated = toLufs(audible.reduce((a, b) => a + b, 0) / audible.length);

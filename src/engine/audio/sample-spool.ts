@@ -70,7 +70,8 @@ export class SampleSpool {
     let written = 0;
     while (written < data.length) {
       const { bytesWritten } = await this.handle.write(data, written, data.length - written, this.frames * 2 + written);
-      if (bytesWritten === 0) throw new Error('Could not write the temporary audio file: the disk accepted no more bytes.');
+      if (bytesWritten === 0)
+        throw new Error('Could not write the temporary audio file: the disk accepted no more bytes.');
       written += bytesWritten;
     }
     this.frames += samples.length;
@@ -105,7 +106,7 @@ export class SampleSpool {
   async *readParts(silentRuns: readonly SilentRun[], blockSize = SPOOL_BLOCK): AsyncGenerator<Int16Array | number> {
     this.writing = false;
     let run = 0;
-    for (let start = 0; start < this.frames; ) {
+    for (let start = 0; start < this.frames;) {
       while (run < silentRuns.length && silentRuns[run].start + silentRuns[run].length <= start) run++;
       const next = silentRuns[run];
       if (next && next.start <= start) {

@@ -39,7 +39,8 @@ export class TimeStretcher {
     if (!Number.isFinite(speed) || speed < MIN_FACTOR || speed > MAX_FACTOR) {
       throw new TypeError(`Expected a speed from ${MIN_FACTOR} to ${MAX_FACTOR}, got ${speed}`);
     }
-    if (!Number.isInteger(sampleRate) || sampleRate <= 0) throw new TypeError(`Expected a positive integer sampleRate, got ${sampleRate}`);
+    if (!Number.isInteger(sampleRate) || sampleRate <= 0)
+      throw new TypeError(`Expected a positive integer sampleRate, got ${sampleRate}`);
     const sonic = await loadSonic();
     const stream = sonic._sonicCreateStream(sampleRate, 1);
     if (!stream) throw new Error('Sonic could not create a stream.');

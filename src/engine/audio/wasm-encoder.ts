@@ -27,15 +27,32 @@ export class WasmEncoder {
     private readonly settings: EncoderSettings,
   ) {
     this.guard = new DiskGuard(dirname(resolve(path)));
-    void run.done.then((result) => (this.result = result), () => undefined);
+    void run.done.then(
+      (result) => (this.result = result),
+      () => undefined,
+    );
   }
 
   /** Starts the WebAssembly ffmpeg writing `path` in the settings' format. */
   static async start(path: string, settings: EncoderSettings, flushEachPacket = false): Promise<WasmEncoder> {
     const args = [
-      '-nostdin', '-hide_banner', '-nostats', '-v', 'error', '-y',
-      '-f', 's16le', '-ar', String(settings.sampleRate), '-ac', String(settings.channels), '-i', '/dev/in',
-      ...ffmpegOutputArgs(settings), ...(flushEachPacket ? liveOutputArgs(settings) : []), '/out/0',
+      '-nostdin',
+      '-hide_banner',
+      '-nostats',
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      's16le',
+      '-ar',
+      String(settings.sampleRate),
+      '-ac',
+      String(settings.channels),
+      '-i',
+      '/dev/in',
+      ...ffmpegOutputArgs(settings),
+      ...(flushEachPacket ? liveOutputArgs(settings) : []),
+      '/out/0',
     ];
     const run = await startWasmFfmpeg({ program: 'ffmpeg', args, outputs: [path], streamIn: true });
     return new WasmEncoder(run, path, settings);
@@ -77,7 +94,9 @@ export class WasmEncoder {
 
   private throwIfFailed(result: WasmResult): void {
     if (result.code !== 0) {
-      throw new UserFacingError(`ffmpeg could not encode the ${this.settings.format} file: ${firstErrorLine(result.stderr, '/out/0')}`);
+      throw new UserFacingError(
+        `ffmpeg could not encode the ${this.settings.format} file: ${firstErrorLine(result.stderr, '/out/0')}`,
+      );
     }
   }
 }

@@ -53,7 +53,8 @@ export class WavWriter {
     if (!Number.isInteger(format.sampleRate) || format.sampleRate <= 0) {
       throw new TypeError(`Expected a positive integer sampleRate, got ${format.sampleRate}`);
     }
-    if (format.channels !== 1 && format.channels !== 2) throw new TypeError(`Expected 1 or 2 channels, got ${String(format.channels)}`);
+    if (format.channels !== 1 && format.channels !== 2)
+      throw new TypeError(`Expected 1 or 2 channels, got ${String(format.channels)}`);
     const handle = await open(file, 'w');
     try {
       if (!format.raw) await writeFully(handle, wavHeader(format, 0), 0);
@@ -109,7 +110,9 @@ export class WavWriter {
   private checkRoomFor(frames: number): void {
     if (this.closed) throw new Error('The WAV writer is closed.');
     if (!this.format.raw && this.dataBytes + frames * this.format.channels * BYTES_PER_SAMPLE > MAX_DATA_BYTES) {
-      throw new UserFacingError('The audio is longer than a WAV file can hold (4 GB): choose mp3, aac or flac, a lower sample rate, or mono.');
+      throw new UserFacingError(
+        'The audio is longer than a WAV file can hold (4 GB): choose mp3, aac or flac, a lower sample rate, or mono.',
+      );
     }
   }
 

@@ -37,17 +37,30 @@ const ROOM_TONE_AMPLITUDE = 0.0002;
 async function ffmpegAnalysis(input: string, args: (input: string) => string[]): Promise<string> {
   const tools = mediaToolchain();
   if (isWasmMedia(tools)) {
-    const run = await startWasmFfmpeg({ program: 'ffmpeg', args: args('/in/0'), inputs: [input], textInputs: [], outputs: [] });
+    const run = await startWasmFfmpeg({
+      program: 'ffmpeg',
+      args: args('/in/0'),
+      inputs: [input],
+      textInputs: [],
+      outputs: [],
+    });
     const { code, stderr } = await run.done;
-    if (code !== 0) throw new UserFacingError(`ffmpeg could not measure ${input}: ${stderr.trim().split('\n').pop() ?? code}`);
+    if (code !== 0)
+      throw new UserFacingError(`ffmpeg could not measure ${input}: ${stderr.trim().split('\n').pop() ?? code}`);
     return stderr;
   }
   return new Promise((resolve, reject) => {
     const child = spawn(tools.ffmpeg, args(input), { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
-    child.on('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? toolNotFoundError('ffmpeg') : error));
-    child.on('close', (code) => (code === 0 ? resolve(stderr) : reject(new UserFacingError(`ffmpeg could not measure ${input}: ${stderr.trim().split('\n').pop() ?? code}`))));
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'ENOENT' ? toolNotFoundError('ffmpeg') : error),
+    );
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(stderr)
+        : reject(new UserFacingError(`ffmpeg could not measure ${input}: ${stderr.trim().split('\n').pop() ?? code}`)),
+    );
   });
 }
 
@@ -60,8 +73,17 @@ function level(stderr: string, pattern: RegExp, what: string): number {
 
 /** RMS, sample peak, true peak and noise floor of an audio file, as ffmpeg measures them. */
 export async function measureAudio(file: string): Promise<AudioMeasurement> {
-  const stderr = await ffmpegAnalysis(file, (input) => ['-hide_banner', '-nostats', '-i', input, '-af',
-    'astats=measure_overall=RMS_level+Peak_level+Noise_floor:measure_perchannel=none,ebur128=peak=true:framelog=verbose', '-f', 'null', '-']);
+  const stderr = await ffmpegAnalysis(file, (input) => [
+    '-hide_banner',
+    '-nostats',
+    '-i',
+    input,
+    '-af',
+    'astats=measure_overall=RMS_level+Peak_level+Noise_floor:measure_perchannel=none,ebur128=peak=true:framelog=verbose',
+    '-f',
+    'null',
+    '-',
+  ]);
   const overall = stderr.slice(stderr.lastIndexOf('Overall'));
   return {
     rmsDb: level(overall, /RMS level dB: (-?inf|-?[\d.]+)/, 'RMS level'),
@@ -78,9 +100,12 @@ export function acxProblems(measured: AudioMeasurement): string[] {
   if (!(measured.rmsDb >= ACX_RULES.rmsMinDb && measured.rmsDb <= ACX_RULES.rmsMaxDb)) {
     problems.push(`RMS is ${db(measured.rmsDb)}, outside ${ACX_RULES.rmsMinDb} to ${ACX_RULES.rmsMaxDb} dB.`);
   }
-  if (measured.truePeakDb > ACX_RULES.truePeakMaxDb) problems.push(`The true peak is ${db(measured.truePeakDb)}, over ${ACX_RULES.truePeakMaxDb} dB.`);
+  if (measured.truePeakDb > ACX_RULES.truePeakMaxDb)
+    problems.push(`The true peak is ${db(measured.truePeakDb)}, over ${ACX_RULES.truePeakMaxDb} dB.`);
   if (measured.noiseFloorDb > ACX_RULES.noiseFloorMaxDb) {
-    problems.push(`The noise floor is ${db(measured.noiseFloorDb)}, over ${ACX_RULES.noiseFloorMaxDb} dB: the recording is noisy between words.`);
+    problems.push(
+      `The noise floor is ${db(measured.noiseFloorDb)}, over ${ACX_RULES.noiseFloorMaxDb} dB: the recording is noisy between words.`,
+    );
   }
   return problems;
 }
@@ -93,7 +118,14 @@ export function acxProblems(measured: AudioMeasurement): string[] {
 export async function masterChapterForAcx(wav: string, mp3: string, scratch: string, m4a?: string): Promise<AcxReport> {
   const before = await measureAudio(wav);
   if (!Number.isFinite(before.rmsDb)) {
-    return { file: mp3, measured: before, headToneSeconds: 0, tailToneSeconds: 0, complies: false, problems: ['The chapter is silent: there is nothing to master.'] };
+    return {
+      file: mp3,
+      measured: before,
+      headToneSeconds: 0,
+      tailToneSeconds: 0,
+      complies: false,
+      problems: ['The chapter is silent: there is nothing to master.'],
+    };
   }
   const gainDb = TARGET_RMS_DB - before.rmsDb;
   const limit = 10 ** (LIMIT_DB / 20);
@@ -101,13 +133,56 @@ export async function masterChapterForAcx(wav: string, mp3: string, scratch: str
   const speech = `[0:a]aresample=${ACX_RULES.sampleRate},volume=${gainDb.toFixed(2)}dB,alimiter=limit=${limit.toFixed(4)}:level=0:attack=1:release=50,adelay=${headMs}:all=1,apad=pad_dur=${TAIL_TONE_SECONDS}[speech]`;
   const tone = `anoisesrc=color=brown:amplitude=${ROOM_TONE_AMPLITUDE}:sample_rate=${ACX_RULES.sampleRate}[tone]`;
   const mixed = `${speech};${tone};[speech][tone]amix=inputs=2:duration=first:normalize=0`;
-  const asMp3 = (label: string, output: string): string[] =>
-    ['-map', label, '-ac', '1', '-ar', String(ACX_RULES.sampleRate), '-c:a', 'libmp3lame', '-b:a', `${ACX_RULES.bitrateKbps}k`, '-f', 'mp3', output];
-  await runFfmpeg({ inputs: [wav], outputs: m4a ? [mp3, m4a] : [mp3] }, (names) => ['-hide_banner', '-loglevel', 'error', '-y', '-i', names.input(0),
-    ...(m4a
-      ? ['-filter_complex', `${mixed},asplit=2[out][book]`, ...asMp3('[out]', names.output(0)), '-map', '[book]', '-ac', '1', '-ar', String(ACX_RULES.sampleRate), ...ENCODING.m4b.codec, names.output(1)]
-      : ['-filter_complex', `${mixed}[out]`, ...asMp3('[out]', names.output(0))])], scratch);
+  const asMp3 = (label: string, output: string): string[] => [
+    '-map',
+    label,
+    '-ac',
+    '1',
+    '-ar',
+    String(ACX_RULES.sampleRate),
+    '-c:a',
+    'libmp3lame',
+    '-b:a',
+    `${ACX_RULES.bitrateKbps}k`,
+    '-f',
+    'mp3',
+    output,
+  ];
+  await runFfmpeg(
+    { inputs: [wav], outputs: m4a ? [mp3, m4a] : [mp3] },
+    (names) => [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-i',
+      names.input(0),
+      ...(m4a
+        ? [
+            '-filter_complex',
+            `${mixed},asplit=2[out][book]`,
+            ...asMp3('[out]', names.output(0)),
+            '-map',
+            '[book]',
+            '-ac',
+            '1',
+            '-ar',
+            String(ACX_RULES.sampleRate),
+            ...ENCODING.m4b.codec,
+            names.output(1),
+          ]
+        : ['-filter_complex', `${mixed}[out]`, ...asMp3('[out]', names.output(0))]),
+    ],
+    scratch,
+  );
   const measured = await measureAudio(mp3);
   const problems = acxProblems(measured);
-  return { file: mp3, measured, headToneSeconds: HEAD_TONE_SECONDS, tailToneSeconds: TAIL_TONE_SECONDS, complies: problems.length === 0, problems };
+  return {
+    file: mp3,
+    measured,
+    headToneSeconds: HEAD_TONE_SECONDS,
+    tailToneSeconds: TAIL_TONE_SECONDS,
+    complies: problems.length === 0,
+    problems,
+  };
 }

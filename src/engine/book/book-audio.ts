@@ -52,7 +52,8 @@ export async function wavSeconds(file: string): Promise<number> {
 /** Appends a 16-bit PCM WAV's first channel to `writer`, one block at a time. */
 async function appendWav(writer: WavWriter, file: string): Promise<void> {
   const info = await wavHeader(file);
-  if (info.format !== 'pcm' || info.bitsPerSample !== 16) throw new UserFacingError(`The paragraph audio ${file} is not 16-bit PCM.`);
+  if (info.format !== 'pcm' || info.bitsPerSample !== 16)
+    throw new UserFacingError(`The paragraph audio ${file} is not 16-bit PCM.`);
   const frameBytes = 2 * info.channels;
   const block = Buffer.alloc(Math.floor(BLOCK_BYTES / frameBytes) * frameBytes);
   const handle = await open(file, 'r');
@@ -78,7 +79,11 @@ async function appendWav(writer: WavWriter, file: string): Promise<void> {
  * The paragraphs' WAVs as one, a reader's pause between them (all share the book's sample rate), or the
  * pause `pausesBefore[i]` seconds before the i-th.
  */
-export async function joinWavs(wavs: readonly string[], target: string, pausesBefore?: readonly number[]): Promise<void> {
+export async function joinWavs(
+  wavs: readonly string[],
+  target: string,
+  pausesBefore?: readonly number[],
+): Promise<void> {
   const first = await wavHeader(wavs[0]);
   const writer = await WavWriter.create(target, { sampleRate: first.sampleRate, channels: 1 });
   try {
@@ -111,13 +116,23 @@ export async function runFfmpeg(
   const tools = mediaToolchain();
   if (isWasmMedia(tools)) {
     const names: FfmpegNames = { input: (i) => `/in/${i}`, text: (i) => `/text${i}`, output: (i) => `/out/${i}` };
-    const run = await startWasmFfmpeg({ program: 'ffmpeg', args: args(names), inputs: [...files.inputs], textInputs: files.texts?.(names) ?? [], outputs: [...files.outputs] });
+    const run = await startWasmFfmpeg({
+      program: 'ffmpeg',
+      args: args(names),
+      inputs: [...files.inputs],
+      textInputs: files.texts?.(names) ?? [],
+      outputs: [...files.outputs],
+    });
     const { code, stderr } = await run.done;
     if (code !== 0) throw new UserFacingError(`ffmpeg failed: ${stderr.trim().split('\n').pop() ?? code}`);
     return;
   }
   const textPaths: string[] = [];
-  const names: FfmpegNames = { input: (i) => files.inputs[i], text: (i) => textPaths[i], output: (i) => files.outputs[i] };
+  const names: FfmpegNames = {
+    input: (i) => files.inputs[i],
+    text: (i) => textPaths[i],
+    output: (i) => files.outputs[i],
+  };
   for (const [index, text] of (files.texts?.(names) ?? []).entries()) {
     textPaths[index] = path.join(scratch, `ffmpeg-text-${index}-${Date.now()}.txt`);
     await writeFile(textPaths[index], text, 'utf8');
@@ -134,15 +149,36 @@ function ffmpeg(executable: string, args: string[]): Promise<void> {
     const child = spawn(executable, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-4000)));
-    child.on('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? toolNotFoundError('ffmpeg') : error));
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new UserFacingError(`ffmpeg failed: ${stderr.trim().split('\n').pop() ?? code}`))));
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'ENOENT' ? toolNotFoundError('ffmpeg') : error),
+    );
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new UserFacingError(`ffmpeg failed: ${stderr.trim().split('\n').pop() ?? code}`)),
+    );
   });
 }
 
 /** Encodes a chapter's WAV as the book's format. */
-export async function encodeChapter(wav: string, encoded: string, format: AudiobookFormat, scratch: string): Promise<void> {
-  await runFfmpeg({ inputs: [wav], outputs: [encoded] },
-    (names) => ['-hide_banner', '-loglevel', 'error', '-y', '-i', names.input(0), ...ENCODING[format].codec, names.output(0)], scratch);
+export async function encodeChapter(
+  wav: string,
+  encoded: string,
+  format: AudiobookFormat,
+  scratch: string,
+): Promise<void> {
+  await runFfmpeg(
+    { inputs: [wav], outputs: [encoded] },
+    (names) => [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-i',
+      names.input(0),
+      ...ENCODING[format].codec,
+      names.output(0),
+    ],
+    scratch,
+  );
 }
 
 /** One M4B or MP3: the encoded chapters joined without re-encoding, with the chapter markers and metadata; written as `<out>.partial`, then renamed. */
@@ -159,9 +195,33 @@ export async function writeBook(
     encoded.map((_, index) => `file '${names.input(index).replace(/'/g, "'\\''")}'`).join('\n');
   await runFfmpeg(
     { inputs: encoded, texts: (names) => [listing(names), chapterMetadata(book, timed)], outputs: [partial] },
-    (names) => ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', names.text(0), '-i', names.text(1),
-      '-map', '0:a', '-map_metadata', '1', '-map_chapters', '1', '-c', 'copy', '-f', format === 'm4b' ? 'mp4' : 'mp3', names.output(0)],
-    scratch);
+    (names) => [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'concat',
+      '-safe',
+      '0',
+      '-i',
+      names.text(0),
+      '-i',
+      names.text(1),
+      '-map',
+      '0:a',
+      '-map_metadata',
+      '1',
+      '-map_chapters',
+      '1',
+      '-c',
+      'copy',
+      '-f',
+      format === 'm4b' ? 'mp4' : 'mp3',
+      names.output(0),
+    ],
+    scratch,
+  );
   await rename(partial, out);
   return [out];
 }
@@ -186,13 +246,34 @@ export async function writeChapterFiles(
     const tags = ['-metadata', `title=${chapter.title}`, '-metadata', `track=${index + 1}/${timed.length}`];
     if (book.title) tags.push('-metadata', `album=${book.title}`);
     if (book.author) tags.push('-metadata', `artist=${book.author}`, '-metadata', `album_artist=${book.author}`);
-    await runFfmpeg({ inputs: [encoded[index]], outputs: [path.join(folder, name)] },
-      (names) => ['-hide_banner', '-loglevel', 'error', '-y', '-i', names.input(0), '-map', '0:a', '-c', 'copy', ...tags, '-id3v2_version', '3', '-f', 'mp3', names.output(0)],
-      folder);
+    await runFfmpeg(
+      { inputs: [encoded[index]], outputs: [path.join(folder, name)] },
+      (names) => [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-y',
+        '-i',
+        names.input(0),
+        '-map',
+        '0:a',
+        '-c',
+        'copy',
+        ...tags,
+        '-id3v2_version',
+        '3',
+        '-f',
+        'mp3',
+        names.output(0),
+      ],
+      folder,
+    );
     names.push(name);
   }
   // Checked again at the end: the folder may have gained the user's files while the book was synthesized.
-  await checkChapterFolder(out).catch((error: Error) => { throw new UserFacingError(error.message); });
+  await checkChapterFolder(out).catch((error: Error) => {
+    throw new UserFacingError(error.message);
+  });
   await rm(out, { recursive: true, force: true });
   await rename(folder, out);
   return names.map((name) => path.join(out, name));

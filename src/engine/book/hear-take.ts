@@ -33,7 +33,9 @@ const ignoreProgress = (): void => undefined;
 
 /** The scorer's name, as reports show it. */
 export function scorerName(scorer: TakeScorer): string {
-  return scorer.kind === 'recognizer' ? `${scorer.model} (speech recognition)` : 'espeak-ng alignment (no recognizer installed)';
+  return scorer.kind === 'recognizer'
+    ? `${scorer.model} (speech recognition)`
+    : 'espeak-ng alignment (no recognizer installed)';
 }
 
 export async function hearTake(scorer: TakeScorer, wav: string, text: string): Promise<HeardTake> {
@@ -55,7 +57,8 @@ async function transcribe(scorer: Extract<TakeScorer, { kind: 'recognizer' }>, w
 /** The text's words in phrases of PHRASE_WORDS, the first one `first` words long. */
 function phrasesOf(words: readonly string[], first: number): string[] {
   const phrases = [words.slice(0, first).join(' ')];
-  for (let at = first; at < words.length; at += PHRASE_WORDS) phrases.push(words.slice(at, at + PHRASE_WORDS).join(' '));
+  for (let at = first; at < words.length; at += PHRASE_WORDS)
+    phrases.push(words.slice(at, at + PHRASE_WORDS).join(' '));
   return phrases;
 }
 
@@ -67,13 +70,24 @@ function phrasesOf(words: readonly string[], first: number): string[] {
  */
 async function alignedPhrases(language: string, wav: string, text: string): Promise<HeardTake> {
   const words = scoringWords(text);
-  if (words.length <= PHRASE_WORDS) return { wer: 0, heard: text, unjudged: `too short for the aligner to judge (fewer than ${PHRASE_WORDS + 1} words)` };
+  if (words.length <= PHRASE_WORDS)
+    return {
+      wer: 0,
+      heard: text,
+      unjudged: `too short for the aligner to judge (fewer than ${PHRASE_WORDS + 1} words)`,
+    };
   const { info, samples } = readWavSamples(await readFile(wav));
   const mono = info.channels === 1 ? samples : samples.filter((_, index) => index % info.channels === 0);
   let best: HeardTake | undefined;
   for (let first = 1; first <= PHRASE_WORDS; first++) {
     const phrases = phrasesOf(words, first);
-    const alignment = await alignSpeech({ pcm: mono, sampleRate: info.sampleRate, speech: null, texts: phrases, voice: renditionVoice(language) });
+    const alignment = await alignSpeech({
+      pcm: mono,
+      sampleRate: info.sampleRate,
+      speech: null,
+      texts: phrases,
+      voice: renditionVoice(language),
+    });
     const heard = phrases.filter((_, index) => alignment.units[index]?.matched).join(' ');
     const wer = wordErrors(text, heard).wer;
     if (!best || wer < best.wer) best = { wer, heard };

@@ -6,7 +6,12 @@
 import { readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ReadAlongPackage } from '../../audiobook/book-plan';
-import { overlaysFor, packageDocument, smilDocument, type SentenceClip } from '../../audiobook/read-along/overlay-files';
+import {
+  overlaysFor,
+  packageDocument,
+  smilDocument,
+  type SentenceClip,
+} from '../../audiobook/read-along/overlay-files';
 import { folderOf } from '../../audiobook/read-along/package-paths';
 import { escapeXml } from '../../audiobook/sources/xml-tree';
 import { ZipEntries } from '../../audiobook/sources/zip-entries';
@@ -26,15 +31,24 @@ const container = (packagePath: string): string =>
 const STORED = /\.(m4a|mp4|mp3|aac|jpe?g|png|gif|webp|woff2?|ogg|opus)$/i;
 
 /** Writes the book; `wordTiming` (word-level books) says where the word times came from, for the package metadata. */
-export async function writeReadAlongBook(pkg: ReadAlongPackage, chapters: readonly ReadAlongChapter[], out: string, wordTiming?: string): Promise<string[]> {
+export async function writeReadAlongBook(
+  pkg: ReadAlongPackage,
+  chapters: readonly ReadAlongChapter[],
+  out: string,
+  wordTiming?: string,
+): Promise<string[]> {
   const audioFolder = `${folderOf(pkg.packagePath)}read-along/audio/`;
   const audioPaths = chapters.map((_, index) => `${audioFolder}chapter-${String(index + 1).padStart(3, '0')}.m4a`);
-  const clips = chapters.flatMap((chapter, index) => chapter.clips.map((clip) => ({ ...clip, audio: audioPaths[index] })));
+  const clips = chapters.flatMap((chapter, index) =>
+    chapter.clips.map((clip) => ({ ...clip, audio: audioPaths[index] })),
+  );
   const overlays = overlaysFor(clips, pkg);
   let source: ZipEntries | undefined;
   if (pkg.sourceEpub) {
     const bytes = await readFile(pkg.sourceEpub).catch((error: NodeJS.ErrnoException) => {
-      throw new UserFacingError(`The book ${pkg.sourceEpub} cannot be read any more (${error.code ?? error.message}); export it again.`);
+      throw new UserFacingError(
+        `The book ${pkg.sourceEpub} cannot be read any more (${error.code ?? error.message}); export it again.`,
+      );
     });
     try {
       source = ZipEntries.read(new Uint8Array(bytes), path.basename(pkg.sourceEpub));
@@ -50,7 +64,10 @@ export async function writeReadAlongBook(pkg: ReadAlongPackage, chapters: readon
     await zip.addBytes(pkg.packagePath, packageDocument(pkg, overlays, audioPaths, new Date(), wordTiming));
     for (const file of pkg.written) await zip.addBytes(file.path, file.content);
     for (const name of pkg.copied) {
-      if (!source?.has(name)) throw new UserFacingError(`The book ${pkg.sourceEpub} changed since the export began (${name} is gone); export it again.`);
+      if (!source?.has(name))
+        throw new UserFacingError(
+          `The book ${pkg.sourceEpub} changed since the export began (${name} is gone); export it again.`,
+        );
       await zip.addBytes(name, source.bytes(name), STORED.test(name));
     }
     for (const overlay of overlays) await zip.addBytes(overlay.path, smilDocument(overlay));

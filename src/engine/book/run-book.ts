@@ -9,10 +9,27 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AudioCache, audiobookCacheDir, cacheKey } from '../../audiobook/audio-cache';
-import { wordTimingLabel, PARAGRAPH_PAUSE_SECONDS, SENTENCE_PAUSE_SECONDS, type AcxReport, type BookPassage, type BookVerify, type ParagraphTakes, type BookPlan, type BookResult, type TimedChapter } from '../../audiobook/book-plan';
+import {
+  wordTimingLabel,
+  PARAGRAPH_PAUSE_SECONDS,
+  SENTENCE_PAUSE_SECONDS,
+  type AcxReport,
+  type BookPassage,
+  type BookVerify,
+  type ParagraphTakes,
+  type BookPlan,
+  type BookResult,
+  type TimedChapter,
+} from '../../audiobook/book-plan';
 import { entriesIn } from '../../lexicon/apply-lexicon';
 import { cachePrunerFor } from '../../util/data-dir-caches';
-import { UserFacingError, type BookTask, type ProgressReporter, type TaskOutcome, type TtsTask } from '../../engine-api/protocol';
+import {
+  UserFacingError,
+  type BookTask,
+  type ProgressReporter,
+  type TaskOutcome,
+  type TtsTask,
+} from '../../engine-api/protocol';
 import { engineConfig } from '../../engine-api/engine-config';
 import { checkTask } from '../task-check';
 import { runTtsTask } from '../tts/run-tts';
@@ -25,10 +42,17 @@ import { verifiedTake } from './verified-take';
 
 /** What decides how a take is heard, for the cache key (the model by name: its folder may move). */
 const scorerIdentity = (verify: BookVerify): string =>
-  verify.scorer.kind === 'recognizer' ? `recognizer ${verify.scorer.model} ${verify.scorer.language}` : `aligner ${verify.scorer.language}`;
+  verify.scorer.kind === 'recognizer'
+    ? `recognizer ${verify.scorer.model} ${verify.scorer.language}`
+    : `aligner ${verify.scorer.language}`;
 
 /** A JSON file an earlier export cached beside a passage's audio, when it is still there and `valid` accepts it. */
-async function readCachedJson<T>(cache: AudioCache, key: string, name: string, valid: (value: T) => boolean): Promise<T | undefined> {
+async function readCachedJson<T>(
+  cache: AudioCache,
+  key: string,
+  name: string,
+  valid: (value: T) => boolean,
+): Promise<T | undefined> {
   const file = await cache.get(key, name);
   if (!file) return undefined;
   try {
@@ -43,11 +67,21 @@ type CachedTakes = Pick<ParagraphTakes, 'takes' | 'kept' | 'passed' | 'skipped'>
 
 /** A verified paragraph's takes from an earlier export, when the cache still has them. */
 const readCachedTakes = (cache: AudioCache, key: string): Promise<CachedTakes | undefined> =>
-  readCachedJson<CachedTakes>(cache, key, 'takes.json', (takes) => Array.isArray(takes.takes) && typeof takes.kept === 'number');
+  readCachedJson<CachedTakes>(
+    cache,
+    key,
+    'takes.json',
+    (takes) => Array.isArray(takes.takes) && typeof takes.kept === 'number',
+  );
 
 /** A sentence's word times from an earlier export (null: the voice reported none), or undefined when not cached. */
 async function readCachedWords(cache: AudioCache, key: string): Promise<SpokenWord[] | null | undefined> {
-  const saved = await readCachedJson<{ words: SpokenWord[] | null }>(cache, key, 'words.json', (value) => value.words === null || Array.isArray(value.words));
+  const saved = await readCachedJson<{ words: SpokenWord[] | null }>(
+    cache,
+    key,
+    'words.json',
+    (value) => value.words === null || Array.isArray(value.words),
+  );
   return saved?.words;
 }
 
@@ -58,14 +92,25 @@ const SYNTHESIS_SHARE = 90;
 export function checkBookTask(task: Record<string, unknown>): BookTask {
   for (const key of ['planPath', 'workDir', 'dataDir'] as const) {
     const value = task[key];
-    if (typeof value !== 'string' || !path.isAbsolute(value)) throw new UserFacingError(`The job cannot run: its ${key} is not an absolute path. Create it again.`);
+    if (typeof value !== 'string' || !path.isAbsolute(value))
+      throw new UserFacingError(`The job cannot run: its ${key} is not an absolute path. Create it again.`);
   }
-  return { kind: 'book', planPath: task.planPath as string, workDir: task.workDir as string, dataDir: task.dataDir as string };
+  return {
+    kind: 'book',
+    planPath: task.planPath as string,
+    workDir: task.workDir as string,
+    dataDir: task.dataDir as string,
+  };
 }
 
 async function readPlan(file: string): Promise<BookPlan> {
   const plan = JSON.parse(await readFile(file, 'utf8')) as BookPlan;
-  if (!Array.isArray(plan.chapters) || !Array.isArray(plan.readings) || typeof plan.out !== 'string' || !path.isAbsolute(plan.out)) {
+  if (
+    !Array.isArray(plan.chapters) ||
+    !Array.isArray(plan.readings) ||
+    typeof plan.out !== 'string' ||
+    !path.isAbsolute(plan.out)
+  ) {
     throw new UserFacingError('The job cannot run: its book plan is damaged. Export the book again.');
   }
   return plan;
@@ -84,7 +129,10 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
   const scratch = path.join(task.workDir, 'scratch');
   await mkdir(scratch, { recursive: true });
   const encoding = ENCODING[plan.format];
-  const totalCharacters = Math.max(1, plan.chapters.reduce((sum, c) => sum + c.passages.reduce((s, p) => s + p.text.length, 0), 0));
+  const totalCharacters = Math.max(
+    1,
+    plan.chapters.reduce((sum, c) => sum + c.passages.reduce((s, p) => s + p.text.length, 0), 0),
+  );
   let readCharacters = 0;
   let synthesized = 0;
   let reused = 0;
@@ -104,15 +152,40 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
     /** Per passage of a word-level read-along book: where the voice said each word (null: it did not say). */
     const spokenWords: Array<SpokenWord[] | null> = [];
     for (const [passageIndex, passage] of chapter.passages.entries()) {
-      const placeOf = (said: BookPassage): Pick<ParagraphTakes, 'chapter' | 'chapterTitle' | 'paragraph' | 'text'> =>
-        ({ chapter: chapterIndex + 1, chapterTitle: chapter.title, paragraph: passageIndex + 1, text: said.text });
+      const placeOf = (said: BookPassage): Pick<ParagraphTakes, 'chapter' | 'chapterTitle' | 'paragraph' | 'text'> => ({
+        chapter: chapterIndex + 1,
+        chapterTitle: chapter.title,
+        paragraph: passageIndex + 1,
+        text: said.text,
+      });
       const reading = plan.readings[passage.reading];
-      if (!reading) throw new UserFacingError('The job cannot run: its book plan names a voice it does not list. Export the book again.');
+      if (!reading)
+        throw new UserFacingError(
+          'The job cannot run: its book plan names a voice it does not list. Export the book again.',
+        );
       const lexicon = entriesIn(passage.text, plan.lexicon);
-      const sound = { voice: reading.voice, options: reading.options, lexicon, text: passage.text, ...(passage.ssml ? { ssml: passage.ssml } : {}) };
+      const sound = {
+        voice: reading.voice,
+        options: reading.options,
+        lexicon,
+        text: passage.text,
+        ...(passage.ssml ? { ssml: passage.ssml } : {}),
+      };
       // A verified paragraph is a different cache entry: its kept take may be a retake, and its takes come with it.
       const verifying = verify && !passage.ssml ? verify : undefined;
-      const key = cacheKey(verifying ? { ...sound, verify: { threshold: verifying.threshold, retakes: verifying.retakes, scorer: scorerIdentity(verifying), corruptFirst: verifying.corruptFirstTake === true } } : sound);
+      const key = cacheKey(
+        verifying
+          ? {
+              ...sound,
+              verify: {
+                threshold: verifying.threshold,
+                retakes: verifying.retakes,
+                scorer: scorerIdentity(verifying),
+                corruptFirst: verifying.corruptFirstTake === true,
+              },
+            }
+          : sound,
+      );
       let wav = await cache.get(key, 'wav');
       const cachedTakes = verifying && wav ? await readCachedTakes(cache, key) : undefined;
       // Word times come with the synthesis: audio cached without them (a sentence-level export) is made again.
@@ -129,20 +202,40 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
           const outputPath = path.join(scratch, `${key}-${take}.wav`);
           await writeFile(textPath, passage.text, 'utf8');
           const checked = await checkTask({
-            kind: 'tts', textPath, outputPath, options: { ...reading.options, speed }, voice: reading.voice, ...(lexicon.length ? { lexicon } : {}), ...(passage.ssml ? { ssml: passage.ssml } : {}),
+            kind: 'tts',
+            textPath,
+            outputPath,
+            options: { ...reading.options, speed },
+            voice: reading.voice,
+            ...(lexicon.length ? { lexicon } : {}),
+            ...(passage.ssml ? { ssml: passage.ssml } : {}),
           } satisfies TtsTask);
           // Retakes report no progress of their own: the paragraph's share was counted by its first take.
-          const outcome = await runTtsTask(checked as TtsTask, (_phase, progress) => {
-            if (take === 1) report('synthesizing', ((start + (passage.text.length * progress) / 100) / totalCharacters) * SYNTHESIS_SHARE);
-          }, timingWords ? { onWords: (words) => takeWords.set(outputPath, words) } : {});
-          for (const [option, reason] of Object.entries(outcome.result.ignoredOptions)) if (option.startsWith('ssml ')) ssmlIgnored[option] ??= reason;
+          const outcome = await runTtsTask(
+            checked as TtsTask,
+            (_phase, progress) => {
+              if (take === 1)
+                report(
+                  'synthesizing',
+                  ((start + (passage.text.length * progress) / 100) / totalCharacters) * SYNTHESIS_SHARE,
+                );
+            },
+            timingWords ? { onWords: (words) => takeWords.set(outputPath, words) } : {},
+          );
+          for (const [option, reason] of Object.entries(outcome.result.ignoredOptions))
+            if (option.startsWith('ssml ')) ssmlIgnored[option] ??= reason;
           await rm(textPath, { force: true });
           return outputPath;
         };
         let kept: string;
         if (verifying) {
           const taken = await verifiedTake(passage.text, verifying, synthesize, reading.options.speed);
-          const takes = { takes: taken.takes, kept: taken.kept, passed: taken.passed, ...(taken.unjudged ? { skipped: taken.unjudged } : {}) };
+          const takes = {
+            takes: taken.takes,
+            kept: taken.kept,
+            passed: taken.passed,
+            ...(taken.unjudged ? { skipped: taken.unjudged } : {}),
+          };
           const takesFile = path.join(scratch, `${key}.takes.json`);
           await writeFile(takesFile, JSON.stringify(takes), 'utf8');
           await cache.put(key, 'takes.json', takesFile);
@@ -162,7 +255,15 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
         synthesized++;
       }
       spokenWords.push(spoken ?? null);
-      if (verify && !verifying) paragraphs.push({ ...placeOf(passage), takes: [], kept: 1, passed: true, audio: wav, skipped: 'SSML markup is not the words said' });
+      if (verify && !verifying)
+        paragraphs.push({
+          ...placeOf(passage),
+          takes: [],
+          kept: 1,
+          passed: true,
+          audio: wav,
+          skipped: 'SSML markup is not the words said',
+        });
       readCharacters += passage.text.length;
       report('synthesizing', (readCharacters / totalCharacters) * SYNTHESIS_SHARE);
       wavs.push(wav);
@@ -179,12 +280,25 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
       const { anchor, words, text } = chapter.passages[index];
       if (anchor) {
         const begin = frames / rate;
-        const timed = plan.overlay === 'word' && words?.length ? wordClips(text, words, spokenWords[index], length.frames / rate) : undefined;
+        const timed =
+          plan.overlay === 'word' && words?.length
+            ? wordClips(text, words, spokenWords[index], length.frames / rate)
+            : undefined;
         if (timed) wordTimes[spokenWords[index] ? 'voice' : 'estimated']++;
         const end = (frames + length.frames) / rate;
         // The last word ends exactly where its sentence does (word times are whole milliseconds).
-        const wordSpans = timed?.map((word, at) => ({ id: word.id, begin: begin + word.begin, end: at === timed.length - 1 ? end : Math.min(end, begin + word.end) }));
-        clips.push({ document: anchor.document, id: anchor.id, begin, end, ...(wordSpans ? { words: wordSpans } : {}) });
+        const wordSpans = timed?.map((word, at) => ({
+          id: word.id,
+          begin: begin + word.begin,
+          end: at === timed.length - 1 ? end : Math.min(end, begin + word.end),
+        }));
+        clips.push({
+          document: anchor.document,
+          id: anchor.id,
+          begin,
+          end,
+          ...(wordSpans ? { words: wordSpans } : {}),
+        });
       }
       frames += length.frames;
     }
@@ -199,12 +313,20 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
       const chapterReport = await masterChapterForAcx(joined, mastered, scratch, bookChapter);
       await rm(joined, { force: true });
       acx.push(chapterReport);
-      timed.push({ title: chapter.title, seconds: seconds + chapterReport.headToneSeconds + chapterReport.tailToneSeconds });
+      timed.push({
+        title: chapter.title,
+        seconds: seconds + chapterReport.headToneSeconds + chapterReport.tailToneSeconds,
+      });
       encoded.push(mastered);
       if (bookChapter) masteredBook.push(bookChapter);
       continue;
     }
-    const chapterKey = cacheKey({ format: plan.format, pause: PARAGRAPH_PAUSE_SECONDS, ...(plan.format === 'epub3' ? { pauses } : {}), wavs: wavs.map((file) => path.basename(file)) });
+    const chapterKey = cacheKey({
+      format: plan.format,
+      pause: PARAGRAPH_PAUSE_SECONDS,
+      ...(plan.format === 'epub3' ? { pauses } : {}),
+      wavs: wavs.map((file) => path.basename(file)),
+    });
     let chapterAudio = await cache.get(chapterKey, encoding.extension);
     if (!chapterAudio) {
       report('encoding', (readCharacters / totalCharacters) * SYNTHESIS_SHARE);
@@ -224,7 +346,12 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
   // ACX's chapter MP3s are written first: an M4B mastered for ACX names them in its report.
   const acxFiles = plan.acxFolder ? await writeChapterFiles(book, timed, encoded, plan.acxFolder) : undefined;
   const files = plan.readAlong
-    ? await writeReadAlongBook(plan.readAlong, readAlong, plan.out, plan.overlay === 'word' ? wordTimingLabel(wordTimes) : undefined)
+    ? await writeReadAlongBook(
+        plan.readAlong,
+        readAlong,
+        plan.out,
+        plan.overlay === 'word' ? wordTimingLabel(wordTimes) : undefined,
+      )
     : plan.perChapter
       ? await writeChapterFiles(book, timed, encoded, plan.out)
       : await writeBook(book, timed, acxFiles ? masteredBook : encoded, plan.out, plan.format, scratch);
@@ -233,5 +360,24 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
   await rm(scratch, { recursive: true, force: true });
   await cachePrunerFor(task.dataDir, engineConfig().cacheLimits).prune('audiobook');
   const verified = verify ? await writeTakesReport(plan.out, verify, paragraphs) : undefined;
-  return { backend: 'audiobook', result: { ...(verified ? { verify: verified } : {}), chapters: timed, synthesized, reused, files: acxFiles ? [...files, ...acxFiles] : files, ...(plan.master === 'acx' ? { acx: acx.map((chapterReport, index) => ({ ...chapterReport, file: acxChapterFiles[index] ?? chapterReport.file })) } : {}), ...(Object.keys(ssmlIgnored).length ? { ignoredOptions: ssmlIgnored } : {}), ...(plan.overlay === 'word' ? { wordTimes } : {}) } };
+  return {
+    backend: 'audiobook',
+    result: {
+      ...(verified ? { verify: verified } : {}),
+      chapters: timed,
+      synthesized,
+      reused,
+      files: acxFiles ? [...files, ...acxFiles] : files,
+      ...(plan.master === 'acx'
+        ? {
+            acx: acx.map((chapterReport, index) => ({
+              ...chapterReport,
+              file: acxChapterFiles[index] ?? chapterReport.file,
+            })),
+          }
+        : {}),
+      ...(Object.keys(ssmlIgnored).length ? { ignoredOptions: ssmlIgnored } : {}),
+      ...(plan.overlay === 'word' ? { wordTimes } : {}),
+    },
+  };
 }

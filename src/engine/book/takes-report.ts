@@ -9,13 +9,28 @@ import { takesReportText, type TakesReport } from '../../audiobook/takes-lines';
 import { scorerName } from './hear-take';
 
 /** Where the report goes, beside the book (or beside the folder of chapter files). */
-export const takesReportFiles = (out: string): { json: string; text: string } => ({ json: `${out}.verify.json`, text: `${out}.verify.txt` });
+export const takesReportFiles = (out: string): { json: string; text: string } => ({
+  json: `${out}.verify.json`,
+  text: `${out}.verify.txt`,
+});
 
 /** Writes both files (each as `.partial`, then renamed) and answers the result's summary. */
-export async function writeTakesReport(out: string, verify: BookVerify, paragraphs: ParagraphTakes[]): Promise<VerifySummary> {
-  const report: TakesReport = { scorer: scorerName(verify.scorer), threshold: verify.threshold, retakes: verify.retakes, paragraphs };
+export async function writeTakesReport(
+  out: string,
+  verify: BookVerify,
+  paragraphs: ParagraphTakes[],
+): Promise<VerifySummary> {
+  const report: TakesReport = {
+    scorer: scorerName(verify.scorer),
+    threshold: verify.threshold,
+    retakes: verify.retakes,
+    paragraphs,
+  };
   const files = takesReportFiles(out);
-  for (const [file, content] of [[files.json, `${JSON.stringify(report, null, 2)}\n`], [files.text, takesReportText(report)]] as const) {
+  for (const [file, content] of [
+    [files.json, `${JSON.stringify(report, null, 2)}\n`],
+    [files.text, takesReportText(report)],
+  ] as const) {
     await writeFile(`${file}.partial`, content, 'utf8');
     await rename(`${file}.partial`, file);
   }

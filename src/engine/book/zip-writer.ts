@@ -48,7 +48,8 @@ export class ZipWriter {
   private async write(bytes: Uint8Array): Promise<void> {
     await this.handle.write(bytes, 0, bytes.length, this.position);
     this.position += bytes.length;
-    if (this.position > MAX_ZIP32) throw new Error('The book is larger than 4 GB, more than a zip without Zip64 holds.');
+    if (this.position > MAX_ZIP32)
+      throw new Error('The book is larger than 4 GB, more than a zip without Zip64 holds.');
   }
 
   private localHeader(entry: Omit<Written, 'offset'>): Buffer {
@@ -71,7 +72,13 @@ export class ZipWriter {
   async addBytes(name: string, data: Uint8Array | string, store = false): Promise<void> {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     const body = store ? bytes : deflateRawSync(bytes);
-    const entry = { name: Buffer.from(name, 'utf8'), crc: crcUpdate(0, bytes), method: store ? 0 : 8, compressed: body.length, size: bytes.length };
+    const entry = {
+      name: Buffer.from(name, 'utf8'),
+      crc: crcUpdate(0, bytes),
+      method: store ? 0 : 8,
+      compressed: body.length,
+      size: bytes.length,
+    };
     const offset = this.position;
     await this.write(this.localHeader(entry));
     await this.write(body);
@@ -89,7 +96,8 @@ export class ZipWriter {
     const entry = { name: Buffer.from(name, 'utf8'), crc, method: 0, compressed: size, size };
     const offset = this.position;
     await this.write(this.localHeader(entry));
-    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) await this.write(chunk);
+    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>)
+      await this.write(chunk);
     this.entries.push({ ...entry, offset });
   }
 

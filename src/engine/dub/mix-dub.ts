@@ -19,7 +19,6 @@ const AUDIO_CODECS: Record<string, { codec: string; args: string[] }> = {
   '.webm': { codec: 'opus', args: ['-c:a:0', 'libopus', '-b:a:0', '128k'] },
 } satisfies Record<DubContainer, { codec: string; args: string[] }>;
 
-
 /** How much the original is lowered under the dub: the compressor's ratio, and the level it starts at. */
 const DUCK = 'sidechaincompress=threshold=0.015:ratio=12:attack=15:release=350:makeup=1';
 const MIX_RATE = 48_000;
@@ -31,13 +30,29 @@ export interface VideoFacts {
 
 /** The video's length (its container's) and whether it has an audio track. */
 export async function probeVideo(videoPath: string, tools: MediaTools): Promise<VideoFacts> {
-  const probed = await runTool('ffprobe', tools.ffprobe, ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type', '-of', 'json', videoPath]);
-  if (probed.exitCode !== 0) throw new UserFacingError(`The video cannot be read: ${firstErrorLine(probed.stderr, videoPath)}.`);
-  const found = JSON.parse(probed.stdout || '{}') as { format?: { duration?: string }; streams?: Array<{ codec_type?: string }> };
+  const probed = await runTool('ffprobe', tools.ffprobe, [
+    '-v',
+    'error',
+    '-show_entries',
+    'format=duration:stream=codec_type',
+    '-of',
+    'json',
+    videoPath,
+  ]);
+  if (probed.exitCode !== 0)
+    throw new UserFacingError(`The video cannot be read: ${firstErrorLine(probed.stderr, videoPath)}.`);
+  const found = JSON.parse(probed.stdout || '{}') as {
+    format?: { duration?: string };
+    streams?: Array<{ codec_type?: string }>;
+  };
   const streams = found.streams ?? [];
-  if (!streams.some((stream) => stream.codec_type === 'video')) throw new UserFacingError(`${path.basename(videoPath)} has no video track to dub.`);
+  if (!streams.some((stream) => stream.codec_type === 'video'))
+    throw new UserFacingError(`${path.basename(videoPath)} has no video track to dub.`);
   const durationSeconds = Number(found.format?.duration);
-  if (!(durationSeconds > 0)) throw new UserFacingError(`${path.basename(videoPath)} does not say how long it is, so the dub cannot be timed to it.`);
+  if (!(durationSeconds > 0))
+    throw new UserFacingError(
+      `${path.basename(videoPath)} does not say how long it is, so the dub cannot be timed to it.`,
+    );
   return { durationSeconds, hasAudio: streams.some((stream) => stream.codec_type === 'audio') };
 }
 
@@ -67,22 +82,46 @@ export interface MuxDub {
 /** Writes the dubbed copy to `outputPath` (the caller renames it into place); answers the dub track's codec. */
 export async function muxDub(request: MuxDub, tools: MediaTools): Promise<string> {
   const audio = AUDIO_CODECS[containerOf(request.outputPath)];
-  if (!audio) throw new UserFacingError(`A dub can be written to ${DUB_CONTAINERS.join(', ')} files, not ${path.basename(request.outputPath)}.`);
+  if (!audio)
+    throw new UserFacingError(
+      `A dub can be written to ${DUB_CONTAINERS.join(', ')} files, not ${path.basename(request.outputPath)}.`,
+    );
   const keepOriginal = request.video.hasAudio;
   const args = [
-    '-v', 'error', '-nostdin', '-y',
-    '-i', request.videoPath,
-    '-i', request.narrationPath,
-    '-filter_complex', dubFilterGraph(request.mix, request.video.durationSeconds, keepOriginal),
-    '-map', '0:v', '-map', '[dub]', ...(keepOriginal ? ['-map', '0:a'] : []),
-    '-c:v', 'copy', ...audio.args, ...(keepOriginal ? ['-c:a:1', 'copy', '-disposition:a:1', '0'] : []),
-    '-disposition:a:0', 'default', '-metadata:s:a:0', `language=${request.language}`,
-    '-map_metadata', '0',
-    '-f', formatOf(request.outputPath),
+    '-v',
+    'error',
+    '-nostdin',
+    '-y',
+    '-i',
+    request.videoPath,
+    '-i',
+    request.narrationPath,
+    '-filter_complex',
+    dubFilterGraph(request.mix, request.video.durationSeconds, keepOriginal),
+    '-map',
+    '0:v',
+    '-map',
+    '[dub]',
+    ...(keepOriginal ? ['-map', '0:a'] : []),
+    '-c:v',
+    'copy',
+    ...audio.args,
+    ...(keepOriginal ? ['-c:a:1', 'copy', '-disposition:a:1', '0'] : []),
+    '-disposition:a:0',
+    'default',
+    '-metadata:s:a:0',
+    `language=${request.language}`,
+    '-map_metadata',
+    '0',
+    '-f',
+    formatOf(request.outputPath),
     request.outputPath,
   ];
   const muxed = await runTool('ffmpeg', tools.ffmpeg, args);
-  if (muxed.exitCode !== 0) throw new UserFacingError(`ffmpeg could not write the dubbed video: ${firstErrorLine(muxed.stderr, request.outputPath)}.`);
+  if (muxed.exitCode !== 0)
+    throw new UserFacingError(
+      `ffmpeg could not write the dubbed video: ${firstErrorLine(muxed.stderr, request.outputPath)}.`,
+    );
   return audio.codec;
 }
 

@@ -58,7 +58,11 @@ export function framePitchHz(samples: Int16Array, from: number, length: number, 
 }
 
 /** The median pitch of the voiced frames within `ranges` (seconds), or null when too few frames are voiced. */
-export function medianPitchHz(samples: Int16Array, sampleRate: number, ranges: ReadonlyArray<{ start: number; end: number }>): number | null {
+export function medianPitchHz(
+  samples: Int16Array,
+  sampleRate: number,
+  ranges: ReadonlyArray<{ start: number; end: number }>,
+): number | null {
   const frame = Math.round(sampleRate * FRAME_SECONDS);
   const pitches: number[] = [];
   let looked = 0;

@@ -33,14 +33,17 @@ export function generationThreads(cores = os.availableParallelism?.() ?? os.cpus
  * The prebuilt binaries to load: the CPU build everywhere but on Apple silicon, where node-llama-cpp publishes
  * only the Metal build (the one the packager puts in that platform's .vsix, scripts/platforms.mjs).
  */
-export const prebuiltGpu = (platform = process.platform, arch = process.arch): false | 'metal' => (platform === 'darwin' && arch === 'arm64' ? 'metal' : false);
+export const prebuiltGpu = (platform = process.platform, arch = process.arch): false | 'metal' =>
+  platform === 'darwin' && arch === 'arm64' ? 'metal' : false;
 
 async function library(): Promise<Llama> {
   llama ??= import('node-llama-cpp').then(
     ({ getLlama }) => getLlama({ gpu: prebuiltGpu(), build: 'never', progressLogs: false, logLevel: 'error' as never }),
     (error: unknown) => {
       llama = undefined;
-      throw new UserFacingError(`The language model runtime (node-llama-cpp) is not part of this installation, so nothing can be translated here: ${error instanceof Error ? error.message : String(error)}`);
+      throw new UserFacingError(
+        `The language model runtime (node-llama-cpp) is not part of this installation, so nothing can be translated here: ${error instanceof Error ? error.message : String(error)}`,
+      );
     },
   );
   return llama;
@@ -57,7 +60,10 @@ export async function warmModel(modelPath: string): Promise<WarmModel> {
   }
   const lib = await library();
   const model = await lib.loadModel({ modelPath });
-  const context = await model.createContext({ contextSize: Math.min(LLM_CONTEXT_SIZE, model.trainContextSize), threads: generationThreads() });
+  const context = await model.createContext({
+    contextSize: Math.min(LLM_CONTEXT_SIZE, model.trainContextSize),
+    threads: generationThreads(),
+  });
   warm = { path: modelPath, model, context };
   return warm;
 }
@@ -73,7 +79,12 @@ export interface JsonAnswer {
  * Answers one chat prompt with JSON text following `schema` (the grammar allows nothing else). Each call
  * starts from an empty conversation: no cue's answer leaks into the next prompt.
  */
-export async function answerAsJson(modelPath: string, prompt: { system: string; user: string }, schema: object, maxTokens: number): Promise<JsonAnswer> {
+export async function answerAsJson(
+  modelPath: string,
+  prompt: { system: string; user: string },
+  schema: object,
+  maxTokens: number,
+): Promise<JsonAnswer> {
   const { LlamaChatSession } = await import('node-llama-cpp');
   const lib = await library();
   const { context } = await warmModel(modelPath);
@@ -87,7 +98,11 @@ export async function answerAsJson(modelPath: string, prompt: { system: string; 
   try {
     const session = new LlamaChatSession({ contextSequence: sequence, systemPrompt: prompt.system });
     let tokens = 0;
-    const text = await session.prompt(prompt.user, { grammar, maxTokens, onToken: (chunk) => void (tokens += chunk.length) });
+    const text = await session.prompt(prompt.user, {
+      grammar,
+      maxTokens,
+      onToken: (chunk) => void (tokens += chunk.length),
+    });
     session.dispose({ disposeSequence: false });
     return { text, tokens };
   } finally {

@@ -13,6 +13,11 @@ export async function runLlmGenerateTask(task: LlmGenerateTask): Promise<TaskOut
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   return {
     backend: LLM_BACKEND,
-    result: { text: answer.text, tokens: answer.tokens, seconds, engineMaxRssBytes: process.resourceUsage().maxRSS * 1024 },
+    result: {
+      text: answer.text,
+      tokens: answer.tokens,
+      seconds,
+      engineMaxRssBytes: process.resourceUsage().maxRSS * 1024,
+    },
   };
 }

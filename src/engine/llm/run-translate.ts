@@ -27,12 +27,17 @@ export interface ModelTranslation {
  * the tokens generated and the seconds generation took. A model that cannot load or answers malformed JSON fails with a sentence for the user.
  * The dub (src/engine/dub/) translates its cues through this too.
  */
-export async function translateWithModel(cues: readonly SourceCue[], options: ModelTranslation): Promise<{ translation: CueTranslation; tokens: number; seconds: number }> {
+export async function translateWithModel(
+  cues: readonly SourceCue[],
+  options: ModelTranslation,
+): Promise<{ translation: CueTranslation; tokens: number; seconds: number }> {
   try {
     await warmModel(options.modelPath);
   } catch (error) {
     if (error instanceof UserFacingError) throw error;
-    throw new UserFacingError(`The language model ${path.basename(options.modelPath)} could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UserFacingError(
+      `The language model ${path.basename(options.modelPath)} could not be loaded: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   let tokens = 0;
   const started = Date.now();
@@ -41,13 +46,19 @@ export async function translateWithModel(cues: readonly SourceCue[], options: Mo
     ...(options.from ? { from: options.from } : {}),
     style: options.style,
     ask: async (prompt, schema) => {
-      const answer = await answerAsJson(options.modelPath, prompt, schema, tokensFor(schema.properties.translation.maxLength));
+      const answer = await answerAsJson(
+        options.modelPath,
+        prompt,
+        schema,
+        tokensFor(schema.properties.translation.maxLength),
+      );
       tokens += answer.tokens;
       return answer.text;
     },
     ...(options.onProgress ? { onProgress: (done: number) => options.onProgress?.(done) } : {}),
   }).catch((error: unknown) => {
-    if (error instanceof MalformedAnswerError) throw new UserFacingError(`${error.message}. The translation stopped; try again or choose another model.`);
+    if (error instanceof MalformedAnswerError)
+      throw new UserFacingError(`${error.message}. The translation stopped; try again or choose another model.`);
     throw error;
   });
   return { translation, tokens, seconds: Math.max((Date.now() - started) / 1000, 0.001) };
@@ -56,12 +67,18 @@ export async function translateWithModel(cues: readonly SourceCue[], options: Mo
 /** Tokens one answer may take: each character of the bound may be a 6-character JSON escape, plus the JSON around it. */
 const tokensFor = (maxLength: number): number => maxLength * 6 + 64;
 
-export async function runTranslateTask(task: TranslateTask, report: ProgressReporter): Promise<TaskOutcome<TranslateResult>> {
+export async function runTranslateTask(
+  task: TranslateTask,
+  report: ProgressReporter,
+): Promise<TaskOutcome<TranslateResult>> {
   report('decoding', 1);
   const source = (await readFile(task.inputPath, 'utf8')).replace(/^\uFEFF/, '');
   const cues = parseSubtitles(source, task.format);
   report('loading_model', 3);
-  const { translation, tokens, seconds } = await translateWithModel(cues, { ...task, onProgress: (done) => report('translating', 5 + Math.floor(done * 93)) });
+  const { translation, tokens, seconds } = await translateWithModel(cues, {
+    ...task,
+    onProgress: (done) => report('translating', 5 + Math.floor(done * 93)),
+  });
   report('encoding', 99);
   const text = task.format === 'vtt' ? formatVtt(translation.cues) : formatSrt(translation.cues);
   const partial = `${task.outputPath}.partial`;

@@ -34,14 +34,29 @@ export interface DecodeOptions {
  * a list of chunks, and the input file is read a block at a time on both paths. The result may be a view on
  * a slightly larger buffer.
  */
-export function decodeToPcm16(inputPath: string, tools: MediaToolchain, options: DecodeOptions = {}): Promise<Int16Array> {
+export function decodeToPcm16(
+  inputPath: string,
+  tools: MediaToolchain,
+  options: DecodeOptions = {},
+): Promise<Int16Array> {
   const wasm = isWasmMedia(tools);
   // The WebAssembly build reads the file as /in/0 and writes the samples to its /dev/out stream.
   const source = wasm ? '/in/0' : inputPath;
   const args = ['-nostdin', '-hide_banner', '-nostats', '-v', 'error', '-i', source];
   if (options.startSeconds !== undefined && options.startSeconds > 0) args.push('-ss', String(options.startSeconds));
   if (options.endSeconds !== undefined) args.push('-to', String(options.endSeconds));
-  args.push('-vn', '-sn', '-dn', '-ac', '1', '-ar', String(SPEECH_SAMPLE_RATE), '-f', 's16le', wasm ? '/dev/out' : 'pipe:1');
+  args.push(
+    '-vn',
+    '-sn',
+    '-dn',
+    '-ac',
+    '1',
+    '-ar',
+    String(SPEECH_SAMPLE_RATE),
+    '-f',
+    's16le',
+    wasm ? '/dev/out' : 'pipe:1',
+  );
 
   const expectedBytes = Math.ceil((options.expectedSeconds ?? 0) * SPEECH_SAMPLE_RATE) * 2;
   const maxBytes = options.maxSeconds === undefined ? Infinity : Math.ceil(options.maxSeconds * SPEECH_SAMPLE_RATE) * 2;
@@ -62,7 +77,8 @@ export function decodeToPcm16(inputPath: string, tools: MediaToolchain, options:
       refused = options.tooLong?.() ?? new UserFacingError(`The audio is longer than ${options.maxSeconds} seconds.`);
       return false;
     }
-    if (length + chunk.length > bytes.length) bytes = grow(bytes, Math.min(Math.max(length + chunk.length, Math.ceil(bytes.length * 1.5)), maxBytes));
+    if (length + chunk.length > bytes.length)
+      bytes = grow(bytes, Math.min(Math.max(length + chunk.length, Math.ceil(bytes.length * 1.5)), maxBytes));
     bytes.set(chunk, length);
     length += chunk.length;
     if (expectedBytes > 0) options.onProgress?.(Math.min(1, length / expectedBytes));

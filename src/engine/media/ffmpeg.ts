@@ -52,15 +52,29 @@ export interface ToolOutput {
  * Runs a short-lived tool to the end and gives back its output; a missing executable throws toolNotFoundError.
  * `stop` ends the tool at once (its output is then partial and its exit code not 0: the caller checks `stop`).
  */
-export function runTool(tool: 'ffmpeg' | 'ffprobe', executable: string, args: readonly string[], stop?: AbortSignal): Promise<ToolOutput> {
+export function runTool(
+  tool: 'ffmpeg' | 'ffprobe',
+  executable: string,
+  args: readonly string[],
+  stop?: AbortSignal,
+): Promise<ToolOutput> {
   return new Promise((resolve, reject) => {
-    execFile(executable, args, { maxBuffer: 16 * 1024 * 1024, windowsHide: true, ...(stop ? { signal: stop, killSignal: 'SIGKILL' as const } : {}) }, (error, stdout, stderr) => {
-      if (error && isMissingExecutable(error)) {
-        reject(toolNotFoundError(tool));
-        return;
-      }
-      const exitCode = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ stdout, stderr, exitCode });
-    });
+    execFile(
+      executable,
+      args,
+      {
+        maxBuffer: 16 * 1024 * 1024,
+        windowsHide: true,
+        ...(stop ? { signal: stop, killSignal: 'SIGKILL' as const } : {}),
+      },
+      (error, stdout, stderr) => {
+        if (error && isMissingExecutable(error)) {
+          reject(toolNotFoundError(tool));
+          return;
+        }
+        const exitCode = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ stdout, stderr, exitCode });
+      },
+    );
   });
 }

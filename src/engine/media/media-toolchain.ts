@@ -4,8 +4,12 @@
  */
 import { engineConfig } from '../../engine-api/engine-config';
 import {
-  chooseMediaToolchain as chooseFor, describeMediaToolchain as describe, mediaSettingsKey,
-  type MediaSettings, type MediaToolchain, type MediaToolchainInfo,
+  chooseMediaToolchain as chooseFor,
+  describeMediaToolchain as describe,
+  mediaSettingsKey,
+  type MediaSettings,
+  type MediaToolchain,
+  type MediaToolchainInfo,
 } from '../../engine-api/media-toolchain';
 
 export { isWasmMedia, WASM_MEDIA } from '../../engine-api/media-toolchain';

@@ -19,12 +19,19 @@ interface FfprobeJson {
  * Throws a UserFacingError when ffprobe cannot read the file at all, and TaskYieldedError when `yieldSignal`
  * ends a system ffprobe early (the WebAssembly one runs to its end: it is in-process and short).
  */
-export async function probeMedia(inputPath: string, tools: MediaToolchain, yieldSignal?: AbortSignal): Promise<MediaProbe> {
+export async function probeMedia(
+  inputPath: string,
+  tools: MediaToolchain,
+  yieldSignal?: AbortSignal,
+): Promise<MediaProbe> {
   const wasm = isWasmMedia(tools);
   const source = wasm ? '/in/0' : inputPath;
   const args = ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type', '-of', 'json', source];
   const { stdout, stderr, exitCode } = wasm
-    ? await runWasmFfmpeg({ program: 'ffprobe', args, inputs: [inputPath] }).then((result) => ({ ...result, exitCode: result.code }))
+    ? await runWasmFfmpeg({ program: 'ffprobe', args, inputs: [inputPath] }).then((result) => ({
+        ...result,
+        exitCode: result.code,
+      }))
     : await runTool('ffprobe', tools.ffprobe, args, yieldSignal);
   if (yieldSignal?.aborted) throw new TaskYieldedError();
   if (exitCode !== 0) {

@@ -18,7 +18,8 @@ export interface ExistingTrack {
 }
 
 /** How a track goes into the copy: its codec there (`copy` to keep its packets), or why it is left out. */
-export type TrackPlan = { track: ExistingTrack; codec: string } | { track: ExistingTrack; left: 'replaced' | 'unsupported' };
+export type TrackPlan =
+  { track: ExistingTrack; codec: string } | { track: ExistingTrack; left: 'replaced' | 'unsupported' };
 
 /** The text codec each container takes for a new track (ASS/SSA keep their styles in Matroska). */
 const NEW_TRACK_CODEC: Record<string, (format: SubtitleFormat) => string> = {
@@ -39,7 +40,25 @@ const COPIED: Record<string, ReadonlySet<string> | 'any'> = {
 } satisfies Record<EmbedContainer, ReadonlySet<string> | 'any'>;
 
 /** Text codecs ffmpeg converts between; a picture codec (PGS, DVB) cannot become text. */
-const TEXT_CODECS = new Set(['subrip', 'srt', 'ass', 'ssa', 'webvtt', 'mov_text', 'text', 'microdvd', 'subviewer', 'subviewer1', 'sami', 'realtext', 'jacosub', 'mpl2', 'pjs', 'vplayer', 'stl']);
+const TEXT_CODECS = new Set([
+  'subrip',
+  'srt',
+  'ass',
+  'ssa',
+  'webvtt',
+  'mov_text',
+  'text',
+  'microdvd',
+  'subviewer',
+  'subviewer1',
+  'sami',
+  'realtext',
+  'jacosub',
+  'mpl2',
+  'pjs',
+  'vplayer',
+  'stl',
+]);
 
 export function newTrackCodec(extension: string, format: SubtitleFormat): string | undefined {
   return NEW_TRACK_CODEC[extension.toLowerCase()]?.(format);
@@ -47,12 +66,33 @@ export function newTrackCodec(extension: string, format: SubtitleFormat): string
 
 /** The video's subtitle streams, as ffprobe sees them. */
 export async function probeSubtitleTracks(ffprobe: string, video: string): Promise<ExistingTrack[]> {
-  const probed = await runTool('ffprobe', ffprobe, ['-v', 'error', '-select_streams', 's', '-show_entries', 'stream=index,codec_name:stream_tags=language,title,handler_name', '-of', 'json', video]);
+  const probed = await runTool('ffprobe', ffprobe, [
+    '-v',
+    'error',
+    '-select_streams',
+    's',
+    '-show_entries',
+    'stream=index,codec_name:stream_tags=language,title,handler_name',
+    '-of',
+    'json',
+    video,
+  ]);
   if (probed.exitCode !== 0) return [];
-  const found = JSON.parse(probed.stdout || '{}') as { streams?: { index: number; codec_name?: string; tags?: { language?: string; title?: string; handler_name?: string } }[] };
+  const found = JSON.parse(probed.stdout || '{}') as {
+    streams?: {
+      index: number;
+      codec_name?: string;
+      tags?: { language?: string; title?: string; handler_name?: string };
+    }[];
+  };
   return (found.streams ?? []).map((stream) => {
     const title = trackTitle(stream.tags ?? {});
-    return { index: stream.index, codec: stream.codec_name ?? 'unknown', ...(stream.tags?.language ? { language: stream.tags.language } : {}), ...(title ? { title } : {}) };
+    return {
+      index: stream.index,
+      codec: stream.codec_name ?? 'unknown',
+      ...(stream.tags?.language ? { language: stream.tags.language } : {}),
+      ...(title ? { title } : {}),
+    };
   });
 }
 
@@ -63,15 +103,23 @@ export function trackTitle(tags: { title?: string; handler_name?: string }): str
 }
 
 /** Whether the container writes a track's title as its handler name (MP4 and QuickTime). */
-export const titleIsHandlerName = (extension: string): boolean => ['.mp4', '.m4v', '.mov'].includes(extension.toLowerCase());
+export const titleIsHandlerName = (extension: string): boolean =>
+  ['.mp4', '.m4v', '.mov'].includes(extension.toLowerCase());
 
 /** What becomes of each existing track in a copy of extension `extension`. */
-export function planTracks(tracks: readonly ExistingTrack[], extension: string, language: string, replaceSameLanguage: boolean): TrackPlan[] {
+export function planTracks(
+  tracks: readonly ExistingTrack[],
+  extension: string,
+  language: string,
+  replaceSameLanguage: boolean,
+): TrackPlan[] {
   const copied = COPIED[extension.toLowerCase()];
   const textCodec = NEW_TRACK_CODEC[extension.toLowerCase()]?.('srt') ?? 'subrip';
   return tracks.map((track) => {
-    if (replaceSameLanguage && language !== 'und' && track.language === language) return { track, left: 'replaced' as const };
-    if ((copied === 'any' && track.codec !== 'mov_text') || (copied !== 'any' && copied?.has(track.codec))) return { track, codec: 'copy' };
+    if (replaceSameLanguage && language !== 'und' && track.language === language)
+      return { track, left: 'replaced' as const };
+    if ((copied === 'any' && track.codec !== 'mov_text') || (copied !== 'any' && copied?.has(track.codec)))
+      return { track, codec: 'copy' };
     if (TEXT_CODECS.has(track.codec)) return { track, codec: textCodec };
     return { track, left: 'unsupported' as const };
   });

@@ -5,12 +5,14 @@ import type { MessagePort } from 'node:worker_threads';
 export type CompiledModule = object;
 
 /** The two WebAssembly calls used here, typed. */
-export const webAssembly = (globalThis as unknown as {
-  WebAssembly: {
-    compile(bytes: Uint8Array): Promise<CompiledModule>;
-    instantiate(module: CompiledModule, imports: object): Promise<object>;
-  };
-}).WebAssembly;
+export const webAssembly = (
+  globalThis as unknown as {
+    WebAssembly: {
+      compile(bytes: Uint8Array): Promise<CompiledModule>;
+      instantiate(module: CompiledModule, imports: object): Promise<object>;
+    };
+  }
+).WebAssembly;
 
 /** One command for the worker. Paths in `args` name the worker's own file system, see wasm-ffmpeg.ts. */
 export interface WasmJobData {

@@ -43,7 +43,8 @@ interface FfmpegCore {
 type CoreFactory = (options: Record<string, unknown>) => Promise<FfmpegCore>;
 
 const job = workerData as WasmJobData;
-const post = (message: WasmWorkerMessage, transfer: ArrayBuffer[] = []): void => parentPort?.postMessage(message, transfer);
+const post = (message: WasmWorkerMessage, transfer: ArrayBuffer[] = []): void =>
+  parentPort?.postMessage(message, transfer);
 
 /** A slice of an input file, as WORKERFS asks for it; read by the FileReaderSync below. */
 interface FileSlice {
@@ -88,7 +89,8 @@ function fileDevice(fd: number): DeviceOps {
   return {
     read: () => 0,
     write: (_stream, buffer, offset, length, position) => writeSync(fd, buffer, offset, length, position),
-    llseek: (stream, offset, whence) => (whence === 0 ? offset : whence === 1 ? stream.position + offset : fstatSync(fd).size + offset),
+    llseek: (stream, offset, whence) =>
+      whence === 0 ? offset : whence === 1 ? stream.position + offset : fstatSync(fd).size + offset,
   };
 }
 
@@ -189,7 +191,8 @@ async function run(): Promise<void> {
     opened.push(fd);
     device(`/out/${index}`, fileDevice(fd));
   });
-  if (job.streamIn) device('/dev/in', streamInDevice(job.streamIn.port, new Int32Array(job.streamIn.signal), unseekable), true);
+  if (job.streamIn)
+    device('/dev/in', streamInDevice(job.streamIn.port, new Int32Array(job.streamIn.signal), unseekable), true);
   if (job.streamOut) device('/dev/out', streamOutDevice(unseekable));
 
   let code: number;
@@ -213,4 +216,6 @@ async function run(): Promise<void> {
   post({ type: 'done', code, stderr: stderr.join('\n'), stdout: probeOutput ?? stdout.join('\n') });
 }
 
-run().catch((error: unknown) => post({ type: 'done', code: 1, stderr: error instanceof Error ? error.message : String(error), stdout: '' }));
+run().catch((error: unknown) =>
+  post({ type: 'done', code: 1, stderr: error instanceof Error ? error.message : String(error), stdout: '' }),
+);

@@ -52,7 +52,10 @@ function spawnWorker(data: WasmJobData, transfer: MessagePort[]): Worker {
   if (__filename.endsWith('.ts')) {
     // Running from source (tests, benchmarks): load the TypeScript entry through tsx.
     const entry = path.join(__dirname, 'wasm-ffmpeg-worker.ts');
-    return new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register(); require(${JSON.stringify(entry)});`, { ...options, eval: true });
+    return new Worker(
+      `require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register(); require(${JSON.stringify(entry)});`,
+      { ...options, eval: true },
+    );
   }
   return new Worker(path.join(__dirname, 'media-wasm-worker.js'), options);
 }

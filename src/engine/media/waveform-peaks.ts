@@ -21,20 +21,24 @@ export class PeakBuckets {
   /** A byte left over when a chunk ends in the middle of a sample. */
   private carry: number | undefined;
 
-  constructor(readonly samplesPerBucket: number, expectedBuckets = 1024) {
-    if (!Number.isInteger(samplesPerBucket) || samplesPerBucket < 1) throw new TypeError(`Expected a positive integer of samples per bucket, got ${samplesPerBucket}`);
+  constructor(
+    readonly samplesPerBucket: number,
+    expectedBuckets = 1024,
+  ) {
+    if (!Number.isInteger(samplesPerBucket) || samplesPerBucket < 1)
+      throw new TypeError(`Expected a positive integer of samples per bucket, got ${samplesPerBucket}`);
     this.pairs = new Int16Array(Math.max(2, expectedBuckets * 2));
   }
 
   push(chunk: Uint8Array): void {
     let at = 0;
     if (this.carry !== undefined && chunk.length > 0) {
-      this.sample((this.carry | (chunk[0] << 8)) << 16 >> 16);
+      this.sample(((this.carry | (chunk[0] << 8)) << 16) >> 16);
       this.carry = undefined;
       at = 1;
     }
     const whole = at + Math.floor((chunk.length - at) / 2) * 2;
-    for (let i = at; i < whole; i += 2) this.sample((chunk[i] | (chunk[i + 1] << 8)) << 16 >> 16);
+    for (let i = at; i < whole; i += 2) this.sample(((chunk[i] | (chunk[i + 1] << 8)) << 16) >> 16);
     if (whole < chunk.length) this.carry = chunk[whole];
   }
 
@@ -95,17 +99,45 @@ export interface PeaksOptions {
 export type { WaveformPeaks };
 
 /** Streams the audio ffmpeg picks from `inputPath` through PeakBuckets. */
-export function computeWaveformPeaks(inputPath: string, tools: MediaTools, options: PeaksOptions): Promise<WaveformPeaks> {
+export function computeWaveformPeaks(
+  inputPath: string,
+  tools: MediaTools,
+  options: PeaksOptions,
+): Promise<WaveformPeaks> {
   const samplesPerBucket = PEAKS_SAMPLE_RATE / options.bucketsPerSecond;
-  if (!Number.isInteger(samplesPerBucket)) throw new TypeError(`Expected buckets per second that divide ${PEAKS_SAMPLE_RATE}, got ${options.bucketsPerSecond}`);
+  if (!Number.isInteger(samplesPerBucket))
+    throw new TypeError(
+      `Expected buckets per second that divide ${PEAKS_SAMPLE_RATE}, got ${options.bucketsPerSecond}`,
+    );
   const expected = options.expectedSeconds ?? 0;
   const expectedBuckets = Math.ceil(expected * options.bucketsPerSecond) + 1;
   const resume = options.resume && options.resume.length % 2 === 0 ? options.resume : undefined;
-  const buckets = resume ? PeakBuckets.continuing(samplesPerBucket, resume, expectedBuckets) : new PeakBuckets(samplesPerBucket, expectedBuckets);
+  const buckets = resume
+    ? PeakBuckets.continuing(samplesPerBucket, resume, expectedBuckets)
+    : new PeakBuckets(samplesPerBucket, expectedBuckets);
   const skippedSamples = resume ? (resume.length / 2) * samplesPerBucket : 0;
   // Seeking the input starts the decoding at the first bucket not drawn yet (at a bucket's edge, to the sample for PCM).
   const seek = skippedSamples > 0 ? ['-ss', (skippedSamples / PEAKS_SAMPLE_RATE).toFixed(6)] : [];
-  const args = ['-nostdin', '-hide_banner', '-nostats', '-v', 'error', ...seek, '-i', inputPath, '-vn', '-sn', '-dn', '-ac', '1', '-ar', String(PEAKS_SAMPLE_RATE), '-f', 's16le', 'pipe:1'];
+  const args = [
+    '-nostdin',
+    '-hide_banner',
+    '-nostats',
+    '-v',
+    'error',
+    ...seek,
+    '-i',
+    inputPath,
+    '-vn',
+    '-sn',
+    '-dn',
+    '-ac',
+    '1',
+    '-ar',
+    String(PEAKS_SAMPLE_RATE),
+    '-f',
+    's16le',
+    'pipe:1',
+  ];
   return new Promise((resolve, reject) => {
     if (options.yieldSignal?.aborted) return reject(new TaskYieldedError());
     const child = spawn(tools.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
@@ -130,10 +162,16 @@ export function computeWaveformPeaks(inputPath: string, tools: MediaTools, optio
     child.on('close', (code) => {
       options.yieldSignal?.removeEventListener('abort', onYield);
       if (code !== 0) {
-        reject(new UserFacingError(`The file is not a media file ffmpeg can read: ${firstErrorLine(stderr, inputPath)}`));
+        reject(
+          new UserFacingError(`The file is not a media file ffmpeg can read: ${firstErrorLine(stderr, inputPath)}`),
+        );
         return;
       }
-      resolve({ bucketsPerSecond: options.bucketsPerSecond, pairs: buckets.finish(), durationSeconds: bytes / 2 / PEAKS_SAMPLE_RATE });
+      resolve({
+        bucketsPerSecond: options.bucketsPerSecond,
+        pairs: buckets.finish(),
+        durationSeconds: bytes / 2 / PEAKS_SAMPLE_RATE,
+      });
     });
   });
 }

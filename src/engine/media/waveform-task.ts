@@ -4,7 +4,13 @@
  */
 import { utimes } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-import { UserFacingError, type ProgressReporter, type TaskOutcome, type WaveformResult, type WaveformTask } from '../../engine-api/protocol';
+import {
+  UserFacingError,
+  type ProgressReporter,
+  type TaskOutcome,
+  type WaveformResult,
+  type WaveformTask,
+} from '../../engine-api/protocol';
 import { findMediaTools } from './ffmpeg';
 import { probeMedia } from './probe-media';
 import { mediaVersion, readWaveformFile, waveformCachePath, writeWaveformFile } from '../../audio/waveform-file';
@@ -15,10 +21,20 @@ export const WAVEFORM_BACKEND = 'ffmpeg';
 /** The task as it may run, or a sentence saying why not (a message from a confused parent, never a crash). */
 export function checkWaveformTask(task: Record<string, unknown>): WaveformTask {
   const { mediaPath, dataDir, bucketsPerSecond } = task;
-  if (typeof mediaPath !== 'string' || !isAbsolute(mediaPath)) throw new UserFacingError('The waveform needs the absolute path of the media file.');
-  if (typeof dataDir !== 'string' || !isAbsolute(dataDir)) throw new UserFacingError('The waveform needs the absolute path of the data directory.');
-  if (typeof bucketsPerSecond !== 'number' || !Number.isInteger(bucketsPerSecond) || bucketsPerSecond < 1 || bucketsPerSecond > 1000 || PEAKS_SAMPLE_RATE % bucketsPerSecond !== 0) {
-    throw new UserFacingError(`The waveform's buckets per second must divide ${PEAKS_SAMPLE_RATE} and be at most 1000, got ${String(bucketsPerSecond)}.`);
+  if (typeof mediaPath !== 'string' || !isAbsolute(mediaPath))
+    throw new UserFacingError('The waveform needs the absolute path of the media file.');
+  if (typeof dataDir !== 'string' || !isAbsolute(dataDir))
+    throw new UserFacingError('The waveform needs the absolute path of the data directory.');
+  if (
+    typeof bucketsPerSecond !== 'number' ||
+    !Number.isInteger(bucketsPerSecond) ||
+    bucketsPerSecond < 1 ||
+    bucketsPerSecond > 1000 ||
+    PEAKS_SAMPLE_RATE % bucketsPerSecond !== 0
+  ) {
+    throw new UserFacingError(
+      `The waveform's buckets per second must divide ${PEAKS_SAMPLE_RATE} and be at most 1000, got ${String(bucketsPerSecond)}.`,
+    );
   }
   return { kind: 'waveform', mediaPath, dataDir, bucketsPerSecond };
 }
@@ -46,14 +62,28 @@ function keepStopped(peaksPath: string, completed: Int16Array): void {
  * Runs the task; when `yieldSignal` aborts it stops early with TaskYieldedError, keeping the buckets drawn so far
  * in this process, so that the task run again here continues where it stopped.
  */
-export async function runWaveformTask(task: WaveformTask, report: ProgressReporter, yieldSignal?: AbortSignal): Promise<TaskOutcome<WaveformResult>> {
+export async function runWaveformTask(
+  task: WaveformTask,
+  report: ProgressReporter,
+  yieldSignal?: AbortSignal,
+): Promise<TaskOutcome<WaveformResult>> {
   const version = await mediaVersion(task.mediaPath).catch(() => {
     throw new UserFacingError(`The media file ${task.mediaPath} cannot be read.`);
   });
   const peaksPath = waveformCachePath(task.dataDir, version, task.bucketsPerSecond);
-  const outcome = (peaks: { pairs: Int16Array; durationSeconds: number }, cached: boolean): TaskOutcome<WaveformResult> => ({
+  const outcome = (
+    peaks: { pairs: Int16Array; durationSeconds: number },
+    cached: boolean,
+  ): TaskOutcome<WaveformResult> => ({
     backend: WAVEFORM_BACKEND,
-    result: { peaksPath, buckets: peaks.pairs.length / 2, bucketsPerSecond: task.bucketsPerSecond, durationSeconds: peaks.durationSeconds, cached, engineMaxRssBytes: maxRssBytes() },
+    result: {
+      peaksPath,
+      buckets: peaks.pairs.length / 2,
+      bucketsPerSecond: task.bucketsPerSecond,
+      durationSeconds: peaks.durationSeconds,
+      cached,
+      engineMaxRssBytes: maxRssBytes(),
+    },
   });
   const cached = await readWaveformFile(peaksPath);
   if (cached && cached.bucketsPerSecond === task.bucketsPerSecond) {

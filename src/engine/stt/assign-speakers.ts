@@ -15,7 +15,10 @@ export interface SpeakerAssignment {
  * assignSpeakers([{ start: 0, end: 2, text: 'hi', words: [] }], [{ start: 0, end: 3, speaker: 7 }])
  * // { segments: [{ start: 0, end: 2, text: 'hi', speaker: 'Speaker 1', words: [] }], speakers: ['Speaker 1'] }
  */
-export function assignSpeakers(segments: readonly TranscriptSegment[], turns: readonly SpeakerTurn[]): SpeakerAssignment {
+export function assignSpeakers(
+  segments: readonly TranscriptSegment[],
+  turns: readonly SpeakerTurn[],
+): SpeakerAssignment {
   const ordered = [...turns].sort((a, b) => a.start - b.start);
   const labels = new Map<number, string>();
   const labelOf = (speaker: number | null): string | undefined => {

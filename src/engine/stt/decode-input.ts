@@ -73,7 +73,10 @@ export async function decodeInput(
 
 function tooLong(seconds: number | null): UserFacingError {
   const limit = MAX_TRANSCRIBE_SECONDS / 3600;
-  const length = seconds === null ? 'longer than that' : `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min long`;
+  const length =
+    seconds === null
+      ? 'longer than that'
+      : `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min long`;
   return new UserFacingError(
     `A job transcribes at most ${limit} hours of audio, and the part to transcribe is ${length}: ` +
       'split it with cropStartSeconds and cropEndSeconds.',

@@ -10,7 +10,11 @@ import type { SpeechRange } from './speech-timeline';
  * `heard` is in seconds of the decoded audio, which starts `offsetSeconds` into the media when it was
  * cropped; segments are in media seconds. A segment with no flag gets no `flags` field.
  */
-export function flagSegments(segments: TranscriptSegment[], heard: readonly SpeechRange[] | undefined, offsetSeconds: number): TranscriptSegment[] {
+export function flagSegments(
+  segments: TranscriptSegment[],
+  heard: readonly SpeechRange[] | undefined,
+  offsetSeconds: number,
+): TranscriptSegment[] {
   const speech = heard?.map((range) => ({ start: range.start + offsetSeconds, end: range.end + offsetSeconds }));
   const flags = hallucinationFlags(segments, speech ? { speech } : {});
   return segments.map((segment, i) => (flags[i].length > 0 ? { ...segment, flags: flags[i] } : segment));

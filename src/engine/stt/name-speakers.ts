@@ -9,7 +9,12 @@ import path from 'node:path';
 import { cosineSimilarity, readKnownSpeakers, SPEAKER_MATCH_THRESHOLD } from '../../voices/known-speakers';
 import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import { mediaToolchain } from '../media/media-toolchain';
-import { REFERENCE_SPEAKERS_FILE, UserFacingError, type ReferenceSpeakers, type SttTask } from '../../engine-api/protocol';
+import {
+  REFERENCE_SPEAKERS_FILE,
+  UserFacingError,
+  type ReferenceSpeakers,
+  type SttTask,
+} from '../../engine-api/protocol';
 import type { SpeakerAssignment } from './assign-speakers';
 import { decodeInput } from './decode-input';
 import { modelsDirOf } from '../../models/model-files';
@@ -29,10 +34,16 @@ export async function referenceVoices(task: SttTask, embeddingModel: string, thr
   if (listed !== undefined) {
     const { speakers } = JSON.parse(listed) as ReferenceSpeakers;
     for (const { name, file } of speakers) {
-      const clip = await decodeInput(path.join(task.workDir, path.basename(file)), {}, mediaToolchain(), () => undefined)
-        .catch((error: unknown) => {
-          throw new UserFacingError(`The reference clip of ${JSON.stringify(name)} could not be decoded: ${error instanceof Error ? error.message : String(error)}`);
-        });
+      const clip = await decodeInput(
+        path.join(task.workDir, path.basename(file)),
+        {},
+        mediaToolchain(),
+        () => undefined,
+      ).catch((error: unknown) => {
+        throw new UserFacingError(
+          `The reference clip of ${JSON.stringify(name)} could not be decoded: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      });
       const embedding = speakerEmbedding(clip.pcm, embeddingModel, threads);
       if (embedding) voices.push({ name, embedding });
     }
@@ -46,7 +57,14 @@ export async function referenceVoices(task: SttTask, embeddingModel: string, thr
 }
 
 /** The assignment with matched speakers renamed (segments, words and the speaker list). */
-export function nameSpeakers(assignment: SpeakerAssignment, pcm: Int16Array, offsetSeconds: number, voices: readonly Voice[], embeddingModel: string, threads: number): SpeakerAssignment {
+export function nameSpeakers(
+  assignment: SpeakerAssignment,
+  pcm: Int16Array,
+  offsetSeconds: number,
+  voices: readonly Voice[],
+  embeddingModel: string,
+  threads: number,
+): SpeakerAssignment {
   if (voices.length === 0) return assignment;
   const candidates: Array<{ label: string; name: string; score: number }> = [];
   for (const label of assignment.speakers) {
@@ -62,13 +80,16 @@ export function nameSpeakers(assignment: SpeakerAssignment, pcm: Int16Array, off
     if (!names.has(label) && ![...names.values()].includes(name)) names.set(label, name);
   }
   if (names.size === 0) return assignment;
-  const rename = (label: string | undefined): string | undefined => (label === undefined ? undefined : names.get(label) ?? label);
+  const rename = (label: string | undefined): string | undefined =>
+    label === undefined ? undefined : (names.get(label) ?? label);
   return {
     speakers: assignment.speakers.map((label) => rename(label) as string),
     segments: assignment.segments.map((segment) => ({
       ...segment,
       ...(segment.speaker === undefined ? {} : { speaker: rename(segment.speaker) }),
-      words: segment.words.map((word) => (word.speaker === undefined ? word : { ...word, speaker: rename(word.speaker) })),
+      words: segment.words.map((word) =>
+        word.speaker === undefined ? word : { ...word, speaker: rename(word.speaker) },
+      ),
     })),
   };
 }

@@ -10,9 +10,10 @@ const slot = warmModelSlot<ParakeetContext>({
   // The same native part as whisper.cpp: the binding ships both.
   prepare: requireWhisper,
   init: (modelPath) => initParakeet({ filePath: modelPath, useGpu: false }),
-  loadFailed: (modelPath) => new UserFacingError(
-    `The speech-to-text model ${path.basename(modelPath)} could not be loaded as a Parakeet model; it may be damaged. Reinstall it.`,
-  ),
+  loadFailed: (modelPath) =>
+    new UserFacingError(
+      `The speech-to-text model ${path.basename(modelPath)} could not be loaded as a Parakeet model; it may be damaged. Reinstall it.`,
+    ),
 });
 
 /** The Parakeet context for `modelPath`, loaded once per engine process; another path replaces it. */
@@ -26,7 +27,11 @@ export const releaseParakeetModel = (): Promise<void> => slot.release();
  * Binding 1.1.3 returns the text as one segment spanning the whole call, times in milliseconds, with no
  * token times, progress or live callbacks: callers cut long audio into stretches to get finer times.
  */
-export async function transcribeWithParakeet(context: ParakeetContext, pcm: Int16Array, threads: number): Promise<WhisperSegment[]> {
+export async function transcribeWithParakeet(
+  context: ParakeetContext,
+  pcm: Int16Array,
+  threads: number,
+): Promise<WhisperSegment[]> {
   const exact = pcm.byteOffset === 0 && pcm.byteLength === pcm.buffer.byteLength ? pcm : pcm.slice();
   const result = await context.transcribeData(exact.buffer as ArrayBuffer, { maxThreads: threads }).promise;
   return result.segments.map((segment) => ({ text: segment.text, startMs: segment.t0, endMs: segment.t1 }));

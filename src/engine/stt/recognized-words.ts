@@ -15,7 +15,8 @@ export interface RecognizedWord {
 const BROKEN = '\uFFFD';
 
 // Scripts written without spaces between words: each token there is a word of its own.
-const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}]/u;
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}]/u;
 
 /**
  * Merges pieces into words: a piece that starts with a space starts a word, any other piece (`icans`, `,`)

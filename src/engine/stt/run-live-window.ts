@@ -6,7 +6,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
-import { STT_BACKEND, UserFacingError, type LiveWindowResult, type LiveWindowTask, type TaskOutcome } from '../../engine-api/protocol';
+import {
+  STT_BACKEND,
+  UserFacingError,
+  type LiveWindowResult,
+  type LiveWindowTask,
+  type TaskOutcome,
+} from '../../engine-api/protocol';
 import { buildSegments } from './build-segments';
 import { engineConfig } from '../../engine-api/engine-config';
 import { findVadModel, modelsDirOf } from '../../models/model-files';
@@ -23,7 +29,10 @@ const ignoreProgress = (): void => undefined;
 
 export async function runLiveWindowTask(task: LiveWindowTask): Promise<TaskOutcome<LiveWindowResult>> {
   const requested = toWhisperLanguage(task.language);
-  if (requested === null) throw new UserFacingError(`Whisper cannot transcribe the language "${task.language}"; use a code such as en, de or fr, or auto.`);
+  if (requested === null)
+    throw new UserFacingError(
+      `Whisper cannot transcribe the language "${task.language}"; use a code such as en, de or fr, or auto.`,
+    );
   const bytes = await readFile(task.pcmPath);
   const heard = new Int16Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.byteLength / 2));
   const durationSeconds = heard.length / SPEECH_SAMPLE_RATE;
@@ -32,8 +41,14 @@ export async function runLiveWindowTask(task: LiveWindowTask): Promise<TaskOutco
 
   const vadModel = await findVadModel(task.modelPath, engineConfig());
   const speechFrom = samplesAt(task.speechFrom, pcm.length);
-  const found = vadModel ? await detectSpeech(pcm.subarray(speechFrom), vadModel, threads, undefined, { threshold: task.vadThreshold }) : null;
-  const speech = found?.map((range) => ({ start: range.start + speechFrom / SPEECH_SAMPLE_RATE, end: range.end + speechFrom / SPEECH_SAMPLE_RATE })) ?? null;
+  const found = vadModel
+    ? await detectSpeech(pcm.subarray(speechFrom), vadModel, threads, undefined, { threshold: task.vadThreshold })
+    : null;
+  const speech =
+    found?.map((range) => ({
+      start: range.start + speechFrom / SPEECH_SAMPLE_RATE,
+      end: range.end + speechFrom / SPEECH_SAMPLE_RATE,
+    })) ?? null;
   const result: LiveWindowResult = { durationSeconds, speech, text: '', words: [], language: requested };
   const decodeFrom = samplesAt(task.decodeFrom, pcm.length);
   const window = pcm.subarray(decodeFrom);
@@ -44,11 +59,20 @@ export async function runLiveWindowTask(task: LiveWindowTask): Promise<TaskOutco
   // VAD pass over it would cost more than the decode. A committed utterance is decoded as a file job would be.
   const kept = task.preview ? asIs(window) : await keepSpeech(task.modelPath, window, threads, ignoreProgress);
   const hints = { ...(task.prompt ? { prompt: task.prompt } : {}), ...(task.preview ? { noFallback: true } : {}) };
-  const recognized = capTokens(await recognize(recognizer, kept, requested, threads, ignoreProgress, { hints }), task.maxTokens);
-  const placement = { toDecodedSeconds: kept.toSourceSeconds, offsetSeconds: decodeFrom / SPEECH_SAMPLE_RATE, endSeconds: durationSeconds, punctuation: true };
-  const built = recognized.timing === 'tokens'
-    ? segmentsFromPieces(recognized.pieces, recognized.text, placement)
-    : buildSegments(recognized.pieces, placement);
+  const recognized = capTokens(
+    await recognize(recognizer, kept, requested, threads, ignoreProgress, { hints }),
+    task.maxTokens,
+  );
+  const placement = {
+    toDecodedSeconds: kept.toSourceSeconds,
+    offsetSeconds: decodeFrom / SPEECH_SAMPLE_RATE,
+    endSeconds: durationSeconds,
+    punctuation: true,
+  };
+  const built =
+    recognized.timing === 'tokens'
+      ? segmentsFromPieces(recognized.pieces, recognized.text, placement)
+      : buildSegments(recognized.pieces, placement);
   return {
     backend: recognizer.backend,
     result: {

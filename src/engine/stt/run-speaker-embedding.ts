@@ -8,7 +8,12 @@ import path from 'node:path';
 import { MIN_ENROLL_SPEECH_SECONDS } from '../../voices/known-speakers';
 import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import { mediaToolchain } from '../media/media-toolchain';
-import { UserFacingError, type SpeakerEmbeddingResult, type SpeakerEmbeddingTask, type TaskOutcome } from '../../engine-api/protocol';
+import {
+  UserFacingError,
+  type SpeakerEmbeddingResult,
+  type SpeakerEmbeddingTask,
+  type TaskOutcome,
+} from '../../engine-api/protocol';
 import { decodeInput } from './decode-input';
 import { engineConfig } from '../../engine-api/engine-config';
 import { findVadModelIn } from '../../models/model-files';
@@ -17,10 +22,14 @@ import { compactSpeech } from './speech-timeline';
 import { detectSpeech } from './speech-vad';
 import { sttThreadCount } from './whisper-session';
 
-export async function runSpeakerEmbeddingTask(task: SpeakerEmbeddingTask): Promise<TaskOutcome<SpeakerEmbeddingResult>> {
+export async function runSpeakerEmbeddingTask(
+  task: SpeakerEmbeddingTask,
+): Promise<TaskOutcome<SpeakerEmbeddingResult>> {
   const model = path.join(task.modelsDir, 'diarization', 'embedding.onnx');
   await access(model).catch(() => {
-    throw new UserFacingError('Speakers are recognized with the diarization models, which are not installed: install them first (models install).');
+    throw new UserFacingError(
+      'Speakers are recognized with the diarization models, which are not installed: install them first (models install).',
+    );
   });
   const threads = sttThreadCount();
   const input = await decodeInput(task.inputPath, {}, mediaToolchain(), () => undefined);
@@ -32,7 +41,9 @@ export async function runSpeakerEmbeddingTask(task: SpeakerEmbeddingTask): Promi
   const speechSeconds = Math.round((speech.length / SPEECH_SAMPLE_RATE) * 100) / 100;
   if (speechSeconds === 0) throw new UserFacingError('The clip holds no speech.');
   if (speechSeconds < MIN_ENROLL_SPEECH_SECONDS) {
-    throw new UserFacingError(`The clip holds ${speechSeconds} s of speech; a speaker needs at least ${MIN_ENROLL_SPEECH_SECONDS} s to be recognized.`);
+    throw new UserFacingError(
+      `The clip holds ${speechSeconds} s of speech; a speaker needs at least ${MIN_ENROLL_SPEECH_SECONDS} s to be recognized.`,
+    );
   }
   const embedding = speakerEmbedding(speech, model, threads);
   if (!embedding) throw new UserFacingError('The clip is too short for the speaker embedding model.');

@@ -3,7 +3,14 @@
  * stretches of speech with Silero VAD (the same detector STT jobs skip silence with).
  */
 import { findMediaTools } from '../media/ffmpeg';
-import { stopIfAskedToYield, VAD_BACKEND, type ProgressReporter, type SpeechRegionsResult, type SpeechRegionsTask, type TaskOutcome } from '../../engine-api/protocol';
+import {
+  stopIfAskedToYield,
+  VAD_BACKEND,
+  type ProgressReporter,
+  type SpeechRegionsResult,
+  type SpeechRegionsTask,
+  type TaskOutcome,
+} from '../../engine-api/protocol';
 import { decodeInput } from './decode-input';
 import { detectSpeech } from './speech-vad';
 import { sttThreadCount } from './whisper-session';
@@ -15,9 +22,19 @@ const DECODING_SHARE = 20;
  * Runs the task; when `yieldSignal` aborts it stops with TaskYieldedError at once while decoding, or after the
  * piece of VAD in hand (up to two minutes of audio: longer than the host waits, which then ends the process).
  */
-export async function runSpeechRegionsTask(task: SpeechRegionsTask, report: ProgressReporter, yieldSignal?: AbortSignal): Promise<TaskOutcome<SpeechRegionsResult>> {
+export async function runSpeechRegionsTask(
+  task: SpeechRegionsTask,
+  report: ProgressReporter,
+  yieldSignal?: AbortSignal,
+): Promise<TaskOutcome<SpeechRegionsResult>> {
   report('decoding', 0);
-  const input = await decodeInput(task.inputPath, {}, findMediaTools(), (fraction) => report('decoding', DECODING_SHARE * fraction), yieldSignal);
+  const input = await decodeInput(
+    task.inputPath,
+    {},
+    findMediaTools(),
+    (fraction) => report('decoding', DECODING_SHARE * fraction),
+    yieldSignal,
+  );
   stopIfAskedToYield(yieldSignal);
   report('detecting_speech', DECODING_SHARE);
   const found = await detectSpeech(input.pcm, task.vadModelPath, sttThreadCount(), (fraction) => {

@@ -4,7 +4,13 @@ import type { SttResult } from '../../contract/types';
 import type { Transcript } from '../../subtitles/types';
 import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import { mediaToolchain } from '../media/media-toolchain';
-import { STT_BACKEND, UserFacingError, type ProgressReporter, type SttTask, type TaskOutcome } from '../../engine-api/protocol';
+import {
+  STT_BACKEND,
+  UserFacingError,
+  type ProgressReporter,
+  type SttTask,
+  type TaskOutcome,
+} from '../../engine-api/protocol';
 import { assignSpeakers, type SpeakerAssignment } from './assign-speakers';
 import { nameSpeakers, referenceVoices } from './name-speakers';
 import { buildSegments } from './build-segments';
@@ -51,7 +57,9 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
   const threads = sttThreadCount();
 
   progress('decoding', 0);
-  const input = await decodeInput(task.inputPath, options, mediaToolchain(), (fraction) => progress('decoding', fraction));
+  const input = await decodeInput(task.inputPath, options, mediaToolchain(), (fraction) =>
+    progress('decoding', fraction),
+  );
   progress('decoding', 1);
 
   progress('loading_model', 0);
@@ -63,11 +71,21 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
   const toSource = (ms: number): number =>
     Math.round(Math.min(input.endSeconds, input.startSeconds + speech.toSourceSeconds(ms / 1000)) * 1000) / 1000;
   const onSegments = report.segments
-    ? (found: WhisperSegment[]) => report.segments?.(found
-      .map((segment) => ({ start: toSource(segment.startMs), end: toSource(segment.endMs), text: segment.text.trim() }))
-      .filter((segment) => segment.text.length > 0))
+    ? (found: WhisperSegment[]) =>
+        report.segments?.(
+          found
+            .map((segment) => ({
+              start: toSource(segment.startMs),
+              end: toSource(segment.endMs),
+              text: segment.text.trim(),
+            }))
+            .filter((segment) => segment.text.length > 0),
+        )
     : undefined;
-  const recognized = await recognize(recognizer, speech, requested, threads, progress, { hints: task.whisper, onSegments });
+  const recognized = await recognize(recognizer, speech, requested, threads, progress, {
+    hints: task.whisper,
+    onSegments,
+  });
 
   const placement = {
     toDecodedSeconds: speech.toSourceSeconds,
@@ -75,11 +93,14 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
     endSeconds: input.endSeconds,
     punctuation: options.punctuation,
   };
-  const built = recognized.timing === 'tokens'
-    ? segmentsFromPieces(recognized.pieces, recognized.text, placement)
-    : buildSegments(recognized.pieces, placement);
+  const built =
+    recognized.timing === 'tokens'
+      ? segmentsFromPieces(recognized.pieces, recognized.text, placement)
+      : buildSegments(recognized.pieces, placement);
 
-  const diarized = options.diarizationEnabled ? await diarize(task, input.pcm, input.startSeconds, threads, progress) : null;
+  const diarized = options.diarizationEnabled
+    ? await diarize(task, input.pcm, input.startSeconds, threads, progress)
+    : null;
   const assigned = diarized
     ? await namedSpeakers(task, assignSpeakers(built.segments, diarized), input.pcm, input.startSeconds, threads)
     : { segments: built.segments, speakers: null };
@@ -111,11 +132,19 @@ export async function runSttTask(task: SttTask, report: ProgressReporter): Promi
       transcriptFormats: [...TRANSCRIPT_FORMATS],
       model: transcript.model,
       ...(requested === 'auto' && recognizer.engine === 'whisper.cpp' && recognizer.language === 'en'
-        ? { languageNote: `auto means English here: the model ${transcript.model} is English-only, so it cannot detect a language.` }
+        ? {
+            languageNote: `auto means English here: the model ${transcript.model} is English-only, so it cannot detect a language.`,
+          }
         : {}),
       // What whisper was given beyond the contract's options (only when something was).
       ...(task.whisper && Object.keys(task.whisper).length > 0
-        ? { whisper: { prompt: task.whisper.prompt !== undefined, task: task.whisper.translate ? 'translate' : 'transcribe', temperature: task.whisper.temperature ?? 0 } }
+        ? {
+            whisper: {
+              prompt: task.whisper.prompt !== undefined,
+              task: task.whisper.translate ? 'translate' : 'transcribe',
+              temperature: task.whisper.temperature ?? 0,
+            },
+          }
         : {}),
     },
   };
@@ -129,14 +158,21 @@ export interface Speech extends SpeechTimeline {
 }
 
 /** Only the speech, when a VAD model is installed; else all of the audio. */
-export async function keepSpeech(modelPath: string, pcm: Int16Array, threads: number, progress: StepReporter): Promise<Speech> {
+export async function keepSpeech(
+  modelPath: string,
+  pcm: Int16Array,
+  threads: number,
+  progress: StepReporter,
+): Promise<Speech> {
   const vadModel = await findVadModel(modelPath, engineConfig());
   progress('transcribing', 0);
   if (!vadModel) {
     const all = [{ start: 0, end: pcm.length / SPEECH_SAMPLE_RATE }];
     return { samples: pcm, toSourceSeconds: (seconds) => seconds, stretches: all, vadShare: 0 };
   }
-  const ranges = await detectSpeech(pcm, vadModel, threads, (fraction) => progress('transcribing', VAD_SHARE * fraction));
+  const ranges = await detectSpeech(pcm, vadModel, threads, (fraction) =>
+    progress('transcribing', VAD_SHARE * fraction),
+  );
   return { ...compactSpeech(pcm, ranges, SPEECH_SAMPLE_RATE), vadShare: VAD_SHARE, heard: ranges };
 }
 
@@ -150,7 +186,12 @@ export async function recognize(
 ): Promise<Recognition> {
   // Nothing was heard, so nothing was detected: `auto` stays undetermined even on an English-only model.
   if (speech.samples.length === 0) {
-    return { language: requested === 'auto' ? UNDETERMINED_LANGUAGE : recognizer.language, pieces: [], text: '', timing: 'tokens' };
+    return {
+      language: requested === 'auto' ? UNDETERMINED_LANGUAGE : recognizer.language,
+      pieces: [],
+      text: '',
+      timing: 'tokens',
+    };
   }
   // whisper detects the language before its first progress report, which switches back to transcribing
   // (Parakeet has no such step: it recognizes whatever of its languages it hears).
@@ -168,7 +209,13 @@ export async function recognize(
 }
 
 /** The speakers whose voice matches a reference clip of the job or an enrolled speaker, named. */
-async function namedSpeakers(task: SttTask, assignment: SpeakerAssignment, pcm: Int16Array, offsetSeconds: number, threads: number): Promise<SpeakerAssignment> {
+async function namedSpeakers(
+  task: SttTask,
+  assignment: SpeakerAssignment,
+  pcm: Int16Array,
+  offsetSeconds: number,
+  threads: number,
+): Promise<SpeakerAssignment> {
   const models = await findDiarizationModels(task.modelPath);
   if (!models) return assignment;
   const voices = await referenceVoices(task, models.embedding, threads);

@@ -27,7 +27,11 @@ let loaded: { model: string; extractor: SherpaExtractor } | null = null;
 export function speakerEmbedding(pcm: Int16Array, model: string, threads: number): number[] | null {
   if (pcm.length === 0) return null;
   if (engineConfig().fixedSpeakerEmbedding) return [1, 0, 0, 0];
-  if (loaded?.model !== model) loaded = { model, extractor: new (requireSherpa<SherpaModule>().SpeakerEmbeddingExtractor)({ model, numThreads: threads }) };
+  if (loaded?.model !== model)
+    loaded = {
+      model,
+      extractor: new (requireSherpa<SherpaModule>().SpeakerEmbeddingExtractor)({ model, numThreads: threads }),
+    };
   const { extractor } = loaded;
   const stream = extractor.createStream();
   const samples = new Float32Array(pcm.length);

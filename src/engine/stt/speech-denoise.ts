@@ -11,10 +11,15 @@ import { UserFacingError } from '../../engine-api/protocol';
 
 interface SherpaDenoiser {
   readonly sampleRate: number;
-  run(request: { samples: Float32Array; sampleRate: number; enableExternalBuffer?: boolean }): { samples: Float32Array; sampleRate: number };
+  run(request: { samples: Float32Array; sampleRate: number; enableExternalBuffer?: boolean }): {
+    samples: Float32Array;
+    sampleRate: number;
+  };
 }
 interface SherpaModule {
-  OfflineSpeechDenoiser: new (config: { model: { gtcrn: { model: string }; numThreads: number; debug: boolean } }) => SherpaDenoiser;
+  OfflineSpeechDenoiser: new (config: {
+    model: { gtcrn: { model: string }; numThreads: number; debug: boolean };
+  }) => SherpaDenoiser;
 }
 
 let loaded: { model: string; denoiser: SherpaDenoiser } | null = null;
@@ -30,12 +35,22 @@ export async function findDenoiserModel(modelsDir: string): Promise<string | nul
 export async function denoiseSpeech(pcm: Int16Array, modelsDir: string, threads: number): Promise<Int16Array> {
   if (pcm.length === 0) return pcm;
   const model = await findDenoiserModel(modelsDir);
-  if (!model) throw new UserFacingError(`Noise reduction needs the GTCRN speech enhancement model: put gtcrn_simple.onnx in ${path.join(modelsDir, 'enhancement')}, or set noise_reduction to null.`);
-  if (loaded?.model !== model) loaded = { model, denoiser: new (requireSherpa<SherpaModule>().OfflineSpeechDenoiser)({ model: { gtcrn: { model }, numThreads: threads, debug: false } }) };
+  if (!model)
+    throw new UserFacingError(
+      `Noise reduction needs the GTCRN speech enhancement model: put gtcrn_simple.onnx in ${path.join(modelsDir, 'enhancement')}, or set noise_reduction to null.`,
+    );
+  if (loaded?.model !== model)
+    loaded = {
+      model,
+      denoiser: new (requireSherpa<SherpaModule>().OfflineSpeechDenoiser)({
+        model: { gtcrn: { model }, numThreads: threads, debug: false },
+      }),
+    };
   const samples = new Float32Array(pcm.length);
   for (let i = 0; i < pcm.length; i += 1) samples[i] = pcm[i] / 32768;
   const cleaned = loaded.denoiser.run({ samples, sampleRate: SPEECH_SAMPLE_RATE, enableExternalBuffer: false });
-  if (cleaned.sampleRate !== SPEECH_SAMPLE_RATE) throw new Error(`The denoiser answered ${cleaned.sampleRate} Hz audio, not ${SPEECH_SAMPLE_RATE} Hz.`);
+  if (cleaned.sampleRate !== SPEECH_SAMPLE_RATE)
+    throw new Error(`The denoiser answered ${cleaned.sampleRate} Hz audio, not ${SPEECH_SAMPLE_RATE} Hz.`);
   // The same length as the input, so times in the session stay where they were.
   const out = new Int16Array(pcm.length);
   for (let i = 0; i < out.length && i < cleaned.samples.length; i += 1) {

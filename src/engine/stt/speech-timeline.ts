@@ -58,11 +58,18 @@ export function compactSpeech(
   return {
     samples,
     toSourceSeconds: (seconds, edge) => toSource(pieces, gap, seconds * sampleRate, edge) / sampleRate,
-    stretches: pieces.map((piece) => ({ start: piece.at / sampleRate, end: (piece.at + piece.to - piece.from) / sampleRate })),
+    stretches: pieces.map((piece) => ({
+      start: piece.at / sampleRate,
+      end: (piece.at + piece.to - piece.from) / sampleRate,
+    })),
   };
 }
 
-function toSampleStretches(length: number, ranges: readonly SpeechRange[], sampleRate: number): Array<[number, number]> {
+function toSampleStretches(
+  length: number,
+  ranges: readonly SpeechRange[],
+  sampleRate: number,
+): Array<[number, number]> {
   const sorted = ranges
     .map((range): [number, number] => [
       Math.max(0, Math.round(range.start * sampleRate)),

@@ -4,7 +4,8 @@ const WORD_SYMBOLS = new Set(['%', '‰', '‱', '&', '@', '#', '*', '/', '\\', 
 // In order: an apostrophe inside a word (don't, l'homme); a hyphen inside a word or code (well-known,
 // COVID-19); a decimal point, thousands separator or clock colon inside a number (3.5, 1,000, 10:30);
 // otherwise any punctuation mark (captured).
-const PUNCTUATION = /(?<=\p{L})['’ʼ](?=\p{L})|(?<=[\p{L}\p{N}])[-‐‑](?=[\p{L}\p{N}])|(?<=\p{N})[.,:](?=\p{N})|(\p{P})/gu;
+const PUNCTUATION =
+  /(?<=\p{L})['’ʼ](?=\p{L})|(?<=[\p{L}\p{N}])[-‐‑](?=[\p{L}\p{N}])|(?<=\p{N})[.,:](?=\p{N})|(\p{P})/gu;
 
 // Chinese and Japanese punctuation sits between words without spaces: dropping it must not add one.
 const CJK_PUNCTUATION = /^[\u3000-\u303f\uff00-\uffef]$/u;

@@ -28,7 +28,9 @@ export async function readWhisperModelHeader(modelPath: string): Promise<Whisper
     const bytes = Buffer.alloc(8);
     const { bytesRead } = await handle.read(bytes, 0, bytes.length, null);
     if (bytesRead < bytes.length || bytes.readUInt32LE(0) !== GGML_MAGIC) {
-      throw new UserFacingError(`The speech-to-text model ${path.basename(modelPath)} is not a whisper.cpp model; reinstall it.`);
+      throw new UserFacingError(
+        `The speech-to-text model ${path.basename(modelPath)} is not a whisper.cpp model; reinstall it.`,
+      );
     }
     const vocabularySize = bytes.readInt32LE(4);
     return { vocabularySize, multilingual: vocabularySize >= MULTILINGUAL_VOCABULARY };

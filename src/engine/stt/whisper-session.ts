@@ -54,9 +54,10 @@ export interface WhisperRunOptions {
 const slot = warmModelSlot<WhisperContext>({
   prepare: requireWhisper,
   init: (modelPath) => initWhisper({ filePath: modelPath, useGpu: false }),
-  loadFailed: (modelPath) => new UserFacingError(
-    `The speech-to-text model ${path.basename(modelPath)} could not be loaded; it may be damaged. Reinstall it.`,
-  ),
+  loadFailed: (modelPath) =>
+    new UserFacingError(
+      `The speech-to-text model ${path.basename(modelPath)} could not be loaded; it may be damaged. Reinstall it.`,
+    ),
 });
 
 /** The whisper context for `modelPath`, loaded once per engine process; another path replaces it. */
@@ -86,8 +87,12 @@ export async function transcribePcm16(
     // whisper's progress can pass 100 when a window's timestamps run past the audio: clamp it.
     onProgress: (percent) => options.onProgress?.(Math.min(100, Math.max(0, percent)) / 100),
     ...(options.onSegments
-      ? { onNewSegments: (found: { segments: Array<{ text: string; t0: number; t1: number }> }) =>
-        options.onSegments?.(found.segments.map((segment) => ({ text: segment.text, startMs: segment.t0, endMs: segment.t1 }))) }
+      ? {
+          onNewSegments: (found: { segments: Array<{ text: string; t0: number; t1: number }> }) =>
+            options.onSegments?.(
+              found.segments.map((segment) => ({ text: segment.text, startMs: segment.t0, endMs: segment.t1 })),
+            ),
+        }
       : {}),
     ...(options.prompt ? { prompt: options.prompt } : {}),
     ...(options.translate ? { translate: true } : {}),
@@ -98,7 +103,7 @@ export async function transcribePcm16(
   const promptLanguage = options.multilingual ? result.language || null : null;
   return {
     // whisper_full_lang_id is only fresh when this run set it: take it for `auto`, never instead of a request.
-    language: options.language === 'auto' ? promptLanguage ?? options.language : options.language,
+    language: options.language === 'auto' ? (promptLanguage ?? options.language) : options.language,
     promptLanguage,
     segments: result.segments.map((segment) => ({ text: segment.text, startMs: segment.t0, endMs: segment.t1 })),
     text: result.result,

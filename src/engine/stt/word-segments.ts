@@ -50,9 +50,7 @@ export function buildWordSegments(
   const placed = placeWords(words, placement);
   const segments: TranscriptSegment[] = [];
   for (const group of groupWords(placed)) {
-    const kept = group
-      .map((word) => ({ word, text: clean(word.raw) }))
-      .filter(({ text }) => text.length > 0);
+    const kept = group.map((word) => ({ word, text: clean(word.raw) })).filter(({ text }) => text.length > 0);
     const text = clean(group.map((word) => word.raw).join(''));
     if (kept.length === 0 || text.length === 0) continue;
     const start = kept[0].word.start;
@@ -88,7 +86,10 @@ function placeWords(words: readonly RecognizedWord[], placement: SegmentPlacemen
   return [...words]
     .sort((a, b) => a.startMs - b.startMs)
     .map((word) => {
-      const start = Math.max(previousEnd, clamp(offsetSeconds + placement.toDecodedSeconds(word.startMs / 1000, 'start')));
+      const start = Math.max(
+        previousEnd,
+        clamp(offsetSeconds + placement.toDecodedSeconds(word.startMs / 1000, 'start')),
+      );
       const end = Math.max(start, clamp(offsetSeconds + placement.toDecodedSeconds(word.endMs / 1000, 'end')));
       previousEnd = end;
       return { raw: word.text, start, end, estimated: word.estimated };

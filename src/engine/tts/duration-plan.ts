@@ -15,7 +15,12 @@ export interface DurationReport {
   summary: { targetSeconds: number; naturalSeconds: number; stretchFactor: number; reachedTarget: boolean };
 }
 
-export function planDuration(samples: number, sampleRate: number, targetSeconds: number, speed: number): DurationReport {
+export function planDuration(
+  samples: number,
+  sampleRate: number,
+  targetSeconds: number,
+  speed: number,
+): DurationReport {
   if (!(targetSeconds > 0)) throw new TypeError(`Expected a positive duration, got ${targetSeconds}`);
   const natural = samples / sampleRate;
   const wanted = natural / targetSeconds;

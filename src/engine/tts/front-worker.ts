@@ -29,7 +29,9 @@ async function handle(request: FrontRequest): Promise<void> {
 }
 
 port.on('message', (request: FrontRequest) => {
-  queue = queue.then(() => handle(request)).catch((error: unknown) => {
-    reply({ type: 'error', message: error instanceof Error ? error.message : String(error) });
-  });
+  queue = queue
+    .then(() => handle(request))
+    .catch((error: unknown) => {
+      reply({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+    });
 });

@@ -58,7 +58,12 @@ export interface LiveTextSummary {
   gainDb: number;
 }
 
-export async function speakTextLive(chunks: readonly string[], engine: SpeechEngine, sink: AudioSink, options: LiveTextOptions): Promise<LiveTextSummary> {
+export async function speakTextLive(
+  chunks: readonly string[],
+  engine: SpeechEngine,
+  sink: AudioSink,
+  options: LiveTextOptions,
+): Promise<LiveTextSummary> {
   const rate = options.front.outputRate;
   // The front trims each chunk's edges, so the pause between chunks is written here, at the output rate.
   const pause = new Int16Array(Math.round((rate * CHUNK_PAUSE_SECONDS) / options.speed));
@@ -70,7 +75,10 @@ export async function speakTextLive(chunks: readonly string[], engine: SpeechEng
     const front = await startSpeechFront({ ...options.front, inputRate: engine.sampleRate });
     const before = done;
     try {
-      await recordText(group, engine, front, { speed: options.speed, onChunk: (characters) => options.onChunk(before + characters) });
+      await recordText(group, engine, front, {
+        speed: options.speed,
+        onChunk: (characters) => options.onChunk(before + characters),
+      });
     } catch (error) {
       await front.abort();
       throw error;

@@ -54,7 +54,11 @@ async function speakCue(text: string, engine: SpeechEngine, timelineRate: number
   return samples.slice(Math.max(0, first - margin), Math.min(samples.length, last + 1 + margin));
 }
 
-export async function recordNarration(cues: readonly SubtitleCue[], recorder: SpeechRecorder, options: NarrationOptions): Promise<CueReport[]> {
+export async function recordNarration(
+  cues: readonly SubtitleCue[],
+  recorder: SpeechRecorder,
+  options: NarrationOptions,
+): Promise<CueReport[]> {
   const rate = recorder.sampleRate;
   const maxSpeedFactor = Math.max(1, 2 / options.speed);
   const reports: CueReport[] = [];
@@ -62,14 +66,19 @@ export async function recordNarration(cues: readonly SubtitleCue[], recorder: Sp
   for (const [i, cue] of cues.entries()) {
     const next = cues[i + 1];
     const text = options.spokenText(cue);
-    const speech = text ? await speakCue(text, await options.engineFor(cue.speaker), rate, options.speed) : new Int16Array(0);
+    const speech = text
+      ? await speakCue(text, await options.engineFor(cue.speaker), rate, options.speed)
+      : new Int16Array(0);
     const speechSeconds = speech.length / rate;
     const slot = { start: cue.start, end: cue.end, nextStart: next?.start };
     const placement = fitCue(slot, speechSeconds, cursor, maxSpeedFactor);
     if (speech.length > 0) {
       let placed = speech;
       if (placement.speedFactor > 1) {
-        placed = fitLength(await stretchClip(speech, rate, placement.speedFactor), Math.round(placement.seconds * rate));
+        placed = fitLength(
+          await stretchClip(speech, rate, placement.speedFactor),
+          Math.round(placement.seconds * rate),
+        );
       }
       // The margin goes before the cue time, so the first audible sample lands on it.
       const margin = Math.round(rate * CUE_MARGIN_SECONDS);

@@ -6,7 +6,8 @@ export function readCues(source: string, format: 'srt' | 'vtt'): SubtitleCue[] {
   try {
     return parseSubtitles(source, format);
   } catch (error) {
-    if (error instanceof SubtitleError) throw new UserFacingError(`The ${format.toUpperCase()} text cannot be read: ${error.message}.`);
+    if (error instanceof SubtitleError)
+      throw new UserFacingError(`The ${format.toUpperCase()} text cannot be read: ${error.message}.`);
     throw error;
   }
 }

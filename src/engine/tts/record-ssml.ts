@@ -39,7 +39,11 @@ export interface SsmlRecordingOptions {
 /** What the recorder needs of a recording: a file spool for jobs, memory for Read Aloud (speak-ssml.ts). */
 export type SsmlRecording = Pick<SpeechRecorder, 'sampleRate' | 'length' | 'write' | 'padTo'>;
 
-export async function recordSsml(plan: SsmlPlan, recorder: SsmlRecording, options: SsmlRecordingOptions): Promise<Record<string, string>> {
+export async function recordSsml(
+  plan: SsmlPlan,
+  recorder: SsmlRecording,
+  options: SsmlRecordingOptions,
+): Promise<Record<string, string>> {
   const rate = recorder.sampleRate;
   const margin = Math.round(rate * SPEECH_MARGIN_SECONDS);
   const ignored: Record<string, string> = {};
@@ -61,7 +65,9 @@ export async function recordSsml(plan: SsmlPlan, recorder: SsmlRecording, option
         const inserted = await options.audio(step.src, rate);
         if (typeof inserted === 'string') {
           note('audio', `${inserted}; its text was spoken instead`);
-          sound = step.fallback ? await speak({ kind: 'speech', text: step.fallback, style: step.style, at: step.at }, rate, options, note) : new Int16Array(0);
+          sound = step.fallback
+            ? await speak({ kind: 'speech', text: step.fallback, style: step.style, at: step.at }, rate, options, note)
+            : new Int16Array(0);
         } else {
           sound = inserted;
           spoken = false;
@@ -70,7 +76,8 @@ export async function recordSsml(plan: SsmlPlan, recorder: SsmlRecording, option
         sound = await speak(step, rate, options, note);
       }
       if (sound.length > 0) {
-        if (previous === 'speech' || previous === 'audio') await recorder.padTo(recorder.length + Math.round(rate * JOIN_SECONDS));
+        if (previous === 'speech' || previous === 'audio')
+          await recorder.padTo(recorder.length + Math.round(rate * JOIN_SECONDS));
         options.onSound?.(index, recorder.length);
         await recorder.write(sound);
         endsInMargin = spoken;
@@ -94,16 +101,28 @@ async function speak(
   const engine = await options.engineFor(style, speed);
   let samples: Int16Array;
   if (engine.speakStyled) {
-    const spoken = await engine.speakStyled({ text: options.prepare(step.text, style.language), phonemes: step.phonemes, pitch: style.pitch });
+    const spoken = await engine.speakStyled({
+      text: options.prepare(step.text, style.language),
+      phonemes: step.phonemes,
+      pitch: style.pitch,
+    });
     samples = spoken.samples;
     if (step.phonemes && !spoken.usedPhonemes) {
-      note('phoneme', `${engine.backend} has no phoneme for a symbol in "${step.phonemes.ph}"; the written word was spoken`);
+      note(
+        'phoneme',
+        `${engine.backend} has no phoneme for a symbol in "${step.phonemes.ph}"; the written word was spoken`,
+      );
     }
   } else {
-    if (step.phonemes) note('phoneme', `${engine.backend} voices take text, not phonemes: the written word was spoken (with the lexicon's respelling when it has one)`);
+    if (step.phonemes)
+      note(
+        'phoneme',
+        `${engine.backend} voices take text, not phonemes: the written word was spoken (with the lexicon's respelling when it has one)`,
+      );
     if (style.pitch !== 1) note('prosody pitch', `${engine.backend} voices have no pitch control`);
     const parts: Int16Array[] = [];
-    for (const chunk of splitIntoChunks(options.prepare(step.text, style.language))) parts.push(await engine.synthesize(chunk));
+    for (const chunk of splitIntoChunks(options.prepare(step.text, style.language)))
+      parts.push(await engine.synthesize(chunk));
     samples = concatSamples(parts);
   }
   if (!engine.nativeSpeed && speed !== 1) samples = await stretchClip(samples, engine.sampleRate, speed);
@@ -125,6 +144,7 @@ async function speak(
 function withVolume(samples: Int16Array, volumeDb: number): Int16Array {
   if (volumeDb === 0) return samples;
   const gain = volumeDb === -Infinity ? 0 : 10 ** (volumeDb / 20);
-  for (let i = 0; i < samples.length; i++) samples[i] = Math.max(-32768, Math.min(32767, Math.round(samples[i] * gain)));
+  for (let i = 0; i < samples.length; i++)
+    samples[i] = Math.max(-32768, Math.min(32767, Math.round(samples[i] * gain)));
   return samples;
 }

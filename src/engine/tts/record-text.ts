@@ -21,9 +21,16 @@ export interface RecordTextOptions {
   words?: WordClock;
 }
 
-export async function recordText(chunks: readonly string[], engine: SpeechEngine, front: SpeechFront, options: RecordTextOptions): Promise<void> {
+export async function recordText(
+  chunks: readonly string[],
+  engine: SpeechEngine,
+  front: SpeechFront,
+  options: RecordTextOptions,
+): Promise<void> {
   // An engine's own rate does not shorten our pause; a time stretch (in the front) does.
-  const pause = new Int16Array(Math.round((engine.sampleRate * CHUNK_PAUSE_SECONDS) / (engine.nativeSpeed ? options.speed : 1)));
+  const pause = new Int16Array(
+    Math.round((engine.sampleRate * CHUNK_PAUSE_SECONDS) / (engine.nativeSpeed ? options.speed : 1)),
+  );
   let done = 0;
   const clock = options.words;
   const push = (samples: Int16Array): void => {
@@ -33,7 +40,8 @@ export async function recordText(chunks: readonly string[], engine: SpeechEngine
   for (const [index, chunk] of chunks.entries()) {
     if (index > 0) push(pause);
     const callStart = clock?.seconds ?? 0;
-    if (engine.stream) await engine.stream(chunk, push, clock && ((word) => clock.word(word.text, callStart, word.seconds)));
+    if (engine.stream)
+      await engine.stream(chunk, push, clock && ((word) => clock.word(word.text, callStart, word.seconds)));
     else push(await engine.synthesize(chunk));
     await front.drain();
     done += chunk.length;

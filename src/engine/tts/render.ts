@@ -72,10 +72,12 @@ export async function renderRecording(
   // Time stretching can move peaks a little; without it, a gain that keeps the loudest sample under the
   // ceiling needs no limiter at all (the common case for speech at -16 LUFS).
   const ceiling = 10 ** (PEAK_CEILING_DBFS / 20);
-  const plainGain = plan.gain !== null && plan.stretch === 1 && recording.peak * plan.gain <= ceiling ? plan.gain : null;
-  const limiter = plan.gain !== null && plainGain === null
-    ? new PeakLimiter({ sampleRate: rate, gain: plan.gain, ceilingDbfs: PEAK_CEILING_DBFS })
-    : undefined;
+  const plainGain =
+    plan.gain !== null && plan.stretch === 1 && recording.peak * plan.gain <= ceiling ? plan.gain : null;
+  const limiter =
+    plan.gain !== null && plainGain === null
+      ? new PeakLimiter({ sampleRate: rate, gain: plan.gain, ceilingDbfs: PEAK_CEILING_DBFS })
+      : undefined;
 
   const afterStretch = async (samples: Int16Array, last: boolean): Promise<void> => {
     let block = fitter.take(samples);

@@ -13,10 +13,22 @@ import { lexiconForEngine } from '../../lexicon/engine-lexicon';
 import { normalizeText } from '../../text/normalize';
 import { openAudioSink, type AudioSink } from '../audio/audio-sink';
 import { DiskGuard } from '../audio/disk-guard';
-import { effectiveBitrateKbps, estimatedOutputBytes, isWrittenWithoutFfmpeg, MEDIA_TYPES, type EncoderSettings } from '../audio/encoder-settings';
+import {
+  effectiveBitrateKbps,
+  estimatedOutputBytes,
+  isWrittenWithoutFfmpeg,
+  MEDIA_TYPES,
+  type EncoderSettings,
+} from '../audio/encoder-settings';
 import { runTool } from '../media/ffmpeg';
 import { isWasmMedia, mediaToolchain, type MediaToolchain } from '../media/media-toolchain';
-import { UserFacingError, type EnginePhase, type ProgressReporter, type TaskOutcome, type TtsTask } from '../../engine-api/protocol';
+import {
+  UserFacingError,
+  type EnginePhase,
+  type ProgressReporter,
+  type TaskOutcome,
+  type TtsTask,
+} from '../../engine-api/protocol';
 import { recordNarration, type CueReport } from './narrate';
 import { recordText } from './record-text';
 import { normalizationGainDb, PEAK_CEILING_DBFS, renderRecording, TARGET_LUFS, type RenderPlan } from './render';
@@ -48,12 +60,17 @@ export interface TtsTaskHooks {
   onWords?(words: SpokenWord[]): void;
 }
 
-export async function runTtsTask(task: TtsTask, report: ProgressReporter, hooks: TtsTaskHooks = {}): Promise<TaskOutcome<TtsResult>> {
+export async function runTtsTask(
+  task: TtsTask,
+  report: ProgressReporter,
+  hooks: TtsTaskHooks = {},
+): Promise<TaskOutcome<TtsResult>> {
   const { options, voice } = task;
   const source = await readFile(task.textPath, 'utf8');
   const narration = options.inputFormat !== 'txt';
   const cues = narration ? readCues(source, options.inputFormat as 'srt' | 'vtt') : undefined;
-  if (!narration && source.trim() === '') throw new UserFacingError('The text produced no speech: it is empty or only whitespace.');
+  if (!narration && source.trim() === '')
+    throw new UserFacingError('The text produced no speech: it is empty or only whitespace.');
   const encoder: EncoderSettings = {
     format: task.encodeAs ?? options.outputFormat,
     sampleRate: options.sampleRate,
@@ -62,14 +79,21 @@ export async function runTtsTask(task: TtsTask, report: ProgressReporter, hooks:
   };
   const ffmpeg = mediaToolchain();
   // Fail before minutes of synthesis, not after, when the format needs ffmpeg and it is missing.
-  if (!isWrittenWithoutFfmpeg(encoder.format) && !isWasmMedia(ffmpeg)) await runTool('ffmpeg', ffmpeg.ffmpeg, ['-version']);
+  if (!isWrittenWithoutFfmpeg(encoder.format) && !isWasmMedia(ffmpeg))
+    await runTool('ffmpeg', ffmpeg.ffmpeg, ['-version']);
 
-  const settings: EngineSettings = { speed: options.speed, language: options.language, steps: options.steps, guidanceScale: options.guidanceScale };
+  const settings: EngineSettings = {
+    speed: options.speed,
+    language: options.language,
+    steps: options.steps,
+    guidanceScale: options.guidanceScale,
+  };
   const { engine, notes } = await openSpeechEngine(voice, settings);
   const engines: SpeechEngine[] = [engine];
   const spokenLanguage = notes.language ?? voice.languageCode;
   const lexicon = lexiconForEngine(task.lexicon, spokenLanguage, voice.engine);
-  const prepare = (text: string): string => lexicon.apply(options.preprocessPrompt ? normalizeText(text, spokenLanguage) : text);
+  const prepare = (text: string): string =>
+    lexicon.apply(options.preprocessPrompt ? normalizeText(text, spokenLanguage) : text);
   const progress = risingOnly(report);
   const partialPath = `${task.outputPath}.partial`;
   const spoolPath = `${task.outputPath}.speech.pcm`;
@@ -86,7 +110,15 @@ export async function runTtsTask(task: TtsTask, report: ProgressReporter, hooks:
     let cueReports: CueReport[] | undefined;
     let recording: RecordingSummary;
     if (task.live && !cues && !task.ssml && options.duration === null) {
-      return await runLive(task, engine, encoder, ffmpeg, prepare(source), { progress, synthesisProgress, spoolPath, partialPath, notes, spokenLanguage, source });
+      return await runLive(task, engine, encoder, ffmpeg, prepare(source), {
+        progress,
+        synthesisProgress,
+        spoolPath,
+        partialPath,
+        notes,
+        spokenLanguage,
+        source,
+      });
     }
     if (cues) {
       recorder = await SpeechRecorder.create(spoolPath, options.sampleRate, { denoise: options.denoise });
@@ -98,7 +130,10 @@ export async function runTtsTask(task: TtsTask, report: ProgressReporter, hooks:
           const other = speaker ? findSpeakerVoice(voice.speakers, speaker) : undefined;
           if (!other || !speaker) return Promise.resolve(engine);
           if (!speakerEngines.has(speaker)) {
-            speakerEngines.set(speaker, openSpeechEngine(other, settings).then((opened) => (engines.push(opened.engine), opened.engine)));
+            speakerEngines.set(
+              speaker,
+              openSpeechEngine(other, settings).then((opened) => (engines.push(opened.engine), opened.engine)),
+            );
           }
           return speakerEngines.get(speaker)!;
         },
@@ -124,7 +159,8 @@ export async function runTtsTask(task: TtsTask, report: ProgressReporter, hooks:
       recording = await recorder.finish();
     } else {
       const textChunks = splitIntoChunks(prepare(source), DEFAULT_MAX_CHUNK_CHARS, spokenLanguage);
-      if (textChunks.length === 0) throw new UserFacingError('The text produced no speech: it is empty or only whitespace.');
+      if (textChunks.length === 0)
+        throw new UserFacingError('The text produced no speech: it is empty or only whitespace.');
       const total = textChunks.reduce((sum, chunk) => sum + chunk.length, 0);
       front = await startSpeechFront({
         spoolPath,
@@ -135,20 +171,30 @@ export async function runTtsTask(task: TtsTask, report: ProgressReporter, hooks:
         denoise: options.denoise,
       });
       // Word times hold only where nothing stretches the audio (an engine's own rate keeps them true).
-      const words = hooks.onWords && engine.wordEvents && engine.nativeSpeed && options.duration === null ? new WordClock(engine.sampleRate) : undefined;
-      await recordText(textChunks, engine, front, { speed: options.speed, onChunk: (done) => synthesisProgress(done / total), ...(words ? { words } : {}) });
+      const words =
+        hooks.onWords && engine.wordEvents && engine.nativeSpeed && options.duration === null
+          ? new WordClock(engine.sampleRate)
+          : undefined;
+      await recordText(textChunks, engine, front, {
+        speed: options.speed,
+        onChunk: (done) => synthesisProgress(done / total),
+        ...(words ? { words } : {}),
+      });
       recording = await front.finish();
       front = undefined;
       if (words) hooks.onWords!(words.times(options.trimSilence));
       chunks = textChunks.length;
     }
     if (!recording.heardSpeech) {
-      throw new UserFacingError(`The text produced no speech: ${engine.backend} found nothing it could pronounce in it.`);
+      throw new UserFacingError(
+        `The text produced no speech: ${engine.backend} found nothing it could pronounce in it.`,
+      );
     }
 
-    const duration: DurationReport | null = !narration && options.duration !== null
-      ? planDuration(recording.length, recording.sampleRate, options.duration, options.speed)
-      : null;
+    const duration: DurationReport | null =
+      !narration && options.duration !== null
+        ? planDuration(recording.length, recording.sampleRate, options.duration, options.speed)
+        : null;
     const measuredLufs = recording.lufs;
     const gainDb = normalizationGainDb(measuredLufs);
     const plan: RenderPlan = {
@@ -157,10 +203,15 @@ export async function runTtsTask(task: TtsTask, report: ProgressReporter, hooks:
       gain: options.postprocessOutput ? 10 ** (gainDb / 20) : null,
     };
     const outputFrames = plan.targetSamples ?? Math.ceil(recording.length / plan.stretch);
-    await new DiskGuard(path.dirname(partialPath)).ensureRoom(estimatedOutputBytes(encoder, outputFrames), `The ${encoder.format} output`);
+    await new DiskGuard(path.dirname(partialPath)).ensureRoom(
+      estimatedOutputBytes(encoder, outputFrames),
+      `The ${encoder.format} output`,
+    );
     sink = await openAudioSink(partialPath, encoder, ffmpeg);
     progress('postprocessing', SYNTHESIS_END);
-    await renderRecording(recording, sink, plan, (fraction) => progress('postprocessing', SYNTHESIS_END + (RENDER_END - SYNTHESIS_END) * fraction));
+    await renderRecording(recording, sink, plan, (fraction) =>
+      progress('postprocessing', SYNTHESIS_END + (RENDER_END - SYNTHESIS_END) * fraction),
+    );
     progress('encoding', RENDER_END);
     const { bytes, frames } = await sink.finish();
     sink = undefined;
@@ -173,7 +224,12 @@ export async function runTtsTask(task: TtsTask, report: ProgressReporter, hooks:
         ...audioResult(task, engine, encoder, { durationSeconds, bytes, source, chunks, language: spokenLanguage }),
         duration: duration && { ...duration.summary, achievedSeconds: durationSeconds },
         loudness: options.postprocessOutput
-          ? { targetLufs: TARGET_LUFS, measuredLufs: measuredLufs === null ? null : round3(measuredLufs), gainDb: round3(gainDb), peakCeilingDbfs: PEAK_CEILING_DBFS }
+          ? {
+              targetLufs: TARGET_LUFS,
+              measuredLufs: measuredLufs === null ? null : round3(measuredLufs),
+              gainDb: round3(gainDb),
+              peakCeilingDbfs: PEAK_CEILING_DBFS,
+            }
           : null,
         ...(cueReports ? { cues: cueReports, overranCues: cueReports.filter((cue) => cue.overran).length } : {}),
         ...(lexicon.report() ? { lexicon: lexicon.report() } : {}),
@@ -204,22 +260,38 @@ interface LiveContext {
 }
 
 /** The live variant (task.live): the output grows chunk by chunk while the engine speaks (live-text.ts). */
-async function runLive(task: TtsTask, engine: SpeechEngine, encoder: EncoderSettings, ffmpeg: MediaToolchain, text: string, context: LiveContext): Promise<TaskOutcome<TtsResult>> {
+async function runLive(
+  task: TtsTask,
+  engine: SpeechEngine,
+  encoder: EncoderSettings,
+  ffmpeg: MediaToolchain,
+  text: string,
+  context: LiveContext,
+): Promise<TaskOutcome<TtsResult>> {
   const { options, voice } = task;
   const textChunks = liveChunks(text);
-  if (textChunks.length === 0) throw new UserFacingError('The text produced no speech: it is empty or only whitespace.');
+  if (textChunks.length === 0)
+    throw new UserFacingError('The text produced no speech: it is empty or only whitespace.');
   const total = textChunks.reduce((sum, chunk) => sum + chunk.length, 0);
   const sink = await openAudioSink(context.partialPath, encoder, ffmpeg, true);
   let finished = false;
   try {
     const summary = await speakTextLive(textChunks, engine, sink, {
-      front: { spoolPath: context.spoolPath, outputRate: options.sampleRate, stretch: engine.nativeSpeed ? 1 : options.speed, trimSilence: options.trimSilence, denoise: options.denoise },
+      front: {
+        spoolPath: context.spoolPath,
+        outputRate: options.sampleRate,
+        stretch: engine.nativeSpeed ? 1 : options.speed,
+        trimSilence: options.trimSilence,
+        denoise: options.denoise,
+      },
       speed: options.speed,
       normalize: options.postprocessOutput,
       onChunk: (done) => context.synthesisProgress(done / total),
     });
     if (!summary.heardSpeech) {
-      throw new UserFacingError(`The text produced no speech: ${engine.backend} found nothing it could pronounce in it.`);
+      throw new UserFacingError(
+        `The text produced no speech: ${engine.backend} found nothing it could pronounce in it.`,
+      );
     }
     context.progress('encoding', RENDER_END);
     const { bytes, frames } = await sink.finish();
@@ -229,14 +301,23 @@ async function runLive(task: TtsTask, engine: SpeechEngine, encoder: EncoderSett
     return {
       backend: engine.backend,
       result: {
-        ...audioResult(task, engine, encoder, { durationSeconds, bytes, source: context.source, chunks: textChunks.length, language: context.spokenLanguage }),
+        ...audioResult(task, engine, encoder, {
+          durationSeconds,
+          bytes,
+          source: context.source,
+          chunks: textChunks.length,
+          language: context.spokenLanguage,
+        }),
         duration: null,
         live: true,
         loudness: options.postprocessOutput
           ? {
-            targetLufs: TARGET_LUFS, measuredLufs: summary.measuredLufs === null ? null : round3(summary.measuredLufs),
-            gainDb: round3(summary.gainDb), peakCeilingDbfs: PEAK_CEILING_DBFS, measuredOn: 'first-chunk',
-          }
+              targetLufs: TARGET_LUFS,
+              measuredLufs: summary.measuredLufs === null ? null : round3(summary.measuredLufs),
+              gainDb: round3(summary.gainDb),
+              peakCeilingDbfs: PEAK_CEILING_DBFS,
+              measuredOn: 'first-chunk',
+            }
           : null,
         ignoredOptions: ignoredOptions(options, voice, context.notes, engine.backend),
       },
@@ -273,7 +354,21 @@ function audioResult(
   engine: SpeechEngine,
   encoder: EncoderSettings,
   made: { durationSeconds: number; bytes: number; source: string; chunks: number; language: string },
-): Pick<TtsResult, 'mediaType' | 'outputFormat' | 'sampleRate' | 'audioChannels' | 'durationSeconds' | 'bytes' | 'characters' | 'chunks' | 'bitrateKbps' | 'voice' | 'language' | 'speed'> {
+): Pick<
+  TtsResult,
+  | 'mediaType'
+  | 'outputFormat'
+  | 'sampleRate'
+  | 'audioChannels'
+  | 'durationSeconds'
+  | 'bytes'
+  | 'characters'
+  | 'chunks'
+  | 'bitrateKbps'
+  | 'voice'
+  | 'language'
+  | 'speed'
+> {
   const { options, voice } = task;
   return {
     mediaType: MEDIA_TYPES[options.outputFormat],

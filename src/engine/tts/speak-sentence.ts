@@ -7,7 +7,13 @@ import { performance } from 'node:perf_hooks';
 import { lexiconForEngine } from '../../lexicon/engine-lexicon';
 import { concatSamples } from '../audio/samples';
 import { TimeStretcher } from '../audio/time-stretch';
-import { UserFacingError, type SpeakTask, type SpokenSentence, type SpokenWord, type TaskOutcome } from '../../engine-api/protocol';
+import {
+  UserFacingError,
+  type SpeakTask,
+  type SpokenSentence,
+  type SpokenWord,
+  type TaskOutcome,
+} from '../../engine-api/protocol';
 import { openSpeechEngine } from './speech-engine';
 import { espeakRateForSpeed, openEspeakVoice } from './synthesizers/espeak';
 import type { OpenedEngine } from './synthesizers/synthesizer';
@@ -21,8 +27,16 @@ let open: { key: string; engine: Promise<OpenedEngine> } | undefined;
 function engineFor(task: SpeakTask): Promise<OpenedEngine> {
   const key = JSON.stringify([task.voice, task.speed]);
   if (open?.key !== key) {
-    void open?.engine.then((opened) => opened.engine.dispose?.(), () => undefined);
-    const engine = openSpeechEngine(task.voice, { speed: task.speed, language: 'auto', steps: DEFAULT_STEPS, guidanceScale: DEFAULT_GUIDANCE });
+    void open?.engine.then(
+      (opened) => opened.engine.dispose?.(),
+      () => undefined,
+    );
+    const engine = openSpeechEngine(task.voice, {
+      speed: task.speed,
+      language: 'auto',
+      steps: DEFAULT_STEPS,
+      guidanceScale: DEFAULT_GUIDANCE,
+    });
     open = { key, engine };
     engine.catch(() => (open = open?.engine === engine ? undefined : open));
   }
@@ -68,25 +82,45 @@ export async function speakSentence(task: SpeakTask): Promise<TaskOutcome<Spoken
     samples = concatSamples(blocks);
     if (!engine.nativeSpeed && task.speed !== 1) samples = await stretch(samples, sampleRate, task.speed);
   }
-  if (samples.length === 0) throw new UserFacingError(`The sentence produced no speech: ${backend} found nothing it could pronounce in it.`);
+  if (samples.length === 0)
+    throw new UserFacingError(`The sentence produced no speech: ${backend} found nothing it could pronounce in it.`);
   const pcm = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength).toString('base64');
   return {
     backend,
-    result: { sampleRate, pcm, durationSeconds: samples.length / sampleRate, words, firstSamplesMs, synthesisMs: performance.now() - began },
+    result: {
+      sampleRate,
+      pcm,
+      durationSeconds: samples.length / sampleRate,
+      words,
+      firstSamplesMs,
+      synthesisMs: performance.now() - began,
+    },
   };
 }
 
 /** An SSML part (speak-ssml.ts): its samples at once, a "word" per step, and what the engines did not honour. */
-async function speakPart(task: SpeakTask & { ssml: NonNullable<SpeakTask['ssml']> }, began: number): Promise<TaskOutcome<SpokenSentence>> {
+async function speakPart(
+  task: SpeakTask & { ssml: NonNullable<SpeakTask['ssml']> },
+  began: number,
+): Promise<TaskOutcome<SpokenSentence>> {
   const { speakSsmlPart } = await import('./speak-ssml');
   const part = await speakSsmlPart(task);
   const { samples, sampleRate, backend } = part;
-  if (samples.length === 0) throw new UserFacingError(`The SSML produced no speech: ${backend} found nothing it could pronounce in it.`);
+  if (samples.length === 0)
+    throw new UserFacingError(`The SSML produced no speech: ${backend} found nothing it could pronounce in it.`);
   const pcm = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength).toString('base64');
   const synthesisMs = performance.now() - began;
   return {
     backend,
-    result: { sampleRate, pcm, durationSeconds: samples.length / sampleRate, words: part.words, firstSamplesMs: synthesisMs, synthesisMs, ignored: part.ignored },
+    result: {
+      sampleRate,
+      pcm,
+      durationSeconds: samples.length / sampleRate,
+      words: part.words,
+      firstSamplesMs: synthesisMs,
+      synthesisMs,
+      ignored: part.ignored,
+    },
   };
 }
 

@@ -81,5 +81,11 @@ export async function speakSsmlPart(task: SpeakTask & { ssml: NonNullable<SpeakT
   const words = spans
     .filter((span) => startsAt.has(span.step))
     .map((span) => ({ start: span.start, end: span.end, startSeconds: startsAt.get(span.step)! / PART_SAMPLE_RATE }));
-  return { samples: recording.samples(), sampleRate: PART_SAMPLE_RATE, words, ignored: { ...ignored, ...engines.ignored }, backend };
+  return {
+    samples: recording.samples(),
+    sampleRate: PART_SAMPLE_RATE,
+    words,
+    ignored: { ...ignored, ...engines.ignored },
+    backend,
+  };
 }

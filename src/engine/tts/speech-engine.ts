@@ -16,4 +16,3 @@ export async function openSpeechEngine(voice: TtsVoiceRef, settings: EngineSetti
       return (await import('./synthesizers/sherpa-tts')).openSherpaEngine(voice, settings);
   }
 }
-

@@ -24,7 +24,8 @@ export interface SpeechFront {
 }
 
 /** Messages to and from the front worker (front-worker.ts). */
-export type FrontRequest = { type: 'init'; settings: FrontSettings } | { type: 'samples'; samples: Int16Array } | { type: 'end' };
+export type FrontRequest =
+  { type: 'init'; settings: FrontSettings } | { type: 'samples'; samples: Int16Array } | { type: 'end' };
 export type FrontReply =
   | { type: 'ready' }
   | { type: 'ack' }
@@ -43,9 +44,11 @@ export async function startLocalFront(settings: FrontSettings): Promise<SpeechFr
   let failure: unknown;
   const enqueue = (samples: Int16Array): void => {
     if (samples.length === 0) return;
-    queue = queue.then(() => recorder.write(samples)).catch((error: unknown) => {
-      failure ??= error;
-    });
+    queue = queue
+      .then(() => recorder.write(samples))
+      .catch((error: unknown) => {
+        failure ??= error;
+      });
   };
   return {
     push: (samples) => enqueue(chain.push(samples)),
@@ -74,7 +77,10 @@ function spawnWorker(): Worker {
   if (__filename.endsWith('.ts')) {
     // Running from source (tests, benchmarks): load the TypeScript entry through tsx.
     const entry = path.join(__dirname, 'front-worker.ts');
-    return new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register(); require(${JSON.stringify(entry)});`, { eval: true });
+    return new Worker(
+      `require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register(); require(${JSON.stringify(entry)});`,
+      { eval: true },
+    );
   }
   return new Worker(path.join(__dirname, 'tts-front-worker.js'));
 }
@@ -144,7 +150,7 @@ export async function startThreadFront(settings: FrontSettings): Promise<SpeechF
   };
   return {
     push(samples) {
-      for (let offset = 0; offset < samples.length && !failure; ) {
+      for (let offset = 0; offset < samples.length && !failure;) {
         const take = Math.min(samples.length - offset, batch.length - batched);
         batch.set(samples.subarray(offset, offset + take), batched);
         batched += take;

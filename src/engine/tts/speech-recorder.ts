@@ -32,7 +32,10 @@ export class SpeechRecorder {
   private readonly denoiser: Denoiser | undefined;
   private heardSpeech = false;
 
-  private constructor(readonly spool: SampleSpool, denoise: boolean) {
+  private constructor(
+    readonly spool: SampleSpool,
+    denoise: boolean,
+  ) {
     this.loudness = new LoudnessMeter(spool.sampleRate);
     if (denoise) {
       this.noiseFloor = new NoiseFloorMeter(spool.sampleRate);

@@ -24,7 +24,11 @@ export interface SsmlEngines {
 }
 
 /** `task` is a TTS job's task, or a Read Aloud speak task's voice and markup. */
-export function ssmlEngines(task: { voice: TtsVoiceRef; ssml?: SsmlTaskMarkup }, settings: EngineSettings, ffmpeg: MediaToolchain): SsmlEngines {
+export function ssmlEngines(
+  task: { voice: TtsVoiceRef; ssml?: SsmlTaskMarkup },
+  settings: EngineSettings,
+  ffmpeg: MediaToolchain,
+): SsmlEngines {
   const opened = new Map<string, Promise<SpeechEngine>>();
   const engines: SpeechEngine[] = [];
   const ignored: Record<string, string> = {};
@@ -39,7 +43,8 @@ export function ssmlEngines(task: { voice: TtsVoiceRef; ssml?: SsmlTaskMarkup },
         engine = openSpeechEngine(voice, { ...settings, speed, language }).then(({ engine: made, notes }) => {
           engines.push(made);
           if (notes.language === null && asksForOtherLanguage(language, voice.languageCode)) {
-            ignored['ssml lang'] ??= `the voice ${voice.name ?? voice.engineVoiceId} speaks ${voice.languageCode} only; ${made.backend} cannot switch it to ${language}`;
+            ignored['ssml lang'] ??=
+              `the voice ${voice.name ?? voice.engineVoiceId} speaks ${voice.languageCode} only; ${made.backend} cannot switch it to ${language}`;
           }
           return made;
         });

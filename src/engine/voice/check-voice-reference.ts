@@ -10,14 +10,17 @@ function invalid(detail: string): UserFacingError {
 
 function absolute(task: Record<string, unknown>, name: string): string {
   const value = task[name];
-  if (typeof value !== 'string' || !isAbsolute(value) || value.includes('\0')) throw invalid(`${name} is not an absolute path`);
+  if (typeof value !== 'string' || !isAbsolute(value) || value.includes('\0'))
+    throw invalid(`${name} is not an absolute path`);
   return value;
 }
 
 export function checkVoiceReferenceTask(task: Record<string, unknown>): VoiceReferenceTask {
   const { text, language, recognizerModelPath } = task;
-  if (text !== undefined && (typeof text !== 'string' || text.length > MAX_REFERENCE_TEXT)) throw invalid(`the text is not a text of at most ${MAX_REFERENCE_TEXT} characters`);
-  if (language !== undefined && (typeof language !== 'string' || !/^[A-Za-z0-9-]{1,35}$/.test(language))) throw invalid('language is not a language code');
+  if (text !== undefined && (typeof text !== 'string' || text.length > MAX_REFERENCE_TEXT))
+    throw invalid(`the text is not a text of at most ${MAX_REFERENCE_TEXT} characters`);
+  if (language !== undefined && (typeof language !== 'string' || !/^[A-Za-z0-9-]{1,35}$/.test(language)))
+    throw invalid('language is not a language code');
   return {
     kind: 'voice-reference',
     inputPath: absolute(task, 'inputPath'),

@@ -8,7 +8,12 @@ import { SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import { mediaToolchain } from '../media/media-toolchain';
 import { measureLoudness } from '../audio/loudness';
 import { WavWriter } from '../audio/wav-writer';
-import { UserFacingError, type TaskOutcome, type VoiceReferenceResult, type VoiceReferenceTask } from '../../engine-api/protocol';
+import {
+  UserFacingError,
+  type TaskOutcome,
+  type VoiceReferenceResult,
+  type VoiceReferenceTask,
+} from '../../engine-api/protocol';
 import { decodeInput } from '../stt/decode-input';
 import { engineConfig } from '../../engine-api/engine-config';
 import { findVadModelIn } from '../../models/model-files';
@@ -18,7 +23,10 @@ import { detectSpeech } from '../stt/speech-vad';
 import { toWhisperLanguage } from '../../models/whisper-languages';
 import { sttThreadCount } from '../stt/whisper-session';
 import {
-  REFERENCE_LOUDNESS_LUFS, REFERENCE_PADDING_SECONDS, REFERENCE_PEAK_DBFS, referenceLengthProblem,
+  REFERENCE_LOUDNESS_LUFS,
+  REFERENCE_PADDING_SECONDS,
+  REFERENCE_PEAK_DBFS,
+  referenceLengthProblem,
 } from '../../voices/reference-clip';
 
 const ignoreProgress = (): void => undefined;
@@ -47,7 +55,10 @@ function normalized(pcm: Int16Array): Int16Array {
   let peak = 0;
   for (const sample of pcm) peak = Math.max(peak, Math.abs(sample));
   if (!Number.isFinite(lufs) || peak === 0) return pcm;
-  const gain = Math.min(10 ** ((REFERENCE_LOUDNESS_LUFS - lufs) / 20), (32767 * 10 ** (REFERENCE_PEAK_DBFS / 20)) / peak);
+  const gain = Math.min(
+    10 ** ((REFERENCE_LOUDNESS_LUFS - lufs) / 20),
+    (32767 * 10 ** (REFERENCE_PEAK_DBFS / 20)) / peak,
+  );
   return Int16Array.from(pcm, (sample) => Math.max(-32768, Math.min(32767, Math.round(sample * gain))));
 }
 
@@ -69,7 +80,9 @@ export async function runVoiceReferenceTask(task: VoiceReferenceTask): Promise<T
   const problem = referenceLengthProblem(speechSeconds);
   if (problem) throw new UserFacingError(problem);
 
-  const clip = normalized(input.pcm.subarray(Math.floor(start * SPEECH_SAMPLE_RATE), Math.ceil(end * SPEECH_SAMPLE_RATE)));
+  const clip = normalized(
+    input.pcm.subarray(Math.floor(start * SPEECH_SAMPLE_RATE), Math.ceil(end * SPEECH_SAMPLE_RATE)),
+  );
   const writer = await WavWriter.create(task.outputPath, { sampleRate: SPEECH_SAMPLE_RATE, channels: 1 });
   await writer.write(clip);
   await writer.close();
@@ -78,7 +91,10 @@ export async function runVoiceReferenceTask(task: VoiceReferenceTask): Promise<T
   let language = task.language ?? null;
   let backend = 'silero-vad';
   if (!text) {
-    if (!task.recognizerModelPath) throw new UserFacingError('No speech-to-text model is installed to recognize what the recording says: install one, or give the text.');
+    if (!task.recognizerModelPath)
+      throw new UserFacingError(
+        'No speech-to-text model is installed to recognize what the recording says: install one, or give the text.',
+      );
     const requested = toWhisperLanguage(task.language ?? 'auto') ?? 'auto';
     const recognizer = await openRecognizer(task.recognizerModelPath, requested);
     const kept = await keepSpeech(task.recognizerModelPath, clip, threads, ignoreProgress);

@@ -68,10 +68,14 @@ export interface FieldLimits {
 export const TEXT_FIELDS: FieldLimits = { fields: 16, fieldSize: MAX_FIELD_BYTES };
 
 export const tooLarge = (maxBytes = MAX_UPLOAD_BYTES): ApiError =>
-  new ApiError('FILE_TOO_LARGE', `file: must be at most ${maxBytes % MB === 0 ? `${maxBytes / MB} MB (${maxBytes} bytes)` : `${maxBytes} bytes`}.`);
+  new ApiError(
+    'FILE_TOO_LARGE',
+    `file: must be at most ${maxBytes % MB === 0 ? `${maxBytes / MB} MB (${maxBytes} bytes)` : `${maxBytes} bytes`}.`,
+  );
 
 /** The parser (or its file part) found the body cut short or malformed. */
-const incomplete = (error: Error): ApiError => invalidRequest(`body: is not a complete multipart/form-data body (${error.message})`);
+const incomplete = (error: Error): ApiError =>
+  invalidRequest(`body: is not a complete multipart/form-data body (${error.message})`);
 
 const partName = (name: string | undefined): string => (name ? name.slice(0, 100) : 'a part without a name');
 
@@ -101,7 +105,14 @@ export async function receiveUpload(
       try {
         parser = Busboy({
           headers: req.headers,
-          limits: { fileSize: maxBytes, files: 1 + smallFileNames.length, fields: fieldLimits.fields, fieldSize: fieldLimits.fieldSize, parts: fieldLimits.fields + 1 + smallFileNames.length, fieldNameSize: 100 },
+          limits: {
+            fileSize: maxBytes,
+            files: 1 + smallFileNames.length,
+            fields: fieldLimits.fields,
+            fieldSize: fieldLimits.fieldSize,
+            parts: fieldLimits.fields + 1 + smallFileNames.length,
+            fieldNameSize: 100,
+          },
         });
       } catch (error) {
         reject(invalidRequest(`body: must be multipart/form-data with a boundary (${(error as Error).message})`));
@@ -133,12 +144,21 @@ export async function receiveUpload(
           const limit = smallFileLimits[name];
           const chunks: Buffer[] = [];
           let bytes = 0;
-          const small: SmallFile = { originalName: path.basename(info.filename ?? '').slice(0, 200), content: Buffer.alloc(0) };
+          const small: SmallFile = {
+            originalName: path.basename(info.filename ?? '').slice(0, 200),
+            content: Buffer.alloc(0),
+          };
           smallFiles[name] = small;
           openStreams.push(stream);
           stream.on('data', (chunk: Buffer) => {
             bytes += chunk.length;
-            if (bytes > limit) fail(new ApiError('FILE_TOO_LARGE', `${name}: must be at most ${limit % MB === 0 ? `${limit / MB} MB` : `${limit} bytes`}.`));
+            if (bytes > limit)
+              fail(
+                new ApiError(
+                  'FILE_TOO_LARGE',
+                  `${name}: must be at most ${limit % MB === 0 ? `${limit / MB} MB` : `${limit} bytes`}.`,
+                ),
+              );
             else chunks.push(chunk);
           });
           stream.on('end', () => (small.content = Buffer.concat(chunks)));
@@ -147,7 +167,11 @@ export async function receiveUpload(
         }
         if (name !== 'file') {
           stream.resume();
-          fail(invalidRequest(`${partName(name)}: is not a known file field; send the media as "file"${smallFileNames.map((other) => ` and the ${other} as "${other}"`).join('')}`));
+          fail(
+            invalidRequest(
+              `${partName(name)}: is not a known file field; send the media as "file"${smallFileNames.map((other) => ` and the ${other} as "${other}"`).join('')}`,
+            ),
+          );
           return;
         }
         if (file) {
@@ -156,7 +180,11 @@ export async function receiveUpload(
           fail(invalidRequest('file: send exactly one file'));
           return;
         }
-        const received = { storedName: storedInputName(info.filename ?? ''), originalName: path.basename(info.filename ?? '').slice(0, 200) || 'upload', bytes: 0 };
+        const received = {
+          storedName: storedInputName(info.filename ?? ''),
+          originalName: path.basename(info.filename ?? '').slice(0, 200) || 'upload',
+          bytes: 0,
+        };
         file = received;
         // Counted on the way to the sink, which may take a moment before it starts reading (a folder to make).
         const counted = new Transform({
@@ -176,9 +204,20 @@ export async function receiveUpload(
         if (failed) return;
         if (!name) fail(invalidRequest('body: a form field has no name'));
         // Without a filename in its Content-Disposition, a part is a text field, however long its content.
-        else if (Object.hasOwn(smallFileLimits, name)) fail(invalidRequest(`${name}: must be sent as a file, with a filename`));
-        else if (name === 'file') fail(invalidRequest('file: must be sent as a file, with a filename (Content-Disposition: form-data; name="file"; filename="talk.wav")'));
-        else if (info.valueTruncated) fail(invalidRequest(`${partName(name)}: is too long; a form field takes at most ${MAX_FIELD_CHARACTERS} characters`));
+        else if (Object.hasOwn(smallFileLimits, name))
+          fail(invalidRequest(`${name}: must be sent as a file, with a filename`));
+        else if (name === 'file')
+          fail(
+            invalidRequest(
+              'file: must be sent as a file, with a filename (Content-Disposition: form-data; name="file"; filename="talk.wav")',
+            ),
+          );
+        else if (info.valueTruncated)
+          fail(
+            invalidRequest(
+              `${partName(name)}: is too long; a form field takes at most ${MAX_FIELD_CHARACTERS} characters`,
+            ),
+          );
         else {
           fields[name] = value;
           entries.push([name, value]);

@@ -27,7 +27,8 @@ export function declaredLength(ctx: Pick<UploadRequest, 'get'>): number | undefi
  * can fit in (FILE_TOO_LARGE); answers the declared length, if any.
  */
 export function precheckUpload(ctx: UploadRequest, maxBytes: number): number | undefined {
-  if (!ctx.is('multipart/form-data')) throw invalidRequest('file: send multipart/form-data with the media in a part named "file"');
+  if (!ctx.is('multipart/form-data'))
+    throw invalidRequest('file: send multipart/form-data with the media in a part named "file"');
   const declared = declaredLength(ctx);
   if (declared !== undefined && declared > maxBytes + FRAMING_ALLOWANCE) throw tooLarge(maxBytes);
   return declared;

@@ -70,9 +70,11 @@ export const alignKind: JobKindModule<'align', AlignJobInput, SttResult, NewAlig
   outputFile: () => TRANSCRIPT_FILE,
 
   inputProblem(input) {
-    if (!isObject(input.options)) return 'input: does not match the job\'s kind';
-    if (!(isSafeFileName(input.inputFile) && isSafeFileName(input.scriptFile))) return 'input.inputFile or input.scriptFile: is not a file name';
-    if (!(isString(input.originalName) && isCount(input.bytes) && isString(input.scriptFormat))) return 'input: lacks the media\'s name or size, or the script\'s format';
+    if (!isObject(input.options)) return "input: does not match the job's kind";
+    if (!(isSafeFileName(input.inputFile) && isSafeFileName(input.scriptFile)))
+      return 'input.inputFile or input.scriptFile: is not a file name';
+    if (!(isString(input.originalName) && isCount(input.bytes) && isString(input.scriptFormat)))
+      return "input: lacks the media's name or size, or the script's format";
     if (!(input.vadModelPath === null || isString(input.vadModelPath))) return 'input.vadModelPath: is not a path';
     return undefined;
   },
@@ -95,7 +97,9 @@ interface LegacyAlignment {
 }
 
 /** An `stt` record the previous version wrote for an alignment, read as the `align` record it is; any other record as it is. */
-export function upgradeLegacyAlignment<J extends { kind: string; input: unknown }>(record: J): J | (Omit<J, 'kind' | 'input'> & { kind: 'align'; input: AlignJobInput }) {
+export function upgradeLegacyAlignment<J extends { kind: string; input: unknown }>(
+  record: J,
+): J | (Omit<J, 'kind' | 'input'> & { kind: 'align'; input: AlignJobInput }) {
   if (record.kind !== 'stt' || !isObject(record.input) || !isObject(record.input.align)) return record;
   const { options, inputFile, originalName, bytes, align } = record.input as unknown as LegacyAlignment;
   return { ...record, kind: 'align', input: { kind: 'align', options, inputFile, originalName, bytes, ...align! } };

@@ -44,21 +44,39 @@ export const bookKind: JobKindModule<'book', BookJobInput, BookResult, NewBookJo
     await fs.writeFile(folder.file(BOOK_PLAN_FILE), JSON.stringify(job.plan), 'utf8');
     const passages = job.plan.chapters.flatMap((chapter) => chapter.passages);
     const input: BookJobInput = {
-      kind: 'book', input: job.input, out: job.plan.out, format: job.plan.format, perChapter: job.plan.perChapter,
-      chapters: job.plan.chapters.length, paragraphs: passages.length, characters: passages.reduce((sum, p) => sum + p.text.length, 0),
+      kind: 'book',
+      input: job.input,
+      out: job.plan.out,
+      format: job.plan.format,
+      perChapter: job.plan.perChapter,
+      chapters: job.plan.chapters.length,
+      paragraphs: passages.length,
+      characters: passages.reduce((sum, p) => sum + p.text.length, 0),
     };
     return { input, name: job.name };
   },
 
-  task: (job, paths) => ({ kind: 'book', planPath: paths.file(job.id, BOOK_PLAN_FILE), workDir: paths.dir(job.id), dataDir: paths.dataDir }),
+  task: (job, paths) => ({
+    kind: 'book',
+    planPath: paths.file(job.id, BOOK_PLAN_FILE),
+    workDir: paths.dir(job.id),
+    dataDir: paths.dataDir,
+  }),
 
   outputFile: () => null,
   userOutput: (job) => job.input.out,
 
   inputProblem(input, origin) {
     if (!isLocalOrigin(origin)) return 'origin: a book job comes from the editor or the command line';
-    if (!(isString(input.input) && isString(input.out) && (input.format === 'm4b' || input.format === 'mp3' || input.format === 'epub3') && typeof input.perChapter === 'boolean')) return 'input: is not a book export';
-    if (!(isCount(input.chapters) && isCount(input.paragraphs) && isCount(input.characters))) return 'input: lacks the book\'s counts';
+    if (!(
+      isString(input.input) &&
+      isString(input.out) &&
+      (input.format === 'm4b' || input.format === 'mp3' || input.format === 'epub3') &&
+      typeof input.perChapter === 'boolean'
+    ))
+      return 'input: is not a book export';
+    if (!(isCount(input.chapters) && isCount(input.paragraphs) && isCount(input.characters)))
+      return "input: lacks the book's counts";
     return undefined;
   },
 

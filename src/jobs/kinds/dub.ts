@@ -59,9 +59,19 @@ export const dubKind: JobKindModule<'dub', DubJobInput, DubResult, NewDubJob> = 
   task: (job, paths) => {
     const input = job.input;
     return {
-      kind: 'dub', videoPath: input.input, outputPath: input.out, workDir: paths.dir(job.id), modelPath: input.modelPath, to: input.to,
-      mix: input.mix, voices: input.voices, style: input.style, ...(input.from ? { from: input.from } : {}),
-      ...(input.subtitlesFile ? { subtitlesPath: paths.file(job.id, input.subtitlesFile), subtitlesFormat: input.subtitlesFormat } : {}),
+      kind: 'dub',
+      videoPath: input.input,
+      outputPath: input.out,
+      workDir: paths.dir(job.id),
+      modelPath: input.modelPath,
+      to: input.to,
+      mix: input.mix,
+      voices: input.voices,
+      style: input.style,
+      ...(input.from ? { from: input.from } : {}),
+      ...(input.subtitlesFile
+        ? { subtitlesPath: paths.file(job.id, input.subtitlesFile), subtitlesFormat: input.subtitlesFormat }
+        : {}),
       ...(input.sttModelPath ? { sttModelPath: input.sttModelPath } : {}),
     };
   },
@@ -71,8 +81,16 @@ export const dubKind: JobKindModule<'dub', DubJobInput, DubResult, NewDubJob> = 
 
   inputProblem(input, origin) {
     if (!isLocalOrigin(origin)) return 'origin: a dub job comes from the editor or the command line';
-    if (!(isString(input.input) && isString(input.out) && isString(input.modelPath) && isString(input.to) && isObject(input.style) && isObject(input.voices))) return 'input: is not a dub';
-    if (!(input.mix === 'duck' || input.mix === 'replace')) return 'input: lacks the dub\'s mix';
+    if (!(
+      isString(input.input) &&
+      isString(input.out) &&
+      isString(input.modelPath) &&
+      isString(input.to) &&
+      isObject(input.style) &&
+      isObject(input.voices)
+    ))
+      return 'input: is not a dub';
+    if (!(input.mix === 'duck' || input.mix === 'replace')) return "input: lacks the dub's mix";
     return undefined;
   },
 

@@ -49,17 +49,30 @@ async function admit(job: NewEmbedJob, copyTo: (name: string) => string): Promis
   const subtitles = path.resolve(job.subtitles);
   const out = path.resolve(job.out);
   const container = path.extname(out).toLowerCase();
-  if (!EMBED_CONTAINERS.includes(container)) throw invalidRequest(`Subtitles can be embedded in ${EMBED_CONTAINERS.join(', ')} files, not ${path.extname(out) || 'a file without an extension'}.`);
+  if (!EMBED_CONTAINERS.includes(container))
+    throw invalidRequest(
+      `Subtitles can be embedded in ${EMBED_CONTAINERS.join(', ')} files, not ${path.extname(out) || 'a file without an extension'}.`,
+    );
   if (out === video) throw invalidRequest('The copy must go to a new file, not over the video.');
-  if (!subtitleFormatOfPath(subtitles)) throw invalidRequest(`${path.basename(subtitles)} is not a subtitle file this can read (.srt, .vtt, .ass, .ssa, .ttml, .dfxp, .sbv).`);
-  if (job.title !== undefined && (job.title.length > 200 || /[\r\n]/.test(job.title))) throw invalidRequest('The subtitle track\'s title must be one line of at most 200 characters.');
+  if (!subtitleFormatOfPath(subtitles))
+    throw invalidRequest(
+      `${path.basename(subtitles)} is not a subtitle file this can read (.srt, .vtt, .ass, .ssa, .ttml, .dfxp, .sbv).`,
+    );
+  if (job.title !== undefined && (job.title.length > 200 || /[\r\n]/.test(job.title)))
+    throw invalidRequest("The subtitle track's title must be one line of at most 200 characters.");
   const subtitlesFile = `subtitles${path.extname(subtitles).toLowerCase()}`;
   await fs.copyFile(subtitles, copyTo(subtitlesFile)).catch((error: NodeJS.ErrnoException) => {
     throw invalidRequest(`The subtitle file ${subtitles} cannot be read (${error.code ?? error.message}).`);
   });
   return {
-    kind: 'embed', video, subtitles, out, subtitlesFile, language: trackLanguage(job.language ?? languageFromFileName(subtitles)),
-    ...(job.title === undefined ? {} : { title: job.title }), ...(job.replaceSameLanguage ? { replaceSameLanguage: true } : {}),
+    kind: 'embed',
+    video,
+    subtitles,
+    out,
+    subtitlesFile,
+    language: trackLanguage(job.language ?? languageFromFileName(subtitles)),
+    ...(job.title === undefined ? {} : { title: job.title }),
+    ...(job.replaceSameLanguage ? { replaceSameLanguage: true } : {}),
   };
 }
 
@@ -79,8 +92,13 @@ export const embedKind: JobKindModule<'embed', EmbedJobInput, EmbedSubtitlesResu
   task: (job, paths) => {
     const input = job.input;
     return {
-      kind: 'embed-subtitles', videoPath: input.video, subtitlesPath: paths.file(job.id, input.subtitlesFile), outputPath: input.out, language: input.language,
-      ...(input.title === undefined ? {} : { title: input.title }), ...(input.replaceSameLanguage ? { replaceSameLanguage: true } : {}),
+      kind: 'embed-subtitles',
+      videoPath: input.video,
+      subtitlesPath: paths.file(job.id, input.subtitlesFile),
+      outputPath: input.out,
+      language: input.language,
+      ...(input.title === undefined ? {} : { title: input.title }),
+      ...(input.replaceSameLanguage ? { replaceSameLanguage: true } : {}),
     };
   },
 
@@ -89,9 +107,20 @@ export const embedKind: JobKindModule<'embed', EmbedJobInput, EmbedSubtitlesResu
 
   inputProblem(input, origin) {
     if (!isLocalOrigin(origin)) return 'origin: an embedding job comes from the editor or the command line';
-    if (!(isString(input.video) && isString(input.subtitles) && isString(input.out) && isSafeFileName(input.subtitlesFile))) return 'input: is not a subtitle embedding';
-    if (!(typeof input.language === 'string' && /^[a-z]{3}$/.test(input.language))) return 'input: lacks the track\'s language';
-    if (!(input.title === undefined || isString(input.title)) || !(input.replaceSameLanguage === undefined || typeof input.replaceSameLanguage === 'boolean')) return 'input: has a malformed title or replaceSameLanguage';
+    if (!(
+      isString(input.video) &&
+      isString(input.subtitles) &&
+      isString(input.out) &&
+      isSafeFileName(input.subtitlesFile)
+    ))
+      return 'input: is not a subtitle embedding';
+    if (!(typeof input.language === 'string' && /^[a-z]{3}$/.test(input.language)))
+      return "input: lacks the track's language";
+    if (
+      !(input.title === undefined || isString(input.title)) ||
+      !(input.replaceSameLanguage === undefined || typeof input.replaceSameLanguage === 'boolean')
+    )
+      return 'input: has a malformed title or replaceSameLanguage';
     return undefined;
   },
 

@@ -43,7 +43,8 @@ export type AnyJobKind = JobKindModule<JobRecord['kind'], JobRecord['input'], No
 export const jobKindOf = (kind: JobRecord['kind']): AnyJobKind => JOB_KINDS[kind];
 
 /** Whether a value read from disk names a kind of the registry. */
-export const isRecordKind = (value: unknown): value is JobRecord['kind'] => typeof value === 'string' && Object.hasOwn(JOB_KINDS, value);
+export const isRecordKind = (value: unknown): value is JobRecord['kind'] =>
+  typeof value === 'string' && Object.hasOwn(JOB_KINDS, value);
 
 /** Kinds only the editor and the CLI make: never shown by a door that lists jobs publicly. */
 export const isLocalOnlyKind = (kind: JobRecord['kind']): boolean => jobKindOf(kind).seedKind === null;

@@ -119,4 +119,7 @@ export interface JobKindModule<K extends string, I extends { kind: K }, R, N ext
 }
 
 /** A type guard for one kind: a record that passes it has that kind's input and result. */
-export const isKind = <K extends string>(kind: K) => <J extends { kind: string }>(job: J): job is Extract<J, { kind: K }> => job.kind === kind;
+export const isKind =
+  <K extends string>(kind: K) =>
+  <J extends { kind: string }>(job: J): job is Extract<J, { kind: K }> =>
+    job.kind === kind;

@@ -52,11 +52,23 @@ export const sttKind: JobKindModule<'stt', SttJobInput, SttResult, NewSttJob> = 
   openWith: 'editor',
 
   async input(job, folder) {
-    const { options, inputFile, originalName, bytes, modelPath, whisper, name, remoteKeyName } = await job.receive(folder.id, folder.dir);
+    const { options, inputFile, originalName, bytes, modelPath, whisper, name, remoteKeyName } = await job.receive(
+      folder.id,
+      folder.dir,
+    );
     // Known now, while the model file is read without blocking, so the job's backend never needs a file read.
     const recognizer = (await sttModelKindOf(modelPath)) === 'parakeet' ? { recognizer: 'parakeet' as const } : {};
     return {
-      input: { kind: 'stt', options, inputFile, originalName, bytes, modelPath, ...recognizer, ...(whisper ? { whisper } : {}) },
+      input: {
+        kind: 'stt',
+        options,
+        inputFile,
+        originalName,
+        bytes,
+        modelPath,
+        ...recognizer,
+        ...(whisper ? { whisper } : {}),
+      },
       name: name ?? nameFromFile(originalName),
       ...(remoteKeyName === undefined ? {} : { remoteKeyName }),
     };
@@ -78,9 +90,10 @@ export const sttKind: JobKindModule<'stt', SttJobInput, SttResult, NewSttJob> = 
   outputFile: () => TRANSCRIPT_FILE,
 
   inputProblem(input) {
-    if (!isObject(input.options)) return 'input: does not match the job\'s kind';
+    if (!isObject(input.options)) return "input: does not match the job's kind";
     if (!isSafeFileName(input.inputFile)) return 'input.inputFile: is not a file name';
-    if (!(isString(input.originalName) && isString(input.modelPath) && isCount(input.bytes))) return 'input: lacks the upload\'s name, size or model';
+    if (!(isString(input.originalName) && isString(input.modelPath) && isCount(input.bytes)))
+      return "input: lacks the upload's name, size or model";
     return undefined;
   },
 

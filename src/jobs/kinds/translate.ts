@@ -49,8 +49,14 @@ export const translateKind: JobKindModule<'translate', TranslateJobInput, Transl
   task: (job, paths) => {
     const input = job.input;
     return {
-      kind: 'translate', inputPath: paths.file(job.id, input.inputFile), format: input.format, outputPath: input.out,
-      modelPath: input.modelPath, to: input.to, ...(input.from ? { from: input.from } : {}), style: input.style,
+      kind: 'translate',
+      inputPath: paths.file(job.id, input.inputFile),
+      format: input.format,
+      outputPath: input.out,
+      modelPath: input.modelPath,
+      to: input.to,
+      ...(input.from ? { from: input.from } : {}),
+      style: input.style,
     };
   },
 
@@ -59,8 +65,17 @@ export const translateKind: JobKindModule<'translate', TranslateJobInput, Transl
 
   inputProblem(input, origin) {
     if (!isLocalOrigin(origin)) return 'origin: a translation job comes from the editor or the command line';
-    if (!(isString(input.input) && isString(input.out) && isSafeFileName(input.inputFile) && isString(input.modelPath) && isString(input.to) && isObject(input.style))) return 'input: is not a subtitle translation';
-    if (!(input.format === 'srt' || input.format === 'vtt') || !isCount(input.cues)) return 'input: lacks the subtitle format or cue count';
+    if (!(
+      isString(input.input) &&
+      isString(input.out) &&
+      isSafeFileName(input.inputFile) &&
+      isString(input.modelPath) &&
+      isString(input.to) &&
+      isObject(input.style)
+    ))
+      return 'input: is not a subtitle translation';
+    if (!(input.format === 'srt' || input.format === 'vtt') || !isCount(input.cues))
+      return 'input: lacks the subtitle format or cue count';
     return undefined;
   },
 

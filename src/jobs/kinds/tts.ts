@@ -46,7 +46,8 @@ export interface NewTtsJob extends NewJob {
 }
 
 /** The audio in the job's folder: the format asked for, or the one the engine encodes instead. */
-const outputFile = (job: KindRecord<'tts', TtsJobInput, TtsResult>): string => `output.${job.input.encodeAs ?? job.input.options.outputFormat}`;
+const outputFile = (job: KindRecord<'tts', TtsJobInput, TtsResult>): string =>
+  `output.${job.input.encodeAs ?? job.input.options.outputFormat}`;
 
 const isTts = isKind('tts');
 
@@ -64,8 +65,14 @@ export const ttsKind: JobKindModule<'tts', TtsJobInput, TtsResult, NewTtsJob> = 
     const lexicon = entriesIn(text, await folder.lexiconWith(job.lexicon ?? []));
     if (lexicon.length) await fs.writeFile(folder.file(JOB_LEXICON_FILE), JSON.stringify(lexicon), 'utf8');
     const input: TtsJobInput = {
-      kind: 'tts', options, characters: text.length, voice: job.voice, ...(lexicon.length ? { lexiconEntries: lexicon.length } : {}), ...(job.live ? { live: true } : {}),
-      ...(job.encodeAs ? { encodeAs: job.encodeAs } : {}), ...(job.ssml ? { ssml: job.ssml } : {}),
+      kind: 'tts',
+      options,
+      characters: text.length,
+      voice: job.voice,
+      ...(lexicon.length ? { lexiconEntries: lexicon.length } : {}),
+      ...(job.live ? { live: true } : {}),
+      ...(job.encodeAs ? { encodeAs: job.encodeAs } : {}),
+      ...(job.ssml ? { ssml: job.ssml } : {}),
     };
     return { input, name: job.name ?? nameFromText(text) };
   },
@@ -81,7 +88,11 @@ export const ttsKind: JobKindModule<'tts', TtsJobInput, TtsResult, NewTtsJob> = 
       ...(input.live ? { live: true } : {}),
       ...(input.encodeAs ? { encodeAs: input.encodeAs } : {}),
       ...(input.ssml ? { ssml: input.ssml } : {}),
-      ...(input.lexiconEntries ? { lexiconPath: paths.file(job.id, JOB_LEXICON_FILE) } : input.lexicon?.length ? { lexicon: input.lexicon } : {}),
+      ...(input.lexiconEntries
+        ? { lexiconPath: paths.file(job.id, JOB_LEXICON_FILE) }
+        : input.lexicon?.length
+          ? { lexicon: input.lexicon }
+          : {}),
     };
   },
 
@@ -89,9 +100,10 @@ export const ttsKind: JobKindModule<'tts', TtsJobInput, TtsResult, NewTtsJob> = 
 
   inputProblem(input) {
     const voice = input.voice;
-    if (!isObject(input.options)) return 'input: does not match the job\'s kind';
+    if (!isObject(input.options)) return "input: does not match the job's kind";
     if (!isCount(input.characters)) return 'input.characters: is not a count';
-    if (!(isObject(voice) && isString(voice.engine) && isString(voice.engineVoiceId) && isString(voice.languageCode))) return 'input.voice: is not a voice';
+    if (!(isObject(voice) && isString(voice.engine) && isString(voice.engineVoiceId) && isString(voice.languageCode)))
+      return 'input.voice: is not a voice';
     return undefined;
   },
 

@@ -24,10 +24,16 @@ export function databaseErrors(log: Logger): Middleware {
       const state = sqlState(thrown);
       if (state === undefined) throw thrown;
       if (UNSTORABLE_TEXT.has(state)) {
-        throw new ApiError('INVALID_REQUEST', 'A field of the request holds a character the relay cannot store (such as NUL, U+0000).');
+        throw new ApiError(
+          'INVALID_REQUEST',
+          'A field of the request holds a character the relay cannot store (such as NUL, U+0000).',
+        );
       }
       log.error(`${ctx.method} ${ctx.path.slice(0, 200)}: database error ${state}: ${(thrown as Error).message}`);
-      throw new ApiError('INTERNAL_ERROR', 'The relay could not complete the request because its database failed; try again later.');
+      throw new ApiError(
+        'INTERNAL_ERROR',
+        'The relay could not complete the request because its database failed; try again later.',
+      );
     }
   };
 }

@@ -20,15 +20,30 @@ const RETRY_AFTER = { 'Retry-After': '5' };
  * DEVICE_NOT_ALLOWED) and ready (else 503 DEVICE_OFFLINE); without a header the usable device that would
  * finish `work` first (dispatch/routing.ts; else 503 NO_CAPABLE_DEVICE).
  */
-export async function placeJob(deps: RelayDeps, key: ApiKey, header: string, need: Need, what: string, work?: Work): Promise<Placement> {
+export async function placeJob(
+  deps: RelayDeps,
+  key: ApiKey,
+  header: string,
+  need: Need,
+  what: string,
+  work?: Work,
+): Promise<Placement> {
   const candidates = await poolDevices(deps.db, key);
   const routing = { offlineAfterMs: deps.offlineAfterMs };
   const named = header.trim();
   if (named !== '') {
     const candidate = keyAllowsDevice(key, named) ? candidates.find((c) => c.device.id === named) : undefined;
-    if (!candidate) throw new ApiError('DEVICE_NOT_ALLOWED', `The device ${JSON.stringify(named.slice(0, 40))} is not in this key's device pool.`);
+    if (!candidate)
+      throw new ApiError(
+        'DEVICE_NOT_ALLOWED',
+        `The device ${JSON.stringify(named.slice(0, 40))} is not in this key's device pool.`,
+      );
     if (!isReady(candidate.device, Date.now(), deps.offlineAfterMs)) {
-      throw new ApiError('DEVICE_OFFLINE', `The device ${named} (${candidate.device.name}) is not connected to the relay.`, { headers: RETRY_AFTER });
+      throw new ApiError(
+        'DEVICE_OFFLINE',
+        `The device ${named} (${candidate.device.name}) is not connected to the relay.`,
+        { headers: RETRY_AFTER },
+      );
     }
     if (!candidate.device.capabilities || !need(candidate.device.capabilities)) {
       throw new ApiError('NO_CAPABLE_DEVICE', `The device ${named} (${candidate.device.name}) cannot run ${what}.`);
@@ -38,9 +53,13 @@ export async function placeJob(deps: RelayDeps, key: ApiKey, header: string, nee
   const device = pickDevice(candidates, need, routing, new Set(), work);
   if (!device) {
     const ready = candidates.filter((c) => isReady(c.device, Date.now(), deps.offlineAfterMs)).length;
-    throw new ApiError('NO_CAPABLE_DEVICE', ready === 0
-      ? 'No device of this key\'s pool is connected to the relay.'
-      : `None of the ${ready} ready device(s) of this key's pool can run ${what} now.`, { headers: RETRY_AFTER });
+    throw new ApiError(
+      'NO_CAPABLE_DEVICE',
+      ready === 0
+        ? "No device of this key's pool is connected to the relay."
+        : `None of the ${ready} ready device(s) of this key's pool can run ${what} now.`,
+      { headers: RETRY_AFTER },
+    );
   }
   return { deviceId: device.id, pinned: false };
 }
@@ -53,15 +72,25 @@ export async function takeConcurrencySlot(tx: Queryable, key: ApiKey): Promise<v
   await lockApiKey(tx, key.id);
   const active = await countActiveJobs(tx, key.id);
   if (active >= key.maxConcurrentJobs) {
-    throw new ApiError('CONCURRENCY_LIMIT', `This key may have ${key.maxConcurrentJobs} jobs waiting or running at once; ${active} are.`, {
-      headers: RETRY_AFTER,
-      details: { maxConcurrentJobs: key.maxConcurrentJobs },
-    });
+    throw new ApiError(
+      'CONCURRENCY_LIMIT',
+      `This key may have ${key.maxConcurrentJobs} jobs waiting or running at once; ${active} are.`,
+      {
+        headers: RETRY_AFTER,
+        details: { maxConcurrentJobs: key.maxConcurrentJobs },
+      },
+    );
   }
 }
 
 export const insufficientCredits = (needed: number): ApiError =>
-  new ApiError('INSUFFICIENT_CREDITS', `The account's credit balance does not cover this job (about ${Math.ceil(needed / 1000)} credits).`);
+  new ApiError(
+    'INSUFFICIENT_CREDITS',
+    `The account's credit balance does not cover this job (about ${Math.ceil(needed / 1000)} credits).`,
+  );
 
 export const storageQuotaExceeded = (): ApiError =>
-  new ApiError('STORAGE_QUOTA_EXCEEDED', 'The account\'s storage quota has no room for this job\'s files; wait for old files to expire or raise the quota.');
+  new ApiError(
+    'STORAGE_QUOTA_EXCEEDED',
+    "The account's storage quota has no room for this job's files; wait for old files to expire or raise the quota.",
+  );

@@ -15,10 +15,13 @@ export function apiKeyAuth(deps: RelayDeps): Middleware<RelayState> {
   return async (ctx, next) => {
     const given = bearer(ctx.get('Authorization'));
     if (given === undefined) {
-      throw new ApiError('INVALID_API_KEY', 'The Remote API requires Authorization: Bearer <API key>.', { headers: CHALLENGE });
+      throw new ApiError('INVALID_API_KEY', 'The Remote API requires Authorization: Bearer <API key>.', {
+        headers: CHALLENGE,
+      });
     }
     const key = await authenticateApiKey(deps.db, given);
-    if (!key) throw new ApiError('INVALID_API_KEY', 'The API key is wrong, expired or revoked.', { headers: CHALLENGE });
+    if (!key)
+      throw new ApiError('INVALID_API_KEY', 'The API key is wrong, expired or revoked.', { headers: CHALLENGE });
     ctx.state.key = key;
     await next();
   };
@@ -36,9 +39,13 @@ export function rateLimit(deps: RelayDeps): Middleware<RelayState> {
     ctx.set('X-RateLimit-Remaining', String(Math.max(0, key.rpm - counted.requests)));
     if (counted.refused) {
       const retryAfter = counted.retryAfterSeconds;
-      throw new ApiError('RATE_LIMITED', `This key may make ${key.rpm} requests a minute; try again in ${retryAfter} s.`, {
-        headers: { 'Retry-After': String(retryAfter) },
-      });
+      throw new ApiError(
+        'RATE_LIMITED',
+        `This key may make ${key.rpm} requests a minute; try again in ${retryAfter} s.`,
+        {
+          headers: { 'Retry-After': String(retryAfter) },
+        },
+      );
     }
     await next();
   };
@@ -57,7 +64,10 @@ export function requireScope(scope: Scope): Middleware<RelayState> {
 export function deviceAuth(deps: RelayDeps): Middleware<RelayState> {
   return async (ctx, next) => {
     const device = await authenticateDevice(deps.db, bearer(ctx.get('Authorization')) ?? '');
-    if (!device) throw new ApiError('INVALID_API_KEY', 'The device token is wrong, or the device was removed.', { headers: CHALLENGE });
+    if (!device)
+      throw new ApiError('INVALID_API_KEY', 'The device token is wrong, or the device was removed.', {
+        headers: CHALLENGE,
+      });
     ctx.state.device = device;
     await next();
   };

@@ -15,7 +15,10 @@ export function storageErrors(log: Logger): Middleware {
     } catch (thrown) {
       if (!(thrown instanceof BlobStoreError)) throw thrown;
       log.error(`${ctx.method} ${ctx.path.slice(0, 200)}: ${thrown.message}`);
-      throw new ApiError('INTERNAL_ERROR', 'The relay could not complete the request because its file storage failed; try again later.');
+      throw new ApiError(
+        'INTERNAL_ERROR',
+        'The relay could not complete the request because its file storage failed; try again later.',
+      );
     }
   };
 }

@@ -20,13 +20,22 @@ export function listPoolVoices(voices: readonly Voice[], query: VoiceQuery): Voi
     if (query.languageCode && !languageTagStartsWith(voice.languageCode, query.languageCode)) return false;
     return !query.search || matchesSearch(searchTermsFor(voice.name, voice.languageCode), query.search);
   });
-  const byName = (a: Voice, b: Voice): number => collator.compare(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  const compare = query.sortBy === 'languageCode' ? (a: Voice, b: Voice) => collator.compare(a.languageCode, b.languageCode) || byName(a, b) : byName;
+  const byName = (a: Voice, b: Voice): number =>
+    collator.compare(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const compare =
+    query.sortBy === 'languageCode'
+      ? (a: Voice, b: Voice) => collator.compare(a.languageCode, b.languageCode) || byName(a, b)
+      : byName;
   const direction = query.sortDirection === 'desc' ? -1 : 1;
   matching.sort((a, b) => direction * compare(a, b));
   const start = (query.page - 1) * query.limit;
   return {
     items: matching.slice(start, start + query.limit),
-    meta: { page: query.page, limit: query.limit, total: matching.length, totalPages: Math.ceil(matching.length / query.limit) },
+    meta: {
+      page: query.page,
+      limit: query.limit,
+      total: matching.length,
+      totalPages: Math.ceil(matching.length / query.limit),
+    },
   };
 }

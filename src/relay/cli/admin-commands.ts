@@ -22,7 +22,11 @@ export interface AdminFlags {
 
 const out = (line: string): void => void process.stdout.write(`${line}\n`);
 const note = (line: string): void => void process.stderr.write(`${line}\n`);
-const split = (text: string | undefined): string[] => (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const split = (text: string | undefined): string[] =>
+  (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 function required(value: string | undefined, flag: string): string {
   if (value === undefined || value === '') throw new UsageError(`Expected ${flag}.`);
@@ -31,13 +35,20 @@ function required(value: string | undefined, flag: string): string {
 
 function wholeNumber(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^-?\d+$/.test(value)) throw new UsageError(`Expected ${flag} to be a whole number, got ${JSON.stringify(value)}.`);
+  if (!/^-?\d+$/.test(value))
+    throw new UsageError(`Expected ${flag} to be a whole number, got ${JSON.stringify(value)}.`);
   return Number(value);
 }
 
 function table(rows: string[][]): void {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  for (const row of rows) out(row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
+  for (const row of rows)
+    out(
+      row
+        .map((cell, i) => cell.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    );
 }
 
 const iso = (ms: number | null): string => (ms === null ? '-' : new Date(ms).toISOString());
@@ -47,10 +58,15 @@ type Command = (db: Database, accountId: number, flags: AdminFlags, args: string
 const COMMANDS: Record<string, Command> = {
   async 'keys create'(db, accountId, flags) {
     const expiresAt = flags.expires === undefined ? null : Date.parse(flags.expires);
-    if (Number.isNaN(expiresAt)) throw new UsageError(`Expected --expires as an ISO date, got ${JSON.stringify(flags.expires)}.`);
+    if (Number.isNaN(expiresAt))
+      throw new UsageError(`Expected --expires as an ISO date, got ${JSON.stringify(flags.expires)}.`);
     const { key, plaintext } = await createApiKey(db, accountId, {
-      name: required(flags.name, '--name N'), scopes: split(required(flags.scopes, '--scopes a,b')), pool: split(required(flags.pool, '--pool dev_x,dev_y (or *)')),
-      expiresAt, rpm: wholeNumber(flags.rpm, '--rpm'), maxConcurrentJobs: wholeNumber(flags.concurrency, '--concurrency'),
+      name: required(flags.name, '--name N'),
+      scopes: split(required(flags.scopes, '--scopes a,b')),
+      pool: split(required(flags.pool, '--pool dev_x,dev_y (or *)')),
+      expiresAt,
+      rpm: wholeNumber(flags.rpm, '--rpm'),
+      maxConcurrentJobs: wholeNumber(flags.concurrency, '--concurrency'),
     });
     out(plaintext);
     note(`Created ${key.id} (${key.name}). The key above is shown only this once.`);
@@ -63,15 +79,28 @@ const COMMANDS: Record<string, Command> = {
   async 'keys list'(db, accountId, flags) {
     const keys = await listApiKeys(db, accountId);
     if (flags.json) return out(JSON.stringify(keys, null, 2));
-    table([['ID', 'NAME', 'KEY', 'SCOPES', 'POOL', 'RPM', 'JOBS', 'EXPIRES', 'STATE'],
-      ...keys.map((k) => [k.id, k.name, k.hint, k.scopes.join(','), k.pool.join(','), String(k.rpm), String(k.maxConcurrentJobs), iso(k.expiresAt),
-        k.revokedAt ? 'revoked' : k.expiresAt !== null && k.expiresAt <= Date.now() ? 'expired' : 'live'])]);
+    table([
+      ['ID', 'NAME', 'KEY', 'SCOPES', 'POOL', 'RPM', 'JOBS', 'EXPIRES', 'STATE'],
+      ...keys.map((k) => [
+        k.id,
+        k.name,
+        k.hint,
+        k.scopes.join(','),
+        k.pool.join(','),
+        String(k.rpm),
+        String(k.maxConcurrentJobs),
+        iso(k.expiresAt),
+        k.revokedAt ? 'revoked' : k.expiresAt !== null && k.expiresAt <= Date.now() ? 'expired' : 'live',
+      ]),
+    ]);
   },
   async 'devices enrol'(db, accountId, flags) {
     const { device, token } = await enrolDevice(db, accountId, required(flags.name, '--name N'));
     out(`${device.id} ${token}`);
-    note(`Enrolled ${device.id} (${device.name}). Its token (after the id) is shown only this once:\n` +
-      `  node dist/cli.js serve --relay <relay URL> --device-token ${token.slice(0, 8)}…`);
+    note(
+      `Enrolled ${device.id} (${device.name}). Its token (after the id) is shown only this once:\n` +
+        `  node dist/cli.js serve --relay <relay URL> --device-token ${token.slice(0, 8)}…`,
+    );
   },
   async 'devices revoke'(db, accountId, _flags, args) {
     const id = required(args[0], 'a device id: devices revoke dev_…');
@@ -80,10 +109,25 @@ const COMMANDS: Record<string, Command> = {
   },
   async 'devices list'(db, accountId, flags) {
     const devices = await listDevices(db, accountId);
-    if (flags.json) return out(JSON.stringify(devices.map((d) => ({ ...d, ready: isReady(d) })), null, 2));
-    table([['ID', 'NAME', 'STATE', 'LAST SEEN', 'VOICES', 'STT MODELS'],
-      ...devices.map((d) => [d.id, d.name, d.revokedAt ? 'revoked' : isReady(d) ? 'online' : 'offline', iso(d.lastSeenAt),
-        String(d.capabilities?.tts.voices.length ?? '-'), d.capabilities?.stt.models.map((m) => m.name).join(',') || '-'])]);
+    if (flags.json)
+      return out(
+        JSON.stringify(
+          devices.map((d) => ({ ...d, ready: isReady(d) })),
+          null,
+          2,
+        ),
+      );
+    table([
+      ['ID', 'NAME', 'STATE', 'LAST SEEN', 'VOICES', 'STT MODELS'],
+      ...devices.map((d) => [
+        d.id,
+        d.name,
+        d.revokedAt ? 'revoked' : isReady(d) ? 'online' : 'offline',
+        iso(d.lastSeenAt),
+        String(d.capabilities?.tts.voices.length ?? '-'),
+        d.capabilities?.stt.models.map((m) => m.name).join(',') || '-',
+      ]),
+    ]);
   },
   async 'credits add'(db, accountId, flags) {
     const amount = wholeNumber(required(flags.amount, '--amount N'), '--amount')!;
@@ -116,7 +160,12 @@ async function resetPassword(db: Database): Promise<string> {
 export const ADMIN_COMMANDS = Object.keys(COMMANDS);
 
 /** Runs one administration command against the relay's database (PGlite while no relay holds it, or PostgreSQL). */
-export async function runAdminCommand(name: string, args: string[], flags: AdminFlags, options: ResolvedRelayOptions): Promise<void> {
+export async function runAdminCommand(
+  name: string,
+  args: string[],
+  flags: AdminFlags,
+  options: ResolvedRelayOptions,
+): Promise<void> {
   const command = COMMANDS[name];
   if (!command) throw new UsageError(`Unknown command "${name}".`);
   const db = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, log: silentLogger });

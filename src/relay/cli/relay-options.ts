@@ -44,7 +44,8 @@ export interface ResolvedRelayOptions {
 
 /** Linux `$XDG_DATA_HOME/speech-studio-relay`, macOS and Windows their application-data folders. */
 export function defaultRelayDataDir(env: NodeJS.ProcessEnv, platform = process.platform): string {
-  if (platform === 'win32') return path.join(env.APPDATA ?? path.join(os.homedir(), 'AppData', 'Roaming'), 'Speech Studio Relay');
+  if (platform === 'win32')
+    return path.join(env.APPDATA ?? path.join(os.homedir(), 'AppData', 'Roaming'), 'Speech Studio Relay');
   if (platform === 'darwin') return path.join(os.homedir(), 'Library', 'Application Support', 'Speech Studio Relay');
   return path.join(env.XDG_DATA_HOME || path.join(os.homedir(), '.local', 'share'), 'speech-studio-relay');
 }
@@ -52,7 +53,8 @@ export function defaultRelayDataDir(env: NodeJS.ProcessEnv, platform = process.p
 function positiveNumber(text: string | undefined, what: string): number | undefined {
   if (text === undefined || text === '') return undefined;
   const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0) throw new UsageError(`Expected ${what} to be a positive number, got ${JSON.stringify(text)}.`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new UsageError(`Expected ${what} to be a positive number, got ${JSON.stringify(text)}.`);
   return value;
 }
 
@@ -68,12 +70,16 @@ function resolveS3(flags: RelayFlags, env: NodeJS.ProcessEnv): S3StoreConfig | u
   }
   const endpoint = flags['s3-endpoint'] ?? (env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || undefined);
   if (endpoint !== undefined && !/^https?:\/\/[^/\s]+\/?$/.test(endpoint)) {
-    throw new UsageError(`Expected --s3-endpoint such as https://s3.example.com or http://127.0.0.1:9000, got ${JSON.stringify(endpoint)}.`);
+    throw new UsageError(
+      `Expected --s3-endpoint such as https://s3.example.com or http://127.0.0.1:9000, got ${JSON.stringify(endpoint)}.`,
+    );
   }
   const accessKeyId = flags['s3-access-key-id'] ?? env.AWS_ACCESS_KEY_ID;
   const secretAccessKey = flags['s3-secret-access-key'] ?? env.AWS_SECRET_ACCESS_KEY;
   if (!accessKeyId || !secretAccessKey) {
-    throw new UsageError('S3 storage needs credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or --s3-access-key-id and --s3-secret-access-key).');
+    throw new UsageError(
+      'S3 storage needs credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or --s3-access-key-id and --s3-secret-access-key).',
+    );
   }
   return {
     ...parsed,
@@ -81,7 +87,11 @@ function resolveS3(flags: RelayFlags, env: NodeJS.ProcessEnv): S3StoreConfig | u
     region: flags['s3-region'] ?? (env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1'),
     forcePathStyle: flags['s3-path-style'] ?? env.RELAY_S3_PATH_STYLE === '1',
     // A session token only belongs with the environment's own keys.
-    credentials: { accessKeyId, secretAccessKey, sessionToken: flags['s3-access-key-id'] ? undefined : env.AWS_SESSION_TOKEN || undefined },
+    credentials: {
+      accessKeyId,
+      secretAccessKey,
+      sessionToken: flags['s3-access-key-id'] ? undefined : env.AWS_SESSION_TOKEN || undefined,
+    },
   };
 }
 
@@ -89,10 +99,13 @@ function resolveS3(flags: RelayFlags, env: NodeJS.ProcessEnv): S3StoreConfig | u
 export function resolveRelayOptions(flags: RelayFlags, env: NodeJS.ProcessEnv): ResolvedRelayOptions {
   const portText = flags.port ?? env.RELAY_PORT ?? '17880';
   const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port > 65535) throw new UsageError(`Expected a port from 0 to 65535, got ${JSON.stringify(portText)}.`);
+  if (!/^\d+$/.test(portText) || port > 65535)
+    throw new UsageError(`Expected a port from 0 to 65535, got ${JSON.stringify(portText)}.`);
   const databaseUrl = flags['database-url'] ?? env.DATABASE_URL;
   if (databaseUrl !== undefined && databaseUrl !== '' && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new UsageError(`Expected --database-url postgres://…, got ${JSON.stringify(databaseUrl.replace(/:[^:@/]*@/, ':***@'))}.`);
+    throw new UsageError(
+      `Expected --database-url postgres://…, got ${JSON.stringify(databaseUrl.replace(/:[^:@/]*@/, ':***@'))}.`,
+    );
   }
   const retentionHours = positiveNumber(flags['retention-hours'] ?? env.RELAY_RETENTION_HOURS, '--retention-hours');
   const storageDir = flags['storage-dir'] ?? env.RELAY_STORAGE_DIR;
@@ -104,7 +117,10 @@ export function resolveRelayOptions(flags: RelayFlags, env: NodeJS.ProcessEnv): 
   }
   const allowedHosts = parseAllowedHosts(flags['allowed-hosts'] ?? env.RELAY_ALLOWED_HOSTS ?? '');
   const badHost = allowedHosts.find((entry) => !/^\.?[a-z0-9.:_-]+$/.test(entry));
-  if (badHost !== undefined) throw new UsageError(`Expected --allowed-hosts to list host names such as relay.example.com or .example.com, got ${JSON.stringify(badHost)}.`);
+  if (badHost !== undefined)
+    throw new UsageError(
+      `Expected --allowed-hosts to list host names such as relay.example.com or .example.com, got ${JSON.stringify(badHost)}.`,
+    );
   return {
     host: flags.host ?? env.RELAY_HOST ?? '127.0.0.1',
     port,

@@ -77,7 +77,9 @@ export async function adjustCreditsMilli(tx: Queryable, accountId: number, milli
 }
 
 export async function creditBalanceMilli(tx: Queryable, accountId: number): Promise<number> {
-  const [row] = await tx.query<{ credits_milli: number }>('SELECT credits_milli FROM accounts WHERE id = $1', [accountId]);
+  const [row] = await tx.query<{ credits_milli: number }>('SELECT credits_milli FROM accounts WHERE id = $1', [
+    accountId,
+  ]);
   return row.credits_milli;
 }
 
@@ -112,5 +114,8 @@ export async function reserveStorage(tx: Queryable, accountId: number, bytes: nu
 /** Adjusts the storage in use by `delta` bytes (never below zero), whatever the quota. */
 export async function adjustStorage(db: Queryable, accountId: number, delta: number): Promise<void> {
   if (delta === 0) return;
-  await db.query('UPDATE accounts SET storage_used_bytes = GREATEST(0, storage_used_bytes + $2) WHERE id = $1', [accountId, delta]);
+  await db.query('UPDATE accounts SET storage_used_bytes = GREATEST(0, storage_used_bytes + $2) WHERE id = $1', [
+    accountId,
+    delta,
+  ]);
 }

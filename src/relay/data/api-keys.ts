@@ -2,7 +2,14 @@ import type { Queryable } from '../db/database';
 import { API_KEY_FORMAT, lookupOf, newSecret, publicId, secretMatches } from './secret-token';
 import { hasNul, NUL_REFUSED } from './stored-text';
 
-export const SCOPES = ['capabilities.read', 'voices.read', 'tts.create', 'stt.create', 'jobs.read', 'jobs.cancel'] as const;
+export const SCOPES = [
+  'capabilities.read',
+  'voices.read',
+  'tts.create',
+  'stt.create',
+  'jobs.read',
+  'jobs.cancel',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 /** A pool of `['*']` is every device of the account, present and future. */
 export const ALL_DEVICES = '*';
@@ -38,18 +45,39 @@ export interface NewApiKey {
 export class InvalidInputError extends Error {}
 
 interface KeyRow {
-  id: string; account_id: number; name: string; lookup: string; secret_hash: string; scopes: Scope[]; pool: string[];
-  rpm: number; max_concurrent: number; expires_at: number | null; revoked_at: number | null; created_at: number; last_used_at: number | null;
+  id: string;
+  account_id: number;
+  name: string;
+  lookup: string;
+  secret_hash: string;
+  scopes: Scope[];
+  pool: string[];
+  rpm: number;
+  max_concurrent: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  created_at: number;
+  last_used_at: number | null;
 }
 
 const toKey = (row: KeyRow): ApiKey => ({
-  id: row.id, accountId: row.account_id, name: row.name, hint: `${row.lookup}…`, scopes: row.scopes, pool: row.pool,
-  rpm: row.rpm, maxConcurrentJobs: row.max_concurrent, expiresAt: row.expires_at, revokedAt: row.revoked_at,
-  createdAt: row.created_at, lastUsedAt: row.last_used_at,
+  id: row.id,
+  accountId: row.account_id,
+  name: row.name,
+  hint: `${row.lookup}…`,
+  scopes: row.scopes,
+  pool: row.pool,
+  rpm: row.rpm,
+  maxConcurrentJobs: row.max_concurrent,
+  expiresAt: row.expires_at,
+  revokedAt: row.revoked_at,
+  createdAt: row.created_at,
+  lastUsedAt: row.last_used_at,
 });
 
 function checkInteger(value: number, what: string, low: number, high: number): number {
-  if (!Number.isInteger(value) || value < low || value > high) throw new InvalidInputError(`${what}: must be a whole number from ${low} to ${high}`);
+  if (!Number.isInteger(value) || value < low || value > high)
+    throw new InvalidInputError(`${what}: must be a whole number from ${low} to ${high}`);
   return value;
 }
 
@@ -58,7 +86,10 @@ async function checkPool(db: Queryable, accountId: number, pool: readonly string
   if (ids.some(hasNul)) throw new InvalidInputError(`pool: ${NUL_REFUSED}`);
   if (ids.length === 0) throw new InvalidInputError('pool: name at least one device id, or * for every device');
   if (ids.includes(ALL_DEVICES)) return [ALL_DEVICES];
-  const rows = await db.query<{ id: string }>('SELECT id FROM devices WHERE account_id = $1 AND id = ANY($2::text[])', [accountId, ids]);
+  const rows = await db.query<{ id: string }>('SELECT id FROM devices WHERE account_id = $1 AND id = ANY($2::text[])', [
+    accountId,
+    ids,
+  ]);
   const known = new Set(rows.map((row) => row.id));
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length > 0) throw new InvalidInputError(`pool: no enrolled device ${unknown.join(', ')}`);
@@ -66,7 +97,11 @@ async function checkPool(db: Queryable, accountId: number, pool: readonly string
 }
 
 /** Creates a key; its plaintext is returned here and never again. */
-export async function createApiKey(db: Queryable, accountId: number, input: NewApiKey): Promise<{ key: ApiKey; plaintext: string }> {
+export async function createApiKey(
+  db: Queryable,
+  accountId: number,
+  input: NewApiKey,
+): Promise<{ key: ApiKey; plaintext: string }> {
   const name = input.name.trim();
   if (name.length < 1 || name.length > 100) throw new InvalidInputError('name: must be 1 to 100 characters');
   if (hasNul(name)) throw new InvalidInputError(`name: ${NUL_REFUSED}`);
@@ -85,22 +120,37 @@ export async function createApiKey(db: Queryable, accountId: number, input: NewA
   const [row] = await db.query<KeyRow>(
     `INSERT INTO api_keys (id, account_id, name, lookup, secret_hash, scopes, pool, rpm, max_concurrent, expires_at, created_at)
      VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, $10, $11) RETURNING *`,
-    [publicId('key_', 12), accountId, name, secret.lookup, secret.hash, JSON.stringify(scopes), JSON.stringify(pool), rpm, concurrency, expiresAt, Date.now()],
+    [
+      publicId('key_', 12),
+      accountId,
+      name,
+      secret.lookup,
+      secret.hash,
+      JSON.stringify(scopes),
+      JSON.stringify(pool),
+      rpm,
+      concurrency,
+      expiresAt,
+      Date.now(),
+    ],
   );
   return { key: toKey(row), plaintext: secret.plaintext };
 }
 
 export async function listApiKeys(db: Queryable, accountId: number): Promise<ApiKey[]> {
-  const rows = await db.query<KeyRow>('SELECT * FROM api_keys WHERE account_id = $1 ORDER BY created_at DESC, id', [accountId]);
+  const rows = await db.query<KeyRow>('SELECT * FROM api_keys WHERE account_id = $1 ORDER BY created_at DESC, id', [
+    accountId,
+  ]);
   return rows.map(toKey);
 }
 
 /** Revokes at once: the next request with the key gets 401. False when there is no such live key. */
 export async function revokeApiKey(db: Queryable, accountId: number, id: string): Promise<boolean> {
   if (hasNul(id)) return false;
-  const rows = await db.query('UPDATE api_keys SET revoked_at = $3 WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id', [
-    accountId, id, Date.now(),
-  ]);
+  const rows = await db.query(
+    'UPDATE api_keys SET revoked_at = $3 WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id',
+    [accountId, id, Date.now()],
+  );
   return rows.length === 1;
 }
 
@@ -125,8 +175,12 @@ export async function lockApiKey(tx: Queryable, id: string): Promise<void> {
 
 /** The account and device pool of a key, live or not (a job keeps the pool its key has now). */
 export async function keyPool(db: Queryable, id: string): Promise<Pick<ApiKey, 'accountId' | 'pool'>> {
-  const [row] = await db.query<Pick<KeyRow, 'account_id' | 'pool'>>('SELECT account_id, pool FROM api_keys WHERE id = $1', [id]);
+  const [row] = await db.query<Pick<KeyRow, 'account_id' | 'pool'>>(
+    'SELECT account_id, pool FROM api_keys WHERE id = $1',
+    [id],
+  );
   return { accountId: row.account_id, pool: row.pool };
 }
 
-export const keyAllowsDevice = (key: ApiKey, deviceId: string): boolean => key.pool.includes(ALL_DEVICES) || key.pool.includes(deviceId);
+export const keyAllowsDevice = (key: ApiKey, deviceId: string): boolean =>
+  key.pool.includes(ALL_DEVICES) || key.pool.includes(deviceId);

@@ -3,11 +3,22 @@ import type { SpeedReport } from '../../link/speeds';
 import type { Queryable } from '../db/database';
 
 interface SpeedRow {
-  device_id: string; kind: 'tts' | 'stt'; engine: string; model: string; real_time_factor: number; samples: number; updated_at: number;
+  device_id: string;
+  kind: 'tts' | 'stt';
+  engine: string;
+  model: string;
+  real_time_factor: number;
+  samples: number;
+  updated_at: number;
 }
 
 /** A device's report replaces what it said before: the device sends all its figures each time. */
-export async function saveSpeeds(tx: Queryable, deviceId: string, speeds: readonly SpeedReport[], now = Date.now()): Promise<void> {
+export async function saveSpeeds(
+  tx: Queryable,
+  deviceId: string,
+  speeds: readonly SpeedReport[],
+  now = Date.now(),
+): Promise<void> {
   await tx.query('DELETE FROM device_speeds WHERE device_id = $1', [deviceId]);
   for (const s of speeds) {
     await tx.query(
@@ -27,7 +38,13 @@ export async function speedsByDevice(db: Queryable, accountId: number): Promise<
   const byDevice = new Map<string, SpeedReport[]>();
   for (const row of rows) {
     const list = byDevice.get(row.device_id) ?? [];
-    list.push({ kind: row.kind, engine: row.engine, model: row.model, realTimeFactor: Number(row.real_time_factor), samples: row.samples });
+    list.push({
+      kind: row.kind,
+      engine: row.engine,
+      model: row.model,
+      realTimeFactor: Number(row.real_time_factor),
+      samples: row.samples,
+    });
     byDevice.set(row.device_id, list);
   }
   return byDevice;

@@ -21,22 +21,46 @@ export interface Device {
 }
 
 export interface DeviceRow {
-  id: string; account_id: number; name: string; token_lookup: string; token_hash: string; created_at: number; revoked_at: number | null;
-  capabilities: DeviceCapabilities | null; session_id: string | null; instance_id: string | null; connected_at: number | null; last_seen_at: number | null;
+  id: string;
+  account_id: number;
+  name: string;
+  token_lookup: string;
+  token_hash: string;
+  created_at: number;
+  revoked_at: number | null;
+  capabilities: DeviceCapabilities | null;
+  session_id: string | null;
+  instance_id: string | null;
+  connected_at: number | null;
+  last_seen_at: number | null;
 }
 
 export const toDevice = (row: DeviceRow): Device => ({
-  id: row.id, accountId: row.account_id, name: row.name, createdAt: row.created_at, revokedAt: row.revoked_at,
-  capabilities: row.capabilities, sessionId: row.session_id, instanceId: row.instance_id, connectedAt: row.connected_at,
+  id: row.id,
+  accountId: row.account_id,
+  name: row.name,
+  createdAt: row.created_at,
+  revokedAt: row.revoked_at,
+  capabilities: row.capabilities,
+  sessionId: row.session_id,
+  instanceId: row.instance_id,
+  connectedAt: row.connected_at,
   lastSeenAt: row.last_seen_at,
 });
 
 /** Ready: connected and heart-beating within the offline limit. */
 export const isReady = (device: Device, now = Date.now(), offlineAfterMs = OFFLINE_AFTER_MS): boolean =>
-  device.revokedAt === null && device.sessionId !== null && device.lastSeenAt !== null && now - device.lastSeenAt < offlineAfterMs;
+  device.revokedAt === null &&
+  device.sessionId !== null &&
+  device.lastSeenAt !== null &&
+  now - device.lastSeenAt < offlineAfterMs;
 
 /** Enrols a device: its token is returned here and never again. */
-export async function enrolDevice(db: Queryable, accountId: number, name: string): Promise<{ device: Device; token: string }> {
+export async function enrolDevice(
+  db: Queryable,
+  accountId: number,
+  name: string,
+): Promise<{ device: Device; token: string }> {
   const trimmed = name.trim();
   if (trimmed.length < 1 || trimmed.length > 100) throw new InvalidInputError('name: must be 1 to 100 characters');
   if (hasNul(trimmed)) throw new InvalidInputError(`name: ${NUL_REFUSED}`);
@@ -49,13 +73,17 @@ export async function enrolDevice(db: Queryable, accountId: number, name: string
 }
 
 export async function listDevices(db: Queryable, accountId: number): Promise<Device[]> {
-  const rows = await db.query<DeviceRow>('SELECT * FROM devices WHERE account_id = $1 ORDER BY created_at, id', [accountId]);
+  const rows = await db.query<DeviceRow>('SELECT * FROM devices WHERE account_id = $1 ORDER BY created_at, id', [
+    accountId,
+  ]);
   return rows.map(toDevice);
 }
 
 /** The account's devices that are not revoked, connected or not. */
 export async function liveDevices(db: Queryable, accountId: number): Promise<Device[]> {
-  const rows = await db.query<DeviceRow>('SELECT * FROM devices WHERE account_id = $1 AND revoked_at IS NULL', [accountId]);
+  const rows = await db.query<DeviceRow>('SELECT * FROM devices WHERE account_id = $1 AND revoked_at IS NULL', [
+    accountId,
+  ]);
   return rows.map(toDevice);
 }
 
@@ -68,9 +96,10 @@ export async function getDevice(db: Queryable, accountId: number, id: string): P
 /** Revokes a device's token; its connection is closed by the instance holding it at the next heartbeat. */
 export async function revokeDevice(db: Queryable, accountId: number, id: string): Promise<boolean> {
   if (hasNul(id)) return false;
-  const rows = await db.query('UPDATE devices SET revoked_at = $3 WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id', [
-    accountId, id, Date.now(),
-  ]);
+  const rows = await db.query(
+    'UPDATE devices SET revoked_at = $3 WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id',
+    [accountId, id, Date.now()],
+  );
   return rows.length === 1;
 }
 
@@ -85,7 +114,11 @@ export async function authenticateDevice(db: Queryable, token: string): Promise<
 
 /** A device said hello on a new link (session) held by `instanceId`: it is ready from now on. */
 export async function recordConnection(
-  tx: Queryable, deviceId: string, link: { sessionId: string; instanceId: string }, capabilities: DeviceCapabilities, now = Date.now(),
+  tx: Queryable,
+  deviceId: string,
+  link: { sessionId: string; instanceId: string },
+  capabilities: DeviceCapabilities,
+  now = Date.now(),
 ): Promise<void> {
   await tx.query(
     'UPDATE devices SET session_id = $2, instance_id = $3, connected_at = $4, last_seen_at = $4, capabilities = $5::jsonb WHERE id = $1',
@@ -98,7 +131,11 @@ export async function recordConnection(
  * that link is no longer the device's: `replaced` when a newer link is, else the device was found silent.
  */
 export async function recordHeartbeat(
-  db: Queryable, deviceId: string, sessionId: string, capabilities: DeviceCapabilities | null, now = Date.now(),
+  db: Queryable,
+  deviceId: string,
+  sessionId: string,
+  capabilities: DeviceCapabilities | null,
+  now = Date.now(),
 ): Promise<{ current: boolean; replaced: boolean; revoked: boolean }> {
   const [row] = await db.query<{ revoked_at: number | null }>(
     `UPDATE devices SET last_seen_at = $3, capabilities = COALESCE($4::jsonb, capabilities)
@@ -106,15 +143,23 @@ export async function recordHeartbeat(
     [deviceId, sessionId, now, capabilities ? JSON.stringify(capabilities) : null],
   );
   if (row) return { current: true, replaced: false, revoked: row.revoked_at !== null };
-  const [latest] = await db.query<{ session_id: string | null; revoked_at: number | null }>('SELECT session_id, revoked_at FROM devices WHERE id = $1', [deviceId]);
-  return { current: false, replaced: latest?.session_id != null && latest.revoked_at === null, revoked: latest?.revoked_at != null };
+  const [latest] = await db.query<{ session_id: string | null; revoked_at: number | null }>(
+    'SELECT session_id, revoked_at FROM devices WHERE id = $1',
+    [deviceId],
+  );
+  return {
+    current: false,
+    replaced: latest?.session_id != null && latest.revoked_at === null,
+    revoked: latest?.revoked_at != null,
+  };
 }
 
 /** The device's link `sessionId` ended; true when it was still the device's current one. */
 export async function clearSession(db: Queryable, deviceId: string, sessionId: string): Promise<boolean> {
-  const rows = await db.query('UPDATE devices SET session_id = NULL, instance_id = NULL WHERE id = $1 AND session_id = $2 RETURNING id', [
-    deviceId, sessionId,
-  ]);
+  const rows = await db.query(
+    'UPDATE devices SET session_id = NULL, instance_id = NULL WHERE id = $1 AND session_id = $2 RETURNING id',
+    [deviceId, sessionId],
+  );
   return rows.length === 1;
 }
 

@@ -9,14 +9,22 @@ import { ACTIVE_SQL, type JobRow } from './jobs';
 
 /** Puts a job in the queue of `deviceId` (null: no device), to be sent again. */
 export async function routeJob(tx: Queryable, id: string, deviceId: string | null): Promise<void> {
-  await tx.query('UPDATE jobs SET device_id = $2, dispatched_session = NULL, dispatched_at = NULL WHERE id = $1', [id, deviceId]);
+  await tx.query('UPDATE jobs SET device_id = $2, dispatched_session = NULL, dispatched_at = NULL WHERE id = $1', [
+    id,
+    deviceId,
+  ]);
 }
 
 /**
  * Active jobs of a device's ended link: those sent over it, and, when it was the device's current link
  * (`wasCurrent`), those waiting for the device and not yet sent.
  */
-export async function jobsOfEndedLink(db: Queryable, deviceId: string, sessionId: string, wasCurrent: boolean): Promise<JobRow[]> {
+export async function jobsOfEndedLink(
+  db: Queryable,
+  deviceId: string,
+  sessionId: string,
+  wasCurrent: boolean,
+): Promise<JobRow[]> {
   return db.query<JobRow>(
     `SELECT * FROM jobs WHERE device_id = $1 AND status IN ${ACTIVE_SQL} AND (dispatched_session = $2 OR ($3 AND dispatched_session IS NULL))`,
     [deviceId, sessionId, wasCurrent],
@@ -38,7 +46,10 @@ export async function moveJobToLink(db: Queryable, id: string, sessionId: string
 
 /** A queued job that was sent but never started goes back to waiting to be sent. */
 export async function unsendQueuedJob(db: Queryable, id: string): Promise<void> {
-  await db.query(`UPDATE jobs SET dispatched_session = NULL, dispatched_at = NULL WHERE id = $1 AND status = 'queued'`, [id]);
+  await db.query(
+    `UPDATE jobs SET dispatched_session = NULL, dispatched_at = NULL WHERE id = $1 AND status = 'queued'`,
+    [id],
+  );
 }
 
 /** Queued jobs sent before `before` over a link that is no longer their device's go back to waiting. */
@@ -75,7 +86,10 @@ export async function lockOrphanedJobs(tx: Queryable, silentSince: number, limit
 }
 
 /** Deletes uploads begun before `before` that never became jobs; returns the storage each held. */
-export async function deleteAbandonedUploads(db: Queryable, before: number): Promise<Array<{ accountId: number; bytes: number }>> {
+export async function deleteAbandonedUploads(
+  db: Queryable,
+  before: number,
+): Promise<Array<{ accountId: number; bytes: number }>> {
   const rows = await db.query<{ account_id: number; storage_reserved_bytes: number }>(
     'DELETE FROM jobs WHERE NOT accepted AND created_at < $1 RETURNING account_id, storage_reserved_bytes',
     [before],
@@ -85,7 +99,9 @@ export async function deleteAbandonedUploads(db: Queryable, before: number): Pro
 
 /** Forgets the outputs of jobs finished before `finishedBefore`; returns them, for the files and the quota. */
 export async function expireOutputs(
-  db: Queryable, finishedBefore: number, limit = 200,
+  db: Queryable,
+  finishedBefore: number,
+  limit = 200,
 ): Promise<Array<{ accountId: number; blob: string; bytes: number }>> {
   const rows = await db.query<{ account_id: number; output_blob: string; output_bytes: number }>(
     `WITH old AS (

@@ -26,7 +26,10 @@ export interface RelayMetrics {
   storage: { usedBytes: number; quotaBytes: number };
 }
 
-export async function readRelayMetrics(db: Queryable, options: { now: number; offlineAfterMs: number; instanceId?: string }): Promise<RelayMetrics> {
+export async function readRelayMetrics(
+  db: Queryable,
+  options: { now: number; offlineAfterMs: number; instanceId?: string },
+): Promise<RelayMetrics> {
   const jobs = await db.query<{ status: JobStatus; kind: string; n: number }>(
     'SELECT status, kind, count(*)::int AS n FROM jobs WHERE accepted GROUP BY status, kind',
   );
@@ -35,7 +38,9 @@ export async function readRelayMetrics(db: Queryable, options: { now: number; of
      FROM jobs WHERE accepted AND status = 'queued'`,
   );
   // From creation to the latest sending to a device; for STT creation is when the upload began.
-  const buckets = DISPATCH_BUCKETS.map((le, i) => `count(*) FILTER (WHERE dispatched_at - created_at <= ${le * 1000})::int AS b${i}`).join(', ');
+  const buckets = DISPATCH_BUCKETS.map(
+    (le, i) => `count(*) FILTER (WHERE dispatched_at - created_at <= ${le * 1000})::int AS b${i}`,
+  ).join(', ');
   const latency = await db.query<Record<string, number> & { kind: string; n: number; sum_ms: number }>(
     `SELECT kind, ${buckets}, count(*)::int AS n, COALESCE(sum(dispatched_at - created_at), 0)::float8 AS sum_ms
      FROM jobs WHERE accepted AND dispatched_at IS NOT NULL GROUP BY kind`,

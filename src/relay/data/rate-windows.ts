@@ -22,7 +22,13 @@ export interface RequestCount {
  * Counts a request of `keyId` at `now` against `limit` requests per `windowMs`. A refused request is taken
  * back, so a client that keeps knocking does not push its own wait further out.
  */
-export async function countRequest(db: Queryable, keyId: string, now: number, limit: number, windowMs: number): Promise<RequestCount> {
+export async function countRequest(
+  db: Queryable,
+  keyId: string,
+  now: number,
+  limit: number,
+  windowMs: number,
+): Promise<RequestCount> {
   await db.query(
     `INSERT INTO rate_windows (key_id, window_start, requests) VALUES ($1, $2, 1)
      ON CONFLICT (key_id, window_start) DO UPDATE SET requests = rate_windows.requests + 1`,
@@ -34,9 +40,16 @@ export async function countRequest(db: Queryable, keyId: string, now: number, li
     [keyId, now - windowMs],
   );
   if (row.requests <= limit) return { requests: row.requests, refused: false, retryAfterSeconds: 0 };
-  await db.query('UPDATE rate_windows SET requests = requests - 1 WHERE key_id = $1 AND window_start = $2 AND requests > 0', [keyId, bucketOf(now)]);
+  await db.query(
+    'UPDATE rate_windows SET requests = requests - 1 WHERE key_id = $1 AND window_start = $2 AND requests > 0',
+    [keyId, bucketOf(now)],
+  );
   const oldest = Number(row.oldest ?? bucketOf(now));
-  return { requests: row.requests - 1, refused: true, retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)) };
+  return {
+    requests: row.requests - 1,
+    refused: true,
+    retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)),
+  };
 }
 
 /** Forgets buckets that started before `before`. */

@@ -13,7 +13,12 @@ export const bucketOf = (now: number): number => now - (now % BUCKET_MS);
  * Counts one more attempt for `subject` and returns the attempts in the window ending `now` (this one
  * included), with the start of the oldest bucket that holds any.
  */
-export async function countSignInAttempt(db: Queryable, subject: string, now: number, windowMs: number): Promise<{ attempts: number; oldest: number }> {
+export async function countSignInAttempt(
+  db: Queryable,
+  subject: string,
+  now: number,
+  windowMs: number,
+): Promise<{ attempts: number; oldest: number }> {
   await db.query(
     `INSERT INTO sign_in_windows (subject, window_start, attempts) VALUES ($1, $2, 1)
      ON CONFLICT (subject, window_start) DO UPDATE SET attempts = sign_in_windows.attempts + 1`,
@@ -29,7 +34,10 @@ export async function countSignInAttempt(db: Queryable, subject: string, now: nu
 
 /** Takes back an attempt counted at `now` (one that was refused, so no password was checked). */
 export async function withdrawSignInAttempt(db: Queryable, subject: string, now: number): Promise<void> {
-  await db.query('UPDATE sign_in_windows SET attempts = attempts - 1 WHERE subject = $1 AND window_start = $2 AND attempts > 0', [subject, bucketOf(now)]);
+  await db.query(
+    'UPDATE sign_in_windows SET attempts = attempts - 1 WHERE subject = $1 AND window_start = $2 AND attempts > 0',
+    [subject, bucketOf(now)],
+  );
 }
 
 /** Forgets the attempts of these subjects (a successful sign-in, a new password). */

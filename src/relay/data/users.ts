@@ -48,10 +48,12 @@ export async function setPassword(db: Queryable, username: string, password: str
 /** The user when the password matches; bcrypt runs even for an unknown name. */
 export async function verifyPassword(db: Queryable, username: string, password: string): Promise<User | undefined> {
   // No user name holds NUL (PostgreSQL cannot store one): such a name matches nobody.
-  const [row] = hasNul(username) ? [] : await db.query<{ id: number; account_id: number; username: string; password_hash: string }>(
-    'SELECT id, account_id, username, password_hash FROM users WHERE username = $1',
-    [username.slice(0, 100)],
-  );
+  const [row] = hasNul(username)
+    ? []
+    : await db.query<{ id: number; account_id: number; username: string; password_hash: string }>(
+        'SELECT id, account_id, username, password_hash FROM users WHERE username = $1',
+        [username.slice(0, 100)],
+      );
   const ok = await bcrypt.compare(password.slice(0, 200), row?.password_hash ?? dummy());
   return row && ok ? { id: row.id, accountId: row.account_id, username: row.username } : undefined;
 }

@@ -18,14 +18,18 @@ export async function migrate(db: Database, migrations: readonly Migration[] = M
     const newest = Math.max(0, ...applied);
     const known = Math.max(0, ...migrations.map((m) => m.version));
     if (newest > known) {
-      throw new Error(`The database schema is version ${newest}, newer than this relay knows (${known}): upgrade the relay.`);
+      throw new Error(
+        `The database schema is version ${newest}, newer than this relay knows (${known}): upgrade the relay.`,
+      );
     }
     const done: number[] = [];
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
       if (applied.has(migration.version)) continue;
       for (const statement of migration.statements) await tx.query(statement);
       await tx.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
-        migration.version, migration.name, Date.now(),
+        migration.version,
+        migration.name,
+        Date.now(),
       ]);
       done.push(migration.version);
     }

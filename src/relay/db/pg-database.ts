@@ -7,7 +7,9 @@ const INT8_OID = 20;
 /** int8 (bigint) as a number: the relay's bigints are milliseconds, bytes and counts, all < 2^53. */
 const types = {
   getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID ? (value: string) => Number(value) : (pg.types.getTypeParser(oid, format) as (value: string) => unknown),
+    oid === INT8_OID
+      ? (value: string) => Number(value)
+      : (pg.types.getTypeParser(oid, format) as (value: string) => unknown),
 };
 
 function queryable(client: pg.Pool | pg.PoolClient): Queryable {

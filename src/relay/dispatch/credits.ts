@@ -16,14 +16,19 @@ function croppedSeconds(options: Pick<SttOptions, 'cropStartSeconds' | 'cropEndS
 }
 
 /** From the upload's size: exact for 16 kHz WAV, low for compressed media, which settlement corrects. */
-export function sttEstimateMilli(bytes: number, options: Pick<SttOptions, 'cropStartSeconds' | 'cropEndSeconds'>): number {
+export function sttEstimateMilli(
+  bytes: number,
+  options: Pick<SttOptions, 'cropStartSeconds' | 'cropEndSeconds'>,
+): number {
   const seconds = Math.max(1, bytes / ESTIMATE_BYTES_PER_SECOND);
   const cropped = croppedSeconds(options);
   return Math.ceil(1000 * (cropped === undefined ? seconds : Math.min(seconds, cropped)));
 }
 
 /** What a finished job costs. */
-export function settledMilli(job: Pick<JobRow, 'kind' | 'status' | 'result' | 'request' | 'text' | 'credits_reserved_milli'>): number {
+export function settledMilli(
+  job: Pick<JobRow, 'kind' | 'status' | 'result' | 'request' | 'text' | 'credits_reserved_milli'>,
+): number {
   if (job.status !== 'succeeded') return 0;
   if (job.kind === 'tts') return ttsCostMilli(job.text?.length ?? 0);
   // The result came from a device: typed, but checked, since a device could send anything.

@@ -8,7 +8,14 @@ import { claimNextJob, lockQueuedJob, type JobRow } from '../data/jobs';
 import { parseCapabilities } from '../../link/capabilities';
 import { parseSpeeds } from '../../link/speeds';
 import { deviceConnected, deviceLost, reroute, type PresenceDeps } from './presence';
-import { LINK_CLOSE, parseDeviceMessage, PROTOCOL_VERSION, type AssignedJob, type DeviceMessage, type RelayMessage } from '../../link/protocol';
+import {
+  LINK_CLOSE,
+  parseDeviceMessage,
+  PROTOCOL_VERSION,
+  type AssignedJob,
+  type DeviceMessage,
+  type RelayMessage,
+} from '../../link/protocol';
 
 const HELLO_TIMEOUT_MS = 10_000;
 
@@ -22,12 +29,29 @@ export function assignmentOf(job: JobRow): AssignedJob {
   const outputPath = `/v1/device/jobs/${job.id}/output`;
   const caller = job.key_name == null ? {} : { caller: { keyName: job.key_name } };
   if (job.kind === 'tts') {
-    return { id: job.id, kind: 'tts', name: job.name, outputPath, ...caller, tts: { request: { ...(job.request as unknown as TtsRequest), text: job.text ?? '' } } };
+    return {
+      id: job.id,
+      kind: 'tts',
+      name: job.name,
+      outputPath,
+      ...caller,
+      tts: { request: { ...(job.request as unknown as TtsRequest), text: job.text ?? '' } },
+    };
   }
   const { options, diarizationAsked } = job.request as unknown as NonNullable<AssignedJob['stt']>;
   return {
-    id: job.id, kind: 'stt', name: job.name, outputPath, ...caller,
-    stt: { options, diarizationAsked, originalName: job.input_name ?? 'upload', inputBytes: job.input_bytes, inputPath: `/v1/device/jobs/${job.id}/input` },
+    id: job.id,
+    kind: 'stt',
+    name: job.name,
+    outputPath,
+    ...caller,
+    stt: {
+      options,
+      diarizationAsked,
+      originalName: job.input_name ?? 'upload',
+      inputBytes: job.input_bytes,
+      inputPath: `/v1/device/jobs/${job.id}/input`,
+    },
   };
 }
 
@@ -46,16 +70,23 @@ export class DeviceSession {
   /** Settles once the link has closed and its jobs have been handled. */
   readonly ended = new Promise<void>((resolve) => (this.endedResolve = resolve));
 
-  constructor(private readonly ws: WebSocket, readonly device: Device, private readonly host: SessionHost, readonly address = 'unknown address') {
+  constructor(
+    private readonly ws: WebSocket,
+    readonly device: Device,
+    private readonly host: SessionHost,
+    readonly address = 'unknown address',
+  ) {
     const helloTimer = setTimeout(() => this.end(LINK_CLOSE.noHello), HELLO_TIMEOUT_MS);
     let chain = Promise.resolve();
     ws.on('message', (data, isBinary) => {
       const message = isBinary ? undefined : parseDeviceMessage((data as Buffer).toString());
       if (!message) return this.end(LINK_CLOSE.malformed);
       // One message at a time, in order: an update must not overtake the one before it.
-      chain = chain.then(() => this.handle(message, helloTimer)).catch((error) => {
-        host.log.warn(`Device ${device.id}: ${describeThrown(error)}`);
-      });
+      chain = chain
+        .then(() => this.handle(message, helloTimer))
+        .catch((error) => {
+          host.log.warn(`Device ${device.id}: ${describeThrown(error)}`);
+        });
     });
     ws.on('close', () => {
       clearTimeout(helloTimer);
@@ -117,7 +148,13 @@ export class DeviceSession {
       await this.saveSpeeds(message.speeds);
       this.ready = true;
       this.host.register(this);
-      this.send({ type: 'welcome', deviceId: this.device.id, sessionId: this.sessionId, heartbeatMs: this.host.heartbeatMs, protocol: PROTOCOL_VERSION });
+      this.send({
+        type: 'welcome',
+        deviceId: this.device.id,
+        sessionId: this.sessionId,
+        heartbeatMs: this.host.heartbeatMs,
+        protocol: PROTOCOL_VERSION,
+      });
       this.pump();
       return;
     }
@@ -126,7 +163,11 @@ export class DeviceSession {
         return this.heartbeat(message.capabilities, message.speeds);
       case 'update': {
         const { jobId, status, progress, phase, backend, error, result } = message;
-        await this.host.lifecycle.update(jobId, { status, progress, phase, backend, error, result }, { deviceId: this.device.id });
+        await this.host.lifecycle.update(
+          jobId,
+          { status, progress, phase, backend, error, result },
+          { deviceId: this.device.id },
+        );
         if (status !== 'queued' && status !== 'loading_model' && status !== 'processing') {
           this.sent.delete(jobId);
           this.pump();
@@ -157,12 +198,16 @@ export class DeviceSession {
   private async saveSpeeds(speeds: unknown): Promise<void> {
     const parsed = speeds === undefined ? undefined : parseSpeeds(speeds);
     if (parsed === undefined) {
-      if (speeds !== undefined) this.host.log.warn(`Device ${this.device.id} sent speeds of the wrong shape; they were ignored.`);
+      if (speeds !== undefined)
+        this.host.log.warn(`Device ${this.device.id} sent speeds of the wrong shape; they were ignored.`);
       return;
     }
     // A figure that could not be stored only makes routing fall back to the queue length: never end the link over it.
-    await this.host.db.transaction((tx) => saveSpeeds(tx, this.device.id, parsed))
-      .catch((error) => this.host.log.warn(`Device ${this.device.id}: its speeds could not be stored: ${describeThrown(error)}`));
+    await this.host.db
+      .transaction((tx) => saveSpeeds(tx, this.device.id, parsed))
+      .catch((error) =>
+        this.host.log.warn(`Device ${this.device.id}: its speeds could not be stored: ${describeThrown(error)}`),
+      );
   }
 
   private async rejected(jobId: string, reason: string): Promise<void> {
@@ -174,7 +219,11 @@ export class DeviceSession {
       if (job.attempts >= 3 || job.pinned) return false;
       return (await reroute(tx, job, this.host.offlineAfterMs, this.device.id)) !== this.device.id;
     });
-    if (!moved) await this.host.lifecycle.update(jobId, { status: 'failed', error: `The device could not run the job: ${reason}` });
+    if (!moved)
+      await this.host.lifecycle.update(jobId, {
+        status: 'failed',
+        error: `The device could not run the job: ${reason}`,
+      });
   }
 
   /**

@@ -21,14 +21,23 @@ export interface AheadJob {
 export const TTS_CHARACTERS_PER_SECOND = 15;
 
 /** Seconds of audio the job makes (TTS) or reads (STT). */
-export const mediaSeconds = (work: Work): number => (work.kind === 'tts' ? Math.max(1, work.characters) / TTS_CHARACTERS_PER_SECOND : work.seconds);
+export const mediaSeconds = (work: Work): number =>
+  work.kind === 'tts' ? Math.max(1, work.characters) / TTS_CHARACTERS_PER_SECOND : work.seconds;
 
 /** STT media's duration, estimated from the upload's size as the credit estimate is (the relay does not decode uploads). */
-export const sttSeconds = (bytes: number, options: Partial<Pick<SttOptions, 'cropStartSeconds' | 'cropEndSeconds'>>): number => sttEstimateMilli(bytes, options) / 1000;
+export const sttSeconds = (
+  bytes: number,
+  options: Partial<Pick<SttOptions, 'cropStartSeconds' | 'cropEndSeconds'>>,
+): number => sttEstimateMilli(bytes, options) / 1000;
 
 /** The work of a stored job. */
 export function workOf(job: Pick<JobRow, 'kind' | 'request' | 'input_bytes'> & { characters: number }): Work {
-  if (job.kind === 'tts') return { kind: 'tts', voiceId: String((job.request.voiceId as string | undefined) ?? '').toLowerCase(), characters: job.characters };
+  if (job.kind === 'tts')
+    return {
+      kind: 'tts',
+      voiceId: String((job.request.voiceId as string | undefined) ?? '').toLowerCase(),
+      characters: job.characters,
+    };
   const options = (job.request as { options?: SttOptions }).options ?? {};
   return { kind: 'stt', seconds: sttSeconds(job.input_bytes, options) };
 }
@@ -52,7 +61,11 @@ export function voiceEngines(reports: Iterable<readonly SpeedReport[]>): Map<str
  * median of its voices of the same engine; else of all its TTS. STT: the whisper model it measured most
  * often, the one it is set to use (the relay does not know which model a device picks for a language).
  */
-export function realTimeFactorFor(speeds: readonly SpeedReport[], work: Work, engines: ReadonlyMap<string, string>): number | undefined {
+export function realTimeFactorFor(
+  speeds: readonly SpeedReport[],
+  work: Work,
+  engines: ReadonlyMap<string, string>,
+): number | undefined {
   if (work.kind === 'stt') {
     const stt = speeds.filter((s) => s.kind === 'stt').sort((a, b) => b.samples - a.samples);
     return stt[0]?.realTimeFactor;
@@ -69,7 +82,12 @@ export function realTimeFactorFor(speeds: readonly SpeedReport[], work: Work, en
  * Seconds until the device has finished the jobs ahead. A job ahead of a kind it never measured counts at
  * `fallbackFactor`; without one the answer is undefined.
  */
-export function busySeconds(speeds: readonly SpeedReport[], ahead: readonly AheadJob[], engines: ReadonlyMap<string, string>, fallbackFactor?: number): number | undefined {
+export function busySeconds(
+  speeds: readonly SpeedReport[],
+  ahead: readonly AheadJob[],
+  engines: ReadonlyMap<string, string>,
+  fallbackFactor?: number,
+): number | undefined {
   let total = 0;
   for (const job of ahead) {
     const factor = realTimeFactorFor(speeds, job.work, engines) ?? fallbackFactor;
@@ -81,7 +99,12 @@ export function busySeconds(speeds: readonly SpeedReport[], ahead: readonly Ahea
 }
 
 /** Seconds from now until the device would have finished `work` behind its queue; undefined when it has no figure for it. */
-export function estimatedFinish(speeds: readonly SpeedReport[], ahead: readonly AheadJob[], work: Work, engines: ReadonlyMap<string, string>): number | undefined {
+export function estimatedFinish(
+  speeds: readonly SpeedReport[],
+  ahead: readonly AheadJob[],
+  work: Work,
+  engines: ReadonlyMap<string, string>,
+): number | undefined {
   const factor = realTimeFactorFor(speeds, work, engines);
   if (factor === undefined) return undefined;
   return (busySeconds(speeds, ahead, engines, factor) ?? 0) + mediaSeconds(work) * factor;

@@ -12,7 +12,9 @@ import { hostAllowed, hostRefusal } from '../allowed-hosts';
 
 function refuse(socket: Duplex, status: number, reason: string, message: string, code = 'INVALID_API_KEY'): void {
   const body = JSON.stringify({ error: { code, message } });
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 export interface Gateway {
@@ -26,7 +28,10 @@ export interface Gateway {
  * Accepts device links on this instance's HTTP server and ties them to the database's channels: a job
  * queued for a device connected here is sent at once, whichever instance accepted it.
  */
-export async function attachGateway(server: Server, deps: PresenceDeps & { heartbeatMs: number; allowedHosts?: readonly string[] }): Promise<Gateway> {
+export async function attachGateway(
+  server: Server,
+  deps: PresenceDeps & { heartbeatMs: number; allowedHosts?: readonly string[] },
+): Promise<Gateway> {
   const sessions = new Map<string, DeviceSession>();
   /** Every link, said hello or not, until its close has been handled. */
   const all = new Set<DeviceSession>();
@@ -54,20 +59,24 @@ export async function attachGateway(server: Server, deps: PresenceDeps & { heart
       const local = sessions.get(deviceId);
       // A newer link on this instance is handled by `register`; this notice is for links elsewhere.
       const newerIsHere = [...all].some((session) => session.sessionId === sessionId);
-      if (local && local.sessionId !== sessionId && !newerIsHere) local.supersede('a newer link on another relay instance');
+      if (local && local.sessionId !== sessionId && !newerIsHere)
+        local.supersede('a newer link on another relay instance');
     }),
   ];
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     if (!isWebSocketUpgrade(req)) return; // the listener answers it as a plain request
     const url = new URL(req.url ?? '/', 'http://relay');
-    if (url.pathname !== DEVICE_LINK_PATH) return refuse(socket, 404, 'Not Found', 'Devices connect at /v1/devices/connect.');
+    if (url.pathname !== DEVICE_LINK_PATH)
+      return refuse(socket, 404, 'Not Found', 'Devices connect at /v1/devices/connect.');
     const hostHeader = req.headers.host ?? '';
-    if (!hostAllowed(deps.allowedHosts, hostHeader)) return refuse(socket, 403, 'Forbidden', hostRefusal(hostHeader), 'HOST_NOT_ALLOWED');
+    if (!hostAllowed(deps.allowedHosts, hostHeader))
+      return refuse(socket, 403, 'Forbidden', hostRefusal(hostHeader), 'HOST_NOT_ALLOWED');
     const match = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '');
     authenticateDevice(deps.db, match?.[1] ?? '').then(
       (device) => {
-        if (!device) return refuse(socket, 401, 'Unauthorized', 'The device token is wrong, or the device was removed.');
+        if (!device)
+          return refuse(socket, 401, 'Unauthorized', 'The device token is wrong, or the device was removed.');
         wss.handleUpgrade(req, socket, head, (ws) => {
           const session = new DeviceSession(ws, device, host, req.socket.remoteAddress);
           all.add(session);

@@ -22,17 +22,28 @@ export interface JobChange {
  * never goes back, timestamps, and at the end the credits settled and the input removed.
  */
 export class JobLifecycle {
-  constructor(private readonly db: Database, private readonly blobs: BlobStore, private readonly log: Logger) {}
+  constructor(
+    private readonly db: Database,
+    private readonly blobs: BlobStore,
+    private readonly log: Logger,
+  ) {}
 
   /** Applies `change` unless the job has ended or belongs to another device; returns the new row or undefined. */
   async update(id: string, change: JobChange, only: { deviceId?: string } = {}): Promise<JobRow | undefined> {
     const removed: string[] = [];
     const row = await this.db.transaction((tx) => this.updateIn(tx, id, change, only, removed));
-    for (const key of removed) await this.blobs.delete(key).catch((e) => this.log.warn(`Could not remove ${key}: ${describeThrown(e)}`));
+    for (const key of removed)
+      await this.blobs.delete(key).catch((e) => this.log.warn(`Could not remove ${key}: ${describeThrown(e)}`));
     return row;
   }
 
-  async updateIn(tx: Queryable, id: string, change: JobChange, only: { deviceId?: string }, removed: string[]): Promise<JobRow | undefined> {
+  async updateIn(
+    tx: Queryable,
+    id: string,
+    change: JobChange,
+    only: { deviceId?: string },
+    removed: string[],
+  ): Promise<JobRow | undefined> {
     const job = await lockJob(tx, id);
     if (!job || !isActive(job.status)) return undefined;
     if (only.deviceId !== undefined && job.device_id !== only.deviceId) return undefined;
@@ -43,7 +54,8 @@ export class JobLifecycle {
     const next: JobRow = { ...job, status: to };
     if (change.phase !== undefined) next.phase = change.phase;
     if (change.backend !== undefined) next.backend = change.backend;
-    if (change.progress !== undefined && Number.isFinite(change.progress)) next.progress = Math.max(job.progress, Math.min(99.9, change.progress));
+    if (change.progress !== undefined && Number.isFinite(change.progress))
+      next.progress = Math.max(job.progress, Math.min(99.9, change.progress));
     if (change.error !== undefined) next.error = change.error;
     // What the move implies, as for a job of this machine's own store (src/jobs/state.ts).
     const marks = transitionMarks(steps, change.phase ?? undefined, now);

@@ -2,7 +2,13 @@ import type { Logger } from '../../util/log';
 import type { DeviceCapabilities } from '../../link/capabilities';
 import { keyPool } from '../data/api-keys';
 import { clearSession, recordConnection } from '../data/devices';
-import { jobsOfEndedLink, jobsSentOverOtherLinks, moveJobToLink, routeJob, unsendQueuedJob } from '../data/job-dispatch';
+import {
+  jobsOfEndedLink,
+  jobsSentOverOtherLinks,
+  moveJobToLink,
+  routeJob,
+  unsendQueuedJob,
+} from '../data/job-dispatch';
 import { lockQueuedJob, type JobRow } from '../data/jobs';
 import { CHANNELS, notify, type Database, type Queryable } from '../db/database';
 import type { JobLifecycle } from './job-lifecycle';
@@ -23,7 +29,12 @@ export interface PresenceDeps {
  * A queued job whose device is gone moves to another usable device of its key's pool, unless the caller
  * named the device (X-Studio-Device): then it waits for that device. Either way it is sent again.
  */
-export async function reroute(tx: Queryable, job: JobRow, offlineAfterMs: number, exclude: string | null): Promise<string | null> {
+export async function reroute(
+  tx: Queryable,
+  job: JobRow,
+  offlineAfterMs: number,
+  exclude: string | null,
+): Promise<string | null> {
   let target = job.device_id;
   if (!job.pinned) {
     const candidates = await poolDevices(tx, await keyPool(tx, job.key_id));
@@ -54,7 +65,10 @@ export async function deviceLost(deps: PresenceDeps, deviceId: string, sessionId
       await deps.lifecycle.update(job.id, { status: 'interrupted', error: LOST_WHILE_RUNNING }, { deviceId });
     }
   }
-  if (jobs.length > 0) deps.log.info(`Device ${deviceId} left with ${jobs.length} active job(s); running ones interrupted, queued ones re-routed.`);
+  if (jobs.length > 0)
+    deps.log.info(
+      `Device ${deviceId} left with ${jobs.length} active job(s); running ones interrupted, queued ones re-routed.`,
+    );
 }
 
 /**

@@ -45,11 +45,19 @@ export interface Routing {
  */
 export function usable(candidate: Candidate, need: Need, routing: Routing): boolean {
   const { device } = candidate;
-  return isReady(device, routing.now ?? Date.now(), routing.offlineAfterMs) && device.capabilities !== null && need(device.capabilities);
+  return (
+    isReady(device, routing.now ?? Date.now(), routing.offlineAfterMs) &&
+    device.capabilities !== null &&
+    need(device.capabilities)
+  );
 }
 
 /** Each candidate's estimated finish for `work` (seconds from now), or undefined for those without figures. */
-export function finishEstimates(candidates: readonly Candidate[], work: Work, pool: readonly Candidate[] = candidates): Array<number | undefined> {
+export function finishEstimates(
+  candidates: readonly Candidate[],
+  work: Work,
+  pool: readonly Candidate[] = candidates,
+): Array<number | undefined> {
   const engines = voiceEngines(pool.map((c) => c.speeds ?? []));
   return candidates.map((c) => estimatedFinish(c.speeds ?? [], c.ahead ?? [], work, engines));
 }
@@ -62,13 +70,19 @@ const atRandom = <T>(items: readonly T[]): T => items[Math.floor(Math.random() *
  * real-time factor). Otherwise, as before devices measured: the fewest jobs ahead of this one (a device
  * runs one engine job at a time). Ties at random, so equal devices share the work.
  */
-export function pickDevice(candidates: readonly Candidate[], need: Need, routing: Routing, exclude: ReadonlySet<string> = new Set(), work?: Work): Device | undefined {
+export function pickDevice(
+  candidates: readonly Candidate[],
+  need: Need,
+  routing: Routing,
+  exclude: ReadonlySet<string> = new Set(),
+  work?: Work,
+): Device | undefined {
   const able = candidates.filter((c) => !exclude.has(c.device.id) && usable(c, need, routing));
   if (able.length === 0) return undefined;
   const finishes = work ? finishEstimates(able, work, candidates) : [];
   if (work && finishes.every((f) => f !== undefined)) {
-    const earliest = Math.min(...(finishes));
-    return atRandom(able.filter((_, i) => (finishes[i]) <= earliest + 1e-6)).device;
+    const earliest = Math.min(...finishes);
+    return atRandom(able.filter((_, i) => finishes[i] <= earliest + 1e-6)).device;
   }
   const fewest = Math.min(...able.map((c) => c.active));
   return atRandom(able.filter((c) => c.active === fewest)).device;

@@ -1,7 +1,13 @@
 import { describeThrown } from '../../util/log';
 import { adjustStorage } from '../data/accounts';
 import { silentDevices } from '../data/devices';
-import { deleteAbandonedUploads, devicesWithUnsentJobs, expireOutputs, lockOrphanedJobs, unsendJobsOfStaleLinks } from '../data/job-dispatch';
+import {
+  deleteAbandonedUploads,
+  devicesWithUnsentJobs,
+  expireOutputs,
+  lockOrphanedJobs,
+  unsendJobsOfStaleLinks,
+} from '../data/job-dispatch';
 import { dropRateWindows } from '../data/rate-windows';
 import { dropSignInWindows, SIGN_IN_LIMITS } from '../data/sign-in-windows';
 import { CHANNELS, notify } from '../db/database';
@@ -49,7 +55,8 @@ export class Sweeper {
   private async pass(): Promise<void> {
     const { db, offlineAfterMs } = this.deps;
     const now = Date.now();
-    for (const device of await silentDevices(db, now - offlineAfterMs)) await deviceLost(this.deps, device.id, device.sessionId);
+    for (const device of await silentDevices(db, now - offlineAfterMs))
+      await deviceLost(this.deps, device.id, device.sessionId);
 
     // Sent to a link that is no longer the device's: send again (to the device, or elsewhere if it is offline).
     await unsendJobsOfStaleLinks(db, now - 2_000);
@@ -57,7 +64,8 @@ export class Sweeper {
     for (const deviceId of await devicesWithUnsentJobs(db, now - 1_000)) await notify(db, CHANNELS.dispatch, deviceId);
 
     await db.transaction(async (tx) => {
-      for (const job of await lockOrphanedJobs(tx, now - offlineAfterMs)) await reroute(tx, job, offlineAfterMs, job.device_id);
+      for (const job of await lockOrphanedJobs(tx, now - offlineAfterMs))
+        await reroute(tx, job, offlineAfterMs, job.device_id);
     });
 
     await dropRateWindows(db, now - 120_000);

@@ -1,7 +1,10 @@
 /** Tiny server-side HTML: every value goes through `escape`; pages are plain forms, no script at all. */
 export const escape = (value: unknown): string =>
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the values are the pages' strings, numbers and dates
-  String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  String(value ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 
 /** A trusted fragment built by these helpers, so it is not escaped twice. */
 export class Html {
@@ -31,15 +34,20 @@ code.secret{display:block;padding:.8rem;background:#fff7d6;border:1px solid #e0c
 
 export function page(title: string, body: Html, nav?: { csrf: string; user: string }): string {
   const header = nav
-    ? html`<header><strong>Speech Studio relay</strong><a href="/portal">Dashboard</a><a href="/portal/keys">API keys</a>
-<a href="/portal/devices">Devices</a><form method="post" action="/portal/logout"><input type="hidden" name="_csrf" value="${nav.csrf}">
-${nav.user} <button type="submit">Sign out</button></form></header>`
+    ? html`<header>
+        <strong>Speech Studio relay</strong><a href="/portal">Dashboard</a><a href="/portal/keys">API keys</a>
+        <a href="/portal/devices">Devices</a>
+        <form method="post" action="/portal/logout">
+          <input type="hidden" name="_csrf" value="${nav.csrf}" /> ${nav.user} <button type="submit">Sign out</button>
+        </form>
+      </header>`
     : html`<header><strong>Speech Studio relay</strong></header>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>${escape(title)} · Speech Studio relay</title><style>${STYLE}</style></head><body>${header.text}<main><h1>${escape(title)}</h1>${body.text}</main></body></html>`;
 }
 
-export const when = (ms: number | null): string => (ms === null ? '—' : new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + ' UTC');
+export const when = (ms: number | null): string =>
+  ms === null ? '—' : new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + ' UTC';
 
 export function bytes(n: number): string {
   const units = ['B', 'KB', 'MB', 'GB', 'TB'];

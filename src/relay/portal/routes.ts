@@ -12,7 +12,16 @@ import { verifyPassword } from '../data/users';
 import * as pages from './pages';
 import { signInThrottle } from './sign-in-throttle';
 import {
-  checkCsrf, LOGIN_CSRF_COOKIE, loadSession, newCsrfToken, ownOrigin, portalHeaders, readCookie, requireSession, SESSION_COOKIE, setCookie,
+  checkCsrf,
+  LOGIN_CSRF_COOKIE,
+  loadSession,
+  newCsrfToken,
+  ownOrigin,
+  portalHeaders,
+  readCookie,
+  requireSession,
+  SESSION_COOKIE,
+  setCookie,
   type PortalState,
 } from './session';
 
@@ -24,7 +33,10 @@ const one = (value: string | string[] | undefined): string => list(value)[0] ?? 
 export function portalRouter(deps: RelayDeps): Router<PortalState> {
   const router = new Router<PortalState>();
   const form = formBody(64 * 1024);
-  const nav = (ctx: ParameterizedContext<PortalState>): pages.Nav => ({ csrf: ctx.state.session!.csrfToken, user: ctx.state.session!.user.username });
+  const nav = (ctx: ParameterizedContext<PortalState>): pages.Nav => ({
+    csrf: ctx.state.session!.csrfToken,
+    user: ctx.state.session!.user.username,
+  });
   const body = (ctx: Context): Form => (ctx.request.body ?? {}) as Form;
   const accountOf = (ctx: ParameterizedContext<PortalState>): number => ctx.state.session!.user.accountId;
   const throttle = signInThrottle(deps.db, deps.log);
@@ -48,8 +60,10 @@ export function portalRouter(deps: RelayDeps): Router<PortalState> {
       ctx.status = 429;
       ctx.set('Retry-After', String(waitSeconds));
       ctx.type = 'html';
-      ctx.body = pages.loginPage(readCookie(ctx, LOGIN_CSRF_COOKIE)!,
-        `Too many sign-in attempts for this account or from this address: try again in ${Math.ceil(waitSeconds / 60)} minute(s).`);
+      ctx.body = pages.loginPage(
+        readCookie(ctx, LOGIN_CSRF_COOKIE)!,
+        `Too many sign-in attempts for this account or from this address: try again in ${Math.ceil(waitSeconds / 60)} minute(s).`,
+      );
       return;
     }
     const user = await verifyPassword(deps.db, username, one(body(ctx).password));
@@ -76,7 +90,10 @@ export function portalRouter(deps: RelayDeps): Router<PortalState> {
   router.get('/portal', requireSession, async (ctx) => {
     const accountId = accountOf(ctx);
     const [account, devices, load, jobs] = await Promise.all([
-      getAccount(deps.db, accountId), listDevices(deps.db, accountId), activeJobsByDevice(deps.db, accountId), listRecentJobs(deps.db, accountId),
+      getAccount(deps.db, accountId),
+      listDevices(deps.db, accountId),
+      activeJobsByDevice(deps.db, accountId),
+      listRecentJobs(deps.db, accountId),
     ]);
     ctx.type = 'html';
     ctx.body = pages.dashboardPage(nav(ctx), account, devices, load, jobs, deps.offlineAfterMs);
@@ -85,7 +102,8 @@ export function portalRouter(deps: RelayDeps): Router<PortalState> {
   router.post('/portal/credits', requireSession, form, async (ctx) => {
     checkCsrf(ctx, body(ctx)._csrf, ctx.state.session!.csrfToken);
     const amount = Number(one(body(ctx).amount));
-    if (!Number.isInteger(amount) || amount < 1 || amount > 1e9) throw new ApiError('INVALID_REQUEST', 'amount: must be a whole number of credits');
+    if (!Number.isInteger(amount) || amount < 1 || amount > 1e9)
+      throw new ApiError('INVALID_REQUEST', 'amount: must be a whole number of credits');
     await addCredits(deps.db, accountOf(ctx), amount);
     ctx.redirect('/portal');
   });
@@ -93,7 +111,12 @@ export function portalRouter(deps: RelayDeps): Router<PortalState> {
   const renderKeys = async (ctx: Context, message?: string) => {
     const accountId = accountOf(ctx);
     ctx.type = 'html';
-    ctx.body = pages.keysPage(nav(ctx), await listApiKeys(deps.db, accountId), await listDevices(deps.db, accountId), message);
+    ctx.body = pages.keysPage(
+      nav(ctx),
+      await listApiKeys(deps.db, accountId),
+      await listDevices(deps.db, accountId),
+      message,
+    );
   };
   router.get('/portal/keys', requireSession, (ctx) => renderKeys(ctx));
 
@@ -104,8 +127,12 @@ export function portalRouter(deps: RelayDeps): Router<PortalState> {
     const expiresAt = expires === '' ? null : Date.parse(/Z|[+-]\d\d:\d\d$/.test(expires) ? expires : `${expires}Z`);
     try {
       const { key, plaintext } = await createApiKey(deps.db, accountOf(ctx), {
-        name: one(fields.name), scopes: list(fields.scopes), pool: list(fields.pool), expiresAt: Number.isNaN(expiresAt) ? NaN : expiresAt,
-        rpm: Number(one(fields.rpm) || 60), maxConcurrentJobs: Number(one(fields.concurrency) || 2),
+        name: one(fields.name),
+        scopes: list(fields.scopes),
+        pool: list(fields.pool),
+        expiresAt: Number.isNaN(expiresAt) ? NaN : expiresAt,
+        rpm: Number(one(fields.rpm) || 60),
+        maxConcurrentJobs: Number(one(fields.concurrency) || 2),
       });
       // The answer to this post is the only page that ever holds the plaintext; reloading it creates no copy.
       ctx.type = 'html';
@@ -126,7 +153,13 @@ export function portalRouter(deps: RelayDeps): Router<PortalState> {
   const renderDevices = async (ctx: Context, message?: string) => {
     const accountId = accountOf(ctx);
     ctx.type = 'html';
-    ctx.body = pages.devicesPage(nav(ctx), await listDevices(deps.db, accountId), await activeJobsByDevice(deps.db, accountId), deps.offlineAfterMs, message);
+    ctx.body = pages.devicesPage(
+      nav(ctx),
+      await listDevices(deps.db, accountId),
+      await activeJobsByDevice(deps.db, accountId),
+      deps.offlineAfterMs,
+      message,
+    );
   };
   router.get('/portal/devices', requireSession, (ctx) => renderDevices(ctx));
 

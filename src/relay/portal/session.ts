@@ -15,7 +15,10 @@ export interface PortalState {
 /** Set-Cookie by hand: HttpOnly, SameSite=Strict, Path=/portal, and Secure over HTTPS (or when configured). */
 export function setCookie(ctx: Context, deps: RelayDeps, name: string, value: string, maxAgeSeconds: number): void {
   const secure = ctx.secure || deps.secureCookies;
-  ctx.append('Set-Cookie', `${name}=${value}; Path=/portal; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`);
+  ctx.append(
+    'Set-Cookie',
+    `${name}=${value}; Path=/portal; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`,
+  );
 }
 
 export function readCookie(ctx: Context, name: string): string | undefined {
@@ -50,7 +53,11 @@ export function checkCsrf(ctx: Context, given: unknown, expected: string | undef
   if (foreignOrigin || foreignSite) {
     throw new ApiError('CSRF_REJECTED', 'This form was posted from another site.');
   }
-  if (!tokensMatch(given, expected)) throw new ApiError('CSRF_REJECTED', 'The form has expired or did not come from this portal; reload it and try again.');
+  if (!tokensMatch(given, expected))
+    throw new ApiError(
+      'CSRF_REJECTED',
+      'The form has expired or did not come from this portal; reload it and try again.',
+    );
 }
 
 export function loadSession(deps: RelayDeps): Middleware<PortalState> {
@@ -80,7 +87,8 @@ export const requireSession: Middleware<PortalState> = async (ctx, next) => {
 export const portalHeaders: Middleware = async (ctx, next) => {
   ctx.set({
     'Cache-Control': 'no-store',
-    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    'Content-Security-Policy':
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     'X-Frame-Options': 'DENY',
     // same-origin, not no-referrer: with no-referrer Chromium sends `Origin: null` on the portal's own form posts.
     'Referrer-Policy': 'same-origin',

@@ -1,7 +1,12 @@
 import type { Logger } from '../../util/log';
 import type { Database } from '../db/database';
 import {
-  accountSubject, addressSubject, clearSignInAttempts, countSignInAttempt, SIGN_IN_LIMITS, withdrawSignInAttempt,
+  accountSubject,
+  addressSubject,
+  clearSignInAttempts,
+  countSignInAttempt,
+  SIGN_IN_LIMITS,
+  withdrawSignInAttempt,
 } from '../data/sign-in-windows';
 
 export interface SignInThrottle {
@@ -24,7 +29,9 @@ export function signInThrottle(db: Database, log: Logger): SignInThrottle {
     if (now - (logged.get(subject) ?? -Infinity) < windowMs) return;
     if (logged.size > 10_000) logged.clear();
     logged.set(subject, now);
-    log.warn(`Portal sign-in ${what} is refused: more than ${subject.startsWith('account:') ? perAccount : perAddress} attempts in ${windowMs / 60_000} minutes.`);
+    log.warn(
+      `Portal sign-in ${what} is refused: more than ${subject.startsWith('account:') ? perAccount : perAddress} attempts in ${windowMs / 60_000} minutes.`,
+    );
   };
 
   return {

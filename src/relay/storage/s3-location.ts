@@ -42,7 +42,10 @@ export function parseS3Url(text: string): { bucket: string; prefix: string } {
   if (!match) throw new TypeError(`Expected --storage s3://bucket/prefix, got ${JSON.stringify(text)}.`);
   const [, bucket, path = ''] = match;
   const broken = bucketNameProblem(bucket);
-  if (broken) throw new TypeError(`The S3 bucket name ${JSON.stringify(bucket)} is not valid: ${broken} (S3's bucket naming rules).`);
+  if (broken)
+    throw new TypeError(
+      `The S3 bucket name ${JSON.stringify(bucket)} is not valid: ${broken} (S3's bucket naming rules).`,
+    );
   const prefix = path.split('/').filter(Boolean).join('/');
   if (prefix !== '') checkBlobKey(prefix);
   return { bucket, prefix };

@@ -1,6 +1,11 @@
 /** The relay's blobs as objects of an S3-compatible bucket (AWS S3, MinIO, Ceph, R2…), streamed both ways. */
 import {
-  DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, S3Client, S3ServiceException,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  S3Client,
+  S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { finished, type Readable } from 'node:stream';
@@ -16,10 +21,14 @@ export const PART_BYTES = 5 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 2;
 
 const statusOf = (error: unknown): number | undefined =>
-  error instanceof S3ServiceException ? error.$metadata.httpStatusCode : (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
+  error instanceof S3ServiceException
+    ? error.$metadata.httpStatusCode
+    : (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
 
 const isMissing = (error: unknown): boolean =>
-  (error as { name?: string })?.name === 'NoSuchKey' || (error as { name?: string })?.name === 'NotFound' || statusOf(error) === 404;
+  (error as { name?: string })?.name === 'NoSuchKey' ||
+  (error as { name?: string })?.name === 'NotFound' ||
+  statusOf(error) === 404;
 
 export class S3BlobStore implements BlobStore {
   private readonly client: S3Client;
@@ -35,7 +44,10 @@ export class S3BlobStore implements BlobStore {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
       // A download holds its connection while a slow client reads: leave room for many.
-      requestHandler: { httpAgent: { keepAlive: true, maxSockets: 256 }, httpsAgent: { keepAlive: true, maxSockets: 256 } },
+      requestHandler: {
+        httpAgent: { keepAlive: true, maxSockets: 256 },
+        httpsAgent: { keepAlive: true, maxSockets: 256 },
+      },
     });
     this.where = `bucket "${config.bucket}"${config.endpoint ? ` at ${config.endpoint}` : ` in ${config.region}`}`;
   }
@@ -48,7 +60,9 @@ export class S3BlobStore implements BlobStore {
   private failure(what: string, key: string, error: unknown): BlobStoreError {
     const status = statusOf(error);
     const reason = `${describeThrown(error) || (error as { name?: string })?.name || 'unknown error'}${status ? ` (HTTP ${status})` : ''}`;
-    return new BlobStoreError(`The relay's object storage (${this.where}) failed to ${what} ${key}: ${reason}`, { cause: error });
+    return new BlobStoreError(`The relay's object storage (${this.where}) failed to ${what} ${key}: ${reason}`, {
+      cause: error,
+    });
   }
 
   /** Checks at start that the bucket exists and the credentials may use it; throws one readable sentence. */
@@ -57,14 +71,23 @@ export class S3BlobStore implements BlobStore {
       await this.client.send(new HeadBucketCommand({ Bucket: this.config.bucket }));
     } catch (error) {
       const status = statusOf(error);
-      if (status === 404) throw new BlobStoreError(`The S3 bucket "${this.config.bucket}" does not exist${this.config.endpoint ? ` at ${this.config.endpoint}` : ` in ${this.config.region}`}: create it, or correct --storage.`);
+      if (status === 404)
+        throw new BlobStoreError(
+          `The S3 bucket "${this.config.bucket}" does not exist${this.config.endpoint ? ` at ${this.config.endpoint}` : ` in ${this.config.region}`}: create it, or correct --storage.`,
+        );
       if (status === 401 || status === 403) {
-        throw new BlobStoreError(`The S3 ${this.where} refused the credentials (HTTP ${status}): check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or --s3-access-key-id and --s3-secret-access-key) and the bucket's policy.`);
+        throw new BlobStoreError(
+          `The S3 ${this.where} refused the credentials (HTTP ${status}): check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or --s3-access-key-id and --s3-secret-access-key) and the bucket's policy.`,
+        );
       }
       if (status === 301 || status === 400) {
-        throw new BlobStoreError(`The S3 ${this.where} answered HTTP ${status}: check --s3-region (the bucket's region) and --s3-path-style.`);
+        throw new BlobStoreError(
+          `The S3 ${this.where} answered HTTP ${status}: check --s3-region (the bucket's region) and --s3-path-style.`,
+        );
       }
-      throw new BlobStoreError(`Could not reach the S3 ${this.where}: ${describeThrown(error) || (error as { name?: string })?.name}.`);
+      throw new BlobStoreError(
+        `Could not reach the S3 ${this.where}: ${describeThrown(error) || (error as { name?: string })?.name}.`,
+      );
     }
   }
 
@@ -95,7 +118,8 @@ export class S3BlobStore implements BlobStore {
       source.unpipe(counter.stream);
       counter.stream.destroy();
       await upload.abort().catch(() => undefined);
-      if (options.maxBytes !== undefined && counter.bytes() > options.maxBytes) throw new BlobTooLargeError(options.maxBytes);
+      if (options.maxBytes !== undefined && counter.bytes() > options.maxBytes)
+        throw new BlobTooLargeError(options.maxBytes);
       // eslint-disable-next-line @typescript-eslint/only-throw-error -- the source stream's own error, handed on as it was
       if (cause !== undefined) throw cause;
       throw this.failure('store', key, error);
@@ -107,9 +131,10 @@ export class S3BlobStore implements BlobStore {
     try {
       const object = await this.client.send(new GetObjectCommand({ Bucket: this.config.bucket, Key: objectKey }));
       const stream = object.Body as Readable;
-      const bytes = object.ContentLength
-        ?? (await this.client.send(new HeadObjectCommand({ Bucket: this.config.bucket, Key: objectKey }))).ContentLength
-        ?? 0;
+      const bytes =
+        object.ContentLength ??
+        (await this.client.send(new HeadObjectCommand({ Bucket: this.config.bucket, Key: objectKey }))).ContentLength ??
+        0;
       return { stream, bytes };
     } catch (error) {
       if (isMissing(error)) return undefined;

@@ -10,13 +10,31 @@
  */
 import { SaxesParser } from 'saxes';
 import { SAY_AS_KINDS, sayAs, SayAsError, type SayAsKind } from './say-as';
-import { DEFAULT_STYLE, type Phonemes, type SourceRange, type SpeechStyle, type SsmlPlan, type SsmlStep } from './ssml-plan';
-import { BREAK_STRENGTH_SECONDS, MAX_BREAK_SECONDS, parsePitch, parseRate, parseTime, parseVolume } from './ssml-values';
+import {
+  DEFAULT_STYLE,
+  type Phonemes,
+  type SourceRange,
+  type SpeechStyle,
+  type SsmlPlan,
+  type SsmlStep,
+} from './ssml-plan';
+import {
+  BREAK_STRENGTH_SECONDS,
+  MAX_BREAK_SECONDS,
+  parsePitch,
+  parseRate,
+  parseTime,
+  parseVolume,
+} from './ssml-values';
 
 /** Malformed or unsupported SSML, with where it is (1-based line and column). */
 export class SsmlError extends Error {
   override readonly name = 'SsmlError';
-  constructor(readonly line: number, readonly column: number, readonly reason: string) {
+  constructor(
+    readonly line: number,
+    readonly column: number,
+    readonly reason: string,
+  ) {
     super(`SSML line ${line}, column ${column}: ${reason}`);
   }
 }
@@ -28,10 +46,28 @@ const MIN_RATE = 0.25;
 const MAX_RATE = 4;
 
 const SKIPPED = new Set(['meta', 'metadata', 'lexicon', 'desc']);
-const TAKEN = new Set(['speak', 'p', 's', 'break', 'prosody', 'emphasis', 'say-as', 'sub', 'phoneme', 'voice', 'lang', 'audio', 'mark', ...SKIPPED]);
+const TAKEN = new Set([
+  'speak',
+  'p',
+  's',
+  'break',
+  'prosody',
+  'emphasis',
+  'say-as',
+  'sub',
+  'phoneme',
+  'voice',
+  'lang',
+  'audio',
+  'mark',
+  ...SKIPPED,
+]);
 
 const EMPHASIS: Record<string, { rate: number; volumeDb: number }> = {
-  strong: { rate: 0.85, volumeDb: 4 }, moderate: { rate: 0.92, volumeDb: 2 }, none: { rate: 1, volumeDb: 0 }, reduced: { rate: 1.08, volumeDb: -4 },
+  strong: { rate: 0.85, volumeDb: 4 },
+  moderate: { rate: 0.92, volumeDb: 2 },
+  none: { rate: 1, volumeDb: 0 },
+  reduced: { rate: 1.08, volumeDb: -4 },
 };
 
 interface Frame {
@@ -69,14 +105,22 @@ export function parseSsml(source: string, defaultLanguage = 'en'): SsmlPlan {
   const languageOf = (style: SpeechStyle): string => style.language ?? defaultLanguage;
   const pause = (seconds: number, explicit: boolean): void => {
     if (!pending) pending = { seconds, explicit };
-    else if (explicit) pending = pending.explicit ? { seconds: pending.seconds + seconds, explicit } : { seconds, explicit };
+    else if (explicit)
+      pending = pending.explicit ? { seconds: pending.seconds + seconds, explicit } : { seconds, explicit };
     else if (!pending.explicit) pending.seconds = Math.max(pending.seconds, seconds);
   };
   const emit = (step: SsmlStep): void => {
-    if (pending && (pending.explicit || steps.length > 0) && pending.seconds > 0) steps.push({ kind: 'pause', seconds: pending.seconds });
+    if (pending && (pending.explicit || steps.length > 0) && pending.seconds > 0)
+      steps.push({ kind: 'pause', seconds: pending.seconds });
     pending = undefined;
     const last = steps[steps.length - 1];
-    if (step.kind === 'speech' && last?.kind === 'speech' && !last.phonemes && !step.phonemes && sameStyle(last.style, step.style)) {
+    if (
+      step.kind === 'speech' &&
+      last?.kind === 'speech' &&
+      !last.phonemes &&
+      !step.phonemes &&
+      sameStyle(last.style, step.style)
+    ) {
       last.text = `${last.text} ${step.text}`;
       last.at = { start: last.at.start, end: step.at.end };
       return;
@@ -107,7 +151,10 @@ export function parseSsml(source: string, defaultLanguage = 'en'): SsmlPlan {
       if (name !== 'speak') fail(`the document must start with <speak>, not <${name}>`);
       sawRoot = true;
     } else {
-      if (!TAKEN.has(name)) fail(`<${name}> is not an element Speech Studio reads; it takes ${[...TAKEN].filter((n) => !SKIPPED.has(n)).join(', ')}`);
+      if (!TAKEN.has(name))
+        fail(
+          `<${name}> is not an element Speech Studio reads; it takes ${[...TAKEN].filter((n) => !SKIPPED.has(n)).join(', ')}`,
+        );
       if (name === 'speak') fail('<speak> cannot stand inside another element');
       if (parent.text !== undefined && parent.name !== 'audio') fail(`<${parent.name}> holds only text, not <${name}>`);
     }
@@ -115,7 +162,8 @@ export function parseSsml(source: string, defaultLanguage = 'en'): SsmlPlan {
     const frame: Frame = { name, style, line: tagLine, column: tagColumn, attributes, start: tagStart };
     const lang = attributes['xml:lang'];
     if (lang !== undefined) {
-      if (!/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(lang)) fail(`xml:lang="${lang}" is not a language tag like en-US`);
+      if (!/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(lang))
+        fail(`xml:lang="${lang}" is not a language tag like en-US`);
       style.language = lang;
     }
     switch (name) {
@@ -131,7 +179,10 @@ export function parseSsml(source: string, defaultLanguage = 'en'): SsmlPlan {
           seconds = time!;
         } else if (attributes.strength !== undefined) {
           const strength = BREAK_STRENGTH_SECONDS[attributes.strength];
-          if (strength === undefined) fail(`<break strength="${attributes.strength}">: strength must be one of ${Object.keys(BREAK_STRENGTH_SECONDS).join(', ')}`);
+          if (strength === undefined)
+            fail(
+              `<break strength="${attributes.strength}">: strength must be one of ${Object.keys(BREAK_STRENGTH_SECONDS).join(', ')}`,
+            );
           seconds = strength!;
         } else {
           seconds = BREAK_STRENGTH_SECONDS.medium;
@@ -153,7 +204,8 @@ export function parseSsml(source: string, defaultLanguage = 'en'): SsmlPlan {
       }
       case 'say-as': {
         const kind = attributes['interpret-as'];
-        if (!SAY_AS_KINDS.includes(kind as SayAsKind)) fail(`<say-as interpret-as="${kind ?? ''}">: interpret-as must be one of ${SAY_AS_KINDS.join(', ')}`);
+        if (!SAY_AS_KINDS.includes(kind as SayAsKind))
+          fail(`<say-as interpret-as="${kind ?? ''}">: interpret-as must be one of ${SAY_AS_KINDS.join(', ')}`);
         frame.text = '';
         break;
       }
@@ -163,7 +215,8 @@ export function parseSsml(source: string, defaultLanguage = 'en'): SsmlPlan {
         break;
       case 'phoneme': {
         const alphabet = attributes.alphabet ?? 'ipa';
-        if (alphabet !== 'ipa' && alphabet !== 'x-sampa') fail(`<phoneme alphabet="${alphabet}">: alphabet must be ipa or x-sampa`);
+        if (alphabet !== 'ipa' && alphabet !== 'x-sampa')
+          fail(`<phoneme alphabet="${alphabet}">: alphabet must be ipa or x-sampa`);
         if (!attributes.ph?.trim()) fail('<phoneme> needs a ph attribute: the pronunciation');
         frame.text = '';
         break;
@@ -181,7 +234,8 @@ export function parseSsml(source: string, defaultLanguage = 'en'): SsmlPlan {
         break;
       case 'audio':
         if (!attributes.src?.trim()) fail('<audio> needs a src attribute: a file in the workspace or the data folder');
-        if (/^[a-z][a-z0-9+.-]*:\/\//i.test(attributes.src)) fail(`<audio src="${attributes.src}">: only local files are played, not URLs`);
+        if (/^[a-z][a-z0-9+.-]*:\/\//i.test(attributes.src))
+          fail(`<audio src="${attributes.src}">: only local files are played, not URLs`);
         frame.text = '';
         break;
       case 'meta':
@@ -222,10 +276,21 @@ export function parseSsml(source: string, defaultLanguage = 'en'): SsmlPlan {
           speak(attributes.alias, style, at);
           break;
         case 'phoneme':
-          speak(text, style, at, { alphabet: (attributes.alphabet ?? 'ipa') as Phonemes['alphabet'], ph: attributes.ph.trim() });
+          speak(text, style, at, {
+            alphabet: (attributes.alphabet ?? 'ipa') as Phonemes['alphabet'],
+            ph: attributes.ph.trim(),
+          });
           break;
         case 'audio':
-          emit({ kind: 'audio', src: attributes.src.trim(), fallback: text.replace(/\s+/g, ' ').trim(), style, line: frame.line, column: frame.column, at });
+          emit({
+            kind: 'audio',
+            src: attributes.src.trim(),
+            fallback: text.replace(/\s+/g, ' ').trim(),
+            style,
+            line: frame.line,
+            column: frame.column,
+            at,
+          });
           break;
         case 'desc': {
           const parent = top();
@@ -263,13 +328,20 @@ function applyProsody(
 ): void {
   if (attributes.rate !== undefined) {
     const rate = parseRate(attributes.rate);
-    if (rate === undefined || rate <= 0) fail(`<prosody rate="${attributes.rate}">: rate must be x-slow…x-fast, a percentage like 80% or +10%, or a factor like 1.2`);
+    if (rate === undefined || rate <= 0)
+      fail(
+        `<prosody rate="${attributes.rate}">: rate must be x-slow…x-fast, a percentage like 80% or +10%, or a factor like 1.2`,
+      );
     style.rate = clampRate(style.rate * rate);
   }
   if (attributes.pitch !== undefined) {
     const pitch = parsePitch(attributes.pitch);
     if (pitch === undefined) {
-      if (/hz\s*$/i.test(attributes.pitch)) note('prosody pitch', `pitch="${attributes.pitch}": absolute pitch in Hz is not taken; use a relative value like +10% or -2st`);
+      if (/hz\s*$/i.test(attributes.pitch))
+        note(
+          'prosody pitch',
+          `pitch="${attributes.pitch}": absolute pitch in Hz is not taken; use a relative value like +10% or -2st`,
+        );
       else fail(`<prosody pitch="${attributes.pitch}">: pitch must be x-low…x-high, a change like +10% or -2st`);
     } else {
       style.pitch *= Math.min(2, Math.max(0.5, pitch));
@@ -277,7 +349,8 @@ function applyProsody(
   }
   if (attributes.volume !== undefined) {
     const volume = parseVolume(attributes.volume);
-    if (volume === undefined) fail(`<prosody volume="${attributes.volume}">: volume must be silent, x-soft…x-loud or a change like +6dB`);
+    if (volume === undefined)
+      fail(`<prosody volume="${attributes.volume}">: volume must be silent, x-soft…x-loud or a change like +6dB`);
     style.volumeDb += volume;
   }
   for (const other of ['contour', 'range', 'duration']) {
@@ -295,5 +368,11 @@ function trimmedRange(source: string, start: number, end: number): SourceRange {
 const clampRate = (rate: number): number => Math.min(MAX_RATE, Math.max(MIN_RATE, rate));
 
 function sameStyle(a: SpeechStyle, b: SpeechStyle): boolean {
-  return a.rate === b.rate && a.pitch === b.pitch && a.volumeDb === b.volumeDb && a.voice === b.voice && a.language === b.language;
+  return (
+    a.rate === b.rate &&
+    a.pitch === b.pitch &&
+    a.volumeDb === b.volumeDb &&
+    a.voice === b.voice &&
+    a.language === b.language
+  );
 }

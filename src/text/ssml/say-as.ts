@@ -13,7 +13,20 @@ export class SayAsError extends Error {
   override readonly name = 'SayAsError';
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 const isEnglish = (language: string): boolean => /^en(-|$)/i.test(language) || language.toLowerCase() === 'auto';
 
@@ -58,9 +71,15 @@ function ordinal(value: string, language: string): string {
 /** The parts of a date in the order `format` names them; ISO dates (2024-03-15) need no format. */
 function date(value: string, format: string | undefined, language: string): string {
   const parts = value.split(/[-/.\s]+/).filter(Boolean);
-  const order = (format ?? (/^\d{4}-/.test(value) ? 'ymd' : parts.length === 3 ? 'mdy' : parts.length === 1 ? 'y' : 'md')).toLowerCase();
-  if (!/^(mdy|dmy|ymd|md|dm|ym|my|y|m|d)$/.test(order)) throw new SayAsError(`date: format ${JSON.stringify(format)} is not one of mdy, dmy, ymd, md, dm, ym, my, y`);
-  if (parts.length !== order.length) throw new SayAsError(`date: ${JSON.stringify(value)} does not have the ${order.length} parts its format ${order} names`);
+  const order = (
+    format ?? (/^\d{4}-/.test(value) ? 'ymd' : parts.length === 3 ? 'mdy' : parts.length === 1 ? 'y' : 'md')
+  ).toLowerCase();
+  if (!/^(mdy|dmy|ymd|md|dm|ym|my|y|m|d)$/.test(order))
+    throw new SayAsError(`date: format ${JSON.stringify(format)} is not one of mdy, dmy, ymd, md, dm, ym, my, y`);
+  if (parts.length !== order.length)
+    throw new SayAsError(
+      `date: ${JSON.stringify(value)} does not have the ${order.length} parts its format ${order} names`,
+    );
   const field = (letter: string): number | undefined => {
     const index = order.indexOf(letter);
     if (index < 0) return undefined;
@@ -69,12 +88,15 @@ function date(value: string, format: string | undefined, language: string): stri
       const named = MONTHS.findIndex((month) => month.toLowerCase().startsWith(raw.toLowerCase().slice(0, 3)));
       if (named >= 0) return named + 1;
     }
-    if (!/^\d+$/.test(raw)) throw new SayAsError(`date: ${JSON.stringify(raw)} in ${JSON.stringify(value)} is not a number`);
+    if (!/^\d+$/.test(raw))
+      throw new SayAsError(`date: ${JSON.stringify(raw)} in ${JSON.stringify(value)} is not a number`);
     return Number(raw);
   };
   const [year, month, day] = [field('y'), field('m'), field('d')];
-  if (month !== undefined && (month < 1 || month > 12)) throw new SayAsError(`date: month ${month} in ${JSON.stringify(value)} is not 1 to 12`);
-  if (day !== undefined && (day < 1 || day > 31)) throw new SayAsError(`date: day ${day} in ${JSON.stringify(value)} is not 1 to 31`);
+  if (month !== undefined && (month < 1 || month > 12))
+    throw new SayAsError(`date: month ${month} in ${JSON.stringify(value)} is not 1 to 12`);
+  if (day !== undefined && (day < 1 || day > 31))
+    throw new SayAsError(`date: day ${day} in ${JSON.stringify(value)} is not 1 to 31`);
   if (!isEnglish(language)) return [day, month, year].filter((part) => part !== undefined).join('.');
   const words: string[] = [];
   if (month !== undefined) words.push(MONTHS[month - 1]);
@@ -89,10 +111,12 @@ function time(value: string, format: string | undefined, language: string): stri
   if (!match) throw new SayAsError(`time: ${JSON.stringify(value)} is not a time like 14:30 or 2:30 pm`);
   const [hours, minutes, seconds] = [Number(match[1]), Number(match[2] ?? 0), Number(match[3] ?? 0)];
   const suffix = match[4]?.replace(/\./g, '').toLowerCase();
-  if (hours > (suffix ? 12 : 23) || minutes > 59 || seconds > 59) throw new SayAsError(`time: ${JSON.stringify(value)} is not a time of day`);
+  if (hours > (suffix ? 12 : 23) || minutes > 59 || seconds > 59)
+    throw new SayAsError(`time: ${JSON.stringify(value)} is not a time of day`);
   if (!isEnglish(language)) return `${hours}:${String(minutes).padStart(2, '0')}`;
   const twelveHour = suffix !== undefined || format?.toLowerCase() === 'hms12';
-  const minuteWords = minutes === 0 ? '' : minutes < 10 ? ` oh ${cardinalWords(minutes)}` : ` ${cardinalWords(minutes)}`;
+  const minuteWords =
+    minutes === 0 ? '' : minutes < 10 ? ` oh ${cardinalWords(minutes)}` : ` ${cardinalWords(minutes)}`;
   const secondWords = seconds ? ` and ${cardinalWords(seconds)} seconds` : '';
   if (twelveHour) {
     const ampm = suffix ?? (hours < 12 ? 'am' : 'pm');
@@ -105,8 +129,12 @@ function time(value: string, format: string | undefined, language: string): stri
 
 /** Digit by digit, a short pause between groups: `+1 555-0123` → `plus one, five five five, zero one two three`. */
 function telephone(value: string, language: string): string {
-  if (!/^\+?[\d\s().-]+$/.test(value) || !/\d/.test(value)) throw new SayAsError(`telephone: ${JSON.stringify(value)} is not a telephone number`);
-  const groups = value.replace(/^\+/, '').split(/[\s().-]+/).filter(Boolean);
+  if (!/^\+?[\d\s().-]+$/.test(value) || !/\d/.test(value))
+    throw new SayAsError(`telephone: ${JSON.stringify(value)} is not a telephone number`);
+  const groups = value
+    .replace(/^\+/, '')
+    .split(/[\s().-]+/)
+    .filter(Boolean);
   const spoken = groups.map((group) => (isEnglish(language) ? digitWords(group) : [...group].join(' ')));
   return `${value.startsWith('+') ? (isEnglish(language) ? 'plus ' : '+') : ''}${spoken.join(', ')}`;
 }

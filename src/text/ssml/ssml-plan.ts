@@ -53,5 +53,9 @@ export function looksLikeSsml(text: string): boolean {
 
 /** The text a plan speaks, for counting and naming (audio steps contribute their fallback text). */
 export function spokenText(plan: SsmlPlan): string {
-  return plan.steps.map((step) => (step.kind === 'speech' ? step.text : step.kind === 'audio' ? step.fallback : ' ')).join(' ').replace(/\s+/g, ' ').trim();
+  return plan.steps
+    .map((step) => (step.kind === 'speech' ? step.text : step.kind === 'audio' ? step.fallback : ' '))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }

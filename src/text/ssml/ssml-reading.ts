@@ -68,7 +68,10 @@ export function ssmlSentences(source: string, offset: number, language: string):
           startsWithPause: part[0].kind === 'pause',
           spans: spans.map((span) => {
             const at = (part[span.step] as Exclude<SsmlStep, { kind: 'pause' }>).at;
-            return { text: { start: span.start, end: span.end }, source: { start: offset + at.start - start, end: offset + at.end - start } };
+            return {
+              text: { start: span.start, end: span.end },
+              source: { start: offset + at.start - start, end: offset + at.end - start },
+            };
           }),
         },
       });

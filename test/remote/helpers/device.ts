@@ -42,12 +42,34 @@ export async function startDevice(options: DeviceOptions): Promise<TestDevice> {
   const dataDir = options.dataDir ?? (await tempDir('speech-device-'));
   if (options.stt !== false && options.dataDir === undefined) {
     await mkdir(path.join(dataDir, 'models', 'whisper'), { recursive: true });
-    await symlink(testModel('whisper/ggml-synthetic-random.bin'), path.join(dataDir, 'models', 'whisper', 'ggml-synthetic-random.bin'));
+    await symlink(
+      testModel('whisper/ggml-synthetic-random.bin'),
+      path.join(dataDir, 'models', 'whisper', 'ggml-synthetic-random.bin'),
+    );
   }
-  const child = spawn(process.execPath, [DEVICE_CLI, 'serve', '--port', '0', '--data-dir', dataDir, '--relay', options.relayOrigin, '--device-token', options.token], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, SPEECH_STUDIO_CALIBRATION: options.calibrateSeconds ? String(options.calibrateSeconds) : 'off', ...options.env },
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      DEVICE_CLI,
+      'serve',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--relay',
+      options.relayOrigin,
+      '--device-token',
+      options.token,
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        SPEECH_STUDIO_CALIBRATION: options.calibrateSeconds ? String(options.calibrateSeconds) : 'off',
+        ...options.env,
+      },
+    },
+  );
   let output = '';
   const listeners = new Set<() => void>();
   const onData = (chunk: Buffer) => {
@@ -80,10 +102,15 @@ export async function startDevice(options: DeviceOptions): Promise<TestDevice> {
     await exited;
   };
   return {
-    child, dataDir, localBase, output: () => output,
+    child,
+    dataDir,
+    localBase,
+    output: () => output,
     connected: (times = 1) => until(`connect (${times})`, () => (output.match(CONNECTED)?.length ?? 0) >= times),
     async localJobs() {
-      const lines = (await readFile(path.join(dataDir, 'jobs.json.journal'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+      const lines = (await readFile(path.join(dataDir, 'jobs.json.journal'), 'utf8').catch(() => ''))
+        .split('\n')
+        .filter(Boolean);
       const snapshot = JSON.parse(await readFile(path.join(dataDir, 'jobs.json'), 'utf8').catch(() => '{"jobs":[]}'));
       const byId = new Map<string, { id: string; origin: string; status: string }>();
       for (const job of snapshot.jobs ?? []) byId.set(job.id, job);

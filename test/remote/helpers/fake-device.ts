@@ -24,21 +24,40 @@ export interface FakeDevice {
 
 const capabilities = (voice: Partial<Voice> = {}): DeviceCapabilities => ({
   version: 'fake',
-  tts: { voices: [{ id: ENGLISH_VOICE, name: 'English (America)', languageCode: 'en-US', availability: 'ready', access: { scope: 'builtin', canUse: true, license: 'x' }, ...voice }] },
+  tts: {
+    voices: [
+      {
+        id: ENGLISH_VOICE,
+        name: 'English (America)',
+        languageCode: 'en-US',
+        availability: 'ready',
+        access: { scope: 'builtin', canUse: true, license: 'x' },
+        ...voice,
+      },
+    ],
+  },
   stt: { models: [{ name: 'ggml-base.bin', englishOnly: false }], diarization: false },
   queueCapacity: 8,
 });
 
 /** Connects with `token`, says hello, and resolves on the relay's welcome. */
 export function connectFakeDevice(origin: string, token: string): Promise<FakeDevice> {
-  const ws = new WebSocket(`${origin.replace(/^http/, 'ws')}/v1/devices/connect`, { headers: { Authorization: `Bearer ${token}` } });
+  const ws = new WebSocket(`${origin.replace(/^http/, 'ws')}/v1/devices/connect`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
   const assignments = new Map<string, AssignedJob>();
   const waiting = new Map<string, (job: AssignedJob) => void>();
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
   return new Promise((resolve, reject) => {
     ws.once('error', reject);
-    ws.once('close', (code, reason) => reject(new Error(`The relay closed the link before its welcome: ${code} ${reason.toString()}`)));
-    ws.on('open', () => ws.send(JSON.stringify({ type: 'hello', protocol: 1, activeJobs: [], capabilities: capabilities() })));
+    ws.once('close', (code, reason) =>
+      reject(new Error(`The relay closed the link before its welcome: ${code} ${reason.toString()}`)),
+    );
+    ws.on('open', () =>
+      ws.send(JSON.stringify({ type: 'hello', protocol: 1, activeJobs: [], capabilities: capabilities() })),
+    );
     ws.on('message', (data) => {
       const message = JSON.parse((data as Buffer).toString());
       if (message.type === 'assign') {
@@ -47,7 +66,9 @@ export function connectFakeDevice(origin: string, token: string): Promise<FakeDe
       }
       if (message.type !== 'welcome') return;
       resolve({
-        ws, closed, deviceId: message.deviceId,
+        ws,
+        closed,
+        deviceId: message.deviceId,
         get open() {
           return ws.readyState === WebSocket.OPEN;
         },

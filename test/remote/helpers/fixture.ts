@@ -36,10 +36,12 @@ export async function startFixture(options: { databaseUrl?: string; maxUploadByt
     startDevice({ relayOrigin: relay.origin, token: ttsEnrolment.token, stt: false }),
   ]);
   await Promise.all([sttDevice.connected(), ttsDevice.connected()]);
-  const get = (path: string, key: string, headers: Record<string, string> = {}) => request(`${relay.base}${path}`, { headers: { ...bearer(key), ...headers } });
+  const get = (path: string, key: string, headers: Record<string, string> = {}) =>
+    request(`${relay.base}${path}`, { headers: { ...bearer(key), ...headers } });
   const job = async (key: string, id: string) => (await get(`/jobs/${id}`, key)).json();
   return {
-    relay, accountId,
+    relay,
+    accountId,
     stt: { id: sttEnrolment.id, device: sttDevice },
     tts: { id: ttsEnrolment.id, device: ttsDevice },
     offline: { id: offline.id },
@@ -49,7 +51,8 @@ export async function startFixture(options: { databaseUrl?: string; maxUploadByt
     job,
     waitJob: (key, id, check, timeoutMs = 60_000) => waitFor(`job ${id}`, () => job(key, id), check, timeoutMs),
     async idle() {
-      const active = async () => (await relay.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE status IN ${ACTIVE_SQL}`))[0].n;
+      const active = async () =>
+        (await relay.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE status IN ${ACTIVE_SQL}`))[0].n;
       await waitFor('no active jobs', active, (n) => n === 0, 60_000);
     },
     async dispose() {

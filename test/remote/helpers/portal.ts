@@ -4,7 +4,10 @@ import { ADMIN_PASSWORD } from './relay';
 
 const form = (fields: Record<string, string>): string => new URLSearchParams(fields).toString();
 const cookieOf = (res: RawResponse, name: string): string | undefined =>
-  [res.headers['set-cookie'] ?? []].flat().map((c) => new RegExp(`^${name}=([^;]*)`).exec(c)?.[1]).find((v) => v !== undefined);
+  [res.headers['set-cookie'] ?? []]
+    .flat()
+    .map((c) => new RegExp(`^${name}=([^;]*)`).exec(c)?.[1])
+    .find((v) => v !== undefined);
 const csrfIn = (html: string): string => /name="_csrf" value="([^"]+)"/.exec(html)![1];
 
 /** The sign-in form: its double-submit cookie and token. */
@@ -14,7 +17,12 @@ export async function loginForm(origin: string): Promise<{ cookie: string; csrf:
 }
 
 /** Posts the sign-in form once; `headers` adds to (or replaces) the browser's. */
-export async function postLogin(origin: string, password: string, headers: Record<string, string> = {}, username = 'admin'): Promise<RawResponse> {
+export async function postLogin(
+  origin: string,
+  password: string,
+  headers: Record<string, string> = {},
+  username = 'admin',
+): Promise<RawResponse> {
   const { cookie, csrf } = await loginForm(origin);
   return request(`${origin}/portal/login`, {
     method: 'POST',

@@ -25,7 +25,9 @@ export interface PostgresCluster {
 export function postgresBinDir(): string | undefined {
   const debian = '/usr/lib/postgresql';
   if (existsSync(debian)) {
-    const versions = readdirSync(debian).filter((v) => existsSync(path.join(debian, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(debian)
+      .filter((v) => existsSync(path.join(debian, v, 'bin', 'initdb')))
+      .sort((a, b) => Number(b) - Number(a));
     if (versions.length > 0) return path.join(debian, versions[0], 'bin');
   }
   try {
@@ -36,7 +38,9 @@ export function postgresBinDir(): string | undefined {
 }
 
 export const postgresMissingReason = (): string | undefined =>
-  postgresBinDir() ? undefined : 'PostgreSQL server binaries (initdb, pg_ctl) are not installed: apt-get install postgresql';
+  postgresBinDir()
+    ? undefined
+    : 'PostgreSQL server binaries (initdb, pg_ctl) are not installed: apt-get install postgresql';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -63,7 +67,9 @@ export async function startPostgres(): Promise<PostgresCluster> {
   }
   await chmod(root, 0o700);
   const as = (command: string, args: string[]) =>
-    asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(bin, command), ...args]) : run(path.join(bin, command), args);
+    asRoot
+      ? run('runuser', ['-u', 'postgres', '--', path.join(bin, command), ...args])
+      : run(path.join(bin, command), args);
 
   await as('initdb', ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
   const port = await freePort();

@@ -62,14 +62,26 @@ export interface TestRelay {
 
 export async function startTestRelay(options: Partial<RelayOptions> = {}): Promise<TestRelay> {
   const dataDir = options.dataDir ?? (options.databaseUrl ? await tempDir('speech-relay-') : await pgliteDataDir());
-  const relay = await startRelay({ host: '127.0.0.1', port: 0, log: silentLogger, adminPassword: ADMIN_PASSWORD, ...options, dataDir });
+  const relay = await startRelay({
+    host: '127.0.0.1',
+    port: 0,
+    log: silentLogger,
+    adminPassword: ADMIN_PASSWORD,
+    ...options,
+    dataDir,
+  });
   let stopped = false;
   const stop = async () => {
     if (!stopped) await relay.close();
     stopped = true;
   };
   return {
-    relay, db: relay.db, dataDir, base: relay.url, origin: relay.origin, stop,
+    relay,
+    db: relay.db,
+    dataDir,
+    base: relay.url,
+    origin: relay.origin,
+    stop,
     dispose: async () => {
       await stop();
       await rm(dataDir, { recursive: true, force: true });
@@ -80,11 +92,22 @@ export async function startTestRelay(options: Partial<RelayOptions> = {}): Promi
 export const bearer = (key: string): Record<string, string> => ({ Authorization: `Bearer ${key}` });
 
 export async function makeKey(db: Database, accountId: number, input: Partial<NewApiKey> = {}): Promise<string> {
-  const { plaintext } = await createApiKey(db, accountId, { name: 'test', scopes: ALL_SCOPES, pool: ['*'], rpm: 10_000, maxConcurrentJobs: 10, ...input });
+  const { plaintext } = await createApiKey(db, accountId, {
+    name: 'test',
+    scopes: ALL_SCOPES,
+    pool: ['*'],
+    rpm: 10_000,
+    maxConcurrentJobs: 10,
+    ...input,
+  });
   return plaintext;
 }
 
-export async function makeDevice(db: Database, accountId: number, name = 'device'): Promise<{ id: string; token: string }> {
+export async function makeDevice(
+  db: Database,
+  accountId: number,
+  name = 'device',
+): Promise<{ id: string; token: string }> {
   const { device, token } = await enrolDevice(db, accountId, name);
   return { id: device.id, token };
 }
@@ -106,7 +129,9 @@ export function startRelayProcess(args: string[], env: NodeJS.ProcessEnv = {}): 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`The relay did not start:\n${output}`)), 60_000);
     const onData = (chunk: Buffer) => {
@@ -115,7 +140,11 @@ export function startRelayProcess(args: string[], env: NodeJS.ProcessEnv = {}): 
       if (match) {
         clearTimeout(timer);
         resolve({
-          child, origin: match[1], base: `${match[1]}/v1`, output: () => output, exited,
+          child,
+          origin: match[1],
+          base: `${match[1]}/v1`,
+          output: () => output,
+          exited,
           stop: async (signal = 'SIGTERM') => {
             if (child.exitCode === null && child.signalCode === null) child.kill(signal);
             await exited;

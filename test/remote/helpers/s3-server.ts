@@ -35,7 +35,13 @@ export async function startS3(): Promise<TestS3> {
   let server: S3rver | undefined;
   let serverPort = 0;
   const launch = async () => {
-    server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true, configureBuckets: [{ name: TEST_BUCKET }] });
+    server = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      directory,
+      silent: true,
+      configureBuckets: [{ name: TEST_BUCKET }],
+    });
     serverPort = (await server.run()).port;
   };
   await launch();
@@ -75,13 +81,27 @@ export async function startS3(): Promise<TestS3> {
   return {
     endpoint,
     bucket: TEST_BUCKET,
-    config: (prefix = '') => ({ bucket: TEST_BUCKET, prefix, endpoint, region: 'us-east-1', forcePathStyle: true, credentials: S3_CREDENTIALS }),
-    env: () => ({ AWS_ACCESS_KEY_ID: S3_CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: S3_CREDENTIALS.secretAccessKey, AWS_REGION: 'us-east-1', AWS_ENDPOINT_URL_S3: endpoint }),
+    config: (prefix = '') => ({
+      bucket: TEST_BUCKET,
+      prefix,
+      endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: S3_CREDENTIALS,
+    }),
+    env: () => ({
+      AWS_ACCESS_KEY_ID: S3_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: S3_CREDENTIALS.secretAccessKey,
+      AWS_REGION: 'us-east-1',
+      AWS_ENDPOINT_URL_S3: endpoint,
+    }),
     async keys(prefix = '') {
       const keys: string[] = [];
       let token: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: TEST_BUCKET, Prefix: prefix, ContinuationToken: token }));
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket: TEST_BUCKET, Prefix: prefix, ContinuationToken: token }),
+        );
         keys.push(...(page.Contents ?? []).map((object) => object.Key!));
         token = page.NextContinuationToken;
       } while (token);
@@ -89,7 +109,13 @@ export async function startS3(): Promise<TestS3> {
     },
     stopAfter: (bytes) =>
       new Promise((resolve, reject) => {
-        trip = { left: bytes, fire: () => { trip = undefined; stopServer().then(resolve, reject); } };
+        trip = {
+          left: bytes,
+          fire: () => {
+            trip = undefined;
+            stopServer().then(resolve, reject);
+          },
+        };
       }),
     restart: launch,
     async dispose() {

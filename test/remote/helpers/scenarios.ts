@@ -12,12 +12,22 @@ export const ENGLISH_VOICE = '59ecd22d-96db-56b8-a0f4-62d14ba28a8b';
 const isRunning = (job: { status: string }) => job.status === 'processing' || job.status === 'loading_model';
 
 export const createTts = (base: string, key: string, text: string, device?: string): Promise<RawResponse> =>
-  postJson(`${base}/tts/jobs`, { voiceId: ENGLISH_VOICE, text }, { ...bearer(key), ...(device ? { 'X-Studio-Device': device } : {}) });
+  postJson(
+    `${base}/tts/jobs`,
+    { voiceId: ENGLISH_VOICE, text },
+    { ...bearer(key), ...(device ? { 'X-Studio-Device': device } : {}) },
+  );
 
-export const readJob = async (base: string, key: string, id: string): Promise<any> => (await request(`${base}/jobs/${id}`, { headers: bearer(key) })).json();
+export const readJob = async (base: string, key: string, id: string): Promise<any> =>
+  (await request(`${base}/jobs/${id}`, { headers: bearer(key) })).json();
 
-export const waitJob = (base: string, key: string, id: string, check: (job: any) => boolean, timeoutMs = 60_000): Promise<any> =>
-  waitFor(`job ${id}`, () => readJob(base, key, id), check, timeoutMs);
+export const waitJob = (
+  base: string,
+  key: string,
+  id: string,
+  check: (job: any) => boolean,
+  timeoutMs = 60_000,
+): Promise<any> => waitFor(`job ${id}`, () => readJob(base, key, id), check, timeoutMs);
 
 export async function deviceOf(db: Database, jobId: string): Promise<string | null> {
   const [row] = await db.query<{ device_id: string | null }>('SELECT device_id FROM jobs WHERE id = $1', [jobId]);
@@ -26,7 +36,9 @@ export async function deviceOf(db: Database, jobId: string): Promise<string | nu
 
 /** 50 creations at once (spread over `bases`) against a key allowing 2: exactly 2 are accepted. */
 export async function concurrencyStorm(bases: string[], key: string, db: Database): Promise<void> {
-  const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => createTts(bases[i % bases.length], key, LONG_TEXT)));
+  const answers = await Promise.all(
+    Array.from({ length: 50 }, (_, i) => createTts(bases[i % bases.length], key, LONG_TEXT)),
+  );
   const accepted = answers.filter((a) => a.status === 200);
   const refused = answers.filter((a) => a.status === 429);
   assert.equal(accepted.length, 2, answers.map((a) => `${a.status} ${a.body.toString().slice(0, 120)}`).join('\n'));
@@ -42,7 +54,8 @@ export async function concurrencyStorm(bases: string[], key: string, db: Databas
     [key.slice(0, 17)],
   );
   assert.equal(row.n, 2, 'two jobs of the key are active in the database');
-  for (const answer of accepted) assert.equal((await postJson(`${bases[0]}/jobs/${answer.json().id}/cancel`, {}, bearer(key))).status, 200);
+  for (const answer of accepted)
+    assert.equal((await postJson(`${bases[0]}/jobs/${answer.json().id}/cancel`, {}, bearer(key))).status, 200);
 }
 
 export interface TwoDevices {
@@ -69,7 +82,12 @@ export async function deviceKilledMidJob(base: string, key: string, db: Database
   const interrupted = await waitJob(base, key, longA.id, isTerminal, 20_000);
   assert.equal(interrupted.status, 'interrupted');
   assert.match(interrupted.error, /lost its connection/);
-  await waitFor('the queued job to move', () => deviceOf(db, queuedOnA.id), (device) => device === devices.b.id, 20_000);
+  await waitFor(
+    'the queued job to move',
+    () => deviceOf(db, queuedOnA.id),
+    (device) => device === devices.b.id,
+    20_000,
+  );
 
   assert.equal((await postJson(`${base}/jobs/${longB.id}/cancel`, {}, bearer(key))).status, 200);
   for (const job of [short1, short2]) assert.equal((await waitJob(base, key, job.id, isTerminal)).status, 'succeeded');
@@ -93,7 +111,12 @@ export async function relayRestartedMidJob(
   await reconnected();
   const ended = await waitJob(base(), key, job.id, isTerminal, 30_000);
   assert.equal(ended.status, 'interrupted');
-  await waitFor('the device to stop the job', localJobs, (jobs) => jobs.every((j) => j.origin !== 'remote' || !isRunning(j)), 20_000);
+  await waitFor(
+    'the device to stop the job',
+    localJobs,
+    (jobs) => jobs.every((j) => j.origin !== 'remote' || !isRunning(j)),
+    20_000,
+  );
   const next = (await createTts(base(), key, 'After the restart.', deviceId)).json();
   assert.equal((await waitJob(base(), key, next.id, isTerminal)).status, 'succeeded');
 }

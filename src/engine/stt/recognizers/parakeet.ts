@@ -25,7 +25,9 @@ export async function openParakeetRecognizer(modelPath: string, requested: strin
   const name = path.basename(modelPath);
   const languages = parakeetLanguages(name);
   if (!coversLanguage(languages, requested)) {
-    throw new UserFacingError(`The Parakeet model ${name} cannot transcribe "${requested}"; it covers ${languages.join(', ')}.`);
+    throw new UserFacingError(
+      `The Parakeet model ${name} cannot transcribe "${requested}"; it covers ${languages.join(', ')}.`,
+    );
   }
   const context = await loadParakeetModel(modelPath);
   return {
@@ -55,7 +57,10 @@ export async function openParakeetRecognizer(modelPath: string, requested: strin
       return {
         language: requested === 'auto' ? UNDETERMINED_LANGUAGE : requested,
         pieces,
-        text: pieces.map((piece) => piece.text).join('').trim(),
+        text: pieces
+          .map((piece) => piece.text)
+          .join('')
+          .trim(),
         timing: 'spans',
       };
     },
@@ -72,7 +77,7 @@ export function chunkSpeech(samples: Int16Array, stretches: readonly SpeechRange
   const longest = CHUNK_SECONDS * rate;
   const shortest = MIN_CHUNK_SECONDS * rate;
   const sorted = [...stretches].sort((a, b) => a.start - b.start);
-  const gaps = sorted.slice(1).map((stretch, i) => Math.round(((sorted[i]?.end ?? 0) + stretch.start) / 2 * rate));
+  const gaps = sorted.slice(1).map((stretch, i) => Math.round((((sorted[i]?.end ?? 0) + stretch.start) / 2) * rate));
   const chunks: Array<[number, number]> = [];
   let start = 0;
   while (samples.length - start > longest) {

@@ -24,12 +24,18 @@ export async function openEspeakEngine(voice: TtsVoiceRef, settings: EngineSetti
       nativeSpeed: true,
       wordEvents: true,
       synthesize: async (text) => concatSamples(espeak.synthesize(text)),
-      stream: async (text, onSamples, onWord) => espeak.synthesizeTo(text, onSamples, onWord && ((word) => onWord({ text: word.text, seconds: word.startSeconds }))),
+      stream: async (text, onSamples, onWord) =>
+        espeak.synthesizeTo(
+          text,
+          onSamples,
+          onWord && ((word) => onWord({ text: word.text, seconds: word.startSeconds })),
+        ),
       speakStyled: async ({ text, phonemes, pitch }) => {
         const marked = phonemes ? espeakPhonemes(phonemes.alphabet, phonemes.ph) : undefined;
         let markup = marked ?? escapeForSsml(text);
         // espeak's own SSML takes a relative pitch in percent.
-        if (pitch !== 1) markup = `<prosody pitch="${pitch > 1 ? '+' : '-'}${Math.round(Math.abs(pitch - 1) * 100)}%">${markup}</prosody>`;
+        if (pitch !== 1)
+          markup = `<prosody pitch="${pitch > 1 ? '+' : '-'}${Math.round(Math.abs(pitch - 1) * 100)}%">${markup}</prosody>`;
         return { samples: concatSamples(espeak.synthesizeMarkup(markup)), usedPhonemes: marked !== undefined };
       },
     },

@@ -8,7 +8,8 @@ declare module '@echogarden/espeak-ng-emscripten' {
   }
 
   export interface EspeakEvent {
-    type: 'sentence' | 'word' | 'phoneme' | 'end' | 'samplerate' | 'mark' | 'play' | 'msg_terminated' | 'list_terminated';
+    type:
+      'sentence' | 'word' | 'phoneme' | 'end' | 'samplerate' | 'mark' | 'play' | 'msg_terminated' | 'list_terminated';
     /** 1-based character position in the text given to synthesize (word and sentence events). */
     text_position: number;
     /** Characters of the word (word events). */

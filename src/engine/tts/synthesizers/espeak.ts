@@ -111,7 +111,11 @@ function voiceOn(worker: EspeakNGWorker, state: { applied: string }, identifier:
     state.applied = settings;
   };
   apply();
-  const synthesizeTo = (text: string, onBlock: (samples: Int16Array) => void, onWord?: (word: EspeakWord) => void): void => {
+  const synthesizeTo = (
+    text: string,
+    onBlock: (samples: Int16Array) => void,
+    onWord?: (word: EspeakWord) => void,
+  ): void => {
     apply();
     const given = escapeForSsml(text);
     // The callback must return nothing: espeak stops synthesizing when it returns a truthy value.
@@ -121,7 +125,11 @@ function voiceOn(worker: EspeakNGWorker, state: { applied: string }, identifier:
       for (const event of events) {
         if (event.type !== 'word') continue;
         const from = event.text_position - 1;
-        onWord({ text: given.slice(from, from + event.word_length), startSeconds: event.audio_position / 1000, offset: from });
+        onWord({
+          text: given.slice(from, from + event.word_length),
+          startSeconds: event.audio_position / 1000,
+          offset: from,
+        });
       }
     });
   };
@@ -152,7 +160,11 @@ function voiceOn(worker: EspeakNGWorker, state: { applied: string }, identifier:
         for (const event of events) {
           if (event.type !== 'word') continue;
           const from = event.text_position - 1;
-          words.push({ text: given.slice(from, from + event.word_length), startSeconds: event.audio_position / 1000, offset: from });
+          words.push({
+            text: given.slice(from, from + event.word_length),
+            startSeconds: event.audio_position / 1000,
+            offset: from,
+          });
         }
       });
       return { samples, words };

@@ -37,11 +37,23 @@ function loadModule(): Promise<object> {
 }
 
 async function speakPiece(voice: string, stretch: string, text: string): Promise<Int16Array> {
-  const run = await runWasiCommand(await loadModule(), ['flite', '-voice', voice, '--setf', `duration_stretch=${stretch}`, '-t', text, '-o', '/io/out.wav']);
+  const run = await runWasiCommand(await loadModule(), [
+    'flite',
+    '-voice',
+    voice,
+    '--setf',
+    `duration_stretch=${stretch}`,
+    '-t',
+    text,
+    '-o',
+    '/io/out.wav',
+  ]);
   const wav = run.files.get('out.wav');
-  if (run.exitCode !== 0 || !wav) throw new Error(`Flite stopped with exit code ${run.exitCode}: ${run.output.trim().slice(0, 200)}`);
+  if (run.exitCode !== 0 || !wav)
+    throw new Error(`Flite stopped with exit code ${run.exitCode}: ${run.output.trim().slice(0, 200)}`);
   const { info, samples } = readWavSamples(wav);
-  if (info.sampleRate !== FLITE_SAMPLE_RATE) throw new Error(`Flite wrote ${info.sampleRate} Hz audio, not ${FLITE_SAMPLE_RATE} Hz.`);
+  if (info.sampleRate !== FLITE_SAMPLE_RATE)
+    throw new Error(`Flite wrote ${info.sampleRate} Hz audio, not ${FLITE_SAMPLE_RATE} Hz.`);
   return samples;
 }
 

@@ -39,7 +39,11 @@ export function sherpaTtsConfig(model: SherpaVoiceModel, settings: SherpaJobSett
   // Kitten's config has no lexicon: the pronunciation lexicon reaches it as respelled text.
   if (model.files.lexicon && model.kind !== 'kitten') files.lexicon = model.files.lexicon;
   const dataDir = model.espeakDataDir;
-  const base = { numThreads: settings.threads ?? Math.min(4, availableParallelism()), debug: 0, provider: 'cpu' as const };
+  const base = {
+    numThreads: settings.threads ?? Math.min(4, availableParallelism()),
+    debug: 0,
+    provider: 'cpu' as const,
+  };
   switch (model.kind) {
     case 'vits':
       return { model: { ...base, vits: { ...files, dataDir } }, maxNumSentences: 1 };
@@ -54,7 +58,10 @@ export function sherpaTtsConfig(model: SherpaVoiceModel, settings: SherpaJobSett
       return { model: { ...base, kokoro }, maxNumSentences: 1 };
     }
     case 'zipvoice':
-      return { model: { ...base, zipvoice: { ...files, dataDir, guidanceScale: settings.guidanceScale } }, maxNumSentences: 1 };
+      return {
+        model: { ...base, zipvoice: { ...files, dataDir, guidanceScale: settings.guidanceScale } },
+        maxNumSentences: 1,
+      };
   }
 }
 

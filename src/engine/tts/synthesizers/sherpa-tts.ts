@@ -59,28 +59,45 @@ async function emptyLexicon(espeakDataDir: string): Promise<string> {
 
 export async function openSherpaEngine(voice: TtsVoiceRef, settings: EngineSettings): Promise<OpenedEngine> {
   const given = voice.model as SherpaVoiceModel | undefined;
-  if (!given?.kind) throw new UserFacingError(`The voice ${voice.name ?? voice.engineVoiceId} has no model configuration.`);
+  if (!given?.kind)
+    throw new UserFacingError(`The voice ${voice.name ?? voice.engineVoiceId} has no model configuration.`);
   let model: SherpaVoiceModel = given;
-  const missing = REQUIRED_FILES[model.kind].map((name) => given.files[name]).filter((file) => !file || !existsSync(file));
+  const missing = REQUIRED_FILES[model.kind]
+    .map((name) => given.files[name])
+    .filter((file) => !file || !existsSync(file));
   if (missing.length > 0) {
-    throw new UserFacingError(`The voice ${voice.name ?? voice.engineVoiceId} is not installed: ${missing.join(', ')} is missing.`);
+    throw new UserFacingError(
+      `The voice ${voice.name ?? voice.engineVoiceId} is not installed: ${missing.join(', ')} is missing.`,
+    );
   }
   await ensureEspeakData(model.espeakDataDir);
-  if (model.kind === 'zipvoice' && !model.files.lexicon) model = { ...model, files: { ...model.files, lexicon: await emptyLexicon(model.espeakDataDir) } };
-  const language = model.multiLingual && asksForOtherLanguage(settings.language, voice.languageCode) ? settings.language : null;
+  if (model.kind === 'zipvoice' && !model.files.lexicon)
+    model = { ...model, files: { ...model.files, lexicon: await emptyLexicon(model.espeakDataDir) } };
+  const language =
+    model.multiLingual && asksForOtherLanguage(settings.language, voice.languageCode) ? settings.language : null;
   const tts = loadTts(sherpaTtsConfig(model, { guidanceScale: settings.guidanceScale, language }));
   if (model.speakerId >= tts.numSpeakers) {
-    throw new UserFacingError(`The voice ${voice.name ?? voice.engineVoiceId} asks for speaker ${model.speakerId}, but its model has ${tts.numSpeakers}.`);
+    throw new UserFacingError(
+      `The voice ${voice.name ?? voice.engineVoiceId} asks for speaker ${model.speakerId}, but its model has ${tts.numSpeakers}.`,
+    );
   }
-  const reference = model.kind === 'zipvoice' && model.reference ? await readReference(model.reference.audioPath) : undefined;
+  const reference =
+    model.kind === 'zipvoice' && model.reference ? await readReference(model.reference.audioPath) : undefined;
   const zipvoice = model.kind === 'zipvoice';
   return {
     engine: {
       backend: 'sherpa-onnx',
       sampleRate: tts.sampleRate,
       nativeSpeed: true,
-      synthesize: async (text) => floatToInt16(tts.generate(sherpaGenerateRequest(model, text, settings.speed, settings.steps, reference)).samples),
+      synthesize: async (text) =>
+        floatToInt16(
+          tts.generate(sherpaGenerateRequest(model, text, settings.speed, settings.steps, reference)).samples,
+        ),
     },
-    notes: { language, steps: zipvoice ? settings.steps : null, guidanceScale: zipvoice ? settings.guidanceScale : null },
+    notes: {
+      language,
+      steps: zipvoice ? settings.steps : null,
+      guidanceScale: zipvoice ? settings.guidanceScale : null,
+    },
   };
 }

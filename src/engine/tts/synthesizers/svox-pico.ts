@@ -43,7 +43,9 @@ class PicoSession {
     if (code === 0) return;
     const message = this.alloc(200);
     if (this.system) this.m._pico_getSystemStatusMessage(this.system, code, message);
-    const text = Buffer.from(this.m.HEAPU8.subarray(message, message + 200)).toString('utf8').replace(/\0.*$/s, '');
+    const text = Buffer.from(this.m.HEAPU8.subarray(message, message + 200))
+      .toString('utf8')
+      .replace(/\0.*$/s, '');
     throw new Error(`SVOX Pico could not ${what} (${code}${text ? `: ${text}` : ''}).`);
   }
 
@@ -77,7 +79,7 @@ class PicoSession {
     const parts: Int16Array[] = [];
     try {
       m.HEAPU8.set(bytes, input);
-      for (let offset = 0; offset < bytes.length; ) {
+      for (let offset = 0; offset < bytes.length;) {
         const size = Math.min(bytes.length - offset, 32_767);
         this.check(m._pico_putTextUtf8(this.engine, input + offset, size, counters), 'take the text');
         offset += m.getValue(counters, 'i16');
@@ -96,13 +98,15 @@ class PicoSession {
   }
 }
 
-let modulePromise: Promise<(() => Promise<PicoModule>)> | undefined;
+let modulePromise: Promise<() => Promise<PicoModule>> | undefined;
 
 export async function openPicoEngine(voice: TtsVoiceRef, settings: EngineSettings): Promise<OpenedEngine> {
   const model = voice.model as PicoVoiceModel | undefined;
   const missing = [model?.textAnalysis, model?.signalGeneration].filter((file) => !file || !existsSync(file));
   if (!model || missing.length > 0) {
-    throw new UserFacingError(`The SVOX Pico voice ${voice.name ?? voice.engineVoiceId} is not installed: its lingware ${missing.join(', ') || 'files'} is missing.`);
+    throw new UserFacingError(
+      `The SVOX Pico voice ${voice.name ?? voice.engineVoiceId} is not installed: its lingware ${missing.join(', ') || 'files'} is missing.`,
+    );
   }
   modulePromise ??= import('@echogarden/svoxpico-wasm').then((loaded) => loaded.default);
   // A module instance per voice: Pico keeps its state in the module's memory.
@@ -110,7 +114,9 @@ export async function openPicoEngine(voice: TtsVoiceRef, settings: EngineSetting
   try {
     await session.open(model);
   } catch (error) {
-    throw new UserFacingError(`The SVOX Pico voice ${voice.name ?? voice.engineVoiceId} cannot be loaded: ${(error as Error).message}`);
+    throw new UserFacingError(
+      `The SVOX Pico voice ${voice.name ?? voice.engineVoiceId} cannot be loaded: ${(error as Error).message}`,
+    );
   }
   const level = Math.round(100 * settings.speed);
   return {

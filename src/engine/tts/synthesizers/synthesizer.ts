@@ -18,7 +18,11 @@ export interface SpeechEngine {
    * while the engine still speaks. Engines that cannot stream leave it out. Engines with `wordEvents` tell
    * `onWord` where each word starts, in seconds from the start of this call's samples.
    */
-  stream?(text: string, onSamples: (samples: Int16Array) => void, onWord?: (word: { text: string; seconds: number }) => void): Promise<void>;
+  stream?(
+    text: string,
+    onSamples: (samples: Int16Array) => void,
+    onWord?: (word: { text: string; seconds: number }) => void,
+  ): Promise<void>;
   /**
    * Speaks one run of SSML speech with what the engine takes itself beyond text (espeak-ng: phonemes and
    * pitch). Engines without it get text only, and the SSML recorder reports phonemes and pitch as ignored.

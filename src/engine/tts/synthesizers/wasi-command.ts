@@ -52,7 +52,11 @@ export async function runWasiCommand(module: object, args: readonly string[]): P
   const calls = {
     args_sizes_get(countPtr: number, sizePtr: number): number {
       view().setUint32(countPtr, argBytes.length, true);
-      view().setUint32(sizePtr, argBytes.reduce((sum, arg) => sum + arg.length, 0), true);
+      view().setUint32(
+        sizePtr,
+        argBytes.reduce((sum, arg) => sum + arg.length, 0),
+        true,
+      );
       return SUCCESS;
     },
     args_get(argvPtr: number, bufferPtr: number): number {
@@ -74,7 +78,10 @@ export async function runWasiCommand(module: object, args: readonly string[]): P
     },
     fd_fdstat_get(fd: number, statPtr: number): number {
       const v = view();
-      v.setUint8(statPtr, fd <= 2 ? FILETYPE_CHARACTER_DEVICE : fd === PREOPEN_FD ? FILETYPE_DIRECTORY : FILETYPE_REGULAR_FILE);
+      v.setUint8(
+        statPtr,
+        fd <= 2 ? FILETYPE_CHARACTER_DEVICE : fd === PREOPEN_FD ? FILETYPE_DIRECTORY : FILETYPE_REGULAR_FILE,
+      );
       v.setUint16(statPtr + 2, 0, true);
       v.setBigUint64(statPtr + 8, 0xffffffffffffffffn, true);
       v.setBigUint64(statPtr + 16, 0xffffffffffffffffn, true);

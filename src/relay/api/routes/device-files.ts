@@ -24,7 +24,7 @@ export function deviceFileRoutes(router: Router<RelayState>, deps: RelayDeps): v
   router.get('/device/jobs/:id/input', deviceAuth(deps), async (ctx) => {
     const job = await assigned(ctx.state.device!.id, ctx.params.id);
     const blob = job.input_blob ? await deps.blobs.get(job.input_blob) : undefined;
-    if (!blob) throw new ApiError('OUTPUT_NOT_FOUND', 'This job has no input in the relay\'s storage.');
+    if (!blob) throw new ApiError('OUTPUT_NOT_FOUND', "This job has no input in the relay's storage.");
     ctx.type = 'application/octet-stream';
     ctx.length = blob.bytes;
     ctx.body = blob.stream;
@@ -32,13 +32,17 @@ export function deviceFileRoutes(router: Router<RelayState>, deps: RelayDeps): v
 
   router.put('/device/jobs/:id/output', deviceAuth(deps), async (ctx) => {
     const job = await assigned(ctx.state.device!.id, ctx.params.id);
-    const name = job.kind === 'tts' ? `output.${String((job.request.outputFormat as string | undefined) ?? 'wav').replace(/[^a-z0-9]/g, '')}` : 'transcript.json';
+    const name =
+      job.kind === 'tts'
+        ? `output.${String((job.request.outputFormat as string | undefined) ?? 'wav').replace(/[^a-z0-9]/g, '')}`
+        : 'transcript.json';
     const key = jobBlobKey(job.id, name);
     let bytes: number;
     try {
       bytes = await deps.blobs.put(key, ctx.req, { maxBytes: MAX_OUTPUT_BYTES });
     } catch (error) {
-      if (error instanceof BlobTooLargeError) throw new ApiError('FILE_TOO_LARGE', `The output is larger than ${MAX_OUTPUT_BYTES} bytes.`);
+      if (error instanceof BlobTooLargeError)
+        throw new ApiError('FILE_TOO_LARGE', `The output is larger than ${MAX_OUTPUT_BYTES} bytes.`);
       throw error;
     }
     const saved = await deps.db.transaction(async (tx) => {

@@ -13,7 +13,8 @@ import { requireScope } from '../key-auth';
 const notFound = (id: string): ApiError =>
   new ApiError('JOB_NOT_FOUND', `No job with id ${JSON.stringify(id.slice(0, 64))} was created with this key.`);
 
-const outputGone = (): ApiError => new ApiError('OUTPUT_NOT_FOUND', 'The files of this job have expired from the relay\'s storage.');
+const outputGone = (): ApiError =>
+  new ApiError('OUTPUT_NOT_FOUND', "The files of this job have expired from the relay's storage.");
 
 export function jobRoutes(router: Router<RelayState>, deps: RelayDeps): void {
   const find = async (keyId: string, id: string): Promise<JobRow> => {
@@ -29,13 +30,19 @@ export function jobRoutes(router: Router<RelayState>, deps: RelayDeps): void {
   router.post('/jobs/:id/cancel', requireScope('jobs.cancel'), async (ctx) => {
     const job = await find(requireKey(ctx.state).id, ctx.params.id);
     if (!isActive(job.status)) {
-      throw new ApiError('JOB_NOT_ACTIVE', `The job has already finished (${job.status}); only queued or running jobs can be cancelled.`);
+      throw new ApiError(
+        'JOB_NOT_ACTIVE',
+        `The job has already finished (${job.status}); only queued or running jobs can be cancelled.`,
+      );
     }
     const cancelled = await deps.lifecycle.update(job.id, { status: 'cancelled', error: null });
     // Finished between the read and the lock: answer with what it became.
     const latest = cancelled ?? (await find(requireKey(ctx.state).id, job.id));
     if (latest.status !== 'cancelled') {
-      throw new ApiError('JOB_NOT_ACTIVE', `The job has already finished (${latest.status}); only queued or running jobs can be cancelled.`);
+      throw new ApiError(
+        'JOB_NOT_ACTIVE',
+        `The job has already finished (${latest.status}); only queued or running jobs can be cancelled.`,
+      );
     }
     ctx.body = toPublicJob(latest);
   });

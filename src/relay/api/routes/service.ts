@@ -23,11 +23,16 @@ export function publicRoutes(router: Router<RelayState>): void {
 /** What routing knows of each device of the pool: its queue, the time left on it, and the speeds it measured. */
 function deviceEstimates(candidates: readonly Candidate[], offlineAfterMs: number, now: number) {
   const engines = voiceEngines(candidates.map((c) => c.speeds ?? []));
-  const inOrder = [...candidates].sort((a, b) => a.device.createdAt - b.device.createdAt || a.device.id.localeCompare(b.device.id));
+  const inOrder = [...candidates].sort(
+    (a, b) => a.device.createdAt - b.device.createdAt || a.device.id.localeCompare(b.device.id),
+  );
   return inOrder.map(({ device, active, ahead = [], speeds = [] }) => {
     const busy = busySeconds(speeds, ahead, engines);
     return {
-      id: device.id, name: device.name, ready: isReady(device, now, offlineAfterMs), jobsAhead: active,
+      id: device.id,
+      name: device.name,
+      ready: isReady(device, now, offlineAfterMs),
+      jobsAhead: active,
       busySeconds: busy === undefined ? null : Math.round(busy * 10) / 10,
       realTimeFactors: speeds,
     };
@@ -39,7 +44,8 @@ export function poolRoutes(router: Router<RelayState>, deps: RelayDeps): void {
     const candidates = await poolDevices(deps.db, requireKey(state));
     const now = Date.now();
     return {
-      total: candidates.length, ready: candidates.map((c) => c.device).filter((d) => isReady(d, now, deps.offlineAfterMs)),
+      total: candidates.length,
+      ready: candidates.map((c) => c.device).filter((d) => isReady(d, now, deps.offlineAfterMs)),
       estimates: () => deviceEstimates(candidates, deps.offlineAfterMs, now),
     };
   };
@@ -68,6 +74,9 @@ export function poolRoutes(router: Router<RelayState>, deps: RelayDeps): void {
     const query = deps.validators.voiceQuery(ctx.query);
     if (!query.ok) throw invalidRequest(query.message);
     const { ready } = await readyDevices(ctx.state);
-    ctx.body = listPoolVoices(ready.flatMap((d) => d.capabilities?.tts.voices ?? []), query.value);
+    ctx.body = listPoolVoices(
+      ready.flatMap((d) => d.capabilities?.tts.voices ?? []),
+      query.value,
+    );
   });
 }

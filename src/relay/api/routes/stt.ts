@@ -33,8 +33,17 @@ export function sttRoutes(router: Router<RelayState>, deps: RelayDeps): void {
       if (!(await reserveStorage(tx, key.accountId, reserved))) throw storageQuotaExceeded();
       // Not yet accepted: invisible to GET /jobs, but it holds one of the key's concurrent places.
       await insertJob(tx, {
-        id, accountId: key.accountId, keyId: key.id, deviceId: null, pinned: false, accepted: false, kind: 'stt',
-        name: 'upload', request: {}, creditsReservedMilli: 0, storageReservedBytes: reserved,
+        id,
+        accountId: key.accountId,
+        keyId: key.id,
+        deviceId: null,
+        pinned: false,
+        accepted: false,
+        kind: 'stt',
+        name: 'upload',
+        request: {},
+        creditsReservedMilli: 0,
+        storageReservedBytes: reserved,
       });
     });
     const sink = jobBlobSink(deps.blobs, id);
@@ -42,7 +51,9 @@ export function sttRoutes(router: Router<RelayState>, deps: RelayDeps): void {
     try {
       const upload = await receiveUpload(ctx.req, sink, deps.maxUploadBytes);
       file = upload.file;
-      ctx.body = toPublicJob(await accept(ctx, deps, id, upload.fields, file && { ...file, key: sink.keyOf(file.storedName) }, reserved));
+      ctx.body = toPublicJob(
+        await accept(ctx, deps, id, upload.fields, file && { ...file, key: sink.keyOf(file.storedName) }, reserved),
+      );
     } catch (error) {
       if (file) await sink.remove(file.storedName).catch(() => undefined);
       await deps.db.transaction(async (tx) => {
@@ -55,13 +66,26 @@ export function sttRoutes(router: Router<RelayState>, deps: RelayDeps): void {
 }
 
 /** The upload is in storage: check it, choose the device, reserve the credits, and let the job go. */
-async function accept(ctx: Context, deps: RelayDeps, id: string, fields: Record<string, string>, received: (ReceivedFile & { key: string }) | undefined, reserved: number): Promise<JobRow> {
+async function accept(
+  ctx: Context,
+  deps: RelayDeps,
+  id: string,
+  fields: Record<string, string>,
+  received: (ReceivedFile & { key: string }) | undefined,
+  reserved: number,
+): Promise<JobRow> {
   const key = requireKey(ctx.state);
   const file = requireMediaFile(received);
   if (hasNul(file.originalName)) throw invalidRequest(`file: its file name ${NUL_REFUSED}`);
   const { options, diarizationAsked } = checkSttFields(deps.validators, fields);
-  const placement = await placeJob(deps, key, ctx.get('X-Studio-Device'), (caps) => canRunStt(caps, options, diarizationAsked),
-    `speech-to-text in language ${options.language}${diarizationAsked ? ' with diarization' : ''}`, { kind: 'stt', seconds: sttSeconds(file.bytes, options) });
+  const placement = await placeJob(
+    deps,
+    key,
+    ctx.get('X-Studio-Device'),
+    (caps) => canRunStt(caps, options, diarizationAsked),
+    `speech-to-text in language ${options.language}${diarizationAsked ? ' with diarization' : ''}`,
+    { kind: 'stt', seconds: sttSeconds(file.bytes, options) },
+  );
   const cost = sttEstimateMilli(file.bytes, options);
   return deps.db.transaction(async (tx) => {
     const job = await lockJob(tx, id);
@@ -70,8 +94,13 @@ async function accept(ctx: Context, deps: RelayDeps, id: string, fields: Record<
     if (!(await reserveStorage(tx, key.accountId, file.bytes - reserved))) throw storageQuotaExceeded();
     if (!(await reserveCredits(tx, key.accountId, cost))) throw insufficientCredits(cost); // rolls the storage back too
     const row = await acceptUpload(tx, id, {
-      deviceId: placement.deviceId, pinned: placement.pinned, name: file.originalName, request: { options, diarizationAsked },
-      inputBlob: file.key, inputBytes: file.bytes, creditsReservedMilli: cost,
+      deviceId: placement.deviceId,
+      pinned: placement.pinned,
+      name: file.originalName,
+      request: { options, diarizationAsked },
+      inputBlob: file.key,
+      inputBytes: file.bytes,
+      creditsReservedMilli: cost,
     });
     await notify(tx, CHANNELS.dispatch, placement.deviceId);
     return row;

@@ -21,34 +21,48 @@ async function requireStorageRoom(tx: Queryable, accountId: number): Promise<voi
 export function ttsRoutes(router: Router<RelayState>, deps: RelayDeps): void {
   const parseJson = jsonBody();
 
-  router.post(
-    '/tts/jobs',
-    requireScope('tts.create'),
-    parseJson,
-    async (ctx) => {
-      const key = requireKey(ctx.state);
-      // The voice is checked where the job runs: placement only picks a device whose voice is ready.
-      // NUL first: the relay cannot store it, whatever else the checks would say of the text.
-      refuseNul(ctx.request.body);
-      const checked = checkTtsRequest(deps.validators, ctx.request.body);
-      const { text, ...request } = checked;
-      request.voiceId = request.voiceId.toLowerCase();
-      const placement = await placeJob(deps, key, ctx.get('X-Studio-Device'), (caps) => canRunTts(caps, request.voiceId), `voice ${request.voiceId}`, {
-        kind: 'tts', voiceId: request.voiceId, characters: text.length,
+  router.post('/tts/jobs', requireScope('tts.create'), parseJson, async (ctx) => {
+    const key = requireKey(ctx.state);
+    // The voice is checked where the job runs: placement only picks a device whose voice is ready.
+    // NUL first: the relay cannot store it, whatever else the checks would say of the text.
+    refuseNul(ctx.request.body);
+    const checked = checkTtsRequest(deps.validators, ctx.request.body);
+    const { text, ...request } = checked;
+    request.voiceId = request.voiceId.toLowerCase();
+    const placement = await placeJob(
+      deps,
+      key,
+      ctx.get('X-Studio-Device'),
+      (caps) => canRunTts(caps, request.voiceId),
+      `voice ${request.voiceId}`,
+      {
+        kind: 'tts',
+        voiceId: request.voiceId,
+        characters: text.length,
+      },
+    );
+    const cost = ttsCostMilli(text.length);
+    const job = await deps.db.transaction(async (tx) => {
+      await takeConcurrencySlot(tx, key);
+      await requireStorageRoom(tx, key.accountId);
+      if (!(await reserveCredits(tx, key.accountId, cost))) throw insufficientCredits(cost);
+      const row = await insertJob(tx, {
+        id: randomUUID(),
+        accountId: key.accountId,
+        keyId: key.id,
+        deviceId: placement.deviceId,
+        pinned: placement.pinned,
+        accepted: true,
+        kind: 'tts',
+        name: nameFromText(text),
+        request,
+        text,
+        creditsReservedMilli: cost,
+        storageReservedBytes: 0,
       });
-      const cost = ttsCostMilli(text.length);
-      const job = await deps.db.transaction(async (tx) => {
-        await takeConcurrencySlot(tx, key);
-        await requireStorageRoom(tx, key.accountId);
-        if (!(await reserveCredits(tx, key.accountId, cost))) throw insufficientCredits(cost);
-        const row = await insertJob(tx, {
-          id: randomUUID(), accountId: key.accountId, keyId: key.id, deviceId: placement.deviceId, pinned: placement.pinned,
-          accepted: true, kind: 'tts', name: nameFromText(text), request, text, creditsReservedMilli: cost, storageReservedBytes: 0,
-        });
-        await notify(tx, CHANNELS.dispatch, placement.deviceId);
-        return row;
-      });
-      ctx.body = toPublicJob(job);
-    },
-  );
+      await notify(tx, CHANNELS.dispatch, placement.deviceId);
+      return row;
+    });
+    ctx.body = toPublicJob(job);
+  });
 }
