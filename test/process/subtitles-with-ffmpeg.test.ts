@@ -7,43 +7,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { DEFAULT_SUBTITLE_STYLE } from '../../src/contract/subtitle-style';
-import { cueLimitsOf, layoutCues } from '../../src/subtitles/cues';
 import { parseSubtitles } from '../../src/subtitles/parse';
 import { scanSubtitles } from '../../src/subtitles/scan';
 import { rewriteEveryCue } from '../../src/subtitles/span-edits';
 import { renderSubtitleFile } from '../../src/subtitles/subtitle-file';
-import type { Transcript } from '../../src/subtitles/types';
+import { WRITER_CUES, WRITER_TRANSCRIPT } from '../helpers/writer-transcript';
 
-const segment = (start: number, end: number, text: string, speaker?: string): Transcript['segments'][number] => ({
-  start,
-  end,
-  text,
-  words: [],
-  ...(speaker ? { speaker } : {}),
-});
-const TRANSCRIPT: Transcript = {
-  text: '',
-  language: 'en',
-  durationSeconds: 30,
-  speakers: ['Ann'],
-  backend: 'whisper.cpp',
-  model: 'test',
-  wordTiming: 'estimated',
-  options: { language: 'en', punctuation: true, diarizationEnabled: false, speakerCountMode: 'auto' },
-  segments: [
-    segment(0.5, 2.345, 'Hello, world.'),
-    segment(
-      3,
-      11.5,
-      'A long sentence that has to be laid out over more than one line and more than one cue, as the style asks.',
-    ),
-    segment(12.004, 13.5, 'Ampersands & 1 < 2 > 0 and {braces} stay text.', 'Ann'),
-    segment(14, 15.25, 'A backslash\\Nwhich is not a break.'),
-    segment(3600 + 62.125, 3600 + 64, 'Past the first hour.'),
-  ],
-};
-const cues = layoutCues(TRANSCRIPT.segments, cueLimitsOf(DEFAULT_SUBTITLE_STYLE)).cues;
+const TRANSCRIPT = WRITER_TRANSCRIPT;
+const cues = WRITER_CUES;
 const dir = mkdtempSync(path.join(tmpdir(), 'subtitles-ffmpeg-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
