@@ -1,7 +1,7 @@
 /**
  * What one Realtime client can do to every other client: a burst of tens of thousands of tiny frames in one
- * write, and a 16 MiB append, must not stall the server's event loop. /v1/health answers while they are handled,
- * and the server stops on close() while a burst is in flight. A real server and a real ws client on loopback.
+ * write, and a 16 MiB append, must not stall the server's event loop. /v1/health answers while they are handled.
+ * A real server and a real ws client on loopback.
  * The figures are relative (a stall against the time the work takes), so a busy machine does not fail them.
  */
 import assert from 'node:assert/strict';
@@ -146,22 +146,5 @@ describe('Realtime: one client cannot stall the event loop', () => {
       `the slowest /v1/health took ${health.slowest.toFixed(0)} ms of the append's ${took.toFixed(0)} ms`,
     );
     client.ws.close();
-  });
-
-  it('close() stops the server while a burst of 50 000 frames is in flight', async () => {
-    const server = await startTestServer();
-    try {
-      await installSttModel(server.dataDir);
-      const client = await connect(server);
-      socketOf(client.ws).write(tinyFrames(50_000));
-      await client.until((events) => events.some((event) => event.type === 'error'));
-      const started = performance.now();
-      await server.stop();
-      const took = performance.now() - started;
-      // A shutdown waits 1 s at most for clients to answer their close frames; before, it waited for the whole burst (19 s here).
-      assert.ok(took < 5000, `close() took ${took.toFixed(0)} ms`);
-    } finally {
-      await server.dispose();
-    }
   });
 });
