@@ -218,7 +218,7 @@ describe('hostile input', () => {
     }
   });
 
-  it('answers an HTTP/1.1 request without Host with the API, not a bare 400', async () => {
+  it('refuses an HTTP/1.1 request without Host (which HTTP/1.1 requires) with 400 and the error body, not a bare 400', async () => {
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = net.connect(t.server.port, '127.0.0.1', () => socket.end('GET /v1/nope HTTP/1.1\r\n\r\n'));
       const chunks: Buffer[] = [];
@@ -226,8 +226,9 @@ describe('hostile input', () => {
       socket.on('close', () => resolve(Buffer.concat(chunks).toString()));
       socket.on('error', reject);
     });
-    assert.match(answer, /^HTTP\/1\.1 404 /);
-    assert.match(answer, /"code":"NOT_FOUND"/);
+    assert.match(answer, /^HTTP\/1\.1 400 /);
+    assert.match(answer, /"code":"INVALID_REQUEST"/);
+    assert.match(answer, /Host/);
   });
 
   describe('media that expands enormously when decoded', { skip: !onLinux && 'reads engine memory from /proc' }, () => {
