@@ -72,7 +72,8 @@ function answerWithoutUpgrade(server: http.Server, parsed: http.IncomingMessage,
   const feed = (chunk: Buffer): void => {
     const part = chunk.subarray(0, left);
     left -= part.length;
-    if (part.length > 0) req.push(part);
+    // A consumer slower than the client holds the socket back (the request's reads resume it), as Node's parser does.
+    if (part.length > 0 && !req.push(part)) socket.pause();
     if (left > 0) return;
     socket.off('data', feed);
     req.complete = true;
