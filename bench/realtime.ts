@@ -186,6 +186,76 @@ async function lagsAt(client: OpenAI, port: number, clips: Buffer[], count: numb
   }
 }
 
+/** What a turn keeps after the end of speech VAD heard (TAIL in src/realtime/live-session.ts). */
+const TURN_TAIL_MS = 100;
+
+interface TurnTimes {
+  /** From the end of the last utterance's speech (as VAD heard it) in real time to its `speech_stopped`, in seconds. */
+  stopped: number;
+  /** From the same end of speech to the utterance's `completed`, in seconds. */
+  completed: number;
+  /** The same last utterance committed by hand in a session without turn detection: commit → completed, in seconds. */
+  decode: number;
+}
+
+interface LastTurn {
+  started: Event;
+  stopped: Event;
+  /** performance.now() when the streaming began, `speech_stopped` arrived and `completed` arrived. */
+  streamedAt: number;
+  stoppedAt: number;
+  completedAt: number;
+}
+
+/** One session streaming `pcm` at real time with server VAD: its last turn and when its events arrived. */
+async function streamOneTurn(client: OpenAI, port: number, pcm: Buffer): Promise<LastTurn> {
+  const session = await openSession(client, port, true);
+  const arrivals = new Map<Event, number>();
+  session.rt.on('event', (event: Event) => arrivals.set(event, performance.now()));
+  try {
+    const streamedAt = performance.now();
+    await streamRealTime(session, pcm);
+    await allCompleted(session);
+    const stopped = session.events.filter((e) => e.type === 'input_audio_buffer.speech_stopped').at(-1) as Event;
+    const ofItem = (type: string): Event =>
+      session.events.find((e) => e.type === type && e.item_id === stopped.item_id) as Event;
+    return {
+      started: ofItem('input_audio_buffer.speech_started'),
+      stopped,
+      streamedAt,
+      stoppedAt: arrivals.get(stopped) as number,
+      completedAt: arrivals.get(ofItem('conversation.item.input_audio_transcription.completed')) as number,
+    };
+  } finally {
+    session.rt.close();
+  }
+}
+
+/** How soon the last turn of `pcm` streamed at real time ends and is transcribed, and its decode alone. */
+async function turnTimes(client: OpenAI, port: number, pcm: Buffer): Promise<TurnTimes> {
+  const turn = await streamOneTurn(client, port, pcm);
+  // Where VAD heard the speech end: the turn's audio_end_ms less the tail the session keeps after it. (An
+  // energy threshold does not do for jfk.wav: its last second and a half is crowd noise.)
+  const speechEnd = turn.streamedAt + turn.stopped.audio_end_ms - TURN_TAIL_MS;
+  const bytesAt = (ms: number): number => Math.round((ms / 1000) * RATE) * 2;
+  const utterance = pcm.subarray(bytesAt(turn.started.audio_start_ms), bytesAt(turn.stopped.audio_end_ms));
+  const manual = await openSession(client, port, false);
+  try {
+    for (let at = 0; at < utterance.length; at += 3200) append(manual.rt, utterance.subarray(at, at + 3200));
+    const completed = manual.next('conversation.item.input_audio_transcription.completed');
+    const committedAt = performance.now();
+    manual.rt.send({ type: 'input_audio_buffer.commit' } as never);
+    await completed;
+    return {
+      stopped: (turn.stoppedAt - speechEnd) / 1000,
+      completed: (turn.completedAt - speechEnd) / 1000,
+      decode: (performance.now() - committedAt) / 1000,
+    };
+  } finally {
+    manual.rt.close();
+  }
+}
+
 export async function runRealtimeBench(): Promise<unknown> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-realtime-'));
   await mkdir(path.join(dataDir, 'models', 'whisper'), { recursive: true });
@@ -249,6 +319,28 @@ export async function runRealtimeBench(): Promise<unknown> {
         load(),
       ),
     ];
+
+    const turns: TurnTimes[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) turns.push(await turnTimes(client, server.port, pcm));
+    const silence = SILENCE_MS / 1000;
+    figures.push(
+      figure(
+        'realtime',
+        `speech end (as VAD heard it) → speech_stopped (jfk.wav at real time, ${SILENCE_MS} ms silence, p50)`,
+        median(turns.map((t) => t.stopped)),
+        's',
+        { kind: 'max', value: silence + 0.15 },
+        `the silence + 150 ms; 100 ms chunks; ${load()}`,
+      ),
+      figure(
+        'realtime',
+        'speech end → completed / (silence + commit → completed of the same utterance)',
+        median(turns.map((t) => t.completed / (silence + t.decode))),
+        '×',
+        { kind: 'max', value: 1.2 },
+        `p50 of ${ROUNDS}: ${median(turns.map((t) => t.completed)).toFixed(2)} s vs ${silence} + ${median(turns.map((t) => t.decode)).toFixed(2)} s; ${load()}`,
+      ),
+    );
 
     let held = 0;
     let heldLags: Lags = { end: 0, utterance: 0 };

@@ -56,6 +56,9 @@ const PROMPT_LIMIT = 1024;
 /** Each look's VAD runs again over this much audio an earlier look saw (Silero settles in about 0.1 s). */
 const VAD_OVERLAP = Math.round(0.5 * TARGET_RATE);
 
+/** Speech that VAD heard end this close to a look's end may still be going on (Silero's frames, its 100 ms minimum silence). */
+const TALKING_SLACK = Math.round(0.15 * TARGET_RATE);
+
 const ms = (samples: number): number => Math.round((samples / TARGET_RATE) * 1000);
 const newId = (prefix: string): string => `${prefix}_${randomBytes(11).toString('hex')}`;
 
@@ -244,8 +247,34 @@ export class LiveSession {
       this.run(() => this.finish(utterance));
       return;
     }
-    if (this.config.turnDetection && this.buffer.end - this.lookedUpTo >= LOOK_EVERY)
+    if (this.config.turnDetection && (this.buffer.end - this.lookedUpTo >= LOOK_EVERY || this.turnMayHaveEnded()))
       this.run(() => this.lookAtBuffer());
+  }
+
+  /**
+   * Whether the last speech VAD heard ended at least the turn's silence before the newest audio: the look that
+   * can end the turn then comes at once, not at the next LOOK_EVERY, so `speech_stopped` follows the configured
+   * silence by the time a chunk takes to arrive, not by up to a look interval more.
+   */
+  private turnMayHaveEnded(): boolean {
+    if (!this.speaking || this.buffer.end <= this.lookedUpTo) return false;
+    return this.silenceReached(this.buffer.end);
+  }
+
+  /** Whether the audio up to sample `to` holds the turn's silence after the last speech VAD heard. */
+  private silenceReached(to: number): boolean {
+    const turn = this.config.turnDetection;
+    const last = this.speech.ranges.at(-1);
+    return !!turn && !!last && to - last.end >= Math.round((turn.silenceMs / 1000) * TARGET_RATE);
+  }
+
+  /**
+   * Whether a partial decode up to `to` may have new words: the last look heard the speaker still talking at
+   * its end, and this look is not the one that may end the turn (the final decode follows that one at once).
+   */
+  private worthDecoding(to: number): boolean {
+    const last = this.speech.ranges.at(-1);
+    return last !== undefined && last.end >= this.lookedUpTo - TALKING_SLACK && !this.silenceReached(to);
   }
 
   private run(work: () => Promise<void>): void {
@@ -302,7 +331,9 @@ export class LiveSession {
       vadFrom = Math.max(this.buffer.start, this.lookedUpTo - VAD_OVERLAP);
       const partial = speaking?.partial;
       const window =
-        partial && generation === this.generation && partial.due(to) && waiting === 0 ? partial.window() : null;
+        partial && generation === this.generation && partial.due(to) && waiting === 0 && this.worthDecoding(to)
+          ? partial.window()
+          : null;
       decodeFrom = window ? Math.max(this.buffer.start, window.from) : null;
       from = Math.min(vadFrom, decodeFrom ?? vadFrom);
       const look = this.lookSettings(decodeFrom !== null, false);
