@@ -42,6 +42,7 @@ export function jobOrigin(job: Pick<JobRecord, 'origin' | 'remoteKeyName'>): str
   if (job.origin === 'editor') return 'editor command';
   if (job.origin === 'api') return 'Local API';
   if (job.origin === 'cli') return 'command line';
+  if (job.origin === 'mcp') return 'MCP';
   return job.remoteKeyName ? `team relay, key "${job.remoteKeyName}"` : 'team relay';
 }
 

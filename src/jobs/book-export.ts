@@ -16,6 +16,7 @@ import type { JobService } from './job-service';
 import { finishPartialOutputJob } from './wait-for-job';
 import { jobKindOf } from './kinds';
 import { bookKind } from './kinds/book';
+import type { LocalOrigin } from './kinds/job-kind';
 import type { JobRecord } from './types';
 
 export interface BookExportDeps {
@@ -27,7 +28,7 @@ export interface BookExportDeps {
 }
 
 export interface NewBookExport extends BookRequest {
-  origin: 'editor' | 'cli';
+  origin: LocalOrigin;
   /** Entries that win over the data directory's lexicon (the editor's workspace lexicon). */
   lexicon?: readonly LexiconEntry[];
 }

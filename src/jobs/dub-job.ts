@@ -21,11 +21,12 @@ import { admitStt, installedSttModels } from './admission';
 import type { JobService } from './job-service';
 import { jobKindOf } from './kinds';
 import { dubKind } from './kinds/dub';
-import type { JobOrigin, JobRecord } from './types';
+import type { JobRecord } from './types';
+import type { LocalOrigin } from './kinds/job-kind';
 import { finishPartialOutputJob } from './wait-for-job';
 
 export interface DubRequest {
-  origin: Extract<JobOrigin, 'editor' | 'cli'>;
+  origin: LocalOrigin;
   /** The video, and where its dubbed copy goes. */
   input: string;
   out: string;

@@ -15,11 +15,12 @@ import { parseSubtitles, SubtitleError } from '../subtitles/parse';
 import type { JobService } from './job-service';
 import { jobKindOf } from './kinds';
 import { translateKind } from './kinds/translate';
-import type { JobOrigin, JobRecord } from './types';
+import type { JobRecord } from './types';
+import type { LocalOrigin } from './kinds/job-kind';
 import { finishPartialOutputJob } from './wait-for-job';
 
 export interface TranslateRequest {
-  origin: Extract<JobOrigin, 'editor' | 'cli'>;
+  origin: LocalOrigin;
   /** The subtitle file (.srt or .vtt) and where its translation goes. */
   input: string;
   out: string;

@@ -1,6 +1,8 @@
 /**
  * The MCP server (official SDK) that exposes the speech tools: `list_voices`, `narrate`, `transcribe`,
- * `read_job`. One instance per connection (stdio) or per request (stateless Streamable HTTP).
+ * `read_job`, and one tool for each other job kind an agent may want done with a file of this machine:
+ * `align_script`, `translate_subtitles`, `dub_video`, `export_audiobook` (job-tools.ts). One instance per
+ * connection (stdio) or per request (stateless Streamable HTTP).
  * Failures come back as tool errors (`isError`) carrying our error code, never as protocol errors.
  */
 import { fileURLToPath } from 'node:url';
@@ -10,6 +12,7 @@ import { z } from 'zod';
 import { registryErrorOf } from '../contract/errors';
 import { OUTPUT_FORMATS, TRANSCRIPT_FORMATS, TTS_SPEED } from '../contract/openapi';
 import { describeThrown, type Logger } from '../util/log';
+import { jobTools } from './job-tools';
 import { speechTools, type McpDeps } from './tools';
 
 export const MCP_SERVER_NAME = 'speech-studio';
@@ -56,6 +59,7 @@ async function declaredRoots(server: McpServer): Promise<string[] | undefined> {
 export function createMcpServer(deps: McpDeps, version = '0.1.0'): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, version }, { capabilities: { tools: {} } });
   const tools = speechTools(deps, () => declaredRoots(server));
+  const jobs = jobTools(deps, () => tools.folders());
 
   server.registerTool(
     'list_voices',
@@ -137,6 +141,100 @@ export function createMcpServer(deps: McpDeps, version = '0.1.0'): McpServer {
         const done = await tools.transcribe(input, extra.signal);
         return result(done, done.transcript);
       }, deps.log),
+  );
+
+  const pathField = (what: string) =>
+    z
+      .string()
+      .min(1)
+      .max(4096)
+      .describe(`Absolute path of ${what}, inside one of your roots or the configured folders.`);
+  const outputField = (what: string) =>
+    z.string().min(1).max(4096).describe(`Absolute path of ${what} to write (its folder must exist).`);
+  const language = z.string().max(35);
+  const writes = { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
+
+  server.registerTool(
+    'align_script',
+    {
+      title: 'Align a script to media',
+      description:
+        'Times a script (plain text, Markdown, SRT, WebVTT, ASS, TTML or SBV) to what is said in an audio or video file, without needing a recognizer; answers the timed subtitles and the cues it could not find.',
+      inputSchema: {
+        mediaPath: pathField('the audio or video file'),
+        scriptPath: pathField('the script or subtitle file'),
+        format: z.enum(TRANSCRIPT_FORMATS).optional().describe('srt (default), vtt, txt, json-simple or json-full.'),
+        language: language.optional().describe('The language spoken, e.g. en (default: from the script).'),
+        outputPath: outputField('the subtitles').optional(),
+        overwrite: z.boolean().optional(),
+      },
+      annotations: writes,
+    },
+    (input, extra) =>
+      guarded(async () => {
+        const done = await jobs.align(input, extra.signal);
+        return result(done, done.subtitles);
+      }, deps.log),
+  );
+
+  server.registerTool(
+    'translate_subtitles',
+    {
+      title: 'Translate a subtitle file',
+      description:
+        'Translates an SRT or WebVTT file into another language with the local language model, keeping every cue and its times, and writes it to outputPath.',
+      inputSchema: {
+        path: pathField('the .srt or .vtt file'),
+        to: language.describe('The language to translate into, e.g. de or pt-BR.'),
+        from: language.optional().describe('The language of the file (default: the model finds out).'),
+        outputPath: outputField('the translated subtitles'),
+        overwrite: z.boolean().optional(),
+      },
+      annotations: writes,
+    },
+    (input, extra) => guarded(async () => result(await jobs.translate(input, extra.signal)), deps.log),
+  );
+
+  server.registerTool(
+    'dub_video',
+    {
+      title: 'Dub a video',
+      description:
+        'Dubs a video into another language: transcribes it (or takes its subtitles), translates, speaks each cue with a voice of that language and mixes the speech under or instead of the original; writes the video to outputPath (.mp4, .mkv, .mov, .webm).',
+      inputSchema: {
+        path: pathField('the video'),
+        to: language.describe('The language to dub into, e.g. de.'),
+        from: language.optional().describe('The language spoken in the video (default: detected).'),
+        subtitlesPath: pathField('subtitles (.srt or .vtt) to dub from instead of transcribing').optional(),
+        mix: z.enum(['duck', 'replace']).optional().describe('duck (default): the original under the speech.'),
+        outputPath: outputField('the dubbed video'),
+        overwrite: z.boolean().optional(),
+      },
+      annotations: writes,
+    },
+    (input, extra) => guarded(async () => result(await jobs.dub(input, extra.signal)), deps.log),
+  );
+
+  server.registerTool(
+    'export_audiobook',
+    {
+      title: 'Export an audiobook',
+      description:
+        'Reads a manuscript (Markdown or text, EPUB, DOCX) aloud into an audiobook with chapters: .m4b, .mp3, or a read-along .epub (EPUB 3 media overlays), by the extension of outputPath.',
+      inputSchema: {
+        path: pathField('the manuscript'),
+        outputPath: outputField('the audiobook (.m4b, .mp3 or .epub)'),
+        voice: z.string().max(200).optional().describe('A voice id or exact name from list_voices.'),
+        chapters: z
+          .string()
+          .max(200)
+          .optional()
+          .describe('The chapters to read, e.g. 3-7,9 or all (default: the body, no front or back matter).'),
+        overwrite: z.boolean().optional(),
+      },
+      annotations: writes,
+    },
+    (input, extra) => guarded(async () => result(await jobs.exportAudiobook(input, extra.signal)), deps.log),
   );
 
   server.registerTool(

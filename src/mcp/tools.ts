@@ -36,6 +36,7 @@ export type McpDeps = Pick<
   | 'openAiVoices'
   | 'allowedFolders'
   | 'maxUploadBytes'
+  | 'engineConfig'
 >;
 
 /** The folders the connected client declared as its roots, when it declares any (stdio; stateless HTTP cannot ask). */
@@ -77,6 +78,9 @@ export function speechTools(deps: McpDeps, clientRoots: ClientRoots = async () =
   };
 
   return {
+    /** The folders file tools may use: the client's roots within the configured folders. */
+    folders,
+
     listVoices(input: { search?: string; languageCode?: string; limit?: number }): {
       voices: VoiceSummary[];
       total: number;

@@ -10,7 +10,16 @@ import { CLI, request, tempDir, waitForJob, isTerminal, useTestServer } from '..
 import { testModel } from '../helpers/test-models';
 import { probeAudio } from '../helpers/tts-audio';
 
-const TOOLS = ['list_voices', 'narrate', 'read_job', 'transcribe'];
+const TOOLS = [
+  'align_script',
+  'dub_video',
+  'export_audiobook',
+  'list_voices',
+  'narrate',
+  'read_job',
+  'transcribe',
+  'translate_subtitles',
+];
 
 const call = callTool;
 

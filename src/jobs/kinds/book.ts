@@ -2,7 +2,7 @@
 import { promises as fs } from 'node:fs';
 import type { AudiobookFormat, BookPlan, BookResult } from '../../audiobook/book-plan';
 import { isCount, isLocalOrigin, isString } from './checks';
-import { isKind, type JobKindModule, type NewJob } from './job-kind';
+import { isKind, type JobKindModule, type LocalOrigin, type NewJob } from './job-kind';
 
 /** A book job's plan (src/audiobook/book-plan.ts); the book itself goes where the user asked. */
 export const BOOK_PLAN_FILE = 'book.json';
@@ -22,7 +22,7 @@ export interface BookJobInput {
 
 /** An admitted audiobook export (src/jobs/book-admission.ts); only the editor and the CLI make them. */
 export interface NewBookJob extends NewJob {
-  origin: 'editor' | 'cli';
+  origin: LocalOrigin;
   name: string;
   /** The manuscript as the caller gave it. */
   input: string;

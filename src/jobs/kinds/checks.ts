@@ -10,7 +10,7 @@ export const isString = (value: unknown): boolean => typeof value === 'string';
 export const isCount = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) >= 0;
 export const isSafeFileName = (value: unknown): boolean => typeof value === 'string' && SAFE_FILE_NAME.test(value);
 /** A kind only the editor and the command line make. */
-export const isLocalOrigin = (origin: unknown): boolean => origin === 'editor' || origin === 'cli';
+export const isLocalOrigin = (origin: unknown): boolean => origin === 'editor' || origin === 'cli' || origin === 'mcp';
 
 /** Compiled on first use, once per process: the same validators the API answers 422 with. */
 let validators: Validators | undefined;

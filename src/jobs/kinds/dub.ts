@@ -4,7 +4,7 @@ import type { SubtitleStyle } from '../../contract/subtitle-style';
 import type { DubResult } from '../../engine-api/protocol';
 import type { DubMix, DubVoiceChoices } from '../../engine-api/dub-types';
 import { isLocalOrigin, isObject, isString } from './checks';
-import { isKind, type JobKindModule, type NewJob } from './job-kind';
+import { isKind, type JobKindModule, type LocalOrigin, type NewJob } from './job-kind';
 
 /** A dub of a video: the subtitles, when given, are copied into the job folder; the copy is written where asked. */
 export interface DubJobInput {
@@ -29,7 +29,7 @@ export interface DubJobInput {
 
 /** An admitted dub; only the editor and the CLI make them. */
 export interface NewDubJob extends NewJob {
-  origin: 'editor' | 'cli';
+  origin: LocalOrigin;
   name: string;
   /** The subtitles' text when the dub speaks given subtitles, copied into the job's folder. */
   subtitlesText?: string;

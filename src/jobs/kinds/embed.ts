@@ -12,7 +12,7 @@ import type { EmbedSubtitlesResult } from '../../engine-api/protocol';
 import { subtitleFormatOfPath } from '../../subtitles/scan';
 import { languageFromFileName, trackLanguage } from '../../subtitles/subtitle-language';
 import { isLocalOrigin, isSafeFileName, isString } from './checks';
-import { isKind, type JobKindModule, type NewJob } from './job-kind';
+import { isKind, type JobKindModule, type LocalOrigin, type NewJob } from './job-kind';
 
 /** What the store keeps of an embedding: absolute paths, the copy of the subtitles, the track's options. */
 export interface EmbedJobInput {
@@ -31,7 +31,7 @@ export interface EmbedJobInput {
 
 /** An embedding the editor or the CLI asks for; paths may be relative to the working directory. */
 export interface NewEmbedJob extends NewJob {
-  origin: 'editor' | 'cli';
+  origin: LocalOrigin;
   video: string;
   subtitles: string;
   out: string;

@@ -11,10 +11,13 @@ import type { JobStatus } from '../../contract/openapi';
 /**
  * Who created the job: the Local API sees only its own jobs; the editor sees all. `remote` jobs came from
  * a relay (src/device/) and, like editor jobs, never count against or appear in the Local API. `cli` jobs
- * are the command line's own (its audiobook export).
+ * are the command line's own (its audiobook export); `mcp` jobs are an MCP agent's of the local-only kinds
+ * (its narrations and transcriptions are `api` jobs, which its read_job reads).
  */
-export const JOB_ORIGINS = ['api', 'editor', 'remote', 'cli'] as const;
+export const JOB_ORIGINS = ['api', 'editor', 'remote', 'cli', 'mcp'] as const;
 export type JobOrigin = (typeof JOB_ORIGINS)[number];
+/** The origins of local-only kinds (book, translate, dub, embed): the doors on this machine that wait for them. */
+export type LocalOrigin = Extract<JobOrigin, 'editor' | 'cli' | 'mcp'>;
 
 /** What every stored job has, whatever its kind. */
 export interface JobRecordBase {

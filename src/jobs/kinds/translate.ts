@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import type { SubtitleStyle } from '../../contract/subtitle-style';
 import type { TranslateResult } from '../../engine-api/protocol';
 import { isCount, isLocalOrigin, isObject, isSafeFileName, isString } from './checks';
-import { isKind, type JobKindModule, type NewJob } from './job-kind';
+import { isKind, type JobKindModule, type LocalOrigin, type NewJob } from './job-kind';
 
 /** A subtitle translation: the file is copied into the job folder, the result written where asked. */
 export interface TranslateJobInput {
@@ -23,7 +23,7 @@ export interface TranslateJobInput {
 
 /** An admitted subtitle translation; only the editor and the CLI make them. */
 export interface NewTranslateJob extends NewJob {
-  origin: 'editor' | 'cli';
+  origin: LocalOrigin;
   name: string;
   /** The subtitle file's text, copied into the job's folder (the engine never reads the user's file). */
   source: string;
