@@ -15,6 +15,7 @@ import { runAlignCommand } from './cli/align-command';
 import { runEmbedCommand } from './cli/embed-command';
 import { runTranslateCommand } from './cli/translate-command';
 import { runDubCommand } from './cli/dub-command';
+import { runCaptionsCommand } from './cli/captions-command';
 import { resolveServeOptions } from './cli/serve-options';
 import { UsageError } from './util/usage-error';
 import { startDeviceClient, type DeviceClient } from './host/device-link';
@@ -52,6 +53,9 @@ Usage:
   node dist/cli.js dub <video> --to LANG [--subtitles x.srt|x.vtt] [--mix duck|replace] [--out FILE] [--from LANG] [--model M] [--data-dir D]
                              dub a video: transcribe (or take the subtitles), translate, speak each speaker with a library
                              voice, mix (original ducked under the dub, or replaced) into a copy (default out: video.LANG.mp4)
+  node dist/cli.js captions --out live.srt|.vtt [--input FILE | --device D --device-format F] [--language L] [--silence-ms N] [--data-dir D]
+                             live captions from the microphone (or a capture device, or a file at its real pace), one cue
+                             per utterance appended while it runs; Ctrl+C stops; the same --out again resumes
 
 --relay/--device-token join a relay's device pool (Remote API): this server runs the jobs it is sent.
 --allow-folder: a folder the MCP tools may read and write files in (repeatable); a client's declared roots
@@ -98,6 +102,10 @@ const OPTIONS = {
   cast: { type: 'string' },
   title: { type: 'string' },
   'replace-language': { type: 'boolean' },
+  input: { type: 'string' },
+  device: { type: 'string' },
+  'device-format': { type: 'string' },
+  'silence-ms': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -254,6 +262,11 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'dub') {
     process.exitCode = await runDubCommand(action, values, jobPlace(values));
+    return;
+  }
+  if (command === 'captions') {
+    const { dataDir, engineConfig } = jobPlace(values);
+    process.exitCode = await runCaptionsCommand(values, { dataDir, engineConfig });
     return;
   }
   throw new UsageError(`Unknown command "${command}".`);
