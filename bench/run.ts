@@ -41,6 +41,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<unknown> }> = [
   { name: 'dub', run: () => import('./dub').then((m) => m.runDubBench()) },
   { name: 'diarization', run: () => import('./diarization').then((m) => m.runDiarizationBench()) },
   { name: 'queue', run: () => import('./queue').then((m) => m.runQueueBench()) },
+  { name: 'captions', run: () => import('./captions').then((m) => m.runCaptionsBench()) },
 ];
 
 async function main(): Promise<void> {

@@ -58,6 +58,7 @@ export async function runCaptionsCommand(
       signal: controller.signal,
       ...(flags.language ? { language: flags.language } : {}),
       ...(silenceMs !== undefined ? { silenceMs } : {}),
+      onListening: () => console.error('Listening.'),
       onCaption: (caption) => console.log(`${caption.start.toFixed(2)}–${caption.end.toFixed(2)} ${caption.text}`),
     });
     console.error(`Stopped: ${cues} cue${cues === 1 ? '' : 's'} written to ${flags.out}.`);

@@ -38,6 +38,8 @@ export interface LiveCaptionsOptions {
   /** Aborting stops the capture; the utterance in progress still becomes a cue. */
   signal: AbortSignal;
   onCaption?(caption: Caption): void;
+  /** The first audio arrived: captions' times count from here. */
+  onListening?(): void;
 }
 
 /** ffmpeg's capture input for this platform's default microphone, as `-f FORMAT -i DEVICE`. */
@@ -125,7 +127,10 @@ export async function runLiveCaptions(options: LiveCaptionsOptions): Promise<{ c
       },
     });
     throwFailure();
+    let listening = false;
     await capture(tools.ffmpeg, options.source, options.signal, (chunk) => {
+      if (!listening) options.onListening?.();
+      listening = true;
       void session!.send({ type: 'input_audio_buffer.append', audio: chunk.toString('base64') });
     });
     // Whatever is not yet committed (speech turn detection has not looked at yet, too) is decoded as the last
