@@ -1,8 +1,8 @@
 /**
  * Light noise reduction for synthesized speech, without a model: a 70 Hz high-pass removes DC and rumble,
  * and a downward expander pushes the noise floor between words further down (the hiss some neural vocoders
- * leave). The floor is measured in the first pass (`NoiseFloorMeter`), so clean voices (espeak-ng, whose
- * pauses are digital silence) pass through unchanged apart from the high-pass.
+ * leave). The floor is measured in the first pass (`NoiseFloorMeter`); clean voices (espeak-ng, whose
+ * pauses are digital silence) are not passed through the denoiser at all (see SpeechRecorder.write).
  */
 
 import { roundToInt16 } from './samples';
