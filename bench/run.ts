@@ -22,6 +22,8 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<unknown> }> = [
   { name: 'overhead', run: () => runApiOverheadBench() },
   { name: 'memory', run: () => runMemoryBench() },
   { name: 'tts', run: () => runTtsBench() },
+  { name: 'resampler', run: () => import('./resampler').then((m) => m.runResamplerBench()) },
+  { name: 'chain', run: () => import('./tts-chain').then((m) => m.runTtsChainBench()) },
   { name: 'relay', run: () => import('./relay').then((m) => m.runRelayBench()) },
   { name: 'audiobook', run: () => import('./audiobook').then((m) => m.runAudiobookBench()) },
   { name: 'epub', run: () => import('./read-along').then((m) => m.runReadAlongBench()) },

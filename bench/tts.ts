@@ -41,11 +41,11 @@ export interface TtsBenchFigures {
   };
 }
 
-const ENGINE_WORKER = path.resolve(__dirname, '..', 'dist', 'engine-worker.js');
+export const ENGINE_WORKER = path.resolve(__dirname, '..', 'dist', 'engine-worker.js');
 const VOICE = voiceIdFor('espeak-ng', 'gmw/en-US');
 
 /** Plain English sentences, the same on every run. */
-function sampleText(characters: number): string {
+export function sampleText(characters: number): string {
   const words = [
     'river',
     'mountain',
@@ -85,7 +85,7 @@ function sampleText(characters: number): string {
 }
 
 /** CPU seconds a process has used so far (Linux: /proc/<pid>/stat), or null where /proc is not available. */
-function cpuSeconds(pid: number): number | null {
+export function cpuSeconds(pid: number): number | null {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in ticks of 1/100 s
@@ -104,7 +104,7 @@ function peakRssMb(pid: number): number | null {
   }
 }
 
-async function direct(text: string): Promise<{ seconds: number; cpuSeconds: number; audioSeconds: number }> {
+export async function direct(text: string): Promise<{ seconds: number; cpuSeconds: number; audioSeconds: number }> {
   const voice = await openEspeakVoice('gmw/en-US', espeakRateForSpeed(1));
   voice.synthesize('Warm up.');
   const started = performance.now();
@@ -119,16 +119,17 @@ async function direct(text: string): Promise<{ seconds: number; cpuSeconds: numb
   };
 }
 
-async function apiJob(
+export async function apiJob(
   server: LocalServer,
   text: string,
   onPoll?: () => void,
+  options: Record<string, unknown> = {},
 ): Promise<{ seconds: number; audioSeconds: number }> {
   const started = performance.now();
   const created = await fetch(`${server.url}/tts/jobs`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ voiceId: VOICE, text }),
+    body: JSON.stringify({ voiceId: VOICE, text, ...options }),
   });
   const { id } = (await created.json()) as { id: string };
   for (;;) {

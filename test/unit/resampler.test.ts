@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { StreamingResampler } from '../../src/audio/resampler';
+import { resamplerQuality, toneResponse, type ResampleWhole } from '../helpers/resampler-quality';
 
 const sine = (frequency: number, rate: number, count: number, amplitude = 10_000): Int16Array =>
   Int16Array.from({ length: count }, (_, i) => Math.round(amplitude * Math.sin((2 * Math.PI * frequency * i) / rate)));
@@ -77,6 +78,27 @@ describe('StreamingResampler', () => {
   it('filters out tones above the new Nyquist frequency when going down to 16000 Hz', () => {
     const output = resampleAll(new StreamingResampler(22050, 16000), sine(9500, 22050, 22050));
     assert.ok(rms(output, 1000, 15000) < 100, `an aliased 9.5 kHz tone left ${rms(output, 1000, 15000)} RMS`);
+  });
+
+  it('keeps the passband flat and rejects images and aliases as its filter was designed to', () => {
+    const whole =
+      (inputRate: number, outputRate: number): ResampleWhole =>
+      (input) =>
+        resampleAll(new StreamingResampler(inputRate, outputRate), input, [2205]);
+    // Up, as every espeak-ng job goes: flat to 8.5 kHz, images of tones up to 10 kHz 80 dB down.
+    const up = resamplerQuality(whole(22050, 24000), 22050, 24000, { passbandEdge: 8500, imageEdge: 10_000 });
+    assert.ok(up.passbandRippleDb <= 0.01, `passband ripple ${up.passbandRippleDb} dB`);
+    assert.ok(up.stopbandAttenuationDb >= 80, `images ${up.stopbandAttenuationDb} dB down`);
+    // The image of a 10.55 kHz tone lands at 11.5 kHz, in the filter's roll-off: 32 dB below the tone.
+    assert.ok(toneResponse(whole(22050, 24000), 22050, 24000, 10_550).rejectionDb >= 30);
+    // Down: tones from 13 kHz on would alias into a 24 kHz output; they are 87 dB down.
+    const down = resamplerQuality(whole(44100, 24000), 44100, 24000, {
+      passbandEdge: 9000,
+      imageEdge: 10_000,
+      stopbandFrom: 13_000,
+    });
+    assert.ok(down.passbandRippleDb <= 0.01, `passband ripple ${down.passbandRippleDb} dB`);
+    assert.ok(down.stopbandAttenuationDb >= 85, `stopband ${down.stopbandAttenuationDb} dB down`);
   });
 
   it('rejects sample rates that are not positive integers', () => {

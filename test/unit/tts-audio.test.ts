@@ -7,6 +7,7 @@ import { effectiveBitrateKbps, ffmpegOutputArgs } from '../../src/engine/audio/e
 import { measureLoudness } from '../../src/engine/audio/loudness';
 import { PeakLimiter } from '../../src/engine/audio/peak-limiter';
 import { SampleSpool } from '../../src/engine/audio/sample-spool';
+import { roundToInt16 } from '../../src/engine/audio/samples';
 import { normalizationGainDb } from '../../src/engine/tts/render';
 import { tempDir } from '../helpers/temp';
 
@@ -49,6 +50,20 @@ describe('loudness (BS.1770)', () => {
     assert.equal(normalizationGainDb(-Infinity), 0);
     assert.equal(normalizationGainDb(-23), 7);
     assert.equal(normalizationGainDb(-80), 30, 'gain is capped');
+  });
+});
+
+describe('roundToInt16', () => {
+  it('rounds as Math.round does, halves and negatives included, and clamps to 16 bits', () => {
+    const values = [
+      0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49, -0.51, 12.3, -12.7, 32766.5, 32767.4, 40000, -32768.4, -32768.6, -50000,
+    ];
+    for (let i = 0; i < 2000; i++) values.push((i - 1000) * 33.37, (i - 1000) * 0.25);
+    // Compared as stored in an Int16Array, where -0 and 0 are one sample.
+    for (const x of values) {
+      const expected = Math.max(-32768, Math.min(32767, Math.round(x)));
+      assert.equal(Int16Array.of(roundToInt16(x))[0], Int16Array.of(expected)[0], `at ${x}`);
+    }
   });
 });
 

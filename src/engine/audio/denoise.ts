@@ -1,9 +1,11 @@
 /**
  * Light noise reduction for synthesized speech, without a model: a 70 Hz high-pass removes DC and rumble,
  * and a downward expander pushes the noise floor between words further down (the hiss some neural vocoders
- * leave). The floor is measured in the first pass (`NoiseFloorMeter`), so clean voices (espeak-ng, whose
- * pauses are digital silence) pass through unchanged apart from the high-pass.
+ * leave). The floor is measured in the first pass (`NoiseFloorMeter`); clean voices (espeak-ng, whose
+ * pauses are digital silence) are not passed through the denoiser at all (see SpeechRecorder.write).
  */
+
+import { roundToInt16 } from './samples';
 
 const HIGH_PASS_HZ = 70;
 const BLOCK_SECONDS = 0.02;
@@ -51,6 +53,15 @@ export class NoiseFloorMeter {
     const rest = count - toBlockEnd;
     this.silentBlocks += Math.floor(rest / this.blockSamples);
     this.count = rest % this.blockSamples;
+  }
+
+  /**
+   * Whether at least a tenth of the blocks so far are digital silence: the voice's pauses are exact
+   * zeros (espeak-ng, Flite, SVOX Pico), so it has no noise floor to reduce nor rumble to filter.
+   */
+  pausesAreDigitalSilence(): boolean {
+    const total = this.silentBlocks + this.histogram.reduce((a, b) => a + b, 0);
+    return total > 0 && this.silentBlocks >= total * 0.1;
   }
 
   /**
@@ -137,8 +148,7 @@ export class Denoiser {
         gain = target > gain ? Math.min(target, gain + attackStep) : Math.max(target, gain - releaseStep);
         value *= gain;
       }
-      const scaled = Math.round(value * 32768);
-      out[i] = scaled > 32767 ? 32767 : scaled < -32768 ? -32768 : scaled;
+      out[i] = roundToInt16(value * 32768);
     }
     Object.assign(this, { x1, x2, y1, y2, envelope, gain });
     return out;

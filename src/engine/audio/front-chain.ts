@@ -3,7 +3,8 @@
  * (for engines without a rate of their own), trimming of leading and trailing silence, and resampling to
  * the output rate. Synchronous apart from loading Sonic, so it runs as well in the DSP thread as here.
  */
-import { StreamingResampler } from '../../audio/resampler';
+import type { StreamingResampler } from '../../audio/resampler';
+import { createFastResampler } from '../../audio/simd-resample-kernel';
 import { concatSamples } from './samples';
 import { SilenceTrimmer } from './silence-trimmer';
 import { TimeStretcher } from './time-stretch';
@@ -27,7 +28,7 @@ export class FrontChain {
     const stretcher =
       options.stretch !== 1 ? await TimeStretcher.create(options.inputRate, options.stretch) : undefined;
     const trimmer = options.trimSilence ? SilenceTrimmer.forSampleRate(options.inputRate) : undefined;
-    return new FrontChain(stretcher, trimmer, new StreamingResampler(options.inputRate, options.outputRate));
+    return new FrontChain(stretcher, trimmer, createFastResampler(options.inputRate, options.outputRate));
   }
 
   /** Takes the engine's samples; returns the output-rate samples that are ready. */

@@ -5,7 +5,7 @@
  */
 import type { TtsCueReport } from '../../contract/types';
 import type { SubtitleCue } from '../../subtitles/parse';
-import { StreamingResampler } from '../../audio/resampler';
+import { createFastResampler } from '../../audio/simd-resample-kernel';
 import { concatSamples } from '../audio/samples';
 import { firstAudibleIndex } from '../audio/silence-trimmer';
 import { fitLength, stretchClip } from '../audio/time-stretch';
@@ -43,7 +43,7 @@ async function speakCue(text: string, engine: SpeechEngine, timelineRate: number
   let samples = concatSamples(parts);
   if (!engine.nativeSpeed && speed !== 1) samples = await stretchClip(samples, engine.sampleRate, speed);
   if (engine.sampleRate !== timelineRate) {
-    const resampler = new StreamingResampler(engine.sampleRate, timelineRate);
+    const resampler = createFastResampler(engine.sampleRate, timelineRate);
     samples = concatSamples([resampler.process(samples), resampler.flush()]);
   }
   const first = firstAudibleIndex(samples);

@@ -7,7 +7,7 @@
  * it, so the silence between the last audible sample before a break and the first after it is the break.
  */
 import type { SpeechStyle, SsmlPlan, SsmlStep } from '../../text/ssml/ssml-plan';
-import { StreamingResampler } from '../../audio/resampler';
+import { createFastResampler } from '../../audio/simd-resample-kernel';
 import { concatSamples } from '../audio/samples';
 import { firstAudibleIndex, lastAudibleIndex } from '../audio/silence-trimmer';
 import { stretchClip } from '../audio/time-stretch';
@@ -127,7 +127,7 @@ async function speak(
   }
   if (!engine.nativeSpeed && speed !== 1) samples = await stretchClip(samples, engine.sampleRate, speed);
   if (engine.sampleRate !== rate) {
-    const resampler = new StreamingResampler(engine.sampleRate, rate);
+    const resampler = createFastResampler(engine.sampleRate, rate);
     samples = concatSamples([resampler.process(samples), resampler.flush()]);
   }
   const first = firstAudibleIndex(samples);

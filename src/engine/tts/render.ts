@@ -6,6 +6,7 @@
 import type { AudioSink } from '../audio/audio-sink';
 import { PeakLimiter } from '../audio/peak-limiter';
 import { SampleSpool } from '../audio/sample-spool';
+import { roundToInt16 } from '../audio/samples';
 import { TimeStretcher } from '../audio/time-stretch';
 import type { RecordingSummary } from './speech-recorder';
 
@@ -114,7 +115,7 @@ function isSilent(samples: Int16Array): boolean {
 
 function scale(samples: Int16Array, gain: number): Int16Array {
   const out = new Int16Array(samples.length);
-  for (let i = 0; i < samples.length; i++) out[i] = Math.round(samples[i] * gain);
+  for (let i = 0; i < samples.length; i++) out[i] = roundToInt16(samples[i] * gain);
   return out;
 }
 

@@ -61,8 +61,14 @@ export class SpeechRecorder {
     let out = samples;
     if (this.denoiser && this.noiseFloor) {
       this.noiseFloor.push(samples);
-      this.denoiser.setFloor(this.noiseFloor.floorDb());
-      out = this.denoiser.process(samples);
+      if (this.noiseFloor.pausesAreDigitalSilence()) {
+        // Nothing to reduce: the samples stay as the voice made them (and the filters at rest, should noise come).
+        this.denoiser.setFloor(-Infinity);
+        this.denoiser.rest();
+      } else {
+        this.denoiser.setFloor(this.noiseFloor.floorDb());
+        out = this.denoiser.process(samples);
+      }
     }
     this.heardSpeech ||= firstAudibleIndex(out) >= 0;
     this.loudness.push(out);

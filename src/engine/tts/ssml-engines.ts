@@ -3,7 +3,7 @@
  * use and kept for the job; and the audio files its `<audio>` elements insert, decoded at the recording's rate.
  */
 import type { SpeechStyle } from '../../text/ssml/ssml-plan';
-import { StreamingResampler } from '../../audio/resampler';
+import { createFastResampler } from '../../audio/simd-resample-kernel';
 import { concatSamples } from '../audio/samples';
 import { decodeToPcm16, SPEECH_SAMPLE_RATE } from '../media/decode-pcm16';
 import type { MediaToolchain } from '../media/media-toolchain';
@@ -61,7 +61,7 @@ export function ssmlEngines(
           tooLong: () => new UserFacingError(`the audio file ${src} is longer than ${MAX_AUDIO_SECONDS} seconds`),
         });
         if (rate === SPEECH_SAMPLE_RATE) return samples;
-        const resampler = new StreamingResampler(SPEECH_SAMPLE_RATE, rate);
+        const resampler = createFastResampler(SPEECH_SAMPLE_RATE, rate);
         return concatSamples([resampler.process(samples), resampler.flush()]);
       } catch (error) {
         return `the audio file ${src} could not be read (${error instanceof Error ? error.message : String(error)})`;
