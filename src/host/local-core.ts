@@ -130,6 +130,7 @@ export async function openLocalCore(options: LocalServerOptions): Promise<LocalC
     setEnabled: (value) => (enabled = value),
     setAuth: (value) => (auth = value),
     close: async () => {
+      appDeps.voices.close();
       await jobs.shutdown();
       await releaseCachePruner(dataDir);
     },
