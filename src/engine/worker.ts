@@ -132,6 +132,11 @@ process.on('message', (message: ParentMessage) => {
     if (running?.jobId === message.jobId) running.yielding.abort();
     return;
   }
+  if (message?.type === 'warm') {
+    // In the background: a task that arrives meanwhile runs at once and shares what is loading (each loader is memoized).
+    void import('./warm-up').then(({ warmUp }) => warmUp()).catch((error: unknown) => console.error(String(error)));
+    return;
+  }
   if (message?.type !== 'run') return;
   if (running) {
     send({ type: 'failed', jobId: message.jobId, message: 'The speech engine is already running a job.' });
