@@ -117,6 +117,9 @@ async function slowedDown<T>(started: number, outcome: T, slowdown: number): Pro
   return outcome;
 }
 
+/** The warm-up (warm-up.ts), once asked for: tasks start after it. */
+let warming: Promise<void> | undefined;
+
 /** The running task and how to ask it to yield; undefined while idle. */
 let running: { jobId: string; yielding: AbortController } | undefined;
 
@@ -133,8 +136,9 @@ process.on('message', (message: ParentMessage) => {
     return;
   }
   if (message?.type === 'warm') {
-    // In the background: a task that arrives meanwhile runs at once and shares what is loading (each loader is memoized).
-    void import('./warm-up').then(({ warmUp }) => warmUp()).catch((error: unknown) => console.error(String(error)));
+    warming ??= import('./warm-up')
+      .then(({ warmUp }) => warmUp())
+      .catch((error: unknown) => console.error(`Warming up failed: ${String(error)}`));
     return;
   }
   if (message?.type !== 'run') return;
@@ -157,7 +161,9 @@ process.on('message', (message: ParentMessage) => {
     if (running === current) running = undefined;
     send(message);
   };
-  runTask(task, report, current.yielding.signal)
+  // A task that comes while the process warms up waits for it: the two would share espeak-ng's one instance.
+  (warming ?? Promise.resolve())
+    .then(() => runTask(task, report, current.yielding.signal))
     .then((outcome) => slowedDown(started, outcome, slowdown))
     .then(
       (outcome) => answer({ type: 'result', jobId, backend: outcome.backend, result: outcome.result }),
