@@ -1,7 +1,7 @@
 /**
  * What a kept-ready engine process does before its first task, so that task runs as fast as the second:
- * it speaks one short sentence with espeak-ng (the default voices' engine) through the whole TTS path into a
- * scratch folder, which loads espeak-ng's WebAssembly, starts the pooled audio thread and compiles what the
+ * it speaks a few sentences with espeak-ng (the default voices' engine) through the worker's whole TTS path
+ * (the task check included) into a scratch folder, which loads espeak-ng's WebAssembly, starts the pooled audio thread and compiles what the
  * audio chain runs; and it loads the transcription code. Models are not loaded: which one the first job
  * needs is not known, and they cost memory.
  */
@@ -15,8 +15,8 @@ const SENTENCE =
     3,
   );
 
-export async function warmUp(): Promise<void> {
-  const { runTtsTask } = await import('./tts/run-tts');
+/** `run`: the worker's own way of running a task (its check included), so the first job finds all of it loaded. */
+export async function warmUp(run: (task: TtsTask) => Promise<unknown>): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'speech-studio-warm-'));
   try {
     const textPath = path.join(dir, 'text.txt');
@@ -44,7 +44,7 @@ export async function warmUp(): Promise<void> {
         trimSilence: true,
       },
     };
-    await runTtsTask(task, () => undefined);
+    await run(task);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -137,7 +137,7 @@ process.on('message', (message: ParentMessage) => {
   }
   if (message?.type === 'warm') {
     warming ??= import('./warm-up')
-      .then(({ warmUp }) => warmUp())
+      .then(({ warmUp }) => warmUp((task) => runTask(task, () => undefined, new AbortController().signal)))
       .catch((error: unknown) => console.error(`Warming up failed: ${String(error)}`));
     return;
   }
