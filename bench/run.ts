@@ -41,6 +41,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<unknown> }> = [
   { name: 'dub', run: () => import('./dub').then((m) => m.runDubBench()) },
   { name: 'diarization', run: () => import('./diarization').then((m) => m.runDiarizationBench()) },
   { name: 'queue', run: () => import('./queue').then((m) => m.runQueueBench()) },
+  { name: 'warm', run: () => import('./warm-start').then((m) => m.runWarmStartBench()) },
 ];
 
 async function main(): Promise<void> {
