@@ -44,6 +44,7 @@ const BENCHES: ReadonlyArray<{ name: string; run: () => Promise<unknown> }> = [
   { name: 'diarization', run: () => import('./diarization').then((m) => m.runDiarizationBench()) },
   { name: 'queue', run: () => import('./queue').then((m) => m.runQueueBench()) },
   { name: 'captions', run: () => import('./captions').then((m) => m.runCaptionsBench()) },
+  { name: 'warm', run: () => import('./warm-start').then((m) => m.runWarmStartBench()) },
 ];
 
 async function main(): Promise<void> {

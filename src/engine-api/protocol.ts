@@ -511,7 +511,11 @@ export interface SpokenSentence {
  * `yield` asks the running task to stop early and leave its process alive for interactive speech: a task of a
  * kind in YIELDING_KINDS answers `yielded` within moments and is run again later; any other is ended.
  */
-export type ParentMessage = { type: 'run'; jobId: string; task: EngineTask } | { type: 'yield'; jobId: string };
+export type ParentMessage =
+  | { type: 'run'; jobId: string; task: EngineTask }
+  | { type: 'yield'; jobId: string }
+  /** Load now what the first task would otherwise wait for (a process kept ready while idle). */
+  | { type: 'warm' };
 
 export type ChildMessage =
   | { type: 'ready'; pid: number }

@@ -117,6 +117,9 @@ async function slowedDown<T>(started: number, outcome: T, slowdown: number): Pro
   return outcome;
 }
 
+/** The warm-up (warm-up.ts), once asked for: tasks start after it. */
+let warming: Promise<void> | undefined;
+
 /** The running task and how to ask it to yield; undefined while idle. */
 let running: { jobId: string; yielding: AbortController } | undefined;
 
@@ -130,6 +133,12 @@ process.on('message', (message: ParentMessage) => {
   if (message?.type === 'yield') {
     // A yield for a task that has just ended is late, not wrong: its result is already on its way.
     if (running?.jobId === message.jobId) running.yielding.abort();
+    return;
+  }
+  if (message?.type === 'warm') {
+    warming ??= import('./warm-up')
+      .then(({ warmUp }) => warmUp((task) => runTask(task, () => undefined, new AbortController().signal)))
+      .catch((error: unknown) => console.error(`Warming up failed: ${String(error)}`));
     return;
   }
   if (message?.type !== 'run') return;
@@ -152,7 +161,9 @@ process.on('message', (message: ParentMessage) => {
     if (running === current) running = undefined;
     send(message);
   };
-  runTask(task, report, current.yielding.signal)
+  // A task that comes while the process warms up waits for it: the two would share espeak-ng's one instance.
+  (warming ?? Promise.resolve())
+    .then(() => runTask(task, report, current.yielding.signal))
     .then((outcome) => slowedDown(started, outcome, slowdown))
     .then(
       (outcome) => answer({ type: 'result', jobId, backend: outcome.backend, result: outcome.result }),

@@ -46,13 +46,15 @@ export async function openCliJobCore(options: {
       config: options.engineConfig,
     });
     const jobs = new JobService({ dataDir, store, engine, log, capacity: 1, maxFinishedJobs: 100 });
+    const voices = createVoiceLibrary({ dataDir });
     return {
       jobs,
       engine,
-      voices: createVoiceLibrary({ dataDir }),
+      voices,
       validators: compileValidators(),
       testHooks: () => options.testHooks ?? {},
       close: async () => {
+        voices.close();
         await jobs.shutdown();
         await rm(storeDir, { recursive: true, force: true });
       },

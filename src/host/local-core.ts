@@ -41,6 +41,8 @@ export interface LocalServerOptions {
   /** The bundled engine worker (dist/engine-worker.js). */
   engineWorkerPath?: string;
   engineIdleTimeoutMs?: number;
+  /** Keeps one engine process ready from the start (engine-host.ts keepOneWarm); default true. */
+  warmEngine?: boolean;
   /**
    * The engine configuration (ffmpeg, threads, process cap…), built once by the CLI or the editor
    * (src/config/engine-environment.ts); default: built from the environment for each new engine process.
@@ -130,6 +132,7 @@ export async function openLocalCore(options: LocalServerOptions): Promise<LocalC
     setEnabled: (value) => (enabled = value),
     setAuth: (value) => (auth = value),
     close: async () => {
+      appDeps.voices.close();
       await jobs.shutdown();
       await releaseCachePruner(dataDir);
     },

@@ -63,6 +63,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     await core.close();
     throw error;
   });
+  // After listening, in the background: /health answers while the engine process starts.
+  if (options.warmEngine !== false) engine.keepOneWarm();
   // The engine processes get the same configuration, so they decode and encode with this ffmpeg.
   const media = await appDeps.mediaToolchain();
   log.info(

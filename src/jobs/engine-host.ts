@@ -107,6 +107,8 @@ class EngineProcess {
   private job: RunningJob | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private ended = false;
+  /** It started and said so: one that dies before this is failing to start, and is not started again unasked. */
+  private started = false;
   readonly exited: Promise<void>;
 
   constructor(
@@ -143,6 +145,16 @@ class EngineProcess {
 
   get gone(): boolean {
     return this.ended;
+  }
+
+  get startedOnce(): boolean {
+    return this.started;
+  }
+
+  /** Loads what the first task would wait for, while nothing runs (worker.ts). */
+  warmUp(): void {
+    const message: ParentMessage = { type: 'warm' };
+    this.child.send(message, () => undefined);
   }
 
   /**
@@ -241,6 +253,7 @@ class EngineProcess {
   }
 
   private onMessage(message: ChildMessage): void {
+    if (message.type === 'ready') this.started = true;
     const job = this.job;
     if (!job || !('jobId' in message) || message.jobId !== job.jobId) return;
     switch (message.type) {
@@ -306,6 +319,8 @@ export class EngineHost {
   /** Processes handed to a task that has not been sent to them yet: nobody else may take them meanwhile. */
   private readonly claimed = new Set<EngineProcess>();
   private readonly yieldCounts: YieldCounts = { kept: 0, ended: 0 };
+  private keepWarm = false;
+  private closed = false;
   readonly scheduler: EngineScheduler;
 
   constructor(private readonly options: EngineHostOptions) {
@@ -381,16 +396,37 @@ export class EngineHost {
       if (this.processes.size < this.scheduler.limits.maxProcesses || ending.length === 0) break;
       await Promise.race(ending.map((p) => p.exited));
     }
+    return this.claim(this.newProcess());
+  }
+
+  private newProcess(): EngineProcess {
     const process = new EngineProcess(
       this.options,
       (gone) => {
         this.processes.delete(gone);
         this.claimed.delete(gone);
+        // The last one ended (idle, cancelled, crashed after starting): the next one is made ready before it is needed.
+        if (gone.startedOnce) setImmediate(() => this.warmOne());
       },
       this.yieldCounts,
     );
     this.processes.add(process);
-    return this.claim(process);
+    return process;
+  }
+
+  /**
+   * From now on one engine process is kept ready while none runs: started at once in the background, and
+   * again whenever the last one ends, so the first job after a start or a quiet spell does not pay for the
+   * process and espeak-ng. A process that fails before it starts is not retried here (the next task will).
+   */
+  keepOneWarm(): void {
+    this.keepWarm = true;
+    this.warmOne();
+  }
+
+  private warmOne(): void {
+    if (!this.keepWarm || this.closed || this.processes.size > 0) return;
+    this.newProcess().warmUp();
   }
 
   private claim(process: EngineProcess): EngineProcess {
@@ -419,6 +455,7 @@ export class EngineHost {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const all = [...this.processes];
     for (const p of all) p.kill();
     await Promise.all(all.map((p) => p.exited));

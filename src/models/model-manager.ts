@@ -21,6 +21,7 @@ import { applyMirror } from './mirror';
 import { checkImported, customWhisperEntry, hasGgmlMagic, identifyImport, locateImportFiles, stageImport, type StagedFile } from './model-import';
 import { modelsDir, partialPathFor, removeEmptyDirs, stagingDir, stagingRoot, targetPath } from './model-paths';
 import { listModels, verifyModels, type ModelList, type VerifyReport } from './model-status';
+import { noteFolderChange } from '../util/folder-changes';
 import { SharedTask } from './shared-task';
 
 export interface ModelManagerOptions extends NetworkOptions {
@@ -95,7 +96,10 @@ export async function createModelManager(options: ModelManagerOptions): Promise<
   const network = { env, ca, maxRedirects, stallTimeoutMs, retries, retryDelayMs, progressIntervalMs };
   const listeners = new Set<(id: string) => void>();
   const key = (id: string): string => `${dataDir}\0${id}`;
-  const changed = (id: string): void => listeners.forEach((listener) => listener(id));
+  const changed = (id: string): void => {
+    noteFolderChange(modelsDir(dataDir));
+    listeners.forEach((listener) => listener(id));
+  };
   const context = { dataDir, catalog, isInstalling: (id: string) => inFlight.has(key(id)) };
 
   async function commit(entry: { id: string; kind: InstalledModel['kind'] }, staged: StagedFile[], source: InstalledModel['source']): Promise<InstalledModel> {

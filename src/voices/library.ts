@@ -4,7 +4,8 @@
  *   - SVOX Pico's six voices, ready once their lingware is in the data directory;
  *   - neural voices (sherpa-onnx) from the model catalog, ready once installed;
  *   - voices the user adds as folders with a voice.json (see voice-manifest.ts).
- * Installed state is read from the data directory on every call, so installs show without a restart.
+ * Installed state is read from the data directory and kept until its voice folders change
+ * (voice-folder-cache.ts), so installs, imports and removals show without a restart.
  */
 import type { VoiceQuery } from '../contract/types';
 import { builtinCatalog } from '../models/catalog';
@@ -13,6 +14,7 @@ import { catalogVoiceEntries } from './neural-voices';
 import { picoEntries } from './pico-voices';
 import { isReadyVoice, type IndexedEntry, type VoiceEntry } from './voice-entry';
 import { VoiceFiles } from './voice-files';
+import { VoiceFolderCache } from './voice-folder-cache';
 import { manifestVoiceEntries } from './voice-manifest';
 import { queryVoices, type VoicePage } from './voice-query';
 
@@ -26,6 +28,8 @@ export interface VoiceLibrary {
   entries(): VoiceEntry[];
   /** true when at least one voice is ready */
   ttsInstalled(): boolean;
+  /** Stops watching the voice folders (the server's close); a later call reads them again. */
+  close(): void;
 }
 
 export interface VoiceLibraryOptions {
@@ -43,14 +47,23 @@ export function createVoiceLibrary(options: VoiceLibraryOptions): VoiceLibrary {
   if (typeof dataDir !== 'function' && (typeof dataDir !== 'string' || dataDir === '')) {
     throw new TypeError(`Expected { dataDir: string }, got ${JSON.stringify(options)}`);
   }
-  const filesFor = (dir: string): VoiceFiles => (current?.dataDir === dir ? current : (current = new VoiceFiles(dir)));
-  let current: VoiceFiles | undefined;
-  const files = (): VoiceFiles => filesFor(typeof dataDir === 'function' ? dataDir() : dataDir);
   const builtin = [...espeakEntries(), ...fliteEntries()];
   const reserved = new Set(['svox-pico', ...builtinCatalog().models.map((entry) => entry.id)]);
+  const read = (where: VoiceFiles): IndexedEntry[] => [
+    ...builtin,
+    ...picoEntries(where),
+    ...catalogVoiceEntries(where),
+    ...manifestVoiceEntries(where, reserved),
+  ];
+  let current: { dataDir: string; cache: VoiceFolderCache<IndexedEntry[]> } | undefined;
   const all = (): IndexedEntry[] => {
-    const where = files();
-    return [...builtin, ...picoEntries(where), ...catalogVoiceEntries(where), ...manifestVoiceEntries(where, reserved)];
+    const dir = typeof dataDir === 'function' ? dataDir() : dataDir;
+    if (current?.dataDir !== dir) {
+      current?.cache.close();
+      const where = new VoiceFiles(dir);
+      current = { dataDir: dir, cache: new VoiceFolderCache(where.modelsDir, () => read(where)) };
+    }
+    return current.cache.get();
   };
 
   return {
@@ -64,5 +77,6 @@ export function createVoiceLibrary(options: VoiceLibraryOptions): VoiceLibrary {
     },
     entries: () => all().map(({ searchTerms: _terms, ...rest }) => rest),
     ttsInstalled: () => builtin.some((entry) => isReadyVoice(entry.voice)),
+    close: () => current?.cache.close(),
   };
 }

@@ -12,6 +12,7 @@ import { ApiError } from '../contract/errors';
 import { builtinCatalog } from '../models/catalog';
 import type { VoiceLibrary, VoiceEntry } from './library';
 import { MANIFEST_FILE } from './voice-manifest';
+import { noteFolderChange } from '../util/folder-changes';
 import { VoiceFiles } from './voice-files';
 
 export type OwnVoiceErrorCode =
@@ -128,6 +129,7 @@ export async function stageVoiceFolder(dataDir: string): Promise<StagedVoice> {
         throw new OwnVoiceError('NAME_TAKEN', `The folder ${folder} was made meanwhile: choose another name.`);
       await writeFile(path.join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
       await rename(dir, target);
+      noteFolderChange(files.modelsDir);
       return target;
     },
     discard: () => rm(dir, { recursive: true, force: true }),
@@ -143,6 +145,8 @@ export async function removeOwnVoice(
   const wanted = nameOrId.trim().toLowerCase();
   const voice = listOwnVoices(library).find((own) => own.name.toLowerCase() === wanted || own.id === wanted);
   if (!voice) return undefined;
-  await rm(new VoiceFiles(dataDir).ttsDir(voice.folder), { recursive: true, force: true });
+  const files = new VoiceFiles(dataDir);
+  await rm(files.ttsDir(voice.folder), { recursive: true, force: true });
+  noteFolderChange(files.modelsDir);
   return voice;
 }

@@ -32,6 +32,8 @@ export async function startTestServer(options: Partial<LocalServerOptions> = {})
     auth: false,
     log: silentLogger,
     engineWorkerPath: ENGINE_WORKER,
+    // Off unless a test asks: most suites count or kill engine processes, and the cores are shared.
+    warmEngine: false,
     ...options,
     dataDir,
   });

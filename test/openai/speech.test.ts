@@ -106,6 +106,35 @@ describe('POST /audio/speech through the openai SDK', () => {
     assert.equal(bytes, done.result.bytes, 'every byte of the output was streamed once');
   });
 
+  it('streams mp3 that starts with a short sentence: chunks arrive before the job ends, and together they are the whole valid file', async () => {
+    const response = await client.audio.speech.create({
+      model: 'tts-1',
+      voice: 'fable',
+      input: `Hello there. ${LONG_TEXT}`,
+      response_format: 'mp3',
+    });
+    const jobId = response.headers.get('x-speech-studio-job-id')!;
+    const chunks: Buffer[] = [];
+    let chunksBeforeEnd = 0;
+    for await (const chunk of response.body!) {
+      chunks.push(Buffer.from(chunk));
+      if (!isTerminal((await request(`${t.base}/jobs/${jobId}`)).json())) chunksBeforeEnd = chunks.length;
+    }
+    assert.ok(chunksBeforeEnd >= 1, 'no audio arrived while the job was running');
+    const done = (await request(`${t.base}/jobs/${jobId}`)).json();
+    assert.equal(done.status, 'succeeded');
+    const file = path.join(scratch, 'streamed.mp3');
+    await writeFile(file, Buffer.concat(chunks));
+    assert.equal(Buffer.concat(chunks).length, done.result.bytes, 'every byte of the output was streamed once');
+    const probed = await probeAudio(file);
+    assert.equal(probed.codec, 'mp3');
+    assert.equal(probed.sampleRate, 24_000);
+    assert.ok(
+      probed.decodedSeconds > done.result.durationSeconds - 0.2,
+      `${probed.decodedSeconds} s decoded of ${done.result.durationSeconds} s`,
+    );
+  });
+
   it('cancels the job when the client goes away mid-stream', async () => {
     const controller = new AbortController();
     const response = await client.audio.speech.create(

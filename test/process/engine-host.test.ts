@@ -142,3 +142,35 @@ describe('EngineHost giving a borrowed process back to interactive speech', () =
     }
   });
 });
+
+describe('EngineHost keeping one engine process ready', () => {
+  /** Short, so the test sees an idle exit; a deadline below, never a duration asserted. */
+  const host = new EngineHost({
+    workerPath: SCRIPTED_ENGINE,
+    log: silentLogger,
+    idleTimeoutMs: 200,
+    config: () => engineConfigFromEnvironment(),
+  });
+  after(() => host.close());
+
+  async function until(done: () => boolean, what: string): Promise<void> {
+    const deadline = Date.now() + 30_000;
+    while (!done()) {
+      assert.ok(Date.now() < deadline, what);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('starts one before any task, runs the first task on it, and starts a fresh one after the last ends idle', async () => {
+    assert.deepEqual(host.pids, []);
+    host.keepOneWarm();
+    assert.equal(host.pids.length, 1, 'a process is started at once, before any task');
+    const [warm] = host.pids;
+    const outcome = await host.run('first', quick, { signal: new AbortController().signal, onProgress: noProgress });
+    assert.equal((outcome.result as unknown as { pid: number }).pid, warm, 'the first task ran on the ready process');
+    await until(() => host.pids.length === 1 && host.pids[0] !== warm, 'no fresh process after the idle exit');
+    const [fresh] = host.pids;
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    assert.deepEqual(host.pids, [fresh], 'a process that never ran a task is kept, not ended idle');
+  });
+});

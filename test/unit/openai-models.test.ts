@@ -16,6 +16,7 @@ function countingLibrary(dataDir: string): { library: VoiceLibrary; builds: () =
     get: (id) => (builds++, real.get(id)),
     entries: () => (builds++, real.entries()),
     ttsInstalled: () => real.ttsInstalled(),
+    close: () => real.close(),
   };
   return { library, builds: () => builds };
 }

@@ -77,8 +77,39 @@ export function ffmpegOutputArgs(settings: EncoderSettings): string[] {
  * no Xing header, whose frame count is written before the end and would tell players the audio is empty
  * (the streamed copy never sees ffmpeg's rewrite of it).
  */
-export function liveOutputArgs(settings: EncoderSettings): string[] {
+function liveOutputArgs(settings: EncoderSettings): string[] {
   return ['-flush_packets', '1', ...(settings.format === 'mp3' ? ['-write_xing', '0'] : [])];
+}
+
+/**
+ * What ffmpeg is told of a live input: raw PCM, which the arguments describe in full, so nothing to probe.
+ * Without these ffmpeg reads 5 s of audio (or the end of its input) before it encodes the first frame, and a
+ * short first sentence leaves only when the next ones have been spoken.
+ */
+const LIVE_INPUT_ARGS = ['-probesize', '32', '-analyzeduration', '0'];
+
+/** The whole ffmpeg command line that encodes 16-bit PCM from `input` into `output` in the settings' format. */
+export function encoderArgs(settings: EncoderSettings, input: string, output: string, live: boolean): string[] {
+  return [
+    '-nostdin',
+    '-hide_banner',
+    '-nostats',
+    '-v',
+    'error',
+    '-y',
+    ...(live ? LIVE_INPUT_ARGS : []),
+    '-f',
+    's16le',
+    '-ar',
+    String(settings.sampleRate),
+    '-ac',
+    String(settings.channels),
+    '-i',
+    input,
+    ...ffmpegOutputArgs(settings),
+    ...(live ? liveOutputArgs(settings) : []),
+    output,
+  ];
 }
 
 /** Bitrate ffmpeg's mp3 and aac encoders use when none is given. */

@@ -10,7 +10,7 @@ import type { Readable, Writable } from 'node:stream';
 import { findMediaTools, firstErrorLine, isMissingExecutable, toolNotFoundError } from '../media/ffmpeg';
 import { UserFacingError } from '../../engine-api/protocol';
 import { DiskGuard } from './disk-guard';
-import { ffmpegOutputArgs, liveOutputArgs, type EncoderSettings } from './encoder-settings';
+import { encoderArgs, type EncoderSettings } from './encoder-settings';
 import { stereoFromMono } from './samples';
 
 /** Zeros that silence is sent from; never written to. 256 KB: few writes, little memory. */
@@ -56,25 +56,7 @@ export class FfmpegEncoder {
     ffmpeg = findMediaTools().ffmpeg,
     flushEachPacket = false,
   ): FfmpegEncoder {
-    const args = [
-      '-nostdin',
-      '-hide_banner',
-      '-nostats',
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      's16le',
-      '-ar',
-      String(settings.sampleRate),
-      '-ac',
-      String(settings.channels),
-      '-i',
-      'pipe:0',
-      ...ffmpegOutputArgs(settings),
-      ...(flushEachPacket ? liveOutputArgs(settings) : []),
-      path,
-    ];
+    const args = encoderArgs(settings, 'pipe:0', path, flushEachPacket);
     const child = spawn(ffmpeg, args, { stdio: ['pipe', 'ignore', 'pipe'], windowsHide: true });
     return new FfmpegEncoder(child, path, settings);
   }

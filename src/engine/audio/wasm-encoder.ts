@@ -9,7 +9,7 @@ import { firstErrorLine } from '../media/ffmpeg';
 import { startWasmFfmpeg, type WasmResult, type WasmRun } from '../media/wasm-ffmpeg';
 import { UserFacingError } from '../../engine-api/protocol';
 import { DiskGuard } from './disk-guard';
-import { ffmpegOutputArgs, liveOutputArgs, type EncoderSettings } from './encoder-settings';
+import { encoderArgs, type EncoderSettings } from './encoder-settings';
 import { stereoFromMono } from './samples';
 import type { EncodedSummary } from './ffmpeg-encoder';
 
@@ -35,25 +35,7 @@ export class WasmEncoder {
 
   /** Starts the WebAssembly ffmpeg writing `path` in the settings' format. */
   static async start(path: string, settings: EncoderSettings, flushEachPacket = false): Promise<WasmEncoder> {
-    const args = [
-      '-nostdin',
-      '-hide_banner',
-      '-nostats',
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      's16le',
-      '-ar',
-      String(settings.sampleRate),
-      '-ac',
-      String(settings.channels),
-      '-i',
-      '/dev/in',
-      ...ffmpegOutputArgs(settings),
-      ...(flushEachPacket ? liveOutputArgs(settings) : []),
-      '/out/0',
-    ];
+    const args = encoderArgs(settings, '/dev/in', '/out/0', flushEachPacket);
     const run = await startWasmFfmpeg({ program: 'ffmpeg', args, outputs: [path], streamIn: true });
     return new WasmEncoder(run, path, settings);
   }
