@@ -193,7 +193,9 @@ export function parseSsml(source: string, defaultLanguage = 'en'): SsmlPlan {
         if (seconds > MAX_BREAK_SECONDS) fail(`<break time="${attributes.time}">: at most ${MAX_BREAK_SECONDS}s`);
         breakSeconds += seconds;
         if (breakSeconds > MAX_TOTAL_BREAK_SECONDS)
-          fail(`the breaks of a document add up to at most ${MAX_TOTAL_BREAK_SECONDS / 60} minutes; this one passes that`);
+          fail(
+            `the breaks of a document add up to at most ${MAX_TOTAL_BREAK_SECONDS / 60} minutes; this one passes that`,
+          );
         pause(seconds, true);
         break;
       }
