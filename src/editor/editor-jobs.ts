@@ -91,7 +91,13 @@ export class EditorJobs {
    * parts without a job); `audioFolders` are where `<audio src>` may point besides `<data dir>/audio`.
    */
   admitSsml(text: string, audioFolders: readonly string[]): Promise<SsmlTaskMarkup> {
-    return admitSsml(text, this.deps.voices, [...audioFolders, ...ssmlAudioFolders({ dataDir: this.deps.dataDir() })]);
+    return admitSsml(
+      text,
+      this.deps.voices,
+      [...audioFolders, ...ssmlAudioFolders({ dataDir: this.deps.dataDir() })],
+      'text',
+      { passage: true },
+    );
   }
 
   async createTts(request: EditorTtsRequest): Promise<JobRecord> {

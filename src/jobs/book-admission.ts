@@ -97,7 +97,7 @@ function checkLength<T extends { text: string }>(title: string, passages: T[]): 
 /** An SSML passage admitted by the core's rule; its `<audio>` files come from the manuscript's folder. */
 async function bookSsml(text: string, chapter: string, voices: VoiceLibrary, folder: string): Promise<SsmlTaskMarkup> {
   try {
-    return await admitSsml(text, voices, [folder], 'ssml');
+    return await admitSsml(text, voices, [folder], 'ssml', { passage: true });
   } catch (error) {
     if (error instanceof ApiError)
       throw new ManuscriptError(`Chapter "${chapter}", an SSML block: ${error.message.replace(/^ssml: /, '')}`);

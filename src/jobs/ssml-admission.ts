@@ -10,7 +10,10 @@ import { ApiError, invalidRequest } from '../contract/errors';
 import type { SsmlTaskMarkup } from '../engine-api/protocol';
 import { confineInput, PathRefusedError, type AllowedFolders } from '../local-files/confined-paths';
 import { parseSsml, SsmlError } from '../text/ssml/parse-ssml';
-import type { SsmlPlan } from '../text/ssml/ssml-plan';
+import { spokenText, type SsmlPlan } from '../text/ssml/ssml-plan';
+import { hasSomethingToSpeak } from '../text/speakable';
+import { MAX_NARRATION_HOURS, MAX_NARRATION_SECONDS } from '../subtitles/timeline-limit';
+import { plannedExtraSeconds } from './ssml-duration';
 import type { VoiceLibrary } from '../voices/library';
 import { isReadyVoice } from '../voices/voice-entry';
 import { findVoice } from '../voices/voice-map';
@@ -37,15 +40,23 @@ export function readSsml(text: string, field = 'text', language = 'en'): SsmlPla
 
 /**
  * Checks an SSML text and resolves what the engine needs for it. `audioFolders` are the folders `<audio src>`
- * may name files in (a relative src is looked up in each, in order); none means audio is refused.
+ * may name files in (a relative src is looked up in each, in order); none means audio is refused. A whole
+ * request must give a voice something to say, as plain text must (src/jobs/admission.ts); a `passage` of a
+ * longer reading (a book's block, a Read Aloud part) may be a pause alone. Pauses and `<audio>` files
+ * together may last at most the narration limit of MAX_NARRATION_HOURS hours.
  */
 export async function admitSsml(
   text: string,
   voices: Pick<VoiceLibrary, 'get' | 'list'>,
   audioFolders: AllowedFolders,
   field = 'text',
+  { passage = false }: { passage?: boolean } = {},
 ): Promise<SsmlTaskMarkup> {
   const plan = readSsml(text, field);
+  if (!passage && !plan.steps.some((step) => step.kind === 'audio') && !hasSomethingToSpeak(spokenText(plan)))
+    throw invalidRequest(
+      `${field}: has nothing to speak: the SSML holds no letter, digit or sign a voice reads, only markup, pauses, punctuation or emoji`,
+    );
   const markup: SsmlTaskMarkup = { voices: {}, audio: {} };
   for (const name of plan.voices) {
     const match = findVoice(voices as VoiceLibrary, name);
@@ -80,6 +91,11 @@ export async function admitSsml(
       throw error;
     }
   }
+  const extra = await plannedExtraSeconds(plan, markup.audio);
+  if (extra > MAX_NARRATION_SECONDS)
+    throw invalidRequest(
+      `${field}: SSML asks for ${(extra / 3600).toFixed(1)} hours of pauses and <audio> files; a narration may last at most ${MAX_NARRATION_HOURS} hours`,
+    );
   return markup;
 }
 

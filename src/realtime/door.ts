@@ -52,6 +52,11 @@ const YIELD_EVERY_MESSAGES = 64;
 const YIELD_EVERY_MS = 10;
 /** How long a shutdown waits for clients to answer their close frames. */
 const CLOSE_WAIT_MS = 1000;
+/**
+ * Bytes of events the client has not read past which the session is closed with 1008: a client that never
+ * reads would otherwise have the server hold every event it is sent (341 MB seen).
+ */
+export const MAX_UNREAD_EVENT_BYTES = 4 * 1024 * 1024;
 
 export function attachRealtime(
   server: http.Server,
@@ -95,7 +100,15 @@ export function attachRealtime(
 
   async function serve(ws: WebSocket, form: SessionForm): Promise<void> {
     const send = (event: ServerEvent): void => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(withId(event)));
+      if (ws.readyState !== ws.OPEN) return;
+      ws.send(JSON.stringify(withId(event)));
+      if (ws.bufferedAmount > MAX_UNREAD_EVENT_BYTES) dropSlowReader();
+    };
+    // The close frame waits behind the unread events, so a client that still does not read is cut after a while.
+    const dropSlowReader = (): void => {
+      ws.pause();
+      ws.close(CLOSE_POLICY_VIOLATION, 'The client does not read its events');
+      setTimeout(() => ws.terminate(), CLOSE_WAIT_MS).unref();
     };
     const sendError = (type: string, code: string, error: unknown): void =>
       send({

@@ -98,7 +98,7 @@ function decodeEntities(text: string): string {
 export function cueWords(lines: readonly string[]): CueWords {
   let speaker: string | undefined;
   let raw = lines.join('\n');
-  const voice = /<v(?:\.[^\s>]*)?\s+([^>]+)>/i.exec(raw);
+  const voice = /<v(?:\.[^\s<>]*)?\s+([^<>]+)>/i.exec(raw);
   if (voice) speaker = voice[1].trim();
   const bracketed = BRACKET_SPEAKER.exec(raw);
   if (bracketed && !SOUNDS.has(bracketed[1].toLowerCase())) {
@@ -106,10 +106,10 @@ export function cueWords(lines: readonly string[]): CueWords {
     raw = raw.slice(bracketed[0].length);
   }
   raw = raw
-    .replace(/<rt>[\s\S]*?<\/rt>/gi, '') // ruby annotations repeat the base text
-    .replace(/<\/?[a-z][^>]*>|<\d{1,2}:\d{2}(?::\d{2})?[.,]\d{3}>/gi, '')
-    .replace(/\{\\[^}]*\}/g, '') // ASS/SSA override codes such as {\an8}
-    .replace(/\[[^\]\n]*\]/g, ' ') // sound descriptions: [MUSIC], [door slams]
+    .replace(/<rt>(?:(?!<rt>)[\s\S])*?<\/rt>/gi, '') // ruby annotations repeat the base text
+    .replace(/<\/?[a-z][^<>]*>|<\d{1,2}:\d{2}(?::\d{2})?[.,]\d{3}>/gi, '')
+    .replace(/\{\\[^{}]*\}/g, '') // ASS/SSA override codes such as {\an8}
+    .replace(/\[[^[\]\n]*\]/g, ' ') // sound descriptions: [MUSIC], [door slams]
     .replace(/[♪♫]/g, ' ');
   const spoken = decodeEntities(raw)
     .split('\n')

@@ -15,9 +15,9 @@ import {
 } from './scanned-cue';
 import { readTtmlTime } from './ttml-time';
 
-const PARAGRAPH = /<p\b([^>]*?)(\/>|>([\s\S]*?)<\/p\s*>)/g;
+const PARAGRAPH = /<p\b([^<>]*?)(\/>|>((?:(?!<p\b)[\s\S])*?)<\/p\s*>)/g;
 const ATTRIBUTE = /(?:^|\s)((?:[\w.-]+:)?[\w.-]+)\s*=\s*(["'])(.*?)\2/g;
-const LINE_BREAK = /<br\b[^>]*\/?>/g;
+const LINE_BREAK = /<br\b[^<>]*\/?>/g;
 
 /** The `ttp:` rates of the root element (TTML's defaults: 30 frames, and ticks at the frame rate, else 1 per second). */
 function timeBaseOf(rootAttributes: string): TimeBase {
@@ -92,7 +92,7 @@ export function scanTtml(source: string): ScannedSubtitles {
         end: finish.span,
         text,
         ...(times.end ? {} : { endIsDuration: true }),
-        lineBreak: /<br\b[^>]*\/?>/.exec(content)?.[0] ?? '<br/>',
+        lineBreak: /<br\b[^<>]*\/?>/.exec(content)?.[0] ?? '<br/>',
       },
     };
     cues.push(cue);

@@ -3,6 +3,7 @@
  * markup dropped) or the cues of a subtitle file (SRT, WebVTT, ASS/SSA, TTML/DFXP, SBV: text kept as the
  * file has it, times to be redone).
  */
+import { withoutClosingHashes } from '../text/markdown';
 import { parseSubtitles } from './parse';
 
 export const SCRIPT_FORMATS = ['txt', 'md', 'srt', 'vtt', 'ass', 'ssa', 'ttml', 'sbv'] as const;
@@ -58,7 +59,7 @@ export function readScript(source: string, format: ScriptFormat): ScriptUnit[] {
 
 /** Markdown's paragraphs, headings and list items as plain text: code, images, link targets and markup go. */
 function markdownParagraphs(source: string): string[] {
-  const withoutCode = source.replace(/^(```|~~~)[\s\S]*?^\1[^\n]*$/gm, '').replace(/<!--[\s\S]*?-->/g, '');
+  const withoutCode = source.replace(/^(```|~~~)[\s\S]*?^\1[^\n]*$/gm, '').replace(/<!--[\s\S]*?(?:-->|$)/g, '');
   const paragraphs: string[] = [];
   let current: string[] = [];
   const flush = (): void => {
@@ -74,7 +75,7 @@ function markdownParagraphs(source: string): string[] {
     const block = /^(#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)/.exec(line);
     // Headings and list items stand alone; a quote or plain line continues its paragraph.
     if (block && !block[1].startsWith('>')) flush();
-    current.push(inlineText(line.slice(block ? block[0].length : 0)));
+    current.push(inlineText(withoutClosingHashes(line.slice(block ? block[0].length : 0))));
     if (block && !block[1].startsWith('>')) flush();
   }
   flush();
@@ -83,11 +84,10 @@ function markdownParagraphs(source: string): string[] {
 
 function inlineText(line: string): string {
   return line
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/<[^>]+>/g, '')
+    .replace(/!\[[^[\]]*\]\([^()]*\)/g, '')
+    .replace(/\[([^[\]]*)\]\([^()]*\)/g, '$1')
+    .replace(/<[^<>]+>/g, '')
     .replace(/`([^`]*)`/g, '$1')
     .replace(/(\*\*|__|\*|_|~~)(?=\S)([^*_~]*?\S)\1/g, '$2')
-    .replace(/\s*#+\s*$/, '')
     .replace(/\|/g, ' ');
 }

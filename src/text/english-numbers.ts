@@ -63,6 +63,25 @@ export function cardinalWords(n: number): string {
   return groups.join(' ');
 }
 
+/** The most digits read as one number; a longer run (beyond a Number's exact integers) is read digit by digit. */
+const MAX_NUMBER_DIGITS = 15;
+
+/**
+ * Words for a whole number written in digits: as a number up to 15 digits, digit by digit beyond (`Number` of
+ * 80 digits is not exact, and of 310 digits is Infinity).
+ */
+export function wholeNumberWords(digits: string): string {
+  if (/^[-+]/.test(digits)) return `${digits[0] === '-' ? 'minus ' : ''}${wholeNumberWords(digits.slice(1))}`;
+  const plain = digits.replace(/^0+(?=\d)/, '');
+  return plain.length > MAX_NUMBER_DIGITS ? digitWords(plain) : cardinalWords(Number(plain));
+}
+
+/** `21` → `twenty-first` for a number written in digits; past 15 digits, the digits one by one. */
+export function ordinalNumberWords(digits: string): string {
+  const plain = digits.replace(/^0+(?=\d)/, '');
+  return plain.length > MAX_NUMBER_DIGITS ? digitWords(plain) : ordinalWords(Number(plain));
+}
+
 /** `21` → `twenty-first`. */
 export function ordinalWords(n: number): string {
   const words = cardinalWords(n);
@@ -94,7 +113,7 @@ export function yearWords(year: number): string {
 export function decimalWords(text: string): string {
   const negative = text.startsWith('-');
   const [whole, fraction] = text.replace(/^[-+]/, '').replace(/,/g, '').split('.');
-  let words = whole === '' ? 'zero' : cardinalWords(Number(whole));
+  let words = whole === '' ? 'zero' : wholeNumberWords(whole);
   if (fraction) words += ` point ${digitWords(fraction)}`;
   return negative ? `minus ${words}` : words;
 }
@@ -119,7 +138,7 @@ export function moneyWords(symbol: string, amount: string, scale?: string): stri
   const units = Number(whole || '0');
   const cents = fraction.length === 2 ? Number(fraction) : 0;
   if (fraction && fraction.length !== 2) return `${decimalWords(clean)} ${currency.many}`;
-  const main = `${cardinalWords(units)} ${units === 1 ? currency.one : currency.many}`;
+  const main = `${wholeNumberWords(whole || '0')} ${units === 1 ? currency.one : currency.many}`;
   if (!cents) return main;
   const minor = `${cardinalWords(cents)} ${cents === 1 ? currency.centOne : currency.centMany}`;
   return units === 0 ? minor : `${main} and ${minor}`;

@@ -8,7 +8,9 @@ import {
   decimalWords,
   digitWords,
   moneyWords,
+  ordinalNumberWords,
   ordinalWords,
+  wholeNumberWords,
   yearWords,
 } from './english-numbers';
 
@@ -76,7 +78,7 @@ const NUMBER = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?`;
 const escapeClass = (symbols: string[]): string => symbols.map((s) => s.replace(/[$^\\\]-]/g, '\\$&')).join('');
 
 function numberWords(text: string): string {
-  return /[.,]/.test(text) ? decimalWords(text) : cardinalWords(Number(text));
+  return /[.,]/.test(text) ? decimalWords(text) : wholeNumberWords(text);
 }
 
 /** A four-digit number that reads best as a year (1100–2099, not a quantity with a comma). */
@@ -118,6 +120,22 @@ function timeWords(hours: number, minutes: number, suffix?: string, seconds?: nu
  * March 4 (en-US).
  */
 export function normalizeEnglish(text: string, dayFirst = false): string {
+  let out = '';
+  let at = 0;
+  for (const run of text.matchAll(LONG_RUN)) {
+    out += normalizeWords(text.slice(at, run.index), dayFirst) + run[0];
+    at = run.index + run[0].length;
+  }
+  return out + normalizeWords(text.slice(at), dayFirst);
+}
+
+/**
+ * A run of more characters than this without a space is no number, date, time or unit, and is left as written:
+ * the patterns below try a run of digits from each of its places, so 99 000 digits took seconds.
+ */
+const LONG_RUN = /\S{101,}/g;
+
+function normalizeWords(text: string, dayFirst: boolean): string {
   let out = text;
   for (const [pattern, words] of ABBREVIATIONS) out = out.replace(pattern, words);
   const currency = `[${escapeClass(CURRENCY_SYMBOLS)}]`;
@@ -139,7 +157,7 @@ export function normalizeEnglish(text: string, dayFirst = false): string {
       /\b([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?:\s?([aApP]\.?[mM]\.?))?(?=\W|$)/g,
       (_, h: string, m: string, sec?: string, suffix?: string) => timeWords(+h, +m, suffix, sec ? +sec : undefined),
     )
-    .replace(/\b(\d+)(st|nd|rd|th)\b/gi, (_, n: string) => ordinalWords(Number(n)))
+    .replace(/\b(\d+)(st|nd|rd|th)\b/gi, (_, n: string) => ordinalNumberWords(n))
     .replace(new RegExp(`\\b(${NUMBER})\\s?[-–]\\s?(${NUMBER})\\b`, 'g'), (_, a: string, b: string) => `${a} to ${b}`)
     .replace(new RegExp(`(${NUMBER})\\s?(km/h|°[cCfF]|[a-zA-Z]{1,3})\\b`, 'g'), (whole, n: string, unit: string) => {
       const names = UNITS[unit.toLowerCase()];

@@ -17,15 +17,39 @@ function asSentence(line: string): string {
 /** Inline markup of one line: links, images, emphasis, inline code, HTML tags. */
 export function stripInlineMarkdown(line: string): string {
   return line
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1') // images → their description
-    .replace(/\[([^\]]+)\]\((?:[^()\s]+|\([^)]*\))*(?:\s+"[^"]*")?\)/g, '$1') // [text](url "title")
-    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1') // [text][ref]
+    .replace(/!\[([^[\]]*)\]\([^()]*\)/g, '$1') // images → their description
+    .replace(/\[([^[\]]+)\]\((?:[^()\s]|\([^()]*\))*(?:\s+"[^"]*")?\)/g, '$1') // [text](url "title")
+    .replace(/\[([^[\]]+)\]\[[^[\]]*\]/g, '$1') // [text][ref]
     .replace(/<((?:https?|mailto):[^>\s]+)>/g, '$1') // autolinks keep the address for the URL reader
     .replace(/`([^`]+)`/g, (_, code: string) => code.replace(/[_(){}[\];]+/g, ' ').trim())
-    .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2')
-    .replace(/(?<![\w*])([*_])(?=\S)(.+?)(?<=\S)\1(?![\w*])/g, '$2')
-    .replace(/~~(?=\S)(.+?)(?<=\S)~~/g, '$1')
+    .replace(/(\*\*|__)(?=\S)((?:(?!\1).)+?)(?<=\S)\1/g, '$2')
+    .replace(/(?<![\w*])([*_])(?=\S)((?:(?!\1).)+?)(?<=\S)\1(?![\w*])/g, '$2')
+    .replace(/~~(?=\S)((?:(?!~~).)+?)(?<=\S)~~/g, '$1')
     .replace(/<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>/g, ' ');
+}
+
+/**
+ * A line without its closing `#`s and the spaces around them, trimmed by hand: as `\s*#*\s*$` a long run of
+ * spaces inside the line was tried from each of its places.
+ */
+export function withoutClosingHashes(text: string): string {
+  let end = text.trimEnd().length;
+  while (end > 0 && text[end - 1] === '#') end--;
+  return text.slice(0, end).trimEnd();
+}
+
+/** `---`, `* * *`, `___`: three or more of one mark and nothing else but spacing, checked by hand (a pattern
+ * with a back-reference backtracked through a long line of them). */
+function isHorizontalRule(line: string): boolean {
+  const text = line.trim();
+  const mark = text[0];
+  if ((mark !== '-' && mark !== '*' && mark !== '_') || line.length - line.trimStart().length > 3) return false;
+  let marks = 0;
+  for (const char of text) {
+    if (char === mark) marks++;
+    else if (!/\s/.test(char)) return false;
+  }
+  return marks >= 3;
 }
 
 /** Turns Markdown (or plain text that uses a little of it) into text to speak. */
@@ -46,17 +70,17 @@ export function markdownToSpeech(text: string, languageCode = 'en'): string {
     }
     let line = raw;
     if (/^\s{0,3}\[[^\]]+\]:\s*\S+/.test(line)) continue; // link reference definitions
-    if (/^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(line)) {
+    if (isHorizontalRule(line)) {
       // horizontal rule
       out.push('');
       continue;
     }
-    if (/^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/.test(line)) continue; // table separator row
+    if (/^\s*(?:\|\s*)?:?-{3,}:?(?:\s*\|\s*:?-{3,}:?)*(?:\s*\|)?\s*$/.test(line)) continue; // table separator row
     line = line.replace(/^\s{0,3}(>\s?)+/, ''); // block quotes
-    const heading = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    const heading = /^\s{0,3}#{1,6}\s+(.*)$/.exec(line);
     const item = /^\s*(?:[-*+]|\d{1,9}[.)])\s+(.*)$/.exec(line);
     const tableRow = /^\s*\|(.*)\|\s*$/.exec(line);
-    if (heading) line = asSentence(stripInlineMarkdown(heading[1]));
+    if (heading) line = asSentence(stripInlineMarkdown(withoutClosingHashes(heading[1])));
     else if (item) line = asSentence(stripInlineMarkdown(item[1]));
     else if (tableRow)
       line = asSentence(

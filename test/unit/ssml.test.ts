@@ -18,6 +18,16 @@ function refusal(source: string): SsmlError {
 }
 
 describe('say-as expansions (English)', () => {
+  it('reads a cardinal or ordinal of more than 15 digits digit by digit, where Number() is inexact or Infinity', () => {
+    assert.equal(
+      sayAs('1234567890123456', 'cardinal', undefined, 'en'),
+      'one two three four five six seven eight nine zero one two three four five six',
+    );
+    assert.equal(sayAs(`-${'9'.repeat(80)}`, 'cardinal', undefined, 'en'), `minus ${'nine '.repeat(80).trim()}`);
+    assert.equal(sayAs('7'.repeat(400), 'ordinal', undefined, 'en'), 'seven '.repeat(400).trim());
+    assert.equal(sayAs('123456789012345', 'cardinal', undefined, 'en').split(' ')[0], 'one');
+  });
+
   it('spells characters and spell-out letter by letter', () => {
     assert.equal(sayAs('NASA', 'characters', undefined, 'en'), 'N A S A');
     assert.equal(sayAs('ab 1', 'spell-out', undefined, 'en-US'), 'a b 1');

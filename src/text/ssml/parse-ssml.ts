@@ -21,6 +21,7 @@ import {
 import {
   BREAK_STRENGTH_SECONDS,
   MAX_BREAK_SECONDS,
+  MAX_TOTAL_BREAK_SECONDS,
   parsePitch,
   parseRate,
   parseTime,
@@ -96,6 +97,8 @@ export function parseSsml(source: string, defaultLanguage = 'en'): SsmlPlan {
   /** Offset just past the last tag read: where the next text begins. */
   let markupEnd = 0;
   let sawRoot = false;
+  /** Seconds of all explicit breaks so far, against MAX_TOTAL_BREAK_SECONDS. */
+  let breakSeconds = 0;
   const parser = new SaxesParser({ position: true });
 
   const fail = (reason: string, line = tagLine, column = tagColumn): never => {
@@ -188,6 +191,11 @@ export function parseSsml(source: string, defaultLanguage = 'en'): SsmlPlan {
           seconds = BREAK_STRENGTH_SECONDS.medium;
         }
         if (seconds > MAX_BREAK_SECONDS) fail(`<break time="${attributes.time}">: at most ${MAX_BREAK_SECONDS}s`);
+        breakSeconds += seconds;
+        if (breakSeconds > MAX_TOTAL_BREAK_SECONDS)
+          fail(
+            `the breaks of a document add up to at most ${MAX_TOTAL_BREAK_SECONDS / 60} minutes; this one passes that`,
+          );
         pause(seconds, true);
         break;
       }

@@ -3,7 +3,15 @@
  * ordinals, dates, times and telephone numbers as words. English is expanded here; for other languages the
  * text is only shaped so the voice's own reading of digits is right (letters spaced, digits grouped).
  */
-import { cardinalWords, decimalWords, digitWords, ordinalWords, yearWords } from '../english-numbers';
+import {
+  cardinalWords,
+  decimalWords,
+  digitWords,
+  ordinalNumberWords,
+  ordinalWords,
+  wholeNumberWords,
+  yearWords,
+} from '../english-numbers';
 
 export const SAY_AS_KINDS = ['characters', 'spell-out', 'cardinal', 'ordinal', 'date', 'time', 'telephone'] as const;
 export type SayAsKind = (typeof SAY_AS_KINDS)[number];
@@ -58,14 +66,14 @@ function cardinal(value: string, language: string): string {
   const plain = value.replace(/[,\s_]/g, '');
   if (!/^[-+]?\d+(\.\d+)?$/.test(plain)) throw new SayAsError(`cardinal: ${JSON.stringify(value)} is not a number`);
   if (!isEnglish(language)) return plain;
-  return plain.includes('.') ? decimalWords(plain) : cardinalWords(Number(plain));
+  return plain.includes('.') ? decimalWords(plain) : wholeNumberWords(plain);
 }
 
 function ordinal(value: string, language: string): string {
   const digits = value.replace(/(st|nd|rd|th|\.)$/i, '').replace(/[,\s]/g, '');
   if (!/^\d+$/.test(digits)) throw new SayAsError(`ordinal: ${JSON.stringify(value)} is not a whole number`);
   if (!isEnglish(language)) return `${digits}.`;
-  return ordinalWords(Number(digits));
+  return ordinalNumberWords(digits);
 }
 
 /** The parts of a date in the order `format` names them; ISO dates (2024-03-15) need no format. */

@@ -16,6 +16,12 @@ export const BREAK_STRENGTH_SECONDS: Record<string, number> = {
 /** The longest break taken, so one attribute cannot ask for hours of silence. */
 export const MAX_BREAK_SECONDS = 30;
 
+/**
+ * The most silence all the breaks of one document may add up to, so a few kilobytes of `<break time="30s"/>`
+ * cannot ask for hours of audio (120 of them made an hour, 173 MB, in two seconds).
+ */
+export const MAX_TOTAL_BREAK_SECONDS = 600;
+
 /** `500ms`, `1.5s` → seconds. */
 export function parseTime(value: string): number | undefined {
   const match = /^\s*(\d+(?:\.\d+)?|\.\d+)\s*(ms|s)\s*$/i.exec(value);
