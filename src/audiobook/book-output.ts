@@ -3,9 +3,9 @@
  * writable, a book file is not a folder, and a folder of chapter files holds nothing but an earlier
  * export's MP3s (so replacing it loses nothing of the user's).
  */
-import { constants } from 'node:fs';
-import { access, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { requireWritableFolder } from '../local-files/user-files';
 import { ManuscriptError } from './manuscript-files';
 
 /** Whether `out` may take a new chapter export: absent, or a folder of an earlier one (nothing but .mp3 files). */
@@ -26,17 +26,7 @@ export function acxFolderFor(out: string): string {
 }
 
 export async function checkBookOutput(out: string, perChapter: boolean): Promise<void> {
-  const folder = path.dirname(out);
-  const info = await stat(folder).catch(() => undefined);
-  if (!info?.isDirectory())
-    throw new ManuscriptError(`The folder ${folder} does not exist; create it, or choose another place for the book.`);
-  try {
-    await access(folder, constants.W_OK);
-  } catch {
-    throw new ManuscriptError(
-      `The folder ${folder} is not writable, so the book cannot be written there; choose another place.`,
-    );
-  }
+  await requireWritableFolder(out, 'book');
   if (perChapter) return checkChapterFolder(out);
   const existing = await stat(out).catch(() => undefined);
   if (existing?.isDirectory())

@@ -1,12 +1,13 @@
 /**
  * Reads a manuscript (a Markdown file, or a folder of .md files in name order) after checking it, so a bad
- * input is refused with one sentence before any synthesis: only regular files are opened (a FIFO would wait
- * forever), a sub-folder named `*.md` is named as such, the whole manuscript is bounded in size, and text that
+ * input is refused with one sentence before any synthesis: only regular files are opened (the one check of
+ * src/local-files/user-files.ts: a FIFO would wait forever), a sub-folder named `*.md` is named as such, the whole manuscript is bounded in size, and text that
  * is not UTF-8 (a binary file) is refused at once.
  */
 import type { Stats } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { requireRegularFile } from '../local-files/user-files';
 import { parseManuscript, type Chapter } from './manuscript';
 import { parseSpeakerList } from './passages';
 
@@ -37,20 +38,14 @@ async function statOrNone(file: string): Promise<Stats | undefined> {
   });
 }
 
-function notRegular(file: string): ManuscriptError {
-  return new ManuscriptError(
-    `${file} is not a regular file (a pipe, socket or device cannot be a manuscript); give a Markdown file.`,
-  );
-}
-
 /** The files to read, in reading order, each checked to be a regular file; their total size is bounded. */
 export async function manuscriptFiles(input: string): Promise<Array<{ file: string; bytes: number }>> {
   const info = await statOrNone(input);
   if (!info) throw new ManuscriptError(`There is no manuscript at ${input}.`);
   let files: Array<{ file: string; bytes: number }>;
-  if (info.isFile()) {
-    files = [{ file: input, bytes: info.size }];
-  } else if (info.isDirectory()) {
+  if (!info.isDirectory()) {
+    files = [{ file: input, bytes: (await requireRegularFile(input, 'manuscript')).size }];
+  } else {
     const names = (await readdir(input))
       .filter((name) => /\.(md|txt)$/i.test(name))
       .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
@@ -64,11 +59,8 @@ export async function manuscriptFiles(input: string): Promise<Array<{ file: stri
         throw new ManuscriptError(
           `${file} is a folder, not a Markdown file; rename it or move it out of the manuscript folder.`,
         );
-      if (!entry.isFile()) throw notRegular(file);
-      files.push({ file, bytes: entry.size });
+      files.push({ file, bytes: (await requireRegularFile(file, 'manuscript')).size });
     }
-  } else {
-    throw notRegular(input);
   }
   const total = files.reduce((sum, f) => sum + f.bytes, 0);
   if (total > MAX_MANUSCRIPT_BYTES) {

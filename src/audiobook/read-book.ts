@@ -3,8 +3,9 @@
  * Markdown / plain text (a file or a folder, manuscript-files.ts). Archives are bounded in size and must be
  * regular files, as manuscripts are; the refusal is one sentence, before any synthesis.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { requireRegularFile } from '../local-files/user-files';
 import type { Chapter } from './manuscript';
 import { ManuscriptError, readManuscript, type ManuscriptBook } from './manuscript-files';
 import { readDocx } from './sources/docx-reader';
@@ -25,9 +26,7 @@ export function bookKind(input: string): 'epub' | 'docx' | 'manuscript' {
 }
 
 async function readArchive(input: string): Promise<Uint8Array> {
-  const info = await stat(input).catch(() => undefined);
-  if (!info) throw new ManuscriptError(`There is no book at ${input}.`);
-  if (!info.isFile()) throw new ManuscriptError(`${input} is not a regular file; give an .epub or .docx file.`);
+  const info = await requireRegularFile(input, 'book');
   if (info.size > MAX_BOOK_ARCHIVE_BYTES) {
     throw new ManuscriptError(
       `${input} is ${(info.size / 1024 / 1024).toFixed(1)} MB, more than the ${MAX_BOOK_ARCHIVE_BYTES / 1024 / 1024} MB an export reads.`,

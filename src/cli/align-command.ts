@@ -8,6 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError } from '../contract/errors';
 import type { TranscriptFormat } from '../contract/openapi';
+import { checkOutputFile, requireRegularFile } from '../local-files/user-files';
 import { findVadModelIn } from '../models/model-files';
 import { renderTranscript } from '../subtitles/render';
 import { retimedSource } from '../subtitles/retime-to-alignment';
@@ -15,6 +16,7 @@ import { subtitleFormatOfPath } from '../subtitles/scan';
 import { renderSubtitleFile, subtitleFileFormatOf, type SubtitleFileFormat } from '../subtitles/subtitle-file';
 import type { Transcript } from '../subtitles/types';
 import { UsageError } from '../util/usage-error';
+import { CliCancelled } from './cancel-signals';
 import { runCliJob, type CliJobPlace } from './run-cli-job';
 
 export interface AlignFlags {
@@ -55,7 +57,7 @@ function outputOf(
     : renderTranscript(transcript, format.transcript).body;
 }
 
-/** Aligns as a job of the job core (as the editor does) and writes --out; answers the exit code (130 when cancelled). Cues not found in the media are listed on stderr. */
+/** Aligns as a job of the job core (as the editor does) and writes --out; answers the exit code (130 or 143 when Ctrl+C or SIGTERM cancelled it). Cues not found in the media are listed on stderr. */
 export async function runAlignCommand(args: readonly string[], flags: AlignFlags, place: CliJobPlace): Promise<number> {
   const { dataDir } = place;
   const [media, scriptFile] = args;
@@ -64,6 +66,9 @@ export async function runAlignCommand(args: readonly string[], flags: AlignFlags
   if (!flags.out) throw new UsageError('align needs --out, the subtitles to write (e.g. talk.srt).');
   const out = flags.out;
   const format = formatOf(out);
+  await requireRegularFile(media, 'media file');
+  await requireRegularFile(scriptFile, 'script');
+  await checkOutputFile(out, [media, scriptFile], 'alignment');
   const script = await readFile(scriptFile, 'utf8');
   // Loaded here so other commands do not load the job core.
   const { createAlignJob, finishAlignJob } = await import('../jobs/align-job');
@@ -89,7 +94,7 @@ export async function runAlignCommand(args: readonly string[], flags: AlignFlags
     if (error instanceof ApiError && error.code === 'INVALID_REQUEST') throw new UsageError(error.message);
     throw error;
   }
-  if (outcome === 'cancelled') return 130;
+  if (outcome instanceof CliCancelled) return outcome.exitCode;
   const { matchedCues = 0, unmatchedCues = [] } = outcome.result;
   await writeFile(out, outputOf(outcome.transcript, format, scriptFile, script, out, unmatchedCues), 'utf8');
   console.log(

@@ -18,6 +18,7 @@ import { parseSpeakerList } from '../audiobook/passages';
 import { UsageError } from '../util/usage-error';
 import { paragraphLine } from '../audiobook/takes-lines';
 import { acxFolderFor } from '../audiobook/book-output';
+import { CliCancelled } from './cancel-signals';
 import { runCliJob, type CliJobPlace } from './run-cli-job';
 import type { CliJobCore } from '../host/cli-job-core';
 import type { CastFile } from '../cast/cast-file';
@@ -71,34 +72,37 @@ function acxLine(report: AcxReport): string {
   return `ACX ${report.complies ? 'complies' : 'does not comply'}: ${path.basename(report.file)}: ${figures}${report.problems.length ? `. ${report.problems.join(' ')}` : ''}`;
 }
 
-/** `--cast auto`: the manuscript's dialogue cast (its cast file written or brought up to date), and printed. */
+/** A casting progress line at most every this many percent, as a job's. */
+const CAST_PROGRESS_STEP = 10;
+
+/** `--cast auto`: the manuscript's dialogue cast (its cast file written or brought up to date), and printed; `signal` cancels it. */
 async function castForBook(
   core: CliJobCore,
   input: string,
   level: number | undefined,
   dataDir: string,
+  signal: AbortSignal,
 ): Promise<CastFile> {
   const { castBook } = await import('../jobs/cast-book');
-  const controller = new AbortController();
-  const cancel = (): void => controller.abort();
-  process.once('SIGINT', cancel);
-  try {
-    const outcome = await castBook(
-      { engine: core.engine, voices: core.voices, dataDir },
-      { input, ...(level ? { chapterLevel: level } : {}) },
-      controller.signal,
+  let shown = -CAST_PROGRESS_STEP;
+  const outcome = await castBook(
+    { engine: core.engine, voices: core.voices, dataDir },
+    { input, ...(level ? { chapterLevel: level } : {}) },
+    signal,
+    (progress) => {
+      if (progress < shown + CAST_PROGRESS_STEP || progress >= 100) return;
+      shown = Math.floor(progress);
+      console.log(`Casting the dialogue: ${shown}%`);
+    },
+  );
+  console.log(`Cast ${outcome.quotes} quoted lines (${outcome.asked} asked of the model) into ${outcome.file}:`);
+  for (const [name, character] of Object.entries(outcome.cast.characters)) {
+    const lines = Object.values(outcome.cast.lines).filter((line) => line.speaker === name).length;
+    console.log(
+      `  ${name} (${character.gender}, ${character.age}): ${character.voice ?? "the book's voice"}, ${lines} line(s)`,
     );
-    console.log(`Cast ${outcome.quotes} quoted lines (${outcome.asked} asked of the model) into ${outcome.file}:`);
-    for (const [name, character] of Object.entries(outcome.cast.characters)) {
-      const lines = Object.values(outcome.cast.lines).filter((line) => line.speaker === name).length;
-      console.log(
-        `  ${name} (${character.gender}, ${character.age}): ${character.voice ?? "the book's voice"}, ${lines} line(s)`,
-      );
-    }
-    return outcome.cast;
-  } finally {
-    process.off('SIGINT', cancel);
   }
+  return outcome.cast;
 }
 
 /** `--verify` and its two settings, checked as flags (the core checks their ranges). */
@@ -132,7 +136,7 @@ function printVerify(summary: VerifySummary): void {
   console.log(`Takes report: ${summary.textFile} (and ${path.basename(summary.reportFile)})`);
 }
 
-/** Runs the export; answers the exit code (130 when cancelled). */
+/** Runs the export; answers the exit code (130 or 143 when Ctrl+C or SIGTERM cancelled it). */
 export async function runAudiobookCommand(
   input: string | undefined,
   flags: AudiobookFlags,
@@ -164,9 +168,9 @@ export async function runAudiobookCommand(
   const { createBookExport, finishBookExport } = await import('../jobs/book-export');
   const out = flags.out;
   const result = await runCliJob(place, {
-    create: async (core) =>
+    create: async (core, signal) =>
       createBookExport(core, {
-        ...(flags.cast === 'auto' ? { cast: await castForBook(core, input, level, dataDir) } : {}),
+        ...(flags.cast === 'auto' ? { cast: await castForBook(core, input, level, dataDir, signal) } : {}),
         origin: 'cli',
         input,
         out,
@@ -184,7 +188,7 @@ export async function runAudiobookCommand(
     cancelled: 'Cancelled; no book was written.',
     noun: 'export',
   });
-  if (result === 'cancelled') return 130;
+  if (result instanceof CliCancelled) return result.exitCode;
   for (const [index, chapter] of result.chapters.entries()) {
     console.log(
       `Chapter ${index + 1}/${result.chapters.length} "${chapter.title}": done, ${chapter.seconds.toFixed(1)} s`,

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { DubMix } from '../engine-api/dub-types';
 import { dubReportLines } from '../engine-api/dub-report';
 import { UsageError } from '../util/usage-error';
+import { CliCancelled } from './cancel-signals';
 import { runCliJob, type CliJobPlace } from './run-cli-job';
 import { styleFlag } from './style-flag';
 
@@ -22,7 +23,7 @@ export interface DubFlags {
   'stt-model'?: string;
 }
 
-/** Runs the dub; answers the exit code (130 when cancelled). */
+/** Runs the dub; answers the exit code (130 or 143 when Ctrl+C or SIGTERM cancelled it). */
 export async function runDubCommand(input: string | undefined, flags: DubFlags, place: CliJobPlace): Promise<number> {
   const { dataDir } = place;
   if (!input) throw new UsageError('Expected "dub <video> --to LANG [--out FILE]".');
@@ -51,7 +52,7 @@ export async function runDubCommand(input: string | undefined, flags: DubFlags, 
     cancelled: 'Cancelled; no dub was written.',
     noun: 'dub',
   });
-  if (result === 'cancelled') return 130;
+  if (result instanceof CliCancelled) return result.exitCode;
   console.log(
     `Wrote ${path.resolve(out)}: ${result.cues} cues dubbed into ${to} (audio track ${result.audioTrack.language}, ${result.audioTrack.mix}), ${result.durationSeconds} s.`,
   );

@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { UsageError } from '../util/usage-error';
+import { CliCancelled } from './cancel-signals';
 import { runCliJob, type CliJobPlace } from './run-cli-job';
 
 export interface EmbedFlags {
@@ -16,7 +17,7 @@ export interface EmbedFlags {
   'replace-language'?: boolean;
 }
 
-/** Runs the embedding; answers the exit code (1 when refused or failed, 130 when cancelled). */
+/** Runs the embedding; answers the exit code (1 when refused or failed, 130 or 143 when cancelled). */
 export async function runEmbedCommand(args: readonly string[], flags: EmbedFlags, place: CliJobPlace): Promise<number> {
   const [video, subtitles] = args;
   if (!video || !subtitles) throw new UsageError('Expected "embed-subtitles <video> <subtitles> --out x.mp4".');
@@ -53,7 +54,7 @@ export async function runEmbedCommand(args: readonly string[], flags: EmbedFlags
     console.error(error instanceof Error ? error.message : String(error));
     return 1;
   }
-  if (result === 'cancelled') return 130;
+  if (result instanceof CliCancelled) return result.exitCode;
   console.log(
     `Wrote ${out}: ${result.subtitleCues} cues as a ${result.subtitleCodec} track (${result.language})${result.title ? ` titled "${result.title}"` : ''}; the video and audio were copied, not re-encoded.`,
   );

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { UsageError } from '../util/usage-error';
+import { CliCancelled } from './cancel-signals';
 import { runCliJob, type CliJobPlace } from './run-cli-job';
 import { styleFlag } from './style-flag';
 
@@ -16,7 +17,7 @@ export interface TranslateFlags {
   style?: string;
 }
 
-/** Runs the translation; answers the exit code (130 when cancelled). */
+/** Runs the translation; answers the exit code (130 or 143 when Ctrl+C or SIGTERM cancelled it). */
 export async function runTranslateCommand(
   input: string | undefined,
   flags: TranslateFlags,
@@ -44,7 +45,7 @@ export async function runTranslateCommand(
     cancelled: 'Cancelled; no translation was written.',
     noun: 'translation',
   });
-  if (result === 'cancelled') return 130;
+  if (result instanceof CliCancelled) return result.exitCode;
   console.log(
     `Wrote ${path.resolve(out)}: ${result.cues} cues translated with ${result.model} (${result.tokensPerSecond} tokens/s).`,
   );

@@ -1,7 +1,7 @@
 /**
  * `node dist/cli.js voices clone <clip> --name N [--text "..."] [--language L] [--yes-consent] | mix --kokoro
  * a:0.6,b:0.4 --name N | list [--all] | remove <name|id>`: voices of your own. Results to stdout, errors to
- * stderr; exit code 0 on success, 1 on failure, 2 for a usage error.
+ * stderr; exit code 0 on success, 1 on failure, 2 for a usage error, 130 or 143 when Ctrl+C or SIGTERM cancelled a clone.
  */
 import { parseArgs } from 'node:util';
 import type { EngineConfig } from '../engine-api/engine-config';
@@ -11,6 +11,7 @@ import { createVoiceLibrary } from '../voices/library';
 import { listOwnVoices, removeOwnVoice } from '../voices/own-voices';
 import { mixKokoroVoice, parseMix } from '../voices/voice-mix';
 import { describeThrown, silentLogger } from '../util/log';
+import { CancelSignals } from './cancel-signals';
 import { failureText } from './failure-text';
 
 export const VOICES_USAGE = `Usage:
@@ -103,11 +104,14 @@ export async function runVoicesCommand(
         log: silentLogger,
         config: options.engineConfig,
       });
+      // Ctrl+C or SIGTERM cancels the clone, which removes its staging folder, rather than ending the process in it.
+      const cancel = new CancelSignals();
       try {
         const voice = await cloneVoice(engine, library, dataDir, {
           clip: rest[0],
           name: values.name,
           consent: true,
+          signal: cancel.signal,
           ...(values.text ? { text: values.text } : {}),
           ...(values.language ? { language: values.language } : {}),
         });
@@ -115,7 +119,12 @@ export async function runVoicesCommand(
           `Cloned ${voice.name} from ${voice.speechSeconds} s of speech: ${voice.id}\nReference text: ${voice.text}\n`,
         );
         return 0;
+      } catch (error) {
+        if (!cancel.signal.aborted) throw error;
+        err.write('Cancelled; no voice was saved.\n');
+        return cancel.exitCode;
       } finally {
+        cancel.dispose();
         await engine.close();
       }
     }

@@ -3,10 +3,11 @@
  * refused with the same coded errors and messages, but with origin 'editor', so the HTTP API never sees
  * them, and with media read from a local file instead of an upload.
  */
-import { copyFile, stat } from 'node:fs/promises';
+import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ApiError, hasCode, invalidRequest } from '../contract/errors';
+import { ApiError, hasCode } from '../contract/errors';
 import { storedInputName } from '../contract/media-types';
+import { requireRegularFile } from '../local-files/user-files';
 import type { LexiconEntry, SttOptions, TtsRequest } from '../contract/types';
 import { compileValidators, type Validators } from '../contract/validation';
 import { admitStt, admitTts, checkSttFields, installedSttModels, type AdmittedTts } from '../jobs/admission';
@@ -185,8 +186,7 @@ export class EditorJobs {
   async createStt(request: EditorSttRequest): Promise<JobRecord> {
     const { file, model: chosenModel, ...fields } = request;
     const source = path.resolve(file);
-    const info = await stat(source).catch(() => undefined);
-    if (!info?.isFile()) throw invalidRequest(`file: there is no media file ${source}`);
+    const info = await requireRegularFile(source, 'media file');
     // The options as a form would send them, so that admission reads them exactly as it reads an upload's.
     const form = Object.fromEntries(
       Object.entries(fields)

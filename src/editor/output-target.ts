@@ -5,6 +5,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { isSameFile } from '../local-files/user-files';
 
 const exists = (file: string): Promise<boolean> =>
   stat(file).then(
@@ -29,7 +30,8 @@ export async function firstFreeName(file: string): Promise<string> {
 /**
  * The file to write, or undefined when the user cancelled. `overwrite: true` skips the question (for
  * callers that already asked, and for tests). The question is a quick pick, like the questions before it.
- * A file in `protectedFiles` is never offered for replacing: the next free name is used instead.
+ * A file in `protectedFiles` (an input of the command, however linked or spelled) is never offered for replacing:
+ * the next free name is used instead.
  */
 export async function chooseOutputFile(
   wanted: string,
@@ -37,8 +39,7 @@ export async function chooseOutputFile(
   protectedFiles: readonly string[] = [],
 ): Promise<string | undefined> {
   // A file the source depends on (a subtitle's own recording) is never replaced, not even when asked.
-  const isProtected = protectedFiles.some((file) => path.resolve(file) === path.resolve(wanted));
-  if (isProtected) return firstFreeName(wanted);
+  for (const file of protectedFiles) if (await isSameFile(file, wanted)) return firstFreeName(wanted);
   if (overwrite || !(await exists(wanted))) return wanted;
   const free = await firstFreeName(wanted);
   const choice = await vscode.window.showQuickPick(

@@ -6,6 +6,7 @@ import { copyFile, stat, writeFile } from 'node:fs/promises';
 import { readJobTranscript } from './job-transcript';
 import path from 'node:path';
 import { storedInputName } from '../contract/media-types';
+import { requireRegularFile } from '../local-files/user-files';
 import type { SttResult } from '../contract/types';
 import { compileValidators, type Validators } from '../contract/validation';
 import type { Transcript } from '../subtitles/types';
@@ -42,6 +43,7 @@ export async function createAlignJob(
   request: Omit<AlignRequest, 'signal' | 'onJob'>,
 ): Promise<JobRecord> {
   validators ??= compileValidators();
+  await requireRegularFile(request.media, 'media file');
   return jobs.createAlignJobWith(request.origin, async (_id, dir) => {
     const admitted = admitAlignment(validators!, request.language ? { language: request.language } : {}, {
       originalName: request.scriptName,

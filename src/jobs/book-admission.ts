@@ -19,7 +19,8 @@ import { admitSsml } from './ssml-admission';
 import { BOOK_SAMPLE_RATE } from '../audiobook/book-plan';
 import { selectChapters } from '../audiobook/chapter-selection';
 import type { ChapterParagraph } from '../audiobook/manuscript';
-import { ManuscriptError } from '../audiobook/manuscript-files';
+import { ManuscriptError, manuscriptFiles } from '../audiobook/manuscript-files';
+import { refuseOutputOverInput } from '../local-files/user-files';
 import { chapterPassages } from '../audiobook/passages';
 import type { CastFile } from '../cast/cast-file';
 import {
@@ -29,7 +30,7 @@ import {
   sentencesOf,
   type OverlayLevel,
 } from '../audiobook/read-along/package-plan';
-import { readBook } from '../audiobook/read-book';
+import { bookKind, readBook } from '../audiobook/read-book';
 import { MAX_TTS_TEXT } from '../contract/openapi';
 import type { LexiconEntry } from '../contract/types';
 import type { Validators } from '../contract/validation';
@@ -139,6 +140,9 @@ export async function admitBook(
   const acxFolder = request.master === 'acx' && request.format === 'm4b' ? acxFolderFor(out) : undefined;
   if (acxFolder) await checkBookOutput(acxFolder, true);
   const input = path.resolve(request.input);
+  const inputFiles =
+    bookKind(input) === 'manuscript' ? (await manuscriptFiles(input)).map(({ file }) => file) : [input];
+  if (!perChapter) await refuseOutputOverInput(out, inputFiles, 'book');
   const book = await readBook(input, request.chapterLevel);
   const chosen = selectChapters(book.chapters, request.chapters);
   const speakers = { ...book.speakers, ...request.speakers };

@@ -5,7 +5,7 @@
  * an engine process like any other, shows its progress in the Jobs view and is cancelled like any other; a
  * dub that did not finish leaves no partial file behind.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError } from '../contract/errors';
 import { resolveStyle, type SubtitleStyle } from '../contract/subtitle-style';
@@ -13,6 +13,8 @@ import { DUB_MIXES, type DubMix, type DubResult, type DubVoiceChoices } from '..
 import { DUB_CONTAINERS } from '../contract/media-types';
 import { resolveLanguageModel } from '../models/language-models';
 import { parseSubtitles, SubtitleError } from '../subtitles/parse';
+import { isKnownLanguageTag } from '../translate/language-tags';
+import { checkOutputFile, requireRegularFile } from '../local-files/user-files';
 import { voiceQuality } from '../voices/best-voice';
 import { languageTagStartsWith } from '../voices/language-tag';
 import type { VoiceEntry } from '../voices/voice-entry';
@@ -56,8 +58,6 @@ export class DubRefusal extends ApiError {
   }
 }
 
-const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
-
 /** The file name of a dub beside its video: `talk.mp4` in German is `talk.de.mp4`. */
 export function dubbedName(input: string, to: string): string {
   const extension = path.extname(input);
@@ -95,6 +95,7 @@ async function readSubtitles(file: string): Promise<{ text: string; format: 'srt
   const format = path.extname(file).slice(1).toLowerCase();
   if (format !== 'srt' && format !== 'vtt')
     throw new DubRefusal(`Only .srt and .vtt subtitles can be dubbed from, not "${path.basename(file)}".`);
+  await requireRegularFile(file, 'subtitle file');
   const text = (
     await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
       throw new DubRefusal(`The subtitle file ${file} cannot be read (${error.code ?? error.message}).`);
@@ -135,22 +136,23 @@ export async function createDubJob(
   voices: DubVoiceSource,
   request: DubRequest,
 ): Promise<JobRecord> {
-  if (!LANGUAGE_TAG.test(request.to))
-    throw new DubRefusal(`The language to dub into must be a tag such as de or pt-BR, not "${request.to}".`);
-  if (request.from !== undefined && !LANGUAGE_TAG.test(request.from))
-    throw new DubRefusal(`The source language must be a tag such as en, not "${request.from}".`);
+  if (!isKnownLanguageTag(request.to))
+    throw new DubRefusal(
+      `The language to dub into must be a known language tag such as de or pt-BR, not "${request.to}".`,
+    );
+  if (request.from !== undefined && !isKnownLanguageTag(request.from))
+    throw new DubRefusal(`The source language must be a known language tag such as en, not "${request.from}".`);
   const mix = request.mix ?? 'duck';
   if (!DUB_MIXES.includes(mix))
     throw new DubRefusal(`The mix must be ${DUB_MIXES.join(' or ')}, not "${String(mix)}".`);
   const input = path.resolve(request.input);
   const out = path.resolve(request.out);
-  if (input === out) throw new DubRefusal('The dub would overwrite its video: choose another output file.');
   if (!DUB_CONTAINERS.includes(path.extname(out).toLowerCase()))
     throw new DubRefusal(
       `A dub is written as ${DUB_CONTAINERS.join(', ')}: name the output so (not "${path.basename(out)}").`,
     );
-  const found = await stat(input).catch(() => undefined);
-  if (!found?.isFile()) throw new DubRefusal(`The video ${input} cannot be read.`);
+  await requireRegularFile(input, 'video');
+  await checkOutputFile(out, [input, ...(request.subtitles ? [request.subtitles] : [])], 'dub');
   const subtitles = request.subtitles ? await readSubtitles(path.resolve(request.subtitles)) : undefined;
   const choices = dubVoiceChoices(voices.entries(), request.to);
   if (choices.female.length + choices.male.length + choices.other.length === 0) {

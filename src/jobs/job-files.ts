@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { EngineTask } from '../engine-api/protocol';
 import { jobKindOf } from './kinds';
 import { JOB_LEXICON_FILE } from './kinds/tts';
+import { FOLDER_RECORD_FILE } from './store-rebuild';
 import type { JobRecord } from './types';
 
 // Each kind names its own files (src/jobs/kinds/); the lexicon's is kept through every end of a job.
@@ -35,14 +36,14 @@ export class JobFiles {
   }
 
   /**
-   * Removes everything in the job's folder except its finished output and the lexicon entries it spoke with
-   * (inputs, partial files go): the entries stay readable with the job, as they were when the store held them.
+   * Removes everything in the job's folder except its finished output, the lexicon entries it spoke with and
+   * the store's copy of its record (inputs, partial files go): the entries stay readable with the job, as they were when the store held them.
    */
   async keepOnlyOutput(job: JobRecord): Promise<void> {
     const names = await fs.readdir(this.dir(job.id)).catch(() => [] as string[]);
     await Promise.all(
       names
-        .filter((name) => name !== job.outputFile && name !== JOB_LEXICON_FILE)
+        .filter((name) => name !== job.outputFile && name !== JOB_LEXICON_FILE && name !== FOLDER_RECORD_FILE)
         .map((name) => fs.rm(path.join(this.dir(job.id), name), { recursive: true, force: true })),
     );
   }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { monotonicNow } from '../util/monotonic-clock';
 import { EventEmitter } from 'node:events';
 import { ApiError } from '../contract/errors';
 import type { LexiconEntry } from '../contract/types';
@@ -275,7 +276,7 @@ export class JobService extends EventEmitter {
       backend: null,
       result: null,
       error: null,
-      createdAt: Date.now(),
+      createdAt: monotonicNow(),
       startedAt: null,
       finishedAt: null,
       origin,

@@ -13,12 +13,17 @@ export class Journal {
   private chain: Promise<void> = Promise.resolve();
   private pending: string[] = [];
   lines = 0;
+  /** The bytes of complete lines: where the next append goes once a failed one left part of its line behind. */
+  private completeBytes = 0;
+  /** A write failed, perhaps after writing part of its lines (a full disk): the tail is cut before the next one. */
+  private tornTail = false;
 
   constructor(readonly file: string) {}
 
   /**
-   * Reads every complete entry. A line cut short by a crash (only ever the last one) is dropped quietly;
-   * any other line that is not a valid entry is counted in `damaged`, so the store can say so.
+   * Reads every complete entry. A line cut short by a crash (only ever the last one) is dropped quietly and
+   * cut from the file, so the next append starts a line of its own instead of being glued to it; any other
+   * line that is not a valid entry is counted in `damaged`, so the store can say so.
    */
   async readAll(): Promise<{ entries: JournalEntry[]; damaged: number }> {
     // A journal swapped for a link (or a device, a FIFO) is not ours: the store moves it aside rather than
@@ -32,6 +37,7 @@ export class Journal {
     });
     const entries: JournalEntry[] = [];
     let damaged = 0;
+    let endsWithEntry = false;
     const lines = text.split('\n');
     for (const [index, line] of lines.entries()) {
       if (!line) continue;
@@ -45,8 +51,14 @@ export class Journal {
       }
       if (isJournalEntry(entry)) entries.push(entry);
       else damaged++;
+      endsWithEntry = index === lines.length - 1 && isJournalEntry(entry);
     }
     this.lines = entries.length;
+    // A last entry whole but for its newline (the crash came between the two) is kept, and its line ended.
+    if (endsWithEntry) await writeNoFollow(this.file, '\n', constants.O_APPEND);
+    const complete = endsWithEntry ? `${text}\n` : text.slice(0, text.lastIndexOf('\n') + 1);
+    this.completeBytes = Buffer.byteLength(complete, 'utf8');
+    this.tornTail = complete.length < text.length;
     return { entries, damaged };
   }
 
@@ -66,6 +78,8 @@ export class Journal {
       await this.writePending();
       await writeSnapshot();
       await writeNoFollow(this.file, '', constants.O_TRUNC);
+      this.completeBytes = 0;
+      this.tornTail = false;
       this.lines = this.pending.length;
     });
   }
@@ -74,7 +88,14 @@ export class Journal {
     if (this.pending.length === 0) return;
     const batch = this.pending.join('');
     this.pending = [];
-    await writeNoFollow(this.file, batch, constants.O_APPEND);
+    try {
+      await writeNoFollow(this.file, batch, constants.O_APPEND, this.tornTail ? this.completeBytes : undefined);
+    } catch (error) {
+      this.tornTail = true;
+      throw error;
+    }
+    this.tornTail = false;
+    this.completeBytes += Buffer.byteLength(batch, 'utf8');
   }
 
   /** Runs `step` after the previous one, whether that one failed or not; the caller sees its own failure. */
@@ -90,10 +111,14 @@ export class Journal {
   }
 }
 
-/** Appends to or truncates the journal itself, never a file a link at its name points to (ELOOP instead). */
-async function writeNoFollow(file: string, text: string, mode: number): Promise<void> {
+/**
+ * Appends to or truncates the journal itself, never a file a link at its name points to (ELOOP instead);
+ * `cutTo`: first cut the file to this many bytes (a torn tail).
+ */
+async function writeNoFollow(file: string, text: string, mode: number, cutTo?: number): Promise<void> {
   const handle = await fs.open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | mode, 0o644);
   try {
+    if (cutTo !== undefined) await handle.truncate(cutTo);
     await handle.writeFile(text, 'utf8');
   } finally {
     await handle.close();

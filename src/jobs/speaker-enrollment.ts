@@ -2,6 +2,7 @@
  * Enrolling, removing and listing known speakers (src/voices/known-speakers.ts): the clip's voice is
  * computed in an engine process; the name is checked, and refused when taken, before any engine work.
  */
+import { requireRegularFile } from '../local-files/user-files';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { ApiError } from '../contract/errors';
@@ -40,6 +41,7 @@ export async function enrollSpeaker(
       `A speaker named ${JSON.stringify(name)} is already enrolled: remove it first, or choose another name.`,
     );
   }
+  await requireRegularFile(clip, 'recording');
   const outcome = await engine.run(
     `enroll-${randomUUID()}`,
     {

@@ -1,3 +1,4 @@
+import { monotonicNow } from '../util/monotonic-clock';
 import type { JobRecord, JobStatus } from './types';
 
 /**
@@ -81,16 +82,24 @@ export function transitionMarks(
 
 export type TransitionDetails = Partial<Pick<JobRecord, 'result' | 'error' | 'backend' | 'outputFile' | 'phase'>>;
 
-/** The record after moving to `to`, with the timestamps, phase and progress that move implies. */
+/**
+ * The record after moving to `to`, with the timestamps, phase and progress that move implies. The times
+ * never run backwards (a clock set back between two runs): a job starts no earlier than it was created and
+ * finishes no earlier than it started.
+ */
 export function transition(
   job: JobRecord,
   to: JobStatus,
   details: TransitionDetails = {},
-  now = Date.now(),
+  now = monotonicNow(),
 ): JobRecord {
   if (!canTransition(job.status, to)) throw new IllegalTransitionError(job.status, to);
   const { phase, result, ...rest } = details;
-  const moved: JobRecord = { ...job, ...rest, status: to, ...transitionMarks([to], phase ?? undefined, now) };
+  const marks = transitionMarks([to], phase ?? undefined, now);
+  if (marks.startedAt !== undefined) marks.startedAt = Math.max(marks.startedAt, job.createdAt);
+  if (marks.finishedAt !== undefined)
+    marks.finishedAt = Math.max(marks.finishedAt, marks.startedAt ?? job.startedAt ?? job.createdAt);
+  const moved: JobRecord = { ...job, ...rest, status: to, ...marks };
   // The engine answers the task the record's kind built (src/jobs/kinds/), so its result is of that kind.
   return result === undefined ? moved : ({ ...moved, result } as JobRecord);
 }

@@ -1,9 +1,11 @@
 import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import type { Logger } from '../util/log';
 import { Journal, type JournalEntry } from './journal';
 import { isJobRecord, recordProblem, upgradeStored, withDefaults } from './record-check';
+import { rebuildJobs, readSnapshot, writeFolderRecord } from './store-rebuild';
 import { replayStore } from './store-replay';
 import { isActive, type JobRecord } from './types';
 
@@ -36,30 +38,26 @@ export class JobStore {
     private readonly db: Low<StoreData>,
     private readonly journal: Journal,
     jobs: Map<string, JobRecord>,
+    private readonly jobsDir: string,
   ) {
     this.committed = jobs;
   }
 
   /**
-   * Opens the store and never throws over what it finds on disk: a snapshot or journal that cannot be read
-   * is moved aside (`<name>.damaged-<time>`), one with damaged records is copied aside and the damaged
-   * records are left out; each case is logged with the name of the copy.
+   * Opens the store and never throws over what it finds on disk but for one case: a snapshot or journal that
+   * cannot be read is kept aside (`<name>.damaged-<time>`), one with damaged records is copied aside and the
+   * damaged records are left out; each case is logged with the name of the copy. A snapshot that cannot be
+   * read is rebuilt from the journal and the records the job folders keep (`jobsDir`, by default `jobs`
+   * beside the snapshot); when a job folder holds no record, it throws UnrebuildableStoreError, leaving the
+   * snapshot in place, rather than start without jobs whose files are on disk.
    */
-  static async open(file: string, log: Logger): Promise<JobStore> {
+  static async open(file: string, log: Logger, jobsDir = path.join(path.dirname(file), 'jobs')): Promise<JobStore> {
     const db = new Low<StoreData>(new JSONFile<StoreData>(file), { version: 1, jobs: [] });
-    try {
-      await db.read();
-      if (!Array.isArray(db.data?.jobs)) throw new Error('it has no list of jobs');
-    } catch (error) {
-      const kept = await keepAside(file, 'move');
-      log.error(
-        `The job store ${file} could not be read (${(error as Error).message}); ${kept} and started without its jobs.`,
-      );
-      db.data = { version: 1, jobs: [] };
-    }
-    const valid = db.data.jobs.filter(isJobRecord);
-    const invalid = db.data.jobs.length - valid.length;
-    const firstProblem = invalid > 0 ? recordProblem(db.data.jobs.find((job) => !isJobRecord(job))) : undefined;
+    const snapshot = await readSnapshot(file);
+    const stored = 'jobs' in snapshot ? snapshot.jobs : [];
+    const valid = stored.filter(isJobRecord);
+    const invalid = stored.length - valid.length;
+    const firstProblem = invalid > 0 ? recordProblem(stored.find((job) => !isJobRecord(job))) : undefined;
     const journal = new Journal(`${file}.journal`);
     let entries: JournalEntry[] = [];
     try {
@@ -75,10 +73,20 @@ export class JobStore {
         `The job journal ${journal.file} could not be read (${(error as Error).message}); ${kept} and started without its changes.`,
       );
     }
-    const replayed = replayStore(
-      valid.map(upgradeStored),
-      entries.map((entry) => ('put' in entry ? { put: upgradeStored(entry.put) } : entry)),
-    );
+    entries = entries.map((entry) => ('put' in entry ? { put: upgradeStored(entry.put) } : entry));
+    if ('damage' in snapshot) {
+      const kept = await keepAside(file, 'copy');
+      const rebuilt = await rebuildJobs(file, jobsDir, entries);
+      const jobs = new Map(rebuilt.jobs.map((job) => [job.id, withDefaults(upgradeStored(job))]));
+      const store = new JobStore(db, journal, jobs, jobsDir);
+      // The rebuilt jobs become the snapshot, and the journal they include is emptied.
+      await store.flush();
+      log.error(
+        `The job store ${file} could not be read (${snapshot.damage}); ${kept} and rebuilt ${jobs.size} jobs from the journal and ${rebuilt.fromFolders} job folders.`,
+      );
+      return store;
+    }
+    const replayed = replayStore(valid.map(upgradeStored), entries);
     if (invalid + replayed.duplicates > 0) {
       const kept = await keepAside(file, 'copy');
       const what = [
@@ -98,7 +106,7 @@ export class JobStore {
       );
     }
     for (const [id, job] of replayed.jobs) replayed.jobs.set(id, withDefaults(job));
-    return new JobStore(db, journal, replayed.jobs);
+    return new JobStore(db, journal, replayed.jobs, jobsDir);
   }
 
   get(id: string): JobRecord | undefined {
@@ -168,6 +176,8 @@ export class JobStore {
     this.progressed.delete(id);
     try {
       await this.append([{ put: next }]);
+      // The copy a damaged snapshot is rebuilt from; the journal already holds the change, so a failure here loses nothing.
+      await writeFolderRecord(this.jobsDir, next).catch(() => undefined);
     } finally {
       const left = (this.pendingWrites.get(id) ?? 1) - 1;
       if (left === 0) {

@@ -12,6 +12,8 @@ import { resolveStyle, type SubtitleStyle } from '../contract/subtitle-style';
 import type { TranslateResult } from '../engine-api/protocol';
 import { resolveLanguageModel } from '../models/language-models';
 import { parseSubtitles, SubtitleError } from '../subtitles/parse';
+import { isKnownLanguageTag } from '../translate/language-tags';
+import { checkOutputFile, requireRegularFile } from '../local-files/user-files';
 import type { JobService } from './job-service';
 import { jobKindOf } from './kinds';
 import { translateKind } from './kinds/translate';
@@ -39,8 +41,6 @@ export class TranslateRefusal extends ApiError {
   }
 }
 
-const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
-
 /** The file name of a translation beside its source: `talk.srt` in German is `talk.de.srt`. */
 export function translatedName(input: string, to: string): string {
   const extension = path.extname(input);
@@ -56,18 +56,18 @@ export async function createTranslateJob(
   const format = path.extname(request.input).slice(1).toLowerCase();
   if (format !== 'srt' && format !== 'vtt')
     throw new TranslateRefusal(`Only .srt and .vtt files can be translated, not "${path.basename(request.input)}".`);
-  if (!LANGUAGE_TAG.test(request.to))
+  if (!isKnownLanguageTag(request.to))
     throw new TranslateRefusal(
-      `The language to translate into must be a tag such as de or pt-BR, not "${request.to}".`,
+      `The language to translate into must be a known language tag such as de or pt-BR, not "${request.to}".`,
     );
-  if (request.from !== undefined && !LANGUAGE_TAG.test(request.from))
-    throw new TranslateRefusal(`The source language must be a tag such as en, not "${request.from}".`);
+  if (request.from !== undefined && !isKnownLanguageTag(request.from))
+    throw new TranslateRefusal(`The source language must be a known language tag such as en, not "${request.from}".`);
   const input = path.resolve(request.input);
   const out = path.resolve(request.out);
-  if (input === out)
-    throw new TranslateRefusal('The translation would overwrite its source: choose another output file.');
   if (path.extname(out).toLowerCase() !== `.${format}`)
     throw new TranslateRefusal(`The translation of a .${format} file is written as .${format}: name the output so.`);
+  await requireRegularFile(input, 'subtitle file');
+  await checkOutputFile(out, [input], 'translation');
   const source = await readFile(input, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new TranslateRefusal(`The subtitle file ${input} cannot be read (${error.code ?? error.message}).`);
   });

@@ -4,6 +4,7 @@
  * recorded, the folder becomes a `cloned` voice that uses the installed ZipVoice model. Two steps, so the
  * editor can show the recognized text for correction before anything is saved.
  */
+import { requireRegularFile } from '../local-files/user-files';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { EngineHost } from './engine-host';
@@ -59,6 +60,7 @@ export async function prepareReference(
   options: { text?: string; language?: string; signal?: AbortSignal } = {},
 ): Promise<PreparedReference> {
   requireZipVoice(dataDir);
+  await requireRegularFile(clip, 'recording');
   const text = options.text?.trim();
   const recognizer = text ? undefined : (await listSttModels(dataDir))[0];
   if (!text && !recognizer) {

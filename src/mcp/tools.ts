@@ -22,6 +22,7 @@ import { renderTranscript } from '../subtitles/render';
 import { readJobTranscript } from '../jobs/job-transcript';
 import { allowedFolders, confineInput, confineOutput, writeConfined } from '../local-files/confined-paths';
 import { readMediaSignature } from '../local-files/media-signature';
+import { refuseOutputOverInput } from '../local-files/user-files';
 import { MAX_UPLOAD_BYTES, tooLarge } from '../http/upload/receive-upload';
 
 /** What the tools need of the server: the same dependencies as the HTTP app. */
@@ -161,7 +162,10 @@ export function speechTools(deps: McpDeps, clientRoots: ClientRoots = async () =
           `path: ${input.path} is not a media file (no audio or video container Speech Studio reads)`,
         );
       const target = input.outputPath;
-      if (target) await confineOutput(target, allowed, input.overwrite ?? false);
+      if (target) {
+        await confineOutput(target, allowed, input.overwrite ?? false);
+        await refuseOutputOverInput(target, [source.path], 'transcript');
+      }
       const format = input.format ?? 'txt';
       const installed = await installedSttModels(deps.dataDir);
       requireSttModel(installed);

@@ -87,7 +87,11 @@ describe('an audiobook export is a book job', () => {
         'no book and no partial file',
       );
       // The engine ended mid-paragraph; the next book job runs in a fresh one.
-      assert.deepEqual(await readdir(t.server.jobs.files.dir(job.id)), [], 'the job folder holds nothing');
+      assert.deepEqual(
+        await readdir(t.server.jobs.files.dir(job.id)),
+        ['job.json'],
+        'the job folder holds nothing but its record',
+      );
     },
   );
 

@@ -111,9 +111,9 @@ describe('cli.js translate (the tiny random GGUF model, through the job core and
     assert.match(noModel.stderr, /No language model is installed/);
     const badTag = await runCli(['translate', input, '--to', 'not a tag', '--data-dir', dataDir]);
     assert.equal(badTag.code, 1);
-    assert.match(badTag.stderr, /must be a tag such as de/);
+    assert.match(badTag.stderr, /must be a known language tag such as de/);
     const same = await runCli(['translate', input, '--to', 'de', '--out', input, '--data-dir', dataDir]);
-    assert.match(same.stderr, /would overwrite its source/);
+    assert.match(same.stderr, /would replace the input/);
     await writeFile(path.join(dir, 'broken.srt'), '1\nnot a time\nhello\n\n');
     const broken = await runCli(['translate', path.join(dir, 'broken.srt'), '--to', 'de', '--data-dir', dataDir]);
     assert.equal(broken.code, 1);

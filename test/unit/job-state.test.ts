@@ -65,6 +65,15 @@ describe('job state machine', () => {
 });
 
 describe("what a move implies, for the local store and the relay's rows alike", () => {
+  it('never stamps a job finished before it started, or started before it was created, when the clock went back', () => {
+    const started = transition({ ...job('queued'), createdAt: 5000 }, 'loading_model', {}, 4000);
+    assert.equal(started.startedAt, 5000);
+    const running = transition(started, 'processing', {}, 6000);
+    const ended = transition(running, 'succeeded', { outputFile: 'output.wav' }, 1000);
+    assert.equal(ended.finishedAt, 5000);
+    assert.ok(ended.finishedAt >= ended.startedAt!);
+  });
+
   it('finds the shortest legal path through loading_model and processing', () => {
     assert.deepEqual(legalPath('queued', 'queued'), []);
     assert.deepEqual(legalPath('queued', 'processing'), ['loading_model', 'processing']);

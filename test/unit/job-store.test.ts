@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { promises as fsPromises } from 'node:fs';
 import { appendFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -110,6 +111,51 @@ describe('JobStore', () => {
     await appendFile(`${file}.journal`, '{"put":{"id":"t","status":"proc');
     const reopened = await JobStore.open(file, silentLogger);
     assert.equal(reopened.get('t')?.status, 'loading_model');
+  });
+
+  it('cuts a line torn by a crash before the next append, so the change after the restart is not glued to it', async () => {
+    const file = await storeFile();
+    const store = await JobStore.open(file, silentLogger);
+    await store.insert(record('g'));
+    await store.update('g', (j) => transition(j, 'loading_model'));
+    await appendFile(`${file}.journal`, '{"put":{"id":"g","status":"proc');
+    const restarted = await JobStore.open(file, silentLogger);
+    await restarted.update('g', (j) => transition(j, 'failed', { error: 'stopped' }));
+    const log = errorLog();
+    const again = await JobStore.open(file, log);
+    assert.equal(again.get('g')?.status, 'failed', 'the last change survives the next restart');
+    assert.deepEqual(log.errors, []);
+    assert.deepEqual(await damagedCopies(file), []);
+  });
+
+  it('cuts what a failed append left of its line (a full disk) before the next append', async () => {
+    const file = await storeFile();
+    const store = await JobStore.open(file, silentLogger);
+    await store.insert(record('d'));
+    const realOpen = fsPromises.open;
+    // The disk fills in the middle of the line: part of it is written, then the write fails.
+    fsPromises.open = async (...args: Parameters<typeof realOpen>) => {
+      const handle = await realOpen(...args);
+      const write = handle.writeFile.bind(handle);
+      handle.writeFile = async (data) => {
+        await write(String(data).slice(0, 25));
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      };
+      return handle;
+    };
+    try {
+      await assert.rejects(
+        store.update('d', (j) => transition(j, 'loading_model')),
+        /ENOSPC/,
+      );
+    } finally {
+      fsPromises.open = realOpen;
+    }
+    await store.update('d', (j) => transition(j, 'failed', { error: 'the disk was full' }));
+    const log = errorLog();
+    const reopened = await JobStore.open(file, log);
+    assert.equal(reopened.get('d')?.status, 'failed');
+    assert.deepEqual(log.errors, []);
   });
 
   it('folds a long journal into the snapshot and keeps every job across the fold', async () => {

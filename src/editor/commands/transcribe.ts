@@ -64,7 +64,9 @@ export async function transcribeMediaFile(
     models: await services.editorJobs.sttModelNames(),
   });
   if (!options) return undefined;
-  const target = await chooseOutputFile(besideSource(uri.fsPath, FORMAT_EXTENSIONS[options.format]), args.overwrite);
+  const target = await chooseOutputFile(besideSource(uri.fsPath, FORMAT_EXTENSIONS[options.format]), args.overwrite, [
+    uri.fsPath,
+  ]);
   if (!target) return undefined;
 
   const job = await runWithProgress(services.controller, `Transcribing ${path.basename(uri.fsPath)}`, () =>

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { invalidRequest } from '../../contract/errors';
 import { EMBED_CONTAINERS } from '../../contract/media-types';
 import type { EmbedSubtitlesResult } from '../../engine-api/protocol';
+import { checkOutputFile, requireRegularFile } from '../../local-files/user-files';
 import { subtitleFormatOfPath } from '../../subtitles/scan';
 import { languageFromFileName, trackLanguage } from '../../subtitles/subtitle-language';
 import { isLocalOrigin, isSafeFileName, isString } from './checks';
@@ -53,13 +54,15 @@ async function admit(job: NewEmbedJob, copyTo: (name: string) => string): Promis
     throw invalidRequest(
       `Subtitles can be embedded in ${EMBED_CONTAINERS.join(', ')} files, not ${path.extname(out) || 'a file without an extension'}.`,
     );
-  if (out === video) throw invalidRequest('The copy must go to a new file, not over the video.');
   if (!subtitleFormatOfPath(subtitles))
     throw invalidRequest(
       `${path.basename(subtitles)} is not a subtitle file this can read (.srt, .vtt, .ass, .ssa, .ttml, .dfxp, .sbv).`,
     );
   if (job.title !== undefined && (job.title.length > 200 || /[\r\n]/.test(job.title)))
     throw invalidRequest("The subtitle track's title must be one line of at most 200 characters.");
+  await requireRegularFile(video, 'video');
+  await requireRegularFile(subtitles, 'subtitle file');
+  await checkOutputFile(out, [video, subtitles], 'copy');
   const subtitlesFile = `subtitles${path.extname(subtitles).toLowerCase()}`;
   await fs.copyFile(subtitles, copyTo(subtitlesFile)).catch((error: NodeJS.ErrnoException) => {
     throw invalidRequest(`The subtitle file ${subtitles} cannot be read (${error.code ?? error.message}).`);
