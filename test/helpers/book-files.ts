@@ -3,7 +3,7 @@
  * two chapters in one document split by a fragment link, inline markup inside and across sentences), an
  * EPUB 2 (NCX, XHTML 1.1 doctype, named entities) and a DOCX (headings as chapters), each zipped with fflate.
  */
-import { strToU8, zipSync, type Zippable } from 'fflate';
+import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
 
 const CONTAINER = `<?xml version="1.0"?>
 <container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
@@ -178,4 +178,27 @@ ${p('The wind rose &amp; the sea grew loud.')}
       `<?xml version="1.0" encoding="UTF-8"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Harbour Tales</dc:title><dc:creator>Ann Writer</dc:creator></cp:coreProperties>`,
     ),
   });
+}
+
+/**
+ * A book whose archive names are rewritten as careless or hostile zip tools write them: `absolute` puts a
+ * `/` before every name (and `./` inside the META-INF ones), `climbing` moves the package under `../../evil/`
+ * (container.xml pointing there) and adds a `META-INF/../../../` entry.
+ */
+export function makeRenamedEpub(bytes: Uint8Array, how: 'absolute' | 'climbing'): Uint8Array {
+  const files = unzipSync(bytes);
+  const renamed: Record<string, Uint8Array> = {};
+  for (const [name, content] of Object.entries(files)) {
+    if (name === 'mimetype') continue;
+    if (how === 'absolute') renamed[`/${name.replace(/^META-INF\//, 'META-INF/./')}`] = content;
+    else if (name === 'META-INF/container.xml')
+      renamed[name] = strToU8(strFromU8(content).replace('full-path="OEBPS/', 'full-path="../../evil/'));
+    else renamed[name.replace(/^OEBPS\//, '../../evil/')] = content;
+  }
+  if (how === 'climbing') renamed['META-INF/../../../evil.txt'] = strToU8('written outside the book');
+  else
+    renamed['/META-INF/./container.xml'] = strToU8(
+      strFromU8(files['META-INF/container.xml']).replace('full-path="OEBPS/', 'full-path="/OEBPS/'),
+    );
+  return epubZip(renamed);
 }

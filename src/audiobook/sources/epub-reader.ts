@@ -10,7 +10,7 @@ import { isMatter, placeMatter, type Matter } from './book-matter';
 import type { ChapterParagraph } from '../manuscript';
 import { markSentences, type MarkedDocument } from './xhtml-sentences';
 import { attr, childElements, descendants, first, parseXml, textOf, type XmlElement } from './xml-tree';
-import { hrefFragment, resolveHref, ZipEntries } from './zip-entries';
+import { hrefFragment, normalizeEntryName, resolveHref, ZipEntries } from './zip-entries';
 
 export interface ManifestItem {
   id: string;
@@ -116,7 +116,8 @@ export function readEpub(bytes: Uint8Array, source: string): EpubBook {
   if (!archive.has('META-INF/container.xml'))
     throw new ManuscriptError(`${source} is not an EPUB: it has no META-INF/container.xml.`);
   const rootfile = first(parseXml(archive.text('META-INF/container.xml')), 'rootfile');
-  const packagePath = rootfile && attr(rootfile, 'full-path');
+  const fullPath = rootfile && attr(rootfile, 'full-path');
+  const packagePath = fullPath && normalizeEntryName(fullPath);
   if (!packagePath || !archive.has(packagePath))
     throw new ManuscriptError(`${source} names no package document that it holds.`);
   const opf = parseXml(archive.text(packagePath));
