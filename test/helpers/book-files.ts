@@ -202,3 +202,41 @@ export function makeRenamedEpub(bytes: Uint8Array, how: 'absolute' | 'climbing')
     );
   return epubZip(renamed);
 }
+
+export interface PlainEpubOptions {
+  /** The documents (file names beside the package document) and their XHTML, in manifest order. */
+  documents: Record<string, string>;
+  /** File names in spine order; a name may repeat. All documents, once each, when absent. */
+  spine?: string[];
+  /** The NCX, when the book has one. */
+  ncx?: string;
+  language?: string;
+}
+
+/** A bare EPUB 2 with the documents given, for the tests that probe how much a reader expands. */
+export function makePlainEpub(options: PlainEpubOptions): Uint8Array {
+  const names = Object.keys(options.documents);
+  const id = (name: string): string => `d${names.indexOf(name)}`;
+  const files: Record<string, string> = {
+    'META-INF/container.xml': CONTAINER,
+    'OEBPS/content.opf': `<?xml version="1.0" encoding="UTF-8"?>
+<package xmlns="http://www.idpf.org/2007/opf" version="2.0" unique-identifier="uid">
+  <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
+    <dc:identifier id="uid">urn:uuid:6f1c1a52-9d57-4a0e-8f39-0c7a3b2f1d11</dc:identifier>
+    <dc:title>Plain</dc:title>
+    <dc:language>${options.language ?? 'en'}</dc:language>
+  </metadata>
+  <manifest>
+${options.ncx ? '    <item id="ncx" href="toc.ncx" media-type="application/x-dtbncx+xml"/>\n' : ''}${names.map((name) => `    <item id="${id(name)}" href="${name}" media-type="application/xhtml+xml"/>`).join('\n')}
+  </manifest>
+  <spine${options.ncx ? ' toc="ncx"' : ''}>${(options.spine ?? names).map((name) => `<itemref idref="${id(name)}"/>`).join('')}</spine>
+</package>`,
+  };
+  if (options.ncx) files['OEBPS/toc.ncx'] = options.ncx;
+  for (const [name, text] of Object.entries(options.documents)) files[`OEBPS/${name}`] = text;
+  return epubZip(files);
+}
+
+/** An XHTML document around `body`. */
+export const plainXhtml = (body: string, title = 'Part'): string =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><head><title>${title}</title></head><body>${body}</body></html>`;

@@ -6,6 +6,7 @@
  * read-along book (xhtml-sentences.ts).
  */
 import { ManuscriptError } from '../manuscript-files';
+import { checkDocumentSize, groupByLength, TextBudget, textLength } from './book-bounds';
 import { isMatter, placeMatter, type Matter } from './book-matter';
 import type { ChapterParagraph } from '../manuscript';
 import { markSentences, type MarkedDocument } from './xhtml-sentences';
@@ -54,8 +55,15 @@ interface TocEntry {
 
 const XHTML_TYPES = new Set(['application/xhtml+xml', 'text/html']);
 
+/** An XML entry of the book parsed, once checked not to be too large or too deeply nested to read. */
+function parseEntry(archive: ZipEntries, name: string): XmlElement {
+  const text = archive.text(name);
+  checkDocumentSize(text, `${archive.source} (${name})`);
+  return parseXml(text);
+}
+
 function navEntries(archive: ZipEntries, navPath: string): { toc: TocEntry[]; landmarks: Map<string, string[]> } {
-  const root = parseXml(archive.text(navPath));
+  const root = parseEntry(archive, navPath);
   const navs = descendants(root, 'nav');
   const typeOf = (nav: XmlElement): string[] => (attr(nav, 'epub:type') ?? '').split(/\s+/);
   const tocNav = navs.find((nav) => typeOf(nav).includes('toc'));
@@ -87,7 +95,7 @@ function navEntries(archive: ZipEntries, navPath: string): { toc: TocEntry[]; la
 }
 
 function ncxEntries(archive: ZipEntries, ncxPath: string): TocEntry[] {
-  const root = parseXml(archive.text(ncxPath));
+  const root = parseEntry(archive, ncxPath);
   const navMap = first(root, 'navmap');
   if (!navMap) return [];
   let points = childElements(navMap, 'navpoint');
@@ -115,12 +123,12 @@ export function readEpub(bytes: Uint8Array, source: string): EpubBook {
   const archive = ZipEntries.read(bytes, source);
   if (!archive.has('META-INF/container.xml'))
     throw new ManuscriptError(`${source} is not an EPUB: it has no META-INF/container.xml.`);
-  const rootfile = first(parseXml(archive.text('META-INF/container.xml')), 'rootfile');
+  const rootfile = first(parseEntry(archive, 'META-INF/container.xml'), 'rootfile');
   const fullPath = rootfile && attr(rootfile, 'full-path');
   const packagePath = fullPath && normalizeEntryName(fullPath);
   if (!packagePath || !archive.has(packagePath))
     throw new ManuscriptError(`${source} names no package document that it holds.`);
-  const opf = parseXml(archive.text(packagePath));
+  const opf = parseEntry(archive, packagePath);
   const pkg = first(opf, 'package');
   const metadata = pkg && first(pkg, 'metadata');
   const meta = (name: string): string | undefined => {
@@ -150,15 +158,20 @@ export function readEpub(bytes: Uint8Array, source: string): EpubBook {
     byId.set(id, entry);
   }
   const spineElement = pkg && first(pkg, 'spine');
+  // A document listed twice in the spine is read once: a book never means its text twice, and a spine that
+  // repeats one document thousands of times would otherwise expand a small file into gigabytes of text.
+  const seen = new Set<string>();
   const spineItems = (spineElement ? childElements(spineElement, 'itemref') : [])
-    .filter((ref) => byId.has(attr(ref, 'idref') ?? ''))
-    .map((ref) => ({ id: attr(ref, 'idref')!, linear: attr(ref, 'linear') !== 'no' }));
-  const spine = (spineElement ? childElements(spineElement, 'itemref') : [])
-    .map((ref) => byId.get(attr(ref, 'idref') ?? ''))
-    .filter(
-      (item): item is ManifestItem => item !== undefined && XHTML_TYPES.has(item.mediaType) && archive.has(item.path),
-    )
-    .map((item) => item.path);
+    .map((ref) => ({ id: attr(ref, 'idref') ?? '', linear: attr(ref, 'linear') !== 'no' }))
+    .filter((ref) => byId.has(ref.id) && !seen.has(ref.id) && seen.add(ref.id));
+  const spine = [
+    ...new Set(
+      spineItems
+        .map((ref) => byId.get(ref.id)!)
+        .filter((item) => XHTML_TYPES.has(item.mediaType) && archive.has(item.path))
+        .map((item) => item.path),
+    ),
+  ];
   if (spine.length === 0) throw new ManuscriptError(`${source} has no readable documents in its spine.`);
 
   const nav = manifest.find((item) => item.properties?.split(/\s+/).includes('nav'));
@@ -184,9 +197,17 @@ export function readEpub(bytes: Uint8Array, source: string): EpubBook {
 
   const documents = new Map<string, MarkedDocument>();
   const drafts: Array<{ title: string; types: string[]; paragraphs: ChapterParagraph[] }> = [];
+  // Every document is measured before any is read, so a book too large is refused before the slow part.
+  const budget = new TextBudget(source);
+  const texts = spine.map((docPath) => {
+    const text = archive.text(docPath);
+    checkDocumentSize(text, `${source} (${docPath})`);
+    budget.spend(textLength(text));
+    return text;
+  });
   spine.forEach((docPath, index) => {
-    const source = archive.text(docPath);
-    const document = markSentences(source, freePrefix(source, `${index + 1}-`));
+    const text = texts[index];
+    const document = markSentences(text, freePrefix(text, `${index + 1}-`));
     documents.set(docPath, document);
     const starts = toc.filter((entry) => entry.path === docPath);
     const docTypes = [...document.types, ...(landmarks.get(docPath) ?? [])];
@@ -207,7 +228,9 @@ export function readEpub(bytes: Uint8Array, source: string): EpubBook {
               .pop()!
               .replace(/\.x?html?$/i, ''),
         );
-      drafts[drafts.length - 1].paragraphs.push({ document: docPath, sentences: block.sentences });
+      // A paragraph too long to read as one passage is read as several, at its sentences.
+      for (const sentences of groupByLength(block.sentences, (sentence) => sentence.text.length))
+        drafts[drafts.length - 1].paragraphs.push({ document: docPath, sentences });
     }
   });
   const kept = drafts.filter((draft) => draft.paragraphs.length > 0);
