@@ -204,20 +204,23 @@ export function makeRenamedEpub(bytes: Uint8Array, how: 'absolute' | 'climbing')
 }
 
 export interface PlainEpubOptions {
-  /** The documents (file names beside the package document) and their XHTML, in manifest order. */
-  documents: Record<string, string>;
+  /** The documents (file names beside the package document) and their XHTML (bytes: as encoded), in manifest order. */
+  documents: Record<string, string | Uint8Array>;
   /** File names in spine order; a name may repeat. All documents, once each, when absent. */
   spine?: string[];
   /** The NCX, when the book has one. */
   ncx?: string;
   language?: string;
+  /** Other entries, by archive path (META-INF/encryption.xml, fonts). */
+  extra?: Record<string, string | Uint8Array>;
 }
 
 /** A bare EPUB 2 with the documents given, for the tests that probe how much a reader expands. */
 export function makePlainEpub(options: PlainEpubOptions): Uint8Array {
   const names = Object.keys(options.documents);
   const id = (name: string): string => `d${names.indexOf(name)}`;
-  const files: Record<string, string> = {
+  const files: Record<string, string | Uint8Array> = {
+    ...options.extra,
     'META-INF/container.xml': CONTAINER,
     'OEBPS/content.opf': `<?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://www.idpf.org/2007/opf" version="2.0" unique-identifier="uid">

@@ -7,6 +7,7 @@
 import type { PackageItem, ReadAlongPackage } from '../book-plan';
 import type { Chapter, ChapterParagraph } from '../manuscript';
 import type { EpubBook } from '../sources/epub-reader';
+import { declareUtf8 } from '../sources/text-encoding';
 import { escapeXml } from '../sources/xml-tree';
 import { sentenceEnds } from '../../text/sentence-breaks';
 import { folderOf, READ_ALONG_CSS, relativeHref } from './package-paths';
@@ -45,10 +46,11 @@ const HTML_NAMED: Record<string, number> = {
 
 /**
  * An EPUB 2 document made fit for EPUB 3: the HTML5 doctype (named entities of the old DTDs become numeric
- * references, as XML without a DTD knows only five), and a link to the highlight style in its head.
+ * references, as XML without a DTD knows only five), UTF-8 declared (it is written as UTF-8, whatever it was
+ * read from), and a link to the highlight style in its head.
  */
 function prepareDocument(marked: string, cssHref: string): string {
-  let text = marked.replace(/<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>/i, HTML5_DOCTYPE);
+  let text = declareUtf8(marked).replace(/<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>/i, HTML5_DOCTYPE);
   text = text.replace(/&([a-z]+);/gi, (whole, name: string) =>
     XML_NAMED.has(name) ? whole : HTML_NAMED[name.toLowerCase()] ? `&#${HTML_NAMED[name.toLowerCase()]};` : whole,
   );
@@ -80,10 +82,12 @@ export function readAlongFromEpub(
   );
   const written: ReadAlongPackage['written'] = [{ path: cssPath, content: READ_ALONG_CSS }];
   for (const [docPath, document] of epub.documents) {
-    // A document not read is kept as it is, unless it has an older doctype, which EPUB 3 does not allow.
+    // A document not read is kept as it is, unless it has an older doctype or an encoding other than
+    // UTF-8 or UTF-16, which EPUB 3 does not allow.
     const oldDoctype = /<!DOCTYPE(?!\s+html\s*>)/i.test(document.marked);
+    const oldEncoding = !/^utf-(8|16)/.test(epub.archive.encoding(docPath));
     const marked = read.has(docPath) && level === 'word' ? document.markedWords : document.marked;
-    if (read.has(docPath) || oldDoctype)
+    if (read.has(docPath) || oldDoctype || oldEncoding)
       written.push({ path: docPath, content: prepareDocument(marked, relativeHref(docPath, cssPath)) });
   }
   const manifest: PackageItem[] = epub.manifest.map((item) => ({

@@ -110,6 +110,25 @@ function ncxEntries(archive: ZipEntries, ncxPath: string): TocEntry[] {
   });
 }
 
+/** Font obfuscation (IDPF's and Adobe's): it hides embedded fonts only, never the text. */
+const FONT_OBFUSCATION = new Set(['http://www.idpf.org/2008/embedding', 'http://ns.adobe.com/pdf/enc#RC']);
+
+/** The entries META-INF/encryption.xml says are encrypted by anything but font obfuscation (DRM). */
+function encryptedEntries(archive: ZipEntries): Set<string> {
+  const found = new Set<string>();
+  if (!archive.has('META-INF/encryption.xml')) return found;
+  for (const data of descendants(parseEntry(archive, 'META-INF/encryption.xml'), 'encrypteddata')) {
+    const method = first(data, 'encryptionmethod');
+    const reference = first(data, 'cipherreference');
+    const uri = reference && attr(reference, 'URI');
+    if (!uri || FONT_OBFUSCATION.has((method && attr(method, 'Algorithm')) ?? '')) continue;
+    // The URIs are relative to the container's root, not to META-INF.
+    const name = normalizeEntryName(resolveHref('', uri));
+    if (name) found.add(name);
+  }
+  return found;
+}
+
 /** An id prefix (`ss3-`, or `ss3-a-`… when the book already uses such ids) that no id in `source` starts with. */
 function freePrefix(source: string, tail: string): string {
   for (let n = 0; ; n++) {
@@ -173,6 +192,11 @@ export function readEpub(bytes: Uint8Array, source: string): EpubBook {
     ),
   ];
   if (spine.length === 0) throw new ManuscriptError(`${source} has no readable documents in its spine.`);
+  const encrypted = encryptedEntries(archive);
+  if (spine.some((docPath) => encrypted.has(docPath)))
+    throw new ManuscriptError(
+      `${source} is encrypted (DRM): its text cannot be read. An export reads only books without DRM.`,
+    );
 
   const nav = manifest.find((item) => item.properties?.split(/\s+/).includes('nav'));
   const ncx =

@@ -5,8 +5,9 @@
  * dropped), and an archive whose names climb out of it (`../`) is refused, so no name read from a book can
  * place a file outside a folder or outside the archive an export writes.
  */
-import { unzipSync, strFromU8 } from 'fflate';
+import { unzipSync } from 'fflate';
 import { ManuscriptError } from '../manuscript-files';
+import { decodeText } from './text-encoding';
 
 /** The most an archive's entries may hold once uncompressed, all together. */
 export const MAX_UNZIPPED_BYTES = 256 * 1024 * 1024;
@@ -69,9 +70,14 @@ export class ZipEntries {
     return file;
   }
 
-  /** An entry as UTF-8 text (a byte-order mark removed). */
+  /** An entry as text, decoded as it says it is encoded (text-encoding.ts), a byte-order mark removed. */
   text(name: string): string {
-    return strFromU8(this.bytes(name)).replace(/^\uFEFF/, '');
+    return decodeText(this.bytes(name)).text;
+  }
+
+  /** The encoding an entry was in (`utf-8`, `windows-1252`, `utf-16le`…). */
+  encoding(name: string): string {
+    return decodeText(this.bytes(name)).encoding;
   }
 }
 
