@@ -46,6 +46,18 @@ describe('the one default-voice rule', () => {
     assert.equal(defaultVoice(voices), FLITE_SLT, 'English when no language is given (MCP, the audiobook)');
   });
 
+  it("for a text's own language (a book's), only a voice of it: Chinese by a Mandarin voice, none of another language", () => {
+    const mandarin = entry('espeak-ng', 'sit/cmn', 'cmn');
+    const voices = library([ESPEAK_US, FLITE_SLT, ESPEAK_DE, mandarin]);
+    assert.equal(defaultVoice(voices, { language: 'zh-CN', textLanguage: true }), mandarin);
+    assert.equal(defaultVoice(voices, { language: 'de', textLanguage: true }), ESPEAK_DE);
+    assert.throws(
+      () => defaultVoice(voices, { language: 'km', textLanguage: true }),
+      (error: unknown) =>
+        error instanceof ApiError && error.code === 'VOICE_NOT_READY' && /speaks Khmer \(km\)/.test(error.message),
+    );
+  });
+
   it('is VOICE_NOT_READY when no voice is ready', () => {
     assert.throws(
       () => defaultVoice(library([PIPER_INSTALLING])),

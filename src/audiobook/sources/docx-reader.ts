@@ -25,6 +25,8 @@ import { checkDocumentSize, cutLongRange, groupByLength, MAX_PARAGRAPH_CHARS, Te
 export interface DocxBook {
   title: string | undefined;
   author: string | undefined;
+  /** The document's language: its default text language (word/styles.xml), as Word and LibreOffice write it. */
+  language: string | undefined;
   chapters: Chapter[];
 }
 
@@ -96,6 +98,12 @@ export function readDocx(bytes: Uint8Array, source: string, chapterLevel?: numbe
     title = (first(core, 'title') && textOf(first(core, 'title')!)) || undefined;
     author = (first(core, 'creator') && textOf(first(core, 'creator')!)) || undefined;
   }
+  let language: string | undefined;
+  if (archive.has('word/styles.xml')) {
+    const defaults = first(parseXml(archive.text('word/styles.xml')), 'docdefaults');
+    const lang = defaults && first(defaults, 'lang');
+    language = (lang && attr(lang, 'w:val')?.trim()) || undefined;
+  }
   const levels = paragraphs.flatMap((p) => (p.level === undefined ? [] : [p.level]));
   const level = chapterLevel ?? (levels.length ? Math.min(...levels) : 7);
   const chapters: Chapter[] = [];
@@ -123,5 +131,5 @@ export function readDocx(bytes: Uint8Array, source: string, chapterLevel?: numbe
   }
   close();
   if (chapters.length === 0) throw new ManuscriptError(`${source} has no text to read.`);
-  return { title, author, chapters };
+  return { title, author, language, chapters };
 }
