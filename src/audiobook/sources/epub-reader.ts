@@ -210,6 +210,9 @@ export function readEpub(bytes: Uint8Array, source: string): EpubBook {
     read.landmarks.forEach((types, target) => landmarks.set(target, types));
   }
   if (toc.length === 0 && ncx && archive.has(ncx.path)) toc = ncxEntries(archive, ncx.path);
+  // A navigation of one entry (calibre's "Start" for a book it found no contents in) says nothing of the
+  // chapters: they are taken from the documents' headings, as for a book without navigation.
+  if (toc.length === 1) toc = [];
   for (const reference of pkg ? descendants(pkg, 'reference') : []) {
     const href = attr(reference, 'href');
     if (href)
