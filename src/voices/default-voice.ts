@@ -1,6 +1,7 @@
 /**
  * The one default-voice rule, for every door that speaks without being told a voice (the editor, MCP's
- * narrate, the audiobook export): the configured voice when it is ready, else the best ready voice of the
+ * narrate, the audiobook export): the configured voice when it is ready, else the best ready voice (never a
+ * cloned or designed voice of the user's own, which speaks only when chosen) of the
  * language (src/voices/best-voice.ts), else of English; for a text whose own language is known (a book's),
  * only a voice of that language. The Local API's POST /tts/jobs has no default: the
  * contract requires `voiceId`.
@@ -8,6 +9,7 @@
 import { ApiError } from '../contract/errors';
 import { bestReadyVoice } from './best-voice';
 import type { VoiceEntry } from './library';
+import { isOwn } from './own-voices';
 import { isReadyVoice } from './voice-entry';
 
 export interface DefaultVoiceSource {
@@ -44,7 +46,9 @@ function languageLabel(tag: string): string {
 export function defaultVoice(voices: DefaultVoiceSource, wish: DefaultVoiceWish = {}): VoiceEntry {
   const configured = wish.configured ? voices.get(wish.configured) : undefined;
   if (configured && isReadyVoice(configured.voice)) return configured;
-  const best = bestReadyVoice(voices.entries(), wish.language ?? 'en', !(wish.textLanguage && wish.language));
+  // A voice of the user's own (a cloned person) speaks only when chosen, however well it ranks.
+  const offered = voices.entries().filter((entry) => !isOwn(entry));
+  const best = bestReadyVoice(offered, wish.language ?? 'en', !(wish.textLanguage && wish.language));
   if (best) return best;
   if (wish.textLanguage && wish.language)
     throw new ApiError(

@@ -58,6 +58,17 @@ describe('the one default-voice rule', () => {
     );
   });
 
+  it("never picks a voice of the user's own (cloned or designed) unless it is the configured one", () => {
+    const cloned = entry('sherpa-onnx', 'custom/my-voice', 'en-US');
+    const designed = entry('sherpa-onnx', 'custom/blend#0', 'en-US');
+    (cloned.voice as { creationMode?: string }).creationMode = 'cloned';
+    (designed.voice as { creationMode?: string }).creationMode = 'designed';
+    const voices = library([ESPEAK_US, FLITE_SLT, cloned, designed]);
+    assert.equal(defaultVoice(voices), FLITE_SLT);
+    assert.equal(defaultVoice(voices, { language: 'en', textLanguage: true }), FLITE_SLT);
+    assert.equal(defaultVoice(voices, { configured: cloned.voice.id }), cloned);
+  });
+
   it('is VOICE_NOT_READY when no voice is ready', () => {
     assert.throws(
       () => defaultVoice(library([PIPER_INSTALLING])),
