@@ -43,7 +43,13 @@ export async function readBook(input: string, chapterLevel?: number): Promise<Re
   const name = path.basename(input);
   if (kind === 'docx') {
     const docx = readDocx(bytes, name, chapterLevel);
-    return { title: docx.title, author: docx.author, speakers: {}, chapters: docx.chapters };
+    return {
+      title: docx.title,
+      author: docx.author,
+      speakers: {},
+      chapters: docx.chapters,
+      ...(docx.language ? { language: docx.language } : {}),
+    };
   }
   const epub = readEpub(bytes, name);
   const chapters: Chapter[] = epub.chapters.map((chapter) => ({

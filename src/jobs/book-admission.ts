@@ -164,7 +164,12 @@ export async function admitBook(
     readingIndex.set(entry.voice.id, readings.length - 1);
     return readings.length - 1;
   };
-  const bookReading = indexOf(request.voiceId ? findVoice(deps.voices, request.voiceId) : defaultVoice(deps.voices));
+  // Unnamed, the book's voice is one of the book's own language: an English voice would garble an Arabic book.
+  const bookReading = indexOf(
+    request.voiceId
+      ? findVoice(deps.voices, request.voiceId)
+      : defaultVoice(deps.voices, book.language ? { language: book.language, textLanguage: true } : {}),
+  );
   const asked = new Map<string, number>();
   const readingFor = (voice: string | undefined): number => {
     if (voice === undefined) return bookReading;

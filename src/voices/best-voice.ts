@@ -54,17 +54,35 @@ export const isNeuralVoice = (entry: Pick<RankableVoice, 'engine'>): boolean => 
  * @example languageChain('pt-BR') // ['pt-br', 'pt', 'en-us', 'en']
  */
 export function languageChain(language: string): string[] {
+  return [...new Set([...ownLanguages(language), 'en-us', 'en'])];
+}
+
+/** Chinese books are tagged `zh`; its voices by the spoken language: Mandarin (`cmn`), Cantonese (`yue`). */
+const MACROLANGUAGE_MEMBERS: Record<string, string[]> = { zh: ['cmn', 'yue'] };
+
+/**
+ * The tags a voice of `language` itself may carry, most exact first, with no fallback to another language.
+ *
+ * @example ownLanguages('zh-CN') // ['zh-cn', 'zh', 'cmn', 'yue']
+ */
+export function ownLanguages(language: string): string[] {
   const tag = language.trim().toLowerCase() || 'en';
-  return [...new Set([tag, tag.split('-')[0], 'en-us', 'en'])];
+  const primary = tag.split('-')[0];
+  return [...new Set([tag, primary, ...(MACROLANGUAGE_MEMBERS[primary] ?? [])])];
 }
 
 /**
- * The best voice among `voices` for `language`: the voices of the first language of the chain that has any,
+ * The best voice among `voices` for `language` (or, with `fallBackToEnglish` false, none when no voice
+ * speaks that language): the voices of the first language of the chain that has any,
  * the highest quality first, then the one whose tag is that language exactly (for `en`: `en-US`), then by
  * name. Undefined when none matches.
  */
-export function bestVoiceFor<T extends RankableVoice>(voices: readonly T[], language: string): T | undefined {
-  const chain = languageChain(language);
+export function bestVoiceFor<T extends RankableVoice>(
+  voices: readonly T[],
+  language: string,
+  fallBackToEnglish = true,
+): T | undefined {
+  const chain = fallBackToEnglish ? languageChain(language) : ownLanguages(language);
   for (const step of chain) {
     const matching = voices.filter((entry) => languageTagStartsWith(entry.voice.languageCode, step));
     if (matching.length > 0) return [...matching].sort(rankedFor(chain))[0];
@@ -73,10 +91,15 @@ export function bestVoiceFor<T extends RankableVoice>(voices: readonly T[], lang
 }
 
 /** The best ready voice for `language`, e.g. the default voice when none is configured. */
-export function bestReadyVoice<T extends RankableVoice>(voices: readonly T[], language: string): T | undefined {
+export function bestReadyVoice<T extends RankableVoice>(
+  voices: readonly T[],
+  language: string,
+  fallBackToEnglish = true,
+): T | undefined {
   return bestVoiceFor(
     voices.filter((entry) => entry.voice.availability === 'ready'),
     language,
+    fallBackToEnglish,
   );
 }
 

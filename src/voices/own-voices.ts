@@ -61,7 +61,8 @@ export function ownVoiceFolder(name: string): string {
   );
 }
 
-const isOwn = (entry: VoiceEntry): boolean =>
+/** A voice the user made (cloned from a recording, or designed): spoken only when chosen, never as a default. */
+export const isOwn = (entry: Pick<VoiceEntry, 'engineVoiceId' | 'voice'>): boolean =>
   entry.engineVoiceId.startsWith('custom/') &&
   (entry.voice.creationMode === 'cloned' || entry.voice.creationMode === 'designed');
 

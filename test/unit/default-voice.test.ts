@@ -46,6 +46,29 @@ describe('the one default-voice rule', () => {
     assert.equal(defaultVoice(voices), FLITE_SLT, 'English when no language is given (MCP, the audiobook)');
   });
 
+  it("for a text's own language (a book's), only a voice of it: Chinese by a Mandarin voice, none of another language", () => {
+    const mandarin = entry('espeak-ng', 'sit/cmn', 'cmn');
+    const voices = library([ESPEAK_US, FLITE_SLT, ESPEAK_DE, mandarin]);
+    assert.equal(defaultVoice(voices, { language: 'zh-CN', textLanguage: true }), mandarin);
+    assert.equal(defaultVoice(voices, { language: 'de', textLanguage: true }), ESPEAK_DE);
+    assert.throws(
+      () => defaultVoice(voices, { language: 'km', textLanguage: true }),
+      (error: unknown) =>
+        error instanceof ApiError && error.code === 'VOICE_NOT_READY' && /speaks Khmer \(km\)/.test(error.message),
+    );
+  });
+
+  it("never picks a voice of the user's own (cloned or designed) unless it is the configured one", () => {
+    const cloned = entry('sherpa-onnx', 'custom/my-voice', 'en-US');
+    const designed = entry('sherpa-onnx', 'custom/blend#0', 'en-US');
+    (cloned.voice as { creationMode?: string }).creationMode = 'cloned';
+    (designed.voice as { creationMode?: string }).creationMode = 'designed';
+    const voices = library([ESPEAK_US, FLITE_SLT, cloned, designed]);
+    assert.equal(defaultVoice(voices), FLITE_SLT);
+    assert.equal(defaultVoice(voices, { language: 'en', textLanguage: true }), FLITE_SLT);
+    assert.equal(defaultVoice(voices, { configured: cloned.voice.id }), cloned);
+  });
+
   it('is VOICE_NOT_READY when no voice is ready', () => {
     assert.throws(
       () => defaultVoice(library([PIPER_INSTALLING])),

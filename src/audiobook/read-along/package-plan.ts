@@ -7,6 +7,7 @@
 import type { PackageItem, ReadAlongPackage } from '../book-plan';
 import type { Chapter, ChapterParagraph } from '../manuscript';
 import type { EpubBook } from '../sources/epub-reader';
+import { declareUtf8 } from '../sources/text-encoding';
 import { escapeXml } from '../sources/xml-tree';
 import { sentenceEnds } from '../../text/sentence-breaks';
 import { folderOf, READ_ALONG_CSS, relativeHref } from './package-paths';
@@ -19,6 +20,7 @@ export type OverlayLevel = 'sentence' | 'word';
 export const READ_ALONG_FOLDER = 'read-along';
 
 const HTML5_DOCTYPE = '<!DOCTYPE html>';
+const HTML5_CHARSET_META = '<meta http-equiv="Content-Type" content="text/html; charset=utf-8"/>';
 const XML_NAMED = new Set(['amp', 'lt', 'gt', 'quot', 'apos']);
 const HTML_NAMED: Record<string, number> = {
   nbsp: 160,
@@ -45,15 +47,33 @@ const HTML_NAMED: Record<string, number> = {
 
 /**
  * An EPUB 2 document made fit for EPUB 3: the HTML5 doctype (named entities of the old DTDs become numeric
- * references, as XML without a DTD knows only five), and a link to the highlight style in its head.
+ * references, as XML without a DTD knows only five), an `http-equiv` charset in HTML5's one form, UTF-8 declared (it is written as UTF-8, whatever it was
+ * read from), and a link to the highlight style in its head.
  */
 function prepareDocument(marked: string, cssHref: string): string {
-  let text = marked.replace(/<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>/i, HTML5_DOCTYPE);
+  let text = declareUtf8(marked)
+    // HTML5 allows the http-equiv charset declaration in one form only (EPUB 2 tools write others).
+    .replace(/<meta\s[^>]*?http-equiv\s*=\s*["']content-type["'][^>]*?\/?>/gi, HTML5_CHARSET_META)
+    .replace(/<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>/i, HTML5_DOCTYPE);
   text = text.replace(/&([a-z]+);/gi, (whole, name: string) =>
     XML_NAMED.has(name) ? whole : HTML_NAMED[name.toLowerCase()] ? `&#${HTML_NAMED[name.toLowerCase()]};` : whole,
   );
   const link = `<link rel="stylesheet" type="text/css" href="${escapeXml(cssHref)}"/>`;
   return /<\/head\s*>/i.test(text) ? text.replace(/<\/head\s*>/i, `${link}</head>`) : text;
+}
+
+const XHTML_TYPES = new Set(['application/xhtml+xml', 'text/html']);
+
+/**
+ * The manifest properties EPUB 3 asks of a content document by what it holds (EPUB 2 had none; calibre's
+ * cover page is an SVG): `svg`, `mathml`, `scripted`.
+ */
+function contentProperties(xhtml: string): string[] {
+  const found: string[] = [];
+  if (/<([\w-]+:)?svg[\s>]/.test(xhtml)) found.push('svg');
+  if (/<([\w-]+:)?math[\s>]/.test(xhtml)) found.push('mathml');
+  if (/<script[\s>]/i.test(xhtml)) found.push('scripted');
+  return found;
 }
 
 function navDocument(title: string, language: string, entries: Array<{ title: string; href: string }>): string {
@@ -79,17 +99,34 @@ export function readAlongFromEpub(
     chapters.flatMap((chapter) => (chapter.paragraphs ?? []).map((paragraph) => paragraph.document ?? '')),
   );
   const written: ReadAlongPackage['written'] = [{ path: cssPath, content: READ_ALONG_CSS }];
-  for (const [docPath, document] of epub.documents) {
-    // A document not read is kept as it is, unless it has an older doctype, which EPUB 3 does not allow.
-    const oldDoctype = /<!DOCTYPE(?!\s+html\s*>)/i.test(document.marked);
-    const marked = read.has(docPath) && level === 'word' ? document.markedWords : document.marked;
-    if (read.has(docPath) || oldDoctype)
+  const contents = new Map<string, string>();
+  for (const item of epub.manifest) {
+    if (!XHTML_TYPES.has(item.mediaType) || !epub.archive.has(item.path)) continue;
+    const docPath = item.path;
+    const document = epub.documents.get(docPath);
+    // A document not read is kept as it is, unless it has an older doctype or an encoding other than
+    // UTF-8 or UTF-16, which EPUB 3 does not allow (spine documents and others, such as calibre's notes).
+    const raw = document?.marked ?? epub.archive.text(docPath);
+    const oldDoctype = /<!DOCTYPE(?!\s+html\s*>)/i.test(raw);
+    const oldEncoding = !/^utf-(8|16)/.test(epub.archive.encoding(docPath));
+    const marked = document && read.has(docPath) && level === 'word' ? document.markedWords : raw;
+    contents.set(docPath, marked);
+    if (read.has(docPath) || oldDoctype || oldEncoding)
       written.push({ path: docPath, content: prepareDocument(marked, relativeHref(docPath, cssPath)) });
   }
-  const manifest: PackageItem[] = epub.manifest.map((item) => ({
-    ...item,
-    mediaType: item.mediaType === 'text/html' ? 'application/xhtml+xml' : item.mediaType,
-  }));
+  const manifest: PackageItem[] = epub.manifest.map((item) => {
+    const properties = [
+      ...new Set([
+        ...(item.properties?.split(/\s+/).filter(Boolean) ?? []),
+        ...contentProperties(contents.get(item.path) ?? ''),
+      ]),
+    ].join(' ');
+    return {
+      ...item,
+      mediaType: item.mediaType === 'text/html' ? 'application/xhtml+xml' : item.mediaType,
+      ...(properties ? { properties } : {}),
+    };
+  });
   const ids = new Set(manifest.map((item) => item.id));
   const freshId = (wanted: string): string => {
     let id = wanted;

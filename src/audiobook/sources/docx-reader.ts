@@ -19,10 +19,14 @@ import {
   type XmlNode,
 } from './xml-tree';
 import { ZipEntries } from './zip-entries';
+import { sentenceEnds } from '../../text/sentence-breaks';
+import { checkDocumentSize, cutLongRange, groupByLength, MAX_PARAGRAPH_CHARS, TextBudget } from './book-bounds';
 
 export interface DocxBook {
   title: string | undefined;
   author: string | undefined;
+  /** The document's language: its default text language (word/styles.xml), as Word and LibreOffice write it. */
+  language: string | undefined;
   chapters: Chapter[];
 }
 
@@ -43,33 +47,62 @@ function headingLevel(paragraph: XmlElement): number | undefined {
 /** A paragraph's text: its runs' `w:t`, tabs and breaks as spaces; deleted text (`w:del`) left out. */
 function paragraphText(paragraph: XmlElement): string {
   const parts: string[] = [];
-  const visit = (node: XmlNode): void => {
-    if (!isElement(node)) return;
+  // Iteratively: a document may nest its elements deeper than the call stack goes.
+  const stack: XmlNode[] = [paragraph];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (!isElement(node)) continue;
     const name = localName(node.name);
-    if (name === 'del' || name === 'instrtext') return;
+    if (name === 'del' || name === 'instrtext') continue;
     if (name === 't')
       parts.push(node.children.map((child) => ('data' in child ? (child as { data: string }).data : '')).join(''));
     else if (name === 'tab' || name === 'br' || name === 'cr') parts.push(' ');
-    else node.children.forEach(visit);
-  };
-  visit(paragraph);
+    else for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+  }
   return speakable(parts.join(''));
+}
+
+/** A paragraph too long to read as one passage, cut at its sentences into paragraphs of a readable length. */
+function readableParagraphs(text: string): string[] {
+  if (text.length <= MAX_PARAGRAPH_CHARS) return [text];
+  const sentences: string[] = [];
+  let from = 0;
+  for (const end of [...sentenceEnds(text), text.length]) {
+    for (const [start, stop] of cutLongRange(text, from, end)) sentences.push(text.slice(start, stop).trim());
+    from = end;
+  }
+  return groupByLength(
+    sentences.filter((sentence) => sentence.length > 0),
+    (sentence) => sentence.length + 1,
+  ).map((group) => group.join(' '));
 }
 
 export function readDocx(bytes: Uint8Array, source: string, chapterLevel?: number): DocxBook {
   const archive = ZipEntries.read(bytes, source);
   if (!archive.has('word/document.xml'))
     throw new ManuscriptError(`${source} is not a Word document: it has no word/document.xml.`);
-  const body = first(parseXml(archive.text('word/document.xml')), 'body');
+  const documentXml = archive.text('word/document.xml');
+  checkDocumentSize(documentXml, `${source} (word/document.xml)`);
+  const body = first(parseXml(documentXml), 'body');
+  const budget = new TextBudget(source);
   const paragraphs = (body ? descendants(body, 'p') : [])
     .map((p) => ({ level: headingLevel(p), text: paragraphText(p) }))
-    .filter((p) => /[\p{L}\p{N}]/u.test(p.text));
+    .filter((p) => /[\p{L}\p{N}]/u.test(p.text))
+    .flatMap((p) => {
+      budget.spend(p.text.length);
+      return p.level === undefined ? readableParagraphs(p.text).map((text) => ({ level: undefined, text })) : [p];
+    });
   let title: string | undefined;
   let author: string | undefined;
   if (archive.has('docProps/core.xml')) {
     const core = parseXml(archive.text('docProps/core.xml'));
     title = (first(core, 'title') && textOf(first(core, 'title')!)) || undefined;
     author = (first(core, 'creator') && textOf(first(core, 'creator')!)) || undefined;
+  }
+  let language: string | undefined;
+  if (archive.has('word/styles.xml')) {
+    const defaults = first(parseXml(archive.text('word/styles.xml')), 'docdefaults');
+    const lang = defaults && first(defaults, 'lang');
+    language = (lang && attr(lang, 'w:val')?.trim()) || undefined;
   }
   const levels = paragraphs.flatMap((p) => (p.level === undefined ? [] : [p.level]));
   const level = chapterLevel ?? (levels.length ? Math.min(...levels) : 7);
@@ -98,5 +131,5 @@ export function readDocx(bytes: Uint8Array, source: string, chapterLevel?: numbe
   }
   close();
   if (chapters.length === 0) throw new ManuscriptError(`${source} has no text to read.`);
-  return { title, author, chapters };
+  return { title, author, language, chapters };
 }

@@ -6,11 +6,12 @@
  * read-along book (xhtml-sentences.ts).
  */
 import { ManuscriptError } from '../manuscript-files';
+import { checkDocumentSize, groupByLength, TextBudget, textLength } from './book-bounds';
 import { isMatter, placeMatter, type Matter } from './book-matter';
 import type { ChapterParagraph } from '../manuscript';
 import { markSentences, type MarkedDocument } from './xhtml-sentences';
 import { attr, childElements, descendants, first, parseXml, textOf, type XmlElement } from './xml-tree';
-import { hrefFragment, resolveHref, ZipEntries } from './zip-entries';
+import { hrefFragment, normalizeEntryName, resolveHref, ZipEntries } from './zip-entries';
 
 export interface ManifestItem {
   id: string;
@@ -54,8 +55,15 @@ interface TocEntry {
 
 const XHTML_TYPES = new Set(['application/xhtml+xml', 'text/html']);
 
+/** An XML entry of the book parsed, once checked not to be too large or too deeply nested to read. */
+function parseEntry(archive: ZipEntries, name: string): XmlElement {
+  const text = archive.text(name);
+  checkDocumentSize(text, `${archive.source} (${name})`);
+  return parseXml(text);
+}
+
 function navEntries(archive: ZipEntries, navPath: string): { toc: TocEntry[]; landmarks: Map<string, string[]> } {
-  const root = parseXml(archive.text(navPath));
+  const root = parseEntry(archive, navPath);
   const navs = descendants(root, 'nav');
   const typeOf = (nav: XmlElement): string[] => (attr(nav, 'epub:type') ?? '').split(/\s+/);
   const tocNav = navs.find((nav) => typeOf(nav).includes('toc'));
@@ -87,7 +95,7 @@ function navEntries(archive: ZipEntries, navPath: string): { toc: TocEntry[]; la
 }
 
 function ncxEntries(archive: ZipEntries, ncxPath: string): TocEntry[] {
-  const root = parseXml(archive.text(ncxPath));
+  const root = parseEntry(archive, ncxPath);
   const navMap = first(root, 'navmap');
   if (!navMap) return [];
   let points = childElements(navMap, 'navpoint');
@@ -100,6 +108,25 @@ function ncxEntries(archive: ZipEntries, ncxPath: string): TocEntry[] {
       ? [{ title: label ? textOf(label) : '', path: resolveHref(ncxPath, src), fragment: hrefFragment(src) }]
       : [];
   });
+}
+
+/** Font obfuscation (IDPF's and Adobe's): it hides embedded fonts only, never the text. */
+const FONT_OBFUSCATION = new Set(['http://www.idpf.org/2008/embedding', 'http://ns.adobe.com/pdf/enc#RC']);
+
+/** The entries META-INF/encryption.xml says are encrypted by anything but font obfuscation (DRM). */
+function encryptedEntries(archive: ZipEntries): Set<string> {
+  const found = new Set<string>();
+  if (!archive.has('META-INF/encryption.xml')) return found;
+  for (const data of descendants(parseEntry(archive, 'META-INF/encryption.xml'), 'encrypteddata')) {
+    const method = first(data, 'encryptionmethod');
+    const reference = first(data, 'cipherreference');
+    const uri = reference && attr(reference, 'URI');
+    if (!uri || FONT_OBFUSCATION.has((method && attr(method, 'Algorithm')) ?? '')) continue;
+    // The URIs are relative to the container's root, not to META-INF.
+    const name = normalizeEntryName(resolveHref('', uri));
+    if (name) found.add(name);
+  }
+  return found;
 }
 
 /** An id prefix (`ss3-`, or `ss3-a-`… when the book already uses such ids) that no id in `source` starts with. */
@@ -115,11 +142,12 @@ export function readEpub(bytes: Uint8Array, source: string): EpubBook {
   const archive = ZipEntries.read(bytes, source);
   if (!archive.has('META-INF/container.xml'))
     throw new ManuscriptError(`${source} is not an EPUB: it has no META-INF/container.xml.`);
-  const rootfile = first(parseXml(archive.text('META-INF/container.xml')), 'rootfile');
-  const packagePath = rootfile && attr(rootfile, 'full-path');
+  const rootfile = first(parseEntry(archive, 'META-INF/container.xml'), 'rootfile');
+  const fullPath = rootfile && attr(rootfile, 'full-path');
+  const packagePath = fullPath && normalizeEntryName(fullPath);
   if (!packagePath || !archive.has(packagePath))
     throw new ManuscriptError(`${source} names no package document that it holds.`);
-  const opf = parseXml(archive.text(packagePath));
+  const opf = parseEntry(archive, packagePath);
   const pkg = first(opf, 'package');
   const metadata = pkg && first(pkg, 'metadata');
   const meta = (name: string): string | undefined => {
@@ -149,16 +177,26 @@ export function readEpub(bytes: Uint8Array, source: string): EpubBook {
     byId.set(id, entry);
   }
   const spineElement = pkg && first(pkg, 'spine');
+  // A document listed twice in the spine is read once: a book never means its text twice, and a spine that
+  // repeats one document thousands of times would otherwise expand a small file into gigabytes of text.
+  const seen = new Set<string>();
   const spineItems = (spineElement ? childElements(spineElement, 'itemref') : [])
-    .filter((ref) => byId.has(attr(ref, 'idref') ?? ''))
-    .map((ref) => ({ id: attr(ref, 'idref')!, linear: attr(ref, 'linear') !== 'no' }));
-  const spine = (spineElement ? childElements(spineElement, 'itemref') : [])
-    .map((ref) => byId.get(attr(ref, 'idref') ?? ''))
-    .filter(
-      (item): item is ManifestItem => item !== undefined && XHTML_TYPES.has(item.mediaType) && archive.has(item.path),
-    )
-    .map((item) => item.path);
+    .map((ref) => ({ id: attr(ref, 'idref') ?? '', linear: attr(ref, 'linear') !== 'no' }))
+    .filter((ref) => byId.has(ref.id) && !seen.has(ref.id) && seen.add(ref.id));
+  const spine = [
+    ...new Set(
+      spineItems
+        .map((ref) => byId.get(ref.id)!)
+        .filter((item) => XHTML_TYPES.has(item.mediaType) && archive.has(item.path))
+        .map((item) => item.path),
+    ),
+  ];
   if (spine.length === 0) throw new ManuscriptError(`${source} has no readable documents in its spine.`);
+  const encrypted = encryptedEntries(archive);
+  if (spine.some((docPath) => encrypted.has(docPath)))
+    throw new ManuscriptError(
+      `${source} is encrypted (DRM): its text cannot be read. An export reads only books without DRM.`,
+    );
 
   const nav = manifest.find((item) => item.properties?.split(/\s+/).includes('nav'));
   const ncx =
@@ -172,6 +210,9 @@ export function readEpub(bytes: Uint8Array, source: string): EpubBook {
     read.landmarks.forEach((types, target) => landmarks.set(target, types));
   }
   if (toc.length === 0 && ncx && archive.has(ncx.path)) toc = ncxEntries(archive, ncx.path);
+  // A navigation of one entry (calibre's "Start" for a book it found no contents in) says nothing of the
+  // chapters: they are taken from the documents' headings, as for a book without navigation.
+  if (toc.length === 1) toc = [];
   for (const reference of pkg ? descendants(pkg, 'reference') : []) {
     const href = attr(reference, 'href');
     if (href)
@@ -183,9 +224,17 @@ export function readEpub(bytes: Uint8Array, source: string): EpubBook {
 
   const documents = new Map<string, MarkedDocument>();
   const drafts: Array<{ title: string; types: string[]; paragraphs: ChapterParagraph[] }> = [];
+  // Every document is measured before any is read, so a book too large is refused before the slow part.
+  const budget = new TextBudget(source);
+  const texts = spine.map((docPath) => {
+    const text = archive.text(docPath);
+    checkDocumentSize(text, `${source} (${docPath})`);
+    budget.spend(textLength(text));
+    return text;
+  });
   spine.forEach((docPath, index) => {
-    const source = archive.text(docPath);
-    const document = markSentences(source, freePrefix(source, `${index + 1}-`));
+    const text = texts[index];
+    const document = markSentences(text, freePrefix(text, `${index + 1}-`));
     documents.set(docPath, document);
     const starts = toc.filter((entry) => entry.path === docPath);
     const docTypes = [...document.types, ...(landmarks.get(docPath) ?? [])];
@@ -206,7 +255,9 @@ export function readEpub(bytes: Uint8Array, source: string): EpubBook {
               .pop()!
               .replace(/\.x?html?$/i, ''),
         );
-      drafts[drafts.length - 1].paragraphs.push({ document: docPath, sentences: block.sentences });
+      // A paragraph too long to read as one passage is read as several, at its sentences.
+      for (const sentences of groupByLength(block.sentences, (sentence) => sentence.text.length))
+        drafts[drafts.length - 1].paragraphs.push({ document: docPath, sentences });
     }
   });
   const kept = drafts.filter((draft) => draft.paragraphs.length > 0);

@@ -8,6 +8,7 @@
  * is a span on each side, so no span ever crosses an element's edge).
  */
 import { sentenceEnds } from '../../text/sentence-breaks';
+import { cutLongRange } from './book-bounds';
 import type { WordAnchor } from '../read-along/word-anchors';
 import { sentenceWords, type Piece } from './xhtml-words';
 import {
@@ -89,15 +90,40 @@ const BLOCKS = new Set([
 ]);
 const UNREAD = new Set(['script', 'style', 'head', 'rt', 'rp', 'svg', 'math', 'title']);
 
-function hasBlockChild(element: XmlElement): boolean {
-  return element.children.some(
-    (child) => isElement(child) && (BLOCKS.has(localName(child.name)) || hasBlockChild(child)),
-  );
+/** The elements that hold a block element anywhere inside them, found in one pass from the leaves up. */
+function elementsHoldingBlocks(root: XmlElement): Set<XmlElement> {
+  const holding = new Set<XmlElement>();
+  const order: XmlElement[] = [];
+  const stack: XmlElement[] = [root];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    order.push(node);
+    for (const child of node.children) if (isElement(child)) stack.push(child);
+  }
+  // Children come after their parents in `order`, so walking it backwards sees every child first.
+  for (let i = order.length - 1; i >= 0; i--) {
+    const node = order[i];
+    const parent = node.parent as XmlElement | null;
+    if (parent && isElement(parent) && (BLOCKS.has(localName(node.name)) || holding.has(node))) holding.add(parent);
+  }
+  return holding;
+}
+
+/** The last piece starting at or before `offset` (pieces are in offset order). */
+function pieceIndexAt(pieces: readonly Piece[], offset: number): number {
+  let low = 0;
+  let high = pieces.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (pieces[middle].at <= offset) low = middle;
+    else high = middle - 1;
+  }
+  return low;
 }
 
 /** Marks the document's sentences with ids `${prefix}${n}`; `prefix` must not start any id already there. */
 export function markSentences(source: string, prefix: string): MarkedDocument {
   const root = parseXml(source);
+  const holdingBlocks = elementsHoldingBlocks(root);
   const edits: Array<{ at: number; text: string; word?: true }> = [];
   const blocks: MarkedBlock[] = [];
   const types: string[] = [];
@@ -109,17 +135,18 @@ export function markSentences(source: string, prefix: string): MarkedDocument {
   const readBlock = (block: XmlElement): void => {
     const pieces: Piece[] = [];
     let joined = '';
-    const collect = (node: XmlNode): void => {
+    // The block's text nodes in document order, without recursion (a book's inline markup may nest deep).
+    const stack: XmlNode[] = [block];
+    for (let node = stack.pop(); node; node = stack.pop()) {
       if (isText(node) && node.type === 'text') {
         pieces.push({ node, at: joined.length });
         joined += node.data;
       } else if (isElement(node) && !UNREAD.has(localName(node.name))) {
         const id = attr(node, 'id');
         if (id) anchors.push(id);
-        node.children.forEach(collect);
+        for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
       }
-    };
-    collect(block);
+    }
     const isHeading = /^h[1-6]$/.test(localName(block.name));
     if (isHeading && heading === undefined && /[\p{L}\p{N}]/u.test(speakable(joined))) heading = speakable(joined);
     if (!/[\p{L}\p{N}]/u.test(speakable(joined))) return;
@@ -137,19 +164,21 @@ export function markSentences(source: string, prefix: string): MarkedDocument {
       const start = from + (piece.length - piece.trimStart().length);
       const stop = end - (piece.length - piece.trimEnd().length);
       if (stop > start) {
-        if (/[\p{L}\p{N}]/u.test(joined.slice(start, stop)) || ranges.length === 0) ranges.push([start, stop]);
+        if (/[\p{L}\p{N}]/u.test(joined.slice(start, stop)) || ranges.length === 0)
+          ranges.push(...cutLongRange(joined, start, stop));
         else ranges[ranges.length - 1][1] = stop;
       }
       from = end;
     }
     const locate = (offset: number, isEnd: boolean): { piece: Piece; inner: number } => {
-      for (let i = pieces.length - 1; i >= 0; i--) {
-        const piece = pieces[i];
-        const length = piece.node.data.length;
-        if (isEnd ? offset > piece.at && offset <= piece.at + length : offset >= piece.at && offset < piece.at + length)
-          return { piece, inner: offset - piece.at };
-      }
-      throw new Error('offset outside the text');
+      // An end offset belongs to the piece it closes, a start offset to the piece it opens.
+      let i = pieceIndexAt(pieces, isEnd ? offset - 1 : offset);
+      while (i > 0 && pieces[i].node.data.length === 0) i--;
+      const piece = pieces[i];
+      const inner = offset - piece.at;
+      if (isEnd ? inner <= 0 || inner > piece.node.data.length : inner < 0 || inner >= piece.node.data.length)
+        throw new Error('offset outside the text');
+      return { piece, inner };
     };
     const sentences: MarkedSentence[] = [];
     const blockEdits: Array<{ at: number; text: string; word?: true }> = [];
@@ -164,7 +193,7 @@ export function markSentences(source: string, prefix: string): MarkedDocument {
       const text = speakable(joined.slice(from, to));
       const found = sentenceWords(joined, pieces, from, to, wordPrefix);
       if (!found || found.text !== text) return { id, text };
-      into.push(...found.edits.map((edit) => ({ ...edit, word: true as const })));
+      for (const edit of found.edits) into.push({ ...edit, word: true });
       return { id, text, words: found.words };
     };
     let index = 0;
@@ -200,26 +229,28 @@ export function markSentences(source: string, prefix: string): MarkedDocument {
       });
       return;
     }
-    edits.push(...blockEdits);
+    // One by one: a long paragraph has more edits than a spread's arguments may be.
+    for (const edit of blockEdits) edits.push(edit);
     blocks.push({ anchors: blockAnchors, heading: isHeading, sentences });
   };
 
-  const walk = (node: XmlNode): void => {
-    if (!isElement(node)) return;
+  // The document's elements in document order, without recursion (a book may nest its elements deep).
+  const stack: XmlNode[] = [...root.children].reverse();
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (!isElement(node)) continue;
     const name = localName(node.name);
-    if (UNREAD.has(name)) return;
+    if (UNREAD.has(name)) continue;
     const epubType = attr(node, 'epub:type');
     if (epubType && ['html', 'body', 'section', 'div', 'article'].includes(name))
       types.push(...epubType.split(/\s+/).filter(Boolean));
-    if (BLOCKS.has(name) && name !== 'body' && !hasBlockChild(node)) {
+    if (BLOCKS.has(name) && name !== 'body' && !holdingBlocks.has(node)) {
       readBlock(node);
-      return;
+      continue;
     }
     const id = attr(node, 'id');
     if (id) anchors.push(id);
-    node.children.forEach(walk);
-  };
-  root.children.forEach(walk);
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+  }
   // Edits at the same offset keep their order (a sentence's `</span>` before the next `<span>`).
   const ordered = edits.map((edit, order) => ({ ...edit, order })).sort((a, b) => a.at - b.at || a.order - b.order);
   const apply = (chosen: typeof ordered): string => {

@@ -50,15 +50,15 @@ export function attr(element: XmlElement, name: string): string | undefined {
   return undefined;
 }
 
-/** Every descendant element with the local name, in document order. */
+/** Every descendant element with the local name, in document order (iteratively: books may nest deep). */
 export function descendants(root: XmlElement, name: string): XmlElement[] {
   const found: XmlElement[] = [];
-  const visit = (node: XmlNode): void => {
-    if (!isElement(node)) return;
+  const stack: XmlNode[] = [...root.children].reverse();
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (!isElement(node)) continue;
     if (localName(node.name) === name) found.push(node);
-    for (const child of node.children) visit(child);
-  };
-  root.children.forEach(visit);
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+  }
   return found;
 }
 
@@ -76,11 +76,12 @@ export function childElements(element: XmlElement, name?: string): XmlElement[] 
 /** The element's text, entities decoded and whitespace collapsed. */
 export function textOf(element: XmlNode): string {
   const parts: string[] = [];
-  const visit = (node: XmlNode): void => {
+  const stack: XmlNode[] = [element];
+  for (let node = stack.pop(); node; node = stack.pop()) {
     if (isText(node)) parts.push(node.data);
-    else if (isElement(node) && !['script', 'style'].includes(localName(node.name))) node.children.forEach(visit);
-  };
-  visit(element);
+    else if (isElement(node) && !['script', 'style'].includes(localName(node.name)))
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+  }
   return speakable(parts.join(''));
 }
 

@@ -211,6 +211,7 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
             ...(passage.ssml ? { ssml: passage.ssml } : {}),
           } satisfies TtsTask);
           // Retakes report no progress of their own: the paragraph's share was counted by its first take.
+          // A voice's failure names the chapter and paragraph it failed in: a long book has many.
           const outcome = await runTtsTask(
             checked as TtsTask,
             (_phase, progress) => {
@@ -221,7 +222,11 @@ export async function runBookTask(task: BookTask, report: ProgressReporter): Pro
                 );
             },
             timingWords ? { onWords: (words) => takeWords.set(outputPath, words) } : {},
-          );
+          ).catch((error: unknown) => {
+            throw new UserFacingError(
+              `Chapter ${chapterIndex + 1} "${chapter.title}", paragraph ${passageIndex + 1}: ${error instanceof Error ? error.message : String(error)}`,
+            );
+          });
           for (const [option, reason] of Object.entries(outcome.result.ignoredOptions))
             if (option.startsWith('ssml ')) ssmlIgnored[option] ??= reason;
           await rm(textPath, { force: true });
