@@ -49,7 +49,10 @@ export async function writeClip(file: string, samples: Float32Array): Promise<vo
 
 const FRAME = RATE / 100;
 
-/** The clip without its leading and trailing silence: 10 ms frames more than 35 dB below its loudest frame. */
+/**
+ * The clip without its leading and trailing silence: 10 ms frames more than 35 dB below its loudest frame,
+ * or within 12 dB of its own noise floor (its 10th-percentile frame: JFK's crowd is far above −35 dB).
+ */
 export function trimSilence(samples: Float32Array): Float32Array {
   const frames = Math.floor(samples.length / FRAME);
   const level = new Float32Array(frames);
@@ -58,7 +61,8 @@ export function trimSilence(samples: Float32Array): Float32Array {
     for (let i = f * FRAME; i < (f + 1) * FRAME; i++) sum += samples[i] * samples[i];
     level[f] = 10 * Math.log10(sum / FRAME + 1e-12);
   }
-  const threshold = Math.max(...level) - 35;
+  const floor = Float32Array.from(level).sort()[Math.floor(frames / 10)];
+  const threshold = Math.max(Math.max(...level) - 35, floor + 12);
   let first = 0;
   while (first < frames - 1 && level[first] < threshold) first++;
   let last = frames - 1;
