@@ -7,11 +7,12 @@
 import { openOwnEspeak } from '../tts/synthesizers/espeak';
 import { warpInBand } from './band-dtw';
 import { CEPSTRA, FRAME_SECONDS, computeFeatures, poolFrames } from './features';
-import { findPauses, noiseFloorDb, type SpeechSpan } from './pauses';
+import { findPauses, noiseFloorDb, quietMarginDb, type SpeechSpan } from './pauses';
 import { placeUnits, type PlacedUnit } from './place-units';
 import { repairStretches } from './repair-stretches';
 import { secondPass } from './second-pass';
 import { assemble, matchingRate, renderScript } from './rendition';
+import { vadSpeechSeconds } from './vad-excerpts';
 import { warpWindowed, type Warp } from './windowed-dtw';
 
 /** The fine warp runs on 20 ms steps (two feature frames): fine enough for the pause search that follows. */
@@ -52,8 +53,12 @@ export interface Alignment {
 export async function alignSpeech(input: AlignmentInput): Promise<Alignment> {
   const media = computeFeatures(input.pcm, input.sampleRate);
   const duration = input.pcm.length / input.sampleRate;
-  const pauses = findPauses(media.energyDb, noiseFloorDb(media.energyDb, input.speech, input.heard));
-  const speechSeconds = duration - pauses.reduce((sum, pause) => sum + pause.end - pause.start, 0);
+  const floorDb = noiseFloorDb(media.energyDb, input.speech, input.heard);
+  const pauses = findPauses(media.energyDb, floorDb, quietMarginDb(media.energyDb, floorDb, input.speech));
+  // The reader's pace from what VAD heard as speech: energy pauses under noise take speech for pause.
+  const speechSeconds =
+    vadSpeechSeconds(input.speech, input.heard, duration) ??
+    duration - pauses.reduce((sum, pause) => sum + pause.end - pause.start, 0);
   // An espeak of the job's own: the shared one's state depends on what it said before (rendition.ts).
   const espeak = await openOwnEspeak();
   const espeakRate = matchingRate(espeak, input.texts, input.voice, speechSeconds);
