@@ -26,7 +26,6 @@ import { alignSpeech } from './align-speech';
 import { openAlignRecognizer } from './recognizer-words';
 import { refineBoundaries } from './refine-boundaries';
 import { renditionVoice } from './rendition';
-import { checkAgainstPrior } from './timing-prior';
 import { joinExcerpts, spansInMedia, vadExcerpts } from './vad-excerpts';
 
 /** Shares of the job's progress: decoding, VAD, synthesis, matching (refining, when a recognizer is installed, is in the last 5). */
@@ -73,8 +72,7 @@ export async function runAlignTask(task: AlignTask, report: ProgressReporter): P
   });
 
   report('postprocessing', 95);
-  // A subtitle file's own times: a cue placed far from where its neighbours moved is reported, not moved.
-  let placedUnits = checkAgainstPrior(alignment.units, units);
+  let placedUnits = alignment.units;
   let refinedBy: AlignmentRefinement | undefined;
   const recognizer = task.recognizerModelPath
     ? await openAlignRecognizer(
