@@ -20,8 +20,10 @@ import { EngineHost } from '../src/jobs/engine-host';
 import type { ScriptFormat } from '../src/subtitles/script';
 import type { Transcript } from '../src/subtitles/types';
 import { silentLogger } from '../src/util/log';
+import { STRESS_CONDITIONS, type StressCondition } from '../test/helpers/align-stress/stress-set';
 import { tempDir } from '../test/helpers/temp';
 import { testModel } from '../test/helpers/test-models';
+import { runAlignStressBench } from './align-stress';
 import { figure, sampleRss, type Figure } from './report';
 import { engineConfigFromEnvironment } from '../src/config/engine-environment';
 
@@ -136,6 +138,12 @@ function gapFigures(
   ];
 }
 
+/** SPEECH_STUDIO_BENCH_STRESS=clean,pink-10db runs only those stress conditions (all by default). */
+function stressConditions(): StressCondition[] {
+  const named = process.env.SPEECH_STUDIO_BENCH_STRESS?.split(',').filter(Boolean) ?? [];
+  return named.length > 0 ? STRESS_CONDITIONS.filter((c) => named.includes(c)) : [...STRESS_CONDITIONS];
+}
+
 export async function runAlignBench(): Promise<Figure[]> {
   const dir = await tempDir('speech-bench-align-');
   const engine = new EngineHost({
@@ -147,6 +155,8 @@ export async function runAlignBench(): Promise<Figure[]> {
     const truth = JSON.parse(await readFile(DEV('dev-a.truth.json'), 'utf8')) as Truth;
     const script = await readFile(DEV('dev-a.txt'), 'utf8');
     const figures: Figure[] = [];
+    figures.push(...(await runAlignStressBench(engine, stressConditions())));
+    if (process.env.SPEECH_STUDIO_BENCH_ALIGN === 'stress') return figures;
     const baseline = boundaryErrors(truth, proportional(truth));
     const cores = `${os.availableParallelism()} cores, load ${os.loadavg()[0].toFixed(1)}`;
     figures.push(

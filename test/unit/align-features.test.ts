@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CEPSTRA, computeFeatures, frameCount } from '../../src/engine/align/features';
 import { Fft } from '../../src/engine/align/fft';
-import { findPauses, noiseFloorDb } from '../../src/engine/align/pauses';
+import { findPauses, noiseFloorDb, quietMarginDb } from '../../src/engine/align/pauses';
 import { placeUnits } from '../../src/engine/align/place-units';
 
 const RATE = 16_000;
@@ -82,6 +82,23 @@ describe('pauses', () => {
       [100, 130],
       [190, 200],
     ]);
+  });
+
+  it('narrows the quiet margin to half the way from the floor to the speech level under loud noise', () => {
+    // Noise at −30 dB, then speech whose frames are mostly −22 dB with a louder one in five (about 10 dB SNR):
+    // a 10 dB margin would call the −22 dB runs pauses.
+    const noisy = Float32Array.from({ length: 200 }, (_, frame) => (frame < 100 ? -30 : frame % 5 ? -22 : -12));
+    const speech = [{ start: 1, end: 2 }];
+    const floor = noiseFloorDb(noisy, speech);
+    assert.equal(floor, -30);
+    const margin = quietMarginDb(noisy, floor, speech);
+    assert.equal(margin, 4);
+    assert.deepEqual(
+      findPauses(noisy, floor, margin).map((p) => [Math.round(p.start * 100), Math.round(p.end * 100)]),
+      [[0, 100]],
+    );
+    assert.equal(quietMarginDb(energy, -60, [{ start: 0.1, end: 0.5 }]), 10, 'clean speech keeps 10 dB');
+    assert.equal(quietMarginDb(energy, -60, null), 10, 'without VAD, 10 dB');
   });
 
   it('measures the floor where VAD heard no speech', () => {

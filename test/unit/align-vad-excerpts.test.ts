@@ -1,9 +1,36 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { noiseFloorDb } from '../../src/engine/align/pauses';
-import { joinExcerpts, spansInMedia, VAD_BUDGET_SECONDS, vadExcerpts } from '../../src/engine/align/vad-excerpts';
+import {
+  joinExcerpts,
+  spansInMedia,
+  VAD_BUDGET_SECONDS,
+  vadExcerpts,
+  vadSpeechSeconds,
+} from '../../src/engine/align/vad-excerpts';
 
 describe('the excerpts of long media that VAD hears for the aligner', () => {
+  it("gives the media's speech as the share VAD heard as speech, scaled to the whole length", () => {
+    assert.equal(vadSpeechSeconds([{ start: 1, end: 4 }], undefined, 10), 3);
+    const heard = [
+      { start: 0, end: 60 },
+      { start: 300, end: 360 },
+    ];
+    assert.equal(
+      vadSpeechSeconds(
+        [
+          { start: 0, end: 30 },
+          { start: 300, end: 360 },
+        ],
+        heard,
+        600,
+      ),
+      450,
+    );
+    assert.equal(vadSpeechSeconds(null, undefined, 10), null, 'no VAD: measured by energy instead');
+    assert.equal(vadSpeechSeconds([], undefined, 10), null, 'no speech heard: measured by energy instead');
+  });
+
   it('hears media up to the budget whole, without copying it', () => {
     assert.deepEqual(vadExcerpts(118), [{ start: 0, end: 118 }]);
     const pcm = new Int16Array(16000 * 3);

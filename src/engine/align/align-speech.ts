@@ -7,11 +7,12 @@
 import { openOwnEspeak } from '../tts/synthesizers/espeak';
 import { warpInBand } from './band-dtw';
 import { CEPSTRA, FRAME_SECONDS, computeFeatures, poolFrames } from './features';
-import { findPauses, noiseFloorDb, type SpeechSpan } from './pauses';
+import { findPauses, noiseFloorDb, quietMarginDb, type SpeechSpan } from './pauses';
 import { placeUnits, type PlacedUnit } from './place-units';
 import { repairStretches } from './repair-stretches';
 import { secondPass } from './second-pass';
 import { assemble, matchingRate, renderScript } from './rendition';
+import { vadSpeechSeconds } from './vad-excerpts';
 import { warpWindowed, type Warp } from './windowed-dtw';
 
 /** The fine warp runs on 20 ms steps (two feature frames): fine enough for the pause search that follows. */
@@ -29,6 +30,8 @@ const BAND_SECONDS = 1;
 const WINDOW_SECONDS = 60;
 /** A window may pass over 20 s of media the script does not have (beyond 1.5 times its expected length). */
 const SLACK_SECONDS = 20;
+/** Below this share of VAD's speech, energy pauses are taking speech for pause (readerSpeechSeconds). */
+const ENERGY_SHARE_OF_VAD = 0.75;
 export interface AlignmentInput {
   pcm: Int16Array;
   sampleRate: number;
@@ -52,8 +55,12 @@ export interface Alignment {
 export async function alignSpeech(input: AlignmentInput): Promise<Alignment> {
   const media = computeFeatures(input.pcm, input.sampleRate);
   const duration = input.pcm.length / input.sampleRate;
-  const pauses = findPauses(media.energyDb, noiseFloorDb(media.energyDb, input.speech, input.heard));
-  const speechSeconds = duration - pauses.reduce((sum, pause) => sum + pause.end - pause.start, 0);
+  const floorDb = noiseFloorDb(media.energyDb, input.speech, input.heard);
+  const pauses = findPauses(media.energyDb, floorDb, quietMarginDb(media.energyDb, floorDb, input.speech));
+  const speechSeconds = readerSpeechSeconds(
+    duration - pauses.reduce((sum, pause) => sum + pause.end - pause.start, 0),
+    vadSpeechSeconds(input.speech, input.heard, duration),
+  );
   // An espeak of the job's own: the shared one's state depends on what it said before (rendition.ts).
   const espeak = await openOwnEspeak();
   const espeakRate = matchingRate(espeak, input.texts, input.voice, speechSeconds);
@@ -97,6 +104,16 @@ export async function alignSpeech(input: AlignmentInput): Promise<Alignment> {
     pauses,
   );
   return { units, peakCells: warp.peakCells, espeakRate };
+}
+
+/**
+ * How much of the media the reader speaks, which sets the rendition's pace. Energy pauses measure it
+ * finely, but under loud noise they take much of the speech for pause; VAD's speech is coarser (it keeps
+ * pauses under 100 ms and pads each stretch), so it is taken only where energy finds less than
+ * ENERGY_SHARE_OF_VAD of it: short pauses and padding never account for that much.
+ */
+function readerSpeechSeconds(byEnergy: number, byVad: number | null): number {
+  return byVad !== null && byEnergy < ENERGY_SHARE_OF_VAD * byVad ? byVad : byEnergy;
 }
 
 function warpPyramid(reference: Float32Array, target: Float32Array, rate: number): Warp {

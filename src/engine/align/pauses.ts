@@ -8,6 +8,8 @@ import { FRAME_SECONDS } from './features';
 
 /** A frame is quiet when its energy is at most this far above the noise floor (10 dB: a third of the amplitude). */
 const QUIET_ABOVE_FLOOR_DB = 10;
+/** Under loud noise the margin shrinks, but never below this (a floor's own frames wander by a few dB). */
+const MIN_QUIET_ABOVE_FLOOR_DB = 3;
 /** The shortest pause: 30 ms, shorter than any pause between sentences yet longer than most gaps between words. */
 const MIN_PAUSE_FRAMES = 3;
 /** Without VAD, the floor is this percentile of frame energies (most media has at least this much pause). */
@@ -60,9 +62,27 @@ function percentile(values: Float32Array, fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))];
 }
 
-/** The pauses of at least 30 ms, in time order. */
-export function findPauses(energyDb: Float32Array, floorDb: number): Pause[] {
-  const threshold = floorDb + QUIET_ABOVE_FLOOR_DB;
+/**
+ * How far above the floor a frame may be and still be quiet: 10 dB, or half the way from the floor to the
+ * median level of what VAD heard as speech when that is less. Under music or noise at 10 dB SNR, speech's
+ * quieter half lies within 10 dB of the floor, and a fixed margin called most of the speech pause.
+ */
+export function quietMarginDb(energyDb: Float32Array, floorDb: number, speech: readonly SpeechSpan[] | null): number {
+  if (!speech || speech.length === 0) return QUIET_ABOVE_FLOOR_DB;
+  const inSpeech: number[] = [];
+  for (const span of speech) {
+    const to = Math.min(energyDb.length, Math.ceil(span.end / FRAME_SECONDS));
+    for (let frame = Math.max(0, Math.floor(span.start / FRAME_SECONDS)); frame < to; frame++)
+      inSpeech.push(energyDb[frame]);
+  }
+  if (inSpeech.length === 0) return QUIET_ABOVE_FLOOR_DB;
+  const speechLevel = percentile(Float32Array.from(inSpeech), 0.5);
+  return Math.max(MIN_QUIET_ABOVE_FLOOR_DB, Math.min(QUIET_ABOVE_FLOOR_DB, (speechLevel - floorDb) / 2));
+}
+
+/** The pauses of at least 30 ms, in time order: runs of frames at most `marginDb` above the floor. */
+export function findPauses(energyDb: Float32Array, floorDb: number, marginDb = QUIET_ABOVE_FLOOR_DB): Pause[] {
+  const threshold = floorDb + marginDb;
   const pauses: Pause[] = [];
   let runStart = -1;
   for (let frame = 0; frame <= energyDb.length; frame++) {

@@ -3,7 +3,8 @@
  * noise floor is (pauses.ts), and a floor measured on ten minutes spread over the file is the floor of the
  * whole file; VAD over all of an hour cost more than the rest of the alignment together. So media up to
  * VAD_BUDGET_SECONDS is heard whole, and longer media as excerpts spread evenly over it, joined into one
- * buffer for one VAD pass, whose speech is then mapped back to the media's own times.
+ * buffer for one VAD pass, whose speech is then mapped back to the media's own times. The share of speech
+ * heard also gives the reader's pace (vadSpeechSeconds).
  */
 import type { SpeechSpan } from './pauses';
 
@@ -50,4 +51,20 @@ export function spansInMedia(spans: readonly SpeechSpan[], excerpts: readonly Sp
     joinedStart += length;
   }
   return mapped;
+}
+
+/**
+ * How much of the media is speech, as VAD heard it: the share of speech in what it heard, times the whole
+ * length. Null when VAD did not run or heard nothing as speech (the caller then measures by energy).
+ */
+export function vadSpeechSeconds(
+  speech: readonly SpeechSpan[] | null,
+  heard: readonly SpeechSpan[] | undefined,
+  durationSeconds: number,
+): number | null {
+  if (!speech || speech.length === 0 || !(durationSeconds > 0)) return null;
+  const heardSeconds = heard ? heard.reduce((sum, span) => sum + span.end - span.start, 0) : durationSeconds;
+  const speechSeconds = speech.reduce((sum, span) => sum + span.end - span.start, 0);
+  if (!(heardSeconds > 0)) return null;
+  return (durationSeconds * Math.min(heardSeconds, speechSeconds)) / heardSeconds;
 }
