@@ -6,7 +6,7 @@
  * through a link, an existing file only with `overwrite`. A job that writes its own output file writes it
  * into a staging folder first, so nothing reaches the user's folder unless it passed those checks.
  */
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { invalidRequest } from '../contract/errors';
@@ -22,6 +22,7 @@ import type { JobService } from '../jobs/job-service';
 import { toPublicJob, type JobRecord, type PublicJob } from '../jobs/types';
 import { confineInput, confineOutput, writeConfined, type AllowedFolders } from '../local-files/confined-paths';
 import { readMediaSignature } from '../local-files/media-signature';
+import { refuseOutputOverInput } from '../local-files/user-files';
 import { MAX_UPLOAD_BYTES, tooLarge } from '../http/upload/receive-upload';
 import { findVadModelIn } from '../models/model-files';
 import { renderTranscript } from '../subtitles/render';
@@ -85,17 +86,6 @@ async function confinedMedia(deps: JobToolDeps, given: string, allowed: AllowedF
   return media;
 }
 
-/** Refuses an output that is one of the inputs (the same file, by any name): the work would replace its own source. */
-async function requireNotAnInput(output: string, given: string, inputs: readonly string[]): Promise<void> {
-  const written = await stat(output).catch(() => undefined);
-  if (!written) return;
-  for (const input of inputs) {
-    const read = await stat(input);
-    if (read.dev === written.dev && read.ino === written.ino)
-      throw invalidRequest(`outputPath: ${given} is an input of this tool; choose another file`);
-  }
-}
-
 /**
  * Runs a job that writes its own output file: into a staging folder, then copied to `outputPath` through the
  * confined writer. The staging folder is removed whatever happens.
@@ -108,7 +98,7 @@ async function viaStaging<R>(
   what: string,
 ): Promise<{ result: R; job: JobRecord }> {
   const output = await confineOutput(target.outputPath, target.allowed, target.overwrite ?? false);
-  await requireNotAnInput(output, target.outputPath, target.inputs);
+  await refuseOutputOverInput(output, target.inputs, 'outputPath');
   const staging = await mkdtemp(path.join(os.tmpdir(), 'speech-studio-mcp-'));
   try {
     const staged = path.join(staging, stagedName);
@@ -147,10 +137,11 @@ export function jobTools(deps: JobToolDeps, folders: () => Promise<string[]>) {
         throw invalidRequest(`scriptPath: the script is larger than ${MAX_SCRIPT_BYTES / 1024 / 1024} MB`);
       const target = input.outputPath;
       if (target)
-        await requireNotAnInput(await confineOutput(target, allowed, input.overwrite ?? false), target, [
-          media.path,
-          script.path,
-        ]);
+        await refuseOutputOverInput(
+          await confineOutput(target, allowed, input.overwrite ?? false),
+          [media.path, script.path],
+          'outputPath',
+        );
       const vadModelPath = await findVadModelIn(path.join(deps.dataDir, 'models'), deps.engineConfig());
       const preferred = deps.preferredSttModel?.();
       const created = await createAlignJob(deps.jobs, {
