@@ -20,6 +20,7 @@ import { sttSeconds } from '../../dispatch/finish-estimate';
 import { requireKey, type RelayDeps, type RelayState } from '../deps';
 import { insufficientCredits, placeJob, storageQuotaExceeded, takeConcurrencySlot } from '../job-placement';
 import { hasNul, NUL_REFUSED } from '../../data/stored-text';
+import { nameJobDevice } from '../device-header';
 import { requireScope } from '../key-auth';
 import { jobBlobSink } from '../../storage/blob-sink';
 
@@ -58,9 +59,16 @@ export function sttRoutes(router: Router<RelayState>, deps: RelayDeps): void {
     try {
       const upload = await receiveUpload(ctx.req, sink, deps.maxUploadBytes);
       file = upload.file;
-      ctx.body = toPublicJob(
-        await accept(ctx, deps, id, upload.fields, file && { ...file, key: sink.keyOf(file.storedName) }, reserved),
+      const job = await accept(
+        ctx,
+        deps,
+        id,
+        upload.fields,
+        file && { ...file, key: sink.keyOf(file.storedName) },
+        reserved,
       );
+      nameJobDevice(ctx, job);
+      ctx.body = toPublicJob(job);
     } catch (error) {
       if (file) await sink.remove(file.storedName).catch(() => undefined);
       await deps.db.transaction(async (tx) => {
