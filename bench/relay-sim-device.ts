@@ -89,7 +89,15 @@ export function startSimulatedDevice(origin: string, token: string, voices: Voic
               progress: 100,
               phase: 'done',
               backend: 'simulated',
-              result: { mediaType: 'audio/wav', bytes: EMPTY_WAV.length },
+              // The contract's shape: the relay fails a success whose result lacks a required member.
+              result: {
+                mediaType: 'audio/wav',
+                outputFormat: 'wav',
+                sampleRate: 22050,
+                audioChannels: 'mono',
+                durationSeconds: 0,
+                bytes: EMPTY_WAV.length,
+              },
             }
           : {
               type: 'update',

@@ -23,8 +23,15 @@ export interface Validators {
 }
 
 /** Ajv as the contract needs it: strict, and knowing every format the OpenAPI document uses. */
-export function newAjv(coerceTypes: boolean): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, allErrors: false, useDefaults: true, coerceTypes, verbose: true });
+export function newAjv(coerceTypes: boolean, removeAdditional = false): Ajv2020 {
+  const ajv = new Ajv2020({
+    strict: true,
+    allErrors: false,
+    useDefaults: true,
+    coerceTypes,
+    verbose: true,
+    removeAdditional,
+  });
   ajv.addFormat('uuid', UUID);
   ajv.addFormat('int64', { type: 'number', validate: Number.isSafeInteger });
   // A file part or a binary answer: not JSON data, nothing for Ajv to check.

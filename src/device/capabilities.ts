@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { installedSttModels } from '../jobs/admission';
 import type { VoiceLibrary } from '../voices/library';
 import { isReadyVoice } from '../voices/voice-entry';
@@ -25,5 +26,6 @@ export async function gatherCapabilities(
       diarization,
     },
     queueCapacity,
+    cores: availableParallelism(),
   };
 }

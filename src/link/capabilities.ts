@@ -17,6 +17,8 @@ export interface DeviceCapabilities {
   stt: { models: SttModelInfo[]; diarization: boolean };
   /** Remote jobs the device will take at once (waiting or running). */
   queueCapacity: number;
+  /** Processor cores the device has; absent from devices older than this field. */
+  cores?: number;
 }
 
 export const EMPTY_CAPABILITIES: DeviceCapabilities = {
@@ -77,5 +79,6 @@ export function parseCapabilities(value: unknown): DeviceCapabilities | undefine
           model.languages.every((code) => typeof code === 'string'))),
   );
   if (!voicesOk || !modelsOk || v.tts.voices.length > 5000 || v.stt.models.length > 200) return undefined;
+  if (v.cores !== undefined && (!Number.isInteger(v.cores) || v.cores < 1 || v.cores > 4096)) return undefined;
   return v as DeviceCapabilities;
 }

@@ -13,9 +13,11 @@ Usage:
                            [--retention-hours N] [--secure-cookies] [--trust-proxy] [--allowed-hosts H1,H2]
                            [--storage s3://bucket/prefix [--s3-endpoint URL] [--s3-region R] [--s3-path-style]
                             [--s3-access-key-id ID --s3-secret-access-key SECRET]] [--metrics-token T]
-  node dist/relay.js keys create --name N --scopes a,b --pool dev_x,dev_y|* [--expires ISO] [--rpm N] [--concurrency N]
-  node dist/relay.js keys revoke <key id> | keys list [--json]
+  node dist/relay.js keys create --name N --scopes a,b --pool dev_x,label:gpu|* [--expires ISO] [--rpm N] [--concurrency N]
+  node dist/relay.js keys revoke <key id> | keys list [--json] | keys weight <key id> --set N   (share, 1-100)
   node dist/relay.js devices enrol --name N | devices revoke <device id> | devices list [--json]
+  node dist/relay.js devices drain <device id> | devices undrain <device id>   (out of service and back)
+  node dist/relay.js devices label <device id> --set gpu,site:paris   (the operator's labels; "" clears)
   node dist/relay.js credits add --amount N | credits show
   node dist/relay.js storage quota --bytes N
   node dist/relay.js admin password            (a new portal password for admin, shown once)
@@ -57,6 +59,7 @@ const OPTIONS = {
   rpm: { type: 'string' },
   concurrency: { type: 'string' },
   amount: { type: 'string' },
+  set: { type: 'string' },
   bytes: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },

@@ -108,6 +108,25 @@ describe('relay administration from the terminal on PostgreSQL', { skip: postgre
         devices.map((d: { id: string; ready: boolean }) => [d.id, d.ready]),
         [[deviceId, false]],
       );
+      const drain = await relayCli(['devices', 'drain', deviceId, '--database-url', url]);
+      assert.equal(drain.code, 0, drain.stderr);
+      assert.match(drain.stderr, /Draining dev_/);
+      const drained = JSON.parse((await relayCli(['devices', 'list', '--json', '--database-url', url])).stdout);
+      assert.deepEqual([drained[0].draining, drained[0].service], [true, 'drained'], 'nothing runs on it');
+      assert.match((await relayCli(['devices', 'list', '--database-url', url])).stdout, /offline \(drained\)/);
+      assert.equal((await relayCli(['devices', 'undrain', deviceId, '--database-url', url])).code, 0);
+      const back = JSON.parse((await relayCli(['devices', 'list', '--json', '--database-url', url])).stdout);
+      assert.deepEqual([back[0].draining, back[0].service], [false, 'in service']);
+      assert.equal((await relayCli(['devices', 'drain', 'dev_nosuchdevice', '--database-url', url])).code, 2);
+      assert.equal(
+        (await relayCli(['devices', 'label', deviceId, '--set', 'gpu,site:paris', '--database-url', url])).code,
+        0,
+      );
+      const [labelled] = JSON.parse((await relayCli(['devices', 'list', '--json', '--database-url', url])).stdout);
+      assert.deepEqual(labelled.labels, ['gpu', 'site:paris']);
+      const badLabel = await relayCli(['devices', 'label', deviceId, '--set', 'Not A Label', '--database-url', url]);
+      assert.equal(badLabel.code, 2, badLabel.stderr);
+      assert.match(badLabel.stderr, /is not a label/);
       const [listed] = JSON.parse((await relayCli(['keys', 'list', '--json', '--database-url', url])).stdout);
       const revoked = await relayCli(['keys', 'revoke', listed.id, '--database-url', url]);
       assert.equal(revoked.code, 0, revoked.stderr);
@@ -123,6 +142,19 @@ describe('relay administration from the terminal on PostgreSQL', { skip: postgre
         (await relayCli(['storage', 'quota', '--bytes', '1048576', '--database-url', url])).stdout,
         /of 1048576 bytes/,
       );
+      const pooled = await relayCli([
+        'keys',
+        'create',
+        '--name',
+        'gpus',
+        '--scopes',
+        'tts.create',
+        '--pool',
+        'label:gpu',
+        '--database-url',
+        url,
+      ]);
+      assert.equal(pooled.code, 0, pooled.stderr);
     } finally {
       await relay.dispose();
     }

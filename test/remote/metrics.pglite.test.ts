@@ -155,7 +155,14 @@ describe("the relay's /metrics", () => {
       status: 'succeeded',
       progress: 100,
       phase: 'done',
-      result: { durationSeconds: 1 },
+      result: {
+        mediaType: 'audio/wav',
+        outputFormat: 'wav',
+        sampleRate: 22050,
+        audioChannels: 'mono',
+        durationSeconds: 1,
+        bytes: 1,
+      },
     });
     await waitFor(
       'the job to succeed',

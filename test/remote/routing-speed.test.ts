@@ -46,6 +46,8 @@ const device = (id: string): Device => ({
   name: id,
   createdAt: 0,
   revokedAt: null,
+  draining: false,
+  labels: [],
   capabilities: caps,
   sessionId: 's',
   instanceId: 'i',

@@ -42,6 +42,8 @@ const device = (
   name: id,
   createdAt: 0,
   revokedAt: null,
+  draining: false,
+  labels: [],
   capabilities,
   sessionId: lastSeenAt === null ? null : 's',
   instanceId: 'i',

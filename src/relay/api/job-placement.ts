@@ -1,5 +1,5 @@
 import { ApiError } from '../../contract/errors';
-import { keyAllowsDevice, lockApiKey, type ApiKey } from '../data/api-keys';
+import { lockApiKey, type ApiKey } from '../data/api-keys';
 import { isReady } from '../data/devices';
 import { countActiveJobs } from '../data/jobs';
 import type { Queryable } from '../db/database';
@@ -32,7 +32,8 @@ export async function placeJob(
   const routing = { offlineAfterMs: deps.offlineAfterMs };
   const named = header.trim();
   if (named !== '') {
-    const candidate = keyAllowsDevice(key, named) ? candidates.find((c) => c.device.id === named) : undefined;
+    // poolDevices holds only the devices the key's pool takes (by id, `*` or label).
+    const candidate = candidates.find((c) => c.device.id === named);
     if (!candidate)
       throw new ApiError(
         'DEVICE_NOT_ALLOWED',
@@ -42,6 +43,14 @@ export async function placeJob(
       throw new ApiError(
         'DEVICE_OFFLINE',
         `The device ${named} (${candidate.device.name}) is not connected to the relay.`,
+        { headers: RETRY_AFTER },
+      );
+    }
+    // Draining is the spec's "named device unavailable": the same code, a sentence saying why and for how long.
+    if (candidate.device.draining) {
+      throw new ApiError(
+        'DEVICE_OFFLINE',
+        `The device ${named} (${candidate.device.name}) is draining: an operator took it out of service; it takes no new jobs until it is put back.`,
         { headers: RETRY_AFTER },
       );
     }

@@ -1,8 +1,19 @@
 import { UsageError } from '../../util/usage-error';
 import { silentLogger } from '../../util/log';
 import { addCredits, ensureAccount, getAccount, setStorageQuota } from '../data/accounts';
-import { createApiKey, listApiKeys, revokeApiKey } from '../data/api-keys';
-import { enrolDevice, isReady, listDevices, revokeDevice } from '../data/devices';
+import { createApiKey, listApiKeys, revokeApiKey, setKeyWeight } from '../data/api-keys';
+import {
+  drainState,
+  enrolDevice,
+  isReady,
+  listDevices,
+  revokeDevice,
+  sentJobsByDevice,
+  setDeviceLabels,
+  type Device,
+} from '../data/devices';
+import { deviceLabels } from '../dispatch/device-labels';
+import { drainDevice } from '../dispatch/drain';
 import { ADMIN_USERNAME, ensureAdminUser, setPassword } from '../data/users';
 import type { Database } from '../db/database';
 import { openDatabase } from '../db/open-database';
@@ -17,6 +28,7 @@ export interface AdminFlags {
   concurrency?: string;
   amount?: string;
   bytes?: string;
+  set?: string;
   json?: boolean;
 }
 
@@ -107,25 +119,62 @@ const COMMANDS: Record<string, Command> = {
     if (!(await revokeDevice(db, accountId, id))) throw new UsageError(`No enrolled device ${id}.`);
     note(`Revoked ${id}: its link closes at its next heartbeat.`);
   },
+  async 'keys weight'(db, accountId, flags, args) {
+    const id = required(args[0], 'a key id: keys weight key_… --set N');
+    const weight = Number(required(flags.set, '--set N (1 to 100)'));
+    if (!(await setKeyWeight(db, accountId, id, weight))) throw new UsageError(`No key ${id}.`);
+    note(
+      `${id} has weight ${weight}: when devices are saturated it is sent ${weight} job(s) for each one of a key of weight 1.`,
+    );
+  },
+  async 'devices drain'(db, accountId, _flags, args) {
+    const id = required(args[0], 'a device id: devices drain dev_…');
+    if (!(await drainDevice(db, accountId, id, true))) throw new UsageError(`No enrolled device ${id}.`);
+    note(
+      `Draining ${id}: it finishes the jobs it was sent and takes no new one; "devices list" shows it drained then.`,
+    );
+  },
+  async 'devices undrain'(db, accountId, _flags, args) {
+    const id = required(args[0], 'a device id: devices undrain dev_…');
+    if (!(await drainDevice(db, accountId, id, false))) throw new UsageError(`No enrolled device ${id}.`);
+    note(`${id} takes jobs again.`);
+  },
+  async 'devices label'(db, accountId, flags, args) {
+    const id = required(args[0], 'a device id: devices label dev_… --set gpu,site:paris');
+    if (flags.set === undefined) throw new UsageError('Expected --set a,b (or --set "" to clear the labels).');
+    const labels = split(flags.set);
+    if (!(await setDeviceLabels(db, accountId, id, labels))) throw new UsageError(`No enrolled device ${id}.`);
+    note(
+      `${id} is labelled ${labels.length > 0 ? labels.join(', ') : 'with nothing of yours'}; keys with --pool label:<name> take it.`,
+    );
+  },
   async 'devices list'(db, accountId, flags) {
     const devices = await listDevices(db, accountId);
+    const sent = await sentJobsByDevice(db, accountId);
+    const service = (d: Device) => drainState(d, sent.get(d.id) ?? 0);
     if (flags.json)
       return out(
         JSON.stringify(
-          devices.map((d) => ({ ...d, ready: isReady(d) })),
+          devices.map((d) => ({
+            ...d,
+            ready: isReady(d),
+            service: service(d) ?? 'in service',
+            allLabels: [...deviceLabels(d)].sort(),
+          })),
           null,
           2,
         ),
       );
     table([
-      ['ID', 'NAME', 'STATE', 'LAST SEEN', 'VOICES', 'STT MODELS'],
+      ['ID', 'NAME', 'STATE', 'LAST SEEN', 'VOICES', 'STT MODELS', 'LABELS'],
       ...devices.map((d) => [
         d.id,
         d.name,
-        d.revokedAt ? 'revoked' : isReady(d) ? 'online' : 'offline',
+        (d.revokedAt ? 'revoked' : isReady(d) ? 'online' : 'offline') + (service(d) ? ` (${service(d)})` : ''),
         iso(d.lastSeenAt),
         String(d.capabilities?.tts.voices.length ?? '-'),
         d.capabilities?.stt.models.map((m) => m.name).join(',') || '-',
+        d.labels.join(',') || '-',
       ]),
     ]);
   },

@@ -92,6 +92,15 @@ export async function hasStorageRoom(tx: Queryable, accountId: number): Promise<
   return row.used < row.quota;
 }
 
+/** The bytes of storage quota still free (0 or less when it is used up). */
+export async function storageRoom(db: Queryable, accountId: number): Promise<number> {
+  const [row] = await db.query<{ used: number; quota: number }>(
+    'SELECT storage_used_bytes AS used, storage_quota_bytes AS quota FROM accounts WHERE id = $1',
+    [accountId],
+  );
+  return Number(row.quota) - Number(row.used);
+}
+
 /** Takes `milli` credits if the balance covers them; false when it does not. */
 export async function reserveCredits(tx: Queryable, accountId: number, milli: number): Promise<boolean> {
   const rows = await tx.query(
@@ -109,6 +118,23 @@ export async function reserveStorage(tx: Queryable, accountId: number, bytes: nu
     [accountId, bytes],
   );
   return rows.length === 1;
+}
+
+/**
+ * Holds up to `bytes` of the storage quota, as much as is free: the declared length of a multipart body is
+ * more than its file, so a file that fits must not be refused for it (the file's own size is checked once
+ * it is known). Returns the bytes held, or undefined when the quota is already used up.
+ */
+export async function reserveStorageUpTo(tx: Queryable, accountId: number, bytes: number): Promise<number | undefined> {
+  const [row] = await tx.query<{ used: number; quota: number }>(
+    'SELECT storage_used_bytes AS used, storage_quota_bytes AS quota FROM accounts WHERE id = $1 FOR UPDATE',
+    [accountId],
+  );
+  const free = Number(row.quota) - Number(row.used);
+  if (free <= 0) return undefined;
+  const held = Math.min(bytes, free);
+  await adjustStorage(tx, accountId, held);
+  return held;
 }
 
 /** Adjusts the storage in use by `delta` bytes (never below zero), whatever the quota. */

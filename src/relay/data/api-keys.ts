@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database';
+import { LABEL } from './label-format';
 import { API_KEY_FORMAT, lookupOf, newSecret, publicId, secretMatches } from './secret-token';
 import { hasNul, NUL_REFUSED } from './stored-text';
 
@@ -86,14 +87,33 @@ async function checkPool(db: Queryable, accountId: number, pool: readonly string
   if (ids.some(hasNul)) throw new InvalidInputError(`pool: ${NUL_REFUSED}`);
   if (ids.length === 0) throw new InvalidInputError('pool: name at least one device id, or * for every device');
   if (ids.includes(ALL_DEVICES)) return [ALL_DEVICES];
+  // `label:<name>`: every device carrying it, now or later; devices are named by id and must exist.
+  const labels = ids.filter((id) => id.startsWith('label:'));
+  const wrong = labels.find((entry) => !LABEL.test(entry.slice('label:'.length)));
+  if (wrong)
+    throw new InvalidInputError(`pool: ${JSON.stringify(wrong.slice(0, 70))} is not a label: use a-z, 0-9 and .-_:`);
+  const deviceIds = ids.filter((id) => !id.startsWith('label:'));
   const rows = await db.query<{ id: string }>('SELECT id FROM devices WHERE account_id = $1 AND id = ANY($2::text[])', [
     accountId,
-    ids,
+    deviceIds,
   ]);
   const known = new Set(rows.map((row) => row.id));
-  const unknown = ids.filter((id) => !known.has(id));
+  const unknown = deviceIds.filter((id) => !known.has(id));
   if (unknown.length > 0) throw new InvalidInputError(`pool: no enrolled device ${unknown.join(', ')}`);
   return ids;
+}
+
+/** Sets a key's share of saturated devices (1 to 100; a key of weight 2 is sent twice as many jobs as one of 1). */
+export async function setKeyWeight(db: Queryable, accountId: number, id: string, weight: number): Promise<boolean> {
+  if (!Number.isInteger(weight) || weight < 1 || weight > 100)
+    throw new InvalidInputError(`weight: must be a whole number from 1 to 100, not ${weight}`);
+  if (hasNul(id)) return false;
+  const rows = await db.query('UPDATE api_keys SET weight = $3 WHERE account_id = $1 AND id = $2 RETURNING id', [
+    accountId,
+    id,
+    weight,
+  ]);
+  return rows.length === 1;
 }
 
 /** Creates a key; its plaintext is returned here and never again. */
@@ -181,6 +201,3 @@ export async function keyPool(db: Queryable, id: string): Promise<Pick<ApiKey, '
   );
   return { accountId: row.account_id, pool: row.pool };
 }
-
-export const keyAllowsDevice = (key: ApiKey, deviceId: string): boolean =>
-  key.pool.includes(ALL_DEVICES) || key.pool.includes(deviceId);

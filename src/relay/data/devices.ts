@@ -1,6 +1,8 @@
 import type { DeviceCapabilities } from '../../link/capabilities';
 import type { Queryable } from '../db/database';
 import { InvalidInputError } from './api-keys';
+import { LABEL } from './label-format';
+import { ACTIVE_SQL } from './jobs';
 import { DEVICE_TOKEN_FORMAT, lookupOf, newSecret, publicId, secretMatches } from './secret-token';
 import { hasNul, NUL_REFUSED } from './stored-text';
 
@@ -18,6 +20,10 @@ export interface Device {
   instanceId: string | null;
   connectedAt: number | null;
   lastSeenAt: number | null;
+  /** Marked by an operator: takes no new job, finishes the ones it was sent. */
+  draining: boolean;
+  /** The operator's own labels (dispatch/device-labels.ts adds those its capabilities imply). */
+  labels: string[];
 }
 
 export interface DeviceRow {
@@ -33,6 +39,8 @@ export interface DeviceRow {
   instance_id: string | null;
   connected_at: number | null;
   last_seen_at: number | null;
+  draining: boolean;
+  labels: string[];
 }
 
 export const toDevice = (row: DeviceRow): Device => ({
@@ -46,6 +54,8 @@ export const toDevice = (row: DeviceRow): Device => ({
   instanceId: row.instance_id,
   connectedAt: row.connected_at,
   lastSeenAt: row.last_seen_at,
+  draining: row.draining,
+  labels: row.labels,
 });
 
 /** Ready: connected and heart-beating within the offline limit. */
@@ -102,6 +112,54 @@ export async function revokeDevice(db: Queryable, accountId: number, id: string)
   );
   return rows.length === 1;
 }
+
+/**
+ * Drains (or puts back) an unrevoked device; false when there is none. Its jobs not yet sent move to other
+ * devices at the sweeper's next round (data/job-dispatch.ts lockOrphanedJobs), those pinned to it wait.
+ */
+export async function setDraining(db: Queryable, accountId: number, id: string, draining: boolean): Promise<boolean> {
+  if (hasNul(id)) return false;
+  const rows = await db.query(
+    'UPDATE devices SET draining = $3 WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id',
+    [accountId, id, draining],
+  );
+  return rows.length === 1;
+}
+
+/** Replaces the operator's labels of an unrevoked device; false when there is none. */
+export async function setDeviceLabels(
+  db: Queryable,
+  accountId: number,
+  id: string,
+  labels: string[],
+): Promise<boolean> {
+  const clean = [...new Set(labels.map((label) => label.trim().toLowerCase()).filter(Boolean))];
+  const wrong = clean.find((label) => !LABEL.test(label));
+  if (wrong !== undefined || clean.length > 50)
+    throw new InvalidInputError(
+      `labels: ${wrong !== undefined ? `${JSON.stringify(wrong.slice(0, 70))} is not a label: use a-z, 0-9 and .-_: (up to 63)` : 'at most 50'}`,
+    );
+  if (hasNul(id)) return false;
+  const rows = await db.query(
+    'UPDATE devices SET labels = $3::jsonb WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id',
+    [accountId, id, JSON.stringify(clean)],
+  );
+  return rows.length === 1;
+}
+
+/** Jobs sent to each device and not finished: what a draining device still has to do. */
+export async function sentJobsByDevice(db: Queryable, accountId: number): Promise<Map<string, number>> {
+  const rows = await db.query<{ device_id: string; n: number }>(
+    `SELECT device_id, count(*)::int AS n FROM jobs WHERE account_id = $1 AND device_id IS NOT NULL
+       AND dispatched_session IS NOT NULL AND status IN ${ACTIVE_SQL} GROUP BY device_id`,
+    [accountId],
+  );
+  return new Map(rows.map((row) => [row.device_id, row.n]));
+}
+
+/** A draining device is `draining` while jobs sent to it run, then `drained`: safe to stop or restart. */
+export const drainState = (device: Pick<Device, 'draining'>, sentJobs: number): 'draining' | 'drained' | undefined =>
+  device.draining ? (sentJobs > 0 ? 'draining' : 'drained') : undefined;
 
 /** The enrolled, unrevoked device a token belongs to. */
 export async function authenticateDevice(db: Queryable, token: string): Promise<Device | undefined> {

@@ -74,12 +74,13 @@ export async function devicesWithUnsentJobs(db: Queryable, createdBefore: number
 
 /**
  * Queued jobs, not pinned to their device, whose device is disconnected, silent since `silentSince` or
- * revoked; locked (rows another instance holds are skipped), oldest first.
+ * revoked, or not yet sent to a draining device; locked (rows another instance holds are skipped), oldest first.
  */
 export async function lockOrphanedJobs(tx: Queryable, silentSince: number, limit = 100): Promise<JobRow[]> {
   return tx.query<JobRow>(
     `SELECT j.* FROM jobs j JOIN devices d ON d.id = j.device_id
-     WHERE j.status = 'queued' AND j.accepted AND NOT j.pinned AND (d.session_id IS NULL OR d.last_seen_at < $1 OR d.revoked_at IS NOT NULL)
+     WHERE j.status = 'queued' AND j.accepted AND NOT j.pinned
+       AND (d.session_id IS NULL OR d.last_seen_at < $1 OR d.revoked_at IS NOT NULL OR (d.draining AND j.dispatched_session IS NULL))
      ORDER BY j.created_at LIMIT $2 FOR UPDATE OF j SKIP LOCKED`,
     [silentSince, limit],
   );

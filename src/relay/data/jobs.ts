@@ -224,16 +224,27 @@ export async function storeJobOutput(
 }
 
 /**
- * Claims the oldest job waiting for `deviceId` that no connection has been sent yet. SKIP LOCKED lets
- * two instances (or two loops of one) claim side by side without ever claiming the same job twice.
+ * Claims the next job waiting for `deviceId` that no connection has been sent yet (fair shares across keys,
+ * below). SKIP LOCKED lets two instances (or two loops of one) claim side by side without ever claiming the
+ * same job twice.
  */
+/** How far back fair shares count the jobs each key was sent. */
+export const FAIR_SHARE_WINDOW_MS = 10 * 60_000;
+
 export async function claimNextJob(db: Queryable, deviceId: string, sessionId: string): Promise<JobRow | undefined> {
+  // Fair shares: the waiting job of the key sent the fewest jobs lately, per unit of its weight, goes first
+  // (then the oldest). Keys take turns, so one with a thousand queued jobs cannot starve one with a single job.
+  const now = Date.now();
   const [row] = await db.query<JobRow>(
-    `UPDATE jobs SET dispatched_session = $2, dispatched_at = $3, attempts = attempts + 1
-     WHERE id = (SELECT id FROM jobs WHERE device_id = $1 AND accepted AND status = 'queued' AND dispatched_session IS NULL
-                 ORDER BY created_at, id FOR UPDATE SKIP LOCKED LIMIT 1)
+    `WITH served AS (SELECT key_id, count(*) AS n FROM jobs WHERE dispatched_at > $4 GROUP BY key_id)
+     UPDATE jobs SET dispatched_session = $2, dispatched_at = $3, attempts = attempts + 1
+     WHERE id = (SELECT j.id FROM jobs j LEFT JOIN api_keys k ON k.id = j.key_id LEFT JOIN served s ON s.key_id = j.key_id
+                 WHERE j.device_id = $1 AND j.accepted AND j.status = 'queued' AND j.dispatched_session IS NULL
+                   AND NOT (SELECT draining FROM devices WHERE devices.id = $1)
+                 ORDER BY COALESCE(s.n, 0)::float8 / GREATEST(COALESCE(k.weight, 1), 1), j.created_at, j.id
+                 FOR UPDATE OF j SKIP LOCKED LIMIT 1)
      RETURNING *, (SELECT name FROM api_keys WHERE api_keys.id = jobs.key_id) AS key_name`,
-    [deviceId, sessionId, Date.now()],
+    [deviceId, sessionId, now, now - FAIR_SHARE_WINDOW_MS],
   );
   return row;
 }

@@ -24,6 +24,8 @@ export interface RelayMetrics {
   dispatch: Record<(typeof JOB_KINDS)[number], DispatchLatency>;
   devices: { enrolled: number; online: number; linkedHere: number };
   storage: { usedBytes: number; quotaBytes: number };
+  /** Per key with jobs waiting to be sent: how many, and how long the oldest has waited (seconds). */
+  keys: Array<{ keyId: string; waiting: number; oldestWaitSeconds: number }>;
 }
 
 export async function readRelayMetrics(
@@ -55,6 +57,10 @@ export async function readRelayMetrics(
   const [storage] = await db.query<{ used: number; quota: number }>(
     'SELECT COALESCE(sum(storage_used_bytes), 0)::float8 AS used, COALESCE(sum(storage_quota_bytes), 0)::float8 AS quota FROM accounts',
   );
+  const keys = await db.query<{ key_id: string; waiting: number; oldest: number }>(
+    `SELECT key_id, count(*)::int AS waiting, min(created_at)::float8 AS oldest FROM jobs
+     WHERE accepted AND status = 'queued' AND dispatched_at IS NULL AND key_id IS NOT NULL GROUP BY key_id ORDER BY key_id`,
+  );
   const dispatchOf = (kind: string): DispatchLatency => {
     const row = latency.find((r) => r.kind === kind);
     return {
@@ -69,5 +75,10 @@ export async function readRelayMetrics(
     dispatch: { tts: dispatchOf('tts'), stt: dispatchOf('stt') },
     devices: { enrolled: devices?.enrolled ?? 0, online: devices?.online ?? 0, linkedHere: devices?.here ?? 0 },
     storage: { usedBytes: storage?.used ?? 0, quotaBytes: storage?.quota ?? 0 },
+    keys: keys.map((row) => ({
+      keyId: row.key_id,
+      waiting: row.waiting,
+      oldestWaitSeconds: Math.max(0, (options.now - row.oldest) / 1000),
+    })),
   };
 }

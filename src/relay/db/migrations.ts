@@ -140,4 +140,14 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 4,
+    name: "device service: draining (no new jobs until put back), an operator's labels, each key's share",
+    statements: [
+      'ALTER TABLE devices ADD COLUMN draining boolean NOT NULL DEFAULT false',
+      "ALTER TABLE devices ADD COLUMN labels jsonb NOT NULL DEFAULT '[]'::jsonb",
+      'ALTER TABLE api_keys ADD COLUMN weight integer NOT NULL DEFAULT 1',
+      'CREATE INDEX jobs_dispatched ON jobs (dispatched_at) WHERE dispatched_at IS NOT NULL',
+    ],
+  },
 ];

@@ -1,3 +1,4 @@
+import { checkJobResult } from '../../contract/result-check';
 import type { JobResult } from '../../contract/types';
 import { legalPath, transitionMarks } from '../../jobs/state';
 import { isActive, type JobStatus } from '../../jobs/types';
@@ -7,6 +8,23 @@ import { lockJob, saveJobState, type JobRow } from '../data/jobs';
 import { CHANNELS, notify, type Database, type Queryable } from '../db/database';
 import type { BlobStore } from '../storage/blob-store';
 import { settledMilli } from './credits';
+
+/**
+ * A success as reported, when its output is stored and its result has the contract's shape (foreign members
+ * dropped); otherwise the failure a caller can act on: the relay never serves a success it cannot back.
+ */
+function provenSuccess(job: JobRow, change: JobChange): JobChange {
+  const failed = (why: string): JobChange => ({
+    ...change,
+    status: 'failed',
+    result: null,
+    error: `The device reported success, but ${why}; run the job again.`,
+  });
+  if (!job.output_blob) return failed('its output never reached the relay');
+  const checked = checkJobResult(job.kind, change.result ?? job.result);
+  if (!checked.ok) return failed(`its result is not one the API can serve (${checked.message})`);
+  return { ...change, result: checked.value };
+}
 
 export interface JobChange {
   status?: JobStatus;
@@ -40,13 +58,14 @@ export class JobLifecycle {
   async updateIn(
     tx: Queryable,
     id: string,
-    change: JobChange,
+    reported: JobChange,
     only: { deviceId?: string },
     removed: string[],
   ): Promise<JobRow | undefined> {
     const job = await lockJob(tx, id);
     if (!job || !isActive(job.status)) return undefined;
     if (only.deviceId !== undefined && job.device_id !== only.deviceId) return undefined;
+    const change = reported.status === 'succeeded' ? provenSuccess(job, reported) : reported;
     const now = Date.now();
     const to = change.status ?? job.status;
     const steps = legalPath(job.status, to);
@@ -65,7 +84,7 @@ export class JobLifecycle {
     if (marks.phase !== undefined) next.phase = marks.phase;
     if (!isActive(to)) {
       if (to === 'succeeded') {
-        next.result = change.result ?? job.result;
+        next.result = change.result ?? null;
         next.error = null;
       }
       next.credits_charged_milli = settledMilli(next);

@@ -1,5 +1,5 @@
 import type { ApiKey } from '../data/api-keys';
-import { keyAllowsDevice } from '../data/api-keys';
+import { poolTakes } from './device-labels';
 import { speedsByDevice } from '../data/device-speeds';
 import { isReady, liveDevices, type Device } from '../data/devices';
 import { activeJobLoads, type JobRow } from '../data/jobs';
@@ -27,7 +27,7 @@ export async function poolDevices(db: Queryable, key: Pick<ApiKey, 'accountId' |
   const loads = await activeJobLoads(db, key.accountId);
   const speeds = await speedsByDevice(db, key.accountId);
   return devices
-    .filter((device) => keyAllowsDevice(key as ApiKey, device.id))
+    .filter((device) => poolTakes(key.pool, device))
     .map((device) => {
       const ahead = (loads.get(device.id) ?? []).map((job) => ({ work: workOf(job), progress: job.progress }));
       return { device, active: ahead.length, ahead, speeds: speeds.get(device.id) ?? [] };
@@ -40,13 +40,14 @@ export interface Routing {
 }
 
 /**
- * Ready and able. A device whose queue is full still qualifies: its jobs wait in the relay's queue and are
+ * Ready, not draining, and able. A device whose queue is full still qualifies: its jobs wait in the relay's queue and are
  * sent as it finishes others (device-session.ts), so "full" only lengthens its expected wait.
  */
 export function usable(candidate: Candidate, need: Need, routing: Routing): boolean {
   const { device } = candidate;
   return (
     isReady(device, routing.now ?? Date.now(), routing.offlineAfterMs) &&
+    !device.draining &&
     device.capabilities !== null &&
     need(device.capabilities)
   );

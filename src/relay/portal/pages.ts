@@ -1,6 +1,6 @@
 import type { Account } from '../data/accounts';
 import { SCOPES, type ApiKey } from '../data/api-keys';
-import { isReady, type Device } from '../data/devices';
+import { drainState, isReady, type Device } from '../data/devices';
 import type { JobRow } from '../data/jobs';
 import { bytes, html, page, when, type Html } from './html';
 
@@ -27,22 +27,41 @@ export function loginPage(csrf: string, message?: string): string {
   );
 }
 
-function deviceRows(devices: Device[], load: Map<string, number>, offlineAfterMs: number): Html[] {
+/** Jobs waiting or running per device, and those of them already sent to it (what a drain waits for). */
+export interface DeviceLoads {
+  active: Map<string, number>;
+  sent: Map<string, number>;
+}
+
+function serviceForm(nav: Nav, d: Device): Html {
+  if (d.revokedAt) return html`—`;
+  const action = d.draining ? 'undrain' : 'drain';
+  return html`<form method="post" action="/portal/devices/${d.id}/${action}">
+    ${csrfField(nav)}
+    <button type="submit" name="${action}" value="${d.id}">${d.draining ? 'Put back' : 'Drain'}</button>
+  </form>`;
+}
+
+function deviceRows(nav: Nav, devices: Device[], load: DeviceLoads, offlineAfterMs: number): Html[] {
   const now = Date.now();
   return devices.map((d) => {
     const caps = d.capabilities;
     const ready = isReady(d, now, offlineAfterMs);
     const stt = caps ? caps.stt.models.map((m) => m.name).join(', ') || 'none' : '—';
+    const state = d.draining && !d.revokedAt ? drainState(d, load.sent.get(d.id) ?? 0) : undefined;
     return html`<tr data-device="${d.id}">
       <td><code>${d.id}</code></td>
-      <td>${d.name}</td>
-      <td class="${ready ? 'online' : 'offline'}">${d.revokedAt ? 'revoked' : ready ? 'online' : 'offline'}</td>
+      <td>${d.name}${d.labels.length > 0 ? html` <small class="labels">${d.labels.join(', ')}</small>` : ''}</td>
+      <td class="${ready ? 'online' : 'offline'}">
+        ${d.revokedAt ? 'revoked' : ready ? 'online' : 'offline'}${state ? html` (<span class="service">${state}</span>)` : ''}
+      </td>
       <td>${when(d.lastSeenAt)}</td>
       <td>${caps ? caps.tts.voices.length : '—'}</td>
       <td>${stt}</td>
       <td>${caps ? (caps.stt.diarization ? 'yes' : 'no') : '—'}</td>
-      <td>${load.get(d.id) ?? 0} / ${caps?.queueCapacity ?? '—'}</td>
+      <td>${load.active.get(d.id) ?? 0} / ${caps?.queueCapacity ?? '—'}</td>
       <td>${caps?.version ?? '—'}</td>
+      <td>${serviceForm(nav, d)}</td>
     </tr>`;
   });
 }
@@ -57,13 +76,14 @@ const DEVICE_HEAD = html`<tr>
   <th>Diarization</th>
   <th>Jobs / room</th>
   <th>Version</th>
+  <th>Service</th>
 </tr>`;
 
 export function dashboardPage(
   nav: Nav,
   account: Account,
   devices: Device[],
-  load: Map<string, number>,
+  load: DeviceLoads,
   jobs: JobRow[],
   offlineAfterMs: number,
 ): string {
@@ -93,7 +113,7 @@ export function dashboardPage(
       </form>
       <h2>Devices</h2>
       <table>
-        ${DEVICE_HEAD}${deviceRows(devices, load, offlineAfterMs)}
+        ${DEVICE_HEAD}${deviceRows(nav, devices, load, offlineAfterMs)}
       </table>
       <h2>Recent jobs</h2>
       <table>
@@ -191,7 +211,7 @@ export function keyCreatedPage(nav: Nav, key: ApiKey, plaintext: string): string
 export function devicesPage(
   nav: Nav,
   devices: Device[],
-  load: Map<string, number>,
+  load: DeviceLoads,
   offlineAfterMs: number,
   message?: string,
 ): string {
@@ -199,7 +219,7 @@ export function devicesPage(
     'Devices',
     html`${problem(message)}
       <table>
-        ${DEVICE_HEAD}${deviceRows(devices, load, offlineAfterMs)}
+        ${DEVICE_HEAD}${deviceRows(nav, devices, load, offlineAfterMs)}
       </table>
       <form method="post" action="/portal/devices">
         <fieldset>

@@ -5,8 +5,16 @@ import { formBody } from '../../http/request-body';
 import type { RelayDeps } from '../api/deps';
 import { addCredits, getAccount } from '../data/accounts';
 import { createApiKey, InvalidInputError, listApiKeys, revokeApiKey } from '../data/api-keys';
-import { enrolDevice, listDevices } from '../data/devices';
+import { enrolDevice, listDevices, sentJobsByDevice } from '../data/devices';
 import { activeJobsByDevice, listRecentJobs } from '../data/jobs';
+import { drainDevice } from '../dispatch/drain';
+import type { Queryable } from '../db/database';
+import type { DeviceLoads } from './pages';
+
+const deviceLoads = async (db: Queryable, accountId: number): Promise<DeviceLoads> => ({
+  active: await activeJobsByDevice(db, accountId),
+  sent: await sentJobsByDevice(db, accountId),
+});
 import { createSession, deleteSession, SESSION_LIFETIME_MS } from '../data/sessions';
 import { verifyPassword } from '../data/users';
 import * as pages from './pages';
@@ -92,7 +100,7 @@ export function portalRouter(deps: RelayDeps): Router<PortalState> {
     const [account, devices, load, jobs] = await Promise.all([
       getAccount(deps.db, accountId),
       listDevices(deps.db, accountId),
-      activeJobsByDevice(deps.db, accountId),
+      deviceLoads(deps.db, accountId),
       listRecentJobs(deps.db, accountId),
     ]);
     ctx.type = 'html';
@@ -156,12 +164,19 @@ export function portalRouter(deps: RelayDeps): Router<PortalState> {
     ctx.body = pages.devicesPage(
       nav(ctx),
       await listDevices(deps.db, accountId),
-      await activeJobsByDevice(deps.db, accountId),
+      await deviceLoads(deps.db, accountId),
       deps.offlineAfterMs,
       message,
     );
   };
   router.get('/portal/devices', requireSession, (ctx) => renderDevices(ctx));
+
+  for (const action of ['drain', 'undrain'] as const)
+    router.post(`/portal/devices/:id/${action}`, requireSession, form, async (ctx) => {
+      checkCsrf(ctx, body(ctx)._csrf, ctx.state.session!.csrfToken);
+      await drainDevice(deps.db, accountOf(ctx), ctx.params.id, action === 'drain');
+      ctx.redirect('/portal/devices');
+    });
 
   router.post('/portal/devices', requireSession, form, async (ctx) => {
     checkCsrf(ctx, body(ctx)._csrf, ctx.state.session!.csrfToken);

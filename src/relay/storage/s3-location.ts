@@ -12,7 +12,25 @@ export interface S3StoreConfig {
   forcePathStyle: boolean;
   /** Always given: the SDK's default chain would otherwise ask the EC2 metadata service over the network. */
   credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+  /** How long to wait for the endpoint; by default S3_TIMEOUTS. */
+  timeouts?: Partial<S3Timeouts>;
 }
+
+export interface S3Timeouts {
+  /** To open a TCP connection. */
+  connectMs: number;
+  /** From sending a request (a 5 MiB part's body included) to the first byte of its answer. */
+  requestMs: number;
+  /** The start-up check in all, retries included: past it the relay exits with a sentence. */
+  startupMs: number;
+}
+
+/**
+ * An endpoint that accepts connections and never answers must fail a request readably in bounded time, not
+ * hold it until the operating system gives up on the socket. A part of 5 MiB needs well under 30 s on any link
+ * a relay should use; two attempts bound a call at about a minute.
+ */
+export const S3_TIMEOUTS: S3Timeouts = { connectMs: 5_000, requestMs: 30_000, startupMs: 20_000 };
 
 const RESERVED_PREFIXES = ['xn--', 'sthree-', 'amzn-s3-demo-'];
 const RESERVED_SUFFIXES = ['-s3alias', '--ol-s3', '.mrap', '--x-s3', '--table-s3'];

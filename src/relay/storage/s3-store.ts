@@ -11,7 +11,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { finished, type Readable } from 'node:stream';
 import { describeThrown } from '../../util/log';
 import { BlobStoreError, BlobTooLargeError, byteCounter, checkBlobKey, type BlobStore } from './blob-store';
-import type { S3StoreConfig } from './s3-location';
+import { S3_TIMEOUTS, type S3StoreConfig, type S3Timeouts } from './s3-location';
 
 /**
  * Multipart parts of 5 MiB (S3's smallest), at most two in flight: an upload holds about 15 MiB of memory
@@ -33,8 +33,10 @@ const isMissing = (error: unknown): boolean =>
 export class S3BlobStore implements BlobStore {
   private readonly client: S3Client;
   private readonly where: string;
+  private readonly timeouts: S3Timeouts;
 
   constructor(readonly config: S3StoreConfig) {
+    this.timeouts = { ...S3_TIMEOUTS, ...config.timeouts };
     this.client = new S3Client({
       region: config.region,
       endpoint: config.endpoint,
@@ -43,10 +45,15 @@ export class S3BlobStore implements BlobStore {
       // MinIO-like servers reject the CRC trailers the SDK adds by default since 2025; S3 needs none of them.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
-      // A download holds its connection while a slow client reads: leave room for many.
+      maxAttempts: 2,
+      // A download holds its connection while a slow client reads: leave room for many. No idle timeout on the
+      // socket for the same reason (a paused download is idle); the request timeout ends at the answer's headers.
       requestHandler: {
         httpAgent: { keepAlive: true, maxSockets: 256 },
         httpsAgent: { keepAlive: true, maxSockets: 256 },
+        connectionTimeout: this.timeouts.connectMs,
+        requestTimeout: this.timeouts.requestMs,
+        throwOnRequestTimeout: true,
       },
     });
     this.where = `bucket "${config.bucket}"${config.endpoint ? ` at ${config.endpoint}` : ` in ${config.region}`}`;
@@ -59,17 +66,34 @@ export class S3BlobStore implements BlobStore {
 
   private failure(what: string, key: string, error: unknown): BlobStoreError {
     const status = statusOf(error);
-    const reason = `${describeThrown(error) || (error as { name?: string })?.name || 'unknown error'}${status ? ` (HTTP ${status})` : ''}`;
+    const reason = `${this.describe(error)}${status ? ` (HTTP ${status})` : ''}`;
     return new BlobStoreError(`The relay's object storage (${this.where}) failed to ${what} ${key}: ${reason}`, {
       cause: error,
     });
   }
 
+  /** The SDK's words for a timeout name its own package and option: say what happened instead. */
+  private describe(error: unknown): string {
+    const { name, message } = (error ?? {}) as { name?: string; message?: string };
+    if (name === 'TimeoutError' || name === 'AbortError') {
+      if (message?.includes('connection'))
+        return `no connection within ${this.timeouts.connectMs / 1000} s (is the endpoint right and reachable?)`;
+      return `no answer within ${this.timeouts.requestMs / 1000} s (the endpoint accepted the connection but did not answer)`;
+    }
+    return describeThrown(error) || name || 'unknown error';
+  }
+
   /** Checks at start that the bucket exists and the credentials may use it; throws one readable sentence. */
   async verify(): Promise<void> {
+    const { startupMs } = this.timeouts;
+    const deadline = AbortSignal.timeout(startupMs);
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.config.bucket }));
+      await this.client.send(new HeadBucketCommand({ Bucket: this.config.bucket }), { abortSignal: deadline });
     } catch (error) {
+      if (deadline.aborted)
+        throw new BlobStoreError(
+          `The S3 ${this.where} did not answer the start-up check within ${startupMs / 1000} s: check --s3-endpoint and that the storage server is up.`,
+        );
       const status = statusOf(error);
       if (status === 404)
         throw new BlobStoreError(
@@ -85,9 +109,7 @@ export class S3BlobStore implements BlobStore {
           `The S3 ${this.where} answered HTTP ${status}: check --s3-region (the bucket's region) and --s3-path-style.`,
         );
       }
-      throw new BlobStoreError(
-        `Could not reach the S3 ${this.where}: ${describeThrown(error) || (error as { name?: string })?.name}.`,
-      );
+      throw new BlobStoreError(`Could not reach the S3 ${this.where}: ${this.describe(error)}.`);
     }
   }
 

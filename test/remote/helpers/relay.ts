@@ -3,6 +3,7 @@
  * process of dist/relay.js (startRelayProcess), plus the admin steps tests need (keys, devices, credits).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cp, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,7 +30,9 @@ export const ALL_SCOPES = ['capabilities.read', 'voices.read', 'tts.create', 'st
 async function pgliteTemplate(): Promise<string> {
   const manifest = path.join(PROJECT_ROOT, 'node_modules', '@electric-sql', 'pglite', 'package.json');
   const { version } = JSON.parse(await readFile(manifest, 'utf8')) as { version: string };
-  const dir = path.join(os.tmpdir(), `speech-relay-pglite-template-${version}-m${MIGRATIONS.length}`);
+  // Named by the migrations' content, not their number: two branches each adding a migration 4 must not share one.
+  const migrations = createHash('sha256').update(JSON.stringify(MIGRATIONS)).digest('hex').slice(0, 12);
+  const dir = path.join(os.tmpdir(), `speech-relay-pglite-template-${version}-m${MIGRATIONS.length}-${migrations}`);
   if (await stat(path.join(dir, 'db', 'PG_VERSION')).catch(() => undefined)) return dir;
   const building = `${dir}.${process.pid}.building`;
   await rm(building, { recursive: true, force: true });

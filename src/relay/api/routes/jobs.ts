@@ -8,6 +8,7 @@ import { LONG_WORD_CUES_HEADER, subtitleStyleOf } from '../../../contract/subtit
 import { renderTranscript, type Transcript } from '../../../subtitles/render';
 import { findJobForKey, toPublicJob, type JobRow } from '../../data/jobs';
 import { requireKey, type RelayDeps, type RelayState } from '../deps';
+import { nameJobDevice } from '../device-header';
 import { requireScope } from '../key-auth';
 
 const notFound = (id: string): ApiError =>
@@ -24,11 +25,14 @@ export function jobRoutes(router: Router<RelayState>, deps: RelayDeps): void {
   };
 
   router.get('/jobs/:id', requireScope('jobs.read'), async (ctx) => {
-    ctx.body = toPublicJob(await find(requireKey(ctx.state).id, ctx.params.id));
+    const job = await find(requireKey(ctx.state).id, ctx.params.id);
+    nameJobDevice(ctx, job);
+    ctx.body = toPublicJob(job);
   });
 
   router.post('/jobs/:id/cancel', requireScope('jobs.cancel'), async (ctx) => {
     const job = await find(requireKey(ctx.state).id, ctx.params.id);
+    nameJobDevice(ctx, job);
     if (!isActive(job.status)) {
       throw new ApiError(
         'JOB_NOT_ACTIVE',
@@ -49,6 +53,7 @@ export function jobRoutes(router: Router<RelayState>, deps: RelayDeps): void {
 
   router.get('/jobs/:id/output', requireScope('jobs.read'), async (ctx) => {
     const job = await find(requireKey(ctx.state).id, ctx.params.id);
+    nameJobDevice(ctx, job);
     requireSucceeded(job, 'tts');
     const blob = job.output_blob ? await deps.blobs.get(job.output_blob) : undefined;
     if (!blob) throw outputGone();
@@ -65,6 +70,7 @@ export function jobRoutes(router: Router<RelayState>, deps: RelayDeps): void {
     const subtitles = subtitleStyleOf(query.value);
     if (!subtitles.ok) throw invalidRequest(subtitles.message);
     const job = await find(requireKey(ctx.state).id, ctx.params.id);
+    nameJobDevice(ctx, job);
     requireSucceeded(job, 'stt');
     const blob = job.output_blob ? await deps.blobs.get(job.output_blob) : undefined;
     if (!blob) throw outputGone();

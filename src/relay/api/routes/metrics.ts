@@ -51,6 +51,18 @@ export function renderMetrics(metrics: RelayMetrics): string {
       ],
     ),
     family(
+      'speech_relay_key_queue_depth',
+      'gauge',
+      'Jobs of each API key waiting in the relay to be sent to a device (keys with none are left out).',
+      metrics.keys.map((k): [string, Labels, number] => ['', { key: k.keyId }, k.waiting]),
+    ),
+    family(
+      'speech_relay_key_queue_wait_seconds',
+      'gauge',
+      'How long the oldest waiting job of each API key has waited to be sent to a device.',
+      metrics.keys.map((k): [string, Labels, number] => ['', { key: k.keyId }, k.oldestWaitSeconds]),
+    ),
+    family(
       'speech_relay_dispatch_latency_seconds',
       'histogram',
       "Seconds from a job's creation (for STT: the start of its upload) to its sending to a device.",

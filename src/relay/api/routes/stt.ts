@@ -5,7 +5,13 @@ import { ApiError, invalidRequest } from '../../../contract/errors';
 import { receiveUpload, requireMediaFile, type ReceivedFile } from '../../../http/upload/receive-upload';
 import { precheckUpload } from '../../../http/upload/upload-precheck';
 import { checkSttFields } from '../../../jobs/admission';
-import { adjustStorage, creditBalanceMilli, reserveCredits, reserveStorage } from '../../data/accounts';
+import {
+  adjustStorage,
+  creditBalanceMilli,
+  reserveCredits,
+  reserveStorage,
+  reserveStorageUpTo,
+} from '../../data/accounts';
 import { acceptUpload, dropUnacceptedJob, insertJob, lockJob, toPublicJob, type JobRow } from '../../data/jobs';
 import { CHANNELS, notify } from '../../db/database';
 import { canRunStt, hasAnyStt } from '../../../link/capabilities';
@@ -14,6 +20,7 @@ import { sttSeconds } from '../../dispatch/finish-estimate';
 import { requireKey, type RelayDeps, type RelayState } from '../deps';
 import { insufficientCredits, placeJob, storageQuotaExceeded, takeConcurrencySlot } from '../job-placement';
 import { hasNul, NUL_REFUSED } from '../../data/stored-text';
+import { nameJobDevice } from '../device-header';
 import { requireScope } from '../key-auth';
 import { jobBlobSink } from '../../storage/blob-sink';
 
@@ -26,11 +33,11 @@ export function sttRoutes(router: Router<RelayState>, deps: RelayDeps): void {
     await placeJob(deps, key, header, hasAnyStt, 'speech-to-text');
 
     const id = randomUUID();
-    const reserved = declared ?? 0;
-    await deps.db.transaction(async (tx) => {
+    const reserved = await deps.db.transaction(async (tx) => {
       await takeConcurrencySlot(tx, key);
       if ((await creditBalanceMilli(tx, key.accountId)) <= 0) throw insufficientCredits(1000);
-      if (!(await reserveStorage(tx, key.accountId, reserved))) throw storageQuotaExceeded();
+      const held = await reserveStorageUpTo(tx, key.accountId, declared ?? 0);
+      if (held === undefined) throw storageQuotaExceeded();
       // Not yet accepted: invisible to GET /jobs, but it holds one of the key's concurrent places.
       await insertJob(tx, {
         id,
@@ -43,17 +50,25 @@ export function sttRoutes(router: Router<RelayState>, deps: RelayDeps): void {
         name: 'upload',
         request: {},
         creditsReservedMilli: 0,
-        storageReservedBytes: reserved,
+        storageReservedBytes: held,
       });
+      return held;
     });
     const sink = jobBlobSink(deps.blobs, id);
     let file: ReceivedFile | undefined;
     try {
       const upload = await receiveUpload(ctx.req, sink, deps.maxUploadBytes);
       file = upload.file;
-      ctx.body = toPublicJob(
-        await accept(ctx, deps, id, upload.fields, file && { ...file, key: sink.keyOf(file.storedName) }, reserved),
+      const job = await accept(
+        ctx,
+        deps,
+        id,
+        upload.fields,
+        file && { ...file, key: sink.keyOf(file.storedName) },
+        reserved,
       );
+      nameJobDevice(ctx, job);
+      ctx.body = toPublicJob(job);
     } catch (error) {
       if (file) await sink.remove(file.storedName).catch(() => undefined);
       await deps.db.transaction(async (tx) => {

@@ -10,6 +10,7 @@ import { canRunTts } from '../../../link/capabilities';
 import { ttsCostMilli } from '../../dispatch/credits';
 import { requireKey, type RelayDeps, type RelayState } from '../deps';
 import { insufficientCredits, placeJob, storageQuotaExceeded, takeConcurrencySlot } from '../job-placement';
+import { nameJobDevice } from '../device-header';
 import { requireScope } from '../key-auth';
 import { refuseNul } from '../refuse-nul';
 
@@ -63,6 +64,7 @@ export function ttsRoutes(router: Router<RelayState>, deps: RelayDeps): void {
       await notify(tx, CHANNELS.dispatch, placement.deviceId);
       return row;
     });
+    nameJobDevice(ctx, job);
     ctx.body = toPublicJob(job);
   });
 }

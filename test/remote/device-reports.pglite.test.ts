@@ -1,0 +1,3 @@
+import { describeDeviceReports } from './helpers/device-report-suite';
+
+describeDeviceReports('PGlite', () => Promise.resolve({ options: {}, stop: () => Promise.resolve() }));

@@ -1,0 +1,3 @@
+import { describeDeviceService } from './helpers/device-service-suite';
+
+describeDeviceService('PGlite', () => Promise.resolve({ options: {}, stop: () => Promise.resolve() }));
