@@ -126,7 +126,10 @@ describe('MCP offers every job kind: align, translate, dub and export a book wit
       outputPath: source,
       overwrite: true,
     });
-    assert.match(overSource.content[0].text!, /^INVALID_REQUEST: The outputPath .* is the input .*: writing it would replace the input/);
+    assert.match(
+      overSource.content[0].text!,
+      /^INVALID_REQUEST: The outputPath .* is the input .*: writing it would replace the input/,
+    );
     assert.equal(await readFile(source, 'utf8'), SOURCE_SRT, 'the source is untouched');
     const outsideOut = path.join(outside, 'scene.de.srt');
     const refused = await callTool(client, 'translate_subtitles', { path: source, to: 'de', outputPath: outsideOut });

@@ -172,6 +172,7 @@ const INTERNAL_ERRORS = [
   'JobEndedError',
   'Declined',
   'ConfigProblem',
+  'UnrebuildableStoreError',
 ];
 
 const root = path.resolve(import.meta.dirname, '..', '..');
