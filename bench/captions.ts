@@ -5,18 +5,16 @@
  * heard in real time (the run's start plus the cue's end). Target ≤ 3 s on two cores with the test model; with
  * SPEECH_STUDIO_BENCH_REALTIME_MODEL (a real whisper model) the same figure for that model.
  */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { testModel } from '../test/helpers/test-models';
+import { makeTwoRecordings } from '../test/helpers/two-recordings';
 import { REALTIME_MODEL_ENV } from './realtime';
 import { figure, median } from './report';
 
 const CLI = path.resolve(__dirname, '..', 'dist', 'cli.js');
-const run = promisify(execFile);
-const ffmpeg = (): string => process.env.SPEECH_STUDIO_FFMPEG || 'ffmpeg';
 
 export async function runCaptionsBench(): Promise<unknown> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-captions-'));
@@ -31,23 +29,7 @@ export async function runCaptionsBench(): Promise<unknown> {
       path.join(dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'),
     );
     const talk = path.join(dir, 'talk.wav');
-    await run(ffmpeg(), [
-      '-v',
-      'error',
-      '-i',
-      testModel('audio/jfk.wav'),
-      '-f',
-      'lavfi',
-      '-t',
-      '1.5',
-      '-i',
-      'anullsrc=r=16000:cl=mono',
-      '-i',
-      testModel('audio/multispeaker/1-two-speakers-en.wav'),
-      '-filter_complex',
-      '[0:a]aresample=16000,aformat=channel_layouts=mono[a];[2:a]aresample=16000,aformat=channel_layouts=mono[c];[a][1:a][c]concat=n=3:v=0:a=1',
-      talk,
-    ]);
+    await makeTwoRecordings(talk);
     const lags: number[] = [];
     const started = performance.now();
     const child = spawn(

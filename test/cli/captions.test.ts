@@ -8,31 +8,11 @@ import { CLI } from '../helpers/server';
 import { assertMonotonicCues, parseSrt, parseVtt } from '../helpers/subtitles';
 import { tempDir } from '../helpers/temp';
 import { linkSyntheticWhisper, testModel } from '../helpers/test-models';
+import { makeTwoRecordings, SECOND_RECORDING_AT, TWO_RECORDINGS_SECONDS } from '../helpers/two-recordings';
 
 const run = promisify(execFile);
 const ffmpeg = (): string => process.env.SPEECH_STUDIO_FFMPEG || 'ffmpeg';
 const DEADLINE_MS = 120_000;
-
-/** Two different real recordings (one reader, then two speakers) with a pause between: 28.5 s. */
-async function makeTalk(file: string): Promise<void> {
-  await run(ffmpeg(), [
-    '-v',
-    'error',
-    '-i',
-    testModel('audio/jfk.wav'),
-    '-f',
-    'lavfi',
-    '-t',
-    '1.5',
-    '-i',
-    'anullsrc=r=16000:cl=mono',
-    '-i',
-    testModel('audio/multispeaker/1-two-speakers-en.wav'),
-    '-filter_complex',
-    '[0:a]aresample=16000,aformat=channel_layouts=mono[a];[2:a]aresample=16000,aformat=channel_layouts=mono[c];[a][1:a][c]concat=n=3:v=0:a=1',
-    file,
-  ]);
-}
 
 interface Captioning {
   exited: Promise<number | string>;
@@ -81,7 +61,7 @@ describe('cli.js captions: live captions into a subtitle file (a file read at re
       path.join(dataDir, 'models', 'vad', 'ggml-silero-v6.2.0.bin'),
     );
     talk = path.join(dir, 'talk.wav');
-    await makeTalk(talk);
+    await makeTwoRecordings(talk);
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
@@ -98,10 +78,10 @@ describe('cli.js captions: live captions into a subtitle file (a file read at re
     assert.ok(cues.length >= 3, `${cues.length} cues`);
     assert.ok(cues[0].start < 2, `the first cue starts with the first words: ${cues[0].start} s`);
     assert.ok(
-      cues.some((cue) => cue.start > 12.5),
-      `the second recording (from 12.5 s) has cues too: ${JSON.stringify(cues)}`,
+      cues.some((cue) => cue.start > SECOND_RECORDING_AT),
+      `the second recording (from ${SECOND_RECORDING_AT} s) has cues too: ${JSON.stringify(cues)}`,
     );
-    assert.ok(cues.at(-1)!.end <= 28.6, `within the 28.5 s of input: ${cues.at(-1)!.end}`);
+    assert.ok(cues.at(-1)!.end <= TWO_RECORDINGS_SECONDS + 0.1, `within the input: ${cues.at(-1)!.end}`);
     assert.match(running.stderr(), new RegExp(`Stopped: ${cues.length} cues written`));
     assert.doesNotMatch(running.stderr(), /\[engine \d+\]/, "the engine's chatter is not shown");
     assert.equal(running.stdout().trim().split('\n').length, cues.length, 'one line per cue on stdout');
@@ -115,7 +95,7 @@ describe('cli.js captions: live captions into a subtitle file (a file read at re
     assert.equal(await running.exited, 0, running.stderr());
     const kept = parseVtt(await readFile(out, 'utf8'));
     assert.ok(kept.length >= 1);
-    assert.ok(kept.at(-1)!.end < 28, 'stopped before the input ended');
+    assert.ok(kept.at(-1)!.end < TWO_RECORDINGS_SECONDS, 'stopped before the input ended');
 
     const short = path.join(dir, 'short.wav');
     await run(ffmpeg(), ['-v', 'error', '-i', testModel('audio/jfk.wav'), '-t', '5', short]);
