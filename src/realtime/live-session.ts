@@ -41,7 +41,7 @@ export interface LiveSessionDeps {
 const LOOK_EVERY = Math.round(0.32 * TARGET_RATE);
 /** Whisper's window: an utterance this long is committed even without a pause. */
 const MAX_ITEM = 30 * TARGET_RATE;
-/** Audio waiting for the engine beyond this is refused with an error event (5 minutes). */
+/** Audio waiting for the engine beyond this (uncommitted, or committed and not yet decoded) is refused with an error event (5 minutes). */
 const MAX_BUFFER = 300 * TARGET_RATE;
 /**
  * The shortest buffer a commit accepts, as OpenAI's (100 ms of what the client sent). Resampling 24 or 8 kHz
@@ -82,6 +82,8 @@ export class LiveSession {
   private speaking: { itemId: string; start: number; partial: PartialText } | null = null;
   private readonly speech = new SpeechTrack();
   private readonly finals: Utterance[] = [];
+  /** Samples of the committed utterance the engine is decoding now. */
+  private decoding = 0;
   private previousItem: string | null = null;
   private busy = false;
   private closed = false;
@@ -197,10 +199,13 @@ export class LiveSession {
         eventId,
       );
     }
-    if (this.buffer.length + samples.length > MAX_BUFFER) {
+    const waiting = this.finals.reduce((sum, utterance) => sum + utterance.pcm.length, this.decoding);
+    if (this.buffer.length + waiting + samples.length > MAX_BUFFER) {
       return this.error(
         'input_audio_buffer_full',
-        `The input audio buffer holds ${MAX_BUFFER / TARGET_RATE} s at most: commit, or let turn detection keep up.`,
+        waiting > 0
+          ? `${MAX_BUFFER / TARGET_RATE} s of audio at most may wait for the engine, committed utterances included: wait for their transcripts before sending more.`
+          : `The input audio buffer holds ${MAX_BUFFER / TARGET_RATE} s at most: commit, or let turn detection keep up.`,
         'audio',
         eventId,
       );
@@ -244,7 +249,8 @@ export class LiveSession {
     if (this.busy || this.closed) return;
     const utterance = this.finals.shift();
     if (utterance) {
-      this.run(() => this.finish(utterance));
+      this.decoding = utterance.pcm.length;
+      this.run(() => this.finish(utterance).finally(() => (this.decoding = 0)));
       return;
     }
     if (this.config.turnDetection && (this.buffer.end - this.lookedUpTo >= LOOK_EVERY || this.turnMayHaveEnded()))

@@ -112,3 +112,60 @@ describe('LiveSession ends a turn when its silence has passed', () => {
     assert.equal(stopped?.silenceSent, 5);
   });
 });
+
+describe('LiveSession bounds the audio waiting for the engine', () => {
+  it('refuses more audio once 5 minutes of committed utterances wait for their decode, and takes it again after', async () => {
+    const events: ServerEvent[] = [];
+    const finals: Array<() => void> = [];
+    const recognition: Pick<LiveRecognition, 'look'> = {
+      look: (_files, plan) => {
+        const { pcm } = plan({ waiting: 0 });
+        const result: LiveWindowResult = {
+          durationSeconds: pcm.length / RATE,
+          speech: [],
+          text: 'done',
+          words: [],
+          language: 'en',
+        };
+        // The engine is busy: each decode ends only when the test says so.
+        return new Promise((resolve) => finals.push(() => resolve(result)));
+      },
+    };
+    const live = new LiveSession({
+      send: (event) => events.push(event),
+      recognition,
+      files: { dir: '/nonexistent', touch: () => undefined, release: async () => undefined },
+      resolveModel: async () => '/models/whisper/model.bin',
+      form: 'ga',
+    });
+    await live.open();
+    await live.receive(
+      JSON.stringify({
+        type: 'session.update',
+        session: {
+          type: 'transcription',
+          audio: { input: { format: { type: 'audio/pcm', rate: 16000 }, turn_detection: null } },
+        },
+      }),
+    );
+    const minute = JSON.stringify({
+      type: 'input_audio_buffer.append',
+      audio: Buffer.alloc(2 * 60 * RATE, 1).toString('base64'),
+    });
+    const full = () =>
+      events.filter((e) => (e.error as { code?: string } | undefined)?.code === 'input_audio_buffer_full');
+    for (let i = 0; i < 5; i += 1) {
+      await live.receive(minute);
+      await live.receive(JSON.stringify({ type: 'input_audio_buffer.commit' }));
+      await settle();
+    }
+    assert.equal(full().length, 0, 'five minutes wait');
+    await live.receive(minute);
+    assert.equal(full().length, 1, 'a sixth minute is refused while the five wait');
+    finals.shift()!();
+    await settle();
+    await live.receive(minute);
+    assert.equal(full().length, 1, 'taken again once one decode ended');
+    await live.close();
+  });
+});
