@@ -6,6 +6,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { ggufHeaderProblem } from './gguf-header';
 import { entryBytes, type CatalogEntry } from './catalog';
 import { modelsDir } from './model-paths';
 
@@ -46,6 +47,13 @@ export class NoLanguageModelError extends Error {
  * memory. Throws NoLanguageModelError with a sentence saying how to install one.
  */
 export async function resolveLanguageModel(dataDir: string, asked?: string): Promise<string> {
+  const file = await findLanguageModel(dataDir, asked);
+  const problem = await ggufHeaderProblem(file);
+  if (problem) throw new NoLanguageModelError(`The language model ${file} cannot be used: ${problem}. Install it again, or choose another.`);
+  return file;
+}
+
+async function findLanguageModel(dataDir: string, asked?: string): Promise<string> {
   const installed = await installedLanguageModels(dataDir);
   if (asked) {
     const named = installed.find((model) => path.basename(model.path) === asked || path.basename(model.path, '.gguf') === asked);

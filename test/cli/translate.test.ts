@@ -118,6 +118,26 @@ describe('cli.js translate (the tiny random GGUF model, through the job core and
     const broken = await runCli(['translate', path.join(dir, 'broken.srt'), '--to', 'de', '--data-dir', dataDir]);
     assert.equal(broken.code, 1);
     assert.match(broken.stderr, /broken\.srt: /);
+    // A damaged model claiming 2^60 tensors is refused from its header, not handed to llama.cpp.
+    const hostile = Buffer.alloc(64);
+    hostile.write('GGUF', 0, 'latin1');
+    hostile.writeUInt32LE(3, 4);
+    hostile.writeBigUInt64LE(2n ** 60n, 8);
+    await writeFile(path.join(dir, 'hostile.gguf'), hostile);
+    const damaged = await runCli([
+      'translate',
+      input,
+      '--to',
+      'de',
+      '--out',
+      path.join(dir, 'x.de.srt'),
+      '--model',
+      path.join(dir, 'hostile.gguf'),
+      '--data-dir',
+      dataDir,
+    ]);
+    assert.equal(damaged.code, 1);
+    assert.match(damaged.stderr, /hostile\.gguf cannot be used: its header claims 1152921504606846976 tensors/);
     const usage = await runCli(['translate', input, '--data-dir', dataDir]);
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /needs --to/);
