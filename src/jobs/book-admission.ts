@@ -13,7 +13,7 @@ import type {
   BookPlan,
   BookReading,
 } from '../audiobook/book-plan';
-import { ApiError } from '../contract/errors';
+import { ApiError, hasCode } from '../contract/errors';
 import type { SsmlTaskMarkup } from '../engine-api/protocol';
 import { admitSsml } from './ssml-admission';
 import { BOOK_SAMPLE_RATE } from '../audiobook/book-plan';
@@ -82,6 +82,27 @@ function findVoice(library: VoiceLibrary, idOrName: string): VoiceEntry {
     if (page >= found.meta.totalPages)
       throw new ManuscriptError(`No voice "${idOrName}" in the voice library (an id or a name from GET /voices).`);
   }
+}
+
+/**
+ * The book's voice when none is named: the default rule in the book's language; for word overlays an
+ * espeak-ng voice of that language first, the voice that reports its word times (any other has them
+ * estimated by characters), and the default rule only when espeak-ng speaks no such language.
+ */
+function unnamedBookVoice(voices: VoiceLibrary, language: string | undefined, level: OverlayLevel): VoiceEntry {
+  const wish = language ? { language, textLanguage: true } : {};
+  if (level === 'word') {
+    const timed = {
+      get: (id: string) => voices.get(id),
+      entries: () => voices.entries().filter((entry) => entry.engine === 'espeak-ng'),
+    };
+    try {
+      return defaultVoice(timed, wish);
+    } catch (error) {
+      if (!hasCode(error, 'VOICE_NOT_READY')) throw error;
+    }
+  }
+  return defaultVoice(voices, wish);
 }
 
 /** The passages, once checked to fit in one synthesis each. */
@@ -166,9 +187,7 @@ export async function admitBook(
   };
   // Unnamed, the book's voice is one of the book's own language: an English voice would garble an Arabic book.
   const bookReading = indexOf(
-    request.voiceId
-      ? findVoice(deps.voices, request.voiceId)
-      : defaultVoice(deps.voices, book.language ? { language: book.language, textLanguage: true } : {}),
+    request.voiceId ? findVoice(deps.voices, request.voiceId) : unnamedBookVoice(deps.voices, book.language, level),
   );
   const asked = new Map<string, number>();
   const readingFor = (voice: string | undefined): number => {

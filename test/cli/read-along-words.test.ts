@@ -247,6 +247,26 @@ describe('node dist/cli.js audiobook --format epub3 --overlay word (word-level r
     );
   });
 
+  it('without --voice, word overlays are read by an espeak-ng voice of the book, whose word times are its own', async () => {
+    const dir = await workDir();
+    const input = path.join(dir, 'unnamed.md');
+    await writeFile(input, '# Dawn\n\nKoa arrived at dawn. The boats slept.\n');
+    const out = path.join(dir, 'unnamed.epub');
+    const result = await runCli([
+      'audiobook',
+      input,
+      '--out',
+      out,
+      '--overlay',
+      'word',
+      '--data-dir',
+      path.join(dir, 'data'),
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    // Flite, the best ready English voice for sentence-level books, reports no word times.
+    assert.match(result.stdout, /Word overlays: word times from espeak-ng's word events during the synthesis\./);
+  });
+
   it('refuses word overlays for a book that is not a read-along EPUB 3, before any synthesis', async () => {
     const dir = await workDir();
     const input = path.join(dir, 'short.md');
