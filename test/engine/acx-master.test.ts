@@ -72,15 +72,17 @@ describe('ACX mastering of a chapter', () => {
   });
 
   const cases = [
-    ['quiet', -22, 'ffmpeg'],
-    ['loud', 8, 'ffmpeg'],
-    ['quiet', -22, 'wasm'],
+    ['quiet', -22, 'ffmpeg', 20],
+    ['loud', 8, 'ffmpeg', 20],
+    ['quiet', -22, 'wasm', 20],
+    // A title card: so short that the room tone around it weighs on the whole file's RMS.
+    ['short title', 0, 'ffmpeg', 3.5],
   ] as const;
-  for (const [name, gainDb, toolchain] of cases) {
+  for (const [name, gainDb, toolchain, seconds] of cases) {
     it(`masters ${name} speech into a file that complies, and the report says what ffmpeg measures (${toolchain === 'wasm' ? 'WebAssembly ffmpeg' : 'system ffmpeg'})`, async (t) => {
       const restore = configureTestEngine({ ffmpeg: toolchain });
       t.after(restore);
-      const source = path.join(scratch, `${name}-${toolchain}.wav`);
+      const source = path.join(scratch, `${name.replace(' ', '-')}-${toolchain}.wav`);
       execFileSync('ffmpeg', [
         '-hide_banner',
         '-loglevel',
@@ -89,12 +91,12 @@ describe('ACX mastering of a chapter', () => {
         '-i',
         speech,
         '-t',
-        '20',
+        String(seconds),
         '-af',
         `volume=${gainDb}dB,alimiter=limit=0.99:level=0`,
         source,
       ]);
-      const mp3 = path.join(scratch, `${name}-${toolchain}.mp3`);
+      const mp3 = path.join(scratch, `${name.replace(' ', '-')}-${toolchain}.mp3`);
       const report = await masterChapterForAcx(source, mp3, scratch);
       assert.deepEqual(report.problems, [], JSON.stringify(report.measured));
       assert.equal(report.complies, true);
