@@ -4,7 +4,7 @@
  * voice-manifest.ts), so the voice library lists them like any other voice. Here: their names, folders,
  * listing and removal, and writing a folder so that it appears whole or not at all.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -49,16 +49,21 @@ export interface OwnVoice {
 
 const MAX_NAME = 60;
 
-/** The folder name for a voice name: lower-case letters, digits and dashes. */
+/**
+ * The folder name for a voice name: lower-case letters, digits and dashes (accents dropped, so "José" typed
+ * either way is one folder). A name with no Latin letter or digit ("Мария", "花子") becomes `voice-` and a
+ * hash of its letters, so two such voices do not meet in one folder.
+ */
 export function ownVoiceFolder(name: string): string {
-  return (
-    name
-      .normalize('NFKD')
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, MAX_NAME) || 'voice'
-  );
+  const latin = name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, MAX_NAME);
+  if (latin) return latin;
+  const letters = name.normalize('NFC').trim().toLowerCase();
+  return `voice-${createHash('sha256').update(letters).digest('hex').slice(0, 10)}`;
 }
 
 /** A voice the user made (cloned from a recording, or designed): spoken only when chosen, never as a default. */
