@@ -22,6 +22,9 @@ import { compactSpeech } from './speech-timeline';
 import { detectSpeech } from './speech-vad';
 import { sttThreadCount } from './whisper-session';
 
+/** An enrollment clip is decoded this far at most: minutes more speech do not change a voice's embedding. */
+const MAX_ENROLL_DECODE_SECONDS = 300;
+
 export async function runSpeakerEmbeddingTask(
   task: SpeakerEmbeddingTask,
 ): Promise<TaskOutcome<SpeakerEmbeddingResult>> {
@@ -32,7 +35,11 @@ export async function runSpeakerEmbeddingTask(
     );
   });
   const threads = sttThreadCount();
-  const input = await decodeInput(task.inputPath, {}, mediaToolchain(), () => undefined);
+  // Only what is used is decoded: a clip's first minutes (an hour-long clip took 980 MB), or a media file
+  // up to the end of the last stretch asked for.
+  const lastEnd = task.ranges?.reduce((latest, range) => Math.max(latest, range.end), 0);
+  const cropEndSeconds = lastEnd === undefined ? MAX_ENROLL_DECODE_SECONDS : lastEnd;
+  const input = await decodeInput(task.inputPath, { cropEndSeconds }, mediaToolchain(), () => undefined);
   const pcm = task.ranges ? compactSpeech(input.pcm, task.ranges, SPEECH_SAMPLE_RATE).samples : input.pcm;
   const vadModel = await findVadModelIn(task.modelsDir, engineConfig());
   const speech = vadModel

@@ -23,6 +23,7 @@ import { detectSpeech } from '../stt/speech-vad';
 import { toWhisperLanguage } from '../../models/whisper-languages';
 import { sttThreadCount } from '../stt/whisper-session';
 import {
+  MAX_REFERENCE_SECONDS,
   REFERENCE_LOUDNESS_LUFS,
   REFERENCE_PADDING_SECONDS,
   REFERENCE_PEAK_DBFS,
@@ -62,9 +63,19 @@ function normalized(pcm: Int16Array): Int16Array {
   return Int16Array.from(pcm, (sample) => Math.max(-32768, Math.min(32767, Math.round(sample * gain))));
 }
 
+/** How much of a recording past the longest reference is decoded: room for silence or talk before the voice. */
+const REFERENCE_DECODE_SLACK_SECONDS = 60;
+
 export async function runVoiceReferenceTask(task: VoiceReferenceTask): Promise<TaskOutcome<VoiceReferenceResult>> {
   const threads = sttThreadCount();
-  const input = await decodeInput(task.inputPath, {}, mediaToolchain(), ignoreProgress);
+  // A reference holds MAX_REFERENCE_SECONDS of speech at most: a minute past that is enough to find where the
+  // speech begins and to say a longer recording is too long (two hours were decoded whole before).
+  const input = await decodeInput(
+    task.inputPath,
+    { cropEndSeconds: MAX_REFERENCE_SECONDS + REFERENCE_DECODE_SLACK_SECONDS },
+    mediaToolchain(),
+    ignoreProgress,
+  );
   const vadModel = await findVadModelIn(task.modelsDir, engineConfig());
   let span: { start: number; end: number } | null;
   if (vadModel) {
