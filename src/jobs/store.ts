@@ -75,7 +75,9 @@ export class JobStore {
     }
     entries = entries.map((entry) => ('put' in entry ? { put: upgradeStored(entry.put) } : entry));
     if ('damage' in snapshot) {
-      const kept = await keepAside(file, 'copy');
+      // A folder where the snapshot belongs is moved aside: the rebuilt snapshot is written in its place.
+      const isFolder = (await fs.stat(file).catch(() => undefined))?.isDirectory() ?? false;
+      const kept = await keepAside(file, isFolder ? 'move' : 'copy');
       const rebuilt = await rebuildJobs(file, jobsDir, entries);
       const jobs = new Map(rebuilt.jobs.map((job) => [job.id, withDefaults(upgradeStored(job))]));
       const store = new JobStore(db, journal, jobs, jobsDir);

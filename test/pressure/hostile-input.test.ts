@@ -287,7 +287,7 @@ describe('hostile input', () => {
     assert.deepEqual(await readdir(sandbox), ['data']);
     const unexpected = (await listTree(t.dataDir)).filter(
       (p) =>
-        !/^(jobs|models|models\/whisper|models\/whisper\/ggml-synthetic-random\.bin|jobs\.json(\.journal)?|jobs\/[0-9a-f-]{36}|jobs\/[0-9a-f-]{36}\/(input\.(wav|mp3|media|txt|flac)|output\.wav|transcript\.json))$/.test(
+        !/^(jobs|models|models\/whisper|models\/whisper\/ggml-synthetic-random\.bin|jobs\.json(\.journal)?|jobs\/[0-9a-f-]{36}|jobs\/[0-9a-f-]{36}\/(input\.(wav|mp3|media|txt|flac)|output\.wav|transcript\.json|job\.json))$/.test(
           p,
         ),
     );

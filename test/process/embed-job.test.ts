@@ -63,6 +63,8 @@ describe('an embed job', () => {
         "if (message.task?.hold || /hold/.test(message.task?.outputPath ?? '')) {",
       ),
     );
+    // The scripted engine never reads the video; the job core checks only that it is a file of the user's.
+    await writeFile(path.join(dir, 'talk.mp4'), 'a video the scripted engine does not read');
     subtitles = path.join(dir, 'talk.de.srt');
     await writeFile(subtitles, '1\n00:00:00,200 --> 00:00:00,900\nHallo.\n');
     jobs = await start();
@@ -144,7 +146,7 @@ describe('an embed job', () => {
         subtitles: path.join(dir, 'gone.srt'),
         out: path.join(dir, 'x.mp4'),
       }),
-      /cannot be read \(ENOENT\)/,
+      /There is no subtitle file at .*gone\.srt/,
     );
     assert.deepEqual(jobs.list(), []);
   });
