@@ -14,14 +14,24 @@ import { tempDir } from '../helpers/temp';
 
 const GB = 1024 ** 3;
 
+/** `size` bytes that start as a GGUF file with one tensor and one metadata entry: what resolving checks. */
+function ggufOfSize(size: number): Buffer {
+  const bytes = Buffer.alloc(size);
+  bytes.write('GGUF', 0, 'latin1');
+  bytes.writeUInt32LE(3, 4);
+  bytes.writeBigUInt64LE(1n, 8);
+  bytes.writeBigUInt64LE(1n, 16);
+  return bytes;
+}
+
 describe('language model choice', () => {
   let dataDir: string;
   before(async () => {
     dataDir = await tempDir('speech-llm-choice-');
     const dir = path.join(dataDir, 'models', 'llm');
     await mkdir(dir, { recursive: true });
-    await writeFile(path.join(dir, 'small.gguf'), Buffer.alloc(100));
-    await writeFile(path.join(dir, 'large.gguf'), Buffer.alloc(300));
+    await writeFile(path.join(dir, 'small.gguf'), ggufOfSize(100));
+    await writeFile(path.join(dir, 'large.gguf'), ggufOfSize(300));
     await writeFile(path.join(dir, 'notes.txt'), 'not a model');
   });
   after(() => rm(dataDir, { recursive: true, force: true }));
