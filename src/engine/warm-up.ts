@@ -27,7 +27,7 @@ export async function warmUp(run: (task: TtsTask) => Promise<unknown>): Promise<
       outputPath: path.join(dir, 'out.wav'),
       voice: { engine: 'espeak-ng', engineVoiceId: 'gmw/en-US', languageCode: 'en-US' },
       options: {
-        voiceId: 'warm-up',
+        voiceId: '00000000-0000-4000-8000-000000000000',
         language: 'en-US',
         inputFormat: 'txt',
         outputFormat: 'wav',
