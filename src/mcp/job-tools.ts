@@ -21,10 +21,9 @@ import { createTranslateJob, finishTranslateJob } from '../jobs/translate-job';
 import type { JobService } from '../jobs/job-service';
 import { toPublicJob, type JobRecord, type PublicJob } from '../jobs/types';
 import { confineInput, confineOutput, writeConfined, type AllowedFolders } from '../local-files/confined-paths';
-import { readMediaSignature } from '../local-files/media-signature';
 import { refuseOutputOverInput } from '../local-files/user-files';
-import { MAX_UPLOAD_BYTES, tooLarge } from '../http/upload/receive-upload';
 import { findVadModelIn } from '../models/model-files';
+import { confinedMedia } from './confined-media';
 import { renderTranscript } from '../subtitles/render';
 import { MAX_SCRIPT_BYTES } from '../subtitles/script';
 
@@ -76,16 +75,6 @@ function succeeded<R>(ended: { job: JobRecord; result: R | null }, what: string)
   throw new Error(ended.job.error ?? `The ${what} ended ${ended.job.status}.`);
 }
 
-/** A media file the way transcribe takes one: confined, within the upload limit, with a media container's first bytes. */
-async function confinedMedia(deps: JobToolDeps, given: string, allowed: AllowedFolders, field: string) {
-  const media = await confineInput(given, allowed, field);
-  const maxBytes = deps.maxUploadBytes ?? MAX_UPLOAD_BYTES;
-  if (media.stats.size > maxBytes) throw tooLarge(maxBytes);
-  if (!(await readMediaSignature(media.path)))
-    throw invalidRequest(`${field}: ${given} is not a media file (no audio or video container Speech Studio reads)`);
-  return media;
-}
-
 /**
  * Runs a job that writes its own output file: into a staging folder, then copied to `outputPath` through the
  * confined writer. The staging folder is removed whatever happens.
@@ -131,7 +120,7 @@ export function jobTools(deps: JobToolDeps, folders: () => Promise<string[]>) {
       outputPath?: string;
     }> {
       const allowed = await folders();
-      const media = await confinedMedia(deps, input.mediaPath, allowed, 'mediaPath');
+      const media = await confinedMedia(deps.maxUploadBytes, input.mediaPath, allowed, 'mediaPath');
       const script = await confineInput(input.scriptPath, allowed, 'scriptPath');
       if (script.stats.size > MAX_SCRIPT_BYTES)
         throw invalidRequest(`scriptPath: the script is larger than ${MAX_SCRIPT_BYTES / 1024 / 1024} MB`);
@@ -195,7 +184,7 @@ export function jobTools(deps: JobToolDeps, folders: () => Promise<string[]>) {
     /** Dubs a video into another language (transcribed, translated, spoken, mixed) into `outputPath`. */
     async dub(input: DubInput, signal?: AbortSignal) {
       const allowed = await folders();
-      const video = await confinedMedia(deps, input.path, allowed, 'path');
+      const video = await confinedMedia(deps.maxUploadBytes, input.path, allowed, 'path');
       const subtitles = input.subtitlesPath
         ? (await confineInput(input.subtitlesPath, allowed, 'subtitlesPath')).path
         : undefined;

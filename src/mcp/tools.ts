@@ -20,10 +20,9 @@ import { defaultVoice } from '../voices/default-voice';
 import { resolveVoice } from '../voices/voice-map';
 import { renderTranscript } from '../subtitles/render';
 import { readJobTranscript } from '../jobs/job-transcript';
-import { allowedFolders, confineInput, confineOutput, writeConfined } from '../local-files/confined-paths';
-import { readMediaSignature } from '../local-files/media-signature';
+import { allowedFolders, confineOutput, writeConfined } from '../local-files/confined-paths';
 import { refuseOutputOverInput } from '../local-files/user-files';
-import { MAX_UPLOAD_BYTES, tooLarge } from '../http/upload/receive-upload';
+import { confinedMedia } from './confined-media';
 
 /** What the tools need of the server: the same dependencies as the HTTP app. */
 export type McpDeps = Pick<
@@ -153,14 +152,7 @@ export function speechTools(deps: McpDeps, clientRoots: ClientRoots = async () =
       signal?: AbortSignal,
     ): Promise<{ job: PublicJob; transcript: string; outputPath?: string }> {
       const allowed = await folders();
-      const source = await confineInput(input.path, allowed, 'path');
-      // What an upload could not carry is not copied either: the size limit and a media file's first bytes.
-      const maxBytes = deps.maxUploadBytes ?? MAX_UPLOAD_BYTES;
-      if (source.stats.size > maxBytes) throw tooLarge(maxBytes);
-      if (!(await readMediaSignature(source.path)))
-        throw invalidRequest(
-          `path: ${input.path} is not a media file (no audio or video container Speech Studio reads)`,
-        );
+      const source = await confinedMedia(deps.maxUploadBytes, input.path, allowed, 'path');
       const target = input.outputPath;
       if (target) {
         await confineOutput(target, allowed, input.overwrite ?? false);
